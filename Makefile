@@ -1,0 +1,35 @@
+# The two commands that matter: `make run` and `make test`.
+PYTHON ?= python3
+VENV   ?= .venv
+PY     := $(VENV)/bin/python
+DEMO   ?= $(CURDIR)/.demo-workspace
+export QT_QPA_PLATFORM ?= $(if $(DISPLAY)$(WAYLAND_DISPLAY),,offscreen)
+
+.PHONY: run test setup bench screenshots clean
+
+$(VENV)/.installed: pyproject.toml
+	$(PYTHON) -m venv $(VENV)
+	$(PY) -m pip install --quiet --upgrade pip
+	$(PY) -m pip install --quiet -e '.[test]'
+	touch $@
+
+setup: $(VENV)/.installed
+
+## make run: set up, create the demo workspace (outside the tracked tree) and open the app
+run: setup
+	@test -f $(DEMO)/lorekeeper.toml || $(VENV)/bin/lorekeeper init $(DEMO) --demo
+	$(VENV)/bin/lorekeeper --workspace $(DEMO)
+
+## make test: set up and run the whole suite (tests start the servers they need)
+test: setup
+	QT_QPA_PLATFORM=offscreen $(PY) -m pytest -q
+
+bench: setup
+	QT_QPA_PLATFORM=offscreen $(PY) -m pytest -q -s tests/bench -p no:cacheprovider -o norecursedirs=
+
+screenshots: setup
+	@test -f $(DEMO)/lorekeeper.toml || $(VENV)/bin/lorekeeper init $(DEMO) --demo
+	QT_QPA_PLATFORM=offscreen $(VENV)/bin/lorekeeper --workspace $(DEMO) gui --screenshot screenshots
+
+clean:
+	rm -rf $(VENV) $(DEMO) build dist screenshots

@@ -1,0 +1,90 @@
+"""Stable error codes.
+
+Every failure a user can meet carries a code from DESIGN.md (or one of the few generic ones
+below) and a message that says what to do. The CLI maps codes to exit codes that scripts rely on.
+"""
+
+from __future__ import annotations
+
+# Exit codes of the CLI (documented in the README).
+EXIT_OK = 0
+EXIT_CHECK_FAILED = 1  # e.g. `eval --strict` with a failed warning rule
+EXIT_INVALID = 2  # invalid input: bad spec, bad arguments, unreadable file
+EXIT_NOT_FOUND = 3  # a named object (skill, project, version) does not exist
+EXIT_UNAVAILABLE = 4  # environment: key, lock, model or store unavailable
+
+_EXIT_BY_CODE = {
+    "ERR_INVALID_SPEC": EXIT_INVALID,
+    "ERR_INVALID_INPUT": EXIT_INVALID,
+    "ERR_NOT_FOUND": EXIT_NOT_FOUND,
+    "ERR_WORKSPACE": EXIT_UNAVAILABLE,
+    "ERR_AUDIT_KEY_UNAVAILABLE": EXIT_UNAVAILABLE,
+    "ERR_AUDIT_KEY_INVALID": EXIT_UNAVAILABLE,
+    "ERR_LOCK_TIMEOUT": EXIT_UNAVAILABLE,
+    "ERR_LLM_UNAVAILABLE": EXIT_UNAVAILABLE,
+    "ERR_STORE": EXIT_UNAVAILABLE,
+}
+
+
+class LorekeeperError(Exception):
+    """An error with a stable code and an actionable message."""
+
+    code = "ERR_INTERNAL"
+
+    def __init__(self, message: str, *, code: str | None = None, **details: object) -> None:
+        super().__init__(message)
+        if code is not None:
+            self.code = code
+        self.message = message
+        self.details = details
+
+    @property
+    def exit_code(self) -> int:
+        return _EXIT_BY_CODE.get(self.code, EXIT_INVALID)
+
+    def to_dict(self) -> dict[str, object]:
+        out: dict[str, object] = {"code": self.code, "message": self.message}
+        out.update({k: v for k, v in self.details.items() if v is not None})
+        return out
+
+    def __str__(self) -> str:
+        return f"{self.code}: {self.message}"
+
+
+class InvalidSpecError(LorekeeperError):
+    """A skill, rules file or other specification is invalid. Names the file and the field/rule."""
+
+    code = "ERR_INVALID_SPEC"
+
+    def __init__(
+        self,
+        message: str,
+        *,
+        file: str | None = None,
+        rule_id: str | None = None,
+        field: str | None = None,
+    ) -> None:
+        where = []
+        if file:
+            where.append(str(file))
+        if rule_id:
+            where.append(f"rule {rule_id}")
+        if field:
+            where.append(f"field {field}")
+        prefix = (", ".join(where) + ": ") if where else ""
+        super().__init__(prefix + message, file=file, rule_id=rule_id, field=field)
+        self.file = file
+        self.rule_id = rule_id
+        self.field = field
+
+
+class InvalidInputError(LorekeeperError):
+    code = "ERR_INVALID_INPUT"
+
+
+class NotFoundError(LorekeeperError):
+    code = "ERR_NOT_FOUND"
+
+
+class WorkspaceError(LorekeeperError):
+    code = "ERR_WORKSPACE"

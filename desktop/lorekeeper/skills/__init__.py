@@ -1,0 +1,1 @@
+"""Agent Skills: parsing, the versioned library with project forks, and the context router."""

@@ -1,0 +1,502 @@
+"""The skill library: every version of every skill in the store, global skills and project forks.
+
+A project fork overrides a global skill's content and rules for that project. Every change is a
+new immutable version; versions can be diffed and restored (a restore is itself a new version).
+After each change the workspace's `skills/` folder is rewritten with the current versions, so
+agents and git can read them; it is read back only by an explicit import.
+"""
+
+from __future__ import annotations
+
+import difflib
+import getpass
+import re
+import shutil
+import tempfile
+import zipfile
+from dataclasses import dataclass, field
+from datetime import datetime
+from pathlib import Path
+
+from sqlalchemy import func, select
+
+from lorekeeper.errors import InvalidInputError, InvalidSpecError, NotFoundError
+from lorekeeper.evals.rules import RuleSet, parse_rules, parse_rules_text
+from lorekeeper.fsutil import atomic_write_text
+from lorekeeper.skills.router import RoutableSkill
+from lorekeeper.skills.spec import (
+    SKILL_FILE,
+    SkillDoc,
+    evals_filename,
+    find_skill_dirs,
+    normalise_evals_text,
+    parse_skill_md,
+    read_skill_dir,
+    split_terms,
+)
+from lorekeeper.store.engine import Store
+from lorekeeper.store.models import GLOBAL, Project, Skill, SkillVersion, utcnow
+
+FORKS_DIR = "_forks"  # skills/_forks/<project>/<name>/ — '_' cannot start a skill name
+_PROJECT_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$")
+
+
+def validate_project(project: str | None) -> str:
+    """'' (or None) is the global scope; otherwise a plain identifier."""
+    if not project:
+        return GLOBAL
+    if not _PROJECT_RE.match(project):
+        raise InvalidInputError(
+            f"invalid project name {project!r}: use letters, digits, '.', '_' or '-' (at most 128)"
+        )
+    return project
+
+
+def _author() -> str:
+    try:
+        return getpass.getuser()
+    except Exception:  # noqa: BLE001 - no login name in some containers
+        return "operator"
+
+
+@dataclass(frozen=True)
+class SkillInfo:
+    """A skill's current version, as lists and panels show it."""
+
+    id: int
+    name: str
+    project: str
+    version: int
+    description: str
+    triggers: tuple[str, ...]
+    keywords: tuple[str, ...]
+    updated_at: datetime
+    rules_count: int = 0
+    has_fork: bool = False  # for a global skill: some project forks it
+
+    @property
+    def is_fork(self) -> bool:
+        return self.project != GLOBAL
+
+    def to_dict(self) -> dict[str, object]:
+        return {
+            "name": self.name,
+            "project": self.project or None,
+            "version": self.version,
+            "description": self.description,
+            "triggers": list(self.triggers),
+            "keywords": list(self.keywords),
+            "rules": self.rules_count,
+            "updated_at": self.updated_at.isoformat(),
+        }
+
+
+@dataclass(frozen=True)
+class SkillVersionInfo:
+    name: str
+    project: str
+    version: int
+    content: str
+    evals: str
+    message: str
+    author: str
+    created_at: datetime
+    current: bool = False
+
+    def rules(self) -> RuleSet:
+        if not self.evals.strip():
+            return RuleSet(rules=(), skill=self.name)
+        return parse_rules_text(self.evals, file=f"{self.name} v{self.version}/{evals_filename(self.name)}")
+
+    def to_dict(self) -> dict[str, object]:
+        return {
+            "name": self.name,
+            "project": self.project or None,
+            "version": self.version,
+            "message": self.message,
+            "author": self.author,
+            "created_at": self.created_at.isoformat(),
+            "current": self.current,
+        }
+
+
+@dataclass
+class ImportReport:
+    created: list[str] = field(default_factory=list)
+    updated: list[str] = field(default_factory=list)
+    unchanged: list[str] = field(default_factory=list)
+
+    def to_dict(self) -> dict[str, list[str]]:
+        return {"created": self.created, "updated": self.updated, "unchanged": self.unchanged}
+
+
+def _rules_count(evals: str) -> int:
+    if not evals.strip():
+        return 0
+    try:
+        import json
+
+        data = json.loads(evals)
+        return len(data.get("rules", [])) if isinstance(data, dict) else len(data)
+    except ValueError:
+        return 0
+
+
+class SkillLibrary:
+    def __init__(self, store: Store, skills_dir: Path | None = None) -> None:
+        self.store = store
+        self.skills_dir = skills_dir
+        self.revision = 0  # bumped on every change; lets callers cache derived data (router)
+
+    # ---------------------------------------------------------------- reading
+    def list(self, project: str | None = None, search: str = "", include_forks: bool = True) -> list[SkillInfo]:
+        """Current versions. project=None: every skill (globals and all forks); project=P: what P
+        sees (its forks replace the globals of the same name); search filters on name,
+        description, triggers and keywords."""
+        with self.store.session() as s:
+            rows = s.execute(
+                select(Skill, SkillVersion)
+                .join(SkillVersion, (SkillVersion.skill_id == Skill.id) & (SkillVersion.version == Skill.current_version))
+                .order_by(Skill.name, Skill.project)
+            ).all()
+        forked = {sk.name for sk, _ in rows if sk.project != GLOBAL}
+        infos = [
+            SkillInfo(
+                id=sk.id,
+                name=sk.name,
+                project=sk.project,
+                version=v.version,
+                description=v.description,
+                triggers=split_terms(v.triggers),
+                keywords=split_terms(v.keywords),
+                updated_at=sk.updated_at,
+                rules_count=_rules_count(v.evals),
+                has_fork=sk.project == GLOBAL and sk.name in forked,
+            )
+            for sk, v in rows
+        ]
+        if project is not None:
+            project = validate_project(project)
+            mine = {i.name: i for i in infos if i.project == project}
+            infos = [mine.get(i.name, i) for i in infos if i.project == GLOBAL]
+            infos += [i for n, i in mine.items() if not any(g.name == n and g.project == GLOBAL for g in infos)]
+            infos = sorted({(i.name, i.project): i for i in infos}.values(), key=lambda i: i.name)
+        elif not include_forks:
+            infos = [i for i in infos if i.project == GLOBAL]
+        if search:
+            needle = search.casefold()
+            infos = [
+                i
+                for i in infos
+                if needle in i.name.casefold()
+                or needle in i.description.casefold()
+                or any(needle in t.casefold() for t in i.triggers + i.keywords)
+            ]
+        return infos
+
+    def projects(self) -> list[str]:
+        with self.store.session() as s:
+            named = set(s.scalars(select(Project.name)))
+            forked = set(s.scalars(select(Skill.project).where(Skill.project != GLOBAL)))
+        return sorted(named | forked)
+
+    def add_project(self, name: str, description: str = "") -> None:
+        name = validate_project(name)
+        if not name:
+            raise InvalidInputError("a project needs a name")
+        with self.store.write() as s:
+            if s.scalar(select(Project).where(Project.name == name)) is None:
+                s.add(Project(name=name, description=description))
+        self.revision += 1
+
+    def _skill(self, s, name: str, project: str) -> Skill | None:  # type: ignore[no-untyped-def]
+        return s.scalar(select(Skill).where(Skill.name == name, Skill.project == project))
+
+    def exists(self, name: str, project: str = GLOBAL) -> bool:
+        with self.store.session() as s:
+            return self._skill(s, name, validate_project(project)) is not None
+
+    def resolve_scope(self, name: str, project: str | None) -> str:
+        """The scope that serves `name` for `project`: its fork when there is one, else global."""
+        project = validate_project(project)
+        with self.store.session() as s:
+            if project and self._skill(s, name, project) is not None:
+                return project
+            if self._skill(s, name, GLOBAL) is not None:
+                return GLOBAL
+        where = f" (project {project})" if project else ""
+        raise NotFoundError(f"no skill named {name!r}{where}. `lorekeeper skills list` shows the library.")
+
+    def get(self, name: str, project: str | None = None, version: int | None = None) -> SkillVersionInfo:
+        """A version (the current one by default) of the skill that serves `project`."""
+        scope = self.resolve_scope(name, project)
+        with self.store.session() as s:
+            sk = self._skill(s, name, scope)
+            assert sk is not None
+            want = version if version is not None else sk.current_version
+            v = s.scalar(select(SkillVersion).where(SkillVersion.skill_id == sk.id, SkillVersion.version == want))
+            if v is None:
+                raise NotFoundError(f"skill {name!r} has no version {want}")
+            return self._version_info(sk, v)
+
+    @staticmethod
+    def _version_info(sk: Skill, v: SkillVersion) -> SkillVersionInfo:
+        return SkillVersionInfo(
+            name=sk.name,
+            project=sk.project,
+            version=v.version,
+            content=v.content,
+            evals=v.evals,
+            message=v.message,
+            author=v.author,
+            created_at=v.created_at,
+            current=v.version == sk.current_version,
+        )
+
+    def versions(self, name: str, project: str | None = None) -> list[SkillVersionInfo]:
+        """History of the exact scope given (global when project is empty), newest first."""
+        project = validate_project(project)
+        with self.store.session() as s:
+            sk = self._skill(s, name, project)
+            if sk is None:
+                raise NotFoundError(f"no skill named {name!r}" + (f" in project {project}" if project else ""))
+            rows = s.scalars(
+                select(SkillVersion).where(SkillVersion.skill_id == sk.id).order_by(SkillVersion.version.desc())
+            ).all()
+            return [self._version_info(sk, v) for v in rows]
+
+    def rules(self, name: str, project: str | None = None) -> RuleSet:
+        return self.get(name, project).rules()
+
+    def routable(self, project: str | None = None) -> list[RoutableSkill]:
+        """What the router scores for a project: globals, with that project's forks in their place."""
+        return [
+            RoutableSkill(i.name, i.description, i.triggers, i.keywords)
+            for i in self.list(project=project or GLOBAL)
+        ]
+
+    def diff(self, name: str, project: str | None, a: int, b: int) -> str:
+        va, vb = self.get_exact(name, project, a), self.get_exact(name, project, b)
+        out = difflib.unified_diff(
+            (va.content + "\n" + va.evals).splitlines(keepends=True),
+            (vb.content + "\n" + vb.evals).splitlines(keepends=True),
+            fromfile=f"{name} v{a}",
+            tofile=f"{name} v{b}",
+        )
+        return "".join(out)
+
+    def get_exact(self, name: str, project: str | None, version: int) -> SkillVersionInfo:
+        for v in self.versions(name, project):
+            if v.version == version:
+                return v
+        raise NotFoundError(f"skill {name!r} has no version {version}")
+
+    # ---------------------------------------------------------------- writing
+    def save(
+        self,
+        name: str,
+        project: str | None,
+        content: str,
+        evals: str | None = None,
+        message: str = "",
+        author: str | None = None,
+    ) -> SkillVersionInfo:
+        """Validate, then store a new version (creating the skill or fork if needed).
+
+        Content that is identical to the current version creates nothing and returns it.
+        """
+        project = validate_project(project)
+        doc = parse_skill_md(content, file=f"{name}/{SKILL_FILE}")
+        if doc.name != name:
+            raise InvalidSpecError(
+                f"'name' is {doc.name!r} but the skill being saved is {name!r}", file=f"{name}/{SKILL_FILE}", field="name"
+            )
+        if evals is None:
+            evals = self._current_evals(name, project)
+        if evals.strip():
+            parse_rules_text(evals, file=f"{name}/{evals_filename(name)}")
+        info = self._write_version(doc, evals, project, message or "edited", author or _author())
+        self._export(name, project)
+        return info
+
+    def set_rules(self, name: str, project: str | None, rules: list[dict], message: str = "") -> SkillVersionInfo:
+        """Replace the rules of a skill (validated as a whole) as a new version."""
+        project = validate_project(project)
+        current = self.get(name, project)
+        rs = parse_rules({"version": 1, "skill": name, "rules": rules}, file=f"{name}/{evals_filename(name)}")
+        return self.save(name, project, current.content, rs.to_json(), message or "rules edited")
+
+    def _current_evals(self, name: str, project: str) -> str:
+        with self.store.session() as s:
+            sk = self._skill(s, name, project) or self._skill(s, name, GLOBAL)
+            if sk is None:
+                return ""
+            v = s.scalar(
+                select(SkillVersion).where(SkillVersion.skill_id == sk.id, SkillVersion.version == sk.current_version)
+            )
+            return v.evals if v else ""
+
+    def _write_version(self, doc: SkillDoc, evals: str, project: str, message: str, author: str) -> SkillVersionInfo:
+        evals = normalise_evals_text(evals, doc.name) if evals.strip() else ""
+        with self.store.write() as s:
+            info = self._write_version_in(s, doc, evals, project, message, author)
+        self.revision += 1
+        return info
+
+    def _write_version_in(self, s, doc: SkillDoc, evals: str, project: str, message: str, author: str):  # type: ignore[no-untyped-def]
+        sk = self._skill(s, doc.name, project)
+        now = utcnow()
+        if sk is None:
+            sk = Skill(name=doc.name, project=project, current_version=1, created_at=now, updated_at=now)
+            s.add(sk)
+            s.flush()
+            number = 1
+        else:
+            cur = s.scalar(
+                select(SkillVersion).where(SkillVersion.skill_id == sk.id, SkillVersion.version == sk.current_version)
+            )
+            if cur is not None and cur.content == doc.content and cur.evals == evals:
+                return self._version_info(sk, cur)
+            number = (s.scalar(select(func.max(SkillVersion.version)).where(SkillVersion.skill_id == sk.id)) or 0) + 1
+        v = SkillVersion(
+            skill_id=sk.id,
+            version=number,
+            content=doc.content,
+            evals=evals,
+            description=doc.description,
+            triggers=", ".join(doc.triggers),
+            keywords=", ".join(doc.keywords),
+            message=message,
+            author=author,
+            created_at=now,
+        )
+        s.add(v)
+        sk.current_version = number
+        sk.updated_at = now
+        s.flush()
+        return self._version_info(sk, v)
+
+    def restore(self, name: str, project: str | None, version: int, message: str = "") -> SkillVersionInfo:
+        """Make an old version current again, as a new version (history is never rewritten)."""
+        old = self.get_exact(name, project, version)
+        return self.save(name, project, old.content, old.evals, message or f"restored v{version}")
+
+    def fork(self, name: str, project: str) -> SkillVersionInfo:
+        """Start a project fork from the global skill's current version."""
+        project = validate_project(project)
+        if not project:
+            raise InvalidInputError("a fork needs a project")
+        if self.exists(name, project):
+            raise InvalidInputError(f"project {project} already has a fork of {name!r}")
+        base = self.get(name)
+        self.add_project(project)
+        return self.save(name, project, base.content, base.evals, f"forked from global v{base.version}")
+
+    def delete_fork(self, name: str, project: str) -> None:
+        project = validate_project(project)
+        if not project:
+            raise InvalidInputError("only project forks can be deleted; global skills keep their history")
+        with self.store.write() as s:
+            sk = self._skill(s, name, project)
+            if sk is None:
+                raise NotFoundError(f"project {project} has no fork of {name!r}")
+            s.delete(sk)
+        self.revision += 1
+        target = self._folder(name, project)
+        if target is not None and target.exists():
+            shutil.rmtree(target)
+
+    # ---------------------------------------------------------------- import / export
+    def import_path(self, path: str | Path, project: str | None = None, message: str = "imported") -> ImportReport:
+        """Import a skill folder, a folder of skill folders, or a zip of them.
+
+        Everything is validated before anything is written, and written in one transaction.
+        """
+        project = validate_project(project)
+        path = Path(path)
+        if not path.exists():
+            raise InvalidInputError(f"nothing to import at {path}")
+        with tempfile.TemporaryDirectory(prefix="lk-import-") as tmp:
+            root = _unzip(path, Path(tmp)) if path.is_file() else path
+            dirs = _skill_dirs_deep(root)
+            if not dirs:
+                raise InvalidSpecError(f"no skill folder (a folder with {SKILL_FILE}) found", file=str(path))
+            docs = [read_skill_dir(d) for d in dirs]
+        names = [d.name for d in docs]
+        dupes = sorted({n for n in names if names.count(n) > 1})
+        if dupes:
+            raise InvalidSpecError(f"skill(s) present twice in the import: {', '.join(dupes)}", file=str(path))
+        report = ImportReport()
+        author = _author()
+        with self.store.write() as s:
+            if project and s.scalar(select(Project).where(Project.name == project)) is None:
+                s.add(Project(name=project))
+            for doc in docs:
+                before = self._skill(s, doc.name, project)
+                before_version = before.current_version if before else None
+                evals = normalise_evals_text(doc.evals_text, doc.name) if doc.evals_text.strip() else ""
+                info = self._write_version_in(s, doc, evals, project, message, author)
+                if before is None:
+                    report.created.append(doc.name)
+                elif info.version != before_version:
+                    report.updated.append(doc.name)
+                else:
+                    report.unchanged.append(doc.name)
+        self.revision += 1
+        for doc in docs:
+            self._export(doc.name, project)
+        return report
+
+    def _folder(self, name: str, project: str) -> Path | None:
+        if self.skills_dir is None:
+            return None
+        if project:
+            return self.skills_dir / FORKS_DIR / project / name
+        return self.skills_dir / name
+
+    def _export(self, name: str, project: str) -> None:
+        folder = self._folder(name, project)
+        if folder is None:
+            return
+        with self.store.session() as s:
+            sk = self._skill(s, name, project)
+            if sk is None:
+                return
+            v = s.scalar(
+                select(SkillVersion).where(SkillVersion.skill_id == sk.id, SkillVersion.version == sk.current_version)
+            )
+        assert v is not None
+        atomic_write_text(folder / SKILL_FILE, v.content)
+        evals_path = folder / evals_filename(name)
+        if v.evals.strip():
+            atomic_write_text(evals_path, v.evals)
+        elif evals_path.exists():
+            evals_path.unlink()
+
+    def export_all(self) -> None:
+        for info in self.list():
+            self._export(info.name, info.project)
+
+
+def _skill_dirs_deep(root: Path) -> list[Path]:
+    """Skill folders at root, one level down, or one level below a single wrapping folder."""
+    found = find_skill_dirs(root)
+    if found:
+        return found
+    subdirs = [p for p in root.iterdir() if p.is_dir() and not p.name.startswith((".", "__"))]
+    out: list[Path] = []
+    for d in subdirs:
+        out.extend(find_skill_dirs(d))
+    return out
+
+
+def _unzip(path: Path, dest: Path) -> Path:
+    if not zipfile.is_zipfile(path):
+        raise InvalidSpecError("not a skill folder or a zip archive", file=str(path))
+    with zipfile.ZipFile(path) as zf:
+        for member in zf.infolist():
+            target = (dest / member.filename).resolve()
+            if not str(target).startswith(str(dest.resolve())):
+                raise InvalidSpecError(f"unsafe path in archive: {member.filename}", file=str(path))
+        zf.extractall(dest)
+    return dest

@@ -1,0 +1,160 @@
+"""The composition root: opens the config, the store and the services of one workspace.
+
+The CLI, the GUI and the tests all go through a `Workspace`; nothing else builds services.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+from dataclasses import dataclass
+from datetime import timedelta
+from pathlib import Path
+
+from platformdirs import user_data_dir
+
+from lorekeeper.config import CONFIG_NAME, Config, default_config_text
+from lorekeeper.errors import WorkspaceError
+from lorekeeper.evals.service import EvalService
+from lorekeeper.fsutil import atomic_write_text
+from lorekeeper.paths import demo_data_dir, starter_skills_dir
+from lorekeeper.skills.library import SkillLibrary
+from lorekeeper.skills.router import Router
+from lorekeeper.store.engine import Store, resolve_url
+from lorekeeper.store.models import utcnow
+
+SUBDIRS = ("skills", "sources", "clarifications", "indexes", "sessions", "locks", "exports")
+ENV_VAR = "LOREKEEPER_WORKSPACE"
+
+
+def default_workspace_dir() -> Path:
+    return Path(user_data_dir("lorekeeper", appauthor=False)) / "workspace"
+
+
+def resolve_workspace_dir(explicit: str | os.PathLike[str] | None) -> Path:
+    """--workspace, else $LOREKEEPER_WORKSPACE, else the user data dir."""
+    if explicit:
+        return Path(explicit).expanduser()
+    env = os.environ.get(ENV_VAR)
+    if env:
+        return Path(env).expanduser()
+    return default_workspace_dir()
+
+
+@dataclass
+class DemoReport:
+    projects: int = 0
+    forks: int = 0
+    eval_runs: int = 0
+    sources: int = 0
+
+
+class Workspace:
+    def __init__(self, root: Path, config: Config, store: Store) -> None:
+        self.root = root
+        self.config = config
+        self.store = store
+        self.skills = SkillLibrary(store, root / "skills")
+        self.evals = EvalService(store, self.skills)
+        self._router_cache: dict[str, tuple[int, Router]] = {}
+
+    # ------------------------------------------------------------------ lifecycle
+    @classmethod
+    def open(cls, root: str | os.PathLike[str]) -> Workspace:
+        root = Path(root).expanduser().resolve()
+        cfg_path = root / CONFIG_NAME
+        if not cfg_path.is_file():
+            raise WorkspaceError(
+                f"no workspace at {root} (no {CONFIG_NAME}). Create one with `lorekeeper init {root}`."
+            )
+        config = Config.load(cfg_path)
+        for sub in SUBDIRS:
+            (root / sub).mkdir(exist_ok=True)
+        url = resolve_url(str(config.get("store.url", "sqlite:///lorekeeper.db")), root)
+        store = Store(url)
+        return cls(root, config, store)
+
+    @classmethod
+    def init(cls, root: str | os.PathLike[str], *, demo: bool = False, starter: bool = True) -> Workspace:
+        """Create a workspace (config, folders, store) with the starter skills; `demo` adds sample data."""
+        root = Path(root).expanduser().resolve()
+        if (root / CONFIG_NAME).exists():
+            raise WorkspaceError(f"{root} is already a workspace; open it instead (or choose an empty folder).")
+        root.mkdir(parents=True, exist_ok=True)
+        atomic_write_text(root / CONFIG_NAME, default_config_text())
+        ws = cls.open(root)
+        if starter:
+            ws.skills.import_path(starter_skills_dir(), message="starter library")
+        if demo:
+            ws.load_demo()
+        return ws
+
+    def close(self) -> None:
+        self.store.close()
+
+    def __enter__(self) -> Workspace:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    @property
+    def name(self) -> str:
+        return str(self.config.get("workspace.name") or self.root.name)
+
+    # ------------------------------------------------------------------ services
+    def router(self, project: str | None = None) -> Router:
+        """A router over what `project` sees, rebuilt only when the library changed."""
+        key = project or ""
+        cached = self._router_cache.get(key)
+        if cached and cached[0] == self.skills.revision:
+            return cached[1]
+        router = Router(self.skills.routable(project))
+        self._router_cache[key] = (self.skills.revision, router)
+        return router
+
+    # ------------------------------------------------------------------ demo content
+    def load_demo(self, data: Path | None = None) -> DemoReport:
+        data = data or demo_data_dir()
+        report = DemoReport()
+        projects = data / "projects.json"
+        if projects.is_file():
+            for p in json.loads(projects.read_text(encoding="utf-8")):
+                self.skills.add_project(p["name"], p.get("description", ""))
+                report.projects += 1
+        forks = data / "forks"
+        if forks.is_dir():
+            for proj in sorted(p for p in forks.iterdir() if p.is_dir()):
+                rep = self.skills.import_path(proj, project=proj.name, message="demo fork")
+                report.forks += len(rep.created) + len(rep.updated)
+        samples = data / "eval_samples.json"
+        if samples.is_file():
+            now = utcnow()
+            for sample in json.loads(samples.read_text(encoding="utf-8")):
+                project = sample.get("project") or None
+                version = self.skills.get(sample["skill"], project)
+                result = self.evals.run_rules(sample["response"], version.rules())
+                self.evals.record(
+                    result,
+                    sample["response"],
+                    skill=sample["skill"],
+                    project=project or "",
+                    version=version.version,
+                    source="demo",
+                    created_at=now - timedelta(days=float(sample.get("days_ago", 0))),
+                )
+                report.eval_runs += 1
+        for name in ("sources",):
+            src = data / name
+            if src.is_dir():
+                for f in src.rglob("*"):
+                    if f.is_file():
+                        dest = self.root / name / f.relative_to(src)
+                        dest.parent.mkdir(parents=True, exist_ok=True)
+                        shutil.copyfile(f, dest)
+                        report.sources += 1
+        learnings = data / "learnings.md"
+        if learnings.is_file():
+            shutil.copyfile(learnings, self.root / "exports" / "learnings.md")
+        return report
