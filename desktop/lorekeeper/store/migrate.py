@@ -19,20 +19,18 @@ def alembic_config(engine: Engine | None = None) -> Config:
     return cfg
 
 
-def head_revision() -> str:
-    script = ScriptDirectory.from_config(alembic_config())
-    head = script.get_current_head()
-    assert head is not None
-    return head
+def head_revisions() -> set[str]:
+    """Feature areas may add migrations on their own branch from 0001: all heads are applied."""
+    return set(ScriptDirectory.from_config(alembic_config()).get_heads())
 
 
-def current_revision(engine: Engine) -> str | None:
+def current_revisions(engine: Engine) -> set[str]:
     with engine.connect() as conn:
-        return MigrationContext.configure(conn).get_current_revision()
+        return set(MigrationContext.configure(conn).get_current_heads())
 
 
-def upgrade(engine: Engine, revision: str = "head") -> None:
-    if revision == "head" and current_revision(engine) == head_revision():
+def upgrade(engine: Engine, revision: str = "heads") -> None:
+    if revision == "heads" and current_revisions(engine) == head_revisions():
         return
     with engine.begin() as conn:
         cfg = alembic_config()
