@@ -1,0 +1,94 @@
+"""Shared fixtures: isolated user dirs and keyring, fresh workspaces, the throwaway PostgreSQL cluster."""
+
+from __future__ import annotations
+
+import os
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT / "tests"))
+
+from helpers.pg import PostgresCluster, find_pg_bin  # noqa: E402
+
+
+@pytest.fixture(autouse=True, scope="session")
+def _isolated_user_dirs(tmp_path_factory: pytest.TempPathFactory):
+    """No test touches the real user data dir or keyring: both live in a session temp folder.
+
+    The file keyring backend (keyrings.alt) stands in for the OS keyring on headless machines;
+    subprocesses inherit it through PYTHON_KEYRING_BACKEND.
+    """
+    home = tmp_path_factory.mktemp("userhome")
+    old = {k: os.environ.get(k) for k in ("XDG_DATA_HOME", "XDG_CONFIG_HOME", "PYTHON_KEYRING_BACKEND", "LOREKEEPER_WORKSPACE")}
+    os.environ["XDG_DATA_HOME"] = str(home / "data")
+    os.environ["XDG_CONFIG_HOME"] = str(home / "config")
+    os.environ["PYTHON_KEYRING_BACKEND"] = "keyrings.alt.file.PlaintextKeyring"
+    os.environ.pop("LOREKEEPER_WORKSPACE", None)
+    os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+    import keyring
+    from keyrings.alt.file import PlaintextKeyring
+
+    keyring.set_keyring(PlaintextKeyring())
+    yield home
+    for k, v in old.items():
+        if v is None:
+            os.environ.pop(k, None)
+        else:
+            os.environ[k] = v
+
+
+@pytest.fixture
+def workspace(tmp_path: Path):
+    """A fresh workspace with the starter skills."""
+    from lorekeeper.workspace import Workspace
+
+    ws = Workspace.init(tmp_path / "ws")
+    yield ws
+    ws.close()
+
+
+@pytest.fixture
+def demo_workspace(tmp_path: Path):
+    """A fresh workspace with the starter skills and the demo data (projects, forks, eval history)."""
+    from lorekeeper.workspace import Workspace
+
+    ws = Workspace.init(tmp_path / "demo", demo=True)
+    yield ws
+    ws.close()
+
+
+@pytest.fixture(scope="session")
+def pg_cluster(tmp_path_factory: pytest.TempPathFactory):
+    """A throwaway PostgreSQL cluster (initdb + pg_ctl on a free port), removed afterwards.
+
+    Uses $LOREKEEPER_TEST_PG_URL instead when set. Fails (never skips) when PostgreSQL binaries
+    are missing: the store must be proven on PostgreSQL in every `make test`.
+    """
+    url = os.environ.get("LOREKEEPER_TEST_PG_URL")
+    if url:
+        yield url
+        return
+    bindir = find_pg_bin()
+    if bindir is None:
+        pytest.fail("PostgreSQL binaries (initdb, pg_ctl) not found: install postgresql (Debian) to run the store tests")
+    import tempfile
+
+    # Not under pytest's tmp dir: its parents are private to root, and the server runs as `postgres`.
+    cluster = PostgresCluster(bindir, Path(tempfile.mkdtemp(prefix="lk-pg-")))
+    cluster.start()
+    try:
+        yield cluster.url
+    finally:
+        cluster.stop()
+
+
+@pytest.fixture
+def pg_url(pg_cluster: str):
+    """A fresh, empty database in the throwaway cluster for one test."""
+    from helpers.pg import fresh_database
+
+    with fresh_database(pg_cluster) as url:
+        yield url

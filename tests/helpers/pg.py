@@ -1,0 +1,96 @@
+"""A throwaway PostgreSQL cluster for the tests, built with the machine's initdb/pg_ctl.
+
+As root (CI runs as root) the server must run as an unprivileged user: we use `postgres` when
+it exists (Debian's package creates it) through `runuser`.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import glob
+import os
+import pwd
+import shutil
+import socket
+import subprocess
+import uuid
+from collections.abc import Iterator
+from pathlib import Path
+
+
+def find_pg_bin() -> Path | None:
+    found = shutil.which("pg_ctl")
+    if found:
+        return Path(found).parent
+    candidates = sorted(glob.glob("/usr/lib/postgresql/*/bin/pg_ctl"), reverse=True)
+    return Path(candidates[0]).parent if candidates else None
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+class PostgresCluster:
+    def __init__(self, bindir: Path, base: Path) -> None:
+        self.bindir = bindir
+        self.base = base
+        self.datadir = base / "data"
+        self.sockdir = base / "sock"
+        self.port = free_port()
+        self.user = "postgres"
+        self._as: list[str] = []
+        if os.geteuid() == 0:
+            try:
+                pw = pwd.getpwnam("postgres")
+            except KeyError:
+                raise RuntimeError("running as root and no 'postgres' user to run the test cluster") from None
+            self._as = ["runuser", "-u", "postgres", "--"]
+            os.chmod(base, 0o755)
+            self.sockdir.mkdir()
+            os.chown(self.sockdir, pw.pw_uid, pw.pw_gid)
+            os.chown(base, pw.pw_uid, pw.pw_gid)
+        else:
+            self.sockdir.mkdir()
+            self.user = pwd.getpwuid(os.getuid()).pw_name
+
+    def _run(self, *args: str) -> None:
+        proc = subprocess.run([*self._as, *args], stdout=subprocess.PIPE, stderr=subprocess.STDOUT, cwd="/", text=True)
+        if proc.returncode != 0:
+            raise subprocess.CalledProcessError(proc.returncode, args, output=proc.stdout)
+
+    def start(self) -> None:
+        self._run(str(self.bindir / "initdb"), "-D", str(self.datadir), "-U", self.user, "-A", "trust", "-E", "UTF8",
+                  "--no-locale")
+        self._run(
+            str(self.bindir / "pg_ctl"), "-D", str(self.datadir), "-l", str(self.base / "log.txt"), "-w", "-t", "60",
+            "-o", f"-p {self.port} -k {self.sockdir} -c listen_addresses=127.0.0.1 -c fsync=off", "start",
+        )
+
+    def stop(self) -> None:
+        with contextlib.suppress(subprocess.CalledProcessError):
+            self._run(str(self.bindir / "pg_ctl"), "-D", str(self.datadir), "-m", "immediate", "-w", "stop")
+        shutil.rmtree(self.base, ignore_errors=True)
+
+    @property
+    def url(self) -> str:
+        return f"postgresql+psycopg://{self.user}@127.0.0.1:{self.port}/postgres"
+
+
+@contextlib.contextmanager
+def fresh_database(admin_url: str) -> Iterator[str]:
+    """Create an empty database for one test and drop it afterwards."""
+    from sqlalchemy import create_engine, text
+
+    name = "lk_" + uuid.uuid4().hex[:12]
+    admin = create_engine(admin_url, isolation_level="AUTOCOMMIT")
+    with admin.connect() as c:
+        c.execute(text(f'CREATE DATABASE "{name}"'))
+    base = admin_url.rsplit("/", 1)[0]
+    try:
+        yield f"{base}/{name}"
+    finally:
+        with admin.connect() as c:
+            c.execute(text(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
+        admin.dispose()
