@@ -1,0 +1,160 @@
+"""The main window: a sidebar of panels, a stack, and a status bar that watches the jobs."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import QSize, Qt, Slot
+from PySide6.QtGui import QKeySequence, QShortcut
+from PySide6.QtWidgets import (
+    QHBoxLayout,
+    QLabel,
+    QListWidget,
+    QListWidgetItem,
+    QMainWindow,
+    QProgressBar,
+    QStackedWidget,
+    QWidget,
+)
+
+from lorekeeper import __version__
+from lorekeeper.ui.bus import ChangeBus
+from lorekeeper.ui.panels import PANELS, AppContext, Panel, PanelSpec
+from lorekeeper.ui.theme import icon
+from lorekeeper.ui.workers import error_text, tracker
+from lorekeeper.workspace import Workspace
+
+
+class MainWindow(QMainWindow):
+    def __init__(self, ws: Workspace, panels: list[PanelSpec] | None = None) -> None:
+        super().__init__()
+        self.ws = ws
+        self.bus = ChangeBus(self)
+        self.ctx = AppContext(ws=ws, bus=self.bus, status=self.show_message)
+        self.setWindowTitle(f"Lorekeeper — {ws.name}")
+        self.setWindowIcon(icon("lorekeeper"))
+        self.resize(1400, 900)
+
+        self.sidebar = QListWidget()
+        self.sidebar.setObjectName("sidebar")
+        self.sidebar.setIconSize(QSize(20, 20))
+        self.sidebar.setFixedWidth(180)
+        self.sidebar.setFocusPolicy(Qt.FocusPolicy.NoFocus)
+        self.stack = QStackedWidget()
+        self.panels: dict[str, Panel] = {}
+        self.panel_ids: list[str] = []
+        for spec in panels if panels is not None else PANELS:
+            panel = spec.factory(self.ctx)
+            panel.panel_id = spec.panel_id
+            panel.setObjectName(f"panel-{spec.panel_id}")
+            self.panels[spec.panel_id] = panel
+            self.panel_ids.append(spec.panel_id)
+            self.stack.addWidget(panel)
+            item = QListWidgetItem(icon(spec.icon), spec.title)
+            item.setData(Qt.ItemDataRole.UserRole, spec.panel_id)
+            item.setToolTip(f"{spec.title}  (Ctrl+{len(self.panel_ids)})" if len(self.panel_ids) <= 9 else spec.title)
+            self.sidebar.addItem(item)
+        self.sidebar.currentRowChanged.connect(self.stack.setCurrentIndex)
+
+        central = QWidget()
+        row = QHBoxLayout(central)
+        row.setContentsMargins(0, 0, 0, 0)
+        row.setSpacing(0)
+        row.addWidget(self.sidebar)
+        row.addWidget(self.stack, 1)
+        self.setCentralWidget(central)
+        self._build_status_bar()
+        self._build_shortcuts()
+        if self.panel_ids:
+            self.sidebar.setCurrentRow(0)
+
+    # ------------------------------------------------------------------ status bar
+    def _build_status_bar(self) -> None:
+        bar = self.statusBar()
+        bar.setSizeGripEnabled(False)
+        self.workspace_label = QLabel(f"Workspace: {self.ws.name}")
+        self.workspace_label.setToolTip(str(self.ws.root))
+        self.path_label = QLabel(str(self.ws.root))
+        self.path_label.setObjectName("hintText")
+        provider = str(self.ws.config.get("llm.provider", "none") or "none")
+        model = str(self.ws.config.get("llm.model", "") or "")
+        self.model_label = QLabel(f"Model: {provider}" + (f" ({model})" if model and provider != "none" else ""))
+        self.keys_label = QLabel(f"Keys: {self.ws.config.get('audit.provider', 'keyring')}")
+        self.version_label = QLabel(f"v{__version__}")
+        self.jobs_label = QLabel("")
+        self.jobs_progress = QProgressBar()
+        self.jobs_progress.setFixedWidth(140)
+        self.jobs_progress.setMaximumHeight(14)
+        self.jobs_progress.setTextVisible(False)
+        self.jobs_progress.hide()
+        bar.addWidget(self.workspace_label)
+        bar.addWidget(self.path_label, 1)
+        bar.addPermanentWidget(self.jobs_label)
+        bar.addPermanentWidget(self.jobs_progress)
+        bar.addPermanentWidget(self.model_label)
+        bar.addPermanentWidget(self.keys_label)
+        bar.addPermanentWidget(self.version_label)
+        tracker().changed.connect(self.on_jobs_changed)
+        tracker().failed.connect(self.on_job_failed)
+        self.on_jobs_changed()
+
+    @Slot()
+    def on_jobs_changed(self) -> None:
+        jobs = tracker().jobs()
+        if not jobs:
+            self.jobs_label.setText("Idle")
+            self.jobs_progress.hide()
+            return
+        names = ", ".join(j.text or j.name for j in jobs[:2]) + ("…" if len(jobs) > 2 else "")
+        self.jobs_label.setText(f"{len(jobs)} job{'s' if len(jobs) > 1 else ''}: {names}")
+        done, total = tracker().progress()
+        if total:
+            self.jobs_progress.setRange(0, total)
+            self.jobs_progress.setValue(done)
+        else:
+            self.jobs_progress.setRange(0, 0)  # busy indicator
+        self.jobs_progress.show()
+
+    @Slot(str, object)
+    def on_job_failed(self, name: str, exc: object) -> None:
+        self.show_message(f"{name} failed — {error_text(exc)}" if isinstance(exc, BaseException) else str(exc))
+
+    def show_message(self, text: str) -> None:
+        self.statusBar().showMessage(text, 8000)
+
+    # ------------------------------------------------------------------ keyboard
+    def _build_shortcuts(self) -> None:
+        for i in range(min(9, len(self.panel_ids))):
+            sc = QShortcut(QKeySequence(f"Ctrl+{i + 1}"), self)
+            sc.activated.connect(lambda i=i: self.select_index(i))
+        QShortcut(QKeySequence("Ctrl+F"), self).activated.connect(self.focus_search)
+        QShortcut(QKeySequence("F5"), self).activated.connect(self.refresh_current)
+
+    def select_index(self, index: int) -> None:
+        if 0 <= index < len(self.panel_ids):
+            self.sidebar.setCurrentRow(index)
+
+    def select_panel(self, panel_id: str) -> Panel:
+        self.select_index(self.panel_ids.index(panel_id))
+        return self.panels[panel_id]
+
+    def current_panel(self) -> Panel | None:
+        w = self.stack.currentWidget()
+        return w if isinstance(w, Panel) else None
+
+    @Slot()
+    def focus_search(self) -> None:
+        panel = self.current_panel()
+        box = panel.search_box() if panel else None
+        if box is not None:
+            box.setFocus(Qt.FocusReason.ShortcutFocusReason)
+            box.selectAll()
+
+    @Slot()
+    def refresh_current(self) -> None:
+        panel = self.current_panel()
+        if panel is not None:
+            panel.refresh()
+            self.show_message("Refreshed")
+
+    def closeEvent(self, event) -> None:  # type: ignore[no-untyped-def]
+        tracker().cancel_all()
+        super().closeEvent(event)

@@ -1,0 +1,80 @@
+"""The skill explorer and the version history tables."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from PySide6.QtCore import Qt
+
+from lorekeeper.skills.library import SkillInfo, SkillVersionInfo
+from lorekeeper.ui.models.base import RowsModel
+from lorekeeper.ui.theme import color, icon
+
+FORK_MARK = "⑂"
+
+
+def skill_label(info: SkillInfo) -> str:
+    """`code-review` for a global skill, `code-review  ⑂ citadel-v2` for a project fork."""
+    return f"{info.name}  {FORK_MARK} {info.project}" if info.is_fork else info.name
+
+
+class SkillTableModel(RowsModel[SkillInfo]):
+    COL_NAME, COL_VERSION, COL_RULES, COL_TRIGGERS = range(4)
+    HEADERS = ("Skill", "Ver.", "Rules", "Triggers")
+    InfoRole = Qt.ItemDataRole.UserRole + 1
+
+    def cell(self, item: SkillInfo, column: int, role: int) -> Any:
+        if role == self.InfoRole:
+            return item
+        if role == Qt.ItemDataRole.DisplayRole:
+            if column == self.COL_NAME:
+                return skill_label(item)
+            if column == self.COL_VERSION:
+                return f"v{item.version}"
+            if column == self.COL_RULES:
+                return item.rules_count
+            if column == self.COL_TRIGGERS:
+                return ", ".join(item.triggers)
+        if role == Qt.ItemDataRole.DecorationRole and column == self.COL_NAME:
+            return icon("fork") if item.is_fork else icon("global")
+        if role == Qt.ItemDataRole.ForegroundRole and column == self.COL_NAME and item.is_fork:
+            return color("fork")
+        if role == Qt.ItemDataRole.TextAlignmentRole and column in (self.COL_VERSION, self.COL_RULES):
+            return int(Qt.AlignmentFlag.AlignCenter)
+        if role == Qt.ItemDataRole.ToolTipRole:
+            scope = f"fork for project {item.project}" if item.is_fork else "global"
+            forked = "\nForked by at least one project." if item.has_fork else ""
+            return (
+                f"{item.name} ({scope}), v{item.version}, {item.rules_count} rules\n{item.description}\n"
+                f"Triggers: {', '.join(item.triggers) or '—'}\nKeywords: {', '.join(item.keywords) or '—'}{forked}"
+            )
+        return None
+
+    def index_of(self, name: str, project: str) -> int:
+        for i, info in enumerate(self.rows):
+            if info.name == name and info.project == project:
+                return i
+        return -1
+
+
+class VersionTableModel(RowsModel[SkillVersionInfo]):
+    COL_VERSION, COL_DATE, COL_AUTHOR, COL_MESSAGE = range(4)
+    HEADERS = ("Version", "Saved", "Author", "Message")
+
+    def cell(self, item: SkillVersionInfo, column: int, role: int) -> Any:
+        if role == Qt.ItemDataRole.DisplayRole:
+            if column == self.COL_VERSION:
+                return f"v{item.version}" + ("  (current)" if item.current else "")
+            if column == self.COL_DATE:
+                return item.created_at.strftime("%Y-%m-%d %H:%M")
+            if column == self.COL_AUTHOR:
+                return item.author
+            if column == self.COL_MESSAGE:
+                return item.message
+        if role == Qt.ItemDataRole.FontRole and item.current and column == self.COL_VERSION:
+            from PySide6.QtGui import QFont
+
+            f = QFont()
+            f.setBold(True)
+            return f
+        return None

@@ -1,0 +1,37 @@
+"""The sidebar's panel registry. A feature adds its panel with one line in PANELS.
+
+Each entry is (panel_id, title, icon name in resources/icons, factory). The factory imports its
+module only when the panel is built, so one panel's import error cannot take the others down.
+"""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Callable
+from typing import NamedTuple
+
+from lorekeeper.ui.panels.base import AppContext, Panel
+
+
+class PanelSpec(NamedTuple):
+    panel_id: str
+    title: str
+    icon: str
+    factory: Callable[[AppContext], Panel]
+
+
+def lazy(module: str, cls: str) -> Callable[[AppContext], Panel]:
+    def build(ctx: AppContext) -> Panel:
+        return getattr(importlib.import_module(module), cls)(ctx)
+
+    build.__qualname__ = f"lazy({module}.{cls})"
+    return build
+
+
+PANELS: list[PanelSpec] = [
+    PanelSpec("skills", "Skills", "skills", lazy("lorekeeper.ui.panels.skills", "SkillsPanel")),
+    PanelSpec("evals", "Evals", "evals", lazy("lorekeeper.ui.panels.evals", "EvalsPanel")),
+    PanelSpec("router", "Router", "router", lazy("lorekeeper.ui.panels.router", "RouterPanel")),
+]
+
+__all__ = ["PANELS", "AppContext", "Panel", "PanelSpec", "lazy"]

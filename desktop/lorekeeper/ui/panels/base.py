@@ -1,0 +1,44 @@
+"""What every panel is: a widget built from the app context, with refresh and a search box."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from PySide6.QtWidgets import QLineEdit, QPlainTextEdit, QWidget
+
+from lorekeeper.ui.bus import ChangeBus
+from lorekeeper.workspace import Workspace
+
+
+@dataclass
+class AppContext:
+    """Handed to each panel: the open workspace, the change bus and a status-bar message line."""
+
+    ws: Workspace
+    bus: ChangeBus
+    status: Callable[[str], None] = lambda _msg: None
+
+
+class Panel(QWidget):
+    """Base class. Panels load their data with `run_task` and react to `ctx.bus` topics."""
+
+    panel_id = ""
+
+    def __init__(self, ctx: AppContext, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.ctx = ctx
+
+    @property
+    def ws(self) -> Workspace:
+        return self.ctx.ws
+
+    def refresh(self) -> None:
+        """Reload what the panel shows (F5)."""
+
+    def search_box(self) -> QLineEdit | QPlainTextEdit | None:
+        """The box Ctrl+F focuses, if the panel has one."""
+        return None
+
+    def showcase(self) -> None:
+        """Put a representative example on screen (screenshot mode); default: nothing to add."""

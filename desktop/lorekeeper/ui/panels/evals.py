@@ -1,0 +1,432 @@
+"""Evals panel: run a response against a skill's rules, and browse the history of eval runs."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime, timedelta, timezone
+from pathlib import Path
+
+import pyqtgraph as pg
+from PySide6.QtCore import Qt, Slot
+from PySide6.QtGui import QPalette
+from PySide6.QtWidgets import (
+    QApplication,
+    QComboBox,
+    QFileDialog,
+    QGroupBox,
+    QHBoxLayout,
+    QHeaderView,
+    QLabel,
+    QPlainTextEdit,
+    QPushButton,
+    QSplitter,
+    QTableView,
+    QVBoxLayout,
+    QWidget,
+)
+
+from lorekeeper.evals.engine import EvalReport
+from lorekeeper.evals.service import EvalRunInfo, EvalService
+from lorekeeper.ui.models.history import EvalHistoryModel, HistoryQuery
+from lorekeeper.ui.models.rules import ResultsTableModel
+from lorekeeper.ui.panels.base import AppContext, Panel
+from lorekeeper.ui.theme import color
+from lorekeeper.ui.widgets import Debouncer, EmptyState, MessageBox, label, search_box, setup_table
+from lorekeeper.ui.workers import run_task
+
+ANY = "__any__"
+CHART_DAYS = 30
+MAX_FILE_BYTES = 5 * 1024 * 1024
+TIME_RANGES = (("All time", None), ("Last 24 hours", 1), ("Last 7 days", 7), ("Last 30 days", 30))
+EMPTY_HISTORY = "No eval runs yet — run one above, or use `lorekeeper eval` from a script."
+EMPTY_FILTERED = "No eval run matches these filters. Widen the time range or clear the search."
+EMPTY_RESULT = "Pick a skill, paste a response and press Run: each rule shows pass or fail here."
+EXAMPLE_RESPONSE = (
+    "Review of PR #482 — verdict: request changes.\n\n"
+    "Major: src/api/users.py:88 builds SQL with string formatting; use a bound parameter instead.\n"
+    "Minor: tests/test_users.py:12 asserts on a list order the API does not guarantee.\n"
+    "Nit: rename `tmp` in src/api/users.py:91 to `row`.\n"
+)
+
+
+@dataclass(frozen=True)
+class DailyRate:
+    """Pass rate per day, oldest first (days without runs have total 0)."""
+
+    days: list[datetime]
+    totals: list[int]
+    passed: list[int]
+
+
+def daily_pass_rate(service: EvalService, query: HistoryQuery, days: int = CHART_DAYS) -> DailyRate:
+    """Counts per local day over the last `days` days, from `count(since=...)` differences (no row loading)."""
+    today = datetime.now().astimezone().replace(hour=0, minute=0, second=0, microsecond=0)
+    starts = [today - timedelta(days=days - 1 - i) for i in range(days)]
+    base = {k: v for k, v in query.kwargs().items() if k != "since"}
+    floor = query.since
+    cum_total, cum_passed = [], []
+    for start in starts + [None]:
+        since = start.astimezone(timezone.utc) if start is not None else datetime.now(timezone.utc) + timedelta(days=1)
+        if floor is not None and since < floor:
+            since = floor
+        cum_total.append(service.count(**base, since=since))
+        cum_passed.append(service.count(**{**base, "passed": True}, since=since) if query.passed in (None, True) else 0)
+    totals = [cum_total[i] - cum_total[i + 1] for i in range(days)]
+    passed = [cum_passed[i] - cum_passed[i + 1] for i in range(days)]
+    return DailyRate(days=starts, totals=totals, passed=passed)
+
+
+class PassRateChart(pg.PlotWidget):
+    """Bars: pass rate per day (%), for the history filters in force."""
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setMinimumHeight(150)
+        self.setMenuEnabled(False)
+        self.setMouseEnabled(False, False)
+        self.hideButtons()
+        self.plotItem.setYRange(0, 100, padding=0.02)
+        self.plotItem.showGrid(y=True, alpha=0.25)
+        self.plotItem.getAxis("left").setLabel("pass %")
+        self.plotItem.setXRange(-0.7, CHART_DAYS - 0.3, padding=0)
+        self.bars: pg.BarGraphItem | None = None
+        self.apply_palette()
+
+    def apply_palette(self) -> None:
+        pal = QApplication.palette()
+        self.setBackground(pal.color(QPalette.ColorRole.Base))
+        fg = pal.color(QPalette.ColorRole.Text)
+        for axis in ("left", "bottom"):
+            ax = self.plotItem.getAxis(axis)
+            ax.setPen(pg.mkPen(pal.color(QPalette.ColorRole.Mid)))
+            ax.setTextPen(pg.mkPen(fg))
+
+    def set_rate(self, rate: DailyRate) -> None:
+        if self.bars is not None:
+            self.plotItem.removeItem(self.bars)
+        xs, heights, brushes = [], [], []
+        for i, (total, ok) in enumerate(zip(rate.totals, rate.passed, strict=True)):
+            if total:
+                pct = 100.0 * ok / total
+                xs.append(i)
+                heights.append(max(pct, 1.5))  # a 0 % day still shows a sliver
+                brushes.append(pg.mkBrush(color("pass") if pct >= 80 else color("fail")))
+        self.bars = pg.BarGraphItem(x=xs, height=heights, width=0.7, brushes=brushes, pen=pg.mkPen(None))
+        self.plotItem.addItem(self.bars)
+        ticks = [(i, d.strftime("%b %d")) for i, d in enumerate(rate.days) if (len(rate.days) - 1 - i) % 7 == 0]
+        self.plotItem.getAxis("bottom").setTicks([ticks])
+
+
+class EvalsPanel(Panel):
+    def __init__(self, ctx: AppContext, parent: QWidget | None = None) -> None:
+        super().__init__(ctx, parent)
+        self.skill_names: list[str] = []
+        self.projects: list[str] = []
+        self.last_report: EvalReport | None = None
+
+        # ---------------------------------------------------------------- run
+        self.skill = QComboBox()
+        self.skill.setMinimumWidth(180)
+        self.project = QComboBox()
+        self.project.setMinimumWidth(150)
+        self.load_button = QPushButton("Load file…")
+        self.load_button.clicked.connect(self.load_file)
+        self.run_button = QPushButton("Run")
+        self.run_button.setObjectName("primary")
+        self.run_button.setShortcut("Ctrl+Return")
+        self.run_button.setToolTip("Run the skill's rules on this response (Ctrl+Enter); the run is recorded")
+        self.run_button.clicked.connect(lambda: self.run_eval())
+        self.response = QPlainTextEdit()
+        self.response.setPlaceholderText("Paste or type the model's answer here, or load it from a file.")
+        self.response.textChanged.connect(self._update_run_enabled)
+        self.run_message = MessageBox()
+
+        pick = QHBoxLayout()
+        pick.addWidget(QLabel("Skill:"))
+        pick.addWidget(self.skill, 1)
+        pick.addWidget(QLabel("Project:"))
+        pick.addWidget(self.project, 1)
+        pick.addWidget(self.load_button)
+        pick.addWidget(self.run_button)
+
+        run_box = QGroupBox("Run an eval")
+        rl = QVBoxLayout(run_box)
+        rl.addLayout(pick)
+        rl.addWidget(self.response, 1)
+        rl.addWidget(self.run_message)
+
+        self.results_model = ResultsTableModel(self)
+        self.results_table = QTableView()
+        self.results_table.setModel(self.results_model)
+        setup_table(self.results_table)
+        self.results_table.horizontalHeader().setStretchLastSection(False)
+        self.results_table.horizontalHeader().setSectionResizeMode(1, QHeaderView.ResizeMode.Stretch)
+        self.results_table.setColumnWidth(0, 80)
+        self.results_table.setColumnWidth(2, 150)
+        self.results_table.setColumnWidth(3, 80)
+        self.results_table.setColumnWidth(4, 70)
+        self.results_empty = EmptyState(self.results_table, EMPTY_RESULT)
+        self.results_empty.set_empty(True)
+        self.footnote = label("", "footnote", wrap=True, selectable=True)
+        self.footnote.hide()
+
+        result_box = QGroupBox("Result")
+        res_l = QVBoxLayout(result_box)
+        res_l.addWidget(self.results_empty, 1)
+        res_l.addWidget(self.footnote)
+
+        top = QSplitter(Qt.Orientation.Horizontal)
+        top.addWidget(run_box)
+        top.addWidget(result_box)
+        top.setSizes([600, 560])
+
+        # ---------------------------------------------------------------- history
+        self.f_skill = QComboBox()
+        self.f_project = QComboBox()
+        self.f_passed = QComboBox()
+        for text, data in (("Passed and failed", None), ("Passed", True), ("Failed", False)):
+            self.f_passed.addItem(text, data)
+        self.f_search = search_box("Search responses and footnotes…  (Ctrl+F)")
+        self.f_range = QComboBox()
+        for text, days in TIME_RANGES:
+            self.f_range.addItem(text, days)
+        filters = QHBoxLayout()
+        filters.addWidget(self.f_skill)
+        filters.addWidget(self.f_project)
+        filters.addWidget(self.f_passed)
+        filters.addWidget(self.f_range)
+        filters.addWidget(self.f_search, 1)
+        self.history_count = label("", "hintText")
+        filters.addWidget(self.history_count)
+
+        self.history_model = EvalHistoryModel(self.ws.evals, self)
+        self.history_model.loaded.connect(self._on_history_loaded)
+        self.history_model.failed.connect(lambda exc: self.ctx.status(f"Eval history: {exc}"))
+        self.history_table = QTableView()
+        self.history_table.setModel(self.history_model)
+        setup_table(self.history_table)
+        hh = self.history_table.horizontalHeader()
+        hh.setStretchLastSection(True)
+        for col, width in ((0, 120), (1, 130), (2, 95), (3, 80), (4, 55), (5, 55)):
+            self.history_table.setColumnWidth(col, width)
+        self.history_table.selectionModel().currentRowChanged.connect(self._on_run_selected)
+        self.history_empty = EmptyState(self.history_table, EMPTY_HISTORY)
+
+        self.chart = PassRateChart()
+        self.chart_title = label(f"Pass rate per day, last {CHART_DAYS} days", "sectionTitle")
+        self.detail_title = label("Selected run", "sectionTitle")
+        self.detail_footnote = label("Select a run in the table to see its response and rule results.", "hintText", wrap=True)
+        self.detail_response = QPlainTextEdit()
+        self.detail_response.setReadOnly(True)
+        self.detail_response.setPlaceholderText("The selected run's response.")
+        self.detail_results = ResultsTableModel(self)
+        self.detail_table = QTableView()
+        self.detail_table.setModel(self.detail_results)
+        setup_table(self.detail_table)
+        self.detail_table.horizontalHeader().setSectionResizeMode(1, QHeaderView.ResizeMode.Stretch)
+        self.detail_table.setColumnWidth(0, 70)
+        for c in (2, 3, 4):
+            self.detail_table.setColumnHidden(c, True)
+
+        side = QWidget()
+        sl = QVBoxLayout(side)
+        sl.setContentsMargins(0, 0, 0, 0)
+        sl.addWidget(self.chart_title)
+        sl.addWidget(self.chart, 2)
+        sl.addWidget(self.detail_title)
+        sl.addWidget(self.detail_footnote)
+        detail_split = QSplitter(Qt.Orientation.Horizontal)
+        detail_split.addWidget(self.detail_response)
+        detail_split.addWidget(self.detail_table)
+        sl.addWidget(detail_split, 3)
+
+        bottom_split = QSplitter(Qt.Orientation.Horizontal)
+        bottom_split.addWidget(self.history_empty)
+        bottom_split.addWidget(side)
+        bottom_split.setSizes([640, 520])
+
+        history_box = QGroupBox("History")
+        hl = QVBoxLayout(history_box)
+        hl.addLayout(filters)
+        hl.addWidget(bottom_split, 1)
+
+        main = QSplitter(Qt.Orientation.Vertical)
+        main.addWidget(top)
+        main.addWidget(history_box)
+        main.setSizes([330, 470])
+
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(20, 16, 20, 12)
+        layout.addWidget(label("Evals", "panelTitle"))
+        layout.addWidget(
+            label(
+                "Binary, deterministic checks of an answer against a skill's rules. Failed rules make the footnote; "
+                "a run succeeds when no warning rule fails.",
+                "panelSubtitle",
+                wrap=True,
+            )
+        )
+        layout.addWidget(main, 1)
+
+        self.filter_debounce = Debouncer(250, self.reload_history, self)
+        self.f_search.textChanged.connect(self.filter_debounce.poke)
+        for combo in (self.f_skill, self.f_project, self.f_passed, self.f_range):
+            combo.currentIndexChanged.connect(self.reload_history)
+        self.skill.currentIndexChanged.connect(self._update_run_enabled)
+        ctx.bus.skills_changed.connect(self.load_choices)
+        ctx.bus.evals_changed.connect(self.reload_history)
+        self.refresh()
+
+    # ------------------------------------------------------------------ panel API
+    def search_box(self):  # type: ignore[no-untyped-def]
+        return self.f_search
+
+    @Slot()
+    def refresh(self) -> None:
+        self.load_choices()
+        self.reload_history()
+
+    def showcase(self) -> None:
+        if self.history_model.rowCount():
+            self.history_table.selectRow(0)
+        if not self.response.toPlainText() and "code-review" in self.skill_names:
+            self.skill.setCurrentIndex(self.skill.findData("code-review"))
+            self.response.setPlainText(EXAMPLE_RESPONSE)
+            self.run_eval(record=False)
+
+    # ------------------------------------------------------------------ choices
+    @Slot()
+    def load_choices(self) -> None:
+        ws = self.ws
+        run_task(
+            lambda: (sorted({i.name for i in ws.skills.list()}), ws.skills.projects()),
+            name="Loading skills",
+            visible=False,
+            on_result=self._on_choices,
+        )
+
+    def _on_choices(self, out: tuple[list[str], list[str]]) -> None:
+        self.skill_names, self.projects = out
+        self._fill(self.skill, [(n, n) for n in self.skill_names], None)
+        self._fill(self.project, [("Global", "")] + [(p, p) for p in self.projects], None)
+        self._fill(self.f_skill, [("Any skill", ANY)] + [(n, n) for n in self.skill_names], ANY)
+        self._fill(self.f_project, [("Any project", ANY), ("Global", "")] + [(p, p) for p in self.projects], ANY)
+        if not self.skill_names:
+            self.run_message.show_error("The library has no skill yet: import one in the Skills panel first.")
+        self._update_run_enabled()
+
+    @staticmethod
+    def _fill(combo: QComboBox, items: list[tuple[str, object]], default: object) -> None:
+        current = combo.currentData()
+        combo.blockSignals(True)
+        combo.clear()
+        for text, data in items:
+            combo.addItem(text, data)
+        idx = combo.findData(current) if current is not None else -1
+        combo.setCurrentIndex(idx if idx >= 0 else max(combo.findData(default), 0))
+        combo.blockSignals(False)
+
+    @Slot()
+    def _update_run_enabled(self) -> None:
+        self.run_button.setEnabled(bool(self.skill.currentData()) and bool(self.response.toPlainText().strip()))
+
+    # ------------------------------------------------------------------ run
+    @Slot()
+    def load_file(self) -> None:
+        path, _ = QFileDialog.getOpenFileName(self, "Load a response", "", "Text files (*.txt *.md *.json);;All files (*)")
+        if path:
+            self.load_path(Path(path))
+
+    def load_path(self, path: Path) -> None:
+        def read() -> str:
+            if path.stat().st_size > MAX_FILE_BYTES:
+                raise ValueError(f"{path.name} is larger than {MAX_FILE_BYTES // (1024 * 1024)} MB")
+            return path.read_text(encoding="utf-8", errors="replace")
+
+        run_task(read, name=f"Reading {path.name}", on_result=self.response.setPlainText, on_error=self.run_message.show_error)
+
+    def run_eval(self, record: bool = True) -> None:
+        skill = self.skill.currentData()
+        response = self.response.toPlainText()
+        if not skill or not response.strip():
+            return
+        project = self.project.currentData() or None
+        self.run_message.clear_message()
+        self.run_button.setEnabled(False)
+        evals = self.ws.evals
+        run_task(
+            lambda: evals.run_skill(response, skill, project, source="app", record=record),
+            name=f"Eval {skill}",
+            on_result=lambda report: self._on_report(report, record),
+            on_error=self.run_message.show_error,
+            on_finished=self._update_run_enabled,
+        )
+
+    def _on_report(self, report: EvalReport, recorded: bool) -> None:
+        self.last_report = report
+        self.results_model.set_rows([r.to_dict() for r in report.results])
+        self.results_empty.set_empty(
+            not report.results, "This skill has no eval rules yet: add some in Skills → Evals."
+        )
+        self._show_footnote(self.footnote, report.footnote, bool(report.results))
+        if recorded:
+            self.ctx.bus.emit("evals")
+
+    @staticmethod
+    def _show_footnote(lab: QLabel, footnote: str, has_rules: bool) -> None:
+        lab.setObjectName("footnote" if footnote else "footnoteOk")
+        lab.setText(footnote or ("Every rule passed — no footnote." if has_rules else "No rules to check."))
+        lab.style().unpolish(lab)
+        lab.style().polish(lab)
+        lab.show()
+
+    # ------------------------------------------------------------------ history
+    def current_query(self) -> HistoryQuery:
+        skill = self.f_skill.currentData()
+        project = self.f_project.currentData()
+        days = self.f_range.currentData()
+        return HistoryQuery(
+            skill=None if skill in (None, ANY) else skill,
+            project=None if project in (None, ANY) else project,
+            passed=self.f_passed.currentData(),
+            search=self.f_search.text().strip(),
+            since=datetime.now(timezone.utc) - timedelta(days=days) if days else None,
+        )
+
+    @Slot()
+    def reload_history(self) -> None:
+        query = self.current_query()
+        self.history_model.set_query(query)
+        evals = self.ws.evals
+        run_task(lambda: daily_pass_rate(evals, query), name="Pass-rate chart", visible=False, on_result=self.chart.set_rate)
+
+    @Slot()
+    def _on_history_loaded(self) -> None:
+        total = self.history_model.total or 0
+        q = self.history_model.query
+        filtered = bool(q.skill or q.project is not None or q.passed is not None or q.search or q.since)
+        self.history_empty.set_empty(total == 0, EMPTY_FILTERED if filtered else EMPTY_HISTORY)
+        self.history_count.setText(f"{total} run{'s' if total != 1 else ''}")
+        self._on_run_selected()
+
+    @Slot()
+    def _on_run_selected(self, *_args: object) -> None:
+        run = self.history_model.row(self.history_table.currentIndex().row())
+        if run is None:
+            self.detail_title.setText("Selected run")
+            self.detail_footnote.setObjectName("hintText")
+            self.detail_footnote.setText("Select a run in the table to see its response and rule results.")
+            self.detail_footnote.style().polish(self.detail_footnote)
+            self.detail_response.setPlainText("")
+            self.detail_results.set_rows([])
+            return
+        self._show_run(run)
+
+    def _show_run(self, run: EvalRunInfo) -> None:
+        when = run.created_at.astimezone().strftime("%Y-%m-%d %H:%M")
+        scope = f" · {run.project}" if run.project else ""
+        version = f" v{run.skill_version}" if run.skill_version else ""
+        self.detail_title.setText(f"Run #{run.id} · {run.skill or 'rules file'}{version}{scope} · {when} · {run.source}")
+        self._show_footnote(self.detail_footnote, run.footnote, bool(run.results))
+        self.detail_response.setPlainText(run.response)
+        self.detail_results.set_rows(run.results)

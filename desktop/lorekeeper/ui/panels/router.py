@@ -1,0 +1,237 @@
+"""Router panel: type a message, see which skills it routes to, why, and the SKILLS_HINT block."""
+
+from __future__ import annotations
+
+import html
+import re
+
+from PySide6.QtCore import Qt, Slot
+from PySide6.QtGui import QGuiApplication
+from PySide6.QtWidgets import (
+    QComboBox,
+    QHBoxLayout,
+    QHeaderView,
+    QLabel,
+    QPlainTextEdit,
+    QPushButton,
+    QSpinBox,
+    QSplitter,
+    QTableView,
+    QTextBrowser,
+    QVBoxLayout,
+    QWidget,
+)
+
+from lorekeeper.skills.router import DEFAULT_TOP, RouteResult, normalise
+from lorekeeper.ui.models.route import RouteTableModel
+from lorekeeper.ui.panels.base import AppContext, Panel
+from lorekeeper.ui.theme import color
+from lorekeeper.ui.widgets import Debouncer, EmptyState, label, mono_font, setup_table
+from lorekeeper.ui.workers import run_task
+
+GLOBAL_SCOPE = "Global (no project)"
+EXAMPLE = "Please review this pull request and add regression tests before we deploy the migration."
+EMPTY_NO_MESSAGE = "Type a message above: the skills it calls for appear here, ranked, with the words that matched."
+EMPTY_NO_MATCH = (
+    "No skill matches this message. The router only hints skills whose triggers or keywords appear "
+    "as whole words — try the words an operator would use, e.g. “review”, “deploy”, “migration”."
+)
+
+
+def highlight_html(message: str, result: RouteResult) -> str:
+    """The message with matched triggers and keywords highlighted (accent- and case-insensitive)."""
+    terms: list[tuple[str, str]] = []
+    for m in result.skills:
+        terms += [(t, "trigger") for t in m.triggers] + [(k, "keyword") for k in m.keywords]
+    if not message.strip():
+        return ""
+    # Match on the normalised text, then map spans back: normalise() keeps one char per char
+    # for most text; when it does not (ligatures), fall back to plain escaping.
+    norm = normalise(message)
+    if len(norm) != len(message):
+        return html.escape(message)
+    spans: list[tuple[int, int, str]] = []
+    for term, kind in sorted(terms, key=lambda t: -len(t[0])):
+        words = normalise(term).split()
+        if not words:
+            continue
+        pat = re.compile(r"(?<!\w)" + r"\s+".join(map(re.escape, words)) + r"(?!\w)")
+        for mt in pat.finditer(norm):
+            if not any(a < mt.end() and mt.start() < b for a, b, _ in spans):
+                spans.append((mt.start(), mt.end(), kind))
+    spans.sort()
+    out, pos = [], 0
+    for a, b, kind in spans:
+        out.append(html.escape(message[pos:a]))
+        bg = color("hl_trigger" if kind == "trigger" else "hl_keyword").name()
+        out.append(f'<span style="background:{bg}; font-weight:600">{html.escape(message[a:b])}</span>')
+        pos = b
+    out.append(html.escape(message[pos:]))
+    return "".join(out).replace("\n", "<br>")
+
+
+class RouterPanel(Panel):
+    def __init__(self, ctx: AppContext, parent: QWidget | None = None) -> None:
+        super().__init__(ctx, parent)
+        self._generation = 0
+        self.last_result: RouteResult | None = None
+
+        title = label("Router", "panelTitle")
+        subtitle = label(
+            "Which skills would a message call for? Score = 2 × triggers matched + 1 × keywords matched. "
+            "Advisory only: the router never hides a skill.",
+            "panelSubtitle",
+            wrap=True,
+        )
+        self.message = QPlainTextEdit()
+        self.message.setPlaceholderText("Type or paste a message to an agent, e.g. “review this PR and write tests”")
+        self.message.setFixedHeight(96)
+        self.project = QComboBox()
+        self.project.setMinimumWidth(200)
+        self.top = QSpinBox()
+        self.top.setRange(1, 50)
+        self.top.setValue(int(self.ws.config.get("router.top", DEFAULT_TOP) or DEFAULT_TOP))
+        self.top.setPrefix("top ")
+
+        opts = QHBoxLayout()
+        opts.addWidget(QLabel("Project:"))
+        opts.addWidget(self.project)
+        opts.addSpacing(12)
+        opts.addWidget(QLabel("Show:"))
+        opts.addWidget(self.top)
+        opts.addStretch(1)
+        self.summary = label("", "hintText")
+        opts.addWidget(self.summary)
+
+        self.model = RouteTableModel(self)
+        self.table = QTableView()
+        self.table.setModel(self.model)
+        setup_table(self.table)
+        hh = self.table.horizontalHeader()
+        hh.setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
+        hh.setStretchLastSection(True)
+        for col, width in ((0, 40), (1, 190), (2, 60), (3, 300)):
+            self.table.setColumnWidth(col, width)
+        self.results = EmptyState(self.table, EMPTY_NO_MESSAGE)
+        self.results.set_empty(True)
+
+        self.highlighted = QTextBrowser()
+        self.highlighted.setMaximumHeight(90)
+        self.highlighted.setPlaceholderText("Matched words are highlighted here.")
+        legend = QLabel()
+        legend.setTextFormat(Qt.TextFormat.RichText)
+        legend.setText(
+            f'<span style="background:{color("hl_trigger").name()}">&nbsp;trigger&nbsp;</span>&nbsp;&nbsp;'
+            f'<span style="background:{color("hl_keyword").name()}">&nbsp;keyword&nbsp;</span>'
+        )
+
+        self.hint = QPlainTextEdit()
+        self.hint.setReadOnly(True)
+        self.hint.setObjectName("mono")
+        self.hint.setFont(mono_font())
+        self.hint.setPlaceholderText("The SKILLS_HINT block appears here when at least one skill scores.")
+        self.copy_button = QPushButton("Copy hint")
+        self.copy_button.setEnabled(False)
+        self.copy_button.clicked.connect(self.copy_hint)
+
+        top_box = QWidget()
+        tl = QVBoxLayout(top_box)
+        tl.setContentsMargins(0, 0, 0, 0)
+        tl.addWidget(label("Matched words in the message", "sectionTitle"))
+        tl.addWidget(self.highlighted)
+        tl.addWidget(legend)
+        tl.addWidget(label("Ranked skills", "sectionTitle"))
+        tl.addWidget(self.results, 1)
+
+        hint_box = QWidget()
+        hl = QVBoxLayout(hint_box)
+        hl.setContentsMargins(0, 0, 0, 0)
+        head = QHBoxLayout()
+        head.addWidget(label("Hint block injected into the prompt", "sectionTitle"))
+        head.addStretch(1)
+        head.addWidget(self.copy_button)
+        hl.addLayout(head)
+        hl.addWidget(self.hint, 1)
+
+        split = QSplitter(Qt.Orientation.Vertical)
+        split.addWidget(top_box)
+        split.addWidget(hint_box)
+        split.setSizes([480, 220])
+
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(20, 16, 20, 12)
+        layout.addWidget(title)
+        layout.addWidget(subtitle)
+        layout.addWidget(label("Message", "sectionTitle"))
+        layout.addWidget(self.message)
+        layout.addLayout(opts)
+        layout.addWidget(split, 1)
+
+        self.debounce = Debouncer(150, self.route_now, self)
+        self.message.textChanged.connect(self.debounce.poke)
+        self.top.valueChanged.connect(self.debounce.poke)
+        self.project.currentIndexChanged.connect(self.debounce.poke)
+        ctx.bus.skills_changed.connect(self.refresh)
+        self.refresh()
+
+    def search_box(self) -> QPlainTextEdit:
+        return self.message  # Ctrl+F: the message box is this panel's query
+
+    @Slot()
+    def refresh(self) -> None:
+        run_task(self.ws.skills.projects, name="Loading projects", on_result=self._on_projects, visible=False)
+
+    def _on_projects(self, projects: list[str]) -> None:
+        current = self.project.currentData()
+        self.project.blockSignals(True)
+        self.project.clear()
+        self.project.addItem(GLOBAL_SCOPE, "")
+        for p in projects:
+            self.project.addItem(p, p)
+        idx = self.project.findData(current) if current else 0
+        self.project.setCurrentIndex(max(idx, 0))
+        self.project.blockSignals(False)
+        self.route_now()
+
+    @Slot()
+    def route_now(self) -> None:
+        self._generation += 1
+        gen = self._generation
+        message = self.message.toPlainText()
+        if not message.strip():
+            self._show(gen, message, RouteResult(skills=(), hint=""))
+            return
+        ws, project, top = self.ws, self.project.currentData() or None, self.top.value()
+        run_task(
+            lambda: ws.router(project).route(message, top=top),
+            name="Routing",
+            visible=False,
+            on_result=lambda result: self._show(gen, message, result),
+            on_error=lambda exc: self.ctx.status(f"Routing failed: {exc}"),
+        )
+
+    def _show(self, gen: int, message: str, result: RouteResult) -> None:
+        if gen != self._generation:
+            return  # a newer message is being routed
+        self.last_result = result
+        self.model.set_rows(list(result.skills))
+        if not message.strip():
+            self.results.set_empty(True, EMPTY_NO_MESSAGE)
+            self.summary.setText("")
+        else:
+            self.results.set_empty(not result.skills, EMPTY_NO_MATCH)
+            n = len(result.skills)
+            self.summary.setText(f"{n} skill{'s' if n != 1 else ''} hinted" if n else "no skill hinted")
+        self.highlighted.setHtml(highlight_html(message, result))
+        self.hint.setPlainText(result.hint)
+        self.copy_button.setEnabled(bool(result.hint))
+
+    @Slot()
+    def copy_hint(self) -> None:
+        QGuiApplication.clipboard().setText(self.hint.toPlainText())
+        self.ctx.status("SKILLS_HINT copied to the clipboard")
+
+    def showcase(self) -> None:
+        if not self.message.toPlainText().strip():
+            self.message.setPlainText(EXAMPLE)
+            self.debounce.flush()

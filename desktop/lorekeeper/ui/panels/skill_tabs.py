@@ -1,0 +1,517 @@
+"""The Skills panel's detail tabs: Content (view/edit), Evals (rules + live trial), Versions (diff/restore)."""
+
+from __future__ import annotations
+
+import difflib
+from typing import TYPE_CHECKING
+
+from PySide6.QtCore import Qt, Slot
+from PySide6.QtGui import QColor, QTextCharFormat, QTextCursor, QTextFormat
+from PySide6.QtWidgets import (
+    QComboBox,
+    QHBoxLayout,
+    QHeaderView,
+    QLineEdit,
+    QPlainTextEdit,
+    QPushButton,
+    QSplitter,
+    QStackedWidget,
+    QTableView,
+    QTextBrowser,
+    QTextEdit,
+    QVBoxLayout,
+    QWidget,
+)
+
+from lorekeeper.errors import LorekeeperError
+from lorekeeper.evals.engine import EvalReport, evaluate
+from lorekeeper.evals.rules import Rule, RuleSet
+from lorekeeper.skills.spec import parse_skill_md
+from lorekeeper.ui import widgets
+from lorekeeper.ui.models.rules import RulesTableModel
+from lorekeeper.ui.models.skills import VersionTableModel
+from lorekeeper.ui.rule_dialog import RuleDialog, rule_to_dict
+from lorekeeper.ui.theme import color
+from lorekeeper.ui.widgets import Debouncer, EmptyState, MessageBox, label, mono_font, setup_table
+from lorekeeper.ui.workers import run_task
+
+if TYPE_CHECKING:
+    from lorekeeper.ui.panels.skills import SkillDetail, SkillsPanel
+
+LARGE_RESPONSE = 100_000  # characters; above this the trial evaluation runs in a worker
+
+
+# ====================================================================== Content
+class ContentTab(QWidget):
+    def __init__(self, panel: SkillsPanel) -> None:
+        super().__init__(panel)
+        self.panel = panel
+        self.detail: SkillDetail | None = None
+
+        self.edit_button = QPushButton("Edit")
+        self.edit_button.setCheckable(True)
+        self.edit_button.setToolTip("Edit the whole SKILL.md (front matter included)")
+        self.edit_button.toggled.connect(self.set_editing)
+        self.viewer = QTextBrowser()
+        self.viewer.setOpenExternalLinks(True)
+        self.editor = QPlainTextEdit()
+        self.editor.setObjectName("mono")
+        self.editor.setFont(mono_font())
+        self.editor.setLineWrapMode(QPlainTextEdit.LineWrapMode.NoWrap)
+        self.commit_message = QLineEdit()
+        self.commit_message.setPlaceholderText("Commit message: what changed and why")
+        self.save_button = QPushButton("Save as new version")
+        self.save_button.setObjectName("primary")
+        self.save_button.setShortcut("Ctrl+S")
+        self.save_button.clicked.connect(self.save)
+        self.cancel_button = QPushButton("Discard")
+        self.cancel_button.clicked.connect(lambda: self.edit_button.setChecked(False))
+        self.message = MessageBox()
+
+        editor_box = QWidget()
+        el = QVBoxLayout(editor_box)
+        el.setContentsMargins(0, 0, 0, 0)
+        el.addWidget(self.editor, 1)
+        row = QHBoxLayout()
+        row.addWidget(self.commit_message, 1)
+        row.addWidget(self.cancel_button)
+        row.addWidget(self.save_button)
+        el.addLayout(row)
+
+        self.stack = QStackedWidget()
+        self.stack.addWidget(self.viewer)
+        self.stack.addWidget(editor_box)
+        top = QHBoxLayout()
+        self.source_label = label("", "hintText")
+        top.addWidget(self.source_label, 1)
+        top.addWidget(self.edit_button)
+        layout = QVBoxLayout(self)
+        layout.addLayout(top)
+        layout.addWidget(self.message)
+        layout.addWidget(self.stack, 1)
+
+    def show_skill(self, detail: SkillDetail) -> None:
+        same = self.detail is not None and (self.detail.info.name, self.detail.info.project) == (
+            detail.info.name,
+            detail.info.project,
+        )
+        self.detail = detail
+        cur = detail.current
+        self.source_label.setText(f"SKILL.md · v{cur.version} · {cur.author} · {cur.message}")
+        try:
+            body = parse_skill_md(cur.content).body
+        except LorekeeperError:
+            body = cur.content
+        self.viewer.setMarkdown(body)
+        if not same:
+            self.message.clear_message()
+            self.edit_button.setChecked(False)
+        if not self.edit_button.isChecked():
+            self.editor.setPlainText(cur.content)
+
+    @Slot(bool)
+    def set_editing(self, on: bool) -> None:
+        if on and self.detail is not None:
+            self.editor.setPlainText(self.detail.current.content)
+            self.commit_message.clear()
+            self.message.clear_message()
+        self.edit_button.setText("Editing…" if on else "Edit")
+        self.stack.setCurrentIndex(1 if on else 0)
+        if on:
+            self.editor.setFocus()
+
+    @Slot()
+    def save(self) -> None:
+        if self.detail is None:
+            return
+        info = self.detail.info
+        text = self.editor.toPlainText()
+        message = self.commit_message.text().strip() or "edited in the app"
+        lib = self.panel.ws.skills
+        self.save_button.setEnabled(False)
+        run_task(
+            lambda: lib.save(info.name, info.project or None, text, None, message),
+            name=f"Saving {info.name}",
+            on_result=self._on_saved,
+            on_error=self.message.show_error,
+            on_finished=lambda: self.save_button.setEnabled(True),
+        )
+
+    def _on_saved(self, version) -> None:  # type: ignore[no-untyped-def]
+        previous = self.detail.current.version if self.detail else None
+        self.edit_button.setChecked(False)
+        if version.version == previous:
+            self.message.show_ok("No change: the content is identical to the current version.")
+        else:
+            self.message.show_ok(f"Saved as v{version.version}.")
+        self.panel.changed(f"Saved {version.name} v{version.version}", (version.name, version.project))
+
+
+# ====================================================================== Evals (rules)
+class RulesTab(QWidget):
+    def __init__(self, panel: SkillsPanel) -> None:
+        super().__init__(panel)
+        self.panel = panel
+        self.detail: SkillDetail | None = None
+        self.ruleset = RuleSet(rules=())
+        self.dialog: RuleDialog | None = None
+        self._trial_generation = 0
+        self.last_report: EvalReport | None = None
+
+        self.model = RulesTableModel(self)
+        self.table = QTableView()
+        self.table.setModel(self.model)
+        setup_table(self.table)
+        hh = self.table.horizontalHeader()
+        hh.setStretchLastSection(True)
+        for col, width in ((0, 70), (1, 70), (2, 210), (3, 140), (4, 90)):
+            self.table.setColumnWidth(col, width)
+        self.table.doubleClicked.connect(lambda _i: self.edit_rule())
+        self.table.selectionModel().currentRowChanged.connect(lambda *_: self._update_buttons())
+        self.rules_state = EmptyState(self.table, "No eval rules yet — add one with Add rule…")
+
+        self.add_button = QPushButton("Add rule…")
+        self.add_button.clicked.connect(self.add_rule)
+        self.edit_button = QPushButton("Edit…")
+        self.edit_button.clicked.connect(self.edit_rule)
+        self.delete_button = QPushButton("Delete")
+        self.delete_button.clicked.connect(self.delete_rule)
+        self.message = MessageBox()
+
+        self.trial = QPlainTextEdit()
+        self.trial.setPlaceholderText("Try a response: paste an answer here and each rule above shows pass or fail.")
+        self.footnote = label("", "footnote", wrap=True, selectable=True)
+        self.footnote.hide()
+        self.debounce = Debouncer(150, self.evaluate_trial, self)
+        self.trial.textChanged.connect(self.debounce.poke)
+
+        buttons = QHBoxLayout()
+        buttons.addWidget(label("Rules", "sectionTitle"))
+        buttons.addStretch(1)
+        buttons.addWidget(self.add_button)
+        buttons.addWidget(self.edit_button)
+        buttons.addWidget(self.delete_button)
+        upper = QWidget()
+        ul = QVBoxLayout(upper)
+        ul.setContentsMargins(0, 0, 0, 0)
+        ul.addLayout(buttons)
+        ul.addWidget(self.message)
+        ul.addWidget(self.rules_state, 1)
+        lower = QWidget()
+        lo = QVBoxLayout(lower)
+        lo.setContentsMargins(0, 0, 0, 0)
+        lo.addWidget(label("Try a response", "sectionTitle"))
+        lo.addWidget(self.trial, 1)
+        lo.addWidget(self.footnote)
+        split = QSplitter(Qt.Orientation.Vertical)
+        split.addWidget(upper)
+        split.addWidget(lower)
+        split.setSizes([330, 240])
+        layout = QVBoxLayout(self)
+        layout.addWidget(split)
+        self._update_buttons()
+
+    def show_skill(self, detail: SkillDetail) -> None:
+        if self.detail is None or (self.detail.info.name, self.detail.info.project) != (
+            detail.info.name,
+            detail.info.project,
+        ):
+            self.message.clear_message()
+        self.detail = detail
+        try:
+            self.ruleset = detail.current.rules()
+        except LorekeeperError as exc:
+            self.ruleset = RuleSet(rules=())
+            self.message.show_error(exc)
+        self.model.set_rows(list(self.ruleset.rules))
+        self.rules_state.set_empty(not self.ruleset.rules)
+        self._update_buttons()
+        self.evaluate_trial()
+
+    def selected_rule(self) -> Rule | None:
+        return self.model.row(self.table.currentIndex().row())
+
+    def _update_buttons(self) -> None:
+        has = self.selected_rule() is not None
+        self.add_button.setEnabled(self.detail is not None)
+        self.edit_button.setEnabled(has)
+        self.delete_button.setEnabled(has)
+
+    # ------------------------------------------------------------------ trial
+    @Slot()
+    def evaluate_trial(self) -> None:
+        text = self.trial.toPlainText()
+        self._trial_generation += 1
+        gen = self._trial_generation
+        if not text:
+            self.last_report = None
+            self.model.set_outcomes(None)
+            self.footnote.hide()
+            return
+        rules = self.ruleset
+        if len(text) > LARGE_RESPONSE:
+            run_task(lambda: evaluate(rules, text), name="Checking the response",
+                     on_result=lambda r: self._show_report(gen, r))
+        else:
+            self._show_report(gen, evaluate(rules, text))
+
+    def _show_report(self, gen: int, report: EvalReport) -> None:
+        if gen != self._trial_generation:
+            return
+        self.last_report = report
+        self.model.set_outcomes(report.results)
+        self.footnote.setObjectName("footnote" if report.footnote else "footnoteOk")
+        if report.footnote:
+            self.footnote.setText(report.footnote)
+        else:
+            self.footnote.setText("Every rule passed — no footnote." if report.results else "No rules to check.")
+        self.footnote.style().unpolish(self.footnote)
+        self.footnote.style().polish(self.footnote)
+        self.footnote.show()
+
+    # ------------------------------------------------------------------ edit rules
+    def _open_dialog(self, rule: Rule | None) -> None:
+        taken = {r.id for r in self.ruleset.rules}
+        self.dialog = RuleDialog(self, rule, taken)
+        self.dialog.accepted.connect(lambda old=rule: self._on_dialog_accepted(old))
+        self.dialog.open()
+
+    @Slot()
+    def add_rule(self) -> None:
+        if self.detail is not None:
+            self._open_dialog(None)
+
+    @Slot()
+    def edit_rule(self) -> None:
+        rule = self.selected_rule()
+        if rule is not None:
+            self._open_dialog(rule)
+
+    def _on_dialog_accepted(self, old: Rule | None) -> None:
+        assert self.dialog is not None
+        new = self.dialog.result_rule
+        self.dialog = None
+        if new is None:
+            return
+        rules = list(self.ruleset.rules)
+        if old is None:
+            rules.append(new)
+            what = f"added rule {new.id}"
+        else:
+            rules = [new if r.id == old.id else r for r in rules]
+            what = f"edited rule {new.id}"
+        self._write(rules, what)
+
+    @Slot()
+    def delete_rule(self) -> None:
+        rule = self.selected_rule()
+        if rule is None:
+            return
+        if not widgets.confirm(self, "Delete rule", f"Delete rule {rule.id} ({rule.label})? A new version is saved."):
+            return
+        self._write([r for r in self.ruleset.rules if r.id != rule.id], f"deleted rule {rule.id}")
+
+    def _write(self, rules: list[Rule], message: str) -> None:
+        if self.detail is None:
+            return
+        info = self.detail.info
+        lib = self.panel.ws.skills
+        raw = [rule_to_dict(r) for r in rules]
+        self.message.clear_message()
+        run_task(
+            lambda: lib.set_rules(info.name, info.project or None, raw, message),
+            name=f"Saving rules of {info.name}",
+            on_result=lambda v: self.panel.changed(f"{info.name}: {message} (v{v.version})", (v.name, v.project)),
+            on_error=self.message.show_error,
+        )
+
+
+# ====================================================================== Versions
+def _line_diff(a: list[str], b: list[str]) -> tuple[dict[int, str], dict[int, str]]:
+    """Changed lines on each side: {line number: 'del'|'add'|'chg'}."""
+    left: dict[int, str] = {}
+    right: dict[int, str] = {}
+    for tag, i1, i2, j1, j2 in difflib.SequenceMatcher(a=a, b=b, autojunk=False).get_opcodes():
+        if tag == "delete":
+            left.update((i, "del") for i in range(i1, i2))
+        elif tag == "insert":
+            right.update((j, "add") for j in range(j1, j2))
+        elif tag == "replace":
+            left.update((i, "chg") for i in range(i1, i2))
+            right.update((j, "chg") for j in range(j1, j2))
+    return left, right
+
+
+def _highlight(edit: QPlainTextEdit, lines: dict[int, str]) -> None:
+    selections = []
+    doc = edit.document()
+    colours = {"del": color("diff_del"), "add": color("diff_add"), "chg": color("diff_chg")}
+    for number, kind in sorted(lines.items()):
+        block = doc.findBlockByNumber(number)
+        if not block.isValid():
+            continue
+        sel = QTextEdit.ExtraSelection()
+        fmt = QTextCharFormat()
+        fmt.setBackground(QColor(colours[kind]))
+        fmt.setProperty(QTextFormat.Property.FullWidthSelection, True)
+        sel.format = fmt
+        cursor = QTextCursor(block)
+        sel.cursor = cursor
+        selections.append(sel)
+    edit.setExtraSelections(selections)
+
+
+def version_text(v) -> str:  # type: ignore[no-untyped-def]
+    """What a version holds, as compared: SKILL.md, then the rules file."""
+    evals = v.evals.strip()
+    return v.content.rstrip("\n") + ("\n\n# ---- evals.json ----\n" + evals if evals else "") + "\n"
+
+
+class VersionsTab(QWidget):
+    def __init__(self, panel: SkillsPanel) -> None:
+        super().__init__(panel)
+        self.panel = panel
+        self.detail: SkillDetail | None = None
+
+        self.model = VersionTableModel(self)
+        self.table = QTableView()
+        self.table.setModel(self.model)
+        setup_table(self.table)
+        self.table.horizontalHeader().setStretchLastSection(True)
+        for col, width in ((0, 110), (1, 130), (2, 100)):
+            self.table.setColumnWidth(col, width)
+        self.table.setMaximumHeight(170)
+        self.table.selectionModel().currentRowChanged.connect(self._on_version_selected)
+
+        self.left_combo = QComboBox()
+        self.right_combo = QComboBox()
+        self.left_combo.currentIndexChanged.connect(self.update_diff)
+        self.right_combo.currentIndexChanged.connect(self.update_diff)
+        self.restore_button = QPushButton("Restore selected version…")
+        self.restore_button.clicked.connect(self.restore_selected)
+        self.summary = label("", "hintText")
+        self.message = MessageBox()
+
+        self.left_view = self._diff_view()
+        self.right_view = self._diff_view()
+        self.left_view.verticalScrollBar().valueChanged.connect(self.right_view.verticalScrollBar().setValue)
+        self.right_view.verticalScrollBar().valueChanged.connect(self.left_view.verticalScrollBar().setValue)
+
+        compare = QHBoxLayout()
+        compare.addWidget(label("Compare", "sectionTitle"))
+        compare.addWidget(self.left_combo)
+        compare.addWidget(label("with"))
+        compare.addWidget(self.right_combo)
+        compare.addWidget(self.summary, 1)
+        compare.addWidget(self.restore_button)
+        views = QSplitter(Qt.Orientation.Horizontal)
+        views.addWidget(self.left_view)
+        views.addWidget(self.right_view)
+
+        layout = QVBoxLayout(self)
+        layout.addWidget(label("History (newest first)", "sectionTitle"))
+        layout.addWidget(self.table)
+        layout.addWidget(self.message)
+        layout.addLayout(compare)
+        layout.addWidget(views, 1)
+
+    @staticmethod
+    def _diff_view() -> QPlainTextEdit:
+        view = QPlainTextEdit()
+        view.setReadOnly(True)
+        view.setObjectName("diff")
+        view.setFont(mono_font(9))
+        view.setLineWrapMode(QPlainTextEdit.LineWrapMode.NoWrap)
+        return view
+
+    def show_skill(self, detail: SkillDetail) -> None:
+        same = self.detail is not None and (self.detail.info.name, self.detail.info.project) == (
+            detail.info.name, detail.info.project)
+        if not same:
+            self.message.clear_message()
+        self.detail = detail
+        self.model.set_rows(detail.versions)
+        for combo in (self.left_combo, self.right_combo):
+            combo.blockSignals(True)
+            combo.clear()
+            for v in detail.versions:
+                combo.addItem(f"v{v.version}" + (" (current)" if v.current else ""), v.version)
+            combo.blockSignals(False)
+        self.table.selectionModel().blockSignals(True)
+        self.table.selectRow(0)
+        self.table.selectionModel().blockSignals(False)
+        self._on_version_selected()
+
+    def version(self, number: int | None):  # type: ignore[no-untyped-def]
+        if self.detail is None or number is None:
+            return None
+        return next((v for v in self.detail.versions if v.version == number), None)
+
+    def selected_version(self):  # type: ignore[no-untyped-def]
+        return self.model.row(self.table.currentIndex().row())
+
+    @Slot()
+    def _on_version_selected(self, *_args: object) -> None:
+        v = self.selected_version()
+        if v is None or self.detail is None:
+            self.restore_button.setEnabled(False)
+            return
+        versions = self.detail.versions  # newest first
+        idx = versions.index(v)
+        older = versions[idx + 1] if idx + 1 < len(versions) else v
+        self.left_combo.blockSignals(True)
+        self.right_combo.blockSignals(True)
+        self.left_combo.setCurrentIndex(self.left_combo.findData(older.version))
+        self.right_combo.setCurrentIndex(self.right_combo.findData(v.version))
+        self.left_combo.blockSignals(False)
+        self.right_combo.blockSignals(False)
+        self.restore_button.setEnabled(not v.current)
+        self.restore_button.setText(f"Restore v{v.version}…" if not v.current else "Restore selected version…")
+        self.update_diff()
+
+    @Slot()
+    def update_diff(self) -> None:
+        a = self.version(self.left_combo.currentData())
+        b = self.version(self.right_combo.currentData())
+        if a is None or b is None:
+            self.left_view.setPlainText("")
+            self.right_view.setPlainText("")
+            self.summary.setText("")
+            return
+        ta, tb = version_text(a), version_text(b)
+        self.left_view.setPlainText(ta)
+        self.right_view.setPlainText(tb)
+        left, right = _line_diff(ta.splitlines(), tb.splitlines())
+        _highlight(self.left_view, left)
+        _highlight(self.right_view, right)
+        if a.version == b.version:
+            self.summary.setText("Only one version: nothing to compare yet." if len(self.detail.versions) == 1
+                                 else "Same version on both sides.")
+        elif not left and not right:
+            self.summary.setText("No difference.")
+        else:
+            removed = sum(1 for k in left.values() if k == "del")
+            added = sum(1 for k in right.values() if k == "add")
+            changed = sum(1 for k in right.values() if k == "chg")
+            self.summary.setText(f"{changed} changed, {added} added, {removed} removed lines")
+
+    @Slot()
+    def restore_selected(self) -> None:
+        v = self.selected_version()
+        if v is None or v.current or self.detail is None:
+            return
+        info = self.detail.info
+        if not widgets.confirm(self, "Restore version",
+                               f"Restore {info.name} v{v.version}? It becomes a new version; history is kept."):
+            return
+        lib = self.panel.ws.skills
+        run_task(
+            lambda: lib.restore(info.name, info.project or None, v.version),
+            name=f"Restoring {info.name} v{v.version}",
+            on_result=lambda nv: self._on_restored(nv, v.version),
+            on_error=self.message.show_error,
+        )
+
+    def _on_restored(self, nv, old: int) -> None:  # type: ignore[no-untyped-def]
+        self.message.show_ok(f"Restored v{old} as v{nv.version}.")
+        self.panel.changed(f"Restored {nv.name} v{old} as v{nv.version}", (nv.name, nv.project))
