@@ -18,6 +18,7 @@ import unicodedata
 from collections import defaultdict
 from collections.abc import Iterable
 from dataclasses import dataclass, field
+from functools import lru_cache
 
 TRIGGER_WEIGHT = 2
 KEYWORD_WEIGHT = 1
@@ -69,10 +70,12 @@ class _Term:
     kind: int  # 0 trigger, 1 keyword
     original: str
     words: tuple[str, ...]
-    pattern: re.Pattern[str] | None  # None: a single plain word, the token set decides
+    norm: str | None  # None: a single plain word, the token set decides; else checked by regex
 
 
+@lru_cache(maxsize=65536)
 def _term_pattern(norm: str) -> re.Pattern[str]:
+    """Whole-word / phrase pattern, compiled on first use only (building a big router stays fast)."""
     parts = [re.escape(p) for p in norm.split()]
     return re.compile(r"(?<!\w)" + r"\s+".join(parts) + r"(?!\w)")
 
@@ -100,7 +103,7 @@ class Router:
                     seen.add(norm)
                     words = tuple(_WORD.findall(norm))
                     plain = len(words) == 1 and words[0] == norm
-                    term = _Term(i, kind, original, words, None if plain else _term_pattern(norm))
+                    term = _Term(i, kind, original, words, None if plain else norm)
                     if words:
                         self._by_first_word[words[0]].append(term)
                     else:
@@ -120,12 +123,12 @@ class Router:
             if bucket:
                 candidates.extend(bucket)
         for term in candidates:
-            if term.pattern is None:
+            if term.norm is None:
                 matched = True  # single plain word, present as a whole token
             else:
                 if any(w not in tokens for w in term.words):
                     continue
-                matched = term.pattern.search(norm) is not None
+                matched = _term_pattern(term.norm).search(norm) is not None
             if matched:
                 trig, kw = hits.setdefault(term.skill, ([], []))
                 (trig if term.kind == 0 else kw).append(term.original)
