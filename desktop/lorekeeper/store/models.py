@@ -6,7 +6,6 @@ from datetime import datetime, timezone
 
 from sqlalchemy import (
     Boolean,
-    DateTime,
     ForeignKey,
     Index,
     Integer,
@@ -15,6 +14,8 @@ from sqlalchemy import (
     UniqueConstraint,
 )
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, relationship
+
+from lorekeeper.store.types import UTCDateTime
 
 GLOBAL = ""  # the project value of a global skill
 
@@ -33,7 +34,7 @@ class Project(Base):
     id: Mapped[int] = mapped_column(Integer, primary_key=True)
     name: Mapped[str] = mapped_column(String(128), unique=True)
     description: Mapped[str] = mapped_column(Text, default="")
-    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime(), default=utcnow)
 
 
 class Skill(Base):
@@ -46,8 +47,8 @@ class Skill(Base):
     name: Mapped[str] = mapped_column(String(64), index=True)
     project: Mapped[str] = mapped_column(String(128), default=GLOBAL)
     current_version: Mapped[int] = mapped_column(Integer, default=1)
-    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
-    updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime(), default=utcnow)
+    updated_at: Mapped[datetime] = mapped_column(UTCDateTime(), default=utcnow)
 
     versions: Mapped[list[SkillVersion]] = relationship(
         back_populates="skill", order_by="SkillVersion.version", cascade="all, delete-orphan"
@@ -70,7 +71,7 @@ class SkillVersion(Base):
     keywords: Mapped[str] = mapped_column(Text, default="")
     message: Mapped[str] = mapped_column(Text, default="")
     author: Mapped[str] = mapped_column(String(128), default="")
-    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime(), default=utcnow)
 
     skill: Mapped[Skill] = relationship(back_populates="versions")
 
@@ -92,4 +93,96 @@ class EvalRun(Base):
     rules_failed: Mapped[int] = mapped_column(Integer, default=0)
     results: Mapped[str] = mapped_column(Text, default="[]")  # JSON list of rule results
     footnote: Mapped[str] = mapped_column(Text, default="")
-    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime(), default=utcnow)
+
+
+# --------------------------------------------------------------------------- learnings and quality (issue 4)
+
+
+class Learning(Base):
+    """A rule learnt from a correction (seed 000/001 reflect loop), per project ("" = no project).
+
+    `stamp` keeps the timestamp text exactly as a learnings.md file wrote it, so an import
+    followed by an export gives the same bytes; `created_at` is the same instant, for sorting.
+    """
+
+    __tablename__ = "learnings"
+    __table_args__ = (
+        Index("ix_learnings_project_status", "project", "status"),
+        Index("ix_learnings_created", "created_at"),
+    )
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    project: Mapped[str] = mapped_column(String(128), default=GLOBAL)
+    rule: Mapped[str] = mapped_column(Text)
+    source: Mapped[str] = mapped_column(String(32), default="manual")
+    stamp: Mapped[str] = mapped_column(String(64), default="")
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime(), default=utcnow)
+    updated_at: Mapped[datetime] = mapped_column(UTCDateTime(), default=utcnow)
+    story: Mapped[str] = mapped_column(String(128), default="")
+    domain: Mapped[str] = mapped_column(String(128), default="")
+    tags: Mapped[str] = mapped_column(Text, default="")  # comma-separated
+    scope: Mapped[str] = mapped_column(String(16), default="story")
+    status: Mapped[str] = mapped_column(String(16), default="active")
+    extra: Mapped[str] = mapped_column(Text, default="")  # unknown metadata from an imported file (JSON)
+
+
+class LearningFile(Base):
+    """What a project's imported learnings.md had before its first rule (title, notes, heading)."""
+
+    __tablename__ = "learning_files"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    project: Mapped[str] = mapped_column(String(128), unique=True)
+    preamble: Mapped[str] = mapped_column(Text, default="")
+    updated_at: Mapped[datetime] = mapped_column(UTCDateTime(), default=utcnow)
+
+
+class QualityEvent(Base):
+    """One fact the quality metrics are computed from: a skill applied, an eval outcome, a feedback."""
+
+    __tablename__ = "quality_events"
+    __table_args__ = (
+        Index("ix_quality_events_skill_created", "skill", "created_at"),
+        Index("ix_quality_events_project_created", "project", "created_at"),
+    )
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    kind: Mapped[str] = mapped_column(String(16))  # applied | eval | feedback
+    skill: Mapped[str] = mapped_column(String(64), default="")
+    project: Mapped[str] = mapped_column(String(128), default=GLOBAL)
+    interaction: Mapped[str] = mapped_column(String(64), default="")  # groups the events of one answer
+    passed: Mapped[bool | None] = mapped_column(Boolean, nullable=True)  # eval: no warning rule failed
+    positive: Mapped[bool | None] = mapped_column(Boolean, nullable=True)  # feedback: thumbs up / down
+    eval_run_id: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    detail: Mapped[str] = mapped_column(Text, default="")
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime(), default=utcnow)
+
+
+# --------------------------------------------------------------------------- signed audit chain (issue 3)
+
+
+class SignedColumns:
+    """Mixin for rows that drive decisions: `key_version` + `sig` over `__signed_fields__`.
+
+    Signing and filtering live in `lorekeeper.audit.rows`; a row whose signature fails is ignored
+    on read and counted (ERR_UNSIGNED_ENTRY), never trusted.
+    """
+
+    __signed_fields__: tuple[str, ...] = ()
+
+    key_version: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    sig: Mapped[str | None] = mapped_column(String(64), nullable=True)
+
+
+class AuditCheckpoint(SignedColumns, Base):
+    """The head of one session-log file's chain, so a cut tail or a deleted file is detected."""
+
+    __tablename__ = "audit_checkpoints"
+    __signed_fields__ = ("file", "events", "head_seq", "head_sig", "updated_at")
+
+    file: Mapped[str] = mapped_column(String(64), primary_key=True)  # e.g. "2026-04-11.jsonl"
+    events: Mapped[int] = mapped_column(Integer, default=0)
+    head_seq: Mapped[int] = mapped_column(Integer, default=0)
+    head_sig: Mapped[str] = mapped_column(String(64), default="")
+    updated_at: Mapped[str] = mapped_column(String(40), default="")  # ISO 8601, part of the signature
