@@ -18,7 +18,12 @@ from lorekeeper.config import CONFIG_NAME, Config, default_config_text
 from lorekeeper.errors import WorkspaceError
 from lorekeeper.evals.service import EvalService
 from lorekeeper.fsutil import atomic_write_text
+from lorekeeper.learnings.reflect import ReflectLoop
+from lorekeeper.learnings.service import LearningService
+from lorekeeper.llm.service import LLMService
 from lorekeeper.paths import demo_data_dir, starter_skills_dir
+from lorekeeper.prompt import PromptBuilder
+from lorekeeper.quality.tracker import QualityTracker
 from lorekeeper.skills.library import SkillLibrary
 from lorekeeper.skills.router import Router
 from lorekeeper.store.engine import Store, resolve_url
@@ -58,6 +63,17 @@ class Workspace:
         self.skills = SkillLibrary(store, root / "skills")
         self.evals = EvalService(store, self.skills)
         self._router_cache: dict[str, tuple[int, Router]] = {}
+        # learnings, quality tracking, prompt assembly and the model (issue 4)
+        self.learnings = LearningService(store)
+        self.quality = QualityTracker(store)
+        self.prompts = PromptBuilder(self)
+        self.llm = LLMService(self)
+        self.reflect = ReflectLoop(self)
+        from lorekeeper.audit.service import AuditService
+
+        # the signed audit chain; the key is loaded only by `ws.audit.require_key()` (fail closed)
+        self.audit = AuditService(self)
+        self.init_warnings: list[str] = []
 
     # ------------------------------------------------------------------ lifecycle
     @classmethod
@@ -83,12 +99,31 @@ class Workspace:
             raise WorkspaceError(f"{root} is already a workspace; open it instead (or choose an empty folder).")
         root.mkdir(parents=True, exist_ok=True)
         atomic_write_text(root / CONFIG_NAME, default_config_text())
+        from lorekeeper.audit.service import ensure_workspace_id
+
+        ensure_workspace_id(root / CONFIG_NAME)  # names this workspace's audit key
         ws = cls.open(root)
+        ws._init_audit_key()
         if starter:
             ws.skills.import_path(starter_skills_dir(), message="starter library")
         if demo:
             ws.load_demo()
         return ws
+
+    def _init_audit_key(self) -> None:
+        """With the keyring provider, a new workspace gets its audit key; without a keyring it
+        still works for the deterministic features, and says why signing is unavailable."""
+        if str(self.config.get("audit.provider", "keyring")) != "keyring":
+            return
+        from lorekeeper.audit.errors import AuditKeyUnavailableError
+
+        try:
+            self.audit.init_key()
+        except AuditKeyUnavailableError as exc:
+            self.init_warnings.append(
+                f"{exc.code}: {exc.message} Deterministic features (skills, evals, route) work without it; "
+                "create the key later with `lorekeeper audit init-key`."
+            )
 
     def close(self) -> None:
         self.store.close()

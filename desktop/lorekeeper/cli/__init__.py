@@ -11,6 +11,7 @@ from pathlib import Path
 import click
 
 from lorekeeper import __version__
+from lorekeeper.cli import audit as _audit
 from lorekeeper.cli import evals as _evals
 from lorekeeper.cli import gui as _gui
 from lorekeeper.cli import init as _init
@@ -43,3 +44,4 @@ main.add_command(_gui.gui)
 main.add_command(_skills.skills)
 main.add_command(_evals.eval_cmd)
 main.add_command(_route.route)
+main.add_command(_audit.audit)

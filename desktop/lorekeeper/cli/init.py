@@ -21,6 +21,10 @@ def init(directory: Path, demo: bool, no_starter: bool, as_json: bool) -> None:
     with Workspace.init(directory, demo=demo, starter=not no_starter) as ws:
         skills = ws.skills.list()
         data = {"workspace": str(ws.root), "skills": len(skills), "projects": ws.skills.projects(), "demo": demo}
+        if ws.init_warnings:  # e.g. no keyring backend: the workspace works, signing waits for a key
+            data["warnings"] = list(ws.init_warnings)
+            for w in ws.init_warnings:
+                click.echo(f"warning: {w}", err=True)
     if as_json:
         emit_json(data)
     else:

@@ -1,0 +1,187 @@
+"""`ws.audit`: the audit chain of one workspace, built lazily but explicitly.
+
+Nothing here touches the key provider until `require_key()` is called: the deterministic
+commands (route, eval --rules, skills) work on a machine without any keyring, and the commands
+that sign or verify call `require_key()` first, so they fail closed before any write.
+"""
+
+from __future__ import annotations
+
+import threading
+import uuid
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from lorekeeper.audit.errors import AuditKeyUnavailableError, CAUSE_TITLES
+from lorekeeper.audit.log import SessionLog, VerifyReport
+from lorekeeper.audit.providers import KeyProvider, provider_from_config
+from lorekeeper.audit.rows import RowVerifier
+from lorekeeper.audit.session import KeySession, start_key_session
+from lorekeeper.fsutil import atomic_write_text
+
+if TYPE_CHECKING:
+    from lorekeeper.workspace import Workspace
+
+EVENT_KEY_ROTATED = "audit_key_rotated"
+EVENT_KEY_CREATED = "audit_key_created"
+EVENT_UNSIGNED_ENTRY = "unsigned_entry"
+
+
+@dataclass(frozen=True)
+class AuditStatus:
+    provider: str
+    location: str
+    state: str  # "loaded" | "failed" | "not_loaded"
+    key_version: int | None
+    loaded_at: str | None
+    code: str | None = None
+    cause: str | None = None
+    message: str | None = None
+
+    @property
+    def title(self) -> str:
+        return CAUSE_TITLES.get(self.cause or "", "Audit key unavailable")
+
+    def to_dict(self) -> dict[str, Any]:
+        return {k: v for k, v in self.__dict__.items()}
+
+
+def ensure_workspace_id(config_path: Path) -> str:
+    """The workspace's random id ([workspace] id), added to lorekeeper.toml when missing."""
+    import tomllib
+
+    text = config_path.read_text(encoding="utf-8")
+    current = (tomllib.loads(text).get("workspace") or {}).get("id")
+    if current:
+        return str(current)
+    new_id = uuid.uuid4().hex
+    line = f'id = "{new_id}"  # names this workspace\'s audit key in the keyring; never copy it\n'
+    out, inserted = [], False
+    for raw in text.splitlines(keepends=True):
+        out.append(raw)
+        if not inserted and raw.strip() == "[workspace]":
+            out.append(line)
+            inserted = True
+    if not inserted:
+        out.insert(0, "[workspace]\n" + line + "\n")
+    atomic_write_text(config_path, "".join(out))
+    return new_id
+
+
+class AuditService:
+    def __init__(self, ws: Workspace) -> None:
+        self.ws = ws
+        self._lock = threading.Lock()
+        self._session: KeySession | None = None
+        self._failure: AuditKeyUnavailableError | None = None
+        self._log: SessionLog | None = None
+        self._provider: KeyProvider | None = None
+
+    # ------------------------------------------------------------------ the key session
+    @property
+    def workspace_id(self) -> str:
+        return str(self.ws.config.get("workspace.id", "") or "")
+
+    def provider(self) -> KeyProvider:
+        if self._provider is None:
+            self._provider = provider_from_config(self.ws.config, self.workspace_id)
+        return self._provider
+
+    def require_key(self) -> KeySession:
+        """The session's key, loaded on the first call and immutable afterwards; fails closed."""
+        with self._lock:
+            if self._session is not None:
+                return self._session
+            try:
+                self._session = start_key_session(self.provider())
+                self._failure = None
+            except AuditKeyUnavailableError as exc:
+                self._failure = exc
+                self._provider = None  # a retry re-reads credentials (VAULT_TOKEN, keyring)
+                raise
+            return self._session
+
+    @property
+    def key_session(self) -> KeySession | None:
+        return self._session
+
+    def status(self) -> AuditStatus:
+        name = str(self.ws.config.get("audit.provider", "keyring"))
+        if self._session is not None:
+            s = self._session
+            return AuditStatus(s.provider, s.location, "loaded", s.version, s.loaded_at)
+        try:
+            location = self.provider().describe()
+        except AuditKeyUnavailableError:
+            location = ""
+        if self._failure is not None:
+            f = self._failure
+            return AuditStatus(name, location, "failed", None, None, f.code, f.cause, f.message)
+        return AuditStatus(name, location, "not_loaded", None, None)
+
+    # ------------------------------------------------------------------ services that need the key
+    @property
+    def log(self) -> SessionLog:
+        session = self.require_key()
+        if self._log is None:
+            self._log = SessionLog(self.ws.root / "sessions", self.ws.root / "locks", self.ws.store, session.signer)
+        return self._log
+
+    def row_verifier(self) -> RowVerifier:
+        log = self.log
+        return RowVerifier(self.require_key().signer, report=lambda data: log.append(EVENT_UNSIGNED_ENTRY, data))
+
+    def verify(self, target: Path | None = None) -> VerifyReport:
+        return self.log.verify(target)
+
+    def init_key(self) -> dict[str, Any]:
+        """Create the first key in the configured provider (an operator action), then start on it."""
+        if self._session is not None:
+            raise AuditKeyUnavailableError(
+                f"this workspace already has a key (version {self._session.version}); use rotate.",
+                cause="config",
+                provider=self._session.provider,
+            )
+        if not self.workspace_id and self.ws.config.path is not None:
+            new_id = ensure_workspace_id(self.ws.config.path)
+            self.ws.config.data.setdefault("workspace", {})["id"] = new_id
+            self._provider = None
+        loaded = self.provider().init_key()
+        session = self.require_key()
+        event = self.log.append(EVENT_KEY_CREATED, {"provider": session.provider, "key_version": loaded.version})
+        return {"provider": session.provider, "location": session.location, "key_version": loaded.version,
+                "event_sig": event["sig"]}
+
+    def rotate(self) -> dict[str, Any]:
+        """New key version in the provider (old ones archived), and a signed `audit_key_rotated` event.
+
+        The event is signed with the new key. This session keeps its own key for everything else
+        (a session never changes keys); the new version is used from the next session on.
+        """
+        from lorekeeper.audit.signer import Signer
+
+        session = self.require_key()
+        provider = self.provider()
+        new = provider.rotate(session.version)
+        new_signer = Signer(new.key, new.version, key_lookup=provider.key_version)
+        log = SessionLog(self.ws.root / "sessions", self.ws.root / "locks", self.ws.store, new_signer)
+        event = log.append(
+            EVENT_KEY_ROTATED,
+            {"provider": session.provider, "previous_version": session.version, "new_version": new.version},
+        )
+        return {"provider": session.provider, "previous_version": session.version, "new_version": new.version,
+                "event_sig": event["sig"], "session_version": session.version}
+
+    def sign_unsigned_rows(self) -> dict[str, int]:
+        """Sign the rows of every signed model that exist unsigned (the data migration)."""
+        from lorekeeper.audit.rows import SIGNED_MODELS, sign_unsigned
+
+        signer = self.require_key().signer
+        counts: dict[str, int] = {}
+        with self.ws.store.write() as s:
+            for name, model in sorted(SIGNED_MODELS.items()):
+                counts[name] = sign_unsigned(s, model, signer)
+        if any(counts.values()):
+            self.log.append("rows_signed", {"tables": counts})
+        return counts

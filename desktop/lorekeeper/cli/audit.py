@@ -1,0 +1,220 @@
+"""`lorekeeper audit status|init-key|verify [PATH]|rotate|sign --test-key HEX FILE|append|events|tombstone|set-secret`.
+
+Every command that signs or verifies loads the key session first (`ws.audit.require_key()`), so
+an unavailable key stops it with ERR_AUDIT_KEY_UNAVAILABLE (exit 4) before anything is written.
+`sign --test-key` needs no workspace: it reproduces published test vectors offline.
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import click
+
+from lorekeeper.cli.common import emit_json, handle_errors, json_option, open_workspace, workspace_option
+from lorekeeper.errors import EXIT_CHECK_FAILED, InvalidInputError
+
+
+@click.group()
+def audit() -> None:
+    """The signed audit chain: key, session log, verification, rotation."""
+
+
+def _read_source(source: str) -> bytes:
+    try:
+        return sys.stdin.buffer.read() if source == "-" else Path(source).read_bytes()
+    except OSError as exc:
+        raise InvalidInputError(f"cannot read {source}: {exc.strerror}") from None
+
+
+@audit.command("status")
+@workspace_option
+@json_option
+@handle_errors
+def status_cmd(workspace_dir: Path | None, as_json: bool) -> None:
+    """The key provider, key version and load time, and the size of the session log."""
+    with open_workspace(workspace_dir) as ws:
+        session = ws.audit.require_key()
+        files = ws.audit.log.files()
+        data = {**session.to_dict(), "state": "loaded", "workspace_id": ws.audit.workspace_id,
+                "session_files": len(files), "sessions_dir": str(ws.root / "sessions")}
+    if as_json:
+        emit_json(data)
+        return
+    click.echo(f"provider     {data['provider']}  ({data['location']})")
+    click.echo(f"key version  {data['key_version']}")
+    click.echo(f"loaded at    {data['loaded_at']}")
+    click.echo(f"session log  {data['session_files']} file(s) in {data['sessions_dir']}")
+
+
+@audit.command("init-key")
+@workspace_option
+@json_option
+@handle_errors
+def init_key_cmd(workspace_dir: Path | None, as_json: bool) -> None:
+    """Create the first audit key in the configured provider (never done silently for Vault)."""
+    with open_workspace(workspace_dir) as ws:
+        data = ws.audit.init_key()
+    if as_json:
+        emit_json(data)
+    else:
+        click.echo(f"Audit key version {data['key_version']} created in {data['location']}.")
+
+
+@audit.command("verify")
+@click.argument("path", required=False, type=click.Path(path_type=Path))
+@workspace_option
+@json_option
+@handle_errors
+def verify_cmd(path: Path | None, workspace_dir: Path | None, as_json: bool) -> None:
+    """Verify signatures, chain and checkpoints of the session log (PATH: a file or folder).
+
+    Exits 1 on any break and names the file and line.
+    """
+    with open_workspace(workspace_dir) as ws:
+        ws.audit.require_key()
+        report = ws.audit.verify(path)
+    if as_json:
+        emit_json(report.to_dict())
+    else:
+        click.echo(report.text())
+    if not report.ok:
+        if not as_json:
+            first = report.issues[0]
+            click.echo(f"error: ERR_AUDIT_VERIFY_FAILED: {first}", err=True)
+        sys.exit(EXIT_CHECK_FAILED)
+
+
+@audit.command("rotate")
+@workspace_option
+@json_option
+@handle_errors
+def rotate_cmd(workspace_dir: Path | None, as_json: bool) -> None:
+    """New key version; the old one stays readable for verification; signed audit_key_rotated event."""
+    with open_workspace(workspace_dir) as ws:
+        data = ws.audit.rotate()
+    if as_json:
+        emit_json(data)
+    else:
+        click.echo(f"Audit key rotated: version {data['previous_version']} -> {data['new_version']} "
+                   f"(signed event audit_key_rotated {data['event_sig'][:16]}…).")
+
+
+@audit.command("sign")
+@click.option("--test-key", "test_key", required=True, help="A TEST key, 64 hex characters (never a real one).")
+@click.argument("file")
+@json_option
+@handle_errors
+def sign_cmd(test_key: str, file: str, as_json: bool) -> None:
+    """Print the canonical JSON and the HMAC-SHA256 of a payload FILE (or -) without its `sig`."""
+    from lorekeeper.audit.jcs import loads
+    from lorekeeper.audit.log import sign_payload_with_key
+    from lorekeeper.audit.signer import parse_key_hex
+
+    key = parse_key_hex(test_key, where="--test-key")
+    payload = loads(_read_source(file))
+    if not isinstance(payload, dict):
+        raise InvalidInputError("the payload must be a JSON object")
+    canonical, signature = sign_payload_with_key(key, payload)
+    if as_json:
+        emit_json({"canonical": canonical, "signature": signature})
+    else:
+        click.echo(canonical)
+        click.echo(signature)
+
+
+@audit.command("append")
+@click.argument("event_type")
+@click.option("--story", default=None, help="The story this event belongs to (used by purges and filters).")
+@click.option("--data", "data_src", default=None, help="The event data: a JSON file, or - for stdin.")
+@workspace_option
+@json_option
+@handle_errors
+def append_cmd(event_type: str, story: str | None, data_src: str | None, workspace_dir: Path | None, as_json: bool) -> None:
+    """Write one signed, chained event to today's session log (for operators' scripts)."""
+    from lorekeeper.audit.jcs import loads
+
+    data = loads(_read_source(data_src)) if data_src else None  # validated before the key is even loaded
+    with open_workspace(workspace_dir) as ws:
+        ws.audit.require_key()
+        event = ws.audit.log.append(event_type, data, story=story)
+    if as_json:
+        emit_json({k: v for k, v in event.items() if k != "content"})
+    else:
+        click.echo(f"event #{event['seq']} {event_type} written ({event['ts'][:10]}.jsonl, key v{event['key_version']})")
+
+
+@audit.command("events")
+@click.option("--type", "event_type", default=None, help="Only this event type.")
+@click.option("--story", default=None, help="Only this story.")
+@click.option("--date", "day", default=None, help="Only this day (YYYY-MM-DD).")
+@workspace_option
+@json_option
+@handle_errors
+def events_cmd(event_type: str | None, story: str | None, day: str | None, workspace_dir: Path | None, as_json: bool) -> None:
+    """List the session log's events with their verification status."""
+    with open_workspace(workspace_dir) as ws:
+        ws.audit.require_key()
+        records = ws.audit.log.events()
+    records = [
+        r for r in records
+        if (not event_type or r.type == event_type) and (not story or r.story == story) and (not day or r.file.startswith(day))
+    ]
+    if as_json:
+        emit_json({"events": [{k: v for k, v in r.__dict__.items() if k != "raw"} for r in records]})
+        return
+    for r in records:
+        click.echo(f"{r.file}:{r.line:<5} #{r.seq or '?':<5} {r.ts[:19]}  {r.type:<24} {r.story or '-':<10} {r.status}")
+
+
+@audit.command("tombstone")
+@click.argument("file")
+@click.argument("seq", type=int)
+@click.option("--reason", required=True, help="Why (e.g. the erasure request); kept, signed, in the tombstone.")
+@workspace_option
+@json_option
+@handle_errors
+def tombstone_cmd(file: str, seq: int, reason: str, workspace_dir: Path | None, as_json: bool) -> None:
+    """Replace event SEQ of FILE by a signed tombstone (GDPR erasure): the chain still verifies."""
+    with open_workspace(workspace_dir) as ws:
+        ws.audit.require_key()
+        ws.audit.log.tombstone(file, seq, reason=reason)
+    if as_json:
+        emit_json({"file": file, "seq": seq, "tombstoned": True})
+    else:
+        click.echo(f"event #{seq} of {file} replaced by a signed tombstone")
+
+
+@audit.command("set-secret")
+@click.option("--approle", is_flag=True, help="Store an AppRole secret id instead of a token.")
+@workspace_option
+@handle_errors
+def set_secret_cmd(approle: bool, workspace_dir: Path | None) -> None:
+    """Keep the Vault token (or AppRole secret id) in the OS keyring; read from a hidden prompt or stdin."""
+    from lorekeeper.audit.providers import store_vault_secret
+
+    if sys.stdin.isatty():
+        value = click.prompt("AppRole secret id" if approle else "Vault token", hide_input=True)
+    else:
+        value = sys.stdin.readline().strip()
+    if not value:
+        raise InvalidInputError("nothing to store")
+    with open_workspace(workspace_dir) as ws:
+        entry = store_vault_secret(ws.audit.workspace_id, value, approle=approle)
+    click.echo(f"stored in the OS keyring as lorekeeper/{entry}")
+
+
+@audit.command("sign-rows")
+@workspace_option
+@json_option
+@handle_errors
+def sign_rows_cmd(workspace_dir: Path | None, as_json: bool) -> None:
+    """Sign the store rows that exist unsigned (once, after upgrading); signed rows are left alone."""
+    with open_workspace(workspace_dir) as ws:
+        ws.audit.require_key()
+        counts = ws.audit.sign_unsigned_rows()
+    if as_json:
+        emit_json({"signed": counts})
+    else:
+        click.echo(", ".join(f"{t}: {n}" for t, n in counts.items()) or "no signed tables registered")
