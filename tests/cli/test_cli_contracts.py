@@ -166,3 +166,18 @@ def test_default_workspace_is_created_on_first_use() -> None:
     r = lk("route", "review my code", "--json")
     assert r.returncode == 0, r.stderr
     assert json.loads(r.stdout)["skills"]
+
+
+def test_validate_zip_names_the_archive_member(tmp_path: Path) -> None:
+    import zipfile
+
+    z = tmp_path / "pack.zip"
+    with zipfile.ZipFile(z, "w") as zf:
+        zf.writestr("pack/good-one/SKILL.md", "---\nname: good-one\ndescription: Fine.\n---\n# ok\n")
+        zf.writestr("pack/bad-one/SKILL.md", "---\nname: bad-one\n---\n# no description\n")
+    r = lk("skills", "validate", str(z), "--json")
+    assert r.returncode == 2
+    out = json.loads(r.stdout)
+    assert out["skills"] == ["good-one"]
+    assert out["errors"][0]["field"] == "description"
+    assert out["errors"][0]["file"].startswith(f"{z}:") and "bad-one" in out["errors"][0]["file"]

@@ -9,7 +9,8 @@ import click
 
 from lorekeeper.cli.common import emit_json, handle_errors, json_option, open_workspace, workspace_option
 from lorekeeper.errors import EXIT_INVALID, LorekeeperError
-from lorekeeper.skills.spec import find_skill_dirs, read_skill_dir
+from lorekeeper.skills.library import skill_source
+from lorekeeper.skills.spec import read_skill_dir
 
 
 @click.group()
@@ -70,26 +71,18 @@ def validate_cmd(path: Path | None, workspace_dir: Path | None, as_json: bool) -
         except LorekeeperError as exc:
             click.echo(f"error: {exc}", err=True)
             sys.exit(exc.exit_code)
-    dirs = find_skill_dirs(path) if path.is_dir() else []
-    checked, errors = [], []
-    if path.is_file():
-        import tempfile
-
-        from lorekeeper.skills.library import _skill_dirs_deep, _unzip
-
-        with tempfile.TemporaryDirectory() as tmp:
-            try:
-                root = _unzip(path, Path(tmp))
-                dirs = _skill_dirs_deep(root)
-                for d in dirs:
-                    _validate_one(d, checked, errors, display=f"{path.name}:{d.relative_to(root)}")
-            except LorekeeperError as exc:
-                errors.append(exc.to_dict())
-    else:
-        if not dirs:
-            errors.append({"code": "ERR_INVALID_SPEC", "message": f"no skill folder (with SKILL.md) in {path}", "file": str(path)})
-        for d in dirs:
-            _validate_one(d, checked, errors)
+    checked: list[str] = []
+    errors: list[dict] = []
+    try:
+        with skill_source(path) as (root, dirs):
+            if not dirs:
+                errors.append({"code": "ERR_INVALID_SPEC", "message": f"no skill folder (with SKILL.md) in {path}",
+                               "file": str(path)})
+            for d in dirs:
+                display = f"{path}:{d.relative_to(root)}" if path.is_file() else None
+                _validate_one(d, checked, errors, display=display)
+    except LorekeeperError as exc:
+        errors.append(exc.to_dict())
     ok = not errors
     if as_json:
         emit_json({"valid": ok, "skills": checked, "errors": errors})
@@ -110,8 +103,8 @@ def _validate_one(d: Path, checked: list, errors: list, display: str | None = No
         checked.append(doc.name)
     except LorekeeperError as exc:
         err = exc.to_dict()
-        if display:
-            err["message"] = err["message"].replace(str(d), display)
+        if display:  # inside a zip: name the archive member, not the temporary folder
+            err = {k: v.replace(str(d), display) if isinstance(v, str) else v for k, v in err.items()}
         errors.append(err)
 
 

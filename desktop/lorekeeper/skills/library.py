@@ -9,6 +9,8 @@ agents and git can read them; it is read back only by an explicit import.
 from __future__ import annotations
 
 import difflib
+from collections.abc import Iterator
+from contextlib import contextmanager
 import getpass
 import re
 import shutil
@@ -177,10 +179,9 @@ class SkillLibrary:
         ]
         if project is not None:
             project = validate_project(project)
-            mine = {i.name: i for i in infos if i.project == project}
-            infos = [mine.get(i.name, i) for i in infos if i.project == GLOBAL]
-            infos += [i for n, i in mine.items() if not any(g.name == n and g.project == GLOBAL for g in infos)]
-            infos = sorted({(i.name, i.project): i for i in infos}.values(), key=lambda i: i.name)
+            visible = {i.name: i for i in infos if i.project == GLOBAL}
+            visible.update({i.name: i for i in infos if i.project == project})  # forks replace globals
+            infos = sorted(visible.values(), key=lambda i: i.name)
         elif not include_forks:
             infos = [i for i in infos if i.project == GLOBAL]
         if search:
@@ -416,9 +417,7 @@ class SkillLibrary:
         path = Path(path)
         if not path.exists():
             raise InvalidInputError(f"nothing to import at {path}")
-        with tempfile.TemporaryDirectory(prefix="lk-import-") as tmp:
-            root = _unzip(path, Path(tmp)) if path.is_file() else path
-            dirs = _skill_dirs_deep(root)
+        with skill_source(path) as (_, dirs):
             if not dirs:
                 raise InvalidSpecError(f"no skill folder (a folder with {SKILL_FILE}) found", file=str(path))
             docs = [read_skill_dir(d) for d in dirs]
@@ -476,6 +475,18 @@ class SkillLibrary:
     def export_all(self) -> None:
         for info in self.list():
             self._export(info.name, info.project)
+
+
+@contextmanager
+def skill_source(path: Path) -> Iterator[tuple[Path, list[Path]]]:
+    """The skill folders in a folder or a zip archive (extracted to a temporary folder)."""
+    path = Path(path)
+    if path.is_file():
+        with tempfile.TemporaryDirectory(prefix="lk-import-") as tmp:
+            root = _unzip(path, Path(tmp))
+            yield root, _skill_dirs_deep(root)
+    else:
+        yield path, _skill_dirs_deep(path)
 
 
 def _skill_dirs_deep(root: Path) -> list[Path]:
