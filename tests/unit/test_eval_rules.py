@@ -66,6 +66,9 @@ def run(rule: dict, response: str) -> bool:
         ({"type": "ends_with", "value": "."}, "Done!", False),
         ({"type": "equals", "value": "OK"}, "OK", True),
         ({"type": "not_equals", "value": "OK"}, "OK", False),
+        ({"type": "string_contains", "value": "x", "negate": True}, "xyz", False),
+        ({"type": "max_length", "value": 2, "negate": True}, "abc", True),
+        ({"type": "string_contains", "value": "x", "comment": "extra fields are ignored"}, "x", True),
     ],
 )
 def test_rule_types(rule: dict, response: str, expected: bool) -> None:
@@ -137,6 +140,7 @@ def test_report_json_contract() -> None:
         ({"id": "bad-10", "type": "regex_match", "pattern": "x", "flags": "g", "severity": "info"}, "flags"),
         ({"id": "bad-11", "type": "contains_any", "value": [], "severity": "info"}, "non-empty list"),
         ({"id": "bad-12", "type": "string_contains", "value": 3, "severity": "info"}, "must be a string"),
+        ({"id": "bad-13", "type": "string_contains", "value": "x", "negate": "yes", "severity": "info"}, "negate"),
     ],
 )
 def test_invalid_rules_name_file_and_rule(tmp_path, rule: dict, fragment: str) -> None:

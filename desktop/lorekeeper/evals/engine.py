@@ -48,7 +48,11 @@ def _is_json(text: str) -> bool:
 
 
 def check(rule: Rule, response: str) -> bool:
-    """True when the response satisfies the rule."""
+    """True when the response satisfies the rule (inverted when the rule says "negate": true)."""
+    return _check(rule, response) != rule.negate
+
+
+def _check(rule: Rule, response: str) -> bool:
     t = rule.type
     negate = t.startswith("not_")
     base = t[4:] if negate else t

@@ -61,7 +61,6 @@ _LIST_TYPES = {t for t in RULE_TYPES if t.endswith(("_any", "_all"))}
 _NO_VALUE_TYPES = {"is_json", "not_is_json"}
 _FLAG_BITS = {"i": re.IGNORECASE, "m": re.MULTILINE, "s": re.DOTALL}
 
-_KNOWN_FIELDS = {"id", "name", "type", "value", "pattern", "flags", "severity", "description"}
 
 
 @lru_cache(maxsize=4096)
@@ -78,6 +77,7 @@ class Rule:
     value: Any = None
     name: str | None = None
     flags: str = ""
+    negate: bool = False  # any rule can be inverted with "negate": true
     compiled: re.Pattern[str] | None = field(default=None, compare=False, repr=False)
 
     @property
@@ -96,6 +96,8 @@ class Rule:
                 out["flags"] = self.flags
         elif self.type not in _NO_VALUE_TYPES:
             out["value"] = self.value
+        if self.negate:
+            out["negate"] = True
         out["severity"] = self.severity
         return out
 
@@ -157,9 +159,9 @@ def parse_rule(raw: Any, index: int, *, file: str | None = None) -> Rule:
     name = raw.get("name")
     if name is not None and not isinstance(name, str):
         raise InvalidSpecError("name must be a string", file=file, rule_id=rid)
-    unknown = sorted(set(raw) - _KNOWN_FIELDS)
-    if unknown:
-        raise InvalidSpecError(f"unknown field(s): {', '.join(unknown)}", file=file, rule_id=rid)
+    negate = raw.get("negate", False)
+    if not isinstance(negate, bool):
+        raise InvalidSpecError("negate must be true or false", file=file, rule_id=rid)
 
     flags = ""
     compiled = None
@@ -196,7 +198,9 @@ def parse_rule(raw: Any, index: int, *, file: str | None = None) -> Rule:
             value = tuple(value)
         elif not isinstance(value, str):
             raise InvalidSpecError(f"value must be a string, got {type(value).__name__}", file=file, rule_id=rid)
-    return Rule(id=rid, type=rtype, severity=severity, value=value, name=name, flags=flags, compiled=compiled)
+    return Rule(
+        id=rid, type=rtype, severity=severity, value=value, name=name, flags=flags, negate=negate, compiled=compiled
+    )
 
 
 def _reject_duplicates(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
