@@ -15,6 +15,10 @@ from lorekeeper.cli import audit as _audit
 from lorekeeper.cli import evals as _evals
 from lorekeeper.cli import gui as _gui
 from lorekeeper.cli import init as _init
+from lorekeeper.cli import learn as _learn
+from lorekeeper.cli import llm as _llm
+from lorekeeper.cli import prompt as _prompt
+from lorekeeper.cli import quality as _quality
 from lorekeeper.cli import route as _route
 from lorekeeper.cli import skills as _skills
 
@@ -45,3 +49,7 @@ main.add_command(_skills.skills)
 main.add_command(_evals.eval_cmd)
 main.add_command(_route.route)
 main.add_command(_audit.audit)
+main.add_command(_llm.llm)
+main.add_command(_prompt.prompt_cmd)
+main.add_command(_learn.learn)
+main.add_command(_quality.quality)

@@ -1,0 +1,148 @@
+"""`lorekeeper learn add|list|edit|archive|restore|export|import`: the learnings (reflect loop)."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import click
+
+from lorekeeper.cli.common import emit_json, handle_errors, json_option, open_workspace, workspace_option
+from lorekeeper.learnings.service import SCOPES, SOURCES, STATUSES
+
+_project = click.option("--project", default=None, help="The project (default: the learnings without a project).")
+
+
+@click.group()
+def learn() -> None:
+    """Learnings: rules from corrections that every next prompt carries."""
+
+
+@learn.command("add")
+@click.argument("rule")
+@_project
+@click.option("--source", type=click.Choice(SOURCES), default="manual", show_default=True)
+@click.option("--story", default="", help="The story this correction came from.")
+@click.option("--domain", default="", help="The domain it applies to (e.g. odoo, react).")
+@click.option("--tags", default="", help="Comma-separated tags.")
+@click.option("--scope", type=click.Choice(SCOPES), default="story", show_default=True)
+@workspace_option
+@json_option
+@handle_errors
+def add(rule: str, project: str | None, source: str, story: str, domain: str, tags: str, scope: str,
+        workspace_dir: Path | None, as_json: bool) -> None:
+    """Add RULE as a learning (one line: whitespace runs become one space)."""
+    with open_workspace(workspace_dir) as ws:
+        info = ws.learnings.add(rule, project=project, source=source, story=story, domain=domain, tags=tags, scope=scope)
+    if as_json:
+        emit_json(info.to_dict())
+    else:
+        click.echo(f"added learning {info.id}: {info.rule}")
+
+
+@learn.command("list")
+@click.option("--project", default=None, help="Only this project ('' for the learnings without one; default: all).")
+@click.option("--source", type=click.Choice(SOURCES), default=None)
+@click.option("--scope", type=click.Choice(SCOPES), default=None)
+@click.option("--status", type=click.Choice([*STATUSES, "all"]), default="active", show_default=True)
+@click.option("--search", default="", help="Text the rule, story, domain or tags contain.")
+@click.option("--limit", type=click.IntRange(min=1), default=None)
+@workspace_option
+@json_option
+@handle_errors
+def list_cmd(project: str | None, source: str | None, scope: str | None, status: str, search: str, limit: int | None,
+             workspace_dir: Path | None, as_json: bool) -> None:
+    """List learnings, newest first."""
+    with open_workspace(workspace_dir) as ws:
+        rows = ws.learnings.list(project=project, source=source or "", scope=scope or "", status=status, search=search, limit=limit)
+    if as_json:
+        emit_json([r.to_dict() for r in rows])
+        return
+    if not rows:
+        click.echo("No learnings match.")
+        return
+    for r in rows:
+        flags = [r.project or "-", r.source, r.scope]
+        if r.status != "active":
+            flags.append(r.status)
+        click.echo(f"{r.id:>5}  {r.stamp}  [{' '.join(flags)}]  {r.rule}")
+
+
+@learn.command("edit")
+@click.argument("learning_id", type=int)
+@click.option("--rule", default=None)
+@click.option("--story", default=None)
+@click.option("--domain", default=None)
+@click.option("--tags", default=None, help="Comma-separated; replaces the tags.")
+@click.option("--scope", type=click.Choice(SCOPES), default=None)
+@workspace_option
+@json_option
+@handle_errors
+def edit(learning_id: int, rule: str | None, story: str | None, domain: str | None, tags: str | None, scope: str | None,
+         workspace_dir: Path | None, as_json: bool) -> None:
+    """Change a learning's rule or fields."""
+    with open_workspace(workspace_dir) as ws:
+        info = ws.learnings.edit(learning_id, rule=rule, story=story, domain=domain, tags=tags, scope=scope)
+    if as_json:
+        emit_json(info.to_dict())
+    else:
+        click.echo(f"learning {info.id}: {info.rule}")
+
+
+def _status_command(name: str, status: str, verb: str) -> click.Command:
+    @click.command(name)
+    @click.argument("ids", type=int, nargs=-1, required=True)
+    @workspace_option
+    @json_option
+    @handle_errors
+    def cmd(ids: tuple[int, ...], workspace_dir: Path | None, as_json: bool) -> None:
+        with open_workspace(workspace_dir) as ws:
+            infos = ws.learnings.set_status(ids, status)
+        if as_json:
+            emit_json([i.to_dict() for i in infos])
+        else:
+            click.echo(f"{verb} {len(infos)} learning(s): {', '.join(str(i.id) for i in infos)}")
+
+    cmd.__doc__ = f"{verb.capitalize()} learnings by id (all or nothing)."
+    return cmd
+
+
+learn.add_command(_status_command("archive", "archived", "archived"))
+learn.add_command(_status_command("restore", "active", "restored"))
+
+
+@learn.command("export")
+@_project
+@click.option("-o", "--output", type=click.Path(dir_okay=False, path_type=Path), default=None, help="File to write (default: stdout).")
+@click.option("--active-only", is_flag=True, help="Leave archived learnings out (they are kept, marked, by default).")
+@workspace_option
+@handle_errors
+def export(project: str | None, output: Path | None, active_only: bool, workspace_dir: Path | None) -> None:
+    """Write the project's learnings.md (the seed's format; extra fields in a trailing HTML comment)."""
+    with open_workspace(workspace_dir) as ws:
+        if output is None:
+            sys.stdout.write(ws.learnings.export_text(project, include_archived=not active_only))
+            return
+        n = ws.learnings.export_file(output, project, include_archived=not active_only)
+    click.echo(f"wrote {n} learning(s) to {output}", err=True)
+
+
+@learn.command("import")
+@click.argument("path", type=click.Path(dir_okay=False, path_type=Path))
+@_project
+@workspace_option
+@json_option
+@handle_errors
+def import_cmd(path: Path, project: str | None, workspace_dir: Path | None, as_json: bool) -> None:
+    """Import a learnings.md: every rule line, its time, source and extra fields; duplicates are skipped."""
+    with open_workspace(workspace_dir) as ws:
+        if str(path) == "-":
+            report = ws.learnings.import_text(sys.stdin.read(), project, file="<stdin>")
+        else:
+            report = ws.learnings.import_file(path, project)
+    if as_json:
+        emit_json(report.to_dict())
+        return
+    click.echo(f"imported {report.added} learning(s), {report.unchanged} already there")
+    for n, text in report.skipped_lines:
+        click.echo(f"  line {n} is not a rule line and was not kept: {text[:80]}", err=True)

@@ -1,0 +1,25 @@
+"""`lorekeeper prompt MESSAGE [--project P] [--json]`: the prompt the model would get (buildGsdPrompt)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import click
+
+from lorekeeper.cli.common import emit_json, handle_errors, json_option, open_workspace, workspace_option
+
+
+@click.command("prompt")
+@click.argument("message")
+@click.option("--project", default=None, help="Assemble for a project: its forks, its learnings.")
+@workspace_option
+@json_option
+@handle_errors
+def prompt_cmd(message: str, project: str | None, workspace_dir: Path | None, as_json: bool) -> None:
+    """Print the assembled prompt for MESSAGE: SKILLS_HINT, LEARNINGS, then the message."""
+    with open_workspace(workspace_dir) as ws:
+        assembled = ws.prompts.build(message, project)
+    if as_json:
+        emit_json(assembled.to_dict())
+    else:
+        click.echo(assembled.text)

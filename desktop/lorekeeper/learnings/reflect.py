@@ -1,0 +1,161 @@
+"""The reflect loop around one conversation (seeds 000/001 pillars 1, 3 and the quality tracker).
+
+send: assemble the prompt, stream the model's answer, check it against the routed skills' rules
+(the footnote), record the quality events. Fix It: save the correction as a learning, then send
+the fix request at once (its prompt already carries the new learning). Thumbs down: a learning
+and negative feedback. Thumbs up: positive feedback. The CLI and the Playground both use this.
+"""
+
+from __future__ import annotations
+
+import uuid
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+
+from lorekeeper.errors import LorekeeperError
+from lorekeeper.evals.engine import RuleResult, evaluate
+from lorekeeper.evals.footnote import footnote as make_footnote
+from lorekeeper.learnings.service import LearningInfo
+from lorekeeper.prompt import AssembledPrompt
+
+if TYPE_CHECKING:
+    from lorekeeper.workspace import Workspace
+
+EXCERPT_CHARS = 200
+SOURCE = "playground"
+
+
+class Cancelled(LorekeeperError):
+    code = "ERR_CANCELLED"
+
+
+def excerpt(text: str, limit: int = EXCERPT_CHARS) -> str:
+    one = " ".join(text.split())
+    return one if len(one) <= limit else one[: limit - 1].rstrip() + "\u2026"
+
+
+def fixit_rule(answer_text: str) -> str:
+    """The seed's default rule for Fix It, for the dialog to start from."""
+    return f"Fix requested for: {excerpt(answer_text)}"
+
+
+def negative_rule(answer_text: str, reason: str = "") -> str:
+    """The seed's rule for thumbs down; the operator's reason, when given, is the rule."""
+    reason = " ".join(reason.split())
+    return reason or f"Negative feedback on: {excerpt(answer_text)}"
+
+
+def fix_request(rule: str, answer_text: str) -> str:
+    return (
+        "Your previous answer needs a correction. Rewrite it following this rule:\n"
+        f"{rule}\n\nPrevious answer:\n{answer_text}"
+    )
+
+
+@dataclass(frozen=True)
+class Answer:
+    interaction: str
+    project: str
+    prompt: AssembledPrompt
+    text: str
+    results: tuple[RuleResult, ...]
+    footnote: str
+    eval_runs: tuple[int, ...] = field(default=())
+    model: str = ""
+
+    @property
+    def passed(self) -> bool:
+        return not any(r.severity == "warning" and not r.passed for r in self.results)
+
+    @property
+    def skills(self) -> tuple[str, ...]:
+        return self.prompt.skills
+
+    def to_dict(self) -> dict[str, object]:
+        return {
+            "interaction": self.interaction,
+            "project": self.project or None,
+            "model": self.model,
+            "skills": list(self.skills),
+            "answer": self.text,
+            "passed": self.passed,
+            "results": [r.to_dict() for r in self.results],
+            "footnote": self.footnote,
+        }
+
+
+class ReflectLoop:
+    def __init__(self, ws: Workspace) -> None:
+        self.ws = ws
+
+    def prepare(self, message: str, project: str | None = None) -> AssembledPrompt:
+        return self.ws.prompts.build(message, project)
+
+    def send(
+        self,
+        prompt: AssembledPrompt,
+        *,
+        on_chunk: Callable[[str], None] | None = None,
+        is_cancelled: Callable[[], bool] | None = None,
+    ) -> Answer:
+        provider = self.ws.llm.provider()
+        parts: list[str] = []
+        for piece in provider.stream(prompt.text):
+            if is_cancelled is not None and is_cancelled():
+                raise Cancelled("the answer was cancelled")
+            parts.append(piece)
+            if on_chunk is not None:
+                on_chunk(piece)
+        text = "".join(parts)
+        return self.check(prompt, text, model=f"{provider.name}:{provider.model}" if provider.model else provider.name)
+
+    def check(self, prompt: AssembledPrompt, text: str, *, model: str = "") -> Answer:
+        """Evaluate an answer against each routed skill's rules and record the quality events."""
+        interaction = uuid.uuid4().hex
+        project = prompt.project
+        results: list[RuleResult] = []
+        runs: list[int] = []
+        outcomes: list[tuple[str, bool, int]] = []
+        for skill in prompt.skills:
+            try:
+                version = self.ws.skills.get(skill, project or None)
+                rules = version.rules()
+            except LorekeeperError:
+                continue  # a skill removed or broken since routing: nothing to check it against
+            report = evaluate(rules, text)
+            run_id = self.ws.evals.record(
+                report, text, skill=skill, project=project, version=version.version, source=SOURCE
+            )
+            runs.append(run_id)
+            results.extend(report.results)
+            outcomes.append((skill, report.passed, run_id))
+        self.ws.quality.log_applied(prompt.skills, project, interaction)
+        for skill, passed, run_id in outcomes:
+            self.ws.quality.log_eval(skill, project, passed, interaction=interaction, eval_run_id=run_id)
+        return Answer(interaction, project, prompt, text, tuple(results), make_footnote(results), tuple(runs), model)
+
+    def fix_it(
+        self,
+        answer: Answer,
+        rule: str,
+        *,
+        on_learning: Callable[[LearningInfo, AssembledPrompt], None] | None = None,
+        on_chunk: Callable[[str], None] | None = None,
+        is_cancelled: Callable[[], bool] | None = None,
+    ) -> tuple[LearningInfo, Answer]:
+        """Save the correction as a learning (source fixit), then send the fix request at once."""
+        learning = self.ws.learnings.add(rule, project=answer.project or None, source="fixit")
+        prompt = self.prepare(fix_request(learning.rule, answer.text), answer.project or None)
+        if on_learning is not None:
+            on_learning(learning, prompt)
+        fixed = self.send(prompt, on_chunk=on_chunk, is_cancelled=is_cancelled)
+        return learning, fixed
+
+    def thumbs_up(self, answer: Answer) -> None:
+        self.ws.quality.log_feedback(answer.skills, answer.project, True, interaction=answer.interaction)
+
+    def thumbs_down(self, answer: Answer, reason: str = "") -> LearningInfo:
+        learning = self.ws.learnings.add(negative_rule(answer.text, reason), project=answer.project or None, source="negative")
+        self.ws.quality.log_feedback(answer.skills, answer.project, False, interaction=answer.interaction, reason=reason)
+        return learning

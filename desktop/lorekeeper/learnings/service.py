@@ -1,0 +1,411 @@
+"""Learnings in the store: add, edit, archive/restore, list, import/export learnings.md, the prompt block.
+
+Each learning belongs to a project ("" = no project). The prompt of a project carries the active
+learnings of that project plus the active learnings promoted to the `global` scope, from any
+project: the seed keeps corrections per project ("Odoo corrections do not affect the React bot"),
+and seed 004's promotion to `global` is what lets a rule cross that line.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass, field
+from datetime import datetime, timezone
+from pathlib import Path
+
+from sqlalchemy import func, or_, select
+
+from lorekeeper.errors import InvalidInputError, InvalidSpecError, NotFoundError
+from lorekeeper.fsutil import atomic_write_text
+from lorekeeper.learnings import mdformat
+from lorekeeper.learnings.block import BUDGET, LearningsBlock, learnings_block
+from lorekeeper.skills.library import validate_project
+from lorekeeper.store.engine import Store
+from lorekeeper.store.models import GLOBAL, Learning, LearningFile, utcnow
+
+SOURCES = ("fixit", "negative", "manual", "import")
+SCOPES = mdformat.SCOPES
+STATUSES = mdformat.STATUSES
+MAX_RULE_CHARS = 4000
+
+# Called after each committed change with (event name, plain data): the audit chain hooks in here.
+EventHook = Callable[[str, dict[str, object]], None]
+
+
+def _aware(dt: datetime) -> datetime:
+    """SQLite hands back naive datetimes; everything is stored in UTC."""
+    return dt.replace(tzinfo=timezone.utc) if dt.tzinfo is None else dt.astimezone(timezone.utc)
+
+
+@dataclass(frozen=True)
+class LearningInfo:
+    id: int
+    project: str
+    rule: str
+    source: str
+    stamp: str
+    created_at: datetime
+    updated_at: datetime
+    story: str
+    domain: str
+    tags: tuple[str, ...]
+    scope: str
+    status: str
+    extra: dict[str, object] = field(default_factory=dict)
+
+    def to_dict(self) -> dict[str, object]:
+        return {
+            "id": self.id,
+            "project": self.project or None,
+            "rule": self.rule,
+            "source": self.source,
+            "created_at": self.stamp,
+            "story": self.story or None,
+            "domain": self.domain or None,
+            "tags": list(self.tags),
+            "scope": self.scope,
+            "status": self.status,
+        }
+
+    def entry(self) -> mdformat.Entry:
+        return mdformat.Entry(
+            stamp=self.stamp,
+            source=self.source,
+            rule=self.rule,
+            story=self.story,
+            domain=self.domain,
+            tags=self.tags,
+            scope=self.scope,
+            status=self.status,
+            extra=dict(self.extra),
+        )
+
+
+def _info(row: Learning) -> LearningInfo:
+    created = _aware(row.created_at)
+    try:
+        extra = json.loads(row.extra) if row.extra else {}
+    except ValueError:
+        extra = {}
+    return LearningInfo(
+        id=row.id,
+        project=row.project,
+        rule=row.rule,
+        source=row.source,
+        stamp=row.stamp or mdformat.format_stamp(created),
+        created_at=created,
+        updated_at=_aware(row.updated_at),
+        story=row.story,
+        domain=row.domain,
+        tags=tuple(t for t in row.tags.split(",") if t),
+        scope=row.scope,
+        status=row.status,
+        extra=extra if isinstance(extra, dict) else {},
+    )
+
+
+def clean_rule(rule: str) -> str:
+    """A rule is one line (one `- rule` line in the file and the block): whitespace runs become one space."""
+    text = " ".join((rule or "").split())
+    if not text:
+        raise InvalidInputError("a learning needs a rule: write the correction as one sentence")
+    if len(text) > MAX_RULE_CHARS:
+        raise InvalidInputError(f"the rule is {len(text)} characters; keep it under {MAX_RULE_CHARS}")
+    return text
+
+
+def clean_tags(tags: Iterable[str] | str | None) -> tuple[str, ...]:
+    if tags is None:
+        return ()
+    items = tags.split(",") if isinstance(tags, str) else list(tags)
+    out: list[str] = []
+    for t in items:
+        t = " ".join(str(t).split())
+        if t and t not in out:
+            if "," in t:
+                raise InvalidInputError(f"a tag cannot contain a comma: {t!r}")
+            out.append(t)
+    return tuple(out)
+
+
+def _check_choice(value: str, allowed: Sequence[str], what: str) -> str:
+    if value not in allowed:
+        raise InvalidInputError(f"invalid {what} {value!r}: use one of {', '.join(allowed)}")
+    return value
+
+
+@dataclass
+class ImportReport:
+    added: int = 0
+    unchanged: int = 0
+    skipped_lines: list[tuple[int, str]] = field(default_factory=list)
+    ids: list[int] = field(default_factory=list)
+
+    def to_dict(self) -> dict[str, object]:
+        return {
+            "added": self.added,
+            "unchanged": self.unchanged,
+            "skipped_lines": [{"line": n, "text": t} for n, t in self.skipped_lines],
+        }
+
+
+class LearningService:
+    def __init__(self, store: Store, on_event: EventHook | None = None) -> None:
+        self.store = store
+        self.on_event = on_event
+        self.revision = 0  # bumped on each change: panels and caches compare it
+
+    def _emit(self, name: str, data: dict[str, object]) -> None:
+        self.revision += 1
+        if self.on_event is not None:
+            self.on_event(name, data)
+
+    # ------------------------------------------------------------------ writes
+    def add(
+        self,
+        rule: str,
+        *,
+        project: str | None = None,
+        source: str = "manual",
+        story: str = "",
+        domain: str = "",
+        tags: Iterable[str] | str | None = None,
+        scope: str = mdformat.DEFAULT_SCOPE,
+        created_at: datetime | None = None,
+    ) -> LearningInfo:
+        text = clean_rule(rule)
+        proj = validate_project(project)
+        _check_choice(source, SOURCES, "source")
+        _check_choice(scope, SCOPES, "scope")
+        tag_list = clean_tags(tags)
+        when = _aware(created_at) if created_at else utcnow()
+        with self.store.write() as s:
+            row = Learning(
+                project=proj,
+                rule=text,
+                source=source,
+                stamp=mdformat.format_stamp(when),
+                created_at=when,
+                updated_at=when,
+                story=" ".join(story.split()),
+                domain=" ".join(domain.split()),
+                tags=",".join(tag_list),
+                scope=scope,
+                status="active",
+            )
+            s.add(row)
+            s.flush()
+            info = _info(row)
+        self._emit("learning_added", info.to_dict())
+        return info
+
+    def edit(
+        self,
+        learning_id: int,
+        *,
+        rule: str | None = None,
+        story: str | None = None,
+        domain: str | None = None,
+        tags: Iterable[str] | str | None = None,
+        scope: str | None = None,
+    ) -> LearningInfo:
+        new_rule = clean_rule(rule) if rule is not None else None
+        if scope is not None:
+            _check_choice(scope, SCOPES, "scope")
+        tag_list = clean_tags(tags) if tags is not None else None
+        with self.store.write() as s:
+            row = self._row(s, learning_id)
+            if new_rule is not None:
+                row.rule = new_rule
+            if story is not None:
+                row.story = " ".join(story.split())
+            if domain is not None:
+                row.domain = " ".join(domain.split())
+            if tag_list is not None:
+                row.tags = ",".join(tag_list)
+            if scope is not None:
+                row.scope = scope
+            row.updated_at = utcnow()
+            s.flush()
+            info = _info(row)
+        self._emit("learning_edited", info.to_dict())
+        return info
+
+    def set_status(self, ids: Iterable[int], status: str) -> list[LearningInfo]:
+        """Archive or restore several learnings in one transaction (all or nothing)."""
+        _check_choice(status, STATUSES, "status")
+        wanted = list(dict.fromkeys(int(i) for i in ids))
+        if not wanted:
+            raise InvalidInputError("no learning selected")
+        with self.store.write() as s:
+            rows = {r.id: r for r in s.scalars(select(Learning).where(Learning.id.in_(wanted)))}
+            missing = [i for i in wanted if i not in rows]
+            if missing:
+                raise NotFoundError(f"no learning with id {', '.join(map(str, missing))}. `lorekeeper learn list` shows them.")
+            now = utcnow()
+            for r in rows.values():
+                if r.status != status:
+                    r.status = status
+                    r.updated_at = now
+            s.flush()
+            infos = [_info(rows[i]) for i in wanted]
+        self._emit("learning_" + ("archived" if status == "archived" else "restored"), {"ids": wanted})
+        return infos
+
+    def archive(self, ids: Iterable[int]) -> list[LearningInfo]:
+        return self.set_status(ids, "archived")
+
+    def restore(self, ids: Iterable[int]) -> list[LearningInfo]:
+        return self.set_status(ids, "active")
+
+    # ------------------------------------------------------------------ reads
+    @staticmethod
+    def _row(s, learning_id: int) -> Learning:  # type: ignore[no-untyped-def]
+        row = s.get(Learning, int(learning_id))
+        if row is None:
+            raise NotFoundError(f"no learning with id {learning_id}. `lorekeeper learn list` shows them.")
+        return row
+
+    def get(self, learning_id: int) -> LearningInfo:
+        with self.store.session() as s:
+            return _info(self._row(s, learning_id))
+
+    def _filtered(self, stmt, project, source, scope, status, search):  # type: ignore[no-untyped-def]
+        if project is not None:
+            stmt = stmt.where(Learning.project == validate_project(project))
+        if source:
+            stmt = stmt.where(Learning.source == source)
+        if scope:
+            stmt = stmt.where(Learning.scope == scope)
+        if status and status != "all":
+            stmt = stmt.where(Learning.status == status)
+        if search:
+            like = f"%{search}%"
+            stmt = stmt.where(
+                or_(Learning.rule.ilike(like), Learning.story.ilike(like), Learning.domain.ilike(like), Learning.tags.ilike(like))
+            )
+        return stmt
+
+    def list(
+        self,
+        *,
+        project: str | None = None,
+        source: str = "",
+        scope: str = "",
+        status: str = "active",
+        search: str = "",
+        limit: int | None = None,
+        offset: int = 0,
+        newest_first: bool = True,
+    ) -> list[LearningInfo]:
+        """Filtered learnings; `project=None` means every project, `""` the learnings without one."""
+        stmt = self._filtered(select(Learning), project, source, scope, status, search)
+        if newest_first:
+            stmt = stmt.order_by(Learning.created_at.desc(), Learning.id.desc())
+        else:
+            stmt = stmt.order_by(Learning.id)
+        if limit is not None:
+            stmt = stmt.limit(limit)
+        if offset:
+            stmt = stmt.offset(offset)
+        with self.store.session() as s:
+            return [_info(r) for r in s.scalars(stmt)]
+
+    def count(self, *, project: str | None = None, source: str = "", scope: str = "", status: str = "active", search: str = "") -> int:
+        stmt = self._filtered(select(func.count(Learning.id)), project, source, scope, status, search)
+        with self.store.session() as s:
+            return int(s.scalar(stmt) or 0)
+
+    def projects(self) -> list[str]:
+        with self.store.session() as s:
+            return sorted(set(s.scalars(select(Learning.project).where(Learning.project != GLOBAL))))
+
+    def for_prompt(self, project: str | None) -> list[LearningInfo]:
+        """The active rules a prompt of `project` carries, newest first."""
+        proj = validate_project(project)
+        stmt = (
+            select(Learning)
+            .where(Learning.status == "active", or_(Learning.project == proj, Learning.scope == "global"))
+            .order_by(Learning.created_at.desc(), Learning.id.desc())
+        )
+        with self.store.session() as s:
+            return [_info(r) for r in s.scalars(stmt)]
+
+    def block(self, project: str | None, budget: int = BUDGET) -> LearningsBlock:
+        return learnings_block(((i.id, i.rule) for i in self.for_prompt(project)), budget)
+
+    # ------------------------------------------------------------------ learnings.md
+    def export_text(self, project: str | None = None, *, include_archived: bool = True) -> str:
+        """The project's learnings.md: oldest first (the seed appends), with its imported preamble if any."""
+        proj = validate_project(project)
+        infos = self.list(project=proj, status="all" if include_archived else "active", newest_first=False)
+        with self.store.session() as s:
+            pre = s.scalar(select(LearningFile.preamble).where(LearningFile.project == proj))
+        return mdformat.render([i.entry() for i in infos], pre)
+
+    def export_file(self, path: str | Path, project: str | None = None, *, include_archived: bool = True) -> int:
+        text = self.export_text(project, include_archived=include_archived)
+        atomic_write_text(Path(path), text)
+        return sum(1 for line in text.splitlines() if line.startswith("- ["))
+
+    def import_text(self, text: str, project: str | None = None, *, file: str = "learnings.md") -> ImportReport:
+        """Add the file's rules to `project`; a rule already there (same time, source, text) is left alone.
+
+        The whole file is validated before anything is written, and written in one transaction.
+        """
+        proj = validate_project(project)
+        doc = mdformat.parse(text, file=file)
+        for e in doc.entries:
+            if len(e.rule) > MAX_RULE_CHARS:
+                raise InvalidSpecError(f"line {e.line}: the rule is longer than {MAX_RULE_CHARS} characters", file=file, field="rule")
+        report = ImportReport(skipped_lines=list(doc.skipped))
+        with self.store.write() as s:
+            existing = {
+                (r.stamp, r.source, r.rule)
+                for r in s.scalars(select(Learning).where(Learning.project == proj))
+            }
+            now = utcnow()
+            for e in doc.entries:
+                key = (e.stamp, e.source, e.rule)
+                if key in existing:
+                    report.unchanged += 1
+                    continue
+                existing.add(key)
+                row = Learning(
+                    project=proj,
+                    rule=e.rule,
+                    source=e.source,
+                    stamp=e.stamp,
+                    created_at=e.created_at,
+                    updated_at=now,
+                    story=e.story,
+                    domain=e.domain,
+                    tags=",".join(e.tags),
+                    scope=e.scope,
+                    status=e.status,
+                    extra=json.dumps(e.extra, ensure_ascii=False) if e.extra else "",
+                )
+                s.add(row)
+                s.flush()
+                report.ids.append(row.id)
+                report.added += 1
+            if doc.entries or doc.preamble.strip():
+                lf = s.scalar(select(LearningFile).where(LearningFile.project == proj))
+                if lf is None:
+                    s.add(LearningFile(project=proj, preamble=doc.preamble, updated_at=now))
+                else:
+                    lf.preamble = doc.preamble
+                    lf.updated_at = now
+        self._emit("learnings_imported", {"project": proj or None, "added": report.added, "ids": report.ids})
+        return report
+
+    def import_file(self, path: str | Path, project: str | None = None) -> ImportReport:
+        p = Path(path)
+        try:
+            text = p.read_text(encoding="utf-8")
+        except OSError as exc:
+            raise InvalidSpecError(f"cannot read: {exc.strerror}", file=str(p)) from None
+        except UnicodeDecodeError:
+            raise InvalidSpecError("not UTF-8 text", file=str(p)) from None
+        return self.import_text(text, project, file=str(p))

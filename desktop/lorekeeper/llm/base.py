@@ -1,0 +1,123 @@
+"""What every model provider offers, its settings, and the one error model actions raise."""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from collections.abc import Iterator
+from dataclasses import dataclass, replace
+from typing import Any
+
+from lorekeeper.errors import LorekeeperError
+
+PROVIDERS = ("anthropic", "ollama", "claude-cli", "none")
+DEFAULT_MODELS = {"anthropic": "claude-sonnet-4-6", "ollama": "llama3.2", "claude-cli": "", "none": ""}
+DEFAULT_EMBED_MODEL = "nomic-embed-text"
+
+
+class LLMUnavailableError(LorekeeperError):
+    """No model is configured, reachable or willing: the message says which and what to do."""
+
+    code = "ERR_LLM_UNAVAILABLE"
+
+
+@dataclass(frozen=True)
+class LLMSettings:
+    """The `[llm]` table of lorekeeper.toml. The API key is not here: it lives in the OS keyring."""
+
+    provider: str = "none"
+    model: str = ""
+    base_url: str = ""
+    timeout: float = 60.0  # seconds for one request (connect, and between two streamed chunks)
+    max_retries: int = 2  # retries of a failed request before any answer text arrived
+    max_tokens: int = 1024
+    command: str = "claude"  # claude-cli: the program (a path or a name on PATH)
+    embed_model: str = DEFAULT_EMBED_MODEL
+
+    @classmethod
+    def from_mapping(cls, data: dict[str, Any] | None) -> LLMSettings:
+        data = data or {}
+        out = cls()
+        try:
+            return replace(
+                out,
+                provider=str(data.get("provider") or "none").strip().lower(),
+                model=str(data.get("model") or "").strip(),
+                base_url=str(data.get("base_url") or "").strip(),
+                timeout=float(data.get("timeout", out.timeout)),
+                max_retries=int(data.get("max_retries", out.max_retries)),
+                max_tokens=int(data.get("max_tokens", out.max_tokens)),
+                command=str(data.get("command") or out.command).strip(),
+                embed_model=str(data.get("embed_model") or out.embed_model).strip(),
+            )
+        except (TypeError, ValueError) as exc:
+            from lorekeeper.errors import InvalidSpecError
+
+            raise InvalidSpecError(f"[llm] has a value of the wrong type: {exc}", field="llm") from None
+
+    @property
+    def effective_model(self) -> str:
+        return self.model or DEFAULT_MODELS.get(self.provider, "")
+
+    def to_dict(self) -> dict[str, object]:
+        return {
+            "provider": self.provider,
+            "model": self.model,
+            "base_url": self.base_url,
+            "timeout": self.timeout,
+            "max_retries": self.max_retries,
+            "max_tokens": self.max_tokens,
+            "command": self.command,
+            "embed_model": self.embed_model,
+        }
+
+
+@dataclass(frozen=True)
+class ProviderStatus:
+    provider: str
+    model: str
+    ready: bool
+    reason: str  # why not ready, in words that say what to do; "" when ready
+
+    def to_dict(self) -> dict[str, object]:
+        return {"provider": self.provider, "model": self.model, "ready": self.ready, "reason": self.reason}
+
+
+class Provider(ABC):
+    name = ""
+
+    def __init__(self, settings: LLMSettings) -> None:
+        self.settings = settings
+
+    @property
+    def model(self) -> str:
+        return self.settings.effective_model
+
+    def status(self) -> ProviderStatus:
+        """Whether model actions can run, without calling the model (no network)."""
+        return ProviderStatus(self.name, self.model, True, "")
+
+    @abstractmethod
+    def stream(self, prompt: str, *, system: str = "") -> Iterator[str]:
+        """The answer to `prompt`, piece by piece as the model writes it."""
+
+    def complete(self, prompt: str, *, system: str = "") -> str:
+        return "".join(self.stream(prompt, system=system))
+
+    def embed(self, texts: list[str]) -> list[list[float]]:
+        raise LLMUnavailableError(f"the {self.name} provider has no embeddings; use [embeddings] provider = \"ollama\" or \"hashing\"")
+
+
+class NoProvider(Provider):
+    """`provider = "none"`: everything deterministic works; model actions say why they cannot."""
+
+    name = "none"
+    REASON = (
+        "no model is configured ([llm] provider = \"none\"). Choose anthropic, ollama or claude-cli in "
+        "Settings or with `lorekeeper llm configure --provider ...`."
+    )
+
+    def status(self) -> ProviderStatus:
+        return ProviderStatus("none", "", False, self.REASON)
+
+    def stream(self, prompt: str, *, system: str = "") -> Iterator[str]:
+        raise LLMUnavailableError(self.REASON)

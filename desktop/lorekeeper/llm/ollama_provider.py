@@ -1,0 +1,76 @@
+"""Ollama (chat and embeddings) through the official `ollama` SDK (NDJSON streaming)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+from lorekeeper.llm.base import LLMUnavailableError, Provider
+
+DEFAULT_HOST = "http://127.0.0.1:11434"
+
+
+class OllamaProvider(Provider):
+    name = "ollama"
+
+    @property
+    def host(self) -> str:
+        return self.settings.base_url or DEFAULT_HOST
+
+    def _client(self) -> Any:
+        import ollama
+
+        return ollama.Client(host=self.host, timeout=self.settings.timeout)
+
+    def stream(self, prompt: str, *, system: str = "") -> Iterator[str]:
+        messages = ([{"role": "system", "content": system}] if system else []) + [{"role": "user", "content": prompt}]
+        attempts = max(self.settings.max_retries, 0) + 1
+        for attempt in range(attempts):
+            started = False
+            try:
+                client = self._client()
+                for part in client.chat(model=self.model, messages=messages, stream=True):
+                    text = part.message.content if part.message else ""
+                    if text:
+                        started = True
+                        yield text
+                return
+            except Exception as exc:  # noqa: BLE001 - SDK errors become one stable code
+                err = self._translate(exc)
+                retryable = getattr(err, "details", {}).get("retryable", False)
+                if started or not retryable or attempt == attempts - 1:
+                    raise err from None
+
+    def embed(self, texts: list[str]) -> list[list[float]]:
+        try:
+            resp = self._client().embed(model=self.settings.embed_model, input=list(texts))
+        except Exception as exc:  # noqa: BLE001
+            raise self._translate(exc) from None
+        return [list(map(float, v)) for v in resp.embeddings]
+
+    def _translate(self, exc: Exception) -> LLMUnavailableError:
+        import httpx
+        import ollama
+
+        if isinstance(exc, ollama.ResponseError):
+            status = exc.status_code
+            hint = f" — pull it first: `ollama pull {self.model}`" if status == 404 else ""
+            return LLMUnavailableError(
+                f"Ollama at {self.host} answered {status}: {exc.error}{hint}",
+                provider=self.name,
+                status=status,
+                retryable=status in (429, 500, 502, 503),
+            )
+        if isinstance(exc, httpx.TimeoutException):
+            return LLMUnavailableError(
+                f"Ollama at {self.host} did not answer within {self.settings.timeout:g} s; try again or raise [llm] timeout",
+                provider=self.name,
+                retryable=True,
+            )
+        if isinstance(exc, (ConnectionError, httpx.TransportError)):
+            return LLMUnavailableError(
+                f"cannot reach Ollama at {self.host}: start it (`ollama serve`) or check [llm] base_url",
+                provider=self.name,
+                retryable=True,
+            )
+        return LLMUnavailableError(f"Ollama failed: {type(exc).__name__}: {exc}", provider=self.name)

@@ -1,0 +1,51 @@
+"""The workspace's model: its settings from lorekeeper.toml, its provider, its key, its status."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from lorekeeper.config import CONFIG_NAME, Config
+from lorekeeper.llm import keys
+from lorekeeper.llm.base import LLMSettings, Provider, ProviderStatus
+from lorekeeper.llm.settings_file import write_llm_settings
+
+if TYPE_CHECKING:
+    from lorekeeper.workspace import Workspace
+
+
+class LLMService:
+    def __init__(self, ws: Workspace) -> None:
+        self.ws = ws
+
+    @property
+    def settings(self) -> LLMSettings:
+        return LLMSettings.from_mapping(self.ws.config.get("llm", {}))
+
+    def provider(self) -> Provider:
+        from lorekeeper.llm import make_provider
+
+        return make_provider(self.settings)
+
+    def status(self) -> ProviderStatus:
+        from lorekeeper.llm import make_provider
+
+        try:
+            return make_provider(self.settings).status()
+        except Exception as exc:  # noqa: BLE001 - a bad config is a status, not a crash
+            return ProviderStatus(self.settings.provider, "", False, str(getattr(exc, "message", exc)))
+
+    def configure(self, settings: LLMSettings) -> LLMSettings:
+        """Write the [llm] table and reload the configuration."""
+        path = self.ws.root / CONFIG_NAME
+        write_llm_settings(path, settings)
+        self.ws.config = Config.load(path)
+        return self.settings
+
+    def key_source(self, provider: str | None = None) -> str:
+        return keys.key_source(provider or self.settings.provider)
+
+    def set_key(self, key: str, provider: str | None = None) -> None:
+        keys.set_key(provider or self.settings.provider or "anthropic", key)
+
+    def delete_key(self, provider: str | None = None) -> bool:
+        return keys.delete_key(provider or self.settings.provider or "anthropic")

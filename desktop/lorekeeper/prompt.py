@@ -1,0 +1,95 @@
+"""Prompt assembly: the seed's buildGsdPrompt.
+
+The prompt sent to the model is, in order, each block followed by a blank line when present:
+
+    SKILLS_HINT (focus on these):        <- the router's advisory hint for the message
+    - skill: description
+    <blank>
+    LEARNINGS (past corrections — follow these rules):   <- newest first, 2,000 characters at most
+    - rule
+    <blank>
+    <blocks from registered injectors>   <- the extension point: memory injection plugs in here
+    <blank>
+    the operator's message
+
+`PromptBuilder.register(name, injector)` adds a block producer; an injector receives the
+`PromptRequest` (message, project, routed skills) and returns its block text ("" for nothing).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+
+from lorekeeper.learnings.block import LearningsBlock
+from lorekeeper.skills.library import validate_project
+from lorekeeper.skills.router import DEFAULT_TOP, RouteResult
+
+if TYPE_CHECKING:
+    from lorekeeper.workspace import Workspace
+
+
+@dataclass(frozen=True)
+class PromptRequest:
+    message: str
+    project: str
+    route: RouteResult
+
+
+Injector = Callable[[PromptRequest], str]
+
+
+@dataclass(frozen=True)
+class AssembledPrompt:
+    message: str
+    project: str
+    route: RouteResult
+    learnings: LearningsBlock
+    blocks: tuple[tuple[str, str], ...] = field(default=())  # (injector name, block) of the extension point
+    text: str = ""
+
+    @property
+    def skills(self) -> tuple[str, ...]:
+        return tuple(m.name for m in self.route.skills)
+
+    def to_dict(self) -> dict[str, object]:
+        return {
+            "project": self.project or None,
+            "skills": [m.to_dict() for m in self.route.skills],
+            "hint": self.route.hint,
+            "learnings": {"block": self.learnings.text, "ids": list(self.learnings.used), "dropped": self.learnings.dropped},
+            "blocks": [{"name": n, "text": t} for n, t in self.blocks],
+            "prompt": self.text,
+        }
+
+
+def join_blocks(*parts: str) -> str:
+    return "\n\n".join(p for p in parts if p)
+
+
+class PromptBuilder:
+    def __init__(self, ws: Workspace) -> None:
+        self.ws = ws
+        self._injectors: list[tuple[str, Injector]] = []
+
+    def register(self, name: str, injector: Injector) -> None:
+        """Add a block producer (e.g. memory injection) after the LEARNINGS block; same name replaces."""
+        self._injectors = [(n, f) for n, f in self._injectors if n != name] + [(name, injector)]
+
+    def unregister(self, name: str) -> None:
+        self._injectors = [(n, f) for n, f in self._injectors if n != name]
+
+    @property
+    def injectors(self) -> tuple[str, ...]:
+        return tuple(n for n, _ in self._injectors)
+
+    def build(self, message: str, project: str | None = None, *, top: int | None = None) -> AssembledPrompt:
+        proj = validate_project(project)
+        n = top if top is not None else int(self.ws.config.get("router.top", DEFAULT_TOP))
+        route = self.ws.router(proj or None).route(message, top=n)
+        block = self.ws.learnings.block(proj)
+        request = PromptRequest(message, proj, route)
+        extra = tuple((name, text) for name, inj in self._injectors if (text := inj(request)))
+        text = join_blocks(route.hint, block.text, *(t for _, t in extra), message)
+        return AssembledPrompt(message, proj, route, block, extra, text)

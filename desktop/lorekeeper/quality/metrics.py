@@ -1,0 +1,148 @@
+"""Quality metrics and the seed's underperformer rule, as plain arithmetic over events.
+
+Definitions (seeds 000/001 quality tracker), per skill (and project) over a time window:
+- applied_count: how many answers the skill was routed to (hinted in the prompt);
+- success_rate: of those answers' eval outcomes, the share where no *warning* rule failed
+  (None when no outcome was recorded);
+- feedback_positive / feedback_negative: thumbs up / down on answers the skill was routed to.
+
+Underperforming (the improvement loop acts on these): applied_count >= 3 and
+(success_rate < 80% or feedback_negative > feedback_positive). The nightly loop imports
+`is_underperforming` from here, so the rule exists once.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+from datetime import datetime
+
+MIN_APPLIED = 3
+SUCCESS_THRESHOLD = 0.80
+
+
+@dataclass(frozen=True)
+class Event:
+    """The part of a quality event the metrics read."""
+
+    kind: str  # applied | eval | feedback
+    skill: str
+    project: str
+    created_at: datetime
+    passed: bool | None = None
+    positive: bool | None = None
+
+
+@dataclass(frozen=True)
+class SkillMetrics:
+    skill: str
+    project: str | None  # None: all projects together
+    applied_count: int
+    evaluated: int
+    succeeded: int
+    feedback_positive: int
+    feedback_negative: int
+
+    @property
+    def success_rate(self) -> float | None:
+        return self.succeeded / self.evaluated if self.evaluated else None
+
+    @property
+    def underperforming(self) -> bool:
+        return is_underperforming(self.applied_count, self.success_rate, self.feedback_positive, self.feedback_negative)
+
+    @property
+    def reasons(self) -> list[str]:
+        """Why the rule flags it, in the words of the seed's proposal card."""
+        out: list[str] = []
+        if self.applied_count < MIN_APPLIED:
+            return out
+        rate = self.success_rate
+        if rate is not None and rate < SUCCESS_THRESHOLD:
+            out.append(f"low success rate ({rate:.0%})")
+        if self.feedback_negative > self.feedback_positive:
+            out.append(f"more negative feedback (\U0001f44d {self.feedback_positive} / \U0001f44e {self.feedback_negative})")
+        return out
+
+    @property
+    def health(self) -> float:
+        """A sort key: lower is worse. Underperformers first, then by success rate and feedback balance."""
+        rate = self.success_rate if self.success_rate is not None else 1.0
+        balance = self.feedback_positive - self.feedback_negative
+        return (0.0 if self.underperforming else 1.0) + rate + 0.01 * max(min(balance, 50), -50)
+
+    def to_dict(self) -> dict[str, object]:
+        rate = self.success_rate
+        return {
+            "skill": self.skill,
+            "project": self.project,
+            "applied_count": self.applied_count,
+            "evaluated": self.evaluated,
+            "success_rate": None if rate is None else round(rate, 4),
+            "feedback_positive": self.feedback_positive,
+            "feedback_negative": self.feedback_negative,
+            "underperforming": self.underperforming,
+            "reasons": self.reasons,
+        }
+
+
+def is_underperforming(applied_count: int, success_rate: float | None, positive: int, negative: int) -> bool:
+    """The seed's rule: applied_count >= 3 and (success_rate < 80% or negative > positive)."""
+    if applied_count < MIN_APPLIED:
+        return False
+    low_success = success_rate is not None and success_rate < SUCCESS_THRESHOLD
+    return low_success or negative > positive
+
+
+def compute(events: Iterable[Event], *, by_project: bool = False) -> list[SkillMetrics]:
+    """Metrics per skill (and per project when `by_project`), sorted by health (worst first), then name."""
+    acc: dict[tuple[str, str | None], list[int]] = {}
+    for e in events:
+        if not e.skill:
+            continue
+        key = (e.skill, e.project if by_project else None)
+        a = acc.setdefault(key, [0, 0, 0, 0, 0])
+        if e.kind == "applied":
+            a[0] += 1
+        elif e.kind == "eval" and e.passed is not None:
+            a[1] += 1
+            a[2] += 1 if e.passed else 0
+        elif e.kind == "feedback" and e.positive is not None:
+            if e.positive:
+                a[3] += 1
+            else:
+                a[4] += 1
+    out = [SkillMetrics(skill, proj, *vals) for (skill, proj), vals in acc.items()]
+    out.sort(key=lambda m: (m.health, m.skill, m.project or ""))
+    return out
+
+
+@dataclass(frozen=True)
+class DayPoint:
+    day: str  # YYYY-MM-DD (UTC)
+    applied: int
+    evaluated: int
+    succeeded: int
+    positive: int
+    negative: int
+
+    @property
+    def success_rate(self) -> float | None:
+        return self.succeeded / self.evaluated if self.evaluated else None
+
+
+def daily(events: Iterable[Event], skill: str | None = None) -> list[DayPoint]:
+    """Per-day counts (for the dashboard's charts), oldest day first; `skill=None` sums all skills."""
+    acc: dict[str, list[int]] = {}
+    for e in events:
+        if skill is not None and e.skill != skill:
+            continue
+        a = acc.setdefault(e.created_at.strftime("%Y-%m-%d"), [0, 0, 0, 0, 0])
+        if e.kind == "applied":
+            a[0] += 1
+        elif e.kind == "eval" and e.passed is not None:
+            a[1] += 1
+            a[2] += 1 if e.passed else 0
+        elif e.kind == "feedback" and e.positive is not None:
+            a[3 if e.positive else 4] += 1
+    return [DayPoint(day, *vals) for day, vals in sorted(acc.items())]

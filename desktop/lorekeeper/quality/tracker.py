@@ -1,0 +1,77 @@
+"""The quality tracker: records events (skill applied, eval outcome, feedback) and reads metrics back."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from datetime import datetime, timedelta, timezone
+
+from sqlalchemy import select
+
+from lorekeeper.quality.metrics import DayPoint, Event, SkillMetrics, compute, daily
+from lorekeeper.skills.library import validate_project
+from lorekeeper.store.engine import Store
+from lorekeeper.store.models import QualityEvent, utcnow
+
+KINDS = ("applied", "eval", "feedback")
+
+
+def _aware(dt: datetime) -> datetime:
+    return dt.replace(tzinfo=timezone.utc) if dt.tzinfo is None else dt.astimezone(timezone.utc)
+
+
+class QualityTracker:
+    def __init__(self, store: Store) -> None:
+        self.store = store
+
+    def log_applied(self, skills: Iterable[str], project: str | None, interaction: str = "", *, at: datetime | None = None) -> None:
+        self._add([QualityEvent(kind="applied", skill=s, project=validate_project(project), interaction=interaction) for s in skills], at)
+
+    def log_eval(
+        self, skill: str, project: str | None, passed: bool, *, interaction: str = "", eval_run_id: int | None = None, at: datetime | None = None
+    ) -> None:
+        self._add(
+            [QualityEvent(kind="eval", skill=skill, project=validate_project(project), passed=bool(passed), interaction=interaction, eval_run_id=eval_run_id)],
+            at,
+        )
+
+    def log_feedback(
+        self, skills: Iterable[str], project: str | None, positive: bool, *, interaction: str = "", reason: str = "", at: datetime | None = None
+    ) -> None:
+        """One event per skill the answer was routed to (none routed: one event without a skill)."""
+        names = list(skills) or [""]
+        self._add(
+            [
+                QualityEvent(kind="feedback", skill=s, project=validate_project(project), positive=bool(positive), interaction=interaction, detail=reason)
+                for s in names
+            ],
+            at,
+        )
+
+    def _add(self, rows: list[QualityEvent], at: datetime | None) -> None:
+        when = _aware(at) if at else utcnow()
+        with self.store.write() as s:
+            for r in rows:
+                r.created_at = when
+                s.add(r)
+
+    def events(self, *, days: float | None = 30, project: str | None = None, skill: str | None = None, now: datetime | None = None) -> list[Event]:
+        stmt = select(QualityEvent)
+        if days is not None:
+            stmt = stmt.where(QualityEvent.created_at >= (now or utcnow()) - timedelta(days=days))
+        if project is not None:
+            stmt = stmt.where(QualityEvent.project == validate_project(project))
+        if skill:
+            stmt = stmt.where(QualityEvent.skill == skill)
+        stmt = stmt.order_by(QualityEvent.created_at, QualityEvent.id)
+        with self.store.session() as s:
+            return [Event(r.kind, r.skill, r.project, _aware(r.created_at), r.passed, r.positive) for r in s.scalars(stmt)]
+
+    def metrics(self, *, days: float | None = 30, project: str | None = None, by_project: bool = False, now: datetime | None = None) -> list[SkillMetrics]:
+        """Per-skill metrics over the last `days` (None: all time), worst health first."""
+        return compute(self.events(days=days, project=project, now=now), by_project=by_project)
+
+    def underperforming(self, *, days: float | None = 30, project: str | None = None, by_project: bool = True) -> list[SkillMetrics]:
+        return [m for m in self.metrics(days=days, project=project, by_project=by_project) if m.underperforming]
+
+    def daily(self, *, days: float | None = 30, project: str | None = None, skill: str | None = None) -> list[DayPoint]:
+        return daily(self.events(days=days, project=project, skill=skill), skill)
