@@ -10,11 +10,11 @@ from lorekeeper.skills.library import SkillInfo, SkillVersionInfo
 from lorekeeper.ui.models.base import RowsModel
 from lorekeeper.ui.theme import color, icon
 
-FORK_MARK = "⑂"
+FORK_MARK = "⎇"
 
 
 def skill_label(info: SkillInfo) -> str:
-    """`code-review` for a global skill, `code-review  ⑂ citadel-v2` for a project fork."""
+    """`code-review` for a global skill, `code-review  ⎇ citadel-v2` for a project fork."""
     return f"{info.name}  {FORK_MARK} {info.project}" if info.is_fork else info.name
 
 

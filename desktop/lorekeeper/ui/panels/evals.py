@@ -184,7 +184,8 @@ class EvalsPanel(Panel):
         self.f_skill = QComboBox()
         self.f_project = QComboBox()
         self.f_passed = QComboBox()
-        for text, data in (("Passed and failed", None), ("Passed", True), ("Failed", False)):
+        # String data, not bools: a QVariant<bool> round trip is where PySide's refcounts are fragile.
+        for text, data in (("Passed and failed", "any"), ("Passed", "passed"), ("Failed", "failed")):
             self.f_passed.addItem(text, data)
         self.f_search = search_box("Search responses and footnotes…  (Ctrl+F)")
         self.f_range = QComboBox()
@@ -388,7 +389,7 @@ class EvalsPanel(Panel):
         return HistoryQuery(
             skill=None if skill in (None, ANY) else skill,
             project=None if project in (None, ANY) else project,
-            passed=self.f_passed.currentData(),
+            passed={"passed": True, "failed": False}.get(self.f_passed.currentData()),
             search=self.f_search.text().strip(),
             since=datetime.now(timezone.utc) - timedelta(days=days) if days else None,
         )

@@ -457,12 +457,15 @@ class VersionsTab(QWidget):
             self.restore_button.setEnabled(False)
             return
         versions = self.detail.versions  # newest first
-        idx = versions.index(v)
-        older = versions[idx + 1] if idx + 1 < len(versions) else v
+        if v.current:  # what the latest change did
+            idx = versions.index(v)
+            left, right = (versions[idx + 1] if idx + 1 < len(versions) else v), v
+        else:  # what restoring it would change
+            left, right = v, next((x for x in versions if x.current), versions[0])
         self.left_combo.blockSignals(True)
         self.right_combo.blockSignals(True)
-        self.left_combo.setCurrentIndex(self.left_combo.findData(older.version))
-        self.right_combo.setCurrentIndex(self.right_combo.findData(v.version))
+        self.left_combo.setCurrentIndex(self.left_combo.findData(left.version))
+        self.right_combo.setCurrentIndex(self.right_combo.findData(right.version))
         self.left_combo.blockSignals(False)
         self.right_combo.blockSignals(False)
         self.restore_button.setEnabled(not v.current)

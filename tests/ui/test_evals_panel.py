@@ -1,0 +1,81 @@
+from __future__ import annotations
+
+from PySide6.QtCore import Qt
+
+
+def test_run_shows_the_footnote_and_grows_the_history(qtbot, window, ui_workspace):
+    panel = window.select_panel("evals")
+    before = ui_workspace.evals.count()
+    assert panel.history_model.total == before
+    panel.skill.setCurrentIndex(panel.skill.findData("code-review"))
+    assert not panel.run_button.isEnabled()  # nothing to check yet
+    qtbot.keyClicks(panel.response, "ok")
+    assert panel.run_button.isEnabled()
+    qtbot.mouseClick(panel.run_button, Qt.MouseButton.LeftButton)
+
+    report = panel.last_report
+    assert report is not None and report.results
+    assert panel.footnote.isVisible()
+    assert panel.footnote.text() == report.footnote
+    assert panel.footnote.text().startswith("Eval: ")
+    assert panel.results_model.rowCount() == len(report.results)
+    assert ui_workspace.evals.count() == before + 1
+    assert panel.history_model.total == before + 1
+    newest = panel.history_model.rows[0]
+    assert newest.source == "app" and newest.skill == "code-review" and newest.response == "ok"
+    assert not panel.history_empty.is_empty
+
+
+def test_history_filters_and_selection(qtbot, window, ui_workspace):
+    panel = window.select_panel("evals")
+    panel.skill.setCurrentIndex(panel.skill.findData("code-review"))
+    panel.response.setPlainText("ok")
+    qtbot.mouseClick(panel.run_button, Qt.MouseButton.LeftButton)
+    panel.f_passed.setCurrentIndex(panel.f_passed.findData("passed"))
+    assert all(r.passed for r in panel.history_model.rows)
+    panel.f_passed.setCurrentIndex(panel.f_passed.findData("failed"))
+    assert panel.history_model.rowCount() >= 1
+    panel.f_passed.setCurrentIndex(0)
+    qtbot.keyClicks(panel.f_search, "no-such-text-anywhere")
+    qtbot.waitUntil(lambda: panel.history_empty.is_empty)
+    assert "No eval run matches" in panel.history_empty.message.text()
+    panel.f_search.clear()
+    qtbot.waitUntil(lambda: not panel.history_empty.is_empty)
+    panel.history_table.selectRow(0)
+    run = panel.history_model.rows[0]
+    assert panel.detail_response.toPlainText() == run.response
+    assert panel.detail_results.rowCount() == len(run.results)
+    assert f"#{run.id}" in panel.detail_title.text()
+
+
+def test_empty_history_says_what_to_do(qtbot, tmp_path, sync_workers):
+    from lorekeeper.ui.main_window import MainWindow
+    from lorekeeper.workspace import Workspace
+
+    ws = Workspace.init(tmp_path / "bare")
+    try:
+        win = MainWindow(ws)
+        qtbot.addWidget(win)
+        panel = win.select_panel("evals")
+        assert panel.history_empty.is_empty
+        assert "No eval runs yet" in panel.history_empty.message.text()
+        win.close()
+    finally:
+        ws.close()
+
+
+def test_history_loads_lazily_by_pages(qtbot, window, ui_workspace):
+    from lorekeeper.evals.engine import EvalReport
+    from lorekeeper.ui.models.history import PAGE_SIZE
+
+    report = EvalReport(results=(), footnote="")
+    for i in range(PAGE_SIZE + 25):
+        ui_workspace.evals.record(report, f"r{i}", skill="code-review", project="", version=1, source="test")
+    panel = window.select_panel("evals")
+    panel.refresh()
+    model = panel.history_model
+    assert model.rowCount() == PAGE_SIZE
+    assert model.canFetchMore()
+    model.fetchMore()
+    assert model.rowCount() == model.total == ui_workspace.evals.count()
+    assert not model.canFetchMore()

@@ -1,0 +1,87 @@
+"""The worker helper, in its real threaded mode: results, progress, errors and cancel on the GUI thread."""
+
+from __future__ import annotations
+
+import threading
+import time
+
+from PySide6.QtCore import QThread
+
+from lorekeeper.errors import InvalidInputError
+from lorekeeper.ui import workers
+
+
+def test_result_arrives_on_the_gui_thread(qtbot):
+    gui = QThread.currentThread()
+    seen: dict[str, object] = {}
+
+    def work() -> str:
+        seen["worker_thread"] = threading.current_thread().name
+        return "done"
+
+    def on_result(value: str) -> None:
+        seen["value"] = value
+        seen["on_gui"] = QThread.currentThread() is gui
+
+    workers.run_task(work, on_result=on_result, name="test job")
+    qtbot.waitUntil(lambda: "value" in seen)
+    assert seen["value"] == "done"
+    assert seen["on_gui"] is True
+    assert seen["worker_thread"] != threading.main_thread().name
+    qtbot.waitUntil(lambda: workers.tracker().running() == 0)
+
+
+def test_generator_reports_progress_and_returns(qtbot):
+    steps: list[tuple[int, int, str]] = []
+    out: list[int] = []
+
+    def job():
+        for i in range(3):
+            yield i + 1, 3, f"step {i + 1}"
+        return 42
+
+    workers.run_task(job, on_progress=lambda d, t, s: steps.append((d, t, s)), on_result=out.append)
+    qtbot.waitUntil(lambda: out == [42])
+    assert steps == [(1, 3, "step 1"), (2, 3, "step 2"), (3, 3, "step 3")]
+
+
+def test_errors_are_delivered_with_their_code(qtbot):
+    errors: list[BaseException] = []
+
+    def boom() -> None:
+        raise InvalidInputError("bad thing")
+
+    workers.run_task(boom, on_error=errors.append)
+    qtbot.waitUntil(lambda: bool(errors))
+    assert workers.error_text(errors[0]) == "ERR_INVALID_INPUT: bad thing"
+
+
+def test_cancel_stops_a_generator_between_steps(qtbot):
+    started = threading.Event()
+    steps: list[int] = []
+    results: list[object] = []
+    cancelled: list[bool] = []
+
+    def long_job():
+        for i in range(1000):
+            started.set()
+            steps.append(i)
+            time.sleep(0.005)
+            yield i, 1000, "working"
+        return "finished"
+
+    worker = workers.run_task(long_job, on_result=results.append, on_cancelled=lambda: cancelled.append(True))
+    assert started.wait(5)
+    assert workers.tracker().running() >= 1
+    worker.cancel()
+    qtbot.waitUntil(lambda: cancelled == [True], timeout=5000)
+    assert results == []
+    assert len(steps) < 1000
+    qtbot.waitUntil(lambda: workers.tracker().running() == 0)
+
+
+def test_synchronous_mode_runs_inline(sync_workers):
+    out: list[int] = []
+    workers.run_task(lambda: 7, on_result=out.append)
+    assert out == [7]
+    assert workers.tracker().running() == 0
