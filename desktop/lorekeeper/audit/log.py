@@ -484,10 +484,10 @@ class SessionLog:
             rep.issues.append(Issue(path.name, 0, "checkpoint", f"event #{cp.head_seq} is not the one checkpointed (replaced)"))
 
     def events(self, files: Iterable[Path] | None = None) -> list[EventRecord]:
-        """Every line of every file, newest file first, with its verification status."""
+        """Every line of every file, oldest first, with its verification status."""
         out: list[EventRecord] = []
         with self.lock.shared():
-            for path in sorted(files or self.files(), reverse=True):
+            for path in sorted(files or self.files()):
                 for line_no, ev, problem in _read_lines(path, keep_raw=True):
                     raw = ev.pop("__raw__", "") if isinstance(ev, dict) else ""
                     if problem:

@@ -1,0 +1,123 @@
+"""RFC 8785 known answers (the official test data, byte for byte) and the strict input rules."""
+
+from __future__ import annotations
+
+import json
+import struct
+from pathlib import Path
+
+import pytest
+import rfc8785
+
+from lorekeeper.audit.errors import CanonicalJSONError
+from lorekeeper.audit.jcs import canonicalize, loads
+
+DATA = Path(__file__).parent / "data" / "jcs"
+NAMES = sorted(p.stem for p in (DATA / "input").glob("*.json"))
+
+
+def test_the_official_vectors_are_all_there():
+    assert NAMES == ["arrays", "french", "simpleString", "structures", "unicode", "values", "weird"]
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_official_vector_is_byte_identical(name: str):
+    raw = (DATA / "input" / f"{name}.json").read_bytes()
+    expected = (DATA / "output" / f"{name}.json").read_bytes()
+    assert canonicalize(loads(raw)) == expected
+
+
+# RFC 8785 Appendix B: IEEE-754 bit patterns and their canonical text.
+APPENDIX_B = [
+    ("0000000000000000", "0"),
+    ("8000000000000000", "0"),
+    ("0000000000000001", "5e-324"),
+    ("8000000000000001", "-5e-324"),
+    ("7fefffffffffffff", "1.7976931348623157e+308"),
+    ("ffefffffffffffff", "-1.7976931348623157e+308"),
+    ("4340000000000000", "9007199254740992"),
+    ("c340000000000000", "-9007199254740992"),
+    ("4430000000000000", "295147905179352830000"),
+    ("44b52d02c7e14af5", "9.999999999999997e+22"),
+    ("44b52d02c7e14af6", "1e+23"),
+    ("44b52d02c7e14af7", "1.0000000000000001e+23"),
+    ("444b1ae4d6e2ef4e", "999999999999999700000"),
+    ("444b1ae4d6e2ef4f", "999999999999999900000"),
+    ("444b1ae4d6e2ef50", "1e+21"),
+    ("3eb0c6f7a0b5ed8c", "9.999999999999997e-7"),
+    ("3eb0c6f7a0b5ed8d", "0.000001"),
+    ("41b3de4355555553", "333333333.3333332"),
+    ("41b3de4355555554", "333333333.33333325"),
+    ("41b3de4355555555", "333333333.3333333"),
+    ("41b3de4355555556", "333333333.3333334"),
+    ("41b3de4355555557", "333333333.33333343"),
+    ("becbf647612f3696", "-0.0000033333333333333333"),
+    ("43143ff3c1cb0959", "1424953923781206.2"),
+]
+
+
+@pytest.mark.parametrize(("bits", "text"), APPENDIX_B)
+def test_appendix_b_numbers(bits: str, text: str):
+    (value,) = struct.unpack(">d", bytes.fromhex(bits))
+    assert canonicalize(value) == text.encode()
+
+
+def test_rfc_property_sorting_example():
+    # RFC 8785 §3.2.3: keys ordered by UTF-16 code units, not by code points or locale
+    value = {
+        "\u20ac": "Euro Sign",
+        "\r": "Carriage Return",
+        "\ufb33": "Hebrew Letter Dalet With Dagesh",
+        "1": "One",
+        "\U0001f600": "Emoji: Grinning Face",
+        "\u0080": "Control",
+        "\u00f6": "Latin Small Letter O With Diaeresis",
+    }
+    order = [k for k in json.loads(canonicalize(value))]
+    assert order == ["\r", "1", "\u0080", "\u00f6", "\u20ac", "\U0001f600", "\ufb33"]
+
+
+def test_output_matches_the_reference_library_on_a_mixed_document():
+    doc = {"z": [1, 2.5, -0.0, 1e-7, "é\n\"q\""], "a": {"nested": {"b": None, "a": True}}, "": 0}
+    assert canonicalize(doc) == rfc8785.dumps(doc)
+
+
+def test_duplicate_keys_are_rejected_with_the_key_named():
+    with pytest.raises(CanonicalJSONError, match="duplicate key 'a'"):
+        loads('{"a": 1, "b": {"c": 2}, "a": 3}')
+    with pytest.raises(CanonicalJSONError, match="duplicate key 'c'"):
+        loads('{"b": {"c": 2, "c": 2}}')
+
+
+@pytest.mark.parametrize("text", ['{"x": NaN}', '{"x": Infinity}', '[-Infinity]'])
+def test_nan_and_infinity_literals_are_rejected(text: str):
+    with pytest.raises(CanonicalJSONError, match="NaN or Infinity"):
+        loads(text)
+
+
+@pytest.mark.parametrize("value", [float("nan"), float("inf"), -float("inf")])
+def test_nan_and_infinity_values_are_rejected_with_their_path(value: float):
+    with pytest.raises(CanonicalJSONError, match=r"\$\.a\[1\]"):
+        canonicalize({"a": [0, value]})
+
+
+def test_integers_beyond_2_pow_53_are_rejected():
+    assert canonicalize(2**53 - 1) == b"9007199254740991"
+    with pytest.raises(CanonicalJSONError, match="beyond 2\\^53"):
+        loads('{"n": 9007199254740993}')
+    with pytest.raises(CanonicalJSONError, match=r"\$\.n"):
+        canonicalize({"n": -(2**60)})
+
+
+def test_values_json_cannot_carry_are_rejected():
+    from datetime import datetime
+
+    with pytest.raises(CanonicalJSONError, match="ISO 8601"):
+        canonicalize({"ts": datetime(2026, 1, 1)})
+    with pytest.raises(CanonicalJSONError, match="not a string"):
+        canonicalize({1: "x"})
+
+
+def test_invalid_json_names_line_and_column():
+    with pytest.raises(CanonicalJSONError, match="line 2 column"):
+        loads('{"a": 1,\n "b": }')
