@@ -46,9 +46,11 @@ def negative_rule(answer_text: str, reason: str = "") -> str:
     return reason or f"Negative feedback on: {excerpt(answer_text)}"
 
 
-def fix_request(rule: str, answer_text: str) -> str:
+def fix_request(rule: str, answer_text: str, original: str = "") -> str:
+    """The message sent at once after Fix It. It repeats the original request, so it routes the same."""
+    head = f"Original request:\n{original}\n\n" if original else ""
     return (
-        "Your previous answer needs a correction. Rewrite it following this rule:\n"
+        f"{head}Your previous answer needs a correction. Rewrite it following this rule:\n"
         f"{rule}\n\nPrevious answer:\n{answer_text}"
     )
 
@@ -146,7 +148,7 @@ class ReflectLoop:
     ) -> tuple[LearningInfo, Answer]:
         """Save the correction as a learning (source fixit), then send the fix request at once."""
         learning = self.ws.learnings.add(rule, project=answer.project or None, source="fixit")
-        prompt = self.prepare(fix_request(learning.rule, answer.text), answer.project or None)
+        prompt = self.prepare(fix_request(learning.rule, answer.text, answer.prompt.message), answer.project or None)
         if on_learning is not None:
             on_learning(learning, prompt)
         fixed = self.send(prompt, on_chunk=on_chunk, is_cancelled=is_cancelled)

@@ -179,7 +179,8 @@ class LearningService:
         _check_choice(source, SOURCES, "source")
         _check_choice(scope, SCOPES, "scope")
         tag_list = clean_tags(tags)
-        when = _aware(created_at) if created_at else utcnow()
+        # whole seconds, as the file's timestamp says: created_at and the exported stamp agree
+        when = (_aware(created_at) if created_at else utcnow()).replace(microsecond=0)
         with self.store.write() as s:
             row = Learning(
                 project=proj,

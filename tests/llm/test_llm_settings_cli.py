@@ -1,0 +1,84 @@
+"""Configuring the model: the [llm] table, the key in the keyring (never in a file or argv), `llm ask`."""
+
+from __future__ import annotations
+
+import json
+import tomllib
+
+from click.testing import CliRunner
+
+from lorekeeper.cli import main
+from lorekeeper.config import CONFIG_NAME
+
+
+def run(ws, *args, input=None):
+    return CliRunner().invoke(main, [*args, "--workspace", str(ws.root)], input=input, catch_exceptions=False)
+
+
+def test_configure_rewrites_only_the_llm_table(workspace):
+    cfg = workspace.root / CONFIG_NAME
+    before = cfg.read_text(encoding="utf-8")
+    r = run(workspace, "llm", "configure", "--provider", "ollama", "--model", "qwen", "--base-url", "http://127.0.0.1:9", "--timeout", "12.5")
+    assert r.exit_code == 0, r.output
+    after = cfg.read_text(encoding="utf-8")
+    data = tomllib.loads(after)
+    assert data["llm"]["provider"] == "ollama" and data["llm"]["model"] == "qwen"
+    assert data["llm"]["base_url"] == "http://127.0.0.1:9" and data["llm"]["timeout"] == 12.5
+    # every other line, comments included, is untouched
+    outside = lambda text: [ln for ln in text.split("[llm]")[0].splitlines()]  # noqa: E731
+    assert outside(after) == outside(before)
+    assert after.split("[embeddings]")[1] == before.split("[embeddings]")[1]
+    st = json.loads(run(workspace, "llm", "status", "--json").output)
+    assert st["provider"] == "ollama" and st["model"] == "qwen" and st["timeout"] == 12.5
+
+
+def test_configure_rejects_a_bad_url_and_leaves_the_file(workspace):
+    cfg = workspace.root / CONFIG_NAME
+    before = cfg.read_text(encoding="utf-8")
+    r = run(workspace, "llm", "configure", "--provider", "anthropic", "--base-url", "localhost:8080")
+    assert r.exit_code == 2 and "http://" in r.output
+    assert cfg.read_text(encoding="utf-8") == before
+
+
+def test_set_key_reads_stdin_and_stores_in_the_keyring_only(workspace, monkeypatch):
+    import keyring
+
+    monkeypatch.delenv("ANTHROPIC_API_KEY", raising=False)
+    secret = "sk-ant-very-secret-123"
+    r = run(workspace, "llm", "set-key", input=secret + "\n")
+    assert r.exit_code == 0 and secret not in r.output
+    assert keyring.get_password("lorekeeper", "llm:anthropic") == secret
+    for f in workspace.root.rglob("*"):
+        if f.is_file():
+            assert secret.encode() not in f.read_bytes(), f
+    run(workspace, "llm", "configure", "--provider", "anthropic")
+    st = json.loads(run(workspace, "llm", "status", "--json").output)
+    assert st["ready"] and st["key"] == "keyring"
+    assert run(workspace, "llm", "delete-key").exit_code == 0
+    st = json.loads(run(workspace, "llm", "status", "--json").output)
+    assert not st["ready"] and "set-key" in st["reason"]
+
+
+def test_without_a_model_ask_exits_4_and_says_why_while_prompt_still_works(workspace):
+    r = run(workspace, "llm", "ask", "review this")
+    assert r.exit_code == 4 and "ERR_LLM_UNAVAILABLE" in r.output and "provider" in r.output
+    r = run(workspace, "prompt", "please review this code")
+    assert r.exit_code == 0 and "SKILLS_HINT" in r.output
+
+
+def test_ask_streams_the_answer_with_its_footnote_and_records_quality(workspace, anthropic_server, monkeypatch):
+    monkeypatch.setenv("ANTHROPIC_API_KEY", "sk-env")
+    run(workspace, "llm", "configure", "--provider", "anthropic", "--base-url", anthropic_server.url, "--max-retries", "0")
+    run(workspace, "learn", "add", "Never force push")
+    anthropic_server.behaviour.reply = lambda body: "Run git push --force to fix it."
+    r = run(workspace, "llm", "ask", "review this pull request before I push")
+    assert r.exit_code == 0, r.output
+    assert "Run git push --force to fix it." in r.output
+    prompt = anthropic_server.prompts()[-1]
+    assert "LEARNINGS (past corrections \u2014 follow these rules):\n- Never force push" in prompt
+    assert prompt.endswith("review this pull request before I push")
+    r = run(workspace, "llm", "ask", "review this pull request", "--json")
+    data = json.loads(r.output)
+    assert "code-review" in data["skills"]
+    m = {x["skill"]: x for x in json.loads(run(workspace, "quality", "--json").output)}
+    assert m["code-review"]["applied_count"] == 2

@@ -1,0 +1,72 @@
+"""The ollama provider drives the real `ollama` SDK against a local server speaking the Ollama API."""
+
+from __future__ import annotations
+
+import pytest
+
+from lorekeeper.llm import LLMSettings, LLMUnavailableError, make_provider
+
+
+def provider(url: str, **kw):
+    return make_provider(LLMSettings(provider="ollama", base_url=url, model=kw.pop("model", "llama-test"), **kw))
+
+
+def test_streams_ndjson_chat(ollama_server):
+    ollama_server.behaviour.reply = lambda body: "Echo: " + body["messages"][-1]["content"]
+    pieces = list(provider(ollama_server.url).stream("write a test"))
+    assert len(pieces) > 1 and "".join(pieces) == "Echo: write a test"
+    req = ollama_server.requests[-1]
+    assert req.path == "/api/chat" and req.body["model"] == "llama-test" and req.body["stream"] is True
+
+
+def test_default_model_when_none_is_configured(ollama_server):
+    p = make_provider(LLMSettings(provider="ollama", base_url=ollama_server.url))
+    p.complete("x")
+    assert ollama_server.requests[-1].body["model"] == "llama3.2"
+
+
+def test_missing_model_says_to_pull_it(ollama_server):
+    ollama_server.behaviour.status = 404
+    ollama_server.behaviour.error_message = "model 'llama-test' not found"
+    with pytest.raises(LLMUnavailableError) as err:
+        list(provider(ollama_server.url).stream("x"))
+    assert "404" in err.value.message and "ollama pull llama-test" in err.value.message
+    assert len(ollama_server.requests) == 1  # a 404 is not retried
+
+
+def test_a_busy_server_is_retried(ollama_server):
+    ollama_server.behaviour.status = 503
+    ollama_server.behaviour.fail_times = 2
+    ollama_server.behaviour.reply = lambda body: "ok now"
+    assert provider(ollama_server.url, max_retries=2).complete("x") == "ok now"
+    assert len(ollama_server.requests) == 3
+
+
+def test_an_error_line_in_the_stream(ollama_server):
+    ollama_server.behaviour.reply = lambda body: "some words before the crash happens"
+    ollama_server.behaviour.fail_midstream = True
+    got = []
+    with pytest.raises(LLMUnavailableError, match="model runner crashed"):
+        for piece in provider(ollama_server.url).stream("x"):
+            got.append(piece)
+    assert got
+    assert len(ollama_server.requests) == 1  # text had arrived: never retried (no duplicate answer)
+
+
+def test_timeout(ollama_server):
+    ollama_server.behaviour.delay = 1.5
+    with pytest.raises(LLMUnavailableError, match="did not answer within 0.3 s"):
+        list(provider(ollama_server.url, timeout=0.3, max_retries=0).stream("x"))
+
+
+def test_embeddings(ollama_server):
+    p = make_provider(LLMSettings(provider="ollama", base_url=ollama_server.url, embed_model="nomic-embed-text"))
+    vecs = p.embed(["alpha", "beta gamma"])
+    assert len(vecs) == 2 and all(len(v) == ollama_server.embed_dims for v in vecs)
+    req = ollama_server.requests[-1]
+    assert req.path == "/api/embed" and req.body["model"] == "nomic-embed-text" and req.body["input"] == ["alpha", "beta gamma"]
+
+
+def test_anthropic_has_no_embeddings():
+    with pytest.raises(LLMUnavailableError, match="no embeddings"):
+        make_provider(LLMSettings(provider="anthropic")).embed(["x"])

@@ -1,0 +1,91 @@
+"""Quality metrics arithmetic and the seed's underperformer rule."""
+
+from __future__ import annotations
+
+import json
+from datetime import datetime, timedelta, timezone
+
+import pytest
+from click.testing import CliRunner
+
+from lorekeeper.cli import main
+from lorekeeper.quality import is_underperforming
+from lorekeeper.quality.metrics import Event, compute, daily
+
+T0 = datetime(2026, 11, 1, 12, tzinfo=timezone.utc)
+
+
+def events(skill: str, applied: int, passed: int, failed: int, pos: int = 0, neg: int = 0, project: str = "p") -> list[Event]:
+    out = [Event("applied", skill, project, T0) for _ in range(applied)]
+    out += [Event("eval", skill, project, T0, passed=True) for _ in range(passed)]
+    out += [Event("eval", skill, project, T0, passed=False) for _ in range(failed)]
+    out += [Event("feedback", skill, project, T0, positive=True) for _ in range(pos)]
+    out += [Event("feedback", skill, project, T0, positive=False) for _ in range(neg)]
+    return out
+
+
+def test_counts_and_success_rate():
+    (m,) = compute(events("a", applied=5, passed=4, failed=1, pos=2, neg=1))
+    assert (m.applied_count, m.evaluated, m.succeeded) == (5, 5, 4)
+    assert m.success_rate == pytest.approx(0.8)
+    assert (m.feedback_positive, m.feedback_negative) == (2, 1)
+    assert not m.underperforming  # exactly 80% is not below 80%
+
+
+@pytest.mark.parametrize(
+    ("applied", "rate", "pos", "neg", "flag"),
+    [
+        (2, 0.0, 0, 9, False),   # fewer than 3 uses: never flagged
+        (3, 0.79, 5, 0, True),   # below 80%
+        (3, 0.80, 5, 0, False),  # at 80%
+        (3, 1.0, 1, 2, True),    # more negative than positive
+        (3, 1.0, 2, 2, False),   # a tie is not "more"
+        (3, None, 0, 1, True),   # no eval outcome, negative feedback
+        (3, None, 0, 0, False),
+    ],
+)
+def test_the_underperformer_rule(applied, rate, pos, neg, flag):
+    assert is_underperforming(applied, rate, pos, neg) is flag
+
+
+def test_sorted_by_health_worst_first():
+    ev = events("good", 5, 5, 0, pos=3) + events("bad", 4, 1, 3) + events("meh", 3, 1, 1, pos=1)
+    ranked = compute(ev)
+    assert [m.skill for m in ranked][0] == "bad"
+    assert ranked[0].underperforming and ranked[0].reasons == ["low success rate (25%)"]
+    assert ranked[-1].skill == "good"
+
+
+def test_by_project_splits_the_same_skill():
+    ev = events("cr", 3, 3, 0, project="a") + events("cr", 3, 0, 3, project="b")
+    both = compute(ev)
+    assert len(both) == 1 and both[0].success_rate == 0.5
+    split = {m.project: m for m in compute(ev, by_project=True)}
+    assert split["a"].success_rate == 1.0 and split["b"].underperforming
+
+
+def test_daily_points():
+    ev = events("cr", 1, 1, 0) + [Event("eval", "cr", "p", T0 + timedelta(days=1), passed=False)]
+    pts = daily(ev, "cr")
+    assert [(p.day, p.success_rate) for p in pts] == [("2026-11-01", 1.0), ("2026-11-02", 0.0)]
+
+
+def test_the_tracker_window_and_the_cli(workspace):
+    q = workspace.quality
+    now = datetime.now(timezone.utc)
+    old = now - timedelta(days=40)
+    q.log_applied(["code-review"] * 3, "citadel-v2", at=old)
+    for _ in range(3):
+        q.log_applied(["code-review"], "citadel-v2")
+        q.log_eval("code-review", "citadel-v2", False)
+    q.log_feedback(["code-review"], "citadel-v2", True)
+    (m,) = q.metrics(days=30)
+    assert m.applied_count == 3 and m.success_rate == 0.0 and m.underperforming
+    (m_all,) = q.metrics(days=None)
+    assert m_all.applied_count == 6
+    r = CliRunner().invoke(main, ["quality", "--json", "--workspace", str(workspace.root)], catch_exceptions=False)
+    data = json.loads(r.output)
+    assert data[0]["skill"] == "code-review" and data[0]["underperforming"] is True
+    assert data[0]["success_rate"] == 0.0 and data[0]["feedback_positive"] == 1
+    r = CliRunner().invoke(main, ["quality", "--workspace", str(workspace.root)], catch_exceptions=False)
+    assert "UNDERPERFORMING: low success rate (0%)" in r.output
