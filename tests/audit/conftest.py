@@ -148,15 +148,30 @@ def set_audit_config(ws_root: Path, *, provider: str, addr: str = "", path: str 
     cfg.write_text(text, encoding="utf-8")
 
 
+def make_vault_workspace(root: Path, addr: str, path: str) -> Path:
+    """A new workspace switched to the Vault provider, with an empty log (init logged with the keyring key)."""
+    from sqlalchemy import delete
+
+    from lorekeeper.store.models import AuditCheckpoint
+    from lorekeeper.workspace import Workspace
+
+    ws = Workspace.init(root, starter=False)
+    with ws.store.write() as s:
+        s.execute(delete(AuditCheckpoint))
+    for f in (ws.root / "sessions").glob("*.jsonl"):
+        f.unlink()
+    root = ws.root
+    ws.close()
+    set_audit_config(root, provider="vault", addr=addr, path=path)
+    return root
+
+
 @pytest.fixture
 def vault_ws_root(tmp_path: Path, bao: BaoServer, monkeypatch: pytest.MonkeyPatch) -> Path:
     """A workspace configured for the Vault provider at a fresh KV path (no key yet); VAULT_TOKEN set."""
     from lorekeeper.workspace import Workspace
 
-    ws = Workspace.init(tmp_path / "vws", starter=False)
-    root = ws.root
-    ws.close()
-    set_audit_config(root, provider="vault", addr=bao.addr, path=f"lk-tests/{uuid.uuid4().hex}")
+    root = make_vault_workspace(tmp_path / "vws", bao.addr, f"lk-tests/{uuid.uuid4().hex}")
     monkeypatch.setenv("VAULT_TOKEN", bao.token)
     monkeypatch.delenv("VAULT_ADDR", raising=False)
     return root
