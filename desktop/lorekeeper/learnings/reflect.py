@@ -135,7 +135,11 @@ class ReflectLoop:
         self.ws.quality.log_applied(prompt.skills, project, interaction)
         for skill, passed, run_id in outcomes:
             self.ws.quality.log_eval(skill, project, passed, interaction=interaction, eval_run_id=run_id)
-        return Answer(interaction, project, prompt, text, tuple(results), make_footnote(results), tuple(runs), model)
+        # One footnote for the answer: the routed skills' failed rules in route order, each
+        # (severity, name) once, since two skills often share a rule such as "No force push".
+        seen: set[tuple[str, str]] = set()
+        unique = [r for r in results if not ((r.severity, r.name) in seen or seen.add((r.severity, r.name)))]
+        return Answer(interaction, project, prompt, text, tuple(results), make_footnote(unique), tuple(runs), model)
 
     def fix_it(
         self,

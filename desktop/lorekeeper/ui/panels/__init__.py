@@ -32,6 +32,8 @@ PANELS: list[PanelSpec] = [
     PanelSpec("skills", "Skills", "skills", lazy("lorekeeper.ui.panels.skills", "SkillsPanel")),
     PanelSpec("evals", "Evals", "evals", lazy("lorekeeper.ui.panels.evals", "EvalsPanel")),
     PanelSpec("router", "Router", "router", lazy("lorekeeper.ui.panels.router", "RouterPanel")),
+    PanelSpec("playground", "Playground", "playground", lazy("lorekeeper.ui.panels.playground", "PlaygroundPanel")),
+    PanelSpec("audit", "Audit", "audit", lazy("lorekeeper.ui.panels.audit", "AuditPanel")),
 ]
 
 __all__ = ["PANELS", "AppContext", "Panel", "PanelSpec", "lazy"]

@@ -1,0 +1,469 @@
+"""Playground: talk to the configured model through Lorekeeper and teach it.
+
+Pick a project, type a message: the routed skills and the assembled prompt (collapsible) follow
+as you type. Send streams the answer, then its eval footnote. Under the answer: Fix It (the
+correction becomes a learning and the fix request goes out at once), thumbs up, thumbs down (an
+optional reason; a learning and negative feedback). The next prompt carries the new learning:
+the preview shows it.
+"""
+
+from __future__ import annotations
+
+import threading
+
+from PySide6.QtCore import QObject, Qt, Signal, Slot
+from PySide6.QtGui import QKeySequence, QShortcut
+from PySide6.QtWidgets import (
+    QComboBox,
+    QDialog,
+    QDialogButtonBox,
+    QHBoxLayout,
+    QLabel,
+    QLineEdit,
+    QPlainTextEdit,
+    QPushButton,
+    QSplitter,
+    QToolButton,
+    QVBoxLayout,
+    QWidget,
+)
+
+from lorekeeper.learnings.reflect import Answer, fixit_rule
+from lorekeeper.learnings.service import LearningInfo
+from lorekeeper.llm.base import LLMUnavailableError, ProviderStatus
+from lorekeeper.prompt import AssembledPrompt
+from lorekeeper.ui.panels.base import AppContext, Panel
+from lorekeeper.ui.panels.llm_settings import LLMSettingsDialog
+from lorekeeper.ui.widgets import Debouncer, MessageBox, label, mono_font
+from lorekeeper.ui.workers import run_task
+
+NO_PROJECT = "No project"
+EXAMPLE = "Please review this pull request: it rebases the feature branch and pushes it."
+
+
+class _Relay(QObject):
+    """Carries pieces of the streamed answer from the worker thread to the GUI thread."""
+
+    chunk = Signal(str)
+    learning = Signal(object, object)  # LearningInfo, AssembledPrompt of the fix request
+
+
+class FixItDialog(QDialog):
+    """Write the correction for an answer; Save turns it into a learning and sends the fix request."""
+
+    def __init__(self, answer: Answer, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setWindowTitle("Fix It")
+        self.setMinimumWidth(560)
+        self.answer_view = QPlainTextEdit(answer.text)
+        self.answer_view.setReadOnly(True)
+        self.answer_view.setMaximumHeight(140)
+        self.rule = QPlainTextEdit(fixit_rule(answer.text))
+        self.rule.setObjectName("fixRule")
+        self.rule.selectAll()
+        self.buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Cancel)
+        self.save_button = self.buttons.addButton("Save rule and send fix", QDialogButtonBox.ButtonRole.AcceptRole)
+        self.save_button.setObjectName("primary")
+        self.buttons.accepted.connect(self.accept)
+        self.buttons.rejected.connect(self.reject)
+        self.rule.textChanged.connect(lambda: self.save_button.setEnabled(bool(self.rule.toPlainText().strip())))
+        lay = QVBoxLayout(self)
+        lay.addWidget(label("The answer", "sectionTitle"))
+        lay.addWidget(self.answer_view)
+        lay.addWidget(label("The correction, as a rule every next prompt will carry", "sectionTitle"))
+        lay.addWidget(self.rule)
+        lay.addWidget(self.buttons)
+
+    def rule_text(self) -> str:
+        return self.rule.toPlainText()
+
+
+class ReasonDialog(QDialog):
+    """Thumbs down: an optional reason (it becomes the rule; empty keeps the seed's default)."""
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setWindowTitle("What was wrong?")
+        self.setMinimumWidth(460)
+        self.reason = QLineEdit()
+        self.reason.setPlaceholderText("Optional: what the model should do instead")
+        self.buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel)
+        self.ok_button = self.buttons.button(QDialogButtonBox.StandardButton.Ok)
+        self.buttons.accepted.connect(self.accept)
+        self.buttons.rejected.connect(self.reject)
+        lay = QVBoxLayout(self)
+        lay.addWidget(label("The answer gets negative feedback and a learning is saved.", "hintText", wrap=True))
+        lay.addWidget(self.reason)
+        lay.addWidget(self.buttons)
+
+
+class PlaygroundPanel(Panel):
+    def __init__(self, ctx: AppContext, parent: QWidget | None = None) -> None:
+        super().__init__(ctx, parent)
+        self.relay = _Relay(self)
+        self.relay.chunk.connect(self._on_chunk)
+        self.relay.learning.connect(self._on_fix_learning)
+        self.answer: Answer | None = None
+        self.prompt: AssembledPrompt | None = None
+        self.busy = False
+        self._stop = threading.Event()
+        self._generation = 0
+        self.fix_dialog: FixItDialog | None = None
+        self.reason_dialog: ReasonDialog | None = None
+        self.settings_dialog: LLMSettingsDialog | None = None
+        self.model_status: ProviderStatus | None = None
+
+        # ------------------------------------------------------------ top row
+        self.project = QComboBox()
+        self.project.setMinimumWidth(180)
+        self.status_label = label("", "hintText")
+        self.settings_button = QPushButton("Model settings…")
+        self.settings_button.clicked.connect(self.open_settings)
+        row = QHBoxLayout()
+        row.addWidget(QLabel("Project:"))
+        row.addWidget(self.project)
+        row.addSpacing(12)
+        row.addWidget(self.status_label, 1)
+        row.addWidget(self.settings_button)
+
+        # ------------------------------------------------------------ message
+        self.message = QPlainTextEdit()
+        self.message.setPlaceholderText("Message to the model, e.g. “review this PR for XSS”  (Ctrl+Enter sends)")
+        self.message.setFixedHeight(90)
+        self.send_button = QPushButton("Send")
+        self.send_button.setObjectName("primary")
+        self.send_button.setToolTip("Send the assembled prompt to the model (Ctrl+Enter)")
+        self.send_button.clicked.connect(self.send)
+        self.stop_button = QPushButton("Stop")
+        self.stop_button.setEnabled(False)
+        self.stop_button.clicked.connect(self.stop)
+        send_col = QVBoxLayout()
+        send_col.addWidget(self.send_button)
+        send_col.addWidget(self.stop_button)
+        send_col.addStretch(1)
+        msg_row = QHBoxLayout()
+        msg_row.addWidget(self.message, 1)
+        msg_row.addLayout(send_col)
+        QShortcut(QKeySequence("Ctrl+Return"), self, activated=self.send)
+
+        self.skills_label = label("Routed skills: —", "hintText", wrap=True)
+        self.preview_toggle = QToolButton()
+        self.preview_toggle.setCheckable(True)
+        self.preview_toggle.setChecked(False)
+        self.preview_toggle.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextBesideIcon)
+        self.preview_toggle.setArrowType(Qt.ArrowType.RightArrow)
+        self.preview_toggle.setText("Assembled prompt")
+        self.preview_toggle.toggled.connect(self._toggle_preview)
+        self.preview_size = label("", "hintText")
+        self.preview = QPlainTextEdit()
+        self.preview.setReadOnly(True)
+        self.preview.setObjectName("mono")
+        self.preview.setFont(mono_font())
+        self.preview.setPlaceholderText("The prompt the model will get: SKILLS_HINT, LEARNINGS, then your message.")
+        self.preview.setVisible(False)
+        prev_row = QHBoxLayout()
+        prev_row.addWidget(self.preview_toggle)
+        prev_row.addWidget(self.preview_size)
+        prev_row.addStretch(1)
+
+        top = QWidget()
+        tl = QVBoxLayout(top)
+        tl.setContentsMargins(0, 0, 0, 0)
+        tl.addLayout(msg_row)
+        tl.addWidget(self.skills_label)
+        tl.addLayout(prev_row)
+        tl.addWidget(self.preview, 1)
+
+        # ------------------------------------------------------------ answer
+        self.answer_view = QPlainTextEdit()
+        self.answer_view.setReadOnly(True)
+        self.answer_view.setPlaceholderText("The model's answer streams here.")
+        self.footnote = label("", "footnote", wrap=True, selectable=True)
+        self.footnote.hide()
+        self.fix_button = QPushButton("\U0001f6e0\ufe0f Fix It")
+        self.fix_button.setToolTip("Write the correction: it becomes a learning and the fix request is sent at once")
+        self.fix_button.clicked.connect(self.open_fix_it)
+        self.up_button = QPushButton("\U0001f44d")
+        self.up_button.setToolTip("Good answer (positive feedback for the routed skills)")
+        self.up_button.clicked.connect(self.thumbs_up)
+        self.down_button = QPushButton("\U0001f44e")
+        self.down_button.setToolTip("Bad answer: negative feedback and a learning")
+        self.down_button.clicked.connect(self.open_thumbs_down)
+        self.info = MessageBox()
+        actions = QHBoxLayout()
+        actions.addWidget(self.fix_button)
+        actions.addWidget(self.up_button)
+        actions.addWidget(self.down_button)
+        actions.addStretch(1)
+        bottom = QWidget()
+        bl = QVBoxLayout(bottom)
+        bl.setContentsMargins(0, 0, 0, 0)
+        bl.addWidget(label("Answer", "sectionTitle"))
+        bl.addWidget(self.answer_view, 1)
+        bl.addWidget(self.footnote)
+        bl.addLayout(actions)
+        bl.addWidget(self.info)
+
+        split = QSplitter(Qt.Orientation.Vertical)
+        split.addWidget(top)
+        split.addWidget(bottom)
+        split.setSizes([300, 420])
+
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(20, 16, 20, 12)
+        layout.addWidget(label("Playground", "panelTitle"))
+        layout.addWidget(
+            label(
+                "Talk to the configured model through Lorekeeper: the router hints skills, learnings ride along, "
+                "evals check each answer. Fix It and 👎 turn a bad answer into a rule for every next prompt.",
+                "panelSubtitle",
+                wrap=True,
+            )
+        )
+        layout.addLayout(row)
+        layout.addWidget(split, 1)
+
+        self.debounce = Debouncer(200, self.update_preview, self)
+        self.message.textChanged.connect(self.debounce.poke)
+        self.project.currentIndexChanged.connect(self.update_preview)
+        ctx.bus.skills_changed.connect(self.refresh)
+        ctx.bus.changed.connect(self._on_bus)
+        self._set_answer_actions(False)
+        self.refresh()
+
+    # ------------------------------------------------------------ panel API
+    def search_box(self) -> QPlainTextEdit:
+        return self.message
+
+    @Slot()
+    def refresh(self) -> None:
+        ws = self.ws
+
+        def load() -> tuple[list[str], ProviderStatus]:
+            projects = sorted(set(ws.skills.projects()) | set(ws.learnings.projects()))
+            return projects, ws.llm.status()
+
+        run_task(load, name="Loading playground", visible=False, on_result=self._on_loaded)
+
+    def showcase(self) -> None:
+        if not self.message.toPlainText().strip():
+            self.message.setPlainText(EXAMPLE)
+        self.preview_toggle.setChecked(True)
+        self.debounce.flush()
+
+    @Slot(str)
+    def _on_bus(self, topic: str) -> None:
+        if topic in ("learnings", "llm"):
+            if topic == "llm":
+                self.refresh()
+            else:
+                self.update_preview()
+
+    def _on_loaded(self, out: tuple[list[str], ProviderStatus]) -> None:
+        projects, status = out
+        current = self.project.currentData()
+        self.project.blockSignals(True)
+        self.project.clear()
+        self.project.addItem(NO_PROJECT, "")
+        for p in projects:
+            self.project.addItem(p, p)
+        idx = self.project.findData(current) if current else 0
+        self.project.setCurrentIndex(max(idx, 0))
+        self.project.blockSignals(False)
+        self._show_status(status)
+        self.update_preview()
+
+    def _show_status(self, status: ProviderStatus) -> None:
+        self.model_status = status
+        if status.ready:
+            model = f" · {status.model}" if status.model else ""
+            self.status_label.setText(f"Model: {status.provider}{model}")
+        else:
+            self.status_label.setText(f"Model unavailable — {status.reason}")
+        self.status_label.setToolTip(status.reason or "")
+        self._update_send()
+
+    def _update_send(self) -> None:
+        self.send_button.setEnabled(not self.busy)
+        self.stop_button.setEnabled(self.busy)
+
+    def _set_answer_actions(self, enabled: bool) -> None:
+        for b in (self.fix_button, self.up_button, self.down_button):
+            b.setEnabled(enabled)
+
+    def current_project(self) -> str | None:
+        return self.project.currentData() or None
+
+    # ------------------------------------------------------------ preview
+    @Slot()
+    def _toggle_preview(self, on: bool) -> None:
+        self.preview.setVisible(on)
+        self.preview_toggle.setArrowType(Qt.ArrowType.DownArrow if on else Qt.ArrowType.RightArrow)
+
+    @Slot()
+    def update_preview(self) -> None:
+        self._generation += 1
+        gen = self._generation
+        message, project, ws = self.message.toPlainText(), self.current_project(), self.ws
+        run_task(
+            lambda: ws.prompts.build(message, project),
+            name="Assembling prompt",
+            visible=False,
+            on_result=lambda p: self._show_prompt(gen, p),
+            on_error=lambda exc: self.info.show_error(exc),
+        )
+
+    def _show_prompt(self, gen: int, prompt: AssembledPrompt) -> None:
+        if gen != self._generation:
+            return
+        self.prompt = prompt
+        self.preview.setPlainText(prompt.text)
+        skills = ", ".join(f"{m.name} ({m.score})" for m in prompt.route.skills)
+        self.skills_label.setText(f"Routed skills: {skills}" if skills else "Routed skills: none (no trigger or keyword matched)")
+        n = len(prompt.learnings.used)
+        dropped = f", {prompt.learnings.dropped} left out by the 2,000-character budget" if prompt.learnings.dropped else ""
+        self.preview_size.setText(f"{len(prompt.text):,} characters · {n} learning{'s' if n != 1 else ''}{dropped}")
+
+    # ------------------------------------------------------------ sending
+    @Slot()
+    def send(self) -> None:
+        message = self.message.toPlainText()
+        if self.busy or not message.strip():
+            if not message.strip():
+                self.info.show_error("Type a message first.")
+            return
+        project, ws = self.current_project(), self.ws
+        self._begin()
+
+        def work() -> Answer:
+            prompt = ws.reflect.prepare(message, project)
+            return ws.reflect.send(prompt, on_chunk=self.relay.chunk.emit, is_cancelled=self._stop.is_set)
+
+        run_task(work, name="Asking the model", on_result=self._on_answer, on_error=self._on_send_error,
+                 on_finished=self._end)
+
+    def _begin(self) -> None:
+        self._stop.clear()
+        self.busy = True
+        self.answer = None
+        self.answer_view.clear()
+        self.footnote.hide()
+        self.info.clear_message()
+        self._set_answer_actions(False)
+        self._update_send()
+
+    @Slot()
+    def _end(self) -> None:
+        self.busy = False
+        self._update_send()
+
+    @Slot()
+    def stop(self) -> None:
+        self._stop.set()
+
+    @Slot(str)
+    def _on_chunk(self, text: str) -> None:
+        cursor = self.answer_view.textCursor()
+        cursor.movePosition(cursor.MoveOperation.End)
+        cursor.insertText(text)
+        self.answer_view.setTextCursor(cursor)
+
+    def _on_answer(self, answer: Answer) -> None:
+        self.answer = answer
+        if self.answer_view.toPlainText() != answer.text:
+            self.answer_view.setPlainText(answer.text)
+        if answer.footnote:
+            self.footnote.setText(answer.footnote)
+        elif answer.skills:
+            self.footnote.setText("Eval: all rules passed")
+        else:
+            self.footnote.setText("Eval: no skill routed, nothing to check")
+        self.footnote.show()
+        self._set_answer_actions(True)
+        self.ctx.bus.emit("evals")
+        self.ctx.bus.emit("quality")
+
+    def _on_send_error(self, exc: BaseException) -> None:
+        if getattr(exc, "code", "") == "ERR_CANCELLED":
+            self.info.show_ok("Stopped.")
+            return
+        self.info.show_error(exc)
+        if isinstance(exc, LLMUnavailableError):
+            self.refresh()
+
+    # ------------------------------------------------------------ Fix It
+    @Slot()
+    def open_fix_it(self) -> None:
+        if self.answer is None:
+            return
+        self.fix_dialog = FixItDialog(self.answer, self)
+        self.fix_dialog.accepted.connect(self._fix_accepted)
+        self.fix_dialog.open()
+
+    @Slot()
+    def _fix_accepted(self) -> None:
+        assert self.fix_dialog is not None and self.answer is not None
+        rule, answer, ws = self.fix_dialog.rule_text(), self.answer, self.ws
+        self._begin()
+
+        def work() -> tuple[LearningInfo, Answer]:
+            return ws.reflect.fix_it(
+                answer, rule, on_learning=self.relay.learning.emit, on_chunk=self.relay.chunk.emit, is_cancelled=self._stop.is_set
+            )
+
+        run_task(work, name="Sending the fix", on_result=lambda out: self._on_answer(out[1]),
+                 on_error=self._on_send_error, on_finished=self._end)
+
+    @Slot(object, object)
+    def _on_fix_learning(self, learning: LearningInfo, _prompt: AssembledPrompt) -> None:
+        self.ctx.status(f"Learning {learning.id} saved: {learning.rule}")
+        self.ctx.bus.emit("learnings")  # the preview of the next message now carries it
+
+    # ------------------------------------------------------------ thumbs
+    @Slot()
+    def thumbs_up(self) -> None:
+        if self.answer is None:
+            return
+        answer, ws = self.answer, self.ws
+        self.up_button.setEnabled(False)
+        self.down_button.setEnabled(False)
+        run_task(lambda: ws.reflect.thumbs_up(answer), name="Saving feedback",
+                 on_result=lambda _r: self._after_feedback("Thanks: positive feedback recorded."),
+                 on_error=self.info.show_error)
+
+    @Slot()
+    def open_thumbs_down(self) -> None:
+        if self.answer is None:
+            return
+        self.reason_dialog = ReasonDialog(self)
+        self.reason_dialog.accepted.connect(self._thumbs_down_accepted)
+        self.reason_dialog.open()
+
+    @Slot()
+    def _thumbs_down_accepted(self) -> None:
+        assert self.reason_dialog is not None and self.answer is not None
+        reason, answer, ws = self.reason_dialog.reason.text(), self.answer, self.ws
+        self.up_button.setEnabled(False)
+        self.down_button.setEnabled(False)
+
+        def done(learning: LearningInfo) -> None:
+            self._after_feedback(f"Negative feedback recorded; learning {learning.id} saved: {learning.rule}")
+            self.ctx.bus.emit("learnings")
+
+        run_task(lambda: ws.reflect.thumbs_down(answer, reason), name="Saving feedback", on_result=done,
+                 on_error=self.info.show_error)
+
+    def _after_feedback(self, text: str) -> None:
+        self.info.show_ok(text)
+        self.ctx.bus.emit("quality")
+
+    # ------------------------------------------------------------ settings
+    @Slot()
+    def open_settings(self) -> None:
+        self.settings_dialog = LLMSettingsDialog(self.ws, self)
+        self.settings_dialog.saved.connect(self._on_settings_saved)
+        self.settings_dialog.open()
+
+    def _on_settings_saved(self, status: ProviderStatus) -> None:
+        self._show_status(status)
+        self.ctx.bus.emit("llm")
