@@ -12,6 +12,7 @@ import click
 
 from lorekeeper import __version__
 from lorekeeper.cli import audit as _audit
+from lorekeeper.cli import ctx as _ctx
 from lorekeeper.cli import evals as _evals
 from lorekeeper.cli import gui as _gui
 from lorekeeper.cli import init as _init
@@ -53,3 +54,4 @@ main.add_command(_llm.llm)
 main.add_command(_prompt.prompt_cmd)
 main.add_command(_learn.learn)
 main.add_command(_quality.quality)
+main.add_command(_ctx.ctx)

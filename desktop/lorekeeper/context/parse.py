@@ -1,0 +1,323 @@
+"""Parse one source file with tree-sitter into the facts every layer needs.
+
+A `ParsedFile` holds the definitions (with their header normalised to one line), the imports, the
+calls and identifiers inside each definition, the multi-line string spans that rewrites must not
+touch, and the first parse error if there is one. It keeps byte offsets into the UTF-8 source, so
+renderers can cut the original text exactly.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from dataclasses import dataclass, field
+from pathlib import PurePath
+
+from lorekeeper.context.languages import MARKDOWN_EXTENSIONS, LanguageSpec, parser_for, spec_for
+
+# Node types that carry a name a reader would look for (identifier recall, relevance terms).
+IDENTIFIER_TYPES = frozenset(
+    {"identifier", "property_identifier", "field_identifier", "type_identifier", "shorthand_property_identifier"}
+)
+_WORD = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+_STRING_QUOTES = re.compile(r"^[rRbBuUfF]*(\"\"\"|\'\'\'|\"|\')|(\"\"\"|\'\'\'|\"|\')$")
+
+
+@dataclass
+class Definition:
+    kind: str  # function | class | type
+    name: str
+    qualname: str  # Outer.inner for nested definitions
+    depth: int  # enclosing definitions
+    start: int  # byte offsets of the whole definition (decorators included)
+    end: int
+    header: str  # the signature on one line: comments removed, line breaks turned into one space
+    body_start: int  # byte offset where the body starts (== end when there is none)
+    start_line: int  # 0-based line of the `def`/`class` keyword line
+    end_line: int
+    decorators: list[str] = field(default_factory=list)
+    doc: str = ""  # first line of the docstring
+    doc_span: tuple[int, int] | None = None
+    calls: set[str] = field(default_factory=set)
+    identifiers: Counter[str] = field(default_factory=Counter)
+    parent: int | None = None  # index of the enclosing definition
+    complexity: int = 1  # cyclomatic: 1 + branches (for smells)
+    max_nesting: int = 0
+
+
+@dataclass
+class Import:
+    text: str  # the statement on one line
+    line: int
+    targets: list[str]  # module references to resolve against the tree ("pkg.mod", "./util", ...)
+
+
+@dataclass
+class ParsedFile:
+    rel: str  # path relative to the packed root, with forward slashes
+    language: str  # python, typescript, ..., markdown, text
+    text: str
+    definitions: list[Definition] = field(default_factory=list)
+    imports: list[Import] = field(default_factory=list)
+    identifiers: Counter[str] = field(default_factory=Counter)
+    protected: list[tuple[int, int]] = field(default_factory=list)  # multi-line string line spans
+    error_line: int | None = None  # 1-based line of the first parse error
+    headings: list[str] = field(default_factory=list)  # markdown outline
+
+    @property
+    def parsed(self) -> bool:
+        return self.error_line is None
+
+    @property
+    def is_code(self) -> bool:
+        return self.language not in ("markdown", "text")
+
+
+_BRANCH_TYPES = frozenset(
+    {
+        "if_statement", "elif_clause", "for_statement", "while_statement", "except_clause", "case_clause",
+        "conditional_expression", "boolean_operator", "for_in_statement", "catch_clause", "ternary_expression",
+        "switch_case", "if_expression", "match_arm", "while_expression", "for_expression", "expression_case",
+        "communication_case", "type_case", "do_statement", "enhanced_for_statement", "switch_label",
+    }
+)
+_NESTING_TYPES = frozenset(
+    {
+        "if_statement", "for_statement", "while_statement", "try_statement", "with_statement", "for_in_statement",
+        "switch_statement", "if_expression", "match_expression", "while_expression", "for_expression",
+        "loop_expression", "do_statement", "enhanced_for_statement", "select_statement",
+        "expression_switch_statement", "type_switch_statement",
+    }
+)
+
+
+def parse_file(rel: str, text: str) -> ParsedFile:
+    """Parse `text` (the content of `rel`); non-code files get an outline or nothing."""
+    spec = spec_for(rel)
+    if spec is None:
+        suffix = PurePath(rel).suffix.lower()
+        if suffix in MARKDOWN_EXTENSIONS:
+            pf = ParsedFile(rel, "markdown", text)
+            pf.headings = [ln.rstrip() for ln in text.splitlines() if ln.startswith("#")]
+            return pf
+        return ParsedFile(rel, "text", text)
+    return _parse_code(rel, text, spec)
+
+
+def _parse_code(rel: str, text: str, spec: LanguageSpec) -> ParsedFile:
+    src = text.encode("utf-8")
+    tree = parser_for(spec.name).parse(src)
+    pf = ParsedFile(rel, spec.name, text)
+    root = tree.root_node
+    if root.has_error:
+        pf.error_line = _first_error_line(root)
+    _Walker(spec, src, pf).run(root)
+    return pf
+
+
+def _first_error_line(root: object) -> int:
+    stack = [root]
+    while stack:
+        node = stack.pop()
+        if node.type == "ERROR" or node.is_missing:  # type: ignore[attr-defined]
+            return int(node.start_point[0]) + 1  # type: ignore[attr-defined]
+        if node.has_error:  # type: ignore[attr-defined]
+            stack.extend(reversed(node.children))  # type: ignore[attr-defined]
+    return 1
+
+
+class _Walker:
+    """One pass over the tree: definitions, imports, calls, identifiers, protected strings."""
+
+    def __init__(self, spec: LanguageSpec, src: bytes, pf: ParsedFile) -> None:
+        self.spec = spec
+        self.src = src
+        self.pf = pf
+
+    def run(self, root: object) -> None:
+        # (node, enclosing definition index, nesting depth inside that definition)
+        stack: list[tuple[object, int | None, int]] = [(root, None, 0)]
+        spec = self.spec
+        defs = self.pf.definitions
+        while stack:
+            node, owner, nest = stack.pop()
+            t = node.type  # type: ignore[attr-defined]
+            if t in spec.strings:
+                s, e = node.start_point[0], node.end_point[0]  # type: ignore[attr-defined]
+                if e > s:
+                    self.pf.protected.append((s, e))
+                continue
+            if t in spec.comments:
+                continue
+            if t in spec.imports:
+                self._import(node)
+                continue
+            if t in IDENTIFIER_TYPES:
+                name = node.text.decode("utf-8", "replace")  # type: ignore[attr-defined]
+                self.pf.identifiers[name] += 1
+                if owner is not None:
+                    defs[owner].identifiers[name] += 1
+                continue
+            if owner is not None:
+                d = defs[owner]
+                if t in _BRANCH_TYPES:
+                    d.complexity += 1
+                if t in _NESTING_TYPES:
+                    nest += 1
+                    d.max_nesting = max(d.max_nesting, nest)
+            if t in spec.calls and owner is not None:
+                callee = node.child_by_field_name(spec.calls[t])  # type: ignore[attr-defined]
+                if callee is not None:
+                    words = _WORD.findall(callee.text.decode("utf-8", "replace"))
+                    if words:
+                        defs[owner].calls.add(words[-1])
+            if t in spec.definitions:
+                idx = self._definition(node, spec.definitions[t], owner)
+                if idx is not None:
+                    owner, nest = idx, 0
+            children = node.children  # type: ignore[attr-defined]
+            for child in reversed(children):
+                stack.append((child, owner, nest))
+        defs_sorted = sorted(range(len(defs)), key=lambda i: defs[i].start)
+        if defs_sorted != list(range(len(defs))):
+            remap = {old: new for new, old in enumerate(defs_sorted)}
+            new_defs = [defs[i] for i in defs_sorted]
+            for d in new_defs:
+                if d.parent is not None:
+                    d.parent = remap[d.parent]
+            self.pf.definitions = new_defs
+
+    # -- pieces ---------------------------------------------------------------------------------
+
+    def _definition(self, node: object, kind: str, owner: int | None) -> int | None:
+        name_node = node.child_by_field_name("name")  # type: ignore[attr-defined]
+        if name_node is None and node.type == "impl_item":  # type: ignore[attr-defined]
+            name_node = node.child_by_field_name("type")  # type: ignore[attr-defined]
+        if name_node is None and node.type == "type_declaration":  # type: ignore[attr-defined]
+            spec_node = next((c for c in node.named_children if c.type.endswith("spec")), None)  # type: ignore[attr-defined]
+            name_node = spec_node.child_by_field_name("name") if spec_node is not None else None
+        if name_node is None:
+            return None
+        name = name_node.text.decode("utf-8", "replace")  # type: ignore[attr-defined]
+        body = node.child_by_field_name("body")  # type: ignore[attr-defined]
+        if kind == "type" or body is None:
+            body_start = node.end_byte  # type: ignore[attr-defined]
+        else:
+            body_start = body.start_byte
+        start = node.start_byte  # type: ignore[attr-defined]
+        decorators: list[str] = []
+        parent_node = node.parent  # type: ignore[attr-defined]
+        if parent_node is not None and parent_node.type == "decorated_definition":
+            start = parent_node.start_byte
+            decorators = [
+                self._one_line(c, c.end_byte) for c in parent_node.children if c.type == "decorator"
+            ]
+        header = self._one_line(node, body_start)
+        defs = self.pf.definitions
+        depth = 0 if owner is None else defs[owner].depth + 1
+        qual = name if owner is None else f"{defs[owner].qualname}.{name}"
+        d = Definition(
+            kind=kind,
+            name=name,
+            qualname=qual,
+            depth=depth,
+            start=start,
+            end=node.end_byte,  # type: ignore[attr-defined]
+            header=header,
+            body_start=body_start,
+            start_line=int(node.start_point[0]),  # type: ignore[attr-defined]
+            end_line=int(node.end_point[0]),  # type: ignore[attr-defined]
+            decorators=decorators,
+            parent=owner,
+        )
+        if self.spec.docstrings and body is not None:
+            first = next((c for c in body.named_children if c.type not in self.spec.comments), None)
+            if first is not None and first.type == "expression_statement" and first.named_child_count == 1:
+                s = first.named_children[0]
+                if s.type == "string":
+                    raw = _STRING_QUOTES.sub("", s.text.decode("utf-8", "replace"))
+                    lines = [ln.strip() for ln in raw.strip().splitlines() if ln.strip()]
+                    d.doc = lines[0] if lines else ""
+                    d.doc_span = (first.start_byte, first.end_byte)
+        defs.append(d)
+        return len(defs) - 1
+
+    def _import(self, node: object) -> None:
+        text = self._one_line(node, node.end_byte)  # type: ignore[attr-defined]
+        targets: list[str] = []
+        lang = self.spec.name
+        if lang == "python":
+            targets = _python_import_targets(node)
+        elif lang in ("javascript", "typescript", "tsx"):
+            source = node.child_by_field_name("source")  # type: ignore[attr-defined]
+            if source is not None:
+                targets = [source.text.decode("utf-8", "replace").strip("'\"`")]
+        elif lang == "go":
+            targets = [m.strip('"`') for m in re.findall(r'"[^"]+"|`[^`]+`', text)]
+        elif lang == "rust":
+            body = re.sub(r"^(pub(\([^)]*\))?\s+)?(use|extern crate)\s+", "", text).rstrip(";")
+            targets = [body.split("{")[0].rstrip(":").replace("::", ".")]
+        elif lang == "java":
+            body = re.sub(r"^(import|package)\s+(static\s+)?", "", text).rstrip(";").strip()
+            targets = [body.removesuffix(".*")]
+        self.pf.imports.append(Import(text, int(node.start_point[0]), [t for t in targets if t]))  # type: ignore[attr-defined]
+
+    def _one_line(self, node: object, stop: int) -> str:
+        """The text of `node` up to byte `stop`, comments removed, each line break (with its
+        indentation) turned into one space; the inside of strings is kept byte for byte."""
+        src = self.src
+        pieces: list[str] = []
+        last_end: int | None = None
+        stack = [node]
+        strings = self.spec.strings
+        comments = self.spec.comments
+        while stack:
+            n = stack.pop()
+            if n.start_byte >= stop:  # type: ignore[attr-defined]
+                continue
+            t = n.type  # type: ignore[attr-defined]
+            if t in comments:
+                continue
+            kids = n.children  # type: ignore[attr-defined]
+            if kids and t not in strings and n.end_byte > n.start_byte:  # type: ignore[attr-defined]
+                stack.extend(reversed(kids))
+                continue
+            s, e = n.start_byte, min(n.end_byte, stop)  # type: ignore[attr-defined]
+            if e <= s:
+                continue
+            if last_end is not None:
+                gap = src[last_end:s]
+                pieces.append(" " if b"\n" in gap or b"\r" in gap else gap.decode("utf-8", "replace"))
+            pieces.append(src[s:e].decode("utf-8", "replace"))
+            last_end = e
+        return "".join(pieces).strip()
+
+
+def _python_import_targets(node: object) -> list[str]:
+    t = node.type  # type: ignore[attr-defined]
+    if t == "future_import_statement":
+        return []
+    if t == "import_statement":
+        out = []
+        for c in node.named_children:  # type: ignore[attr-defined]
+            n = c.child_by_field_name("name") if c.type == "aliased_import" else c
+            if n is not None:
+                out.append(n.text.decode("utf-8", "replace"))
+        return out
+    module = node.child_by_field_name("module_name")  # type: ignore[attr-defined]
+    base = module.text.decode("utf-8", "replace") if module is not None else ""
+    out = [base] if base.strip(".") else []
+    for c in node.children_by_field_name("name"):  # type: ignore[attr-defined]
+        n = c.child_by_field_name("name") if c.type == "aliased_import" else c
+        if n is None:
+            continue
+        name = n.text.decode("utf-8", "replace")
+        sep = "" if base.endswith(".") else "."
+        out.append(f"{base}{sep}{name}" if base else name)
+    return out
+
+
+def words_of(identifier: str) -> list[str]:
+    """Lower-case parts of an identifier: `parseHTTPHeader_v2` -> parse, http, header, v2."""
+    parts = re.findall(r"[A-Z]+(?=[A-Z][a-z]|\d|\b|_)|[A-Z]?[a-z]+|[A-Z]+|\d+", identifier)
+    return [p.lower() for p in parts if p]

