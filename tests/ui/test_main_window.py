@@ -43,7 +43,7 @@ def test_status_bar_shows_workspace_model_keys_and_version(window, ui_workspace)
     assert ui_workspace.name in window.workspace_label.text()
     assert str(ui_workspace.root) in window.path_label.text()
     assert window.model_label.text() == "Model: none"
-    assert window.keys_label.text() == "Keys: keyring"
+    assert window.keys_label.text() == "Key: keyring v1"  # provider and key version (audit chain)
     assert window.version_label.text() == f"v{__version__}"
     assert window.jobs_label.text() == "Idle"
 

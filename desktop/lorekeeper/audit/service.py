@@ -38,6 +38,7 @@ class AuditStatus:
     code: str | None = None
     cause: str | None = None
     message: str | None = None
+    pending_version: int | None = None  # rotated during this session: used from the next one
 
     @property
     def title(self) -> str:
@@ -77,6 +78,7 @@ class AuditService:
         self._failure: AuditKeyUnavailableError | None = None
         self._log: SessionLog | None = None
         self._provider: KeyProvider | None = None
+        self._pending_version: int | None = None
 
     # ------------------------------------------------------------------ the key session
     @property
@@ -110,7 +112,8 @@ class AuditService:
         name = str(self.ws.config.get("audit.provider", "keyring"))
         if self._session is not None:
             s = self._session
-            return AuditStatus(s.provider, s.location, "loaded", s.version, s.loaded_at)
+            return AuditStatus(s.provider, s.location, "loaded", s.version, s.loaded_at,
+                               pending_version=self._pending_version)
         try:
             location = self.provider().describe()
         except AuditKeyUnavailableError:
@@ -163,7 +166,8 @@ class AuditService:
 
         session = self.require_key()
         provider = self.provider()
-        new = provider.rotate(session.version)
+        new = provider.rotate(max(session.version, self._pending_version or 0))
+        self._pending_version = new.version
         new_signer = Signer(new.key, new.version, key_lookup=provider.key_version)
         log = SessionLog(self.ws.root / "sessions", self.ws.root / "locks", self.ws.store, new_signer)
         event = log.append(

@@ -88,12 +88,18 @@ class _Launcher:
         self.error: BaseException | None = None
 
     def open(self) -> bool:
+        from lorekeeper.ui.panels.audit import fail_closed_screen_class, require_key_at_launch
+
         try:
             ws = self.factory()
+            require_key_at_launch(ws)  # session start: no audit key, no app (fail closed)
         except Exception as exc:  # noqa: BLE001 - any failure becomes the error screen, never a crash
             self.error = exc
-            if self.error_screen is None:
-                self.error_screen = ErrorScreen(exc)
+            screen_cls = fail_closed_screen_class(exc) or ErrorScreen
+            if self.error_screen is None or type(self.error_screen) is not screen_cls:
+                if self.error_screen is not None:
+                    self.error_screen.close()
+                self.error_screen = screen_cls(exc)  # type: ignore[assignment]
                 self.error_screen.retry_requested.connect(self.retry)
             else:
                 self.error_screen.set_error(exc)

@@ -77,7 +77,9 @@ class MainWindow(QMainWindow):
         provider = str(self.ws.config.get("llm.provider", "none") or "none")
         model = str(self.ws.config.get("llm.model", "") or "")
         self.model_label = QLabel(f"Model: {provider}" + (f" ({model})" if model and provider != "none" else ""))
-        self.keys_label = QLabel(f"Keys: {self.ws.config.get('audit.provider', 'keyring')}")
+        from lorekeeper.ui.panels.audit import KeyStateLabel  # provider + key version, red when failed closed
+
+        self.keys_label = KeyStateLabel(self.ws.audit.status, self.bus)
         self.version_label = QLabel(f"v{__version__}")
         self.jobs_label = QLabel("")
         self.jobs_progress = QProgressBar()

@@ -1,0 +1,712 @@
+"""Audit panel, the fail-closed screen, and the key state shown in the status bar.
+
+- The panel: the key session (provider, version, load time), Verify with a readable report whose
+  rows name the file and line of each break, Rotate (with confirmation), and an event browser
+  with filters (type, story, date) and the signed event of the selected line.
+- The fail-closed screen replaces the whole app when the audit key cannot be loaded at launch:
+  it says why (no keyring backend, Vault sealed or unreachable, key missing or invalid...),
+  offers Retry and Settings, and does nothing else.
+- `KeyStateLabel`: the status bar's "Key: provider vN" (red when failed closed).
+
+Everything that reads files, the store or a key provider runs in workers (`run_task`).
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from PySide6.QtCore import QCoreApplication, Qt, Signal, Slot
+from PySide6.QtWidgets import (
+    QComboBox,
+    QDialog,
+    QDialogButtonBox,
+    QFormLayout,
+    QGroupBox,
+    QHBoxLayout,
+    QHeaderView,
+    QLabel,
+    QLineEdit,
+    QPlainTextEdit,
+    QPushButton,
+    QSplitter,
+    QTableView,
+    QVBoxLayout,
+    QWidget,
+)
+
+from lorekeeper.audit.errors import (
+    CAUSE_CONFIG,
+    CAUSE_DENIED,
+    CAUSE_INVALID,
+    CAUSE_MISSING,
+    CAUSE_NO_BACKEND,
+    CAUSE_NO_TOKEN,
+    CAUSE_SEALED,
+    CAUSE_TITLES,
+    CAUSE_UNREACHABLE,
+    AuditKeyUnavailableError,
+)
+from lorekeeper.audit.log import EventRecord, Issue, VerifyReport
+from lorekeeper.ui import widgets
+from lorekeeper.ui.models.base import RowsModel
+from lorekeeper.ui.panels.base import AppContext, Panel
+from lorekeeper.ui.theme import color, icon
+from lorekeeper.ui.widgets import EmptyState, MessageBox, label, mono_font, search_box, setup_table
+from lorekeeper.ui.workers import run_task
+from lorekeeper.workspace import Workspace
+
+ANY = "__any__"
+TOPIC = "audit"  # ChangeBus topic: the key or the log changed
+
+ADVICE = {
+    CAUSE_NO_BACKEND: "Install or unlock an OS keyring (GNOME Keyring / Secret Service, KWallet, macOS Keychain), "
+    "or switch to the Vault provider in Settings. Then press Retry.",
+    CAUSE_SEALED: "Unseal Vault (`bao operator unseal` or `vault operator unseal`), then press Retry.",
+    CAUSE_UNREACHABLE: "Start Vault or fix its address in Settings (VAULT_ADDR overrides it), then press Retry.",
+    CAUSE_MISSING: "Provision the key with `lorekeeper audit init-key` (an operator action: Lorekeeper never "
+    "creates a Vault key silently), then press Retry.",
+    CAUSE_INVALID: "The stored key must be 64 hexadecimal characters (32 bytes). Restore the right value "
+    "in the provider, then press Retry.",
+    CAUSE_DENIED: "Check the Vault token or AppRole and its policy on the key's path (Settings), then press Retry.",
+    CAUSE_NO_TOKEN: "Set VAULT_TOKEN before starting Lorekeeper, or store a token in the OS keyring "
+    "(Settings), then press Retry.",
+    CAUSE_CONFIG: "Fix the [audit] table of lorekeeper.toml (Settings), then press Retry.",
+}
+WHY = (
+    "Lorekeeper fails closed: without its audit key it cannot sign what it decides, so it does "
+    "nothing until the key loads. It never falls back to another provider."
+)
+
+
+# --------------------------------------------------------------------------- launch hook
+
+
+@dataclass(frozen=True)
+class FailClosedInfo:
+    workspace_root: Path
+    provider: str
+    location: str
+
+
+def require_key_at_launch(ws: Workspace) -> None:
+    """The app's session start: load the audit key or close the workspace and fail closed."""
+    try:
+        ws.audit.require_key()
+    except AuditKeyUnavailableError as exc:
+        st = ws.audit.status()
+        exc.fail_closed_info = FailClosedInfo(ws.root, st.provider, st.location)  # type: ignore[attr-defined]
+        ws.close()
+        raise
+
+
+def fail_closed_screen_class(exc: BaseException) -> type[QWidget] | None:
+    """The screen for launch errors the audit chain owns (None: the shell's generic error screen)."""
+    return FailClosedScreen if isinstance(exc, AuditKeyUnavailableError) else None
+
+
+# --------------------------------------------------------------------------- status bar
+
+
+def key_state(status: Any) -> tuple[str, bool]:
+    """(text, failed) for the status bar."""
+    if status.state == "loaded":
+        text = f"Key: {status.provider} v{status.key_version}"
+        if status.pending_version:
+            text += f" (v{status.pending_version} from next launch)"
+        return text, False
+    if status.state == "failed":
+        return f"Key: {status.provider} — failed closed ({CAUSE_TITLES.get(status.cause or '', 'unavailable')})", True
+    return f"Key: {status.provider} (not loaded)", False
+
+
+class KeyStateLabel(QLabel):
+    """The key provider and version, red when failed closed; follows the `audit` bus topic."""
+
+    def __init__(self, status_source: Any, bus: Any = None, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setObjectName("keyState")
+        self._source = status_source  # a callable returning an AuditStatus
+        if bus is not None:
+            bus.changed.connect(self._on_topic)
+        self.update_state()
+
+    @Slot(str)
+    def _on_topic(self, topic: str) -> None:
+        if topic == TOPIC:
+            self.update_state()
+
+    def update_state(self) -> None:
+        status = self._source()
+        text, failed = key_state(status)
+        self.failed = failed
+        self.setText(text)
+        self.setToolTip(status.location or "")
+        self.setStyleSheet(f"color: {color('fail').name()}; font-weight: 600;" if failed else "")
+
+
+# --------------------------------------------------------------------------- table models
+
+
+class EventsModel(RowsModel[EventRecord]):
+    HEADERS = ("Line", "#", "Time (UTC)", "Type", "Story", "Key", "Status")
+    STATUS_TEXT = {
+        "valid": "valid",
+        "tombstone": "tombstone (erased)",
+        "bad_signature": "BAD SIGNATURE",
+        "content_mismatch": "EDITED CONTENT",
+        "unsigned": "UNSIGNED",
+        "damaged": "DAMAGED",
+    }
+
+    def cell(self, item: EventRecord, column: int, role: int) -> Any:
+        if role == Qt.ItemDataRole.DisplayRole:
+            return (
+                f"{item.file}:{item.line}",
+                item.seq if item.seq is not None else "?",
+                item.ts[:19].replace("T", " "),
+                item.type,
+                item.story or "",
+                f"v{item.key_version}" if item.key_version is not None else "",
+                self.STATUS_TEXT.get(item.status, item.status),
+            )[column]
+        if role == Qt.ItemDataRole.ForegroundRole and column == 6:
+            if item.status == "valid":
+                return color("pass")
+            if item.status == "tombstone":
+                return color("muted")
+            return color("fail")
+        return None
+
+
+class IssuesModel(RowsModel[Issue]):
+    HEADERS = ("File", "Line", "Problem", "Details")
+
+    def cell(self, item: Issue, column: int, role: int) -> Any:
+        if role == Qt.ItemDataRole.DisplayRole:
+            return (item.file, item.line or "", item.kind.replace("_", " "), item.message)[column]
+        if role == Qt.ItemDataRole.ForegroundRole and column == 2:
+            return color("fail")
+        return None
+
+
+@dataclass
+class EventsPage:
+    records: list[EventRecord] = field(default_factory=list)
+    types: list[str] = field(default_factory=list)
+    dates: list[str] = field(default_factory=list)
+
+
+def load_events(ws: Workspace) -> EventsPage:
+    ws.audit.require_key()
+    records = ws.audit.log.events()
+    records.reverse()  # newest first
+    return EventsPage(
+        records=records,
+        types=sorted({r.type for r in records if r.type}),
+        dates=sorted({r.file[:10] for r in records}, reverse=True),
+    )
+
+
+def verify_log(ws: Workspace) -> tuple[VerifyReport, EventsPage]:
+    """The report, and the events as they are now (so the browser shows what was verified)."""
+    ws.audit.require_key()
+    return ws.audit.verify(), load_events(ws)
+
+
+# --------------------------------------------------------------------------- the panel
+
+
+class AuditPanel(Panel):
+    def __init__(self, ctx: AppContext, parent: QWidget | None = None) -> None:
+        super().__init__(ctx, parent)
+        self.page = EventsPage()
+        self.last_report: VerifyReport | None = None
+
+        # ---------------------------------------------------------------- key
+        self.provider_value = label("", selectable=True)
+        self.location_value = label("", "hintText", wrap=True, selectable=True)
+        self.version_value = label("")
+        self.loaded_value = label("")
+        form = QFormLayout()
+        form.addRow("Provider:", self.provider_value)
+        form.addRow("Where:", self.location_value)
+        form.addRow("Key version:", self.version_value)
+        form.addRow("Loaded at:", self.loaded_value)
+        self.verify_button = QPushButton("Verify chain")
+        self.verify_button.setObjectName("primary")
+        self.verify_button.setToolTip("Check every event's signature, the chain and the checkpoints")
+        self.verify_button.clicked.connect(self.verify)
+        self.rotate_button = QPushButton("Rotate key…")
+        self.rotate_button.setToolTip("New key version; old versions stay readable for verification")
+        self.rotate_button.clicked.connect(self.rotate)
+        self.key_message = MessageBox()
+        buttons = QHBoxLayout()
+        buttons.addWidget(self.verify_button)
+        buttons.addWidget(self.rotate_button)
+        buttons.addStretch(1)
+        key_box = QGroupBox("Audit key (this session)")
+        kl = QVBoxLayout(key_box)
+        kl.addLayout(form)
+        kl.addLayout(buttons)
+        kl.addWidget(self.key_message)
+        kl.addStretch(1)
+
+        # ---------------------------------------------------------------- verification
+        self.verify_summary = MessageBox()
+        self.issues_model = IssuesModel(self)
+        self.issues_table = QTableView()
+        self.issues_table.setModel(self.issues_model)
+        setup_table(self.issues_table)
+        self.issues_table.horizontalHeader().setSectionResizeMode(3, QHeaderView.ResizeMode.Stretch)
+        self.issues_table.setColumnWidth(0, 130)
+        self.issues_table.setColumnWidth(1, 50)
+        self.issues_table.setColumnWidth(2, 120)
+        self.issues_table.doubleClicked.connect(self._jump_to_issue)
+        self.report_text = QPlainTextEdit()
+        self.report_text.setReadOnly(True)
+        self.report_text.setFont(mono_font())
+        self.report_text.setPlaceholderText("Press Verify chain: the report per file appears here.")
+        self.report_text.setMaximumHeight(90)
+        self.issues_empty = EmptyState(self.issues_table, "No verification yet.")
+        self.issues_empty.set_empty(True)
+        verify_box = QGroupBox("Verification")
+        vl = QVBoxLayout(verify_box)
+        vl.addWidget(self.verify_summary)
+        vl.addWidget(self.report_text)
+        vl.addWidget(self.issues_empty, 1)
+
+        top = QSplitter(Qt.Orientation.Horizontal)
+        top.addWidget(key_box)
+        top.addWidget(verify_box)
+        top.setSizes([420, 760])
+
+        # ---------------------------------------------------------------- event browser
+        self.f_type = QComboBox()
+        self.f_type.setMinimumWidth(170)
+        self.f_date = QComboBox()
+        self.f_date.setMinimumWidth(120)
+        self.f_story = search_box("Story (e.g. PD-42)…  (Ctrl+F)")
+        self.count_label = label("", "hintText")
+        filters = QHBoxLayout()
+        filters.addWidget(QLabel("Type:"))
+        filters.addWidget(self.f_type)
+        filters.addWidget(QLabel("Date:"))
+        filters.addWidget(self.f_date)
+        filters.addWidget(self.f_story, 1)
+        filters.addWidget(self.count_label)
+
+        self.events_model = EventsModel(self)
+        self.events_table = QTableView()
+        self.events_table.setModel(self.events_model)
+        setup_table(self.events_table)
+        hh = self.events_table.horizontalHeader()
+        hh.setStretchLastSection(True)
+        for col, width in ((0, 140), (1, 45), (2, 140), (3, 170), (4, 80), (5, 45)):
+            self.events_table.setColumnWidth(col, width)
+        self.events_table.selectionModel().currentRowChanged.connect(self._on_event_selected)
+        self.events_empty = EmptyState(
+            self.events_table, "No signed event yet: they appear as Lorekeeper records its decisions."
+        )
+        self.payload_title = label("Signed event", "sectionTitle")
+        self.payload_status = label("Select an event to see exactly what was signed.", "hintText", wrap=True)
+        self.payload = QPlainTextEdit()
+        self.payload.setReadOnly(True)
+        self.payload.setFont(mono_font())
+        self.payload.setLineWrapMode(QPlainTextEdit.LineWrapMode.NoWrap)
+        side = QWidget()
+        sl = QVBoxLayout(side)
+        sl.setContentsMargins(0, 0, 0, 0)
+        sl.addWidget(self.payload_title)
+        sl.addWidget(self.payload_status)
+        sl.addWidget(self.payload, 1)
+        split = QSplitter(Qt.Orientation.Horizontal)
+        split.addWidget(self.events_empty)
+        split.addWidget(side)
+        split.setSizes([720, 460])
+        events_box = QGroupBox("Session log")
+        el = QVBoxLayout(events_box)
+        el.addLayout(filters)
+        el.addWidget(split, 1)
+
+        main = QSplitter(Qt.Orientation.Vertical)
+        main.addWidget(top)
+        main.addWidget(events_box)
+        main.setSizes([300, 500])
+
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(20, 16, 20, 12)
+        layout.addWidget(label("Audit", "panelTitle"))
+        layout.addWidget(
+            label(
+                "Every decision is signed (HMAC-SHA256 over RFC 8785 JSON) and chained in the session log; "
+                "a checkpoint in the store catches a cut tail. Erased events stay in place as signed tombstones.",
+                "panelSubtitle",
+                wrap=True,
+            )
+        )
+        layout.addWidget(main, 1)
+
+        for combo in (self.f_type, self.f_date):
+            combo.currentIndexChanged.connect(self.apply_filters)
+        self.f_story.textChanged.connect(self.apply_filters)
+        ctx.bus.changed.connect(self._on_topic)
+        self.refresh()
+
+    # ------------------------------------------------------------------ panel API
+    def search_box(self):  # type: ignore[no-untyped-def]
+        return self.f_story
+
+    @Slot()
+    def refresh(self) -> None:
+        self.show_key()
+        ws = self.ws
+        run_task(load_events, ws, name="Reading the session log", on_result=self._on_events, on_error=self._on_load_error)
+
+    def showcase(self) -> None:
+        if self.last_report is None:
+            self.verify()
+        if self.events_model.rowCount():
+            self.events_table.selectRow(0)
+
+    @Slot(str)
+    def _on_topic(self, topic: str) -> None:
+        if topic == TOPIC:
+            self.refresh()
+
+    # ------------------------------------------------------------------ key
+    def show_key(self) -> None:
+        st = self.ws.audit.status()
+        self.provider_value.setText(st.provider)
+        self.location_value.setText(st.location)
+        if st.state == "loaded":
+            version = f"v{st.key_version}"
+            if st.pending_version:
+                version += f"  (rotated to v{st.pending_version}: used from the next launch)"
+            self.version_value.setText(version)
+            self.loaded_value.setText((st.loaded_at or "").replace("T", " ").replace("+00:00", " UTC"))
+        else:
+            self.version_value.setText("—")
+            self.loaded_value.setText("not loaded" if st.state == "not_loaded" else "failed closed")
+            if st.state == "failed":
+                self.key_message.show_error(f"{st.code}: {st.message}")
+        enabled = st.state == "loaded"
+        self.verify_button.setEnabled(enabled)
+        self.rotate_button.setEnabled(enabled)
+
+    @Slot()
+    def verify(self) -> None:
+        self.verify_button.setEnabled(False)
+        self.verify_summary.clear_message()
+        run_task(
+            verify_log,
+            self.ws,
+            name="Verifying the audit chain",
+            on_result=self._on_report,
+            on_error=self.verify_summary.show_error,
+            on_finished=lambda: self.verify_button.setEnabled(self.ws.audit.key_session is not None),
+        )
+
+    def _on_report(self, out: tuple[VerifyReport, EventsPage]) -> None:
+        report, page = out
+        self.last_report = report
+        self._on_events(page)
+        t = report.totals()
+        self.report_text.setPlainText(report.text())
+        self.issues_model.set_rows(report.issues)
+        if report.ok:
+            self.verify_summary.show_ok(
+                f"Chain verified: {t['events']} events in {t['files']} file(s), {t['valid']} valid, "
+                f"{t['tombstones']} tombstone(s)."
+            )
+            self.issues_empty.set_empty(True, "No break: every signature, link and checkpoint verifies.")
+        else:
+            first = report.issues[0]
+            self.verify_summary.show_error(
+                f"ERR_AUDIT_VERIFY_FAILED: {len(report.issues)} problem(s). First: {first.file} line {first.line} — {first.message}"
+            )
+            self.issues_empty.set_empty(False)
+
+    @Slot()
+    def rotate(self) -> None:
+        st = self.ws.audit.status()
+        current = st.pending_version or st.key_version
+        if not widgets.confirm(
+            self,
+            "Rotate the audit key",
+            f"Create key version {int(current or 0) + 1} in {st.provider}?\n\n"
+            "The current version stays archived so every past event still verifies. A signed "
+            "audit_key_rotated event is written with the new key. This session keeps its key; "
+            "the new one is used from the next launch.",
+        ):
+            return
+        self.rotate_button.setEnabled(False)
+        run_task(
+            self.ws.audit.rotate,
+            name="Rotating the audit key",
+            on_result=self._on_rotated,
+            on_error=self.key_message.show_error,
+            on_finished=lambda: self.rotate_button.setEnabled(self.ws.audit.key_session is not None),
+        )
+
+    def _on_rotated(self, out: dict[str, Any]) -> None:
+        self.key_message.show_ok(
+            f"Key rotated: v{out['previous_version']} → v{out['new_version']}. The audit_key_rotated event is signed "
+            f"with v{out['new_version']}; v{out['previous_version']} stays readable for verification."
+        )
+        self.ctx.status(f"Audit key rotated to v{out['new_version']}")
+        self.ctx.bus.emit(TOPIC)
+
+    # ------------------------------------------------------------------ events
+    def _on_load_error(self, exc: BaseException) -> None:
+        self.events_empty.set_empty(True, f"The session log cannot be read: {widgets.describe_error(exc)}")
+
+    def _on_events(self, page: EventsPage) -> None:
+        self.page = page
+        self._fill(self.f_type, [("Any type", ANY)] + [(t, t) for t in page.types])
+        self._fill(self.f_date, [("Any date", ANY)] + [(d, d) for d in page.dates])
+        self.apply_filters()
+
+    @staticmethod
+    def _fill(combo: QComboBox, items: list[tuple[str, str]]) -> None:
+        current = combo.currentData()
+        combo.blockSignals(True)
+        combo.clear()
+        for text, data in items:
+            combo.addItem(text, data)
+        idx = combo.findData(current) if current is not None else -1
+        combo.setCurrentIndex(max(idx, 0))
+        combo.blockSignals(False)
+
+    @Slot()
+    def apply_filters(self) -> None:
+        etype = self.f_type.currentData()
+        day = self.f_date.currentData()
+        story = self.f_story.text().strip().lower()
+        rows = [
+            r
+            for r in self.page.records
+            if (etype in (None, ANY) or r.type == etype)
+            and (day in (None, ANY) or r.file.startswith(day))
+            and (not story or story in (r.story or "").lower())
+        ]
+        self.events_model.set_rows(rows)
+        total = len(self.page.records)
+        self.count_label.setText(f"{len(rows)} of {total} event{'s' if total != 1 else ''}")
+        filtered = etype not in (None, ANY) or day not in (None, ANY) or bool(story)
+        self.events_empty.set_empty(
+            not rows,
+            "No event matches these filters." if filtered and total else
+            "No signed event yet: they appear as Lorekeeper records its decisions.",
+        )
+        self._on_event_selected()
+
+    @Slot()
+    def _on_event_selected(self, *_args: object) -> None:
+        rec = self.events_model.row(self.events_table.currentIndex().row())
+        if rec is None:
+            self.payload_status.setText("Select an event to see exactly what was signed.")
+            self.payload.setPlainText("")
+            return
+        try:
+            pretty = json.dumps(json.loads(rec.raw), indent=2, ensure_ascii=False, sort_keys=True)
+        except ValueError:
+            pretty = rec.raw
+        verdict = {
+            "valid": f"Signature valid (key v{rec.key_version}); content matches its signed hash.",
+            "tombstone": "Erased: the content was replaced by a signed tombstone; the event's signature still verifies.",
+            "bad_signature": "The signature does NOT verify: this event was altered.",
+            "content_mismatch": "The content does NOT match its signed hash: the data was edited.",
+            "unsigned": "Unsigned line: not written by Lorekeeper.",
+            "damaged": "Damaged line: not valid JSON.",
+        }.get(rec.status, rec.status)
+        self.payload_title.setText(f"Signed event — {rec.file} line {rec.line}")
+        self.payload_status.setText(verdict)
+        self.payload.setPlainText(pretty)
+
+    def select_event(self, file: str, line: int) -> bool:
+        for combo in (self.f_type, self.f_date):
+            combo.setCurrentIndex(0)
+        self.f_story.clear()
+        for i, r in enumerate(self.events_model.rows):
+            if r.file == file and r.line == line:
+                self.events_table.selectRow(i)
+                return True
+        return False
+
+    @Slot()
+    def _jump_to_issue(self, index: Any) -> None:
+        issue = self.issues_model.row(index.row())
+        if issue is not None:
+            self.select_event(issue.file, issue.line)
+
+
+# --------------------------------------------------------------------------- fail-closed screen
+
+
+class AuditSettingsDialog(QDialog):
+    """Edit [audit] / [audit.vault] of lorekeeper.toml and optionally keep a Vault token in the keyring."""
+
+    def __init__(self, workspace_root: Path, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        from lorekeeper.audit.settings import AUTH_METHODS, PROVIDERS, AuditSettings
+        from lorekeeper.config import CONFIG_NAME, Config
+
+        self.setWindowTitle("Audit key settings")
+        self.config_path = workspace_root / CONFIG_NAME
+        self.config = Config.load(self.config_path)
+        current = AuditSettings.from_config(self.config)
+        self.provider = QComboBox()
+        self.provider.addItems(list(PROVIDERS))
+        self.provider.setCurrentText(current.provider)
+        self.addr = QLineEdit(current.addr)
+        self.mount = QLineEdit(current.mount)
+        self.path = QLineEdit(current.path)
+        self.auth = QComboBox()
+        self.auth.addItems(list(AUTH_METHODS))
+        self.auth.setCurrentText(current.auth)
+        self.role_id = QLineEdit(current.role_id)
+        self.secret = QLineEdit()
+        self.secret.setEchoMode(QLineEdit.EchoMode.Password)
+        self.secret.setPlaceholderText("optional: stored in the OS keyring, never in a file")
+        form = QFormLayout()
+        form.addRow("Provider:", self.provider)
+        form.addRow("Vault address:", self.addr)
+        form.addRow("KV v2 mount:", self.mount)
+        form.addRow("Key path:", self.path)
+        form.addRow("Vault auth:", self.auth)
+        form.addRow("AppRole role id:", self.role_id)
+        form.addRow("Token / secret id:", self.secret)
+        self.message = MessageBox()
+        self.buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Save | QDialogButtonBox.StandardButton.Cancel)
+        self.buttons.accepted.connect(self.save)
+        self.buttons.rejected.connect(self.reject)
+        box = QVBoxLayout(self)
+        box.addWidget(label(f"Saved to {self.config_path}", "hintText", wrap=True, selectable=True))
+        box.addLayout(form)
+        box.addWidget(self.message)
+        box.addWidget(self.buttons)
+        self.provider.currentTextChanged.connect(self._update_enabled)
+        self._update_enabled()
+
+    def _update_enabled(self) -> None:
+        vault = self.provider.currentText() == "vault"
+        for w in (self.addr, self.mount, self.path, self.auth, self.role_id, self.secret):
+            w.setEnabled(vault)
+
+    def values(self) -> Any:
+        from lorekeeper.audit.settings import AuditSettings
+
+        return AuditSettings(
+            provider=self.provider.currentText(),
+            addr=self.addr.text().strip(),
+            mount=self.mount.text().strip(),
+            path=self.path.text().strip(),
+            auth=self.auth.currentText(),
+            role_id=self.role_id.text().strip(),
+        )
+
+    @Slot()
+    def save(self) -> None:
+        from lorekeeper.audit.providers import store_vault_secret
+        from lorekeeper.audit.settings import save_audit_settings
+        from lorekeeper.errors import LorekeeperError
+
+        try:
+            save_audit_settings(self.config_path, self.values())
+            secret = self.secret.text()
+            if secret and self.provider.currentText() == "vault":
+                ws_id = str(self.config.get("workspace.id", "") or "")
+                store_vault_secret(ws_id, secret, approle=self.auth.currentText() == "approle")
+        except LorekeeperError as exc:
+            self.message.show_error(exc)
+            return
+        finally:
+            self.secret.clear()
+        self.accept()
+
+
+class FailClosedScreen(QWidget):
+    """Shown instead of the app when the audit key cannot be loaded: the cause, Retry, Settings."""
+
+    retry_requested = Signal()
+
+    def __init__(self, exc: BaseException, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setWindowTitle("Lorekeeper — stopped: audit key unavailable")
+        self.setWindowIcon(icon("lorekeeper"))
+        self.resize(820, 500)
+        self.info: FailClosedInfo | None = None
+        box = QVBoxLayout(self)
+        box.setContentsMargins(48, 36, 48, 16)
+        box.setSpacing(12)
+        head = QHBoxLayout()
+        shield = QLabel()
+        shield.setPixmap(icon("audit").pixmap(40, 40))
+        head.addWidget(shield)
+        self.title = QLabel("Lorekeeper has stopped: the audit key is unavailable")
+        self.title.setObjectName("errorTitle")
+        self.title.setWordWrap(True)
+        head.addWidget(self.title, 1)
+        box.addLayout(head)
+        self.cause_label = label("", "sectionTitle")
+        self.code_label = label("", "errorCode", selectable=True)
+        self.message_label = label("", wrap=True, selectable=True)
+        self.provider_label = label("", "hintText", wrap=True, selectable=True)
+        self.advice_label = label("", wrap=True)
+        self.why_label = label(WHY, "panelSubtitle", wrap=True)
+        for w in (self.cause_label, self.code_label, self.message_label, self.provider_label, self.advice_label, self.why_label):
+            box.addWidget(w)
+        box.addStretch(1)
+        self.settings_message = MessageBox()
+        box.addWidget(self.settings_message)
+        row = QHBoxLayout()
+        row.addStretch(1)
+        self.quit_button = QPushButton("Quit")
+        self.quit_button.clicked.connect(QCoreApplication.quit)
+        self.settings_button = QPushButton("Settings…")
+        self.settings_button.clicked.connect(self.open_settings)
+        self.retry_button = QPushButton("Retry")
+        self.retry_button.setObjectName("primary")
+        self.retry_button.clicked.connect(self.retry_requested.emit)
+        for b in (self.quit_button, self.settings_button, self.retry_button):
+            row.addWidget(b)
+        box.addLayout(row)
+        self.status_label = label("", "keyState")
+        strip = QHBoxLayout()
+        strip.addStretch(1)
+        strip.addWidget(self.status_label)
+        box.addLayout(strip)
+        self.set_error(exc)
+
+    def set_error(self, exc: BaseException) -> None:
+        cause = getattr(exc, "cause", "") or ""
+        self.info = getattr(exc, "fail_closed_info", None) or self.info
+        self.cause_label.setText(CAUSE_TITLES.get(cause, "Audit key unavailable"))
+        self.code_label.setText(f"{getattr(exc, 'code', 'ERR_AUDIT_KEY_UNAVAILABLE')} · cause: {cause or 'unknown'}")
+        self.message_label.setText(getattr(exc, "message", None) or str(exc))
+        if self.info is not None:
+            self.provider_label.setText(
+                f"Provider: {self.info.provider}" + (f" — {self.info.location}" if self.info.location else "")
+                + f"\nWorkspace: {self.info.workspace_root}"
+            )
+        self.advice_label.setText("What to do: " + ADVICE.get(cause, ADVICE[CAUSE_CONFIG]))
+        provider = self.info.provider if self.info else getattr(exc, "provider", "") or "?"
+        self.status_label.setText(f"Key: {provider} — failed closed ({CAUSE_TITLES.get(cause, 'unavailable')})")
+        self.status_label.setStyleSheet(f"color: {color('fail').name()}; font-weight: 600;")
+        self.settings_button.setEnabled(self.info is not None)
+
+    @Slot()
+    def open_settings(self) -> None:
+        if self.info is None:
+            return
+        dialog = self.settings_dialog()
+        if dialog.exec() == QDialog.DialogCode.Accepted:
+            self.settings_message.show_ok("Settings saved. Press Retry to start with them.")
+
+    def settings_dialog(self) -> AuditSettingsDialog:
+        """The dialog Settings opens (tests drive it without `exec`)."""
+        assert self.info is not None
+        return AuditSettingsDialog(self.info.workspace_root, self)
