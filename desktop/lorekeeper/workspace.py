@@ -170,7 +170,7 @@ class Workspace:
                 project = sample.get("project") or None
                 version = self.skills.get(sample["skill"], project)
                 result = self.evals.run_rules(sample["response"], version.rules())
-                self.evals.record(
+                run_id = self.evals.record(
                     result,
                     sample["response"],
                     skill=sample["skill"],
@@ -179,6 +179,10 @@ class Workspace:
                     source="demo",
                     created_at=now - timedelta(days=float(sample.get("days_ago", 0))),
                 )
+                # the same answers feed the quality metrics (issue 4): skill applied + eval outcome
+                when = now - timedelta(days=float(sample.get("days_ago", 0)))
+                self.quality.log_applied([sample["skill"]], project, at=when)
+                self.quality.log_eval(sample["skill"], project, result.passed, eval_run_id=run_id, at=when)
                 report.eval_runs += 1
         for name in ("sources",):
             src = data / name
@@ -192,4 +196,5 @@ class Workspace:
         learnings = data / "learnings.md"
         if learnings.is_file():
             shutil.copyfile(learnings, self.root / "exports" / "learnings.md")
+            self.learnings.import_file(learnings)  # the Learnings panel and the LEARNINGS block (issue 4)
         return report

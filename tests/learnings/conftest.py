@@ -15,3 +15,24 @@ def anthropic_server():
 def ollama_server():
     with FakeOllama() as srv:
         yield srv
+
+
+@pytest.fixture
+def sync_workers():
+    from lorekeeper.ui import workers
+
+    workers.set_synchronous(True)
+    yield
+    workers.set_synchronous(False)
+
+
+@pytest.fixture
+def window(qtbot, demo_workspace, sync_workers):
+    from lorekeeper.ui.main_window import MainWindow
+
+    win = MainWindow(demo_workspace)
+    qtbot.addWidget(win)
+    win.show()
+    qtbot.waitExposed(win)
+    yield win
+    win.close()

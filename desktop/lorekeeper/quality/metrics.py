@@ -61,7 +61,7 @@ class SkillMetrics:
         if rate is not None and rate < SUCCESS_THRESHOLD:
             out.append(f"low success rate ({rate:.0%})")
         if self.feedback_negative > self.feedback_positive:
-            out.append(f"more negative feedback (\U0001f44d {self.feedback_positive} / \U0001f44e {self.feedback_negative})")
+            out.append(f"more negative feedback ({self.feedback_negative} down / {self.feedback_positive} up)")
         return out
 
     @property

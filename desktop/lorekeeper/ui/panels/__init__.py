@@ -33,6 +33,8 @@ PANELS: list[PanelSpec] = [
     PanelSpec("evals", "Evals", "evals", lazy("lorekeeper.ui.panels.evals", "EvalsPanel")),
     PanelSpec("router", "Router", "router", lazy("lorekeeper.ui.panels.router", "RouterPanel")),
     PanelSpec("playground", "Playground", "playground", lazy("lorekeeper.ui.panels.playground", "PlaygroundPanel")),
+    PanelSpec("learnings", "Learnings", "learnings", lazy("lorekeeper.ui.panels.learnings", "LearningsPanel")),
+    PanelSpec("quality", "Quality", "quality", lazy("lorekeeper.ui.panels.quality", "QualityPanel")),
     PanelSpec("audit", "Audit", "audit", lazy("lorekeeper.ui.panels.audit", "AuditPanel")),
 ]
 

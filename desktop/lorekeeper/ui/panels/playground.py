@@ -180,13 +180,13 @@ class PlaygroundPanel(Panel):
         self.answer_view.setPlaceholderText("The model's answer streams here.")
         self.footnote = label("", "footnote", wrap=True, selectable=True)
         self.footnote.hide()
-        self.fix_button = QPushButton("\U0001f6e0\ufe0f Fix It")
+        self.fix_button = QPushButton("Fix It")
         self.fix_button.setToolTip("Write the correction: it becomes a learning and the fix request is sent at once")
         self.fix_button.clicked.connect(self.open_fix_it)
-        self.up_button = QPushButton("\U0001f44d")
+        self.up_button = QPushButton("Thumbs up")
         self.up_button.setToolTip("Good answer (positive feedback for the routed skills)")
         self.up_button.clicked.connect(self.thumbs_up)
-        self.down_button = QPushButton("\U0001f44e")
+        self.down_button = QPushButton("Thumbs down")
         self.down_button.setToolTip("Bad answer: negative feedback and a learning")
         self.down_button.clicked.connect(self.open_thumbs_down)
         self.info = MessageBox()
@@ -215,7 +215,7 @@ class PlaygroundPanel(Panel):
         layout.addWidget(
             label(
                 "Talk to the configured model through Lorekeeper: the router hints skills, learnings ride along, "
-                "evals check each answer. Fix It and 👎 turn a bad answer into a rule for every next prompt.",
+                "evals check each answer. Fix It and thumbs down turn a bad answer into a rule for every next prompt.",
                 "panelSubtitle",
                 wrap=True,
             )

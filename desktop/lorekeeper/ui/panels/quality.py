@@ -1,0 +1,287 @@
+"""Quality dashboard: per-skill health over a time window, charts over time, underperformers marked.
+
+A skill is underperforming (the seed's rule, from `lorekeeper.quality`) when it was applied at
+least 3 times and its success rate is below 80% or its negative feedback outnumbers the positive.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime, timedelta, timezone
+from typing import Any
+
+import pyqtgraph as pg
+from PySide6.QtCore import Qt, Slot
+from PySide6.QtGui import QPalette
+from PySide6.QtWidgets import (
+    QApplication,
+    QComboBox,
+    QHBoxLayout,
+    QHeaderView,
+    QLabel,
+    QSplitter,
+    QTableView,
+    QVBoxLayout,
+    QWidget,
+)
+
+from lorekeeper.quality.metrics import MIN_APPLIED, SUCCESS_THRESHOLD, DayPoint, SkillMetrics, compute, daily
+from lorekeeper.ui.models.base import RowsModel
+from lorekeeper.ui.panels.base import AppContext, Panel
+from lorekeeper.ui.theme import color, icon
+from lorekeeper.ui.widgets import EmptyState, MessageBox, label, setup_table
+from lorekeeper.ui.workers import run_task
+
+WINDOWS = (("Last 7 days", 7), ("Last 30 days", 30), ("Last 90 days", 90), ("All time", None))
+ALL = "__all__"
+EMPTY = (
+    "No quality events in this window. Every answer in the Playground (or `lorekeeper llm ask`) records the "
+    "skills it was routed to, their eval outcome and your feedback."
+)
+
+
+@dataclass(frozen=True)
+class Snapshot:
+    metrics: list[SkillMetrics]
+    points: list[DayPoint]
+    skill: str | None
+    days: int | None
+
+
+class SkillHealthModel(RowsModel[SkillMetrics]):
+    COL_SKILL, COL_PROJECT, COL_APPLIED, COL_SUCCESS, COL_UP, COL_DOWN, COL_STATUS = range(7)
+    HEADERS = ("Skill", "Project", "Applied", "Success", "Up", "Down", "Health")
+
+    def cell(self, item: SkillMetrics, column: int, role: int) -> Any:
+        if role == Qt.ItemDataRole.DisplayRole:
+            rate = "—" if item.success_rate is None else f"{item.success_rate:.0%}"
+            if item.underperforming:
+                status = "Underperforming: " + "; ".join(item.reasons)
+            elif item.applied_count < MIN_APPLIED:
+                status = f"Too few uses (< {MIN_APPLIED})"
+            else:
+                status = "Healthy"
+            return (item.skill, item.project or "all", item.applied_count, rate, item.feedback_positive,
+                    item.feedback_negative, status)[column]
+        if role == Qt.ItemDataRole.DecorationRole and column == self.COL_STATUS:
+            return icon("warning") if item.underperforming else (icon("pass") if item.applied_count >= MIN_APPLIED else None)
+        if role == Qt.ItemDataRole.ForegroundRole and item.underperforming and column in (self.COL_SKILL, self.COL_STATUS):
+            return color("fail")
+        if role == Qt.ItemDataRole.ForegroundRole and column == self.COL_SUCCESS and item.success_rate is not None:
+            return color("pass") if item.success_rate >= SUCCESS_THRESHOLD else color("fail")
+        if role == Qt.ItemDataRole.TextAlignmentRole and column in (self.COL_APPLIED, self.COL_SUCCESS, self.COL_UP, self.COL_DOWN):
+            return int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+        return None
+
+
+class _Chart(pg.PlotWidget):
+    def __init__(self, ylabel: str, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setMinimumHeight(130)
+        self.setMenuEnabled(False)
+        self.setMouseEnabled(False, False)
+        self.hideButtons()
+        self.plotItem.showGrid(y=True, alpha=0.25)
+        self.plotItem.getAxis("left").setLabel(ylabel)
+        pal = QApplication.palette()
+        self.setBackground(pal.color(QPalette.ColorRole.Base))
+        for axis in ("left", "bottom"):
+            ax = self.plotItem.getAxis(axis)
+            ax.setPen(pg.mkPen(pal.color(QPalette.ColorRole.Mid)))
+            ax.setTextPen(pg.mkPen(pal.color(QPalette.ColorRole.Text)))
+
+
+def day_axis(days: int | None, points: list[DayPoint]) -> list[datetime]:
+    """The days shown: the whole window (days without events included), or the span of the data."""
+    today = datetime.now(timezone.utc).replace(hour=0, minute=0, second=0, microsecond=0)
+    if days is not None:
+        return [today - timedelta(days=days - 1 - i) for i in range(days)]
+    if not points:
+        return [today]
+    first = datetime.strptime(points[0].day, "%Y-%m-%d").replace(tzinfo=timezone.utc)
+    n = (today - first).days + 1
+    return [first + timedelta(days=i) for i in range(max(n, 1))]
+
+
+class QualityPanel(Panel):
+    def __init__(self, ctx: AppContext, parent: QWidget | None = None) -> None:
+        super().__init__(ctx, parent)
+        self.snapshot: Snapshot | None = None
+        self._generation = 0
+
+        self.window = QComboBox()
+        for text, days in WINDOWS:
+            self.window.addItem(text, days)
+        self.window.setCurrentIndex(1)
+        self.project = QComboBox()
+        self.project.setMinimumWidth(150)
+        self.summary = label("", "hintText")
+        filters = QHBoxLayout()
+        filters.addWidget(QLabel("Window:"))
+        filters.addWidget(self.window)
+        filters.addWidget(QLabel("Project:"))
+        filters.addWidget(self.project)
+        filters.addStretch(1)
+        filters.addWidget(self.summary)
+
+        self.model = SkillHealthModel(self)
+        self.table = QTableView()
+        self.table.setModel(self.model)
+        setup_table(self.table)
+        hh = self.table.horizontalHeader()
+        hh.setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
+        hh.setStretchLastSection(True)
+        for col, width in ((0, 150), (1, 80), (2, 60), (3, 65), (4, 40), (5, 45)):
+            self.table.setColumnWidth(col, width)
+        self.table.selectionModel().currentRowChanged.connect(self._on_selected)
+        self.empty = EmptyState(self.table, EMPTY)
+
+        self.chart_title = label("Success rate per day — all skills", "sectionTitle")
+        self.rate_chart = _Chart("success %")
+        self.rate_chart.plotItem.setYRange(0, 100, padding=0.05)
+        self.feedback_chart = _Chart("feedback")
+        self.feedback_chart.setXLink(self.rate_chart)
+        self.message = MessageBox()
+
+        charts = QWidget()
+        cl = QVBoxLayout(charts)
+        cl.setContentsMargins(0, 0, 0, 0)
+        cl.addWidget(self.chart_title)
+        cl.addWidget(self.rate_chart, 3)
+        cl.addWidget(label("Feedback per day (thumbs up above, thumbs down below)", "sectionTitle"))
+        cl.addWidget(self.feedback_chart, 2)
+
+        split = QSplitter(Qt.Orientation.Horizontal)
+        split.addWidget(self.empty)
+        split.addWidget(charts)
+        split.setSizes([620, 520])
+
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(20, 16, 20, 12)
+        layout.addWidget(label("Quality", "panelTitle"))
+        layout.addWidget(
+            label(
+                f"Skill health from every answer: applied count, success rate (no warning rule failed) and feedback. "
+                f"Underperforming: applied ≥ {MIN_APPLIED} and success < {SUCCESS_THRESHOLD:.0%} or more thumbs down than up — "
+                "the skills the improvement loop will propose to fix. Worst first.",
+                "panelSubtitle",
+                wrap=True,
+            )
+        )
+        layout.addLayout(filters)
+        layout.addWidget(split, 1)
+        layout.addWidget(self.message)
+
+        self.window.currentIndexChanged.connect(self.reload)
+        self.project.currentIndexChanged.connect(self.reload)
+        ctx.bus.changed.connect(self._on_bus)
+        self.refresh()
+
+    # ------------------------------------------------------------ panel API
+    @Slot()
+    def refresh(self) -> None:
+        ws = self.ws
+        run_task(lambda: sorted(set(ws.skills.projects()) | set(ws.learnings.projects())), name="Loading projects",
+                 visible=False, on_result=self._on_projects)
+
+    def showcase(self) -> None:
+        bad = next((i for i, m in enumerate(self.model.rows) if m.underperforming), None)
+        if bad is not None:
+            self.table.selectRow(bad)
+
+    @Slot(str)
+    def _on_bus(self, topic: str) -> None:
+        if topic in ("quality", "evals"):
+            self.reload()
+
+    def _on_projects(self, projects: list[str]) -> None:
+        current = self.project.currentData()
+        self.project.blockSignals(True)
+        self.project.clear()
+        self.project.addItem("All projects", ALL)
+        for p in projects:
+            self.project.addItem(p, p)
+        idx = self.project.findData(current) if current else 0
+        self.project.setCurrentIndex(max(idx, 0))
+        self.project.blockSignals(False)
+        self.reload()
+
+    def selected_skill(self) -> str | None:
+        idx = self.table.selectionModel().currentIndex()
+        row = self.model.row(idx.row()) if idx.isValid() else None
+        return row.skill if row else None
+
+    @Slot()
+    def reload(self) -> None:
+        self._generation += 1
+        gen = self._generation
+        days = self.window.currentData()
+        proj = self.project.currentData()
+        project = None if proj in (None, ALL) else proj
+        skill = self.selected_skill()
+        ws = self.ws
+
+        def load() -> Snapshot:
+            events = ws.quality.events(days=days, project=project)
+            return Snapshot(compute(events), daily(events, skill), skill, days)
+
+        run_task(load, name="Loading quality", visible=False, on_result=lambda snap: self._show(gen, snap),
+                 on_error=self.message.show_error)
+
+    def _show(self, gen: int, snap: Snapshot) -> None:
+        if gen != self._generation:
+            return
+        self.snapshot = snap
+        keep = snap.skill
+        self.table.selectionModel().blockSignals(True)
+        self.model.set_rows(snap.metrics)
+        if keep:
+            for i, m in enumerate(snap.metrics):
+                if m.skill == keep:
+                    self.table.selectRow(i)
+                    break
+        self.table.selectionModel().blockSignals(False)
+        self.empty.set_empty(not snap.metrics)
+        bad = sum(1 for m in snap.metrics if m.underperforming)
+        self.summary.setText(f"{len(snap.metrics)} skill(s) used · {bad} underperforming")
+        self.chart_title.setText(f"Success rate per day — {snap.skill or 'all skills'}")
+        self._draw(snap)
+
+    def _draw(self, snap: Snapshot) -> None:
+        days = day_axis(snap.days, snap.points)
+        index = {d.strftime("%Y-%m-%d"): i for i, d in enumerate(days)}
+        xs, rates, ups, downs = [], [], [], []
+        for p in snap.points:
+            i = index.get(p.day)
+            if i is None:
+                continue
+            if p.success_rate is not None:
+                xs.append(i)
+                rates.append(100.0 * p.success_rate)
+            ups.append((i, p.positive))
+            downs.append((i, p.negative))
+        rc = self.rate_chart.plotItem
+        rc.clear()
+        rc.addItem(pg.InfiniteLine(pos=100 * SUCCESS_THRESHOLD, angle=0, pen=pg.mkPen(color("muted"), style=Qt.PenStyle.DashLine)))
+        if xs:
+            rc.plot(xs, rates, pen=pg.mkPen(color("info"), width=2), symbol="o", symbolSize=6,
+                    symbolBrush=[pg.mkBrush(color("pass") if r >= 100 * SUCCESS_THRESHOLD else color("fail")) for r in rates])
+        fc = self.feedback_chart.plotItem
+        fc.clear()
+        if ups:
+            fc.addItem(pg.BarGraphItem(x=[i for i, _ in ups], height=[n for _, n in ups], width=0.6,
+                                       brush=pg.mkBrush(color("pass")), pen=pg.mkPen(None)))
+            fc.addItem(pg.BarGraphItem(x=[i for i, _ in downs], height=[-n for _, n in downs], width=0.6,
+                                       brush=pg.mkBrush(color("fail")), pen=pg.mkPen(None)))
+        top = max([1] + [n for _, n in ups])
+        bottom = max([1] + [n for _, n in downs])
+        fc.setYRange(-bottom, top, padding=0.1)
+        rc.setXRange(-0.7, len(days) - 0.3, padding=0)
+        step = max(len(days) // 6, 1)
+        ticks = [(i, d.strftime("%b %d")) for i, d in enumerate(days) if (len(days) - 1 - i) % step == 0]
+        for plot in (rc, fc):
+            plot.getAxis("bottom").setTicks([ticks])
+
+    @Slot()
+    def _on_selected(self, *_args: object) -> None:
+        self.reload()
