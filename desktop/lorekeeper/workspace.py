@@ -18,6 +18,7 @@ from lorekeeper.config import CONFIG_NAME, Config, default_config_text
 from lorekeeper.errors import WorkspaceError
 from lorekeeper.evals.service import EvalService
 from lorekeeper.fsutil import atomic_write_text
+from lorekeeper.learnings.audit_hook import audit_hook
 from lorekeeper.learnings.reflect import ReflectLoop
 from lorekeeper.learnings.service import LearningService
 from lorekeeper.llm.service import LLMService
@@ -64,7 +65,7 @@ class Workspace:
         self.evals = EvalService(store, self.skills)
         self._router_cache: dict[str, tuple[int, Router]] = {}
         # learnings, quality tracking, prompt assembly and the model (issue 4)
-        self.learnings = LearningService(store)
+        self.learnings = LearningService(store, on_event=audit_hook(self))  # events signed in ws.audit.log
         self.quality = QualityTracker(store)
         self.prompts = PromptBuilder(self)
         self.llm = LLMService(self)

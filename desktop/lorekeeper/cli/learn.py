@@ -10,6 +10,12 @@ import click
 from lorekeeper.cli.common import emit_json, handle_errors, json_option, open_workspace, workspace_option
 from lorekeeper.learnings.service import SCOPES, SOURCES, STATUSES
 
+def _warn_unsigned(ws) -> None:  # type: ignore[no-untyped-def]
+    """Say so when the audit chain could not sign a change (the change itself was kept)."""
+    for w in ws.learnings.take_audit_warnings():
+        click.echo(f"warning: {w}", err=True)
+
+
 _project = click.option("--project", default=None, help="The project (default: the learnings without a project).")
 
 
@@ -34,6 +40,7 @@ def add(rule: str, project: str | None, source: str, story: str, domain: str, ta
     """Add RULE as a learning (one line: whitespace runs become one space)."""
     with open_workspace(workspace_dir) as ws:
         info = ws.learnings.add(rule, project=project, source=source, story=story, domain=domain, tags=tags, scope=scope)
+        _warn_unsigned(ws)
     if as_json:
         emit_json(info.to_dict())
     else:
@@ -83,6 +90,7 @@ def edit(learning_id: int, rule: str | None, story: str | None, domain: str | No
     """Change a learning's rule or fields."""
     with open_workspace(workspace_dir) as ws:
         info = ws.learnings.edit(learning_id, rule=rule, story=story, domain=domain, tags=tags, scope=scope)
+        _warn_unsigned(ws)
     if as_json:
         emit_json(info.to_dict())
     else:
@@ -98,6 +106,7 @@ def _status_command(name: str, status: str, verb: str) -> click.Command:
     def cmd(ids: tuple[int, ...], workspace_dir: Path | None, as_json: bool) -> None:
         with open_workspace(workspace_dir) as ws:
             infos = ws.learnings.set_status(ids, status)
+            _warn_unsigned(ws)
         if as_json:
             emit_json([i.to_dict() for i in infos])
         else:
@@ -140,6 +149,7 @@ def import_cmd(path: Path, project: str | None, workspace_dir: Path | None, as_j
             report = ws.learnings.import_text(sys.stdin.read(), project, file="<stdin>")
         else:
             report = ws.learnings.import_file(path, project)
+        _warn_unsigned(ws)
     if as_json:
         emit_json(report.to_dict())
         return

@@ -155,11 +155,16 @@ class LearningService:
         self.store = store
         self.on_event = on_event
         self.revision = 0  # bumped on each change: panels and caches compare it
+        self.audit_warnings: list[str] = []  # changes the audit chain could not sign (see audit_hook)
 
     def _emit(self, name: str, data: dict[str, object]) -> None:
         self.revision += 1
         if self.on_event is not None:
             self.on_event(name, data)
+
+    def take_audit_warnings(self) -> list[str]:
+        out, self.audit_warnings = self.audit_warnings, []
+        return out
 
     # ------------------------------------------------------------------ writes
     def add(

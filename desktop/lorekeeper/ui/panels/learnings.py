@@ -365,7 +365,11 @@ class LearningsPanel(Panel):
 
     # ------------------------------------------------------------ actions
     def _changed(self, text: str) -> None:
-        self.message.show_ok(text)
+        warnings = self.ws.learnings.take_audit_warnings()
+        if warnings:
+            self.message.show_error(text + " " + " ".join(warnings))
+        else:
+            self.message.show_ok(text)
         self.ctx.bus.emit("learnings")
 
     @Slot()

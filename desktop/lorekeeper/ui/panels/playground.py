@@ -416,7 +416,8 @@ class PlaygroundPanel(Panel):
 
     @Slot(object, object)
     def _on_fix_learning(self, learning: LearningInfo, _prompt: AssembledPrompt) -> None:
-        self.ctx.status(f"Learning {learning.id} saved: {learning.rule}")
+        warnings = self.ws.learnings.take_audit_warnings()
+        self.ctx.status(f"Learning {learning.id} saved: {learning.rule}" + (" — " + " ".join(warnings) if warnings else ""))
         self.ctx.bus.emit("learnings")  # the preview of the next message now carries it
 
     # ------------------------------------------------------------ thumbs
@@ -454,7 +455,11 @@ class PlaygroundPanel(Panel):
                  on_error=self.info.show_error)
 
     def _after_feedback(self, text: str) -> None:
-        self.info.show_ok(text)
+        warnings = self.ws.learnings.take_audit_warnings()
+        if warnings:
+            self.info.show_error(text + " " + " ".join(warnings))
+        else:
+            self.info.show_ok(text)
         self.ctx.bus.emit("quality")
 
     # ------------------------------------------------------------ settings
