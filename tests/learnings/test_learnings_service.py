@@ -107,3 +107,17 @@ def test_cli_add_list_edit_archive_restore(workspace):
     assert run(workspace, "learn", "archive", "424242").exit_code == 3
     rows = json.loads(run(workspace, "learn", "list", "--search", "else", "--json").output)
     assert [x["rule"] for x in rows] == ["Something else"]
+
+
+def test_the_block_reads_only_what_can_fit_but_counts_what_was_left_out(workspace):
+    for i in range(600):
+        workspace.learnings.add(f"r{i}", project="big")
+    block = workspace.learnings.block("big")
+    assert len(block.text) <= 2000
+    assert block.used[0] == workspace.learnings.list(project="big", limit=1)[0].id  # newest first
+    assert len(block.used) + block.dropped == 600
+    # the full newest-first list gives the same block
+    from lorekeeper.learnings.block import learnings_block
+
+    full = learnings_block((i.id, i.rule) for i in workspace.learnings.for_prompt("big"))
+    assert full.text == block.text

@@ -118,3 +118,8 @@ def test_the_key_comes_from_the_keyring(anthropic_server, monkeypatch):
         assert anthropic_server.requests[-1].headers["x-api-key"] == "sk-from-keyring"
     finally:
         keys.delete_key("anthropic")
+
+
+def test_a_base_url_written_with_v1_works_too(anthropic_server):
+    assert provider(anthropic_server.url + "/v1/").complete("x")
+    assert anthropic_server.requests[-1].path == "/v1/messages"

@@ -70,3 +70,8 @@ def test_embeddings(ollama_server):
 def test_anthropic_has_no_embeddings():
     with pytest.raises(LLMUnavailableError, match="no embeddings"):
         make_provider(LLMSettings(provider="anthropic")).embed(["x"])
+
+
+def test_a_base_url_written_with_api_works_too(ollama_server):
+    assert provider(ollama_server.url + "/api").complete("x")
+    assert ollama_server.requests[-1].path == "/api/chat"

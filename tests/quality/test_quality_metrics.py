@@ -89,3 +89,23 @@ def test_the_tracker_window_and_the_cli(workspace):
     assert data[0]["success_rate"] == 0.0 and data[0]["feedback_positive"] == 1
     r = CliRunner().invoke(main, ["quality", "--workspace", str(workspace.root)], catch_exceptions=False)
     assert "UNDERPERFORMING: low success rate (0%)" in r.output
+
+
+def test_the_database_count_matches_the_arithmetic_on_events(workspace):
+    import random
+
+    rnd = random.Random(4)
+    q = workspace.quality
+    for _ in range(200):
+        skill = rnd.choice(["a", "b", "c"])
+        project = rnd.choice(["p1", "p2", None])
+        kind = rnd.choice(["applied", "eval", "feedback"])
+        if kind == "applied":
+            q.log_applied([skill], project)
+        elif kind == "eval":
+            q.log_eval(skill, project, rnd.random() < 0.7)
+        else:
+            q.log_feedback([skill], project, rnd.random() < 0.5)
+    for by_project in (False, True):
+        assert q.metrics(by_project=by_project) == compute(q.events(), by_project=by_project)
+    assert q.metrics(project="p1") == compute(q.events(project="p1"))

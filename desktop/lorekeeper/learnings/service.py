@@ -327,19 +327,28 @@ class LearningService:
         with self.store.session() as s:
             return sorted(set(s.scalars(select(Learning.project).where(Learning.project != GLOBAL))))
 
-    def for_prompt(self, project: str | None) -> list[LearningInfo]:
+    @staticmethod
+    def _prompt_filter(proj: str):  # type: ignore[no-untyped-def]
+        return (Learning.status == "active", or_(Learning.project == proj, Learning.scope == "global"))
+
+    def for_prompt(self, project: str | None, limit: int | None = None) -> list[LearningInfo]:
         """The active rules a prompt of `project` carries, newest first."""
         proj = validate_project(project)
-        stmt = (
-            select(Learning)
-            .where(Learning.status == "active", or_(Learning.project == proj, Learning.scope == "global"))
-            .order_by(Learning.created_at.desc(), Learning.id.desc())
-        )
+        stmt = select(Learning).where(*self._prompt_filter(proj)).order_by(Learning.created_at.desc(), Learning.id.desc())
+        if limit is not None:
+            stmt = stmt.limit(limit)
         with self.store.session() as s:
             return [_info(r) for r in s.scalars(stmt)]
 
     def block(self, project: str | None, budget: int = BUDGET) -> LearningsBlock:
-        return learnings_block(((i.id, i.rule) for i in self.for_prompt(project)), budget)
+        """The LEARNINGS block. Each line costs at least 4 characters ("\n- " and one), so no more
+        than budget // 4 rules can fit: only that many newest rows are read, however many exist."""
+        proj = validate_project(project)
+        rows = self.for_prompt(proj, limit=budget // 4 + 1)
+        block = learnings_block(((i.id, i.rule) for i in rows), budget)
+        with self.store.session() as s:
+            total = int(s.scalar(select(func.count(Learning.id)).where(*self._prompt_filter(proj))) or 0)
+        return LearningsBlock(block.text, block.used, total - len(block.used))
 
     # ------------------------------------------------------------------ learnings.md
     def export_text(self, project: str | None = None, *, include_archived: bool = True) -> str:

@@ -9,6 +9,14 @@ from lorekeeper.llm.base import LLMSettings, LLMUnavailableError, Provider, Prov
 from lorekeeper.llm.keys import get_key
 
 
+def _base_url(url: str) -> str | None:
+    """The SDK adds `/v1/messages` itself: a base URL written with its `/v1` is accepted too."""
+    url = url.strip().rstrip("/")
+    if url.endswith("/v1"):
+        url = url[: -len("/v1")]
+    return url or None
+
+
 class AnthropicProvider(Provider):
     name = "anthropic"
 
@@ -37,7 +45,7 @@ class AnthropicProvider(Provider):
 
         return anthropic.Anthropic(
             api_key=key,
-            base_url=self.settings.base_url or None,
+            base_url=_base_url(self.settings.base_url),
             timeout=self.settings.timeout,
             max_retries=max(self.settings.max_retries, 0),
             # The SDK sends the key as a Bearer token; the Messages API also documents x-api-key,

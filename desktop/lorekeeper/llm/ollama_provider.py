@@ -15,7 +15,11 @@ class OllamaProvider(Provider):
 
     @property
     def host(self) -> str:
-        return self.settings.base_url or DEFAULT_HOST
+        """The server root; a URL written with the API's `/api` suffix is accepted too."""
+        url = self.settings.base_url.strip().rstrip("/")
+        if url.endswith("/api"):
+            url = url[: -len("/api")]
+        return url or DEFAULT_HOST
 
     def _client(self) -> Any:
         import ollama

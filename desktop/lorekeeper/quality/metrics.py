@@ -94,27 +94,42 @@ def is_underperforming(applied_count: int, success_rate: float | None, positive:
     return low_success or negative > positive
 
 
-def compute(events: Iterable[Event], *, by_project: bool = False) -> list[SkillMetrics]:
-    """Metrics per skill (and per project when `by_project`), sorted by health (worst first), then name."""
+@dataclass(frozen=True)
+class Count:
+    """Events of one kind and outcome for one skill (and project): what a GROUP BY query returns."""
+
+    skill: str
+    project: str | None
+    kind: str
+    passed: bool | None
+    positive: bool | None
+    n: int
+
+
+def from_counts(counts: Iterable[Count]) -> list[SkillMetrics]:
+    """Metrics from grouped counts, sorted by health (worst first), then name."""
     acc: dict[tuple[str, str | None], list[int]] = {}
-    for e in events:
-        if not e.skill:
+    for c in counts:
+        if not c.skill:
             continue
-        key = (e.skill, e.project if by_project else None)
-        a = acc.setdefault(key, [0, 0, 0, 0, 0])
-        if e.kind == "applied":
-            a[0] += 1
-        elif e.kind == "eval" and e.passed is not None:
-            a[1] += 1
-            a[2] += 1 if e.passed else 0
-        elif e.kind == "feedback" and e.positive is not None:
-            if e.positive:
-                a[3] += 1
-            else:
-                a[4] += 1
+        a = acc.setdefault((c.skill, c.project), [0, 0, 0, 0, 0])
+        if c.kind == "applied":
+            a[0] += c.n
+        elif c.kind == "eval" and c.passed is not None:
+            a[1] += c.n
+            a[2] += c.n if c.passed else 0
+        elif c.kind == "feedback" and c.positive is not None:
+            a[3 if c.positive else 4] += c.n
     out = [SkillMetrics(skill, proj, *vals) for (skill, proj), vals in acc.items()]
     out.sort(key=lambda m: (m.health, m.skill, m.project or ""))
     return out
+
+
+def compute(events: Iterable[Event], *, by_project: bool = False) -> list[SkillMetrics]:
+    """Metrics per skill (and per project when `by_project`), sorted by health (worst first), then name."""
+    return from_counts(
+        Count(e.skill, e.project if by_project else None, e.kind, e.passed, e.positive, 1) for e in events
+    )
 
 
 @dataclass(frozen=True)

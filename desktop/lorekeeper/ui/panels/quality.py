@@ -25,7 +25,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from lorekeeper.quality.metrics import MIN_APPLIED, SUCCESS_THRESHOLD, DayPoint, SkillMetrics, compute, daily
+from lorekeeper.quality.metrics import MIN_APPLIED, SUCCESS_THRESHOLD, DayPoint, SkillMetrics
 from lorekeeper.ui.models.base import RowsModel
 from lorekeeper.ui.panels.base import AppContext, Panel
 from lorekeeper.ui.theme import color, icon
@@ -222,8 +222,8 @@ class QualityPanel(Panel):
         ws = self.ws
 
         def load() -> Snapshot:
-            events = ws.quality.events(days=days, project=project)
-            return Snapshot(compute(events), daily(events, skill), skill, days)
+            return Snapshot(ws.quality.metrics(days=days, project=project),
+                            ws.quality.daily(days=days, project=project, skill=skill), skill, days)
 
         run_task(load, name="Loading quality", visible=False, on_result=lambda snap: self._show(gen, snap),
                  on_error=self.message.show_error)
