@@ -29,6 +29,8 @@ _EXIT_BY_CODE = {
     "ERR_UNSIGNED_ENTRY": EXIT_CHECK_FAILED,
     "ERR_AUDIT_VERIFY_FAILED": EXIT_CHECK_FAILED,
     "ERR_CANONICAL_JSON": EXIT_INVALID,
+    # improvement loop (issue 6): the model answered in a form the prompt did not ask for
+    "ERR_MODEL_ANSWER_INVALID": EXIT_UNAVAILABLE,
 }
 
 

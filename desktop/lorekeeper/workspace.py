@@ -74,6 +74,10 @@ class Workspace:
 
         # the signed audit chain; the key is loaded only by `ws.audit.require_key()` (fail closed)
         self.audit = AuditService(self)
+        from lorekeeper.improve.service import ImproveService
+
+        # nightly analysis, proposals, Sage and A/B benchmarks (issue 6)
+        self.improve = ImproveService(self)
         self.init_warnings: list[str] = []
 
     # ------------------------------------------------------------------ lifecycle

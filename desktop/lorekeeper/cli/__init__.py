@@ -15,6 +15,7 @@ from lorekeeper.cli import audit as _audit
 from lorekeeper.cli import ctx as _ctx
 from lorekeeper.cli import evals as _evals
 from lorekeeper.cli import gui as _gui
+from lorekeeper.cli import improve as _improve
 from lorekeeper.cli import init as _init
 from lorekeeper.cli import learn as _learn
 from lorekeeper.cli import llm as _llm
@@ -55,3 +56,5 @@ main.add_command(_prompt.prompt_cmd)
 main.add_command(_learn.learn)
 main.add_command(_quality.quality)
 main.add_command(_ctx.ctx)
+for _cmd in _improve.COMMANDS:  # nightly, sage, proposals, bench (issue 6)
+    main.add_command(_cmd)

@@ -1,0 +1,230 @@
+"""The nightly analysis (seed pillar 4, "Karpathy loop"): deterministic, template-based proposals.
+
+For every project (and the events recorded without one), per-skill metrics over the window are
+checked with the seed's rule (`lorekeeper.quality.metrics.is_underperforming`, not re-implemented
+here). Each underperforming skill gets its failing eval rules and related learnings gathered and
+one proposal written from a template — no model involved — unless a proposal for the same skill
+scope is already pending. A skill flagged in several projects that all resolve to the same scope
+(e.g. the global skill) gets one proposal per run, carrying the metrics of each project.
+
+The template appends a "Corrections from review" section to the current SKILL.md: each failing
+rule as an instruction with its failure count, each related learning as a rule to follow, and the
+reasons. The operator reads the diff and decides; the system identifies, the human fixes.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import TYPE_CHECKING, Any
+
+from lorekeeper.improve.evidence import failing_rules, related_learnings
+from lorekeeper.improve.proposals import NewProposal
+from lorekeeper.quality.metrics import SkillMetrics
+from lorekeeper.skills.library import validate_project
+from lorekeeper.store.models import ImprovementRun, utcnow
+
+if TYPE_CHECKING:
+    from lorekeeper.workspace import Workspace
+
+DEFAULT_DAYS = 30.0
+SECTION = "## Corrections from review"
+
+
+@dataclass
+class RunSummary:
+    """What one nightly (or Sage) run looked at and did; kept in the store and shown in the app."""
+
+    kind: str
+    project: str | None
+    started_at: datetime
+    finished_at: datetime | None = None
+    days: float | None = DEFAULT_DAYS
+    model: str = ""
+    projects: list[str] = field(default_factory=list)
+    skills_checked: int = 0
+    underperforming: list[dict[str, Any]] = field(default_factory=list)
+    created: list[dict[str, Any]] = field(default_factory=list)
+    skipped: list[dict[str, Any]] = field(default_factory=list)  # pending duplicate, NO_CHANGE, ...
+    errors: list[dict[str, Any]] = field(default_factory=list)
+    benchmarks: list[dict[str, Any]] = field(default_factory=list)
+    run_id: int | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "run_id": self.run_id,
+            "kind": self.kind,
+            "project": self.project,
+            "started_at": self.started_at.isoformat(),
+            "finished_at": self.finished_at.isoformat() if self.finished_at else None,
+            "days": self.days,
+            "model": self.model or None,
+            "projects": self.projects,
+            "skills_checked": self.skills_checked,
+            "underperforming": self.underperforming,
+            "created": self.created,
+            "skipped": self.skipped,
+            "errors": self.errors,
+            "benchmarks": self.benchmarks,
+        }
+
+    def text(self) -> str:
+        head = f"{self.kind} run #{self.run_id}" if self.run_id else f"{self.kind} run"
+        lines = [
+            f"{head}: {len(self.projects)} project scope(s), {self.skills_checked} skill(s) checked, "
+            f"{len(self.underperforming)} underperforming, {len(self.created)} proposal(s) created, "
+            f"{len(self.skipped)} skipped" + (f", {len(self.errors)} error(s)" if self.errors else "") + "."
+        ]
+        for c in self.created:
+            lines.append(f"  + #{c['proposal']} {c['skill']}" + (f" ({c['project']})" if c.get("project") else "") + f": {c['reason']}")
+        for sk in self.skipped:
+            lines.append(f"  = {sk['skill']}" + (f" ({sk['project']})" if sk.get("project") else "") + f": {sk['why']}")
+        for e in self.errors:
+            lines.append(f"  ! {e.get('skill', '')}: {e['error']}")
+        for b in self.benchmarks:
+            lines.append(f"  benchmark of #{b['proposal']}: " + (b.get("badge") or b.get("error", "")))
+        return "\n".join(lines)
+
+
+def save_run(ws: Workspace, summary: RunSummary) -> int:
+    with ws.store.write() as s:
+        row = ImprovementRun(kind=summary.kind, project=summary.project, started_at=summary.started_at,
+                             finished_at=summary.finished_at, model=summary.model,
+                             summary=json.dumps(summary.to_dict(), ensure_ascii=False))
+        s.add(row)
+        s.flush()
+        summary.run_id = row.id
+        row.summary = json.dumps(summary.to_dict(), ensure_ascii=False)
+        return row.id
+
+
+def latest_runs(ws: Workspace, kind: str | None = None, limit: int = 10) -> list[dict[str, Any]]:
+    from sqlalchemy import select
+
+    stmt = select(ImprovementRun).order_by(ImprovementRun.id.desc()).limit(limit)
+    if kind:
+        stmt = stmt.where(ImprovementRun.kind == kind)
+    with ws.store.session() as s:
+        out = []
+        for r in s.scalars(stmt):
+            try:
+                data = json.loads(r.summary or "{}")
+            except ValueError:
+                data = {}
+            data["run_id"] = r.id
+            out.append(data)
+        return out
+
+
+def metric_dict(m: SkillMetrics, project: str) -> dict[str, Any]:
+    d = m.to_dict()
+    d["project"] = project or None
+    return d
+
+
+def template_content(current: str, skill: str, reasons: list[str], rules: list[dict[str, Any]],
+                     learnings: list[dict[str, Any]], day: str) -> tuple[str, str]:
+    """The proposed SKILL.md (current + a corrections section) and a one-line summary of the change."""
+    body = current.rstrip("\n")
+    existing = body.casefold()
+    lines = [f"{SECTION} ({day})", "",
+             "Quality review found: " + "; ".join(reasons) + ". Before answering, check these points:", ""]
+    added = 0
+    for r in rules:
+        line = f"- Must satisfy the check \"{r['name']}\" (failed in {r['failed']} of {r['checked']} checked answers)."
+        if r["name"].casefold() not in existing:
+            lines.append(line)
+            added += 1
+    for item in learnings:
+        rule = str(item["rule"]).strip()
+        if rule and rule.casefold() not in existing:
+            lines.append(f"- {rule.rstrip('.')}.")
+            added += 1
+    if not added:
+        lines.append("- Ask for the missing context when the request is ambiguous, and say which assumptions you made.")
+    summary = (f"adds a corrections section: {sum(1 for r in rules if r['name'].casefold() not in existing)} failing check(s), "
+               f"{sum(1 for i in learnings if str(i['rule']).casefold() not in existing)} related learning(s)")
+    return body + "\n\n" + "\n".join(lines) + "\n", summary
+
+
+class NightlyAnalysis:
+    def __init__(self, ws: Workspace) -> None:
+        self.ws = ws
+
+    def scopes(self, project: str | None) -> list[str]:
+        if project is not None:
+            return [validate_project(project)]
+        return [""] + [p for p in self.ws.skills.projects() if p]
+
+    def run(self, project: str | None = None, *, days: float | None = DEFAULT_DAYS) -> RunSummary:
+        ws = self.ws
+        summary = RunSummary("nightly", project or None, utcnow(), days=days)
+        pending = ws.improve.proposals.pending_keys()
+        groups: dict[tuple[str, str], list[tuple[str, SkillMetrics]]] = {}
+        for proj in self.scopes(project):
+            summary.projects.append(proj or "(no project)")
+            for m in ws.quality.metrics(days=days, project=proj, by_project=True):
+                summary.skills_checked += 1
+                if not m.underperforming:
+                    continue
+                summary.underperforming.append({"skill": m.skill, "project": proj or None, "reasons": m.reasons})
+                try:
+                    scope = ws.skills.resolve_scope(m.skill, proj or None)
+                except Exception as exc:  # noqa: BLE001 - events of a skill removed since
+                    summary.skipped.append({"skill": m.skill, "project": proj or None, "why": f"not in the library ({exc})"})
+                    continue
+                groups.setdefault((m.skill, scope), []).append((proj, m))
+        day = summary.started_at.strftime("%Y-%m-%d")
+        for (skill, scope), seen in groups.items():
+            first_proj = seen[0][0]
+            if (skill, scope) in pending:
+                summary.skipped.append({"skill": skill, "project": first_proj or None, "why": "a proposal for it is already pending"})
+                continue
+            current = ws.skills.get(skill, scope or None)
+            reasons: list[str] = []
+            rules: dict[str, dict[str, Any]] = {}
+            learnings: dict[int, dict[str, Any]] = {}
+            for proj, m in seen:
+                where = f" in {proj}" if proj and len(seen) > 1 else ""
+                reasons.extend(r + where for r in m.reasons)
+                for fr in failing_rules(ws, skill, proj, days=days):
+                    if fr.id in rules:
+                        rules[fr.id]["failed"] += fr.failed
+                        rules[fr.id]["checked"] += fr.checked
+                    else:
+                        rules[fr.id] = fr.to_dict()
+                names = [r["name"] for r in rules.values()]
+                for item in related_learnings(ws, skill, proj, names):
+                    learnings.setdefault(int(item["id"]), item)
+            rule_list = sorted(rules.values(), key=lambda r: (-r["failed"], r["name"]))
+            learn_list = list(learnings.values())[:5]
+            proposed, change = template_content(current.content, skill, reasons, rule_list, learn_list, day)
+            new = NewProposal(
+                skill=skill, scope=scope, project=first_proj, source="template",
+                reason="; ".join(reasons), summary=change,
+                metrics={"window_days": days, "by_project": [metric_dict(m, proj) for proj, m in seen]},
+                failing_rules=rule_list, learnings=learn_list, base_version=current.version,
+                current_content=current.content, proposed_content=proposed,
+            )
+            created = ws.improve.proposals.create(new)
+            if created is None:  # a concurrent run got there first
+                summary.skipped.append({"skill": skill, "project": first_proj or None, "why": "a proposal for it is already pending"})
+                continue
+            pending.add((skill, scope))
+            summary.created.append({"proposal": created.id, "skill": skill, "scope": scope or None,
+                                    "project": first_proj or None, "reason": created.reason})
+        summary.finished_at = utcnow()
+        save_run(ws, summary)
+        self._link(summary)
+        return summary
+
+    def _link(self, summary: RunSummary) -> None:
+        from lorekeeper.store.models import Proposal
+
+        ids = [c["proposal"] for c in summary.created]
+        if not ids:
+            return
+        with self.ws.store.write() as s:
+            for row in s.query(Proposal).filter(Proposal.id.in_(ids)):
+                row.run_id = summary.run_id

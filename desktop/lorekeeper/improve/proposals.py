@@ -1,0 +1,391 @@
+"""The proposal queue: create, list, approve, reject, undo. Every decision is a signed audit event.
+
+Approve: the skill's current version stays in its history (the backup; the library keeps every
+version, so "at least the 3 latest" always holds), the proposed content becomes a new current
+version, and the proposal is marked approved — one transaction. Reject: only the proposal's
+status changes. Both record who, when and why as a signed `proposal_approved` / `proposal_rejected`
+event; the key session is required *before* anything is written (fail closed).
+
+Undo: an approval is undone by restoring the backed-up version (the skill's Versions tab does the
+same: `SkillLibrary.restore`), and the proposal returns to pending; a rejection is undone by
+returning the proposal to pending. Both are signed `proposal_undone` events.
+"""
+
+from __future__ import annotations
+
+import getpass
+import hashlib
+import json
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import TYPE_CHECKING, Any
+
+from sqlalchemy import func, select
+
+from lorekeeper.errors import InvalidInputError, NotFoundError
+from lorekeeper.skills.spec import SKILL_FILE, normalise_evals_text, parse_skill_md
+from lorekeeper.store.models import BenchmarkRun, Proposal, SkillVersion, utcnow
+
+if TYPE_CHECKING:
+    from lorekeeper.workspace import Workspace
+
+STATUSES = ("pending", "approved", "rejected")
+SOURCES = ("template", "sage")
+EVENT_APPROVED = "proposal_approved"
+EVENT_REJECTED = "proposal_rejected"
+EVENT_UNDONE = "proposal_undone"
+MAX_REASON = 2000
+
+
+def operator_name() -> str:
+    try:
+        return getpass.getuser()
+    except Exception:  # noqa: BLE001 - no login name in some containers
+        return "operator"
+
+
+def _loads(text: str, default: Any) -> Any:
+    try:
+        return json.loads(text) if text else default
+    except ValueError:
+        return default
+
+
+@dataclass(frozen=True)
+class BenchmarkBadge:
+    run_id: int
+    verdict: str  # PASSED | FAILED | TIE
+    improvement_pct: float | None
+    wins_new: int
+    wins_old: int
+    ties: int
+
+    @property
+    def text(self) -> str:
+        pct = "n/a" if self.improvement_pct is None else f"{self.improvement_pct:+.1f}%"
+        return f"{self.verdict} {pct} ({self.wins_new}W/{self.wins_old}L/{self.ties}T)"
+
+    def to_dict(self) -> dict[str, object]:
+        return {"run_id": self.run_id, "verdict": self.verdict, "improvement_pct": self.improvement_pct,
+                "wins_new": self.wins_new, "wins_old": self.wins_old, "ties": self.ties}
+
+
+@dataclass(frozen=True)
+class ProposalInfo:
+    id: int
+    skill: str
+    scope: str
+    project: str
+    source: str
+    status: str
+    reason: str
+    summary: str
+    metrics: dict[str, Any]
+    failing_rules: list[dict[str, Any]]
+    learnings: list[dict[str, Any]]
+    base_version: int
+    current_content: str
+    proposed_content: str
+    model: str
+    created_at: datetime
+    decided_at: datetime | None
+    decided_by: str
+    decision_reason: str
+    applied_version: int | None
+    run_id: int | None = None
+    prompt: str = ""
+    answer: str = ""
+    benchmark: BenchmarkBadge | None = field(default=None)
+
+    def to_dict(self, *, contents: bool = False) -> dict[str, object]:
+        out: dict[str, object] = {
+            "id": self.id,
+            "skill": self.skill,
+            "scope": self.scope or None,
+            "project": self.project or None,
+            "source": self.source,
+            "status": self.status,
+            "reason": self.reason,
+            "summary": self.summary,
+            "metrics": self.metrics,
+            "failing_rules": self.failing_rules,
+            "learnings": self.learnings,
+            "base_version": self.base_version,
+            "model": self.model or None,
+            "created_at": self.created_at.isoformat(),
+            "decided_at": self.decided_at.isoformat() if self.decided_at else None,
+            "decided_by": self.decided_by or None,
+            "decision_reason": self.decision_reason or None,
+            "applied_version": self.applied_version,
+            "benchmark": self.benchmark.to_dict() if self.benchmark else None,
+        }
+        if contents:
+            out["current_content"] = self.current_content
+            out["proposed_content"] = self.proposed_content
+            if self.prompt:
+                out["prompt"] = self.prompt
+                out["answer"] = self.answer
+        return out
+
+
+def _info(row: Proposal, badge: BenchmarkBadge | None) -> ProposalInfo:
+    return ProposalInfo(
+        id=row.id,
+        skill=row.skill,
+        scope=row.scope,
+        project=row.project,
+        source=row.source,
+        status=row.status,
+        reason=row.reason,
+        summary=row.summary,
+        metrics=_loads(row.metrics, {}),
+        failing_rules=_loads(row.failing_rules, []),
+        learnings=_loads(row.learnings, []),
+        base_version=row.base_version,
+        current_content=row.current_content,
+        proposed_content=row.proposed_content,
+        model=row.model,
+        created_at=row.created_at,
+        decided_at=row.decided_at,
+        decided_by=row.decided_by,
+        decision_reason=row.decision_reason,
+        applied_version=row.applied_version,
+        run_id=row.run_id,
+        prompt=row.prompt,
+        answer=row.answer,
+        benchmark=badge,
+    )
+
+
+@dataclass(frozen=True)
+class NewProposal:
+    """What nightly or Sage hands to `ProposalService.create`."""
+
+    skill: str
+    scope: str
+    project: str
+    source: str
+    reason: str
+    summary: str
+    metrics: dict[str, Any]
+    failing_rules: list[dict[str, Any]]
+    learnings: list[dict[str, Any]]
+    base_version: int
+    current_content: str
+    proposed_content: str
+    model: str = ""
+    prompt: str = ""
+    answer: str = ""
+    run_id: int | None = None
+
+
+class ProposalService:
+    def __init__(self, ws: Workspace) -> None:
+        self.ws = ws
+
+    # ------------------------------------------------------------------ reading
+    def _badges(self, s, ids: list[int]) -> dict[int, BenchmarkBadge]:  # type: ignore[no-untyped-def]
+        if not ids:
+            return {}
+        latest = (
+            select(BenchmarkRun.proposal_id, func.max(BenchmarkRun.id).label("rid"))
+            .where(BenchmarkRun.proposal_id.in_(ids))
+            .group_by(BenchmarkRun.proposal_id)
+            .subquery()
+        )
+        rows = s.scalars(select(BenchmarkRun).join(latest, BenchmarkRun.id == latest.c.rid)).all()
+        return {r.proposal_id: BenchmarkBadge(r.id, r.verdict, r.improvement_pct, r.wins_new, r.wins_old, r.ties) for r in rows}
+
+    def list(self, status: str | None = None, *, skill: str | None = None, limit: int | None = None) -> list[ProposalInfo]:
+        """Proposals, oldest first for pending (the review order), newest first otherwise."""
+        if status not in (None, "", "all") and status not in STATUSES:
+            raise InvalidInputError(f"unknown status {status!r}: use {', '.join(STATUSES)} or all")
+        stmt = select(Proposal)
+        if status in STATUSES:
+            stmt = stmt.where(Proposal.status == status)
+        if skill:
+            stmt = stmt.where(Proposal.skill == skill)
+        stmt = stmt.order_by(Proposal.id if status == "pending" else Proposal.id.desc())
+        if limit:
+            stmt = stmt.limit(limit)
+        with self.ws.store.session() as s:
+            rows = s.scalars(stmt).all()
+            badges = self._badges(s, [r.id for r in rows])
+            return [_info(r, badges.get(r.id)) for r in rows]
+
+    def get(self, proposal_id: int) -> ProposalInfo:
+        with self.ws.store.session() as s:
+            row = s.get(Proposal, proposal_id)
+            if row is None:
+                raise NotFoundError(f"no proposal #{proposal_id}. `lorekeeper proposals list` shows the queue.")
+            return _info(row, self._badges(s, [row.id]).get(row.id))
+
+    def counts(self) -> dict[str, int]:
+        with self.ws.store.session() as s:
+            rows = s.execute(select(Proposal.status, func.count(Proposal.id)).group_by(Proposal.status)).all()
+        out = {k: 0 for k in STATUSES}
+        out.update({k: int(n) for k, n in rows})
+        return out
+
+    def pending_keys(self) -> set[tuple[str, str]]:
+        """(skill, scope) of every pending proposal: the loop never adds a duplicate of one."""
+        with self.ws.store.session() as s:
+            rows = s.execute(select(Proposal.skill, Proposal.scope).where(Proposal.status == "pending")).all()
+        return {(str(a), str(b)) for a, b in rows}
+
+    # ------------------------------------------------------------------ writing
+    def create(self, new: NewProposal) -> ProposalInfo | None:
+        """Store a proposal unless one is already pending for the same skill scope (then None)."""
+        if new.source not in SOURCES:
+            raise InvalidInputError(f"unknown proposal source {new.source!r}")
+        with self.ws.store.write() as s:
+            dupe = s.scalar(
+                select(Proposal.id).where(Proposal.skill == new.skill, Proposal.scope == new.scope, Proposal.status == "pending")
+            )
+            if dupe is not None:
+                return None
+            row = Proposal(
+                skill=new.skill, scope=new.scope, project=new.project, source=new.source, status="pending",
+                reason=new.reason, summary=new.summary, metrics=json.dumps(new.metrics, ensure_ascii=False),
+                failing_rules=json.dumps(new.failing_rules, ensure_ascii=False),
+                learnings=json.dumps(new.learnings, ensure_ascii=False), base_version=new.base_version,
+                current_content=new.current_content, proposed_content=new.proposed_content, model=new.model,
+                prompt=new.prompt, answer=new.answer, run_id=new.run_id, created_at=utcnow(),
+            )
+            s.add(row)
+            s.flush()
+            info = _info(row, None)
+        return info
+
+    def _pending(self, s, proposal_id: int) -> Proposal:  # type: ignore[no-untyped-def]
+        row = s.get(Proposal, proposal_id)
+        if row is None:
+            raise NotFoundError(f"no proposal #{proposal_id}. `lorekeeper proposals list` shows the queue.")
+        if row.status != "pending":
+            raise InvalidInputError(
+                f"proposal #{proposal_id} is already {row.status}" + (f" by {row.decided_by}" if row.decided_by else "")
+                + "; undo it first (`lorekeeper proposals undo`) to decide again."
+            )
+        return row
+
+    def _event(self, log, kind: str, data: dict[str, Any]) -> str:  # type: ignore[no-untyped-def]
+        return str(log.append(kind, data)["sig"])
+
+    def _abort(self, log, proposal_id: int, kind: str, exc: BaseException) -> None:  # type: ignore[no-untyped-def]
+        """The signed decision is in the log but the store refused it: say so in the log too."""
+        try:
+            log.append("proposal_decision_aborted", {"proposal": proposal_id, "decision": kind, "error": str(exc)[:500]})
+        except Exception:  # noqa: BLE001 - the original error is what the caller must see
+            pass
+
+    def approve(self, proposal_id: int, *, why: str = "", by: str | None = None, force: bool = False) -> ProposalInfo:
+        """Make the proposed content the skill's current version (the old one stays as the backup).
+
+        Validate everything, then write the signed decision event (fail closed: no event, no change),
+        then apply it in one store transaction.
+        """
+        by = (by or operator_name()).strip() or "operator"
+        why = (why or "").strip()[:MAX_REASON]
+        log = self.ws.audit.log  # no key session: ERR_AUDIT_KEY_UNAVAILABLE before anything is written
+        lib = self.ws.skills
+        with self.ws.store.session() as s:
+            row = self._pending(s, proposal_id)
+            p = _info(row, None)
+            sk = lib._skill(s, p.skill, p.scope)
+            if sk is None:
+                raise NotFoundError(f"skill {p.skill!r} no longer exists" + (f" in project {p.scope}" if p.scope else ""))
+            backup = sk.current_version
+        if backup != p.base_version and not force:
+            raise InvalidInputError(
+                f"{p.skill} changed since proposal #{proposal_id} was made (v{p.base_version} → v{backup}); "
+                "review the new version, then approve with --force, or run the analysis again."
+            )
+        doc = parse_skill_md(p.proposed_content, file=f"proposal #{proposal_id} {p.skill}/{SKILL_FILE}")
+        if doc.name != p.skill:
+            raise InvalidInputError(f"proposal #{proposal_id} renames the skill to {doc.name!r}; a proposal cannot rename it")
+        now = utcnow()
+        sig = self._event(log, EVENT_APPROVED, {
+            "proposal": proposal_id, "skill": p.skill, "scope": p.scope or None, "project": p.project or None,
+            "source": p.source, "by": by, "at": now.isoformat(), "why": why, "backup_version": backup,
+            "content_sha256": hashlib.sha256(p.proposed_content.encode("utf-8")).hexdigest(),
+        })
+        try:
+            with self.ws.store.write() as s:
+                row = self._pending(s, proposal_id)
+                sk = lib._skill(s, p.skill, p.scope)
+                cur = s.scalar(select(SkillVersion).where(SkillVersion.skill_id == sk.id, SkillVersion.version == sk.current_version))
+                evals = normalise_evals_text(cur.evals, p.skill) if cur is not None and cur.evals.strip() else ""
+                message = f"proposal #{proposal_id} approved by {by} ({p.source}): {p.reason}"[:500]
+                version = lib._write_version_in(s, doc, evals, p.scope, message, by)
+                row.status = "approved"
+                row.decided_at = now
+                row.decided_by = by
+                row.decision_reason = why
+                row.applied_version = version.version
+                row.base_version = backup
+                row.event_sig = sig
+        except Exception as exc:
+            self._abort(log, proposal_id, "approve", exc)
+            raise
+        lib.revision += 1
+        lib._export(p.skill, p.scope)
+        return self.get(proposal_id)
+
+    def reject(self, proposal_id: int, *, why: str, by: str | None = None) -> ProposalInfo:
+        """Mark the proposal rejected; nothing else changes. A reason is required."""
+        by = (by or operator_name()).strip() or "operator"
+        why = (why or "").strip()[:MAX_REASON]
+        if not why:
+            raise InvalidInputError("a rejection needs a reason (why), so the next analysis can learn from it")
+        log = self.ws.audit.log
+        with self.ws.store.session() as s:
+            p = _info(self._pending(s, proposal_id), None)
+        now = utcnow()
+        sig = self._event(log, EVENT_REJECTED, {
+            "proposal": proposal_id, "skill": p.skill, "scope": p.scope or None, "project": p.project or None,
+            "source": p.source, "by": by, "at": now.isoformat(), "why": why,
+        })
+        try:
+            with self.ws.store.write() as s:
+                row = self._pending(s, proposal_id)
+                row.status = "rejected"
+                row.decided_at = now
+                row.decided_by = by
+                row.decision_reason = why
+                row.event_sig = sig
+        except Exception as exc:
+            self._abort(log, proposal_id, "reject", exc)
+            raise
+        return self.get(proposal_id)
+
+    def undo(self, proposal_id: int, *, why: str = "", by: str | None = None) -> ProposalInfo:
+        """Back to pending; an approval also restores the backed-up version (as a new current version,
+        exactly what the skill's Versions tab does)."""
+        by = (by or operator_name()).strip() or "operator"
+        why = (why or "").strip()[:MAX_REASON]
+        log = self.ws.audit.log
+        p = self.get(proposal_id)
+        if p.status == "pending":
+            raise InvalidInputError(f"proposal #{proposal_id} is pending: there is no decision to undo")
+        now = utcnow()
+        sig = self._event(log, EVENT_UNDONE, {
+            "proposal": proposal_id, "skill": p.skill, "scope": p.scope or None, "undone": p.status,
+            "by": by, "at": now.isoformat(), "why": why,
+            "restore_version": p.base_version if p.status == "approved" else None,
+        })
+        base = p.base_version
+        if p.status == "approved":
+            base = self.ws.skills.restore(
+                p.skill, p.scope or None, p.base_version, message=f"undo of proposal #{proposal_id} by {by}: restored v{p.base_version}"
+            ).version
+        with self.ws.store.write() as s:
+            row = s.get(Proposal, proposal_id)
+            assert row is not None
+            row.status = "pending"
+            row.decided_at = None
+            row.decided_by = ""
+            row.decision_reason = ""
+            row.applied_version = None
+            row.base_version = base  # the restored copy of the old content: approving again needs no --force
+            row.event_sig = sig
+        return self.get(proposal_id)

@@ -1,0 +1,244 @@
+"""Sage (seed pillar 6): model-written proposals for up to 5 target skills, benchmarked at once.
+
+Targets: the skills of the library (globals and project forks) that have no pending proposal,
+underperformers first, then the least healthy, then by name; at most 5 (or the one `--skill`).
+For each, the model gets the skill, its metrics, its eval rules, its failing rules and related
+learnings (resources/prompts/sage.md) and answers `NO_CHANGE` (nothing is created) or a reason, a
+summary and the complete new SKILL.md. An answer in any other form, or whose SKILL.md is invalid
+or renames the skill, is an ERR_MODEL_ANSWER_INVALID for that skill and stores no proposal. Each
+new proposal is benchmarked right away (pillar 7); a benchmark failure keeps the proposal.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from lorekeeper.errors import InvalidSpecError, LorekeeperError, NotFoundError
+from lorekeeper.improve.bench import DEFAULT_SCENARIOS, Progress, _rules_text
+from lorekeeper.improve.evidence import failing_rules, related_learnings
+from lorekeeper.improve.judge import Judge, ModelAnswerError
+from lorekeeper.improve.nightly import DEFAULT_DAYS, RunSummary, metric_dict, save_run
+from lorekeeper.improve.prompts import template
+from lorekeeper.improve.proposals import NewProposal
+from lorekeeper.llm.base import LLMUnavailableError, Provider
+from lorekeeper.quality.metrics import SkillMetrics
+from lorekeeper.skills.spec import parse_skill_md
+from lorekeeper.store.models import utcnow
+
+if TYPE_CHECKING:
+    from lorekeeper.workspace import Workspace
+
+MAX_TARGETS = 5
+_BLOCK = re.compile(r"<<<SKILL[ \t]*\r?\n(.*?)\r?\n?SKILL>>>", re.S)
+_FENCE = re.compile(r"^```[\w-]*\s*\n(.*?)\n```\s*$", re.S)
+
+
+@dataclass(frozen=True)
+class SageAnswer:
+    reason: str
+    summary: str
+    content: str
+
+
+def parse_sage_answer(raw: str, skill: str) -> SageAnswer | None:
+    """None for NO_CHANGE; the proposal otherwise; ModelAnswerError when the form is not respected."""
+    text = (raw or "").strip()
+    first = text.splitlines()[0].strip().strip("`*. ") if text else ""
+    if first == "NO_CHANGE":
+        return None
+    m = _BLOCK.search(text)
+    if not m:
+        hint = "it is empty" if not text else f"it starts with {text[:120]!r}"
+        raise ModelAnswerError(
+            f"Sage's answer for {skill} is neither NO_CHANGE nor a REASON line with a <<<SKILL ... SKILL>>> block ({hint})"
+        )
+    content = m.group(1).strip("\n")
+    fenced = _FENCE.match(content.strip())
+    if fenced:
+        content = fenced.group(1)
+    content = content.strip("\n") + "\n"
+    head = text[: m.start()]
+    reason = next((ln.split(":", 1)[1].strip() for ln in head.splitlines() if ln.strip().upper().startswith("REASON:")), "")
+    summary = next((ln.split(":", 1)[1].strip() for ln in head.splitlines() if ln.strip().upper().startswith("SUMMARY:")), "")
+    if not reason:
+        raise ModelAnswerError(f"Sage's answer for {skill} has a SKILL block but no 'REASON:' line")
+    try:
+        doc = parse_skill_md(content, file=f"Sage's {skill}/SKILL.md")
+    except InvalidSpecError as exc:
+        raise ModelAnswerError(f"Sage's proposed SKILL.md for {skill} is invalid: {exc.message}") from None
+    if doc.name != skill:
+        raise ModelAnswerError(f"Sage's proposed SKILL.md renames {skill} to {doc.name!r}; a proposal cannot rename a skill")
+    return SageAnswer(reason, summary or "rewrites the skill", content)
+
+
+@dataclass(frozen=True)
+class Target:
+    skill: str
+    scope: str
+    project: str  # where its metrics come from ("" when no project)
+    metrics: list[tuple[str, SkillMetrics]]
+
+    @property
+    def underperforming(self) -> bool:
+        return any(m.underperforming for _, m in self.metrics)
+
+    @property
+    def health(self) -> float:
+        return min((m.health for _, m in self.metrics), default=2.0)
+
+
+def _metrics_text(metrics: list[tuple[str, SkillMetrics]]) -> str:
+    if not metrics:
+        return "(no recorded use in this window)"
+    lines = []
+    for proj, m in metrics:
+        rate = "n/a" if m.success_rate is None else f"{m.success_rate:.0%}"
+        flag = " — UNDERPERFORMING: " + "; ".join(m.reasons) if m.underperforming else ""
+        lines.append(f"- {proj or '(no project)'}: applied {m.applied_count}, success {rate} of {m.evaluated} checked, "
+                     f"feedback +{m.feedback_positive} / -{m.feedback_negative}{flag}")
+    return "\n".join(lines)
+
+
+class SageService:
+    def __init__(self, ws: Workspace) -> None:
+        self.ws = ws
+
+    def targets(self, skill: str | None = None, project: str | None = None, *, days: float | None = DEFAULT_DAYS,
+                limit: int = MAX_TARGETS) -> tuple[list[Target], list[dict[str, Any]]]:
+        """(targets, skipped): at most `limit` skills without a pending proposal, underperformers first."""
+        ws = self.ws
+        by_scope: dict[tuple[str, str], list[tuple[str, SkillMetrics]]] = {}
+        for proj in ws.improve.nightly.scopes(project):
+            for m in ws.quality.metrics(days=days, project=proj, by_project=True):
+                try:
+                    scope = ws.skills.resolve_scope(m.skill, proj or None)
+                except NotFoundError:
+                    continue
+                by_scope.setdefault((m.skill, scope), []).append((proj, m))
+        if skill:
+            scope = ws.skills.resolve_scope(skill, project)
+            candidates = [(skill, scope)]
+        else:
+            candidates = [(i.name, i.project) for i in ws.skills.list()]
+            if project:
+                candidates = [(n, sc) for n, sc in candidates if sc in ("", project)]
+        pending = ws.improve.proposals.pending_keys()
+        targets, skipped = [], []
+        for name, scope in candidates:
+            metrics = sorted(by_scope.get((name, scope), []), key=lambda pm: pm[1].health)
+            if (name, scope) in pending:
+                skipped.append({"skill": name, "project": scope or None, "why": "a proposal for it is already pending"})
+                continue
+            targets.append(Target(name, scope, metrics[0][0] if metrics else (scope or project or ""), metrics))
+        targets.sort(key=lambda t: (not t.underperforming, t.health, t.skill, t.scope))
+        return targets[:limit], skipped
+
+    def prompt_for(self, t: Target, days: float | None) -> tuple[str, list[dict[str, Any]], list[dict[str, Any]], int, str]:
+        ws = self.ws
+        current = ws.skills.get(t.skill, t.scope or None)
+        rules = current.rules()
+        fails: dict[str, dict[str, Any]] = {}
+        for proj, _m in t.metrics or [(t.project, None)]:
+            for fr in failing_rules(ws, t.skill, proj, days=days):
+                fails.setdefault(fr.id, fr.to_dict())
+        learn = related_learnings(ws, t.skill, t.project, [f["name"] for f in fails.values()])
+        prompt = template("sage").render(
+            skill=t.skill,
+            scope=f"project fork for {t.scope}" if t.scope else "global skill",
+            days="all" if days is None else f"{days:g}",
+            metrics=_metrics_text(t.metrics),
+            rules=_rules_text(rules),
+            failing="\n".join(f"- {f['name']} (failed {f['failed']} of {f['checked']})" for f in fails.values()) or "(none recorded)",
+            learnings="\n".join(f"- {item['rule']}" for item in learn) or "(none)",
+            content=current.content.rstrip("\n"),
+        )
+        return prompt, list(fails.values()), learn, current.version, current.content
+
+    def analyze(self, skill: str | None = None, project: str | None = None, **kwargs: Any) -> RunSummary:
+        gen = self.analyze_steps(skill, project, **kwargs)
+        while True:
+            try:
+                next(gen)
+            except StopIteration as stop:
+                return stop.value
+
+    def analyze_steps(
+        self,
+        skill: str | None = None,
+        project: str | None = None,
+        *,
+        days: float | None = DEFAULT_DAYS,
+        provider: Provider | None = None,
+        judge: Judge | None = None,
+        benchmark: bool = True,
+        scenarios: int = DEFAULT_SCENARIOS,
+    ) -> Iterator[Progress]:
+        ws = self.ws
+        provider = provider or ws.llm.provider()
+        status = provider.status()
+        if not status.ready:
+            raise LLMUnavailableError(f"Sage needs a model: {status.reason}")
+        summary = RunSummary("sage", project or None, utcnow(), days=days, model=f"{provider.name}:{provider.model}")
+        targets, skipped = self.targets(skill, project, days=days)
+        summary.skipped.extend(skipped)
+        summary.projects = sorted({t.scope or "(global)" for t in targets})
+        summary.skills_checked = len(targets)
+        summary.underperforming = [{"skill": t.skill, "project": t.scope or None,
+                                    "reasons": [r for _, m in t.metrics for r in m.reasons]} for t in targets if t.underperforming]
+        total = len(targets) * (2 if benchmark else 1)
+        done = 0
+        created_ids: list[int] = []
+        for t in targets:
+            yield (done, total, f"Sage: analysing {t.skill}")
+            try:
+                prompt, fails, learn, base_version, current = self.prompt_for(t, days)
+                raw = provider.complete(prompt)
+                answer = parse_sage_answer(raw, t.skill)
+            except LorekeeperError as exc:
+                summary.errors.append({"skill": t.skill, "project": t.scope or None, "code": exc.code, "error": exc.message})
+                done += 2 if benchmark else 1
+                continue
+            done += 1
+            if answer is None or answer.content.strip() == current.strip():
+                summary.skipped.append({"skill": t.skill, "project": t.scope or None, "why": "NO_CHANGE: Sage found nothing to improve"})
+                done += 1 if benchmark else 0
+                continue
+            new = NewProposal(
+                skill=t.skill, scope=t.scope, project=t.project, source="sage", reason=answer.reason, summary=answer.summary,
+                metrics={"window_days": days, "by_project": [metric_dict(m, proj) for proj, m in t.metrics]},
+                failing_rules=fails, learnings=learn, base_version=base_version, current_content=current,
+                proposed_content=answer.content, model=f"{provider.name}:{provider.model}", prompt=prompt, answer=raw,
+            )
+            created = ws.improve.proposals.create(new)
+            if created is None:
+                summary.skipped.append({"skill": t.skill, "project": t.scope or None, "why": "a proposal for it is already pending"})
+                done += 1 if benchmark else 0
+                continue
+            created_ids.append(created.id)
+            summary.created.append({"proposal": created.id, "skill": t.skill, "scope": t.scope or None,
+                                    "project": t.project or None, "reason": created.reason})
+            if benchmark:
+                yield (done, total, f"Sage: benchmarking proposal #{created.id} ({t.skill})")
+                try:
+                    run = ws.improve.bench.run(created.id, scenarios=scenarios, provider=provider, judge=judge)
+                    summary.benchmarks.append({"proposal": created.id, "run": run.id, "verdict": run.verdict,
+                                               "improvement_pct": run.improvement_pct, "badge": run.badge})
+                except LorekeeperError as exc:
+                    summary.benchmarks.append({"proposal": created.id, "error": f"{exc.code}: {exc.message}"})
+                done += 1
+        summary.finished_at = utcnow()
+        save_run(ws, summary)
+        if created_ids:
+            from lorekeeper.store.models import Proposal
+
+            with ws.store.write() as s:
+                for row in s.query(Proposal).filter(Proposal.id.in_(created_ids)):
+                    row.run_id = summary.run_id
+        yield (total, total, "Sage: done")
+        return summary
+
+
+__all__ = ["SageAnswer", "SageService", "parse_sage_answer"]
