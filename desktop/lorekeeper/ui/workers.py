@@ -164,6 +164,7 @@ class _Relay(QObject):
             self._call("finished")
         finally:
             self.owner._on_finished(self.worker.id)
+            self.callbacks = {}  # drop the closures now, not whenever Python collects the relay
             self.deleteLater()
 
 
