@@ -1,0 +1,117 @@
+"""Sage against the local Anthropic-API server: targets, NO_CHANGE, malformed answers, automatic benchmark."""
+
+from __future__ import annotations
+
+import pytest
+from click.testing import CliRunner
+
+from lorekeeper.improve.judge import ModelAnswerError
+from lorekeeper.improve.sage import parse_sage_answer
+
+from conftest import record, new_skill_text
+
+
+def sage_answer(content: str, reason: str = "answers recommend --force") -> str:
+    return f"REASON: {reason}\nSUMMARY: adds a pushing section\n<<<SKILL\n{content}SKILL>>>\n"
+
+
+def test_no_change_creates_nothing(model_ws):
+    summary = model_ws.improve.sage.analyze(skill="code-review")
+    assert summary.created == [] and summary.errors == []
+    assert summary.skipped[0]["why"].startswith("NO_CHANGE")
+    assert model_ws.improve.proposals.list("all") == []
+    assert model_ws.script.calls["sage"] == 1
+
+
+def test_sage_proposal_is_stored_and_benchmarked(model_ws, anthropic_server):
+    content = new_skill_text(model_ws)
+    model_ws.script.sage["code-review"] = sage_answer(content)
+    summary = model_ws.improve.sage.analyze(skill="code-review")
+    [created] = summary.created
+    p = model_ws.improve.proposals.get(created["proposal"])
+    assert (p.source, p.status, p.skill, p.reason, p.summary) == ("sage", "pending", "code-review",
+                                                                  "answers recommend --force", "adds a pushing section")
+    assert p.proposed_content == content and p.model == "anthropic:claude-test"
+    # the prompt carried the skill, its metrics, rules, failing rules and related learnings
+    assert p.prompt.startswith("You are Sage") and "applied 4, success 50%" in p.prompt
+    assert "No force push" in p.prompt and "Never force-push a shared branch" in p.prompt
+    assert model_ws.skills.get("code-review").content.strip() in p.prompt
+    assert p.answer == model_ws.script.sage["code-review"]
+    # the benchmark ran at once
+    assert summary.benchmarks[0]["proposal"] == p.id and p.benchmark is not None
+    assert model_ws.script.calls["judge"] == 6
+    # a second pass skips it: a proposal is pending
+    again = model_ws.improve.sage.analyze(skill="code-review")
+    assert again.created == [] and again.skipped[0]["why"] == "a proposal for it is already pending"
+    assert model_ws.script.calls["sage"] == 1
+
+
+@pytest.mark.parametrize(
+    ("answer", "message"),
+    [
+        ("I think the skill is fine overall.", "neither NO_CHANGE nor"),
+        ("", "it is empty"),
+        ("REASON: x\n<<<SKILL\nno front matter here\nSKILL>>>", "is invalid"),
+        ("<<<SKILL\n---\nname: code-review\ndescription: d\n---\nbody\nSKILL>>>", "no 'REASON:' line"),
+        ("REASON: x\n<<<SKILL\n---\nname: other-skill\ndescription: d\n---\nbody\nSKILL>>>", "renames code-review"),
+    ],
+    ids=["prose", "empty", "invalid-skill", "no-reason", "rename"],
+)
+def test_malformed_answers_store_nothing(model_ws, answer, message):
+    model_ws.script.sage["code-review"] = answer
+    summary = model_ws.improve.sage.analyze(skill="code-review")
+    assert summary.created == []
+    [err] = summary.errors
+    assert err["code"] == "ERR_MODEL_ANSWER_INVALID" and message in err["error"]
+    assert model_ws.improve.proposals.list("all") == []
+    assert model_ws.improve.bench.list() == []
+
+
+def test_parse_accepts_a_fenced_block():
+    raw = "REASON: r\n<<<SKILL\n```markdown\n---\nname: s\ndescription: d\n---\nBody\n```\nSKILL>>>"
+    ans = parse_sage_answer(raw, "s")
+    assert ans.content == "---\nname: s\ndescription: d\n---\nBody\n"
+    with pytest.raises(ModelAnswerError):
+        parse_sage_answer("NO CHANGE, looks good", "s")
+    assert parse_sage_answer("NO_CHANGE", "s") is None
+
+
+def test_targets_underperformers_first_at_most_five_without_pending(model_ws):
+    record(model_ws, "git-manager", None, passed=[True, True, True], up=0, down=2)  # underperforming by feedback
+    record(model_ws, "test-writer", None, passed=[True, True, True, True])  # healthy
+    model_ws.improve.run_nightly()  # code-review and git-manager now have pending proposals
+    targets, skipped = model_ws.improve.sage.targets()
+    assert len(targets) == 5
+    assert {s["skill"] for s in skipped} == {"code-review", "git-manager"}
+    assert "code-review" not in [t.skill for t in targets]
+    model_ws.improve.proposals.reject(model_ws.improve.proposals.list("pending")[0].id, why="x")
+    targets, _ = model_ws.improve.sage.targets()
+    assert targets[0].skill == "code-review" and targets[0].underperforming
+
+
+def test_batch_analysis_reports_each_skill(model_ws):
+    model_ws.script.sage["code-review"] = sage_answer(new_skill_text(model_ws))
+    summary = model_ws.improve.sage.analyze(benchmark=False)
+    assert model_ws.script.calls["sage"] == 5
+    assert [c["skill"] for c in summary.created] == ["code-review"]
+    assert len(summary.skipped) == 4 and summary.benchmarks == []
+    assert model_ws.improve.runs("sage")[0]["created"][0]["skill"] == "code-review"
+
+
+def test_sage_needs_a_model(weak_ws):
+    from lorekeeper.llm.base import LLMUnavailableError
+
+    with pytest.raises(LLMUnavailableError, match="Sage needs a model"):
+        weak_ws.improve.sage.analyze()
+
+
+def test_cli_sage_exit_codes(model_ws):
+    from lorekeeper.cli import main
+
+    root = str(model_ws.root)
+    model_ws.script.sage["code-review"] = "Looks fine to me."
+    r = CliRunner().invoke(main, ["sage", "analyze", "--skill", "code-review", "--workspace", root])
+    assert r.exit_code == 4 and "ERR_MODEL_ANSWER_INVALID" in r.output
+    model_ws.script.sage["code-review"] = sage_answer(new_skill_text(model_ws))
+    r = CliRunner().invoke(main, ["sage", "analyze", "--skill", "code-review", "--no-benchmark", "--workspace", root])
+    assert r.exit_code == 0 and "1 proposal(s) created" in r.output
