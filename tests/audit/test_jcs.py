@@ -121,3 +121,59 @@ def test_values_json_cannot_carry_are_rejected():
 def test_invalid_json_names_line_and_column():
     with pytest.raises(CanonicalJSONError, match="line 2 column"):
         loads('{"a": 1,\n "b": }')
+
+
+# --------------------------------------------------------------------------- fast path == reference
+
+_ALPHABET = (
+    [chr(c) for c in range(0x20)] + list("abcXYZ019 \"\\/'<>&") + ["\u007f", "\u0080", "\u00e9", "\u20ac", "\u2028",
+    "\ud7ff", "\ue000", "\ufb33", "\uffff", "\U0001f600", "\U0001f602", "\U00010000", "\U0010ffff"]
+)
+
+
+def _random_string(rnd, max_len: int = 8) -> str:
+    return "".join(rnd.choice(_ALPHABET) for _ in range(rnd.randint(0, max_len)))
+
+
+def _random_value(rnd, depth: int = 0, floats: bool = True):
+    kinds = ["null", "bool", "int", "str"] + (["float"] if floats else []) + (["list", "dict"] if depth < 4 else [])
+    kind = rnd.choice(kinds)
+    if kind == "null":
+        return None
+    if kind == "bool":
+        return rnd.random() < 0.5
+    if kind == "int":
+        return rnd.choice([0, 1, -1, 2**53 - 1, -(2**53 - 1), rnd.randint(-(2**53 - 1), 2**53 - 1), rnd.randint(-1000, 1000)])
+    if kind == "float":
+        return rnd.choice([0.5, -0.0, 1e21, 1e-7, 333333333.33333329, rnd.uniform(-1e6, 1e6), rnd.random() * 10 ** rnd.randint(-30, 30)])
+    if kind == "str":
+        return _random_string(rnd)
+    if kind == "list":
+        return [_random_value(rnd, depth + 1, floats) for _ in range(rnd.randint(0, 4))]
+    return {_random_string(rnd, 4): _random_value(rnd, depth + 1, floats) for _ in range(rnd.randint(0, 5))}
+
+
+@pytest.mark.parametrize("floats", [False, True])
+def test_fast_path_is_byte_identical_to_the_reference_on_random_documents(floats: bool):
+    import random
+
+    from lorekeeper.audit.jcs import reference_canonicalize
+
+    rnd = random.Random(8785 + floats)
+    for _ in range(3000):
+        value = _random_value(rnd, floats=floats)
+        assert canonicalize(value) == reference_canonicalize(value), value
+
+
+def test_fast_path_handles_astral_keys_by_utf16_order():
+    # code point order would put U+FB33 first; UTF-16 code units put the surrogate pair first
+    value = {"\ufb33": 1, "\U0001f600": 2}
+    assert canonicalize(value) == rfc8785.dumps(value)
+    assert list(json.loads(canonicalize(value))) == ["\U0001f600", "\ufb33"]
+
+
+def test_lone_surrogates_are_rejected():
+    with pytest.raises(CanonicalJSONError, match="surrogate|UTF-8"):
+        canonicalize({"a": "\ud800"})
+    with pytest.raises(CanonicalJSONError):
+        canonicalize({"a": "\ud800", "f": 1.5})

@@ -1,4 +1,4 @@
-"""RFC 8785 (JSON Canonicalization Scheme) with strict input rules.
+r"""RFC 8785 (JSON Canonicalization Scheme) with strict input rules.
 
 The canonical bytes come from the `rfc8785` package, the reference implementation; this module
 only adds what signing needs on top of it:
@@ -9,6 +9,15 @@ only adds what signing needs on top of it:
 - `canonicalize` turns the reference library's errors into ERR_CANONICAL_JSON with the path of
   the offending value, and refuses values JSON cannot carry (bytes, sets, datetimes: timestamps
   are ISO 8601 strings by contract).
+
+Fast path. For a value without floats and without object keys beyond U+FFFF, RFC 8785 and
+`json.dumps(sort_keys=True, separators=(",", ":"), ensure_ascii=False)` produce the same text:
+integers, `true`/`false`/`null` and string escapes (`\"`, `\\`, `\b\f\n\r\t`, other
+controls as lowercase `\u00xx`, nothing else escaped) are identical, and sorting by code point
+equals sorting by UTF-16 code unit when no key holds a surrogate pair. The C encoder is several
+times faster than the pure-Python reference, so such values take it; everything else (any float,
+an astral key) goes to `rfc8785`. The tests prove the fast path byte-identical on the official
+vectors and on thousands of random documents against the reference.
 """
 
 from __future__ import annotations
@@ -59,40 +68,75 @@ def loads(text: str | bytes) -> Any:
         raise CanonicalJSONError(f"not valid JSON: {exc.msg} at line {exc.lineno} column {exc.colno}") from None
 
 
-def _check(value: Any, path: str) -> None:
-    """Reject what JSON cannot carry, naming the JSON path ($.a[2].b)."""
-    if value is None or isinstance(value, (bool, str)):
-        return
-    if isinstance(value, int):
-        if abs(value) > MAX_SAFE_INT:
+def _check(value: Any, path: str) -> bool:
+    """Reject what JSON cannot carry, naming the JSON path ($.a[2].b).
+
+    Returns True when the fast path gives the canonical form (no float, no astral key).
+    """
+    t = type(value)
+    if value is None or t is bool or t is str:
+        return True
+    if t is int:
+        if value > MAX_SAFE_INT or value < -MAX_SAFE_INT:
             raise CanonicalJSONError(f"{path}: integer {value} is beyond 2^53; write it as a string")
-        return
-    if isinstance(value, float):
+        return True
+    if t is float:
         if math.isnan(value) or math.isinf(value):
             raise CanonicalJSONError(f"{path}: {value} is not representable in JSON")
-        return
-    if isinstance(value, (list, tuple)):
+        return False
+    if t is list or t is tuple:
+        fast = True
         for i, item in enumerate(value):
-            _check(item, f"{path}[{i}]")
-        return
-    if isinstance(value, dict):
+            fast = _check(item, f"{path}[{i}]") and fast
+        return fast
+    if t is dict:
+        fast = True
         for k, v in value.items():
-            if not isinstance(k, str):
+            if type(k) is not str:
                 raise CanonicalJSONError(f"{path}: object key {k!r} is not a string")
-            _check(v, f"{path}.{k}")
-        return
+            if fast and not k.isascii() and max(k) > "\uffff":
+                fast = False
+            fast = _check(v, f"{path}.{k}") and fast
+        return fast
+    if isinstance(value, (int, float, str, list, tuple, dict)):  # subclasses: the reference decides
+        if isinstance(value, (list, tuple)):
+            for i, item in enumerate(value):
+                _check(item, f"{path}[{i}]")
+        elif isinstance(value, dict):
+            for k, v in value.items():
+                if not isinstance(k, str):
+                    raise CanonicalJSONError(f"{path}: object key {k!r} is not a string")
+                _check(v, f"{path}.{k}")
+        elif isinstance(value, int) and not isinstance(value, bool) and abs(int(value)) > MAX_SAFE_INT:
+            raise CanonicalJSONError(f"{path}: integer {value} is beyond 2^53; write it as a string")
+        return False
     raise CanonicalJSONError(
         f"{path}: a {type(value).__name__} is not a JSON value (timestamps are ISO 8601 strings)"
     )
 
 
+_fast_dumps = json.JSONEncoder(
+    ensure_ascii=False, sort_keys=True, separators=(",", ":"), allow_nan=False, check_circular=False
+).encode
+
+
 def canonicalize(value: Any) -> bytes:
     """The RFC 8785 canonical UTF-8 bytes of `value`."""
-    _check(value, "$")
+    fast = _check(value, "$")
     try:
+        if fast:
+            return _fast_dumps(value).encode("utf-8")
         return rfc8785.dumps(value)
-    except rfc8785.CanonicalizationError as exc:  # e.g. lone surrogates in a string
+    except UnicodeEncodeError:  # lone surrogates
+        raise CanonicalJSONError("cannot canonicalise: the input contains unpaired surrogates (not UTF-8)") from None
+    except rfc8785.CanonicalizationError as exc:
         raise CanonicalJSONError(f"cannot canonicalise: {exc}") from None
+
+
+def reference_canonicalize(value: Any) -> bytes:
+    """The reference implementation alone (benchmarks and the equivalence tests)."""
+    _check(value, "$")
+    return rfc8785.dumps(value)
 
 
 def canonical_text(value: Any) -> str:
