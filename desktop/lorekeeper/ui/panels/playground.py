@@ -28,6 +28,8 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from lorekeeper.evals.engine import evaluate
+from lorekeeper.evals.footnote import footnote as make_footnote
 from lorekeeper.learnings.reflect import Answer, fixit_rule
 from lorekeeper.learnings.service import LearningInfo
 from lorekeeper.llm.base import LLMUnavailableError, ProviderStatus
@@ -39,6 +41,10 @@ from lorekeeper.ui.workers import run_task
 
 NO_PROJECT = "No project"
 EXAMPLE = "Please review this pull request: it rebases the feature branch and pushes it."
+EXAMPLE_ANSWER = (
+    "Looks good overall. After the rebase, publish the branch with `git push --force` so the PR updates.\n"
+    "Major: src/orders/api.py:41 builds SQL with an f-string; use a bound parameter."
+)
 
 
 class _Relay(QObject):
@@ -246,10 +252,29 @@ class PlaygroundPanel(Panel):
         run_task(load, name="Loading playground", visible=False, on_result=self._on_loaded)
 
     def showcase(self) -> None:
+        """Screenshot mode: an example message, its prompt, and (without a model) an example answer
+        checked by the routed skills' rules, nothing recorded."""
         if not self.message.toPlainText().strip():
             self.message.setPlainText(EXAMPLE)
         self.preview_toggle.setChecked(True)
         self.debounce.flush()
+        if self.answer is None and not self.answer_view.toPlainText():
+            ws, project = self.ws, self.current_project()
+
+            def example() -> tuple[str, str]:
+                prompt = ws.prompts.build(EXAMPLE, project)
+                results = []
+                for skill in prompt.skills:
+                    results.extend(evaluate(ws.skills.get(skill, project).rules(), EXAMPLE_ANSWER).results)
+                return EXAMPLE_ANSWER, make_footnote(results)
+
+            run_task(example, name="Example", visible=False, on_result=self._show_example)
+
+    def _show_example(self, out: tuple[str, str]) -> None:
+        text, note = out
+        self.answer_view.setPlainText(text)
+        self.footnote.setText((note or "Eval: all rules passed") + "   (example answer: no model call)")
+        self.footnote.show()
 
     @Slot(str)
     def _on_bus(self, topic: str) -> None:

@@ -83,6 +83,7 @@ class _Chart(pg.PlotWidget):
         self.hideButtons()
         self.plotItem.showGrid(y=True, alpha=0.25)
         self.plotItem.getAxis("left").setLabel(ylabel)
+        self.plotItem.getAxis("left").setWidth(48)  # both charts share the x axis: same left margin
         pal = QApplication.palette()
         self.setBackground(pal.color(QPalette.ColorRole.Base))
         for axis in ("left", "bottom"):
@@ -131,8 +132,9 @@ class QualityPanel(Panel):
         hh = self.table.horizontalHeader()
         hh.setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
         hh.setStretchLastSection(True)
-        for col, width in ((0, 150), (1, 80), (2, 60), (3, 65), (4, 40), (5, 45)):
+        for col, width in ((0, 170), (2, 70), (3, 70), (4, 50), (5, 55)):
             self.table.setColumnWidth(col, width)
+        self.table.setColumnHidden(SkillHealthModel.COL_PROJECT, True)  # metrics cover the project filter
         self.table.selectionModel().currentRowChanged.connect(self._on_selected)
         self.empty = EmptyState(self.table, EMPTY)
 
@@ -276,6 +278,8 @@ class QualityPanel(Panel):
         top = max([1] + [n for _, n in ups])
         bottom = max([1] + [n for _, n in downs])
         fc.setYRange(-bottom, top, padding=0.1)
+        step = max(1, -(-(top + bottom) // 4))
+        fc.getAxis("left").setTickSpacing(step, step)
         rc.setXRange(-0.7, len(days) - 0.3, padding=0)
         step = max(len(days) // 6, 1)
         ticks = [(i, d.strftime("%b %d")) for i, d in enumerate(days) if (len(days) - 1 - i) % step == 0]
