@@ -123,3 +123,14 @@ def test_the_key_comes_from_the_keyring(anthropic_server, monkeypatch):
 def test_a_base_url_written_with_v1_works_too(anthropic_server):
     assert provider(anthropic_server.url + "/v1/").complete("x")
     assert anthropic_server.requests[-1].path == "/v1/messages"
+
+
+def test_a_server_that_ignores_stream_true_still_gives_the_answer(anthropic_server, monkeypatch):
+    real = anthropic_server.handle
+
+    def json_only(h, body):
+        real(h, {k: v for k, v in body.items() if k != "stream"})
+
+    monkeypatch.setattr(anthropic_server, "handle", json_only)
+    anthropic_server.behaviour.reply = lambda body: "one JSON message"
+    assert list(provider(anthropic_server.url).stream("x")) == ["one JSON message"]

@@ -65,15 +65,23 @@ class AnthropicProvider(Provider):
 
     def stream(self, prompt: str, *, system: str = "") -> Iterator[str]:
         client = self._client()
+        got = False
         try:
             with client.messages.stream(**self._request(prompt, system)) as s:
                 for text in s.text_stream:
                     if text:
+                        got = True
                         yield text
         except Exception as exc:  # noqa: BLE001 - SDK errors become one stable code
             raise self._translate(exc) from None
         finally:
             client.close()
+        if not got:
+            # A server that ignores `"stream": true` answers with one JSON message, which the SSE
+            # reader sees as an empty stream: ask once more without streaming.
+            text = self.complete(prompt, system=system)
+            if text:
+                yield text
 
     def complete(self, prompt: str, *, system: str = "") -> str:
         client = self._client()
