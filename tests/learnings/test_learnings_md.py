@@ -34,7 +34,10 @@ def run(ws, *args, input=None):
     return CliRunner().invoke(main, [*args, "--workspace", str(ws.root)], input=input, catch_exceptions=False)
 
 
-@pytest.mark.parametrize("text", [SEED_FILE, ODD_FILE], ids=["seed", "odd"])
+DUP_FILE = SEED_FILE + "- [2026-04-03T15:10:00Z] [negative] Avoid sudo in deployment scripts\n"
+
+
+@pytest.mark.parametrize("text", [SEED_FILE, ODD_FILE, DUP_FILE], ids=["seed", "odd", "repeated-line"])
 def test_import_then_export_gives_back_the_same_bytes(workspace, tmp_path, text):
     src = tmp_path / "learnings.md"
     src.write_text(text, encoding="utf-8")
@@ -70,6 +73,12 @@ def test_store_to_file_to_store_keeps_every_field(workspace, tmp_path):
         copy = got[orig.rule]
         for attr in ("rule", "source", "stamp", "created_at", "story", "domain", "tags", "scope", "status"):
             assert getattr(copy, attr) == getattr(orig, attr), attr
+
+
+def test_reimporting_adds_nothing_even_with_repeated_lines(workspace):
+    assert workspace.learnings.import_text(DUP_FILE, "d").added == 3
+    again = workspace.learnings.import_text(DUP_FILE, "d")
+    assert (again.added, again.unchanged) == (0, 3)
 
 
 def test_reimporting_adds_nothing(workspace):

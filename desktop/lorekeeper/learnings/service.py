@@ -9,6 +9,7 @@ and seed 004's promotion to `global` is what lets a rule cross that line.
 from __future__ import annotations
 
 import json
+from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
@@ -376,17 +377,18 @@ class LearningService:
                 raise InvalidSpecError(f"line {e.line}: the rule is longer than {MAX_RULE_CHARS} characters", file=file, field="rule")
         report = ImportReport(skipped_lines=list(doc.skipped))
         with self.store.write() as s:
-            existing = {
-                (r.stamp, r.source, r.rule)
-                for r in s.scalars(select(Learning).where(Learning.project == proj))
-            }
+            # Multiset semantics: a line repeated n times in the file is kept n times, and
+            # importing the same file again adds nothing.
+            existing = Counter(
+                (r.stamp, r.source, r.rule) for r in s.scalars(select(Learning).where(Learning.project == proj))
+            )
             now = utcnow()
             for e in doc.entries:
                 key = (e.stamp, e.source, e.rule)
-                if key in existing:
+                if existing[key] > 0:
+                    existing[key] -= 1
                     report.unchanged += 1
                     continue
-                existing.add(key)
                 row = Learning(
                     project=proj,
                     rule=e.rule,
