@@ -201,7 +201,12 @@ def pack_steps(root: Path, *, task: str | None = None, budget: int | None = None
 
 
 class _Packer:
-    """Holds the per-file decisions while they are made, downgraded and assembled."""
+    """Holds the per-file decisions while they are made, downgraded and assembled.
+
+    Decisions use exact costs for whole modes (cached) and, for map mode with task bodies, an
+    estimate (skeleton + each body's extra tokens); the assembled text is always counted exactly
+    afterwards and downgraded until it fits, so estimates can only cost quality, never the budget.
+    """
 
     def __init__(self, files: list[ParsedFile], counts: list[int], file_rel: list[float],
                  def_rel: dict[tuple[int, int], float], intent: StructuredIntent, mode: str, cap: int) -> None:
@@ -216,33 +221,68 @@ class _Packer:
         self.mode = mode
         self.cap = cap
         self.rendered: dict[int, Rendered] = {}
+        self.plan: dict[int, str] = {}  # file -> decided mode (before the exact rendering)
         self.bodies: dict[int, list[int]] = {}  # file -> definitions kept whole, most relevant first
         self.reasons: dict[int, str] = {}
+        self.notes: dict[int, str] = {}
         self.omitted: list[int] = []
         self.shared: set[str] = set()
-        self._cost_cache: dict[tuple[int, str, tuple[int, ...]], Rendered] = {}
+        self._costs: dict[tuple[int, str], int] = {}
+        self._deltas: dict[tuple[int, int], int] = {}
 
-    # -- rendering with a cache ---------------------------------------------------------------
+    # -- rendering and costs ------------------------------------------------------------------
 
     def _render(self, i: int, mode: str, bodies: list[int] | None = None, note: str = "") -> Rendered:
-        key = (i, mode, tuple(sorted(bodies or ())))
-        r = self._cost_cache.get(key)
-        if r is None:
-            pf = self.files[i]
-            if not pf.is_code and mode == "map":
-                mode = "full" if self.counts[i] <= MAP_TEXT_MAX_TOKENS else "reference"
-            elif not pf.is_code and mode == "signatures" and pf.language != "markdown":
-                mode = "reference"
-            scores = self.def_scores.get(i, {}) if bodies else None
-            r = render(pf, mode, original_tokens=self.counts[i], bodies=set(bodies or ()), skip_imports=self.shared,
-                       scores=scores)
-            self._cost_cache[key] = r
-        if note and note not in r.note:
-            r = Rendered(r.rel, r.mode, r.body, r.original_tokens, r.body_tokens, _join(r.note, note), r.bodies)
-        return r
+        pf = self.files[i]
+        if not pf.is_code and mode == "map":
+            mode = "full" if self.counts[i] <= MAP_TEXT_MAX_TOKENS else "reference"
+        elif not pf.is_code and mode == "signatures" and pf.language != "markdown":
+            mode = "reference"
+        lean = mode == "lean"
+        mode = "map" if lean else mode
+        scores = self.def_scores.get(i, {}) if bodies else None
+        return render(pf, mode, original_tokens=self.counts[i], bodies=set(bodies or ()), skip_imports=self.shared,
+                      scores=scores, note=note, lean=lean)
 
-    def _cost(self, r: Rendered) -> int:
-        return tokens.count(r.text)
+    def cost(self, i: int, mode: str) -> int:
+        """Exact tokens of file i in `mode` (map: the skeleton without bodies), header included."""
+        key = (i, mode)
+        if key not in self._costs:
+            self._costs[key] = tokens.count(self._render(i, mode).text)
+        return self._costs[key]
+
+    def delta(self, i: int, di: int) -> int:
+        """Extra tokens of sending definition di of file i whole instead of its header line."""
+        key = (i, di)
+        if key not in self._deltas:
+            pf = self.files[i]
+            d = pf.definitions[di]
+            src = pf.text.encode("utf-8")
+            line_start = src.rfind(b"\n", 0, d.start) + 1
+            whole = tokens.count(src[line_start : d.end].decode("utf-8", "replace"))
+            short = tokens.count("\t" * d.depth + d.header + ("\n\t" + d.doc if d.doc else "")) + 1
+            nested = sum(1 for k in range(di + 1, len(pf.definitions)) if pf.definitions[k].start < d.end)
+            # nested headers printed in the skeleton disappear into the body
+            self._deltas[key] = max(1, whole - short - 4 * nested)
+        return self._deltas[key]
+
+    def estimate(self, i: int, mode: str, bodies: list[int] | None = None) -> int:
+        if mode not in ("map", "lean") or not bodies:
+            return self.cost(i, mode)
+        best = max(bodies, key=lambda k: self.def_scores.get(i, {}).get(k, 0.0))
+        anchor = tokens.count(self.files[i].definitions[best].header) + 8
+        return self.cost(i, mode) + sum(self.delta(i, di) for di in bodies) + anchor
+
+    def _covered(self, i: int, chosen: list[int], di: int) -> bool:
+        """True when definition di is inside (or around) one already chosen."""
+        defs = self.files[i].definitions
+        d = defs[di]
+        return any(defs[c].start <= d.start and d.end <= defs[c].end for c in chosen) or any(
+            d.start <= defs[c].start and defs[c].end <= d.end for c in chosen
+        )
+
+    def current(self, i: int) -> int:
+        return self.estimate(i, self.plan[i], self.bodies.get(i))
 
     # -- decisions ---------------------------------------------------------------------------
 
@@ -250,137 +290,158 @@ class _Packer:
         n = len(self.files)
         if self.mode != "auto":
             for i in range(n):
-                self.rendered[i] = self._render(i, self.mode)
+                self.plan[i] = self.mode
                 self.reasons[i] = f"--mode {self.mode}"
-            self._hoist_imports()
-            return
-        beta = temperature(self.intent.specificity)
-        avail = max(0, self.cap - PREAMBLE_RESERVE)
-        budgets = boltzmann(self.file_rel, avail, beta)
-        ranked_defs = self._ranked_defs()
-        for i in range(n):
-            self.rendered[i] = self._fit(i, budgets[i], ranked_defs.get(i, []))
-        self._fill(avail)
+        else:
+            beta = temperature(self.intent.specificity)
+            avail = max(0, self.cap - PREAMBLE_RESERVE)
+            budgets = boltzmann(self.file_rel, avail, beta)
+            ranked = self._ranked_defs()
+            for i in range(n):
+                self._fit(i, budgets[i], ranked.get(i, []))
+            self._fill(avail)
         self._hoist_imports()
+        for i in range(n):
+            self.rendered[i] = self._render(i, self.plan[i], self.bodies.get(i), self.notes.get(i, ""))
 
     def _ranked_defs(self) -> dict[int, list[int]]:
         out: dict[int, list[int]] = {}
         for (fi, di), score in sorted(self.def_rel.items(), key=lambda kv: (-kv[1], kv[0])):
-            if score > 0:
+            if score > 0 and not self._container(fi, di):
                 out.setdefault(fi, []).append(di)
         return out
 
-    def _fit(self, i: int, budget: int, ranked: list[int]) -> Rendered:
-        """The richest rendering of file i within `budget` tokens."""
-        full = self._render(i, "full")
-        if self._cost(full) <= budget:
+    def _container(self, i: int, di: int) -> bool:
+        """A class (or impl, trait...) holding methods: its methods are the units sent whole."""
+        defs = self.files[i].definitions
+        d = defs[di]
+        return d.kind != "function" and di + 1 < len(defs) and defs[di + 1].parent == di
+
+    def _fit(self, i: int, budget: int, ranked: list[int]) -> None:
+        """The richest plan for file i within `budget` tokens."""
+        full = self.cost(i, "full")
+        if full <= budget:
+            self.plan[i] = "full"
             self.reasons[i] = f"full: fits its budget of {budget:,} tokens"
-            return full
-        skeleton = self._render(i, "map")
-        if skeleton.mode == "map" and self._cost(skeleton) <= budget:
+            return
+        skeleton = self.cost(i, "map")
+        if skeleton <= budget and skeleton < full:
             chosen: list[int] = []
-            best = skeleton
             for di in ranked:
-                trial = self._render(i, "map", [*chosen, di])
-                if self._cost(trial) <= budget:
+                if self._covered(i, chosen, di):
+                    continue
+                if self.estimate(i, "map", [*chosen, di]) <= budget:
                     chosen.append(di)
-                    best = trial
+            self.plan[i] = "map"
             self.bodies[i] = chosen
-            self.reasons[i] = (
-                f"map: full needs {self._cost(full):,} > budget {budget:,}; {len(chosen)} whole bodies for the task"
-            )
-            return best
-        sig = self._render(i, "signatures")
-        if self._cost(sig) <= budget:
-            self.reasons[i] = f"signatures: budget {budget:,} below the map ({self._cost(skeleton):,})"
-            return sig
-        self.reasons[i] = f"reference: budget {budget:,} below the signatures ({self._cost(sig):,})"
-        return self._render(i, "reference")
-
-    def alternatives(self, i: int) -> dict[str, int]:
-        """What file i would cost in signatures and reference mode (for re-injection plans)."""
-        return {m: self._cost(self._render(i, m)) for m in ("signatures", "reference")}
-
-    def _total(self) -> int:
-        return sum(self._cost(r) for r in self.rendered.values())
+            self.reasons[i] = f"map: full needs {full:,} > budget {budget:,}; {len(chosen)} whole bodies for the task"
+            return
+        if ranked and self.cost(i, "lean") <= budget:
+            chosen = []
+            for di in ranked:
+                if not self._covered(i, chosen, di) and self.estimate(i, "lean", [*chosen, di]) <= budget:
+                    chosen.append(di)
+            if chosen:
+                self.plan[i] = "lean"
+                self.bodies[i] = chosen
+                self.reasons[i] = (
+                    f"map (lean): the map needs {skeleton:,} > budget {budget:,}; {len(chosen)} whole bodies"
+                )
+                return
+        sig = self.cost(i, "signatures")
+        if sig <= budget:
+            self.plan[i] = "signatures"
+            self.reasons[i] = f"signatures: budget {budget:,} below the map ({skeleton:,})"
+            return
+        self.plan[i] = "reference"
+        self.reasons[i] = f"reference: budget {budget:,} below the signatures ({sig:,})"
 
     def _fill(self, avail: int) -> None:
         """Spend what the allocation left on the most relevant whole bodies, then whole files."""
-        left = avail - self._total()
+        left = avail - sum(self.current(i) for i in self.plan)
         if left <= 0:
             return
         candidates = sorted(self.def_rel.items(), key=lambda kv: (-kv[1], kv[0]))[:MAX_FILL_CANDIDATES]
         for (fi, di), _score in candidates:
             if left <= 0:
                 break
-            cur = self.rendered[fi]
-            if cur.mode == "full":
+            if self.plan[fi] == "full" or self._container(fi, di):
                 continue
-            chosen = self.bodies.get(fi, [])
-            if di in chosen:
+            chosen = self.bodies.get(fi, []) if self.plan[fi] in ("map", "lean") else []
+            if di in chosen or self._covered(fi, chosen, di):
                 continue
-            trial = self._render(fi, "map", [*chosen, di])
-            delta = self._cost(trial) - self._cost(cur)
-            if trial.mode == "map" and delta <= left:
-                self.bodies[fi] = [*chosen, di]
-                self.rendered[fi] = trial
-                self.reasons[fi] = f"map: {len(self.bodies[fi])} whole bodies for the task (leftover budget)"
+            mode = "map" if self.plan[fi] == "map" else "lean"
+            new = self.estimate(fi, mode, [*chosen, di])
+            delta = new - self.current(fi)
+            if new < self.cost(fi, "full") and delta <= left:
                 left -= delta
+                self.plan[fi] = mode
+                self.bodies[fi] = [*chosen, di]
+                self.reasons[fi] = f"map: {len(self.bodies[fi])} whole bodies for the task (leftover budget)"
         for fi in sorted(range(len(self.files)), key=lambda k: (-self.file_rel[k], k)):
-            cur = self.rendered[fi]
+            cur_mode = self.plan[fi]
+            rank = MODES.index("map") if cur_mode == "lean" else MODES.index(cur_mode)
             for better in ("full", "map", "signatures"):
-                if better == cur.mode or MODES.index(better) > MODES.index(cur.mode):
+                if MODES.index(better) >= rank and not (cur_mode == "lean" and better == "map"):
                     break
-                trial = self._render(fi, better, self.bodies.get(fi) if better == "map" else None)
-                delta = self._cost(trial) - self._cost(cur)
+                bodies = self.bodies.get(fi) if better == "map" else None
+                delta = self.estimate(fi, better, bodies) - self.current(fi)
                 if delta <= left:
-                    self.rendered[fi] = trial
-                    self.reasons[fi] = f"{trial.mode}: upgraded with leftover budget"
                     left -= delta
+                    self.plan[fi] = better
+                    if better != "map":
+                        self.bodies.pop(fi, None)
+                    self.reasons[fi] = f"{better}: upgraded with leftover budget"
                     break
 
     def _hoist_imports(self) -> None:
         """MMR de-duplication across files: an import line in 2+ compressed files is printed once."""
-        per_file = {
-            i: [imp.text for imp in self.files[i].imports]
-            for i, r in self.rendered.items()
-            if r.mode in ("map", "signatures")
-        }
-        shared = shared_lines(per_file.values())
-        if not shared:
-            return
-        self.shared = shared
-        self._cost_cache = {k: v for k, v in self._cost_cache.items() if k[1] in ("full", "reference")}
-        for i in per_file:
-            r = self.rendered[i]
-            self.rendered[i] = self._render(i, r.mode, self.bodies.get(i) if r.mode == "map" else None, r.note)
+        per_file = [
+            [imp.text for imp in self.files[i].imports]
+            for i, m in self.plan.items()
+            if m in ("map", "lean", "signatures")
+        ]
+        self.shared = shared_lines(per_file)
+
+    def alternatives(self, i: int) -> dict[str, int]:
+        """What file i would cost in signatures and reference mode (for re-injection plans)."""
+        return {m: self.cost(i, m) for m in ("signatures", "reference")}
 
     def downgrade_one(self, over: int = 1) -> bool:
         """Make one file one step leaner: the least relevant first; among equals, the step that
         frees at least `over` tokens while losing the least. False when nothing is left to drop."""
         options = []
         for i, r in self.rendered.items():
+            now = tokens.count(r.text)
             if r.mode == "map" and self.bodies.get(i):
-                trial = self._render(i, "map", self.bodies[i][:-1], "fewer bodies: over budget")
-            elif r.mode in DOWNGRADE:
-                trial = self._render(i, DOWNGRADE[r.mode], None, f"{r.mode}->{DOWNGRADE[r.mode]}: over budget")
+                step: tuple[str, list[int] | None] = (self.plan[i], self.bodies[i][:-1])
+                saving = self.delta(i, self.bodies[i][-1])
             else:
-                continue
-            saving = self._cost(r) - self._cost(trial)
+                leaner = [m for m in MODES[MODES.index(r.mode) + 1 :] if self.cost(i, m) < now]
+                if not leaner:
+                    continue
+                step = (leaner[0], None)
+                saving = now - self.cost(i, leaner[0])
             enough = saving >= over
-            options.append(((round(self.file_rel[i], 2), 0 if enough else 1, saving if enough else -saving, -i), i, trial))
+            key = (round(self.file_rel[i], 2), 0 if enough else 1, saving if enough else -saving, -i)
+            options.append((key, i, step))
         if options:
-            _key, i, trial = min(options, key=lambda o: o[0])
+            _key, i, (mode, bodies) = min(options, key=lambda o: o[0])
             old = self.rendered[i].mode
-            if old == "map" and trial.mode == "map":
-                self.bodies[i] = self.bodies[i][:-1]
+            if mode in ("map", "lean") and old == "map":
+                self.bodies[i] = bodies or []
                 self.reasons[i] = f"map: bodies dropped to fit the budget ({len(self.bodies[i])} left)"
+                note = "fewer bodies: over budget"
             else:
                 self.bodies.pop(i, None)
-                self.reasons[i] = f"{trial.mode}: downgraded from {old} to fit the budget"
-            self.rendered[i] = trial
+                self.reasons[i] = f"{mode}: downgraded from {old} to fit the budget"
+                note = f"{old}->{mode}: over budget"
+            self.plan[i] = mode
+            self.notes[i] = note
+            self.rendered[i] = self._render(i, mode, self.bodies.get(i), note)
             return True
-        order = sorted(self.rendered, key=lambda k: (self.file_rel[k], -k))
+        # a file that failed to parse is the last to go: its fallback must stay visible
+        order = sorted(self.rendered, key=lambda k: (not self.files[k].parsed, self.file_rel[k], -k))
         for i in order:
             del self.rendered[i]
             self.omitted.append(i)

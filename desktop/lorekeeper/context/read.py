@@ -45,22 +45,24 @@ def read_file(path: Path, *, mode: str = "auto", task: str | None = None, budget
     limit = n if budget is None else min(budget, n)
     intent = classify(task)
     bodies: set[int] = set()
+    scores: dict[int, float] | None = None
     if mode == "auto":
         if task and pf.is_code:
             from lorekeeper.context.graph import relevance
 
             rel = relevance([pf], intent)
-            ranked = [di for (_, di), s in sorted(rel.definitions.items(), key=lambda kv: (-kv[1], kv[0])) if s > 0]
+            scores = {di: s for (_, di), s in rel.definitions.items()}
+            ranked = [di for di, s in sorted(scores.items(), key=lambda kv: (-kv[1], kv[0])) if s > 0]
             mode = "map"
             for di in ranked:
-                trial = render(pf, "map", original_tokens=n, bodies=bodies | {di})
+                trial = render(pf, "map", original_tokens=n, bodies=bodies | {di}, scores=scores)
                 if trial.body_tokens <= limit and trial.body_tokens < n:
                     bodies.add(di)
             if not ranked and n <= READ_FULL_MAX_TOKENS:
                 mode = "full"
         else:
             mode = "full" if n <= min(READ_FULL_MAX_TOKENS, limit) else "map"
-    r = render(pf, mode, original_tokens=n, bodies=bodies)
+    r = render(pf, mode, original_tokens=n, bodies=bodies, scores=scores)
     for leaner in ("map", "signatures", "reference"):
         if r.body_tokens <= limit:
             break

@@ -61,15 +61,20 @@ def render(
     skip_imports: set[str] | None = None,
     note: str = "",
     scores: dict[int, float] | None = None,
+    lean: bool = False,
 ) -> Rendered:
     """Render `pf` in `mode`. `bodies`: indices of definitions kept whole in map mode;
     `skip_imports`: import lines already printed once for the whole pack (MMR de-duplication);
-    `scores`: task relevance of the definitions, which orders map-mode chunks."""
+    `scores`: task relevance of the definitions, which orders map-mode chunks; `lean`: a map
+    whose skeleton keeps only the top-level headers and the classes around the chosen bodies
+    (for a large file of which the task needs a few functions)."""
     n_orig = tokens.count(pf.text) if original_tokens is None else original_tokens
     if mode not in MODES:
         raise ValueError(f"unknown mode {mode!r}")
-    if pf.is_code and not pf.parsed and mode in ("map", "signatures"):
-        mode = "full"
+    if pf.is_code and not pf.parsed:
+        # the structure of a broken file cannot be trusted: send it whole, or name it
+        if mode in ("map", "signatures"):
+            mode = "full"
         note = _join(note, f"fallback: parse error at line {pf.error_line}")
     if mode == "full":
         body = safe_rewrite(pf.text, pf.protected)
@@ -81,7 +86,9 @@ def render(
         body = _signatures(pf, skip_imports)
         chosen = []
     else:
-        body, chosen = _map(pf, bodies or set(), skip_imports, scores)
+        body, chosen = _map(pf, bodies or set(), skip_imports, scores, lean)
+        if lean:
+            note = _join(note, "lean map: top-level headers only")
     if body and not body.endswith("\n"):
         body += "\n"
     n_body = tokens.count(body)
@@ -134,7 +141,7 @@ def _signatures(pf: ParsedFile, skip_imports: set[str] | None) -> str:
 
 
 def _map(pf: ParsedFile, bodies: set[int], skip_imports: set[str] | None,
-         scores: dict[int, float] | None = None) -> tuple[str, list[str]]:
+         scores: dict[int, float] | None = None, lean: bool = False) -> tuple[str, list[str]]:
     """Skeleton with docstring first lines and the chosen definitions whole. With task scores,
     the chunks holding chosen bodies come first (semantic chunking, bridges, tail anchor)."""
     if not pf.is_code:
@@ -145,8 +152,11 @@ def _map(pf: ParsedFile, bodies: set[int], skip_imports: set[str] | None,
     per_def: dict[int, list[str]] = {}
     doc_at: list[tuple[int, str]] = []  # (definition, doc line) candidates for MMR
     covered_until = -1  # byte offset: definitions inside an already printed body are skipped
+    keep = _lean_keep(pf, bodies) if lean else None
     for i, d in enumerate(pf.definitions):
         if d.start < covered_until:
+            continue
+        if keep is not None and i not in keep:
             continue
         indent = "\t" * d.depth
         if i in bodies:
@@ -156,7 +166,7 @@ def _map(pf: ParsedFile, bodies: set[int], skip_imports: set[str] | None,
             chosen.append(d.qualname)
             continue
         per_def[i] = [indent + d.header]
-        if d.doc:
+        if d.doc and keep is None:
             doc_at.append((i, indent + "\t" + _doc_line(d.doc, pf.language)))
     if doc_at:
         kept = set(mmr_filter([t for _, t in doc_at], [line_surprise(t) for _, t in doc_at]))
@@ -174,6 +184,17 @@ def _map(pf: ParsedFile, bodies: set[int], skip_imports: set[str] | None,
     best = max(bodies, key=lambda i: (scores.get(i, 0.0), -i))
     anchor = pf.definitions[best].header
     return assemble([text_of(c) for c in relevant], [text_of(c) for c in rest], anchor), chosen
+
+
+def _lean_keep(pf: ParsedFile, bodies: set[int]) -> set[int]:
+    """Top-level definitions, the chosen ones and every definition enclosing a chosen one."""
+    keep = {i for i, d in enumerate(pf.definitions) if d.depth == 0} | set(bodies)
+    for b in bodies:
+        p = pf.definitions[b].parent
+        while p is not None:
+            keep.add(p)
+            p = pf.definitions[p].parent
+    return keep
 
 
 def _doc_line(doc: str, language: str) -> str:
