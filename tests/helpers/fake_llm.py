@@ -11,7 +11,7 @@ import json
 import threading
 import time
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
@@ -117,13 +117,13 @@ class FakeServer:
                 self.end_headers()
                 self.wfile.write(data)
 
-            def do_POST(self) -> None:  # noqa: N802
+            def do_POST(self) -> None:
                 body = self._body()
                 with server._lock:
                     server.requests.append(Recorded(self.path, {k.lower(): v for k, v in self.headers.items()}, body))
                 server.handle(self, body)
 
-            def do_GET(self) -> None:  # noqa: N802
+            def do_GET(self) -> None:
                 server.handle_get(self)
 
         return Handler

@@ -110,7 +110,7 @@ def test_the_seed_parser_reads_our_export(workspace):
     workspace.learnings.add("Plain rule", project="p")
     workspace.learnings.add("Scoped rule", project="p", scope="global")
     text = workspace.learnings.export_text("p")
-    seed_re = re.compile(r"^- \[(.+?)\] \[(.+?)\] (.+)$", re.M)
+    seed_re = re.compile(r"^- \[(.+?)\] \[(.+?)\] (.+)$", re.MULTILINE)
     rules = [m.group(3) for m in seed_re.finditer(text)]
     assert rules[0] == "Plain rule" and rules[1].startswith("Scoped rule <!-- lorekeeper ")
 

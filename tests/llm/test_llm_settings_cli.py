@@ -25,7 +25,7 @@ def test_configure_rewrites_only_the_llm_table(workspace):
     assert data["llm"]["provider"] == "ollama" and data["llm"]["model"] == "qwen"
     assert data["llm"]["base_url"] == "http://127.0.0.1:9" and data["llm"]["timeout"] == 12.5
     # every other line, comments included, is untouched
-    outside = lambda text: [ln for ln in text.split("[llm]")[0].splitlines()]  # noqa: E731
+    outside = lambda text: [ln for ln in text.split("[llm]")[0].splitlines()]
     assert outside(after) == outside(before)
     assert after.split("[embeddings]")[1] == before.split("[embeddings]")[1]
     st = json.loads(run(workspace, "llm", "status", "--json").output)

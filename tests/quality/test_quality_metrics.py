@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import json
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 
 import pytest
 from click.testing import CliRunner
@@ -12,7 +12,7 @@ from lorekeeper.cli import main
 from lorekeeper.quality import is_underperforming
 from lorekeeper.quality.metrics import Event, compute, daily
 
-T0 = datetime(2026, 11, 1, 12, tzinfo=timezone.utc)
+T0 = datetime(2026, 11, 1, 12, tzinfo=UTC)
 
 
 def events(skill: str, applied: int, passed: int, failed: int, pos: int = 0, neg: int = 0, project: str = "p") -> list[Event]:
@@ -72,7 +72,7 @@ def test_daily_points():
 
 def test_the_tracker_window_and_the_cli(workspace):
     q = workspace.quality
-    now = datetime.now(timezone.utc)
+    now = datetime.now(UTC)
     old = now - timedelta(days=40)
     q.log_applied(["code-review"] * 3, "citadel-v2", at=old)
     for _ in range(3):

@@ -2,14 +2,14 @@
 
 from __future__ import annotations
 
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 
 from PySide6.QtCore import Qt
 
 
 def test_underperformers_come_first_and_are_marked(qtbot, window, demo_workspace):
     q = demo_workspace.quality
-    now = datetime.now(timezone.utc)
+    now = datetime.now(UTC)
     for i in range(4):
         q.log_applied(["api-design"], "storefront", at=now - timedelta(days=i))
         q.log_eval("api-design", "storefront", False, at=now - timedelta(days=i))

@@ -10,6 +10,7 @@ import click
 from lorekeeper.cli.common import emit_json, handle_errors, json_option, open_workspace, workspace_option
 from lorekeeper.learnings.service import SCOPES, SOURCES, STATUSES
 
+
 def _warn_unsigned(ws) -> None:  # type: ignore[no-untyped-def]
     """Say so when the audit chain could not sign a change (the change itself was kept)."""
     for w in ws.learnings.take_audit_warnings():

@@ -27,7 +27,7 @@ from __future__ import annotations
 import json
 import re
 from dataclasses import dataclass, field
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 
 from lorekeeper.errors import InvalidSpecError
 
@@ -50,15 +50,15 @@ def parse_stamp(stamp: str) -> datetime:
     except ValueError:
         raise ValueError(f"not an ISO 8601 timestamp: {stamp!r}") from None
     if dt.tzinfo is None:
-        dt = dt.replace(tzinfo=timezone.utc)
-    return dt.astimezone(timezone.utc)
+        dt = dt.replace(tzinfo=UTC)
+    return dt.astimezone(UTC)
 
 
 def format_stamp(dt: datetime) -> str:
     """The seed's style: `2026-04-03T14:22:00Z` (UTC, whole seconds)."""
     if dt.tzinfo is None:
-        dt = dt.replace(tzinfo=timezone.utc)
-    return dt.astimezone(timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
+        dt = dt.replace(tzinfo=UTC)
+    return dt.astimezone(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
 
 
 @dataclass
@@ -144,8 +144,7 @@ def parse(text: str, *, file: str = "learnings.md") -> Document:
     Lines before the first rule form the preamble. Other lines after it (blank lines excepted)
     are reported in `skipped`, so an import can say what it did not keep.
     """
-    if text.startswith("\ufeff"):
-        text = text[1:]
+    text = text.removeprefix("\ufeff")
     lines = text.splitlines()
     entries: list[Entry] = []
     skipped: list[tuple[int, str]] = []

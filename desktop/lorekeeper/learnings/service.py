@@ -12,7 +12,7 @@ import json
 from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from pathlib import Path
 
 from sqlalchemy import func, or_, select
@@ -36,7 +36,7 @@ EventHook = Callable[[str, dict[str, object]], None]
 
 def _aware(dt: datetime) -> datetime:
     """SQLite hands back naive datetimes; everything is stored in UTC."""
-    return dt.replace(tzinfo=timezone.utc) if dt.tzinfo is None else dt.astimezone(timezone.utc)
+    return dt.replace(tzinfo=UTC) if dt.tzinfo is None else dt.astimezone(UTC)
 
 
 @dataclass(frozen=True)

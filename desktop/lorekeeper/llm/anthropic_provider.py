@@ -12,8 +12,7 @@ from lorekeeper.llm.keys import get_key
 def _base_url(url: str) -> str | None:
     """The SDK adds `/v1/messages` itself: a base URL written with its `/v1` is accepted too."""
     url = url.strip().rstrip("/")
-    if url.endswith("/v1"):
-        url = url[: -len("/v1")]
+    url = url.removesuffix("/v1")
     return url or None
 
 

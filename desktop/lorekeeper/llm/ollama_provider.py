@@ -17,8 +17,7 @@ class OllamaProvider(Provider):
     def host(self) -> str:
         """The server root; a URL written with the API's `/api` suffix is accepted too."""
         url = self.settings.base_url.strip().rstrip("/")
-        if url.endswith("/api"):
-            url = url[: -len("/api")]
+        url = url.removesuffix("/api")
         return url or DEFAULT_HOST
 
     def _client(self) -> Any:

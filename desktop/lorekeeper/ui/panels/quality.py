@@ -7,7 +7,7 @@ least 3 times and its success rate is below 80% or its negative feedback outnumb
 from __future__ import annotations
 
 from dataclasses import dataclass
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
 import pyqtgraph as pg
@@ -94,12 +94,12 @@ class _Chart(pg.PlotWidget):
 
 def day_axis(days: int | None, points: list[DayPoint]) -> list[datetime]:
     """The days shown: the whole window (days without events included), or the span of the data."""
-    today = datetime.now(timezone.utc).replace(hour=0, minute=0, second=0, microsecond=0)
+    today = datetime.now(UTC).replace(hour=0, minute=0, second=0, microsecond=0)
     if days is not None:
         return [today - timedelta(days=days - 1 - i) for i in range(days)]
     if not points:
         return [today]
-    first = datetime.strptime(points[0].day, "%Y-%m-%d").replace(tzinfo=timezone.utc)
+    first = datetime.strptime(points[0].day, "%Y-%m-%d").replace(tzinfo=UTC)
     n = (today - first).days + 1
     return [first + timedelta(days=i) for i in range(max(n, 1))]
 
