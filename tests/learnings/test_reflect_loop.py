@@ -73,3 +73,14 @@ def test_without_a_model_nothing_is_recorded(workspace):
     with pytest.raises(LLMUnavailableError):
         workspace.reflect.send(workspace.reflect.prepare("please review this code"))
     assert workspace.quality.metrics() == []
+
+
+def test_cancelling_stops_the_answer_and_records_nothing(ws, anthropic_server):
+    from lorekeeper.learnings.reflect import Cancelled
+
+    anthropic_server.behaviour.reply = lambda body: "word " * 200
+    seen: list[str] = []
+    with pytest.raises(Cancelled):
+        ws.reflect.send(ws.reflect.prepare("please review this code"), on_chunk=seen.append, is_cancelled=lambda: len(seen) >= 3)
+    assert len(seen) == 3
+    assert ws.quality.metrics() == []

@@ -103,12 +103,18 @@ class ReflectLoop:
     ) -> Answer:
         provider = self.ws.llm.provider()
         parts: list[str] = []
-        for piece in provider.stream(prompt.text):
-            if is_cancelled is not None and is_cancelled():
-                raise Cancelled("the answer was cancelled")
-            parts.append(piece)
-            if on_chunk is not None:
-                on_chunk(piece)
+        stream = provider.stream(prompt.text)
+        try:
+            for piece in stream:
+                if is_cancelled is not None and is_cancelled():
+                    raise Cancelled("the answer was cancelled")
+                parts.append(piece)
+                if on_chunk is not None:
+                    on_chunk(piece)
+        finally:
+            close = getattr(stream, "close", None)
+            if close is not None:
+                close()  # stops the HTTP stream or the claude process at once on cancel
         text = "".join(parts)
         return self.check(prompt, text, model=f"{provider.name}:{provider.model}" if provider.model else provider.name)
 
