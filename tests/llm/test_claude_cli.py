@@ -85,3 +85,22 @@ def test_the_test_program_does_catch_a_prompt_in_argv(fake_bin):
     r = subprocess.run([str(fake_bin / "claude"), "-p", prompt], input=prompt, capture_output=True, text=True)
     assert r.returncode == 3 and "PROMPT LEAKED" in r.stderr
     assert os.access(fake_bin / "claude", os.X_OK)
+
+
+def test_llm_ask_through_claude_cli(workspace, fake_bin):
+    import json
+
+    from click.testing import CliRunner
+
+    from lorekeeper.cli import main
+
+    def run(*args):
+        return CliRunner().invoke(main, [*args, "--workspace", str(workspace.root)], catch_exceptions=False)
+
+    assert run("llm", "configure", "--provider", "claude-cli", "--command", str(fake_bin / "claude")).exit_code == 0
+    workspace.learnings.add("Keep answers short")
+    r = run("llm", "ask", "please review this code", "--json")
+    assert r.exit_code == 0, r.output
+    answer = json.loads(r.output)["answer"]
+    assert "LEARNINGS (PAST CORRECTIONS" in answer and "- KEEP ANSWERS SHORT" in answer  # the prompt came in on stdin
+    assert answer.endswith("args=-p")
