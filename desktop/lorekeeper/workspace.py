@@ -123,7 +123,7 @@ class Workspace:
         from lorekeeper.audit.errors import AuditKeyUnavailableError
 
         try:
-            self.audit.init_key()
+            self.audit.init_key(record=False)
         except AuditKeyUnavailableError as exc:
             self.init_warnings.append(
                 f"{exc.code}: {exc.message} Deterministic features (skills, evals, route) work without it; "

@@ -149,17 +149,11 @@ def set_audit_config(ws_root: Path, *, provider: str, addr: str = "", path: str 
 
 
 def make_vault_workspace(root: Path, addr: str, path: str) -> Path:
-    """A new workspace switched to the Vault provider, with an empty log (init logged with the keyring key)."""
-    from sqlalchemy import delete
-
-    from lorekeeper.store.models import AuditCheckpoint
+    """A new workspace (`lorekeeper init`, keyring default) switched to the Vault provider by hand,
+    as an operator would: init writes no event, so the log starts clean under the Vault key."""
     from lorekeeper.workspace import Workspace
 
     ws = Workspace.init(root, starter=False)
-    with ws.store.write() as s:
-        s.execute(delete(AuditCheckpoint))
-    for f in (ws.root / "sessions").glob("*.jsonl"):
-        f.unlink()
     root = ws.root
     ws.close()
     set_audit_config(root, provider="vault", addr=addr, path=path)

@@ -190,7 +190,7 @@ def test_panel_shows_the_key_session_and_the_events(qtbot, window, audit_ws):
     p = panel(window)
     assert p.provider_value.text() == "keyring"
     assert p.version_value.text() == "v1"
-    assert p.events_model.rowCount() == 5  # audit_key_created + 4
+    assert p.events_model.rowCount() == 4
     assert window.keys_label.text() == "Key: keyring v1"
     assert not window.keys_label.failed
 
@@ -199,20 +199,20 @@ def test_verify_button_reports_ok_then_names_the_broken_line(qtbot, window, audi
     p = panel(window)
     click(qtbot, p.verify_button)
     assert p.last_report.ok
-    assert "Chain verified: 5 events" in p.verify_summary.text()
+    assert "Chain verified: 4 events" in p.verify_summary.text()
     (path,) = session_files(audit_ws.root)
     lines = path.read_text().splitlines()
-    lines[3] = lines[3].replace('"i":2', '"i":7')
+    lines[2] = lines[2].replace('"i":2', '"i":7')
     path.write_text("\n".join(lines) + "\n")
     click(qtbot, p.verify_button)
     assert not p.last_report.ok
-    assert f"{path.name} line 4" in p.verify_summary.text()
+    assert f"{path.name} line 3" in p.verify_summary.text()
     assert p.issues_model.rowCount() == 1
     issue = p.issues_model.row(0)
-    assert (issue.file, issue.line) == (path.name, 4)
+    assert (issue.file, issue.line) == (path.name, 3)
     # double-clicking the issue selects that event in the browser
     p._jump_to_issue(p.issues_model.index(0, 0))
-    assert "line 4" in p.payload_title.text()
+    assert "line 3" in p.payload_title.text()
     assert "does NOT match" in p.payload_status.text()
 
 
@@ -223,7 +223,7 @@ def test_rotate_button_asks_first_and_no_changes_nothing(qtbot, window, audit_ws
     click(qtbot, p.rotate_button)
     assert asked == ["Rotate the audit key"]
     assert keyring.get_password(KEYRING_SERVICE, f"audit-hmac:{audit_ws.audit.workspace_id}:version") == "1"
-    assert p.events_model.rowCount() == 5
+    assert p.events_model.rowCount() == 4
 
 
 def test_rotate_button_rotates_and_old_events_still_verify(qtbot, window, audit_ws, answer):

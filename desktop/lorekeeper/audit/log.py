@@ -424,7 +424,7 @@ class SessionLog:
                 why = {
                     "unknown_key_version": f"signed with key version {ev.get('key_version')}, which the provider cannot give",
                     "not_canonical": "holds values that cannot be canonicalised",
-                }.get(verdict.reason, "signature does not match: the event was edited")
+                }.get(verdict.reason, "signature does not match: the event was edited (or signed with another provider's key)")
                 rep.issues.append(Issue(path.name, line_no, "bad_signature", why))
             elif "tombstone" in ev:
                 tomb = ev["tombstone"]

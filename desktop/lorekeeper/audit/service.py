@@ -138,8 +138,13 @@ class AuditService:
     def verify(self, target: Path | None = None) -> VerifyReport:
         return self.log.verify(target)
 
-    def init_key(self) -> dict[str, Any]:
-        """Create the first key in the configured provider (an operator action), then start on it."""
+    def init_key(self, *, record: bool = True) -> dict[str, Any]:
+        """Create the first key in the configured provider (an operator action), then start on it.
+
+        `record` writes a signed `audit_key_created` event. `lorekeeper init` creates the keyring
+        key without one, so a workspace switched to Vault before its first event starts with an
+        empty log rather than with an event signed by a key it no longer uses.
+        """
         if self._session is not None:
             raise AuditKeyUnavailableError(
                 f"this workspace already has a key (version {self._session.version}); use rotate.",
@@ -152,9 +157,11 @@ class AuditService:
             self._provider = None
         loaded = self.provider().init_key()
         session = self.require_key()
-        event = self.log.append(EVENT_KEY_CREATED, {"provider": session.provider, "key_version": loaded.version})
-        return {"provider": session.provider, "location": session.location, "key_version": loaded.version,
-                "event_sig": event["sig"]}
+        out: dict[str, Any] = {"provider": session.provider, "location": session.location, "key_version": loaded.version}
+        if record:
+            event = self.log.append(EVENT_KEY_CREATED, {"provider": session.provider, "key_version": loaded.version})
+            out["event_sig"] = event["sig"]
+        return out
 
     def rotate(self) -> dict[str, Any]:
         """New key version in the provider (old ones archived), and a signed `audit_key_rotated` event.
