@@ -112,3 +112,65 @@ def model_ws(weak_ws, anthropic_server, monkeypatch):
 
 
 __all__ = ["FORCE_RULE", "LEASE_RULE", "ScriptedModel", "new_skill_text", "record", "timedelta"]
+
+
+# ----------------------------------------------------------------------------- GUI
+
+
+@pytest.fixture
+def sync_workers():
+    from lorekeeper.ui import workers
+
+    workers.set_synchronous(True)
+    yield
+    workers.set_synchronous(False)
+
+
+def open_window(qtbot, ws):
+    from lorekeeper.ui.main_window import MainWindow
+
+    win = MainWindow(ws)
+    qtbot.addWidget(win)
+    win.show()
+    qtbot.waitExposed(win)
+    win.windowHandle().requestActivate()  # the review shortcuts need this window to have the keyboard
+    qtbot.waitUntil(win.isActiveWindow)
+    return win
+
+
+@pytest.fixture
+def confirm_yes(monkeypatch):
+    from lorekeeper.ui import widgets
+
+    asked: list[str] = []
+
+    def yes(_parent, title, _text):
+        asked.append(title)
+        return True
+
+    monkeypatch.setattr(widgets, "confirm", yes)
+    return asked
+
+
+_exit_status = 0
+
+
+def pytest_sessionfinish(session, exitstatus):
+    global _exit_status
+    _exit_status = int(exitstatus)
+
+
+def pytest_unconfigure(config):
+    """Same workaround as tests/ui/conftest.py: PySide6 6.12.0 aborts while finalising the
+    interpreter after every test passed; leave without finalising on that exact version."""
+    try:
+        import PySide6
+    except ImportError:
+        return
+    if PySide6.__version__ == "6.12.0":
+        import os
+        import sys
+
+        sys.stdout.flush()
+        sys.stderr.flush()
+        os._exit(_exit_status)

@@ -35,6 +35,8 @@ PANELS: list[PanelSpec] = [
     PanelSpec("playground", "Playground", "playground", lazy("lorekeeper.ui.panels.playground", "PlaygroundPanel")),
     PanelSpec("learnings", "Learnings", "learnings", lazy("lorekeeper.ui.panels.learnings", "LearningsPanel")),
     PanelSpec("quality", "Quality", "quality", lazy("lorekeeper.ui.panels.quality", "QualityPanel")),
+    PanelSpec("proposals", "Proposals", "proposals", lazy("lorekeeper.ui.panels.proposals", "ProposalsPanel")),
+    PanelSpec("benchmarks", "Benchmarks", "benchmarks", lazy("lorekeeper.ui.panels.benchmarks", "BenchmarksPanel")),
     PanelSpec("audit", "Audit", "audit", lazy("lorekeeper.ui.panels.audit", "AuditPanel")),
 ]
 

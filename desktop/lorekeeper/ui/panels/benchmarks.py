@@ -1,0 +1,342 @@
+"""Benchmarks: the A/B runs of each proposal, with the seed's battle view.
+
+Left: the runs (newest first) with their verdict badge (PASSED / FAILED / TIE) and improvement.
+Right: the chosen run's summary, a pyqtgraph chart of the combined scores (old vs new, 0-10) per
+scenario, and per scenario the old and new outputs side by side with their eval, judge and
+combined scores, the winner's star, and the judge's reasons for both orders. Re-run benchmarks
+the same proposal again (kept scenarios are reused).
+"""
+
+from __future__ import annotations
+
+import html
+from dataclasses import dataclass
+from typing import Any
+
+import pyqtgraph as pg
+from PySide6.QtCore import Qt, Slot
+from PySide6.QtGui import QPalette
+from PySide6.QtWidgets import (
+    QApplication,
+    QComboBox,
+    QFrame,
+    QGridLayout,
+    QGroupBox,
+    QHBoxLayout,
+    QHeaderView,
+    QLabel,
+    QPlainTextEdit,
+    QPushButton,
+    QScrollArea,
+    QSplitter,
+    QTableView,
+    QVBoxLayout,
+    QWidget,
+)
+
+from lorekeeper.improve.bench import EVAL_WEIGHT, JUDGE_WEIGHT, BenchmarkInfo, ScenarioResult
+from lorekeeper.ui.models.base import RowsModel
+from lorekeeper.ui.panels.base import AppContext, Panel
+from lorekeeper.ui.panels.proposals import badge_style
+from lorekeeper.ui.theme import color, icon
+from lorekeeper.ui.widgets import EmptyState, MessageBox, label, mono_font, setup_table
+from lorekeeper.ui.workers import run_task
+
+ALL = 0
+
+
+@dataclass(frozen=True)
+class RunsSnapshot:
+    runs: list[BenchmarkInfo]
+    proposals: list[tuple[int, str]]  # (id, "#id skill") of proposals that have runs
+
+
+class RunsModel(RowsModel[BenchmarkInfo]):
+    COL_RUN, COL_PROPOSAL, COL_SKILL, COL_VERDICT, COL_IMPROVEMENT, COL_WLT, COL_MODEL, COL_WHEN = range(8)
+    HEADERS = ("Run", "Proposal", "Skill", "Verdict", "Improvement", "W/L/T", "Model", "When")
+
+    def cell(self, item: BenchmarkInfo, column: int, role: int) -> Any:
+        if role == Qt.ItemDataRole.DisplayRole:
+            pct = "n/a" if item.improvement_pct is None else f"{item.improvement_pct:+.1f}%"
+            return (f"#{item.id}", f"#{item.proposal_id}", item.skill, item.verdict, pct,
+                    f"{item.wins_new}/{item.wins_old}/{item.ties}", item.model,
+                    item.created_at.strftime("%Y-%m-%d %H:%M"))[column]
+        if role == Qt.ItemDataRole.ForegroundRole and column in (self.COL_VERDICT, self.COL_IMPROVEMENT):
+            return color({"PASSED": "pass", "FAILED": "fail"}.get(item.verdict, "muted"))
+        if role == Qt.ItemDataRole.DecorationRole and column == self.COL_VERDICT:
+            return icon({"PASSED": "pass", "FAILED": "fail"}.get(item.verdict, "info"))
+        return None
+
+
+def _fmt(v: float | None, scale: float = 1.0) -> str:
+    return "n/a" if v is None else f"{v * scale:.1f}"
+
+
+class BattleCard(QGroupBox):
+    """One scenario: the request, old vs new side by side with scores, the star, the judge's reasons."""
+
+    def __init__(self, r: ScenarioResult, parent: QWidget | None = None) -> None:
+        winner = {"new": "new ★", "old": "old ★", "tie": "tie"}[r.winner]
+        super().__init__(f"Scenario {r.position + 1} — winner: {winner}", parent)
+        self.result = r
+        grid = QGridLayout(self)
+        request = label(r.scenario, wrap=True, selectable=True)
+        request.setObjectName("hintText")
+        grid.addWidget(request, 0, 0, 1, 2)
+        for col, side in enumerate(("old", "new")):
+            star = " ★" if r.winner == side else ""
+            ev = r.old_eval if side == "old" else r.new_eval
+            judge = r.old_judge if side == "old" else r.new_judge
+            score = r.old_score if side == "old" else r.new_score
+            head = label(f"{'Old (current)' if side == 'old' else 'New (proposed)'}{star} — combined {score:.2f}/10 · "
+                         f"evals {_fmt(ev, 10)}/10 · judge {judge:.1f}/10", "sectionTitle", wrap=True)
+            if star:
+                head.setStyleSheet(f"color: {color('pass').name()};")
+            out = QPlainTextEdit(r.old_output if side == "old" else r.new_output)
+            out.setReadOnly(True)
+            out.setFont(mono_font(9))
+            out.setMaximumHeight(150)
+            out.setObjectName(f"{side}Output")
+            grid.addWidget(head, 1, col)
+            grid.addWidget(out, 2, col)
+        judge_lines = []
+        for c in r.judge_calls:
+            judge_lines.append(
+                f"<b>{html.escape(str(c.get('order')))}</b>: A {c.get('score_a')}/10, B {c.get('score_b')}/10 → prefers "
+                f"{html.escape(str(c.get('prefers')))} — {html.escape(str(c.get('reason') or ''))}")
+        verdict = {"tie": "the two orders disagree (or score equal): judge part is a tie, evals decide"}.get(
+            r.judge_winner, f"both orders prefer {r.judge_winner}")
+        self.judge_label = label("Judge: " + verdict + "<br>" + "<br>".join(judge_lines), wrap=True, selectable=True)
+        self.judge_label.setTextFormat(Qt.TextFormat.RichText)
+        grid.addWidget(self.judge_label, 3, 0, 1, 2)
+
+
+class ScoreChart(pg.PlotWidget):
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setMinimumHeight(150)
+        self.setMaximumHeight(200)
+        self.setMenuEnabled(False)
+        self.setMouseEnabled(False, False)
+        self.hideButtons()
+        pal = QApplication.palette()
+        self.setBackground(pal.color(QPalette.ColorRole.Base))
+        self.plotItem.showGrid(y=True, alpha=0.25)
+        self.plotItem.getAxis("left").setLabel("combined /10")
+        for axis in ("left", "bottom"):
+            ax = self.plotItem.getAxis(axis)
+            ax.setPen(pg.mkPen(pal.color(QPalette.ColorRole.Mid)))
+            ax.setTextPen(pg.mkPen(pal.color(QPalette.ColorRole.Text)))
+        self.legend = self.plotItem.addLegend(offset=(-10, 5))
+        self.bars: list[pg.BarGraphItem] = []
+
+    def show_run(self, run: BenchmarkInfo | None) -> None:
+        pi = self.plotItem
+        pi.clear()
+        self.bars = []
+        if run is None or not run.results:
+            return
+        xs = list(range(len(run.results)))
+        old = pg.BarGraphItem(x=[x - 0.18 for x in xs], height=[r.old_score for r in run.results], width=0.34,
+                              brush=pg.mkBrush(color("muted")), pen=pg.mkPen(None), name="old")
+        new = pg.BarGraphItem(x=[x + 0.18 for x in xs], height=[r.new_score for r in run.results], width=0.34,
+                              brush=pg.mkBrush(color("info")), pen=pg.mkPen(None), name="new")
+        pi.addItem(old)
+        pi.addItem(new)
+        self.bars = [old, new]
+        pi.setYRange(0, 10, padding=0.05)
+        pi.setXRange(-0.6, len(xs) - 0.4, padding=0)
+        pi.getAxis("bottom").setTicks([[(x, f"S{x + 1}" + (" ★" if run.results[x].winner == "new" else "")) for x in xs]])
+
+
+class BenchmarksPanel(Panel):
+    def __init__(self, ctx: AppContext, parent: QWidget | None = None) -> None:
+        super().__init__(ctx, parent)
+        self._generation = 0
+        self._select_run: int | None = None
+        self.run: BenchmarkInfo | None = None
+
+        self.proposal_combo = QComboBox()
+        self.proposal_combo.setMinimumWidth(200)
+        self.rerun_button = QPushButton("Re-run benchmark")
+        self.rerun_button.setToolTip("Benchmark the selected run's proposal again (kept scenarios are reused)")
+        self.count_label = label("", "hintText")
+        top = QHBoxLayout()
+        top.addWidget(QLabel("Proposal:"))
+        top.addWidget(self.proposal_combo)
+        top.addWidget(self.count_label, 1)
+        top.addWidget(self.rerun_button)
+
+        self.model = RunsModel(self)
+        self.table = QTableView()
+        self.table.setModel(self.model)
+        setup_table(self.table)
+        hh = self.table.horizontalHeader()
+        hh.setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
+        hh.setStretchLastSection(True)
+        for col, width in ((0, 50), (1, 70), (2, 120), (3, 85), (4, 90), (5, 60), (6, 110)):
+            self.table.setColumnWidth(col, width)
+        self.table.selectionModel().currentRowChanged.connect(self._on_current)
+        self.empty = EmptyState(self.table, (
+            "No benchmark yet. Select a pending proposal in Proposals and press B (or `lorekeeper bench run ID`); "
+            "Sage proposals are benchmarked automatically."))
+
+        self.summary = QLabel("")
+        self.summary.setObjectName("benchmarkBadge")
+        self.detail_label = label("", "hintText", wrap=True)
+        self.chart = ScoreChart()
+        self.battle = QWidget()
+        self.battle_layout = QVBoxLayout(self.battle)
+        self.battle_layout.setContentsMargins(0, 0, 0, 0)
+        scroll = QScrollArea()
+        scroll.setWidgetResizable(True)
+        scroll.setFrameShape(QFrame.Shape.NoFrame)
+        scroll.setWidget(self.battle)
+        self.cards: list[BattleCard] = []
+
+        right = QWidget()
+        rl = QVBoxLayout(right)
+        rl.setContentsMargins(0, 0, 0, 0)
+        head = QHBoxLayout()
+        head.addWidget(self.summary)
+        head.addStretch(1)
+        rl.addLayout(head)
+        rl.addWidget(self.detail_label)
+        rl.addWidget(self.chart)
+        rl.addWidget(label("Battle view", "sectionTitle"))
+        rl.addWidget(scroll, 1)
+
+        split = QSplitter(Qt.Orientation.Horizontal)
+        split.addWidget(self.empty)
+        split.addWidget(right)
+        split.setSizes([560, 760])
+        self.message = MessageBox()
+
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(20, 16, 20, 12)
+        layout.addWidget(label("Benchmarks", "panelTitle"))
+        layout.addWidget(label(
+            f"A/B runs of proposals: current vs proposed content on the same scenarios. Combined score (0-10) = "
+            f"{EVAL_WEIGHT:.0%} evals (share of rules passed × 10) + {JUDGE_WEIGHT:.0%} LLM judge (1-10, both orders, "
+            "labels hidden; a judge that changes its mind when the order is swapped counts as a tie).",
+            "panelSubtitle", wrap=True))
+        layout.addLayout(top)
+        layout.addWidget(split, 1)
+        layout.addWidget(self.message)
+
+        self.proposal_combo.currentIndexChanged.connect(self.reload)
+        self.rerun_button.clicked.connect(self.rerun)
+        ctx.bus.changed.connect(self._on_bus)
+        self._show_run(None)
+        self.refresh()
+
+    @Slot()
+    def refresh(self) -> None:
+        self.reload()
+
+    def showcase(self) -> None:
+        if self.model.rows:
+            self.table.selectRow(0)
+
+    @Slot(str)
+    def _on_bus(self, topic: str) -> None:
+        if topic in ("benchmarks", "proposals"):
+            self.reload()
+
+    def filter_proposal(self) -> int | None:
+        data = self.proposal_combo.currentData()
+        return None if data in (None, ALL) else int(data)
+
+    @Slot()
+    def reload(self) -> None:
+        self._generation += 1
+        gen = self._generation
+        pid = self.filter_proposal()
+        ws = self.ws
+
+        def load() -> RunsSnapshot:
+            runs = ws.improve.bench.list()
+            seen: dict[int, str] = {}
+            for r in runs:
+                seen.setdefault(r.proposal_id, f"#{r.proposal_id} {r.skill}")
+            shown = [r for r in runs if pid is None or r.proposal_id == pid]
+            return RunsSnapshot(shown, sorted(seen.items(), reverse=True))
+
+        run_task(load, name="Loading benchmarks", visible=False, on_result=lambda snap: self._show(gen, snap),
+                 on_error=self.message.show_error)
+
+    def _show(self, gen: int, snap: RunsSnapshot) -> None:
+        if gen != self._generation:
+            return
+        current = self.proposal_combo.currentData()
+        self.proposal_combo.blockSignals(True)
+        self.proposal_combo.clear()
+        self.proposal_combo.addItem("All proposals", ALL)
+        for pid, text in snap.proposals:
+            self.proposal_combo.addItem(text, pid)
+        self.proposal_combo.setCurrentIndex(max(self.proposal_combo.findData(current), 0) if current is not None else 0)
+        self.proposal_combo.blockSignals(False)
+        keep = self._select_run if self._select_run is not None else (self.run.id if self.run else None)
+        self._select_run = None
+        self.table.selectionModel().blockSignals(True)
+        self.model.set_rows(snap.runs)
+        row = next((i for i, r in enumerate(snap.runs) if r.id == keep), 0 if snap.runs else None)
+        if row is not None:
+            self.table.selectRow(row)
+        self.table.selectionModel().blockSignals(False)
+        self.empty.set_empty(not snap.runs)
+        self.count_label.setText(f"{len(snap.runs)} run(s)")
+        self._show_run(self.model.row(row) if row is not None else None)
+
+    @Slot()
+    def _on_current(self, *_args: object) -> None:
+        idx = self.table.selectionModel().currentIndex()
+        self._show_run(self.model.row(idx.row()) if idx.isValid() else None)
+
+    def _show_run(self, run: BenchmarkInfo | None) -> None:
+        self.run = run
+        self.rerun_button.setEnabled(run is not None)
+        for card in self.cards:
+            card.setParent(None)
+            card.deleteLater()
+        self.cards = []
+        while self.battle_layout.count():
+            self.battle_layout.takeAt(0)
+        self.chart.show_run(run)
+        if run is None:
+            self.summary.setText("")
+            self.summary.hide()
+            self.detail_label.setText("")
+            return
+        self.summary.setText(f"Run #{run.id} · proposal #{run.proposal_id} · {run.badge}")
+        self.summary.setStyleSheet(badge_style(run.verdict))
+        self.summary.show()
+        self.detail_label.setText(
+            f"{run.skill}: mean combined old {run.old_avg:.2f} → new {run.new_avg:.2f} (0-10). "
+            f"Model {run.provider}:{run.model}, judge {run.judge_model}, seed {run.seed}, "
+            f"{run.created_at:%Y-%m-%d %H:%M} UTC.")
+        for r in run.results:
+            card = BattleCard(r)
+            self.cards.append(card)
+            self.battle_layout.addWidget(card)
+        self.battle_layout.addStretch(1)
+
+    @Slot()
+    def rerun(self) -> None:
+        run = self.run
+        if run is None:
+            return
+        status = self.ws.llm.status()
+        if not status.ready:
+            self.message.show_error(f"ERR_LLM_UNAVAILABLE: a benchmark runs both versions through the model — {status.reason}")
+            return
+        self.rerun_button.setEnabled(False)
+        self.message.clear_message()
+
+        def done(new: BenchmarkInfo) -> None:
+            self._select_run = new.id
+            self.message.show_ok(f"Benchmark #{new.id} of proposal #{new.proposal_id}: {new.badge}")
+            self.ctx.bus.emit("benchmarks")
+
+        run_task(self.ws.improve.bench.run_steps, run.proposal_id, name=f"Benchmark #{run.proposal_id}",
+                 on_result=done, on_error=self.message.show_error, on_finished=lambda: self.rerun_button.setEnabled(True))

@@ -1,0 +1,564 @@
+"""Proposals: the keyboard-first review queue of the improvement loop.
+
+A approve · R reject (type the reason, Enter) · U undo · J / N next · K / P previous ·
+B run benchmark · ? the cheat-sheet. The card shows the seed's proposal card (project, skill,
+reason, metrics, feedback, related learnings) with the benchmark badge; below it, the current
+and the proposed SKILL.md side by side with the changed lines marked. Every decision goes
+through `ws.improve.proposals` in a worker and is a signed audit event.
+"""
+
+from __future__ import annotations
+
+import html
+from dataclasses import dataclass
+from typing import Any
+
+from PySide6.QtCore import Qt, Slot
+from PySide6.QtGui import QKeySequence, QShortcut
+from PySide6.QtWidgets import (
+    QComboBox,
+    QFrame,
+    QHBoxLayout,
+    QHeaderView,
+    QLabel,
+    QLineEdit,
+    QPlainTextEdit,
+    QPushButton,
+    QSplitter,
+    QTableView,
+    QVBoxLayout,
+    QWidget,
+)
+
+from lorekeeper.improve.proposals import ProposalInfo
+from lorekeeper.ui.models.base import RowsModel
+from lorekeeper.ui.panels.base import AppContext, Panel
+from lorekeeper.ui.panels.skill_tabs import _highlight, _line_diff
+from lorekeeper.ui.theme import color, icon
+from lorekeeper.ui.widgets import EmptyState, MessageBox, label, mono_font, setup_table
+from lorekeeper.ui.workers import error_text, run_task
+
+STATUSES = (("Pending", "pending"), ("Approved", "approved"), ("Rejected", "rejected"), ("All", "all"))
+SHORTCUTS = (
+    ("A", "Approve the selected proposal (the current version stays in the skill's history)"),
+    ("R", "Reject: type the reason, Enter to confirm, Esc to cancel"),
+    ("U", "Undo the decision (an approval restores the backed-up version)"),
+    ("J / N", "Next proposal"),
+    ("K / P", "Previous proposal"),
+    ("B", "Run the A/B benchmark of the selected proposal"),
+    ("?", "Show or hide this cheat-sheet"),
+    ("F5", "Refresh"),
+)
+
+
+@dataclass(frozen=True)
+class QueueSnapshot:
+    rows: list[ProposalInfo]
+    counts: dict[str, int]
+    last_run: dict[str, Any] | None
+
+
+def badge_style(verdict: str | None) -> str:
+    name = {"PASSED": "pass", "FAILED": "fail"}.get(verdict or "", "muted")
+    c = color(name).name()
+    return f"color: {c}; border: 1px solid {c}; border-radius: 8px; padding: 2px 8px; font-weight: 600;"
+
+
+class ProposalsModel(RowsModel[ProposalInfo]):
+    COL_ID, COL_SKILL, COL_PROJECT, COL_SOURCE, COL_STATUS, COL_BENCH, COL_REASON = range(7)
+    HEADERS = ("#", "Skill", "Project", "Source", "Status", "Benchmark", "Reason")
+
+    def cell(self, item: ProposalInfo, column: int, role: int) -> Any:
+        if role == Qt.ItemDataRole.DisplayRole:
+            bench = item.benchmark.text if item.benchmark else "—"
+            return (item.id, item.skill, item.project or "—", item.source, item.status, bench, item.reason)[column]
+        if role == Qt.ItemDataRole.ForegroundRole and column == self.COL_BENCH and item.benchmark:
+            return color({"PASSED": "pass", "FAILED": "fail"}.get(item.benchmark.verdict, "muted"))
+        if role == Qt.ItemDataRole.ForegroundRole and column == self.COL_STATUS:
+            return color({"approved": "pass", "rejected": "fail"}.get(item.status, "info"))
+        if role == Qt.ItemDataRole.DecorationRole and column == self.COL_SKILL and item.scope:
+            return icon("fork")
+        if role == Qt.ItemDataRole.TextAlignmentRole and column == self.COL_ID:
+            return int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+        return None
+
+
+def card_html(p: ProposalInfo) -> str:
+    e = html.escape
+    scope = f"fork of project {e(p.scope)}" if p.scope else "global skill"
+    parts = [
+        f"<p style='font-size:13pt; font-weight:600'>Improvement proposal #{p.id}</p>",
+        "<table cellspacing='0' cellpadding='2'>",
+        f"<tr><td><b>Project</b></td><td>{e(p.project or '—')}</td></tr>",
+        f"<tr><td><b>Skill</b></td><td>{e(p.skill)} ({scope}, from v{p.base_version})</td></tr>",
+        f"<tr><td><b>Reason</b></td><td>{e(p.reason)}</td></tr>",
+        f"<tr><td><b>Change</b></td><td>{e(p.summary)}</td></tr>",
+        f"<tr><td><b>Source</b></td><td>{e(p.source)}{' · ' + e(p.model) if p.model else ''}</td></tr>",
+    ]
+    for m in p.metrics.get("by_project", []):
+        rate = "n/a" if m.get("success_rate") is None else f"{m['success_rate']:.0%}"
+        parts.append(
+            f"<tr><td><b>Metrics</b></td><td>{e(m.get('project') or 'no project')}: applied {m['applied_count']}, "
+            f"success {rate}</td></tr>"
+            f"<tr><td><b>Feedback</b></td><td>👍 {m['feedback_positive']} / 👎 {m['feedback_negative']}</td></tr>"
+        )
+    parts.append("</table>")
+    if p.failing_rules:
+        parts.append("<p><b>Failing rules:</b> " + ", ".join(
+            f"{e(r['name'])} ({r['failed']}/{r['checked']})" for r in p.failing_rules) + "</p>")
+    if p.learnings:
+        parts.append("<p><b>Related learnings:</b><br>" + "<br>".join(f"• {e(str(i['rule']))}" for i in p.learnings) + "</p>")
+    else:
+        parts.append("<p><b>Related learnings:</b> none</p>")
+    if p.status != "pending":
+        when = p.decided_at.strftime("%Y-%m-%d %H:%M UTC") if p.decided_at else ""
+        parts.append(f"<p><b>{e(p.status.capitalize())}</b> by {e(p.decided_by)} · {when}"
+                     + (f" — {e(p.decision_reason)}" if p.decision_reason else "")
+                     + (f" · now v{p.applied_version}" if p.applied_version else "") + "</p>")
+    return "".join(parts)
+
+
+class ProposalsPanel(Panel):
+    def __init__(self, ctx: AppContext, parent: QWidget | None = None) -> None:
+        super().__init__(ctx, parent)
+        self._generation = 0
+        self._keep_row = 0
+        self._keep_id: int | None = None
+        self.busy = False
+
+        self.status_combo = QComboBox()
+        for text, value in STATUSES:
+            self.status_combo.addItem(text, value)
+        self.nightly_button = QPushButton("Run nightly")
+        self.nightly_button.setToolTip("Find underperforming skills now and write template proposals (no model)")
+        self.sage_button = QPushButton("Sage analyze")
+        self.sage_button.setToolTip("Ask the model for better versions of up to 5 skills; each is benchmarked")
+        self.bench_button = QPushButton("Run benchmark (B)")
+        self.counts_label = label("", "hintText")
+        top = QHBoxLayout()
+        top.addWidget(QLabel("Show:"))
+        top.addWidget(self.status_combo)
+        top.addWidget(self.counts_label, 1)
+        top.addWidget(self.nightly_button)
+        top.addWidget(self.sage_button)
+        self.run_label = label("", "hintText", wrap=True)
+
+        self.model = ProposalsModel(self)
+        self.table = QTableView()
+        self.table.setModel(self.model)
+        setup_table(self.table)
+        hh = self.table.horizontalHeader()
+        hh.setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
+        hh.setStretchLastSection(True)
+        for col, width in ((0, 40), (1, 130), (2, 90), (3, 70), (4, 70), (5, 160)):
+            self.table.setColumnWidth(col, width)
+        self.table.selectionModel().currentRowChanged.connect(self._on_current)
+        self.empty = EmptyState(self.table, "")
+
+        self.card = QLabel()
+        self.card.setObjectName("proposalCard")
+        self.card.setWordWrap(True)
+        self.card.setTextFormat(Qt.TextFormat.RichText)
+        self.card.setAlignment(Qt.AlignmentFlag.AlignTop | Qt.AlignmentFlag.AlignLeft)
+        self.card.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.badge = QLabel("")
+        self.badge.setObjectName("benchmarkBadge")
+
+        self.approve_button = QPushButton("Approve (A)")
+        self.approve_button.setIcon(icon("pass"))
+        self.reject_button = QPushButton("Reject (R)")
+        self.reject_button.setIcon(icon("fail"))
+        self.undo_button = QPushButton("Undo (U)")
+        self.prev_button = QPushButton("◀ Previous (K)")
+        self.next_button = QPushButton("Next (J) ▶")
+        self.help_button = QPushButton("?")
+        self.help_button.setToolTip("Keyboard shortcuts")
+        self.help_button.setFixedWidth(32)
+        for b in (self.approve_button, self.reject_button, self.undo_button, self.prev_button, self.next_button,
+                  self.help_button, self.bench_button, self.nightly_button, self.sage_button):
+            b.setFocusPolicy(Qt.FocusPolicy.NoFocus)  # the keyboard stays on the queue
+        actions = QHBoxLayout()
+        actions.addWidget(self.approve_button)
+        actions.addWidget(self.reject_button)
+        actions.addWidget(self.undo_button)
+        actions.addStretch(1)
+        actions.addWidget(self.bench_button)
+        actions.addWidget(self.prev_button)
+        actions.addWidget(self.next_button)
+        actions.addWidget(self.help_button)
+
+        self.reject_bar = QFrame()
+        rb = QHBoxLayout(self.reject_bar)
+        rb.setContentsMargins(0, 0, 0, 0)
+        self.reason_edit = QLineEdit()
+        self.reason_edit.setPlaceholderText("Why is it rejected? (Enter to reject, Esc to cancel)")
+        self.reason_edit.returnPressed.connect(self.confirm_reject)
+        self.confirm_reject_button = QPushButton("Reject")
+        self.cancel_reject_button = QPushButton("Cancel")
+        rb.addWidget(QLabel("Reason:"))
+        rb.addWidget(self.reason_edit, 1)
+        rb.addWidget(self.confirm_reject_button)
+        rb.addWidget(self.cancel_reject_button)
+        self.reject_bar.hide()
+
+        self.cheatsheet = QFrame()
+        self.cheatsheet.setObjectName("cheatsheet")
+        self.cheatsheet.setFrameShape(QFrame.Shape.StyledPanel)
+        cs = QVBoxLayout(self.cheatsheet)
+        cs.addWidget(label("Keyboard shortcuts", "sectionTitle"))
+        self.cheatsheet_text = label("<table>" + "".join(
+            f"<tr><td style='padding-right:14px'><b>{html.escape(k)}</b></td><td>{html.escape(v)}</td></tr>" for k, v in SHORTCUTS
+        ) + "</table>")
+        self.cheatsheet_text.setTextFormat(Qt.TextFormat.RichText)
+        cs.addWidget(self.cheatsheet_text)
+        self.cheatsheet.hide()
+
+        self.current_title = label("Current", "sectionTitle")
+        self.proposed_title = label("Proposed", "sectionTitle")
+        self.current_view = self._diff_view()
+        self.proposed_view = self._diff_view()
+        self.current_view.verticalScrollBar().valueChanged.connect(self.proposed_view.verticalScrollBar().setValue)
+        self.proposed_view.verticalScrollBar().valueChanged.connect(self.current_view.verticalScrollBar().setValue)
+        self.diff_summary = label("", "hintText")
+        left_col = QWidget()
+        lc = QVBoxLayout(left_col)
+        lc.setContentsMargins(0, 0, 0, 0)
+        lc.addWidget(self.current_title)
+        lc.addWidget(self.current_view)
+        right_col = QWidget()
+        rc = QVBoxLayout(right_col)
+        rc.setContentsMargins(0, 0, 0, 0)
+        rc.addWidget(self.proposed_title)
+        rc.addWidget(self.proposed_view)
+        diff = QSplitter(Qt.Orientation.Horizontal)
+        diff.addWidget(left_col)
+        diff.addWidget(right_col)
+
+        detail = QWidget()
+        dl = QVBoxLayout(detail)
+        dl.setContentsMargins(0, 0, 0, 0)
+        head = QHBoxLayout()
+        head.addWidget(self.badge)
+        head.addStretch(1)
+        head.addWidget(self.diff_summary)
+        dl.addWidget(self.card)
+        dl.addLayout(head)
+        dl.addLayout(actions)
+        dl.addWidget(self.reject_bar)
+        dl.addWidget(self.cheatsheet)
+        dl.addWidget(diff, 1)
+
+        split = QSplitter(Qt.Orientation.Horizontal)
+        split.addWidget(self.empty)
+        split.addWidget(detail)
+        split.setSizes([520, 760])
+        self.message = MessageBox()
+
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(20, 16, 20, 12)
+        layout.addWidget(label("Proposals", "panelTitle"))
+        layout.addWidget(label(
+            "Skill improvements waiting for your decision: from the nightly analysis (templates, no model) and from "
+            "Sage (model-written, benchmarked). Approve keeps the current version in the skill's history; press ? for "
+            "the keyboard shortcuts.", "panelSubtitle", wrap=True))
+        layout.addLayout(top)
+        layout.addWidget(self.run_label)
+        layout.addWidget(split, 1)
+        layout.addWidget(self.message)
+
+        self.status_combo.currentIndexChanged.connect(self.reload)
+        self.nightly_button.clicked.connect(self.run_nightly)
+        self.sage_button.clicked.connect(self.run_sage)
+        self.bench_button.clicked.connect(self.run_benchmark)
+        self.approve_button.clicked.connect(self.approve)
+        self.reject_button.clicked.connect(self.start_reject)
+        self.confirm_reject_button.clicked.connect(self.confirm_reject)
+        self.cancel_reject_button.clicked.connect(self.cancel_reject)
+        self.undo_button.clicked.connect(self.undo)
+        self.prev_button.clicked.connect(self.previous)
+        self.next_button.clicked.connect(self.next)
+        self.help_button.clicked.connect(self.toggle_cheatsheet)
+        self._shortcuts()
+        ctx.bus.changed.connect(self._on_bus)
+        self._show_proposal(None)
+        self.refresh()
+
+    # ------------------------------------------------------------ keyboard
+    def _shortcuts(self) -> None:
+        keys = {
+            "A": self.approve, "R": self.start_reject, "U": self.undo, "J": self.next, "N": self.next,
+            "K": self.previous, "P": self.previous, "B": self.run_benchmark, "?": self.toggle_cheatsheet,
+            "Shift+?": self.toggle_cheatsheet, "Esc": self.escape,
+        }
+        self.shortcuts: list[QShortcut] = []
+        for key, slot in keys.items():
+            sc = QShortcut(QKeySequence(key), self)
+            sc.setContext(Qt.ShortcutContext.WidgetWithChildrenShortcut)
+            sc.activated.connect(slot)
+            self.shortcuts.append(sc)
+
+    @staticmethod
+    def _diff_view() -> QPlainTextEdit:
+        view = QPlainTextEdit()
+        view.setReadOnly(True)
+        view.setObjectName("diff")
+        view.setFont(mono_font(9))
+        view.setLineWrapMode(QPlainTextEdit.LineWrapMode.NoWrap)
+        view.setFocusPolicy(Qt.FocusPolicy.ClickFocus)
+        return view
+
+    # ------------------------------------------------------------ loading
+    @Slot()
+    def refresh(self) -> None:
+        self.reload()
+
+    def showEvent(self, event) -> None:  # type: ignore[no-untyped-def]
+        super().showEvent(event)
+        self.table.setFocus(Qt.FocusReason.OtherFocusReason)
+
+    def showcase(self) -> None:
+        if self.model.rows:
+            self.table.selectRow(0)
+
+    @Slot(str)
+    def _on_bus(self, topic: str) -> None:
+        if topic in ("proposals", "benchmarks", "skills"):
+            self.reload()
+
+    @Slot()
+    def reload(self) -> None:
+        self._generation += 1
+        gen = self._generation
+        status = self.status_combo.currentData()
+        ws = self.ws
+
+        def load() -> QueueSnapshot:
+            runs = ws.improve.runs(limit=1)
+            return QueueSnapshot(ws.improve.proposals.list(status), ws.improve.proposals.counts(), runs[0] if runs else None)
+
+        run_task(load, name="Loading proposals", visible=False, on_result=lambda snap: self._show(gen, snap),
+                 on_error=self.message.show_error)
+
+    def _show(self, gen: int, snap: QueueSnapshot) -> None:
+        if gen != self._generation:
+            return
+        keep_id = self._keep_id if self._keep_id is not None else (self.current().id if self.current() else None)
+        self.table.selectionModel().blockSignals(True)
+        self.model.set_rows(snap.rows)
+        row = next((i for i, p in enumerate(snap.rows) if p.id == keep_id), None)
+        if row is None and snap.rows:
+            row = min(self._keep_row, len(snap.rows) - 1)
+        if row is not None:
+            self.table.selectRow(row)
+        self.table.selectionModel().blockSignals(False)
+        self._keep_id = None
+        c = snap.counts
+        self.counts_label.setText(f"{c['pending']} pending · {c['approved']} approved · {c['rejected']} rejected")
+        status = self.status_combo.currentData()
+        self.empty.set_empty(not snap.rows, (
+            "No pending proposal. Run the nightly analysis (or `lorekeeper nightly`) to look for underperforming skills, "
+            "or ask Sage." if status == "pending" else f"No {status} proposal." if status != "all" else "No proposal yet."))
+        if snap.last_run:
+            r = snap.last_run
+            self.run_label.setText(
+                f"Last {r.get('kind')} run #{r.get('run_id')} ({str(r.get('finished_at') or r.get('started_at') or '')[:16].replace('T', ' ')} UTC): "
+                f"{r.get('skills_checked', 0)} skill(s) checked, {len(r.get('underperforming', []))} underperforming, "
+                f"{len(r.get('created', []))} proposal(s) created, {len(r.get('skipped', []))} skipped"
+                + (f", {len(r.get('errors', []))} error(s)" if r.get("errors") else "") + ".")
+        self._show_proposal(self.current())
+
+    def current(self) -> ProposalInfo | None:
+        idx = self.table.selectionModel().currentIndex()
+        return self.model.row(idx.row()) if idx.isValid() else None
+
+    @Slot()
+    def _on_current(self, *_args: object) -> None:
+        self.cancel_reject()
+        self._show_proposal(self.current())
+
+    def _show_proposal(self, p: ProposalInfo | None) -> None:
+        for b in (self.approve_button, self.reject_button, self.bench_button):
+            b.setEnabled(p is not None and p.status == "pending" and not self.busy)
+        self.undo_button.setEnabled(p is not None and p.status != "pending" and not self.busy)
+        self.prev_button.setEnabled(self.table.currentIndex().row() > 0)
+        self.next_button.setEnabled(0 <= self.table.currentIndex().row() < self.model.rowCount() - 1)
+        if p is None:
+            self.card.setText("<p>Select a proposal to see its card and the change it makes.</p>")
+            self.badge.setText("")
+            self.badge.hide()
+            self.current_view.setPlainText("")
+            self.proposed_view.setPlainText("")
+            self.diff_summary.setText("")
+            return
+        self.card.setText(card_html(p))
+        b = p.benchmark
+        self.badge.setText(f"Benchmark: {b.text}" if b else "Benchmark: not run (press B)")
+        self.badge.setStyleSheet(badge_style(b.verdict if b else None))
+        self.badge.show()
+        self.current_title.setText(f"Current (v{p.base_version})")
+        self.proposed_title.setText("Proposed" + (f" (now v{p.applied_version})" if p.applied_version else ""))
+        self.current_view.setPlainText(p.current_content)
+        self.proposed_view.setPlainText(p.proposed_content)
+        left, right = _line_diff(p.current_content.splitlines(), p.proposed_content.splitlines())
+        _highlight(self.current_view, left)
+        _highlight(self.proposed_view, right)
+        removed = sum(1 for k in left.values() if k == "del")
+        added = sum(1 for k in right.values() if k == "add")
+        changed = sum(1 for k in right.values() if k == "chg")
+        self.diff_summary.setText(f"{changed} changed, {added} added, {removed} removed lines")
+
+    # ------------------------------------------------------------ navigation
+    @Slot()
+    def next(self) -> None:
+        self._move(1)
+
+    @Slot()
+    def previous(self) -> None:
+        self._move(-1)
+
+    def _move(self, step: int) -> None:
+        if self.reject_bar.isVisible():
+            return
+        row = self.table.currentIndex().row() + step
+        if 0 <= row < self.model.rowCount():
+            self.table.selectRow(row)
+            self.table.setFocus()
+
+    @Slot()
+    def toggle_cheatsheet(self) -> None:
+        self.cheatsheet.setVisible(not self.cheatsheet.isVisible())
+
+    @Slot()
+    def escape(self) -> None:
+        if self.reject_bar.isVisible():
+            self.cancel_reject()
+        elif self.cheatsheet.isVisible():
+            self.cheatsheet.hide()
+
+    # ------------------------------------------------------------ decisions
+    def _decide(self, what: str, fn, *args: Any, **kwargs: Any) -> None:  # type: ignore[no-untyped-def]
+        p = self.current()
+        if p is None or self.busy:
+            return
+        self.busy = True
+        self._keep_row = self.table.currentIndex().row()
+        self._keep_id = None
+        self.message.clear_message()
+
+        def done(info: ProposalInfo) -> None:
+            self.message.show_ok(f"{what} #{info.id} ({info.skill})" + (
+                f": now v{info.applied_version}, v{info.base_version} kept in its history" if info.status == "approved" else
+                f": {info.decision_reason}" if info.status == "rejected" else ": pending again"))
+            self.ctx.status(f"{what} proposal #{info.id}")
+            if info.status != "rejected":
+                self.ctx.bus.emit("skills")
+            self.ctx.bus.emit("proposals")
+
+        run_task(fn, p.id, *args, name=f"{what} #{p.id}", on_result=done, on_error=self._failed,
+                 on_finished=self._finished, **kwargs)
+
+    def _failed(self, exc: BaseException) -> None:
+        self.message.show_error(exc)
+
+    def _finished(self) -> None:
+        self.busy = False
+        self.reload()
+        self.table.setFocus()
+
+    @Slot()
+    def approve(self) -> None:
+        p = self.current()
+        if p is None or p.status != "pending" or self.reject_bar.isVisible():
+            return
+        self._decide("Approved", self.ws.improve.proposals.approve)
+
+    @Slot()
+    def start_reject(self) -> None:
+        p = self.current()
+        if p is None or p.status != "pending" or self.busy:
+            return
+        self.reject_bar.show()
+        self.reason_edit.clear()
+        self.reason_edit.setFocus(Qt.FocusReason.ShortcutFocusReason)
+
+    @Slot()
+    def confirm_reject(self) -> None:
+        why = self.reason_edit.text().strip()
+        if not why:
+            self.message.show_error("A rejection needs a reason: type it, then Enter.")
+            self.reason_edit.setFocus()
+            return
+        self.reject_bar.hide()
+        self._decide("Rejected", self.ws.improve.proposals.reject, why=why)
+
+    @Slot()
+    def cancel_reject(self) -> None:
+        if self.reject_bar.isVisible():
+            self.reject_bar.hide()
+            self.reason_edit.clear()
+            self.table.setFocus()
+
+    @Slot()
+    def undo(self) -> None:
+        p = self.current()
+        if p is None or p.status == "pending" or self.reject_bar.isVisible():
+            return
+        self._keep_id = p.id
+        self._decide("Undid", self.ws.improve.proposals.undo)
+
+    # ------------------------------------------------------------ jobs
+    def _job_buttons(self, enabled: bool) -> None:
+        for b in (self.nightly_button, self.sage_button):
+            b.setEnabled(enabled)
+
+    @Slot()
+    def run_nightly(self) -> None:
+        self._job_buttons(False)
+        self.message.clear_message()
+        ws = self.ws
+        run_task(lambda: ws.improve.run_nightly(), name="Nightly analysis",
+                 on_result=self._on_run, on_error=self._failed, on_finished=lambda: self._job_buttons(True))
+
+    @Slot()
+    def run_sage(self) -> None:
+        status = self.ws.llm.status()
+        if not status.ready:
+            self.message.show_error(f"ERR_LLM_UNAVAILABLE: Sage needs a model — {status.reason}")
+            return
+        self._job_buttons(False)
+        self.message.clear_message()
+        run_task(self.ws.improve.sage.analyze_steps, name="Sage analysis", on_result=self._on_run, on_error=self._failed,
+                 on_finished=lambda: self._job_buttons(True))
+
+    def _on_run(self, summary) -> None:  # type: ignore[no-untyped-def]
+        text = summary.text().splitlines()[0]
+        errors = [f"{e.get('skill')}: {e.get('code', '')} {e['error']}" for e in summary.errors]
+        if errors:
+            self.message.show_error(text + "\n" + "\n".join(errors))
+        else:
+            self.message.show_ok(text)
+        self.ctx.status(text)
+        self.ctx.bus.emit("proposals")
+        if summary.benchmarks:
+            self.ctx.bus.emit("benchmarks")
+
+    @Slot()
+    def run_benchmark(self) -> None:
+        p = self.current()
+        if p is None or p.status != "pending" or self.busy:
+            return
+        status = self.ws.llm.status()
+        if not status.ready:
+            self.message.show_error(f"ERR_LLM_UNAVAILABLE: a benchmark runs both versions through the model — {status.reason}")
+            return
+        self.busy = True
+        self._keep_id = p.id
+        self.bench_button.setEnabled(False)
+        self.message.clear_message()
+
+        def done(run) -> None:  # type: ignore[no-untyped-def]
+            self.message.show_ok(f"Benchmark #{run.id} of proposal #{run.proposal_id}: {run.badge}")
+            self.ctx.bus.emit("benchmarks")
+
+        run_task(self.ws.improve.bench.run_steps, p.id, name=f"Benchmark #{p.id}", on_result=done,
+                 on_error=lambda exc: self.message.show_error(error_text(exc)), on_finished=self._finished)

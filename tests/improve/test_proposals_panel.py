@@ -1,0 +1,151 @@
+"""The Proposals panel, driven by the keyboard: approve, reject with a reason, next, previous, ?, undo."""
+
+from __future__ import annotations
+
+import pytest
+from PySide6.QtCore import Qt
+
+from conftest import open_window, record
+
+
+@pytest.fixture
+def three(weak_ws):
+    """Three pending proposals: code-review (oldest), git-manager, test-writer."""
+    record(weak_ws, "git-manager", None, passed=[True, True, True], down=2)
+    record(weak_ws, "test-writer", None, passed=[False, True, True])
+    weak_ws.improve.run_nightly()
+    return weak_ws
+
+
+@pytest.fixture
+def panel(qtbot, three, sync_workers):
+    win = open_window(qtbot, three)
+    p = win.select_panel("proposals")
+    p.table.setFocus()
+    qtbot.waitUntil(lambda: p.model.rowCount() == 3)
+    yield p
+    win.close()
+
+
+def key(qtbot, panel, k, text: str = "") -> None:
+    target = panel.focusWidget() or panel.table
+    qtbot.keyClick(target, k)
+
+
+def skills(panel) -> list[str]:
+    return [p.skill for p in panel.model.rows]
+
+
+def test_review_queue_by_keyboard(qtbot, panel, three):
+    ws = three
+    assert panel.table.hasFocus()
+    order = skills(panel)
+    assert set(order) == {"code-review", "git-manager", "test-writer"}
+    assert [p.id for p in panel.model.rows] == sorted(p.id for p in panel.model.rows)  # oldest first
+    assert panel.current().skill == order[0]
+
+    key(qtbot, panel, Qt.Key.Key_Question)
+    assert panel.cheatsheet.isVisible() and "Reject" in panel.cheatsheet_text.text()
+    key(qtbot, panel, Qt.Key.Key_Escape)
+    assert not panel.cheatsheet.isVisible()
+
+    key(qtbot, panel, Qt.Key.Key_J)
+    assert panel.current().skill == order[1]
+    key(qtbot, panel, Qt.Key.Key_J)
+    assert panel.current().skill == order[2]
+    key(qtbot, panel, Qt.Key.Key_K)
+    key(qtbot, panel, Qt.Key.Key_K)
+    assert panel.current().skill == order[0]
+
+    proposed = panel.current().proposed_content
+    key(qtbot, panel, Qt.Key.Key_A)  # approve
+    assert ws.skills.get(order[0]).content == proposed
+    assert skills(panel) == order[1:]  # it left the pending queue; the next one is selected
+    assert panel.current().skill == order[1]
+    assert "Approved #" in panel.message.text()
+
+    key(qtbot, panel, Qt.Key.Key_R)  # reject: the reason box takes the keyboard
+    assert panel.reject_bar.isVisible() and panel.reason_edit.hasFocus()
+    qtbot.keyClicks(panel.reason_edit, "too vague to help")
+    assert panel.reject_bar.isVisible()  # typed letters did not trigger the shortcuts
+    qtbot.keyClick(panel.reason_edit, Qt.Key.Key_Return)
+    assert not panel.reject_bar.isVisible()
+    rejected = ws.improve.proposals.list("rejected")
+    assert [(p.skill, p.decision_reason) for p in rejected] == [(order[1], "too vague to help")]
+    assert skills(panel) == [order[2]]
+    assert panel.counts_label.text() == "1 pending · 1 approved · 1 rejected"
+
+    types = [e.type for e in ws.audit.log.events()]
+    assert "proposal_approved" in types and "proposal_rejected" in types
+
+
+def test_reject_needs_a_reason_and_escape_cancels(qtbot, panel, three):
+    key(qtbot, panel, Qt.Key.Key_R)
+    qtbot.keyClick(panel.reason_edit, Qt.Key.Key_Return)
+    assert "needs a reason" in panel.message.text()
+    assert panel.reject_bar.isVisible()
+    qtbot.keyClick(panel.reason_edit, Qt.Key.Key_Escape)
+    assert not panel.reject_bar.isVisible()
+    assert three.improve.proposals.counts()["pending"] == 3
+
+
+def test_card_diff_and_badge(qtbot, panel):
+    p = panel.current()
+    text = panel.card.text()
+    assert "Improvement proposal #" in text and "code-review" in text
+    assert "low success rate (50%)" in text and "applied 4" in text and "👍 0 / 👎 0" in text
+    assert "Never force-push a shared branch" in text  # related learning
+    assert "No force push (2/4)" in text
+    assert panel.current_view.toPlainText() == p.current_content
+    assert panel.proposed_view.toPlainText() == p.proposed_content
+    assert panel.proposed_view.extraSelections()  # the added lines are marked
+    assert "added" in panel.diff_summary.text()
+    assert panel.badge.text() == "Benchmark: not run (press B)"
+
+
+def test_undo_an_approval_from_the_queue(qtbot, panel, three):
+    original = three.skills.get("code-review").content
+    key(qtbot, panel, Qt.Key.Key_A)
+    panel.status_combo.setCurrentIndex(panel.status_combo.findData("approved"))
+    qtbot.waitUntil(lambda: panel.model.rowCount() == 1)
+    panel.table.setFocus()
+    assert panel.current().status == "approved"
+    key(qtbot, panel, Qt.Key.Key_U)
+    assert three.skills.get("code-review").content == original
+    assert three.improve.proposals.counts() == {"pending": 3, "approved": 0, "rejected": 0}
+
+
+def test_undo_from_the_skill_versions_tab(qtbot, panel, three, confirm_yes):
+    original = three.skills.get("code-review")
+    key(qtbot, panel, Qt.Key.Key_A)
+    win = panel.window()
+    skills_panel = win.select_panel("skills")
+    skills_panel.refresh()
+    assert skills_panel.select_skill("code-review")
+    vt = skills_panel.versions_tab
+    skills_panel.tabs.setCurrentWidget(vt)
+    assert "approved" in vt.model.rows[0].message
+    vt.table.selectRow([v.version for v in vt.model.rows].index(original.version))
+    qtbot.mouseClick(vt.restore_button, Qt.MouseButton.LeftButton)
+    assert three.skills.get("code-review").content == original.content
+
+
+def test_run_nightly_button(qtbot, weak_ws, sync_workers):
+    win = open_window(qtbot, weak_ws)
+    panel = win.select_panel("proposals")
+    assert panel.empty.is_empty and "Run the nightly analysis" in panel.empty.message.text()
+    qtbot.mouseClick(panel.nightly_button, Qt.MouseButton.LeftButton)
+    qtbot.waitUntil(lambda: panel.model.rowCount() == 1)
+    assert panel.current().skill == "code-review"
+    assert "1 proposal(s) created" in panel.message.text()
+    assert panel.run_label.text().startswith("Last nightly run #")
+    qtbot.mouseClick(panel.nightly_button, Qt.MouseButton.LeftButton)
+    assert panel.model.rowCount() == 1 and "0 proposal(s) created" in panel.message.text()
+    win.close()
+
+
+def test_sage_and_benchmark_need_a_model(qtbot, panel):
+    qtbot.mouseClick(panel.sage_button, Qt.MouseButton.LeftButton)
+    assert "ERR_LLM_UNAVAILABLE: Sage needs a model" in panel.message.text()
+    key(qtbot, panel, Qt.Key.Key_B)
+    assert "ERR_LLM_UNAVAILABLE: a benchmark runs both versions" in panel.message.text()
