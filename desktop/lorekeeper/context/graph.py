@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from lorekeeper.context.intent import StructuredIntent
-from lorekeeper.context.parse import ParsedFile, words_of
+from lorekeeper.context.parse import ParsedFile, stem, words_of
 
 HEAT_WEIGHT = 0.7  # share of the task heat in a file's relevance (seed 002)
 PAGERANK_WEIGHT = 0.3  # share of structural centrality
@@ -138,7 +138,7 @@ def relevance(files: list[ParsedFile], intent: StructuredIntent) -> Relevance:
     n = len(files)
     pr = _normalise(_pagerank(g, None)) if n else []
     communities = _communities(g)
-    terms = set(intent.terms)
+    terms = {stem(t) for t in intent.terms}
     idf = _idf(files, terms)
     exact = {i.lower() for i in intent.identifiers} | {i.lower().split(".")[-1] for i in intent.identifiers}
     target_files = [t.lower() for t in intent.targets if "." in t and "/" in t or t.endswith(_TARGET_EXTS)]
@@ -146,7 +146,7 @@ def relevance(files: list[ParsedFile], intent: StructuredIntent) -> Relevance:
     def_base: dict[tuple[int, int], float] = {}
     file_base = [0.0] * n
     for fi, pf in enumerate(files):
-        path_words = set(words_of(pf.rel.replace("/", " ").replace(".", " ")))
+        path_words = {stem(w) for w in words_of(pf.rel.replace("/", " ").replace(".", " "))}
         s = sum(W_PATH * idf.get(t, 0.0) for t in terms if t in path_words)
         if any(pf.rel.lower().endswith(tf.lstrip("./")) for tf in target_files):
             s += W_NAME_EXACT
@@ -201,15 +201,15 @@ def _definition_score(d: Any, terms: set[str], idf: dict[str, float], exact: set
     if not terms:
         return 0.0
     name_l = d.name.lower()
-    name_parts = set(words_of(d.name))
+    name_parts = {stem(w) for w in words_of(d.name)} | {stem(name_l)}
     qual_l = d.qualname.lower()
     score = 0.0
     if name_l in exact or qual_l in exact or any(q.endswith("." + name_l) and qual_l.endswith(q) for q in exact):
         score += W_NAME_EXACT
-    doc_words = set(words_of(d.doc)) if d.doc else set()
+    doc_words = {stem(w) for w in words_of(d.doc)} if d.doc else set()
     body_counts: dict[str, int] = defaultdict(int)
     for ident, c in d.identifiers.items():
-        for w in {ident.lower(), *words_of(ident)}:
+        for w in {stem(ident), *(stem(p) for p in words_of(ident))}:
             body_counts[w] += c
     for t in terms:
         w = idf.get(t, 0.0)
@@ -232,10 +232,10 @@ def _idf(files: list[ParsedFile], terms: set[str]) -> dict[str, float]:
     for pf in files:
         for d in pf.definitions:
             total += 1
-            words = set(words_of(d.name)) | {d.name.lower()}
+            words = {stem(w) for w in words_of(d.name)} | {stem(d.name)}
             for ident in d.identifiers:
-                words.add(ident.lower())
-                words.update(words_of(ident))
+                words.add(stem(ident))
+                words.update(stem(w) for w in words_of(ident))
             for t in terms & words:
                 df[t] += 1
     return {t: math.log(1.0 + (total + 1) / (1 + df.get(t, 0))) for t in terms}
@@ -265,6 +265,7 @@ def _call_graph(files: list[ParsedFile], g: Any) -> Any:
                         cg.add_edge((fi, di), c, weight=1.0 / len(chosen))
             if d.parent is not None:  # a method is read with its class, and the class with it
                 cg.add_edge((fi, di), (fi, d.parent), weight=0.2)
+                cg.add_edge((fi, d.parent), (fi, di), weight=0.2)
     return cg
 
 

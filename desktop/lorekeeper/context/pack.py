@@ -35,6 +35,9 @@ AUTO_DEFAULT_SHARE = 0.25  # auto mode without --budget packs to this share of t
 MAX_FILL_CANDIDATES = 400  # definitions considered when spending leftover budget on whole bodies
 MAP_TEXT_MAX_TOKENS = 300  # a non-code file this small is sent whole in map mode
 PREAMBLE_RESERVE = 160  # tokens kept aside for the pack preamble before allocating files
+BODY_SHARE = 0.6  # task packs: share of the budget first spent on the most relevant whole bodies
+BODY_MIN_RELEVANCE = 0.2  # ...for definitions at least this relevant (1.0 = the best match)
+COVERAGE_SHARE = 0.6  # when every file's signatures fit in this share of the rest, all get them
 DOWNGRADE = {"full": "map", "map": "signatures", "signatures": "reference"}
 
 Progress = Callable[[int, int, str], None]
@@ -293,16 +296,50 @@ class _Packer:
                 self.plan[i] = self.mode
                 self.reasons[i] = f"--mode {self.mode}"
         else:
-            beta = temperature(self.intent.specificity)
             avail = max(0, self.cap - PREAMBLE_RESERVE)
-            budgets = boltzmann(self.file_rel, avail, beta)
+            spent = self._bodies_first(avail) if self.intent.task else 0
+            free = [i for i in range(n) if i not in self.plan]
+            rest = max(0, avail - spent)
+            sig = {i: self.cost(i, "signatures") for i in free}
+            floor = sum(sig.values()) <= COVERAGE_SHARE * rest  # every file's outline is affordable
+            extra = rest - sum(sig.values()) if floor else rest
+            beta = temperature(self.intent.specificity)
+            shares = boltzmann([self.file_rel[i] for i in free], extra, beta)
             ranked = self._ranked_defs()
-            for i in range(n):
-                self._fit(i, budgets[i], ranked.get(i, []))
+            for k, i in enumerate(free):
+                budget = shares[k] + (sig[i] if floor else 0)
+                self._fit(i, budget, ranked.get(i, []))
             self._fill(avail)
         self._hoist_imports()
         for i in range(n):
             self.rendered[i] = self._render(i, self.plan[i], self.bodies.get(i), self.notes.get(i, ""))
+
+    def _bodies_first(self, avail: int) -> int:
+        """Reserve up to BODY_SHARE of the budget for the most relevant whole bodies (task packs:
+        what a developer reads to make the change comes before the outline of everything else)."""
+        cap = int(avail * BODY_SHARE)
+        spent = 0
+        candidates = sorted(self.def_rel.items(), key=lambda kv: (-kv[1], kv[0]))[:MAX_FILL_CANDIDATES]
+        for (fi, di), score in candidates:
+            if score < BODY_MIN_RELEVANCE or self._container(fi, di):
+                continue
+            chosen = self.bodies.get(fi, [])
+            if self._covered(fi, chosen, di):
+                continue
+            before = self.estimate(fi, "lean", chosen) if chosen else 0
+            after = self.estimate(fi, "lean", [*chosen, di])
+            if after >= self.cost(fi, "full"):
+                if not chosen and spent + self.cost(fi, "full") <= cap:
+                    self.plan[fi] = "full"
+                    self.reasons[fi] = "full: holds the task's most relevant code"
+                    spent += self.cost(fi, "full")
+                continue
+            if spent + after - before <= cap:
+                spent += after - before
+                self.bodies[fi] = [*chosen, di]
+                self.plan[fi] = "lean"
+                self.reasons[fi] = f"map (lean): {len(self.bodies[fi])} whole bodies the task needs first"
+        return spent
 
     def _ranked_defs(self) -> dict[int, list[int]]:
         out: dict[int, list[int]] = {}

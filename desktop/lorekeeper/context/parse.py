@@ -321,3 +321,16 @@ def words_of(identifier: str) -> list[str]:
     """Lower-case parts of an identifier: `parseHTTPHeader_v2` -> parse, http, header, v2."""
     parts = re.findall(r"[A-Z]+(?=[A-Z][a-z]|\d|\b|_)|[A-Z]?[a-z]+|[A-Z]+|\d+", identifier)
     return [p.lower() for p in parts if p]
+
+
+_SUFFIXES = ("ations", "ation", "ments", "ment", "ions", "ion", "ings", "ing", "ers", "er", "ies", "es", "ed", "ly", "s", "e")
+MIN_STEM = 3  # a suffix is stripped only when this many letters remain
+
+
+def stem(word: str) -> str:
+    """A light suffix stripper so `completion`, `complete` and `completes` meet (`complet`)."""
+    w = word.lower()
+    for suf in _SUFFIXES:
+        if w.endswith(suf) and len(w) - len(suf) >= MIN_STEM:
+            return w[: -len(suf)]
+    return w
