@@ -37,16 +37,24 @@ def run(ws, *args, input=None):
 DUP_FILE = SEED_FILE + "- [2026-04-03T15:10:00Z] [negative] Avoid sudo in deployment scripts\n"
 
 
-@pytest.mark.parametrize("text", [SEED_FILE, ODD_FILE, DUP_FILE], ids=["seed", "odd", "repeated-line"])
+CRLF_FILE = "\ufeff" + SEED_FILE.replace("\n", "\r\n")
+NO_PREAMBLE = "- [2026-04-03T14:22:00Z] [thumbs down] A source with a space\n- [2026-04-03T14:23:00Z] [fixit] U+2028 \u2028 inside\n"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [SEED_FILE, ODD_FILE, DUP_FILE, CRLF_FILE, NO_PREAMBLE],
+    ids=["seed", "odd", "repeated-line", "bom-crlf", "no-preamble"],
+)
 def test_import_then_export_gives_back_the_same_bytes(workspace, tmp_path, text):
     src = tmp_path / "learnings.md"
-    src.write_text(text, encoding="utf-8")
+    src.write_bytes(text.encode("utf-8"))
     r = run(workspace, "learn", "import", str(src), "--project", "citadel-v2")
     assert r.exit_code == 0, r.output
     out = tmp_path / "out.md"
     r = run(workspace, "learn", "export", "--project", "citadel-v2", "-o", str(out))
     assert r.exit_code == 0, r.output
-    assert out.read_text(encoding="utf-8") == text
+    assert out.read_bytes() == text.encode("utf-8")
 
 
 def test_fields_from_the_comment_land_in_the_store(workspace):

@@ -40,7 +40,7 @@ KNOWN_FIELDS = ("story", "domain", "tags", "scope", "status")
 
 _ENTRY = re.compile(r"^- \[(?P<stamp>[^\]]+)\] \[(?P<source>[^\]]+)\] (?P<rest>.*)$")
 _META = re.compile(r"\s*<!-- lorekeeper (?P<json>\{.*\}) -->\s*$")
-_SOURCE = re.compile(r"^[A-Za-z0-9_.:-]{1,32}$")
+_SOURCE = re.compile(r"^[^\]\r\n]{1,32}$")
 
 
 def parse_stamp(stamp: str) -> datetime:
@@ -141,16 +141,21 @@ def _meta_fields(entry: Entry, meta: dict[str, object], file: str, lineno: int) 
 def parse(text: str, *, file: str = "learnings.md") -> Document:
     """Read a learnings.md. Invalid rule lines raise ERR_INVALID_SPEC naming the line; nothing is half-read.
 
-    Lines before the first rule form the preamble. Other lines after it (blank lines excepted)
-    are reported in `skipped`, so an import can say what it did not keep.
+    Lines before the first rule form the preamble, kept as written (a byte-order mark and CRLF
+    line ends included, so an export writes them back). Other lines after the first rule (blank
+    lines excepted) are reported in `skipped`, so an import can say what it did not keep.
     """
-    text = text.removeprefix("\ufeff")
-    lines = text.splitlines()
+    bom = "\ufeff" if text.startswith("\ufeff") else ""
+    body = text[len(bom):]
+    newline = "\r\n" if "\r\n" in body else "\n"
+    lines = body.split("\n")  # not splitlines(): U+2028 and friends may sit inside a rule
+    if lines and lines[-1] == "":
+        lines.pop()
     entries: list[Entry] = []
     skipped: list[tuple[int, str]] = []
     preamble_lines: list[str] = []
     for lineno, raw in enumerate(lines, start=1):
-        line = raw.rstrip("\r")
+        line = raw.removesuffix("\r")
         m = _ENTRY.match(line)
         if m is None:
             if not entries:
@@ -164,7 +169,9 @@ def parse(text: str, *, file: str = "learnings.md") -> Document:
         except ValueError as exc:
             raise InvalidSpecError(f"line {lineno}: {exc}", file=file, field="timestamp") from None
         if not _SOURCE.match(source):
-            raise InvalidSpecError(f"line {lineno}: invalid source {source!r}", file=file, field="source")
+            raise InvalidSpecError(
+                f"line {lineno}: invalid source {source!r} (at most 32 characters)", file=file, field="source"
+            )
         entry = Entry(stamp=stamp, source=source, rule=rest, line=lineno)
         mm = _META.search(rest)
         if mm is not None:
@@ -178,16 +185,17 @@ def parse(text: str, *, file: str = "learnings.md") -> Document:
         if not entry.rule.strip():
             raise InvalidSpecError(f"line {lineno}: the rule is empty", file=file, field="rule")
         entries.append(entry)
-    preamble = "\n".join(preamble_lines) + "\n" if preamble_lines else ""
-    if not entries:
-        preamble = text if text.endswith("\n") or not text else text + "\n"
+    preamble = bom + "".join(line + newline for line in preamble_lines)
     return Document(preamble=preamble, entries=entries, skipped=skipped)
 
 
 def render(entries: list[Entry], preamble: str | None = None) -> str:
-    """The file text: the preamble (the seed's title and heading by default), then one line per rule."""
-    head = DEFAULT_PREAMBLE if preamble is None or not preamble.strip() else preamble
-    if head and not head.endswith("\n"):
-        head += "\n"
-    body = "".join(e.render() + "\n" for e in entries)
-    return head + body
+    """The file text: the preamble (the seed's title and heading when there is none), then one line per rule.
+
+    Line ends follow the preamble's (CRLF stays CRLF).
+    """
+    head = DEFAULT_PREAMBLE if preamble is None else preamble
+    newline = "\r\n" if "\r\n" in head else "\n"
+    if head.replace("\ufeff", "") and not head.endswith("\n"):
+        head += newline
+    return head + "".join(e.render() + newline for e in entries)

@@ -407,7 +407,7 @@ class LearningService:
                 s.flush()
                 report.ids.append(row.id)
                 report.added += 1
-            if doc.entries or doc.preamble.strip():
+            if doc.entries or doc.preamble.strip():  # the file's own preamble ("" too) is what export writes
                 lf = s.scalar(select(LearningFile).where(LearningFile.project == proj))
                 if lf is None:
                     s.add(LearningFile(project=proj, preamble=doc.preamble, updated_at=now))
@@ -420,7 +420,7 @@ class LearningService:
     def import_file(self, path: str | Path, project: str | None = None) -> ImportReport:
         p = Path(path)
         try:
-            text = p.read_text(encoding="utf-8")
+            text = p.read_bytes().decode("utf-8")  # not read_text(): keep CRLF line ends as written
         except OSError as exc:
             raise InvalidSpecError(f"cannot read: {exc.strerror}", file=str(p)) from None
         except UnicodeDecodeError:
