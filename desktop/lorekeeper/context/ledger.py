@@ -3,7 +3,8 @@
 Each entry records a file's path, mode, original and sent tokens, relevance and when it was sent.
 Pressure levels follow seed 002: none below 70% of the window, compress from 70%, evict from 95%
 (the seed leaves 90-95% unnamed; we keep compressing there). Under pressure the re-injection plan
-downgrades the least relevant files that are not targets of the task (full -> signatures), and
+downgrades the least relevant files that are not targets of the task (full -> signatures), at the
+evict level it also names the files to drop when downgrades are not enough, and
 deficit detection names what the task needs but the context lacks (a bug fix with no test loaded
 suggests the test; a config task suggests the project's config files).
 """
@@ -99,6 +100,16 @@ class ContextLedger:
                     steps.append(PlanStep(e.path, e.mode, to, e.sent_tokens - cost))
                     excess -= e.sent_tokens - cost
                     break
+        if excess > 0 and self.pressure() == "evict":
+            # downgrades are not enough: the least relevant non-target files leave the context
+            planned = {s.path for s in steps}
+            for e in sorted(self.entries.values(), key=lambda x: (x.relevance, x.path)):
+                if excess <= 0:
+                    break
+                if e.target or e.path in planned:
+                    continue
+                steps.append(PlanStep(e.path, e.mode, "evict", e.sent_tokens))
+                excess -= e.sent_tokens
         return steps
 
     def protected(self) -> list[str]:
@@ -164,7 +175,7 @@ def ledger_from_pack(result: object, window: int = DEFAULT_WINDOW) -> ContextLed
                 original_tokens=e.original_tokens,
                 sent_tokens=e.sent_tokens,
                 relevance=e.relevance,
-                target=bool(e.bodies) or e.relevance >= TARGET_RELEVANCE,
+                target=e.relevance >= TARGET_RELEVANCE or _named(e.rel, result.intent.targets),  # type: ignore[attr-defined]
                 alternatives=dict(e.alternatives),
                 sent_at=now,
             )
@@ -173,3 +184,42 @@ def ledger_from_pack(result: object, window: int = DEFAULT_WINDOW) -> ContextLed
 
 
 TARGET_RELEVANCE = 0.9  # a file this relevant to the task is protected from downgrades
+
+
+def _named(rel: str, targets: list[str]) -> bool:
+    """True when the task names this file (`entropy.rs`, `app/auth.py`)."""
+    return any("." in t and (rel == t or rel.endswith("/" + t.lstrip("./"))) for t in targets)
+
+
+@dataclass
+class LedgerSnapshot:
+    """A pack and its ledger, as plain data for the Compression ledger panel."""
+
+    result: object  # the PackResult
+    window: int
+    used: int
+    utilization: float
+    pressure: str
+    plan: list[PlanStep]
+    protected: list[str]
+    deficits: list[str]
+
+
+def pack_with_ledger(root: object, *, task: str | None = None, budget: int | None = None, mode: str = "auto",
+                     window: int = DEFAULT_WINDOW):  # type: ignore[no-untyped-def]
+    """Generator: pack `root` (yielding progress) and return its `LedgerSnapshot`."""
+    from lorekeeper.context.pack import pack_steps
+
+    result = yield from pack_steps(root, task=task, budget=budget, mode=mode)  # type: ignore[arg-type]
+    ledger = ledger_from_pack(result, window)
+    available = [e.rel for e in result.entries]
+    return LedgerSnapshot(
+        result=result,
+        window=window,
+        used=ledger.used,
+        utilization=ledger.utilization,
+        pressure=ledger.pressure(),
+        plan=ledger.reinjection_plan(),
+        protected=ledger.protected(),
+        deficits=ledger.deficits(result.intent, available),
+    )

@@ -38,6 +38,7 @@ PANELS: list[PanelSpec] = [
     PanelSpec("proposals", "Proposals", "proposals", lazy("lorekeeper.ui.panels.proposals", "ProposalsPanel")),
     PanelSpec("benchmarks", "Benchmarks", "benchmarks", lazy("lorekeeper.ui.panels.benchmarks", "BenchmarksPanel")),
     PanelSpec("audit", "Audit", "audit", lazy("lorekeeper.ui.panels.audit", "AuditPanel")),
+    PanelSpec("ledger", "Compression ledger", "ledger", lazy("lorekeeper.ui.panels.ledger", "LedgerPanel")),
 ]
 
 __all__ = ["PANELS", "AppContext", "Panel", "PanelSpec", "lazy"]

@@ -1,0 +1,395 @@
+"""Compression ledger: what a context pack sends, file by file, and why.
+
+Pick a folder and a task, a budget and the model's window, press Pack. The pack runs in a worker
+(progress, Cancel). Then: each file with its relevance, mode, tokens original/sent and the reason
+for its mode; a pressure gauge against the window; the re-injection plan and deficit suggestions;
+a pyqtgraph chart of tokens by file and mode; and the selected file's original beside what was
+sent. Same engine as `lorekeeper ctx pack`.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pyqtgraph as pg
+from PySide6.QtCore import QSortFilterProxyModel, Qt, Slot
+from PySide6.QtGui import QPalette
+from PySide6.QtWidgets import (
+    QApplication,
+    QComboBox,
+    QFileDialog,
+    QFormLayout,
+    QHBoxLayout,
+    QHeaderView,
+    QLabel,
+    QLineEdit,
+    QPlainTextEdit,
+    QProgressBar,
+    QPushButton,
+    QSpinBox,
+    QSplitter,
+    QTableView,
+    QVBoxLayout,
+    QWidget,
+)
+
+from lorekeeper.context.ledger import DEFAULT_WINDOW, PRESSURE_COMPRESS, PRESSURE_EVICT, LedgerSnapshot, pack_with_ledger
+from lorekeeper.context.pack import PACK_MODES, FileEntry
+from lorekeeper.ui.models.ledger import MODE_COLORS, LedgerFilesModel
+from lorekeeper.ui.panels.base import AppContext, Panel
+from lorekeeper.ui.theme import color
+from lorekeeper.ui.widgets import EmptyState, MessageBox, label, mono_font, setup_table
+from lorekeeper.ui.workers import Worker, run_task
+
+CHART_FILES = 24  # files shown in the chart (the largest originals)
+SHOWCASE_TASK = "fix the budget overrun when a pack downgrades files"
+
+
+class TokensChart(pg.PlotWidget):
+    """Original tokens (grey) behind sent tokens (coloured by mode), per file."""
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setMinimumHeight(170)
+        self.setMaximumHeight(230)
+        self.setMenuEnabled(False)
+        self.setMouseEnabled(False, False)
+        self.hideButtons()
+        pal = QApplication.palette()
+        self.setBackground(pal.color(QPalette.ColorRole.Base))
+        self.plotItem.showGrid(y=True, alpha=0.25)
+        self.plotItem.getAxis("left").setLabel("tokens")
+        for axis in ("left", "bottom"):
+            ax = self.plotItem.getAxis(axis)
+            ax.setPen(pg.mkPen(pal.color(QPalette.ColorRole.Mid)))
+            ax.setTextPen(pg.mkPen(pal.color(QPalette.ColorRole.Text)))
+        self.legend = self.plotItem.addLegend(offset=(-10, 5))
+        self.bars: list[pg.BarGraphItem] = []
+        self.files: list[str] = []
+
+    def show_entries(self, entries: list[FileEntry]) -> None:
+        pi = self.plotItem
+        pi.clear()
+        self.bars = []
+        shown = sorted(entries, key=lambda e: (-e.original_tokens, e.rel))[:CHART_FILES]
+        self.files = [e.rel for e in shown]
+        if not shown:
+            return
+        xs = list(range(len(shown)))
+        orig = pg.BarGraphItem(x=xs, height=[e.original_tokens for e in shown], width=0.8,
+                               brush=pg.mkBrush(color("muted").lighter(150)), pen=pg.mkPen(None), name="original")
+        pi.addItem(orig)
+        self.bars.append(orig)
+        for mode, cname in MODE_COLORS.items():
+            idx = [k for k, e in enumerate(shown) if e.mode == mode]
+            if not idx:
+                continue
+            bar = pg.BarGraphItem(x=idx, height=[shown[k].sent_tokens for k in idx], width=0.5,
+                                  brush=pg.mkBrush(color(cname)), pen=pg.mkPen(None), name=f"sent: {mode}")
+            pi.addItem(bar)
+            self.bars.append(bar)
+        pi.setXRange(-0.6, len(xs) - 0.4, padding=0)
+        step = max(1, len(xs) // 6)
+        pi.getAxis("bottom").setTicks([[(x, Path(shown[x].rel).stem[:9]) for x in xs[::step]]])
+
+
+class LedgerPanel(Panel):
+    panel_id = "ledger"
+
+    def __init__(self, ctx: AppContext, parent: QWidget | None = None) -> None:
+        super().__init__(ctx, parent)
+        self.worker: Worker | None = None
+        self.snapshot: LedgerSnapshot | None = None
+        self._generation = 0
+
+        self.folder_edit = QLineEdit()
+        self.folder_edit.setPlaceholderText("Source folder to pack")
+        self.browse_button = QPushButton("Browse…")
+        self.task_edit = QLineEdit()
+        self.task_edit.setPlaceholderText("Task, e.g. fix the NaN bug in entropy.rs (optional)")
+        self.budget_spin = QSpinBox()
+        self.budget_spin.setRange(0, 2_000_000)
+        self.budget_spin.setSingleStep(1000)
+        self.budget_spin.setSpecialValueText("auto")
+        self.budget_spin.setValue(16000)
+        self.window_spin = QSpinBox()
+        self.window_spin.setRange(1000, 2_000_000)
+        self.window_spin.setSingleStep(8000)
+        self.window_spin.setValue(DEFAULT_WINDOW)
+        self.mode_combo = QComboBox()
+        self.mode_combo.addItems(PACK_MODES)
+        self.pack_button = QPushButton("Pack")
+        self.pack_button.setDefault(True)
+        self.cancel_button = QPushButton("Cancel")
+        self.cancel_button.setEnabled(False)
+        self.progress = QProgressBar()
+        self.progress.setTextVisible(True)
+        self.progress.setFormat("idle")
+        self.progress.setValue(0)
+
+        form = QFormLayout()
+        row1 = QHBoxLayout()
+        row1.addWidget(self.folder_edit, 1)
+        row1.addWidget(self.browse_button)
+        form.addRow("Folder:", row1)
+        form.addRow("Task:", self.task_edit)
+        row3 = QHBoxLayout()
+        row3.addWidget(QLabel("Budget:"))
+        row3.addWidget(self.budget_spin)
+        row3.addWidget(QLabel("Window:"))
+        row3.addWidget(self.window_spin)
+        row3.addWidget(QLabel("Mode:"))
+        row3.addWidget(self.mode_combo)
+        row3.addStretch(1)
+        row3.addWidget(self.pack_button)
+        row3.addWidget(self.cancel_button)
+        form.addRow(row3)
+        form.addRow(self.progress)
+
+        self.model = LedgerFilesModel(self)
+        self.proxy = QSortFilterProxyModel(self)
+        self.proxy.setSourceModel(self.model)
+        self.proxy.setSortRole(LedgerFilesModel.SORT_ROLE)
+        self.table = QTableView()
+        self.table.setModel(self.proxy)
+        setup_table(self.table)
+        self.table.setSortingEnabled(True)
+        hh = self.table.horizontalHeader()
+        hh.setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
+        hh.setStretchLastSection(True)
+        for col, width in ((0, 230), (1, 75), (2, 85), (3, 70), (4, 70), (5, 70)):
+            self.table.setColumnWidth(col, width)
+        self.table.selectionModel().currentRowChanged.connect(self._on_current)
+        self.empty = EmptyState(self.table, "Choose a folder (and a task), then press Pack to see what an agent "
+                                            "would receive, file by file.")
+
+        self.summary = label("", "hintText", wrap=True)
+        self.gauge = QProgressBar()
+        self.gauge.setRange(0, 1000)
+        self.gauge.setTextVisible(True)
+        self.gauge.setFormat("window: empty")
+        self.pressure_label = label("", "sectionTitle")
+        self.plan_box = QPlainTextEdit()
+        self.plan_box.setReadOnly(True)
+        self.plan_box.setMaximumHeight(120)
+        self.plan_box.setFont(mono_font(9))
+        self.chart = TokensChart()
+
+        right = QWidget()
+        rl = QVBoxLayout(right)
+        rl.setContentsMargins(0, 0, 0, 0)
+        rl.addWidget(self.summary)
+        rl.addWidget(self.pressure_label)
+        rl.addWidget(self.gauge)
+        rl.addWidget(label("Re-injection plan and suggestions", "sectionTitle"))
+        rl.addWidget(self.plan_box)
+        rl.addWidget(label("Tokens by file and mode", "sectionTitle"))
+        rl.addWidget(self.chart, 1)
+
+        top_split = QSplitter(Qt.Orientation.Horizontal)
+        top_split.addWidget(self.empty)
+        top_split.addWidget(right)
+        top_split.setSizes([700, 520])
+
+        self.original_view = QPlainTextEdit()
+        self.sent_view = QPlainTextEdit()
+        for view in (self.original_view, self.sent_view):
+            view.setReadOnly(True)
+            view.setFont(mono_font(9))
+            view.setLineWrapMode(QPlainTextEdit.LineWrapMode.NoWrap)
+        self.original_title = label("Original", "sectionTitle")
+        self.sent_title = label("Sent", "sectionTitle")
+        left_box = QWidget()
+        lb = QVBoxLayout(left_box)
+        lb.setContentsMargins(0, 0, 0, 0)
+        lb.addWidget(self.original_title)
+        lb.addWidget(self.original_view)
+        right_box = QWidget()
+        rb = QVBoxLayout(right_box)
+        rb.setContentsMargins(0, 0, 0, 0)
+        rb.addWidget(self.sent_title)
+        rb.addWidget(self.sent_view)
+        compare = QSplitter(Qt.Orientation.Horizontal)
+        compare.addWidget(left_box)
+        compare.addWidget(right_box)
+
+        main_split = QSplitter(Qt.Orientation.Vertical)
+        main_split.addWidget(top_split)
+        main_split.addWidget(compare)
+        main_split.setSizes([430, 300])
+        self.message = MessageBox()
+
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(20, 16, 20, 12)
+        layout.addWidget(label("Compression ledger", "panelTitle"))
+        layout.addWidget(label(
+            "What a context pack sends for a task: relevance from the task's words, the import and call graphs "
+            "(heat diffusion + PageRank), Boltzmann token budgets, and a mode per file. The budget is never "
+            "exceeded and the pack is never larger than the files; every file's header says its mode and the "
+            "tokens dropped. Same engine as `lorekeeper ctx pack`.", "panelSubtitle", wrap=True))
+        layout.addLayout(form)
+        layout.addWidget(main_split, 1)
+        layout.addWidget(self.message)
+
+        self.browse_button.clicked.connect(self.browse)
+        self.pack_button.clicked.connect(self.start_pack)
+        self.cancel_button.clicked.connect(self.cancel)
+        self.task_edit.returnPressed.connect(self.start_pack)
+        self._show(None)
+
+    # -- actions ------------------------------------------------------------------------------
+
+    def search_box(self) -> QLineEdit:
+        return self.task_edit
+
+    def showcase(self) -> None:
+        """Screenshot mode: pack Lorekeeper's own context engine for a sample task."""
+        import lorekeeper.context as engine
+
+        self.folder_edit.setText(str(Path(engine.__file__).parent))
+        self.task_edit.setText(SHOWCASE_TASK)
+        self.budget_spin.setValue(9000)
+        self.window_spin.setValue(12000)
+        self.start_pack()
+        for row in range(self.proxy.rowCount()):
+            if self.proxy.index(row, LedgerFilesModel.COL_MODE).data() == "map":
+                self.table.selectRow(row)
+                break
+
+    @Slot()
+    def browse(self) -> None:
+        folder = QFileDialog.getExistingDirectory(self, "Folder to pack", self.folder_edit.text() or str(Path.home()))
+        if folder:
+            self.folder_edit.setText(folder)
+
+    @Slot()
+    def start_pack(self) -> None:
+        folder = self.folder_edit.text().strip()
+        if not folder:
+            self.message.show_error("Choose a folder to pack first.")
+            return
+        if self.worker is not None:
+            return
+        self.message.clear_message()
+        budget = self.budget_spin.value() or None
+        self._generation += 1
+        gen = self._generation
+        self.pack_button.setEnabled(False)
+        self.cancel_button.setEnabled(True)
+        self.progress.setRange(0, 0)
+        self.progress.setFormat("starting…")
+        self.worker = run_task(
+            pack_with_ledger, Path(folder), task=self.task_edit.text().strip() or None, budget=budget,
+            mode=self.mode_combo.currentText(), window=self.window_spin.value(),
+            name=f"Packing {Path(folder).name}",
+            on_progress=self._on_progress,
+            on_result=lambda snap: self._on_result(gen, snap),
+            on_error=self._on_error,
+            on_cancelled=self._on_cancelled,
+            on_finished=self._on_finished,
+        )
+
+    @Slot()
+    def cancel(self) -> None:
+        if self.worker is not None:
+            self.worker.cancel()
+            self.progress.setFormat("cancelling…")
+
+    # -- worker callbacks -------------------------------------------------------------------------
+
+    def _on_progress(self, done: int, total: int, text: str) -> None:
+        self.progress.setRange(0, max(1, total))
+        self.progress.setValue(done)
+        self.progress.setFormat(f"{text} (%p%)")
+
+    def _on_result(self, gen: int, snap: LedgerSnapshot) -> None:
+        if gen == self._generation:
+            self._show(snap)
+
+    def _on_error(self, exc: BaseException) -> None:
+        self.message.show_error(exc)
+        self.progress.setRange(0, 1)
+        self.progress.setValue(0)
+        self.progress.setFormat("failed")
+
+    def _on_cancelled(self) -> None:
+        self.progress.setRange(0, 1)
+        self.progress.setValue(0)
+        self.progress.setFormat("cancelled")
+        self.message.show_ok("Pack cancelled: nothing changed.")
+
+    def _on_finished(self) -> None:
+        self.worker = None
+        self.pack_button.setEnabled(True)
+        self.cancel_button.setEnabled(False)
+
+    # -- display ------------------------------------------------------------------------------
+
+    def _show(self, snap: LedgerSnapshot | None) -> None:
+        self.snapshot = snap
+        self.original_view.clear()
+        self.sent_view.clear()
+        if snap is None:
+            self.model.set_rows([])
+            self.empty.set_empty(True)
+            self.summary.setText("")
+            self.pressure_label.setText("Pressure: —")
+            self.plan_box.setPlainText("")
+            self.chart.show_entries([])
+            return
+        r: Any = snap.result
+        self.model.set_rows(r.entries)
+        self.empty.set_empty(not r.entries)
+        self.table.sortByColumn(LedgerFilesModel.COL_RELEVANCE, Qt.SortOrder.DescendingOrder)
+        self.progress.setRange(0, 1)
+        self.progress.setValue(1)
+        self.progress.setFormat(f"done in {r.seconds:.2f}s")
+        intent = r.intent
+        task = f"{intent.task_type}, scope {intent.scope}, specificity {intent.specificity}" if intent.task else "no task"
+        self.summary.setText(
+            f"{len(r.entries)} files: {r.input_tokens:,} → {r.output_tokens:,} tokens "
+            f"({1 - r.output_tokens / max(1, r.input_tokens):.1%} less, limit {r.cap:,}) · {task}")
+        frac = min(1.0, snap.utilization)
+        self.gauge.setValue(int(frac * 1000))
+        self.gauge.setFormat(f"{snap.used:,} of {snap.window:,} tokens ({snap.utilization:.1%})")
+        level = {"none": "pass", "compress": "trigger", "evict": "fail"}[snap.pressure]
+        self.gauge.setStyleSheet(f"QProgressBar::chunk {{ background-color: {color(level).name()}; }}")
+        self.pressure_label.setText(
+            f"Pressure: {snap.pressure} (compress from {PRESSURE_COMPRESS:.0%}, evict from {PRESSURE_EVICT:.0%})")
+        lines = [f"{s.path}: {s.from_mode} → {s.to_mode} (frees {s.saves:,} tokens)" for s in snap.plan]
+        if snap.plan and snap.protected:
+            lines.append(f"protected (task targets): {', '.join(snap.protected[:6])}")
+        if not snap.plan and snap.pressure == "none":
+            lines.append("No re-injection needed: the window is below the compress level.")
+        elif not snap.plan:
+            lines.append("Nothing left to downgrade: every file still in the window is a target of the task.")
+        lines.extend(f"suggest: {d}" for d in snap.deficits)
+        self.plan_box.setPlainText("\n".join(lines))
+        self.chart.show_entries(r.entries)
+
+    def selected_entry(self) -> FileEntry | None:
+        idx = self.table.currentIndex()
+        if not idx.isValid():
+            return None
+        return self.model.row(self.proxy.mapToSource(idx).row())
+
+    def _on_current(self, *_args: object) -> None:
+        entry = self.selected_entry()
+        snap = self.snapshot
+        if entry is None or snap is None:
+            return
+        r: Any = snap.result
+        self.sent_view.setPlainText(r.sections.get(entry.rel, "(omitted to fit the budget)"))
+        self.sent_title.setText(f"Sent: {entry.mode}, {entry.sent_tokens:,} tokens")
+        self.original_title.setText(f"Original: {entry.rel}, {entry.original_tokens:,} tokens")
+        root = Path(r.root)
+        path = root if root.is_file() else root / entry.rel
+        gen = self._generation
+
+        def load() -> str:
+            return path.read_text(encoding="utf-8", errors="replace")
+
+        run_task(load, name="Reading file", visible=False,
+                 on_result=lambda text: gen == self._generation and self.original_view.setPlainText(text),
+                 on_error=self.message.show_error)
