@@ -53,7 +53,7 @@ class BaoServer:
         return {**os.environ, "BAO_ADDR": self.addr, "BAO_TOKEN": self.token, "VAULT_ADDR": self.addr}
 
     def bao(self, *args: str) -> subprocess.CompletedProcess:
-        return subprocess.run([bao_binary(), *args], env=self.env(), capture_output=True, text=True, timeout=60)
+        return subprocess.run([bao_binary(), *args], env=self.env(), capture_output=True, text=True, timeout=60, check=False)
 
     def client(self):  # type: ignore[no-untyped-def]
         import hvac
@@ -81,15 +81,14 @@ def start_bao(workdir: Path) -> BaoServer:
     port = free_port()
     token = "root-" + secrets.token_hex(12)
     log = workdir / f"bao-{port}.log"
-    fh = open(log, "wb")
-    proc = subprocess.Popen(
-        [bao_binary(), "server", "-dev", "-dev-listen-address", f"127.0.0.1:{port}", "-dev-no-store-token"],
-        stdout=fh,
-        stderr=subprocess.STDOUT,
-        env={**os.environ, "BAO_DEV_ROOT_TOKEN_ID": token, "VAULT_DEV_ROOT_TOKEN_ID": token},
-        cwd=workdir,
-    )
-    fh.close()
+    with open(log, "wb") as fh:  # the child keeps its own copy of the descriptor
+        proc = subprocess.Popen(
+            [bao_binary(), "server", "-dev", "-dev-listen-address", f"127.0.0.1:{port}", "-dev-no-store-token"],
+            stdout=fh,
+            stderr=subprocess.STDOUT,
+            env={**os.environ, "BAO_DEV_ROOT_TOKEN_ID": token, "VAULT_DEV_ROOT_TOKEN_ID": token},
+            cwd=workdir,
+        )
     addr = f"http://127.0.0.1:{port}"
     server = BaoServer(addr, token, proc, log)
     deadline = time.monotonic() + 30
@@ -163,7 +162,6 @@ def make_vault_workspace(root: Path, addr: str, path: str) -> Path:
 @pytest.fixture
 def vault_ws_root(tmp_path: Path, bao: BaoServer, monkeypatch: pytest.MonkeyPatch) -> Path:
     """A workspace configured for the Vault provider at a fresh KV path (no key yet); VAULT_TOKEN set."""
-    from lorekeeper.workspace import Workspace
 
     root = make_vault_workspace(tmp_path / "vws", bao.addr, f"lk-tests/{uuid.uuid4().hex}")
     monkeypatch.setenv("VAULT_TOKEN", bao.token)
@@ -184,4 +182,5 @@ def run_cli(*args: str, env: dict[str, str] | None = None, input: str | None = N
         env=env or dict(os.environ),
         input=input,
         timeout=120,
+        check=False,
     )

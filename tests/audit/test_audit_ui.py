@@ -7,16 +7,15 @@ import os
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
-from pathlib import Path  # noqa: E402
+from pathlib import Path
 
-import keyring  # noqa: E402
-import pytest  # noqa: E402
-from PySide6.QtCore import Qt  # noqa: E402
+import keyring
+import pytest
+from PySide6.QtCore import Qt
 
-from lorekeeper.audit.providers import KEYRING_SERVICE  # noqa: E402
-from lorekeeper.workspace import Workspace  # noqa: E402
-
-from conftest import free_port, session_files, set_audit_config  # noqa: E402
+from conftest import free_port, session_files, set_audit_config
+from lorekeeper.audit.providers import KEYRING_SERVICE
+from lorekeeper.workspace import Workspace
 
 
 @pytest.fixture

@@ -9,11 +9,10 @@ from pathlib import Path
 import keyring
 import pytest
 
+from conftest import run_cli, session_files
 from lorekeeper.audit.errors import AuditKeyInvalidError, AuditKeyUnavailableError
 from lorekeeper.audit.providers import KEYRING_SERVICE
 from lorekeeper.workspace import Workspace
-
-from conftest import run_cli, session_files
 
 NO_BACKEND = {**os.environ, "PYTHON_KEYRING_BACKEND": "keyring.backends.fail.Keyring"}
 

@@ -36,14 +36,12 @@ def test_a_writer_in_another_process_excludes_us_until_the_timeout(tmp_path: Pat
     try:
         lock = RWLock(path)
         t0 = time.monotonic()
-        with pytest.raises(LockTimeoutError) as exc:
-            with lock.shared(timeout=0.3):
-                pass
+        with pytest.raises(LockTimeoutError) as exc, lock.shared(timeout=0.3):
+            pass
         assert time.monotonic() - t0 >= 0.3
         assert exc.value.code == "ERR_LOCK_TIMEOUT" and "do not delete" in exc.value.message
-        with pytest.raises(LockTimeoutError):
-            with lock.exclusive(timeout=0.2):
-                pass
+        with pytest.raises(LockTimeoutError), lock.exclusive(timeout=0.2):
+            pass
     finally:
         release.set()
         proc.join(30)
@@ -57,9 +55,8 @@ def test_readers_share_and_exclude_writers(tmp_path: Path):
     try:
         with RWLock(path).shared(timeout=1):  # two readers at once
             pass
-        with pytest.raises(LockTimeoutError):
-            with RWLock(path).exclusive(timeout=0.2):
-                pass
+        with pytest.raises(LockTimeoutError), RWLock(path).exclusive(timeout=0.2):
+            pass
     finally:
         release.set()
         proc.join(30)
@@ -106,9 +103,8 @@ def test_fail_closed_depth_is_bounded_at_three():
     assert depth() == 0
     with fail_closed("trace") as d1, fail_closed() as d2, fail_closed() as d3:
         assert (d1, d2, d3) == (1, 2, 3)
-        with pytest.raises(FailClosedRecursionError) as exc:
-            with fail_closed("fourth"):
-                pass
+        with pytest.raises(FailClosedRecursionError) as exc, fail_closed("fourth"):
+            pass
         assert exc.value.code == "ERR_FAIL_CLOSED_RECURSION" and "fourth" in exc.value.message
     assert depth() == 0
 
@@ -123,7 +119,6 @@ def test_fail_closed_depth_is_per_thread():
 
 
 def test_depth_unwinds_after_an_error():
-    with pytest.raises(RuntimeError):
-        with fail_closed():
-            raise RuntimeError("boom")
+    with pytest.raises(RuntimeError), fail_closed():
+        raise RuntimeError("boom")
     assert depth() == 0

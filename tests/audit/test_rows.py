@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import json
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from pathlib import Path
 
 import pytest
@@ -48,7 +48,7 @@ def store(request, tmp_path: Path):
 def _add(store: Store, signer: Signer | None, n: int = 3) -> None:
     with store.write() as s:
         for i in range(n):
-            row = Score(id=i + 1, learning=f"L{i}", score=0.1 * (i + 1), scored_at=datetime(2026, 4, 11, tzinfo=timezone.utc))
+            row = Score(id=i + 1, learning=f"L{i}", score=0.1 * (i + 1), scored_at=datetime(2026, 4, 11, tzinfo=UTC))
             s.add(row)
             s.flush()
             if signer is not None:

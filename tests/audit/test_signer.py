@@ -8,10 +8,9 @@ from pathlib import Path
 
 import pytest
 
+from conftest import run_cli
 from lorekeeper.audit.errors import AuditKeyInvalidError
 from lorekeeper.audit.signer import Signer, parse_key_hex, sign_with
-
-from conftest import run_cli
 
 KEY1 = bytes(range(32))
 KEY2 = bytes(range(32, 64))
@@ -69,8 +68,8 @@ def _doc_vectors() -> list[dict[str, str]]:
     key = re.search(r"Test key: `([0-9a-f]{64})`", text).group(1)
     out = []
     for section in re.split(r"\n## ", text)[1:]:
-        payload = re.search(r"Payload:\s+```json\n(.*?)```", section, re.S).group(1)
-        canonical = re.search(r"Canonical:\s+```text\n(.*?)\n```", section, re.S).group(1)
+        payload = re.search(r"Payload:\s+```json\n(.*?)```", section, re.DOTALL).group(1)
+        canonical = re.search(r"Canonical:\s+```text\n(.*?)\n```", section, re.DOTALL).group(1)
         signature = re.search(r"Signature: `([0-9a-f]{64})`", section).group(1)
         out.append({"name": section.split()[0], "key": key, "payload": payload, "canonical": canonical, "signature": signature})
     return out

@@ -9,10 +9,9 @@ from pathlib import Path
 
 import pytest
 
+from conftest import BaoServer, free_port, make_vault_workspace, run_cli, session_files, set_audit_config
 from lorekeeper.audit.errors import AuditKeyInvalidError, AuditKeyUnavailableError
 from lorekeeper.workspace import Workspace
-
-from conftest import BaoServer, free_port, make_vault_workspace, run_cli, session_files, set_audit_config
 
 
 def open_ws(root: Path) -> Workspace:

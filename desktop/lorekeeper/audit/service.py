@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from lorekeeper.audit.errors import AuditKeyUnavailableError, CAUSE_TITLES
+from lorekeeper.audit.errors import CAUSE_TITLES, AuditKeyUnavailableError
 from lorekeeper.audit.log import SessionLog, VerifyReport
 from lorekeeper.audit.providers import KeyProvider, provider_from_config
 from lorekeeper.audit.rows import RowVerifier

@@ -8,7 +8,7 @@ older versions are fetched from the same provider on demand, for verification on
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 
 from lorekeeper.audit.providers import KeyProvider
 from lorekeeper.audit.signer import Signer
@@ -34,6 +34,6 @@ def start_key_session(provider: KeyProvider) -> KeySession:
         provider=provider.name,
         location=provider.describe(),
         version=loaded.version,
-        loaded_at=datetime.now(timezone.utc).isoformat(timespec="seconds"),
+        loaded_at=datetime.now(UTC).isoformat(timespec="seconds"),
         signer=signer,
     )

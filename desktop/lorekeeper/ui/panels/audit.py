@@ -16,7 +16,7 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, ClassVar
 
 from PySide6.QtCore import QCoreApplication, Qt, Signal, Slot
 from PySide6.QtWidgets import (
@@ -152,7 +152,7 @@ class KeyStateLabel(QLabel):
 
 class EventsModel(RowsModel[EventRecord]):
     HEADERS = ("Line", "#", "Time (UTC)", "Type", "Story", "Key", "Status")
-    STATUS_TEXT = {
+    STATUS_TEXT: ClassVar[dict[str, str]] = {
         "valid": "valid",
         "tombstone": "tombstone (erased)",
         "bad_signature": "BAD SIGNATURE",
