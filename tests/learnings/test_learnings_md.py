@@ -41,10 +41,16 @@ CRLF_FILE = "\ufeff" + SEED_FILE.replace("\n", "\r\n")
 NO_PREAMBLE = "- [2026-04-03T14:22:00Z] [thumbs down] A source with a space\n- [2026-04-03T14:23:00Z] [fixit] U+2028 \u2028 inside\n"
 
 
+INTERLEAVED = (
+    SEED_FILE
+    + "\n## Archived by hand\n\n- [2026-04-05T10:00:00Z] [manual] After a heading\n\n<!-- a note at the end -->\n"
+)
+
+
 @pytest.mark.parametrize(
     "text",
-    [SEED_FILE, ODD_FILE, DUP_FILE, CRLF_FILE, NO_PREAMBLE],
-    ids=["seed", "odd", "repeated-line", "bom-crlf", "no-preamble"],
+    [SEED_FILE, ODD_FILE, DUP_FILE, CRLF_FILE, NO_PREAMBLE, INTERLEAVED, INTERLEAVED.replace("\n", "\r\n")],
+    ids=["seed", "odd", "repeated-line", "bom-crlf", "no-preamble", "interleaved", "interleaved-crlf"],
 )
 def test_import_then_export_gives_back_the_same_bytes(workspace, tmp_path, text):
     src = tmp_path / "learnings.md"
@@ -106,9 +112,14 @@ def test_an_invalid_line_rejects_the_whole_file_and_names_the_line(workspace, tm
     assert workspace.learnings.count(project="p", status="all") == 0
 
 
-def test_lines_that_are_not_rules_are_reported(workspace):
-    rep = workspace.learnings.import_text(SEED_FILE + "\nSome note someone wrote\n", "p")
+def test_lines_that_are_not_rules_are_reported_and_kept(workspace):
+    text = SEED_FILE + "\nSome note someone wrote\n"
+    rep = workspace.learnings.import_text(text, "p")
     assert rep.added == 2 and rep.skipped_lines == [(10, "Some note someone wrote")]
+    workspace.learnings.add("Added later", project="p")
+    out = workspace.learnings.export_text("p")
+    assert out.startswith(SEED_FILE) and out.endswith("\nSome note someone wrote\n")
+    assert "- [" in out.splitlines()[-3] and out.splitlines()[-3].endswith("Added later")
 
 
 def test_the_seed_parser_reads_our_export(workspace):

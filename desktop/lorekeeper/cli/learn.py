@@ -156,4 +156,4 @@ def import_cmd(path: Path, project: str | None, workspace_dir: Path | None, as_j
         return
     click.echo(f"imported {report.added} learning(s), {report.unchanged} already there")
     for n, text in report.skipped_lines:
-        click.echo(f"  line {n} is not a rule line and was not kept: {text[:80]}", err=True)
+        click.echo(f"  line {n} is not a rule line (kept as text around the rules): {text[:80]}", err=True)

@@ -75,6 +75,7 @@ class Entry:
     status: str = DEFAULT_STATUS
     extra: dict[str, object] = field(default_factory=dict)  # unknown fields, kept as they were
     line: int = 0
+    lead: str = ""  # non-rule lines between the previous rule and this one, each ending in "\n"
 
     @property
     def created_at(self) -> datetime:
@@ -110,7 +111,8 @@ class Entry:
 class Document:
     preamble: str
     entries: list[Entry]
-    skipped: list[tuple[int, str]] = field(default_factory=list)  # (line number, text) not understood
+    skipped: list[tuple[int, str]] = field(default_factory=list)  # (line number, text) of non-rule lines among the rules
+    trailer: str = ""  # non-rule lines after the last rule, each ending in "\n"
 
 
 def _meta_fields(entry: Entry, meta: dict[str, object], file: str, lineno: int) -> None:
@@ -142,8 +144,9 @@ def parse(text: str, *, file: str = "learnings.md") -> Document:
     """Read a learnings.md. Invalid rule lines raise ERR_INVALID_SPEC naming the line; nothing is half-read.
 
     Lines before the first rule form the preamble, kept as written (a byte-order mark and CRLF
-    line ends included, so an export writes them back). Other lines after the first rule (blank
-    lines excepted) are reported in `skipped`, so an import can say what it did not keep.
+    line ends included, so an export writes them back). Non-rule lines among the rules are kept
+    too: each rule carries the lines just above it (`lead`), the file the lines after its last
+    rule (`trailer`); the non-blank ones are also listed in `skipped`, for the import report.
     """
     bom = "\ufeff" if text.startswith("\ufeff") else ""
     body = text[len(bom):]
@@ -154,14 +157,17 @@ def parse(text: str, *, file: str = "learnings.md") -> Document:
     entries: list[Entry] = []
     skipped: list[tuple[int, str]] = []
     preamble_lines: list[str] = []
+    pending: list[str] = []
     for lineno, raw in enumerate(lines, start=1):
         line = raw.removesuffix("\r")
         m = _ENTRY.match(line)
         if m is None:
             if not entries:
                 preamble_lines.append(line)
-            elif line.strip():
-                skipped.append((lineno, line))
+            else:
+                pending.append(line)
+                if line.strip():
+                    skipped.append((lineno, line))
             continue
         stamp, source, rest = m.group("stamp"), m.group("source"), m.group("rest")
         try:
@@ -172,7 +178,8 @@ def parse(text: str, *, file: str = "learnings.md") -> Document:
             raise InvalidSpecError(
                 f"line {lineno}: invalid source {source!r} (at most 32 characters)", file=file, field="source"
             )
-        entry = Entry(stamp=stamp, source=source, rule=rest, line=lineno)
+        entry = Entry(stamp=stamp, source=source, rule=rest, line=lineno, lead="".join(p + "\n" for p in pending))
+        pending = []
         mm = _META.search(rest)
         if mm is not None:
             try:
@@ -186,10 +193,11 @@ def parse(text: str, *, file: str = "learnings.md") -> Document:
             raise InvalidSpecError(f"line {lineno}: the rule is empty", file=file, field="rule")
         entries.append(entry)
     preamble = bom + "".join(line + newline for line in preamble_lines)
-    return Document(preamble=preamble, entries=entries, skipped=skipped)
+    trailer = "".join(p + "\n" for p in pending)
+    return Document(preamble=preamble, entries=entries, skipped=skipped, trailer=trailer)
 
 
-def render(entries: list[Entry], preamble: str | None = None) -> str:
+def render(entries: list[Entry], preamble: str | None = None, trailer: str = "") -> str:
     """The file text: the preamble (the seed's title and heading when there is none), then one line per rule.
 
     Line ends follow the preamble's (CRLF stays CRLF).
@@ -198,4 +206,5 @@ def render(entries: list[Entry], preamble: str | None = None) -> str:
     newline = "\r\n" if "\r\n" in head else "\n"
     if head.replace("\ufeff", "") and not head.endswith("\n"):
         head += newline
-    return head + "".join(e.render() + newline for e in entries)
+    body = "".join(e.lead.replace("\n", newline) + e.render() + newline for e in entries)
+    return head + body + trailer.replace("\n", newline)

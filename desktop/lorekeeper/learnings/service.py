@@ -54,6 +54,7 @@ class LearningInfo:
     scope: str
     status: str
     extra: dict[str, object] = field(default_factory=dict)
+    lead: str = ""  # the text just above it in the learnings.md it came from
 
     def to_dict(self) -> dict[str, object]:
         return {
@@ -80,6 +81,7 @@ class LearningInfo:
             scope=self.scope,
             status=self.status,
             extra=dict(self.extra),
+            lead=self.lead,
         )
 
 
@@ -103,6 +105,7 @@ def _info(row: Learning) -> LearningInfo:
         scope=row.scope,
         status=row.status,
         extra=extra if isinstance(extra, dict) else {},
+        lead=row.lead or "",
     )
 
 
@@ -357,8 +360,9 @@ class LearningService:
         proj = validate_project(project)
         infos = self.list(project=proj, status="all" if include_archived else "active", newest_first=False)
         with self.store.session() as s:
-            pre = s.scalar(select(LearningFile.preamble).where(LearningFile.project == proj))
-        return mdformat.render([i.entry() for i in infos], pre)
+            lf = s.scalar(select(LearningFile).where(LearningFile.project == proj))
+            pre, trailer = (lf.preamble, lf.trailer or "") if lf is not None else (None, "")
+        return mdformat.render([i.entry() for i in infos], pre, trailer)
 
     def export_file(self, path: str | Path, project: str | None = None, *, include_archived: bool = True) -> int:
         text = self.export_text(project, include_archived=include_archived)
@@ -402,6 +406,7 @@ class LearningService:
                     scope=e.scope,
                     status=e.status,
                     extra=json.dumps(e.extra, ensure_ascii=False) if e.extra else "",
+                    lead=e.lead,
                 )
                 s.add(row)
                 s.flush()
@@ -410,9 +415,10 @@ class LearningService:
             if doc.entries or doc.preamble.strip():  # the file's own preamble ("" too) is what export writes
                 lf = s.scalar(select(LearningFile).where(LearningFile.project == proj))
                 if lf is None:
-                    s.add(LearningFile(project=proj, preamble=doc.preamble, updated_at=now))
+                    s.add(LearningFile(project=proj, preamble=doc.preamble, trailer=doc.trailer, updated_at=now))
                 else:
                     lf.preamble = doc.preamble
+                    lf.trailer = doc.trailer
                     lf.updated_at = now
         self._emit("learnings_imported", {"project": proj or None, "added": report.added, "ids": report.ids})
         return report

@@ -126,6 +126,7 @@ class Learning(Base):
     scope: Mapped[str] = mapped_column(String(16), default="story")
     status: Mapped[str] = mapped_column(String(16), default="active")
     extra: Mapped[str] = mapped_column(Text, default="")  # unknown metadata from an imported file (JSON)
+    lead: Mapped[str] = mapped_column(Text, default="")  # non-rule lines just above it in the imported file
 
 
 class LearningFile(Base):
@@ -136,6 +137,7 @@ class LearningFile(Base):
     id: Mapped[int] = mapped_column(Integer, primary_key=True)
     project: Mapped[str] = mapped_column(String(128), unique=True)
     preamble: Mapped[str] = mapped_column(Text, default="")
+    trailer: Mapped[str] = mapped_column(Text, default="")  # what followed its last rule
     updated_at: Mapped[datetime] = mapped_column(UTCDateTime(), default=utcnow)
 
 

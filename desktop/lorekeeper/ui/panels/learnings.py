@@ -437,7 +437,7 @@ class LearningsPanel(Panel):
         ws = self.ws
 
         def done(report: Any) -> None:
-            skipped = f"; {len(report.skipped_lines)} line(s) that are not rules were not kept" if report.skipped_lines else ""
+            skipped = f"; {len(report.skipped_lines)} line(s) between the rules kept as text" if report.skipped_lines else ""
             self._changed(f"Imported {report.added} learning(s) into {project or 'no project'}, {report.unchanged} already there{skipped}.")
 
         run_task(lambda: ws.learnings.import_file(path, project or None), name="Importing learnings",
