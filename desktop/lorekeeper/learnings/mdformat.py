@@ -19,7 +19,9 @@ the line in an HTML comment, which Markdown viewers do not show:
 
 The comment is written only when a field differs from its default, so a file of plain seed lines
 is written back byte for byte. The timestamp text is kept as written (`Z`, milliseconds or an
-offset all survive), and so is everything before the first rule (title, notes, heading).
+offset all survive), and so is every other line: the text before the first rule (title, notes,
+heading), the lines between rules (they stay above the rule that follows them) and after the last
+one, a byte-order mark and CRLF line ends. Only a missing final newline is not reproduced.
 """
 
 from __future__ import annotations
