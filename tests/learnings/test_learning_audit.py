@@ -19,7 +19,7 @@ def test_learning_changes_are_signed_chained_events(workspace):
     assert [e.type for e in events] == ["learning_added", "learning_archived", "learnings_imported"]
     assert all(e.status == "valid" for e in events)
     assert events[0].data["rule"] == "Avoid sudo in deployment scripts" and events[0].story == "ST-42"
-    assert events[1].data == {"ids": [a.id]}
+    assert events[1].data["ids"] == [a.id] and events[1].data["by"]
     assert workspace.audit.verify().ok
     assert workspace.learnings.take_audit_warnings() == []
 

@@ -21,6 +21,16 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 
+def _operator() -> str:
+    """Who made the change (the OS login), as the review panels record it."""
+    import getpass
+
+    try:
+        return getpass.getuser()
+    except Exception:  # noqa: BLE001 - no login name in some containers
+        return "operator"
+
+
 def audit_hook(ws: Workspace) -> EventHook:
     def hook(name: str, data: dict[str, object]) -> None:
         audit = getattr(ws, "audit", None)
@@ -28,7 +38,7 @@ def audit_hook(ws: Workspace) -> EventHook:
             return
         story = data.get("story")
         try:
-            audit.log.append(name, data, story=story if isinstance(story, str) and story else None)
+            audit.log.append(name, {**data, "by": _operator()}, story=story if isinstance(story, str) and story else None)
         except LorekeeperError as exc:
             warning = f"{name} was saved but not signed in the audit log: {exc.code}: {exc.message}"
             log.warning(warning)
