@@ -114,6 +114,7 @@ def test_settings_dialog_stores_the_key_in_the_keyring_and_switches_provider(qtb
     assert keyring.get_password("lorekeeper", "llm:anthropic") == "sk-typed-in-the-dialog"
     assert "sk-typed" not in (model_ws.root / "lorekeeper.toml").read_text()
     assert panel.status_label.text().startswith("Model: anthropic")
+    assert window.model_label.text() == "Model: anthropic (claude-test)"
     qtbot.mouseClick(panel.send_button, Qt.MouseButton.LeftButton)
     assert panel.answer_view.toPlainText() == "Hello from the fake model."
     keyring.delete_password("lorekeeper", "llm:anthropic")

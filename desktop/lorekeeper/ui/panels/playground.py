@@ -497,3 +497,8 @@ class PlaygroundPanel(Panel):
     def _on_settings_saved(self, status: ProviderStatus) -> None:
         self._show_status(status)
         self.ctx.bus.emit("llm")
+        # the main window's status bar shows the model too; it reads the config only at start
+        model_label = getattr(self.window(), "model_label", None)
+        if isinstance(model_label, QLabel):
+            shown = f" ({status.model})" if status.model and status.provider != "none" else ""
+            model_label.setText(f"Model: {status.provider}{shown}")
