@@ -93,11 +93,12 @@ def test_card_diff_and_badge(qtbot, panel):
     p = panel.current()
     text = panel.card.text()
     assert "Improvement proposal #" in text and "code-review" in text
-    assert "low success rate (50%)" in text and "applied 4" in text and "👍 0 / 👎 0" in text
+    assert "low success rate (50%)" in text and "applied 4" in text and "0 up / 0 down" in text
     assert "Never force-push a shared branch" in text  # related learning
     assert "No force push (2/4)" in text
-    assert panel.current_view.toPlainText() == p.current_content
+    assert panel.current_view.toPlainText().rstrip("\n") == p.current_content.rstrip("\n")  # + blank filler lines
     assert panel.proposed_view.toPlainText() == p.proposed_content
+    assert panel.current_view.blockCount() == panel.proposed_view.blockCount()  # line N faces line N
     assert panel.proposed_view.extraSelections()  # the added lines are marked
     assert "added" in panel.diff_summary.text()
     assert panel.badge.text() == "Benchmark: not run (press B)"
@@ -149,3 +150,13 @@ def test_sage_and_benchmark_need_a_model(qtbot, panel):
     assert "ERR_LLM_UNAVAILABLE: Sage needs a model" in panel.message.text()
     key(qtbot, panel, Qt.Key.Key_B)
     assert "ERR_LLM_UNAVAILABLE: a benchmark runs both versions" in panel.message.text()
+
+
+def test_aligned_diff_pads_the_shorter_side():
+    from lorekeeper.ui.panels.proposals import aligned_diff
+
+    left, right, ml, mr, stats = aligned_diff("a\nb\nc\n", "a\nB\nc\nd\ne\n")
+    assert left.splitlines() == ["a", "b", "c", "", ""]
+    assert right.splitlines() == ["a", "B", "c", "d", "e"]
+    assert (ml, mr) == ({1: "chg"}, {1: "chg", 3: "add", 4: "add"})
+    assert stats == {"chg": 1, "add": 2, "del": 0}

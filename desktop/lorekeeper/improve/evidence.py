@@ -18,6 +18,7 @@ if TYPE_CHECKING:
     from lorekeeper.workspace import Workspace
 
 MAX_LEARNINGS = 5
+MIN_OVERLAP = 2  # shared words (after stop words) for a learning to count as related; a tag counts 10
 _STOP = frozenset(
     "a an and are as at be by for from in into is it of on or the this to with use using when your you not no "
     "do does never always should must".split()
@@ -71,7 +72,7 @@ def _words(text: str) -> set[str]:
 
 def related_learnings(ws: Workspace, skill: str, project: str, rule_names: list[str] | None = None) -> list[dict[str, object]]:
     """Active learnings the skill's project sees that share words with the skill (name, description,
-    triggers, keywords) or with its failing rules; a learning tagged with the skill's name always counts.
+    triggers, keywords) or with its failing rules (at least 2 words); a learning tagged with the skill's name always counts.
     Best overlap first, newest first among equals, at most 5."""
     if not any(i.name == skill for i in ws.skills.list(project=project or "")):
         return []  # a removed skill has no related learnings
@@ -88,7 +89,7 @@ def related_learnings(ws: Workspace, skill: str, project: str, rule_names: list[
         overlap = len(_words(item.rule) & terms)
         if skill in item.tags:
             overlap += 10
-        if overlap:
+        if overlap >= MIN_OVERLAP:
             scored.append((overlap, item.created_at.timestamp(),
                            {"id": item.id, "rule": item.rule, "source": item.source, "project": item.project or None}))
     scored.sort(key=lambda t: (-t[0], -t[1]))

@@ -88,8 +88,9 @@ class BattleCard(QGroupBox):
             ev = r.old_eval if side == "old" else r.new_eval
             judge = r.old_judge if side == "old" else r.new_judge
             score = r.old_score if side == "old" else r.new_score
-            head = label(f"{'Old (current)' if side == 'old' else 'New (proposed)'}{star} — combined {score:.2f}/10 · "
-                         f"evals {_fmt(ev, 10)}/10 · judge {judge:.1f}/10", "sectionTitle", wrap=True)
+            head = label(f"<b>{'Old (current)' if side == 'old' else 'New (proposed)'}{star}</b> — combined "
+                         f"<b>{score:.2f}</b>/10 · evals {_fmt(ev, 10)}/10 · judge {judge:.1f}/10", wrap=True)
+            head.setTextFormat(Qt.TextFormat.RichText)
             if star:
                 head.setStyleSheet(f"color: {color('pass').name()};")
             out = QPlainTextEdit(r.old_output if side == "old" else r.new_output)
@@ -174,7 +175,7 @@ class BenchmarksPanel(Panel):
         hh = self.table.horizontalHeader()
         hh.setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
         hh.setStretchLastSection(True)
-        for col, width in ((0, 50), (1, 70), (2, 120), (3, 85), (4, 90), (5, 60), (6, 110)):
+        for col, width in ((0, 45), (1, 68), (2, 110), (3, 88), (4, 96), (5, 55), (6, 110)):
             self.table.setColumnWidth(col, width)
         self.table.selectionModel().currentRowChanged.connect(self._on_current)
         self.empty = EmptyState(self.table, (

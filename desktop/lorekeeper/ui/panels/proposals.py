@@ -9,11 +9,12 @@ through `ws.improve.proposals` in a worker and is a signed audit event.
 
 from __future__ import annotations
 
+import difflib
 import html
 from dataclasses import dataclass
 from typing import Any
 
-from PySide6.QtCore import Qt, Slot
+from PySide6.QtCore import Qt, QTimer, Slot
 from PySide6.QtGui import QKeySequence, QShortcut
 from PySide6.QtWidgets import (
     QComboBox,
@@ -33,7 +34,7 @@ from PySide6.QtWidgets import (
 from lorekeeper.improve.proposals import ProposalInfo
 from lorekeeper.ui.models.base import RowsModel
 from lorekeeper.ui.panels.base import AppContext, Panel
-from lorekeeper.ui.panels.skill_tabs import _highlight, _line_diff
+from lorekeeper.ui.panels.skill_tabs import _highlight
 from lorekeeper.ui.theme import color, icon
 from lorekeeper.ui.widgets import EmptyState, MessageBox, label, mono_font, setup_table
 from lorekeeper.ui.workers import error_text, run_task
@@ -83,6 +84,43 @@ class ProposalsModel(RowsModel[ProposalInfo]):
         return None
 
 
+def aligned_diff(a: str, b: str) -> tuple[str, str, dict[int, str], dict[int, str], dict[str, int]]:
+    """Side-by-side texts with blank filler lines, so line N of one side faces line N of the other;
+    the changed lines of each side ({line: 'del'|'add'|'chg'}) and the counts of each kind."""
+    al, bl = a.splitlines(), b.splitlines()
+    left: list[str] = []
+    right: list[str] = []
+    marks_l: dict[int, str] = {}
+    marks_r: dict[int, str] = {}
+    stats = {"chg": 0, "add": 0, "del": 0}
+    for tag, i1, i2, j1, j2 in difflib.SequenceMatcher(a=al, b=bl, autojunk=False).get_opcodes():
+        if tag == "equal":
+            left.extend(al[i1:i2])
+            right.extend(bl[j1:j2])
+            continue
+        kind_l = {"replace": "chg", "delete": "del"}.get(tag)
+        kind_r = {"replace": "chg", "insert": "add"}.get(tag)
+        n = max(i2 - i1, j2 - j1)
+        for k in range(n):
+            if i1 + k < i2:
+                marks_l[len(left)] = kind_l or "del"
+                left.append(al[i1 + k])
+            else:
+                left.append("")
+            if j1 + k < j2:
+                marks_r[len(right)] = kind_r or "add"
+                right.append(bl[j1 + k])
+            else:
+                right.append("")
+        if tag == "replace":
+            stats["chg"] += j2 - j1
+        elif tag == "insert":
+            stats["add"] += j2 - j1
+        else:
+            stats["del"] += i2 - i1
+    return "\n".join(left) + "\n", "\n".join(right) + "\n", marks_l, marks_r, stats
+
+
 def card_html(p: ProposalInfo) -> str:
     e = html.escape
     scope = f"fork of project {e(p.scope)}" if p.scope else "global skill"
@@ -100,7 +138,7 @@ def card_html(p: ProposalInfo) -> str:
         parts.append(
             f"<tr><td><b>Metrics</b></td><td>{e(m.get('project') or 'no project')}: applied {m['applied_count']}, "
             f"success {rate}</td></tr>"
-            f"<tr><td><b>Feedback</b></td><td>👍 {m['feedback_positive']} / 👎 {m['feedback_negative']}</td></tr>"
+            f"<tr><td><b>Feedback</b></td><td>{m['feedback_positive']} up / {m['feedback_negative']} down</td></tr>"
         )
     parts.append("</table>")
     if p.failing_rules:
@@ -124,6 +162,7 @@ class ProposalsPanel(Panel):
         self._generation = 0
         self._keep_row = 0
         self._keep_id: int | None = None
+        self._first_change = 0
         self.busy = False
 
         self.status_combo = QComboBox()
@@ -150,7 +189,7 @@ class ProposalsPanel(Panel):
         hh = self.table.horizontalHeader()
         hh.setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
         hh.setStretchLastSection(True)
-        for col, width in ((0, 40), (1, 130), (2, 90), (3, 70), (4, 70), (5, 160)):
+        for col, width in ((0, 34), (1, 115), (2, 80), (3, 64), (4, 66), (5, 150)):
             self.table.setColumnWidth(col, width)
         self.table.selectionModel().currentRowChanged.connect(self._on_current)
         self.empty = EmptyState(self.table, "")
@@ -251,7 +290,7 @@ class ProposalsPanel(Panel):
         split = QSplitter(Qt.Orientation.Horizontal)
         split.addWidget(self.empty)
         split.addWidget(detail)
-        split.setSizes([520, 760])
+        split.setSizes([560, 720])
         self.message = MessageBox()
 
         layout = QVBoxLayout(self)
@@ -315,6 +354,7 @@ class ProposalsPanel(Panel):
     def showEvent(self, event) -> None:  # type: ignore[no-untyped-def]
         super().showEvent(event)
         self.table.setFocus(Qt.FocusReason.OtherFocusReason)
+        QTimer.singleShot(0, self._scroll_to)
 
     def showcase(self) -> None:
         if self.model.rows:
@@ -397,15 +437,20 @@ class ProposalsPanel(Panel):
         self.badge.show()
         self.current_title.setText(f"Current (v{p.base_version})")
         self.proposed_title.setText("Proposed" + (f" (now v{p.applied_version})" if p.applied_version else ""))
-        self.current_view.setPlainText(p.current_content)
-        self.proposed_view.setPlainText(p.proposed_content)
-        left, right = _line_diff(p.current_content.splitlines(), p.proposed_content.splitlines())
+        left_text, right_text, left, right, stats = aligned_diff(p.current_content, p.proposed_content)
+        self.current_view.setPlainText(left_text)
+        self.proposed_view.setPlainText(right_text)
         _highlight(self.current_view, left)
         _highlight(self.proposed_view, right)
-        removed = sum(1 for k in left.values() if k == "del")
-        added = sum(1 for k in right.values() if k == "add")
-        changed = sum(1 for k in right.values() if k == "chg")
-        self.diff_summary.setText(f"{changed} changed, {added} added, {removed} removed lines")
+        self.diff_summary.setText(f"{stats['chg']} changed, {stats['add']} added, {stats['del']} removed lines")
+        self._first_change = max(min(list(left) + list(right), default=0) - 3, 0)
+        self._scroll_to()
+        QTimer.singleShot(0, self._scroll_to)  # again once the views have laid the text out
+
+    def _scroll_to(self) -> None:
+        """Open the diff at the first change (both views have the same lines: they scroll together)."""
+        line = self._first_change
+        self.proposed_view.verticalScrollBar().setValue(line)
 
     # ------------------------------------------------------------ navigation
     @Slot()
