@@ -129,7 +129,7 @@ _JAVA = LanguageSpec(
     imports=frozenset({"import_declaration", "package_declaration"}),
     calls={"method_invocation": "name", "object_creation_expression": "type"},
     comments=frozenset({"line_comment", "block_comment"}),
-    strings=frozenset({"string_literal", "text_block"}),
+    strings=frozenset({"string_literal"}),  # text blocks are string_literal nodes in this grammar
 )
 
 LANGUAGES: tuple[LanguageSpec, ...] = (_PY, _JS, _TS, _TSX, _RUST, _GO, _JAVA)

@@ -130,13 +130,15 @@ def pack_steps(root: Path, *, task: str | None = None, budget: int | None = None
         raise InvalidInputError(f"the budget must be a positive number of tokens, not {budget}")
     if not root.exists():
         raise InvalidInputError(f"{root} does not exist: give a folder or a file to pack")
+    tokens.preload()
     sources, skipped = scan(root)
     total_steps = len(sources) + 3
     files: list[ParsedFile] = []
+    detail = bool(task)  # calls and identifiers only matter for a task's relevance
     for i, src in enumerate(sources):
         if i % 16 == 0:
             yield (i, total_steps, f"parsing {src.rel}")
-        files.append(parse_file(src.rel, src.text))
+        files.append(parse_file(src.rel, src.text, detail=detail))
     counts = tokens.count_many([f.text for f in files])
     input_tokens = sum(counts)
     intent = classify(task)

@@ -21,6 +21,20 @@ def encoding() -> Any:
     return quicktok.get_encoding(ENCODING)
 
 
+_preload: Any = None
+
+
+def preload() -> None:
+    """Load the vocabulary in a background thread (it takes most of a second and releases the
+    GIL), so parsing runs meanwhile; the first `count` simply waits for it."""
+    global _preload
+    if _preload is None and encoding.cache_info().currsize == 0:
+        import threading
+
+        _preload = threading.Thread(target=encoding, name="o200k-load", daemon=True)
+        _preload.start()
+
+
 def encode(text: str) -> list[int]:
     """Token ids of `text` (ordinary encoding: special-token text is treated as plain text)."""
     return list(encoding().encode(text))
