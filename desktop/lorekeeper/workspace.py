@@ -112,7 +112,8 @@ class Workspace:
         if starter:
             ws.skills.import_path(starter_skills_dir(), message="starter library")
         if demo:
-            ws.load_demo()
+            report = ws.load_demo()
+            ws._record_demo_audit(report)
         return ws
 
     def _init_audit_key(self) -> None:
@@ -129,6 +130,15 @@ class Workspace:
                 f"{exc.code}: {exc.message} Deterministic features (skills, evals, route) work without it; "
                 "create the key later with `lorekeeper audit init-key`."
             )
+
+    def _record_demo_audit(self, report: DemoReport) -> None:
+        """The demo workspace's first signed events (what init really did), when the key is there."""
+        if self.audit.key_session is None:
+            return
+        from dataclasses import asdict
+
+        self.audit.log.append("workspace_created", {"demo": True, "skills": len(self.skills.list())})
+        self.audit.log.append("demo_data_loaded", asdict(report))
 
     def close(self) -> None:
         self.store.close()
