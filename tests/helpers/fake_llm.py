@@ -201,6 +201,7 @@ class FakeOllama(FakeServer):
     """POST /api/chat (NDJSON stream or one JSON), POST /api/embed, GET /api/tags; errors as {"error": ...}."""
 
     embed_dims: int = 8
+    legacy_only: bool = False  # an older server: /api/embeddings (one prompt) but no /api/embed
 
     def handle(self, h: BaseHTTPRequestHandler, body: dict[str, Any]) -> None:
         b = self.behaviour
@@ -210,10 +211,14 @@ class FakeOllama(FakeServer):
         if self._next_fails():
             h._json(b.status if b.status != 200 else 500, {"error": b.error_message})  # type: ignore[attr-defined]
             return
-        if path == "/api/embed":
+        if path == "/api/embeddings":
+            t = str(body.get("prompt") or "")
+            h._json(200, {"embedding": [float((sum(map(ord, t)) + i) % 7) for i in range(self.embed_dims)]})  # type: ignore[attr-defined]
+            return
+        if path == "/api/embed" and not self.legacy_only:
             inputs = body.get("input")
             inputs = [inputs] if isinstance(inputs, str) else list(inputs or [])
-            vecs = [[float((len(t) + i) % 5) for i in range(self.embed_dims)] for t in inputs]
+            vecs = [[float((sum(map(ord, t)) + i) % 7) for i in range(self.embed_dims)] for t in inputs]
             h._json(200, {"model": body.get("model"), "embeddings": vecs})  # type: ignore[attr-defined]
             return
         if path != "/api/chat":

@@ -75,3 +75,21 @@ def test_anthropic_has_no_embeddings():
 def test_a_base_url_written_with_api_works_too(ollama_server):
     assert provider(ollama_server.url + "/api").complete("x")
     assert ollama_server.requests[-1].path == "/api/chat"
+
+
+def test_embeddings_on_an_older_server(ollama_server):
+    ollama_server.legacy_only = True
+    p = make_provider(LLMSettings(provider="ollama", base_url=ollama_server.url))
+    vecs = p.embed(["alpha", "beta gamma"])
+    assert len(vecs) == 2 and vecs[0] != vecs[1]
+    assert [r.path for r in ollama_server.requests] == ["/api/embed", "/api/embeddings", "/api/embeddings"]
+
+
+def test_embeddings_with_a_missing_model_say_so(ollama_server):
+    ollama_server.behaviour.status = 404
+    ollama_server.behaviour.error_message = "model 'nomic-embed-text' not found"
+    import pytest as _pytest
+
+    with _pytest.raises(LLMUnavailableError, match="not found"):
+        make_provider(LLMSettings(provider="ollama", base_url=ollama_server.url)).embed(["x"])
+    assert len(ollama_server.requests) == 1

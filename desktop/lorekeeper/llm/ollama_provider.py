@@ -45,11 +45,22 @@ class OllamaProvider(Provider):
                     raise err from None
 
     def embed(self, texts: list[str]) -> list[list[float]]:
+        """Vectors from /api/embed; a server that only has the older /api/embeddings is asked text by text."""
+        import ollama
+
+        client = self._client()
         try:
-            resp = self._client().embed(model=self.settings.embed_model, input=list(texts))
+            resp = client.embed(model=self.settings.embed_model, input=list(texts))
+            return [list(map(float, v)) for v in resp.embeddings]
+        except ollama.ResponseError as exc:
+            if exc.status_code != 404 or "model" in str(exc.error).lower():
+                raise self._translate(exc) from None
         except Exception as exc:  # noqa: BLE001
             raise self._translate(exc) from None
-        return [list(map(float, v)) for v in resp.embeddings]
+        try:
+            return [list(map(float, client.embeddings(model=self.settings.embed_model, prompt=t).embedding)) for t in texts]
+        except Exception as exc:  # noqa: BLE001
+            raise self._translate(exc) from None
 
     def _translate(self, exc: Exception) -> LLMUnavailableError:
         import httpx
