@@ -135,6 +135,13 @@ class FakeServer:
         h._json(404, {"error": "not found"})  # type: ignore[attr-defined]
 
 
+def _vector(text: str, dims: int) -> list[float]:
+    """A deterministic stand-in embedding: different texts, different vectors."""
+    import hashlib
+
+    return [b / 255 for b in hashlib.sha256(text.encode()).digest()[:dims]]
+
+
 def _chunks(text: str, size: int) -> list[str]:
     return [text[i : i + size] for i in range(0, len(text), size)] or [""]
 
@@ -213,12 +220,12 @@ class FakeOllama(FakeServer):
             return
         if path == "/api/embeddings":
             t = str(body.get("prompt") or "")
-            h._json(200, {"embedding": [float((sum(map(ord, t)) + i) % 7) for i in range(self.embed_dims)]})  # type: ignore[attr-defined]
+            h._json(200, {"embedding": _vector(t, self.embed_dims)})  # type: ignore[attr-defined]
             return
         if path == "/api/embed" and not self.legacy_only:
             inputs = body.get("input")
             inputs = [inputs] if isinstance(inputs, str) else list(inputs or [])
-            vecs = [[float((sum(map(ord, t)) + i) % 7) for i in range(self.embed_dims)] for t in inputs]
+            vecs = [_vector(t, self.embed_dims) for t in inputs]
             h._json(200, {"model": body.get("model"), "embeddings": vecs})  # type: ignore[attr-defined]
             return
         if path != "/api/chat":
