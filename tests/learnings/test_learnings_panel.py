@@ -100,3 +100,25 @@ def test_import_and_export_buttons(qtbot, window, demo_workspace, tmp_path, monk
     assert panel.model.rows[0].project == "storefront"
     qtbot.mouseClick(panel.export_button, Qt.MouseButton.LeftButton)
     assert out.read_text(encoding="utf-8") == text
+
+
+def test_the_table_loads_pages_as_it_scrolls(qtbot, window, demo_workspace):
+    from lorekeeper.learnings.service import LearningService
+    from lorekeeper.store.models import Learning, utcnow
+    from lorekeeper.ui.panels.learnings import PAGE_SIZE
+
+    with demo_workspace.store.write() as s:
+        now = utcnow()
+        s.add_all(Learning(project="bulk", rule=f"bulk rule {i}", source="manual", created_at=now, updated_at=now) for i in range(450))
+    assert isinstance(demo_workspace.learnings, LearningService)
+    panel = window.select_panel("learnings")
+    panel.load_projects()
+    panel.f_project.setCurrentIndex(panel.f_project.findData("bulk"))
+    qtbot.waitUntil(lambda: panel.model.total == 450)
+    assert panel.model.rowCount() == PAGE_SIZE and panel.model.canFetchMore()
+    panel.table.scrollToBottom()
+    qtbot.waitUntil(lambda: panel.model.rowCount() == 2 * PAGE_SIZE)
+    panel.table.scrollToBottom()
+    qtbot.waitUntil(lambda: panel.model.rowCount() == 450)
+    assert not panel.model.canFetchMore()
+    assert len({r.id for r in panel.model.rows}) == 450
