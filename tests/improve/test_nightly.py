@@ -149,3 +149,11 @@ def test_nightly_on_postgresql(tmp_path, pg_url):
         assert ws.skills.get("code-review").content == p.proposed_content
         ws.improve.proposals.undo(pid)
         assert ws.skills.get("code-review").content == p.current_content
+
+
+def test_projects_known_only_from_their_events_are_analysed(ws):
+    record(ws, "code-review", "unregistered-proj", passed=[False, False, False])
+    assert "unregistered-proj" not in ws.skills.projects()
+    summary = ws.improve.run_nightly()
+    assert "unregistered-proj" in summary.projects
+    assert created_skills(summary) == ["code-review"]

@@ -115,3 +115,15 @@ def test_cli_sage_exit_codes(model_ws):
     model_ws.script.sage["code-review"] = sage_answer(new_skill_text(model_ws))
     r = CliRunner().invoke(main, ["sage", "analyze", "--skill", "code-review", "--no-benchmark", "--workspace", root])
     assert r.exit_code == 0 and "1 proposal(s) created" in r.output
+
+
+def test_reason_after_the_block_and_markdown_labels():
+    raw = "<<<SKILL\n---\nname: s\ndescription: d\n---\nBody\nSKILL>>>\n**Reason:** too vague\n**Summary:** adds steps"
+    ans = parse_sage_answer(raw, "s")
+    assert (ans.reason, ans.summary) == ("too vague", "adds steps")
+
+
+def test_sage_asks_for_room_for_a_whole_skill(model_ws, anthropic_server):
+    model_ws.improve.sage.analyze(skill="code-review")
+    sage_request = next(r for r in anthropic_server.requests if "You are Sage" in str(r.body.get("messages")))
+    assert sage_request.body["max_tokens"] >= 4096

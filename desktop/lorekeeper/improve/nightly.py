@@ -155,7 +155,13 @@ class NightlyAnalysis:
     def scopes(self, project: str | None) -> list[str]:
         if project is not None:
             return [validate_project(project)]
-        return [""] + [p for p in self.ws.skills.projects() if p]
+        from sqlalchemy import select
+
+        from lorekeeper.store.models import QualityEvent
+
+        with self.ws.store.session() as s:  # projects named only by their events count too
+            seen = {str(p) for p in s.scalars(select(QualityEvent.project).distinct()) if p}
+        return [""] + sorted(seen | {p for p in self.ws.skills.projects() if p})
 
     def run(self, project: str | None = None, *, days: float | None = DEFAULT_DAYS) -> RunSummary:
         ws = self.ws

@@ -36,6 +36,12 @@ _BLOCK = re.compile(r"<<<SKILL[ \t]*\r?\n(.*?)\r?\n?SKILL>>>", re.S)
 _FENCE = re.compile(r"^```[\w-]*\s*\n(.*?)\n```\s*$", re.S)
 
 
+def _label(line: str) -> str:
+    """'REASON' for a line such as `REASON: ...` or `**Reason:** ...`."""
+    head = line.split(":", 1)[0] if ":" in line else ""
+    return head.strip().strip("*#_ ").upper()
+
+
 @dataclass(frozen=True)
 class SageAnswer:
     reason: str
@@ -60,9 +66,9 @@ def parse_sage_answer(raw: str, skill: str) -> SageAnswer | None:
     if fenced:
         content = fenced.group(1)
     content = content.strip("\n") + "\n"
-    head = text[: m.start()]
-    reason = next((ln.split(":", 1)[1].strip() for ln in head.splitlines() if ln.strip().upper().startswith("REASON:")), "")
-    summary = next((ln.split(":", 1)[1].strip() for ln in head.splitlines() if ln.strip().upper().startswith("SUMMARY:")), "")
+    outside = (text[: m.start()] + "\n" + text[m.end():]).splitlines()  # REASON/SUMMARY, before or after the block
+    reason = next((ln.split(":", 1)[1].strip(" *_\t") for ln in outside if _label(ln) == "REASON"), "")
+    summary = next((ln.split(":", 1)[1].strip(" *_\t") for ln in outside if _label(ln) == "SUMMARY"), "")
     if not reason:
         raise ModelAnswerError(f"Sage's answer for {skill} has a SKILL block but no 'REASON:' line")
     try:
@@ -100,6 +106,21 @@ def _metrics_text(metrics: list[tuple[str, SkillMetrics]]) -> str:
         lines.append(f"- {proj or '(no project)'}: applied {m.applied_count}, success {rate} of {m.evaluated} checked, "
                      f"feedback +{m.feedback_positive} / -{m.feedback_negative}{flag}")
     return "\n".join(lines)
+
+
+MIN_MAX_TOKENS = 4096  # a whole SKILL.md comes back: the usual 1024-token answer cap would cut it
+MIN_TIMEOUT = 120.0
+
+
+def sage_provider(ws: Workspace) -> Provider:
+    """The configured model, with room for a complete SKILL.md in its answer."""
+    from dataclasses import replace
+
+    from lorekeeper.llm import make_provider
+
+    settings = ws.llm.settings
+    return make_provider(replace(settings, max_tokens=max(settings.max_tokens, MIN_MAX_TOKENS),
+                                 timeout=max(settings.timeout, MIN_TIMEOUT)))
 
 
 class SageService:
@@ -177,7 +198,7 @@ class SageService:
         scenarios: int = DEFAULT_SCENARIOS,
     ) -> Iterator[Progress]:
         ws = self.ws
-        provider = provider or ws.llm.provider()
+        provider = provider or sage_provider(ws)
         status = provider.status()
         if not status.ready:
             raise LLMUnavailableError(f"Sage needs a model: {status.reason}")
