@@ -85,3 +85,16 @@ def test_communities_are_deterministic(click_tree: Path) -> None:
     a = relevance(files, classify(None)).community
     b = relevance(files, classify(None)).community
     assert a == b and max(a) >= 1
+
+
+def test_arrow_functions_assigned_to_constants_are_definitions(tmp_path: Path) -> None:
+    src = (
+        "export const add = (a: number, b: number): number => a + b;\n"
+        "const mul = function (a, b) { return a * b; };\n"
+        "const LIMIT = 3;\n"
+    )
+    pf = parse_file("m.ts", src)
+    assert [(d.name, d.header) for d in pf.definitions] == [
+        ("add", "export const add = (a: number, b: number): number =>"),
+        ("mul", "const mul = function (a, b)"),
+    ]

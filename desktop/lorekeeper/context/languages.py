@@ -41,6 +41,7 @@ _PY = LanguageSpec(
 )
 
 _JS_DEFS = {
+    "variable_declarator": "function",  # `const f = (a) => ...` / `= function (a) {...}` (others are skipped)
     "function_declaration": "function",
     "generator_function_declaration": "function",
     "method_definition": "function",
@@ -129,7 +130,7 @@ _JAVA = LanguageSpec(
     imports=frozenset({"import_declaration", "package_declaration"}),
     calls={"method_invocation": "name", "object_creation_expression": "type"},
     comments=frozenset({"line_comment", "block_comment"}),
-    strings=frozenset({"string_literal"}),  # text blocks are string_literal nodes in this grammar
+    strings=frozenset({"string_literal"}),  # (this grammar version has no text_block node)
 )
 
 LANGUAGES: tuple[LanguageSpec, ...] = (_PY, _JS, _TS, _TSX, _RUST, _GO, _JAVA)

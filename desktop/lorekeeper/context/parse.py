@@ -73,6 +73,7 @@ class ParsedFile:
         return self.language not in ("markdown", "text")
 
 
+_FUNCTION_VALUES = frozenset({"arrow_function", "function_expression", "function", "generator_function"})
 _BRANCH_TYPES = frozenset(
     {
         "if_statement", "elif_clause", "for_statement", "while_statement", "except_clause", "case_clause",
@@ -244,6 +245,17 @@ class _Walker:
     # -- pieces ---------------------------------------------------------------------------------
 
     def _definition(self, node: object, kind: str, owner: int | None) -> int | None:
+        head = node  # where the header text starts
+        if node.type == "variable_declarator":  # type: ignore[attr-defined]
+            value = node.child_by_field_name("value")  # type: ignore[attr-defined]
+            if value is None or value.type not in _FUNCTION_VALUES:
+                return None
+            decl = node.parent  # type: ignore[attr-defined]
+            if decl is None or len(decl.named_children) != 1:  # `const a = 1, f = () => 0`: keep it simple
+                return None
+            head = decl.parent if decl.parent is not None and decl.parent.type == "export_statement" else decl
+            return self._add(node, head, kind, owner, node.child_by_field_name("name"),  # type: ignore[attr-defined]
+                             value.child_by_field_name("body"))
         name_node = node.child_by_field_name("name")  # type: ignore[attr-defined]
         if name_node is None and node.type == "impl_item":  # type: ignore[attr-defined]
             name_node = node.child_by_field_name("type")  # type: ignore[attr-defined]
@@ -252,13 +264,19 @@ class _Walker:
             name_node = spec_node.child_by_field_name("name") if spec_node is not None else None
         if name_node is None:
             return None
-        name = name_node.text.decode("utf-8", "replace")  # type: ignore[attr-defined]
         body = node.child_by_field_name("body")  # type: ignore[attr-defined]
-        if kind == "type" or body is None:
+        return self._add(node, head, kind, owner, name_node, None if kind == "type" else body)
+
+    def _add(self, node: object, head: object, kind: str, owner: int | None, name_node: object,
+             body: object) -> int | None:
+        if name_node is None:
+            return None
+        name = name_node.text.decode("utf-8", "replace")  # type: ignore[attr-defined]
+        if body is None:
             body_start = node.end_byte  # type: ignore[attr-defined]
         else:
             body_start = body.start_byte
-        start = node.start_byte  # type: ignore[attr-defined]
+        start = head.start_byte  # type: ignore[attr-defined]
         decorators: list[str] = []
         parent_node = node.parent  # type: ignore[attr-defined]
         if parent_node is not None and parent_node.type == "decorated_definition":
@@ -266,7 +284,7 @@ class _Walker:
             decorators = [
                 self._one_line(c, c.end_byte) for c in parent_node.children if c.type == "decorator"
             ]
-        header = self._one_line(node, body_start)
+        header = self._one_line(head, body_start)
         defs = self.pf.definitions
         depth = 0 if owner is None else defs[owner].depth + 1
         qual = name if owner is None else f"{defs[owner].qualname}.{name}"
@@ -276,7 +294,7 @@ class _Walker:
             qualname=qual,
             depth=depth,
             start=start,
-            end=node.end_byte,  # type: ignore[attr-defined]
+            end=max(node.end_byte, head.end_byte),  # type: ignore[attr-defined]
             header=header,
             body_start=body_start,
             start_line=int(node.start_point[0]),  # type: ignore[attr-defined]

@@ -92,6 +92,8 @@ def render(
     if body and not body.endswith("\n"):
         body += "\n"
     n_body = tokens.count(body)
+    if not pf.text.strip():  # an empty file is sent as it is: nothing to compress, nothing to say
+        return Rendered(pf.rel, "full", "", n_orig, 0, note, [])
     if mode != "full" and n_body >= n_orig and mode != "reference":
         # a compressed body must never be larger than the file: send the file itself
         body = safe_rewrite(pf.text, pf.protected)
