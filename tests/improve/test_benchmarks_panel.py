@@ -42,6 +42,13 @@ def test_sage_button_then_battle_view(qtbot, model_ws, sync_workers):
     assert model_ws.script.calls["scenarios"] == 1  # the kept scenarios were reused
     bench.proposal_combo.setCurrentIndex(bench.proposal_combo.findData(p.id))
     assert bench.model.rowCount() == 2
+
+    from lorekeeper.llm.base import LLMSettings
+
+    model_ws.llm.configure(LLMSettings(provider="none"))
+    qtbot.mouseClick(bench.rerun_button, Qt.MouseButton.LeftButton)
+    assert "ERR_LLM_UNAVAILABLE" in bench.message.text() and "no model is configured" in bench.message.text()
+    assert bench.model.rowCount() == 2 and bench.rerun_button.isEnabled()
     win.close()
 
 

@@ -327,10 +327,6 @@ class BenchmarksPanel(Panel):
         run = self.run
         if run is None:
             return
-        status = self.ws.llm.status()
-        if not status.ready:
-            self.message.show_error(f"ERR_LLM_UNAVAILABLE: a benchmark runs both versions through the model — {status.reason}")
-            return
         self.rerun_button.setEnabled(False)
         self.message.clear_message()
 

@@ -37,7 +37,7 @@ from lorekeeper.ui.panels.base import AppContext, Panel
 from lorekeeper.ui.panels.skill_tabs import _highlight
 from lorekeeper.ui.theme import color, icon
 from lorekeeper.ui.widgets import EmptyState, MessageBox, label, mono_font, setup_table
-from lorekeeper.ui.workers import error_text, run_task
+from lorekeeper.ui.workers import run_task
 
 STATUSES = (("Pending", "pending"), ("Approved", "approved"), ("Rejected", "rejected"), ("All", "all"))
 SHORTCUTS = (
@@ -566,11 +566,7 @@ class ProposalsPanel(Panel):
 
     @Slot()
     def run_sage(self) -> None:
-        status = self.ws.llm.status()
-        if not status.ready:
-            self.message.show_error(f"ERR_LLM_UNAVAILABLE: Sage needs a model — {status.reason}")
-            return
-        self._job_buttons(False)
+        self._job_buttons(False)  # without a model the worker fails at once with ERR_LLM_UNAVAILABLE and why
         self.message.clear_message()
         run_task(self.ws.improve.sage.analyze_steps, name="Sage analysis", on_result=self._on_run, on_error=self._failed,
                  on_finished=lambda: self._job_buttons(True))
@@ -592,10 +588,6 @@ class ProposalsPanel(Panel):
         p = self.current()
         if p is None or p.status != "pending" or self.busy:
             return
-        status = self.ws.llm.status()
-        if not status.ready:
-            self.message.show_error(f"ERR_LLM_UNAVAILABLE: a benchmark runs both versions through the model — {status.reason}")
-            return
         self.busy = True
         self._keep_id = p.id
         self.bench_button.setEnabled(False)
@@ -606,4 +598,4 @@ class ProposalsPanel(Panel):
             self.ctx.bus.emit("benchmarks")
 
         run_task(self.ws.improve.bench.run_steps, p.id, name=f"Benchmark #{p.id}", on_result=done,
-                 on_error=lambda exc: self.message.show_error(error_text(exc)), on_finished=self._finished)
+                 on_error=self._failed, on_finished=self._finished)
