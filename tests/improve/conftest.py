@@ -76,7 +76,7 @@ class ScriptedModel:
             system = "".join(p.get("text", "") for p in system)
         if text.startswith("You are Sage"):
             self.calls["sage"] += 1
-            skill = re.search(r"^Skill: (\S+)", text, re.M).group(1)
+            skill = re.search(r"^Skill: (\S+)", text, re.MULTILINE).group(1)
             return self.sage.get(skill, "NO_CHANGE")
         if text.startswith("Write "):
             self.calls["scenarios"] += 1

@@ -6,11 +6,10 @@ import json
 
 import pytest
 
+from conftest import FORCE_RULE, LEASE_RULE, new_skill_text
 from lorekeeper.evals.rules import parse_rules
 from lorekeeper.improve.bench import eval_score, improvement_pct, score_scenario, totals
 from lorekeeper.improve.judge import JudgeCall, ModelAnswerError, parse_judge_answer
-
-from conftest import FORCE_RULE, LEASE_RULE, new_skill_text
 
 
 def call(a: int, b: int) -> JudgeCall:
@@ -177,7 +176,7 @@ def test_scenarios_are_kept_and_reused(model_ws, sage_proposal):
     kept = model_ws.improve.bench.scenarios("code-review")
     assert [s.source for s in kept] == ["operator", "model", "model", "model"]
     runs = model_ws.improve.bench.list(sage_proposal.id)
-    assert [r.scenario for r in runs[0].results][0] == "My own request"
+    assert runs[0].results[0].scenario == "My own request"
     assert len(runs) == 2
 
 

@@ -129,9 +129,10 @@ def test_cli_nightly_json(weak_ws):
 
 
 def test_nightly_on_postgresql(tmp_path, pg_url):
-    from lorekeeper.workspace import Workspace
-    from conftest import FORCE_RULE
     from pathlib import Path
+
+    from conftest import FORCE_RULE
+    from lorekeeper.workspace import Workspace
 
     root = tmp_path / "pgws"
     root.mkdir()

@@ -5,10 +5,9 @@ from __future__ import annotations
 import pytest
 from click.testing import CliRunner
 
+from conftest import new_skill_text, record
 from lorekeeper.improve.judge import ModelAnswerError
 from lorekeeper.improve.sage import parse_sage_answer
-
-from conftest import record, new_skill_text
 
 
 def sage_answer(content: str, reason: str = "answers recommend --force") -> str:

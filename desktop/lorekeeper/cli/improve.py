@@ -209,7 +209,7 @@ def _print_run(run, full: bool = False) -> None:  # type: ignore[no-untyped-def]
     click.echo(f"  model {run.provider}:{run.model}, judge {run.judge_model}, seed {run.seed}; "
                f"mean combined old {run.old_avg:.2f} / new {run.new_avg:.2f} (0-10)")
     for r in run.results:
-        ev = lambda v: "n/a" if v is None else f"{v * 10:.1f}"  # noqa: E731
+        ev = lambda v: "n/a" if v is None else f"{v * 10:.1f}"
         star = {"new": "new ★", "old": "old ★", "tie": "tie"}[r.winner]
         click.echo(f"  {r.position + 1}. {r.scenario[:70]}")
         click.echo(f"     evals old {ev(r.old_eval)} / new {ev(r.new_eval)}; judge old {r.old_judge:.1f} / new {r.new_judge:.1f} "

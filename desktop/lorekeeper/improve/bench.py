@@ -457,4 +457,4 @@ def _description(content: str) -> str:
         return ""
 
 
-__all__ = ["ModelAnswerError", "BenchmarkService", "score_scenario", "totals", "improvement_pct", "eval_score"]
+__all__ = ["BenchmarkService", "ModelAnswerError", "eval_score", "improvement_pct", "score_scenario", "totals"]

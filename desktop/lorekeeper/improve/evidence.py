@@ -20,8 +20,7 @@ if TYPE_CHECKING:
 MAX_LEARNINGS = 5
 MIN_OVERLAP = 2  # shared words (after stop words) for a learning to count as related; a tag counts 10
 _STOP = frozenset(
-    "a an and are as at be by for from in into is it of on or the this to with use using when your you not no "
-    "do does never always should must".split()
+    ["a", "an", "and", "are", "as", "at", "be", "by", "for", "from", "in", "into", "is", "it", "of", "on", "or", "the", "this", "to", "with", "use", "using", "when", "your", "you", "not", "no", "do", "does", "never", "always", "should", "must"]
 )
 
 

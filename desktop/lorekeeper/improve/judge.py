@@ -43,7 +43,7 @@ class Judge(Protocol):
     def score(self, *, skill: str, description: str, scenario: str, response_a: str, response_b: str) -> JudgeCall: ...
 
 
-_OBJECT = re.compile(r"\{.*\}", re.S)
+_OBJECT = re.compile(r"\{.*\}", re.DOTALL)
 
 
 def _score(value: object, key: str, raw: str) -> int:

@@ -16,6 +16,7 @@ from __future__ import annotations
 import getpass
 import hashlib
 import json
+import logging
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import TYPE_CHECKING, Any
@@ -29,6 +30,7 @@ from lorekeeper.store.models import BenchmarkRun, Proposal, SkillVersion, utcnow
 if TYPE_CHECKING:
     from lorekeeper.workspace import Workspace
 
+log_module = logging.getLogger(__name__)
 STATUSES = ("pending", "approved", "rejected")
 SOURCES = ("template", "sage")
 EVENT_APPROVED = "proposal_approved"
@@ -275,8 +277,8 @@ class ProposalService:
         """The signed decision is in the log but the store refused it: say so in the log too."""
         try:
             log.append("proposal_decision_aborted", {"proposal": proposal_id, "decision": kind, "error": str(exc)[:500]})
-        except Exception:  # noqa: BLE001 - the original error is what the caller must see
-            pass
+        except Exception as second:  # noqa: BLE001 - the original error is what the caller must see
+            log_module.warning("proposal #%s: the abort of a %s could not be logged: %s", proposal_id, kind, second)
 
     def approve(self, proposal_id: int, *, why: str = "", by: str | None = None, force: bool = False) -> ProposalInfo:
         """Make the proposed content the skill's current version (the old one stays as the backup).

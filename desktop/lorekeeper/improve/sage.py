@@ -32,8 +32,8 @@ if TYPE_CHECKING:
     from lorekeeper.workspace import Workspace
 
 MAX_TARGETS = 5
-_BLOCK = re.compile(r"<<<SKILL[ \t]*\r?\n(.*?)\r?\n?SKILL>>>", re.S)
-_FENCE = re.compile(r"^```[\w-]*\s*\n(.*?)\n```\s*$", re.S)
+_BLOCK = re.compile(r"<<<SKILL[ \t]*\r?\n(.*?)\r?\n?SKILL>>>", re.DOTALL)
+_FENCE = re.compile(r"^```[\w-]*\s*\n(.*?)\n```\s*$", re.DOTALL)
 
 
 def _label(line: str) -> str:
