@@ -31,13 +31,13 @@ from lorekeeper.context.scan import Skipped, scan
 from lorekeeper.errors import InvalidInputError
 
 PACK_MODES = ("auto", *MODES[:3])  # what `--mode` accepts
-AUTO_DEFAULT_SHARE = 0.25  # auto mode without --budget packs to this share of the input tokens
+AUTO_DEFAULT_SHARE = 0.3  # auto mode without --budget packs to this share of the input tokens
 MAX_FILL_CANDIDATES = 400  # definitions considered when spending leftover budget on whole bodies
 MAP_TEXT_MAX_TOKENS = 300  # a non-code file this small is sent whole in map mode
 PREAMBLE_RESERVE = 160  # tokens kept aside for the pack preamble before allocating files
 BODY_SHARE = 0.6  # task packs: share of the budget first spent on the most relevant whole bodies
 BODY_MIN_RELEVANCE = 0.2  # ...for definitions at least this relevant (1.0 = the best match)
-COVERAGE_SHARE = 0.6  # when every file's signatures fit in this share of the rest, all get them
+COVERAGE_SHARE = 0.8  # when every file's signatures fit in this share of the rest, all get them
 DOWNGRADE = {"full": "map", "map": "signatures", "signatures": "reference"}
 
 Progress = Callable[[int, int, str], None]

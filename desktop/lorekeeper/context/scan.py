@@ -79,7 +79,8 @@ def _decode(data: bytes) -> str | None:
     try:
         return data.decode("utf-8")
     except UnicodeDecodeError:
-        return None
+        # legacy-encoded text (latin-1, cp1252) is still text a reader needs: keep it
+        return data.decode("latin-1")
 
 
 def _gitignore(root: Path) -> list[tuple[str, bool]]:
