@@ -209,3 +209,31 @@ def test_cli_bench_run_and_show(model_ws, sage_proposal):
     assert data["weights"] == {"evals": 0.6, "judge": 0.4, "scale": 10.0}
     r = CliRunner().invoke(main, ["bench", "show", str(data["id"]), "--workspace", root], catch_exceptions=False)
     assert "judge [A=old, B=new]" in r.output and "judge [A=new, B=old]" in r.output and "new ★" in r.output
+
+
+def test_benchmark_stored_on_postgresql(tmp_path, pg_url, anthropic_server, monkeypatch):
+    from pathlib import Path
+
+    from conftest import ScriptedModel
+    from lorekeeper.improve.proposals import NewProposal
+    from lorekeeper.llm.base import LLMSettings
+    from lorekeeper.workspace import Workspace
+
+    monkeypatch.setenv("ANTHROPIC_API_KEY", "sk-test-env")
+    root = tmp_path / "pgws"
+    root.mkdir()
+    (root / "lorekeeper.toml").write_text(f'[store]\nurl = "{pg_url}"\n', encoding="utf-8")
+    with Workspace.open(root) as ws:
+        ws.skills.import_path(Path(__file__).resolve().parents[2] / "skills")
+        ws.skills.set_rules("code-review", None, [FORCE_RULE])
+        ws.llm.configure(LLMSettings(provider="anthropic", base_url=anthropic_server.url, model="claude-test", max_retries=0, timeout=10))
+        anthropic_server.behaviour.reply = ScriptedModel(ws)
+        cur = ws.skills.get("code-review")
+        p = ws.improve.proposals.create(NewProposal(
+            skill="code-review", scope="", project="", source="sage", reason="r", summary="s", metrics={}, failing_rules=[],
+            learnings=[], base_version=cur.version, current_content=cur.content, proposed_content=new_skill_text(ws)))
+        run = ws.improve.bench.run(p.id, judge=ScriptedJudge(), seed=5)
+        again = ws.improve.bench.get(run.id)
+        assert (again.verdict, again.seed, len(again.results)) == ("TIE", 5, 3)
+        assert [r.judge_winner for r in again.results] == ["tie"] * 3
+        assert ws.improve.proposals.get(p.id).benchmark.run_id == run.id

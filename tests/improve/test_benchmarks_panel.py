@@ -36,8 +36,19 @@ def test_sage_button_then_battle_view(qtbot, model_ws, sync_workers):
     heights = [list(b.opts["height"]) for b in bench.chart.bars]
     assert len(heights) == 2 and all(n > o for o, n in zip(*heights))
 
+    # the kept scenarios: the operator adds one; the re-run uses it first
+    assert bench.scenario_list.count() == 3 and bench.scenario_list.item(0).text().startswith("[model]")
+    qtbot.keyClicks(bench.scenario_edit, "Rewrite the release branch history")
+    qtbot.keyClick(bench.scenario_edit, Qt.Key.Key_Return)
+    assert bench.scenario_list.count() == 4
+    assert bench.scenario_list.item(0).text() == "[operator] Rewrite the release branch history"
+
     qtbot.mouseClick(bench.rerun_button, Qt.MouseButton.LeftButton)
     qtbot.waitUntil(lambda: bench.model.rowCount() == 2)
+    assert bench.run.results[0].scenario == "Rewrite the release branch history"
+    bench.scenario_list.setCurrentRow(0)
+    qtbot.mouseClick(bench.delete_scenario_button, Qt.MouseButton.LeftButton)
+    assert bench.scenario_list.count() == 3
     assert bench.run.id == max(r.id for r in bench.model.rows)
     assert model_ws.script.calls["scenarios"] == 1  # the kept scenarios were reused
     bench.proposal_combo.setCurrentIndex(bench.proposal_combo.findData(p.id))
