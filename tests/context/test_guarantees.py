@@ -12,7 +12,7 @@ from lorekeeper.context.pack import pack
 from lorekeeper.context.render import HEADER_PREFIX
 from lorekeeper.errors import InvalidInputError
 
-HEADER = re.compile(r"^" + re.escape(HEADER_PREFIX) + r"(\S+) \[(full|map|signatures|reference) -(\d+)(; [^\]]*)?\]$", re.M)
+HEADER = re.compile(r"^" + re.escape(HEADER_PREFIX) + r"(\S+) \[(full|map|signatures|reference) -(\d+)(; [^\]]*)?\]$", re.MULTILINE)
 
 
 @pytest.mark.parametrize("mode", ["auto", "full", "map", "signatures"])

@@ -34,6 +34,6 @@ def test_needed_bodies_are_sent_whole(click_tree: Path, task: str, budget: int, 
 def _all_defs(path: Path) -> set[str]:
     from lorekeeper.context.parse import parse_file
 
-    if not path.suffix == ".py":
+    if path.suffix != ".py":
         return set()
     return {d.qualname for d in parse_file(path.name, path.read_text()).definitions}

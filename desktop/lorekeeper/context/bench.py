@@ -28,8 +28,8 @@ from lorekeeper.context.scan import scan
 
 MIN_IDENTIFIER_LENGTH = 4
 _WS = re.compile(r"\s+")
-_PACK_HEADER = re.compile(r"^" + re.escape(HEADER_PREFIX) + r"(.+?) \[(\w+) -\d+[^\]]*\]$", re.M)
-_REPOMIX_FILE = re.compile(r'<file path="([^"]+)">\n(.*?)\n</file>', re.S)
+_PACK_HEADER = re.compile(r"^" + re.escape(HEADER_PREFIX) + r"(.+?) \[(\w+) -\d+[^\]]*\]$", re.MULTILINE)
+_REPOMIX_FILE = re.compile(r'<file path="([^"]+)">\n(.*?)\n</file>', re.DOTALL)
 
 
 @dataclass

@@ -8,7 +8,7 @@ imports, calls and comments, so the parser and the renderers stay generic.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from functools import lru_cache
+from functools import cache
 from pathlib import PurePath
 from typing import Any
 
@@ -145,7 +145,7 @@ def spec_for(path: str | PurePath) -> LanguageSpec | None:
     return _BY_EXT.get(PurePath(path).suffix.lower())
 
 
-@lru_cache(maxsize=None)
+@cache
 def parser_for(name: str) -> Any:
     """A tree-sitter parser for the language called `name` (grammar loaded once per process)."""
     import importlib

@@ -20,8 +20,8 @@ from lorekeeper.context import tokens
 from lorekeeper.context.chunks import Chunk, assemble, chunks_of, order
 from lorekeeper.context.mmr import mmr_filter
 from lorekeeper.context.parse import ParsedFile
-from lorekeeper.context.surprise import line_surprise
 from lorekeeper.context.rewrite import safe_rewrite
+from lorekeeper.context.surprise import line_surprise
 
 MODES = ("full", "map", "signatures", "reference")
 REFERENCE_MAX_NAMES = 12  # names listed for a file in reference mode; the rest are counted
@@ -114,7 +114,7 @@ def _join(a: str, b: str) -> str:
 def _reference(pf: ParsedFile) -> str:
     names = [d.name for d in pf.definitions if d.depth == 0]
     if not names and pf.language == "markdown":
-        names = [h.lstrip("#").strip() for h in pf.headings if h.startswith("# ") or h.startswith("## ")]
+        names = [h.lstrip("#").strip() for h in pf.headings if h.startswith(("# ", "## "))]
     if not names:
         return ""
     shown = names[:REFERENCE_MAX_NAMES]

@@ -90,7 +90,7 @@ def _gitignore(root: Path) -> list[tuple[str, bool]]:
         return out
     for line in f.read_text(encoding="utf-8", errors="replace").splitlines():
         line = line.strip()
-        if not line or line.startswith("#") or line.startswith("!"):
+        if not line or line.startswith(("#", "!")):
             continue
         out.append((line.rstrip("/").lstrip("/"), line.endswith("/")))
     return out

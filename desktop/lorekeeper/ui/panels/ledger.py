@@ -34,7 +34,13 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from lorekeeper.context.ledger import DEFAULT_WINDOW, PRESSURE_COMPRESS, PRESSURE_EVICT, LedgerSnapshot, pack_with_ledger
+from lorekeeper.context.ledger import (
+    DEFAULT_WINDOW,
+    PRESSURE_COMPRESS,
+    PRESSURE_EVICT,
+    LedgerSnapshot,
+    pack_with_ledger,
+)
 from lorekeeper.context.pack import PACK_MODES, FileEntry
 from lorekeeper.ui.models.ledger import MODE_COLORS, LedgerFilesModel
 from lorekeeper.ui.panels.base import AppContext, Panel
