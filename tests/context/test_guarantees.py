@@ -95,3 +95,22 @@ def test_bad_arguments(sample_tree: Path) -> None:
         pack(sample_tree, budget=0)
     with pytest.raises(InvalidInputError):
         pack(sample_tree / "missing")
+
+
+def test_same_bytes_across_processes_with_different_hash_seeds(click_tree: Path, tmp_path: Path) -> None:
+    """Set and dict orders change with PYTHONHASHSEED; the pack must not."""
+    import os
+    import subprocess
+    import sys
+
+    outs = []
+    for seed in ("1", "2"):
+        out = tmp_path / f"pack{seed}.txt"
+        env = {**os.environ, "PYTHONHASHSEED": seed}
+        subprocess.run(
+            [sys.executable, "-c", "from lorekeeper.cli import main; main()", "ctx", "pack", str(click_tree),
+             "--task", "shell completion of Choice parameters", "--budget", "7000", "-o", str(out)],
+            check=True, env=env, capture_output=True,
+        )
+        outs.append(out.read_bytes())
+    assert outs[0] == outs[1]

@@ -147,7 +147,7 @@ def relevance(files: list[ParsedFile], intent: StructuredIntent) -> Relevance:
     file_base = [0.0] * n
     for fi, pf in enumerate(files):
         path_words = {stem(w) for w in words_of(pf.rel.replace("/", " ").replace(".", " "))}
-        s = sum(W_PATH * idf.get(t, 0.0) for t in terms if t in path_words)
+        s = sum(W_PATH * idf.get(t, 0.0) for t in sorted(terms) if t in path_words)
         if any(pf.rel.lower().endswith(tf.lstrip("./")) for tf in target_files):
             s += W_NAME_EXACT
         file_base[fi] = s
@@ -164,7 +164,7 @@ def relevance(files: list[ParsedFile], intent: StructuredIntent) -> Relevance:
         base_norm = {k: v / top for k, v in def_base.items()}
         ppr = _pagerank(cg, base_norm) if cg.number_of_edges() else {}
         ppr_norm = _normalise_dict(ppr)
-        for k in set(base_norm) | {k for k, v in ppr_norm.items() if v > 0}:
+        for k in sorted(set(base_norm) | {k for k, v in ppr_norm.items() if v > 0}):
             def_scores[k] = base_norm.get(k, 0.0) + CALL_WEIGHT * ppr_norm.get(k, 0.0)
         top2 = max(def_scores.values())
         def_scores = {k: v / top2 for k, v in def_scores.items() if v > 0}
@@ -211,7 +211,7 @@ def _definition_score(d: Any, terms: set[str], idf: dict[str, float], exact: set
     for ident, c in d.identifiers.items():
         for w in {stem(ident), *(stem(p) for p in words_of(ident))}:
             body_counts[w] += c
-    for t in terms:
+    for t in sorted(terms):  # a fixed order: float sums, hence rankings, are the same in every process
         w = idf.get(t, 0.0)
         if t in name_parts or t == name_l:
             score += W_NAME_PART * w
