@@ -167,11 +167,12 @@ def sections_of(output: str) -> tuple[dict[str, str], dict[str, str], str]:
             end = marks[k + 1].start() if k + 1 < len(marks) else len(output)
             sections[m.group(1)] = output[m.end() : end]
             modes[m.group(1)] = m.group(2)
-        shared_start = output.find(HEADER_PREFIX + "imports shared")
         shared = ""
-        if shared_start >= 0:
-            nxt = output.find("\n" + HEADER_PREFIX, shared_start + 1)
-            shared = output[shared_start : nxt if nxt > 0 else len(output)]
+        start = output.find(HEADER_PREFIX + "imports shared")
+        while start >= 0:
+            nxt = output.find("\n" + HEADER_PREFIX, start + 1)
+            shared += output[start : nxt if nxt > 0 else len(output)]
+            start = output.find(HEADER_PREFIX + "imports shared", start + 1)
         return sections, modes, shared
     if "<file path=" in output:
         return {m.group(1): m.group(2) for m in _REPOMIX_FILE.finditer(output)}, {}, ""

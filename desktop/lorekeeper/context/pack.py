@@ -200,7 +200,7 @@ def pack_steps(root: Path, *, task: str | None = None, budget: int | None = None
         seconds=time.perf_counter() - started,
         skipped=skipped,
         omitted=[files[i].rel for i in packer.omitted],
-        shared_imports=sorted(packer.shared),
+        shared_imports=sorted({line for lines in packer.shared.values() for line in lines}),
         sections={files[i].rel: r.text for i, r in packer.rendered.items()},
     )
 
@@ -231,7 +231,7 @@ class _Packer:
         self.reasons: dict[int, str] = {}
         self.notes: dict[int, str] = {}
         self.omitted: list[int] = []
-        self.shared: set[str] = set()
+        self.shared: dict[str, set[str]] = {}  # "" (absolute) or a folder (relative) -> hoisted lines
         self._costs: dict[tuple[int, str], int] = {}
         self._deltas: dict[tuple[int, int], int] = {}
 
@@ -246,7 +246,8 @@ class _Packer:
         lean = mode == "lean"
         mode = "map" if lean else mode
         scores = self.def_scores.get(i, {}) if bodies else None
-        return render(pf, mode, original_tokens=self.counts[i], bodies=set(bodies or ()), skip_imports=self.shared,
+        skip = self.shared.get("", set()) | self.shared.get(_folder(pf.rel), set())
+        return render(pf, mode, original_tokens=self.counts[i], bodies=set(bodies or ()), skip_imports=skip,
                       scores=scores, note=note, lean=lean)
 
     def cost(self, i: int, mode: str) -> int:
@@ -434,13 +435,20 @@ class _Packer:
                     break
 
     def _hoist_imports(self) -> None:
-        """MMR de-duplication across files: an import line in 2+ compressed files is printed once."""
-        per_file = [
-            [imp.text for imp in self.files[i].imports]
-            for i, m in self.plan.items()
-            if m in ("map", "lean", "signatures")
-        ]
-        self.shared = shared_lines(per_file)
+        """MMR de-duplication across files: an import line in 2+ compressed files is printed once.
+        A relative import means something else in another folder, so those are shared per folder."""
+        groups: dict[str, list[list[str]]] = {}
+        for i, m in self.plan.items():
+            if m not in ("map", "lean", "signatures"):
+                continue
+            pf = self.files[i]
+            by_group: dict[str, list[str]] = {}
+            for imp in pf.imports:
+                key = _folder(pf.rel) if _relative(imp.text, pf.language) else ""
+                by_group.setdefault(key, []).append(imp.text)
+            for key, lines in by_group.items():
+                groups.setdefault(key, []).append(lines)
+        self.shared = {k: v for k, v in ((k, shared_lines(g)) for k, g in sorted(groups.items())) if v}
 
     def alternatives(self, i: int) -> dict[str, int]:
         """What file i would cost in signatures and reference mode (for re-injection plans)."""
@@ -508,8 +516,9 @@ class _Packer:
         if skipped:
             lines.append(f"# skipped: {len(skipped)} binary or oversized files")
         parts = ["\n".join(lines) + "\n"]
-        if self.shared:
-            parts.append("=== imports shared by several files (listed once)\n" + "\n".join(sorted(self.shared)) + "\n")
+        for key, lines in sorted(self.shared.items()):
+            where = f" in {key}/" if key else ""
+            parts.append(f"=== imports shared by several files{where} (listed once)\n" + "\n".join(sorted(lines)) + "\n")
         if intent.task:
             order = sorted(self.rendered, key=lambda k: (-self.file_rel[k], self.files[k].rel))
         else:
@@ -533,3 +542,18 @@ class _Packer:
 
 def _join(a: str, b: str) -> str:
     return f"{a}; {b}" if a else b
+
+
+def _folder(rel: str) -> str:
+    return rel.rsplit("/", 1)[0] if "/" in rel else "."
+
+
+def _relative(text: str, language: str) -> bool:
+    """True for an import whose meaning depends on the importing file's folder."""
+    if language == "python":
+        return text.startswith("from .")
+    if language in ("javascript", "typescript", "tsx"):
+        return any(q + p in text for q in "'\"`" for p in ("./", "../"))
+    if language == "rust":
+        return "self::" in text or "super::" in text
+    return False
