@@ -73,3 +73,11 @@ def test_overview_smells_and_bench(click_tree: Path) -> None:
     assert by["lorekeeper signatures"]["tokens_out"] < by["naive dump"]["tokens_out"]
     text = _run("ctx", "bench", str(click_tree)).stdout
     assert "lorekeeper signatures" in text and "naive dump" in text
+
+
+def test_read_never_exceeds_its_budget(click_tree: Path) -> None:
+    for budget in ("150", "600", "3000"):
+        res = _run("ctx", "read", str(click_tree / "termui.py"), "--task", "hide_input prompt", "--budget", budget)
+        assert res.exit_code == 0
+        assert tokens.count(res.stdout) <= int(budget)
+        assert res.stdout.startswith("=== termui.py [") or res.stderr.startswith("=== termui.py [")

@@ -24,7 +24,7 @@ READ_MODES = ("auto", *MODES)
 class ReadResult:
     rendered: Rendered
     parsed: ParsedFile
-    fits_with_header: bool  # header + body is no larger than the file itself
+    fits_with_header: bool  # header + body is no larger than the file itself nor the budget
 
     @property
     def text(self) -> str:
@@ -70,5 +70,5 @@ def read_file(path: Path, *, mode: str = "auto", task: str | None = None, budget
             r = render(pf, leaner, original_tokens=n, note=f"{r.mode}->{leaner}: over budget")
     if r.body_tokens > limit:
         r = Rendered(r.rel, r.mode, "", n, 0, "over budget: nothing fits")
-    fits = tokens.count(r.text) <= n
+    fits = tokens.count(r.text) <= limit  # neither larger than the file nor over the budget
     return ReadResult(r, pf, fits)
