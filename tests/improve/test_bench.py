@@ -237,3 +237,14 @@ def test_benchmark_stored_on_postgresql(tmp_path, pg_url, anthropic_server, monk
         assert (again.verdict, again.seed, len(again.results)) == ("TIE", 5, 3)
         assert [r.judge_winner for r in again.results] == ["tie"] * 3
         assert ws.improve.proposals.get(p.id).benchmark.run_id == run.id
+
+
+def test_judge_and_scenario_answers_in_other_common_shapes():
+    from lorekeeper.improve.bench import parse_scenarios
+
+    assert parse_judge_answer('{"Score A": 6, "Score B": 8, "Reasoning": "B is safer"}') == (6, 8, "B is safer")
+    assert parse_judge_answer("Response A: 7/10. Response B: 9/10. B cites lines.")[:2] == (7, 9)
+    assert parse_scenarios('[{"request": "one"}, {"scenario": "two"}, "three"]', 3) == ["one", "two", "three"]
+    assert parse_scenarios("Sure:\n1. First request\n2. Second request\n3. Third\n", 2) == ["First request", "Second request"]
+    with pytest.raises(ModelAnswerError, match="numbered list"):
+        parse_scenarios("I cannot help with that.", 3)

@@ -51,10 +51,9 @@ def test_sage_proposal_is_stored_and_benchmarked(model_ws, anthropic_server):
         ("I think the skill is fine overall.", "neither NO_CHANGE nor"),
         ("", "it is empty"),
         ("REASON: x\n<<<SKILL\nno front matter here\nSKILL>>>", "is invalid"),
-        ("<<<SKILL\n---\nname: code-review\ndescription: d\n---\nbody\nSKILL>>>", "no 'REASON:' line"),
         ("REASON: x\n<<<SKILL\n---\nname: other-skill\ndescription: d\n---\nbody\nSKILL>>>", "renames code-review"),
     ],
-    ids=["prose", "empty", "invalid-skill", "no-reason", "rename"],
+    ids=["prose", "empty", "invalid-skill", "rename"],
 )
 def test_malformed_answers_store_nothing(model_ws, answer, message):
     model_ws.script.sage["code-review"] = answer
@@ -126,3 +125,12 @@ def test_sage_asks_for_room_for_a_whole_skill(model_ws, anthropic_server):
     model_ws.improve.sage.analyze(skill="code-review")
     sage_request = next(r for r in anthropic_server.requests if "You are Sage" in str(r.body.get("messages")))
     assert sage_request.body["max_tokens"] >= 4096
+
+
+def test_lenient_forms_real_models_use():
+    skill_md = "---\nname: s\ndescription: d\n---\nBody\n\n```bash\ngit push --force-with-lease\n```\n\nEnd.\n"
+    ans = parse_sage_answer("Here is my improved version:\n```markdown\n" + skill_md + "```\nSUMMARY: adds a push example", "s")
+    assert ans.content == skill_md  # the inner fence does not cut the skill short
+    assert ans.reason == "adds a push example"
+    ans = parse_sage_answer("<<<SKILL\n---\nname: s\ndescription: d\n---\nBody\nSKILL>>>", "s")
+    assert ans.reason == "Sage rewrite (the answer gave no REASON line)"

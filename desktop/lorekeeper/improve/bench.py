@@ -31,6 +31,7 @@ from __future__ import annotations
 
 import json
 import random
+import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from datetime import datetime
@@ -252,18 +253,31 @@ class ScenarioInfo:
                 "source": self.source, "model": self.model or None}
 
 
+_TEXT_KEYS = ("request", "scenario", "prompt", "text", "message")
+_NUMBERED = re.compile(r"^\s*(?:\d+[.)]|[-*])\s+(.+?)\s*$")
+
+
 def parse_scenarios(raw: str, count: int) -> list[str]:
-    """A JSON array of strings (possibly in a code fence or after a sentence)."""
-    start, end = (raw or "").find("["), (raw or "").rfind("]")
-    if start < 0 or end <= start:
-        raise ModelAnswerError(f"the scenario answer is not a JSON array (answer: {(raw or '')[:200]!r})")
-    try:
-        data = json.loads(raw[start : end + 1])
-    except ValueError:
-        raise ModelAnswerError(f"the scenario answer is not valid JSON (answer: {raw[:200]!r})") from None
-    items = [str(x).strip() for x in data if isinstance(x, str) and str(x).strip()] if isinstance(data, list) else []
+    """A JSON array of strings (or of objects with a "request"/"scenario"/"prompt"/"text" field),
+    possibly in a code fence or after a sentence; else a numbered or bulleted list."""
+    raw = raw or ""
+    items: list[str] = []
+    start, end = raw.find("["), raw.rfind("]")
+    if 0 <= start < end:
+        try:
+            data = json.loads(raw[start : end + 1])
+        except ValueError:
+            data = None
+        for x in data if isinstance(data, list) else []:
+            if isinstance(x, dict):
+                x = next((x[k] for k in _TEXT_KEYS if isinstance(x.get(k), str)), None)
+            if isinstance(x, str) and x.strip():
+                items.append(x.strip())
     if not items:
-        raise ModelAnswerError(f"the scenario answer holds no request (answer: {raw[:200]!r})")
+        items = [m.group(1).strip('"') for m in map(_NUMBERED.match, raw.splitlines()) if m]
+    if not items:
+        raise ModelAnswerError(f"the scenario answer is neither a JSON array of requests nor a numbered list "
+                               f"(answer: {raw[:200]!r})")
     return items[:count]
 
 

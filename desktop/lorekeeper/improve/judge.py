@@ -44,6 +44,7 @@ class Judge(Protocol):
 
 
 _OBJECT = re.compile(r"\{.*\}", re.DOTALL)
+_TEXT_SCORE = {side: re.compile(rf"(?i)\b(?:score[ _]?|response[ _]?){side}\b\W{{0,6}}(\d{{1,2}})\b") for side in "ab"}
 
 
 def _score(value: object, key: str, raw: str) -> int:
@@ -59,6 +60,9 @@ def parse_judge_answer(raw: str) -> tuple[int, int, str]:
     """`{"score_a": int, "score_b": int, "reason": str}`, possibly inside a code fence or prose."""
     m = _OBJECT.search(raw or "")
     if not m:
+        a, b = _TEXT_SCORE["a"].search(raw or ""), _TEXT_SCORE["b"].search(raw or "")
+        if a and b:  # "Response A: 7/10 ... Response B: 9/10" in prose
+            return _score(int(a.group(1)), "score_a", raw), _score(int(b.group(1)), "score_b", raw), raw.strip()[:500]
         raise ModelAnswerError(f"the judge did not answer with a JSON object (answer: {(raw or '')[:200]!r})")
     try:
         data = json.loads(m.group(0))
@@ -66,9 +70,15 @@ def parse_judge_answer(raw: str) -> tuple[int, int, str]:
         raise ModelAnswerError(f"the judge's answer is not valid JSON (answer: {raw[:200]!r})") from None
     if not isinstance(data, dict):
         raise ModelAnswerError(f"the judge's answer is not a JSON object (answer: {raw[:200]!r})")
-    a = _score(data.get("score_a"), "score_a", raw)
-    b = _score(data.get("score_b"), "score_b", raw)
-    return a, b, str(data.get("reason") or "").strip()
+    keys = {str(k).strip().lower().replace(" ", "_"): v for k, v in data.items()}
+    a = _score(_first(keys, ("score_a", "response_a", "a")), "score_a", raw)
+    b = _score(_first(keys, ("score_b", "response_b", "b")), "score_b", raw)
+    return a, b, str(_first(keys, ("reason", "reasoning", "explanation")) or "").strip()
+
+
+def _first(data: dict[str, object], names: tuple[str, ...]) -> object:
+    """The first of `names` present (models sometimes say "Score A" or "response_b" for "score_b")."""
+    return next((data[n] for n in names if n in data), None)
 
 
 class LLMJudge:

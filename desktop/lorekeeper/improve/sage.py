@@ -33,6 +33,8 @@ if TYPE_CHECKING:
 
 MAX_TARGETS = 5
 _BLOCK = re.compile(r"<<<SKILL[ \t]*\r?\n(.*?)\r?\n?SKILL>>>", re.DOTALL)
+# a whole SKILL.md in a code fence, without the markers: up to the *last* fence, since skills hold fences too
+_FENCED_SKILL = re.compile(r"```[\w-]*[ \t]*\r?\n(---\r?\n.*)\r?\n```", re.DOTALL)
 _FENCE = re.compile(r"^```[\w-]*\s*\n(.*?)\n```\s*$", re.DOTALL)
 
 
@@ -50,12 +52,16 @@ class SageAnswer:
 
 
 def parse_sage_answer(raw: str, skill: str) -> SageAnswer | None:
-    """None for NO_CHANGE; the proposal otherwise; ModelAnswerError when the form is not respected."""
+    """None for NO_CHANGE; the proposal otherwise; ModelAnswerError when there is no complete SKILL.md.
+
+    The SKILL.md is read between the <<<SKILL / SKILL>>> markers the prompt asks for, else from a
+    code fence that holds a whole SKILL.md (front matter first). REASON and SUMMARY lines may come
+    before or after it; without REASON, the summary (or a note saying so) stands in."""
     text = (raw or "").strip()
     first = text.splitlines()[0].strip().strip("`*. ") if text else ""
     if first == "NO_CHANGE":
         return None
-    m = _BLOCK.search(text)
+    m = _BLOCK.search(text) or _FENCED_SKILL.search(text)
     if not m:
         hint = "it is empty" if not text else f"it starts with {text[:120]!r}"
         raise ModelAnswerError(
@@ -69,8 +75,7 @@ def parse_sage_answer(raw: str, skill: str) -> SageAnswer | None:
     outside = (text[: m.start()] + "\n" + text[m.end():]).splitlines()  # REASON/SUMMARY, before or after the block
     reason = next((ln.split(":", 1)[1].strip(" *_\t") for ln in outside if _label(ln) == "REASON"), "")
     summary = next((ln.split(":", 1)[1].strip(" *_\t") for ln in outside if _label(ln) == "SUMMARY"), "")
-    if not reason:
-        raise ModelAnswerError(f"Sage's answer for {skill} has a SKILL block but no 'REASON:' line")
+    reason = reason or summary or "Sage rewrite (the answer gave no REASON line)"
     try:
         doc = parse_skill_md(content, file=f"Sage's {skill}/SKILL.md")
     except InvalidSpecError as exc:
