@@ -18,6 +18,7 @@ from lorekeeper.errors import InvalidInputError
 
 READ_FULL_MAX_TOKENS = 2000  # auto mode sends a file up to this size whole
 READ_MODES = ("auto", *MODES)
+HEADER_RESERVE = 24  # tokens kept for the header line when choosing bodies under a budget
 
 
 @dataclass
@@ -46,6 +47,7 @@ def read_file(path: Path, *, mode: str = "auto", task: str | None = None, budget
     intent = classify(task)
     bodies: set[int] = set()
     scores: dict[int, float] | None = None
+    lean = False
     if mode == "auto":
         if task and pf.is_code:
             from lorekeeper.context.graph import relevance
@@ -54,15 +56,17 @@ def read_file(path: Path, *, mode: str = "auto", task: str | None = None, budget
             scores = {di: s for (_, di), s in rel.definitions.items()}
             ranked = [di for di, s in sorted(scores.items(), key=lambda kv: (-kv[1], kv[0])) if s > 0]
             mode = "map"
+            room = limit - HEADER_RESERVE
+            lean = render(pf, "map", original_tokens=n).body_tokens > room  # the whole skeleton does not fit
             for di in ranked:
-                trial = render(pf, "map", original_tokens=n, bodies=bodies | {di}, scores=scores)
-                if trial.body_tokens <= limit and trial.body_tokens < n:
+                trial = render(pf, "map", original_tokens=n, bodies=bodies | {di}, scores=scores, lean=lean)
+                if trial.body_tokens <= room and trial.body_tokens < n:
                     bodies.add(di)
             if not ranked and n <= READ_FULL_MAX_TOKENS:
                 mode = "full"
         else:
             mode = "full" if n <= min(READ_FULL_MAX_TOKENS, limit) else "map"
-    r = render(pf, mode, original_tokens=n, bodies=bodies, scores=scores)
+    r = render(pf, mode, original_tokens=n, bodies=bodies, scores=scores, lean=lean)
     for leaner in ("map", "signatures", "reference"):
         if r.body_tokens <= limit:
             break
