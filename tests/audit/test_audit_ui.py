@@ -11,9 +11,9 @@ from pathlib import Path
 
 import keyring
 import pytest
+from audit_helpers import free_port, session_files, set_audit_config
 from PySide6.QtCore import Qt
 
-from conftest import free_port, session_files, set_audit_config
 from lorekeeper.audit.providers import KEYRING_SERVICE
 from lorekeeper.workspace import Workspace
 

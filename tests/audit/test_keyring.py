@@ -8,8 +8,8 @@ from pathlib import Path
 
 import keyring
 import pytest
+from audit_helpers import run_cli, session_files
 
-from conftest import run_cli, session_files
 from lorekeeper.audit.errors import AuditKeyInvalidError, AuditKeyUnavailableError
 from lorekeeper.audit.providers import KEYRING_SERVICE
 from lorekeeper.workspace import Workspace

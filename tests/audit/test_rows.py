@@ -106,7 +106,7 @@ def test_migration_signs_unsigned_rows_but_never_launders_bad_ones(store: Store)
 
 
 def test_cli_sign_rows_with_nothing_registered(workspace):
-    from conftest import run_cli
+    from audit_helpers import run_cli
 
     r = run_cli("--workspace", str(workspace.root), "audit", "sign-rows", "--json")
     assert r.returncode == 0 and json.loads(r.stdout) == {"signed": {}}

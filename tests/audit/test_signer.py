@@ -7,8 +7,8 @@ import re
 from pathlib import Path
 
 import pytest
+from audit_helpers import run_cli
 
-from conftest import run_cli
 from lorekeeper.audit.errors import AuditKeyInvalidError
 from lorekeeper.audit.signer import Signer, parse_key_hex, sign_with
 

@@ -8,8 +8,8 @@ import os
 from pathlib import Path
 
 import pytest
+from audit_helpers import BaoServer, free_port, make_vault_workspace, run_cli, session_files, set_audit_config
 
-from conftest import BaoServer, free_port, make_vault_workspace, run_cli, session_files, set_audit_config
 from lorekeeper.audit.errors import AuditKeyInvalidError, AuditKeyUnavailableError
 from lorekeeper.workspace import Workspace
 
