@@ -261,3 +261,32 @@ def test_concurrent_appends_from_threads_keep_one_chain(tmp_path: Path, store: S
     report = log.verify()
     assert report.ok, report.text()
     assert report.files[0].events == 40
+
+
+def _append_from_process(root: str, url: str, n: int, who: int) -> None:  # runs in a child process
+    store = Store(url)
+    log = SessionLog(Path(root) / "sessions", Path(root) / "locks", store, Signer(KEY, 1), clock=Clock())
+    for i in range(n):
+        log.append("p", {"process": who, "i": i})
+    store.close()
+
+
+def test_appends_from_several_processes_keep_one_chain(tmp_path: Path):
+    import multiprocessing as mp
+
+    url = f"sqlite:///{tmp_path / 'mp.db'}"
+    Store(url).close()  # migrate once before the writers start
+    ctx = mp.get_context("spawn")
+    procs = [ctx.Process(target=_append_from_process, args=(str(tmp_path), url, 15, w)) for w in range(3)]
+    for p in procs:
+        p.start()
+    for p in procs:
+        p.join(120)
+        assert p.exitcode == 0
+    store = Store(url)
+    try:
+        report = make_log(tmp_path, store).verify()
+        assert report.ok, report.text()
+        assert report.files[0].events == 45 and report.files[0].checkpoint_events == 45
+    finally:
+        store.close()
