@@ -190,6 +190,7 @@ def test_panel_shows_the_key_session_and_the_events(qtbot, window, audit_ws):
     assert p.provider_value.text() == "keyring"
     assert p.version_value.text() == "v1"
     assert p.events_model.rowCount() == 4
+    assert p.log_value.text().startswith("4 events in 1 file · last ")
     assert window.keys_label.text() == "Key: keyring v1"
     assert not window.keys_label.failed
 

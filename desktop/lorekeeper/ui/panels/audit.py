@@ -235,6 +235,8 @@ class AuditPanel(Panel):
         form.addRow("Where:", self.location_value)
         form.addRow("Key version:", self.version_value)
         form.addRow("Loaded at:", self.loaded_value)
+        self.log_value = label("", wrap=True)
+        form.addRow("Session log:", self.log_value)
         self.verify_button = QPushButton("Verify chain")
         self.verify_button.setObjectName("primary")
         self.verify_button.setToolTip("Check every event's signature, the chain and the checkpoints")
@@ -465,6 +467,12 @@ class AuditPanel(Panel):
 
     def _on_events(self, page: EventsPage) -> None:
         self.page = page
+        n, files = len(page.records), len({r.file for r in page.records})
+        last = page.records[0].ts[:19].replace("T", " ") if page.records else ""
+        self.log_value.setText(
+            f"{n} event{'s' if n != 1 else ''} in {files} file{'s' if files != 1 else ''}"
+            + (f" · last {last} UTC" if last else "") + f"\n{self.ws.root / 'sessions'}"
+        )
         self._fill(self.f_type, [("Any type", ANY)] + [(t, t) for t in page.types])
         self._fill(self.f_date, [("Any date", ANY)] + [(d, d) for d in page.dates])
         self.apply_filters()
