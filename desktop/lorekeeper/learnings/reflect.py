@@ -143,9 +143,9 @@ class ReflectLoop:
             self.ws.quality.log_eval(skill, project, passed, interaction=interaction, eval_run_id=run_id)
         # One footnote for the answer: the routed skills' failed rules in route order, each
         # (severity, name) once, since two skills often share a rule such as "No force push".
-        seen: set[tuple[str, str]] = set()
-        unique = [r for r in results if not ((r.severity, r.name) in seen or seen.add((r.severity, r.name)))]
-        return Answer(interaction, project, prompt, text, tuple(results), make_footnote(unique), tuple(runs), model)
+        unique = list({(r.severity, r.name, r.passed): r for r in results if not r.passed}.values())
+        note = make_footnote(unique)  # type: ignore[arg-type]  # RuleResult is frozen; the protocol only reads
+        return Answer(interaction, project, prompt, text, tuple(results), note, tuple(runs), model)
 
     def fix_it(
         self,

@@ -8,6 +8,7 @@ and seed 004's promotion to `global` is what lets a rule cross that line.
 
 from __future__ import annotations
 
+import builtins  # `list` is also a method name here
 import json
 from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
@@ -327,7 +328,7 @@ class LearningService:
         with self.store.session() as s:
             return int(s.scalar(stmt) or 0)
 
-    def projects(self) -> list[str]:
+    def projects(self) -> builtins.list[str]:
         with self.store.session() as s:
             return sorted(set(s.scalars(select(Learning.project).where(Learning.project != GLOBAL))))
 
@@ -335,7 +336,7 @@ class LearningService:
     def _prompt_filter(proj: str):  # type: ignore[no-untyped-def]
         return (Learning.status == "active", or_(Learning.project == proj, Learning.scope == "global"))
 
-    def for_prompt(self, project: str | None, limit: int | None = None) -> list[LearningInfo]:
+    def for_prompt(self, project: str | None, limit: int | None = None) -> builtins.list[LearningInfo]:
         """The active rules a prompt of `project` carries, newest first."""
         proj = validate_project(project)
         stmt = select(Learning).where(*self._prompt_filter(proj)).order_by(Learning.created_at.desc(), Learning.id.desc())

@@ -112,7 +112,8 @@ class AnthropicProvider(Provider):
             body = getattr(exc, "body", None)
             detail = ""
             if isinstance(body, dict):
-                err = body.get("error") if isinstance(body.get("error"), dict) else body
+                inner = body.get("error")
+                err: dict[str, Any] = inner if isinstance(inner, dict) else body
                 detail = f"{err.get('type', '')}: {err.get('message', '')}".strip(": ")
             detail = detail or str(getattr(exc, "message", "")) or type(exc).__name__
             hint = {
