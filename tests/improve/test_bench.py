@@ -5,8 +5,8 @@ from __future__ import annotations
 import json
 
 import pytest
+from improve_support import FORCE_RULE, LEASE_RULE, new_skill_text
 
-from conftest import FORCE_RULE, LEASE_RULE, new_skill_text
 from lorekeeper.evals.rules import parse_rules
 from lorekeeper.improve.bench import eval_score, improvement_pct, score_scenario, totals
 from lorekeeper.improve.judge import JudgeCall, ModelAnswerError, parse_judge_answer
@@ -214,7 +214,8 @@ def test_cli_bench_run_and_show(model_ws, sage_proposal):
 def test_benchmark_stored_on_postgresql(tmp_path, pg_url, anthropic_server, monkeypatch):
     from pathlib import Path
 
-    from conftest import ScriptedModel
+    from improve_support import ScriptedModel
+
     from lorekeeper.improve.proposals import NewProposal
     from lorekeeper.llm.base import LLMSettings
     from lorekeeper.workspace import Workspace

@@ -2,9 +2,8 @@
 
 from __future__ import annotations
 
+from improve_support import new_skill_text, open_window
 from PySide6.QtCore import Qt
-
-from conftest import new_skill_text, open_window
 
 
 def sage_answer(content: str) -> str:

@@ -6,8 +6,7 @@ import json
 
 import pytest
 from click.testing import CliRunner
-
-from conftest import record
+from improve_support import record
 
 
 def created_skills(summary) -> list[str]:
@@ -131,7 +130,8 @@ def test_cli_nightly_json(weak_ws):
 def test_nightly_on_postgresql(tmp_path, pg_url):
     from pathlib import Path
 
-    from conftest import FORCE_RULE
+    from improve_support import FORCE_RULE
+
     from lorekeeper.workspace import Workspace
 
     root = tmp_path / "pgws"

@@ -3,9 +3,8 @@
 from __future__ import annotations
 
 import pytest
+from improve_support import open_window, record
 from PySide6.QtCore import Qt
-
-from conftest import open_window, record
 
 
 @pytest.fixture

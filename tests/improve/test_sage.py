@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 from click.testing import CliRunner
+from improve_support import new_skill_text, record
 
-from conftest import new_skill_text, record
 from lorekeeper.improve.judge import ModelAnswerError
 from lorekeeper.improve.sage import parse_sage_answer
 
