@@ -106,6 +106,8 @@ def test_missing_key_shows_the_fail_closed_screen_and_retry_opens_the_app(qtbot,
 
     click(qtbot, screen.retry_button)  # still missing: the same screen, nothing else
     assert launcher.window is None and launcher.error_screen is screen
+    assert screen.retry_button.isEnabled() and screen.retry_button.text() == "Retry"
+    assert screen.cause_label.text() == "Audit key missing"
     for s, v in saved.items():
         keyring.set_password(KEYRING_SERVICE, f"audit-hmac:{ws_id}{s}", v)
     click(qtbot, screen.retry_button)

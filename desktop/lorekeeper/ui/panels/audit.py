@@ -102,6 +102,16 @@ def require_key_at_launch(ws: Workspace) -> None:
         raise
 
 
+def probe_key(workspace_root: Path) -> bool:
+    """Can a session start now? (the fail-closed screen's Retry, run in a worker)."""
+    ws = Workspace.open(workspace_root)
+    try:
+        ws.audit.require_key()
+        return True
+    finally:
+        ws.close()
+
+
 def fail_closed_screen_class(exc: BaseException) -> type[QWidget] | None:
     """The screen for launch errors the audit chain owns (None: the shell's generic error screen)."""
     return FailClosedScreen if isinstance(exc, AuditKeyUnavailableError) else None
@@ -678,7 +688,7 @@ class FailClosedScreen(QWidget):
         self.settings_button.clicked.connect(self.open_settings)
         self.retry_button = QPushButton("Retry")
         self.retry_button.setObjectName("primary")
-        self.retry_button.clicked.connect(self.retry_requested.emit)
+        self.retry_button.clicked.connect(self.retry)
         for b in (self.quit_button, self.settings_button, self.retry_button):
             row.addWidget(b)
         box.addLayout(row)
@@ -705,6 +715,33 @@ class FailClosedScreen(QWidget):
         self.status_label.setText(f"Key: {provider} — failed closed ({CAUSE_TITLES.get(cause, 'unavailable')})")
         self.status_label.setStyleSheet(f"color: {color('fail').name()}; font-weight: 600;")
         self.settings_button.setEnabled(self.info is not None)
+
+    @Slot()
+    def retry(self) -> None:
+        """Try the key in a worker (a dead Vault may take seconds); reopen the app only if it loads."""
+        if self.info is None:
+            self.retry_requested.emit()
+            return
+        self.retry_button.setEnabled(False)
+        self.retry_button.setText("Checking…")
+        run_task(
+            probe_key,
+            self.info.workspace_root,
+            name="Loading the audit key",
+            on_result=lambda _ok: self.retry_requested.emit(),
+            on_error=self._on_retry_failed,
+            on_finished=self._retry_done,
+        )
+
+    def _on_retry_failed(self, exc: BaseException) -> None:
+        if isinstance(exc, AuditKeyUnavailableError):
+            self.set_error(exc)
+        else:  # the workspace itself is the problem now: the launcher shows its own screen
+            self.retry_requested.emit()
+
+    def _retry_done(self) -> None:
+        self.retry_button.setEnabled(True)
+        self.retry_button.setText("Retry")
 
     @Slot()
     def open_settings(self) -> None:
