@@ -123,3 +123,11 @@ def test_cli_proposals_flow(weak_ws, proposal):
     assert r.exit_code == 2 and "already approved by carol" in r.output
     r = CliRunner().invoke(main, ["proposals", "show", "999", "--workspace", root])
     assert r.exit_code == 3
+
+
+def test_approval_without_a_note_records_why_from_the_reason(weak_ws, proposal):
+    p = weak_ws.improve.proposals.approve(proposal.id)
+    assert p.decision_reason == "accepted as proposed: low success rate (50%)"
+    [ev] = events(weak_ws, "proposal_approved")
+    assert ev["why"] == p.decision_reason and ev["proposal_reason"] == "low success rate (50%)"
+    assert ev["by"] and ev["at"]

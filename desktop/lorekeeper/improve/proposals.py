@@ -305,10 +305,12 @@ class ProposalService:
         doc = parse_skill_md(p.proposed_content, file=f"proposal #{proposal_id} {p.skill}/{SKILL_FILE}")
         if doc.name != p.skill:
             raise InvalidInputError(f"proposal #{proposal_id} renames the skill to {doc.name!r}; a proposal cannot rename it")
+        why = why or f"accepted as proposed: {p.reason}"[:MAX_REASON]  # an approval without a note agrees with the reason
         now = utcnow()
         sig = self._event(log, EVENT_APPROVED, {
             "proposal": proposal_id, "skill": p.skill, "scope": p.scope or None, "project": p.project or None,
-            "source": p.source, "by": by, "at": now.isoformat(), "why": why, "backup_version": backup,
+            "source": p.source, "by": by, "at": now.isoformat(), "why": why,
+            "proposal_reason": p.reason, "backup_version": backup,
             "content_sha256": hashlib.sha256(p.proposed_content.encode("utf-8")).hexdigest(),
         })
         try:
@@ -345,7 +347,7 @@ class ProposalService:
         now = utcnow()
         sig = self._event(log, EVENT_REJECTED, {
             "proposal": proposal_id, "skill": p.skill, "scope": p.scope or None, "project": p.project or None,
-            "source": p.source, "by": by, "at": now.isoformat(), "why": why,
+            "source": p.source, "by": by, "at": now.isoformat(), "why": why, "proposal_reason": p.reason,
         })
         try:
             with self.ws.store.write() as s:
