@@ -109,3 +109,24 @@ def test_the_database_count_matches_the_arithmetic_on_events(workspace):
     for by_project in (False, True):
         assert q.metrics(by_project=by_project) == compute(q.events(), by_project=by_project)
     assert q.metrics(project="p1") == compute(q.events(project="p1"))
+
+
+def test_an_agent_checking_answers_with_lorekeeper_eval_feeds_the_metrics(workspace):
+    def ev(text):
+        return CliRunner().invoke(
+            main, ["eval", "--skill", "git-manager", "--response", "-", "--workspace", str(workspace.root)], input=text
+        )
+
+    assert ev("Use git push --force now.").exit_code == 0
+    assert ev("Open a pull request from a feature branch.").exit_code == 0
+    m = {x.skill: x for x in workspace.quality.metrics()}
+    rules = workspace.skills.get("git-manager").rules()
+    assert m["git-manager"].applied_count == 2 and m["git-manager"].evaluated == 2
+    assert m["git-manager"].succeeded == sum(
+        1 for t in ("Use git push --force now.", "Open a pull request from a feature branch.")
+        if workspace.evals.run_rules(t, rules).passed
+    )
+    # the Evals panel's runs (the operator trying rules) are not skill uses
+    workspace.evals.run_skill("anything", "git-manager", source="app")
+    assert {x.skill: x for x in workspace.quality.metrics()}["git-manager"].applied_count == 2
+    assert workspace.quality.metrics() == compute(workspace.quality.events())

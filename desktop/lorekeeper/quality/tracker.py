@@ -1,4 +1,11 @@
-"""The quality tracker: records events (skill applied, eval outcome, feedback) and reads metrics back."""
+"""The quality tracker: records events (skill applied, eval outcome, feedback) and reads metrics back.
+
+Agents check their answers with `lorekeeper eval --skill NAME` (eval runs of source "cli"): each
+such run is a use of the skill and its outcome, so the metrics count it as one `applied` and one
+`eval` event, read from the eval history rather than copied. Runs from the Evals panel ("app",
+the operator trying rules) are not skill uses and are left out; the Playground and the demo
+record their own events.
+"""
 
 from __future__ import annotations
 
@@ -10,9 +17,10 @@ from sqlalchemy import func, select
 from lorekeeper.quality.metrics import Count, DayPoint, Event, SkillMetrics, daily, from_counts
 from lorekeeper.skills.library import validate_project
 from lorekeeper.store.engine import Store
-from lorekeeper.store.models import QualityEvent, utcnow
+from lorekeeper.store.models import EvalRun, QualityEvent, utcnow
 
 KINDS = ("applied", "eval", "feedback")
+EVAL_SOURCES = ("cli",)  # eval runs that are skill uses (agents checking their answers)
 
 
 def _aware(dt: datetime) -> datetime:
@@ -64,11 +72,28 @@ class QualityTracker:
             stmt = stmt.where(QualityEvent.skill == skill)
         return stmt
 
+    @staticmethod
+    def _where_runs(stmt, days, project, skill, now):  # type: ignore[no-untyped-def]
+        stmt = stmt.where(EvalRun.source.in_(EVAL_SOURCES), EvalRun.skill.is_not(None))
+        if days is not None:
+            stmt = stmt.where(EvalRun.created_at >= (now or utcnow()) - timedelta(days=days))
+        if project is not None:
+            stmt = stmt.where(EvalRun.project == validate_project(project))
+        if skill:
+            stmt = stmt.where(EvalRun.skill == skill)
+        return stmt
+
     def events(self, *, days: float | None = 30, project: str | None = None, skill: str | None = None, now: datetime | None = None) -> list[Event]:
         stmt = self._where(select(QualityEvent), days, project, skill, now)
         stmt = stmt.order_by(QualityEvent.created_at, QualityEvent.id)
+        runs = self._where_runs(select(EvalRun.skill, EvalRun.project, EvalRun.passed, EvalRun.created_at), days, project, skill, now)
         with self.store.session() as s:
-            return [Event(r.kind, r.skill, r.project, _aware(r.created_at), r.passed, r.positive) for r in s.scalars(stmt)]
+            out = [Event(r.kind, r.skill, r.project, _aware(r.created_at), r.passed, r.positive) for r in s.scalars(stmt)]
+            for sk, proj, passed, at in s.execute(runs):
+                when = _aware(at)
+                out += [Event("applied", sk, proj, when), Event("eval", sk, proj, when, passed=bool(passed))]
+        out.sort(key=lambda e: e.created_at)
+        return out
 
     def metrics(self, *, days: float | None = 30, project: str | None = None, by_project: bool = False, now: datetime | None = None) -> list[SkillMetrics]:
         """Per-skill metrics over the last `days` (None: all time), worst health first.
@@ -79,12 +104,19 @@ class QualityTracker:
         if by_project:
             cols.insert(1, QualityEvent.project)
         stmt = self._where(select(*cols, func.count(QualityEvent.id)), days, project, None, now).group_by(*cols)
+        run_cols = [EvalRun.skill, EvalRun.project, EvalRun.passed] if by_project else [EvalRun.skill, EvalRun.passed]
+        runs = self._where_runs(select(*run_cols, func.count(EvalRun.id)), days, project, None, now).group_by(*run_cols)
         with self.store.session() as s:
             rows = s.execute(stmt).all()
+            run_rows = s.execute(runs).all()
         if by_project:
             counts = [Count(r[0], r[1], r[2], r[3], r[4], int(r[5])) for r in rows]
+            run_counts = [(r[0], r[1], r[2], int(r[3])) for r in run_rows]
         else:
             counts = [Count(r[0], None, r[1], r[2], r[3], int(r[4])) for r in rows]
+            run_counts = [(r[0], None, r[1], int(r[2])) for r in run_rows]
+        for sk, proj, passed, n in run_counts:
+            counts += [Count(sk, proj, "applied", None, None, n), Count(sk, proj, "eval", bool(passed), None, n)]
         return from_counts(counts)
 
     def underperforming(self, *, days: float | None = 30, project: str | None = None, by_project: bool = True) -> list[SkillMetrics]:
