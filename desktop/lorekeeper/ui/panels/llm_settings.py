@@ -46,6 +46,9 @@ class LLMSettingsDialog(QDialog):
         self.retries = QSpinBox()
         self.retries.setRange(0, 10)
         self.retries.setValue(s.max_retries)
+        self.max_tokens = QSpinBox()
+        self.max_tokens.setRange(1, 200000)
+        self.max_tokens.setValue(s.max_tokens)
         self.command = QLineEdit(s.command)
         self.api_key = QLineEdit()
         self.api_key.setEchoMode(QLineEdit.EchoMode.Password)
@@ -58,6 +61,7 @@ class LLMSettingsDialog(QDialog):
         form.addRow("Server URL", self.base_url)
         form.addRow("Timeout", self.timeout)
         form.addRow("Retries", self.retries)
+        form.addRow("Max answer tokens", self.max_tokens)
         form.addRow("claude program", self.command)
         form.addRow("Anthropic API key", self.api_key)
         self.buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Save | QDialogButtonBox.StandardButton.Cancel)
@@ -94,6 +98,7 @@ class LLMSettingsDialog(QDialog):
             base_url=self.base_url.text().strip(),
             timeout=float(self.timeout.value()),
             max_retries=int(self.retries.value()),
+            max_tokens=int(self.max_tokens.value()),
             command=self.command.text().strip() or "claude",
         )
 
