@@ -47,6 +47,7 @@ def _table(settings: LLMSettings) -> list[str]:
         f"max_tokens = {settings.max_tokens}",
         f"command = {s(settings.command)}",
         f"embed_model = {s(settings.embed_model)}",
+        "# API keys are not here: `lorekeeper llm set-key` or the Settings dialog puts them in the OS keyring",
     ]
 
 
