@@ -130,3 +130,36 @@ def test_an_agent_checking_answers_with_lorekeeper_eval_feeds_the_metrics(worksp
     workspace.evals.run_skill("anything", "git-manager", source="app")
     assert {x.skill: x for x in workspace.quality.metrics()}["git-manager"].applied_count == 2
     assert workspace.quality.metrics() == compute(workspace.quality.events())
+
+
+@pytest.mark.postgres
+def test_metrics_on_postgresql(tmp_path, pg_url):
+    import random
+
+    from lorekeeper.workspace import Workspace
+
+    ws = Workspace.init(tmp_path / "pgws")
+    ws.close()
+    cfg = ws.root / "lorekeeper.toml"
+    cfg.write_text(cfg.read_text().replace('url = "sqlite:///lorekeeper.db"', f'url = "{pg_url}"'))
+    with Workspace.open(ws.root) as pg:
+        assert pg.store.url.startswith("postgresql")
+        rnd = random.Random(7)
+        old = datetime.now(UTC) - timedelta(days=45)
+        for i in range(120):
+            skill, project = rnd.choice(["a", "b"]), rnd.choice(["p1", "p2"])
+            at = old if i % 10 == 0 else None
+            pg.quality.log_applied([skill], project, at=at)
+            pg.quality.log_eval(skill, project, rnd.random() < 0.6, at=at)
+            if i % 3 == 0:
+                pg.quality.log_feedback([skill], project, rnd.random() < 0.4, at=at)
+        from lorekeeper.paths import starter_skills_dir
+
+        pg.skills.import_path(starter_skills_dir())
+        pg.evals.run_skill("git push --force", "git-manager", None, source="cli")
+        for by_project in (False, True):
+            assert pg.quality.metrics(by_project=by_project) == compute(pg.quality.events(), by_project=by_project)
+        assert sum(m.applied_count for m in pg.quality.metrics(days=None)) == 121
+        assert sum(m.applied_count for m in pg.quality.metrics(days=30)) == 121 - 12
+        assert pg.quality.metrics(project="p1") == compute(pg.quality.events(project="p1"))
+        assert {m.skill for m in pg.quality.metrics()} == {"a", "b", "git-manager"}
