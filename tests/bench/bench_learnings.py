@@ -63,11 +63,11 @@ def test_bench_learnings_block_and_metrics() -> None:
             store = Store(f"sqlite:///{Path(d) / 'b.db'}")
             _fill(store, n)
             svc, q = LearningService(store), QualityTracker(store)
-            t_block, block = _timed(lambda: svc.block("p"))
-            t_naive, naive = _timed(lambda: learnings_block((i.id, i.rule) for i in svc.for_prompt("p")))
+            t_block, block = _timed(lambda svc=svc: svc.block("p"))
+            t_naive, naive = _timed(lambda svc=svc: learnings_block((i.id, i.rule) for i in svc.for_prompt("p")))
             assert block.text == naive.text and block.dropped == naive.dropped  # type: ignore[union-attr]
-            t_m, m = _timed(lambda: q.metrics(days=30))
-            t_mn, mn = _timed(lambda: compute(q.events(days=30)))
+            t_m, m = _timed(lambda q=q: q.metrics(days=30))
+            t_mn, mn = _timed(lambda q=q: compute(q.events(days=30)))
             assert m == mn
             print(f"{n:>8} {t_block:>9.2f} {t_naive:>9.2f} {t_naive / t_block:>5.1f}x   {t_m:>10.2f} {t_mn:>9.2f} {t_mn / t_m:>5.1f}x")
             store.close()

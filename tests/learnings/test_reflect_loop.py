@@ -34,7 +34,7 @@ def test_send_fixit_and_the_next_prompt_carries_the_rule(ws, anthropic_server):
     assert not answer.passed
 
     anthropic_server.behaviour.reply = lambda body: "Use git push --force-with-lease... no: plain git push."
-    learning, fixed = ws.reflect.fix_it(answer, "Never suggest git push --force")
+    learning, _fixed = ws.reflect.fix_it(answer, "Never suggest git push --force")
     assert learning.source == "fixit" and learning.project == "citadel-v2"
     fix_prompt = anthropic_server.prompts()[-1]
     assert f"{HEADER}\n- Never suggest git push --force" in fix_prompt

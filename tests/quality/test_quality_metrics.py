@@ -51,7 +51,7 @@ def test_the_underperformer_rule(applied, rate, pos, neg, flag):
 def test_sorted_by_health_worst_first():
     ev = events("good", 5, 5, 0, pos=3) + events("bad", 4, 1, 3) + events("meh", 3, 1, 1, pos=1)
     ranked = compute(ev)
-    assert [m.skill for m in ranked][0] == "bad"
+    assert ranked[0].skill == "bad"
     assert ranked[0].underperforming and ranked[0].reasons == ["low success rate (25%)"]
     assert ranked[-1].skill == "good"
 
