@@ -41,7 +41,7 @@ def audit_hook(ws: Workspace) -> EventHook:
             audit.log.append(name, {**data, "by": _operator()}, story=story if isinstance(story, str) and story else None)
         except LorekeeperError as exc:
             warning = f"{name} was saved but not signed in the audit log: {exc.code}: {exc.message}"
-            log.warning(warning)
+            log.info(warning)  # the caller shows it (CLI stderr, panel message)
             ws.learnings.audit_warnings.append(warning)
 
     return hook
