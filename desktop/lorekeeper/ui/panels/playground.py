@@ -66,7 +66,8 @@ class FixItDialog(QDialog):
         self.answer_view.setMaximumHeight(140)
         self.rule = QPlainTextEdit(fixit_rule(answer.text))
         self.rule.setObjectName("fixRule")
-        self.rule.selectAll()
+        self.rule.selectAll()  # typing replaces the seed's default text
+        self.rule.setFocus()
         self.buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Cancel)
         self.save_button = self.buttons.addButton("Save rule and send fix", QDialogButtonBox.ButtonRole.AcceptRole)
         self.save_button.setObjectName("primary")
@@ -76,6 +77,8 @@ class FixItDialog(QDialog):
         lay = QVBoxLayout(self)
         lay.addWidget(label("The answer", "sectionTitle"))
         lay.addWidget(self.answer_view)
+        if answer.footnote:
+            lay.addWidget(label(answer.footnote, "footnote", wrap=True))
         lay.addWidget(label("The correction, as a rule every next prompt will carry", "sectionTitle"))
         lay.addWidget(self.rule)
         lay.addWidget(self.buttons)
