@@ -8,6 +8,7 @@ using this tokenizer would see.
 
 from __future__ import annotations
 
+import threading
 from functools import lru_cache
 from typing import Any
 
@@ -15,24 +16,32 @@ ENCODING = "o200k_base"  # the GPT-4o / o-series tokenizer the budgets are expre
 
 
 @lru_cache(maxsize=1)
-def encoding() -> Any:
+def _load() -> Any:
     import quicktok
 
     return quicktok.get_encoding(ENCODING)
 
 
-_preload: Any = None
+def encoding() -> Any:
+    """The o200k_base tokenizer (waits for a background `preload` instead of loading twice)."""
+    loader = _preload
+    if loader is not None and loader.is_alive() and loader is not threading.current_thread():
+        loader.join()
+    return _load()
+
+
+_preload: threading.Thread | None = None
+_preload_lock = threading.Lock()
 
 
 def preload() -> None:
     """Load the vocabulary in a background thread (it takes most of a second and releases the
     GIL), so parsing runs meanwhile; the first `count` simply waits for it."""
     global _preload
-    if _preload is None and encoding.cache_info().currsize == 0:
-        import threading
-
-        _preload = threading.Thread(target=encoding, name="o200k-load", daemon=True)
-        _preload.start()
+    with _preload_lock:
+        if _preload is None and _load.cache_info().currsize == 0:
+            _preload = threading.Thread(target=_load, name="o200k-load", daemon=True)
+            _preload.start()
 
 
 def encode(text: str) -> list[int]:
