@@ -158,3 +158,19 @@ def test_projects_known_only_from_their_events_are_analysed(ws):
     summary = ws.improve.run_nightly()
     assert "unregistered-proj" in summary.projects
     assert created_skills(summary) == ["code-review"]
+
+
+def test_agents_checking_answers_with_the_cli_feed_the_nightly(ws):
+    """`lorekeeper eval --skill` runs are skill uses (issue 4): three failing ones make a proposal;
+    the operator's trials in the Evals panel are neither uses nor failing-rule evidence."""
+    from lorekeeper.cli import main
+
+    for _ in range(3):
+        r = CliRunner().invoke(main, ["eval", "--skill", "code-review", "--response", "-", "--workspace", str(ws.root)],
+                               input="git push --force origin main", catch_exceptions=False)
+        assert r.exit_code == 0
+    ws.evals.run_skill("git push --force", "code-review", source="app")  # a trial in the Evals panel
+    summary = ws.improve.run_nightly()
+    assert created_skills(summary) == ["code-review"]
+    p = ws.improve.proposals.get(summary.created[0]["proposal"])
+    assert p.failing_rules == [{"id": "cr-1", "name": "No force push", "severity": "warning", "failed": 3, "checked": 3}]

@@ -38,7 +38,8 @@ class FailingRule:
 
 def failing_rules(ws: Workspace, skill: str, project: str, *, days: float | None = 30) -> list[FailingRule]:
     """Rules of `skill` that failed on recorded answers of `project`, most failures first."""
-    stmt = select(EvalRun.results).where(EvalRun.skill == skill, EvalRun.project == project)
+    # answers only: rules the operator tries out in the Evals panel ("app") are not failures of the skill
+    stmt = select(EvalRun.results).where(EvalRun.skill == skill, EvalRun.project == project, EvalRun.source != "app")
     if days is not None:
         stmt = stmt.where(EvalRun.created_at >= utcnow() - timedelta(days=days))
     failed: Counter[str] = Counter()
