@@ -98,3 +98,16 @@ def test_arrow_functions_assigned_to_constants_are_definitions(tmp_path: Path) -
         ("add", "export const add = (a: number, b: number): number =>"),
         ("mul", "const mul = function (a, b)"),
     ]
+
+
+def test_typescript_type_aliases_and_function_fields() -> None:
+    src = (
+        "export type Handler = (e: Event) => void;\n"
+        "class Btn {\n  private count = 0;\n  onClick = (e: Event): void => { this.count++; };\n"
+        "  render(): string { return 'x'; }\n}\n"
+    )
+    pf = parse_file("btn.ts", src)
+    assert [(d.qualname, d.kind) for d in pf.definitions] == [
+        ("Handler", "type"), ("Btn", "class"), ("Btn.onClick", "function"), ("Btn.render", "function"),
+    ]
+    assert pf.definitions[2].header == "onClick = (e: Event): void =>"

@@ -42,6 +42,7 @@ _PY = LanguageSpec(
 
 _JS_DEFS = {
     "variable_declarator": "function",  # `const f = (a) => ...` / `= function (a) {...}` (others are skipped)
+    "field_definition": "function",  # class field holding a function: `handle = (e) => {...}`
     "function_declaration": "function",
     "generator_function_declaration": "function",
     "method_definition": "function",
@@ -50,6 +51,8 @@ _JS_DEFS = {
 _TS_DEFS = {
     **_JS_DEFS,
     "abstract_class_declaration": "class",
+    "public_field_definition": "function",  # TypeScript's class field (kept when it holds a function)
+    "type_alias_declaration": "type",
     "interface_declaration": "type",
     "enum_declaration": "type",
     "function_signature": "function",

@@ -256,6 +256,12 @@ class _Walker:
             head = decl.parent if decl.parent is not None and decl.parent.type == "export_statement" else decl
             return self._add(node, head, kind, owner, node.child_by_field_name("name"),  # type: ignore[attr-defined]
                              value.child_by_field_name("body"))
+        if node.type in ("field_definition", "public_field_definition"):  # type: ignore[attr-defined]
+            value = node.child_by_field_name("value")  # type: ignore[attr-defined]
+            if value is None or value.type not in _FUNCTION_VALUES:
+                return None
+            name = node.child_by_field_name("name") or node.child_by_field_name("property")  # type: ignore[attr-defined]
+            return self._add(node, node, kind, owner, name, value.child_by_field_name("body"))
         name_node = node.child_by_field_name("name")  # type: ignore[attr-defined]
         if name_node is None and node.type == "impl_item":  # type: ignore[attr-defined]
             name_node = node.child_by_field_name("type")  # type: ignore[attr-defined]
