@@ -94,8 +94,8 @@ _RUST = LanguageSpec(
     definitions={
         "function_item": "function",
         "function_signature_item": "function",
-        "struct_item": "class",
-        "enum_item": "class",
+        "struct_item": "type",  # the fields are the signature of a struct
+        "enum_item": "type",
         "trait_item": "class",
         "impl_item": "class",
         "mod_item": "class",
