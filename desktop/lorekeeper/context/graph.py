@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from lorekeeper.context.intent import StructuredIntent
-from lorekeeper.context.parse import ParsedFile, stem, words_of
+from lorekeeper.context.parse import ParsedFile, identifier_stems, stem, words_of
 
 HEAT_WEIGHT = 0.7  # share of the task heat in a file's relevance (seed 002)
 PAGERANK_WEIGHT = 0.3  # share of structural centrality
@@ -209,8 +209,10 @@ def _definition_score(d: Any, terms: set[str], idf: dict[str, float], exact: set
     doc_words = {stem(w) for w in words_of(d.doc)} if d.doc else set()
     body_counts: dict[str, int] = defaultdict(int)
     for ident, c in d.identifiers.items():
-        for w in {stem(ident), *(stem(p) for p in words_of(ident))}:
-            body_counts[w] += c
+        stems = identifier_stems(ident)
+        if stems & terms:
+            for w in stems:
+                body_counts[w] += c
     for t in sorted(terms):  # a fixed order: float sums, hence rankings, are the same in every process
         w = idf.get(t, 0.0)
         if t in name_parts or t == name_l:
@@ -232,10 +234,9 @@ def _idf(files: list[ParsedFile], terms: set[str]) -> dict[str, float]:
     for pf in files:
         for d in pf.definitions:
             total += 1
-            words = {stem(w) for w in words_of(d.name)} | {stem(d.name)}
+            words = set(identifier_stems(d.name))
             for ident in d.identifiers:
-                words.add(stem(ident))
-                words.update(stem(w) for w in words_of(ident))
+                words |= identifier_stems(ident) & terms
             for t in terms & words:
                 df[t] += 1
     return {t: math.log(1.0 + (total + 1) / (1 + df.get(t, 0))) for t in terms}

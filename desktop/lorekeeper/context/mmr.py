@@ -12,6 +12,7 @@ from collections import Counter
 from collections.abc import Iterable
 
 LAMBDA = 0.7  # relevance vs. diversity (seed 002 default)
+MMR_WINDOW = 64  # a line is compared with this many latest kept lines (bounded cost on huge files)
 SHARED_MIN_FILES = 2  # an import line printed in this many files is hoisted into the shared block
 
 
@@ -32,7 +33,7 @@ def mmr_filter(lines: list[str], relevance: list[float], lam: float = LAMBDA) ->
     cover: list[set[str]] = []
     for i, line in enumerate(lines):
         grams = bigrams(line)
-        sim = max((jaccard(grams, c) for c in cover), default=0.0)
+        sim = max((jaccard(grams, c) for c in cover[-MMR_WINDOW:]), default=0.0)
         if lam * relevance[i] - (1 - lam) * sim >= 0:
             kept.append(i)
             cover.append(grams)

@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 from collections import Counter
 from dataclasses import dataclass, field
+from functools import lru_cache
 from pathlib import PurePath
 
 from lorekeeper.context.languages import MARKDOWN_EXTENSIONS, LanguageSpec, parser_for, spec_for
@@ -395,6 +396,7 @@ def _python_import_targets(node: object) -> list[str]:
     return out
 
 
+@lru_cache(maxsize=200_000)
 def words_of(identifier: str) -> list[str]:
     """Lower-case parts of an identifier: `parseHTTPHeader_v2` -> parse, http, header, v2."""
     parts = re.findall(r"[A-Z]+(?=[A-Z][a-z]|\d|\b|_)|[A-Z]?[a-z]+|[A-Z]+|\d+", identifier)
@@ -405,6 +407,7 @@ _SUFFIXES = ("ations", "ation", "ments", "ment", "ions", "ion", "ings", "ing", "
 MIN_STEM = 3  # a suffix is stripped only when this many letters remain
 
 
+@lru_cache(maxsize=200_000)
 def stem(word: str) -> str:
     """A light suffix stripper so `completion`, `complete` and `completes` meet (`complet`)."""
     w = word.lower()
@@ -412,3 +415,9 @@ def stem(word: str) -> str:
         if w.endswith(suf) and len(w) - len(suf) >= MIN_STEM:
             return w[: -len(suf)]
     return w
+
+
+@lru_cache(maxsize=200_000)
+def identifier_stems(identifier: str) -> frozenset[str]:
+    """Stems of an identifier and of each of its words (what task terms are matched against)."""
+    return frozenset({stem(identifier), *(stem(w) for w in words_of(identifier))})
