@@ -176,6 +176,7 @@ class _Walker:
         self.src = src
         self.pf = pf
         self.detail = detail
+        self._comment_marks = (b"#",) if spec.name == "python" else (b"//", b"/*")
 
     def run(self, root: object) -> None:
         # (node, enclosing definition index, nesting depth inside that definition)
@@ -345,6 +346,9 @@ class _Walker:
         """The text of `node` up to byte `stop`, comments removed, each line break (with its
         indentation) turned into one space; the inside of strings is kept byte for byte."""
         src = self.src
+        raw = src[node.start_byte : stop].rstrip()  # type: ignore[attr-defined]
+        if b"\n" not in raw and b"\r" not in raw and not any(m in raw for m in self._comment_marks):
+            return raw.decode("utf-8", "replace").strip()  # the common case: already one clean line
         pieces: list[str] = []
         last_end: int | None = None
         stack = [node]
