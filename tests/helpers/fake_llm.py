@@ -35,6 +35,7 @@ class Behaviour:
     fail_midstream: bool = False  # send some text, then an error event
     chunk_size: int = 7
     fail_times: int = 0  # answer the first N requests with `status`, then succeed
+    chunk_delay: float = 0.0  # seconds between two streamed pieces
 
 
 def last_user_text(body: dict[str, Any]) -> str:
@@ -198,6 +199,8 @@ class FakeAnthropic(FakeServer):
                 h.close_connection = True
                 return
             event("content_block_delta", {"type": "content_block_delta", "index": 0, "delta": {"type": "text_delta", "text": piece}})
+            if b.chunk_delay:
+                time.sleep(b.chunk_delay)
         event("content_block_stop", {"type": "content_block_stop", "index": 0})
         event("message_delta", {"type": "message_delta", "delta": {"stop_reason": "end_turn", "stop_sequence": None}, "usage": {"output_tokens": 5}})
         event("message_stop", {"type": "message_stop"})

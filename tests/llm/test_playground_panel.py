@@ -140,3 +140,29 @@ def test_streaming_on_a_real_worker_thread(qtbot, model_ws, anthropic_server):
     qtbot.waitUntil(lambda: panel.send_button.isEnabled() and not panel.stop_button.isEnabled())
     wait_for_all()
     win.close()
+
+
+def test_stop_ends_a_slow_answer_and_records_nothing(qtbot, model_ws, anthropic_server):
+    from lorekeeper.ui.main_window import MainWindow
+    from lorekeeper.ui.workers import wait_for_all
+
+    before = model_ws.quality.metrics(days=None)
+    win = MainWindow(model_ws)
+    qtbot.addWidget(win)
+    win.show()
+    qtbot.waitExposed(win)
+    panel = win.select_panel("playground")
+    qtbot.waitUntil(lambda: panel.status_label.text().startswith("Model:"))
+    anthropic_server.behaviour.reply = lambda body: "slow words " * 100
+    anthropic_server.behaviour.chunk_delay = 0.05
+    panel.message.setPlainText("please review this pull request")
+    qtbot.mouseClick(panel.send_button, Qt.MouseButton.LeftButton)
+    qtbot.waitUntil(lambda: len(panel.answer_view.toPlainText()) > 10, timeout=10000)
+    qtbot.mouseClick(panel.stop_button, Qt.MouseButton.LeftButton)
+    qtbot.waitUntil(lambda: panel.info.text() == "Stopped.", timeout=10000)
+    assert len(panel.answer_view.toPlainText()) < len("slow words " * 100)
+    assert panel.footnote.isHidden() and not panel.fix_button.isEnabled()
+    qtbot.waitUntil(lambda: panel.send_button.isEnabled())
+    assert model_ws.quality.metrics(days=None) == before
+    wait_for_all()
+    win.close()
