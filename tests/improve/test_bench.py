@@ -165,6 +165,9 @@ def test_run_against_the_local_model_server(model_ws, sage_proposal, anthropic_s
     assert new_skill_text(model_ws) in again.config["systems"]["new"]
     assert [x["id"] for x in again.config["rules"]["rules"]] == ["cr-1", "cr-2"]
     assert all(c["raw"] for c in r.judge_calls)
+    gen = again.config["scenario_generation"]
+    assert gen["prompt"].startswith("Write 3 realistic") and json.loads(gen["raw"])[0] == r.scenario
+    assert gen["model"] == "anthropic:claude-test"
     # the proposal's badge
     assert model_ws.improve.proposals.get(sage_proposal.id).benchmark.verdict == "PASSED"
 
@@ -173,6 +176,7 @@ def test_scenarios_are_kept_and_reused(model_ws, sage_proposal):
     model_ws.improve.bench.run(sage_proposal.id, judge=ScriptedJudge())
     model_ws.improve.bench.run(sage_proposal.id, judge=ScriptedJudge(), extra_scenarios=["My own request"])
     assert model_ws.script.calls["scenarios"] == 1
+    assert model_ws.improve.bench.list()[0].config["scenario_generation"] is None  # all kept ones
     kept = model_ws.improve.bench.scenarios("code-review")
     assert [s.source for s in kept] == ["operator", "model", "model", "model"]
     runs = model_ws.improve.bench.list(sage_proposal.id)

@@ -320,17 +320,19 @@ class BenchmarkService:
             s.delete(row)
 
     def _ensure_scenarios(self, skill: str, scope: str, description: str, rules: RuleSet, count: int,
-                          provider: Provider) -> list[ScenarioInfo]:
+                          provider: Provider) -> tuple[list[ScenarioInfo], dict[str, str] | None]:
+        """The scenarios to use, and how missing ones were generated (prompt, raw answer, model) if they were."""
         have = self.scenarios(skill, scope)
         if len(have) >= count:
-            return have[:count]
+            return have[:count], None
         missing = count - len(have)
         prompt = template("scenarios").render(count=missing, skill=skill, description=description,
                                               rules=_rules_text(rules))
-        texts = parse_scenarios(provider.complete(prompt), missing)
+        raw = provider.complete(prompt)
+        texts = parse_scenarios(raw, missing)
         for text in texts:
             have.append(self.add_scenario(skill, scope, text, source="model", model=provider.model))
-        return have[:count]
+        return have[:count], {"prompt": prompt, "raw": raw, "model": f"{provider.name}:{provider.model}"}
 
     # -------------------------------------------------------------- reading
     def list(self, proposal_id: int | None = None, limit: int | None = None) -> list[BenchmarkInfo]:
@@ -394,7 +396,7 @@ class BenchmarkService:
         for text in extra_scenarios or []:
             self.add_scenario(p.skill, p.scope, text)
         yield (0, 1, f"Scenarios for {p.skill}")
-        chosen = self._ensure_scenarios(p.skill, p.scope, description, rules, scenarios, provider)
+        chosen, generated = self._ensure_scenarios(p.skill, p.scope, description, rules, scenarios, provider)
         seed = int(seed if seed is not None else random.SystemRandom().randrange(1, 2**31))
         rng = random.Random(seed)
         system_t = template("bench_system")
@@ -434,6 +436,7 @@ class BenchmarkService:
             "base_version": p.base_version,
             "judge_order_asked_first": asked_first,
             "scenario_ids": [sc.id for sc in chosen],
+            "scenario_generation": generated,  # None when every scenario was a kept one
         }
         with self.ws.store.write() as s:
             run = BenchmarkRun(proposal_id=p.id, skill=p.skill, scope=p.scope, created_at=utcnow(), provider=provider.name,
