@@ -32,6 +32,8 @@ COMMUNITY_BONUS = 0.1  # added to files in the community of the hottest file
 PAGERANK_ALPHA = 0.85  # damping of both PageRanks
 CALL_WEIGHT = 0.6  # weight of the call-graph PageRank in a definition's relevance
 MAX_AMBIGUOUS_CALLEES = 4  # a call name matching more definitions than this is not linked
+CALLEE_SEEDS = 8  # the best-matching definitions whose direct callees are lifted...
+CALLEE_SHARE = 0.6  # ...to at least this share of their caller's relevance
 
 # Term match weights for a definition (multiplied by the term's inverse document frequency).
 W_NAME_EXACT = 8.0  # the task names this identifier (`hide_input`, `Session.commit`)
@@ -168,6 +170,12 @@ def relevance(files: list[ParsedFile], intent: StructuredIntent) -> Relevance:
             def_scores[k] = base_norm.get(k, 0.0) + CALL_WEIGHT * ppr_norm.get(k, 0.0)
         top2 = max(def_scores.values())
         def_scores = {k: v / top2 for k, v in def_scores.items() if v > 0}
+        # one hop down the call graph from the best matches: what a developer reads next
+        best = sorted(def_scores.items(), key=lambda kv: (-kv[1], kv[0]))[:CALLEE_SEEDS]
+        for caller, score in best:
+            for callee in sorted(cg.successors(caller)):
+                if cg.edges[caller, callee].get("weight", 1.0) >= 0.5:  # a resolved call, not class membership
+                    def_scores[callee] = max(def_scores.get(callee, 0.0), CALLEE_SHARE * score)
 
     # heat diffusion over the undirected import graph
     seeds = [0.0] * n
@@ -251,10 +259,18 @@ def _call_graph(files: list[ParsedFile], g: Any) -> Any:
         for di, d in enumerate(pf.definitions):
             cg.add_node((fi, di))
             by_name[d.name].append((fi, di))
+    aliases: dict[str, set[str]] = defaultdict(set)
+    for pf in files:
+        for name, targets in pf.aliases.items():
+            if name not in by_name:
+                aliases[name] |= targets
     for fi, pf in enumerate(files):
         neighbours = set(g.successors(fi)) if fi in g else set()
         for di, d in enumerate(pf.definitions):
-            for name in sorted(d.calls):
+            called = set(d.calls)
+            for name in d.calls:  # a call through a module-level alias reaches what the alias names
+                called |= aliases.get(name, set())
+            for name in sorted(called):
                 cands = by_name.get(name)
                 if not cands:
                     continue

@@ -57,6 +57,7 @@ class ContextLedger:
             raise ValueError("the context window must be a positive number of tokens")
         self.window = window
         self.entries: dict[str, LedgerEntry] = {}
+        self.overhead = 0  # tokens in the window that belong to no file (a pack's header, shared imports)
 
     def record(self, entry: LedgerEntry) -> None:
         """Add or replace the entry of `entry.path` (a file re-sent replaces its earlier copy)."""
@@ -67,7 +68,7 @@ class ContextLedger:
 
     @property
     def used(self) -> int:
-        return sum(e.sent_tokens for e in self.entries.values())
+        return self.overhead + sum(e.sent_tokens for e in self.entries.values())
 
     @property
     def utilization(self) -> float:
@@ -165,6 +166,8 @@ def ledger_from_pack(result: object, window: int = DEFAULT_WINDOW) -> ContextLed
     """A ledger holding every file a pack sent (targets: the files with task bodies)."""
     ledger = ContextLedger(window)
     now = time.time()
+    sent = sum(e.sent_tokens for e in result.entries if e.mode != "omitted")  # type: ignore[attr-defined]
+    ledger.overhead = max(0, result.output_tokens - sent)  # type: ignore[attr-defined]
     for e in result.entries:  # type: ignore[attr-defined]
         if e.mode == "omitted":
             continue

@@ -519,8 +519,11 @@ class _Packer:
         for key, lines in sorted(self.shared.items()):
             where = f" in {key}/" if key else ""
             parts.append(f"=== imports shared by several files{where} (listed once)\n" + "\n".join(sorted(lines)) + "\n")
-        if intent.task:
-            order = sorted(self.rendered, key=lambda k: (-self.file_rel[k], self.files[k].rel))
+        if intent.task:  # files holding the task's bodies first (high-attention position), then by relevance
+            def best(k: int) -> float:
+                return max((self.def_scores.get(k, {}).get(d, 0.0) for d in self.bodies.get(k, [])), default=0.0)
+
+            order = sorted(self.rendered, key=lambda k: (-round(best(k), 6), -self.file_rel[k], self.files[k].rel))
         else:
             order = sorted(self.rendered, key=lambda k: self.files[k].rel)
         parts.extend(self.rendered[i].text for i in order)

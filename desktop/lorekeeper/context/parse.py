@@ -64,6 +64,7 @@ class ParsedFile:
     protected: list[tuple[int, int]] = field(default_factory=list)  # multi-line string line spans
     error_line: int | None = None  # 1-based line of the first parse error
     headings: list[str] = field(default_factory=list)  # markdown outline
+    aliases: dict[str, set[str]] = field(default_factory=dict)  # `name = make(f, g)` -> {make, f, g}
 
     @property
     def parsed(self) -> bool:
@@ -222,6 +223,8 @@ class _Walker:
                 if t in _NESTING_TYPES:
                     nest += 1
                     d.max_nesting = max(d.max_nesting, nest)
+            if owner is None and t == "assignment" and spec.name == "python":
+                self._alias(node)
             if t in spec.calls and owner is not None:
                 callee = node.child_by_field_name(spec.calls[t])  # type: ignore[attr-defined]
                 if callee is not None:
@@ -321,6 +324,25 @@ class _Walker:
                     d.doc_span = (first.start_byte, first.end_byte)
         defs.append(d)
         return len(defs) - 1
+
+    def _alias(self, node: object) -> None:
+        """Module-level `name = other` or `name = factory(f, g)`: a call to `name` reaches them."""
+        left = node.child_by_field_name("left")  # type: ignore[attr-defined]
+        right = node.child_by_field_name("right")  # type: ignore[attr-defined]
+        if left is None or right is None or left.type != "identifier":
+            return
+        if right.type == "identifier":
+            targets = {right.text.decode("utf-8", "replace")}
+        elif right.type == "call":
+            fn = right.child_by_field_name("function")
+            args = right.child_by_field_name("arguments")
+            targets = set(_WORD.findall(fn.text.decode("utf-8", "replace"))[-1:]) if fn is not None else set()
+            if args is not None:
+                targets |= {a.text.decode("utf-8", "replace") for a in args.named_children if a.type == "identifier"}
+        else:
+            return
+        if targets:
+            self.pf.aliases[left.text.decode("utf-8", "replace")] = targets
 
     def _import(self, node: object) -> None:
         text = self._one_line(node, node.end_byte)  # type: ignore[attr-defined]
