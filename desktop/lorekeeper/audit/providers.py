@@ -87,6 +87,21 @@ def keyring_backend_problem() -> str | None:
     return None
 
 
+def keyring_backend_name() -> str:
+    """The backend the keyring library picked, e.g. `SecretService Keyring` or, for a file
+    backend chosen where no OS keyring exists, `keyrings.alt PlaintextKeyring`: the operator
+    must be able to see where the key lives."""
+    try:
+        backend = _keyring_module().get_keyring()
+    except Exception:  # noqa: BLE001 - reported by keyring_backend_problem
+        return "unavailable"
+    module = type(backend).__module__
+    label = f"{module.split('.')[0]} {type(backend).__name__}" if module.startswith("keyrings.alt") else getattr(
+        backend, "name", type(backend).__name__
+    )
+    return str(label)
+
+
 class KeyringProvider:
     name = "keyring"
 
@@ -102,7 +117,7 @@ class KeyringProvider:
         self.entry = f"audit-hmac:{workspace_id}"
 
     def describe(self) -> str:
-        return f"OS keyring, service {KEYRING_SERVICE!r}, entry {self.entry!r}"
+        return f"OS keyring ({keyring_backend_name()}), service {KEYRING_SERVICE!r}, entry {self.entry!r}"
 
     # -- raw access, every failure of the backend mapped to a cause
     def _get(self, username: str) -> str | None:
