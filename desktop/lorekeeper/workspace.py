@@ -198,6 +198,8 @@ class Workspace:
                 when = now - timedelta(days=float(sample.get("days_ago", 0)))
                 self.quality.log_applied([sample["skill"]], project, at=when)
                 self.quality.log_eval(sample["skill"], project, result.passed, eval_run_id=run_id, at=when)
+                if sample.get("feedback") in ("up", "down"):  # the operator's thumbs on that answer
+                    self.quality.log_feedback([sample["skill"]], project, sample["feedback"] == "up", at=when)
                 report.eval_runs += 1
         for name in ("sources",):
             src = data / name
@@ -212,4 +214,7 @@ class Workspace:
         if learnings.is_file():
             shutil.copyfile(learnings, self.root / "exports" / "learnings.md")
             self.learnings.import_file(learnings)  # the Learnings panel and the LEARNINGS block (issue 4)
+        # The demo history makes release-notes underperform: the first nightly run gives the
+        # Proposals panel a real, template-based proposal to review (deterministic, no model).
+        self.improve.run_nightly()
         return report

@@ -24,6 +24,17 @@ from lorekeeper.workspace import Workspace
 
 
 class MainWindow(QMainWindow):
+    def fit_sidebar(self) -> None:
+        """Make the sidebar as wide as its longest title in the current theme's font."""
+        self.sidebar.ensurePolished()
+        fm = self.sidebar.fontMetrics()
+        longest = max((fm.horizontalAdvance(self.sidebar.item(i).text()) for i in range(self.sidebar.count())), default=0)
+        self.sidebar.setFixedWidth(max(180, longest + 20 + 64))  # icon + item and frame padding
+
+    def showEvent(self, event) -> None:  # type: ignore[no-untyped-def]  # noqa: N802 - Qt override
+        self.fit_sidebar()  # the theme is applied after construction: measure again with its font
+        super().showEvent(event)
+
     def __init__(self, ws: Workspace, panels: list[PanelSpec] | None = None) -> None:
         super().__init__()
         self.ws = ws
@@ -53,6 +64,9 @@ class MainWindow(QMainWindow):
             item.setToolTip(f"{spec.title}  (Ctrl+{len(self.panel_ids)})" if len(self.panel_ids) <= 9 else spec.title)
             self.sidebar.addItem(item)
         self.sidebar.currentRowChanged.connect(self.stack.setCurrentIndex)
+        # Wide enough for the longest title (item padding from the theme included), never a scroll bar.
+        self.sidebar.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        self.fit_sidebar()
 
         central = QWidget()
         row = QHBoxLayout(central)

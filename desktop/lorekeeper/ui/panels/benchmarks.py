@@ -75,6 +75,17 @@ def _fmt(v: float | None, scale: float = 1.0) -> str:
     return "n/a" if v is None else f"{v * scale:.1f}"
 
 
+HOW_IT_WORKS = (
+    "How a benchmark decides: the current and the proposed content each answer the same scenarios "
+    "(3 by default: yours first, then the model's) through the configured model. Each answer gets the "
+    "skill's deterministic eval rules (share passed × 10) and an LLM judge's 1-10 score, asked twice with "
+    "the two answers swapped and their labels hidden; a judge that changes its mind when the order is "
+    "swapped counts as a tie. Combined = 60% evals + 40% judge. The verdict is PASSED when the new content "
+    "wins more scenarios, FAILED when it wins fewer, TIE otherwise; improvement = (new − old) / old × 100.\n\n"
+    "Runs need a model: configure one in Playground → Model settings (anthropic, ollama or claude-cli)."
+)
+
+
 class BattleCard(QGroupBox):
     """One scenario: the request, old vs new side by side with scores, the star, the judge's reasons."""
 
@@ -207,7 +218,8 @@ class BenchmarksPanel(Panel):
         rl.addLayout(head)
         rl.addWidget(self.detail_label)
         rl.addWidget(self.chart)
-        rl.addWidget(label("Battle view", "sectionTitle"))
+        self.battle_title = label("Battle view", "sectionTitle")
+        rl.addWidget(self.battle_title)
         rl.addWidget(scroll, 1)
 
         # the kept scenarios of the selected run's skill: the operator adds or removes them here
@@ -332,11 +344,13 @@ class BenchmarksPanel(Panel):
         while self.battle_layout.count():
             self.battle_layout.takeAt(0)
         self.chart.show_run(run)
+        self.chart.setVisible(run is not None)
+        self.battle_title.setVisible(run is not None)
         self._load_scenarios()
         if run is None:
             self.summary.setText("")
             self.summary.hide()
-            self.detail_label.setText("")
+            self.detail_label.setText(HOW_IT_WORKS)
             return
         self.summary.setText(f"Run #{run.id} · proposal #{run.proposal_id} · {run.badge}")
         self.summary.setStyleSheet(badge_style(run.verdict))
