@@ -12,8 +12,6 @@ from dataclasses import dataclass
 from datetime import timedelta
 from pathlib import Path
 
-from platformdirs import user_data_dir
-
 from lorekeeper.config import CONFIG_NAME, Config, default_config_text
 from lorekeeper.errors import WorkspaceError
 from lorekeeper.evals.service import EvalService
@@ -22,6 +20,7 @@ from lorekeeper.learnings.audit_hook import audit_hook
 from lorekeeper.learnings.reflect import ReflectLoop
 from lorekeeper.learnings.service import LearningService
 from lorekeeper.llm.service import LLMService
+from lorekeeper.locations import ENV_VAR, default_workspace_dir, resolve_workspace_dir  # noqa: F401 - re-exported
 from lorekeeper.paths import demo_data_dir, starter_skills_dir
 from lorekeeper.prompt import PromptBuilder
 from lorekeeper.quality.tracker import QualityTracker
@@ -31,23 +30,6 @@ from lorekeeper.store.engine import Store, resolve_url
 from lorekeeper.store.models import utcnow
 
 SUBDIRS = ("skills", "sources", "clarifications", "indexes", "sessions", "locks", "exports")
-ENV_VAR = "LOREKEEPER_WORKSPACE"
-
-
-def default_workspace_dir() -> Path:
-    return Path(user_data_dir("lorekeeper", appauthor=False)) / "workspace"
-
-
-def resolve_workspace_dir(explicit: str | os.PathLike[str] | None) -> Path:
-    """--workspace, else $LOREKEEPER_WORKSPACE, else the user data dir."""
-    if explicit:
-        return Path(explicit).expanduser()
-    env = os.environ.get(ENV_VAR)
-    if env:
-        return Path(env).expanduser()
-    return default_workspace_dir()
-
-
 @dataclass
 class DemoReport:
     projects: int = 0

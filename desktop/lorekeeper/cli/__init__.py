@@ -1,31 +1,67 @@
 """The `lorekeeper` command line. Every command goes through the same services as the app.
 
-Exit codes: 0 success; 1 a check failed (`eval --strict`); 2 invalid input (ERR_INVALID_SPEC,
-bad arguments); 3 not found; 4 unavailable (key, lock, store, model).
+Exit codes: 0 success; 1 a check failed (`eval --strict`, `audit verify`); 2 invalid input
+(ERR_INVALID_SPEC, bad arguments); 3 not found; 4 unavailable (key, lock, store, model).
+
+Command modules are imported only when their command runs, so `lorekeeper ctx pack` or
+`lorekeeper eval --rules` never pay for the store, the models or Qt.
 """
 
 from __future__ import annotations
 
+import importlib
 from pathlib import Path
 
 import click
 
 from lorekeeper import __version__
-from lorekeeper.cli import audit as _audit
-from lorekeeper.cli import ctx as _ctx
-from lorekeeper.cli import evals as _evals
-from lorekeeper.cli import gui as _gui
-from lorekeeper.cli import improve as _improve
-from lorekeeper.cli import init as _init
-from lorekeeper.cli import learn as _learn
-from lorekeeper.cli import llm as _llm
-from lorekeeper.cli import prompt as _prompt
-from lorekeeper.cli import quality as _quality
-from lorekeeper.cli import route as _route
-from lorekeeper.cli import skills as _skills
+
+#: command name -> "module:attribute"; one line per command group.
+COMMANDS = {
+    "init": "lorekeeper.cli.init:init",
+    "gui": "lorekeeper.cli.gui:gui",
+    "skills": "lorekeeper.cli.skills:skills",
+    "eval": "lorekeeper.cli.evals:eval_cmd",
+    "route": "lorekeeper.cli.route:route",
+    "audit": "lorekeeper.cli.audit:audit",
+    "llm": "lorekeeper.cli.llm:llm",
+    "prompt": "lorekeeper.cli.prompt:prompt_cmd",
+    "learn": "lorekeeper.cli.learn:learn",
+    "quality": "lorekeeper.cli.quality:quality",
+    "ctx": "lorekeeper.cli.ctx:ctx",
+    "nightly": "lorekeeper.cli.improve:nightly",
+    "sage": "lorekeeper.cli.improve:sage",
+    "proposals": "lorekeeper.cli.improve:proposals",
+    "bench": "lorekeeper.cli.improve:bench",
+}
 
 
-@click.group(invoke_without_command=True, context_settings={"help_option_names": ["-h", "--help"]})
+class LazyGroup(click.Group):
+    """A group whose subcommands are imported on first use (click's documented lazy-loading pattern)."""
+
+    def __init__(self, *args: object, lazy: dict[str, str] | None = None, **kwargs: object) -> None:
+        super().__init__(*args, **kwargs)  # type: ignore[arg-type]
+        self.lazy = dict(lazy or {})
+
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        return sorted({*super().list_commands(ctx), *self.lazy})
+
+    def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
+        if cmd_name in self.lazy:
+            module, attr = self.lazy[cmd_name].split(":")
+            command = getattr(importlib.import_module(module), attr)
+            if not isinstance(command, click.Command):  # pragma: no cover - a wiring mistake
+                raise TypeError(f"{self.lazy[cmd_name]} is not a click command")
+            return command
+        return super().get_command(ctx, cmd_name)
+
+
+@click.group(
+    cls=LazyGroup,
+    lazy=COMMANDS,
+    invoke_without_command=True,
+    context_settings={"help_option_names": ["-h", "--help"]},
+)
 @click.option(
     "--workspace",
     "workspace_dir",
@@ -42,19 +78,6 @@ def main(ctx: click.Context, workspace_dir: Path | None) -> None:
     """
     ctx.obj = {"workspace_dir": workspace_dir}
     if ctx.invoked_subcommand is None:
-        ctx.invoke(_gui.gui, workspace_dir=workspace_dir, screenshot=None)
-
-
-main.add_command(_init.init)
-main.add_command(_gui.gui)
-main.add_command(_skills.skills)
-main.add_command(_evals.eval_cmd)
-main.add_command(_route.route)
-main.add_command(_audit.audit)
-main.add_command(_llm.llm)
-main.add_command(_prompt.prompt_cmd)
-main.add_command(_learn.learn)
-main.add_command(_quality.quality)
-main.add_command(_ctx.ctx)
-for _cmd in _improve.COMMANDS:  # nightly, sage, proposals, bench (issue 6)
-    main.add_command(_cmd)
+        gui = main.get_command(ctx, "gui")
+        assert gui is not None
+        ctx.invoke(gui, workspace_dir=workspace_dir, screenshot=None)

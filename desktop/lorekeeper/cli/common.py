@@ -7,12 +7,15 @@ import json
 import sys
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import click
 
 from lorekeeper.errors import LorekeeperError
-from lorekeeper.workspace import ENV_VAR, Workspace, default_workspace_dir, resolve_workspace_dir
+from lorekeeper.locations import ENV_VAR, default_workspace_dir, resolve_workspace_dir
+
+if TYPE_CHECKING:
+    from lorekeeper.workspace import Workspace
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -33,6 +36,8 @@ def json_option(f: F) -> F:
 
 def open_workspace(workspace_dir: Path | None) -> Workspace:
     """Open the chosen workspace. The default location is created on first use (starter skills)."""
+    from lorekeeper.workspace import Workspace  # noqa: PLC0415 - commands that need no workspace start fast
+
     ctx = click.get_current_context(silent=True)
     if workspace_dir is None and ctx is not None:
         workspace_dir = (ctx.find_root().obj or {}).get("workspace_dir")

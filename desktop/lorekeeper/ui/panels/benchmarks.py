@@ -15,9 +15,7 @@ from typing import Any
 
 import pyqtgraph as pg
 from PySide6.QtCore import Qt, Slot
-from PySide6.QtGui import QPalette
 from PySide6.QtWidgets import (
-    QApplication,
     QComboBox,
     QFrame,
     QGridLayout,
@@ -38,6 +36,7 @@ from PySide6.QtWidgets import (
 )
 
 from lorekeeper.improve.bench import EVAL_WEIGHT, JUDGE_WEIGHT, BenchmarkInfo, ScenarioInfo, ScenarioResult
+from lorekeeper.ui.charts import ThemedPlot
 from lorekeeper.ui.models.base import RowsModel
 from lorekeeper.ui.panels.base import AppContext, Panel
 from lorekeeper.ui.panels.proposals import badge_style
@@ -126,22 +125,9 @@ class BattleCard(QGroupBox):
         grid.addWidget(self.judge_label, 3, 0, 1, 2)
 
 
-class ScoreChart(pg.PlotWidget):
+class ScoreChart(ThemedPlot):
     def __init__(self, parent: QWidget | None = None) -> None:
-        super().__init__(parent)
-        self.setMinimumHeight(150)
-        self.setMaximumHeight(200)
-        self.setMenuEnabled(False)
-        self.setMouseEnabled(False, False)
-        self.hideButtons()
-        pal = QApplication.palette()
-        self.setBackground(pal.color(QPalette.ColorRole.Base))
-        self.plotItem.showGrid(y=True, alpha=0.25)
-        self.plotItem.getAxis("left").setLabel("combined /10")
-        for axis in ("left", "bottom"):
-            ax = self.plotItem.getAxis(axis)
-            ax.setPen(pg.mkPen(pal.color(QPalette.ColorRole.Mid)))
-            ax.setTextPen(pg.mkPen(pal.color(QPalette.ColorRole.Text)))
+        super().__init__("combined /10", min_height=150, max_height=200, parent=parent)
         self.legend = self.plotItem.addLegend(offset=(-10, 5))
         self.bars: list[pg.BarGraphItem] = []
 

@@ -8,9 +8,7 @@ from pathlib import Path
 
 import pyqtgraph as pg
 from PySide6.QtCore import Qt, Slot
-from PySide6.QtGui import QPalette
 from PySide6.QtWidgets import (
-    QApplication,
     QComboBox,
     QFileDialog,
     QGroupBox,
@@ -27,6 +25,7 @@ from PySide6.QtWidgets import (
 
 from lorekeeper.evals.engine import EvalReport
 from lorekeeper.evals.service import EvalRunInfo, EvalService
+from lorekeeper.ui.charts import ThemedPlot
 from lorekeeper.ui.models.history import EvalHistoryModel, HistoryQuery
 from lorekeeper.ui.models.rules import ResultsTableModel
 from lorekeeper.ui.panels.base import AppContext, Panel
@@ -76,30 +75,14 @@ def daily_pass_rate(service: EvalService, query: HistoryQuery, days: int = CHART
     return DailyRate(days=starts, totals=totals, passed=passed)
 
 
-class PassRateChart(pg.PlotWidget):
+class PassRateChart(ThemedPlot):
     """Bars: pass rate per day (%), for the history filters in force."""
 
     def __init__(self, parent: QWidget | None = None) -> None:
-        super().__init__(parent)
-        self.setMinimumHeight(150)
-        self.setMenuEnabled(False)
-        self.setMouseEnabled(False, False)
-        self.hideButtons()
+        super().__init__("pass %", min_height=150, parent=parent)
         self.plotItem.setYRange(0, 100, padding=0.02)
-        self.plotItem.showGrid(y=True, alpha=0.25)
-        self.plotItem.getAxis("left").setLabel("pass %")
         self.plotItem.setXRange(-0.7, CHART_DAYS - 0.3, padding=0)
         self.bars: pg.BarGraphItem | None = None
-        self.apply_palette()
-
-    def apply_palette(self) -> None:
-        pal = QApplication.palette()
-        self.setBackground(pal.color(QPalette.ColorRole.Base))
-        fg = pal.color(QPalette.ColorRole.Text)
-        for axis in ("left", "bottom"):
-            ax = self.plotItem.getAxis(axis)
-            ax.setPen(pg.mkPen(pal.color(QPalette.ColorRole.Mid)))
-            ax.setTextPen(pg.mkPen(fg))
 
     def set_rate(self, rate: DailyRate) -> None:
         if self.bars is not None:

@@ -14,9 +14,7 @@ from typing import Any
 
 import pyqtgraph as pg
 from PySide6.QtCore import QSortFilterProxyModel, Qt, Slot
-from PySide6.QtGui import QPalette
 from PySide6.QtWidgets import (
-    QApplication,
     QComboBox,
     QFileDialog,
     QFormLayout,
@@ -42,6 +40,7 @@ from lorekeeper.context.ledger import (
     pack_with_ledger,
 )
 from lorekeeper.context.pack import PACK_MODES, FileEntry
+from lorekeeper.ui.charts import ThemedPlot
 from lorekeeper.ui.models.ledger import MODE_COLORS, LedgerFilesModel
 from lorekeeper.ui.panels.base import AppContext, Panel
 from lorekeeper.ui.theme import color
@@ -52,24 +51,11 @@ CHART_FILES = 24  # files shown in the chart (the largest originals)
 SHOWCASE_TASK = "fix the budget overrun when a pack downgrades files"
 
 
-class TokensChart(pg.PlotWidget):
+class TokensChart(ThemedPlot):
     """Original tokens (grey) behind sent tokens (coloured by mode), per file."""
 
     def __init__(self, parent: QWidget | None = None) -> None:
-        super().__init__(parent)
-        self.setMinimumHeight(170)
-        self.setMaximumHeight(230)
-        self.setMenuEnabled(False)
-        self.setMouseEnabled(False, False)
-        self.hideButtons()
-        pal = QApplication.palette()
-        self.setBackground(pal.color(QPalette.ColorRole.Base))
-        self.plotItem.showGrid(y=True, alpha=0.25)
-        self.plotItem.getAxis("left").setLabel("tokens")
-        for axis in ("left", "bottom"):
-            ax = self.plotItem.getAxis(axis)
-            ax.setPen(pg.mkPen(pal.color(QPalette.ColorRole.Mid)))
-            ax.setTextPen(pg.mkPen(pal.color(QPalette.ColorRole.Text)))
+        super().__init__("tokens", min_height=170, max_height=230, parent=parent)
         self.legend = self.plotItem.addLegend(offset=(-10, 5))
         self.bars: list[pg.BarGraphItem] = []
         self.files: list[str] = []

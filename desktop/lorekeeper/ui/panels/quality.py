@@ -12,9 +12,7 @@ from typing import Any
 
 import pyqtgraph as pg
 from PySide6.QtCore import Qt, Slot
-from PySide6.QtGui import QPalette
 from PySide6.QtWidgets import (
-    QApplication,
     QComboBox,
     QHBoxLayout,
     QHeaderView,
@@ -26,6 +24,7 @@ from PySide6.QtWidgets import (
 )
 
 from lorekeeper.quality.metrics import MIN_APPLIED, SUCCESS_THRESHOLD, DayPoint, SkillMetrics
+from lorekeeper.ui.charts import ThemedPlot
 from lorekeeper.ui.models.base import RowsModel
 from lorekeeper.ui.panels.base import AppContext, Panel
 from lorekeeper.ui.theme import color, icon
@@ -74,22 +73,10 @@ class SkillHealthModel(RowsModel[SkillMetrics]):
         return None
 
 
-class _Chart(pg.PlotWidget):
+class _Chart(ThemedPlot):
     def __init__(self, ylabel: str, parent: QWidget | None = None) -> None:
-        super().__init__(parent)
-        self.setMinimumHeight(130)
-        self.setMenuEnabled(False)
-        self.setMouseEnabled(False, False)
-        self.hideButtons()
-        self.plotItem.showGrid(y=True, alpha=0.25)
-        self.plotItem.getAxis("left").setLabel(ylabel)
+        super().__init__(ylabel, min_height=130, parent=parent)
         self.plotItem.getAxis("left").setWidth(48)  # both charts share the x axis: same left margin
-        pal = QApplication.palette()
-        self.setBackground(pal.color(QPalette.ColorRole.Base))
-        for axis in ("left", "bottom"):
-            ax = self.plotItem.getAxis(axis)
-            ax.setPen(pg.mkPen(pal.color(QPalette.ColorRole.Mid)))
-            ax.setTextPen(pg.mkPen(pal.color(QPalette.ColorRole.Text)))
 
 
 def day_axis(days: int | None, points: list[DayPoint]) -> list[datetime]:

@@ -1,0 +1,24 @@
+"""Where a workspace is, without loading anything heavy (the CLI starts fast)."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+from platformdirs import user_data_dir
+
+ENV_VAR = "LOREKEEPER_WORKSPACE"
+
+
+def default_workspace_dir() -> Path:
+    return Path(user_data_dir("lorekeeper", appauthor=False)) / "workspace"
+
+
+def resolve_workspace_dir(explicit: str | os.PathLike[str] | None) -> Path:
+    """--workspace, else $LOREKEEPER_WORKSPACE, else the user data dir."""
+    if explicit:
+        return Path(explicit).expanduser()
+    env = os.environ.get(ENV_VAR)
+    if env:
+        return Path(env).expanduser()
+    return default_workspace_dir()
