@@ -92,3 +92,49 @@ def pg_url(pg_cluster: str):
 
     with fresh_database(pg_cluster) as url:
         yield url
+
+
+# --------------------------------------------------------------------------- shared by the area suites
+
+
+@pytest.fixture
+def anthropic_server():
+    """A local HTTP server speaking the Anthropic Messages API (the real SDK client talks to it)."""
+    from helpers.fake_llm import FakeAnthropic
+
+    with FakeAnthropic() as srv:
+        yield srv
+
+
+@pytest.fixture
+def ollama_server():
+    """A local HTTP server speaking the Ollama chat and embeddings API."""
+    from helpers.fake_llm import FakeOllama
+
+    with FakeOllama() as srv:
+        yield srv
+
+
+@pytest.fixture
+def sync_workers():
+    """Panels' background jobs run inline, so a test sees their results at once."""
+    from lorekeeper.ui import workers
+
+    workers.set_synchronous(True)
+    yield
+    workers.set_synchronous(False)
+
+
+@pytest.fixture
+def confirm_yes(monkeypatch):
+    """Answer Yes to every confirmation (a modal box would block the test); lists what was asked."""
+    from lorekeeper.ui import widgets
+
+    asked: list[str] = []
+
+    def yes(_parent, title, _text):
+        asked.append(title)
+        return True
+
+    monkeypatch.setattr(widgets, "confirm", yes)
+    return asked

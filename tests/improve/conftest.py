@@ -5,7 +5,6 @@ from __future__ import annotations
 import pytest
 from improve_support import FORCE_RULE, ScriptedModel, record
 
-from helpers.fake_llm import FakeAnthropic
 
 
 @pytest.fixture
@@ -26,12 +25,6 @@ def weak_ws(ws):
 
 
 @pytest.fixture
-def anthropic_server():
-    with FakeAnthropic() as srv:
-        yield srv
-
-
-@pytest.fixture
 def model_ws(weak_ws, anthropic_server, monkeypatch):
     from lorekeeper.llm.base import LLMSettings
 
@@ -44,53 +37,4 @@ def model_ws(weak_ws, anthropic_server, monkeypatch):
     return weak_ws
 
 
-
-
 # ----------------------------------------------------------------------------- GUI
-
-
-@pytest.fixture
-def sync_workers():
-    from lorekeeper.ui import workers
-
-    workers.set_synchronous(True)
-    yield
-    workers.set_synchronous(False)
-
-
-@pytest.fixture
-def confirm_yes(monkeypatch):
-    from lorekeeper.ui import widgets
-
-    asked: list[str] = []
-
-    def yes(_parent, title, _text):
-        asked.append(title)
-        return True
-
-    monkeypatch.setattr(widgets, "confirm", yes)
-    return asked
-
-
-_exit_status = 0
-
-
-def pytest_sessionfinish(session, exitstatus):
-    global _exit_status
-    _exit_status = int(exitstatus)
-
-
-def pytest_unconfigure(config):
-    """Same workaround as tests/ui/conftest.py: PySide6 6.12.0 aborts while finalising the
-    interpreter after every test passed; leave without finalising on that exact version."""
-    try:
-        import PySide6
-    except ImportError:
-        return
-    if PySide6.__version__ == "6.12.0":
-        import os
-        import sys
-
-        sys.stdout.flush()
-        sys.stderr.flush()
-        os._exit(_exit_status)

@@ -4,15 +4,6 @@ import pytest
 
 
 @pytest.fixture
-def sync_workers():
-    from lorekeeper.ui import workers
-
-    workers.set_synchronous(True)
-    yield
-    workers.set_synchronous(False)
-
-
-@pytest.fixture
 def window(qtbot, demo_workspace, sync_workers):
     from lorekeeper.ui.main_window import MainWindow
 
