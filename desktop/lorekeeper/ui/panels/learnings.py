@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from PySide6.QtCore import QModelIndex, QPersistentModelIndex, Qt, Signal, Slot
+from PySide6.QtCore import Qt, Slot
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QComboBox,
@@ -29,7 +29,7 @@ from PySide6.QtWidgets import (
 )
 
 from lorekeeper.learnings.service import SCOPES, SOURCES, LearningInfo, LearningService
-from lorekeeper.ui.models.base import RowsModel
+from lorekeeper.ui.models.paged import PagedRowsModel
 from lorekeeper.ui.panels.base import AppContext, Panel
 from lorekeeper.ui.theme import color
 from lorekeeper.ui.widgets import Debouncer, EmptyState, MessageBox, label, search_box, setup_table
@@ -53,78 +53,22 @@ class LearningQuery:
         return {"project": self.project, "source": self.source, "scope": self.scope, "status": self.status, "search": self.search}
 
 
-class LearningsModel(RowsModel[LearningInfo]):
+class LearningsModel(PagedRowsModel[LearningInfo, LearningQuery]):
     COL_TIME, COL_PROJECT, COL_SOURCE, COL_SCOPE, COL_STATUS, COL_RULE, COL_TAGS = range(7)
     HEADERS = ("When (UTC)", "Project", "Source", "Scope", "Status", "Rule", "Tags")
-
-    loaded = Signal()
-    failed = Signal(object)
+    PAGE_SIZE = PAGE_SIZE
+    JOB_NAME = "Loading learnings"
+    JOB_VISIBLE = False
 
     def __init__(self, service: LearningService, parent: Any = None) -> None:
-        super().__init__(parent)
+        super().__init__(LearningQuery(), parent)
         self.service = service
-        self.query = LearningQuery()
-        self.total: int | None = None
-        self._loading = False
-        self._generation = 0
 
-    def set_query(self, query: LearningQuery) -> None:
-        self.query = query
-        self.reload()
+    def count_rows(self, query: LearningQuery) -> int:
+        return self.service.count(**query.kwargs())
 
-    def reload(self) -> None:
-        self._generation += 1
-        gen = self._generation
-        self._loading = True
-        service, query = self.service, self.query
-
-        def first_page() -> tuple[int, list[LearningInfo]]:
-            return service.count(**query.kwargs()), service.list(**query.kwargs(), limit=PAGE_SIZE)
-
-        run_task(first_page, name="Loading learnings", visible=False,
-                 on_result=lambda out: self._on_first(gen, out), on_error=lambda exc: self._on_error(gen, exc))
-
-    def _on_first(self, gen: int, out: tuple[int, list[LearningInfo]]) -> None:
-        if gen != self._generation:
-            return
-        self._loading = False
-        self.beginResetModel()
-        self.total, self.rows = out[0], out[1]
-        self.endResetModel()
-        self.loaded.emit()
-
-    def _on_error(self, gen: int, exc: BaseException) -> None:
-        if gen != self._generation:
-            return
-        self._loading = False
-        self.total = len(self.rows)
-        self.failed.emit(exc)
-        self.loaded.emit()
-
-    def canFetchMore(self, parent: QModelIndex | QPersistentModelIndex = QModelIndex()) -> bool:  # noqa: B008
-        return not parent.isValid() and not self._loading and self.total is not None and len(self.rows) < self.total
-
-    def fetchMore(self, parent: QModelIndex | QPersistentModelIndex = QModelIndex()) -> None:  # noqa: B008
-        if not self.canFetchMore(parent):
-            return
-        self._loading = True
-        gen, service, query, offset = self._generation, self.service, self.query, len(self.rows)
-        run_task(lambda: service.list(**query.kwargs(), limit=PAGE_SIZE, offset=offset), name="Loading more learnings",
-                 visible=False, on_result=lambda rows: self._on_page(gen, rows), on_error=lambda exc: self._on_error(gen, exc))
-
-    def _on_page(self, gen: int, rows: list[LearningInfo]) -> None:
-        if gen != self._generation:
-            return
-        self._loading = False
-        known = {r.id for r in self.rows}
-        rows = [r for r in rows if r.id not in known]
-        if not rows:
-            self.total = len(self.rows)
-            return
-        first = len(self.rows)
-        self.beginInsertRows(QModelIndex(), first, first + len(rows) - 1)
-        self.rows.extend(rows)
-        self.endInsertRows()
+    def fetch_rows(self, query: LearningQuery, limit: int, offset: int) -> list[LearningInfo]:
+        return self.service.list(**query.kwargs(), limit=limit, offset=offset)
 
     def cell(self, item: LearningInfo, column: int, role: int) -> Any:
         if role == Qt.ItemDataRole.DisplayRole:

@@ -1,0 +1,120 @@
+"""A table over a large query: the count and the first page load in a worker, later pages as the
+view scrolls (Qt's canFetchMore/fetchMore), so 100k rows never block the GUI thread."""
+
+from __future__ import annotations
+
+from typing import Any, Generic, Protocol, TypeVar
+
+from PySide6.QtCore import QModelIndex, QPersistentModelIndex, Signal
+
+from lorekeeper.ui.models.base import RowsModel
+from lorekeeper.ui.workers import run_task
+
+
+class _HasId(Protocol):
+    id: int
+
+
+R = TypeVar("R", bound=_HasId)
+Q = TypeVar("Q")
+
+
+class PagedRowsModel(RowsModel[R], Generic[R, Q]):
+    PAGE_SIZE = 200
+    JOB_NAME = "Loading"  # what the status bar shows while a page loads
+    JOB_VISIBLE = True
+    CLEAR_ON_RELOAD = False  # True: empty the table at once; False: keep the old rows until the new ones arrive
+
+    loaded = Signal()  # the first page of a new query arrived (or failed)
+    failed = Signal(object)
+
+    def __init__(self, query: Q, parent: Any = None) -> None:
+        super().__init__(parent)
+        self.query = query
+        self.total: int | None = None
+        self._loading = False
+        self._generation = 0  # answers to an older query are dropped
+
+    # ------------------------------------------------------------------ what a subclass provides
+    def count_rows(self, query: Q) -> int:  # pragma: no cover - overridden
+        raise TypeError(f"{type(self).__name__} must define count_rows")
+
+    def fetch_rows(self, query: Q, limit: int, offset: int) -> list[R]:  # pragma: no cover - overridden
+        raise TypeError(f"{type(self).__name__} must define fetch_rows")
+
+    # ------------------------------------------------------------------ loading
+    @property
+    def is_loading(self) -> bool:
+        return self._loading
+
+    def set_query(self, query: Q) -> None:
+        self.query = query
+        self.reload()
+
+    def reload(self) -> None:
+        self._generation += 1
+        gen, query = self._generation, self.query
+        if self.CLEAR_ON_RELOAD:
+            self.beginResetModel()
+            self.rows = []
+            self.total = None
+            self.endResetModel()
+        self._loading = True
+
+        def first_page() -> tuple[int, list[R]]:
+            return self.count_rows(query), self.fetch_rows(query, self.PAGE_SIZE, 0)
+
+        run_task(
+            first_page,
+            name=self.JOB_NAME,
+            visible=self.JOB_VISIBLE,
+            on_result=lambda out: self._on_first_page(gen, out),
+            on_error=lambda exc: self._on_error(gen, exc),
+        )
+
+    def _on_first_page(self, gen: int, out: tuple[int, list[R]]) -> None:
+        if gen != self._generation:
+            return
+        self._loading = False
+        self.beginResetModel()
+        self.total, self.rows = out
+        self.endResetModel()
+        self.loaded.emit()
+
+    def _on_error(self, gen: int, exc: BaseException) -> None:
+        if gen != self._generation:
+            return
+        self._loading = False
+        self.total = len(self.rows)
+        self.failed.emit(exc)
+        self.loaded.emit()
+
+    def canFetchMore(self, parent: QModelIndex | QPersistentModelIndex = QModelIndex()) -> bool:  # noqa: B008
+        return not parent.isValid() and not self._loading and self.total is not None and len(self.rows) < self.total
+
+    def fetchMore(self, parent: QModelIndex | QPersistentModelIndex = QModelIndex()) -> None:  # noqa: B008
+        if not self.canFetchMore(parent):
+            return
+        self._loading = True
+        gen, query, offset = self._generation, self.query, len(self.rows)
+        run_task(
+            lambda: self.fetch_rows(query, self.PAGE_SIZE, offset),
+            name=self.JOB_NAME,
+            visible=self.JOB_VISIBLE,
+            on_result=lambda rows: self._on_page(gen, rows),
+            on_error=lambda exc: self._on_error(gen, exc),
+        )
+
+    def _on_page(self, gen: int, rows: list[R]) -> None:
+        if gen != self._generation:
+            return
+        self._loading = False
+        known = {r.id for r in self.rows}
+        rows = [r for r in rows if r.id not in known]  # a row added meanwhile shifts the offsets
+        if not rows:
+            self.total = len(self.rows)
+            return
+        first = len(self.rows)
+        self.beginInsertRows(QModelIndex(), first, first + len(rows) - 1)
+        self.rows.extend(rows)
+        self.endInsertRows()
