@@ -9,7 +9,6 @@ through `ws.improve.proposals` in a worker and is a signed audit event.
 
 from __future__ import annotations
 
-import difflib
 import html
 from dataclasses import dataclass
 from typing import Any
@@ -23,7 +22,6 @@ from PySide6.QtWidgets import (
     QHeaderView,
     QLabel,
     QLineEdit,
-    QPlainTextEdit,
     QPushButton,
     QSplitter,
     QTableView,
@@ -34,9 +32,9 @@ from PySide6.QtWidgets import (
 from lorekeeper.improve.proposals import ProposalInfo
 from lorekeeper.ui.models.base import RowsModel
 from lorekeeper.ui.panels.base import AppContext, Panel
-from lorekeeper.ui.panels.skill_tabs import _highlight
+from lorekeeper.ui.diffview import SideBySideDiff, aligned_diff, stats_text  # noqa: F401 - aligned_diff re-exported
 from lorekeeper.ui.theme import color, icon
-from lorekeeper.ui.widgets import EmptyState, MessageBox, label, mono_font, setup_table
+from lorekeeper.ui.widgets import EmptyState, MessageBox, label, setup_table
 from lorekeeper.ui.workers import run_task
 
 STATUSES = (("Pending", "pending"), ("Approved", "approved"), ("Rejected", "rejected"), ("All", "all"))
@@ -84,43 +82,6 @@ class ProposalsModel(RowsModel[ProposalInfo]):
         return None
 
 
-def aligned_diff(a: str, b: str) -> tuple[str, str, dict[int, str], dict[int, str], dict[str, int]]:
-    """Side-by-side texts with blank filler lines, so line N of one side faces line N of the other;
-    the changed lines of each side ({line: 'del'|'add'|'chg'}) and the counts of each kind."""
-    al, bl = a.splitlines(), b.splitlines()
-    left: list[str] = []
-    right: list[str] = []
-    marks_l: dict[int, str] = {}
-    marks_r: dict[int, str] = {}
-    stats = {"chg": 0, "add": 0, "del": 0}
-    for tag, i1, i2, j1, j2 in difflib.SequenceMatcher(a=al, b=bl, autojunk=False).get_opcodes():
-        if tag == "equal":
-            left.extend(al[i1:i2])
-            right.extend(bl[j1:j2])
-            continue
-        kind_l = {"replace": "chg", "delete": "del"}.get(tag)
-        kind_r = {"replace": "chg", "insert": "add"}.get(tag)
-        n = max(i2 - i1, j2 - j1)
-        for k in range(n):
-            if i1 + k < i2:
-                marks_l[len(left)] = kind_l or "del"
-                left.append(al[i1 + k])
-            else:
-                left.append("")
-            if j1 + k < j2:
-                marks_r[len(right)] = kind_r or "add"
-                right.append(bl[j1 + k])
-            else:
-                right.append("")
-        if tag == "replace":
-            stats["chg"] += j2 - j1
-        elif tag == "insert":
-            stats["add"] += j2 - j1
-        else:
-            stats["del"] += i2 - i1
-    return "\n".join(left) + "\n", "\n".join(right) + "\n", marks_l, marks_r, stats
-
-
 def card_html(p: ProposalInfo) -> str:
     e = html.escape
     scope = f"fork of project {e(p.scope)}" if p.scope else "global skill"
@@ -162,7 +123,6 @@ class ProposalsPanel(Panel):
         self._generation = 0
         self._keep_row = 0
         self._keep_id: int | None = None
-        self._first_change = 0
         self.busy = False
 
         self.status_combo = QComboBox()
@@ -252,26 +212,10 @@ class ProposalsPanel(Panel):
         cs.addWidget(self.cheatsheet_text)
         self.cheatsheet.hide()
 
-        self.current_title = label("Current", "sectionTitle")
-        self.proposed_title = label("Proposed", "sectionTitle")
-        self.current_view = self._diff_view()
-        self.proposed_view = self._diff_view()
-        self.current_view.verticalScrollBar().valueChanged.connect(self.proposed_view.verticalScrollBar().setValue)
-        self.proposed_view.verticalScrollBar().valueChanged.connect(self.current_view.verticalScrollBar().setValue)
+        diff = self.diff = SideBySideDiff("Current", "Proposed")
+        self.current_view, self.proposed_view = diff.left, diff.right
+        self.current_title, self.proposed_title = diff.left_title, diff.right_title
         self.diff_summary = label("", "hintText")
-        left_col = QWidget()
-        lc = QVBoxLayout(left_col)
-        lc.setContentsMargins(0, 0, 0, 0)
-        lc.addWidget(self.current_title)
-        lc.addWidget(self.current_view)
-        right_col = QWidget()
-        rc = QVBoxLayout(right_col)
-        rc.setContentsMargins(0, 0, 0, 0)
-        rc.addWidget(self.proposed_title)
-        rc.addWidget(self.proposed_view)
-        diff = QSplitter(Qt.Orientation.Horizontal)
-        diff.addWidget(left_col)
-        diff.addWidget(right_col)
 
         detail = QWidget()
         dl = QVBoxLayout(detail)
@@ -336,16 +280,6 @@ class ProposalsPanel(Panel):
             sc.activated.connect(slot)
             self.shortcuts.append(sc)
 
-    @staticmethod
-    def _diff_view() -> QPlainTextEdit:
-        view = QPlainTextEdit()
-        view.setReadOnly(True)
-        view.setObjectName("diff")
-        view.setFont(mono_font(9))
-        view.setLineWrapMode(QPlainTextEdit.LineWrapMode.NoWrap)
-        view.setFocusPolicy(Qt.FocusPolicy.ClickFocus)
-        return view
-
     # ------------------------------------------------------------ loading
     @Slot()
     def refresh(self) -> None:
@@ -354,7 +288,7 @@ class ProposalsPanel(Panel):
     def showEvent(self, event) -> None:  # type: ignore[no-untyped-def]
         super().showEvent(event)
         self.table.setFocus(Qt.FocusReason.OtherFocusReason)
-        QTimer.singleShot(0, self._scroll_to)
+        QTimer.singleShot(0, self.diff.scroll_to_first_change)
 
     def showcase(self) -> None:
         if self.model.rows:
@@ -437,20 +371,10 @@ class ProposalsPanel(Panel):
         self.badge.show()
         self.current_title.setText(f"Current (v{p.base_version})")
         self.proposed_title.setText("Proposed" + (f" (now v{p.applied_version})" if p.applied_version else ""))
-        left_text, right_text, left, right, stats = aligned_diff(p.current_content, p.proposed_content)
-        self.current_view.setPlainText(left_text)
-        self.proposed_view.setPlainText(right_text)
-        _highlight(self.current_view, left)
-        _highlight(self.proposed_view, right)
-        self.diff_summary.setText(f"{stats['chg']} changed, {stats['add']} added, {stats['del']} removed lines")
-        self._first_change = max(min(list(left) + list(right), default=0) - 3, 0)
-        self._scroll_to()
-        QTimer.singleShot(0, self._scroll_to)  # again once the views have laid the text out
-
-    def _scroll_to(self) -> None:
-        """Open the diff at the first change (both views have the same lines: they scroll together)."""
-        line = self._first_change
-        self.proposed_view.verticalScrollBar().setValue(line)
+        stats = self.diff.show_diff(p.current_content, p.proposed_content)
+        self.diff_summary.setText(stats_text(stats))
+        self.diff.scroll_to_first_change()  # open the diff at the first change
+        QTimer.singleShot(0, self.diff.scroll_to_first_change)  # again once the views have laid the text out
 
     # ------------------------------------------------------------ navigation
     @Slot()

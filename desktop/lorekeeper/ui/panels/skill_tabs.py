@@ -2,11 +2,9 @@
 
 from __future__ import annotations
 
-import difflib
 from typing import TYPE_CHECKING
 
 from PySide6.QtCore import Qt, Slot
-from PySide6.QtGui import QColor, QTextCharFormat, QTextCursor, QTextFormat
 from PySide6.QtWidgets import (
     QComboBox,
     QHBoxLayout,
@@ -17,7 +15,6 @@ from PySide6.QtWidgets import (
     QStackedWidget,
     QTableView,
     QTextBrowser,
-    QTextEdit,
     QVBoxLayout,
     QWidget,
 )
@@ -30,7 +27,7 @@ from lorekeeper.ui import widgets
 from lorekeeper.ui.models.rules import RulesTableModel
 from lorekeeper.ui.models.skills import VersionTableModel
 from lorekeeper.ui.rule_dialog import RuleDialog, rule_to_dict
-from lorekeeper.ui.theme import color
+from lorekeeper.ui.diffview import SideBySideDiff, stats_text
 from lorekeeper.ui.widgets import Debouncer, EmptyState, MessageBox, label, mono_font, setup_table
 from lorekeeper.ui.workers import run_task
 
@@ -326,40 +323,6 @@ class RulesTab(QWidget):
 
 
 # ====================================================================== Versions
-def _line_diff(a: list[str], b: list[str]) -> tuple[dict[int, str], dict[int, str]]:
-    """Changed lines on each side: {line number: 'del'|'add'|'chg'}."""
-    left: dict[int, str] = {}
-    right: dict[int, str] = {}
-    for tag, i1, i2, j1, j2 in difflib.SequenceMatcher(a=a, b=b, autojunk=False).get_opcodes():
-        if tag == "delete":
-            left.update((i, "del") for i in range(i1, i2))
-        elif tag == "insert":
-            right.update((j, "add") for j in range(j1, j2))
-        elif tag == "replace":
-            left.update((i, "chg") for i in range(i1, i2))
-            right.update((j, "chg") for j in range(j1, j2))
-    return left, right
-
-
-def _highlight(edit: QPlainTextEdit, lines: dict[int, str]) -> None:
-    selections = []
-    doc = edit.document()
-    colours = {"del": color("diff_del"), "add": color("diff_add"), "chg": color("diff_chg")}
-    for number, kind in sorted(lines.items()):
-        block = doc.findBlockByNumber(number)
-        if not block.isValid():
-            continue
-        sel = QTextEdit.ExtraSelection()
-        fmt = QTextCharFormat()
-        fmt.setBackground(QColor(colours[kind]))
-        fmt.setProperty(QTextFormat.Property.FullWidthSelection, True)
-        sel.format = fmt
-        cursor = QTextCursor(block)
-        sel.cursor = cursor
-        selections.append(sel)
-    edit.setExtraSelections(selections)
-
-
 def version_text(v) -> str:  # type: ignore[no-untyped-def]
     """What a version holds, as compared: SKILL.md, then the rules file."""
     evals = v.evals.strip()
@@ -391,10 +354,8 @@ class VersionsTab(QWidget):
         self.summary = label("", "hintText")
         self.message = MessageBox()
 
-        self.left_view = self._diff_view()
-        self.right_view = self._diff_view()
-        self.left_view.verticalScrollBar().valueChanged.connect(self.right_view.verticalScrollBar().setValue)
-        self.right_view.verticalScrollBar().valueChanged.connect(self.left_view.verticalScrollBar().setValue)
+        self.diff = SideBySideDiff()
+        self.left_view, self.right_view = self.diff.left, self.diff.right
 
         compare = QHBoxLayout()
         compare.addWidget(label("Compare", "sectionTitle"))
@@ -403,25 +364,13 @@ class VersionsTab(QWidget):
         compare.addWidget(self.right_combo)
         compare.addWidget(self.summary, 1)
         compare.addWidget(self.restore_button)
-        views = QSplitter(Qt.Orientation.Horizontal)
-        views.addWidget(self.left_view)
-        views.addWidget(self.right_view)
 
         layout = QVBoxLayout(self)
         layout.addWidget(label("History (newest first)", "sectionTitle"))
         layout.addWidget(self.table)
         layout.addWidget(self.message)
         layout.addLayout(compare)
-        layout.addWidget(views, 1)
-
-    @staticmethod
-    def _diff_view() -> QPlainTextEdit:
-        view = QPlainTextEdit()
-        view.setReadOnly(True)
-        view.setObjectName("diff")
-        view.setFont(mono_font(9))
-        view.setLineWrapMode(QPlainTextEdit.LineWrapMode.NoWrap)
-        return view
+        layout.addWidget(self.diff, 1)
 
     def show_skill(self, detail: SkillDetail) -> None:
         same = self.detail is not None and (self.detail.info.name, self.detail.info.project) == (
@@ -476,26 +425,18 @@ class VersionsTab(QWidget):
         a = self.version(self.left_combo.currentData())
         b = self.version(self.right_combo.currentData())
         if a is None or b is None:
-            self.left_view.setPlainText("")
-            self.right_view.setPlainText("")
+            self.diff.clear()
             self.summary.setText("")
             return
-        ta, tb = version_text(a), version_text(b)
-        self.left_view.setPlainText(ta)
-        self.right_view.setPlainText(tb)
-        left, right = _line_diff(ta.splitlines(), tb.splitlines())
-        _highlight(self.left_view, left)
-        _highlight(self.right_view, right)
+        stats = self.diff.show_diff(version_text(a), version_text(b))
         if a.version == b.version:
             self.summary.setText("Only one version: nothing to compare yet." if len(self.detail.versions) == 1
                                  else "Same version on both sides.")
-        elif not left and not right:
+        elif not any(stats.values()):
             self.summary.setText("No difference.")
         else:
-            removed = sum(1 for k in left.values() if k == "del")
-            added = sum(1 for k in right.values() if k == "add")
-            changed = sum(1 for k in right.values() if k == "chg")
-            self.summary.setText(f"{changed} changed, {added} added, {removed} removed lines")
+            self.summary.setText(stats_text(stats))
+        self.diff.scroll_to_first_change()
 
     @Slot()
     def restore_selected(self) -> None:
