@@ -5,12 +5,12 @@ PY     := $(VENV)/bin/python
 DEMO   ?= $(CURDIR)/.demo-workspace
 export QT_QPA_PLATFORM ?= $(if $(DISPLAY)$(WAYLAND_DISPLAY),,offscreen)
 
-.PHONY: run test setup bench screenshots clean
+.PHONY: run test lint setup bench screenshots clean
 
 $(VENV)/.installed: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet --upgrade pip
-	$(PY) -m pip install --quiet -e '.[test]'
+	$(PY) -m pip install --quiet -e '.[test,dev]'
 	touch $@
 
 setup: $(VENV)/.installed
@@ -23,6 +23,11 @@ run: setup
 ## make test: set up and run the whole suite (tests start the servers they need)
 test: setup
 	QT_QPA_PLATFORM=offscreen $(PY) -m pytest -q
+
+## make lint: the house rules a clean checkout must pass (CI runs it before the tests)
+lint: setup
+	$(VENV)/bin/ruff check desktop tests
+	$(VENV)/bin/ruff format --check desktop tests
 
 bench: setup
 	QT_QPA_PLATFORM=offscreen $(PY) -m pytest -q -s tests/bench -p no:cacheprovider -o norecursedirs=

@@ -22,7 +22,10 @@ def _isolated_user_dirs(tmp_path_factory: pytest.TempPathFactory):
     subprocesses inherit it through PYTHON_KEYRING_BACKEND.
     """
     home = tmp_path_factory.mktemp("userhome")
-    old = {k: os.environ.get(k) for k in ("XDG_DATA_HOME", "XDG_CONFIG_HOME", "PYTHON_KEYRING_BACKEND", "LOREKEEPER_WORKSPACE")}
+    old = {
+        k: os.environ.get(k)
+        for k in ("XDG_DATA_HOME", "XDG_CONFIG_HOME", "PYTHON_KEYRING_BACKEND", "LOREKEEPER_WORKSPACE")
+    }
     os.environ["XDG_DATA_HOME"] = str(home / "data")
     os.environ["XDG_CONFIG_HOME"] = str(home / "config")
     os.environ["PYTHON_KEYRING_BACKEND"] = "keyrings.alt.file.PlaintextKeyring"
@@ -73,7 +76,9 @@ def pg_cluster(tmp_path_factory: pytest.TempPathFactory):
         return
     bindir = find_pg_bin()
     if bindir is None:
-        pytest.fail("PostgreSQL binaries (initdb, pg_ctl) not found: install postgresql (Debian) to run the store tests")
+        pytest.fail(
+            "PostgreSQL binaries (initdb, pg_ctl) not found: install postgresql (Debian) to run the store tests"
+        )
     import tempfile
 
     # Not under pytest's tmp dir: its parents are private to root, and the server runs as `postgres`.

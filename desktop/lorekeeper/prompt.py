@@ -58,7 +58,11 @@ class AssembledPrompt:
             "project": self.project or None,
             "skills": [m.to_dict() for m in self.route.skills],
             "hint": self.route.hint,
-            "learnings": {"block": self.learnings.text, "ids": list(self.learnings.used), "dropped": self.learnings.dropped},
+            "learnings": {
+                "block": self.learnings.text,
+                "ids": list(self.learnings.used),
+                "dropped": self.learnings.dropped,
+            },
             "blocks": [{"name": n, "text": t} for n, t in self.blocks],
             "prompt": self.text,
         }

@@ -11,6 +11,7 @@ import shutil
 from dataclasses import dataclass
 from datetime import timedelta
 from pathlib import Path
+from typing import Self
 
 from lorekeeper.config import CONFIG_NAME, Config, default_config_text
 from lorekeeper.errors import WorkspaceError
@@ -30,6 +31,8 @@ from lorekeeper.store.engine import Store, resolve_url
 from lorekeeper.store.models import utcnow
 
 SUBDIRS = ("skills", "sources", "clarifications", "indexes", "sessions", "locks", "exports")
+
+
 @dataclass
 class DemoReport:
     projects: int = 0
@@ -125,7 +128,7 @@ class Workspace:
     def close(self) -> None:
         self.store.close()
 
-    def __enter__(self) -> Workspace:
+    def __enter__(self) -> Self:
         return self
 
     def __exit__(self, *exc: object) -> None:

@@ -50,7 +50,9 @@ class BaoServer:
         return {**os.environ, "BAO_ADDR": self.addr, "BAO_TOKEN": self.token, "VAULT_ADDR": self.addr}
 
     def bao(self, *args: str) -> subprocess.CompletedProcess:
-        return subprocess.run([bao_binary(), *args], env=self.env(), capture_output=True, text=True, timeout=60, check=False)
+        return subprocess.run(
+            [bao_binary(), *args], env=self.env(), capture_output=True, text=True, timeout=60, check=False
+        )
 
     def client(self):  # type: ignore[no-untyped-def]
         import hvac

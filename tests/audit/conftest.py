@@ -47,5 +47,3 @@ def vault_ws_root(tmp_path: Path, bao: BaoServer, monkeypatch: pytest.MonkeyPatc
     monkeypatch.setenv("VAULT_TOKEN", bao.token)
     monkeypatch.delenv("VAULT_ADDR", raising=False)
     return root
-
-

@@ -135,7 +135,9 @@ def test_cli_rotate_then_verify_old_events(workspace: Workspace):
     r = run_cli("--workspace", root, "audit", "events", "--json")
     evs = json.loads(r.stdout)["events"]
     assert [(e["type"], e["key_version"], e["status"]) for e in evs] == [
-        ("before", 1, "valid"), ("audit_key_rotated", 2, "valid"), ("after", 2, "valid"),
+        ("before", 1, "valid"),
+        ("audit_key_rotated", 2, "valid"),
+        ("after", 2, "valid"),
     ]
     r = run_cli("--workspace", root, "audit", "verify", "--json")
     assert r.returncode == 0 and json.loads(r.stdout)["ok"]

@@ -27,7 +27,9 @@ class Clock:
 
 
 def make_log(tmp_path: Path, store: Store, signer: Signer | None = None, clock: Clock | None = None) -> SessionLog:
-    return SessionLog(tmp_path / "sessions", tmp_path / "locks", store, signer or Signer(KEY, 1), clock=clock or Clock())
+    return SessionLog(
+        tmp_path / "sessions", tmp_path / "locks", store, signer or Signer(KEY, 1), clock=clock or Clock()
+    )
 
 
 @pytest.fixture(params=["sqlite", pytest.param("postgres", marks=pytest.mark.postgres)])
@@ -249,7 +251,7 @@ def test_concurrent_appends_from_threads_keep_one_chain(tmp_path: Path, store: S
         try:
             for i in range(10):
                 log.append("t", {"thread": n, "i": i})
-        except BaseException as exc:  # noqa: BLE001
+        except BaseException as exc:
             errors.append(exc)
 
     threads = [threading.Thread(target=work, args=(n,)) for n in range(4)]

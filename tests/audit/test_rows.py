@@ -79,7 +79,11 @@ def test_tampered_rows_are_dropped_counted_and_reported_signed(store: Store, tmp
     assert verifier.rejected_total == 2
     (event,) = log.events()
     assert event.type == "unsigned_entry" and event.status == "valid"
-    assert event.data["code"] == "ERR_UNSIGNED_ENTRY" and event.data["count"] == 2 and event.data["table"] == "test_signed_scores"
+    assert (
+        event.data["code"] == "ERR_UNSIGNED_ENTRY"
+        and event.data["count"] == 2
+        and event.data["table"] == "test_signed_scores"
+    )
 
 
 def test_rows_cannot_swap_their_contents(store: Store):

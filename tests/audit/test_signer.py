@@ -71,7 +71,9 @@ def _doc_vectors() -> list[dict[str, str]]:
         payload = re.search(r"Payload:\s+```json\n(.*?)```", section, re.DOTALL).group(1)
         canonical = re.search(r"Canonical:\s+```text\n(.*?)\n```", section, re.DOTALL).group(1)
         signature = re.search(r"Signature: `([0-9a-f]{64})`", section).group(1)
-        out.append({"name": section.split()[0], "key": key, "payload": payload, "canonical": canonical, "signature": signature})
+        out.append(
+            {"name": section.split()[0], "key": key, "payload": payload, "canonical": canonical, "signature": signature}
+        )
     return out
 
 

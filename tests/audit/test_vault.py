@@ -53,7 +53,9 @@ def test_a_vault_path_without_key_fails_closed_until_init_key(vault_ws_root: Pat
     r = run_cli("--workspace", str(vault_ws_root), "audit", "init-key", "--json")
     assert r.returncode == 0, r.stderr
     assert json.loads(r.stdout)["key_version"] == 1
-    stored = bao.client().secrets.kv.v2.read_secret_version(path=kv_path(vault_ws_root), mount_point="kv", raise_on_deleted_version=True)
+    stored = bao.client().secrets.kv.v2.read_secret_version(
+        path=kv_path(vault_ws_root), mount_point="kv", raise_on_deleted_version=True
+    )
     assert len(stored["data"]["data"]["key"]) == 64
     r = run_cli("--workspace", str(vault_ws_root), "audit", "status", "--json")
     assert r.returncode == 0 and json.loads(r.stdout)["provider"] == "vault"
@@ -150,7 +152,9 @@ def test_token_from_the_keyring(vault_ws_root: Path, bao: BaoServer):
 
 
 def test_invalid_key_in_vault(vault_ws_root: Path, bao: BaoServer):
-    bao.client().secrets.kv.v2.create_or_update_secret(path=kv_path(vault_ws_root), secret={"key": "abc"}, mount_point="kv")
+    bao.client().secrets.kv.v2.create_or_update_secret(
+        path=kv_path(vault_ws_root), secret={"key": "abc"}, mount_point="kv"
+    )
     ws = open_ws(vault_ws_root)
     try:
         with pytest.raises(AuditKeyInvalidError) as exc:
@@ -160,7 +164,7 @@ def test_invalid_key_in_vault(vault_ws_root: Path, bao: BaoServer):
         ws.close()
     r = run_cli("--workspace", str(vault_ws_root), "audit", "append", "x")
     assert r.returncode == 4 and "ERR_AUDIT_KEY_INVALID" in r.stderr
-    assert session_files(vault_ws_root) == [] or all(b"\"x\"" not in p.read_bytes() for p in session_files(vault_ws_root))
+    assert session_files(vault_ws_root) == [] or all(b'"x"' not in p.read_bytes() for p in session_files(vault_ws_root))
 
 
 def test_approle_login(vault_ws_root: Path, bao: BaoServer, monkeypatch):

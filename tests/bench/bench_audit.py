@@ -35,9 +35,23 @@ def _write_log(root: Path, n: int, floats: bool = True) -> SessionLog:
     signer = log.signer
     prev, lines = "", []
     for i in range(n):
-        content = {"data": {"story": f"PD-{i % 97}", "learnings": [f"L{j}" for j in range(5)], "score": i / 7 if floats else i}, "salt": f"{i:032x}"}
-        header = {"v": 1, "seq": i + 1, "ts": f"2026-04-11T09:00:{i % 60:02d}.000000+00:00", "type": "memory_injected",
-                  "story": f"PD-{i % 97}", "content_sha256": hashlib.sha256(rfc8785.dumps(content)).hexdigest(), "prev": prev}
+        content = {
+            "data": {
+                "story": f"PD-{i % 97}",
+                "learnings": [f"L{j}" for j in range(5)],
+                "score": i / 7 if floats else i,
+            },
+            "salt": f"{i:032x}",
+        }
+        header = {
+            "v": 1,
+            "seq": i + 1,
+            "ts": f"2026-04-11T09:00:{i % 60:02d}.000000+00:00",
+            "type": "memory_injected",
+            "story": f"PD-{i % 97}",
+            "content_sha256": hashlib.sha256(rfc8785.dumps(content)).hexdigest(),
+            "prev": prev,
+        }
         signed = signer.sign(header)
         prev = signed["sig"]
         lines.append(rfc8785.dumps({**signed, "content": content}).decode())

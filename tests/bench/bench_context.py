@@ -35,16 +35,31 @@ VENV_SITE = Path(pytest.__file__).resolve().parents[1]
 CORPORA = ("click", "alembic")
 CACHE = Path(os.environ.get("LOREKEEPER_BENCH_CACHE", Path.home() / ".cache" / "lorekeeper-bench"))
 TASKS = [  # (task, budget, the functions whose whole body a developer reads to fix it)
-    ("prompt ignores the default value when hide_input is set", 8000,
-     {"prompt", "Option.prompt_for_value", "_build_prompt"}),
-    ("the progress bar shows a wrong ETA when the length is unknown", 8000,
-     {"ProgressBar.format_eta", "ProgressBar.eta", "ProgressBar.render_progress"}),
-    ("shell completion of Choice parameters returns the wrong items", 8000,
-     {"Choice.shell_complete", "ShellComplete.get_completions", "_resolve_incomplete"}),
-    ("echo writes bytes to the wrong stream when err is true", 6000,
-     {"echo", "_make_cached_stream_func", "get_text_stderr"}),
-    ("Context.invoke forgets default values of the other command's parameters", 10000,
-     {"Context.invoke", "Parameter.get_default", "Context.lookup_default"}),
+    (
+        "prompt ignores the default value when hide_input is set",
+        8000,
+        {"prompt", "Option.prompt_for_value", "_build_prompt"},
+    ),
+    (
+        "the progress bar shows a wrong ETA when the length is unknown",
+        8000,
+        {"ProgressBar.format_eta", "ProgressBar.eta", "ProgressBar.render_progress"},
+    ),
+    (
+        "shell completion of Choice parameters returns the wrong items",
+        8000,
+        {"Choice.shell_complete", "ShellComplete.get_completions", "_resolve_incomplete"},
+    ),
+    (
+        "echo writes bytes to the wrong stream when err is true",
+        6000,
+        {"echo", "_make_cached_stream_func", "get_text_stderr"},
+    ),
+    (
+        "Context.invoke forgets default values of the other command's parameters",
+        10000,
+        {"Context.invoke", "Parameter.get_default", "Context.lookup_default"},
+    ),
 ]
 
 
@@ -56,8 +71,9 @@ def repomix_bin() -> Path | None:
     if npm is None:
         return None
     CACHE.mkdir(parents=True, exist_ok=True)
-    subprocess.run([npm, "install", "--prefix", str(CACHE), "--no-audit", "--no-fund", "repomix"], check=True,
-                   capture_output=True)
+    subprocess.run(
+        [npm, "install", "--prefix", str(CACHE), "--no-audit", "--no-fund", "repomix"], check=True, capture_output=True
+    )
     return exe if exe.exists() else None
 
 
@@ -100,16 +116,20 @@ def test_side_by_side_with_repomix() -> None:
             print(f"\n== {name}: {len(facts)} Python files, {size / 1e6:.2f} MB, {tokens_in:,} o200k tokens")
             print(f"{'':<22}{'tokens':>9}{'reduct.':>9}{'names':>8}{'sigs':>8}{'multi':>8}{'imports':>8}{'time':>8}")
             for r in rows:
-                print(f"{r.label:<22}{r.tokens_out:>9,}{r.reduction:>9.1%}{r.name_recall:>8.1%}{r.signature_recall:>8.1%}"
-                      f"{r.multiline_signature_recall:>8.1%}{r.import_recall:>8.1%}{r.seconds:>7.2f}s")
+                print(
+                    f"{r.label:<22}{r.tokens_out:>9,}{r.reduction:>9.1%}{r.name_recall:>8.1%}{r.signature_recall:>8.1%}"
+                    f"{r.multiline_signature_recall:>8.1%}{r.import_recall:>8.1%}{r.seconds:>7.2f}s"
+                )
             by = {r.label: r for r in rows}
             sig, naive = by["lorekeeper signatures"], by["naive dump"]
             print(f"signatures / naive dump tokens: {sig.tokens_out / naive.tokens_out:.3f}x (target <= 0.9x)")
             if rx is not None:
                 ref = by["repomix --compress"]
-                print(f"signatures / repomix tokens: {sig.tokens_out / ref.tokens_out:.3f}x; "
-                      f"name recall {sig.name_recall:.1%} vs {ref.name_recall:.1%}; "
-                      f"multi-line signatures {sig.multiline_signature_recall:.1%} vs {ref.multiline_signature_recall:.1%}")
+                print(
+                    f"signatures / repomix tokens: {sig.tokens_out / ref.tokens_out:.3f}x; "
+                    f"name recall {sig.name_recall:.1%} vs {ref.name_recall:.1%}; "
+                    f"multi-line signatures {sig.multiline_signature_recall:.1%} vs {ref.multiline_signature_recall:.1%}"
+                )
                 for label in ("lorekeeper signatures", "lorekeeper auto"):
                     print(f"{label} wall time / repomix: {by[label].seconds / ref.seconds:.2f}x (target <= 1.5x)")
             else:
@@ -129,8 +149,10 @@ def test_side_by_side_with_repomix() -> None:
                     whole |= {d.qualname for d in parse_file(e.rel, (root / e.rel).read_text()).definitions}
             share = len(needed & whole) / len(needed)
             shares.append(share)
-            print(f"{share:>6.0%}  {result.output_tokens:>6,}/{budget:<6,} {secs:5.2f}s  {task}"
-                  + (f"  (missing: {', '.join(sorted(needed - whole))})" if share < 1 else ""))
+            print(
+                f"{share:>6.0%}  {result.output_tokens:>6,}/{budget:<6,} {secs:5.2f}s  {task}"
+                + (f"  (missing: {', '.join(sorted(needed - whole))})" if share < 1 else "")
+            )
             assert result.output_tokens <= budget
         print(f"mean share of needed bodies sent whole: {sum(shares) / len(shares):.0%}")
     finally:

@@ -29,11 +29,25 @@ def fill(ws: Workspace, n_events: int, seed: int = 11) -> None:
         at = now - timedelta(days=rnd.random() * 29)
         ok = rnd.random() < (0.6 if skill in skills[:3] else 0.95)
         rows.append(QualityEvent(kind="applied", skill=skill, project=project, created_at=at))
-        rows.append(QualityEvent(kind="eval", skill=skill, project=project, passed=ok, created_at=at, eval_run_id=i + 1))
-        runs.append(EvalRun(id=i + 1, skill=skill, project=project, source="bench", response="x", passed=ok, rules_total=1,
-                            rules_failed=0 if ok else 1, created_at=at,
-                            results=json.dumps([{"id": "r1", "name": "Rule one", "type": "string_contains",
-                                                 "severity": "warning", "passed": ok}])))
+        rows.append(
+            QualityEvent(kind="eval", skill=skill, project=project, passed=ok, created_at=at, eval_run_id=i + 1)
+        )
+        runs.append(
+            EvalRun(
+                id=i + 1,
+                skill=skill,
+                project=project,
+                source="bench",
+                response="x",
+                passed=ok,
+                rules_total=1,
+                rules_failed=0 if ok else 1,
+                created_at=at,
+                results=json.dumps(
+                    [{"id": "r1", "name": "Rule one", "type": "string_contains", "severity": "warning", "passed": ok}]
+                ),
+            )
+        )
     with ws.store.write() as s:
         s.add_all(runs)
         s.add_all(rows)
@@ -65,7 +79,7 @@ def test_nightly_vs_metrics_floor(tmp_path):
                     from lorekeeper.store.models import Proposal
 
                     s.delete(s.get(Proposal, p.id))
-            created.append(len(ws.improve.run_nightly().created))
+            created.append(len(ws.improve.run_nightly().created))  # noqa: B023 - appended to on purpose
 
         took = timed(nightly)
         print(f"{n:>8} {floor:>18.3f} {took:>12.3f} {took / floor:>7.2f} {created[-1]:>8}")

@@ -42,15 +42,25 @@ def _fill(store: Store, n: int) -> None:
     now = utcnow()
     with store.write() as s:
         s.add_all(
-            Learning(project="p", rule=f"rule {i} " + "w" * rnd.randint(10, 120), source="fixit",
-                     created_at=now - timedelta(seconds=n - i), updated_at=now)
+            Learning(
+                project="p",
+                rule=f"rule {i} " + "w" * rnd.randint(10, 120),
+                source="fixit",
+                created_at=now - timedelta(seconds=n - i),
+                updated_at=now,
+            )
             for i in range(n)
         )
         skills = [f"skill-{k}" for k in range(25)]
         s.add_all(
-            QualityEvent(kind=rnd.choice(["applied", "eval", "feedback"]), skill=rnd.choice(skills), project="p",
-                         passed=rnd.random() < 0.8, positive=rnd.random() < 0.6,
-                         created_at=now - timedelta(hours=rnd.randint(0, 24 * 29)))
+            QualityEvent(
+                kind=rnd.choice(["applied", "eval", "feedback"]),
+                skill=rnd.choice(skills),
+                project="p",
+                passed=rnd.random() < 0.8,
+                positive=rnd.random() < 0.6,
+                created_at=now - timedelta(hours=rnd.randint(0, 24 * 29)),
+            )
             for _ in range(n)
         )
 
@@ -69,5 +79,7 @@ def test_bench_learnings_block_and_metrics() -> None:
             t_m, m = _timed(lambda q=q: q.metrics(days=30))
             t_mn, mn = _timed(lambda q=q: compute(q.events(days=30)))
             assert m == mn
-            print(f"{n:>8} {t_block:>9.2f} {t_naive:>9.2f} {t_naive / t_block:>5.1f}x   {t_m:>10.2f} {t_mn:>9.2f} {t_mn / t_m:>5.1f}x")
+            print(
+                f"{n:>8} {t_block:>9.2f} {t_naive:>9.2f} {t_naive / t_block:>5.1f}x   {t_m:>10.2f} {t_mn:>9.2f} {t_mn / t_m:>5.1f}x"
+            )
             store.close()

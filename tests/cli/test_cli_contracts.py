@@ -14,7 +14,13 @@ RULES = {
     "version": 1,
     "skill": "git-manager",
     "rules": [
-        {"id": "gm-001", "name": "No force push", "type": "string_not_contains", "value": "--force", "severity": "warning"},
+        {
+            "id": "gm-001",
+            "name": "No force push",
+            "type": "string_not_contains",
+            "value": "--force",
+            "severity": "warning",
+        },
         {"id": "gm-002", "name": "Response under 40 chars", "type": "max_length", "value": 40, "severity": "info"},
     ],
 }
@@ -50,8 +56,20 @@ def test_eval_rules_file_json_contract(tmp_path: Path) -> None:
     assert out == {
         "passed": False,
         "results": [
-            {"id": "gm-001", "name": "No force push", "type": "string_not_contains", "severity": "warning", "passed": False},
-            {"id": "gm-002", "name": "Response under 40 chars", "type": "max_length", "severity": "info", "passed": False},
+            {
+                "id": "gm-001",
+                "name": "No force push",
+                "type": "string_not_contains",
+                "severity": "warning",
+                "passed": False,
+            },
+            {
+                "id": "gm-002",
+                "name": "Response under 40 chars",
+                "type": "max_length",
+                "severity": "info",
+                "passed": False,
+            },
         ],
         "footnote": "Eval: ⚠️ No force push | ℹ️ Response under 40 chars",
     }
@@ -74,7 +92,9 @@ def test_eval_reads_stdin_exactly_and_strict_passes(tmp_path: Path) -> None:
 
 def test_invalid_rules_file_exits_2_naming_file_and_rule(tmp_path: Path) -> None:
     rules = tmp_path / "bad.evals.json"
-    rules.write_text(json.dumps({"rules": [{"id": "oops-7", "type": "regex_match", "pattern": "([", "severity": "warning"}]}))
+    rules.write_text(
+        json.dumps({"rules": [{"id": "oops-7", "type": "regex_match", "pattern": "([", "severity": "warning"}]})
+    )
     r = lk("eval", "--rules", str(rules), "--response", "-", stdin="x")
     assert r.returncode == 2
     err = r.stderr.decode()
@@ -90,8 +110,19 @@ def test_eval_with_skill_and_project_fork(ws: Path, tmp_path: Path) -> None:
     forks = [s for s in skills if s["project"]]
     assert forks, "the demo workspace has project forks"
     fork = forks[0]
-    r = lk("eval", "--skill", fork["name"], "--project", fork["project"], "--response", "-", "--json",
-           "--workspace", str(ws), stdin="")
+    r = lk(
+        "eval",
+        "--skill",
+        fork["name"],
+        "--project",
+        fork["project"],
+        "--response",
+        "-",
+        "--json",
+        "--workspace",
+        str(ws),
+        stdin="",
+    )
     assert r.returncode == 0, r.stderr
     out = json.loads(r.stdout)
     assert len(out["results"]) == fork["rules"]
@@ -129,7 +160,9 @@ def test_skills_show_validate_import(ws: Path, tmp_path: Path) -> None:
     assert shown["content"].startswith("---") and shown["rules"]
     good = tmp_path / "lib" / "my-skill"
     good.mkdir(parents=True)
-    (good / "SKILL.md").write_text('---\nname: my-skill\ndescription: Mine.\nmetadata:\n  triggers: "frobnicate"\n---\n# Mine\n')
+    (good / "SKILL.md").write_text(
+        '---\nname: my-skill\ndescription: Mine.\nmetadata:\n  triggers: "frobnicate"\n---\n# Mine\n'
+    )
     r = lk("skills", "validate", str(tmp_path / "lib"), "--json")
     assert r.returncode == 0 and json.loads(r.stdout) == {"valid": True, "skills": ["my-skill"], "errors": []}
     r = lk("skills", "import", str(good), "--workspace", str(ws), "--json")

@@ -41,7 +41,7 @@ SAMPLE = {
                 token = new_token(user)
                 return Session(user, token, remember)
     ''',
-    "app/session.py": '''
+    "app/session.py": """
         from __future__ import annotations
 
         import secrets
@@ -57,7 +57,7 @@ SAMPLE = {
 
         def new_token(user: str) -> str:
             return user + ":" + secrets.token_hex(8)
-    ''',
+    """,
     "app/db.py": '''
         from __future__ import annotations
 
@@ -79,26 +79,26 @@ SAMPLE = {
         WHERE id = ?
         """
     ''',
-    "app/broken.py": '''
+    "app/broken.py": """
         def ok():
             return 1
 
         def broken(:
             return 2
-    ''',
-    "tests/test_auth.py": '''
+    """,
+    "tests/test_auth.py": """
         from app.auth import validate_token
 
 
         def test_validate():
             assert validate_token("a", "b") in (True, False)
-    ''',
-    "web/util.ts": '''
+    """,
+    "web/util.ts": """
         export function formatName(first: string, last: string): string {
           return `${first} ${last}`;
         }
-    ''',
-    "web/main.ts": '''
+    """,
+    "web/main.ts": """
         import { formatName } from "./util";
 
         export class Greeter {
@@ -106,21 +106,21 @@ SAMPLE = {
             return "Hello " + formatName(first, last);
           }
         }
-    ''',
-    "src/lib.rs": '''
+    """,
+    "src/lib.rs": """
         mod entropy;
         use crate::entropy::shannon;
 
         pub fn score(xs: &[f64]) -> f64 {
             shannon(xs)
         }
-    ''',
-    "src/entropy.rs": '''
+    """,
+    "src/entropy.rs": """
         pub fn shannon(xs: &[f64]) -> f64 {
             xs.iter().map(|p| -p * p.ln()).sum()
         }
-    ''',
-    "go/cmd/main.go": '''
+    """,
+    "go/cmd/main.go": """
         package main
 
         import "example.com/proj/go/store"
@@ -128,15 +128,15 @@ SAMPLE = {
         func main() {
             store.Open("x")
         }
-    ''',
-    "go/store/store.go": '''
+    """,
+    "go/store/store.go": """
         package store
 
         func Open(name string) error {
             return nil
         }
-    ''',
-    "java/com/acme/App.java": '''
+    """,
+    "java/com/acme/App.java": """
         package com.acme;
 
         import com.acme.util.Strings;
@@ -146,14 +146,14 @@ SAMPLE = {
                 System.out.println(Strings.upper("x"));
             }
         }
-    ''',
-    "java/com/acme/util/Strings.java": '''
+    """,
+    "java/com/acme/util/Strings.java": """
         package com.acme.util;
 
         public class Strings {
             public static String upper(String s) { return s.toUpperCase(); }
         }
-    ''',
+    """,
     "README.md": "# Sample\n\n## Usage\n\nRun it.\n",
     "logo.png": b"\x89PNG\r\n\x1a\n\x00\x00binary",
 }

@@ -61,7 +61,9 @@ def test_read_full_puts_the_header_on_stderr_when_it_would_grow_the_file(sample_
 
 
 def test_overview_smells_and_bench(click_tree: Path) -> None:
-    ov = json.loads(_run("ctx", "overview", str(click_tree), "--task", "fix the prompt hide_input bug", "--json").stdout)
+    ov = json.loads(
+        _run("ctx", "overview", str(click_tree), "--task", "fix the prompt hide_input bug", "--json").stdout
+    )
     assert ov["files"] == 18 and ov["edges"] > 10 and ov["intent"]["task_type"] == "fix_bug"
     assert ov["ranked"][0]["relevance"] == 1.0
     smells = json.loads(_run("ctx", "smells", str(click_tree), "--json", "--top", "3").stdout)

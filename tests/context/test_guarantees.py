@@ -12,7 +12,9 @@ from lorekeeper.context.pack import pack
 from lorekeeper.context.render import HEADER_PREFIX
 from lorekeeper.errors import InvalidInputError
 
-HEADER = re.compile(r"^" + re.escape(HEADER_PREFIX) + r"(\S+) \[(full|map|signatures|reference) -(\d+)(; [^\]]*)?\]$", re.MULTILINE)
+HEADER = re.compile(
+    r"^" + re.escape(HEADER_PREFIX) + r"(\S+) \[(full|map|signatures|reference) -(\d+)(; [^\]]*)?\]$", re.MULTILINE
+)
 
 
 @pytest.mark.parametrize("mode", ["auto", "full", "map", "signatures"])
@@ -56,7 +58,12 @@ def test_parse_failure_falls_back_visibly(click_tree: Path, tmp_path: Path) -> N
     root = tmp_path / "tree"
     shutil.copytree(click_tree, root)
     (root / "broken.py").write_text("def ok():\n    return 1\n\ndef broken(:\n    return 2\n", encoding="utf-8")
-    for kwargs in ({"mode": "signatures"}, {"mode": "map"}, {"task": "fix broken"}, {"task": "progress bar", "budget": 3000}):
+    for kwargs in (
+        {"mode": "signatures"},
+        {"mode": "map"},
+        {"task": "fix broken"},
+        {"task": "progress bar", "budget": 3000},
+    ):
         result = pack(root, **kwargs)
         entry = next(e for e in result.entries if e.rel == "broken.py")
         assert entry.parse_error_line == 4
@@ -69,8 +76,11 @@ def test_parse_failure_falls_back_visibly(click_tree: Path, tmp_path: Path) -> N
 
 
 def test_every_file_header_gives_mode_and_dropped_tokens(sample_tree: Path, click_tree: Path) -> None:
-    for root, kwargs in ((click_tree, {"mode": "signatures"}), (click_tree, {"task": "progress bar eta", "budget": 9000}),
-                         (sample_tree, {})):
+    for root, kwargs in (
+        (click_tree, {"mode": "signatures"}),
+        (click_tree, {"task": "progress bar eta", "budget": 9000}),
+        (sample_tree, {}),
+    ):
         result = pack(root, **kwargs)
         headers = {m.group(1): (m.group(2), int(m.group(3))) for m in HEADER.finditer(result.text)}
         sent = [e for e in result.entries if e.mode != "omitted"]
@@ -108,9 +118,23 @@ def test_same_bytes_across_processes_with_different_hash_seeds(click_tree: Path,
         out = tmp_path / f"pack{seed}.txt"
         env = {**os.environ, "PYTHONHASHSEED": seed}
         subprocess.run(
-            [sys.executable, "-c", "from lorekeeper.cli import main; main()", "ctx", "pack", str(click_tree),
-             "--task", "shell completion of Choice parameters", "--budget", "7000", "-o", str(out)],
-            check=True, env=env, capture_output=True,
+            [
+                sys.executable,
+                "-c",
+                "from lorekeeper.cli import main; main()",
+                "ctx",
+                "pack",
+                str(click_tree),
+                "--task",
+                "shell completion of Choice parameters",
+                "--budget",
+                "7000",
+                "-o",
+                str(out),
+            ],
+            check=True,
+            env=env,
+            capture_output=True,
         )
         outs.append(out.read_bytes())
     assert outs[0] == outs[1]

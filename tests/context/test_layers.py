@@ -62,7 +62,7 @@ def test_boltzmann_concentrates_with_specificity() -> None:
 def test_safe_rewrite_never_touches_strings_and_keeps_meaning() -> None:
     src = 'x = 1   \n\n\n\ny = """a   \n\n\n\nb"""  \n\tz = 2\t\n'.replace("\tz", "z")
     out = safe_rewrite(src, [(4, 8)])
-    assert 'a   \n\n\n\nb' in out
+    assert "a   \n\n\n\nb" in out
     assert "x = 1\n\ny" in out
     assert ast.dump(ast.parse(src)) == ast.dump(ast.parse(out))
     assert tokens.count(out) <= tokens.count(src)
@@ -96,7 +96,9 @@ def test_ledger_pressure_plan_and_deficits() -> None:
     ledger.remove("app/db.py")
     ledger.remove("app/util.py")
     assert ledger.pressure() == "none"
-    deficits = ledger.deficits(classify("fix the login bug in auth.py"), ["app/auth.py", "tests/test_auth.py", "README.md"])
+    deficits = ledger.deficits(
+        classify("fix the login bug in auth.py"), ["app/auth.py", "tests/test_auth.py", "README.md"]
+    )
     assert deficits == ["tests/test_auth.py"]
     cfg = ContextLedger().deficits(classify("configure the build settings"), ["pyproject.toml", "a.py", "Dockerfile"])
     assert cfg == ["pyproject.toml", "Dockerfile"]
@@ -129,17 +131,26 @@ def test_handoff_round_trip_and_roles() -> None:
         depth_for("intern")
     ledger = ContextLedger(1000)
     ledger.record(LedgerEntry("auth.rs", "full", 100, 100, 1.0, target=True))
-    pkg = handoff("coder-1", "reviewer-1", "reviewer", classify("fix the auth bug"), ledger,
-                  {"discovery:auth_bug": "null check missing in line 42"})
+    pkg = handoff(
+        "coder-1",
+        "reviewer-1",
+        "reviewer",
+        classify("fix the auth bug"),
+        ledger,
+        {"discovery:auth_bug": "null check missing in line 42"},
+    )
     text = pkg.to_json()
     assert HandoffPackage.from_json(text).to_json() == text
     assert pkg.knowledge_block() == "K:discovery:auth_bug = null check missing in line 42"
 
 
 def test_smells_weighted_by_centrality(tmp_path: Path) -> None:
-    nested = "def tangled(x):\n" + "".join(
-        "    " * (k + 1) + f"if x > {k}:\n" for k in range(6)
-    ) + "    " * 7 + "return x\n    return 0\n"
+    nested = (
+        "def tangled(x):\n"
+        + "".join("    " * (k + 1) + f"if x > {k}:\n" for k in range(6))
+        + "    " * 7
+        + "return x\n    return 0\n"
+    )
     (tmp_path / "hub.py").write_text(nested.replace("tangled", "hub_tangled"))
     (tmp_path / "leaf.py").write_text(nested)
     for k in range(3):

@@ -108,6 +108,9 @@ def test_typescript_type_aliases_and_function_fields() -> None:
     )
     pf = parse_file("btn.ts", src)
     assert [(d.qualname, d.kind) for d in pf.definitions] == [
-        ("Handler", "type"), ("Btn", "class"), ("Btn.onClick", "function"), ("Btn.render", "function"),
+        ("Handler", "type"),
+        ("Btn", "class"),
+        ("Btn.onClick", "function"),
+        ("Btn.render", "function"),
     ]
     assert pf.definitions[2].header == "onClick = (e: Event): void =>"

@@ -11,12 +11,21 @@ from lorekeeper.context.pack import pack
 
 # (task, budget, functions whose whole body a developer reads to make the change)
 TASKS = [
-    ("prompt ignores the default value when hide_input is set", 8000,
-     {"prompt", "Option.prompt_for_value", "_build_prompt"}),
-    ("the progress bar shows a wrong ETA when the length is unknown", 8000,
-     {"ProgressBar.format_eta", "ProgressBar.eta", "ProgressBar.render_progress"}),
-    ("shell completion of Choice parameters returns the wrong items", 8000,
-     {"Choice.shell_complete", "ShellComplete.get_completions", "_resolve_incomplete"}),
+    (
+        "prompt ignores the default value when hide_input is set",
+        8000,
+        {"prompt", "Option.prompt_for_value", "_build_prompt"},
+    ),
+    (
+        "the progress bar shows a wrong ETA when the length is unknown",
+        8000,
+        {"ProgressBar.format_eta", "ProgressBar.eta", "ProgressBar.render_progress"},
+    ),
+    (
+        "shell completion of Choice parameters returns the wrong items",
+        8000,
+        {"Choice.shell_complete", "ShellComplete.get_completions", "_resolve_incomplete"},
+    ),
 ]
 
 

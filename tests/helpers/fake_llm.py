@@ -158,7 +158,10 @@ class FakeAnthropic(FakeServer):
             h._json(404, {"type": "error", "error": {"type": "not_found_error", "message": f"no route {h.path}"}})  # type: ignore[attr-defined]
             return
         if self._next_fails():
-            h._json(b.status if b.status != 200 else 500, {"type": "error", "error": {"type": b.error_type, "message": b.error_message}})  # type: ignore[attr-defined]
+            h._json(
+                b.status if b.status != 200 else 500,
+                {"type": "error", "error": {"type": b.error_type, "message": b.error_message}},
+            )  # type: ignore[attr-defined]
             return
         text = b.reply(body)
         model = body.get("model", "fake")
@@ -187,10 +190,26 @@ class FakeAnthropic(FakeServer):
             h.wfile.write(f"event: {name}\ndata: {json.dumps(data)}\n\n".encode())
             h.wfile.flush()
 
-        event("message_start", {"type": "message_start", "message": {
-            "id": "msg_fake", "type": "message", "role": "assistant", "model": model, "content": [],
-            "stop_reason": None, "stop_sequence": None, "usage": {"input_tokens": 10, "output_tokens": 1}}})
-        event("content_block_start", {"type": "content_block_start", "index": 0, "content_block": {"type": "text", "text": ""}})
+        event(
+            "message_start",
+            {
+                "type": "message_start",
+                "message": {
+                    "id": "msg_fake",
+                    "type": "message",
+                    "role": "assistant",
+                    "model": model,
+                    "content": [],
+                    "stop_reason": None,
+                    "stop_sequence": None,
+                    "usage": {"input_tokens": 10, "output_tokens": 1},
+                },
+            },
+        )
+        event(
+            "content_block_start",
+            {"type": "content_block_start", "index": 0, "content_block": {"type": "text", "text": ""}},
+        )
         event("ping", {"type": "ping"})
         pieces = _chunks(text, b.chunk_size)
         for i, piece in enumerate(pieces):
@@ -198,11 +217,21 @@ class FakeAnthropic(FakeServer):
                 event("error", {"type": "error", "error": {"type": "overloaded_error", "message": "Overloaded"}})
                 h.close_connection = True
                 return
-            event("content_block_delta", {"type": "content_block_delta", "index": 0, "delta": {"type": "text_delta", "text": piece}})
+            event(
+                "content_block_delta",
+                {"type": "content_block_delta", "index": 0, "delta": {"type": "text_delta", "text": piece}},
+            )
             if b.chunk_delay:
                 time.sleep(b.chunk_delay)
         event("content_block_stop", {"type": "content_block_stop", "index": 0})
-        event("message_delta", {"type": "message_delta", "delta": {"stop_reason": "end_turn", "stop_sequence": None}, "usage": {"output_tokens": 5}})
+        event(
+            "message_delta",
+            {
+                "type": "message_delta",
+                "delta": {"stop_reason": "end_turn", "stop_sequence": None},
+                "usage": {"output_tokens": 5},
+            },
+        )
         event("message_stop", {"type": "message_stop"})
         h.close_connection = True
 
@@ -237,8 +266,15 @@ class FakeOllama(FakeServer):
         text = b.reply(body)
         model = body.get("model", "fake")
         stamp = "2026-11-29T19:00:00.000000Z"
-        done = {"model": model, "created_at": stamp, "message": {"role": "assistant", "content": ""}, "done": True,
-                "done_reason": "stop", "total_duration": 1000, "eval_count": 3}
+        done = {
+            "model": model,
+            "created_at": stamp,
+            "message": {"role": "assistant", "content": ""},
+            "done": True,
+            "done_reason": "stop",
+            "total_duration": 1000,
+            "eval_count": 3,
+        }
         if body.get("stream") is False:
             done["message"]["content"] = text
             h._json(200, done)  # type: ignore[attr-defined]
@@ -254,7 +290,12 @@ class FakeOllama(FakeServer):
                 h.wfile.flush()
                 h.close_connection = True
                 return
-            line = {"model": model, "created_at": stamp, "message": {"role": "assistant", "content": piece}, "done": False}
+            line = {
+                "model": model,
+                "created_at": stamp,
+                "message": {"role": "assistant", "content": piece},
+                "done": False,
+            }
             h.wfile.write((json.dumps(line) + "\n").encode())
             h.wfile.flush()
         h.wfile.write((json.dumps(done) + "\n").encode())

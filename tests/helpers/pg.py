@@ -61,11 +61,30 @@ class PostgresCluster:
             raise subprocess.CalledProcessError(proc.returncode, args, output=proc.stdout)
 
     def start(self) -> None:
-        self._run(str(self.bindir / "initdb"), "-D", str(self.datadir), "-U", self.user, "-A", "trust", "-E", "UTF8",
-                  "--no-locale")
         self._run(
-            str(self.bindir / "pg_ctl"), "-D", str(self.datadir), "-l", str(self.base / "log.txt"), "-w", "-t", "60",
-            "-o", f"-p {self.port} -k {self.sockdir} -c listen_addresses=127.0.0.1 -c fsync=off", "start",
+            str(self.bindir / "initdb"),
+            "-D",
+            str(self.datadir),
+            "-U",
+            self.user,
+            "-A",
+            "trust",
+            "-E",
+            "UTF8",
+            "--no-locale",
+        )
+        self._run(
+            str(self.bindir / "pg_ctl"),
+            "-D",
+            str(self.datadir),
+            "-l",
+            str(self.base / "log.txt"),
+            "-w",
+            "-t",
+            "60",
+            "-o",
+            f"-p {self.port} -k {self.sockdir} -c listen_addresses=127.0.0.1 -c fsync=off",
+            "start",
         )
 
     def stop(self) -> None:

@@ -6,7 +6,6 @@ import pytest
 from improve_support import FORCE_RULE, ScriptedModel, record
 
 
-
 @pytest.fixture
 def ws(workspace):
     """Starter skills; code-review carries the "No force push" rule; the audit key is loaded."""
@@ -18,7 +17,9 @@ def ws(workspace):
 @pytest.fixture
 def weak_ws(ws):
     """code-review underperforms (2 of 4 answers pass), with a related learning about force-pushing."""
-    ws.learnings.add("Never force-push a shared branch; use --force-with-lease on your own branch", project=None, source="fixit")
+    ws.learnings.add(
+        "Never force-push a shared branch; use --force-with-lease on your own branch", project=None, source="fixit"
+    )
     ws.learnings.add("Translations in QWeb templates use t-call", project=None, source="fixit")
     record(ws, "code-review", None, passed=[True, False, False, True])
     return ws
@@ -29,8 +30,9 @@ def model_ws(weak_ws, anthropic_server, monkeypatch):
     from lorekeeper.llm.base import LLMSettings
 
     monkeypatch.setenv("ANTHROPIC_API_KEY", "sk-test-env")
-    weak_ws.llm.configure(LLMSettings(provider="anthropic", base_url=anthropic_server.url, model="claude-test",
-                                      max_retries=0, timeout=10))
+    weak_ws.llm.configure(
+        LLMSettings(provider="anthropic", base_url=anthropic_server.url, model="claude-test", max_retries=0, timeout=10)
+    )
     script = ScriptedModel(weak_ws)
     anthropic_server.behaviour.reply = script
     weak_ws.script = script

@@ -8,12 +8,33 @@ import re
 
 from helpers.fake_llm import last_user_text
 
-FORCE_RULE = {"id": "cr-1", "name": "No force push", "type": "string_not_contains", "value": "--force", "severity": "warning"}
-LEASE_RULE = {"id": "cr-2", "name": "Mentions lease", "type": "string_contains", "value": "--force-with-lease", "severity": "warning"}
+FORCE_RULE = {
+    "id": "cr-1",
+    "name": "No force push",
+    "type": "string_not_contains",
+    "value": "--force",
+    "severity": "warning",
+}
+LEASE_RULE = {
+    "id": "cr-2",
+    "name": "Mentions lease",
+    "type": "string_contains",
+    "value": "--force-with-lease",
+    "severity": "warning",
+}
 
 
-def record(ws, skill: str, project: str | None, *, passed: list[bool] = (), up: int = 0, down: int = 0, applied: int | None = None,
-           response: str = "git push --force origin main") -> None:
+def record(
+    ws,
+    skill: str,
+    project: str | None,
+    *,
+    passed: list[bool] = (),
+    up: int = 0,
+    down: int = 0,
+    applied: int | None = None,
+    response: str = "git push --force origin main",
+) -> None:
     """`applied` uses of `skill` (default: one per eval outcome), with eval outcomes recorded as real eval runs."""
     n = len(passed) if applied is None else applied
     ws.quality.log_applied([skill] * n, project)
@@ -21,7 +42,9 @@ def record(ws, skill: str, project: str | None, *, passed: list[bool] = (), up: 
     for ok in passed:
         text = "git push origin topic" if ok else response
         report = ws.evals.run_rules(text, version.rules())
-        run_id = ws.evals.record(report, text, skill=skill, project=project or "", version=version.version, source="test")
+        run_id = ws.evals.record(
+            report, text, skill=skill, project=project or "", version=version.version, source="test"
+        )
         ws.quality.log_eval(skill, project, ok, eval_run_id=run_id)
     for _ in range(up):
         ws.quality.log_feedback([skill], project, True)
@@ -29,7 +52,9 @@ def record(ws, skill: str, project: str | None, *, passed: list[bool] = (), up: 
         ws.quality.log_feedback([skill], project, False)
 
 
-def new_skill_text(ws, skill: str = "code-review", extra: str = "Never use --force; push with --force-with-lease.") -> str:
+def new_skill_text(
+    ws, skill: str = "code-review", extra: str = "Never use --force; push with --force-with-lease."
+) -> str:
     return ws.skills.get(skill).content.rstrip("\n") + "\n\n## Pushing\n\n" + extra + "\n"
 
 
@@ -41,7 +66,9 @@ class ScriptedModel:
         self.sage: dict[str, str] = {}  # skill -> raw answer (default NO_CHANGE)
         self.judge_scores: list[tuple[int, int]] = []  # popped per judge call; default prefer the lease answer
         self.judge_raw: str | None = None
-        self.scenarios_raw = json.dumps(["Review my push script", "How do I publish my rebased branch?", "Check this CI job"])
+        self.scenarios_raw = json.dumps(
+            ["Review my push script", "How do I publish my rebased branch?", "Check this CI job"]
+        )
         self.calls: dict[str, int] = {"sage": 0, "scenarios": 0, "run": 0, "judge": 0}
 
     def __call__(self, body: dict) -> str:

@@ -87,15 +87,29 @@ def test_improvement_pct_when_old_average_is_zero():
     assert improvement_pct(5.0, 4.0) == -20.0
 
 
-@pytest.mark.parametrize("raw", ["", "score A 7", '{"score_a": 0, "score_b": 5}', '{"score_a": 7.5, "score_b": 5}',
-                                 '{"score_a": "7", "score_b": 5}', '[7, 5]', '{"score_a": 7}'])
+@pytest.mark.parametrize(
+    "raw",
+    [
+        "",
+        "score A 7",
+        '{"score_a": 0, "score_b": 5}',
+        '{"score_a": 7.5, "score_b": 5}',
+        '{"score_a": "7", "score_b": 5}',
+        "[7, 5]",
+        '{"score_a": 7}',
+    ],
+)
 def test_malformed_judge_answers(raw):
     with pytest.raises(ModelAnswerError):
         parse_judge_answer(raw)
 
 
 def test_judge_answer_in_a_code_fence():
-    assert parse_judge_answer('Here:\n```json\n{"score_a": 7, "score_b": 10, "reason": "B cites lines"}\n```') == (7, 10, "B cites lines")
+    assert parse_judge_answer('Here:\n```json\n{"score_a": 7, "score_b": 10, "reason": "B cites lines"}\n```') == (
+        7,
+        10,
+        "B cites lines",
+    )
 
 
 # ---------------------------------------------------------------- runs
@@ -120,10 +134,23 @@ def sage_proposal(model_ws):
     from lorekeeper.improve.proposals import NewProposal
 
     cur = model_ws.skills.get("code-review")
-    return model_ws.improve.proposals.create(NewProposal(
-        skill="code-review", scope="", project="", source="sage", reason="answers force-push", summary="adds a pushing section",
-        metrics={}, failing_rules=[], learnings=[], base_version=cur.version, current_content=cur.content,
-        proposed_content=new_skill_text(model_ws), model="anthropic:claude-test"))
+    return model_ws.improve.proposals.create(
+        NewProposal(
+            skill="code-review",
+            scope="",
+            project="",
+            source="sage",
+            reason="answers force-push",
+            summary="adds a pushing section",
+            metrics={},
+            failing_rules=[],
+            learnings=[],
+            base_version=cur.version,
+            current_content=cur.content,
+            proposed_content=new_skill_text(model_ws),
+            model="anthropic:claude-test",
+        )
+    )
 
 
 def test_position_biased_judge_gives_ties_and_evals_decide(model_ws, sage_proposal):
@@ -160,7 +187,12 @@ def test_run_against_the_local_model_server(model_ws, sage_proposal, anthropic_s
     assert r.old_output in orders["A=new, B=old"]["prompt"].split("Response B:")[1]
     # reproducible: model names, seed, templates, systems, rules, raw answers are stored
     again = model_ws.improve.bench.get(run.id)
-    assert (again.provider, again.model, again.judge_model, again.seed) == ("anthropic", "claude-test", "claude-test", 42)
+    assert (again.provider, again.model, again.judge_model, again.seed) == (
+        "anthropic",
+        "claude-test",
+        "claude-test",
+        42,
+    )
     assert set(again.config["templates"]) == {"bench_system", "judge", "scenarios"}
     assert new_skill_text(model_ws) in again.config["systems"]["new"]
     assert [x["id"] for x in again.config["rules"]["rules"]] == ["cr-1", "cr-2"]
@@ -205,8 +237,11 @@ def test_cli_bench_run_and_show(model_ws, sage_proposal):
     from lorekeeper.cli import main
 
     root = str(model_ws.root)
-    r = CliRunner().invoke(main, ["bench", "run", str(sage_proposal.id), "--scenarios", "2", "--seed", "3", "--json",
-                                  "--workspace", root], catch_exceptions=False)
+    r = CliRunner().invoke(
+        main,
+        ["bench", "run", str(sage_proposal.id), "--scenarios", "2", "--seed", "3", "--json", "--workspace", root],
+        catch_exceptions=False,
+    )
     assert r.exit_code == 0, r.output
     data = json.loads(r.output)
     assert data["verdict"] == "PASSED" and data["seed"] == 3 and len(data["results"]) == 2
@@ -231,12 +266,29 @@ def test_benchmark_stored_on_postgresql(tmp_path, pg_url, anthropic_server, monk
     with Workspace.open(root) as ws:
         ws.skills.import_path(Path(__file__).resolve().parents[2] / "skills")
         ws.skills.set_rules("code-review", None, [FORCE_RULE])
-        ws.llm.configure(LLMSettings(provider="anthropic", base_url=anthropic_server.url, model="claude-test", max_retries=0, timeout=10))
+        ws.llm.configure(
+            LLMSettings(
+                provider="anthropic", base_url=anthropic_server.url, model="claude-test", max_retries=0, timeout=10
+            )
+        )
         anthropic_server.behaviour.reply = ScriptedModel(ws)
         cur = ws.skills.get("code-review")
-        p = ws.improve.proposals.create(NewProposal(
-            skill="code-review", scope="", project="", source="sage", reason="r", summary="s", metrics={}, failing_rules=[],
-            learnings=[], base_version=cur.version, current_content=cur.content, proposed_content=new_skill_text(ws)))
+        p = ws.improve.proposals.create(
+            NewProposal(
+                skill="code-review",
+                scope="",
+                project="",
+                source="sage",
+                reason="r",
+                summary="s",
+                metrics={},
+                failing_rules=[],
+                learnings=[],
+                base_version=cur.version,
+                current_content=cur.content,
+                proposed_content=new_skill_text(ws),
+            )
+        )
         run = ws.improve.bench.run(p.id, judge=ScriptedJudge(), seed=5)
         again = ws.improve.bench.get(run.id)
         assert (again.verdict, again.seed, len(again.results)) == ("TIE", 5, 3)
@@ -250,6 +302,9 @@ def test_judge_and_scenario_answers_in_other_common_shapes():
     assert parse_judge_answer('{"Score A": 6, "Score B": 8, "Reasoning": "B is safer"}') == (6, 8, "B is safer")
     assert parse_judge_answer("Response A: 7/10. Response B: 9/10. B cites lines.")[:2] == (7, 9)
     assert parse_scenarios('[{"request": "one"}, {"scenario": "two"}, "three"]', 3) == ["one", "two", "three"]
-    assert parse_scenarios("Sure:\n1. First request\n2. Second request\n3. Third\n", 2) == ["First request", "Second request"]
+    assert parse_scenarios("Sure:\n1. First request\n2. Second request\n3. Third\n", 2) == [
+        "First request",
+        "Second request",
+    ]
     with pytest.raises(ModelAnswerError, match="numbered list"):
         parse_scenarios("I cannot help with that.", 3)

@@ -33,7 +33,7 @@ def test_sage_button_then_battle_view(qtbot, model_ws, sync_workers):
     outputs = {w.objectName(): w.toPlainText() for w in card.findChildren(type(card.findChild(object, "oldOutput")))}
     assert "--force-with-lease" in outputs["newOutput"] and "--force-with-lease" not in outputs["oldOutput"]
     heights = [list(b.opts["height"]) for b in bench.chart.bars]
-    assert len(heights) == 2 and all(n > o for o, n in zip(*heights))
+    assert len(heights) == 2 and all(n > o for o, n in zip(*heights, strict=True))
 
     # the kept scenarios: the operator adds one; the re-run uses it first
     assert bench.scenario_list.count() == 3 and bench.scenario_list.item(0).text().startswith("[model]")

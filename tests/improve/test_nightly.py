@@ -75,12 +75,16 @@ def test_template_proposal_carries_failing_rules_and_related_learnings(weak_ws):
     p = weak_ws.improve.proposals.get(summary.created[0]["proposal"])
     assert p.source == "template" and p.status == "pending"
     assert p.reason == "low success rate (50%)"
-    assert p.failing_rules == [{"id": "cr-1", "name": "No force push", "severity": "warning", "failed": 2, "checked": 4}]
+    assert p.failing_rules == [
+        {"id": "cr-1", "name": "No force push", "severity": "warning", "failed": 2, "checked": 4}
+    ]
     rules = [item["rule"] for item in p.learnings]
-    assert rules == ["Never force-push a shared branch; use --force-with-lease on your own branch"]  # QWeb one is unrelated
+    assert rules == [
+        "Never force-push a shared branch; use --force-with-lease on your own branch"
+    ]  # QWeb one is unrelated
     assert p.current_content == weak_ws.skills.get("code-review").content
     assert p.proposed_content.startswith(p.current_content.rstrip("\n"))
-    added = p.proposed_content[len(p.current_content.rstrip("\n")):]
+    added = p.proposed_content[len(p.current_content.rstrip("\n")) :]
     assert "## Corrections from review" in added
     assert '"No force push" (failed in 2 of 4 checked answers)' in added
     assert "- Never force-push a shared branch; use --force-with-lease on your own branch." in added
@@ -99,7 +103,9 @@ def test_run_summary_is_kept(weak_ws):
     runs = weak_ws.improve.runs("nightly")
     assert runs[0]["run_id"] == summary.run_id
     assert runs[0]["created"][0]["skill"] == "code-review"
-    assert runs[0]["underperforming"] == [{"skill": "code-review", "project": None, "reasons": ["low success rate (50%)"]}]
+    assert runs[0]["underperforming"] == [
+        {"skill": "code-review", "project": None, "reasons": ["low success rate (50%)"]}
+    ]
     assert weak_ws.improve.proposals.get(summary.created[0]["proposal"]).run_id == summary.run_id
 
 
@@ -166,11 +172,17 @@ def test_agents_checking_answers_with_the_cli_feed_the_nightly(ws):
     from lorekeeper.cli import main
 
     for _ in range(3):
-        r = CliRunner().invoke(main, ["eval", "--skill", "code-review", "--response", "-", "--workspace", str(ws.root)],
-                               input="git push --force origin main", catch_exceptions=False)
+        r = CliRunner().invoke(
+            main,
+            ["eval", "--skill", "code-review", "--response", "-", "--workspace", str(ws.root)],
+            input="git push --force origin main",
+            catch_exceptions=False,
+        )
         assert r.exit_code == 0
     ws.evals.run_skill("git push --force", "code-review", source="app")  # a trial in the Evals panel
     summary = ws.improve.run_nightly()
     assert created_skills(summary) == ["code-review"]
     p = ws.improve.proposals.get(summary.created[0]["proposal"])
-    assert p.failing_rules == [{"id": "cr-1", "name": "No force push", "severity": "warning", "failed": 3, "checked": 3}]
+    assert p.failing_rules == [
+        {"id": "cr-1", "name": "No force push", "severity": "warning", "failed": 3, "checked": 3}
+    ]

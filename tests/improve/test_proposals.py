@@ -33,7 +33,9 @@ def test_approve_backs_up_and_makes_the_proposal_current(weak_ws, proposal):
     assert (p.status, p.decided_by, p.decision_reason) == ("approved", "alice", "fixes the force-push answers")
     assert p.decided_at is not None
     # the skills/ folder agents read is rewritten
-    assert (weak_ws.root / "skills" / "code-review" / "SKILL.md").read_text(encoding="utf-8") == proposal.proposed_content
+    assert (weak_ws.root / "skills" / "code-review" / "SKILL.md").read_text(
+        encoding="utf-8"
+    ) == proposal.proposed_content
     [ev] = events(weak_ws, "proposal_approved")
     assert ev["proposal"] == p.id and ev["by"] == "alice" and ev["why"] == "fixes the force-push answers"
     assert ev["backup_version"] == before.version
@@ -116,8 +118,11 @@ def test_cli_proposals_flow(weak_ws, proposal):
     assert "• Never force-push a shared branch" in r.output and "+## Corrections from review" in r.output
     r = CliRunner().invoke(main, ["proposals", "reject", str(proposal.id), "--workspace", root])
     assert r.exit_code == 2  # --why is required
-    r = CliRunner().invoke(main, ["proposals", "approve", str(proposal.id), "--why", "ok", "--by", "carol", "--workspace", root],
-                           catch_exceptions=False)
+    r = CliRunner().invoke(
+        main,
+        ["proposals", "approve", str(proposal.id), "--why", "ok", "--by", "carol", "--workspace", root],
+        catch_exceptions=False,
+    )
     assert r.exit_code == 0 and "approved" in r.output
     r = CliRunner().invoke(main, ["proposals", "approve", str(proposal.id), "--workspace", root])
     assert r.exit_code == 2 and "already approved by carol" in r.output

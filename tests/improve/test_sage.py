@@ -28,8 +28,13 @@ def test_sage_proposal_is_stored_and_benchmarked(model_ws, anthropic_server):
     summary = model_ws.improve.sage.analyze(skill="code-review")
     [created] = summary.created
     p = model_ws.improve.proposals.get(created["proposal"])
-    assert (p.source, p.status, p.skill, p.reason, p.summary) == ("sage", "pending", "code-review",
-                                                                  "answers recommend --force", "adds a pushing section")
+    assert (p.source, p.status, p.skill, p.reason, p.summary) == (
+        "sage",
+        "pending",
+        "code-review",
+        "answers recommend --force",
+        "adds a pushing section",
+    )
     assert p.proposed_content == content and p.model == "anthropic:claude-test"
     # the prompt carried the skill, its metrics, rules, failing rules and related learnings
     assert p.prompt.startswith("You are Sage") and "applied 4, success 50%" in p.prompt
@@ -129,7 +134,9 @@ def test_sage_asks_for_room_for_a_whole_skill(model_ws, anthropic_server):
 
 def test_lenient_forms_real_models_use():
     skill_md = "---\nname: s\ndescription: d\n---\nBody\n\n```bash\ngit push --force-with-lease\n```\n\nEnd.\n"
-    ans = parse_sage_answer("Here is my improved version:\n```markdown\n" + skill_md + "```\nSUMMARY: adds a push example", "s")
+    ans = parse_sage_answer(
+        "Here is my improved version:\n```markdown\n" + skill_md + "```\nSUMMARY: adds a push example", "s"
+    )
     assert ans.content == skill_md  # the inner fence does not cut the skill short
     assert ans.reason == "adds a push example"
     ans = parse_sage_answer("<<<SKILL\n---\nname: s\ndescription: d\n---\nBody\nSKILL>>>", "s")

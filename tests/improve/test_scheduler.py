@@ -32,7 +32,9 @@ def test_systemd_timer_and_service():
 
 @pytest.mark.skipif(shutil.which("systemd-analyze") is None, reason="systemd-analyze is not installed here")
 def test_systemd_understands_the_calendar():
-    out = subprocess.run(["systemd-analyze", "calendar", "*-*-* 03:00:00 UTC"], check=False, capture_output=True, text=True, timeout=30)
+    out = subprocess.run(
+        ["systemd-analyze", "calendar", "*-*-* 03:00:00 UTC"], check=False, capture_output=True, text=True, timeout=30
+    )
     assert out.returncode == 0 and "03:00:00 UTC" in out.stdout
 
 
@@ -45,8 +47,11 @@ def test_launchd_plist():
 
 
 def test_cron_line():
-    lines = [ln for ln in (UNITS / "lorekeeper-nightly.cron").read_text(encoding="utf-8").splitlines()
-             if ln.strip() and not ln.startswith("#")]
+    lines = [
+        ln
+        for ln in (UNITS / "lorekeeper-nightly.cron").read_text(encoding="utf-8").splitlines()
+        if ln.strip() and not ln.startswith("#")
+    ]
     assert lines[0] == "CRON_TZ=UTC"
     fields = lines[1].split(maxsplit=5)
     assert fields[:5] == ["0", "3", "*", "*", "*"]

@@ -15,7 +15,9 @@ def test_header_is_the_seeds():
 
 
 def test_newest_first_and_formatted_as_dash_lines():
-    b = learnings_block([(3, "Avoid sudo in deployment scripts"), (1, "Always use t-call for translations in Odoo QWeb")])
+    b = learnings_block(
+        [(3, "Avoid sudo in deployment scripts"), (1, "Always use t-call for translations in Odoo QWeb")]
+    )
     assert b.text == (
         "LEARNINGS (past corrections \u2014 follow these rules):\n"
         "- Avoid sudo in deployment scripts\n"

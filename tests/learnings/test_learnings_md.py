@@ -67,7 +67,13 @@ def test_fields_from_the_comment_land_in_the_store(workspace):
     workspace.learnings.import_text(ODD_FILE, "p")
     rows = {r.rule: r for r in workspace.learnings.list(project="p", status="all")}
     withf = rows["With fields"]
-    assert (withf.story, withf.domain, withf.tags, withf.scope, withf.status) == ("ST-7", "odoo", ("i18n", "qweb"), "domain", "archived")
+    assert (withf.story, withf.domain, withf.tags, withf.scope, withf.status) == (
+        "ST-7",
+        "odoo",
+        ("i18n", "qweb"),
+        "domain",
+        "archived",
+    )
     assert withf.extra == {"reviewer": "ana"}
     assert rows["An offset timestamp and a source we do not know"].source == "sage"
     assert rows["An offset timestamp and a source we do not know"].created_at.isoformat() == "2026-04-04T07:00:00+00:00"
@@ -76,7 +82,9 @@ def test_fields_from_the_comment_land_in_the_store(workspace):
 
 def test_store_to_file_to_store_keeps_every_field(workspace, tmp_path):
     ws = workspace
-    a = ws.learnings.add("Use t-call", project="p", source="fixit", story="S-1", domain="odoo", tags="i18n, qweb", scope="domain")
+    a = ws.learnings.add(
+        "Use t-call", project="p", source="fixit", story="S-1", domain="odoo", tags="i18n, qweb", scope="domain"
+    )
     b = ws.learnings.add("Avoid sudo", project="p", source="negative")
     ws.learnings.archive([b.id])
     f = tmp_path / "l.md"

@@ -12,7 +12,9 @@ def select_rows(panel, rows):
     sm = panel.table.selectionModel()
     sm.clearSelection()
     for r in rows:
-        sm.select(panel.model.index(r, 0), QItemSelectionModel.SelectionFlag.Select | QItemSelectionModel.SelectionFlag.Rows)
+        sm.select(
+            panel.model.index(r, 0), QItemSelectionModel.SelectionFlag.Select | QItemSelectionModel.SelectionFlag.Rows
+        )
 
 
 def test_the_demo_learnings_are_listed_newest_first(qtbot, window):
@@ -65,7 +67,9 @@ def test_add_edit_and_bulk_archive_restore(qtbot, window, demo_workspace):
     assert panel.dialog.isVisible() and "ERR_INVALID_INPUT" in panel.dialog.message.text()
     panel.dialog.rule.setPlainText("Use t-out in QWeb templates; t-raw is removed")
     qtbot.mouseClick(panel.dialog.save_button, Qt.MouseButton.LeftButton)
-    qtbot.waitUntil(lambda: panel.model.rows and panel.model.rows[0].rule == "Use t-out in QWeb templates; t-raw is removed")
+    qtbot.waitUntil(
+        lambda: panel.model.rows and panel.model.rows[0].rule == "Use t-out in QWeb templates; t-raw is removed"
+    )
 
     ws.learnings.add("Second citadel rule", project="citadel-v2")
     panel.reload()
@@ -109,7 +113,10 @@ def test_the_table_loads_pages_as_it_scrolls(qtbot, window, demo_workspace):
 
     with demo_workspace.store.write() as s:
         now = utcnow()
-        s.add_all(Learning(project="bulk", rule=f"bulk rule {i}", source="manual", created_at=now, updated_at=now) for i in range(450))
+        s.add_all(
+            Learning(project="bulk", rule=f"bulk rule {i}", source="manual", created_at=now, updated_at=now)
+            for i in range(450)
+        )
     assert isinstance(demo_workspace.learnings, LearningService)
     panel = window.select_panel("learnings")
     panel.load_projects()

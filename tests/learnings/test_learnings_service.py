@@ -91,12 +91,27 @@ def test_validation(workspace):
 
 
 def test_cli_add_list_edit_archive_restore(workspace):
-    r = run(workspace, "learn", "add", "Avoid sudo in deployment scripts", "--project", "citadel-v2", "--tags", "ops,deploy", "--json")
+    r = run(
+        workspace,
+        "learn",
+        "add",
+        "Avoid sudo in deployment scripts",
+        "--project",
+        "citadel-v2",
+        "--tags",
+        "ops,deploy",
+        "--json",
+    )
     lid = json.loads(r.output)["id"]
     run(workspace, "learn", "add", "Something else", "--project", "storefront")
     rows = json.loads(run(workspace, "learn", "list", "--project", "citadel-v2", "--json").output)
     assert [x["rule"] for x in rows] == ["Avoid sudo in deployment scripts"] and rows[0]["tags"] == ["ops", "deploy"]
-    assert run(workspace, "learn", "edit", str(lid), "--rule", "Never use sudo in deploy scripts", "--scope", "domain").exit_code == 0
+    assert (
+        run(
+            workspace, "learn", "edit", str(lid), "--rule", "Never use sudo in deploy scripts", "--scope", "domain"
+        ).exit_code
+        == 0
+    )
     assert run(workspace, "learn", "archive", str(lid)).exit_code == 0
     assert json.loads(run(workspace, "learn", "list", "--project", "citadel-v2", "--json").output) == []
     rows = json.loads(run(workspace, "learn", "list", "--status", "archived", "--json").output)

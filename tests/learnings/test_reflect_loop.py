@@ -15,9 +15,18 @@ def ws(workspace, anthropic_server, monkeypatch):
     monkeypatch.setenv("ANTHROPIC_API_KEY", "sk-test")
     workspace.llm.configure(LLMSettings(provider="anthropic", base_url=anthropic_server.url, model="m", max_retries=0))
     workspace.skills.set_rules(
-        "code-review", None,
-        [{"id": "cr-1", "name": "No force push", "type": "string_not_contains", "value": "--force", "severity": "warning"},
-         {"id": "cr-2", "name": "Mentions tests", "type": "icontains", "value": "test", "severity": "info"}],
+        "code-review",
+        None,
+        [
+            {
+                "id": "cr-1",
+                "name": "No force push",
+                "type": "string_not_contains",
+                "value": "--force",
+                "severity": "warning",
+            },
+            {"id": "cr-2", "name": "Mentions tests", "type": "icontains", "value": "test", "severity": "info"},
+        ],
     )
     return workspace
 
@@ -81,6 +90,8 @@ def test_cancelling_stops_the_answer_and_records_nothing(ws, anthropic_server):
     anthropic_server.behaviour.reply = lambda body: "word " * 200
     seen: list[str] = []
     with pytest.raises(Cancelled):
-        ws.reflect.send(ws.reflect.prepare("please review this code"), on_chunk=seen.append, is_cancelled=lambda: len(seen) >= 3)
+        ws.reflect.send(
+            ws.reflect.prepare("please review this code"), on_chunk=seen.append, is_cancelled=lambda: len(seen) >= 3
+        )
     assert len(seen) == 3
     assert ws.quality.metrics() == []

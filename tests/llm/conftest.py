@@ -11,12 +11,23 @@ def model_ws(tmp_path, anthropic_server, monkeypatch):
 
     monkeypatch.setenv("ANTHROPIC_API_KEY", "sk-test-env")
     ws = Workspace.init(tmp_path / "ws", demo=True)
-    ws.llm.configure(LLMSettings(provider="anthropic", base_url=anthropic_server.url, model="claude-test", max_retries=0, timeout=10))
+    ws.llm.configure(
+        LLMSettings(provider="anthropic", base_url=anthropic_server.url, model="claude-test", max_retries=0, timeout=10)
+    )
     for project in (None, "citadel-v2"):
         if project is None or ws.skills.resolve_scope("code-review", project) == project:
             ws.skills.set_rules(
-                "code-review", project,
-                [{"id": "cr-1", "name": "No force push", "type": "string_not_contains", "value": "--force", "severity": "warning"}],
+                "code-review",
+                project,
+                [
+                    {
+                        "id": "cr-1",
+                        "name": "No force push",
+                        "type": "string_not_contains",
+                        "value": "--force",
+                        "severity": "warning",
+                    }
+                ],
             )
     yield ws
     ws.close()

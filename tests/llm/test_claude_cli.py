@@ -11,7 +11,7 @@ import pytest
 
 from lorekeeper.llm import LLMSettings, LLMUnavailableError, make_provider
 
-FAKE = r'''#!{python}
+FAKE = r"""#!{python}
 import os, sys, time
 prompt = sys.stdin.read()
 mode = os.path.basename(sys.argv[0])
@@ -30,7 +30,7 @@ if mode == "claude-fail":
 answer = "GOT[%d]: %s | args=%s" % (len(prompt), prompt.upper(), " ".join(sys.argv[1:]))
 for i in range(0, len(answer), 5):
     sys.stdout.write(answer[i:i+5]); sys.stdout.flush()
-'''
+"""
 
 
 @pytest.fixture
@@ -65,7 +65,7 @@ def test_a_program_that_fails_reports_its_last_error_line(fake_bin):
 
 
 def test_a_silent_program_is_stopped_after_the_timeout(fake_bin):
-    with pytest.raises(LLMUnavailableError, match="wrote nothing for 0.5 s"):
+    with pytest.raises(LLMUnavailableError, match=r"wrote nothing for 0\.5 s"):
         list(provider(fake_bin / "claude-silent", timeout=0.5).stream("hello there, model"))
 
 
@@ -82,7 +82,9 @@ def test_the_test_program_does_catch_a_prompt_in_argv(fake_bin):
     import subprocess
 
     prompt = "this prompt must not be an argument"
-    r = subprocess.run([str(fake_bin / "claude"), "-p", prompt], input=prompt, capture_output=True, text=True, check=False)
+    r = subprocess.run(
+        [str(fake_bin / "claude"), "-p", prompt], input=prompt, capture_output=True, text=True, check=False
+    )
     assert r.returncode == 3 and "PROMPT LEAKED" in r.stderr
     assert os.access(fake_bin / "claude", os.X_OK)
 

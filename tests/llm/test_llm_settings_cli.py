@@ -18,14 +18,29 @@ def run(ws, *args, input=None):
 def test_configure_rewrites_only_the_llm_table(workspace):
     cfg = workspace.root / CONFIG_NAME
     before = cfg.read_text(encoding="utf-8")
-    r = run(workspace, "llm", "configure", "--provider", "ollama", "--model", "qwen", "--base-url", "http://127.0.0.1:9", "--timeout", "12.5")
+    r = run(
+        workspace,
+        "llm",
+        "configure",
+        "--provider",
+        "ollama",
+        "--model",
+        "qwen",
+        "--base-url",
+        "http://127.0.0.1:9",
+        "--timeout",
+        "12.5",
+    )
     assert r.exit_code == 0, r.output
     after = cfg.read_text(encoding="utf-8")
     data = tomllib.loads(after)
     assert data["llm"]["provider"] == "ollama" and data["llm"]["model"] == "qwen"
     assert data["llm"]["base_url"] == "http://127.0.0.1:9" and data["llm"]["timeout"] == 12.5
+
     # every other line, comments included, is untouched
-    outside = lambda text: [ln for ln in text.split("[llm]")[0].splitlines()]
+    def outside(text):
+        return list(text.split("[llm]")[0].splitlines())
+
     assert outside(after) == outside(before)
     assert after.split("[embeddings]")[1] == before.split("[embeddings]")[1]
     st = json.loads(run(workspace, "llm", "status", "--json").output)
@@ -68,7 +83,17 @@ def test_without_a_model_ask_exits_4_and_says_why_while_prompt_still_works(works
 
 def test_ask_streams_the_answer_with_its_footnote_and_records_quality(workspace, anthropic_server, monkeypatch):
     monkeypatch.setenv("ANTHROPIC_API_KEY", "sk-env")
-    run(workspace, "llm", "configure", "--provider", "anthropic", "--base-url", anthropic_server.url, "--max-retries", "0")
+    run(
+        workspace,
+        "llm",
+        "configure",
+        "--provider",
+        "anthropic",
+        "--base-url",
+        anthropic_server.url,
+        "--max-retries",
+        "0",
+    )
     run(workspace, "learn", "add", "Never force push")
     anthropic_server.behaviour.reply = lambda body: "Run git push --force to fix it."
     r = run(workspace, "llm", "ask", "review this pull request before I push")

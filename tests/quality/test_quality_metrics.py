@@ -15,7 +15,9 @@ from lorekeeper.quality.metrics import Event, compute, daily
 T0 = datetime(2026, 11, 1, 12, tzinfo=UTC)
 
 
-def events(skill: str, applied: int, passed: int, failed: int, pos: int = 0, neg: int = 0, project: str = "p") -> list[Event]:
+def events(
+    skill: str, applied: int, passed: int, failed: int, pos: int = 0, neg: int = 0, project: str = "p"
+) -> list[Event]:
     out = [Event("applied", skill, project, T0) for _ in range(applied)]
     out += [Event("eval", skill, project, T0, passed=True) for _ in range(passed)]
     out += [Event("eval", skill, project, T0, passed=False) for _ in range(failed)]
@@ -35,12 +37,12 @@ def test_counts_and_success_rate():
 @pytest.mark.parametrize(
     ("applied", "rate", "pos", "neg", "flag"),
     [
-        (2, 0.0, 0, 9, False),   # fewer than 3 uses: never flagged
-        (3, 0.79, 5, 0, True),   # below 80%
+        (2, 0.0, 0, 9, False),  # fewer than 3 uses: never flagged
+        (3, 0.79, 5, 0, True),  # below 80%
         (3, 0.80, 5, 0, False),  # at 80%
-        (3, 1.0, 1, 2, True),    # more negative than positive
-        (3, 1.0, 2, 2, False),   # a tie is not "more"
-        (3, None, 0, 1, True),   # no eval outcome, negative feedback
+        (3, 1.0, 1, 2, True),  # more negative than positive
+        (3, 1.0, 2, 2, False),  # a tie is not "more"
+        (3, None, 0, 1, True),  # no eval outcome, negative feedback
         (3, None, 0, 0, False),
     ],
 )
@@ -65,7 +67,7 @@ def test_by_project_splits_the_same_skill():
 
 
 def test_daily_points():
-    ev = events("cr", 1, 1, 0) + [Event("eval", "cr", "p", T0 + timedelta(days=1), passed=False)]
+    ev = [*events("cr", 1, 1, 0), Event("eval", "cr", "p", T0 + timedelta(days=1), passed=False)]
     pts = daily(ev, "cr")
     assert [(p.day, p.success_rate) for p in pts] == [("2026-11-01", 1.0), ("2026-11-02", 0.0)]
 
@@ -123,7 +125,8 @@ def test_an_agent_checking_answers_with_lorekeeper_eval_feeds_the_metrics(worksp
     rules = workspace.skills.get("git-manager").rules()
     assert m["git-manager"].applied_count == 2 and m["git-manager"].evaluated == 2
     assert m["git-manager"].succeeded == sum(
-        1 for t in ("Use git push --force now.", "Open a pull request from a feature branch.")
+        1
+        for t in ("Use git push --force now.", "Open a pull request from a feature branch.")
         if workspace.evals.run_rules(t, rules).passed
     )
     # the Evals panel's runs (the operator trying rules) are not skill uses

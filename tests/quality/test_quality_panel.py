@@ -21,14 +21,17 @@ def test_underperformers_come_first_and_are_marked(qtbot, window, demo_workspace
     assert top.skill == "api-design" and top.underperforming
     status = panel.model.data(panel.model.index(0, panel.model.COL_STATUS))
     assert status.startswith("Underperforming: low success rate (")
-    assert panel.model.data(panel.model.index(0, panel.model.COL_SUCCESS)) == "20%"  # the passing demo sample + 4 failures
+    assert (
+        panel.model.data(panel.model.index(0, panel.model.COL_SUCCESS)) == "20%"
+    )  # the passing demo sample + 4 failures
     assert "underperforming" in panel.summary.text()
     flags = [m.underperforming for m in panel.model.rows]
     assert flags == sorted(flags, reverse=True) and flags.count(True) >= 2  # all flagged skills first
 
     # selecting a skill draws its own series
-    qtbot.mouseClick(panel.table.viewport(), Qt.MouseButton.LeftButton,
-                     pos=panel.table.visualRect(panel.model.index(0, 0)).center())
+    qtbot.mouseClick(
+        panel.table.viewport(), Qt.MouseButton.LeftButton, pos=panel.table.visualRect(panel.model.index(0, 0)).center()
+    )
     qtbot.waitUntil(lambda: panel.snapshot is not None and panel.snapshot.skill == "api-design")
     assert panel.chart_title.text().endswith("api-design")
     assert sum(p.evaluated for p in panel.snapshot.points) == 5

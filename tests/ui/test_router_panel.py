@@ -38,7 +38,12 @@ def test_top_n_limits_the_ranking(qtbot, window):
 def test_a_message_that_matches_nothing_says_so(qtbot, window):
     panel = window.select_panel("router")
     qtbot.keyClicks(panel.message, "qwerty zxcvb")
-    qtbot.waitUntil(lambda: panel.last_result is not None and panel.results.is_empty
-                    and "No skill matches" in panel.results.message.text())
+    qtbot.waitUntil(
+        lambda: (
+            panel.last_result is not None
+            and panel.results.is_empty
+            and "No skill matches" in panel.results.message.text()
+        )
+    )
     assert panel.hint.toPlainText() == ""
     assert not panel.copy_button.isEnabled()

@@ -172,7 +172,7 @@ def test_import_a_skill_folder(qtbot, window, ui_workspace, tmp_path):
     folder.mkdir(parents=True)
     (folder / "SKILL.md").write_text(
         "---\nname: ui-import-demo\ndescription: A skill imported from the app.\n"
-        "metadata:\n  triggers: \"import demo\"\n---\n# Demo\n",
+        'metadata:\n  triggers: "import demo"\n---\n# Demo\n',
         encoding="utf-8",
     )
     panel = window.select_panel("skills")

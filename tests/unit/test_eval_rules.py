@@ -79,9 +79,27 @@ def test_footnote_lists_failed_rules_in_file_order_with_icons() -> None:
     rules = parse_rules(
         {
             "rules": [
-                {"id": "gm-002", "name": "Response under 10 chars", "type": "max_length", "value": 10, "severity": "info"},
-                {"id": "gm-001", "name": "No force push", "type": "string_not_contains", "value": "--force", "severity": "warning"},
-                {"id": "gm-003", "name": "Mentions branch", "type": "string_contains", "value": "branch", "severity": "warning"},
+                {
+                    "id": "gm-002",
+                    "name": "Response under 10 chars",
+                    "type": "max_length",
+                    "value": 10,
+                    "severity": "info",
+                },
+                {
+                    "id": "gm-001",
+                    "name": "No force push",
+                    "type": "string_not_contains",
+                    "value": "--force",
+                    "severity": "warning",
+                },
+                {
+                    "id": "gm-003",
+                    "name": "Mentions branch",
+                    "type": "string_contains",
+                    "value": "branch",
+                    "severity": "warning",
+                },
             ]
         }
     )
@@ -92,7 +110,9 @@ def test_footnote_lists_failed_rules_in_file_order_with_icons() -> None:
 
 
 def test_footnote_empty_when_all_pass_and_info_failures_do_not_fail_the_response() -> None:
-    rules = parse_rules({"rules": [{"id": "i1", "name": "Short", "type": "max_length", "value": 3, "severity": "info"}]})
+    rules = parse_rules(
+        {"rules": [{"id": "i1", "name": "Short", "type": "max_length", "value": 3, "severity": "info"}]}
+    )
     ok = evaluate(rules, "abc")
     assert ok.footnote == "" and ok.passed
     info_only = evaluate(rules, "abcdef")

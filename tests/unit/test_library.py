@@ -27,10 +27,18 @@ def store(request, tmp_path: Path):
 
 
 def skill_md(name: str, desc: str = "A skill.", triggers: str = "review", body: str = "# Body\n") -> str:
-    return f'---\nname: {name}\ndescription: {desc}\nmetadata:\n  triggers: "{triggers}"\n  keywords: "xss"\n---\n{body}'
+    return (
+        f'---\nname: {name}\ndescription: {desc}\nmetadata:\n  triggers: "{triggers}"\n  keywords: "xss"\n---\n{body}'
+    )
 
 
-RULES = json.dumps({"rules": [{"id": "r-1", "name": "No force", "type": "string_not_contains", "value": "--force", "severity": "warning"}]})
+RULES = json.dumps(
+    {
+        "rules": [
+            {"id": "r-1", "name": "No force", "type": "string_not_contains", "value": "--force", "severity": "warning"}
+        ]
+    }
+)
 
 
 def make_dir(root: Path, name: str, **kw: str) -> Path:
@@ -66,7 +74,9 @@ def test_invalid_save_writes_nothing(store: Store, tmp_path: Path) -> None:
     with pytest.raises(InvalidSpecError):
         lib.save("alpha", None, "---\nname: alpha\n---\nno description", None)
     with pytest.raises(InvalidSpecError) as ei:
-        lib.save("alpha", None, skill_md("alpha", body="x"), '{"rules": [{"id": "bad", "type": "zzz", "severity": "info"}]}')
+        lib.save(
+            "alpha", None, skill_md("alpha", body="x"), '{"rules": [{"id": "bad", "type": "zzz", "severity": "info"}]}'
+        )
     assert ei.value.rule_id == "bad"
     with store.session() as s:
         assert s.scalar(select(func.count(SkillVersion.id))) == 1
@@ -76,7 +86,9 @@ def test_forks_override_for_their_project_only(store: Store, tmp_path: Path) -> 
     lib = SkillLibrary(store, tmp_path / "out")
     lib.save("alpha", None, skill_md("alpha", triggers="review"), RULES)
     lib.fork("alpha", "shop")
-    lib.save("alpha", "shop", skill_md("alpha", desc="Shop flavour.", triggers="inspect"), '{"rules": []}', "shop rules")
+    lib.save(
+        "alpha", "shop", skill_md("alpha", desc="Shop flavour.", triggers="inspect"), '{"rules": []}', "shop rules"
+    )
     assert lib.get("alpha").content != lib.get("alpha", "shop").content
     assert lib.get("alpha", "other").project == ""  # no fork there: the global serves
     assert lib.rules("alpha", "shop").rules == ()

@@ -8,7 +8,9 @@ from lorekeeper.skills.router import HINT_HEADER, RoutableSkill, Router, normali
 def lib() -> Router:
     return Router(
         [
-            RoutableSkill("code-review", "Security audit and code quality review", ("review", "audit"), ("XSS", "OWASP")),
+            RoutableSkill(
+                "code-review", "Security audit and code quality review", ("review", "audit"), ("XSS", "OWASP")
+            ),
             RoutableSkill("code-review-protocol", "Structured code review with OWASP", ("code review",), ()),
             RoutableSkill("deployment-flow", "Deploy safely", ("deploy", "roll back"), ("Docker", "CI/CD")),
             RoutableSkill("git-manager", "Git operations", ("commit", "rebase"), ("branch",)),

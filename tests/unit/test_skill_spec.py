@@ -17,7 +17,9 @@ def md(front: str, body: str = "# Body\n") -> str:
 
 def test_valid_skill_with_metadata_terms() -> None:
     doc = parse_skill_md(
-        md('name: git-manager\ndescription: Git help.\nmetadata:\n  triggers: "commit, rebase, force push"\n  keywords: "branch"\n'),
+        md(
+            'name: git-manager\ndescription: Git help.\nmetadata:\n  triggers: "commit, rebase, force push"\n  keywords: "branch"\n'
+        ),
         folder="git-manager",
     )
     assert doc.triggers == ("commit", "rebase", "force push")
@@ -65,7 +67,9 @@ def test_evals_file_errors_name_the_evals_file(tmp_path: Path) -> None:
     d = tmp_path / "alpha"
     d.mkdir()
     (d / "SKILL.md").write_text(md("name: alpha\ndescription: x\n"), encoding="utf-8")
-    (d / "alpha.evals.json").write_text('{"rules": [{"id": "a-1", "type": "nope", "severity": "info"}]}', encoding="utf-8")
+    (d / "alpha.evals.json").write_text(
+        '{"rules": [{"id": "a-1", "type": "nope", "severity": "info"}]}', encoding="utf-8"
+    )
     with pytest.raises(InvalidSpecError) as ei:
         read_skill_dir(d)
     assert "alpha.evals.json" in str(ei.value) and ei.value.rule_id == "a-1"

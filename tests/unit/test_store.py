@@ -47,11 +47,10 @@ def test_failed_write_rolls_back(url: str) -> None:
 
     store = Store(url)
     try:
-        with pytest.raises(RuntimeError):
-            with store.write() as s:
-                s.add(Project(name="p1"))
-                s.flush()
-                raise RuntimeError("boom")
+        with pytest.raises(RuntimeError), store.write() as s:
+            s.add(Project(name="p1"))
+            s.flush()
+            raise RuntimeError("boom")
         with store.session() as s:
             assert s.query(Project).count() == 0
     finally:

@@ -110,9 +110,7 @@ def _check(value: Any, path: str) -> bool:
         elif isinstance(value, int) and not isinstance(value, bool) and abs(int(value)) > MAX_SAFE_INT:
             raise CanonicalJSONError(f"{path}: integer {value} is beyond 2^53; write it as a string")
         return False
-    raise CanonicalJSONError(
-        f"{path}: a {type(value).__name__} is not a JSON value (timestamps are ISO 8601 strings)"
-    )
+    raise CanonicalJSONError(f"{path}: a {type(value).__name__} is not a JSON value (timestamps are ISO 8601 strings)")
 
 
 _fast_dumps = json.JSONEncoder(

@@ -61,7 +61,7 @@ def event_header(event: dict[str, Any]) -> dict[str, Any]:
 
 
 def tombstone_payload(event_sig: str, tomb: dict[str, Any]) -> dict[str, Any]:
-    return {"event_sig": event_sig, **{k: v for k, v in tomb.items()}}
+    return {"event_sig": event_sig, **dict(tomb.items())}
 
 
 # --------------------------------------------------------------------------- reports
@@ -347,7 +347,9 @@ class SessionLog:
     def _tombstoned(self, ev: dict[str, Any], reason: str, file: str, line: int) -> dict[str, Any]:
         if "tombstone" in ev:
             return ev
-        if not self.signer.verify(event_header(ev)) or content_hash(ev.get("content") or {}) != ev.get("content_sha256"):
+        if not self.signer.verify(event_header(ev)) or content_hash(ev.get("content") or {}) != ev.get(
+            "content_sha256"
+        ):
             raise InvalidInputError(
                 f"{file}:{line}: the event does not verify; a tombstone would hide tampering. Run `lorekeeper audit verify`."
             )
@@ -395,7 +397,12 @@ class SessionLog:
                 for name, cp in sorted(checkpoints.items()):
                     if name not in present and cp.events:
                         report.missing.append(
-                            Issue(name, 0, "missing", f"file is gone, but the store's checkpoint records {cp.events} events")
+                            Issue(
+                                name,
+                                0,
+                                "missing",
+                                f"file is gone, but the store's checkpoint records {cp.events} events",
+                            )
                         )
             return report
 
@@ -424,7 +431,10 @@ class SessionLog:
                 why = {
                     "unknown_key_version": f"signed with key version {ev.get('key_version')}, which the provider cannot give",
                     "not_canonical": "holds values that cannot be canonicalised",
-                }.get(verdict.reason, "signature does not match: the event was edited (or signed with another provider's key)")
+                }.get(
+                    verdict.reason,
+                    "signature does not match: the event was edited (or signed with another provider's key)",
+                )
                 rep.issues.append(Issue(path.name, line_no, "bad_signature", why))
             elif "tombstone" in ev:
                 tomb = ev["tombstone"]
@@ -437,7 +447,9 @@ class SessionLog:
             elif not isinstance(ev.get("content"), dict):
                 good = False
                 rep.bad_signature += 1
-                rep.issues.append(Issue(path.name, line_no, "content_mismatch", "content removed without a signed tombstone"))
+                rep.issues.append(
+                    Issue(path.name, line_no, "content_mismatch", "content removed without a signed tombstone")
+                )
             else:
                 try:
                     same = content_hash(ev["content"]) == ev.get("content_sha256")
@@ -446,7 +458,14 @@ class SessionLog:
                 if not same:
                     good = False
                     rep.bad_signature += 1
-                    rep.issues.append(Issue(path.name, line_no, "content_mismatch", "content does not match its signed hash: the data was edited"))
+                    rep.issues.append(
+                        Issue(
+                            path.name,
+                            line_no,
+                            "content_mismatch",
+                            "content does not match its signed hash: the data was edited",
+                        )
+                    )
             seq = ev.get("seq")
             if not isinstance(seq, int):
                 seq = -1
@@ -461,27 +480,46 @@ class SessionLog:
         self._check_checkpoint(rep, path, cp, prev_seq, seen, last_line_no)
         return rep
 
-    def _check_checkpoint(self, rep: FileReport, path: Path, cp: Any, last_seq: int, seen: dict[int, str], last_line: int) -> None:
+    def _check_checkpoint(
+        self, rep: FileReport, path: Path, cp: Any, last_seq: int, seen: dict[int, str], last_line: int
+    ) -> None:
         if cp is None:
             if rep.events:
-                rep.issues.append(Issue(path.name, 0, "checkpoint", "no checkpoint in the store for this file (not written by this workspace, or the store was replaced)"))
+                rep.issues.append(
+                    Issue(
+                        path.name,
+                        0,
+                        "checkpoint",
+                        "no checkpoint in the store for this file (not written by this workspace, or the store was replaced)",
+                    )
+                )
             return
         rep.checkpoint_events = cp.events
         if not verify_row(self.signer, cp):
-            rep.issues.append(Issue(path.name, 0, "checkpoint", "the store's checkpoint for this file has a bad signature"))
+            rep.issues.append(
+                Issue(path.name, 0, "checkpoint", "the store's checkpoint for this file has a bad signature")
+            )
             return
         if cp.head_seq and cp.head_seq not in seen:
             if last_seq < cp.head_seq:
                 rep.truncated = True
                 rep.issues.append(
-                    Issue(path.name, last_line + 1, "truncated",
-                          f"file ends at event #{last_seq} (line {last_line}) but the checkpoint records #{cp.head_seq}: "
-                          f"{cp.head_seq - last_seq} event(s) cut from the tail")
+                    Issue(
+                        path.name,
+                        last_line + 1,
+                        "truncated",
+                        f"file ends at event #{last_seq} (line {last_line}) but the checkpoint records #{cp.head_seq}: "
+                        f"{cp.head_seq - last_seq} event(s) cut from the tail",
+                    )
                 )
             else:
-                rep.issues.append(Issue(path.name, 0, "truncated", f"checkpointed event #{cp.head_seq} is missing from the file"))
+                rep.issues.append(
+                    Issue(path.name, 0, "truncated", f"checkpointed event #{cp.head_seq} is missing from the file")
+                )
         elif cp.head_seq and seen.get(cp.head_seq) != cp.head_sig:
-            rep.issues.append(Issue(path.name, 0, "checkpoint", f"event #{cp.head_seq} is not the one checkpointed (replaced)"))
+            rep.issues.append(
+                Issue(path.name, 0, "checkpoint", f"event #{cp.head_seq} is not the one checkpointed (replaced)")
+            )
 
     def events(self, files: Iterable[Path] | None = None) -> list[EventRecord]:
         """Every line of every file, oldest first, with its verification status."""

@@ -96,8 +96,10 @@ def keyring_backend_name() -> str:
     except Exception:  # noqa: BLE001 - reported by keyring_backend_problem
         return "unavailable"
     module = type(backend).__module__
-    label = f"{module.split('.')[0]} {type(backend).__name__}" if module.startswith("keyrings.alt") else getattr(
-        backend, "name", type(backend).__name__
+    label = (
+        f"{module.split('.')[0]} {type(backend).__name__}"
+        if module.startswith("keyrings.alt")
+        else getattr(backend, "name", type(backend).__name__)
     )
     return str(label)
 
@@ -143,7 +145,7 @@ class KeyringProvider:
     def _no_backend(self, problem: str) -> AuditKeyUnavailableError:
         return AuditKeyUnavailableError(
             f"{problem}. Install or unlock an OS keyring (Secret Service, KWallet, macOS Keychain), "
-            "or set [audit] provider = \"vault\" in lorekeeper.toml.",
+            'or set [audit] provider = "vault" in lorekeeper.toml.',
             cause=CAUSE_NO_BACKEND,
             provider=self.name,
         )
@@ -273,7 +275,7 @@ class VaultProvider:
         import hvac
 
         if self.auth not in ("token", "approle"):
-            raise self._err(f"[audit.vault] auth must be \"token\" or \"approle\", not {self.auth!r}", CAUSE_CONFIG)
+            raise self._err(f'[audit.vault] auth must be "token" or "approle", not {self.auth!r}', CAUSE_CONFIG)
         client = hvac.Client(url=self.addr, timeout=VAULT_TIMEOUT)
         if self.auth == "approle":
             secret_id = self._secret_id or self._secret("VAULT_SECRET_ID", f"vault-secret-id:{self.workspace_id}")
@@ -356,7 +358,7 @@ class VaultProvider:
         resp = self._read(self.path)
         assert resp is not None
         data = resp["data"]["data"] or {}
-        key = parse_key_hex(data.get("key"), provider=self.name, where=f"{self.mount}/{self.path} (field \"key\")")
+        key = parse_key_hex(data.get("key"), provider=self.name, where=f'{self.mount}/{self.path} (field "key")')
         return LoadedKey(int(resp["data"]["metadata"]["version"]), key)
 
     def key_version(self, version: int) -> bytes:
@@ -419,5 +421,5 @@ def provider_from_config(config: Any, workspace_id: str) -> KeyProvider:
             role_id=str(config.get("audit.vault.role_id", "")),
         )
     raise AuditKeyUnavailableError(
-        f"[audit] provider = {name!r} is not known: use \"keyring\" or \"vault\".", cause=CAUSE_CONFIG, provider=name
+        f'[audit] provider = {name!r} is not known: use "keyring" or "vault".', cause=CAUSE_CONFIG, provider=name
     )

@@ -45,7 +45,7 @@ class AuditStatus:
         return CAUSE_TITLES.get(self.cause or "", "Audit key unavailable")
 
     def to_dict(self) -> dict[str, Any]:
-        return {k: v for k, v in self.__dict__.items()}
+        return dict(self.__dict__.items())
 
 
 def ensure_workspace_id(config_path: Path) -> str:
@@ -112,8 +112,9 @@ class AuditService:
         name = str(self.ws.config.get("audit.provider", "keyring"))
         if self._session is not None:
             s = self._session
-            return AuditStatus(s.provider, s.location, "loaded", s.version, s.loaded_at,
-                               pending_version=self._pending_version)
+            return AuditStatus(
+                s.provider, s.location, "loaded", s.version, s.loaded_at, pending_version=self._pending_version
+            )
         try:
             location = self.provider().describe()
         except AuditKeyUnavailableError:
@@ -157,7 +158,11 @@ class AuditService:
             self._provider = None
         loaded = self.provider().init_key()
         session = self.require_key()
-        out: dict[str, Any] = {"provider": session.provider, "location": session.location, "key_version": loaded.version}
+        out: dict[str, Any] = {
+            "provider": session.provider,
+            "location": session.location,
+            "key_version": loaded.version,
+        }
         if record:
             event = self.log.append(EVENT_KEY_CREATED, {"provider": session.provider, "key_version": loaded.version})
             out["event_sig"] = event["sig"]
@@ -181,8 +186,13 @@ class AuditService:
             EVENT_KEY_ROTATED,
             {"provider": session.provider, "previous_version": session.version, "new_version": new.version},
         )
-        return {"provider": session.provider, "previous_version": session.version, "new_version": new.version,
-                "event_sig": event["sig"], "session_version": session.version}
+        return {
+            "provider": session.provider,
+            "previous_version": session.version,
+            "new_version": new.version,
+            "event_sig": event["sig"],
+            "session_version": session.version,
+        }
 
     def sign_unsigned_rows(self) -> dict[str, int]:
         """Sign the rows of every signed model that exist unsigned (the data migration)."""

@@ -23,8 +23,12 @@ class KeySession:
     signer: Signer = field(repr=False, compare=False)
 
     def to_dict(self) -> dict[str, object]:
-        return {"provider": self.provider, "location": self.location, "key_version": self.version,
-                "loaded_at": self.loaded_at}
+        return {
+            "provider": self.provider,
+            "location": self.location,
+            "key_version": self.version,
+            "loaded_at": self.loaded_at,
+        }
 
 
 def start_key_session(provider: KeyProvider) -> KeySession:

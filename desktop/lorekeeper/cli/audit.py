@@ -37,8 +37,13 @@ def status_cmd(workspace_dir: Path | None, as_json: bool) -> None:
     with open_workspace(workspace_dir) as ws:
         session = ws.audit.require_key()
         files = ws.audit.log.files()
-        data = {**session.to_dict(), "state": "loaded", "workspace_id": ws.audit.workspace_id,
-                "session_files": len(files), "sessions_dir": str(ws.root / "sessions")}
+        data = {
+            **session.to_dict(),
+            "state": "loaded",
+            "workspace_id": ws.audit.workspace_id,
+            "session_files": len(files),
+            "sessions_dir": str(ws.root / "sessions"),
+        }
     if as_json:
         emit_json(data)
         return
@@ -97,8 +102,10 @@ def rotate_cmd(workspace_dir: Path | None, as_json: bool) -> None:
     if as_json:
         emit_json(data)
     else:
-        click.echo(f"Audit key rotated: version {data['previous_version']} -> {data['new_version']} "
-                   f"(signed event audit_key_rotated {data['event_sig'][:16]}…).")
+        click.echo(
+            f"Audit key rotated: version {data['previous_version']} -> {data['new_version']} "
+            f"(signed event audit_key_rotated {data['event_sig'][:16]}…)."
+        )
 
 
 @audit.command("sign")
@@ -131,7 +138,9 @@ def sign_cmd(test_key: str, file: str, as_json: bool) -> None:
 @workspace_option
 @json_option
 @handle_errors
-def append_cmd(event_type: str, story: str | None, data_src: str | None, workspace_dir: Path | None, as_json: bool) -> None:
+def append_cmd(
+    event_type: str, story: str | None, data_src: str | None, workspace_dir: Path | None, as_json: bool
+) -> None:
     """Write one signed, chained event to today's session log (for operators' scripts)."""
     from lorekeeper.audit.jcs import loads
 
@@ -142,7 +151,9 @@ def append_cmd(event_type: str, story: str | None, data_src: str | None, workspa
     if as_json:
         emit_json({k: v for k, v in event.items() if k != "content"})
     else:
-        click.echo(f"event #{event['seq']} {event_type} written ({event['ts'][:10]}.jsonl, key v{event['key_version']})")
+        click.echo(
+            f"event #{event['seq']} {event_type} written ({event['ts'][:10]}.jsonl, key v{event['key_version']})"
+        )
 
 
 @audit.command("events")
@@ -152,14 +163,19 @@ def append_cmd(event_type: str, story: str | None, data_src: str | None, workspa
 @workspace_option
 @json_option
 @handle_errors
-def events_cmd(event_type: str | None, story: str | None, day: str | None, workspace_dir: Path | None, as_json: bool) -> None:
+def events_cmd(
+    event_type: str | None, story: str | None, day: str | None, workspace_dir: Path | None, as_json: bool
+) -> None:
     """List the session log's events with their verification status."""
     with open_workspace(workspace_dir) as ws:
         ws.audit.require_key()
         records = ws.audit.log.events()
     records = [
-        r for r in records
-        if (not event_type or r.type == event_type) and (not story or r.story == story) and (not day or r.file.startswith(day))
+        r
+        for r in records
+        if (not event_type or r.type == event_type)
+        and (not story or r.story == story)
+        and (not day or r.file.startswith(day))
     ]
     if as_json:
         emit_json({"events": [{k: v for k, v in r.__dict__.items() if k != "raw"} for r in records]})

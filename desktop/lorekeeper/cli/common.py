@@ -36,7 +36,7 @@ def json_option(f: F) -> F:
 
 def open_workspace(workspace_dir: Path | None) -> Workspace:
     """Open the chosen workspace. The default location is created on first use (starter skills)."""
-    from lorekeeper.workspace import Workspace  # noqa: PLC0415 - commands that need no workspace start fast
+    from lorekeeper.workspace import Workspace
 
     ctx = click.get_current_context(silent=True)
     if workspace_dir is None and ctx is not None:

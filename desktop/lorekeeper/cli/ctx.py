@@ -27,14 +27,26 @@ def ctx() -> None:
 @click.argument("directory", type=_DIR)
 @click.option("--task", "-t", default=None, help="What the agent is about to do; drives relevance.")
 @click.option("--budget", "-b", type=click.IntRange(min=1), default=None, help="Hard limit in o200k_base tokens.")
-@click.option("--mode", "-m", type=click.Choice(PACK_MODES), default="auto", show_default=True,
-              help="auto: per-file modes from relevance and budget; otherwise one mode for every file.")
-@click.option("--output", "-o", type=click.Path(dir_okay=False, path_type=Path), default=None,
-              help="Write the pack here (default: standard output).")
+@click.option(
+    "--mode",
+    "-m",
+    type=click.Choice(PACK_MODES),
+    default="auto",
+    show_default=True,
+    help="auto: per-file modes from relevance and budget; otherwise one mode for every file.",
+)
+@click.option(
+    "--output",
+    "-o",
+    type=click.Path(dir_okay=False, path_type=Path),
+    default=None,
+    help="Write the pack here (default: standard output).",
+)
 @json_option
 @handle_errors
-def pack_cmd(directory: Path, task: str | None, budget: int | None, mode: str, output: Path | None,
-             as_json: bool) -> None:
+def pack_cmd(
+    directory: Path, task: str | None, budget: int | None, mode: str, output: Path | None, as_json: bool
+) -> None:
     """Pack DIRECTORY into one text for an agent, never over the budget nor over the input size."""
     from lorekeeper.context.pack import pack
     from lorekeeper.fsutil import atomic_write_text
@@ -73,9 +85,19 @@ def read_cmd(file: Path, mode: str, task: str | None, budget: int | None, as_jso
     res = read_file(file, mode=mode, task=task, budget=budget)
     r = res.rendered
     if as_json:
-        emit_json({"path": str(file), "mode": r.mode, "original_tokens": r.original_tokens,
-                   "body_tokens": r.body_tokens, "dropped": r.dropped, "note": r.note, "bodies": r.bodies,
-                   "header": r.header, "text": r.body})
+        emit_json(
+            {
+                "path": str(file),
+                "mode": r.mode,
+                "original_tokens": r.original_tokens,
+                "body_tokens": r.body_tokens,
+                "dropped": r.dropped,
+                "note": r.note,
+                "bodies": r.bodies,
+                "header": r.header,
+                "text": r.body,
+            }
+        )
         return
     if not res.fits_with_header:
         # the header would make the output larger than the file: it goes to stderr instead
@@ -100,8 +122,10 @@ def overview_cmd(directory: Path, task: str | None, top: int, as_json: bool) -> 
     click.echo(f"{ov.files} files, {ov.tokens:,} tokens, {ov.edges} import edges, {ov.communities} communities")
     if ov.intent.task:
         i = ov.intent
-        click.echo(f"task: {i.task_type} ({i.confidence:.2f}), scope {i.scope}, specificity {i.specificity}, "
-                   f"targets {', '.join(i.targets) or '-'}")
+        click.echo(
+            f"task: {i.task_type} ({i.confidence:.2f}), scope {i.scope}, specificity {i.specificity}, "
+            f"targets {', '.join(i.targets) or '-'}"
+        )
     click.echo(f"{'relevance':>9} {'pagerank':>8} {'tokens':>7} {'comm':>4}  path")
     for f in ov.ranked[:top]:
         click.echo(f"{f['relevance']:>9.3f} {f['pagerank']:>8.3f} {f['tokens']:>7,} {f['community']:>4}  {f['rel']}")
@@ -144,11 +168,15 @@ def bench_cmd(directory: Path, task: str | None, budget: int | None, as_json: bo
     if as_json:
         emit_json([r.to_dict() for r in rows])
         return
-    click.echo(f"{'':<22}{'tokens':>9}{'reduct.':>9}{'names':>8}{'sigs':>8}{'multi':>8}{'imports':>8}"
-               f"{'idents':>8}{'parses':>8}{'time':>8}")
+    click.echo(
+        f"{'':<22}{'tokens':>9}{'reduct.':>9}{'names':>8}{'sigs':>8}{'multi':>8}{'imports':>8}"
+        f"{'idents':>8}{'parses':>8}{'time':>8}"
+    )
     for r in rows:
         parses = "-" if r.parses is None else f"{r.parses:.0%}"
-        click.echo(f"{r.label:<22}{r.tokens_out:>9,}{r.reduction:>9.1%}{r.name_recall:>8.1%}{r.signature_recall:>8.1%}"
-                   f"{r.multiline_signature_recall:>8.1%}{r.import_recall:>8.1%}{r.identifier_recall:>8.1%}"
-                   f"{parses:>8}{r.seconds:>7.2f}s")
+        click.echo(
+            f"{r.label:<22}{r.tokens_out:>9,}{r.reduction:>9.1%}{r.name_recall:>8.1%}{r.signature_recall:>8.1%}"
+            f"{r.multiline_signature_recall:>8.1%}{r.import_recall:>8.1%}{r.identifier_recall:>8.1%}"
+            f"{parses:>8}{r.seconds:>7.2f}s"
+        )
     click.echo(f"input: {rows[0].tokens_in:,} tokens in {rows[0].files} Python files (o200k_base)")

@@ -40,8 +40,13 @@ def print_report(report: EvalReport) -> None:
 @click.command("eval")
 @click.option("--skill", default=None, help="Check against this skill's rules.")
 @click.option("--project", default=None, help="Use the project's fork of the skill when it has one.")
-@click.option("--rules", "rules_file", type=click.Path(dir_okay=False, path_type=Path), default=None,
-              help="Check against a rules file instead of a skill.")
+@click.option(
+    "--rules",
+    "rules_file",
+    type=click.Path(dir_okay=False, path_type=Path),
+    default=None,
+    help="Check against a rules file instead of a skill.",
+)
 @click.option("--response", "response_src", required=True, help="The response to check: a file, or - for stdin.")
 @click.option("--strict", is_flag=True, help="Exit 1 when a warning rule fails (evals never block otherwise).")
 @click.option("--no-record", is_flag=True, help="Do not keep this run in the eval history.")

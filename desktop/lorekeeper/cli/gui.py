@@ -26,6 +26,6 @@ def gui(screenshot: Path | None, workspace_dir: Path | None) -> None:
     ctx = click.get_current_context()
     if workspace_dir is None:
         workspace_dir = (ctx.find_root().obj or {}).get("workspace_dir")
-    from lorekeeper.ui.app import run_app  # noqa: PLC0415 - Qt only when the app is wanted
+    from lorekeeper.ui.app import run_app
 
     sys.exit(run_app(lambda: open_workspace(workspace_dir), screenshot_dir=screenshot))

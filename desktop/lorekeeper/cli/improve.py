@@ -20,8 +20,13 @@ from lorekeeper.errors import EXIT_UNAVAILABLE
 from lorekeeper.improve.bench import DEFAULT_SCENARIOS, MAX_SCENARIOS
 from lorekeeper.improve.nightly import DEFAULT_DAYS
 
-_days = click.option("--days", type=click.FloatRange(min=0, min_open=True), default=DEFAULT_DAYS, show_default=True,
-                     help="Window of quality events analysed.")
+_days = click.option(
+    "--days",
+    type=click.FloatRange(min=0, min_open=True),
+    default=DEFAULT_DAYS,
+    show_default=True,
+    help="Window of quality events analysed.",
+)
 _all_time = click.option("--all-time", is_flag=True, help="Analyse every quality event (no window).")
 _by = click.option("--by", "by", default=None, help="Who decides (default: the login name).")
 
@@ -62,15 +67,24 @@ def sage() -> None:
 @workspace_option
 @json_option
 @handle_errors
-def sage_analyze(skill: str | None, project: str | None, no_benchmark: bool, scenarios: int, days: float, all_time: bool,
-                 workspace_dir: Path | None, as_json: bool) -> None:
+def sage_analyze(
+    skill: str | None,
+    project: str | None,
+    no_benchmark: bool,
+    scenarios: int,
+    days: float,
+    all_time: bool,
+    workspace_dir: Path | None,
+    as_json: bool,
+) -> None:
     """Ask the model for better versions of up to 5 skills; NO_CHANGE creates nothing.
 
     Exits 4 when an answer could not be used (the others are kept).
     """
     with open_workspace(workspace_dir) as ws:
-        summary = ws.improve.sage.analyze(skill, project, days=None if all_time else days,
-                                          benchmark=not no_benchmark, scenarios=scenarios)
+        summary = ws.improve.sage.analyze(
+            skill, project, days=None if all_time else days, benchmark=not no_benchmark, scenarios=scenarios
+        )
     if as_json:
         emit_json(summary.to_dict())
     else:
@@ -87,7 +101,9 @@ def proposals() -> None:
 
 
 @proposals.command("list")
-@click.option("--status", type=click.Choice(["pending", "approved", "rejected", "all"]), default="pending", show_default=True)
+@click.option(
+    "--status", type=click.Choice(["pending", "approved", "rejected", "all"]), default="pending", show_default=True
+)
 @click.option("--skill", default=None)
 @workspace_option
 @json_option
@@ -105,7 +121,9 @@ def proposals_list(status: str, skill: str | None, workspace_dir: Path | None, a
     click.echo(f"{'id':>4}  {'status':<9} {'source':<8} {'skill':<22} {'project':<12} {'benchmark':<26} reason")
     for p in rows:
         badge = p.benchmark.text if p.benchmark else "-"
-        click.echo(f"{p.id:>4}  {p.status:<9} {p.source:<8} {p.skill:<22} {(p.project or '-'):<12} {badge:<26} {p.reason}")
+        click.echo(
+            f"{p.id:>4}  {p.status:<9} {p.source:<8} {p.skill:<22} {(p.project or '-'):<12} {badge:<26} {p.reason}"
+        )
 
 
 @proposals.command("show")
@@ -122,28 +140,46 @@ def proposals_show(proposal_id: int, diff: bool, workspace_dir: Path | None, as_
         emit_json(p.to_dict(contents=True))
         return
     click.echo(f"Proposal #{p.id} [{p.status}] — {p.source}" + (f" ({p.model})" if p.model else ""))
-    click.echo(f"Project: {p.project or '-'}   Skill: {p.skill}" + (f" (fork of {p.scope})" if p.scope else " (global)")
-               + f"   base v{p.base_version}")
+    click.echo(
+        f"Project: {p.project or '-'}   Skill: {p.skill}"
+        + (f" (fork of {p.scope})" if p.scope else " (global)")
+        + f"   base v{p.base_version}"
+    )
     click.echo(f"Reason: {p.reason}")
     click.echo(f"Change: {p.summary}")
     for m in p.metrics.get("by_project", []):
         rate = "n/a" if m.get("success_rate") is None else f"{m['success_rate']:.0%}"
-        click.echo(f"Metrics ({m.get('project') or 'no project'}): applied {m['applied_count']}, success {rate}, "
-                   f"feedback +{m['feedback_positive']} / -{m['feedback_negative']}")
+        click.echo(
+            f"Metrics ({m.get('project') or 'no project'}): applied {m['applied_count']}, success {rate}, "
+            f"feedback +{m['feedback_positive']} / -{m['feedback_negative']}"
+        )
     for r in p.failing_rules:
         click.echo(f"Failing rule: {r['name']} ({r['failed']}/{r['checked']})")
     if p.learnings:
         click.echo("Related learnings:")
         for item in p.learnings:
             click.echo(f"  • {item['rule']}")
-    click.echo(f"Benchmark: {p.benchmark.text if p.benchmark else 'not run (`lorekeeper bench run ' + str(p.id) + '`)'}")
+    click.echo(
+        f"Benchmark: {p.benchmark.text if p.benchmark else 'not run (`lorekeeper bench run ' + str(p.id) + '`)'}"
+    )
     if p.status != "pending":
-        click.echo(f"Decision: {p.status} by {p.decided_by} at {p.decided_at.isoformat() if p.decided_at else '?'}"
-                   + (f" — {p.decision_reason}" if p.decision_reason else ""))
+        click.echo(
+            f"Decision: {p.status} by {p.decided_by} at {p.decided_at.isoformat() if p.decided_at else '?'}"
+            + (f" — {p.decision_reason}" if p.decision_reason else "")
+        )
     if diff:
         click.echo("")
-        click.echo("".join(difflib.unified_diff(p.current_content.splitlines(keepends=True), p.proposed_content.splitlines(keepends=True),
-                                                fromfile=f"{p.skill} v{p.base_version}", tofile=f"{p.skill} proposed")), nl=False)
+        click.echo(
+            "".join(
+                difflib.unified_diff(
+                    p.current_content.splitlines(keepends=True),
+                    p.proposed_content.splitlines(keepends=True),
+                    fromfile=f"{p.skill} v{p.base_version}",
+                    tofile=f"{p.skill} proposed",
+                )
+            ),
+            nl=False,
+        )
 
 
 @proposals.command("approve")
@@ -154,7 +190,9 @@ def proposals_show(proposal_id: int, diff: bool, workspace_dir: Path | None, as_
 @workspace_option
 @json_option
 @handle_errors
-def proposals_approve(proposal_id: int, why: str, by: str | None, force: bool, workspace_dir: Path | None, as_json: bool) -> None:
+def proposals_approve(
+    proposal_id: int, why: str, by: str | None, force: bool, workspace_dir: Path | None, as_json: bool
+) -> None:
     """Make the proposed content current; the old version stays in the skill's history (undo: restore it)."""
     with open_workspace(workspace_dir) as ws:
         p = ws.improve.proposals.approve(proposal_id, why=why, by=by, force=force)
@@ -206,14 +244,21 @@ def bench() -> None:
 
 def _print_run(run, full: bool = False) -> None:  # type: ignore[no-untyped-def]
     click.echo(f"Benchmark #{run.id} of proposal #{run.proposal_id} ({run.skill}): {run.badge}")
-    click.echo(f"  model {run.provider}:{run.model}, judge {run.judge_model}, seed {run.seed}; "
-               f"mean combined old {run.old_avg:.2f} / new {run.new_avg:.2f} (0-10)")
+    click.echo(
+        f"  model {run.provider}:{run.model}, judge {run.judge_model}, seed {run.seed}; "
+        f"mean combined old {run.old_avg:.2f} / new {run.new_avg:.2f} (0-10)"
+    )
     for r in run.results:
-        ev = lambda v: "n/a" if v is None else f"{v * 10:.1f}"
+
+        def ev(v):
+            return "n/a" if v is None else f"{v * 10:.1f}"
+
         star = {"new": "new ★", "old": "old ★", "tie": "tie"}[r.winner]
         click.echo(f"  {r.position + 1}. {r.scenario[:70]}")
-        click.echo(f"     evals old {ev(r.old_eval)} / new {ev(r.new_eval)}; judge old {r.old_judge:.1f} / new {r.new_judge:.1f} "
-                   f"({r.judge_winner}); combined old {r.old_score:.2f} / new {r.new_score:.2f} → {star}")
+        click.echo(
+            f"     evals old {ev(r.old_eval)} / new {ev(r.new_eval)}; judge old {r.old_judge:.1f} / new {r.new_judge:.1f} "
+            f"({r.judge_winner}); combined old {r.old_score:.2f} / new {r.new_score:.2f} → {star}"
+        )
         for c in r.judge_calls:
             click.echo(f"     judge [{c.get('order')}] A {c.get('score_a')} B {c.get('score_b')}: {c.get('reason')}")
         if full:
@@ -223,15 +268,26 @@ def _print_run(run, full: bool = False) -> None:  # type: ignore[no-untyped-def]
 
 @bench.command("run")
 @click.argument("proposal_id", type=int)
-@click.option("--scenarios", type=click.IntRange(1, MAX_SCENARIOS), default=DEFAULT_SCENARIOS, show_default=True,
-              help="How many scenarios (kept ones are reused; missing ones are generated by the model).")
+@click.option(
+    "--scenarios",
+    type=click.IntRange(1, MAX_SCENARIOS),
+    default=DEFAULT_SCENARIOS,
+    show_default=True,
+    help="How many scenarios (kept ones are reused; missing ones are generated by the model).",
+)
 @click.option("--scenario", "extra", multiple=True, help="A scenario of your own (kept for reuse); repeatable.")
 @click.option("--seed", type=int, default=None, help="Seed for the judge-order choice (default: random, stored).")
 @workspace_option
 @json_option
 @handle_errors
-def bench_run(proposal_id: int, scenarios: int, extra: tuple[str, ...], seed: int | None, workspace_dir: Path | None,
-              as_json: bool) -> None:
+def bench_run(
+    proposal_id: int,
+    scenarios: int,
+    extra: tuple[str, ...],
+    seed: int | None,
+    workspace_dir: Path | None,
+    as_json: bool,
+) -> None:
     """Run the proposal's old and new content on the scenarios and judge them."""
     with open_workspace(workspace_dir) as ws:
         run = ws.improve.bench.run(proposal_id, scenarios=scenarios, extra_scenarios=list(extra), seed=seed)
@@ -256,7 +312,9 @@ def bench_list(proposal_id: int | None, workspace_dir: Path | None, as_json: boo
     if not runs:
         click.echo("No benchmark runs.")
     for r in runs:
-        click.echo(f"#{r.id:<4} proposal #{r.proposal_id:<4} {r.skill:<22} {r.badge}  {r.created_at:%Y-%m-%d %H:%M} {r.model}")
+        click.echo(
+            f"#{r.id:<4} proposal #{r.proposal_id:<4} {r.skill:<22} {r.badge}  {r.created_at:%Y-%m-%d %H:%M} {r.model}"
+        )
 
 
 @bench.command("show")
@@ -282,8 +340,14 @@ def bench_show(run_id: int, workspace_dir: Path | None, as_json: bool) -> None:
 @workspace_option
 @json_option
 @handle_errors
-def bench_scenarios(skill: str, project: str | None, add: tuple[str, ...], delete: tuple[int, ...],
-                    workspace_dir: Path | None, as_json: bool) -> None:
+def bench_scenarios(
+    skill: str,
+    project: str | None,
+    add: tuple[str, ...],
+    delete: tuple[int, ...],
+    workspace_dir: Path | None,
+    as_json: bool,
+) -> None:
     """The kept scenarios of a skill (operator's first), with --add / --delete."""
     with open_workspace(workspace_dir) as ws:
         scope = ws.skills.resolve_scope(skill, project)

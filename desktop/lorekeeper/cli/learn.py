@@ -36,11 +36,22 @@ def learn() -> None:
 @workspace_option
 @json_option
 @handle_errors
-def add(rule: str, project: str | None, source: str, story: str, domain: str, tags: str, scope: str,
-        workspace_dir: Path | None, as_json: bool) -> None:
+def add(
+    rule: str,
+    project: str | None,
+    source: str,
+    story: str,
+    domain: str,
+    tags: str,
+    scope: str,
+    workspace_dir: Path | None,
+    as_json: bool,
+) -> None:
     """Add RULE as a learning (one line: whitespace runs become one space)."""
     with open_workspace(workspace_dir) as ws:
-        info = ws.learnings.add(rule, project=project, source=source, story=story, domain=domain, tags=tags, scope=scope)
+        info = ws.learnings.add(
+            rule, project=project, source=source, story=story, domain=domain, tags=tags, scope=scope
+        )
         _warn_unsigned(ws)
     if as_json:
         emit_json(info.to_dict())
@@ -58,11 +69,21 @@ def add(rule: str, project: str | None, source: str, story: str, domain: str, ta
 @workspace_option
 @json_option
 @handle_errors
-def list_cmd(project: str | None, source: str | None, scope: str | None, status: str, search: str, limit: int | None,
-             workspace_dir: Path | None, as_json: bool) -> None:
+def list_cmd(
+    project: str | None,
+    source: str | None,
+    scope: str | None,
+    status: str,
+    search: str,
+    limit: int | None,
+    workspace_dir: Path | None,
+    as_json: bool,
+) -> None:
     """List learnings, newest first."""
     with open_workspace(workspace_dir) as ws:
-        rows = ws.learnings.list(project=project, source=source or "", scope=scope or "", status=status, search=search, limit=limit)
+        rows = ws.learnings.list(
+            project=project, source=source or "", scope=scope or "", status=status, search=search, limit=limit
+        )
     if as_json:
         emit_json([r.to_dict() for r in rows])
         return
@@ -86,8 +107,16 @@ def list_cmd(project: str | None, source: str | None, scope: str | None, status:
 @workspace_option
 @json_option
 @handle_errors
-def edit(learning_id: int, rule: str | None, story: str | None, domain: str | None, tags: str | None, scope: str | None,
-         workspace_dir: Path | None, as_json: bool) -> None:
+def edit(
+    learning_id: int,
+    rule: str | None,
+    story: str | None,
+    domain: str | None,
+    tags: str | None,
+    scope: str | None,
+    workspace_dir: Path | None,
+    as_json: bool,
+) -> None:
     """Change a learning's rule or fields."""
     with open_workspace(workspace_dir) as ws:
         info = ws.learnings.edit(learning_id, rule=rule, story=story, domain=domain, tags=tags, scope=scope)
@@ -123,7 +152,13 @@ learn.add_command(_status_command("restore", "active", "restored"))
 
 @learn.command("export")
 @_project
-@click.option("-o", "--output", type=click.Path(dir_okay=False, path_type=Path), default=None, help="File to write (default: stdout).")
+@click.option(
+    "-o",
+    "--output",
+    type=click.Path(dir_okay=False, path_type=Path),
+    default=None,
+    help="File to write (default: stdout).",
+)
 @click.option("--active-only", is_flag=True, help="Leave archived learnings out (they are kept, marked, by default).")
 @workspace_option
 @handle_errors

@@ -28,8 +28,13 @@ def status(workspace_dir: Path | None, as_json: bool) -> None:
         st = ws.llm.status()
         settings = ws.llm.settings
         key = ws.llm.key_source(settings.provider)
-    data = {**st.to_dict(), "base_url": settings.base_url or None, "timeout": settings.timeout,
-            "max_retries": settings.max_retries, "key": key or None}
+    data = {
+        **st.to_dict(),
+        "base_url": settings.base_url or None,
+        "timeout": settings.timeout,
+        "max_retries": settings.max_retries,
+        "key": key or None,
+    }
     if as_json:
         emit_json(data)
         return
@@ -52,19 +57,40 @@ def status(workspace_dir: Path | None, as_json: bool) -> None:
 @workspace_option
 @json_option
 @handle_errors
-def configure(provider: str | None, model: str | None, base_url: str | None, timeout: float | None,
-              max_retries: int | None, max_tokens: int | None, command_: str | None,
-              workspace_dir: Path | None, as_json: bool) -> None:
+def configure(
+    provider: str | None,
+    model: str | None,
+    base_url: str | None,
+    timeout: float | None,
+    max_retries: int | None,
+    max_tokens: int | None,
+    command_: str | None,
+    workspace_dir: Path | None,
+    as_json: bool,
+) -> None:
     """Change the [llm] table of lorekeeper.toml (other settings and comments are kept)."""
-    changes = {k: v for k, v in {"provider": provider, "model": model, "base_url": base_url, "timeout": timeout,
-               "max_retries": max_retries, "max_tokens": max_tokens, "command": command_}.items() if v is not None}
+    changes = {
+        k: v
+        for k, v in {
+            "provider": provider,
+            "model": model,
+            "base_url": base_url,
+            "timeout": timeout,
+            "max_retries": max_retries,
+            "max_tokens": max_tokens,
+            "command": command_,
+        }.items()
+        if v is not None
+    }
     with open_workspace(workspace_dir) as ws:
         settings = ws.llm.configure(dataclasses.replace(ws.llm.settings, **changes))
         st = ws.llm.status()
     if as_json:
         emit_json({**settings.to_dict(), "ready": st.ready, "reason": st.reason})
         return
-    click.echo(f"provider {settings.provider}, model {settings.effective_model or '-'}, base_url {settings.base_url or '(default)'}")
+    click.echo(
+        f"provider {settings.provider}, model {settings.effective_model or '-'}, base_url {settings.base_url or '(default)'}"
+    )
     if not st.ready:
         click.echo(f"not ready yet: {st.reason}")
 

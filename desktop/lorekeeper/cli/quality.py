@@ -18,8 +18,15 @@ from lorekeeper.cli.common import emit_json, handle_errors, json_option, open_wo
 @workspace_option
 @json_option
 @handle_errors
-def quality(days: float, all_time: bool, project: str | None, by_project: bool, only_bad: bool,
-            workspace_dir: Path | None, as_json: bool) -> None:
+def quality(
+    days: float,
+    all_time: bool,
+    project: str | None,
+    by_project: bool,
+    only_bad: bool,
+    workspace_dir: Path | None,
+    as_json: bool,
+) -> None:
     """Skill health: applied count, success rate, feedback; underperformers marked (worst first)."""
     with open_workspace(workspace_dir) as ws:
         rows = ws.quality.metrics(days=None if all_time else days, project=project, by_project=by_project)
@@ -35,4 +42,6 @@ def quality(days: float, all_time: bool, project: str | None, by_project: bool, 
     for m in rows:
         rate = "-" if m.success_rate is None else f"{m.success_rate:.0%}"
         flag = "UNDERPERFORMING: " + "; ".join(m.reasons) if m.underperforming else ""
-        click.echo(f"{m.skill:<24} {(m.project or '-'):<14} {m.applied_count:>7} {rate:>8} {m.feedback_positive:>4} {m.feedback_negative:>4}  {flag}")
+        click.echo(
+            f"{m.skill:<24} {(m.project or '-'):<14} {m.applied_count:>7} {rate:>8} {m.feedback_positive:>4} {m.feedback_negative:>4}  {flag}"
+        )

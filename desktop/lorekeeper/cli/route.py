@@ -12,7 +12,9 @@ from lorekeeper.skills.router import DEFAULT_TOP
 
 @click.command()
 @click.argument("message")
-@click.option("--top", type=click.IntRange(min=0), default=None, help=f"How many skills to hint (default {DEFAULT_TOP}).")
+@click.option(
+    "--top", type=click.IntRange(min=0), default=None, help=f"How many skills to hint (default {DEFAULT_TOP})."
+)
 @click.option("--project", default=None, help="Route for a project: its forks replace the global skills.")
 @workspace_option
 @json_option

@@ -76,8 +76,13 @@ def validate_cmd(path: Path | None, workspace_dir: Path | None, as_json: bool) -
     try:
         with skill_source(path) as (root, dirs):
             if not dirs:
-                errors.append({"code": "ERR_INVALID_SPEC", "message": f"no skill folder (with SKILL.md) in {path}",
-                               "file": str(path)})
+                errors.append(
+                    {
+                        "code": "ERR_INVALID_SPEC",
+                        "message": f"no skill folder (with SKILL.md) in {path}",
+                        "file": str(path),
+                    }
+                )
             for d in dirs:
                 display = f"{path}:{d.relative_to(root)}" if path.is_file() else None
                 _validate_one(d, checked, errors, display=display)

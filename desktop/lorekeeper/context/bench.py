@@ -179,8 +179,9 @@ def sections_of(output: str) -> tuple[dict[str, str], dict[str, str], str]:
     return {}, {}, ""
 
 
-def score(label: str, output: str, facts: list[FileFacts], tokens_in: int, seconds: float,
-          naive: bool = False) -> Score:
+def score(
+    label: str, output: str, facts: list[FileFacts], tokens_in: int, seconds: float, naive: bool = False
+) -> Score:
     """Recall of the reference facts in `output` (see the module docstring)."""
     if naive:
         sections = {f.rel: f.naive for f in facts}
@@ -250,8 +251,12 @@ def _ratio(acc: list[int]) -> float:
     return round(acc[0] / acc[1], 4) if acc[1] else 1.0
 
 
-def run(root: Path, modes: tuple[str, ...] = ("full", "signatures", "auto"), task: str | None = None,
-        budget: int | None = None) -> list[Score]:
+def run(
+    root: Path,
+    modes: tuple[str, ...] = ("full", "signatures", "auto"),
+    task: str | None = None,
+    budget: int | None = None,
+) -> list[Score]:
     """Pack `root` in each mode and score it, with the naive dump as the first row."""
     import time
 

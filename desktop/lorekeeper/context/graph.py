@@ -143,7 +143,7 @@ def relevance(files: list[ParsedFile], intent: StructuredIntent) -> Relevance:
     terms = {stem(t) for t in intent.terms}
     idf = _idf(files, terms)
     exact = {i.lower() for i in intent.identifiers} | {i.lower().split(".")[-1] for i in intent.identifiers}
-    target_files = [t.lower() for t in intent.targets if "." in t and "/" in t or t.endswith(_TARGET_EXTS)]
+    target_files = [t.lower() for t in intent.targets if ("." in t and "/" in t) or t.endswith(_TARGET_EXTS)]
 
     def_base: dict[tuple[int, int], float] = {}
     file_base = [0.0] * n
@@ -294,11 +294,11 @@ def _pagerank(g: Any, personalization: dict[Any, float] | None) -> dict[Any, flo
     if g.number_of_edges() == 0:
         if personalization:
             return dict(personalization)
-        return {n: 1.0 for n in g.nodes}
+        return dict.fromkeys(g.nodes, 1.0)
     try:
         return dict(nx.pagerank(g, alpha=PAGERANK_ALPHA, personalization=personalization, weight="weight"))
     except nx.PowerIterationFailedConvergence:
-        return {n: 1.0 for n in g.nodes}
+        return dict.fromkeys(g.nodes, 1.0)
 
 
 def _communities(g: Any) -> list[int]:

@@ -70,8 +70,15 @@ class HandoffPackage:
         return "\n".join(f"K:{k} = {v}" for k, v in sorted(self.knowledge.items()))
 
 
-def handoff(from_agent: str, to_agent: str, to_role: str, intent: StructuredIntent, ledger: ContextLedger,
-            knowledge: dict[str, str] | None = None) -> HandoffPackage:
+def handoff(
+    from_agent: str,
+    to_agent: str,
+    to_role: str,
+    intent: StructuredIntent,
+    ledger: ContextLedger,
+    knowledge: dict[str, str] | None = None,
+) -> HandoffPackage:
     depth_for(to_role)  # validates the role
-    return HandoffPackage(from_agent, to_agent, to_role.lower(), intent.to_dict(), ledger.snapshot(),
-                          dict(knowledge or {}))
+    return HandoffPackage(
+        from_agent, to_agent, to_role.lower(), intent.to_dict(), ledger.snapshot(), dict(knowledge or {})
+    )

@@ -17,8 +17,29 @@ SCOPES = ("single_file", "multi_file", "cross_module", "project_wide")
 
 # First matching verb family wins; order matters ("fix the test" is a bug fix, not a test task).
 _TYPE_WORDS: tuple[tuple[str, tuple[str, ...]], ...] = (
-    ("fix_bug", ("fix", "bug", "broken", "crash", "error", "fails", "failing", "failure", "wrong", "regression",
-                 "incorrect", "exception", "traceback", "issue", "ignores", "doesn", "not", "nan")),
+    (
+        "fix_bug",
+        (
+            "fix",
+            "bug",
+            "broken",
+            "crash",
+            "error",
+            "fails",
+            "failing",
+            "failure",
+            "wrong",
+            "regression",
+            "incorrect",
+            "exception",
+            "traceback",
+            "issue",
+            "ignores",
+            "doesn",
+            "not",
+            "nan",
+        ),
+    ),
     ("refactor", ("refactor", "rename", "extract", "simplify", "clean", "cleanup", "restructure", "split", "move")),
     ("test", ("test", "tests", "testing", "coverage", "unittest", "pytest", "spec")),
     ("review", ("review", "audit", "check", "inspect", "critique")),
@@ -31,8 +52,12 @@ _TYPE_WORDS: tuple[tuple[str, tuple[str, ...]], ...] = (
 _URGENT = ("urgent", "asap", "critical", "production", "prod", "outage", "blocker", "hotfix", "now")
 _BROAD = ("codebase", "project", "everything", "all", "whole", "entire", "architecture", "overall", "global")
 _LANG_EXT = {
-    "python": (".py",), "typescript": (".ts", ".tsx"), "javascript": (".js", ".jsx", ".mjs"), "rust": (".rs",),
-    "go": (".go",), "java": (".java",),
+    "python": (".py",),
+    "typescript": (".ts", ".tsx"),
+    "javascript": (".js", ".jsx", ".mjs"),
+    "rust": (".rs",),
+    "go": (".go",),
+    "java": (".java",),
 }
 STOPWORDS = frozenset(
     """a an the and or but if then else of to in on at by for with from into onto as is are was were be been

@@ -22,9 +22,21 @@ PRESSURE_COMPRESS = 0.70  # utilisation from which non-target files are downgrad
 PRESSURE_EVICT = 0.95  # utilisation from which files should leave the context
 PRESSURE_LEVELS = ("none", "compress", "evict")
 CONFIG_FILES = (
-    "pyproject.toml", "setup.cfg", "setup.py", "requirements.txt", "package.json", "tsconfig.json",
-    "Cargo.toml", "go.mod", "pom.xml", "build.gradle", ".env.example", ".env", "Dockerfile",
-    "docker-compose.yml", "Makefile",
+    "pyproject.toml",
+    "setup.cfg",
+    "setup.py",
+    "requirements.txt",
+    "package.json",
+    "tsconfig.json",
+    "Cargo.toml",
+    "go.mod",
+    "pom.xml",
+    "build.gradle",
+    ".env.example",
+    ".env",
+    "Dockerfile",
+    "docker-compose.yml",
+    "Makefile",
 )
 
 
@@ -150,9 +162,23 @@ def _is_test(path: str) -> bool:
     base = posixpath.basename(path).lower()
     parts = path.lower().split("/")
     return (
-        base.startswith("test_") or base.endswith(("_test.py", "_test.go", "_test.rs", ".test.ts", ".test.js",
-                                                    ".spec.ts", ".spec.js", "test.java", "tests.py"))
-        or "tests" in parts[:-1] or "test" in parts[:-1] or "__tests__" in parts[:-1]
+        base.startswith("test_")
+        or base.endswith(
+            (
+                "_test.py",
+                "_test.go",
+                "_test.rs",
+                ".test.ts",
+                ".test.js",
+                ".spec.ts",
+                ".spec.js",
+                "test.java",
+                "tests.py",
+            )
+        )
+        or "tests" in parts[:-1]
+        or "test" in parts[:-1]
+        or "__tests__" in parts[:-1]
     )
 
 
@@ -208,8 +234,14 @@ class LedgerSnapshot:
     deficits: list[str]
 
 
-def pack_with_ledger(root: object, *, task: str | None = None, budget: int | None = None, mode: str = "auto",
-                     window: int = DEFAULT_WINDOW):  # type: ignore[no-untyped-def]
+def pack_with_ledger(
+    root: object,
+    *,
+    task: str | None = None,
+    budget: int | None = None,
+    mode: str = "auto",
+    window: int = DEFAULT_WINDOW,
+):  # type: ignore[no-untyped-def]
     """Generator: pack `root` (yielding progress) and return its `LedgerSnapshot`."""
     from lorekeeper.context.pack import pack_steps
 

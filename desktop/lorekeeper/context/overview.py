@@ -25,8 +25,13 @@ class Overview:
 
     def to_dict(self) -> dict[str, object]:
         return {
-            "root": self.root, "files": self.files, "tokens": self.tokens, "edges": self.edges,
-            "communities": self.communities, "intent": self.intent.to_dict(), "ranked": self.ranked,
+            "root": self.root,
+            "files": self.files,
+            "tokens": self.tokens,
+            "edges": self.edges,
+            "communities": self.communities,
+            "intent": self.intent.to_dict(),
+            "ranked": self.ranked,
             "deficits": self.deficits,
         }
 
@@ -41,28 +46,39 @@ def overview(root: Path, task: str | None = None) -> Overview:
     rel = relevance(files, intent) if files else None
     ranked = []
     for i, pf in enumerate(files):
-        ranked.append({
-            "rel": pf.rel,
-            "language": pf.language,
-            "tokens": counts[i],
-            "relevance": round(rel.files[i], 4) if rel else 0.0,
-            "heat": round(rel.heat[i], 4) if rel else 0.0,
-            "pagerank": round(rel.pagerank[i], 4) if rel else 0.0,
-            "community": rel.community[i] if rel else -1,
-            "imports": rel.graph.out_degree(i) if rel else 0,
-            "imported_by": rel.graph.in_degree(i) if rel else 0,
-            "definitions": len(pf.definitions),
-            "parse_error_line": pf.error_line,
-        })
+        ranked.append(
+            {
+                "rel": pf.rel,
+                "language": pf.language,
+                "tokens": counts[i],
+                "relevance": round(rel.files[i], 4) if rel else 0.0,
+                "heat": round(rel.heat[i], 4) if rel else 0.0,
+                "pagerank": round(rel.pagerank[i], 4) if rel else 0.0,
+                "community": rel.community[i] if rel else -1,
+                "imports": rel.graph.out_degree(i) if rel else 0,
+                "imported_by": rel.graph.in_degree(i) if rel else 0,
+                "definitions": len(pf.definitions),
+                "parse_error_line": pf.error_line,
+            }
+        )
     ranked.sort(key=lambda r: (-float(r["relevance"]), str(r["rel"])))  # type: ignore[arg-type]
     deficits: list[str] = []
     if intent.task:
         ledger = ContextLedger()
         for r in ranked:
             if float(r["relevance"]) >= TARGET_RELEVANCE:  # type: ignore[arg-type]
-                ledger.record(LedgerEntry(str(r["rel"]), "full", int(r["tokens"]), int(r["tokens"]),  # type: ignore[call-overload]
-                                          float(r["relevance"]), target=True))  # type: ignore[arg-type]
+                ledger.record(
+                    LedgerEntry(
+                        str(r["rel"]),
+                        "full",
+                        int(r["tokens"]),
+                        int(r["tokens"]),  # type: ignore[call-overload]
+                        float(r["relevance"]),
+                        target=True,
+                    )
+                )  # type: ignore[arg-type]
         deficits = ledger.deficits(intent, [f.rel for f in files])
     n_comm = len({c for c in (rel.community if rel else []) if c >= 0})
-    return Overview(str(root), len(files), sum(counts), rel.graph.number_of_edges() if rel else 0, n_comm, intent,
-                    ranked, deficits)
+    return Overview(
+        str(root), len(files), sum(counts), rel.graph.number_of_edges() if rel else 0, n_comm, intent, ranked, deficits
+    )

@@ -105,8 +105,14 @@ class PackResult:
         return out
 
 
-def pack(root: Path, *, task: str | None = None, budget: int | None = None, mode: str = "auto",
-         progress: Progress | None = None) -> PackResult:
+def pack(
+    root: Path,
+    *,
+    task: str | None = None,
+    budget: int | None = None,
+    mode: str = "auto",
+    progress: Progress | None = None,
+) -> PackResult:
     """Pack `root` (a folder or one file). See `pack_steps` for the generator form."""
     gen = pack_steps(root, task=task, budget=budget, mode=mode)
     while True:
@@ -118,8 +124,9 @@ def pack(root: Path, *, task: str | None = None, budget: int | None = None, mode
             progress(*step)
 
 
-def pack_steps(root: Path, *, task: str | None = None, budget: int | None = None,
-               mode: str = "auto") -> Generator[tuple[int, int, str], None, PackResult]:
+def pack_steps(
+    root: Path, *, task: str | None = None, budget: int | None = None, mode: str = "auto"
+) -> Generator[tuple[int, int, str], None, PackResult]:
     """The packing pipeline as a generator yielding (done, total, text) progress; returns the result.
     Stopping the iteration between two steps cancels it (the GUI's Cancel button does that)."""
     started = time.perf_counter()
@@ -213,8 +220,16 @@ class _Packer:
     afterwards and downgraded until it fits, so estimates can only cost quality, never the budget.
     """
 
-    def __init__(self, files: list[ParsedFile], counts: list[int], file_rel: list[float],
-                 def_rel: dict[tuple[int, int], float], intent: StructuredIntent, mode: str, cap: int) -> None:
+    def __init__(
+        self,
+        files: list[ParsedFile],
+        counts: list[int],
+        file_rel: list[float],
+        def_rel: dict[tuple[int, int], float],
+        intent: StructuredIntent,
+        mode: str,
+        cap: int,
+    ) -> None:
         self.files = files
         self.counts = counts
         self.file_rel = file_rel
@@ -247,8 +262,16 @@ class _Packer:
         mode = "map" if lean else mode
         scores = self.def_scores.get(i, {}) if bodies else None
         skip = self.shared.get("", set()) | self.shared.get(_folder(pf.rel), set())
-        return render(pf, mode, original_tokens=self.counts[i], bodies=set(bodies or ()), skip_imports=skip,
-                      scores=scores, note=note, lean=lean)
+        return render(
+            pf,
+            mode,
+            original_tokens=self.counts[i],
+            bodies=set(bodies or ()),
+            skip_imports=skip,
+            scores=scores,
+            note=note,
+            lean=lean,
+        )
 
     def cost(self, i: int, mode: str) -> int:
         """Exact tokens of file i in `mode` (map: the skeleton without bodies), header included."""
@@ -508,7 +531,8 @@ class _Packer:
         if intent.task:
             lines.append(f"# task: {intent.task} ({intent.task_type})")
         lines.append(
-            "# modes: " + ", ".join(f"{m} {modes[m]}" for m in MODES if modes.get(m))
+            "# modes: "
+            + ", ".join(f"{m} {modes[m]}" for m in MODES if modes.get(m))
             + ". Each file starts with '=== path [mode -N]', N = o200k tokens dropped from it."
         )
         if self.omitted:
@@ -518,8 +542,11 @@ class _Packer:
         parts = ["\n".join(lines) + "\n"]
         for key, lines in sorted(self.shared.items()):
             where = f" in {key}/" if key else ""
-            parts.append(f"=== imports shared by several files{where} (listed once)\n" + "\n".join(sorted(lines)) + "\n")
+            parts.append(
+                f"=== imports shared by several files{where} (listed once)\n" + "\n".join(sorted(lines)) + "\n"
+            )
         if intent.task:  # files holding the task's bodies first (high-attention position), then by relevance
+
             def best(k: int) -> float:
                 return max((self.def_scores.get(k, {}).get(d, 0.0) for d in self.bodies.get(k, [])), default=0.0)
 

@@ -78,18 +78,49 @@ class ParsedFile:
 _FUNCTION_VALUES = frozenset({"arrow_function", "function_expression", "function", "generator_function"})
 _BRANCH_TYPES = frozenset(
     {
-        "if_statement", "elif_clause", "for_statement", "while_statement", "except_clause", "case_clause",
-        "conditional_expression", "boolean_operator", "for_in_statement", "catch_clause", "ternary_expression",
-        "switch_case", "if_expression", "match_arm", "while_expression", "for_expression", "expression_case",
-        "communication_case", "type_case", "do_statement", "enhanced_for_statement", "switch_label",
+        "if_statement",
+        "elif_clause",
+        "for_statement",
+        "while_statement",
+        "except_clause",
+        "case_clause",
+        "conditional_expression",
+        "boolean_operator",
+        "for_in_statement",
+        "catch_clause",
+        "ternary_expression",
+        "switch_case",
+        "if_expression",
+        "match_arm",
+        "while_expression",
+        "for_expression",
+        "expression_case",
+        "communication_case",
+        "type_case",
+        "do_statement",
+        "enhanced_for_statement",
+        "switch_label",
     }
 )
 _NESTING_TYPES = frozenset(
     {
-        "if_statement", "for_statement", "while_statement", "try_statement", "with_statement", "for_in_statement",
-        "switch_statement", "if_expression", "match_expression", "while_expression", "for_expression",
-        "loop_expression", "do_statement", "enhanced_for_statement", "select_statement",
-        "expression_switch_statement", "type_switch_statement",
+        "if_statement",
+        "for_statement",
+        "while_statement",
+        "try_statement",
+        "with_statement",
+        "for_in_statement",
+        "switch_statement",
+        "if_expression",
+        "match_expression",
+        "while_expression",
+        "for_expression",
+        "loop_expression",
+        "do_statement",
+        "enhanced_for_statement",
+        "select_statement",
+        "expression_switch_statement",
+        "type_switch_statement",
     }
 )
 
@@ -98,14 +129,46 @@ _NESTING_TYPES = frozenset(
 # subtrees are not walked, as they hold no definition or import the renderers need.
 LIGHT_SKIP = frozenset(
     {
-        "expression_statement", "return_statement", "call", "assignment", "augmented_assignment",
-        "argument_list", "binary_operator", "comparison_operator", "boolean_operator", "lambda", "list",
-        "dictionary", "tuple", "set", "parenthesized_expression", "subscript", "attribute", "keyword_argument",
-        "assert_statement", "raise_statement", "delete_statement", "pass_statement", "expression_list",
-        "call_expression", "member_expression", "arguments", "binary_expression", "assignment_expression",
-        "macro_invocation", "field_expression", "method_invocation", "local_variable_declaration",
-        "short_var_declaration", "let_declaration", "list_comprehension", "dictionary_comprehension",
-        "generator_expression", "conditional_expression", "not_operator", "unary_operator",
+        "expression_statement",
+        "return_statement",
+        "call",
+        "assignment",
+        "augmented_assignment",
+        "argument_list",
+        "binary_operator",
+        "comparison_operator",
+        "boolean_operator",
+        "lambda",
+        "list",
+        "dictionary",
+        "tuple",
+        "set",
+        "parenthesized_expression",
+        "subscript",
+        "attribute",
+        "keyword_argument",
+        "assert_statement",
+        "raise_statement",
+        "delete_statement",
+        "pass_statement",
+        "expression_list",
+        "call_expression",
+        "member_expression",
+        "arguments",
+        "binary_expression",
+        "assignment_expression",
+        "macro_invocation",
+        "field_expression",
+        "method_invocation",
+        "local_variable_declaration",
+        "short_var_declaration",
+        "let_declaration",
+        "list_comprehension",
+        "dictionary_comprehension",
+        "generator_expression",
+        "conditional_expression",
+        "not_operator",
+        "unary_operator",
     }
 )
 
@@ -259,8 +322,14 @@ class _Walker:
             if decl is None or len(decl.named_children) != 1:  # `const a = 1, f = () => 0`: keep it simple
                 return None
             head = decl.parent if decl.parent is not None and decl.parent.type == "export_statement" else decl
-            return self._add(node, head, kind, owner, node.child_by_field_name("name"),  # type: ignore[attr-defined]
-                             value.child_by_field_name("body"))
+            return self._add(
+                node,
+                head,
+                kind,
+                owner,
+                node.child_by_field_name("name"),  # type: ignore[attr-defined]
+                value.child_by_field_name("body"),
+            )
         if node.type in ("field_definition", "public_field_definition"):  # type: ignore[attr-defined]
             value = node.child_by_field_name("value")  # type: ignore[attr-defined]
             if value is None or value.type not in _FUNCTION_VALUES:
@@ -278,8 +347,9 @@ class _Walker:
         body = node.child_by_field_name("body")  # type: ignore[attr-defined]
         return self._add(node, head, kind, owner, name_node, None if kind == "type" else body)
 
-    def _add(self, node: object, head: object, kind: str, owner: int | None, name_node: object,
-             body: object) -> int | None:
+    def _add(
+        self, node: object, head: object, kind: str, owner: int | None, name_node: object, body: object
+    ) -> int | None:
         if name_node is None:
             return None
         name = name_node.text.decode("utf-8", "replace")  # type: ignore[attr-defined]
@@ -292,9 +362,7 @@ class _Walker:
         parent_node = node.parent  # type: ignore[attr-defined]
         if parent_node is not None and parent_node.type == "decorated_definition":
             start = parent_node.start_byte
-            decorators = [
-                self._one_line(c, c.end_byte) for c in parent_node.children if c.type == "decorator"
-            ]
+            decorators = [self._one_line(c, c.end_byte) for c in parent_node.children if c.type == "decorator"]
         header = self._one_line(head, body_start)
         defs = self.pf.definitions
         depth = 0 if owner is None else defs[owner].depth + 1
@@ -429,7 +497,24 @@ def words_of(identifier: str) -> list[str]:
     return [p.lower() for p in parts if p]
 
 
-_SUFFIXES = ("ations", "ation", "ments", "ment", "ions", "ion", "ings", "ing", "ers", "er", "ies", "es", "ed", "ly", "s", "e")
+_SUFFIXES = (
+    "ations",
+    "ation",
+    "ments",
+    "ment",
+    "ions",
+    "ion",
+    "ings",
+    "ing",
+    "ers",
+    "er",
+    "ies",
+    "es",
+    "ed",
+    "ly",
+    "s",
+    "e",
+)
 MIN_STEM = 3  # a suffix is stripped only when this many letters remain
 
 

@@ -142,8 +142,13 @@ def _signatures(pf: ParsedFile, skip_imports: set[str] | None) -> str:
     return "\n".join(lines)
 
 
-def _map(pf: ParsedFile, bodies: set[int], skip_imports: set[str] | None,
-         scores: dict[int, float] | None = None, lean: bool = False) -> tuple[str, list[str]]:
+def _map(
+    pf: ParsedFile,
+    bodies: set[int],
+    skip_imports: set[str] | None,
+    scores: dict[int, float] | None = None,
+    lean: bool = False,
+) -> tuple[str, list[str]]:
     """Skeleton with docstring first lines and the chosen definitions whole. With task scores,
     the chunks holding chosen bodies come first (semantic chunking, bridges, tail anchor)."""
     if not pf.is_code:

@@ -13,9 +13,28 @@ from pathlib import Path
 
 IGNORED_DIRS = frozenset(
     {
-        ".git", ".hg", ".svn", "node_modules", "__pycache__", ".venv", "venv", ".tox", ".nox", ".mypy_cache",
-        ".pytest_cache", ".ruff_cache", ".idea", ".vscode", "dist", "build", "target", ".eggs", ".next",
-        "coverage", ".cache", "site-packages",
+        ".git",
+        ".hg",
+        ".svn",
+        "node_modules",
+        "__pycache__",
+        ".venv",
+        "venv",
+        ".tox",
+        ".nox",
+        ".mypy_cache",
+        ".pytest_cache",
+        ".ruff_cache",
+        ".idea",
+        ".vscode",
+        "dist",
+        "build",
+        "target",
+        ".eggs",
+        ".next",
+        "coverage",
+        ".cache",
+        "site-packages",
     }
 )
 IGNORED_SUFFIXES = (".pyc", ".pyo", ".so", ".dll", ".dylib", ".lock", ".min.js", ".map", ".egg-info")
@@ -47,8 +66,11 @@ def scan(root: Path) -> tuple[list[Source], list[Skipped]]:
         reldir = os.path.relpath(dirpath, root).replace(os.sep, "/")
         reldir = "" if reldir == "." else reldir
         dirnames[:] = sorted(
-            d for d in dirnames
-            if d not in IGNORED_DIRS and not d.endswith(".egg-info") and not _ignored(f"{reldir}/{d}".lstrip("/"), d, True, patterns)
+            d
+            for d in dirnames
+            if d not in IGNORED_DIRS
+            and not d.endswith(".egg-info")
+            and not _ignored(f"{reldir}/{d}".lstrip("/"), d, True, patterns)
         )
         for name in sorted(filenames):
             rel = f"{reldir}/{name}".lstrip("/")

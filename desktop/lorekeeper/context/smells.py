@@ -49,8 +49,17 @@ def smells_of(files: list[ParsedFile], pagerank: list[float], dependents: list[i
                 ("complexity", d.complexity, HIGH_COMPLEXITY),
             ):
                 if value > threshold:
-                    out.append(Smell(pf.rel, d.qualname, d.start_line + 1, kind, value, threshold,
-                                     round(value / threshold * amp, 4)))
+                    out.append(
+                        Smell(
+                            pf.rel,
+                            d.qualname,
+                            d.start_line + 1,
+                            kind,
+                            value,
+                            threshold,
+                            round(value / threshold * amp, 4),
+                        )
+                    )
     out.sort(key=lambda s: (-s.score, s.rel, s.line, s.kind))
     return out
 

@@ -62,7 +62,6 @@ _NO_VALUE_TYPES = {"is_json", "not_is_json"}
 _FLAG_BITS = {"i": re.IGNORECASE, "m": re.MULTILINE, "s": re.DOTALL}
 
 
-
 @lru_cache(maxsize=4096)
 def compile_pattern(pattern: str, flags: int) -> re.Pattern[str]:
     """Compile once per (pattern, flags) for the whole process."""
@@ -153,9 +152,7 @@ def parse_rule(raw: Any, index: int, *, file: str | None = None) -> Rule:
         )
     severity = raw.get("severity")
     if severity not in SEVERITIES:
-        raise InvalidSpecError(
-            f"severity must be 'warning' or 'info', got {severity!r}", file=file, rule_id=rid
-        )
+        raise InvalidSpecError(f"severity must be 'warning' or 'info', got {severity!r}", file=file, rule_id=rid)
     name = raw.get("name")
     if name is not None and not isinstance(name, str):
         raise InvalidSpecError("name must be a string", file=file, rule_id=rid)

@@ -129,7 +129,12 @@ class EvalService:
             ]
 
     def count(
-        self, *, skill: str | None = None, project: str | None = None, passed: bool | None = None, search: str = "",
+        self,
+        *,
+        skill: str | None = None,
+        project: str | None = None,
+        passed: bool | None = None,
+        search: str = "",
         since: datetime | None = None,
     ) -> int:
         stmt = self._filtered(select(func.count(EvalRun.id)), skill, project, passed, search, since)

@@ -92,7 +92,9 @@ class ScenarioOutcome:
     second_prefers: str
 
 
-def score_scenario(old_eval: float | None, new_eval: float | None, first: JudgeCall, second: JudgeCall) -> ScenarioOutcome:
+def score_scenario(
+    old_eval: float | None, new_eval: float | None, first: JudgeCall, second: JudgeCall
+) -> ScenarioOutcome:
     """`first` judged (A=old, B=new), `second` judged (A=new, B=old). See the module docstring."""
     p1 = preference(first.score_a, first.score_b)
     p2 = preference(second.score_b, second.score_a)
@@ -167,9 +169,24 @@ class ScenarioResult:
         return list(self.detail.get("judge", []))
 
     def to_dict(self, *, full: bool = False) -> dict[str, Any]:
-        out = {k: getattr(self, k) for k in ("position", "scenario", "old_eval", "new_eval", "old_judge", "new_judge",
-                                               "old_score", "new_score", "judge_winner", "winner")}
-        out["judge"] = [{k: c.get(k) for k in ("order", "score_a", "score_b", "prefers", "reason")} for c in self.judge_calls]
+        out = {
+            k: getattr(self, k)
+            for k in (
+                "position",
+                "scenario",
+                "old_eval",
+                "new_eval",
+                "old_judge",
+                "new_judge",
+                "old_score",
+                "new_score",
+                "judge_winner",
+                "winner",
+            )
+        }
+        out["judge"] = [
+            {k: c.get(k) for k in ("order", "score_a", "score_b", "prefers", "reason")} for c in self.judge_calls
+        ]
         if full:
             out["old_output"] = self.old_output
             out["new_output"] = self.new_output
@@ -205,10 +222,21 @@ class BenchmarkInfo:
 
     def to_dict(self, *, full: bool = False) -> dict[str, Any]:
         out: dict[str, Any] = {
-            "id": self.id, "proposal": self.proposal_id, "skill": self.skill, "scope": self.scope or None,
-            "created_at": self.created_at.isoformat(), "provider": self.provider, "model": self.model,
-            "judge_model": self.judge_model, "seed": self.seed, "verdict": self.verdict, "wins_new": self.wins_new,
-            "wins_old": self.wins_old, "ties": self.ties, "old_avg": self.old_avg, "new_avg": self.new_avg,
+            "id": self.id,
+            "proposal": self.proposal_id,
+            "skill": self.skill,
+            "scope": self.scope or None,
+            "created_at": self.created_at.isoformat(),
+            "provider": self.provider,
+            "model": self.model,
+            "judge_model": self.judge_model,
+            "seed": self.seed,
+            "verdict": self.verdict,
+            "wins_new": self.wins_new,
+            "wins_old": self.wins_old,
+            "ties": self.ties,
+            "old_avg": self.old_avg,
+            "new_avg": self.new_avg,
             "improvement_pct": self.improvement_pct,
             "weights": {"evals": EVAL_WEIGHT, "judge": JUDGE_WEIGHT, "scale": SCALE},
             "results": [r.to_dict(full=full) for r in self.results],
@@ -227,13 +255,39 @@ def _loads(text: str, default: Any) -> Any:
 
 def _run_info(row: BenchmarkRun, results: list[BenchmarkResult]) -> BenchmarkInfo:
     return BenchmarkInfo(
-        id=row.id, proposal_id=row.proposal_id, skill=row.skill, scope=row.scope, created_at=row.created_at,
-        provider=row.provider, model=row.model, judge_model=row.judge_model, seed=row.seed, verdict=row.verdict,
-        wins_new=row.wins_new, wins_old=row.wins_old, ties=row.ties, old_avg=row.old_avg, new_avg=row.new_avg,
-        improvement_pct=row.improvement_pct, config=_loads(row.config, {}),
+        id=row.id,
+        proposal_id=row.proposal_id,
+        skill=row.skill,
+        scope=row.scope,
+        created_at=row.created_at,
+        provider=row.provider,
+        model=row.model,
+        judge_model=row.judge_model,
+        seed=row.seed,
+        verdict=row.verdict,
+        wins_new=row.wins_new,
+        wins_old=row.wins_old,
+        ties=row.ties,
+        old_avg=row.old_avg,
+        new_avg=row.new_avg,
+        improvement_pct=row.improvement_pct,
+        config=_loads(row.config, {}),
         results=[
-            ScenarioResult(r.position, r.scenario, r.old_output, r.new_output, r.old_eval, r.new_eval, r.old_judge,
-                           r.new_judge, r.old_score, r.new_score, r.judge_winner, r.winner, _loads(r.detail, {}))
+            ScenarioResult(
+                r.position,
+                r.scenario,
+                r.old_output,
+                r.new_output,
+                r.old_eval,
+                r.new_eval,
+                r.old_judge,
+                r.new_judge,
+                r.old_score,
+                r.new_score,
+                r.judge_winner,
+                r.winner,
+                _loads(r.detail, {}),
+            )
             for r in sorted(results, key=lambda r: r.position)
         ],
     )
@@ -249,8 +303,14 @@ class ScenarioInfo:
     model: str
 
     def to_dict(self) -> dict[str, object]:
-        return {"id": self.id, "skill": self.skill, "scope": self.scope or None, "text": self.text,
-                "source": self.source, "model": self.model or None}
+        return {
+            "id": self.id,
+            "skill": self.skill,
+            "scope": self.scope or None,
+            "text": self.text,
+            "source": self.source,
+            "model": self.model or None,
+        }
 
 
 _TEXT_KEYS = ("request", "scenario", "prompt", "text", "message")
@@ -276,8 +336,9 @@ def parse_scenarios(raw: str, count: int) -> list[str]:
     if not items:
         items = [m.group(1).strip('"') for m in map(_NUMBERED.match, raw.splitlines()) if m]
     if not items:
-        raise ModelAnswerError(f"the scenario answer is neither a JSON array of requests nor a numbered list "
-                               f"(answer: {raw[:200]!r})")
+        raise ModelAnswerError(
+            f"the scenario answer is neither a JSON array of requests nor a numbered list (answer: {raw[:200]!r})"
+        )
     return items[:count]
 
 
@@ -296,18 +357,25 @@ class BenchmarkService:
         """Kept scenarios of a skill scope: the operator's first, then the model's, oldest first."""
         scope = validate_project(scope)
         with self.ws.store.session() as s:
-            rows = s.scalars(select(BenchmarkScenario).where(BenchmarkScenario.skill == skill, BenchmarkScenario.scope == scope)
-                             .order_by(BenchmarkScenario.id)).all()
+            rows = s.scalars(
+                select(BenchmarkScenario)
+                .where(BenchmarkScenario.skill == skill, BenchmarkScenario.scope == scope)
+                .order_by(BenchmarkScenario.id)
+            ).all()
         infos = [ScenarioInfo(r.id, r.skill, r.scope, r.text, r.source, r.model) for r in rows]
         return [i for i in infos if i.source == "operator"] + [i for i in infos if i.source != "operator"]
 
-    def add_scenario(self, skill: str, scope: str, text: str, *, source: str = "operator", model: str = "") -> ScenarioInfo:
+    def add_scenario(
+        self, skill: str, scope: str, text: str, *, source: str = "operator", model: str = ""
+    ) -> ScenarioInfo:
         text = (text or "").strip()
         if not text:
             raise InvalidInputError("a scenario needs a text (the request both versions answer)")
         scope = validate_project(scope)
         with self.ws.store.write() as s:
-            row = BenchmarkScenario(skill=skill, scope=scope, text=text, source=source, model=model, created_at=utcnow())
+            row = BenchmarkScenario(
+                skill=skill, scope=scope, text=text, source=source, model=model, created_at=utcnow()
+            )
             s.add(row)
             s.flush()
             return ScenarioInfo(row.id, skill, scope, text, source, model)
@@ -319,15 +387,17 @@ class BenchmarkService:
                 raise NotFoundError(f"no scenario #{scenario_id}")
             s.delete(row)
 
-    def _ensure_scenarios(self, skill: str, scope: str, description: str, rules: RuleSet, count: int,
-                          provider: Provider) -> tuple[list[ScenarioInfo], dict[str, str] | None]:
+    def _ensure_scenarios(
+        self, skill: str, scope: str, description: str, rules: RuleSet, count: int, provider: Provider
+    ) -> tuple[list[ScenarioInfo], dict[str, str] | None]:
         """The scenarios to use, and how missing ones were generated (prompt, raw answer, model) if they were."""
         have = self.scenarios(skill, scope)
         if len(have) >= count:
             return have[:count], None
         missing = count - len(have)
-        prompt = template("scenarios").render(count=missing, skill=skill, description=description,
-                                              rules=_rules_text(rules))
+        prompt = template("scenarios").render(
+            count=missing, skill=skill, description=description, rules=_rules_text(rules)
+        )
         raw = provider.complete(prompt)
         texts = parse_scenarios(raw, missing)
         for text in texts:
@@ -403,9 +473,16 @@ class BenchmarkService:
         judge_t_hash = getattr(getattr(judge, "template", None), "sha256", "")
         total = len(chosen) * 4
         done = 0
-        outcomes: list[tuple[ScenarioInfo, str, str, float | None, float | None, list[dict], list[dict], dict, dict, ScenarioOutcome]] = []
+        outcomes: list[
+            tuple[
+                ScenarioInfo, str, str, float | None, float | None, list[dict], list[dict], dict, dict, ScenarioOutcome
+            ]
+        ] = []
         asked_first: list[str] = []
-        systems = {OLD: system_t.render(skill_content=p.current_content), NEW: system_t.render(skill_content=p.proposed_content)}
+        systems = {
+            OLD: system_t.render(skill_content=p.current_content),
+            NEW: system_t.render(skill_content=p.proposed_content),
+        }
         for sc in chosen:
             outputs: dict[str, str] = {}
             for side in (OLD, NEW):
@@ -422,15 +499,33 @@ class BenchmarkService:
             for order in orders:
                 yield (done, total, f"{p.skill}: judge ({order.replace('_', ' ')}) on scenario {sc.id}")
                 a, b = (outputs[OLD], outputs[NEW]) if order == "old_first" else (outputs[NEW], outputs[OLD])
-                calls[order] = judge.score(skill=p.skill, description=description, scenario=sc.text, response_a=a, response_b=b)
+                calls[order] = judge.score(
+                    skill=p.skill, description=description, scenario=sc.text, response_a=a, response_b=b
+                )
                 done += 1
             outcome = score_scenario(old_eval, new_eval, calls["old_first"], calls["new_first"])
-            outcomes.append((sc, outputs[OLD], outputs[NEW], old_eval, new_eval, old_rules, new_rules,
-                             calls["old_first"].to_dict(), calls["new_first"].to_dict(), outcome))
+            outcomes.append(
+                (
+                    sc,
+                    outputs[OLD],
+                    outputs[NEW],
+                    old_eval,
+                    new_eval,
+                    old_rules,
+                    new_rules,
+                    calls["old_first"].to_dict(),
+                    calls["new_first"].to_dict(),
+                    outcome,
+                )
+            )
         t = totals([o[-1] for o in outcomes])
         config = {
             "weights": {"evals": EVAL_WEIGHT, "judge": JUDGE_WEIGHT, "scale": SCALE},
-            "templates": {"bench_system": system_t.sha256, "judge": judge_t_hash, "scenarios": template("scenarios").sha256},
+            "templates": {
+                "bench_system": system_t.sha256,
+                "judge": judge_t_hash,
+                "scenarios": template("scenarios").sha256,
+            },
             "systems": systems,
             "rules": rules.to_dict() if rules.rules else None,
             "base_version": p.base_version,
@@ -439,21 +534,49 @@ class BenchmarkService:
             "scenario_generation": generated,  # None when every scenario was a kept one
         }
         with self.ws.store.write() as s:
-            run = BenchmarkRun(proposal_id=p.id, skill=p.skill, scope=p.scope, created_at=utcnow(), provider=provider.name,
-                               model=provider.model, judge_model=getattr(judge, "model", ""), seed=seed, verdict=t.verdict,
-                               wins_new=t.wins_new, wins_old=t.wins_old, ties=t.ties, old_avg=t.old_avg, new_avg=t.new_avg,
-                               improvement_pct=t.improvement_pct, config=json.dumps(config, ensure_ascii=False))
+            run = BenchmarkRun(
+                proposal_id=p.id,
+                skill=p.skill,
+                scope=p.scope,
+                created_at=utcnow(),
+                provider=provider.name,
+                model=provider.model,
+                judge_model=getattr(judge, "model", ""),
+                seed=seed,
+                verdict=t.verdict,
+                wins_new=t.wins_new,
+                wins_old=t.wins_old,
+                ties=t.ties,
+                old_avg=t.old_avg,
+                new_avg=t.new_avg,
+                improvement_pct=t.improvement_pct,
+                config=json.dumps(config, ensure_ascii=False),
+            )
             s.add(run)
             s.flush()
             for i, (sc, old_out, new_out, old_eval, new_eval, old_rules, new_rules, c1, c2, o) in enumerate(outcomes):
                 c1.update(order="A=old, B=new", prefers=o.first_prefers)
                 c2.update(order="A=new, B=old", prefers=o.second_prefers)
                 detail = {"old_rules": old_rules, "new_rules": new_rules, "judge": [c1, c2]}
-                s.add(BenchmarkResult(run_id=run.id, position=i, scenario_id=sc.id, scenario=sc.text, old_output=old_out,
-                                      new_output=new_out, old_eval=old_eval, new_eval=new_eval, old_judge=o.old_judge,
-                                      new_judge=o.new_judge, old_score=o.old_score, new_score=o.new_score,
-                                      judge_winner=o.judge_winner, winner=o.winner,
-                                      detail=json.dumps(detail, ensure_ascii=False)))
+                s.add(
+                    BenchmarkResult(
+                        run_id=run.id,
+                        position=i,
+                        scenario_id=sc.id,
+                        scenario=sc.text,
+                        old_output=old_out,
+                        new_output=new_out,
+                        old_eval=old_eval,
+                        new_eval=new_eval,
+                        old_judge=o.old_judge,
+                        new_judge=o.new_judge,
+                        old_score=o.old_score,
+                        new_score=o.new_score,
+                        judge_winner=o.judge_winner,
+                        winner=o.winner,
+                        detail=json.dumps(detail, ensure_ascii=False),
+                    )
+                )
             run_id = run.id
         yield (total, total, f"{p.skill}: {t.verdict}")
         return self.get(run_id)
@@ -462,7 +585,9 @@ class BenchmarkService:
 def _rules_text(rules: RuleSet) -> str:
     if not rules.rules:
         return "(none)"
-    return "\n".join(f"- [{r.severity}] {r.label}: {r.type} {json.dumps(r.value, ensure_ascii=False)}" for r in rules.rules)
+    return "\n".join(
+        f"- [{r.severity}] {r.label}: {r.type} {json.dumps(r.value, ensure_ascii=False)}" for r in rules.rules
+    )
 
 
 def _description(content: str) -> str:

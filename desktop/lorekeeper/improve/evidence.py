@@ -20,7 +20,42 @@ if TYPE_CHECKING:
 MAX_LEARNINGS = 5
 MIN_OVERLAP = 2  # shared words (after stop words) for a learning to count as related; a tag counts 10
 _STOP = frozenset(
-    ["a", "an", "and", "are", "as", "at", "be", "by", "for", "from", "in", "into", "is", "it", "of", "on", "or", "the", "this", "to", "with", "use", "using", "when", "your", "you", "not", "no", "do", "does", "never", "always", "should", "must"]
+    [
+        "a",
+        "an",
+        "and",
+        "are",
+        "as",
+        "at",
+        "be",
+        "by",
+        "for",
+        "from",
+        "in",
+        "into",
+        "is",
+        "it",
+        "of",
+        "on",
+        "or",
+        "the",
+        "this",
+        "to",
+        "with",
+        "use",
+        "using",
+        "when",
+        "your",
+        "you",
+        "not",
+        "no",
+        "do",
+        "does",
+        "never",
+        "always",
+        "should",
+        "must",
+    ]
 )
 
 
@@ -33,7 +68,13 @@ class FailingRule:
     checked: int  # answers checked against it
 
     def to_dict(self) -> dict[str, object]:
-        return {"id": self.id, "name": self.name, "severity": self.severity, "failed": self.failed, "checked": self.checked}
+        return {
+            "id": self.id,
+            "name": self.name,
+            "severity": self.severity,
+            "failed": self.failed,
+            "checked": self.checked,
+        }
 
 
 def failing_rules(ws: Workspace, skill: str, project: str, *, days: float | None = 30) -> list[FailingRule]:
@@ -70,7 +111,9 @@ def _words(text: str) -> set[str]:
     return {w for w in re.findall(r"[a-z0-9]+", folded) if w not in _STOP and len(w) > 2}
 
 
-def related_learnings(ws: Workspace, skill: str, project: str, rule_names: list[str] | None = None) -> list[dict[str, object]]:
+def related_learnings(
+    ws: Workspace, skill: str, project: str, rule_names: list[str] | None = None
+) -> list[dict[str, object]]:
     """Active learnings the skill's project sees that share words with the skill (name, description,
     triggers, keywords) or with its failing rules (at least 2 words); a learning tagged with the skill's name always counts.
     Best overlap first, newest first among equals, at most 5."""
@@ -90,7 +133,12 @@ def related_learnings(ws: Workspace, skill: str, project: str, rule_names: list[
         if skill in item.tags:
             overlap += 10
         if overlap >= MIN_OVERLAP:
-            scored.append((overlap, item.created_at.timestamp(),
-                           {"id": item.id, "rule": item.rule, "source": item.source, "project": item.project or None}))
+            scored.append(
+                (
+                    overlap,
+                    item.created_at.timestamp(),
+                    {"id": item.id, "rule": item.rule, "source": item.source, "project": item.project or None},
+                )
+            )
     scored.sort(key=lambda t: (-t[0], -t[1]))
     return [d for _, _, d in scored[:MAX_LEARNINGS]]

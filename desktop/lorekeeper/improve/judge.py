@@ -34,7 +34,13 @@ class JudgeCall:
     raw: str = ""
 
     def to_dict(self) -> dict[str, object]:
-        return {"score_a": self.score_a, "score_b": self.score_b, "reason": self.reason, "prompt": self.prompt, "raw": self.raw}
+        return {
+            "score_a": self.score_a,
+            "score_b": self.score_b,
+            "reason": self.reason,
+            "prompt": self.prompt,
+            "raw": self.raw,
+        }
 
 
 class Judge(Protocol):
@@ -90,8 +96,9 @@ class LLMJudge:
         self.template = template("judge")
 
     def score(self, *, skill: str, description: str, scenario: str, response_a: str, response_b: str) -> JudgeCall:
-        prompt = self.template.render(skill=skill, description=description, scenario=scenario,
-                                      response_a=response_a, response_b=response_b)
+        prompt = self.template.render(
+            skill=skill, description=description, scenario=scenario, response_a=response_a, response_b=response_b
+        )
         raw = self.provider.complete(prompt)
         a, b, reason = parse_judge_answer(raw)
         return JudgeCall(a, b, reason, prompt, raw)

@@ -77,7 +77,11 @@ class RunSummary:
             f"{len(self.skipped)} skipped" + (f", {len(self.errors)} error(s)" if self.errors else "") + "."
         ]
         for c in self.created:
-            lines.append(f"  + #{c['proposal']} {c['skill']}" + (f" ({c['project']})" if c.get("project") else "") + f": {c['reason']}")
+            lines.append(
+                f"  + #{c['proposal']} {c['skill']}"
+                + (f" ({c['project']})" if c.get("project") else "")
+                + f": {c['reason']}"
+            )
         for sk in self.skipped:
             lines.append(f"  = {sk['skill']}" + (f" ({sk['project']})" if sk.get("project") else "") + f": {sk['why']}")
         for e in self.errors:
@@ -89,9 +93,14 @@ class RunSummary:
 
 def save_run(ws: Workspace, summary: RunSummary) -> int:
     with ws.store.write() as s:
-        row = ImprovementRun(kind=summary.kind, project=summary.project, started_at=summary.started_at,
-                             finished_at=summary.finished_at, model=summary.model,
-                             summary=json.dumps(summary.to_dict(), ensure_ascii=False))
+        row = ImprovementRun(
+            kind=summary.kind,
+            project=summary.project,
+            started_at=summary.started_at,
+            finished_at=summary.finished_at,
+            model=summary.model,
+            summary=json.dumps(summary.to_dict(), ensure_ascii=False),
+        )
         s.add(row)
         s.flush()
         summary.run_id = row.id
@@ -123,16 +132,21 @@ def metric_dict(m: SkillMetrics, project: str) -> dict[str, Any]:
     return d
 
 
-def template_content(current: str, skill: str, reasons: list[str], rules: list[dict[str, Any]],
-                     learnings: list[dict[str, Any]], day: str) -> tuple[str, str]:
+def template_content(
+    current: str, skill: str, reasons: list[str], rules: list[dict[str, Any]], learnings: list[dict[str, Any]], day: str
+) -> tuple[str, str]:
     """The proposed SKILL.md (current + a corrections section) and a one-line summary of the change."""
     body = current.rstrip("\n")
     existing = body.casefold()
-    lines = [f"{SECTION} ({day})", "",
-             "Quality review found: " + "; ".join(reasons) + ". Before answering, check these points:", ""]
+    lines = [
+        f"{SECTION} ({day})",
+        "",
+        "Quality review found: " + "; ".join(reasons) + ". Before answering, check these points:",
+        "",
+    ]
     added = 0
     for r in rules:
-        line = f"- Must satisfy the check \"{r['name']}\" (failed in {r['failed']} of {r['checked']} checked answers)."
+        line = f'- Must satisfy the check "{r["name"]}" (failed in {r["failed"]} of {r["checked"]} checked answers).'
         if r["name"].casefold() not in existing:
             lines.append(line)
             added += 1
@@ -143,8 +157,10 @@ def template_content(current: str, skill: str, reasons: list[str], rules: list[d
             added += 1
     if not added:
         lines.append("- Ask for the missing context when the request is ambiguous, and say which assumptions you made.")
-    summary = (f"adds a corrections section: {sum(1 for r in rules if r['name'].casefold() not in existing)} failing check(s), "
-               f"{sum(1 for i in learnings if str(i['rule']).casefold() not in existing)} related learning(s)")
+    summary = (
+        f"adds a corrections section: {sum(1 for r in rules if r['name'].casefold() not in existing)} failing check(s), "
+        f"{sum(1 for i in learnings if str(i['rule']).casefold() not in existing)} related learning(s)"
+    )
     return body + "\n\n" + "\n".join(lines) + "\n", summary
 
 
@@ -161,7 +177,7 @@ class NightlyAnalysis:
 
         with self.ws.store.session() as s:  # projects named only by their events count too
             seen = {str(p) for p in s.scalars(select(QualityEvent.project).distinct()) if p}
-        return [""] + sorted(seen | {p for p in self.ws.skills.projects() if p})
+        return ["", *sorted(seen | {p for p in self.ws.skills.projects() if p})]
 
     def run(self, project: str | None = None, *, days: float | None = DEFAULT_DAYS) -> RunSummary:
         ws = self.ws
@@ -178,14 +194,18 @@ class NightlyAnalysis:
                 try:
                     scope = ws.skills.resolve_scope(m.skill, proj or None)
                 except Exception as exc:  # noqa: BLE001 - events of a skill removed since
-                    summary.skipped.append({"skill": m.skill, "project": proj or None, "why": f"not in the library ({exc})"})
+                    summary.skipped.append(
+                        {"skill": m.skill, "project": proj or None, "why": f"not in the library ({exc})"}
+                    )
                     continue
                 groups.setdefault((m.skill, scope), []).append((proj, m))
         day = summary.started_at.strftime("%Y-%m-%d")
         for (skill, scope), seen in groups.items():
             first_proj = seen[0][0]
             if (skill, scope) in pending:
-                summary.skipped.append({"skill": skill, "project": first_proj or None, "why": "a proposal for it is already pending"})
+                summary.skipped.append(
+                    {"skill": skill, "project": first_proj or None, "why": "a proposal for it is already pending"}
+                )
                 continue
             current = ws.skills.get(skill, scope or None)
             reasons: list[str] = []
@@ -207,19 +227,35 @@ class NightlyAnalysis:
             learn_list = list(learnings.values())[:5]
             proposed, change = template_content(current.content, skill, reasons, rule_list, learn_list, day)
             new = NewProposal(
-                skill=skill, scope=scope, project=first_proj, source="template",
-                reason="; ".join(reasons), summary=change,
+                skill=skill,
+                scope=scope,
+                project=first_proj,
+                source="template",
+                reason="; ".join(reasons),
+                summary=change,
                 metrics={"window_days": days, "by_project": [metric_dict(m, proj) for proj, m in seen]},
-                failing_rules=rule_list, learnings=learn_list, base_version=current.version,
-                current_content=current.content, proposed_content=proposed,
+                failing_rules=rule_list,
+                learnings=learn_list,
+                base_version=current.version,
+                current_content=current.content,
+                proposed_content=proposed,
             )
             created = ws.improve.proposals.create(new)
             if created is None:  # a concurrent run got there first
-                summary.skipped.append({"skill": skill, "project": first_proj or None, "why": "a proposal for it is already pending"})
+                summary.skipped.append(
+                    {"skill": skill, "project": first_proj or None, "why": "a proposal for it is already pending"}
+                )
                 continue
             pending.add((skill, scope))
-            summary.created.append({"proposal": created.id, "skill": skill, "scope": scope or None,
-                                    "project": first_proj or None, "reason": created.reason})
+            summary.created.append(
+                {
+                    "proposal": created.id,
+                    "skill": skill,
+                    "scope": scope or None,
+                    "project": first_proj or None,
+                    "reason": created.reason,
+                }
+            )
         summary.finished_at = utcnow()
         save_run(ws, summary)
         self._link(summary)

@@ -24,8 +24,10 @@ class Template:
         try:
             return self.text.format(**values)
         except (KeyError, IndexError, ValueError) as exc:
-            raise InvalidSpecError(f"prompt template {self.name}.md has a bad placeholder: {exc}",
-                                   file=str(resources_dir() / "prompts" / f"{self.name}.md")) from None
+            raise InvalidSpecError(
+                f"prompt template {self.name}.md has a bad placeholder: {exc}",
+                file=str(resources_dir() / "prompts" / f"{self.name}.md"),
+            ) from None
 
 
 def template(name: str) -> Template:

@@ -68,8 +68,14 @@ class BenchmarkBadge:
         return f"{self.verdict} {pct} ({self.wins_new}W/{self.wins_old}L/{self.ties}T)"
 
     def to_dict(self) -> dict[str, object]:
-        return {"run_id": self.run_id, "verdict": self.verdict, "improvement_pct": self.improvement_pct,
-                "wins_new": self.wins_new, "wins_old": self.wins_old, "ties": self.ties}
+        return {
+            "run_id": self.run_id,
+            "verdict": self.verdict,
+            "improvement_pct": self.improvement_pct,
+            "wins_new": self.wins_new,
+            "wins_old": self.wins_old,
+            "ties": self.ties,
+        }
 
 
 @dataclass(frozen=True)
@@ -196,9 +202,14 @@ class ProposalService:
             .subquery()
         )
         rows = s.scalars(select(BenchmarkRun).join(latest, BenchmarkRun.id == latest.c.rid)).all()
-        return {r.proposal_id: BenchmarkBadge(r.id, r.verdict, r.improvement_pct, r.wins_new, r.wins_old, r.ties) for r in rows}
+        return {
+            r.proposal_id: BenchmarkBadge(r.id, r.verdict, r.improvement_pct, r.wins_new, r.wins_old, r.ties)
+            for r in rows
+        }
 
-    def list(self, status: str | None = None, *, skill: str | None = None, limit: int | None = None) -> list[ProposalInfo]:
+    def list(
+        self, status: str | None = None, *, skill: str | None = None, limit: int | None = None
+    ) -> list[ProposalInfo]:
         """Proposals, oldest first for pending (the review order), newest first otherwise."""
         if status not in (None, "", "all") and status not in STATUSES:
             raise InvalidInputError(f"unknown status {status!r}: use {', '.join(STATUSES)} or all")
@@ -225,7 +236,7 @@ class ProposalService:
     def counts(self) -> dict[str, int]:
         with self.ws.store.session() as s:
             rows = s.execute(select(Proposal.status, func.count(Proposal.id)).group_by(Proposal.status)).all()
-        out = {k: 0 for k in STATUSES}
+        out = dict.fromkeys(STATUSES, 0)
         out.update({k: int(n) for k, n in rows})
         return out
 
@@ -242,17 +253,31 @@ class ProposalService:
             raise InvalidInputError(f"unknown proposal source {new.source!r}")
         with self.ws.store.write() as s:
             dupe = s.scalar(
-                select(Proposal.id).where(Proposal.skill == new.skill, Proposal.scope == new.scope, Proposal.status == "pending")
+                select(Proposal.id).where(
+                    Proposal.skill == new.skill, Proposal.scope == new.scope, Proposal.status == "pending"
+                )
             )
             if dupe is not None:
                 return None
             row = Proposal(
-                skill=new.skill, scope=new.scope, project=new.project, source=new.source, status="pending",
-                reason=new.reason, summary=new.summary, metrics=json.dumps(new.metrics, ensure_ascii=False),
+                skill=new.skill,
+                scope=new.scope,
+                project=new.project,
+                source=new.source,
+                status="pending",
+                reason=new.reason,
+                summary=new.summary,
+                metrics=json.dumps(new.metrics, ensure_ascii=False),
                 failing_rules=json.dumps(new.failing_rules, ensure_ascii=False),
-                learnings=json.dumps(new.learnings, ensure_ascii=False), base_version=new.base_version,
-                current_content=new.current_content, proposed_content=new.proposed_content, model=new.model,
-                prompt=new.prompt, answer=new.answer, run_id=new.run_id, created_at=utcnow(),
+                learnings=json.dumps(new.learnings, ensure_ascii=False),
+                base_version=new.base_version,
+                current_content=new.current_content,
+                proposed_content=new.proposed_content,
+                model=new.model,
+                prompt=new.prompt,
+                answer=new.answer,
+                run_id=new.run_id,
+                created_at=utcnow(),
             )
             s.add(row)
             s.flush()
@@ -265,7 +290,8 @@ class ProposalService:
             raise NotFoundError(f"no proposal #{proposal_id}. `lorekeeper proposals list` shows the queue.")
         if row.status != "pending":
             raise InvalidInputError(
-                f"proposal #{proposal_id} is already {row.status}" + (f" by {row.decided_by}" if row.decided_by else "")
+                f"proposal #{proposal_id} is already {row.status}"
+                + (f" by {row.decided_by}" if row.decided_by else "")
                 + "; undo it first (`lorekeeper proposals undo`) to decide again."
             )
         return row
@@ -276,7 +302,9 @@ class ProposalService:
     def _abort(self, log, proposal_id: int, kind: str, exc: BaseException) -> None:  # type: ignore[no-untyped-def]
         """The signed decision is in the log but the store refused it: say so in the log too."""
         try:
-            log.append("proposal_decision_aborted", {"proposal": proposal_id, "decision": kind, "error": str(exc)[:500]})
+            log.append(
+                "proposal_decision_aborted", {"proposal": proposal_id, "decision": kind, "error": str(exc)[:500]}
+            )
         except Exception as second:  # noqa: BLE001 - the original error is what the caller must see
             log_module.warning("proposal #%s: the abort of a %s could not be logged: %s", proposal_id, kind, second)
 
@@ -295,7 +323,9 @@ class ProposalService:
             p = _info(row, None)
             sk = lib._skill(s, p.skill, p.scope)
             if sk is None:
-                raise NotFoundError(f"skill {p.skill!r} no longer exists" + (f" in project {p.scope}" if p.scope else ""))
+                raise NotFoundError(
+                    f"skill {p.skill!r} no longer exists" + (f" in project {p.scope}" if p.scope else "")
+                )
             backup = sk.current_version
         if backup != p.base_version and not force:
             raise InvalidInputError(
@@ -304,20 +334,39 @@ class ProposalService:
             )
         doc = parse_skill_md(p.proposed_content, file=f"proposal #{proposal_id} {p.skill}/{SKILL_FILE}")
         if doc.name != p.skill:
-            raise InvalidInputError(f"proposal #{proposal_id} renames the skill to {doc.name!r}; a proposal cannot rename it")
-        why = why or f"accepted as proposed: {p.reason}"[:MAX_REASON]  # an approval without a note agrees with the reason
+            raise InvalidInputError(
+                f"proposal #{proposal_id} renames the skill to {doc.name!r}; a proposal cannot rename it"
+            )
+        why = (
+            why or f"accepted as proposed: {p.reason}"[:MAX_REASON]
+        )  # an approval without a note agrees with the reason
         now = utcnow()
-        sig = self._event(log, EVENT_APPROVED, {
-            "proposal": proposal_id, "skill": p.skill, "scope": p.scope or None, "project": p.project or None,
-            "source": p.source, "by": by, "at": now.isoformat(), "why": why,
-            "proposal_reason": p.reason, "backup_version": backup,
-            "content_sha256": hashlib.sha256(p.proposed_content.encode("utf-8")).hexdigest(),
-        })
+        sig = self._event(
+            log,
+            EVENT_APPROVED,
+            {
+                "proposal": proposal_id,
+                "skill": p.skill,
+                "scope": p.scope or None,
+                "project": p.project or None,
+                "source": p.source,
+                "by": by,
+                "at": now.isoformat(),
+                "why": why,
+                "proposal_reason": p.reason,
+                "backup_version": backup,
+                "content_sha256": hashlib.sha256(p.proposed_content.encode("utf-8")).hexdigest(),
+            },
+        )
         try:
             with self.ws.store.write() as s:
                 row = self._pending(s, proposal_id)
                 sk = lib._skill(s, p.skill, p.scope)
-                cur = s.scalar(select(SkillVersion).where(SkillVersion.skill_id == sk.id, SkillVersion.version == sk.current_version))
+                cur = s.scalar(
+                    select(SkillVersion).where(
+                        SkillVersion.skill_id == sk.id, SkillVersion.version == sk.current_version
+                    )
+                )
                 evals = normalise_evals_text(cur.evals, p.skill) if cur is not None and cur.evals.strip() else ""
                 message = f"proposal #{proposal_id} approved by {by} ({p.source}): {p.reason}"[:500]
                 version = lib._write_version_in(s, doc, evals, p.scope, message, by)
@@ -345,10 +394,21 @@ class ProposalService:
         with self.ws.store.session() as s:
             p = _info(self._pending(s, proposal_id), None)
         now = utcnow()
-        sig = self._event(log, EVENT_REJECTED, {
-            "proposal": proposal_id, "skill": p.skill, "scope": p.scope or None, "project": p.project or None,
-            "source": p.source, "by": by, "at": now.isoformat(), "why": why, "proposal_reason": p.reason,
-        })
+        sig = self._event(
+            log,
+            EVENT_REJECTED,
+            {
+                "proposal": proposal_id,
+                "skill": p.skill,
+                "scope": p.scope or None,
+                "project": p.project or None,
+                "source": p.source,
+                "by": by,
+                "at": now.isoformat(),
+                "why": why,
+                "proposal_reason": p.reason,
+            },
+        )
         try:
             with self.ws.store.write() as s:
                 row = self._pending(s, proposal_id)
@@ -372,15 +432,27 @@ class ProposalService:
         if p.status == "pending":
             raise InvalidInputError(f"proposal #{proposal_id} is pending: there is no decision to undo")
         now = utcnow()
-        sig = self._event(log, EVENT_UNDONE, {
-            "proposal": proposal_id, "skill": p.skill, "scope": p.scope or None, "undone": p.status,
-            "by": by, "at": now.isoformat(), "why": why,
-            "restore_version": p.base_version if p.status == "approved" else None,
-        })
+        sig = self._event(
+            log,
+            EVENT_UNDONE,
+            {
+                "proposal": proposal_id,
+                "skill": p.skill,
+                "scope": p.scope or None,
+                "undone": p.status,
+                "by": by,
+                "at": now.isoformat(),
+                "why": why,
+                "restore_version": p.base_version if p.status == "approved" else None,
+            },
+        )
         base = p.base_version
         if p.status == "approved":
             base = self.ws.skills.restore(
-                p.skill, p.scope or None, p.base_version, message=f"undo of proposal #{proposal_id} by {by}: restored v{p.base_version}"
+                p.skill,
+                p.scope or None,
+                p.base_version,
+                message=f"undo of proposal #{proposal_id} by {by}: restored v{p.base_version}",
             ).version
         with self.ws.store.write() as s:
             row = s.get(Proposal, proposal_id)

@@ -72,7 +72,7 @@ def parse_sage_answer(raw: str, skill: str) -> SageAnswer | None:
     if fenced:
         content = fenced.group(1)
     content = content.strip("\n") + "\n"
-    outside = (text[: m.start()] + "\n" + text[m.end():]).splitlines()  # REASON/SUMMARY, before or after the block
+    outside = (text[: m.start()] + "\n" + text[m.end() :]).splitlines()  # REASON/SUMMARY, before or after the block
     reason = next((ln.split(":", 1)[1].strip(" *_\t") for ln in outside if _label(ln) == "REASON"), "")
     summary = next((ln.split(":", 1)[1].strip(" *_\t") for ln in outside if _label(ln) == "SUMMARY"), "")
     reason = reason or summary or "Sage rewrite (the answer gave no REASON line)"
@@ -81,7 +81,9 @@ def parse_sage_answer(raw: str, skill: str) -> SageAnswer | None:
     except InvalidSpecError as exc:
         raise ModelAnswerError(f"Sage's proposed SKILL.md for {skill} is invalid: {exc.message}") from None
     if doc.name != skill:
-        raise ModelAnswerError(f"Sage's proposed SKILL.md renames {skill} to {doc.name!r}; a proposal cannot rename a skill")
+        raise ModelAnswerError(
+            f"Sage's proposed SKILL.md renames {skill} to {doc.name!r}; a proposal cannot rename a skill"
+        )
     return SageAnswer(reason, summary or "rewrites the skill", content)
 
 
@@ -108,8 +110,10 @@ def _metrics_text(metrics: list[tuple[str, SkillMetrics]]) -> str:
     for proj, m in metrics:
         rate = "n/a" if m.success_rate is None else f"{m.success_rate:.0%}"
         flag = " — UNDERPERFORMING: " + "; ".join(m.reasons) if m.underperforming else ""
-        lines.append(f"- {proj or '(no project)'}: applied {m.applied_count}, success {rate} of {m.evaluated} checked, "
-                     f"feedback +{m.feedback_positive} / -{m.feedback_negative}{flag}")
+        lines.append(
+            f"- {proj or '(no project)'}: applied {m.applied_count}, success {rate} of {m.evaluated} checked, "
+            f"feedback +{m.feedback_positive} / -{m.feedback_negative}{flag}"
+        )
     return "\n".join(lines)
 
 
@@ -124,16 +128,25 @@ def sage_provider(ws: Workspace) -> Provider:
     from lorekeeper.llm import make_provider
 
     settings = ws.llm.settings
-    return make_provider(replace(settings, max_tokens=max(settings.max_tokens, MIN_MAX_TOKENS),
-                                 timeout=max(settings.timeout, MIN_TIMEOUT)))
+    return make_provider(
+        replace(
+            settings, max_tokens=max(settings.max_tokens, MIN_MAX_TOKENS), timeout=max(settings.timeout, MIN_TIMEOUT)
+        )
+    )
 
 
 class SageService:
     def __init__(self, ws: Workspace) -> None:
         self.ws = ws
 
-    def targets(self, skill: str | None = None, project: str | None = None, *, days: float | None = DEFAULT_DAYS,
-                limit: int = MAX_TARGETS) -> tuple[list[Target], list[dict[str, Any]]]:
+    def targets(
+        self,
+        skill: str | None = None,
+        project: str | None = None,
+        *,
+        days: float | None = DEFAULT_DAYS,
+        limit: int = MAX_TARGETS,
+    ) -> tuple[list[Target], list[dict[str, Any]]]:
         """(targets, skipped): at most `limit` skills without a pending proposal, underperformers first."""
         ws = self.ws
         by_scope: dict[tuple[str, str], list[tuple[str, SkillMetrics]]] = {}
@@ -162,7 +175,9 @@ class SageService:
         targets.sort(key=lambda t: (not t.underperforming, t.health, t.skill, t.scope))
         return targets[:limit], skipped
 
-    def prompt_for(self, t: Target, days: float | None) -> tuple[str, list[dict[str, Any]], list[dict[str, Any]], int, str]:
+    def prompt_for(
+        self, t: Target, days: float | None
+    ) -> tuple[str, list[dict[str, Any]], list[dict[str, Any]], int, str]:
         ws = self.ws
         current = ws.skills.get(t.skill, t.scope or None)
         rules = current.rules()
@@ -177,7 +192,8 @@ class SageService:
             days="all" if days is None else f"{days:g}",
             metrics=_metrics_text(t.metrics),
             rules=_rules_text(rules),
-            failing="\n".join(f"- {f['name']} (failed {f['failed']} of {f['checked']})" for f in fails.values()) or "(none recorded)",
+            failing="\n".join(f"- {f['name']} (failed {f['failed']} of {f['checked']})" for f in fails.values())
+            or "(none recorded)",
             learnings="\n".join(f"- {item['rule']}" for item in learn) or "(none)",
             content=current.content.rstrip("\n"),
         )
@@ -212,8 +228,11 @@ class SageService:
         summary.skipped.extend(skipped)
         summary.projects = sorted({t.scope or "(global)" for t in targets})
         summary.skills_checked = len(targets)
-        summary.underperforming = [{"skill": t.skill, "project": t.scope or None,
-                                    "reasons": [r for _, m in t.metrics for r in m.reasons]} for t in targets if t.underperforming]
+        summary.underperforming = [
+            {"skill": t.skill, "project": t.scope or None, "reasons": [r for _, m in t.metrics for r in m.reasons]}
+            for t in targets
+            if t.underperforming
+        ]
         total = len(targets) * (2 if benchmark else 1)
         done = 0
         created_ids: list[int] = []
@@ -224,34 +243,65 @@ class SageService:
                 raw = provider.complete(prompt)
                 answer = parse_sage_answer(raw, t.skill)
             except LorekeeperError as exc:
-                summary.errors.append({"skill": t.skill, "project": t.scope or None, "code": exc.code, "error": exc.message})
+                summary.errors.append(
+                    {"skill": t.skill, "project": t.scope or None, "code": exc.code, "error": exc.message}
+                )
                 done += 2 if benchmark else 1
                 continue
             done += 1
             if answer is None or answer.content.strip() == current.strip():
-                summary.skipped.append({"skill": t.skill, "project": t.scope or None, "why": "NO_CHANGE: Sage found nothing to improve"})
+                summary.skipped.append(
+                    {"skill": t.skill, "project": t.scope or None, "why": "NO_CHANGE: Sage found nothing to improve"}
+                )
                 done += 1 if benchmark else 0
                 continue
             new = NewProposal(
-                skill=t.skill, scope=t.scope, project=t.project, source="sage", reason=answer.reason, summary=answer.summary,
+                skill=t.skill,
+                scope=t.scope,
+                project=t.project,
+                source="sage",
+                reason=answer.reason,
+                summary=answer.summary,
                 metrics={"window_days": days, "by_project": [metric_dict(m, proj) for proj, m in t.metrics]},
-                failing_rules=fails, learnings=learn, base_version=base_version, current_content=current,
-                proposed_content=answer.content, model=f"{provider.name}:{provider.model}", prompt=prompt, answer=raw,
+                failing_rules=fails,
+                learnings=learn,
+                base_version=base_version,
+                current_content=current,
+                proposed_content=answer.content,
+                model=f"{provider.name}:{provider.model}",
+                prompt=prompt,
+                answer=raw,
             )
             created = ws.improve.proposals.create(new)
             if created is None:
-                summary.skipped.append({"skill": t.skill, "project": t.scope or None, "why": "a proposal for it is already pending"})
+                summary.skipped.append(
+                    {"skill": t.skill, "project": t.scope or None, "why": "a proposal for it is already pending"}
+                )
                 done += 1 if benchmark else 0
                 continue
             created_ids.append(created.id)
-            summary.created.append({"proposal": created.id, "skill": t.skill, "scope": t.scope or None,
-                                    "project": t.project or None, "reason": created.reason})
+            summary.created.append(
+                {
+                    "proposal": created.id,
+                    "skill": t.skill,
+                    "scope": t.scope or None,
+                    "project": t.project or None,
+                    "reason": created.reason,
+                }
+            )
             if benchmark:
                 yield (done, total, f"Sage: benchmarking proposal #{created.id} ({t.skill})")
                 try:
                     run = ws.improve.bench.run(created.id, scenarios=scenarios, provider=provider, judge=judge)
-                    summary.benchmarks.append({"proposal": created.id, "run": run.id, "verdict": run.verdict,
-                                               "improvement_pct": run.improvement_pct, "badge": run.badge})
+                    summary.benchmarks.append(
+                        {
+                            "proposal": created.id,
+                            "run": run.id,
+                            "verdict": run.verdict,
+                            "improvement_pct": run.improvement_pct,
+                            "badge": run.badge,
+                        }
+                    )
                 except LorekeeperError as exc:
                     summary.benchmarks.append({"proposal": created.id, "error": f"{exc.code}: {exc.message}"})
                 done += 1

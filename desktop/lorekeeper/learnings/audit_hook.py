@@ -38,7 +38,9 @@ def audit_hook(ws: Workspace) -> EventHook:
             return
         story = data.get("story")
         try:
-            audit.log.append(name, {**data, "by": _operator()}, story=story if isinstance(story, str) and story else None)
+            audit.log.append(
+                name, {**data, "by": _operator()}, story=story if isinstance(story, str) and story else None
+            )
         except LorekeeperError as exc:
             warning = f"{name} was saved but not signed in the audit log: {exc.code}: {exc.message}"
             log.info(warning)  # the caller shows it (CLI stderr, panel message)

@@ -113,7 +113,9 @@ class Entry:
 class Document:
     preamble: str
     entries: list[Entry]
-    skipped: list[tuple[int, str]] = field(default_factory=list)  # (line number, text) of non-rule lines among the rules
+    skipped: list[tuple[int, str]] = field(
+        default_factory=list
+    )  # (line number, text) of non-rule lines among the rules
     trailer: str = ""  # non-rule lines after the last rule, each ending in "\n"
 
 
@@ -151,7 +153,7 @@ def parse(text: str, *, file: str = "learnings.md") -> Document:
     rule (`trailer`); the non-blank ones are also listed in `skipped`, for the import report.
     """
     bom = "\ufeff" if text.startswith("\ufeff") else ""
-    body = text[len(bom):]
+    body = text[len(bom) :]
     newline = "\r\n" if "\r\n" in body else "\n"
     lines = body.split("\n")  # not splitlines(): U+2028 and friends may sit inside a rule
     if lines and lines[-1] == "":

@@ -168,6 +168,10 @@ class ReflectLoop:
         self.ws.quality.log_feedback(answer.skills, answer.project, True, interaction=answer.interaction)
 
     def thumbs_down(self, answer: Answer, reason: str = "") -> LearningInfo:
-        learning = self.ws.learnings.add(negative_rule(answer.text, reason), project=answer.project or None, source="negative")
-        self.ws.quality.log_feedback(answer.skills, answer.project, False, interaction=answer.interaction, reason=reason)
+        learning = self.ws.learnings.add(
+            negative_rule(answer.text, reason), project=answer.project or None, source="negative"
+        )
+        self.ws.quality.log_feedback(
+            answer.skills, answer.project, False, interaction=answer.interaction, reason=reason
+        )
         return learning

@@ -253,7 +253,9 @@ class LearningService:
             rows = {r.id: r for r in s.scalars(select(Learning).where(Learning.id.in_(wanted)))}
             missing = [i for i in wanted if i not in rows]
             if missing:
-                raise NotFoundError(f"no learning with id {', '.join(map(str, missing))}. `lorekeeper learn list` shows them.")
+                raise NotFoundError(
+                    f"no learning with id {', '.join(map(str, missing))}. `lorekeeper learn list` shows them."
+                )
             now = utcnow()
             for r in rows.values():
                 if r.status != status:
@@ -294,7 +296,12 @@ class LearningService:
         if search:
             like = f"%{search}%"
             stmt = stmt.where(
-                or_(Learning.rule.ilike(like), Learning.story.ilike(like), Learning.domain.ilike(like), Learning.tags.ilike(like))
+                or_(
+                    Learning.rule.ilike(like),
+                    Learning.story.ilike(like),
+                    Learning.domain.ilike(like),
+                    Learning.tags.ilike(like),
+                )
             )
         return stmt
 
@@ -323,7 +330,9 @@ class LearningService:
         with self.store.session() as s:
             return [_info(r) for r in s.scalars(stmt)]
 
-    def count(self, *, project: str | None = None, source: str = "", scope: str = "", status: str = "active", search: str = "") -> int:
+    def count(
+        self, *, project: str | None = None, source: str = "", scope: str = "", status: str = "active", search: str = ""
+    ) -> int:
         stmt = self._filtered(select(func.count(Learning.id)), project, source, scope, status, search)
         with self.store.session() as s:
             return int(s.scalar(stmt) or 0)
@@ -339,7 +348,9 @@ class LearningService:
     def for_prompt(self, project: str | None, limit: int | None = None) -> builtins.list[LearningInfo]:
         """The active rules a prompt of `project` carries, newest first."""
         proj = validate_project(project)
-        stmt = select(Learning).where(*self._prompt_filter(proj)).order_by(Learning.created_at.desc(), Learning.id.desc())
+        stmt = (
+            select(Learning).where(*self._prompt_filter(proj)).order_by(Learning.created_at.desc(), Learning.id.desc())
+        )
         if limit is not None:
             stmt = stmt.limit(limit)
         with self.store.session() as s:
@@ -379,7 +390,9 @@ class LearningService:
         doc = mdformat.parse(text, file=file)
         for e in doc.entries:
             if len(e.rule) > MAX_RULE_CHARS:
-                raise InvalidSpecError(f"line {e.line}: the rule is longer than {MAX_RULE_CHARS} characters", file=file, field="rule")
+                raise InvalidSpecError(
+                    f"line {e.line}: the rule is longer than {MAX_RULE_CHARS} characters", file=file, field="rule"
+                )
         report = ImportReport(skipped_lines=list(doc.skipped))
         with self.store.write() as s:
             # Multiset semantics: a line repeated n times in the file is kept n times, and

@@ -123,7 +123,9 @@ class AnthropicProvider(Provider):
                 429: " — rate limited; wait and try again",
                 529: " — the API is overloaded; try again later",
             }.get(status or 0, "")
-            return LLMUnavailableError(f"the Anthropic API answered {status}: {detail}{hint}", provider=self.name, status=status)
+            return LLMUnavailableError(
+                f"the Anthropic API answered {status}: {detail}{hint}", provider=self.name, status=status
+            )
         if isinstance(exc, anthropic.AnthropicError):
             return LLMUnavailableError(f"the Anthropic API failed: {exc}", provider=self.name)
         return exc

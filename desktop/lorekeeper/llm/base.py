@@ -104,7 +104,9 @@ class Provider(ABC):
         return "".join(self.stream(prompt, system=system))
 
     def embed(self, texts: list[str]) -> list[list[float]]:
-        raise LLMUnavailableError(f"the {self.name} provider has no embeddings; use [embeddings] provider = \"ollama\" or \"hashing\"")
+        raise LLMUnavailableError(
+            f'the {self.name} provider has no embeddings; use [embeddings] provider = "ollama" or "hashing"'
+        )
 
 
 class NoProvider(Provider):
@@ -112,7 +114,7 @@ class NoProvider(Provider):
 
     name = "none"
     REASON = (
-        "no model is configured ([llm] provider = \"none\"). Choose anthropic, ollama or claude-cli in "
+        'no model is configured ([llm] provider = "none"). Choose anthropic, ollama or claude-cli in '
         "Settings or with `lorekeeper llm configure --provider ...`."
     )
 

@@ -57,7 +57,9 @@ class ClaudeCliProvider(Provider):
                 env=os.environ.copy(),
             )
         except OSError as exc:
-            raise LLMUnavailableError(f"cannot start {self.settings.command!r}: {exc.strerror}", provider=self.name) from None
+            raise LLMUnavailableError(
+                f"cannot start {self.settings.command!r}: {exc.strerror}", provider=self.name
+            ) from None
         chunks: queue.Queue[object] = queue.Queue()
         errbuf: list[bytes] = []
 
@@ -114,12 +116,16 @@ class ClaudeCliProvider(Provider):
                 t.join(timeout=1)
             code = proc.poll()
             if code is None:
-                raise LLMUnavailableError(f"{self.settings.command!r} did not exit after its answer", provider=self.name)
+                raise LLMUnavailableError(
+                    f"{self.settings.command!r} did not exit after its answer", provider=self.name
+                )
             if code != 0:
                 err = b"".join(errbuf).decode("utf-8", "replace").strip().splitlines()
                 detail = err[-1] if err else "no message"
                 raise LLMUnavailableError(
-                    f"{self.settings.command!r} exited with status {code}: {detail[:300]}", provider=self.name, status=code
+                    f"{self.settings.command!r} exited with status {code}: {detail[:300]}",
+                    provider=self.name,
+                    status=code,
                 )
             finished = True
         finally:

@@ -60,7 +60,9 @@ def set_key(provider: str, key: str) -> None:
     try:
         keyring.set_password(SERVICE, _user(provider), key)
     except (KeyringError, RuntimeError) as exc:
-        raise LLMUnavailableError(f"the OS keyring refused the key ({type(exc).__name__}); unlock or install a keyring backend") from None
+        raise LLMUnavailableError(
+            f"the OS keyring refused the key ({type(exc).__name__}); unlock or install a keyring backend"
+        ) from None
 
 
 def delete_key(provider: str) -> bool:

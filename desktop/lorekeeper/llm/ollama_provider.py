@@ -58,7 +58,9 @@ class OllamaProvider(Provider):
         except Exception as exc:  # noqa: BLE001
             raise self._translate(exc) from None
         try:
-            return [list(map(float, client.embeddings(model=self.settings.embed_model, prompt=t).embedding)) for t in texts]
+            return [
+                list(map(float, client.embeddings(model=self.settings.embed_model, prompt=t).embedding)) for t in texts
+            ]
         except Exception as exc:  # noqa: BLE001
             raise self._translate(exc) from None
 

@@ -31,25 +31,63 @@ class QualityTracker:
     def __init__(self, store: Store) -> None:
         self.store = store
 
-    def log_applied(self, skills: Iterable[str], project: str | None, interaction: str = "", *, at: datetime | None = None) -> None:
-        self._add([QualityEvent(kind="applied", skill=s, project=validate_project(project), interaction=interaction) for s in skills], at)
-
-    def log_eval(
-        self, skill: str, project: str | None, passed: bool, *, interaction: str = "", eval_run_id: int | None = None, at: datetime | None = None
+    def log_applied(
+        self, skills: Iterable[str], project: str | None, interaction: str = "", *, at: datetime | None = None
     ) -> None:
         self._add(
-            [QualityEvent(kind="eval", skill=skill, project=validate_project(project), passed=bool(passed), interaction=interaction, eval_run_id=eval_run_id)],
+            [
+                QualityEvent(kind="applied", skill=s, project=validate_project(project), interaction=interaction)
+                for s in skills
+            ],
+            at,
+        )
+
+    def log_eval(
+        self,
+        skill: str,
+        project: str | None,
+        passed: bool,
+        *,
+        interaction: str = "",
+        eval_run_id: int | None = None,
+        at: datetime | None = None,
+    ) -> None:
+        self._add(
+            [
+                QualityEvent(
+                    kind="eval",
+                    skill=skill,
+                    project=validate_project(project),
+                    passed=bool(passed),
+                    interaction=interaction,
+                    eval_run_id=eval_run_id,
+                )
+            ],
             at,
         )
 
     def log_feedback(
-        self, skills: Iterable[str], project: str | None, positive: bool, *, interaction: str = "", reason: str = "", at: datetime | None = None
+        self,
+        skills: Iterable[str],
+        project: str | None,
+        positive: bool,
+        *,
+        interaction: str = "",
+        reason: str = "",
+        at: datetime | None = None,
     ) -> None:
         """One event per skill the answer was routed to (none routed: one event without a skill)."""
         names = list(skills) or [""]
         self._add(
             [
-                QualityEvent(kind="feedback", skill=s, project=validate_project(project), positive=bool(positive), interaction=interaction, detail=reason)
+                QualityEvent(
+                    kind="feedback",
+                    skill=s,
+                    project=validate_project(project),
+                    positive=bool(positive),
+                    interaction=interaction,
+                    detail=reason,
+                )
                 for s in names
             ],
             at,
@@ -83,19 +121,37 @@ class QualityTracker:
             stmt = stmt.where(EvalRun.skill == skill)
         return stmt
 
-    def events(self, *, days: float | None = 30, project: str | None = None, skill: str | None = None, now: datetime | None = None) -> list[Event]:
+    def events(
+        self,
+        *,
+        days: float | None = 30,
+        project: str | None = None,
+        skill: str | None = None,
+        now: datetime | None = None,
+    ) -> list[Event]:
         stmt = self._where(select(QualityEvent), days, project, skill, now)
         stmt = stmt.order_by(QualityEvent.created_at, QualityEvent.id)
-        runs = self._where_runs(select(EvalRun.skill, EvalRun.project, EvalRun.passed, EvalRun.created_at), days, project, skill, now)
+        runs = self._where_runs(
+            select(EvalRun.skill, EvalRun.project, EvalRun.passed, EvalRun.created_at), days, project, skill, now
+        )
         with self.store.session() as s:
-            out = [Event(r.kind, r.skill, r.project, _aware(r.created_at), r.passed, r.positive) for r in s.scalars(stmt)]
+            out = [
+                Event(r.kind, r.skill, r.project, _aware(r.created_at), r.passed, r.positive) for r in s.scalars(stmt)
+            ]
             for sk, proj, passed, at in s.execute(runs):
                 when = _aware(at)
                 out += [Event("applied", sk, proj, when), Event("eval", sk, proj, when, passed=bool(passed))]
         out.sort(key=lambda e: e.created_at)
         return out
 
-    def metrics(self, *, days: float | None = 30, project: str | None = None, by_project: bool = False, now: datetime | None = None) -> list[SkillMetrics]:
+    def metrics(
+        self,
+        *,
+        days: float | None = 30,
+        project: str | None = None,
+        by_project: bool = False,
+        now: datetime | None = None,
+    ) -> list[SkillMetrics]:
         """Per-skill metrics over the last `days` (None: all time), worst health first.
 
         Counted in the database (one GROUP BY), so the cost does not grow with the rows read back.
@@ -119,7 +175,9 @@ class QualityTracker:
             counts += [Count(sk, proj, "applied", None, None, n), Count(sk, proj, "eval", bool(passed), None, n)]
         return from_counts(counts)
 
-    def underperforming(self, *, days: float | None = 30, project: str | None = None, by_project: bool = True) -> list[SkillMetrics]:
+    def underperforming(
+        self, *, days: float | None = 30, project: str | None = None, by_project: bool = True
+    ) -> list[SkillMetrics]:
         return [m for m in self.metrics(days=days, project=project, by_project=by_project) if m.underperforming]
 
     def daily(self, *, days: float | None = 30, project: str | None = None, skill: str | None = None) -> list[DayPoint]:

@@ -9,13 +9,13 @@ agents and git can read them; it is read back only by an explicit import.
 from __future__ import annotations
 
 import difflib
-from collections.abc import Iterator
-from contextlib import contextmanager
 import getpass
 import re
 import shutil
 import tempfile
 import zipfile
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
@@ -48,9 +48,7 @@ def validate_project(project: str | None) -> str:
     if not project:
         return GLOBAL
     if not _PROJECT_RE.match(project):
-        raise InvalidInputError(
-            f"invalid project name {project!r}: use letters, digits, '.', '_' or '-' (at most 128)"
-        )
+        raise InvalidInputError(f"invalid project name {project!r}: use letters, digits, '.', '_' or '-' (at most 128)")
     return project
 
 
@@ -158,7 +156,9 @@ class SkillLibrary:
         with self.store.session() as s:
             rows = s.execute(
                 select(Skill, SkillVersion)
-                .join(SkillVersion, (SkillVersion.skill_id == Skill.id) & (SkillVersion.version == Skill.current_version))
+                .join(
+                    SkillVersion, (SkillVersion.skill_id == Skill.id) & (SkillVersion.version == Skill.current_version)
+                )
                 .order_by(Skill.name, Skill.project)
             ).all()
         forked = {sk.name for sk, _ in rows if sk.project != GLOBAL}
@@ -272,8 +272,7 @@ class SkillLibrary:
     def routable(self, project: str | None = None) -> list[RoutableSkill]:
         """What the router scores for a project: globals, with that project's forks in their place."""
         return [
-            RoutableSkill(i.name, i.description, i.triggers, i.keywords)
-            for i in self.list(project=project or GLOBAL)
+            RoutableSkill(i.name, i.description, i.triggers, i.keywords) for i in self.list(project=project or GLOBAL)
         ]
 
     def diff(self, name: str, project: str | None, a: int, b: int) -> str:
@@ -310,7 +309,9 @@ class SkillLibrary:
         doc = parse_skill_md(content, file=f"{name}/{SKILL_FILE}")
         if doc.name != name:
             raise InvalidSpecError(
-                f"'name' is {doc.name!r} but the skill being saved is {name!r}", file=f"{name}/{SKILL_FILE}", field="name"
+                f"'name' is {doc.name!r} but the skill being saved is {name!r}",
+                file=f"{name}/{SKILL_FILE}",
+                field="name",
             )
         if evals is None:
             evals = self._current_evals(name, project)

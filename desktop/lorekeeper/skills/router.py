@@ -52,7 +52,12 @@ class RouteMatch:
     description: str = ""
 
     def to_dict(self) -> dict[str, object]:
-        return {"name": self.name, "score": self.score, "triggers": list(self.triggers), "keywords": list(self.keywords)}
+        return {
+            "name": self.name,
+            "score": self.score,
+            "triggers": list(self.triggers),
+            "keywords": list(self.keywords),
+        }
 
 
 @dataclass(frozen=True)

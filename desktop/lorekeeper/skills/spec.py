@@ -86,13 +86,9 @@ def validate_name(name: Any, *, file: str, folder: str | None = None) -> str:
     if "--" in name:
         raise InvalidSpecError(f"'name' {name!r} must not contain consecutive hyphens", file=file, field="name")
     if not all(c.isalnum() or c == "-" for c in name):
-        raise InvalidSpecError(
-            f"'name' {name!r} may only hold letters, digits and hyphens", file=file, field="name"
-        )
+        raise InvalidSpecError(f"'name' {name!r} may only hold letters, digits and hyphens", file=file, field="name")
     if folder is not None and unicodedata.normalize("NFKC", folder) != name:
-        raise InvalidSpecError(
-            f"'name' {name!r} must match its folder name {folder!r}", file=file, field="name"
-        )
+        raise InvalidSpecError(f"'name' {name!r} must match its folder name {folder!r}", file=file, field="name")
     return name
 
 
@@ -115,7 +111,9 @@ def parse_skill_md(text: str, *, file: str = SKILL_FILE, folder: str | None = No
     name = validate_name(meta.get("name"), file=file, folder=folder)
     desc = meta.get("description")
     if not isinstance(desc, str) or not desc.strip():
-        raise InvalidSpecError("'description' is required and must be a non-empty string", file=file, field="description")
+        raise InvalidSpecError(
+            "'description' is required and must be a non-empty string", file=file, field="description"
+        )
     desc = desc.strip()
     if len(desc) > MAX_DESCRIPTION:
         raise InvalidSpecError(
@@ -139,7 +137,9 @@ def parse_skill_md(text: str, *, file: str = SKILL_FILE, folder: str | None = No
         raise InvalidSpecError("'allowed-tools' must be a space-delimited string", file=file, field="allowed-tools")
     md = meta.get("metadata") or {}
     if not isinstance(md, dict):
-        raise InvalidSpecError("'metadata' must be a mapping of string keys to string values", file=file, field="metadata")
+        raise InvalidSpecError(
+            "'metadata' must be a mapping of string keys to string values", file=file, field="metadata"
+        )
     metadata: dict[str, str] = {}
     for k, v in md.items():
         if not isinstance(k, str):

@@ -38,7 +38,7 @@ def resolve_url(url: str, base: Path) -> str:
     """`sqlite:///lorekeeper.db` is relative to the workspace; absolute paths and servers pass through."""
     prefix = "sqlite:///"
     if url.startswith(prefix) and not url.startswith(prefix + "/") and url != "sqlite:///:memory:":
-        return prefix + str((base / url[len(prefix):]).resolve())
+        return prefix + str((base / url[len(prefix) :]).resolve())
     return url
 
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 
 from sqlalchemy import (
     Boolean,
@@ -22,7 +22,7 @@ GLOBAL = ""  # the project value of a global skill
 
 
 def utcnow() -> datetime:
-    return datetime.now(timezone.utc)
+    return datetime.now(UTC)
 
 
 class Base(DeclarativeBase):
@@ -305,4 +305,6 @@ class BenchmarkResult(Base):
     new_score: Mapped[float] = mapped_column(Float, default=0.0)
     judge_winner: Mapped[str] = mapped_column(String(8), default="tie")  # old | new | tie
     winner: Mapped[str] = mapped_column(String(8), default="tie")
-    detail: Mapped[str] = mapped_column(Text, default="{}")  # JSON: rule results, both judge calls (prompts, raw answers)
+    detail: Mapped[str] = mapped_column(
+        Text, default="{}"
+    )  # JSON: rule results, both judge calls (prompts, raw answers)

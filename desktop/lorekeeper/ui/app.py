@@ -73,8 +73,7 @@ class ErrorScreen(QWidget):
         self.code_label.setText(code)
         self.message_label.setText(getattr(exc, "message", None) or str(exc) or type(exc).__name__)
         self.advice_label.setText(
-            "What to do: "
-            + _ADVICE.get(code, "Check the workspace folder and its lorekeeper.toml, then retry.")
+            "What to do: " + _ADVICE.get(code, "Check the workspace folder and its lorekeeper.toml, then retry.")
         )
 
 
@@ -175,7 +174,9 @@ def run_app(workspace_factory: Callable[[], Workspace], screenshot_dir: Path | s
                 app.processEvents()
                 path = out / "error.png"
                 launcher.error_screen.grab().save(str(path))
-                print(f"cannot open the workspace: {workers.error_text(launcher.error or Exception())}", file=sys.stderr)
+                print(
+                    f"cannot open the workspace: {workers.error_text(launcher.error or Exception())}", file=sys.stderr
+                )
                 print(path)
                 err = launcher.error
                 return err.exit_code if isinstance(err, LorekeeperError) else 1

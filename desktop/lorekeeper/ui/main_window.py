@@ -28,10 +28,12 @@ class MainWindow(QMainWindow):
         """Make the sidebar as wide as its longest title in the current theme's font."""
         self.sidebar.ensurePolished()
         fm = self.sidebar.fontMetrics()
-        longest = max((fm.horizontalAdvance(self.sidebar.item(i).text()) for i in range(self.sidebar.count())), default=0)
+        longest = max(
+            (fm.horizontalAdvance(self.sidebar.item(i).text()) for i in range(self.sidebar.count())), default=0
+        )
         self.sidebar.setFixedWidth(max(180, longest + 20 + 64))  # icon + item and frame padding
 
-    def showEvent(self, event) -> None:  # type: ignore[no-untyped-def]  # noqa: N802 - Qt override
+    def showEvent(self, event) -> None:  # type: ignore[no-untyped-def]
         self.fit_sidebar()  # the theme is applied after construction: measure again with its font
         super().showEvent(event)
 

@@ -159,7 +159,9 @@ class RuleDialog(QDialog):
         kind = _kind(rtype)
         if kind == "regex":
             raw["pattern"] = self.pattern_edit.text()
-            flags = "".join(f for f, cb in (("i", self.flag_i), ("m", self.flag_m), ("s", self.flag_s)) if cb.isChecked())
+            flags = "".join(
+                f for f, cb in (("i", self.flag_i), ("m", self.flag_m), ("s", self.flag_s)) if cb.isChecked()
+            )
             if flags:
                 raw["flags"] = flags
         elif kind == "list":

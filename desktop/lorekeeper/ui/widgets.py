@@ -118,7 +118,11 @@ def setup_table(view: QTableView) -> None:
 def confirm(parent: QWidget, title: str, text: str) -> bool:
     """Ask yes/no. Tests replace this function (a modal box would block them)."""
     answer = QMessageBox.question(
-        parent, title, text, QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.No, QMessageBox.StandardButton.No
+        parent,
+        title,
+        text,
+        QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.No,
+        QMessageBox.StandardButton.No,
     )
     return answer == QMessageBox.StandardButton.Yes
 

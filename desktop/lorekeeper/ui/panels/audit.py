@@ -375,7 +375,9 @@ class AuditPanel(Panel):
     def refresh(self) -> None:
         self.show_key()
         ws = self.ws
-        run_task(load_events, ws, name="Reading the session log", on_result=self._on_events, on_error=self._on_load_error)
+        run_task(
+            load_events, ws, name="Reading the session log", on_result=self._on_events, on_error=self._on_load_error
+        )
 
     def showcase(self) -> None:
         if self.last_report is None:
@@ -481,7 +483,8 @@ class AuditPanel(Panel):
         last = page.records[0].ts[:19].replace("T", " ") if page.records else ""
         self.log_value.setText(
             f"{n} event{'s' if n != 1 else ''} in {files} file{'s' if files != 1 else ''}"
-            + (f" · last {last} UTC" if last else "") + f"\n{self.ws.root / 'sessions'}"
+            + (f" · last {last} UTC" if last else "")
+            + f"\n{self.ws.root / 'sessions'}"
         )
         self._fill(self.f_type, [("Any type", ANY)] + [(t, t) for t in page.types])
         self._fill(self.f_date, [("Any date", ANY)] + [(d, d) for d in page.dates])
@@ -516,8 +519,9 @@ class AuditPanel(Panel):
         filtered = etype not in (None, ANY) or day not in (None, ANY) or bool(story)
         self.events_empty.set_empty(
             not rows,
-            "No event matches these filters." if filtered and total else
-            "No signed event yet: they appear as Lorekeeper records its decisions.",
+            "No event matches these filters."
+            if filtered and total
+            else "No signed event yet: they appear as Lorekeeper records its decisions.",
         )
         self._on_event_selected()
 
@@ -675,7 +679,14 @@ class FailClosedScreen(QWidget):
         self.provider_label = label("", "hintText", wrap=True, selectable=True)
         self.advice_label = label("", wrap=True)
         self.why_label = label(WHY, "panelSubtitle", wrap=True)
-        for w in (self.cause_label, self.code_label, self.message_label, self.provider_label, self.advice_label, self.why_label):
+        for w in (
+            self.cause_label,
+            self.code_label,
+            self.message_label,
+            self.provider_label,
+            self.advice_label,
+            self.why_label,
+        ):
             box.addWidget(w)
         box.addStretch(1)
         self.settings_message = MessageBox()
@@ -707,7 +718,8 @@ class FailClosedScreen(QWidget):
         self.message_label.setText(getattr(exc, "message", None) or str(exc))
         if self.info is not None:
             self.provider_label.setText(
-                f"Provider: {self.info.provider}" + (f" — {self.info.location}" if self.info.location else "")
+                f"Provider: {self.info.provider}"
+                + (f" — {self.info.location}" if self.info.location else "")
                 + f"\nWorkspace: {self.info.workspace_root}"
             )
         self.advice_label.setText("What to do: " + ADVICE.get(cause, ADVICE[CAUSE_CONFIG]))

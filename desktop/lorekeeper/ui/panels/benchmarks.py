@@ -60,9 +60,16 @@ class RunsModel(RowsModel[BenchmarkInfo]):
     def cell(self, item: BenchmarkInfo, column: int, role: int) -> Any:
         if role == Qt.ItemDataRole.DisplayRole:
             pct = "n/a" if item.improvement_pct is None else f"{item.improvement_pct:+.1f}%"
-            return (f"#{item.id}", f"#{item.proposal_id}", item.skill, item.verdict, pct,
-                    f"{item.wins_new}/{item.wins_old}/{item.ties}", item.model,
-                    item.created_at.strftime("%Y-%m-%d %H:%M"))[column]
+            return (
+                f"#{item.id}",
+                f"#{item.proposal_id}",
+                item.skill,
+                item.verdict,
+                pct,
+                f"{item.wins_new}/{item.wins_old}/{item.ties}",
+                item.model,
+                item.created_at.strftime("%Y-%m-%d %H:%M"),
+            )[column]
         if role == Qt.ItemDataRole.ForegroundRole and column in (self.COL_VERDICT, self.COL_IMPROVEMENT):
             return color({"PASSED": "pass", "FAILED": "fail"}.get(item.verdict, "muted"))
         if role == Qt.ItemDataRole.DecorationRole and column == self.COL_VERDICT:
@@ -101,8 +108,11 @@ class BattleCard(QGroupBox):
             ev = r.old_eval if side == "old" else r.new_eval
             judge = r.old_judge if side == "old" else r.new_judge
             score = r.old_score if side == "old" else r.new_score
-            head = label(f"<b>{'Old (current)' if side == 'old' else 'New (proposed)'}{star}</b> — combined "
-                         f"<b>{score:.2f}</b>/10 · evals {_fmt(ev, 10)}/10 · judge {judge:.1f}/10", wrap=True)
+            head = label(
+                f"<b>{'Old (current)' if side == 'old' else 'New (proposed)'}{star}</b> — combined "
+                f"<b>{score:.2f}</b>/10 · evals {_fmt(ev, 10)}/10 · judge {judge:.1f}/10",
+                wrap=True,
+            )
             head.setTextFormat(Qt.TextFormat.RichText)
             if star:
                 head.setStyleSheet(f"color: {color('pass').name()};")
@@ -117,9 +127,11 @@ class BattleCard(QGroupBox):
         for c in r.judge_calls:
             judge_lines.append(
                 f"<b>{html.escape(str(c.get('order')))}</b>: A {c.get('score_a')}/10, B {c.get('score_b')}/10 → prefers "
-                f"{html.escape(str(c.get('prefers')))} — {html.escape(str(c.get('reason') or ''))}")
+                f"{html.escape(str(c.get('prefers')))} — {html.escape(str(c.get('reason') or ''))}"
+            )
         verdict = {"tie": "the two orders disagree (or score equal): judge part is a tie, evals decide"}.get(
-            r.judge_winner, f"both orders prefer {r.judge_winner}")
+            r.judge_winner, f"both orders prefer {r.judge_winner}"
+        )
         self.judge_label = label("Judge: " + verdict + "<br>" + "<br>".join(judge_lines), wrap=True, selectable=True)
         self.judge_label.setTextFormat(Qt.TextFormat.RichText)
         grid.addWidget(self.judge_label, 3, 0, 1, 2)
@@ -138,16 +150,30 @@ class ScoreChart(ThemedPlot):
         if run is None or not run.results:
             return
         xs = list(range(len(run.results)))
-        old = pg.BarGraphItem(x=[x - 0.18 for x in xs], height=[r.old_score for r in run.results], width=0.34,
-                              brush=pg.mkBrush(color("muted")), pen=pg.mkPen(None), name="old")
-        new = pg.BarGraphItem(x=[x + 0.18 for x in xs], height=[r.new_score for r in run.results], width=0.34,
-                              brush=pg.mkBrush(color("info")), pen=pg.mkPen(None), name="new")
+        old = pg.BarGraphItem(
+            x=[x - 0.18 for x in xs],
+            height=[r.old_score for r in run.results],
+            width=0.34,
+            brush=pg.mkBrush(color("muted")),
+            pen=pg.mkPen(None),
+            name="old",
+        )
+        new = pg.BarGraphItem(
+            x=[x + 0.18 for x in xs],
+            height=[r.new_score for r in run.results],
+            width=0.34,
+            brush=pg.mkBrush(color("info")),
+            pen=pg.mkPen(None),
+            name="new",
+        )
         pi.addItem(old)
         pi.addItem(new)
         self.bars = [old, new]
         pi.setYRange(0, 10, padding=0.05)
         pi.setXRange(-0.6, len(xs) - 0.4, padding=0)
-        pi.getAxis("bottom").setTicks([[(x, f"S{x + 1}" + (" ★" if run.results[x].winner == "new" else "")) for x in xs]])
+        pi.getAxis("bottom").setTicks(
+            [[(x, f"S{x + 1}" + (" ★" if run.results[x].winner == "new" else "")) for x in xs]]
+        )
 
 
 class BenchmarksPanel(Panel):
@@ -178,9 +204,13 @@ class BenchmarksPanel(Panel):
         for col, width in ((0, 40), (1, 72), (2, 105), (3, 88), (4, 108), (5, 55), (6, 110)):
             self.table.setColumnWidth(col, width)
         self.table.selectionModel().currentRowChanged.connect(self._on_current)
-        self.empty = EmptyState(self.table, (
-            "No benchmark yet. Select a pending proposal in Proposals and press B (or `lorekeeper bench run ID`); "
-            "Sage proposals are benchmarked automatically."))
+        self.empty = EmptyState(
+            self.table,
+            (
+                "No benchmark yet. Select a pending proposal in Proposals and press B (or `lorekeeper bench run ID`); "
+                "Sage proposals are benchmarked automatically."
+            ),
+        )
 
         self.summary = QLabel("")
         self.summary.setObjectName("benchmarkBadge")
@@ -228,8 +258,14 @@ class BenchmarksPanel(Panel):
         ll.setContentsMargins(0, 0, 0, 0)
         ll.addWidget(self.empty, 3)
         ll.addWidget(self.scenarios_title)
-        ll.addWidget(label("Used first by the next runs of this skill (yours before the model's); missing ones are "
-                           "generated by the model and kept.", "hintText", wrap=True))
+        ll.addWidget(
+            label(
+                "Used first by the next runs of this skill (yours before the model's); missing ones are "
+                "generated by the model and kept.",
+                "hintText",
+                wrap=True,
+            )
+        )
         ll.addWidget(self.scenario_list, 1)
         ll.addLayout(add_row)
 
@@ -242,11 +278,15 @@ class BenchmarksPanel(Panel):
         layout = QVBoxLayout(self)
         layout.setContentsMargins(20, 16, 20, 12)
         layout.addWidget(label("Benchmarks", "panelTitle"))
-        layout.addWidget(label(
-            f"A/B runs of proposals: current vs proposed content on the same scenarios. Combined score (0-10) = "
-            f"{EVAL_WEIGHT:.0%} evals (share of rules passed × 10) + {JUDGE_WEIGHT:.0%} LLM judge (1-10, both orders, "
-            "labels hidden; a judge that changes its mind when the order is swapped counts as a tie).",
-            "panelSubtitle", wrap=True))
+        layout.addWidget(
+            label(
+                f"A/B runs of proposals: current vs proposed content on the same scenarios. Combined score (0-10) = "
+                f"{EVAL_WEIGHT:.0%} evals (share of rules passed × 10) + {JUDGE_WEIGHT:.0%} LLM judge (1-10, both orders, "
+                "labels hidden; a judge that changes its mind when the order is swapped counts as a tie).",
+                "panelSubtitle",
+                wrap=True,
+            )
+        )
         layout.addLayout(top)
         layout.addWidget(split, 1)
         layout.addWidget(self.message)
@@ -289,8 +329,13 @@ class BenchmarksPanel(Panel):
             shown = [r for r in runs if pid is None or r.proposal_id == pid]
             return RunsSnapshot(shown, sorted(seen.items(), reverse=True))
 
-        run_task(load, name="Loading benchmarks", visible=False, on_result=lambda snap: self._show(gen, snap),
-                 on_error=self.message.show_error)
+        run_task(
+            load,
+            name="Loading benchmarks",
+            visible=False,
+            on_result=lambda snap: self._show(gen, snap),
+            on_error=self.message.show_error,
+        )
 
     def _show(self, gen: int, snap: RunsSnapshot) -> None:
         if gen != self._generation:
@@ -344,7 +389,8 @@ class BenchmarksPanel(Panel):
         self.detail_label.setText(
             f"{run.skill}: mean combined old {run.old_avg:.2f} → new {run.new_avg:.2f} (0-10). "
             f"Model {run.provider}:{run.model}, judge {run.judge_model}, seed {run.seed}, "
-            f"{run.created_at:%Y-%m-%d %H:%M} UTC.")
+            f"{run.created_at:%Y-%m-%d %H:%M} UTC."
+        )
         for r in run.results:
             card = BattleCard(r)
             self.cards.append(card)
@@ -364,8 +410,14 @@ class BenchmarksPanel(Panel):
             self.message.show_ok(f"Benchmark #{new.id} of proposal #{new.proposal_id}: {new.badge}")
             self.ctx.bus.emit("benchmarks")
 
-        run_task(self.ws.improve.bench.run_steps, run.proposal_id, name=f"Benchmark #{run.proposal_id}",
-                 on_result=done, on_error=self.message.show_error, on_finished=lambda: self.rerun_button.setEnabled(True))
+        run_task(
+            self.ws.improve.bench.run_steps,
+            run.proposal_id,
+            name=f"Benchmark #{run.proposal_id}",
+            on_result=done,
+            on_error=self.message.show_error,
+            on_finished=lambda: self.rerun_button.setEnabled(True),
+        )
 
     # ------------------------------------------------------------ scenarios
     def _load_scenarios(self) -> None:
@@ -378,8 +430,15 @@ class BenchmarksPanel(Panel):
             return
         self.scenarios_title.setText(f"Kept scenarios of {run.skill}" + (f" ({run.scope})" if run.scope else ""))
         bench = self.ws.improve.bench
-        run_task(bench.scenarios, run.skill, run.scope, name="Loading scenarios", visible=False,
-                 on_result=self._show_scenarios, on_error=self.message.show_error)
+        run_task(
+            bench.scenarios,
+            run.skill,
+            run.scope,
+            name="Loading scenarios",
+            visible=False,
+            on_result=self._show_scenarios,
+            on_error=self.message.show_error,
+        )
 
     def _show_scenarios(self, rows: list[ScenarioInfo]) -> None:
         self.scenario_list.clear()
@@ -400,13 +459,25 @@ class BenchmarksPanel(Panel):
             self.scenario_edit.clear()
             self._load_scenarios()
 
-        run_task(bench.add_scenario, run.skill, run.scope, text, name="Adding a scenario", on_result=added,
-                 on_error=self.message.show_error)
+        run_task(
+            bench.add_scenario,
+            run.skill,
+            run.scope,
+            text,
+            name="Adding a scenario",
+            on_result=added,
+            on_error=self.message.show_error,
+        )
 
     @Slot()
     def delete_scenario(self) -> None:
         item = self.scenario_list.currentItem()
         if item is None:
             return
-        run_task(self.ws.improve.bench.delete_scenario, int(item.data(Qt.ItemDataRole.UserRole)), name="Deleting a scenario",
-                 on_result=lambda _none: self._load_scenarios(), on_error=self.message.show_error)
+        run_task(
+            self.ws.improve.bench.delete_scenario,
+            int(item.data(Qt.ItemDataRole.UserRole)),
+            name="Deleting a scenario",
+            on_result=lambda _none: self._load_scenarios(),
+            on_error=self.message.show_error,
+        )

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import pyqtgraph as pg
@@ -64,8 +64,8 @@ def daily_pass_rate(service: EvalService, query: HistoryQuery, days: int = CHART
     base = {k: v for k, v in query.kwargs().items() if k != "since"}
     floor = query.since
     cum_total, cum_passed = [], []
-    for start in starts + [None]:
-        since = start.astimezone(timezone.utc) if start is not None else datetime.now(timezone.utc) + timedelta(days=1)
+    for start in [*starts, None]:
+        since = start.astimezone(UTC) if start is not None else datetime.now(UTC) + timedelta(days=1)
         if floor is not None and since < floor:
             since = floor
         cum_total.append(service.count(**base, since=since))
@@ -199,7 +199,9 @@ class EvalsPanel(Panel):
         self.chart = PassRateChart()
         self.chart_title = label(f"Pass rate per day, last {CHART_DAYS} days", "sectionTitle")
         self.detail_title = label("Selected run", "sectionTitle")
-        self.detail_footnote = label("Select a run in the table to see its response and rule results.", "hintText", wrap=True)
+        self.detail_footnote = label(
+            "Select a run in the table to see its response and rule results.", "hintText", wrap=True
+        )
         self.detail_response = QPlainTextEdit()
         self.detail_response.setReadOnly(True)
         self.detail_response.setPlaceholderText("The selected run's response.")
@@ -317,7 +319,9 @@ class EvalsPanel(Panel):
     # ------------------------------------------------------------------ run
     @Slot()
     def load_file(self) -> None:
-        path, _ = QFileDialog.getOpenFileName(self, "Load a response", "", "Text files (*.txt *.md *.json);;All files (*)")
+        path, _ = QFileDialog.getOpenFileName(
+            self, "Load a response", "", "Text files (*.txt *.md *.json);;All files (*)"
+        )
         if path:
             self.load_path(Path(path))
 
@@ -327,7 +331,12 @@ class EvalsPanel(Panel):
                 raise ValueError(f"{path.name} is larger than {MAX_FILE_BYTES // (1024 * 1024)} MB")
             return path.read_text(encoding="utf-8", errors="replace")
 
-        run_task(read, name=f"Reading {path.name}", on_result=self.response.setPlainText, on_error=self.run_message.show_error)
+        run_task(
+            read,
+            name=f"Reading {path.name}",
+            on_result=self.response.setPlainText,
+            on_error=self.run_message.show_error,
+        )
 
     def run_eval(self, record: bool = True) -> None:
         skill = self.skill.currentData()
@@ -374,7 +383,7 @@ class EvalsPanel(Panel):
             project=None if project in (None, ANY) else project,
             passed={"passed": True, "failed": False}.get(self.f_passed.currentData()),
             search=self.f_search.text().strip(),
-            since=datetime.now(timezone.utc) - timedelta(days=days) if days else None,
+            since=datetime.now(UTC) - timedelta(days=days) if days else None,
         )
 
     @Slot()
@@ -382,7 +391,9 @@ class EvalsPanel(Panel):
         query = self.current_query()
         self.history_model.set_query(query)
         evals = self.ws.evals
-        run_task(lambda: daily_pass_rate(evals, query), name="Pass-rate chart", visible=False, on_result=self.chart.set_rate)
+        run_task(
+            lambda: daily_pass_rate(evals, query), name="Pass-rate chart", visible=False, on_result=self.chart.set_rate
+        )
 
     @Slot()
     def _on_history_loaded(self) -> None:
@@ -410,7 +421,9 @@ class EvalsPanel(Panel):
         when = run.created_at.astimezone().strftime("%Y-%m-%d %H:%M")
         scope = f" · {run.project}" if run.project else ""
         version = f" v{run.skill_version}" if run.skill_version else ""
-        self.detail_title.setText(f"Run #{run.id} · {run.skill or 'rules file'}{version}{scope} · {when} · {run.source}")
+        self.detail_title.setText(
+            f"Run #{run.id} · {run.skill or 'rules file'}{version}{scope} · {when} · {run.source}"
+        )
         self._show_footnote(self.detail_footnote, run.footnote, bool(run.results))
         self.detail_response.setPlainText(run.response)
         self.detail_results.set_rows(run.results)

@@ -50,7 +50,13 @@ class LearningQuery:
     search: str = ""
 
     def kwargs(self) -> dict[str, Any]:
-        return {"project": self.project, "source": self.source, "scope": self.scope, "status": self.status, "search": self.search}
+        return {
+            "project": self.project,
+            "source": self.source,
+            "scope": self.scope,
+            "status": self.status,
+            "search": self.search,
+        }
 
 
 class LearningsModel(PagedRowsModel[LearningInfo, LearningQuery]):
@@ -93,7 +99,13 @@ class LearningsModel(PagedRowsModel[LearningInfo, LearningQuery]):
 class LearningDialog(QDialog):
     """Add or edit a learning: the rule (one line), and its optional story, domain, tags, scope."""
 
-    def __init__(self, projects: list[str], learning: LearningInfo | None = None, project: str = "", parent: QWidget | None = None) -> None:
+    def __init__(
+        self,
+        projects: list[str],
+        learning: LearningInfo | None = None,
+        project: str = "",
+        parent: QWidget | None = None,
+    ) -> None:
         super().__init__(parent)
         self.learning = learning
         self.setWindowTitle("Edit learning" if learning else "Add learning")
@@ -254,8 +266,12 @@ class LearningsPanel(Panel):
     @Slot()
     def load_projects(self) -> None:
         ws = self.ws
-        run_task(lambda: sorted(set(ws.skills.projects()) | set(ws.learnings.projects())), name="Loading projects",
-                 visible=False, on_result=self._on_projects)
+        run_task(
+            lambda: sorted(set(ws.skills.projects()) | set(ws.learnings.projects())),
+            name="Loading projects",
+            visible=False,
+            on_result=self._on_projects,
+        )
 
     def _on_projects(self, projects: list[str]) -> None:
         self.projects = projects
@@ -338,13 +354,19 @@ class LearningsPanel(Panel):
         assert dlg is not None
         ws = self.ws
         rule, story, domain, tags, scope = (
-            dlg.rule.toPlainText(), dlg.story.text(), dlg.domain.text(), dlg.tags.text(), dlg.scope.currentData()
+            dlg.rule.toPlainText(),
+            dlg.story.text(),
+            dlg.domain.text(),
+            dlg.tags.text(),
+            dlg.scope.currentData(),
         )
         if dlg.learning is None:
             project = dlg.chosen_project()
 
             def work() -> LearningInfo:
-                return ws.learnings.add(rule, project=project or None, story=story, domain=domain, tags=tags, scope=scope)
+                return ws.learnings.add(
+                    rule, project=project or None, story=story, domain=domain, tags=tags, scope=scope
+                )
         else:
             lid = dlg.learning.id
 
@@ -363,9 +385,12 @@ class LearningsPanel(Panel):
             return
         ws = self.ws
         verb = "Archived" if status == "archived" else "Restored"
-        run_task(lambda: ws.learnings.set_status(ids, status), name=f"{verb} learnings",
-                 on_result=lambda infos: self._changed(f"{verb} {len(infos)} learning{'s' if len(infos) != 1 else ''}."),
-                 on_error=self.message.show_error)
+        run_task(
+            lambda: ws.learnings.set_status(ids, status),
+            name=f"{verb} learnings",
+            on_result=lambda infos: self._changed(f"{verb} {len(infos)} learning{'s' if len(infos) != 1 else ''}."),
+            on_error=self.message.show_error,
+        )
 
     def _file_project(self) -> str:
         q = self.current_query()
@@ -373,7 +398,9 @@ class LearningsPanel(Panel):
 
     @Slot()
     def import_dialog(self) -> None:
-        path, _ = QFileDialog.getOpenFileName(self, "Import learnings.md", str(Path.home()), "Markdown (*.md);;All files (*)")
+        path, _ = QFileDialog.getOpenFileName(
+            self, "Import learnings.md", str(Path.home()), "Markdown (*.md);;All files (*)"
+        )
         if path:
             self.import_path(Path(path), self._file_project())
 
@@ -381,11 +408,19 @@ class LearningsPanel(Panel):
         ws = self.ws
 
         def done(report: Any) -> None:
-            skipped = f"; {len(report.skipped_lines)} line(s) between the rules kept as text" if report.skipped_lines else ""
-            self._changed(f"Imported {report.added} learning(s) into {project or 'no project'}, {report.unchanged} already there{skipped}.")
+            skipped = (
+                f"; {len(report.skipped_lines)} line(s) between the rules kept as text" if report.skipped_lines else ""
+            )
+            self._changed(
+                f"Imported {report.added} learning(s) into {project or 'no project'}, {report.unchanged} already there{skipped}."
+            )
 
-        run_task(lambda: ws.learnings.import_file(path, project or None), name="Importing learnings",
-                 on_result=done, on_error=self.message.show_error)
+        run_task(
+            lambda: ws.learnings.import_file(path, project or None),
+            name="Importing learnings",
+            on_result=done,
+            on_error=self.message.show_error,
+        )
 
     @Slot()
     def export_dialog(self) -> None:
@@ -396,6 +431,9 @@ class LearningsPanel(Panel):
 
     def export_path(self, path: Path, project: str) -> None:
         ws = self.ws
-        run_task(lambda: ws.learnings.export_file(path, project or None), name="Exporting learnings",
-                 on_result=lambda n: self.message.show_ok(f"Wrote {n} learning(s) of {project or 'no project'} to {path}."),
-                 on_error=self.message.show_error)
+        run_task(
+            lambda: ws.learnings.export_file(path, project or None),
+            name="Exporting learnings",
+            on_result=lambda n: self.message.show_ok(f"Wrote {n} learning(s) of {project or 'no project'} to {path}."),
+            on_error=self.message.show_error,
+        )

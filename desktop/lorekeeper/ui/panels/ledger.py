@@ -69,16 +69,28 @@ class TokensChart(ThemedPlot):
         if not shown:
             return
         xs = list(range(len(shown)))
-        orig = pg.BarGraphItem(x=xs, height=[e.original_tokens for e in shown], width=0.8,
-                               brush=pg.mkBrush(color("muted").lighter(150)), pen=pg.mkPen(None), name="original")
+        orig = pg.BarGraphItem(
+            x=xs,
+            height=[e.original_tokens for e in shown],
+            width=0.8,
+            brush=pg.mkBrush(color("muted").lighter(150)),
+            pen=pg.mkPen(None),
+            name="original",
+        )
         pi.addItem(orig)
         self.bars.append(orig)
         for mode, cname in MODE_COLORS.items():
             idx = [k for k, e in enumerate(shown) if e.mode == mode]
             if not idx:
                 continue
-            bar = pg.BarGraphItem(x=idx, height=[shown[k].sent_tokens for k in idx], width=0.5,
-                                  brush=pg.mkBrush(color(cname)), pen=pg.mkPen(None), name=f"sent: {mode}")
+            bar = pg.BarGraphItem(
+                x=idx,
+                height=[shown[k].sent_tokens for k in idx],
+                width=0.5,
+                brush=pg.mkBrush(color(cname)),
+                pen=pg.mkPen(None),
+                name=f"sent: {mode}",
+            )
             pi.addItem(bar)
             self.bars.append(bar)
         pi.setXRange(-0.6, len(xs) - 0.4, padding=0)
@@ -153,8 +165,10 @@ class LedgerPanel(Panel):
         for col, width in ((0, 230), (1, 75), (2, 85), (3, 70), (4, 70), (5, 70)):
             self.table.setColumnWidth(col, width)
         self.table.selectionModel().currentRowChanged.connect(self._on_current)
-        self.empty = EmptyState(self.table, "Choose a folder (and a task), then press Pack to see what an agent "
-                                            "would receive, file by file.")
+        self.empty = EmptyState(
+            self.table,
+            "Choose a folder (and a task), then press Pack to see what an agent would receive, file by file.",
+        )
 
         self.summary = label("", "hintText", wrap=True)
         self.gauge = QProgressBar()
@@ -215,11 +229,16 @@ class LedgerPanel(Panel):
         layout = QVBoxLayout(self)
         layout.setContentsMargins(20, 16, 20, 12)
         layout.addWidget(label("Compression ledger", "panelTitle"))
-        layout.addWidget(label(
-            "What a context pack sends for a task: relevance from the task's words, the import and call graphs "
-            "(heat diffusion + PageRank), Boltzmann token budgets, and a mode per file. The budget is never "
-            "exceeded and the pack is never larger than the files; every file's header says its mode and the "
-            "tokens dropped. Same engine as `lorekeeper ctx pack`.", "panelSubtitle", wrap=True))
+        layout.addWidget(
+            label(
+                "What a context pack sends for a task: relevance from the task's words, the import and call graphs "
+                "(heat diffusion + PageRank), Boltzmann token budgets, and a mode per file. The budget is never "
+                "exceeded and the pack is never larger than the files; every file's header says its mode and the "
+                "tokens dropped. Same engine as `lorekeeper ctx pack`.",
+                "panelSubtitle",
+                wrap=True,
+            )
+        )
         layout.addLayout(form)
         layout.addWidget(main_split, 1)
         layout.addWidget(self.message)
@@ -272,8 +291,12 @@ class LedgerPanel(Panel):
         self.progress.setRange(0, 0)
         self.progress.setFormat("starting…")
         self.worker = run_task(
-            pack_with_ledger, Path(folder), task=self.task_edit.text().strip() or None, budget=budget,
-            mode=self.mode_combo.currentText(), window=self.window_spin.value(),
+            pack_with_ledger,
+            Path(folder),
+            task=self.task_edit.text().strip() or None,
+            budget=budget,
+            mode=self.mode_combo.currentText(),
+            window=self.window_spin.value(),
             name=f"Packing {Path(folder).name}",
             on_progress=self._on_progress,
             on_result=lambda snap: self._on_result(gen, snap),
@@ -338,17 +361,21 @@ class LedgerPanel(Panel):
         self.progress.setValue(1)
         self.progress.setFormat(f"done in {r.seconds:.2f}s")
         intent = r.intent
-        task = f"{intent.task_type}, scope {intent.scope}, specificity {intent.specificity}" if intent.task else "no task"
+        task = (
+            f"{intent.task_type}, scope {intent.scope}, specificity {intent.specificity}" if intent.task else "no task"
+        )
         self.summary.setText(
             f"{len(r.entries)} files: {r.input_tokens:,} → {r.output_tokens:,} tokens "
-            f"({1 - r.output_tokens / max(1, r.input_tokens):.1%} less, limit {r.cap:,}) · {task}")
+            f"({1 - r.output_tokens / max(1, r.input_tokens):.1%} less, limit {r.cap:,}) · {task}"
+        )
         frac = min(1.0, snap.utilization)
         self.gauge.setValue(int(frac * 1000))
         self.gauge.setFormat(f"{snap.used:,} of {snap.window:,} tokens ({snap.utilization:.1%})")
         level = {"none": "pass", "compress": "trigger", "evict": "fail"}[snap.pressure]
         self.gauge.setStyleSheet(f"QProgressBar::chunk {{ background-color: {color(level).name()}; }}")
         self.pressure_label.setText(
-            f"Pressure: {snap.pressure} (compress from {PRESSURE_COMPRESS:.0%}, evict from {PRESSURE_EVICT:.0%})")
+            f"Pressure: {snap.pressure} (compress from {PRESSURE_COMPRESS:.0%}, evict from {PRESSURE_EVICT:.0%})"
+        )
         lines = [f"{s.path}: {s.from_mode} → {s.to_mode} (frees {s.saves:,} tokens)" for s in snap.plan]
         if snap.plan and snap.protected:
             lines.append(f"protected (task targets): {', '.join(snap.protected[:6])}")
@@ -382,6 +409,10 @@ class LedgerPanel(Panel):
         def load() -> str:
             return path.read_text(encoding="utf-8", errors="replace")
 
-        run_task(load, name="Reading file", visible=False,
-                 on_result=lambda text: gen == self._generation and self.original_view.setPlainText(text),
-                 on_error=self.message.show_error)
+        run_task(
+            load,
+            name="Reading file",
+            visible=False,
+            on_result=lambda text: gen == self._generation and self.original_view.setPlainText(text),
+            on_error=self.message.show_error,
+        )

@@ -69,7 +69,9 @@ class LLMSettingsDialog(QDialog):
         self.buttons.accepted.connect(self.save)
         self.buttons.rejected.connect(self.reject)
         lay = QVBoxLayout(self)
-        lay.addWidget(label("Secrets never go to lorekeeper.toml: the key is stored in the OS keyring.", "hintText", wrap=True))
+        lay.addWidget(
+            label("Secrets never go to lorekeeper.toml: the key is stored in the OS keyring.", "hintText", wrap=True)
+        )
         lay.addLayout(form)
         lay.addWidget(self.message)
         lay.addWidget(self.buttons)
@@ -85,9 +87,10 @@ class LLMSettingsDialog(QDialog):
         self.base_url.setEnabled(p in ("anthropic", "ollama"))
         source = self.ws.llm.key_source("anthropic")
         self.api_key.setPlaceholderText(
-            {"keyring": "a key is stored — type a new one to replace it", "environment": "from ANTHROPIC_API_KEY — type one to store it"}.get(
-                source, "not set"
-            )
+            {
+                "keyring": "a key is stored — type a new one to replace it",
+                "environment": "from ANTHROPIC_API_KEY — type one to store it",
+            }.get(source, "not set")
         )
 
     def settings(self) -> LLMSettings:
@@ -114,8 +117,13 @@ class LLMSettingsDialog(QDialog):
             return ws.llm.status()
 
         self.save_button.setEnabled(False)
-        run_task(apply, name="Saving model settings", on_result=self._on_saved, on_error=self._on_error,
-                 on_finished=lambda: self.save_button.setEnabled(True))
+        run_task(
+            apply,
+            name="Saving model settings",
+            on_result=self._on_saved,
+            on_error=self._on_error,
+            on_finished=lambda: self.save_button.setEnabled(True),
+        )
 
     def _on_saved(self, status: ProviderStatus) -> None:
         self.saved.emit(status)

@@ -347,9 +347,13 @@ class PlaygroundPanel(Panel):
         self.prompt = prompt
         self.preview.setPlainText(prompt.text)
         skills = ", ".join(f"{m.name} ({m.score})" for m in prompt.route.skills)
-        self.skills_label.setText(f"Routed skills: {skills}" if skills else "Routed skills: none (no trigger or keyword matched)")
+        self.skills_label.setText(
+            f"Routed skills: {skills}" if skills else "Routed skills: none (no trigger or keyword matched)"
+        )
         n = len(prompt.learnings.used)
-        dropped = f", {prompt.learnings.dropped} left out by the 2,000-character budget" if prompt.learnings.dropped else ""
+        dropped = (
+            f", {prompt.learnings.dropped} left out by the 2,000-character budget" if prompt.learnings.dropped else ""
+        )
         self.preview_size.setText(f"{len(prompt.text):,} characters · {n} learning{'s' if n != 1 else ''}{dropped}")
 
     # ------------------------------------------------------------ sending
@@ -367,8 +371,13 @@ class PlaygroundPanel(Panel):
             prompt = ws.reflect.prepare(message, project)
             return ws.reflect.send(prompt, on_chunk=self.relay.chunk.emit, is_cancelled=self._stop.is_set)
 
-        run_task(work, name="Asking the model", on_result=self._on_answer, on_error=self._on_send_error,
-                 on_finished=self._end)
+        run_task(
+            work,
+            name="Asking the model",
+            on_result=self._on_answer,
+            on_error=self._on_send_error,
+            on_finished=self._end,
+        )
 
     def _begin(self) -> None:
         self._stop.clear()
@@ -436,16 +445,27 @@ class PlaygroundPanel(Panel):
 
         def work() -> tuple[LearningInfo, Answer]:
             return ws.reflect.fix_it(
-                answer, rule, on_learning=self.relay.learning.emit, on_chunk=self.relay.chunk.emit, is_cancelled=self._stop.is_set
+                answer,
+                rule,
+                on_learning=self.relay.learning.emit,
+                on_chunk=self.relay.chunk.emit,
+                is_cancelled=self._stop.is_set,
             )
 
-        run_task(work, name="Sending the fix", on_result=lambda out: self._on_answer(out[1]),
-                 on_error=self._on_send_error, on_finished=self._end)
+        run_task(
+            work,
+            name="Sending the fix",
+            on_result=lambda out: self._on_answer(out[1]),
+            on_error=self._on_send_error,
+            on_finished=self._end,
+        )
 
     @Slot(object, object)
     def _on_fix_learning(self, learning: LearningInfo, _prompt: AssembledPrompt) -> None:
         warnings = self.ws.learnings.take_audit_warnings()
-        self.ctx.status(f"Learning {learning.id} saved: {learning.rule}" + (" — " + " ".join(warnings) if warnings else ""))
+        self.ctx.status(
+            f"Learning {learning.id} saved: {learning.rule}" + (" — " + " ".join(warnings) if warnings else "")
+        )
         self.ctx.bus.emit("learnings")  # the preview of the next message now carries it
 
     # ------------------------------------------------------------ thumbs
@@ -456,9 +476,12 @@ class PlaygroundPanel(Panel):
         answer, ws = self.answer, self.ws
         self.up_button.setEnabled(False)
         self.down_button.setEnabled(False)
-        run_task(lambda: ws.reflect.thumbs_up(answer), name="Saving feedback",
-                 on_result=lambda _r: self._after_feedback("Thanks: positive feedback recorded."),
-                 on_error=self.info.show_error)
+        run_task(
+            lambda: ws.reflect.thumbs_up(answer),
+            name="Saving feedback",
+            on_result=lambda _r: self._after_feedback("Thanks: positive feedback recorded."),
+            on_error=self.info.show_error,
+        )
 
     @Slot()
     def open_thumbs_down(self) -> None:
@@ -479,8 +502,12 @@ class PlaygroundPanel(Panel):
             self._after_feedback(f"Negative feedback recorded; learning {learning.id} saved: {learning.rule}")
             self.ctx.bus.emit("learnings")
 
-        run_task(lambda: ws.reflect.thumbs_down(answer, reason), name="Saving feedback", on_result=done,
-                 on_error=self.info.show_error)
+        run_task(
+            lambda: ws.reflect.thumbs_down(answer, reason),
+            name="Saving feedback",
+            on_result=done,
+            on_error=self.info.show_error,
+        )
 
     def _after_feedback(self, text: str) -> None:
         warnings = self.ws.learnings.take_audit_warnings()

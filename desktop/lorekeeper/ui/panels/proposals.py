@@ -30,9 +30,9 @@ from PySide6.QtWidgets import (
 )
 
 from lorekeeper.improve.proposals import ProposalInfo
+from lorekeeper.ui.diffview import SideBySideDiff, aligned_diff, stats_text  # noqa: F401 - aligned_diff re-exported
 from lorekeeper.ui.models.base import RowsModel
 from lorekeeper.ui.panels.base import AppContext, Panel
-from lorekeeper.ui.diffview import SideBySideDiff, aligned_diff, stats_text  # noqa: F401 - aligned_diff re-exported
 from lorekeeper.ui.theme import color, icon
 from lorekeeper.ui.widgets import EmptyState, MessageBox, label, setup_table
 from lorekeeper.ui.workers import run_task
@@ -103,17 +103,25 @@ def card_html(p: ProposalInfo) -> str:
         )
     parts.append("</table>")
     if p.failing_rules:
-        parts.append("<p><b>Failing rules:</b> " + ", ".join(
-            f"{e(r['name'])} ({r['failed']}/{r['checked']})" for r in p.failing_rules) + "</p>")
+        parts.append(
+            "<p><b>Failing rules:</b> "
+            + ", ".join(f"{e(r['name'])} ({r['failed']}/{r['checked']})" for r in p.failing_rules)
+            + "</p>"
+        )
     if p.learnings:
-        parts.append("<p><b>Related learnings:</b><br>" + "<br>".join(f"• {e(str(i['rule']))}" for i in p.learnings) + "</p>")
+        parts.append(
+            "<p><b>Related learnings:</b><br>" + "<br>".join(f"• {e(str(i['rule']))}" for i in p.learnings) + "</p>"
+        )
     else:
         parts.append("<p><b>Related learnings:</b> none</p>")
     if p.status != "pending":
         when = p.decided_at.strftime("%Y-%m-%d %H:%M UTC") if p.decided_at else ""
-        parts.append(f"<p><b>{e(p.status.capitalize())}</b> by {e(p.decided_by)} · {when}"
-                     + (f" — {e(p.decision_reason)}" if p.decision_reason else "")
-                     + (f" · now v{p.applied_version}" if p.applied_version else "") + "</p>")
+        parts.append(
+            f"<p><b>{e(p.status.capitalize())}</b> by {e(p.decided_by)} · {when}"
+            + (f" — {e(p.decision_reason)}" if p.decision_reason else "")
+            + (f" · now v{p.applied_version}" if p.applied_version else "")
+            + "</p>"
+        )
     return "".join(parts)
 
 
@@ -173,8 +181,17 @@ class ProposalsPanel(Panel):
         self.help_button = QPushButton("?")
         self.help_button.setToolTip("Keyboard shortcuts")
         self.help_button.setFixedWidth(32)
-        for b in (self.approve_button, self.reject_button, self.undo_button, self.prev_button, self.next_button,
-                  self.help_button, self.bench_button, self.nightly_button, self.sage_button):
+        for b in (
+            self.approve_button,
+            self.reject_button,
+            self.undo_button,
+            self.prev_button,
+            self.next_button,
+            self.help_button,
+            self.bench_button,
+            self.nightly_button,
+            self.sage_button,
+        ):
             b.setFocusPolicy(Qt.FocusPolicy.NoFocus)  # the keyboard stays on the queue
         actions = QHBoxLayout()
         actions.addWidget(self.approve_button)
@@ -205,9 +222,14 @@ class ProposalsPanel(Panel):
         self.cheatsheet.setFrameShape(QFrame.Shape.StyledPanel)
         cs = QVBoxLayout(self.cheatsheet)
         cs.addWidget(label("Keyboard shortcuts", "sectionTitle"))
-        self.cheatsheet_text = label("<table>" + "".join(
-            f"<tr><td style='padding-right:14px'><b>{html.escape(k)}</b></td><td>{html.escape(v)}</td></tr>" for k, v in SHORTCUTS
-        ) + "</table>")
+        self.cheatsheet_text = label(
+            "<table>"
+            + "".join(
+                f"<tr><td style='padding-right:14px'><b>{html.escape(k)}</b></td><td>{html.escape(v)}</td></tr>"
+                for k, v in SHORTCUTS
+            )
+            + "</table>"
+        )
         self.cheatsheet_text.setTextFormat(Qt.TextFormat.RichText)
         cs.addWidget(self.cheatsheet_text)
         self.cheatsheet.hide()
@@ -240,10 +262,15 @@ class ProposalsPanel(Panel):
         layout = QVBoxLayout(self)
         layout.setContentsMargins(20, 16, 20, 12)
         layout.addWidget(label("Proposals", "panelTitle"))
-        layout.addWidget(label(
-            "Skill improvements waiting for your decision: from the nightly analysis (templates, no model) and from "
-            "Sage (model-written, benchmarked). Approve keeps the current version in the skill's history; press ? for "
-            "the keyboard shortcuts.", "panelSubtitle", wrap=True))
+        layout.addWidget(
+            label(
+                "Skill improvements waiting for your decision: from the nightly analysis (templates, no model) and from "
+                "Sage (model-written, benchmarked). Approve keeps the current version in the skill's history; press ? for "
+                "the keyboard shortcuts.",
+                "panelSubtitle",
+                wrap=True,
+            )
+        )
         layout.addLayout(top)
         layout.addWidget(self.run_label)
         layout.addWidget(split, 1)
@@ -269,9 +296,17 @@ class ProposalsPanel(Panel):
     # ------------------------------------------------------------ keyboard
     def _shortcuts(self) -> None:
         keys = {
-            "A": self.approve, "R": self.start_reject, "U": self.undo, "J": self.next, "N": self.next,
-            "K": self.previous, "P": self.previous, "B": self.run_benchmark, "?": self.toggle_cheatsheet,
-            "Shift+?": self.toggle_cheatsheet, "Esc": self.escape,
+            "A": self.approve,
+            "R": self.start_reject,
+            "U": self.undo,
+            "J": self.next,
+            "N": self.next,
+            "K": self.previous,
+            "P": self.previous,
+            "B": self.run_benchmark,
+            "?": self.toggle_cheatsheet,
+            "Shift+?": self.toggle_cheatsheet,
+            "Esc": self.escape,
         }
         self.shortcuts: list[QShortcut] = []
         for key, slot in keys.items():
@@ -308,10 +343,17 @@ class ProposalsPanel(Panel):
 
         def load() -> QueueSnapshot:
             runs = ws.improve.runs(limit=1)
-            return QueueSnapshot(ws.improve.proposals.list(status), ws.improve.proposals.counts(), runs[0] if runs else None)
+            return QueueSnapshot(
+                ws.improve.proposals.list(status), ws.improve.proposals.counts(), runs[0] if runs else None
+            )
 
-        run_task(load, name="Loading proposals", visible=False, on_result=lambda snap: self._show(gen, snap),
-                 on_error=self.message.show_error)
+        run_task(
+            load,
+            name="Loading proposals",
+            visible=False,
+            on_result=lambda snap: self._show(gen, snap),
+            on_error=self.message.show_error,
+        )
 
     def _show(self, gen: int, snap: QueueSnapshot) -> None:
         if gen != self._generation:
@@ -329,16 +371,26 @@ class ProposalsPanel(Panel):
         c = snap.counts
         self.counts_label.setText(f"{c['pending']} pending · {c['approved']} approved · {c['rejected']} rejected")
         status = self.status_combo.currentData()
-        self.empty.set_empty(not snap.rows, (
-            "No pending proposal. Run the nightly analysis (or `lorekeeper nightly`) to look for underperforming skills, "
-            "or ask Sage." if status == "pending" else f"No {status} proposal." if status != "all" else "No proposal yet."))
+        self.empty.set_empty(
+            not snap.rows,
+            (
+                "No pending proposal. Run the nightly analysis (or `lorekeeper nightly`) to look for underperforming skills, "
+                "or ask Sage."
+                if status == "pending"
+                else f"No {status} proposal."
+                if status != "all"
+                else "No proposal yet."
+            ),
+        )
         if snap.last_run:
             r = snap.last_run
             self.run_label.setText(
                 f"Last {r.get('kind')} run #{r.get('run_id')} ({str(r.get('finished_at') or r.get('started_at') or '')[:16].replace('T', ' ')} UTC): "
                 f"{r.get('skills_checked', 0)} skill(s) checked, {len(r.get('underperforming', []))} underperforming, "
                 f"{len(r.get('created', []))} proposal(s) created, {len(r.get('skipped', []))} skipped"
-                + (f", {len(r.get('errors', []))} error(s)" if r.get("errors") else "") + ".")
+                + (f", {len(r.get('errors', []))} error(s)" if r.get("errors") else "")
+                + "."
+            )
         self._show_proposal(self.current())
 
     def current(self) -> ProposalInfo | None:
@@ -415,16 +467,31 @@ class ProposalsPanel(Panel):
         self.message.clear_message()
 
         def done(info: ProposalInfo) -> None:
-            self.message.show_ok(f"{what} #{info.id} ({info.skill})" + (
-                f": now v{info.applied_version}, v{info.base_version} kept in its history" if info.status == "approved" else
-                f": {info.decision_reason}" if info.status == "rejected" else ": pending again"))
+            self.message.show_ok(
+                f"{what} #{info.id} ({info.skill})"
+                + (
+                    f": now v{info.applied_version}, v{info.base_version} kept in its history"
+                    if info.status == "approved"
+                    else f": {info.decision_reason}"
+                    if info.status == "rejected"
+                    else ": pending again"
+                )
+            )
             self.ctx.status(f"{what} proposal #{info.id}")
             if info.status != "rejected":
                 self.ctx.bus.emit("skills")
             self.ctx.bus.emit("proposals")
 
-        run_task(fn, p.id, *args, name=f"{what} #{p.id}", on_result=done, on_error=self._failed,
-                 on_finished=self._finished, **kwargs)
+        run_task(
+            fn,
+            p.id,
+            *args,
+            name=f"{what} #{p.id}",
+            on_result=done,
+            on_error=self._failed,
+            on_finished=self._finished,
+            **kwargs,
+        )
 
     def _failed(self, exc: BaseException) -> None:
         self.message.show_error(exc)
@@ -485,15 +552,25 @@ class ProposalsPanel(Panel):
         self._job_buttons(False)
         self.message.clear_message()
         ws = self.ws
-        run_task(lambda: ws.improve.run_nightly(), name="Nightly analysis",
-                 on_result=self._on_run, on_error=self._failed, on_finished=lambda: self._job_buttons(True))
+        run_task(
+            lambda: ws.improve.run_nightly(),
+            name="Nightly analysis",
+            on_result=self._on_run,
+            on_error=self._failed,
+            on_finished=lambda: self._job_buttons(True),
+        )
 
     @Slot()
     def run_sage(self) -> None:
         self._job_buttons(False)  # without a model the worker fails at once with ERR_LLM_UNAVAILABLE and why
         self.message.clear_message()
-        run_task(self.ws.improve.sage.analyze_steps, name="Sage analysis", on_result=self._on_run, on_error=self._failed,
-                 on_finished=lambda: self._job_buttons(True))
+        run_task(
+            self.ws.improve.sage.analyze_steps,
+            name="Sage analysis",
+            on_result=self._on_run,
+            on_error=self._failed,
+            on_finished=lambda: self._job_buttons(True),
+        )
 
     def _on_run(self, summary) -> None:  # type: ignore[no-untyped-def]
         text = summary.text().splitlines()[0]
@@ -521,5 +598,11 @@ class ProposalsPanel(Panel):
             self.message.show_ok(f"Benchmark #{run.id} of proposal #{run.proposal_id}: {run.badge}")
             self.ctx.bus.emit("benchmarks")
 
-        run_task(self.ws.improve.bench.run_steps, p.id, name=f"Benchmark #{p.id}", on_result=done,
-                 on_error=self._failed, on_finished=self._finished)
+        run_task(
+            self.ws.improve.bench.run_steps,
+            p.id,
+            name=f"Benchmark #{p.id}",
+            on_result=done,
+            on_error=self._failed,
+            on_finished=self._finished,
+        )

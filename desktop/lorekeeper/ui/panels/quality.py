@@ -60,15 +60,35 @@ class SkillHealthModel(RowsModel[SkillMetrics]):
                 status = f"Too few uses (< {MIN_APPLIED})"
             else:
                 status = "Healthy"
-            return (item.skill, item.project or "all", item.applied_count, rate, item.feedback_positive,
-                    item.feedback_negative, status)[column]
+            return (
+                item.skill,
+                item.project or "all",
+                item.applied_count,
+                rate,
+                item.feedback_positive,
+                item.feedback_negative,
+                status,
+            )[column]
         if role == Qt.ItemDataRole.DecorationRole and column == self.COL_STATUS:
-            return icon("warning") if item.underperforming else (icon("pass") if item.applied_count >= MIN_APPLIED else None)
-        if role == Qt.ItemDataRole.ForegroundRole and item.underperforming and column in (self.COL_SKILL, self.COL_STATUS):
+            return (
+                icon("warning")
+                if item.underperforming
+                else (icon("pass") if item.applied_count >= MIN_APPLIED else None)
+            )
+        if (
+            role == Qt.ItemDataRole.ForegroundRole
+            and item.underperforming
+            and column in (self.COL_SKILL, self.COL_STATUS)
+        ):
             return color("fail")
         if role == Qt.ItemDataRole.ForegroundRole and column == self.COL_SUCCESS and item.success_rate is not None:
             return color("pass") if item.success_rate >= SUCCESS_THRESHOLD else color("fail")
-        if role == Qt.ItemDataRole.TextAlignmentRole and column in (self.COL_APPLIED, self.COL_SUCCESS, self.COL_UP, self.COL_DOWN):
+        if role == Qt.ItemDataRole.TextAlignmentRole and column in (
+            self.COL_APPLIED,
+            self.COL_SUCCESS,
+            self.COL_UP,
+            self.COL_DOWN,
+        ):
             return int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
         return None
 
@@ -170,8 +190,12 @@ class QualityPanel(Panel):
     @Slot()
     def refresh(self) -> None:
         ws = self.ws
-        run_task(lambda: sorted(set(ws.skills.projects()) | set(ws.learnings.projects())), name="Loading projects",
-                 visible=False, on_result=self._on_projects)
+        run_task(
+            lambda: sorted(set(ws.skills.projects()) | set(ws.learnings.projects())),
+            name="Loading projects",
+            visible=False,
+            on_result=self._on_projects,
+        )
 
     def showcase(self) -> None:
         bad = next((i for i, m in enumerate(self.model.rows) if m.underperforming), None)
@@ -211,11 +235,20 @@ class QualityPanel(Panel):
         ws = self.ws
 
         def load() -> Snapshot:
-            return Snapshot(ws.quality.metrics(days=days, project=project),
-                            ws.quality.daily(days=days, project=project, skill=skill), skill, days)
+            return Snapshot(
+                ws.quality.metrics(days=days, project=project),
+                ws.quality.daily(days=days, project=project, skill=skill),
+                skill,
+                days,
+            )
 
-        run_task(load, name="Loading quality", visible=False, on_result=lambda snap: self._show(gen, snap),
-                 on_error=self.message.show_error)
+        run_task(
+            load,
+            name="Loading quality",
+            visible=False,
+            on_result=lambda snap: self._show(gen, snap),
+            on_error=self.message.show_error,
+        )
 
     def _show(self, gen: int, snap: Snapshot) -> None:
         if gen != self._generation:
@@ -251,17 +284,43 @@ class QualityPanel(Panel):
             downs.append((i, p.negative))
         rc = self.rate_chart.plotItem
         rc.clear()
-        rc.addItem(pg.InfiniteLine(pos=100 * SUCCESS_THRESHOLD, angle=0, pen=pg.mkPen(color("muted"), style=Qt.PenStyle.DashLine)))
+        rc.addItem(
+            pg.InfiniteLine(
+                pos=100 * SUCCESS_THRESHOLD, angle=0, pen=pg.mkPen(color("muted"), style=Qt.PenStyle.DashLine)
+            )
+        )
         if xs:
-            rc.plot(xs, rates, pen=pg.mkPen(color("info"), width=2), symbol="o", symbolSize=6,
-                    symbolBrush=[pg.mkBrush(color("pass") if r >= 100 * SUCCESS_THRESHOLD else color("fail")) for r in rates])
+            rc.plot(
+                xs,
+                rates,
+                pen=pg.mkPen(color("info"), width=2),
+                symbol="o",
+                symbolSize=6,
+                symbolBrush=[
+                    pg.mkBrush(color("pass") if r >= 100 * SUCCESS_THRESHOLD else color("fail")) for r in rates
+                ],
+            )
         fc = self.feedback_chart.plotItem
         fc.clear()
         if ups:
-            fc.addItem(pg.BarGraphItem(x=[i for i, _ in ups], height=[n for _, n in ups], width=0.6,
-                                       brush=pg.mkBrush(color("pass")), pen=pg.mkPen(None)))
-            fc.addItem(pg.BarGraphItem(x=[i for i, _ in downs], height=[-n for _, n in downs], width=0.6,
-                                       brush=pg.mkBrush(color("fail")), pen=pg.mkPen(None)))
+            fc.addItem(
+                pg.BarGraphItem(
+                    x=[i for i, _ in ups],
+                    height=[n for _, n in ups],
+                    width=0.6,
+                    brush=pg.mkBrush(color("pass")),
+                    pen=pg.mkPen(None),
+                )
+            )
+            fc.addItem(
+                pg.BarGraphItem(
+                    x=[i for i, _ in downs],
+                    height=[-n for _, n in downs],
+                    width=0.6,
+                    brush=pg.mkBrush(color("fail")),
+                    pen=pg.mkPen(None),
+                )
+            )
         top = max([1] + [n for _, n in ups])
         bottom = max([1] + [n for _, n in downs])
         fc.setYRange(-bottom, top, padding=0.1)

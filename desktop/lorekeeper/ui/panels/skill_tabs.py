@@ -24,10 +24,10 @@ from lorekeeper.evals.engine import EvalReport, evaluate
 from lorekeeper.evals.rules import Rule, RuleSet
 from lorekeeper.skills.spec import parse_skill_md
 from lorekeeper.ui import widgets
+from lorekeeper.ui.diffview import SideBySideDiff, stats_text
 from lorekeeper.ui.models.rules import RulesTableModel
 from lorekeeper.ui.models.skills import VersionTableModel
 from lorekeeper.ui.rule_dialog import RuleDialog, rule_to_dict
-from lorekeeper.ui.diffview import SideBySideDiff, stats_text
 from lorekeeper.ui.widgets import Debouncer, EmptyState, MessageBox, label, mono_font, setup_table
 from lorekeeper.ui.workers import run_task
 
@@ -246,8 +246,11 @@ class RulesTab(QWidget):
             return
         rules = self.ruleset
         if len(text) > LARGE_RESPONSE:
-            run_task(lambda: evaluate(rules, text), name="Checking the response",
-                     on_result=lambda r: self._show_report(gen, r))
+            run_task(
+                lambda: evaluate(rules, text),
+                name="Checking the response",
+                on_result=lambda r: self._show_report(gen, r),
+            )
         else:
             self._show_report(gen, evaluate(rules, text))
 
@@ -374,7 +377,9 @@ class VersionsTab(QWidget):
 
     def show_skill(self, detail: SkillDetail) -> None:
         same = self.detail is not None and (self.detail.info.name, self.detail.info.project) == (
-            detail.info.name, detail.info.project)
+            detail.info.name,
+            detail.info.project,
+        )
         if not same:
             self.message.clear_message()
         self.detail = detail
@@ -430,8 +435,11 @@ class VersionsTab(QWidget):
             return
         stats = self.diff.show_diff(version_text(a), version_text(b))
         if a.version == b.version:
-            self.summary.setText("Only one version: nothing to compare yet." if len(self.detail.versions) == 1
-                                 else "Same version on both sides.")
+            self.summary.setText(
+                "Only one version: nothing to compare yet."
+                if len(self.detail.versions) == 1
+                else "Same version on both sides."
+            )
         elif not any(stats.values()):
             self.summary.setText("No difference.")
         else:
@@ -444,8 +452,9 @@ class VersionsTab(QWidget):
         if v is None or v.current or self.detail is None:
             return
         info = self.detail.info
-        if not widgets.confirm(self, "Restore version",
-                               f"Restore {info.name} v{v.version}? It becomes a new version; history is kept."):
+        if not widgets.confirm(
+            self, "Restore version", f"Restore {info.name} v{v.version}? It becomes a new version; history is kept."
+        ):
             return
         lib = self.panel.ws.skills
         run_task(

@@ -191,8 +191,13 @@ class SkillsPanel(Panel):
                 return lib.list(search=search, include_forks=False)
             return lib.list(project=scope, search=search)
 
-        run_task(load, name="Loading skills", visible=False, on_result=lambda rows: self._on_list(gen, rows, search),
-                 on_error=self.explorer_message.show_error)
+        run_task(
+            load,
+            name="Loading skills",
+            visible=False,
+            on_result=lambda rows: self._on_list(gen, rows, search),
+            on_error=self.explorer_message.show_error,
+        )
 
     def _on_list(self, gen: int, rows: list[SkillInfo], search: str) -> None:
         if gen != self._list_generation:
@@ -245,8 +250,13 @@ class SkillsPanel(Panel):
         def load() -> SkillDetail:
             return SkillDetail(info, lib.get(info.name, info.project or None), lib.versions(info.name, info.project))
 
-        run_task(load, name=f"Loading {info.name}", visible=False, on_result=lambda d: self._on_detail(gen, d),
-                 on_error=self.explorer_message.show_error)
+        run_task(
+            load,
+            name=f"Loading {info.name}",
+            visible=False,
+            on_result=lambda d: self._on_detail(gen, d),
+            on_error=self.explorer_message.show_error,
+        )
 
     def _on_detail(self, gen: int, detail: SkillDetail) -> None:
         if gen != self._detail_generation:
@@ -305,8 +315,12 @@ class SkillsPanel(Panel):
             self.explorer_message.show_ok(f"Imported {path.name}{where}: " + (", ".join(parts) or "nothing to do"))
             self.changed(f"Imported {path.name}")
 
-        run_task(lambda: lib.import_path(path, project=project, message=f"imported from {path.name}"),
-                 name=f"Importing {path.name}", on_result=done, on_error=self.explorer_message.show_error)
+        run_task(
+            lambda: lib.import_path(path, project=project, message=f"imported from {path.name}"),
+            name=f"Importing {path.name}",
+            on_result=done,
+            on_error=self.explorer_message.show_error,
+        )
 
     @Slot()
     def fork_selected(self) -> None:
@@ -322,19 +336,29 @@ class SkillsPanel(Panel):
 
     def fork_to(self, name: str, project: str) -> None:
         lib = self.ws.skills
-        run_task(lambda: lib.fork(name, project), name=f"Forking {name}",
-                 on_result=lambda v: self.changed(f"Forked {name} for {project} (v{v.version})", (name, project)),
-                 on_error=self.explorer_message.show_error)
+        run_task(
+            lambda: lib.fork(name, project),
+            name=f"Forking {name}",
+            on_result=lambda v: self.changed(f"Forked {name} for {project} (v{v.version})", (name, project)),
+            on_error=self.explorer_message.show_error,
+        )
 
     @Slot()
     def delete_selected_fork(self) -> None:
         info = self.selected
         if info is None or not info.is_fork:
             return
-        if not widgets.confirm(self, "Delete fork", f"Delete the fork of {info.name} for project {info.project}, "
-                               "with its whole history? The global skill stays."):
+        if not widgets.confirm(
+            self,
+            "Delete fork",
+            f"Delete the fork of {info.name} for project {info.project}, "
+            "with its whole history? The global skill stays.",
+        ):
             return
         lib = self.ws.skills
-        run_task(lambda: lib.delete_fork(info.name, info.project), name=f"Deleting fork of {info.name}",
-                 on_result=lambda _r: self.changed(f"Deleted the {info.project} fork of {info.name}", (info.name, "")),
-                 on_error=self.explorer_message.show_error)
+        run_task(
+            lambda: lib.delete_fork(info.name, info.project),
+            name=f"Deleting fork of {info.name}",
+            on_result=lambda _r: self.changed(f"Deleted the {info.project} fork of {info.name}", (info.name, "")),
+            on_error=self.explorer_message.show_error,
+        )
