@@ -25,6 +25,10 @@ def _build_aliases() -> dict[str, str]:
         "not-contains": "string_not_contains",
         "regex": "regex_match",
         "not-regex": "regex_not_match",
+        # near misses of our own names, same semantics
+        "not_string_contains": "string_not_contains",
+        "not_regex_match": "regex_not_match",
+        "not_contains": "string_not_contains",
     }
     for t in _CANONICAL:
         dashed = t.replace("_", "-")
@@ -84,12 +88,7 @@ REFUSED: dict[str, str] = {
     "contains-json": "promptfoo's contains-json finds JSON anywhere in the response; use is_json "
     "(the whole response, or one fenced ```json block, is JSON)",
     "word-count": "use min_words / max_words",
-    # Near misses of our own names
-    "not_string_contains": "use string_not_contains",
-    "not_regex_match": "use regex_not_match",
     "regex_search": "use regex_match (a search anywhere in the response)",
-    "not_contains": "use string_not_contains",
-    "string_icontains": "use icontains",
     "json": "use is_json",
 }
 for _why, _names in _REFUSED_GROUPS.items():
