@@ -14,11 +14,10 @@ from __future__ import annotations
 import json
 import re
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-import jsonschema
-import referencing.exceptions
-from jsonschema.protocols import Validator
+if TYPE_CHECKING:  # jsonschema is imported only when a rule carries a schema (it costs ~0.1 s)
+    from jsonschema.protocols import Validator
 
 _FENCE = re.compile(r"\A```[ \t]*(?:json)?[ \t]*\r?\n(?P<body>.*?)\r?\n?```\Z", re.DOTALL | re.IGNORECASE)
 
@@ -52,6 +51,8 @@ def load_strict(text: str) -> Any:
 
 def make_validator(schema: Any) -> Validator:
     """A validator for the schema; jsonschema.SchemaError when the schema itself is invalid."""
+    import jsonschema
+
     cls = jsonschema.validators.validator_for(schema, default=jsonschema.Draft202012Validator)
     cls.check_schema(schema)
     return cls(schema)
@@ -71,6 +72,9 @@ def check_json(response: str, validator: Validator | None = None) -> JsonVerdict
         return JsonVerdict(False, f"not JSON: {exc}")
     if validator is None:
         return JsonVerdict(True)
+    import jsonschema
+    import referencing.exceptions
+
     try:
         err = jsonschema.exceptions.best_match(validator.iter_errors(data))
     except RecursionError:

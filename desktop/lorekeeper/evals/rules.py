@@ -12,16 +12,17 @@ import difflib
 import json
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-import jsonschema
 import regex
-from jsonschema.protocols import Validator
 
 from lorekeeper.errors import InvalidSpecError
 from lorekeeper.evals.aliases import ALIASES, REFUSED
 from lorekeeper.evals.jsoncheck import make_validator
 from lorekeeper.evals.regexcheck import FLAG_BITS, MAX_REGEX_TIMEOUT, compile_pattern, nested_quantifier_warning
+
+if TYPE_CHECKING:
+    from jsonschema.protocols import Validator
 
 SEVERITIES = ("warning", "info")
 
@@ -235,9 +236,11 @@ def parse_rule(raw: Any, index: int, *, file: str | None = None) -> Rule:
                     rule_id=rid,
                     field="value",
                 )
+            from jsonschema import SchemaError
+
             try:
                 validator = make_validator(value)
-            except jsonschema.SchemaError as exc:
+            except SchemaError as exc:
                 raise InvalidSpecError(
                     f"invalid JSON Schema: {exc.message}", file=file, rule_id=rid, field="value"
                 ) from None
