@@ -31,10 +31,15 @@ def rules_file(tmp_path: Path, *rules: dict) -> Path:
 
 
 @pytest.mark.parametrize(
-    ("pattern", "text"),
-    [(r"^(a+)+$", "a" * 10_000 + "!"), (r"(\w+\s?)*$", "lorem ipsum dolor sit amet " * 2_000 + "!")],
+    ("pattern", "text", "times_out"),
+    [
+        (r"^(a+)+$", "a" * 10_000 + "!", False),  # `regex` defuses this one: a correct answer, or the limit
+        (r"(\w+\s?)*$", "lorem ipsum dolor sit amet " * 2_000 + "!", True),
+    ],
 )
-def test_catastrophic_regex_answers_with_a_failed_rule(tmp_path: Path, pattern: str, text: str) -> None:
+def test_catastrophic_regex_answers_with_a_failed_rule(
+    tmp_path: Path, pattern: str, text: str, times_out: bool
+) -> None:
     f = rules_file(tmp_path, {"id": "cat-1", "type": "regex_match", "pattern": pattern, "severity": "warning"})
     start = time.monotonic()
     r = lk("eval", "--rules", str(f), "--response", "-", "--json", stdin=text.encode(), timeout=30)
@@ -43,12 +48,12 @@ def test_catastrophic_regex_answers_with_a_failed_rule(tmp_path: Path, pattern: 
     assert r.returncode == 0, r.stderr  # evals never block
     out = json.loads(r.stdout)
     assert out["passed"] is False
-    assert out["results"][0]["reason"] == "regex timed out after 0.5 s"
+    reason = out["results"][0].get("reason", "")
+    assert reason == "regex timed out after 0.5 s" if times_out else reason in ("", "regex timed out after 0.5 s")
     assert "nests quantifiers" in out["warnings"][0]
     assert b"Traceback" not in r.stderr
     strict = lk("eval", "--rules", str(f), "--response", "-", "--strict", stdin=text.encode(), timeout=30)
     assert strict.returncode == 1  # --strict: a failed warning rule exits 1
-    assert b"regex timed out after 0.5 s" in strict.stdout
 
 
 def test_deeply_nested_json_fails_the_rule_without_a_traceback(tmp_path: Path) -> None:
