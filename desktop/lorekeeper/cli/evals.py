@@ -12,6 +12,7 @@ from lorekeeper.errors import EXIT_CHECK_FAILED, InvalidInputError
 from lorekeeper.evals.engine import EvalReport
 from lorekeeper.evals.footnote import ICONS
 from lorekeeper.evals.rules import load_rules_file
+from lorekeeper.learnings.mdformat import decode_utf8
 
 
 def read_response(source: str) -> str:
@@ -20,17 +21,16 @@ def read_response(source: str) -> str:
         raw = sys.stdin.buffer.read() if source == "-" else Path(source).read_bytes()
     except OSError as exc:
         raise InvalidInputError(f"cannot read response {source}: {exc.strerror}") from None
-    try:
-        return raw.decode("utf-8")
-    except UnicodeDecodeError:
-        raise InvalidInputError(f"response {source} is not UTF-8 text") from None
+    return decode_utf8(raw, "stdin" if source == "-" else f"response file {source}")
 
 
 def print_report(report: EvalReport) -> None:
+    for w in report.warnings:
+        click.echo(f"warning: {w}", err=True)
     for r in report.results:
         mark = "PASS" if r.passed else "FAIL"
         icon = ICONS[r.severity]
-        click.echo(f"{mark}  {icon} {r.id}  {r.name}  [{r.type}]")
+        click.echo(f"{mark}  {icon} {r.id}  {r.name}  [{r.type}]" + (f"  ({r.reason})" if r.reason else ""))
     if not report.results:
         click.echo("No rules to check.")
     click.echo()

@@ -8,6 +8,7 @@ from pathlib import Path
 import click
 
 from lorekeeper.cli.common import emit_json, handle_errors, json_option, open_workspace, workspace_option
+from lorekeeper.learnings.mdformat import decode_utf8
 from lorekeeper.learnings.service import SCOPES, SOURCES, STATUSES
 
 
@@ -182,7 +183,8 @@ def import_cmd(path: Path, project: str | None, workspace_dir: Path | None, as_j
     """Import a learnings.md: every rule line, its time, source and extra fields; duplicates are skipped."""
     with open_workspace(workspace_dir) as ws:
         if str(path) == "-":
-            report = ws.learnings.import_text(sys.stdin.read(), project, file="<stdin>")
+            text = decode_utf8(sys.stdin.buffer.read(), "stdin")
+            report = ws.learnings.import_text(text, project, file="<stdin>")
         else:
             report = ws.learnings.import_file(path, project)
         _warn_unsigned(ws)

@@ -73,6 +73,7 @@ def validate_cmd(path: Path | None, workspace_dir: Path | None, as_json: bool) -
             sys.exit(exc.exit_code)
     checked: list[str] = []
     errors: list[dict] = []
+    warnings: list[str] = []  # load-time eval warnings (nested quantifiers): reported, never fatal
     try:
         with skill_source(path) as (root, dirs):
             if not dirs:
@@ -85,15 +86,20 @@ def validate_cmd(path: Path | None, workspace_dir: Path | None, as_json: bool) -
                 )
             for d in dirs:
                 display = f"{path}:{d.relative_to(root)}" if path.is_file() else None
-                _validate_one(d, checked, errors, display=display)
+                _validate_one(d, checked, errors, display=display, warnings=warnings)
     except LorekeeperError as exc:
         errors.append(exc.to_dict())
     ok = not errors
     if as_json:
-        emit_json({"valid": ok, "skills": checked, "errors": errors})
+        out: dict[str, object] = {"valid": ok, "skills": checked, "errors": errors}
+        if warnings:
+            out["warnings"] = warnings
+        emit_json(out)
     else:
         for name in checked:
             click.echo(f"ok     {name}")
+        for w in warnings:
+            click.echo(f"warning  {w}")
         for e in errors:
             click.echo(f"error  {e['code']}: {e['message']}")
         click.echo(f"{len(checked)} valid, {len(errors)} invalid")
@@ -101,11 +107,15 @@ def validate_cmd(path: Path | None, workspace_dir: Path | None, as_json: bool) -
         sys.exit(EXIT_INVALID)
 
 
-def _validate_one(d: Path, checked: list, errors: list, display: str | None = None) -> None:
+def _validate_one(
+    d: Path, checked: list, errors: list, display: str | None = None, warnings: list[str] | None = None
+) -> None:
     try:
         doc = read_skill_dir(d)
-        doc.rules()
+        rules = doc.rules()
         checked.append(doc.name)
+        if warnings is not None:
+            warnings.extend(f"{doc.name}: {w}" for w in rules.warnings)
     except LorekeeperError as exc:
         err = exc.to_dict()
         if display:  # inside a zip: name the archive member, not the temporary folder

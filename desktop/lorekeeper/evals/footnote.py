@@ -11,9 +11,12 @@ PREFIX = "Eval: "
 
 
 class _Result(Protocol):
-    name: str
-    severity: str
-    passed: bool
+    @property
+    def name(self) -> str: ...
+    @property
+    def severity(self) -> str: ...
+    @property
+    def passed(self) -> bool: ...
 
 
 def footnote(results: Iterable[_Result]) -> str:

@@ -8,14 +8,21 @@ Regexes are compiled once here and the compiled pattern is cached on the rule.
 
 from __future__ import annotations
 
+import difflib
 import json
-import re
 from dataclasses import dataclass, field
-from functools import lru_cache
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+import regex
 
 from lorekeeper.errors import InvalidSpecError
+from lorekeeper.evals.aliases import ALIASES, REFUSED
+from lorekeeper.evals.jsoncheck import make_validator
+from lorekeeper.evals.regexcheck import FLAG_BITS, MAX_REGEX_TIMEOUT, compile_pattern, nested_quantifier_warning
+
+if TYPE_CHECKING:
+    from jsonschema.protocols import Validator
 
 SEVERITIES = ("warning", "info")
 
@@ -29,43 +36,52 @@ SEED_TYPES = (
     "min_length",
 )
 
-#: Extra deterministic types, as promptfoo users expect them. `not_` variants negate.
-EXTRA_TYPES = (
+#: Extra deterministic types, as promptfoo users expect them. Each has a `not_` form that negates it.
+EXTRA_BASE_TYPES = (
     "icontains",
-    "not_icontains",
     "contains_any",
-    "not_contains_any",
     "contains_all",
-    "not_contains_all",
     "icontains_any",
-    "not_icontains_any",
     "icontains_all",
-    "not_icontains_all",
     "starts_with",
-    "not_starts_with",
     "ends_with",
-    "not_ends_with",
     "equals",
-    "not_equals",
     "is_json",
-    "not_is_json",
     "min_words",
     "max_words",
 )
+EXTRA_TYPES = tuple(t for base in EXTRA_BASE_TYPES for t in (base, "not_" + base))
 
 RULE_TYPES = SEED_TYPES + EXTRA_TYPES
 
 _REGEX_TYPES = {"regex_match", "regex_not_match"}
-_LENGTH_TYPES = {"max_length", "min_length", "min_words", "max_words"}
+_LENGTH_TYPES = {"max_length", "min_length", "min_words", "max_words", "not_min_words", "not_max_words"}
 _LIST_TYPES = {t for t in RULE_TYPES if t.endswith(("_any", "_all"))}
-_NO_VALUE_TYPES = {"is_json", "not_is_json"}
-_FLAG_BITS = {"i": re.IGNORECASE, "m": re.MULTILINE, "s": re.DOTALL}
+_JSON_TYPES = {"is_json", "not_is_json"}
+_NO_VALUE_TYPES = _JSON_TYPES  # kept for callers: is_json needs no value (a JSON Schema is optional)
 
 
-@lru_cache(maxsize=4096)
-def compile_pattern(pattern: str, flags: int) -> re.Pattern[str]:
-    """Compile once per (pattern, flags) for the whole process."""
-    return re.compile(pattern, flags)
+def canonical_type(rtype: Any, *, file: str | None, rule_id: str) -> str:
+    """The rule type, with promptfoo's spellings mapped; ERR_INVALID_SPEC naming the right one."""
+    if isinstance(rtype, str):
+        if rtype in RULE_TYPES:
+            return rtype
+        if rtype in ALIASES:
+            return ALIASES[rtype]
+        if rtype in REFUSED:
+            raise InvalidSpecError(
+                f"rule type {rtype!r} is not supported: {REFUSED[rtype]}", file=file, rule_id=rule_id
+            )
+        close = difflib.get_close_matches(rtype, [*RULE_TYPES, *ALIASES], n=1)
+        if close:
+            hint = f"did you mean {ALIASES.get(close[0], close[0])!r}? "
+        else:
+            hint = ""
+    else:
+        hint = ""
+    raise InvalidSpecError(
+        f"unknown rule type {rtype!r}; {hint}known types: {', '.join(RULE_TYPES)}", file=file, rule_id=rule_id
+    )
 
 
 @dataclass(frozen=True)
@@ -77,7 +93,13 @@ class Rule:
     name: str | None = None
     flags: str = ""
     negate: bool = False  # any rule can be inverted with "negate": true
-    compiled: re.Pattern[str] | None = field(default=None, compare=False, repr=False)
+    compiled: regex.Pattern[str] | None = field(default=None, compare=False, repr=False)
+    timeout: float | None = None  # a regex rule's own time limit (seconds), else the default
+    validator: Validator | None = field(default=None, compare=False, repr=False)  # is_json with a schema
+    warning: str | None = None  # a load-time warning (nested quantifiers); never an error
+
+    def __hash__(self) -> int:  # a schema value is a dict: hash what identifies the rule
+        return hash((self.id, self.type, self.severity))
 
     @property
     def label(self) -> str:
@@ -93,7 +115,9 @@ class Rule:
             out["pattern"] = self.value
             if self.flags:
                 out["flags"] = self.flags
-        elif self.type not in _NO_VALUE_TYPES:
+            if self.timeout is not None:
+                out["timeout"] = self.timeout
+        elif self.type not in _JSON_TYPES or self.value is not None:
             out["value"] = self.value
         if self.negate:
             out["negate"] = True
@@ -107,6 +131,11 @@ class RuleSet:
     skill: str | None = None
     version: Any = 1
     source: str | None = None
+
+    @property
+    def warnings(self) -> tuple[str, ...]:
+        """Load-time warnings (not errors), each naming its rule id."""
+        return tuple(f"rule {r.id}: {r.warning}" for r in self.rules if r.warning)
 
     def to_dict(self) -> dict[str, Any]:
         out: dict[str, Any] = {"version": self.version}
@@ -136,6 +165,20 @@ def _as_count(raw: Any, *, file: str | None, rule_id: str) -> int:
     return n
 
 
+def _as_timeout(raw: Any, *, file: str | None, rule_id: str) -> float | None:
+    """A regex rule's own time limit in seconds (0 < t <= MAX_REGEX_TIMEOUT), or None for the default."""
+    if raw is None:
+        return None
+    if isinstance(raw, bool) or not isinstance(raw, int | float) or not 0 < raw <= MAX_REGEX_TIMEOUT:
+        raise InvalidSpecError(
+            f"timeout must be a number of seconds in (0, {MAX_REGEX_TIMEOUT:g}], got {raw!r}",
+            file=file,
+            rule_id=rule_id,
+            field="timeout",
+        )
+    return float(raw)
+
+
 def parse_rule(raw: Any, index: int, *, file: str | None = None) -> Rule:
     """Validate one rule object; raise InvalidSpecError naming the file and the rule id."""
     if not isinstance(raw, dict):
@@ -145,11 +188,7 @@ def parse_rule(raw: Any, index: int, *, file: str | None = None) -> Rule:
         raise InvalidSpecError(
             f"rule #{index + 1} has no id (a non-empty string is required)", file=file, rule_id=f"#{index + 1}"
         )
-    rtype = raw.get("type")
-    if rtype not in RULE_TYPES:
-        raise InvalidSpecError(
-            f"unknown rule type {rtype!r}; known types: {', '.join(RULE_TYPES)}", file=file, rule_id=rid
-        )
+    rtype = canonical_type(raw.get("type"), file=file, rule_id=rid)
     severity = raw.get("severity")
     if severity not in SEVERITIES:
         raise InvalidSpecError(f"severity must be 'warning' or 'info', got {severity!r}", file=file, rule_id=rid)
@@ -162,25 +201,49 @@ def parse_rule(raw: Any, index: int, *, file: str | None = None) -> Rule:
 
     flags = ""
     compiled = None
+    timeout: float | None = None
+    validator: Validator | None = None
+    warning: str | None = None
     value: Any = None
     if rtype in _REGEX_TYPES:
-        value = raw.get("pattern", raw.get("value"))
+        key = "pattern" if raw.get("pattern") is not None else "value"
+        value = raw.get(key)
         if value is None:
             raise InvalidSpecError("missing 'pattern' (or 'value') for a regex rule", file=file, rule_id=rid)
         if not isinstance(value, str):
-            raise InvalidSpecError("pattern must be a string", file=file, rule_id=rid)
+            raise InvalidSpecError("pattern must be a string", file=file, rule_id=rid, field=key)
+        if not value:
+            raise InvalidSpecError("empty pattern (it would match every response)", file=file, rule_id=rid, field=key)
         flags = raw.get("flags") or ""
-        if not isinstance(flags, str) or any(c not in _FLAG_BITS for c in flags):
+        if not isinstance(flags, str) or any(c not in FLAG_BITS for c in flags):
             raise InvalidSpecError(f"flags may only hold i, m, s; got {flags!r}", file=file, rule_id=rid)
         bits = 0
         for c in flags:
-            bits |= _FLAG_BITS[c]
+            bits |= FLAG_BITS[c]
         try:
             compiled = compile_pattern(value, bits)
-        except re.error as exc:
+        except (regex.error, ValueError, OverflowError) as exc:
             raise InvalidSpecError(f"invalid regex {value!r}: {exc}", file=file, rule_id=rid) from None
-    elif rtype in _NO_VALUE_TYPES:
-        value = None
+        timeout = _as_timeout(raw.get("timeout"), file=file, rule_id=rid)
+        warning = nested_quantifier_warning(value)
+    elif rtype in _JSON_TYPES:
+        value = raw.get("value")
+        if value is not None:
+            if not isinstance(value, dict):
+                raise InvalidSpecError(
+                    f"value of {rtype} is optional and must be a JSON Schema object, got {type(value).__name__}",
+                    file=file,
+                    rule_id=rid,
+                    field="value",
+                )
+            from jsonschema import SchemaError
+
+            try:
+                validator = make_validator(value)
+            except SchemaError as exc:
+                raise InvalidSpecError(
+                    f"invalid JSON Schema: {exc.message}", file=file, rule_id=rid, field="value"
+                ) from None
     else:
         if "value" not in raw or raw["value"] is None:
             raise InvalidSpecError("missing 'value'", file=file, rule_id=rid)
@@ -192,11 +255,32 @@ def parse_rule(raw: Any, index: int, *, file: str | None = None) -> Rule:
                 value = [v.strip() for v in value.split(",") if v.strip()]
             if not isinstance(value, list) or not value or not all(isinstance(v, str) for v in value):
                 raise InvalidSpecError("value must be a non-empty list of strings", file=file, rule_id=rid)
+            if any(v == "" for v in value):
+                raise InvalidSpecError(
+                    "value holds an empty string (it is in every response)", file=file, rule_id=rid, field="value"
+                )
             value = tuple(value)
         elif not isinstance(value, str):
             raise InvalidSpecError(f"value must be a string, got {type(value).__name__}", file=file, rule_id=rid)
+        elif not value:
+            raise InvalidSpecError(
+                "empty value (an empty string is in every response, so the rule would never discriminate)",
+                file=file,
+                rule_id=rid,
+                field="value",
+            )
     return Rule(
-        id=rid, type=rtype, severity=severity, value=value, name=name, flags=flags, negate=negate, compiled=compiled
+        id=rid,
+        type=rtype,
+        severity=severity,
+        value=value,
+        name=name,
+        flags=flags,
+        negate=negate,
+        compiled=compiled,
+        timeout=timeout,
+        validator=validator,
+        warning=warning,
     )
 
 

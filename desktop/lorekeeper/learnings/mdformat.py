@@ -31,7 +31,7 @@ import re
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 
-from lorekeeper.errors import InvalidSpecError
+from lorekeeper.errors import InvalidInputError, InvalidSpecError
 
 DEFAULT_PREAMBLE = "# Learnings\n\n## Rules\n\n"
 DEFAULT_SCOPE = "story"
@@ -43,6 +43,18 @@ KNOWN_FIELDS = ("story", "domain", "tags", "scope", "status")
 _ENTRY = re.compile(r"^- \[(?P<stamp>[^\]]+)\] \[(?P<source>[^\]]+)\] (?P<rest>.*)$")
 _META = re.compile(r"\s*<!-- lorekeeper (?P<json>\{.*\}) -->\s*$")
 _SOURCE = re.compile(r"^[^\]\r\n]{1,32}$")
+
+
+def decode_utf8(raw: bytes, source: str) -> str:
+    """Bytes as UTF-8 text (newlines untouched); ERR_INVALID_INPUT naming the source and byte offset."""
+    try:
+        return raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise InvalidInputError(
+            f"{source} is not UTF-8 text: invalid byte 0x{raw[exc.start]:02x} at byte offset {exc.start}",
+            source=source,
+            offset=exc.start,
+        ) from None
 
 
 def parse_stamp(stamp: str) -> datetime:
