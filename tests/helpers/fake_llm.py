@@ -80,6 +80,10 @@ class FakeServer:
         return self
 
     def stop(self) -> None:
+        """Stop listening (a second call does nothing): a test may stop it to play "server down"."""
+        if getattr(self, "_stopped", False):
+            return
+        self._stopped = True
         self.httpd.shutdown()
         self.httpd.server_close()
 
