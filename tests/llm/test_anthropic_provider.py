@@ -126,9 +126,12 @@ def test_an_answer_cut_at_max_tokens_is_flagged(anthropic_server):
 def test_an_empty_answer_is_reported_and_not_requested_again(anthropic_server):
     anthropic_server.behaviour.reply = lambda body: ""
     with pytest.raises(LLMUnavailableError, match="empty answer") as err:
-        provider(anthropic_server.url, max_retries=2).complete("x")
+        list(provider(anthropic_server.url, max_retries=2).stream("x"))
     assert err.value.details["reason"] == "empty_answer"
     assert len(anthropic_server.requests) == 1
+    # complete() hands the empty answer back for its caller to report ("it is empty"), once
+    assert provider(anthropic_server.url, max_retries=2).complete("x") == ""
+    assert len(anthropic_server.requests) == 2
 
 
 def test_the_key_goes_out_in_exactly_one_x_api_key_header(anthropic_server):

@@ -143,8 +143,16 @@ class Provider(ABC):
         """The answer to `prompt`, piece by piece as the model writes it."""
 
     def complete(self, prompt: str, *, system: str = "") -> Completion:
-        """The whole answer (streamed underneath, so a long answer is not cut by the timeout)."""
-        text = "".join(self.stream(prompt, system=system))
+        """The whole answer (streamed underneath, so a long answer is not cut by the timeout).
+
+        An empty answer comes back empty (never asked again): callers that parse answers (Sage,
+        the judge, scenario generation) report it as ERR_MODEL_ANSWER_INVALID, "it is empty"."""
+        try:
+            text = "".join(self.stream(prompt, system=system))
+        except LLMUnavailableError as exc:
+            if exc.details.get("reason") != "empty_answer":
+                raise
+            text = ""
         return Completion(text, self.last_stop_reason)
 
     def embed(self, texts: list[str]) -> list[list[float]]:
