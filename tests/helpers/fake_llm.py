@@ -11,7 +11,7 @@ import json
 import threading
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any, Self
 
@@ -19,8 +19,13 @@ from typing import Any, Self
 @dataclass
 class Recorded:
     path: str
-    headers: dict[str, str]
+    headers: dict[str, str]  # lower-cased names; a header sent twice keeps one value here
     body: dict[str, Any]
+    raw_headers: list[tuple[str, str]] = field(default_factory=list)  # as sent, duplicates included
+    method: str = "POST"
+
+    def header_count(self, name: str) -> int:
+        return sum(1 for k, _ in self.raw_headers if k.lower() == name.lower())
 
 
 @dataclass
@@ -36,6 +41,8 @@ class Behaviour:
     chunk_size: int = 7
     fail_times: int = 0  # answer the first N requests with `status`, then succeed
     chunk_delay: float = 0.0  # seconds between two streamed pieces
+    stop_reason: str = "end_turn"  # Anthropic: why the answer ended ("max_tokens": cut at the limit)
+    drop_times: int = 0  # close the first N connections without a byte of answer (a connection error)
 
 
 def last_user_text(body: dict[str, Any]) -> str:
@@ -73,6 +80,10 @@ class FakeServer:
         return self
 
     def stop(self) -> None:
+        """Stop listening (a second call does nothing): a test may stop it to play "server down"."""
+        if getattr(self, "_stopped", False):
+            return
+        self._stopped = True
         self.httpd.shutdown()
         self.httpd.server_close()
 
@@ -92,6 +103,17 @@ class FakeServer:
             if b.fail_times:
                 return self._served <= b.fail_times
             return b.status != 200
+
+    def _drops(self) -> bool:
+        with self._lock:
+            b = self.behaviour
+            if b.drop_times > 0:
+                b.drop_times -= 1
+                return True
+            return False
+
+    def posts(self) -> list[Recorded]:
+        return [r for r in self.requests if r.method == "POST"]
 
     def _handler_class(self) -> type[BaseHTTPRequestHandler]:
         server = self
@@ -118,13 +140,22 @@ class FakeServer:
                 self.end_headers()
                 self.wfile.write(data)
 
+            def _record(self, method: str, body: dict[str, Any]) -> None:
+                headers = {k.lower(): v for k, v in self.headers.items()}
+                with server._lock:
+                    server.requests.append(Recorded(self.path, headers, body, list(self.headers.items()), method))
+
             def do_POST(self) -> None:
                 body = self._body()
-                with server._lock:
-                    server.requests.append(Recorded(self.path, {k.lower(): v for k, v in self.headers.items()}, body))
+                self._record("POST", body)
+                if server._drops():
+                    self.close_connection = True
+                    self.connection.shutdown(2)  # socket.SHUT_RDWR: no status line, nothing
+                    return
                 server.handle(self, body)
 
             def do_GET(self) -> None:
+                self._record("GET", {})
                 server.handle_get(self)
 
         return Handler
@@ -148,7 +179,26 @@ def _chunks(text: str, size: int) -> list[str]:
 
 
 class FakeAnthropic(FakeServer):
-    """POST /v1/messages: JSON or SSE (`"stream": true`), errors in the API's JSON shape."""
+    """POST /v1/messages: JSON or SSE (`"stream": true`), errors in the API's JSON shape; GET /v1/models."""
+
+    models: tuple[str, ...] = ("claude-test", "claude-sonnet-4-6")
+
+    def handle_get(self, h: BaseHTTPRequestHandler) -> None:
+        if h.path.split("?")[0].rstrip("/") != "/v1/models":
+            h._json(404, {"type": "error", "error": {"type": "not_found_error", "message": f"no route {h.path}"}})  # type: ignore[attr-defined]
+            return
+        if self._next_fails():
+            b = self.behaviour
+            h._json(
+                b.status if b.status != 200 else 500,
+                {"type": "error", "error": {"type": b.error_type, "message": b.error_message}},
+            )  # type: ignore[attr-defined]
+            return
+        data = [
+            {"type": "model", "id": m, "display_name": m, "created_at": "2026-01-01T00:00:00Z"} for m in self.models
+        ]
+        first, last = (data[0]["id"], data[-1]["id"]) if data else (None, None)
+        h._json(200, {"data": data, "has_more": False, "first_id": first, "last_id": last})  # type: ignore[attr-defined]
 
     def handle(self, h: BaseHTTPRequestHandler, body: dict[str, Any]) -> None:
         b = self.behaviour
@@ -173,8 +223,8 @@ class FakeAnthropic(FakeServer):
                     "type": "message",
                     "role": "assistant",
                     "model": model,
-                    "content": [{"type": "text", "text": text}],
-                    "stop_reason": "end_turn",
+                    "content": [{"type": "text", "text": text}] if text else [],
+                    "stop_reason": b.stop_reason,
                     "stop_sequence": None,
                     "usage": {"input_tokens": 10, "output_tokens": max(len(text) // 4, 1)},
                 },
@@ -228,7 +278,7 @@ class FakeAnthropic(FakeServer):
             "message_delta",
             {
                 "type": "message_delta",
-                "delta": {"stop_reason": "end_turn", "stop_sequence": None},
+                "delta": {"stop_reason": b.stop_reason, "stop_sequence": None},
                 "usage": {"output_tokens": 5},
             },
         )
@@ -241,6 +291,20 @@ class FakeOllama(FakeServer):
 
     embed_dims: int = 8
     legacy_only: bool = False  # an older server: /api/embeddings (one prompt) but no /api/embed
+    models: tuple[str, ...] = ("llama-test:latest", "nomic-embed-text:latest")
+
+    def handle_get(self, h: BaseHTTPRequestHandler) -> None:
+        b = self.behaviour
+        if b.delay:
+            time.sleep(b.delay)
+        if h.path.rstrip("/") != "/api/tags":
+            h._json(404, {"error": f"no route {h.path}"})  # type: ignore[attr-defined]
+            return
+        if self._next_fails():
+            h._json(b.status if b.status != 200 else 500, {"error": b.error_message})  # type: ignore[attr-defined]
+            return
+        models = [{"name": m, "model": m, "size": 1, "digest": "0" * 12, "details": {}} for m in self.models]
+        h._json(200, {"models": models})  # type: ignore[attr-defined]
 
     def handle(self, h: BaseHTTPRequestHandler, body: dict[str, Any]) -> None:
         b = self.behaviour

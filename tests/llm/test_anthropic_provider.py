@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import socket
+import time
 
 import pytest
 
@@ -31,10 +32,16 @@ def test_streams_the_answer_in_pieces_and_sends_the_prompt_as_the_user_message(a
     assert req.headers.get("anthropic-version")
 
 
-def test_complete_without_streaming(anthropic_server):
-    anthropic_server.behaviour.reply = lambda body: "plain answer"
-    assert provider(anthropic_server.url).complete("hello") == "plain answer"
-    assert not anthropic_server.requests[-1].body.get("stream")
+def test_complete_streams_too_so_a_long_answer_is_not_cut_by_the_timeout(anthropic_server):
+    """Sage, benchmark and judge call `complete`: it streams, and the timeout counts silence only."""
+    anthropic_server.behaviour.reply = lambda body: "a long answer " * 20
+    anthropic_server.behaviour.chunk_size = 20
+    anthropic_server.behaviour.chunk_delay = 0.1  # ~1.4 s in all, never 0.5 s of silence
+    answer = provider(anthropic_server.url, timeout=0.5, max_retries=2).complete("hello")
+    assert answer == "a long answer " * 20
+    assert not answer.truncated and answer.stop_reason == "end_turn"
+    assert anthropic_server.requests[-1].body.get("stream") is True
+    assert len(anthropic_server.requests) == 1
 
 
 @pytest.mark.parametrize(
@@ -56,13 +63,95 @@ def test_error_statuses_become_err_llm_unavailable_with_advice(anthropic_server,
     assert KEY not in str(err.value)
 
 
-def test_overloaded_is_retried_then_succeeds(anthropic_server):
+def test_an_error_status_is_reported_not_retried(anthropic_server):
+    """Retries are for requests that never reached the API; a status answer is shown as it is."""
     anthropic_server.behaviour.status = 529
     anthropic_server.behaviour.error_type = "overloaded_error"
     anthropic_server.behaviour.fail_times = 1
     anthropic_server.behaviour.reply = lambda body: "finally"
-    assert "".join(provider(anthropic_server.url, max_retries=2).stream("x")) == "finally"
+    with pytest.raises(LLMUnavailableError, match=r"529.*overloaded"):
+        list(provider(anthropic_server.url, max_retries=2).stream("x"))
+    assert len(anthropic_server.requests) == 1
+
+
+def test_a_dropped_connection_before_any_answer_is_retried(anthropic_server):
+    anthropic_server.behaviour.drop_times = 1
+    anthropic_server.behaviour.reply = lambda body: "after one retry"
+    assert "".join(provider(anthropic_server.url, max_retries=2).stream("x")) == "after one retry"
     assert len(anthropic_server.requests) == 2
+
+
+def test_connection_retries_stop_at_max_retries(anthropic_server):
+    anthropic_server.behaviour.drop_times = 5
+    with pytest.raises(LLMUnavailableError, match="cannot reach"):
+        list(provider(anthropic_server.url, max_retries=1).stream("x"))
+    assert len(anthropic_server.requests) == 2
+
+
+def test_no_retry_after_a_timeout_waiting_for_the_model(anthropic_server):
+    """The request reached the API: a second one would be a second paid generation."""
+    anthropic_server.behaviour.delay = 1.0
+    with pytest.raises(LLMUnavailableError, match=r"did not answer within 0\.3 s"):
+        list(provider(anthropic_server.url, timeout=0.3, max_retries=2).stream("x"))
+    time.sleep(0.8)  # a retry, if any, would have reached the server by now
+    assert len(anthropic_server.requests) == 1
+
+
+def test_no_retry_when_the_stream_goes_silent_after_some_text(anthropic_server):
+    anthropic_server.behaviour.reply = lambda body: "first words, then silence for too long"
+    anthropic_server.behaviour.chunk_size = 12
+    anthropic_server.behaviour.chunk_delay = 1.0
+    got: list[str] = []
+    with pytest.raises(LLMUnavailableError, match=r"stopped answering for 0\.3 s.*not re-sent"):
+        for piece in provider(anthropic_server.url, timeout=0.3, max_retries=2).stream("x"):
+            got.append(piece)
+    assert got == ["first words,"]
+    time.sleep(0.5)
+    assert len(anthropic_server.requests) == 1
+
+
+def test_an_answer_cut_at_max_tokens_is_flagged(anthropic_server):
+    anthropic_server.behaviour.reply = lambda body: "an answer that stops in the mid"
+    anthropic_server.behaviour.stop_reason = "max_tokens"
+    p = provider(anthropic_server.url, max_tokens=8)
+    answer = p.complete("x")
+    assert answer == "an answer that stops in the mid"
+    assert answer.truncated and answer.stop_reason == "max_tokens"
+    assert anthropic_server.requests[-1].body["max_tokens"] == 8
+    assert "".join(p.stream("again")) and p.last_truncated
+    anthropic_server.behaviour.stop_reason = "end_turn"
+    assert not p.complete("x").truncated and not p.last_truncated
+
+
+def test_an_empty_answer_is_reported_and_not_requested_again(anthropic_server):
+    anthropic_server.behaviour.reply = lambda body: ""
+    with pytest.raises(LLMUnavailableError, match="empty answer") as err:
+        list(provider(anthropic_server.url, max_retries=2).stream("x"))
+    assert err.value.details["reason"] == "empty_answer"
+    assert len(anthropic_server.requests) == 1
+    # complete() hands the empty answer back for its caller to report ("it is empty"), once
+    assert provider(anthropic_server.url, max_retries=2).complete("x") == ""
+    assert len(anthropic_server.requests) == 2
+
+
+def test_the_key_goes_out_in_exactly_one_x_api_key_header(anthropic_server):
+    import anthropic
+
+    provider(anthropic_server.url).complete("x")
+    req = anthropic_server.requests[-1]
+    assert req.header_count("x-api-key") == 1, (anthropic.__version__, req.raw_headers)
+    assert req.headers["x-api-key"] == KEY
+
+
+def test_the_sdk_floor_in_pyproject_is_a_version_that_sends_the_key_once():
+    """anthropic 0.x (0.40 ... 0.125 checked) sent a custom x-api-key next to its own X-Api-Key."""
+    import re
+    from pathlib import Path
+
+    pyproject = (Path(__file__).resolve().parents[2] / "pyproject.toml").read_text(encoding="utf-8")
+    floor = re.search(r'"anthropic>=([0-9.]+)"', pyproject)
+    assert floor is not None
+    assert tuple(int(x) for x in floor.group(1).split(".")) >= (1, 0)
 
 
 def test_no_retry_when_max_retries_is_zero(anthropic_server):
@@ -133,4 +222,19 @@ def test_a_server_that_ignores_stream_true_still_gives_the_answer(anthropic_serv
 
     monkeypatch.setattr(anthropic_server, "handle", json_only)
     anthropic_server.behaviour.reply = lambda body: "one JSON message"
-    assert list(provider(anthropic_server.url).stream("x")) == ["one JSON message"]
+    anthropic_server.behaviour.stop_reason = "max_tokens"
+    p = provider(anthropic_server.url)
+    assert list(p.stream("x")) == ["one JSON message"]
+    assert p.last_truncated
+    assert len(anthropic_server.requests) == 1  # read from the one answer, not asked twice
+
+
+def test_status_checks_the_free_model_list(anthropic_server):
+    st = provider(anthropic_server.url).check()
+    assert st.ready and st.checked and st.reachable
+    assert "claude-test" in st.models
+    assert [(r.method, r.path.split("?")[0]) for r in anthropic_server.requests] == [("GET", "/v1/models")]
+    anthropic_server.behaviour.status = 401
+    anthropic_server.behaviour.error_type = "authentication_error"
+    st = provider(anthropic_server.url).check()
+    assert not st.ready and st.reachable and "401" in st.reason and "set-key" in st.reason

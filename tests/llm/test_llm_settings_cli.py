@@ -47,6 +47,27 @@ def test_configure_rewrites_only_the_llm_table(workspace):
     assert st["provider"] == "ollama" and st["model"] == "qwen" and st["timeout"] == 12.5
 
 
+def test_status_contacts_ollama_and_lists_its_models(workspace, ollama_server):
+    run(workspace, "llm", "configure", "--provider", "ollama", "--model", "llama-test", "--base-url", ollama_server.url)
+    r = run(workspace, "llm", "status")
+    assert r.exit_code == 0, r.output
+    assert "server:   reachable" in r.output and "llama-test:latest, nomic-embed-text:latest" in r.output
+    assert r.output.rstrip().endswith("ready")
+    st = json.loads(run(workspace, "llm", "status", "--json").output)
+    assert st["checked"] and st["reachable"] and st["models"] == ["llama-test:latest", "nomic-embed-text:latest"]
+    ollama_server.stop()
+    r = run(workspace, "llm", "status")
+    assert "server:   not reachable" in r.output and "unavailable: cannot reach Ollama" in r.output
+
+
+def test_status_checks_anthropic_through_the_free_model_list(workspace, anthropic_server, monkeypatch):
+    monkeypatch.setenv("ANTHROPIC_API_KEY", "sk-test-env")
+    run(workspace, "llm", "configure", "--provider", "anthropic", "--base-url", anthropic_server.url)
+    st = json.loads(run(workspace, "llm", "status", "--json").output)
+    assert st["ready"] and st["reachable"] and "claude-test" in st["models"] and st["key"] == "environment"
+    assert [r.method for r in anthropic_server.requests] == ["GET"]  # no generation, nothing paid
+
+
 def test_configure_rejects_a_bad_url_and_leaves_the_file(workspace):
     cfg = workspace.root / CONFIG_NAME
     before = cfg.read_text(encoding="utf-8")
@@ -67,10 +88,11 @@ def test_set_key_reads_stdin_and_stores_in_the_keyring_only(workspace, monkeypat
         if f.is_file():
             assert secret.encode() not in f.read_bytes(), f
     run(workspace, "llm", "configure", "--provider", "anthropic")
-    st = json.loads(run(workspace, "llm", "status", "--json").output)
+    # --offline: the key must not travel to api.anthropic.com from a test
+    st = json.loads(run(workspace, "llm", "status", "--offline", "--json").output)
     assert st["ready"] and st["key"] == "keyring"
     assert run(workspace, "llm", "delete-key").exit_code == 0
-    st = json.loads(run(workspace, "llm", "status", "--json").output)
+    st = json.loads(run(workspace, "llm", "status", "--json").output)  # no key: nothing to contact
     assert not st["ready"] and "set-key" in st["reason"]
 
 

@@ -97,3 +97,62 @@ def test_embeddings_with_a_missing_model_say_so(ollama_server):
     with _pytest.raises(LLMUnavailableError, match="not found"):
         make_provider(LLMSettings(provider="ollama", base_url=ollama_server.url)).embed(["x"])
     assert len(ollama_server.requests) == 1
+
+
+HOST_FORMS = [
+    "",
+    "1.2.3.4",
+    ":56789",
+    "1.2.3.4:56789",
+    "http://1.2.3.4",
+    "https://1.2.3.4",
+    "https://example.com:56789",
+    "example.com",
+    "example.com:56789/",
+    "example.com/path",
+    "https://example.com:56789/path/",
+    "[0001:002:003:0004::1]:56789",
+]
+
+
+@pytest.mark.parametrize("value", HOST_FORMS)
+def test_ollama_host_is_read_as_the_ollama_client_reads_it(value):
+    from ollama._client import _parse_host
+
+    from lorekeeper.llm.ollama_provider import parse_host
+
+    assert parse_host(value) == _parse_host(value)
+
+
+def test_ollama_host_is_honoured_when_no_base_url_is_configured(ollama_server, monkeypatch):
+    host_port = ollama_server.url.removeprefix("http://")  # the `host:port` form, scheme by default
+    monkeypatch.setenv("OLLAMA_HOST", host_port)
+    p = make_provider(LLMSettings(provider="ollama", model="llama-test"))
+    assert p.host == ollama_server.url
+    assert p.complete("x")
+    assert ollama_server.requests[-1].path == "/api/chat"
+
+
+def test_a_configured_base_url_wins_over_ollama_host(ollama_server, monkeypatch):
+    monkeypatch.setenv("OLLAMA_HOST", "127.0.0.1:9")
+    assert provider(ollama_server.url).complete("x")
+
+
+def test_status_contacts_the_server_and_lists_its_models(ollama_server):
+    st = provider(ollama_server.url).check()
+    assert st.checked and st.reachable and st.ready
+    assert st.models == ("llama-test:latest", "nomic-embed-text:latest")
+    assert [(r.method, r.path) for r in ollama_server.requests] == [("GET", "/api/tags")]
+    st = provider(ollama_server.url, model="mistral").check()
+    assert st.reachable and not st.ready and "ollama pull mistral" in st.reason
+
+
+def test_status_says_when_the_server_is_not_reachable():
+    import socket
+
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    st = provider(f"http://127.0.0.1:{port}").check()
+    assert st.checked and st.reachable is False and not st.ready
+    assert "cannot reach Ollama" in st.reason

@@ -168,3 +168,15 @@ def test_stop_ends_a_slow_answer_and_records_nothing(qtbot, model_ws, anthropic_
     assert model_ws.quality.metrics(days=None) == before
     wait_for_all()
     win.close()
+
+
+def test_an_answer_cut_at_max_tokens_is_labelled(qtbot, window, anthropic_server):
+    from lorekeeper.ui.panels.playground import TRUNCATED_LABEL
+
+    panel = window.select_panel("playground")
+    anthropic_server.behaviour.stop_reason = "max_tokens"
+    anthropic_server.behaviour.reply = lambda body: "Rebase, then run git push --for"
+    qtbot.keyClicks(panel.message, "please review this pull request")
+    qtbot.mouseClick(panel.send_button, Qt.MouseButton.LeftButton)
+    assert panel.answer is not None and panel.answer.truncated
+    assert panel.footnote.isVisible() and panel.footnote.text().startswith(TRUNCATED_LABEL)

@@ -19,13 +19,18 @@ def llm() -> None:
 
 
 @llm.command("status")
+@click.option("--offline", is_flag=True, help="Only read the configuration and the key; do not contact the server.")
 @workspace_option
 @json_option
 @handle_errors
-def status(workspace_dir: Path | None, as_json: bool) -> None:
-    """Which provider and model, whether a key is set, and whether model actions can run."""
+def status(offline: bool, workspace_dir: Path | None, as_json: bool) -> None:
+    """Which provider and model, whether a key is set, whether the server answers, and its models.
+
+    The server is contacted with a short timeout: Ollama's model list (/api/tags), Anthropic's free
+    model list (GET /v1/models, which also proves the key); never a paid generation.
+    """
     with open_workspace(workspace_dir) as ws:
-        st = ws.llm.status()
+        st = ws.llm.status() if offline else ws.llm.check()
         settings = ws.llm.settings
         key = ws.llm.key_source(settings.provider)
     data = {
@@ -43,6 +48,10 @@ def status(workspace_dir: Path | None, as_json: bool) -> None:
     click.echo(f"base_url: {settings.base_url or '(provider default)'}")
     if settings.provider == "anthropic":
         click.echo(f"api key:  {key or 'not set'}")
+    if st.checked:
+        click.echo(f"server:   {'reachable' if st.reachable else 'not reachable'}")
+        if st.reachable:
+            click.echo(f"models:   {', '.join(st.models) if st.models else '(none)'}")
     click.echo("ready" if st.ready else f"unavailable: {st.reason}")
 
 

@@ -216,9 +216,16 @@ class BenchmarkInfo:
     results: list[ScenarioResult] = field(default_factory=list)
 
     @property
+    def truncated(self) -> list[dict[str, Any]]:
+        """The outputs the model cut at [llm] max_tokens ({"scenario_id", "side"}), stored with the run."""
+        return list(self.config.get("truncated") or [])
+
+    @property
     def badge(self) -> str:
         pct = "n/a" if self.improvement_pct is None else f"{self.improvement_pct:+.1f}%"
-        return f"{self.verdict} {pct} ({self.wins_new}W/{self.wins_old}L/{self.ties}T)"
+        cut = len(self.truncated)
+        note = f" · {cut} answer{'s' if cut != 1 else ''} cut at max_tokens" if cut else ""
+        return f"{self.verdict} {pct} ({self.wins_new}W/{self.wins_old}L/{self.ties}T){note}"
 
     def to_dict(self, *, full: bool = False) -> dict[str, Any]:
         out: dict[str, Any] = {
@@ -240,6 +247,7 @@ class BenchmarkInfo:
             "improvement_pct": self.improvement_pct,
             "weights": {"evals": EVAL_WEIGHT, "judge": JUDGE_WEIGHT, "scale": SCALE},
             "results": [r.to_dict(full=full) for r in self.results],
+            "truncated": self.truncated,
         }
         if full:
             out["config"] = self.config
@@ -479,6 +487,7 @@ class BenchmarkService:
             ]
         ] = []
         asked_first: list[str] = []
+        truncated: list[dict[str, object]] = []  # outputs the model cut at [llm] max_tokens
         systems = {
             OLD: system_t.render(skill_content=p.current_content),
             NEW: system_t.render(skill_content=p.proposed_content),
@@ -488,6 +497,8 @@ class BenchmarkService:
             for side in (OLD, NEW):
                 yield (done, total, f"{p.skill}: {side} content on scenario {sc.id}")
                 outputs[side] = provider.complete(sc.text, system=systems[side])
+                if getattr(outputs[side], "truncated", False):  # cut at [llm] max_tokens: kept, flagged
+                    truncated.append({"scenario_id": sc.id, "side": side})
                 done += 1
             old_eval, old_rules = eval_score(rules, outputs[OLD])
             new_eval, new_rules = eval_score(rules, outputs[NEW])
@@ -532,6 +543,7 @@ class BenchmarkService:
             "judge_order_asked_first": asked_first,
             "scenario_ids": [sc.id for sc in chosen],
             "scenario_generation": generated,  # None when every scenario was a kept one
+            "truncated": truncated,  # [{"scenario_id", "side"}]: answers cut at [llm] max_tokens
         }
         with self.ws.store.write() as s:
             run = BenchmarkRun(

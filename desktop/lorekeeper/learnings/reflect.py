@@ -65,6 +65,7 @@ class Answer:
     footnote: str
     eval_runs: tuple[int, ...] = field(default=())
     model: str = ""
+    truncated: bool = False  # the model stopped at [llm] max_tokens (stop_reason "max_tokens")
 
     @property
     def passed(self) -> bool:
@@ -84,6 +85,7 @@ class Answer:
             "passed": self.passed,
             "results": [r.to_dict() for r in self.results],
             "footnote": self.footnote,
+            "truncated": self.truncated,
         }
 
 
@@ -116,9 +118,10 @@ class ReflectLoop:
             if close is not None:
                 close()  # stops the HTTP stream or the claude process at once on cancel
         text = "".join(parts)
-        return self.check(prompt, text, model=f"{provider.name}:{provider.model}" if provider.model else provider.name)
+        model = f"{provider.name}:{provider.model}" if provider.model else provider.name
+        return self.check(prompt, text, model=model, truncated=bool(getattr(provider, "last_truncated", False)))
 
-    def check(self, prompt: AssembledPrompt, text: str, *, model: str = "") -> Answer:
+    def check(self, prompt: AssembledPrompt, text: str, *, model: str = "", truncated: bool = False) -> Answer:
         """Evaluate an answer against each routed skill's rules and record the quality events."""
         interaction = uuid.uuid4().hex
         project = prompt.project
@@ -145,7 +148,7 @@ class ReflectLoop:
         # (severity, name) once, since two skills often share a rule such as "No force push".
         unique = list({(r.severity, r.name, r.passed): r for r in results if not r.passed}.values())
         note = make_footnote(unique)  # type: ignore[arg-type]  # RuleResult is frozen; the protocol only reads
-        return Answer(interaction, project, prompt, text, tuple(results), note, tuple(runs), model)
+        return Answer(interaction, project, prompt, text, tuple(results), note, tuple(runs), model, truncated)
 
     def fix_it(
         self,

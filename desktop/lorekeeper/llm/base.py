@@ -5,13 +5,14 @@ from __future__ import annotations
 from abc import ABC, abstractmethod
 from collections.abc import Iterator
 from dataclasses import dataclass, replace
-from typing import Any
+from typing import Any, Self
 
 from lorekeeper.errors import LorekeeperError
 
 PROVIDERS = ("anthropic", "ollama", "claude-cli", "none")
 DEFAULT_MODELS = {"anthropic": "claude-sonnet-4-6", "ollama": "llama3.2", "claude-cli": "", "none": ""}
 DEFAULT_EMBED_MODEL = "nomic-embed-text"
+CHECK_TIMEOUT = 5.0  # seconds at most for `llm status` to contact a server
 
 
 class LLMUnavailableError(LorekeeperError):
@@ -77,9 +78,38 @@ class ProviderStatus:
     model: str
     ready: bool
     reason: str  # why not ready, in words that say what to do; "" when ready
+    checked: bool = False  # the server (or program) was contacted, not only the configuration read
+    reachable: bool | None = None  # with `checked`: whether it answered
+    models: tuple[str, ...] = ()  # with `checked`: the models the server offers
 
     def to_dict(self) -> dict[str, object]:
-        return {"provider": self.provider, "model": self.model, "ready": self.ready, "reason": self.reason}
+        out: dict[str, object] = {
+            "provider": self.provider,
+            "model": self.model,
+            "ready": self.ready,
+            "reason": self.reason,
+        }
+        if self.checked:
+            out.update(checked=True, reachable=self.reachable, models=list(self.models))
+        return out
+
+
+class Completion(str):
+    """A whole answer: the text itself (a `str`), plus why the model stopped.
+
+    `truncated` is True when the answer was cut at [llm] max_tokens (`stop_reason == "max_tokens"`).
+    """
+
+    stop_reason: str
+
+    def __new__(cls, text: str, stop_reason: str = "") -> Self:
+        out = super().__new__(cls, text)
+        out.stop_reason = stop_reason
+        return out
+
+    @property
+    def truncated(self) -> bool:
+        return self.stop_reason == "max_tokens"
 
 
 class Provider(ABC):
@@ -87,6 +117,14 @@ class Provider(ABC):
 
     def __init__(self, settings: LLMSettings) -> None:
         self.settings = settings
+        # Why the last answer from `stream` stopped ("end_turn", "max_tokens", ... or "" when the
+        # provider does not say); set when the stream ends. One provider object serves one caller.
+        self.last_stop_reason = ""
+
+    @property
+    def last_truncated(self) -> bool:
+        """Whether the last streamed answer was cut at [llm] max_tokens."""
+        return self.last_stop_reason == "max_tokens"
 
     @property
     def model(self) -> str:
@@ -96,12 +134,26 @@ class Provider(ABC):
         """Whether model actions can run, without calling the model (no network)."""
         return ProviderStatus(self.name, self.model, True, "")
 
+    def check(self) -> ProviderStatus:
+        """Like `status`, but contacts the server with a short timeout (never a paid endpoint)."""
+        return self.status()
+
     @abstractmethod
     def stream(self, prompt: str, *, system: str = "") -> Iterator[str]:
         """The answer to `prompt`, piece by piece as the model writes it."""
 
-    def complete(self, prompt: str, *, system: str = "") -> str:
-        return "".join(self.stream(prompt, system=system))
+    def complete(self, prompt: str, *, system: str = "") -> Completion:
+        """The whole answer (streamed underneath, so a long answer is not cut by the timeout).
+
+        An empty answer comes back empty (never asked again): callers that parse answers (Sage,
+        the judge, scenario generation) report it as ERR_MODEL_ANSWER_INVALID, "it is empty"."""
+        try:
+            text = "".join(self.stream(prompt, system=system))
+        except LLMUnavailableError as exc:
+            if exc.details.get("reason") != "empty_answer":
+                raise
+            text = ""
+        return Completion(text, self.last_stop_reason)
 
     def embed(self, texts: list[str]) -> list[list[float]]:
         raise LLMUnavailableError(

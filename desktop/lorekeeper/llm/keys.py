@@ -7,6 +7,7 @@ ANTHROPIC_API_KEY environment variable is read when the keyring holds no key, as
 from __future__ import annotations
 
 import os
+from types import ModuleType
 
 from lorekeeper.llm.base import LLMUnavailableError
 
@@ -19,7 +20,7 @@ def _user(provider: str) -> str:
     return f"llm:{provider}"
 
 
-def _keyring():  # type: ignore[no-untyped-def]
+def _keyring() -> tuple[ModuleType, type[Exception]]:
     import keyring
     from keyring.errors import KeyringError
 
@@ -33,7 +34,7 @@ def get_key(provider: str) -> str | None:
     except (KeyringError, RuntimeError):
         key = None
     if key:
-        return key
+        return str(key)
     env = ENV_FALLBACK.get(provider)
     return os.environ.get(env) or None if env else None
 

@@ -1,13 +1,46 @@
-"""Ollama (chat and embeddings) through the official `ollama` SDK (NDJSON streaming)."""
+"""Ollama (chat and embeddings) through the official `ollama` SDK (NDJSON streaming).
+
+The server is [llm] base_url, else `OLLAMA_HOST` (read as the ollama client reads it), else
+http://127.0.0.1:11434.
+"""
 
 from __future__ import annotations
 
+import contextlib
+import os
+import urllib.parse
 from collections.abc import Iterator
 from typing import Any
 
-from lorekeeper.llm.base import LLMUnavailableError, Provider
+from lorekeeper.llm.base import CHECK_TIMEOUT, LLMUnavailableError, Provider, ProviderStatus
 
 DEFAULT_HOST = "http://127.0.0.1:11434"
+DEFAULT_PORT = 11434
+
+
+def parse_host(value: str | None) -> str:
+    """`OLLAMA_HOST` as the ollama client reads it: `host`, `host:port`, `:port` or a URL.
+
+    Without a scheme: http and port 11434; `http://h` means port 80 and `https://h` 443. A path
+    is kept (a server behind a reverse proxy).
+    """
+    value = (value or "").strip()
+    port = DEFAULT_PORT
+    scheme, sep, hostport = value.partition("://")
+    if not sep:
+        scheme, hostport = "http", value
+    elif scheme == "http":
+        port = 80
+    elif scheme == "https":
+        port = 443
+    split = urllib.parse.urlsplit(f"{scheme}://{hostport}")
+    host = split.hostname or "127.0.0.1"
+    with contextlib.suppress(ValueError):  # a port that is not a number: the connection error says where
+        port = split.port or port
+    if ":" in host:
+        host = f"[{host}]"  # IPv6
+    path = split.path.rstrip("/")
+    return f"{scheme}://{host}:{port}{path}"
 
 
 class OllamaProvider(Provider):
@@ -17,8 +50,28 @@ class OllamaProvider(Provider):
     def host(self) -> str:
         """The server root; a URL written with the API's `/api` suffix is accepted too."""
         url = self.settings.base_url.strip().rstrip("/")
+        if not url and os.environ.get("OLLAMA_HOST", "").strip():
+            url = parse_host(os.environ["OLLAMA_HOST"]).rstrip("/")
         url = url.removesuffix("/api")
         return url or DEFAULT_HOST
+
+    def check(self) -> ProviderStatus:
+        """Ask the server for its models (`GET /api/tags`, short timeout); ready when ours is there."""
+        import ollama
+
+        client = ollama.Client(host=self.host, timeout=min(self.settings.timeout, CHECK_TIMEOUT))
+        try:
+            tags = client.list()
+        except Exception as exc:  # noqa: BLE001 - unreachable is a status, not a crash
+            err = self._translate(exc)
+            reachable = isinstance(exc, ollama.ResponseError)
+            return ProviderStatus(self.name, self.model, False, err.message, checked=True, reachable=reachable)
+        models = tuple(str(getattr(m, "model", "") or "") for m in getattr(tags, "models", []) or [])
+        models = tuple(m for m in models if m)
+        wanted = self.model
+        have = wanted in models or f"{wanted}:latest" in models
+        reason = "" if have else f"Ollama at {self.host} has no model {wanted!r}: pull it first: `ollama pull {wanted}`"
+        return ProviderStatus(self.name, self.model, have, reason, checked=True, reachable=True, models=models)
 
     def _client(self) -> Any:
         import ollama

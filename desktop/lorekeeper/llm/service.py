@@ -34,6 +34,15 @@ class LLMService:
         except Exception as exc:  # noqa: BLE001 - a bad config is a status, not a crash
             return ProviderStatus(self.settings.provider, "", False, str(getattr(exc, "message", exc)))
 
+    def check(self) -> ProviderStatus:
+        """`status`, but the provider contacts its server (short timeout, never a paid endpoint)."""
+        from lorekeeper.llm import make_provider
+
+        try:
+            return make_provider(self.settings).check()
+        except Exception as exc:  # noqa: BLE001 - a bad config is a status, not a crash
+            return ProviderStatus(self.settings.provider, "", False, str(getattr(exc, "message", exc)))
+
     def configure(self, settings: LLMSettings) -> LLMSettings:
         """Write the [llm] table and reload the configuration."""
         path = self.ws.root / CONFIG_NAME

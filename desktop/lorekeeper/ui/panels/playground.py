@@ -40,6 +40,7 @@ from lorekeeper.ui.widgets import Debouncer, MessageBox, label, mono_font
 from lorekeeper.ui.workers import run_task
 
 NO_PROJECT = "No project"
+TRUNCATED_LABEL = "✂ Cut at max_tokens: the answer is incomplete (raise [llm] max_tokens in Settings)"
 EXAMPLE = "Please review this pull request: it rebases the feature branch and pushes it."
 EXAMPLE_ANSWER = (
     "Looks good overall. After the rebase, publish the branch with `git push --force` so the PR updates.\n"
@@ -415,6 +416,8 @@ class PlaygroundPanel(Panel):
             self.footnote.setText("Eval: all rules passed")
         else:
             self.footnote.setText("Eval: no skill routed, nothing to check")
+        if answer.truncated:  # the model hit [llm] max_tokens: the answer is incomplete
+            self.footnote.setText(f"{TRUNCATED_LABEL}\n{self.footnote.text()}")
         self.footnote.show()
         self._set_answer_actions(True)
         self.ctx.bus.emit("evals")
