@@ -28,6 +28,7 @@ test: setup
 lint: setup
 	$(VENV)/bin/ruff check desktop tests
 	$(VENV)/bin/ruff format --check desktop tests
+	PYTHONPATH=$(CURDIR)/desktop $(VENV)/bin/lint-imports
 
 bench: setup
 	QT_QPA_PLATFORM=offscreen $(PY) -m pytest -q -s tests/bench -p no:cacheprovider -o norecursedirs=

@@ -43,6 +43,12 @@ class Config:
             raise InvalidSpecError(f"cannot read configuration: {exc.strerror}", file=str(path)) from None
         return cls(_merge(defaults, raw), path)
 
+    def reload(self) -> None:
+        """Read the file again in place: every service holding this `Config` sees the new values."""
+        if self.path is None:
+            return
+        self.data = Config.load(self.path).data
+
     def get(self, dotted: str, default: Any = None) -> Any:
         cur: Any = self.data
         for part in dotted.split("."):

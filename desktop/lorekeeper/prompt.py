@@ -20,14 +20,11 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
 
 from lorekeeper.learnings.block import LearningsBlock
-from lorekeeper.skills.library import validate_project
-from lorekeeper.skills.router import DEFAULT_TOP, RouteResult
-
-if TYPE_CHECKING:
-    from lorekeeper.workspace import Workspace
+from lorekeeper.learnings.service import LearningService
+from lorekeeper.skills.router import DEFAULT_TOP, Router, RouteResult
+from lorekeeper.store.scopes import validate_project
 
 
 @dataclass(frozen=True)
@@ -73,8 +70,15 @@ def join_blocks(*parts: str) -> str:
 
 
 class PromptBuilder:
-    def __init__(self, ws: Workspace) -> None:
-        self.ws = ws
+    """`router(project)` is the (cached) router over what a project sees; `top` the default number
+    of routed skills (`router.top` in lorekeeper.toml)."""
+
+    def __init__(
+        self, router: Callable[[str | None], Router], learnings: LearningService, *, top: int = DEFAULT_TOP
+    ) -> None:
+        self.router = router
+        self.learnings = learnings
+        self.top = top
         self._injectors: list[tuple[str, Injector]] = []
 
     def register(self, name: str, injector: Injector) -> None:
@@ -90,9 +94,9 @@ class PromptBuilder:
 
     def build(self, message: str, project: str | None = None, *, top: int | None = None) -> AssembledPrompt:
         proj = validate_project(project)
-        n = top if top is not None else int(self.ws.config.get("router.top", DEFAULT_TOP))
-        route = self.ws.router(proj or None).route(message, top=n)
-        block = self.ws.learnings.block(proj)
+        n = top if top is not None else self.top
+        route = self.router(proj or None).route(message, top=n)
+        block = self.learnings.block(proj)
         request = PromptRequest(message, proj, route)
         extra = tuple((name, text) for name, inj in self._injectors if (text := inj(request)))
         text = join_blocks(route.hint, block.text, *(t for _, t in extra), message)

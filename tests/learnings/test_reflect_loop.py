@@ -69,7 +69,7 @@ def test_thumbs_down_saves_a_learning_and_negative_feedback(ws, anthropic_server
 
 
 def test_a_long_answer_gives_a_short_default_rule(ws):
-    from lorekeeper.learnings.reflect import fixit_rule
+    from lorekeeper.reflect import fixit_rule
 
     rule = fixit_rule("word " * 500)
     assert rule.startswith("Fix requested for: word word") and len(rule) < 240 and rule.endswith("\u2026")
@@ -85,7 +85,7 @@ def test_without_a_model_nothing_is_recorded(workspace):
 
 
 def test_cancelling_stops_the_answer_and_records_nothing(ws, anthropic_server):
-    from lorekeeper.learnings.reflect import Cancelled
+    from lorekeeper.reflect import Cancelled
 
     anthropic_server.behaviour.reply = lambda body: "word " * 200
     seen: list[str] = []

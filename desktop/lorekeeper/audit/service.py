@@ -11,17 +11,16 @@ import threading
 import uuid
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from lorekeeper.audit.errors import CAUSE_TITLES, AuditKeyUnavailableError
 from lorekeeper.audit.log import SessionLog, VerifyReport
 from lorekeeper.audit.providers import KeyProvider, provider_from_config
 from lorekeeper.audit.rows import RowVerifier
 from lorekeeper.audit.session import KeySession, start_key_session
+from lorekeeper.config import Config
 from lorekeeper.fsutil import atomic_write_text
-
-if TYPE_CHECKING:
-    from lorekeeper.workspace import Workspace
+from lorekeeper.store.engine import Store
 
 EVENT_KEY_ROTATED = "audit_key_rotated"
 EVENT_KEY_CREATED = "audit_key_created"
@@ -71,8 +70,14 @@ def ensure_workspace_id(config_path: Path) -> str:
 
 
 class AuditService:
-    def __init__(self, ws: Workspace) -> None:
-        self.ws = ws
+    """The chain's files live in `sessions_dir` (day files) and `locks_dir` (the append lock); its
+    checkpoints and signed rows in `store`; `config` names the key provider and the workspace id."""
+
+    def __init__(self, store: Store, config: Config, sessions_dir: Path, locks_dir: Path) -> None:
+        self.store = store
+        self.config = config
+        self.sessions_dir = sessions_dir
+        self.locks_dir = locks_dir
         self._lock = threading.Lock()
         self._session: KeySession | None = None
         self._failure: AuditKeyUnavailableError | None = None
@@ -83,11 +88,11 @@ class AuditService:
     # ------------------------------------------------------------------ the key session
     @property
     def workspace_id(self) -> str:
-        return str(self.ws.config.get("workspace.id", "") or "")
+        return str(self.config.get("workspace.id", "") or "")
 
     def provider(self) -> KeyProvider:
         if self._provider is None:
-            self._provider = provider_from_config(self.ws.config, self.workspace_id)
+            self._provider = provider_from_config(self.config, self.workspace_id)
         return self._provider
 
     def require_key(self) -> KeySession:
@@ -109,7 +114,7 @@ class AuditService:
         return self._session
 
     def status(self) -> AuditStatus:
-        name = str(self.ws.config.get("audit.provider", "keyring"))
+        name = str(self.config.get("audit.provider", "keyring"))
         if self._session is not None:
             s = self._session
             return AuditStatus(
@@ -129,7 +134,7 @@ class AuditService:
     def log(self) -> SessionLog:
         session = self.require_key()
         if self._log is None:
-            self._log = SessionLog(self.ws.root / "sessions", self.ws.root / "locks", self.ws.store, session.signer)
+            self._log = SessionLog(self.sessions_dir, self.locks_dir, self.store, session.signer)
         return self._log
 
     def row_verifier(self) -> RowVerifier:
@@ -152,9 +157,9 @@ class AuditService:
                 cause="config",
                 provider=self._session.provider,
             )
-        if not self.workspace_id and self.ws.config.path is not None:
-            new_id = ensure_workspace_id(self.ws.config.path)
-            self.ws.config.data.setdefault("workspace", {})["id"] = new_id
+        if not self.workspace_id and self.config.path is not None:
+            new_id = ensure_workspace_id(self.config.path)
+            self.config.data.setdefault("workspace", {})["id"] = new_id
             self._provider = None
         loaded = self.provider().init_key()
         session = self.require_key()
@@ -181,7 +186,7 @@ class AuditService:
         new = provider.rotate(max(session.version, self._pending_version or 0))
         self._pending_version = new.version
         new_signer = Signer(new.key, new.version, key_lookup=provider.key_version)
-        log = SessionLog(self.ws.root / "sessions", self.ws.root / "locks", self.ws.store, new_signer)
+        log = SessionLog(self.sessions_dir, self.locks_dir, self.store, new_signer)
         event = log.append(
             EVENT_KEY_ROTATED,
             {"provider": session.provider, "previous_version": session.version, "new_version": new.version},
@@ -200,7 +205,7 @@ class AuditService:
 
         signer = self.require_key().signer
         counts: dict[str, int] = {}
-        with self.ws.store.write() as s:
+        with self.store.write() as s:
             for name, model in sorted(SIGNED_MODELS.items()):
                 counts[name] = sign_unsigned(s, model, signer)
         if any(counts.values()):

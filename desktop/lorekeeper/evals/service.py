@@ -5,15 +5,32 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any, TypeVar
+from typing import Any, Protocol, TypeVar
 
 from sqlalchemy import Select, func, or_, select
 
 from lorekeeper.evals.engine import EvalReport, evaluate
 from lorekeeper.evals.rules import RuleSet
-from lorekeeper.skills.library import SkillLibrary, validate_project
 from lorekeeper.store.engine import Store
 from lorekeeper.store.models import EvalRun
+from lorekeeper.store.scopes import validate_project
+
+
+class RulesVersion(Protocol):
+    """What an eval needs of a skill version (`SkillVersionInfo` satisfies it)."""
+
+    @property
+    def version(self) -> int: ...
+
+    def rules(self) -> RuleSet: ...
+
+
+class SkillSource(Protocol):
+    """Where `run_skill` finds a skill's rules (`SkillLibrary` satisfies it). A protocol, so that the
+    eval engine stays below the skills package that builds on its rules."""
+
+    def get(self, name: str, project: str | None = None, version: int | None = None) -> RulesVersion: ...
+
 
 _S = TypeVar("_S", bound=Select[Any])
 
@@ -35,7 +52,7 @@ class EvalRunInfo:
 
 
 class EvalService:
-    def __init__(self, store: Store, library: SkillLibrary) -> None:
+    def __init__(self, store: Store, library: SkillSource) -> None:
         self.store = store
         self.library = library
 

@@ -35,7 +35,7 @@ import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from sqlalchemy import select
 
@@ -44,12 +44,13 @@ from lorekeeper.evals.engine import evaluate
 from lorekeeper.evals.rules import RuleSet
 from lorekeeper.improve.judge import Judge, JudgeCall, LLMJudge, ModelAnswerError
 from lorekeeper.improve.prompts import template
+from lorekeeper.improve.proposals import ProposalService
 from lorekeeper.llm.base import LLMUnavailableError, Provider
-from lorekeeper.skills.library import validate_project
+from lorekeeper.llm.service import LLMService
+from lorekeeper.skills.library import SkillLibrary
+from lorekeeper.store.engine import Store
 from lorekeeper.store.models import BenchmarkResult, BenchmarkRun, BenchmarkScenario, utcnow
-
-if TYPE_CHECKING:
-    from lorekeeper.workspace import Workspace
+from lorekeeper.store.scopes import validate_project
 
 EVAL_WEIGHT = 0.6
 JUDGE_WEIGHT = 0.4
@@ -357,14 +358,17 @@ Progress = tuple[int, int, str]
 
 
 class BenchmarkService:
-    def __init__(self, ws: Workspace) -> None:
-        self.ws = ws
+    def __init__(self, store: Store, skills: SkillLibrary, llm: LLMService, proposals: ProposalService) -> None:
+        self.store = store
+        self.skills = skills
+        self.llm = llm
+        self.proposals = proposals
 
     # -------------------------------------------------------------- scenarios
     def scenarios(self, skill: str, scope: str = "") -> list[ScenarioInfo]:
         """Kept scenarios of a skill scope: the operator's first, then the model's, oldest first."""
         scope = validate_project(scope)
-        with self.ws.store.session() as s:
+        with self.store.session() as s:
             rows = s.scalars(
                 select(BenchmarkScenario)
                 .where(BenchmarkScenario.skill == skill, BenchmarkScenario.scope == scope)
@@ -380,7 +384,7 @@ class BenchmarkService:
         if not text:
             raise InvalidInputError("a scenario needs a text (the request both versions answer)")
         scope = validate_project(scope)
-        with self.ws.store.write() as s:
+        with self.store.write() as s:
             row = BenchmarkScenario(
                 skill=skill, scope=scope, text=text, source=source, model=model, created_at=utcnow()
             )
@@ -389,7 +393,7 @@ class BenchmarkService:
             return ScenarioInfo(row.id, skill, scope, text, source, model)
 
     def delete_scenario(self, scenario_id: int) -> None:
-        with self.ws.store.write() as s:
+        with self.store.write() as s:
             row = s.get(BenchmarkScenario, scenario_id)
             if row is None:
                 raise NotFoundError(f"no scenario #{scenario_id}")
@@ -404,7 +408,7 @@ class BenchmarkService:
             return have[:count], None
         missing = count - len(have)
         prompt = template("scenarios").render(
-            count=missing, skill=skill, description=description, rules=_rules_text(rules)
+            count=missing, skill=skill, description=description, rules=rules_text(rules)
         )
         raw = provider.complete(prompt)
         texts = parse_scenarios(raw, missing)
@@ -420,7 +424,7 @@ class BenchmarkService:
             stmt = stmt.where(BenchmarkRun.proposal_id == proposal_id)
         if limit:
             stmt = stmt.limit(limit)
-        with self.ws.store.session() as s:
+        with self.store.session() as s:
             runs = s.scalars(stmt).all()
             ids = [r.id for r in runs]
             results = s.scalars(select(BenchmarkResult).where(BenchmarkResult.run_id.in_(ids))).all() if ids else []
@@ -430,7 +434,7 @@ class BenchmarkService:
         return [_run_info(r, by_run.get(r.id, [])) for r in runs]
 
     def get(self, run_id: int) -> BenchmarkInfo:
-        with self.ws.store.session() as s:
+        with self.store.session() as s:
             row = s.get(BenchmarkRun, run_id)
             if row is None:
                 raise NotFoundError(f"no benchmark run #{run_id}")
@@ -462,13 +466,13 @@ class BenchmarkService:
         are kept for reuse as soon as they exist)."""
         if not 1 <= scenarios <= MAX_SCENARIOS:
             raise InvalidInputError(f"scenarios must be between 1 and {MAX_SCENARIOS}")
-        p = self.ws.improve.proposals.get(proposal_id)
-        provider = provider or self.ws.llm.provider()
+        p = self.proposals.get(proposal_id)
+        provider = provider or self.llm.provider()
         status = provider.status()
         if not status.ready:
             raise LLMUnavailableError(f"a benchmark runs both versions through the model: {status.reason}")
         judge = judge or LLMJudge(provider)
-        current = self.ws.skills.get(p.skill, p.scope or None)
+        current = self.skills.get(p.skill, p.scope or None)
         rules = current.rules()
         description = _description(p.proposed_content) or _description(current.content)
         for text in extra_scenarios or []:
@@ -545,7 +549,7 @@ class BenchmarkService:
             "scenario_generation": generated,  # None when every scenario was a kept one
             "truncated": truncated,  # [{"scenario_id", "side"}]: answers cut at [llm] max_tokens
         }
-        with self.ws.store.write() as s:
+        with self.store.write() as s:
             run = BenchmarkRun(
                 proposal_id=p.id,
                 skill=p.skill,
@@ -594,7 +598,7 @@ class BenchmarkService:
         return self.get(run_id)
 
 
-def _rules_text(rules: RuleSet) -> str:
+def rules_text(rules: RuleSet) -> str:
     if not rules.rules:
         return "(none)"
     return "\n".join(

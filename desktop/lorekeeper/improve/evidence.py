@@ -8,14 +8,13 @@ import unicodedata
 from collections import Counter
 from dataclasses import dataclass
 from datetime import timedelta
-from typing import TYPE_CHECKING
 
 from sqlalchemy import select
 
+from lorekeeper.learnings.service import LearningService
+from lorekeeper.skills.library import SkillLibrary
+from lorekeeper.store.engine import Store
 from lorekeeper.store.models import EvalRun, utcnow
-
-if TYPE_CHECKING:
-    from lorekeeper.workspace import Workspace
 
 MAX_LEARNINGS = 5
 MIN_OVERLAP = 2  # shared words (after stop words) for a learning to count as related; a tag counts 10
@@ -77,7 +76,7 @@ class FailingRule:
         }
 
 
-def failing_rules(ws: Workspace, skill: str, project: str, *, days: float | None = 30) -> list[FailingRule]:
+def failing_rules(store: Store, skill: str, project: str, *, days: float | None = 30) -> list[FailingRule]:
     """Rules of `skill` that failed on recorded answers of `project`, most failures first."""
     # answers only: rules the operator tries out in the Evals panel ("app") are not failures of the skill
     stmt = select(EvalRun.results).where(EvalRun.skill == skill, EvalRun.project == project, EvalRun.source != "app")
@@ -86,7 +85,7 @@ def failing_rules(ws: Workspace, skill: str, project: str, *, days: float | None
     failed: Counter[str] = Counter()
     checked: Counter[str] = Counter()
     meta: dict[str, tuple[str, str]] = {}
-    with ws.store.session() as s:
+    with store.session() as s:
         for raw in s.scalars(stmt):
             try:
                 results = json.loads(raw or "[]")
@@ -112,14 +111,14 @@ def _words(text: str) -> set[str]:
 
 
 def related_learnings(
-    ws: Workspace, skill: str, project: str, rule_names: list[str] | None = None
+    skills: SkillLibrary, learnings: LearningService, skill: str, project: str, rule_names: list[str] | None = None
 ) -> list[dict[str, object]]:
     """Active learnings the skill's project sees that share words with the skill (name, description,
     triggers, keywords) or with its failing rules (at least 2 words); a learning tagged with the skill's name always counts.
     Best overlap first, newest first among equals, at most 5."""
-    if not any(i.name == skill for i in ws.skills.list(project=project or "")):
+    if not any(i.name == skill for i in skills.list(project=project or "")):
         return []  # a removed skill has no related learnings
-    listed = next((i for i in ws.skills.list(project=project or "") if i.name == skill), None)
+    listed = next((i for i in skills.list(project=project or "") if i.name == skill), None)
     terms = set(_words(skill.replace("-", " ")))
     if listed is not None:
         terms |= _words(listed.description)
@@ -128,7 +127,7 @@ def related_learnings(
     for name in rule_names or []:
         terms |= _words(name)
     scored: list[tuple[int, float, dict[str, object]]] = []
-    for item in ws.learnings.for_prompt(project or None):
+    for item in learnings.for_prompt(project or None):
         overlap = len(_words(item.rule) & terms)
         if skill in item.tags:
             overlap += 10

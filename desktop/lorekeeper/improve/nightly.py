@@ -17,16 +17,17 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from lorekeeper.improve.evidence import failing_rules, related_learnings
-from lorekeeper.improve.proposals import NewProposal
+from lorekeeper.improve.proposals import NewProposal, ProposalService
+from lorekeeper.learnings.service import LearningService
 from lorekeeper.quality.metrics import SkillMetrics
-from lorekeeper.skills.library import validate_project
+from lorekeeper.quality.tracker import QualityTracker
+from lorekeeper.skills.library import SkillLibrary
+from lorekeeper.store.engine import Store
 from lorekeeper.store.models import ImprovementRun, utcnow
-
-if TYPE_CHECKING:
-    from lorekeeper.workspace import Workspace
+from lorekeeper.store.scopes import validate_project
 
 DEFAULT_DAYS = 30.0
 SECTION = "## Corrections from review"
@@ -91,8 +92,8 @@ class RunSummary:
         return "\n".join(lines)
 
 
-def save_run(ws: Workspace, summary: RunSummary) -> int:
-    with ws.store.write() as s:
+def save_run(store: Store, summary: RunSummary) -> int:
+    with store.write() as s:
         row = ImprovementRun(
             kind=summary.kind,
             project=summary.project,
@@ -108,13 +109,13 @@ def save_run(ws: Workspace, summary: RunSummary) -> int:
         return row.id
 
 
-def latest_runs(ws: Workspace, kind: str | None = None, limit: int = 10) -> list[dict[str, Any]]:
+def latest_runs(store: Store, kind: str | None = None, limit: int = 10) -> list[dict[str, Any]]:
     from sqlalchemy import select
 
     stmt = select(ImprovementRun).order_by(ImprovementRun.id.desc()).limit(limit)
     if kind:
         stmt = stmt.where(ImprovementRun.kind == kind)
-    with ws.store.session() as s:
+    with store.session() as s:
         out = []
         for r in s.scalars(stmt):
             try:
@@ -165,8 +166,19 @@ def template_content(
 
 
 class NightlyAnalysis:
-    def __init__(self, ws: Workspace) -> None:
-        self.ws = ws
+    def __init__(
+        self,
+        store: Store,
+        skills: SkillLibrary,
+        quality: QualityTracker,
+        learnings: LearningService,
+        proposals: ProposalService,
+    ) -> None:
+        self.store = store
+        self.skills = skills
+        self.quality = quality
+        self.learnings = learnings
+        self.proposals = proposals
 
     def scopes(self, project: str | None) -> list[str]:
         if project is not None:
@@ -175,24 +187,23 @@ class NightlyAnalysis:
 
         from lorekeeper.store.models import QualityEvent
 
-        with self.ws.store.session() as s:  # projects named only by their events count too
+        with self.store.session() as s:  # projects named only by their events count too
             seen = {str(p) for p in s.scalars(select(QualityEvent.project).distinct()) if p}
-        return ["", *sorted(seen | {p for p in self.ws.skills.projects() if p})]
+        return ["", *sorted(seen | {p for p in self.skills.projects() if p})]
 
     def run(self, project: str | None = None, *, days: float | None = DEFAULT_DAYS) -> RunSummary:
-        ws = self.ws
         summary = RunSummary("nightly", project or None, utcnow(), days=days)
-        pending = ws.improve.proposals.pending_keys()
+        pending = self.proposals.pending_keys()
         groups: dict[tuple[str, str], list[tuple[str, SkillMetrics]]] = {}
         for proj in self.scopes(project):
             summary.projects.append(proj or "(no project)")
-            for m in ws.quality.metrics(days=days, project=proj, by_project=True):
+            for m in self.quality.metrics(days=days, project=proj, by_project=True):
                 summary.skills_checked += 1
                 if not m.underperforming:
                     continue
                 summary.underperforming.append({"skill": m.skill, "project": proj or None, "reasons": m.reasons})
                 try:
-                    scope = ws.skills.resolve_scope(m.skill, proj or None)
+                    scope = self.skills.resolve_scope(m.skill, proj or None)
                 except Exception as exc:  # noqa: BLE001 - events of a skill removed since
                     summary.skipped.append(
                         {"skill": m.skill, "project": proj or None, "why": f"not in the library ({exc})"}
@@ -207,21 +218,21 @@ class NightlyAnalysis:
                     {"skill": skill, "project": first_proj or None, "why": "a proposal for it is already pending"}
                 )
                 continue
-            current = ws.skills.get(skill, scope or None)
+            current = self.skills.get(skill, scope or None)
             reasons: list[str] = []
             rules: dict[str, dict[str, Any]] = {}
             learnings: dict[int, dict[str, Any]] = {}
             for proj, m in seen:
                 where = f" in {proj}" if proj and len(seen) > 1 else ""
                 reasons.extend(r + where for r in m.reasons)
-                for fr in failing_rules(ws, skill, proj, days=days):
+                for fr in failing_rules(self.store, skill, proj, days=days):
                     if fr.id in rules:
                         rules[fr.id]["failed"] += fr.failed
                         rules[fr.id]["checked"] += fr.checked
                     else:
                         rules[fr.id] = fr.to_dict()
                 names = [r["name"] for r in rules.values()]
-                for item in related_learnings(ws, skill, proj, names):
+                for item in related_learnings(self.skills, self.learnings, skill, proj, names):
                     learnings.setdefault(int(item["id"]), item)
             rule_list = sorted(rules.values(), key=lambda r: (-r["failed"], r["name"]))
             learn_list = list(learnings.values())[:5]
@@ -240,7 +251,7 @@ class NightlyAnalysis:
                 current_content=current.content,
                 proposed_content=proposed,
             )
-            created = ws.improve.proposals.create(new)
+            created = self.proposals.create(new)
             if created is None:  # a concurrent run got there first
                 summary.skipped.append(
                     {"skill": skill, "project": first_proj or None, "why": "a proposal for it is already pending"}
@@ -257,7 +268,7 @@ class NightlyAnalysis:
                 }
             )
         summary.finished_at = utcnow()
-        save_run(ws, summary)
+        save_run(self.store, summary)
         self._link(summary)
         return summary
 
@@ -267,6 +278,6 @@ class NightlyAnalysis:
         ids = [c["proposal"] for c in summary.created]
         if not ids:
             return
-        with self.ws.store.write() as s:
+        with self.store.write() as s:
             for row in s.query(Proposal).filter(Proposal.id.in_(ids)):
                 row.run_id = summary.run_id

@@ -17,18 +17,19 @@ import getpass
 import hashlib
 import json
 import logging
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from sqlalchemy import func, select
 
+from lorekeeper.audit.log import SessionLog
 from lorekeeper.errors import InvalidInputError, NotFoundError
+from lorekeeper.skills.library import SkillLibrary
 from lorekeeper.skills.spec import SKILL_FILE, normalise_evals_text, parse_skill_md
+from lorekeeper.store.engine import Store
 from lorekeeper.store.models import BenchmarkRun, Proposal, SkillVersion, utcnow
-
-if TYPE_CHECKING:
-    from lorekeeper.workspace import Workspace
 
 log_module = logging.getLogger(__name__)
 STATUSES = ("pending", "approved", "rejected")
@@ -188,8 +189,13 @@ class NewProposal:
 
 
 class ProposalService:
-    def __init__(self, ws: Workspace) -> None:
-        self.ws = ws
+    """`audit_log` hands out the signed log; it loads the key on first use and raises
+    ERR_AUDIT_KEY_UNAVAILABLE without one, so each decision fails closed before any write."""
+
+    def __init__(self, store: Store, skills: SkillLibrary, audit_log: Callable[[], SessionLog]) -> None:
+        self.store = store
+        self.skills = skills
+        self.audit_log = audit_log
 
     # ------------------------------------------------------------------ reading
     def _badges(self, s, ids: list[int]) -> dict[int, BenchmarkBadge]:  # type: ignore[no-untyped-def]
@@ -221,20 +227,20 @@ class ProposalService:
         stmt = stmt.order_by(Proposal.id if status == "pending" else Proposal.id.desc())
         if limit:
             stmt = stmt.limit(limit)
-        with self.ws.store.session() as s:
+        with self.store.session() as s:
             rows = s.scalars(stmt).all()
             badges = self._badges(s, [r.id for r in rows])
             return [_info(r, badges.get(r.id)) for r in rows]
 
     def get(self, proposal_id: int) -> ProposalInfo:
-        with self.ws.store.session() as s:
+        with self.store.session() as s:
             row = s.get(Proposal, proposal_id)
             if row is None:
                 raise NotFoundError(f"no proposal #{proposal_id}. `lorekeeper proposals list` shows the queue.")
             return _info(row, self._badges(s, [row.id]).get(row.id))
 
     def counts(self) -> dict[str, int]:
-        with self.ws.store.session() as s:
+        with self.store.session() as s:
             rows = s.execute(select(Proposal.status, func.count(Proposal.id)).group_by(Proposal.status)).all()
         out = dict.fromkeys(STATUSES, 0)
         out.update({k: int(n) for k, n in rows})
@@ -242,7 +248,7 @@ class ProposalService:
 
     def pending_keys(self) -> set[tuple[str, str]]:
         """(skill, scope) of every pending proposal: the loop never adds a duplicate of one."""
-        with self.ws.store.session() as s:
+        with self.store.session() as s:
             rows = s.execute(select(Proposal.skill, Proposal.scope).where(Proposal.status == "pending")).all()
         return {(str(a), str(b)) for a, b in rows}
 
@@ -251,7 +257,7 @@ class ProposalService:
         """Store a proposal unless one is already pending for the same skill scope (then None)."""
         if new.source not in SOURCES:
             raise InvalidInputError(f"unknown proposal source {new.source!r}")
-        with self.ws.store.write() as s:
+        with self.store.write() as s:
             dupe = s.scalar(
                 select(Proposal.id).where(
                     Proposal.skill == new.skill, Proposal.scope == new.scope, Proposal.status == "pending"
@@ -316,12 +322,12 @@ class ProposalService:
         """
         by = (by or operator_name()).strip() or "operator"
         why = (why or "").strip()[:MAX_REASON]
-        log = self.ws.audit.log  # no key session: ERR_AUDIT_KEY_UNAVAILABLE before anything is written
-        lib = self.ws.skills
-        with self.ws.store.session() as s:
+        log = self.audit_log()  # no key session: ERR_AUDIT_KEY_UNAVAILABLE before anything is written
+        lib = self.skills
+        with self.store.session() as s:
             row = self._pending(s, proposal_id)
             p = _info(row, None)
-            sk = lib._skill(s, p.skill, p.scope)
+            sk = lib.skill_in(s, p.skill, p.scope)
             if sk is None:
                 raise NotFoundError(
                     f"skill {p.skill!r} no longer exists" + (f" in project {p.scope}" if p.scope else "")
@@ -359,9 +365,9 @@ class ProposalService:
             },
         )
         try:
-            with self.ws.store.write() as s:
+            with self.store.write() as s:
                 row = self._pending(s, proposal_id)
-                sk = lib._skill(s, p.skill, p.scope)
+                sk = lib.skill_in(s, p.skill, p.scope)
                 cur = s.scalar(
                     select(SkillVersion).where(
                         SkillVersion.skill_id == sk.id, SkillVersion.version == sk.current_version
@@ -369,7 +375,7 @@ class ProposalService:
                 )
                 evals = normalise_evals_text(cur.evals, p.skill) if cur is not None and cur.evals.strip() else ""
                 message = f"proposal #{proposal_id} approved by {by} ({p.source}): {p.reason}"[:500]
-                version = lib._write_version_in(s, doc, evals, p.scope, message, by)
+                version = lib.write_version_in(s, doc, evals, p.scope, message, by)
                 row.status = "approved"
                 row.decided_at = now
                 row.decided_by = by
@@ -380,8 +386,7 @@ class ProposalService:
         except Exception as exc:
             self._abort(log, proposal_id, "approve", exc)
             raise
-        lib.revision += 1
-        lib._export(p.skill, p.scope)
+        lib.committed(p.skill, p.scope)
         return self.get(proposal_id)
 
     def reject(self, proposal_id: int, *, why: str, by: str | None = None) -> ProposalInfo:
@@ -390,8 +395,8 @@ class ProposalService:
         why = (why or "").strip()[:MAX_REASON]
         if not why:
             raise InvalidInputError("a rejection needs a reason (why), so the next analysis can learn from it")
-        log = self.ws.audit.log
-        with self.ws.store.session() as s:
+        log = self.audit_log()
+        with self.store.session() as s:
             p = _info(self._pending(s, proposal_id), None)
         now = utcnow()
         sig = self._event(
@@ -410,7 +415,7 @@ class ProposalService:
             },
         )
         try:
-            with self.ws.store.write() as s:
+            with self.store.write() as s:
                 row = self._pending(s, proposal_id)
                 row.status = "rejected"
                 row.decided_at = now
@@ -427,7 +432,7 @@ class ProposalService:
         exactly what the skill's Versions tab does)."""
         by = (by or operator_name()).strip() or "operator"
         why = (why or "").strip()[:MAX_REASON]
-        log = self.ws.audit.log
+        log = self.audit_log()
         p = self.get(proposal_id)
         if p.status == "pending":
             raise InvalidInputError(f"proposal #{proposal_id} is pending: there is no decision to undo")
@@ -448,13 +453,13 @@ class ProposalService:
         )
         base = p.base_version
         if p.status == "approved":
-            base = self.ws.skills.restore(
+            base = self.skills.restore(
                 p.skill,
                 p.scope or None,
                 p.base_version,
                 message=f"undo of proposal #{proposal_id} by {by}: restored v{p.base_version}",
             ).version
-        with self.ws.store.write() as s:
+        with self.store.write() as s:
             row = s.get(Proposal, proposal_id)
             assert row is not None
             row.status = "pending"

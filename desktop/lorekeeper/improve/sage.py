@@ -14,22 +14,24 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from lorekeeper.errors import InvalidSpecError, LorekeeperError, NotFoundError
-from lorekeeper.improve.bench import DEFAULT_SCENARIOS, Progress, _rules_text
+from lorekeeper.improve.bench import DEFAULT_SCENARIOS, BenchmarkService, Progress, rules_text
 from lorekeeper.improve.evidence import failing_rules, related_learnings
 from lorekeeper.improve.judge import Judge, ModelAnswerError
-from lorekeeper.improve.nightly import DEFAULT_DAYS, RunSummary, metric_dict, save_run
+from lorekeeper.improve.nightly import DEFAULT_DAYS, NightlyAnalysis, RunSummary, metric_dict, save_run
 from lorekeeper.improve.prompts import template
-from lorekeeper.improve.proposals import NewProposal
+from lorekeeper.improve.proposals import NewProposal, ProposalService
+from lorekeeper.learnings.service import LearningService
 from lorekeeper.llm.base import LLMUnavailableError, Provider
+from lorekeeper.llm.service import LLMService
 from lorekeeper.quality.metrics import SkillMetrics
+from lorekeeper.quality.tracker import QualityTracker
+from lorekeeper.skills.library import SkillLibrary
 from lorekeeper.skills.spec import parse_skill_md
+from lorekeeper.store.engine import Store
 from lorekeeper.store.models import utcnow
-
-if TYPE_CHECKING:
-    from lorekeeper.workspace import Workspace
 
 MAX_TARGETS = 5
 _BLOCK = re.compile(r"<<<SKILL[ \t]*\r?\n(.*?)\r?\n?SKILL>>>", re.DOTALL)
@@ -121,13 +123,13 @@ MIN_MAX_TOKENS = 4096  # a whole SKILL.md comes back: the usual 1024-token answe
 MIN_TIMEOUT = 120.0
 
 
-def sage_provider(ws: Workspace) -> Provider:
+def sage_provider(llm: LLMService) -> Provider:
     """The configured model, with room for a complete SKILL.md in its answer."""
     from dataclasses import replace
 
     from lorekeeper.llm import make_provider
 
-    settings = ws.llm.settings
+    settings = llm.settings
     return make_provider(
         replace(
             settings, max_tokens=max(settings.max_tokens, MIN_MAX_TOKENS), timeout=max(settings.timeout, MIN_TIMEOUT)
@@ -136,8 +138,26 @@ def sage_provider(ws: Workspace) -> Provider:
 
 
 class SageService:
-    def __init__(self, ws: Workspace) -> None:
-        self.ws = ws
+    def __init__(
+        self,
+        *,
+        store: Store,
+        skills: SkillLibrary,
+        quality: QualityTracker,
+        learnings: LearningService,
+        llm: LLMService,
+        proposals: ProposalService,
+        nightly: NightlyAnalysis,
+        bench: BenchmarkService,
+    ) -> None:
+        self.store = store
+        self.skills = skills
+        self.quality = quality
+        self.learnings = learnings
+        self.llm = llm
+        self.proposals = proposals
+        self.nightly = nightly
+        self.bench = bench
 
     def targets(
         self,
@@ -148,23 +168,22 @@ class SageService:
         limit: int = MAX_TARGETS,
     ) -> tuple[list[Target], list[dict[str, Any]]]:
         """(targets, skipped): at most `limit` skills without a pending proposal, underperformers first."""
-        ws = self.ws
         by_scope: dict[tuple[str, str], list[tuple[str, SkillMetrics]]] = {}
-        for proj in ws.improve.nightly.scopes(project):
-            for m in ws.quality.metrics(days=days, project=proj, by_project=True):
+        for proj in self.nightly.scopes(project):
+            for m in self.quality.metrics(days=days, project=proj, by_project=True):
                 try:
-                    scope = ws.skills.resolve_scope(m.skill, proj or None)
+                    scope = self.skills.resolve_scope(m.skill, proj or None)
                 except NotFoundError:
                     continue
                 by_scope.setdefault((m.skill, scope), []).append((proj, m))
         if skill:
-            scope = ws.skills.resolve_scope(skill, project)
+            scope = self.skills.resolve_scope(skill, project)
             candidates = [(skill, scope)]
         else:
-            candidates = [(i.name, i.project) for i in ws.skills.list()]
+            candidates = [(i.name, i.project) for i in self.skills.list()]
             if project:
                 candidates = [(n, sc) for n, sc in candidates if sc in ("", project)]
-        pending = ws.improve.proposals.pending_keys()
+        pending = self.proposals.pending_keys()
         targets, skipped = [], []
         for name, scope in candidates:
             metrics = sorted(by_scope.get((name, scope), []), key=lambda pm: pm[1].health)
@@ -178,20 +197,19 @@ class SageService:
     def prompt_for(
         self, t: Target, days: float | None
     ) -> tuple[str, list[dict[str, Any]], list[dict[str, Any]], int, str]:
-        ws = self.ws
-        current = ws.skills.get(t.skill, t.scope or None)
+        current = self.skills.get(t.skill, t.scope or None)
         rules = current.rules()
         fails: dict[str, dict[str, Any]] = {}
         for proj, _m in t.metrics or [(t.project, None)]:
-            for fr in failing_rules(ws, t.skill, proj, days=days):
+            for fr in failing_rules(self.store, t.skill, proj, days=days):
                 fails.setdefault(fr.id, fr.to_dict())
-        learn = related_learnings(ws, t.skill, t.project, [f["name"] for f in fails.values()])
+        learn = related_learnings(self.skills, self.learnings, t.skill, t.project, [f["name"] for f in fails.values()])
         prompt = template("sage").render(
             skill=t.skill,
             scope=f"project fork for {t.scope}" if t.scope else "global skill",
             days="all" if days is None else f"{days:g}",
             metrics=_metrics_text(t.metrics),
-            rules=_rules_text(rules),
+            rules=rules_text(rules),
             failing="\n".join(f"- {f['name']} (failed {f['failed']} of {f['checked']})" for f in fails.values())
             or "(none recorded)",
             learnings="\n".join(f"- {item['rule']}" for item in learn) or "(none)",
@@ -218,8 +236,7 @@ class SageService:
         benchmark: bool = True,
         scenarios: int = DEFAULT_SCENARIOS,
     ) -> Iterator[Progress]:
-        ws = self.ws
-        provider = provider or sage_provider(ws)
+        provider = provider or sage_provider(self.llm)
         status = provider.status()
         if not status.ready:
             raise LLMUnavailableError(f"Sage needs a model: {status.reason}")
@@ -272,7 +289,7 @@ class SageService:
                 prompt=prompt,
                 answer=raw,
             )
-            created = ws.improve.proposals.create(new)
+            created = self.proposals.create(new)
             if created is None:
                 summary.skipped.append(
                     {"skill": t.skill, "project": t.scope or None, "why": "a proposal for it is already pending"}
@@ -292,7 +309,7 @@ class SageService:
             if benchmark:
                 yield (done, total, f"Sage: benchmarking proposal #{created.id} ({t.skill})")
                 try:
-                    run = ws.improve.bench.run(created.id, scenarios=scenarios, provider=provider, judge=judge)
+                    run = self.bench.run(created.id, scenarios=scenarios, provider=provider, judge=judge)
                     summary.benchmarks.append(
                         {
                             "proposal": created.id,
@@ -306,11 +323,11 @@ class SageService:
                     summary.benchmarks.append({"proposal": created.id, "error": f"{exc.code}: {exc.message}"})
                 done += 1
         summary.finished_at = utcnow()
-        save_run(ws, summary)
+        save_run(self.store, summary)
         if created_ids:
             from lorekeeper.store.models import Proposal
 
-            with ws.store.write() as s:
+            with self.store.write() as s:
                 for row in s.query(Proposal).filter(Proposal.id.in_(created_ids)):
                     row.run_id = summary.run_id
         yield (total, total, "Sage: done")

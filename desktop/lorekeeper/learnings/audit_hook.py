@@ -10,13 +10,11 @@ the change is reported as unsigned: the warning is returned to the caller, never
 from __future__ import annotations
 
 import logging
-from typing import TYPE_CHECKING
+from collections.abc import Callable
 
+from lorekeeper.audit.log import SessionLog
 from lorekeeper.errors import LorekeeperError
-
-if TYPE_CHECKING:
-    from lorekeeper.learnings.service import EventHook
-    from lorekeeper.workspace import Workspace
+from lorekeeper.learnings.service import EventHook
 
 log = logging.getLogger(__name__)
 
@@ -31,19 +29,22 @@ def _operator() -> str:
         return "operator"
 
 
-def audit_hook(ws: Workspace) -> EventHook:
-    def hook(name: str, data: dict[str, object]) -> None:
-        audit = getattr(ws, "audit", None)
-        if audit is None:
-            return
+def audit_hook(audit_log: Callable[[], SessionLog]) -> EventHook:
+    """`audit_log` hands out the signed log (it loads the key on first use, fail closed: `ws.audit.log`).
+
+    The hook returns the warning of a change it could not sign; `LearningService` keeps it for the
+    caller (`take_audit_warnings`)."""
+
+    def hook(name: str, data: dict[str, object]) -> str | None:
         story = data.get("story")
         try:
-            audit.log.append(
+            audit_log().append(
                 name, {**data, "by": _operator()}, story=story if isinstance(story, str) and story else None
             )
         except LorekeeperError as exc:
             warning = f"{name} was saved but not signed in the audit log: {exc.code}: {exc.message}"
             log.info(warning)  # the caller shows it (CLI stderr, panel message)
-            ws.learnings.audit_warnings.append(warning)
+            return warning
+        return None
 
     return hook

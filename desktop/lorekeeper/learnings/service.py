@@ -22,9 +22,9 @@ from lorekeeper.errors import InvalidInputError, InvalidSpecError, NotFoundError
 from lorekeeper.fsutil import atomic_write_text
 from lorekeeper.learnings import mdformat
 from lorekeeper.learnings.block import BUDGET, LearningsBlock, learnings_block
-from lorekeeper.skills.library import validate_project
 from lorekeeper.store.engine import Store
 from lorekeeper.store.models import GLOBAL, Learning, LearningFile, utcnow
+from lorekeeper.store.scopes import validate_project
 
 SOURCES = ("fixit", "negative", "manual", "import")
 SCOPES = mdformat.SCOPES
@@ -32,7 +32,9 @@ STATUSES = mdformat.STATUSES
 MAX_RULE_CHARS = 4000
 
 # Called after each committed change with (event name, plain data): the audit chain hooks in here.
-EventHook = Callable[[str, dict[str, object]], None]
+# It returns a warning when it could not record the change (kept for `take_audit_warnings`), else None.
+EventHook = Callable[[str, dict[str, object]], str | None]
+EXPORT_FILE = "learnings.md"
 
 
 def _aware(dt: datetime) -> datetime:
@@ -156,6 +158,8 @@ class ImportReport:
 
 
 class LearningService:
+    export_name = "learnings"  # lorekeeper.protocols.Exportable: export_to writes learnings.md
+
     def __init__(self, store: Store, on_event: EventHook | None = None) -> None:
         self.store = store
         self.on_event = on_event
@@ -165,7 +169,9 @@ class LearningService:
     def _emit(self, name: str, data: dict[str, object]) -> None:
         self.revision += 1
         if self.on_event is not None:
-            self.on_event(name, data)
+            warning = self.on_event(name, data)
+            if warning:
+                self.audit_warnings.append(warning)
 
     def take_audit_warnings(self) -> list[str]:
         out, self.audit_warnings = self.audit_warnings, []
@@ -436,6 +442,15 @@ class LearningService:
                     lf.updated_at = now
         self._emit("learnings_imported", {"project": proj or None, "added": report.added, "ids": report.ids})
         return report
+
+    def export_to(self, dest: Path) -> Path:
+        """The global learnings.md (every learning, archived ones included) written to `dest`, or to
+        `dest/learnings.md` when `dest` is a folder; returns the file written."""
+        target = Path(dest)
+        if target.is_dir():
+            target = target / EXPORT_FILE
+        self.export_file(target)
+        return target
 
     def import_file(self, path: str | Path, project: str | None = None) -> ImportReport:
         p = Path(path)

@@ -2,24 +2,24 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from pathlib import Path
 
-from lorekeeper.config import CONFIG_NAME, Config
+from lorekeeper.config import Config
 from lorekeeper.llm import keys
 from lorekeeper.llm.base import LLMSettings, Provider, ProviderStatus
 from lorekeeper.llm.settings_file import write_llm_settings
 
-if TYPE_CHECKING:
-    from lorekeeper.workspace import Workspace
-
 
 class LLMService:
-    def __init__(self, ws: Workspace) -> None:
-        self.ws = ws
+    """`config` is the workspace's (shared, reloaded in place); `config_path` is its lorekeeper.toml."""
+
+    def __init__(self, config: Config, config_path: Path) -> None:
+        self.config = config
+        self.config_path = config_path
 
     @property
     def settings(self) -> LLMSettings:
-        return LLMSettings.from_mapping(self.ws.config.get("llm", {}))
+        return LLMSettings.from_mapping(self.config.get("llm", {}))
 
     def provider(self) -> Provider:
         from lorekeeper.llm import make_provider
@@ -45,9 +45,9 @@ class LLMService:
 
     def configure(self, settings: LLMSettings) -> LLMSettings:
         """Write the [llm] table and reload the configuration."""
-        path = self.ws.root / CONFIG_NAME
-        write_llm_settings(path, settings)
-        self.ws.config = Config.load(path)
+        write_llm_settings(self.config_path, settings)
+        self.config.path = self.config_path
+        self.config.reload()
         return self.settings
 
     def key_source(self, provider: str | None = None) -> str:

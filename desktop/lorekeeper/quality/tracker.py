@@ -15,9 +15,9 @@ from datetime import UTC, datetime, timedelta
 from sqlalchemy import func, select
 
 from lorekeeper.quality.metrics import Count, DayPoint, Event, SkillMetrics, daily, from_counts
-from lorekeeper.skills.library import validate_project
 from lorekeeper.store.engine import Store
 from lorekeeper.store.models import EvalRun, QualityEvent, utcnow
+from lorekeeper.store.scopes import validate_project
 
 KINDS = ("applied", "eval", "feedback")
 EVAL_SOURCES = ("cli",)  # eval runs that are skill uses (agents checking their answers)

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import difflib
 import getpass
-import re
 import shutil
 import tempfile
 import zipfile
@@ -21,6 +20,7 @@ from datetime import datetime
 from pathlib import Path
 
 from sqlalchemy import func, select
+from sqlalchemy.orm import Session
 
 from lorekeeper.errors import InvalidInputError, InvalidSpecError, NotFoundError
 from lorekeeper.evals.rules import RuleSet, parse_rules, parse_rules_text
@@ -38,18 +38,9 @@ from lorekeeper.skills.spec import (
 )
 from lorekeeper.store.engine import Store
 from lorekeeper.store.models import GLOBAL, Project, Skill, SkillVersion, utcnow
+from lorekeeper.store.scopes import validate_project
 
 FORKS_DIR = "_forks"  # skills/_forks/<project>/<name>/ — '_' cannot start a skill name
-_PROJECT_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$")
-
-
-def validate_project(project: str | None) -> str:
-    """'' (or None) is the global scope; otherwise a plain identifier."""
-    if not project:
-        return GLOBAL
-    if not _PROJECT_RE.match(project):
-        raise InvalidInputError(f"invalid project name {project!r}: use letters, digits, '.', '_' or '-' (at most 128)")
-    return project
 
 
 def _author() -> str:
@@ -476,6 +467,25 @@ class SkillLibrary:
     def export_all(self) -> None:
         for info in self.list():
             self._export(info.name, info.project)
+
+    # ---------------------------------------------------------------- for a service's own transaction
+    # The proposal queue writes a skill version and its decision in ONE transaction: these are the
+    # library's public entry points for that (it never reaches into the library's private helpers).
+    def skill_in(self, s: Session, name: str, project: str) -> Skill | None:
+        """The skill row of exactly that scope, read in the caller's session."""
+        return self._skill(s, name, project)
+
+    def write_version_in(
+        self, s: Session, doc: SkillDoc, evals: str, project: str, message: str, author: str
+    ) -> SkillVersionInfo:
+        """Write a new current version inside the caller's transaction; call `committed` after it commits."""
+        info: SkillVersionInfo = self._write_version_in(s, doc, evals, project, message, author)
+        return info
+
+    def committed(self, name: str, project: str) -> None:
+        """After the caller's transaction committed: bump the revision and write the skill's folder."""
+        self.revision += 1
+        self._export(name, project)
 
 
 @contextmanager

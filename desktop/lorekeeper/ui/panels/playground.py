@@ -30,10 +30,10 @@ from PySide6.QtWidgets import (
 
 from lorekeeper.evals.engine import evaluate
 from lorekeeper.evals.footnote import footnote as make_footnote
-from lorekeeper.learnings.reflect import Answer, fixit_rule
 from lorekeeper.learnings.service import LearningInfo
 from lorekeeper.llm.base import LLMUnavailableError, ProviderStatus
 from lorekeeper.prompt import AssembledPrompt
+from lorekeeper.reflect import Answer, fixit_rule
 from lorekeeper.ui.panels.base import AppContext, Panel
 from lorekeeper.ui.panels.llm_settings import LLMSettingsDialog
 from lorekeeper.ui.widgets import Debouncer, MessageBox, label, mono_font

@@ -11,16 +11,16 @@ from __future__ import annotations
 import uuid
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
 
 from lorekeeper.errors import LorekeeperError
 from lorekeeper.evals.engine import RuleResult, evaluate
 from lorekeeper.evals.footnote import footnote as make_footnote
-from lorekeeper.learnings.service import LearningInfo
-from lorekeeper.prompt import AssembledPrompt
-
-if TYPE_CHECKING:
-    from lorekeeper.workspace import Workspace
+from lorekeeper.evals.service import EvalService
+from lorekeeper.learnings.service import LearningInfo, LearningService
+from lorekeeper.llm.service import LLMService
+from lorekeeper.prompt import AssembledPrompt, PromptBuilder
+from lorekeeper.quality.tracker import QualityTracker
+from lorekeeper.skills.library import SkillLibrary
 
 EXCERPT_CHARS = 200
 SOURCE = "playground"
@@ -90,11 +90,25 @@ class Answer:
 
 
 class ReflectLoop:
-    def __init__(self, ws: Workspace) -> None:
-        self.ws = ws
+    def __init__(
+        self,
+        *,
+        prompts: PromptBuilder,
+        llm: LLMService,
+        skills: SkillLibrary,
+        evals: EvalService,
+        quality: QualityTracker,
+        learnings: LearningService,
+    ) -> None:
+        self.prompts = prompts
+        self.llm = llm
+        self.skills = skills
+        self.evals = evals
+        self.quality = quality
+        self.learnings = learnings
 
     def prepare(self, message: str, project: str | None = None) -> AssembledPrompt:
-        return self.ws.prompts.build(message, project)
+        return self.prompts.build(message, project)
 
     def send(
         self,
@@ -103,7 +117,7 @@ class ReflectLoop:
         on_chunk: Callable[[str], None] | None = None,
         is_cancelled: Callable[[], bool] | None = None,
     ) -> Answer:
-        provider = self.ws.llm.provider()
+        provider = self.llm.provider()
         parts: list[str] = []
         stream = provider.stream(prompt.text)
         try:
@@ -130,20 +144,20 @@ class ReflectLoop:
         outcomes: list[tuple[str, bool, int]] = []
         for skill in prompt.skills:
             try:
-                version = self.ws.skills.get(skill, project or None)
+                version = self.skills.get(skill, project or None)
                 rules = version.rules()
             except LorekeeperError:
                 continue  # a skill removed or broken since routing: nothing to check it against
             report = evaluate(rules, text)
-            run_id = self.ws.evals.record(
+            run_id = self.evals.record(
                 report, text, skill=skill, project=project, version=version.version, source=SOURCE
             )
             runs.append(run_id)
             results.extend(report.results)
             outcomes.append((skill, report.passed, run_id))
-        self.ws.quality.log_applied(prompt.skills, project, interaction)
+        self.quality.log_applied(prompt.skills, project, interaction)
         for skill, passed, run_id in outcomes:
-            self.ws.quality.log_eval(skill, project, passed, interaction=interaction, eval_run_id=run_id)
+            self.quality.log_eval(skill, project, passed, interaction=interaction, eval_run_id=run_id)
         # One footnote for the answer: the routed skills' failed rules in route order, each
         # (severity, name) once, since two skills often share a rule such as "No force push".
         unique = list({(r.severity, r.name, r.passed): r for r in results if not r.passed}.values())
@@ -160,7 +174,7 @@ class ReflectLoop:
         is_cancelled: Callable[[], bool] | None = None,
     ) -> tuple[LearningInfo, Answer]:
         """Save the correction as a learning (source fixit), then send the fix request at once."""
-        learning = self.ws.learnings.add(rule, project=answer.project or None, source="fixit")
+        learning = self.learnings.add(rule, project=answer.project or None, source="fixit")
         prompt = self.prepare(fix_request(learning.rule, answer.text, answer.prompt.message), answer.project or None)
         if on_learning is not None:
             on_learning(learning, prompt)
@@ -168,13 +182,11 @@ class ReflectLoop:
         return learning, fixed
 
     def thumbs_up(self, answer: Answer) -> None:
-        self.ws.quality.log_feedback(answer.skills, answer.project, True, interaction=answer.interaction)
+        self.quality.log_feedback(answer.skills, answer.project, True, interaction=answer.interaction)
 
     def thumbs_down(self, answer: Answer, reason: str = "") -> LearningInfo:
-        learning = self.ws.learnings.add(
+        learning = self.learnings.add(
             negative_rule(answer.text, reason), project=answer.project or None, source="negative"
         )
-        self.ws.quality.log_feedback(
-            answer.skills, answer.project, False, interaction=answer.interaction, reason=reason
-        )
+        self.quality.log_feedback(answer.skills, answer.project, False, interaction=answer.interaction, reason=reason)
         return learning

@@ -1,0 +1,104 @@
+"""The demo workspace's content: projects, forks, eval history, quality events, sources, learnings.
+
+`Workspace.init(demo=True)` calls `load_demo` with the services it seeds, then `record_demo_audit`
+for the first signed events (when the audit key is there). The content comes from the bundled
+`data/` folder (`lorekeeper.paths.demo_data_dir`); the result is deterministic (no model).
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+from dataclasses import asdict, dataclass
+from datetime import timedelta
+from pathlib import Path
+
+from lorekeeper.audit.service import AuditService
+from lorekeeper.evals.service import EvalService
+from lorekeeper.improve.service import ImproveService
+from lorekeeper.learnings.service import LearningService
+from lorekeeper.paths import demo_data_dir
+from lorekeeper.quality.tracker import QualityTracker
+from lorekeeper.skills.library import SkillLibrary
+from lorekeeper.store.models import utcnow
+
+
+@dataclass
+class DemoReport:
+    projects: int = 0
+    forks: int = 0
+    eval_runs: int = 0
+    sources: int = 0
+
+
+def load_demo(
+    *,
+    root: Path,
+    skills: SkillLibrary,
+    evals: EvalService,
+    quality: QualityTracker,
+    learnings: LearningService,
+    improve: ImproveService,
+    data: Path | None = None,
+) -> DemoReport:
+    """Seed the workspace at `root` through its services; returns what was added."""
+    data = data or demo_data_dir()
+    report = DemoReport()
+    projects = data / "projects.json"
+    if projects.is_file():
+        for p in json.loads(projects.read_text(encoding="utf-8")):
+            skills.add_project(p["name"], p.get("description", ""))
+            report.projects += 1
+    forks = data / "forks"
+    if forks.is_dir():
+        for proj in sorted(p for p in forks.iterdir() if p.is_dir()):
+            rep = skills.import_path(proj, project=proj.name, message="demo fork")
+            report.forks += len(rep.created) + len(rep.updated)
+    samples = data / "eval_samples.json"
+    if samples.is_file():
+        now = utcnow()
+        for sample in json.loads(samples.read_text(encoding="utf-8")):
+            project = sample.get("project") or None
+            version = skills.get(sample["skill"], project)
+            result = evals.run_rules(sample["response"], version.rules())
+            run_id = evals.record(
+                result,
+                sample["response"],
+                skill=sample["skill"],
+                project=project or "",
+                version=version.version,
+                source="demo",
+                created_at=now - timedelta(days=float(sample.get("days_ago", 0))),
+            )
+            # the same answers feed the quality metrics (issue 4): skill applied + eval outcome
+            when = now - timedelta(days=float(sample.get("days_ago", 0)))
+            quality.log_applied([sample["skill"]], project, at=when)
+            quality.log_eval(sample["skill"], project, result.passed, eval_run_id=run_id, at=when)
+            if sample.get("feedback") in ("up", "down"):  # the operator's thumbs on that answer
+                quality.log_feedback([sample["skill"]], project, sample["feedback"] == "up", at=when)
+            report.eval_runs += 1
+    for name in ("sources",):
+        src = data / name
+        if src.is_dir():
+            for f in src.rglob("*"):
+                if f.is_file():
+                    dest = root / name / f.relative_to(src)
+                    dest.parent.mkdir(parents=True, exist_ok=True)
+                    shutil.copyfile(f, dest)
+                    report.sources += 1
+    learnings_md = data / "learnings.md"
+    if learnings_md.is_file():
+        shutil.copyfile(learnings_md, root / "exports" / "learnings.md")
+        learnings.import_file(learnings_md)  # the Learnings panel and the LEARNINGS block (issue 4)
+    # The demo history makes release-notes underperform: the first nightly run gives the
+    # Proposals panel a real, template-based proposal to review (deterministic, no model).
+    improve.run_nightly()
+    return report
+
+
+def record_demo_audit(audit: AuditService, skills: SkillLibrary, report: DemoReport) -> None:
+    """The demo workspace's first signed events (what init really did), when the key is there."""
+    if audit.key_session is None:
+        return
+    audit.log.append("workspace_created", {"demo": True, "skills": len(skills.list())})
+    audit.log.append("demo_data_loaded", asdict(report))
