@@ -38,7 +38,6 @@ from lorekeeper.audit.errors import CanonicalJSONError, TraceWriteFailedError
 from lorekeeper.audit.jcs import canonical_text, canonicalize, loads
 from lorekeeper.audit.rows import row_payload, sign_row, verify_row
 from lorekeeper.audit.signer import SIG_FIELD, Signer, sign_with
-
 from lorekeeper.errors import InvalidInputError, NotFoundError
 from lorekeeper.fsutil import atomic_write_text
 from lorekeeper.locks import LockTimeoutError, RWLock

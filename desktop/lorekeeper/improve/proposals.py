@@ -25,6 +25,7 @@ from sqlalchemy import func, select
 
 from lorekeeper.errors import InvalidInputError, NotFoundError
 from lorekeeper.skills.spec import SKILL_FILE, normalise_evals_text, parse_skill_md
+from lorekeeper.store.engine import StoreConflictError
 from lorekeeper.store.models import BenchmarkRun, Proposal, SkillVersion, utcnow
 
 if TYPE_CHECKING:
@@ -251,6 +252,14 @@ class ProposalService:
         """Store a proposal unless one is already pending for the same skill scope (then None)."""
         if new.source not in SOURCES:
             raise InvalidInputError(f"unknown proposal source {new.source!r}")
+        try:
+            return self._create(new)
+        except StoreConflictError:  # uq_proposals_pending: another process made the pending one first
+            return None
+
+    def _create(self, new: NewProposal) -> ProposalInfo | None:
+        # The duplicate check runs under the store's write lock, so it sees every other process's
+        # committed proposal; the partial unique index uq_proposals_pending backs it up.
         with self.ws.store.write() as s:
             dupe = s.scalar(
                 select(Proposal.id).where(
@@ -380,8 +389,7 @@ class ProposalService:
         except Exception as exc:
             self._abort(log, proposal_id, "approve", exc)
             raise
-        lib.revision += 1
-        lib._export(p.skill, p.scope)
+        lib.export_after_commit([(p.skill, p.scope)])  # after commit: a failed write is ERR_DERIVED_WRITE_FAILED
         return self.get(proposal_id)
 
     def reject(self, proposal_id: int, *, why: str, by: str | None = None) -> ProposalInfo:
@@ -422,6 +430,23 @@ class ProposalService:
             raise
         return self.get(proposal_id)
 
+    @staticmethod
+    def _refuse_second_pending(s, skill: str, scope: str, proposal_id: int) -> None:  # type: ignore[no-untyped-def]
+        """Undo returns a proposal to pending: not while another one of the same skill scope is pending."""
+        other = s.scalar(
+            select(Proposal.id).where(
+                Proposal.skill == skill,
+                Proposal.scope == scope,
+                Proposal.status == "pending",
+                Proposal.id != proposal_id,
+            )
+        )
+        if other is not None:
+            raise InvalidInputError(
+                f"proposal #{other} for {skill} is pending: a skill has one pending proposal at a time. "
+                f"Decide #{other} first, then undo #{proposal_id}."
+            )
+
     def undo(self, proposal_id: int, *, why: str = "", by: str | None = None) -> ProposalInfo:
         """Back to pending; an approval also restores the backed-up version (as a new current version,
         exactly what the skill's Versions tab does)."""
@@ -431,6 +456,8 @@ class ProposalService:
         p = self.get(proposal_id)
         if p.status == "pending":
             raise InvalidInputError(f"proposal #{proposal_id} is pending: there is no decision to undo")
+        with self.ws.store.session() as s:
+            self._refuse_second_pending(s, p.skill, p.scope, proposal_id)
         now = utcnow()
         sig = self._event(
             log,
@@ -457,6 +484,7 @@ class ProposalService:
         with self.ws.store.write() as s:
             row = s.get(Proposal, proposal_id)
             assert row is not None
+            self._refuse_second_pending(s, row.skill, row.scope, proposal_id)
             row.status = "pending"
             row.decided_at = None
             row.decided_by = ""
