@@ -536,43 +536,47 @@ class SkillFolder:
         root = self.library.skills_dir
         return str(path.relative_to(root.parent)) if root is not None else str(path)
 
-    def _stale_paths(self) -> tuple[bool, list[tuple[Path, str | None]]]:
+    def _blocked(self, path: Path) -> Path | None:
+        """A file standing where a folder of `path` belongs (under skills/, or skills/ itself)."""
         root = self.library.skills_dir
         if root is None:
-            return False, []
-        not_a_folder = root.exists() and not root.is_dir()
+            return None
+        for parent in [root, *reversed(path.relative_to(root).parents[:-1])]:
+            folder = parent if parent == root else root / parent
+            if folder.exists() and not folder.is_dir():
+                return folder
+        return None
+
+    def _stale_paths(self) -> list[tuple[Path, str | None]]:
         stale: list[tuple[Path, str | None]] = []
         for path, want in sorted(self.library.expected_files().items()):
             if want is None:
-                if not not_a_folder and path.exists():
+                if path.is_file():
                     stale.append((path, None))
                 continue
             try:
-                same = not not_a_folder and path.read_text(encoding="utf-8") == want
+                same = path.read_text(encoding="utf-8") == want
             except (OSError, UnicodeDecodeError):
                 same = False
             if not same:
                 stale.append((path, want))
-        return not_a_folder, stale
+        return stale
 
     def stale(self) -> list[str]:
-        not_a_folder, stale = self._stale_paths()
-        out = (
-            [f"{self._rel(self.library.skills_dir)} is not a folder"]
-            if not_a_folder and self.library.skills_dir
-            else []
-        )
-        return out + [self._rel(p) + (" (should not exist)" if want is None else "") for p, want in stale]
+        out = []
+        for path, want in self._stale_paths():
+            blocked = self._blocked(path)
+            why = " (should not exist)" if want is None else (f" ({self._rel(blocked)} is a file)" if blocked else "")
+            out.append(self._rel(path) + why)
+        return out
 
     def rebuild(self) -> int:
-        """Write what differs from the store; a file standing where the folder belongs is moved aside."""
-        root = self.library.skills_dir
-        not_a_folder, stale = self._stale_paths()
-        if root is not None and not_a_folder:
-            aside = root.with_name(f"{root.name}.not-a-folder-{utcnow().strftime('%Y%m%d%H%M%S')}")
-            root.rename(aside)
+        """Write what differs from the store; a file standing where a folder belongs is moved aside."""
         written = 0
-        for path, want in stale:
+        for path, want in self._stale_paths():
+            blocked = self._blocked(path)
+            if blocked is not None:
+                blocked.rename(blocked.with_name(f"{blocked.name}.not-a-folder-{utcnow().strftime('%Y%m%d%H%M%S')}"))
             if want is None:
                 path.unlink(missing_ok=True)
             else:
