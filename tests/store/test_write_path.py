@@ -18,7 +18,7 @@ from store_helpers import make_demo, set_store, write_skill
 from lorekeeper.cli import main
 from lorekeeper.errors import EXIT_INTERNAL, EXIT_UNAVAILABLE
 from lorekeeper.store import Store
-from lorekeeper.store.engine import StoreConflictError
+from lorekeeper.store.engine import ADVISORY_KEY, StoreConflictError
 from lorekeeper.store.migrate import alembic_config, downgrade, upgrade
 from lorekeeper.store.models import Proposal
 from lorekeeper.workspace import Workspace
