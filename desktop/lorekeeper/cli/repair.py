@@ -17,23 +17,26 @@ def repair(workspace_dir: Path | None, as_json: bool) -> None:
     """Rewrite what is missing or out of date in the workspace's derived files (safe to run any time)."""
     ws = open_workspace(workspace_dir)
     try:
-        results = []
+        results: list[tuple[str, list[str], int]] = []
         for item in ws.derived():
             stale = item.stale()
-            written = item.rebuild() if stale else 0
-            results.append({"name": item.derived_name, "stale": stale, "rewritten": written})
-        out = {"derived": results, "repaired": sum(1 for r in results if r["rewritten"])}
+            results.append((item.derived_name, stale, item.rebuild() if stale else 0))
         if as_json:
-            emit_json(out)
+            emit_json(
+                {
+                    "derived": [{"name": n, "stale": st, "rewritten": w} for n, st, w in results],
+                    "repaired": sum(1 for _, _, w in results if w),
+                }
+            )
             return
-        for r in results:
-            if r["stale"]:
-                click.echo(f"{r['name']}: {len(r['stale'])} stale, {r['rewritten']} file(s) rewritten")
-                for what in r["stale"][:20]:
-                    click.echo(f"  - {what}")
-                if len(r["stale"]) > 20:
-                    click.echo(f"  ... and {len(r['stale']) - 20} more")
-            else:
-                click.echo(f"{r['name']}: up to date")
+        for name, stale, written in results:
+            if not stale:
+                click.echo(f"{name}: up to date")
+                continue
+            click.echo(f"{name}: {len(stale)} stale, {written} file(s) rewritten")
+            for what in stale[:20]:
+                click.echo(f"  - {what}")
+            if len(stale) > 20:
+                click.echo(f"  ... and {len(stale) - 20} more")
     finally:
         ws.close()

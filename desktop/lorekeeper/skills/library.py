@@ -16,7 +16,7 @@ import re
 import shutil
 import tempfile
 import zipfile
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import datetime
@@ -482,7 +482,7 @@ class SkillLibrary:
         for info in self.list():
             self._export(info.name, info.project)
 
-    def export_after_commit(self, skills: list[tuple[str, str]]) -> None:
+    def export_after_commit(self, skills: Sequence[tuple[str, str]]) -> None:
         """Rewrite the folders of these (name, project) skills after their change is committed.
 
         A failed write leaves the store change in place and raises ERR_DERIVED_WRITE_FAILED
