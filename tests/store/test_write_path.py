@@ -94,9 +94,17 @@ def test_unexpected_error_is_err_internal_exit_5_with_a_log(workspace: Workspace
     logged = log.read_text(encoding="utf-8")
     assert "Traceback" in logged and "disk gremlin" in logged
     # a command without the decorator is covered by the top-level mapping too
-    monkeypatch.setattr("lorekeeper.cli.repair.open_workspace", boom)
-    r = runner.invoke(main, ["--workspace", str(workspace.root), "repair"])
-    assert r.exit_code == EXIT_INTERNAL and "Traceback" not in r.stderr
+    import click
+
+    @click.command()
+    @click.option("--json", "as_json", is_flag=True)
+    def undecorated(as_json: bool) -> None:
+        boom()
+
+    monkeypatch.setitem(main.commands, "undecorated", undecorated)
+    r = runner.invoke(main, ["--workspace", str(workspace.root), "undecorated", "--json"])
+    assert r.exit_code == EXIT_INTERNAL and "Traceback" not in r.stderr and str(log) in r.stderr
+    assert json.loads(r.stdout)["error"]["code"] == "ERR_INTERNAL"
     assert log.read_text(encoding="utf-8").count("RuntimeError: disk gremlin") == 2
 
 

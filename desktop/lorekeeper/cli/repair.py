@@ -7,6 +7,7 @@ from pathlib import Path
 import click
 
 from lorekeeper.cli.common import emit_json, handle_errors, json_option, open_workspace, workspace_option
+from lorekeeper.errors import DerivedWriteError
 
 
 @click.command()
@@ -20,7 +21,14 @@ def repair(workspace_dir: Path | None, as_json: bool) -> None:
         results: list[tuple[str, list[str], int]] = []
         for item in ws.derived():
             stale = item.stale()
-            results.append((item.derived_name, stale, item.rebuild() if stale else 0))
+            try:
+                written = item.rebuild() if stale else 0
+            except OSError as exc:
+                raise DerivedWriteError(
+                    f"{item.derived_name}: cannot rewrite {len(stale)} stale file(s): {exc.strerror or exc}. "
+                    "Fix the folder's permissions (or free disk space), then run `lorekeeper repair` again."
+                ) from None
+            results.append((item.derived_name, stale, written))
         if as_json:
             emit_json(
                 {
