@@ -11,7 +11,8 @@ EXIT_OK = 0
 EXIT_CHECK_FAILED = 1  # e.g. `eval --strict` with a failed warning rule
 EXIT_INVALID = 2  # invalid input: bad spec, bad arguments, unreadable file
 EXIT_NOT_FOUND = 3  # a named object (skill, project, version) does not exist
-EXIT_UNAVAILABLE = 4  # environment: key, lock, model or store unavailable
+EXIT_UNAVAILABLE = 4  # environment: key, lock, model or store unavailable (ERR_STORE_BUSY)
+EXIT_INTERNAL = 5  # an unexpected error (ERR_INTERNAL): a bug; the traceback is in the error log
 
 _EXIT_BY_CODE = {
     "ERR_INVALID_SPEC": EXIT_INVALID,
@@ -23,6 +24,11 @@ _EXIT_BY_CODE = {
     "ERR_LOCK_TIMEOUT": EXIT_UNAVAILABLE,
     "ERR_LLM_UNAVAILABLE": EXIT_UNAVAILABLE,
     "ERR_STORE": EXIT_UNAVAILABLE,
+    # one write path (issue 9): the write lock was not free within [store] busy_timeout
+    "ERR_STORE_BUSY": EXIT_UNAVAILABLE,
+    "ERR_STORE_CONFLICT": EXIT_UNAVAILABLE,
+    "ERR_DERIVED_WRITE_FAILED": EXIT_UNAVAILABLE,  # saved in the store; `lorekeeper repair` rewrites the files
+    "ERR_INTERNAL": EXIT_INTERNAL,
     # signed audit chain (issue 3)
     "ERR_TRACE_WRITE_FAILED": EXIT_UNAVAILABLE,
     "ERR_FAIL_CLOSED_RECURSION": EXIT_UNAVAILABLE,
@@ -96,3 +102,9 @@ class NotFoundError(LorekeeperError):
 
 class WorkspaceError(LorekeeperError):
     code = "ERR_WORKSPACE"
+
+
+class DerivedWriteError(LorekeeperError):
+    """The store change is committed, but a file derived from it (skills/ folder, index) is not written."""
+
+    code = "ERR_DERIVED_WRITE_FAILED"

@@ -24,11 +24,12 @@ from lorekeeper.llm.service import LLMService
 from lorekeeper.locations import ENV_VAR, default_workspace_dir, resolve_workspace_dir  # noqa: F401 - re-exported
 from lorekeeper.paths import starter_skills_dir
 from lorekeeper.prompt import PromptBuilder
+from lorekeeper.protocols import Derived
 from lorekeeper.quality.tracker import QualityTracker
 from lorekeeper.reflect import ReflectLoop
 from lorekeeper.skills.library import SkillLibrary
 from lorekeeper.skills.router import DEFAULT_TOP, Router
-from lorekeeper.store.engine import Store, resolve_url
+from lorekeeper.store.engine import DEFAULT_BUSY_TIMEOUT, Store, resolve_url
 
 SUBDIRS = ("skills", "sources", "clarifications", "indexes", "sessions", "locks", "exports")
 
@@ -88,7 +89,7 @@ class Workspace:
         for sub in SUBDIRS:
             (root / sub).mkdir(exist_ok=True)
         url = resolve_url(str(config.get("store.url", "sqlite:///lorekeeper.db")), root)
-        store = Store(url)
+        store = Store(url, busy_timeout=float(config.get("store.busy_timeout", DEFAULT_BUSY_TIMEOUT)))
         return cls(root, config, store)
 
     @classmethod
@@ -146,9 +147,14 @@ class Workspace:
     def router(self, project: str | None = None) -> Router:
         """A router over what `project` sees, rebuilt only when the library changed."""
         key = project or ""
+        revision = self.store.revision()  # moves on any process's change (another one's import too)
         cached = self._router_cache.get(key)
-        if cached and cached[0] == self.skills.revision:
+        if cached and cached[0] == revision:
             return cached[1]
         router = Router(self.skills.routable(project))
-        self._router_cache[key] = (self.skills.revision, router)
+        self._router_cache[key] = (revision, router)
         return router
+
+    def derived(self) -> list[Derived]:
+        """Every artefact derived from the store (`lorekeeper repair` rebuilds them)."""
+        return [self.skills.folder]

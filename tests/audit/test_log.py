@@ -154,7 +154,7 @@ def test_forged_checkpoint_is_detected(log5: SessionLog, store: Store):
     from lorekeeper.store.models import AuditCheckpoint
 
     with store.write() as s:
-        s.get(AuditCheckpoint, "2026-04-11.jsonl").events = 3
+        s.get(AuditCheckpoint, (log5.workspace_id, "2026-04-11.jsonl")).events = 3
     rewrite(log5, lines(log5)[:3])
     report = log5.verify()
     assert any(i.kind == "checkpoint" and "bad signature" in i.message for i in report.issues)

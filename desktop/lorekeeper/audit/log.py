@@ -36,8 +36,8 @@ from typing import Any
 
 from lorekeeper.audit.errors import CanonicalJSONError, TraceWriteFailedError
 from lorekeeper.audit.jcs import canonical_text, canonicalize, loads
-from lorekeeper.audit.rows import sign_row, verify_row
-from lorekeeper.audit.signer import Signer, sign_with
+from lorekeeper.audit.rows import row_payload, sign_row, verify_row
+from lorekeeper.audit.signer import SIG_FIELD, Signer, sign_with
 from lorekeeper.errors import InvalidInputError, NotFoundError
 from lorekeeper.fsutil import atomic_write_text
 from lorekeeper.locks import LockTimeoutError, RWLock
@@ -185,8 +185,10 @@ class SessionLog:
         *,
         clock: Callable[[], str] = utc_now_iso,
         lock_timeout: float = 30.0,
+        workspace_id: str = "",
     ) -> None:
         self.dir = Path(sessions_dir)
+        self.workspace_id = workspace_id  # the checkpoints' key with the file name (shared stores)
         self.store = store
         self.signer = signer
         self.clock = clock
@@ -272,9 +274,9 @@ class SessionLog:
 
         try:
             with self.store.write() as s:
-                row = s.get(AuditCheckpoint, file)
+                row = s.get(AuditCheckpoint, (self.workspace_id, file))
                 if row is None:
-                    row = AuditCheckpoint(file=file)
+                    row = AuditCheckpoint(workspace=self.workspace_id, file=file)
                     s.add(row)
                 row.events = seq
                 row.head_seq = seq
@@ -288,18 +290,21 @@ class SessionLog:
             ) from None
 
     def checkpoint(self, file: str) -> Any:
-        from lorekeeper.store.models import AuditCheckpoint
-
-        with self.store.session() as s:
-            return s.get(AuditCheckpoint, file)
+        """This workspace's checkpoint of `file` (a row from before migration 0008 when none)."""
+        return self.checkpoints().get(file)
 
     def checkpoints(self) -> dict[str, Any]:
+        """file -> checkpoint of this workspace; the legacy rows (workspace '') fill the gaps."""
         from sqlalchemy import select
 
         from lorekeeper.store.models import AuditCheckpoint
 
         with self.store.session() as s:
-            return {r.file: r for r in s.scalars(select(AuditCheckpoint))}
+            rows = s.scalars(select(AuditCheckpoint).where(AuditCheckpoint.workspace.in_(["", self.workspace_id])))
+            out: dict[str, Any] = {}
+            for r in sorted(rows, key=lambda r: r.workspace == self.workspace_id):
+                out[r.file] = r  # this workspace's row, sorted last, wins over a legacy one
+            return out
 
     # ------------------------------------------------------------------ tombstones
     def tombstone(self, file: str, seq: int, *, reason: str) -> dict[str, Any]:
@@ -495,7 +500,7 @@ class SessionLog:
                 )
             return
         rep.checkpoint_events = cp.events
-        if not verify_row(self.signer, cp):
+        if not _checkpoint_verifies(self.signer, cp):
             rep.issues.append(
                 Issue(path.name, 0, "checkpoint", "the store's checkpoint for this file has a bad signature")
             )
@@ -560,6 +565,18 @@ class SessionLog:
         except CanonicalJSONError:
             return "content_mismatch"
         return "valid"
+
+
+def _checkpoint_verifies(signer: Signer, cp: Any) -> bool:
+    """A checkpoint's signature; a row from before migration 0008 was signed without `workspace`."""
+    if verify_row(signer, cp):
+        return True
+    if cp.workspace or not cp.sig or cp.key_version is None:
+        return False
+    payload = row_payload(cp)
+    payload.pop("workspace", None)
+    payload[SIG_FIELD] = cp.sig
+    return bool(signer.verify(payload))
 
 
 def _chain_message(seq: int, prev_seq: int, seen_at: dict[int, int]) -> str:

@@ -134,7 +134,9 @@ class AuditService:
     def log(self) -> SessionLog:
         session = self.require_key()
         if self._log is None:
-            self._log = SessionLog(self.sessions_dir, self.locks_dir, self.store, session.signer)
+            self._log = SessionLog(
+                self.sessions_dir, self.locks_dir, self.store, session.signer, workspace_id=self.workspace_id
+            )
         return self._log
 
     def row_verifier(self) -> RowVerifier:
@@ -186,7 +188,7 @@ class AuditService:
         new = provider.rotate(max(session.version, self._pending_version or 0))
         self._pending_version = new.version
         new_signer = Signer(new.key, new.version, key_lookup=provider.key_version)
-        log = SessionLog(self.sessions_dir, self.locks_dir, self.store, new_signer)
+        log = SessionLog(self.sessions_dir, self.locks_dir, self.store, new_signer, workspace_id=self.workspace_id)
         event = log.append(
             EVENT_KEY_ROTATED,
             {"provider": session.provider, "previous_version": session.version, "new_version": new.version},

@@ -1,7 +1,9 @@
 """The `lorekeeper` command line. Every command goes through the same services as the app.
 
 Exit codes: 0 success; 1 a check failed (`eval --strict`, `audit verify`); 2 invalid input
-(ERR_INVALID_SPEC, bad arguments); 3 not found; 4 unavailable (key, lock, store, model).
+(ERR_INVALID_SPEC, bad arguments); 3 not found; 4 unavailable (key, lock, store, model,
+ERR_STORE_BUSY); 5 an unexpected error (ERR_INTERNAL, the traceback in `<workspace>/logs/errors.log`).
+`LazyGroup.invoke` maps errors for every command, decorated with `handle_errors` or not.
 
 Command modules are imported only when their command runs, so `lorekeeper ctx pack` or
 `lorekeeper eval --rules` never pay for the store, the models or Qt.
@@ -33,6 +35,7 @@ COMMANDS = {
     "sage": "lorekeeper.cli.improve:sage",
     "proposals": "lorekeeper.cli.improve:proposals",
     "bench": "lorekeeper.cli.improve:bench",
+    "repair": "lorekeeper.cli.repair:repair",
 }
 
 
@@ -42,6 +45,25 @@ class LazyGroup(click.Group):
     def __init__(self, *args: object, lazy: dict[str, str] | None = None, **kwargs: object) -> None:
         super().__init__(*args, **kwargs)  # type: ignore[arg-type]
         self.lazy = dict(lazy or {})
+
+    def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
+        ctx.meta["lorekeeper.args"] = list(args)  # the catch-all below needs to know about --json
+        return super().parse_args(ctx, args)
+
+    def invoke(self, ctx: click.Context) -> object:
+        """Every command's errors mapped: stable codes and exit codes, never a traceback."""
+        from lorekeeper.cli.common import PASS_THROUGH, fail, fail_unexpected
+        from lorekeeper.errors import LorekeeperError
+
+        as_json = "--json" in ctx.meta.get("lorekeeper.args", [])
+        try:
+            return super().invoke(ctx)
+        except PASS_THROUGH:
+            raise
+        except LorekeeperError as exc:
+            fail(exc, as_json)
+        except Exception as exc:  # noqa: BLE001 - the catch-all: ERR_INTERNAL, exit 5, traceback logged
+            fail_unexpected(exc, as_json)
 
     def list_commands(self, ctx: click.Context) -> list[str]:
         return sorted({*super().list_commands(ctx), *self.lazy})

@@ -7,7 +7,7 @@ import json
 import sys
 from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import TYPE_CHECKING, Any, NoReturn, TypeVar
 
 import click
 
@@ -18,6 +18,7 @@ if TYPE_CHECKING:
     from lorekeeper.workspace import Workspace
 
 F = TypeVar("F", bound=Callable[..., Any])
+ERROR_LOG = "errors.log"
 
 
 def workspace_option(f: F) -> F:
@@ -51,17 +52,105 @@ def emit_json(data: Any) -> None:
     click.echo(json.dumps(data, ensure_ascii=False, indent=2))
 
 
+def error_log_path(workspace_dir: Path | None = None) -> Path:
+    """`<workspace>/logs/errors.log`; the user data folder's when no workspace is open."""
+    ctx = click.get_current_context(silent=True)
+    if workspace_dir is None and ctx is not None:
+        workspace_dir = (ctx.find_root().obj or {}).get("workspace_dir")
+    try:
+        root = resolve_workspace_dir(workspace_dir)
+        if (root / "lorekeeper.toml").is_file():
+            return root / "logs" / ERROR_LOG
+    except OSError:
+        pass
+    from platformdirs import user_data_dir
+
+    return Path(user_data_dir("lorekeeper", appauthor=False)) / "logs" / ERROR_LOG
+
+
+def _append_traceback(path: Path, exc: BaseException) -> Path:
+    import datetime
+    import os
+    import tempfile
+    import traceback
+
+    entry = (
+        f"---- {datetime.datetime.now(datetime.UTC).isoformat()} pid {os.getpid()} "
+        f"lorekeeper {' '.join(sys.argv[1:])[:500]}\n"
+        + "".join(traceback.format_exception(type(exc), exc, exc.__traceback__))
+    )
+    for target in (path, Path(tempfile.gettempdir()) / "lorekeeper-errors.log"):
+        try:
+            target.parent.mkdir(parents=True, exist_ok=True)
+            with open(target, "a", encoding="utf-8") as fh:
+                fh.write(entry)
+            return target
+        except OSError:
+            continue
+    return path
+
+
+def fail(exc: LorekeeperError, as_json: bool) -> NoReturn:
+    """`error: CODE: message` on stderr (and the error object on stdout with --json), then exit."""
+    if as_json:
+        click.echo(json.dumps({"error": exc.to_dict()}, ensure_ascii=False, indent=2))
+    click.echo(f"error: {exc}", err=True)
+    sys.exit(exc.exit_code)
+
+
+def fail_unexpected(exc: BaseException, as_json: bool, workspace_dir: Path | None = None) -> NoReturn:
+    """Any other exception: a busy store is ERR_STORE_BUSY (exit 4); everything else is ERR_INTERNAL
+    (exit 5), one line on stderr naming the log file that holds the traceback."""
+    from lorekeeper.errors import EXIT_INTERNAL
+
+    if type(exc).__module__.startswith("sqlalchemy"):
+        from lorekeeper.store.engine import StoreBusyError, is_lock_error
+
+        if is_lock_error(exc):
+            fail(
+                StoreBusyError(
+                    "the store is busy: another process holds its write lock. Run the command again in a "
+                    "moment, or raise [store] busy_timeout in lorekeeper.toml."
+                ),
+                as_json,
+            )
+    log = _append_traceback(error_log_path(workspace_dir), exc)
+    err = LorekeeperError(
+        f"unexpected error ({type(exc).__name__}: {str(exc)[:200]}). The details are in {log}; "
+        "please report them with the command you ran.",
+        code="ERR_INTERNAL",
+        log=str(log),
+    )
+    if as_json:
+        click.echo(json.dumps({"error": err.to_dict()}, ensure_ascii=False, indent=2))
+    click.echo(f"error: {err.code}: {err.message}".replace("\n", " "), err=True)
+    sys.exit(EXIT_INTERNAL)
+
+
+#: exceptions that are not errors of the command: click's own flow, exits, Ctrl-C
+PASS_THROUGH: tuple[type[BaseException], ...] = (
+    click.exceptions.ClickException,
+    click.exceptions.Abort,
+    click.exceptions.Exit,
+    SystemExit,
+    KeyboardInterrupt,
+    GeneratorExit,
+)
+
+
 def handle_errors(f: F) -> F:
-    """Turn a LorekeeperError into `CODE: message` on stderr (and JSON on stdout with --json)."""
+    """A LorekeeperError becomes `error: CODE: message` on stderr (JSON on stdout with --json) and
+    its exit code; any other exception is ERR_INTERNAL, exit 5, its traceback in the error log."""
 
     @functools.wraps(f)
     def wrapper(*args: Any, **kwargs: Any) -> Any:
         try:
             return f(*args, **kwargs)
+        except PASS_THROUGH:
+            raise
         except LorekeeperError as exc:
-            if kwargs.get("as_json"):
-                click.echo(json.dumps({"error": exc.to_dict()}, ensure_ascii=False, indent=2))
-            click.echo(f"error: {exc}", err=True)
-            sys.exit(exc.exit_code)
+            fail(exc, bool(kwargs.get("as_json")))
+        except Exception as exc:  # noqa: BLE001 - the catch-all: mapped, logged, never a traceback
+            fail_unexpected(exc, bool(kwargs.get("as_json")), kwargs.get("workspace_dir"))
 
     return wrapper  # type: ignore[return-value]

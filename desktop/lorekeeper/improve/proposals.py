@@ -28,7 +28,7 @@ from lorekeeper.audit.log import SessionLog
 from lorekeeper.errors import InvalidInputError, NotFoundError
 from lorekeeper.skills.library import SkillLibrary
 from lorekeeper.skills.spec import SKILL_FILE, normalise_evals_text, parse_skill_md
-from lorekeeper.store.engine import Store
+from lorekeeper.store.engine import Store, StoreConflictError
 from lorekeeper.store.models import BenchmarkRun, Proposal, SkillVersion, utcnow
 
 log_module = logging.getLogger(__name__)
@@ -257,6 +257,14 @@ class ProposalService:
         """Store a proposal unless one is already pending for the same skill scope (then None)."""
         if new.source not in SOURCES:
             raise InvalidInputError(f"unknown proposal source {new.source!r}")
+        try:
+            return self._create(new)
+        except StoreConflictError:  # uq_proposals_pending: another process made the pending one first
+            return None
+
+    def _create(self, new: NewProposal) -> ProposalInfo | None:
+        # The duplicate check runs under the store's write lock, so it sees every other process's
+        # committed proposal; the partial unique index uq_proposals_pending backs it up.
         with self.store.write() as s:
             dupe = s.scalar(
                 select(Proposal.id).where(
@@ -386,7 +394,7 @@ class ProposalService:
         except Exception as exc:
             self._abort(log, proposal_id, "approve", exc)
             raise
-        lib.committed(p.skill, p.scope)
+        lib.committed(p.skill, p.scope)  # after commit: a failed write is ERR_DERIVED_WRITE_FAILED
         return self.get(proposal_id)
 
     def reject(self, proposal_id: int, *, why: str, by: str | None = None) -> ProposalInfo:
@@ -427,6 +435,23 @@ class ProposalService:
             raise
         return self.get(proposal_id)
 
+    @staticmethod
+    def _refuse_second_pending(s, skill: str, scope: str, proposal_id: int) -> None:  # type: ignore[no-untyped-def]
+        """Undo returns a proposal to pending: not while another one of the same skill scope is pending."""
+        other = s.scalar(
+            select(Proposal.id).where(
+                Proposal.skill == skill,
+                Proposal.scope == scope,
+                Proposal.status == "pending",
+                Proposal.id != proposal_id,
+            )
+        )
+        if other is not None:
+            raise InvalidInputError(
+                f"proposal #{other} for {skill} is pending: a skill has one pending proposal at a time. "
+                f"Decide #{other} first, then undo #{proposal_id}."
+            )
+
     def undo(self, proposal_id: int, *, why: str = "", by: str | None = None) -> ProposalInfo:
         """Back to pending; an approval also restores the backed-up version (as a new current version,
         exactly what the skill's Versions tab does)."""
@@ -436,6 +461,8 @@ class ProposalService:
         p = self.get(proposal_id)
         if p.status == "pending":
             raise InvalidInputError(f"proposal #{proposal_id} is pending: there is no decision to undo")
+        with self.store.session() as s:
+            self._refuse_second_pending(s, p.skill, p.scope, proposal_id)
         now = utcnow()
         sig = self._event(
             log,
@@ -462,6 +489,7 @@ class ProposalService:
         with self.store.write() as s:
             row = s.get(Proposal, proposal_id)
             assert row is not None
+            self._refuse_second_pending(s, row.skill, row.scope, proposal_id)
             row.status = "pending"
             row.decided_at = None
             row.decided_by = ""

@@ -3,7 +3,9 @@
 A project fork overrides a global skill's content and rules for that project. Every change is a
 new immutable version; versions can be diffed and restored (a restore is itself a new version).
 After each change the workspace's `skills/` folder is rewritten with the current versions, so
-agents and git can read them; it is read back only by an explicit import.
+agents and git can read them; it is read back only by an explicit import. The folder is derived:
+it is written after the store's commit, and when that write fails the change stands, the caller
+gets ERR_DERIVED_WRITE_FAILED, and `lorekeeper repair` rebuilds it (`SkillFolder`, a `Derived`).
 """
 
 from __future__ import annotations
@@ -13,7 +15,7 @@ import getpass
 import shutil
 import tempfile
 import zipfile
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import datetime
@@ -22,7 +24,7 @@ from pathlib import Path
 from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
-from lorekeeper.errors import InvalidInputError, InvalidSpecError, NotFoundError
+from lorekeeper.errors import DerivedWriteError, InvalidInputError, InvalidSpecError, NotFoundError
 from lorekeeper.evals.rules import RuleSet, parse_rules, parse_rules_text
 from lorekeeper.fsutil import atomic_write_text
 from lorekeeper.skills.router import RoutableSkill
@@ -137,7 +139,12 @@ class SkillLibrary:
     def __init__(self, store: Store, skills_dir: Path | None = None) -> None:
         self.store = store
         self.skills_dir = skills_dir
-        self.revision = 0  # bumped on every change; lets callers cache derived data (router)
+        self.folder = SkillFolder(self)
+
+    @property
+    def revision(self) -> int:
+        """The store's revision: it moves on any change by any process (caches such as the router key on it)."""
+        return self.store.revision()
 
     # ---------------------------------------------------------------- reading
     def list(self, project: str | None = None, search: str = "", include_forks: bool = True) -> list[SkillInfo]:
@@ -199,7 +206,6 @@ class SkillLibrary:
         with self.store.write() as s:
             if s.scalar(select(Project).where(Project.name == name)) is None:
                 s.add(Project(name=name, description=description))
-        self.revision += 1
 
     def _skill(self, s, name: str, project: str) -> Skill | None:  # type: ignore[no-untyped-def]
         return s.scalar(select(Skill).where(Skill.name == name, Skill.project == project))
@@ -309,7 +315,7 @@ class SkillLibrary:
         if evals.strip():
             parse_rules_text(evals, file=f"{name}/{evals_filename(name)}")
         info = self._write_version(doc, evals, project, message or "edited", author or _author())
-        self._export(name, project)
+        self.export_after_commit([(name, project)])
         return info
 
     def set_rules(self, name: str, project: str | None, rules: list[dict], message: str = "") -> SkillVersionInfo:
@@ -333,7 +339,6 @@ class SkillLibrary:
         evals = normalise_evals_text(evals, doc.name) if evals.strip() else ""
         with self.store.write() as s:
             info = self._write_version_in(s, doc, evals, project, message, author)
-        self.revision += 1
         return info
 
     def _write_version_in(self, s, doc: SkillDoc, evals: str, project: str, message: str, author: str):  # type: ignore[no-untyped-def]
@@ -394,10 +399,12 @@ class SkillLibrary:
             if sk is None:
                 raise NotFoundError(f"project {project} has no fork of {name!r}")
             s.delete(sk)
-        self.revision += 1
         target = self._folder(name, project)
-        if target is not None and target.exists():
-            shutil.rmtree(target)
+        try:
+            if target is not None and target.exists():
+                shutil.rmtree(target)
+        except OSError as exc:
+            raise _folder_error(target, exc) from None
 
     # ---------------------------------------------------------------- import / export
     def import_path(self, path: str | Path, project: str | None = None, message: str = "imported") -> ImportReport:
@@ -433,9 +440,7 @@ class SkillLibrary:
                     report.updated.append(doc.name)
                 else:
                     report.unchanged.append(doc.name)
-        self.revision += 1
-        for doc in docs:
-            self._export(doc.name, project)
+        self.export_after_commit([(doc.name, project) for doc in docs])
         return report
 
     def _folder(self, name: str, project: str) -> Path | None:
@@ -483,9 +488,110 @@ class SkillLibrary:
         return info
 
     def committed(self, name: str, project: str) -> None:
-        """After the caller's transaction committed: bump the revision and write the skill's folder."""
-        self.revision += 1
-        self._export(name, project)
+        """After the caller's transaction committed (the store revision moved with it): write the folder."""
+        self.export_after_commit([(name, project)])
+
+    def export_after_commit(self, skills: Sequence[tuple[str, str]]) -> None:
+        """Rewrite the folders of these (name, project) skills after their change is committed.
+
+        A failed write leaves the store change in place and raises ERR_DERIVED_WRITE_FAILED
+        naming the remedy (`lorekeeper repair`); every folder is attempted first.
+        """
+        first: tuple[Path | None, OSError] | None = None
+        for name, project in skills:
+            try:
+                self._export(name, project)
+            except OSError as exc:
+                first = first or (self._folder(name, project), exc)
+        if first is not None:
+            raise _folder_error(first[0], first[1])
+
+    def expected_files(self) -> dict[Path, str | None]:
+        """What the skills/ folder should hold: path -> text (None: the file must not exist)."""
+        out: dict[Path, str | None] = {}
+        if self.skills_dir is None:
+            return out
+        with self.store.session() as s:
+            rows = s.execute(
+                select(Skill, SkillVersion).join(
+                    SkillVersion, (SkillVersion.skill_id == Skill.id) & (SkillVersion.version == Skill.current_version)
+                )
+            ).all()
+            for sk, v in rows:
+                folder = self._folder(sk.name, sk.project)
+                assert folder is not None
+                out[folder / SKILL_FILE] = v.content
+                out[folder / evals_filename(sk.name)] = v.evals if v.evals.strip() else None
+        return out
+
+
+def _folder_error(folder: Path | None, exc: OSError) -> DerivedWriteError:
+    return DerivedWriteError(
+        f"the change is saved in the store, but the skills folder could not be written "
+        f"({folder}: {exc.strerror or exc}). Fix the folder's permissions, then run `lorekeeper repair`.",
+        path=str(folder) if folder else None,
+    )
+
+
+class SkillFolder:
+    """The workspace's `skills/` folder as a `Derived` artefact: current versions, rebuilt from the store."""
+
+    derived_name = "skills-folder"
+
+    def __init__(self, library: SkillLibrary) -> None:
+        self.library = library
+
+    def _rel(self, path: Path) -> str:
+        root = self.library.skills_dir
+        return str(path.relative_to(root.parent)) if root is not None else str(path)
+
+    def _blocked(self, path: Path) -> Path | None:
+        """A file standing where a folder of `path` belongs (under skills/, or skills/ itself)."""
+        root = self.library.skills_dir
+        if root is None:
+            return None
+        for parent in [root, *reversed(path.relative_to(root).parents[:-1])]:
+            folder = parent if parent == root else root / parent
+            if folder.exists() and not folder.is_dir():
+                return folder
+        return None
+
+    def _stale_paths(self) -> list[tuple[Path, str | None]]:
+        stale: list[tuple[Path, str | None]] = []
+        for path, want in sorted(self.library.expected_files().items()):
+            if want is None:
+                if path.is_file():
+                    stale.append((path, None))
+                continue
+            try:
+                same = path.read_text(encoding="utf-8") == want
+            except (OSError, UnicodeDecodeError):
+                same = False
+            if not same:
+                stale.append((path, want))
+        return stale
+
+    def stale(self) -> list[str]:
+        out = []
+        for path, want in self._stale_paths():
+            blocked = self._blocked(path)
+            why = " (should not exist)" if want is None else (f" ({self._rel(blocked)} is a file)" if blocked else "")
+            out.append(self._rel(path) + why)
+        return out
+
+    def rebuild(self) -> int:
+        """Write what differs from the store; a file standing where a folder belongs is moved aside."""
+        written = 0
+        for path, want in self._stale_paths():
+            blocked = self._blocked(path)
+            if blocked is not None:
+                blocked.rename(blocked.with_name(f"{blocked.name}.not-a-folder-{utcnow().strftime('%Y%m%d%H%M%S')}"))
+            if want is None:
+                path.unlink(missing_ok=True)
+            else:
+                atomic_write_text(path, want)
+            written += 1
+        return written
 
 
 @contextmanager

@@ -1,37 +1,87 @@
-"""Engine and session factory. SQLite runs in WAL mode with foreign keys on; writes are serialised.
+"""Engine and session factory: one write path that holds across processes and machines.
 
-Migrations (Alembic) are applied when the store is opened, so a workspace always has the schema
-of the code that opens it. The same code runs on PostgreSQL when `store.url` says so.
+Every `Store.write()` transaction takes the store's write lock before its first statement:
+
+- SQLite: `BEGIN IMMEDIATE` (pysqlite's own transaction handling is switched off and SQLAlchemy's
+  "begin" event emits the BEGIN, as SQLAlchemy's pysqlite notes describe), with a busy timeout
+  (`[store] busy_timeout`, seconds). Reads stay deferred and, in WAL mode, never wait for a writer.
+- PostgreSQL: a transaction-level advisory lock (`pg_advisory_xact_lock`) on a key derived from the
+  store, under `SET LOCAL lock_timeout`, so writers of every process and machine are serialised.
+
+Inside the process a lock serialises writers too (so threads do not spin on the database lock).
+When the lock cannot be had in time the write fails with ERR_STORE_BUSY (exit 4). Every write
+transaction bumps a one-row counter (`store_revision`), so `Store.revision()` moves on any change
+made by any process; long-lived processes key their caches on it.
+
+Migrations (Alembic) are applied when the store is opened, under the same write lock, so a
+workspace always has the schema of the code that opens it.
 """
 
 from __future__ import annotations
 
+import hashlib
 import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
+from typing import Any
 
-from sqlalchemy import create_engine, event
-from sqlalchemy.engine import Engine
-from sqlalchemy.exc import SQLAlchemyError
+from sqlalchemy import create_engine, event, text
+from sqlalchemy.engine import Connection, Engine
+from sqlalchemy.exc import DBAPIError, IntegrityError, OperationalError, SQLAlchemyError
 from sqlalchemy.orm import Session, sessionmaker
 
 from lorekeeper.errors import LorekeeperError
 
 MIGRATIONS = Path(__file__).resolve().parent / "migrations"
+DEFAULT_BUSY_TIMEOUT = 15.0  # seconds a writer waits for the write lock before ERR_STORE_BUSY
+WRITE_OPTION = "lorekeeper_write"  # execution option that marks a write connection
+REVISION_TABLE = "store_revision"
+#: the advisory-lock key of the store's write lock (per database: PostgreSQL scopes them so)
+ADVISORY_KEY = int.from_bytes(hashlib.sha256(b"lorekeeper.store.write").digest()[:8], "big", signed=True)
 
 
 class StoreError(LorekeeperError):
     code = "ERR_STORE"
 
 
-def _sqlite_pragmas(dbapi_conn, _record) -> None:  # type: ignore[no-untyped-def]
-    cur = dbapi_conn.cursor()
-    cur.execute("PRAGMA journal_mode=WAL")
-    cur.execute("PRAGMA foreign_keys=ON")
-    cur.execute("PRAGMA synchronous=NORMAL")
-    cur.execute("PRAGMA busy_timeout=30000")
-    cur.close()
+class StoreBusyError(StoreError):
+    """Another writer held the store's write lock for longer than the busy timeout."""
+
+    code = "ERR_STORE_BUSY"
+
+
+class StoreConflictError(StoreError):
+    """A write collided with a constraint (usually another process's concurrent change)."""
+
+    code = "ERR_STORE_CONFLICT"
+
+
+def busy_message(timeout: float) -> str:
+    return (
+        f"the store is busy: another process kept its write lock for more than {timeout:g} s. "
+        "Run the command again in a moment, or raise [store] busy_timeout in lorekeeper.toml."
+    )
+
+
+def is_lock_error(exc: BaseException) -> bool:
+    """SQLite "database is locked/busy" or PostgreSQL lock_not_available (55P03)."""
+    if not isinstance(exc, OperationalError | DBAPIError):
+        return False
+    orig = getattr(exc, "orig", None)
+    if getattr(orig, "sqlstate", None) == "55P03" or getattr(orig, "pgcode", None) == "55P03":
+        return True
+    msg = str(orig or exc).lower()
+    return "database is locked" in msg or "database is busy" in msg or "lock timeout" in msg
+
+
+def is_unique_violation(exc: BaseException) -> bool:
+    if not isinstance(exc, IntegrityError):
+        return False
+    orig = getattr(exc, "orig", None)
+    if getattr(orig, "sqlstate", None) == "23505":
+        return True
+    return "unique constraint" in str(orig or exc).lower()
 
 
 def resolve_url(url: str, base: Path) -> str:
@@ -45,12 +95,18 @@ def resolve_url(url: str, base: Path) -> str:
 class Store:
     """Owns the engine. `session()` for reads, `write()` for serialised, transactional writes."""
 
-    def __init__(self, url: str, *, migrate: bool = True) -> None:
+    def __init__(self, url: str, *, migrate: bool = True, busy_timeout: float = DEFAULT_BUSY_TIMEOUT) -> None:
         self.url = url
         self.is_sqlite = url.startswith("sqlite")
-        kwargs: dict[str, object] = {"future": True}
+        self.busy_timeout = float(busy_timeout)
+        kwargs: dict[str, Any] = {}
         if self.is_sqlite:
-            kwargs["connect_args"] = {"check_same_thread": False, "timeout": 30}
+            # isolation_level=None: pysqlite issues no BEGIN of its own; `_on_begin` does.
+            kwargs["connect_args"] = {
+                "check_same_thread": False,
+                "timeout": self.busy_timeout,
+                "isolation_level": None,
+            }
         else:
             kwargs["pool_pre_ping"] = True
         try:
@@ -58,20 +114,63 @@ class Store:
         except (SQLAlchemyError, ImportError, ValueError) as exc:
             raise StoreError(f"cannot open store {url!r}: {exc}. Check [store] url in lorekeeper.toml.") from None
         if self.is_sqlite:
-            event.listen(self.engine, "connect", _sqlite_pragmas)
+            event.listen(self.engine, "connect", self._sqlite_pragmas)
+            event.listen(self.engine, "begin", self._sqlite_begin)
+        self._write_engine = self.engine.execution_options(**{WRITE_OPTION: True})
         self._sessions = sessionmaker(self.engine, expire_on_commit=False)
+        self._write_sessions = sessionmaker(self._write_engine, expire_on_commit=False)
         self._write_lock = threading.RLock()
+        self._local = threading.local()
         if migrate:
             self.migrate()
 
+    # ------------------------------------------------------------------ connection set-up
+    def _sqlite_pragmas(self, dbapi_conn: Any, _record: Any) -> None:
+        cur = dbapi_conn.cursor()
+        cur.execute("PRAGMA journal_mode=WAL")
+        cur.execute("PRAGMA foreign_keys=ON")
+        cur.execute("PRAGMA synchronous=NORMAL")
+        cur.execute(f"PRAGMA busy_timeout={int(self.busy_timeout * 1000)}")
+        cur.close()
+
+    @staticmethod
+    def _sqlite_begin(conn: Connection) -> None:
+        if conn.get_execution_options().get(WRITE_OPTION):
+            conn.exec_driver_sql("BEGIN IMMEDIATE")  # the write lock, up front (waits busy_timeout)
+        else:
+            conn.exec_driver_sql("BEGIN")  # deferred: a WAL read never waits
+
+    def _lock_postgres(self, conn: Connection) -> None:
+        ms = max(1, int(self.busy_timeout * 1000))
+        conn.exec_driver_sql(f"SET LOCAL lock_timeout = {ms}")
+        conn.execute(text("SELECT pg_advisory_xact_lock(:k)"), {"k": ADVISORY_KEY})
+
+    # ------------------------------------------------------------------ migrations
     def migrate(self) -> None:
         from lorekeeper.store.migrate import upgrade
 
         try:
-            upgrade(self.engine)
+            upgrade(self)
         except SQLAlchemyError as exc:
+            if is_lock_error(exc):
+                raise StoreBusyError(busy_message(self.busy_timeout)) from None
             raise StoreError(f"cannot migrate store: {exc}") from None
 
+    @contextmanager
+    def locked_connection(self) -> Iterator[Connection]:
+        """A Core connection in one transaction that holds the write lock (migrations use it)."""
+        with self._write_lock:
+            try:
+                with self._write_engine.begin() as conn:
+                    if not self.is_sqlite:
+                        self._lock_postgres(conn)
+                    yield conn
+            except OperationalError as exc:
+                if is_lock_error(exc):
+                    raise StoreBusyError(busy_message(self.busy_timeout)) from None
+                raise
+
+    # ------------------------------------------------------------------ sessions
     @contextmanager
     def session(self) -> Iterator[Session]:
         """A read session (no commit)."""
@@ -83,17 +182,52 @@ class Store:
 
     @contextmanager
     def write(self) -> Iterator[Session]:
-        """One transaction; commit on success, roll back on any error. Writers are serialised."""
+        """One transaction holding the write lock; commit on success, roll back on any error.
+
+        Nested calls in the same thread join the outer transaction (one lock, one commit).
+        """
+        outer: Session | None = getattr(self._local, "session", None)
+        if outer is not None:
+            yield outer
+            return
         with self._write_lock:
-            s = self._sessions()
+            s = self._write_sessions()
+            self._local.session = s
             try:
+                try:
+                    conn = s.connection()  # BEGIN IMMEDIATE on SQLite
+                    if not self.is_sqlite:
+                        self._lock_postgres(conn)
+                    s.execute(text(f"UPDATE {REVISION_TABLE} SET value = value + 1 WHERE id = 1"))
+                except OperationalError as exc:
+                    if is_lock_error(exc):
+                        raise StoreBusyError(busy_message(self.busy_timeout)) from None
+                    raise
                 yield s
                 s.commit()
-            except BaseException:
+            except BaseException as exc:
                 s.rollback()
+                if isinstance(exc, OperationalError) and is_lock_error(exc):
+                    raise StoreBusyError(busy_message(self.busy_timeout)) from None
+                if is_unique_violation(exc):
+                    raise StoreConflictError(
+                        "another process changed the same data at the same time; nothing was saved. "
+                        "Run the command again."
+                    ) from exc
                 raise
             finally:
+                self._local.session = None
                 s.close()
+
+    def revision(self) -> int:
+        """The store's change counter: it moves on every write transaction of any process."""
+        try:
+            with self.engine.connect() as conn:
+                value = conn.execute(text(f"SELECT value FROM {REVISION_TABLE} WHERE id = 1")).scalar()
+                conn.rollback()
+        except SQLAlchemyError:
+            return 0
+        return int(value or 0)
 
     def close(self) -> None:
         self.engine.dispose()

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from alembic import command
 from alembic.config import Config
 from alembic.runtime.migration import MigrationContext
@@ -9,6 +11,9 @@ from alembic.script import ScriptDirectory
 from sqlalchemy.engine import Engine
 
 from lorekeeper.store.engine import MIGRATIONS
+
+if TYPE_CHECKING:
+    from lorekeeper.store.engine import Store
 
 
 def alembic_config(engine: Engine | None = None) -> Config:
@@ -20,7 +25,7 @@ def alembic_config(engine: Engine | None = None) -> Config:
 
 
 def head_revisions() -> set[str]:
-    """Feature areas may add migrations on their own branch from 0001: all heads are applied."""
+    """The history has exactly one head (tests/unit/test_migrations.py fails on two)."""
     return set(ScriptDirectory.from_config(alembic_config()).get_heads())
 
 
@@ -29,11 +34,18 @@ def current_revisions(engine: Engine) -> set[str]:
         return set(MigrationContext.configure(conn).get_current_heads())
 
 
-def upgrade(engine: Engine, revision: str = "heads") -> None:
+def upgrade(target: Store | Engine, revision: str = "heads") -> None:
+    """Upgrade; given a Store, under its write lock, so two processes opening a store migrate once."""
+    engine = target if isinstance(target, Engine) else target.engine
     if revision == "heads" and current_revisions(engine) == head_revisions():
         return
-    with engine.begin() as conn:
-        cfg = alembic_config()
+    cfg = alembic_config()
+    if isinstance(target, Engine):
+        with engine.begin() as conn:
+            cfg.attributes["connection"] = conn
+            command.upgrade(cfg, revision)
+        return
+    with target.locked_connection() as conn:
         cfg.attributes["connection"] = conn
         command.upgrade(cfg, revision)
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 from datetime import UTC, datetime
 
 from sqlalchemy import (
+    BigInteger,
     Boolean,
     Float,
     ForeignKey,
@@ -13,6 +14,9 @@ from sqlalchemy import (
     String,
     Text,
     UniqueConstraint,
+)
+from sqlalchemy import (
+    text as sql_text,
 )
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, relationship
 
@@ -97,6 +101,15 @@ class EvalRun(Base):
     created_at: Mapped[datetime] = mapped_column(UTCDateTime(), default=utcnow)
 
 
+class StoreRevision(Base):
+    """One row: a counter bumped by every write transaction, so any process sees that data changed."""
+
+    __tablename__ = "store_revision"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=False)
+    value: Mapped[int] = mapped_column(BigInteger, default=0)
+
+
 # --------------------------------------------------------------------------- learnings and quality (issue 4)
 
 
@@ -179,11 +192,16 @@ class SignedColumns:
 
 
 class AuditCheckpoint(SignedColumns, Base):
-    """The head of one session-log file's chain, so a cut tail or a deleted file is detected."""
+    """The head of one session-log file's chain, so a cut tail or a deleted file is detected.
+
+    Keyed by workspace (its `[workspace] id`) and file, so workspaces sharing one store each keep
+    their own; rows written before migration 0008 have workspace '' and keep verifying.
+    """
 
     __tablename__ = "audit_checkpoints"
-    __signed_fields__ = ("file", "events", "head_seq", "head_sig", "updated_at")
+    __signed_fields__ = ("workspace", "file", "events", "head_seq", "head_sig", "updated_at")
 
+    workspace: Mapped[str] = mapped_column(String(64), primary_key=True, default="")
     file: Mapped[str] = mapped_column(String(64), primary_key=True)  # e.g. "2026-04-11.jsonl"
     events: Mapped[int] = mapped_column(Integer, default=0)
     head_seq: Mapped[int] = mapped_column(Integer, default=0)
@@ -216,6 +234,15 @@ class Proposal(Base):
     __table_args__ = (
         Index("ix_proposals_status", "status"),
         Index("ix_proposals_skill_scope", "skill", "scope"),
+        # at most one pending proposal per skill scope, whatever process creates it (migration 0008)
+        Index(
+            "uq_proposals_pending",
+            "skill",
+            "scope",
+            unique=True,
+            sqlite_where=sql_text("status = 'pending'"),
+            postgresql_where=sql_text("status = 'pending'"),
+        ),
     )
 
     id: Mapped[int] = mapped_column(Integer, primary_key=True)
