@@ -37,7 +37,16 @@ def make_demo(root: Path, url: str | None = None) -> Path:
     set_store(root, url=url)
     with Workspace.open(root) as ws:
         ws.skills.import_path(starter_skills_dir(), message="starter library")
-        ws.load_demo()
+        from lorekeeper.demo import load_demo
+
+        load_demo(
+            root=ws.root,
+            skills=ws.skills,
+            evals=ws.evals,
+            quality=ws.quality,
+            learnings=ws.learnings,
+            improve=ws.improve,
+        )
     return root
 
 
