@@ -43,22 +43,29 @@ def _isolated_user_dirs(tmp_path_factory: pytest.TempPathFactory):
             os.environ[k] = v
 
 
-@pytest.fixture
-def workspace(tmp_path: Path):
-    """A fresh workspace with the starter skills."""
-    from lorekeeper.workspace import Workspace
+@pytest.fixture(scope="session")
+def workspace_templates(tmp_path_factory: pytest.TempPathFactory, _isolated_user_dirs):
+    """Workspaces initialised once per session (each kind on first use); `.copy(dest, demo=...)`
+    returns an open copy with its own id and audit key, as `Workspace.init` would (see
+    tests/helpers/workspaces.py). Tests of init itself call `Workspace.init`."""
+    from helpers.workspaces import Templates
 
-    ws = Workspace.init(tmp_path / "ws")
+    return Templates(tmp_path_factory.mktemp("templates"))
+
+
+@pytest.fixture
+def workspace(tmp_path: Path, workspace_templates):
+    """A fresh workspace with the starter skills (a copy of the session's template)."""
+    ws = workspace_templates.copy(tmp_path / "ws")
     yield ws
     ws.close()
 
 
 @pytest.fixture
-def demo_workspace(tmp_path: Path):
-    """A fresh workspace with the starter skills and the demo data (projects, forks, eval history)."""
-    from lorekeeper.workspace import Workspace
-
-    ws = Workspace.init(tmp_path / "demo", demo=True)
+def demo_workspace(tmp_path: Path, workspace_templates):
+    """A fresh workspace with the starter skills and the demo data (projects, forks, eval history),
+    a copy of the session's template."""
+    ws = workspace_templates.copy(tmp_path / "demo", demo=True)
     yield ws
     ws.close()
 
