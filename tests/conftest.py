@@ -14,6 +14,18 @@ sys.path.insert(0, str(ROOT / "tests"))
 from helpers.pg import PostgresCluster, find_pg_bin  # noqa: E402
 
 
+@pytest.hookimpl(optionalhook=True)  # known only when pytest-xdist is loaded
+def pytest_xdist_auto_num_workers(config: pytest.Config) -> int:
+    """`-n auto`: one worker per usable core, at most 4. Every worker starts its own PostgreSQL
+    cluster and OpenBao server and builds its own template workspaces, so more workers than that
+    cost more set-up than they save on this suite."""
+    try:
+        cores = len(os.sched_getaffinity(0))
+    except AttributeError:  # not on Linux
+        cores = os.cpu_count() or 1
+    return max(1, min(cores, 4))
+
+
 @pytest.fixture(autouse=True, scope="session")
 def _isolated_user_dirs(tmp_path_factory: pytest.TempPathFactory):
     """No test touches the real user data dir or keyring: both live in a session temp folder.
