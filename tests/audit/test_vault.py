@@ -13,7 +13,6 @@ from audit_helpers import (
     free_port,
     make_vault_workspace,
     run_cli,
-    run_cli_process,
     session_files,
     set_audit_config,
 )
@@ -111,7 +110,7 @@ def test_dead_vault_stops_everything_before_any_write(vault_ws_root: Path, bao: 
     set_audit_config(vault_ws_root, provider="vault", addr=f"http://127.0.0.1:{free_port()}")
     before, cps = snapshot(vault_ws_root), checkpoints(vault_ws_root)
     for args in (["audit", "append", "x"], ["audit", "rotate"], ["audit", "verify"], ["audit", "status"]):
-        r = run_cli_process("--workspace", str(vault_ws_root), *args, "--json")
+        r = run_cli("--workspace", str(vault_ws_root), *args, "--json")
         assert r.returncode == 4, (args, r.stdout, r.stderr)
         err = json.loads(r.stdout)["error"]
         assert err["code"] == "ERR_AUDIT_KEY_UNAVAILABLE" and err["cause"] == "unreachable"
