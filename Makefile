@@ -20,9 +20,12 @@ run: setup
 	@test -f $(DEMO)/lorekeeper.toml || $(VENV)/bin/lorekeeper init $(DEMO) --demo
 	$(VENV)/bin/lorekeeper --workspace $(DEMO)
 
-## make test: set up and run the whole suite (tests start the servers they need)
+## make test: set up and run the whole suite (tests start the servers they need), one pytest-xdist
+## worker per core (at most 4, see tests/conftest.py), a test file per worker at a time.
+## PYTEST_ARGS overrides, e.g. `make test PYTEST_ARGS="-n0 -x"` for one process that stops early.
+PYTEST_ARGS ?= -n auto --dist loadfile
 test: setup
-	QT_QPA_PLATFORM=offscreen $(PY) -m pytest -q
+	QT_QPA_PLATFORM=offscreen $(PY) -m pytest -q $(PYTEST_ARGS)
 
 ## make lint: the house rules a clean checkout must pass (CI runs it before the tests)
 lint: setup

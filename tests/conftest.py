@@ -14,6 +14,18 @@ sys.path.insert(0, str(ROOT / "tests"))
 from helpers.pg import PostgresCluster, find_pg_bin  # noqa: E402
 
 
+@pytest.hookimpl(optionalhook=True)  # known only when pytest-xdist is loaded
+def pytest_xdist_auto_num_workers(config: pytest.Config) -> int:
+    """`-n auto`: one worker per usable core, at most 4. Every worker starts its own PostgreSQL
+    cluster and OpenBao server and builds its own template workspaces, so more workers than that
+    cost more set-up than they save on this suite."""
+    try:
+        cores = len(os.sched_getaffinity(0))
+    except AttributeError:  # not on Linux
+        cores = os.cpu_count() or 1
+    return max(1, min(cores, 4))
+
+
 @pytest.fixture(autouse=True, scope="session")
 def _isolated_user_dirs(tmp_path_factory: pytest.TempPathFactory):
     """No test touches the real user data dir or keyring: both live in a session temp folder.
@@ -43,22 +55,29 @@ def _isolated_user_dirs(tmp_path_factory: pytest.TempPathFactory):
             os.environ[k] = v
 
 
-@pytest.fixture
-def workspace(tmp_path: Path):
-    """A fresh workspace with the starter skills."""
-    from lorekeeper.workspace import Workspace
+@pytest.fixture(scope="session")
+def workspace_templates(tmp_path_factory: pytest.TempPathFactory, _isolated_user_dirs):
+    """Workspaces initialised once per session (each kind on first use); `.copy(dest, demo=...)`
+    returns an open copy with its own id and audit key, as `Workspace.init` would (see
+    tests/helpers/workspaces.py). Tests of init itself call `Workspace.init`."""
+    from helpers.workspaces import Templates
 
-    ws = Workspace.init(tmp_path / "ws")
+    return Templates(tmp_path_factory.mktemp("templates"))
+
+
+@pytest.fixture
+def workspace(tmp_path: Path, workspace_templates):
+    """A fresh workspace with the starter skills (a copy of the session's template)."""
+    ws = workspace_templates.copy(tmp_path / "ws")
     yield ws
     ws.close()
 
 
 @pytest.fixture
-def demo_workspace(tmp_path: Path):
-    """A fresh workspace with the starter skills and the demo data (projects, forks, eval history)."""
-    from lorekeeper.workspace import Workspace
-
-    ws = Workspace.init(tmp_path / "demo", demo=True)
+def demo_workspace(tmp_path: Path, workspace_templates):
+    """A fresh workspace with the starter skills and the demo data (projects, forks, eval history),
+    a copy of the session's template."""
+    ws = workspace_templates.copy(tmp_path / "demo", demo=True)
     yield ws
     ws.close()
 

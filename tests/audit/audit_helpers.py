@@ -137,6 +137,16 @@ def session_files(root: Path) -> list[Path]:
 
 
 def run_cli(*args: str, env: dict[str, str] | None = None, input: str | None = None) -> subprocess.CompletedProcess:
+    """The `lorekeeper` command's entry point in this process (its own workspace and key session,
+    its exit code, stdout and stderr; `env` is its whole environment): see tests/helpers/cli.py."""
+    from helpers.cli import run_lorekeeper
+
+    return run_lorekeeper(*args, env=env or None, input=input)
+
+
+def run_cli_process(
+    *args: str, env: dict[str, str] | None = None, input: str | None = None
+) -> subprocess.CompletedProcess:
     """The real `lorekeeper` command in a subprocess (its own key session, its own exit code)."""
     return subprocess.run(
         [str(VENV_BIN / "lorekeeper"), *args],

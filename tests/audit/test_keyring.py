@@ -8,7 +8,7 @@ from pathlib import Path
 
 import keyring
 import pytest
-from audit_helpers import run_cli, session_files
+from audit_helpers import run_cli, run_cli_process, session_files
 
 from lorekeeper.audit.errors import AuditKeyInvalidError, AuditKeyUnavailableError
 from lorekeeper.audit.providers import KEYRING_SERVICE
@@ -65,7 +65,7 @@ def test_missing_key_fails_closed_and_nothing_is_written(workspace: Workspace):
     for suffix in ("", ":v1", ":version"):
         keyring.delete_password(KEYRING_SERVICE, entry(workspace, suffix))
     before = [p.read_bytes() for p in session_files(workspace.root)]
-    r = run_cli("--workspace", str(workspace.root), "audit", "append", "x", "--json")
+    r = run_cli_process("--workspace", str(workspace.root), "audit", "append", "x", "--json")
     assert r.returncode == 4
     err = json.loads(r.stdout)["error"]
     assert err["code"] == "ERR_AUDIT_KEY_UNAVAILABLE" and err["cause"] == "missing"

@@ -8,7 +8,14 @@ import os
 from pathlib import Path
 
 import pytest
-from audit_helpers import BaoServer, free_port, make_vault_workspace, run_cli, session_files, set_audit_config
+from audit_helpers import (
+    BaoServer,
+    free_port,
+    make_vault_workspace,
+    run_cli,
+    session_files,
+    set_audit_config,
+)
 
 from lorekeeper.audit.errors import AuditKeyInvalidError, AuditKeyUnavailableError
 from lorekeeper.workspace import Workspace

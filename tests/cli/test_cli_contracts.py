@@ -1,14 +1,17 @@
-"""The public CLI contracts of DESIGN.md, run as a user runs them: a real process, real files."""
+"""The public CLI contracts of DESIGN.md, run as a user runs them: real files, the command's entry
+point in this process (tests/helpers/cli.py), and a real process where the process is the point
+(exact stdin bytes through a pipe, the exit code of a failing start)."""
 
 from __future__ import annotations
 
 import json
 import os
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
+
+from helpers.cli import run_lorekeeper, run_lorekeeper_process
 
 RULES = {
     "version": 1,
@@ -27,13 +30,13 @@ RULES = {
 
 
 def lk(*args: str, stdin: str | None = None, env: dict | None = None) -> subprocess.CompletedProcess:
-    return subprocess.run(
-        [sys.executable, "-m", "lorekeeper", *args],
-        input=stdin.encode("utf-8") if stdin is not None else None,
-        capture_output=True,
-        env={**os.environ, **(env or {})},
-        timeout=120,
-    )
+    """`python -m lorekeeper ...` in this process: exit code, stdout and stderr (bytes) as a process gives them."""
+    return run_lorekeeper(*args, input=stdin, env={**os.environ, **(env or {})}, text=False)
+
+
+def lk_process(*args: str, stdin: str | None = None, env: dict | None = None) -> subprocess.CompletedProcess:
+    """`python -m lorekeeper ...` in a real subprocess."""
+    return run_lorekeeper_process(*args, input=stdin, env={**os.environ, **(env or {})}, text=False)
 
 
 @pytest.fixture(scope="module")
@@ -82,11 +85,11 @@ def test_eval_reads_stdin_exactly_and_strict_passes(tmp_path: Path) -> None:
     rules.write_text(json.dumps(RULES), encoding="utf-8")
     # 40 code points of multi-byte text, with CRLF kept as is.
     text = "é" * 38 + "\r\n"
-    r = lk("eval", "--rules", str(rules), "--response", "-", "--json", "--strict", stdin=text)
+    r = lk_process("eval", "--rules", str(rules), "--response", "-", "--json", "--strict", stdin=text)
     assert r.returncode == 0, r.stderr
     out = json.loads(r.stdout)
     assert out["passed"] is True and out["footnote"] == ""
-    r = lk("eval", "--rules", str(rules), "--response", "-", "--json", stdin=text + "x")
+    r = lk_process("eval", "--rules", str(rules), "--response", "-", "--json", stdin=text + "x")
     assert json.loads(r.stdout)["footnote"] == "Eval: ℹ️ Response under 40 chars"
 
 
@@ -190,7 +193,7 @@ def test_versions_and_restore_from_cli(ws: Path, tmp_path: Path) -> None:
 
 
 def test_missing_workspace_is_a_clear_error(tmp_path: Path) -> None:
-    r = lk("route", "x", "--workspace", str(tmp_path / "nowhere"))
+    r = lk_process("route", "x", "--workspace", str(tmp_path / "nowhere"))
     assert r.returncode == 4
     assert b"lorekeeper init" in r.stderr
 

@@ -4,13 +4,12 @@ import pytest
 
 
 @pytest.fixture
-def model_ws(tmp_path, anthropic_server, monkeypatch):
+def model_ws(tmp_path, anthropic_server, monkeypatch, workspace_templates):
     """A demo workspace whose model is the local Anthropic-API server; code-review flags --force."""
     from lorekeeper.llm.base import LLMSettings
-    from lorekeeper.workspace import Workspace
 
     monkeypatch.setenv("ANTHROPIC_API_KEY", "sk-test-env")
-    ws = Workspace.init(tmp_path / "ws", demo=True)
+    ws = workspace_templates.copy(tmp_path / "ws", demo=True)  # as Workspace.init(..., demo=True)
     ws.llm.configure(
         LLMSettings(provider="anthropic", base_url=anthropic_server.url, model="claude-test", max_retries=0, timeout=10)
     )

@@ -16,10 +16,8 @@ import pytest
 
 
 @pytest.fixture
-def ui_workspace(tmp_path: Path):
-    from lorekeeper.workspace import Workspace
-
-    ws = Workspace.init(tmp_path / "ws", demo=True)
+def ui_workspace(tmp_path: Path, workspace_templates):
+    ws = workspace_templates.copy(tmp_path / "ws", demo=True)  # as Workspace.init(..., demo=True)
     yield ws
     ws.close()
 

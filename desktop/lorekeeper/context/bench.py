@@ -84,6 +84,7 @@ def python_facts(root: Path) -> list[FileFacts]:
 
 def _facts(rel: str, text: str, tree: ast.AST) -> FileFacts:
     lines = text.splitlines(keepends=True)
+    ast_lines: list[str] | None = None  # split as `ast.get_source_segment` splits, once per file
     f = FileFacts(rel)
     naive = [rel + "\n"]
     for node in ast.walk(tree):
@@ -98,7 +99,9 @@ def _facts(rel: str, text: str, tree: ast.AST) -> FileFacts:
         elif isinstance(node, (ast.Import, ast.ImportFrom)):
             seg = "".join(lines[node.lineno - 1 : node.end_lineno])
             naive.append(seg if seg.endswith("\n") else seg + "\n")
-            f.imports.append(_squash(ast.get_source_segment(text, node) or ""))
+            if ast_lines is None:
+                ast_lines = io.StringIO(text, newline="").readlines()
+            f.imports.append(_squash(_source_segment(ast_lines, node)))
         if isinstance(node, ast.Name) and len(node.id) >= MIN_IDENTIFIER_LENGTH:
             f.identifiers.add(node.id)
         elif isinstance(node, ast.Attribute) and len(node.attr) >= MIN_IDENTIFIER_LENGTH:
@@ -107,6 +110,19 @@ def _facts(rel: str, text: str, tree: ast.AST) -> FileFacts:
             f.identifiers.add(node.arg)
     f.naive = "".join(naive)
     return f
+
+
+def _source_segment(lines: list[str], node: ast.stmt) -> str:
+    """`ast.get_source_segment(text, node) or ""` over lines split once (on \\r\\n, \\n and \\r, ends
+    kept): the standard function splits the whole source again for every node it is given."""
+    if node.end_lineno is None or node.end_col_offset is None:
+        return ""
+    first, last = node.lineno - 1, node.end_lineno - 1
+    if first == last:
+        return lines[first].encode()[node.col_offset : node.end_col_offset].decode()
+    head = lines[first].encode()[node.col_offset :].decode()
+    tail = lines[last].encode()[: node.end_col_offset].decode()
+    return "".join([head, *lines[first + 1 : last], tail])
 
 
 def _header(lines: list[str], node: ast.AST) -> tuple[str, str]:

@@ -1,0 +1,146 @@
+"""Template workspaces: `Workspace.init` once per test session, a copy per test.
+
+`Workspace.init` imports the starter skills and (with `demo=True`) loads the demo data and its
+history; at about a second each it was the largest fixed cost of the suite. A template is built
+once, closed (SQLite checkpoints its WAL into the database file on the last close) and copied
+with `shutil.copytree` for every test that asks for a workspace.
+
+What differs per copy: the workspace id in `lorekeeper.toml`, which names the audit key in the
+keyring. Tests rotate, delete and corrupt that key, so a copy gets its own id and its own keyring
+entries holding the template's key (the copied log was signed with it, so it still verifies).
+Nothing else in the template names its folder or its id (checked when the template is built);
+when something does, copies would not be independent, so the fixture falls back to a real
+`Workspace.init` per test and says so once.
+
+Tests of `init` itself keep calling `Workspace.init`.
+"""
+
+from __future__ import annotations
+
+import re
+import shutil
+import sqlite3
+import uuid
+import warnings
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+KEYRING_SUFFIXES = ("", ":version", ":v1")
+_ID_LINE = re.compile(r'^(id\s*=\s*")([0-9a-f]+)(")', re.MULTILINE)
+
+
+@dataclass
+class Template:
+    """A closed, initialised workspace folder to copy; `problem` says why copies cannot be used."""
+
+    root: Path
+    demo: bool
+    workspace_id: str
+    had_key: bool
+    init_warnings: list[str] = field(default_factory=list)
+    problem: str | None = None
+
+
+def _mentions(root: Path, needles: list[str]) -> list[str]:
+    """Files (and database rows) under `root` other than the config that contain one of `needles`."""
+    found: list[str] = []
+    for path in sorted(p for p in root.rglob("*") if p.is_file()):
+        if path.name == "lorekeeper.toml":
+            continue
+        if path.suffix == ".db":
+            con = sqlite3.connect(path)
+            try:
+                tables = [r[0] for r in con.execute("SELECT name FROM sqlite_master WHERE type = 'table'")]
+                for table in tables:
+                    for row in con.execute(f'SELECT * FROM "{table}"'):
+                        if any(isinstance(v, str) and any(n in v for n in needles) for v in row):
+                            found.append(f"{path.name}:{table}")
+                            break
+            finally:
+                con.close()
+            continue
+        data = path.read_bytes()
+        if any(n.encode() in data for n in needles):
+            found.append(str(path.relative_to(root)))
+    return found
+
+
+def build_template(dest: Path, *, demo: bool) -> Template:
+    """`Workspace.init(dest, demo=demo)`, closed and checked for what a copy would share."""
+    from lorekeeper.workspace import Workspace
+
+    ws = Workspace.init(dest, demo=demo)
+    root, wid = ws.root, ws.audit.workspace_id
+    had_key = ws.audit.key_session is not None
+    init_warnings = list(ws.init_warnings)
+    ws.close()
+    tpl = Template(root, demo, wid, had_key, init_warnings)
+    leftovers = [p.name for p in root.glob("*.db-*")]
+    if leftovers:
+        tpl.problem = f"the closed template still has {leftovers} (an open connection?)"
+    elif not wid or not _ID_LINE.search((root / "lorekeeper.toml").read_text(encoding="utf-8")):
+        tpl.problem = "the template has no [workspace] id line to replace"
+    else:
+        named = _mentions(root, [str(root), wid])
+        if named:
+            tpl.problem = f"the template's folder or id is stored in {named}"
+    return tpl
+
+
+def _copy_keyring_entries(old_id: str, new_id: str) -> None:
+    import keyring
+
+    from lorekeeper.audit.providers import KEYRING_SERVICE
+
+    for suffix in KEYRING_SUFFIXES:
+        value = keyring.get_password(KEYRING_SERVICE, f"audit-hmac:{old_id}{suffix}")
+        if value is not None:
+            keyring.set_password(KEYRING_SERVICE, f"audit-hmac:{new_id}{suffix}", value)
+
+
+_warned: set[str] = set()
+
+
+def copy_workspace(tpl: Template, dest: Path) -> Any:
+    """An open `Workspace` at `dest`, as `Workspace.init(dest, demo=tpl.demo)` would return it."""
+    from lorekeeper.audit.providers import keyring_backend_problem
+    from lorekeeper.workspace import Workspace
+
+    if tpl.problem is None and tpl.had_key and keyring_backend_problem() is not None:
+        return Workspace.init(dest, demo=tpl.demo)  # a test without a keyring: init warns, as it would
+    if tpl.problem is not None:
+        if tpl.problem not in _warned:
+            _warned.add(tpl.problem)
+            warnings.warn(f"template workspace not used ({tpl.problem}); running Workspace.init per test", stacklevel=2)
+        return Workspace.init(dest, demo=tpl.demo)
+    if dest.exists() and any(dest.iterdir()):
+        raise FileExistsError(f"{dest} is not empty")
+    shutil.copytree(tpl.root, dest, dirs_exist_ok=True)
+    new_id = uuid.uuid4().hex
+    cfg = dest / "lorekeeper.toml"
+    text = cfg.read_text(encoding="utf-8")
+    cfg.write_text(_ID_LINE.sub(lambda m: m.group(1) + new_id + m.group(3), text, count=1), encoding="utf-8")
+    cfg.chmod((tpl.root / "lorekeeper.toml").stat().st_mode & 0o777)
+    _copy_keyring_entries(tpl.workspace_id, new_id)
+    ws = Workspace.open(dest)
+    if tpl.had_key:
+        ws.audit.require_key()  # init leaves the key session loaded
+    ws.init_warnings.extend(tpl.init_warnings)
+    return ws
+
+
+class Templates:
+    """The session's templates, each built on first use under `base`."""
+
+    def __init__(self, base: Path) -> None:
+        self.base = base
+        self._built: dict[bool, Template] = {}
+
+    def get(self, *, demo: bool) -> Template:
+        if demo not in self._built:
+            self._built[demo] = build_template(self.base / ("demo" if demo else "plain") / "ws", demo=demo)
+        return self._built[demo]
+
+    def copy(self, dest: Path, *, demo: bool = False) -> Any:
+        return copy_workspace(self.get(demo=demo), dest)
