@@ -82,7 +82,9 @@ def build_template(dest: Path, *, demo: bool) -> Template:
     elif not wid or not _ID_LINE.search((root / "lorekeeper.toml").read_text(encoding="utf-8")):
         tpl.problem = "the template has no [workspace] id line to replace"
     else:
-        named = _mentions(root, [str(root), wid])
+        # The audit checkpoints name the workspace id (they are keyed by workspace): a copy re-keys
+        # and re-signs them (`_rekey_checkpoints`), so they are not a reason to fall back.
+        named = [n for n in _mentions(root, [str(root), wid]) if not n.endswith(":audit_checkpoints")]
         if named:
             tpl.problem = f"the template's folder or id is stored in {named}"
     return tpl
@@ -126,8 +128,31 @@ def copy_workspace(tpl: Template, dest: Path) -> Any:
     ws = Workspace.open(dest)
     if tpl.had_key:
         ws.audit.require_key()  # init leaves the key session loaded
+        _rekey_checkpoints(ws, tpl.workspace_id, new_id)
     ws.init_warnings.extend(tpl.init_warnings)
     return ws
+
+
+def _rekey_checkpoints(ws: Any, old_id: str, new_id: str) -> None:
+    """The copy's checkpoint rows under its own workspace id, signed again with the (copied) key."""
+    from lorekeeper.audit.rows import sign_row
+    from lorekeeper.store.models import AuditCheckpoint
+
+    signer = ws.audit.require_key().signer
+    with ws.store.write() as s:
+        for row in list(s.query(AuditCheckpoint).filter(AuditCheckpoint.workspace == old_id)):
+            fresh = AuditCheckpoint(
+                workspace=new_id,
+                file=row.file,
+                events=row.events,
+                head_seq=row.head_seq,
+                head_sig=row.head_sig,
+                updated_at=row.updated_at,
+            )
+            s.delete(row)
+            s.flush()
+            s.add(fresh)
+            sign_row(signer, fresh)
 
 
 class Templates:
