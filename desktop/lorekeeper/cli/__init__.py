@@ -33,6 +33,8 @@ COMMANDS = {
     "sage": "lorekeeper.cli.improve:sage",
     "proposals": "lorekeeper.cli.improve:proposals",
     "bench": "lorekeeper.cli.improve:bench",
+    "schedule": "lorekeeper.cli.schedule:schedule",
+    "desktop": "lorekeeper.cli.desktop:desktop",
 }
 
 
