@@ -88,20 +88,36 @@ def test_bundle_runs_every_command(bundle: Path, env: dict[str, str], tmp_path: 
 
     project = tmp_path / "proj"  # one file per grammar the context engine understands
     project.mkdir()
-    sources = {
-        "app.py": "def handle_payment(amount):\n    return amount * 2\n",
-        "web.js": "function renderCart(items) { return items.length; }\n",
-        "api.ts": "export function fetchOrders(id: number): number { return id; }\n",
-        "view.tsx": "export function Badge(): number { return 1; }\n",
-        "lib.rs": "pub fn parse_ledger(x: i32) -> i32 { x }\n",
-        "main.go": "package main\nfunc ComputeTax(x int) int { return x }\n",
-        "Svc.java": "class Svc { int refundOrder(int x) { return x; } }\n",
+    sources = {  # (the named definition, then filler: a tiny tree packs below its own header)
+        "app.py": ("def handle_payment(amount):\n    return amount * 2\n", "def helper_{i}(x):\n    return x * {i}\n"),
+        "web.js": (
+            "function renderCart(items) { return items.length; }\n",
+            "function jsHelper{i}(x) {{ return x * {i}; }}\n",
+        ),
+        "api.ts": (
+            "export function fetchOrders(id: number): number { return id; }\n",
+            "export function ts{i}(x: number): number {{ return x; }}\n",
+        ),
+        "view.tsx": (
+            "export function Badge(): number { return 1; }\n",
+            "export function tsx{i}(x: number): number {{ return x; }}\n",
+        ),
+        "lib.rs": ("pub fn parse_ledger(x: i32) -> i32 { x }\n", "pub fn rs_helper_{i}(x: i32) -> i32 {{ x * {i} }}\n"),
+        "main.go": (
+            "package main\nfunc ComputeTax(x int) int { return x }\n",
+            "func GoHelper{i}(x int) int {{ return x * {i} }}\n",
+        ),
+        "Svc.java": (
+            "class Svc { int refundOrder(int x) { return x; }\n",
+            "  int javaHelper{i}(int x) {{ return x * {i}; }}\n",
+        ),
     }
-    for name, text in sources.items():
+    for name, (head, filler) in sources.items():
+        text = head + "".join(filler.format(i=i) for i in range(40)) + ("}\n" if name.endswith(".java") else "")
         (project / name).write_text(text, encoding="utf-8")
     packed = run(bundle, "ctx", "pack", str(project), "--task", "handle payment", env=env).stdout
-    for word in ("handle_payment", "renderCart", "fetchOrders", "parse_ledger", "ComputeTax", "refundOrder"):
-        assert word in packed
+    for word in ("handle_payment", "renderCart", "fetchOrders", "Badge", "parse_ledger", "ComputeTax", "refundOrder"):
+        assert word in packed  # found by each language's tree-sitter grammar, counted by quicktok
 
     assert "key version" in run(bundle, "--workspace", str(ws), "audit", "status", env=env).stdout
 
