@@ -3,9 +3,10 @@ PYTHON ?= python3
 VENV   ?= .venv
 PY     := $(VENV)/bin/python
 DEMO   ?= $(CURDIR)/.demo-workspace
-export QT_QPA_PLATFORM ?= $(if $(DISPLAY)$(WAYLAND_DISPLAY),,offscreen)
+# No offscreen default: on a machine without a display `make run` says so (tests, screenshots and
+# dist-check set QT_QPA_PLATFORM=offscreen themselves).
 
-.PHONY: run test lint setup bench screenshots clean
+.PHONY: run test lint setup bench screenshots clean dist dist-check
 
 $(VENV)/.installed: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -17,6 +18,11 @@ setup: $(VENV)/.installed
 
 ## make run: set up, create the demo workspace (outside the tracked tree) and open the app
 run: setup
+	@if [ -z "$$DISPLAY$$WAYLAND_DISPLAY" ] && { [ -z "$$QT_QPA_PLATFORM" ] || [ "$$QT_QPA_PLATFORM" = offscreen ]; }; then \
+	  echo "make run: no display (neither DISPLAY nor WAYLAND_DISPLAY is set), so the app would run invisibly." >&2; \
+	  echo "  Headless? Render every panel to PNG instead: make screenshots (writes screenshots/*.png)." >&2; \
+	  echo "  Remote? Use ssh -X, or a VNC/X server, then make run." >&2; \
+	  exit 2; fi
 	@test -f $(DEMO)/lorekeeper.toml || $(VENV)/bin/lorekeeper init $(DEMO) --demo
 	$(VENV)/bin/lorekeeper --workspace $(DEMO)
 
@@ -39,6 +45,21 @@ bench: setup
 screenshots: setup
 	@test -f $(DEMO)/lorekeeper.toml || $(VENV)/bin/lorekeeper init $(DEMO) --demo
 	QT_QPA_PLATFORM=offscreen $(VENV)/bin/lorekeeper --workspace $(DEMO) gui --screenshot screenshots
+
+## make dist: the one-folder desktop bundle dist/lorekeeper/ (executable dist/lorekeeper/lorekeeper)
+$(VENV)/.dist-installed: $(VENV)/.installed
+	$(PY) -m pip install --quiet -e '.[test,dev,dist]'
+	touch $@
+
+dist: $(VENV)/.dist-installed
+	@start=$$(date +%s); \
+	$(VENV)/bin/pyinstaller --noconfirm --log-level WARN --distpath dist --workpath build/pyinstaller packaging/lorekeeper.spec && \
+	echo "bundle: $$(du -sh dist/lorekeeper | cut -f1) in dist/lorekeeper, built in $$(( $$(date +%s) - start )) s"
+
+## make dist-check: build the bundle and run its smoke test (CI runs it after make test)
+dist-check: dist
+	LOREKEEPER_BUNDLE=$(CURDIR)/dist/lorekeeper/lorekeeper QT_QPA_PLATFORM=offscreen \
+	  $(PY) -m pytest -q -p no:cacheprovider -m bundle tests/packaging
 
 clean:
 	rm -rf $(VENV) $(DEMO) build dist screenshots

@@ -35,6 +35,13 @@ def test_wheel_contains_resources_skills_and_migrations(tmp_path: Path) -> None:
     assert "lorekeeper/store/migrations/env.py" in names
     assert "lorekeeper/store/migrations/script.py.mako" in names
     assert "lorekeeper/store/migrations/versions/0001_initial.py" in names
+    # what `schedule install` and `desktop install` render and copy
+    for t in ("lorekeeper-nightly.service.in", "lorekeeper-nightly.timer.in", "com.lorekeeper.nightly.plist.in"):
+        assert f"lorekeeper/_data/packaging/scheduler/{t}" in names
+    assert "lorekeeper/_data/packaging/scheduler/lorekeeper-nightly.cron.in" in names
+    assert "lorekeeper/_data/packaging/lorekeeper.desktop" in names
+    assert "lorekeeper/_data/resources/io.github.lorekeeper.lorekeeper.metainfo.xml" in names
+    assert "lorekeeper/_data/resources/icons/hicolor/512x512/apps/lorekeeper.png" in names
     entry = next(n for n in names if n.endswith("entry_points.txt"))
     assert "lorekeeper = lorekeeper.cli:main" in zipfile.ZipFile(wheel).read(entry).decode()
 

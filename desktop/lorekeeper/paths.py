@@ -27,6 +27,12 @@ def starter_skills_dir() -> Path:
     return _data_root()[1]
 
 
+def packaging_dir() -> Path:
+    """The scheduler unit templates and the desktop entry (packaging/ in the source tree)."""
+    bundled = _PKG / "_data" / "packaging"
+    return bundled if bundled.is_dir() else _PKG.parents[1] / "packaging"
+
+
 def demo_data_dir() -> Path:
     """Demo workspace content (documents, notes, learnings) used by `init --demo`."""
     return _data_root()[2]

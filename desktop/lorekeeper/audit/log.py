@@ -323,7 +323,7 @@ class SessionLog:
                     continue
                 if isinstance(ev, dict) and ev.get("seq") == seq:
                     lines[i] = canonical_text(self._tombstoned(ev, reason, path.name, i + 1))
-                    atomic_write_text(path, "\n".join(lines))
+                    atomic_write_text(path, "\n".join(lines), private=True)  # signed session log: 0600 as written
                     return ev
         raise NotFoundError(f"no event with seq {seq} in {path.name}")
 
@@ -346,7 +346,7 @@ class SessionLog:
                         changed = True
                         count += 1
                 if changed:
-                    atomic_write_text(path, "\n".join(lines))
+                    atomic_write_text(path, "\n".join(lines), private=True)  # signed session log: 0600 as written
         return count
 
     def _tombstoned(self, ev: dict[str, Any], reason: str, file: str, line: int) -> dict[str, Any]:

@@ -36,6 +36,8 @@ COMMANDS = {
     "proposals": "lorekeeper.cli.improve:proposals",
     "bench": "lorekeeper.cli.improve:bench",
     "repair": "lorekeeper.cli.repair:repair",
+    "schedule": "lorekeeper.cli.schedule:schedule",
+    "desktop": "lorekeeper.cli.desktop:desktop",
 }
 
 
