@@ -399,8 +399,14 @@ def _code_facts(rel: str, data: bytes, root: object, lang: str) -> FileFacts:
             body = node.child_by_field_name("body")  # type: ignore[attr-defined]
             if t == "variable_declarator":
                 value = node.child_by_field_name("value")  # type: ignore[attr-defined]
-                body = value.child_by_field_name("body") if value is not None and value.type in _FUNCTION_VALUES else value
-            stop = body.start_byte if body is not None and t not in ("interface_declaration", "enum_item") else node.end_byte  # type: ignore[attr-defined]
+                body = (
+                    value.child_by_field_name("body") if value is not None and value.type in _FUNCTION_VALUES else value
+                )
+            stop = (
+                body.start_byte
+                if body is not None and t not in ("interface_declaration", "enum_item")
+                else node.end_byte
+            )  # type: ignore[attr-defined]
             naive.append(_line_span(data, node, stop) + "\n")
             if t in ("function_item", "function_declaration", "method_declaration") and lang != "typescript":
                 continue  # locals of a Rust/Go function are not definitions of the file

@@ -138,7 +138,12 @@ def _signatures(pf: ParsedFile, skip_imports: set[str] | None) -> str:
     if not pf.is_code:
         return _reference(pf)
     lines = _imports(pf, skip_imports)
-    entries = [(d.start, "\t" * d.depth + _decorated(d.decorators, d.header)) for d in pf.definitions]
+    # Python's closing `:` carries nothing in a list of headers (the tabs show the nesting)
+    colon = pf.language == "python"
+    entries = [
+        (d.start, "\t" * d.depth + _decorated(d.decorators, d.header.removesuffix(":") if colon else d.header))
+        for d in pf.definitions
+    ]
     entries.extend((m.start, "\t" * m.depth + m.text) for m in pf.members)
     entries.sort(key=lambda e: e[0])
     lines.extend(text for _, text in entries)
