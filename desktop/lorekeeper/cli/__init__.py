@@ -40,6 +40,27 @@ COMMANDS = {
     "desktop": "lorekeeper.cli.desktop:desktop",
 }
 
+#: command name -> its one-line help, so `lorekeeper --help` lists the commands without importing
+#: them (importing all of them took over a second). tests/cli/test_help_summaries.py keeps each
+#: line equal to the command's own short help.
+SUMMARIES = {
+    "audit": "The signed audit chain: key, session log, verification, rotation.",
+    "bench": "A/B benchmarks: current vs proposed content, evals (60%) + a two-order LLM judge (40%).",
+    "ctx": "Compress code context for an agent: pack a tree, read a file, inspect the graph.",
+    "eval": "Check a response against deterministic eval rules and print the footnote.",
+    "gui": "Open the desktop app.",
+    "init": "Create a workspace in DIRECTORY (config, store, starter skills).",
+    "learn": "Learnings: rules from corrections that every next prompt carries.",
+    "llm": "The model provider: anthropic, ollama, claude-cli or none.",
+    "nightly": "Find underperforming skills and write one template proposal per skill (no model needed).",
+    "prompt": "Print the assembled prompt for MESSAGE: SKILLS_HINT, LEARNINGS, then the message.",
+    "proposals": "The review queue: list, show, approve, reject, undo (decisions are signed audit events).",
+    "quality": "Skill health: applied count, success rate, feedback; underperformers marked (worst first).",
+    "route": "Rank the skills for MESSAGE and print the SKILLS_HINT block.",
+    "sage": "Sage: model-written skill improvements, benchmarked before review.",
+    "skills": "The skill library: global skills and project forks, every version kept.",
+}
+
 
 class LazyGroup(click.Group):
     """A group whose subcommands are imported on first use (click's documented lazy-loading pattern)."""
@@ -78,6 +99,24 @@ class LazyGroup(click.Group):
                 raise TypeError(f"{self.lazy[cmd_name]} is not a click command")
             return command
         return super().get_command(ctx, cmd_name)
+
+    def format_commands(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
+        """click's listing, with the lazy commands' lines taken from `SUMMARIES` (no import)."""
+        rows: list[tuple[str, str]] = []
+        names = self.list_commands(ctx)
+        if not names:
+            return
+        limit = formatter.width - 6 - max(len(n) for n in names)
+        for name in names:
+            if name in self.lazy and name in SUMMARIES:
+                rows.append((name, click.utils.make_default_short_help(SUMMARIES[name], limit)))
+                continue
+            cmd = self.get_command(ctx, name)
+            if cmd is not None and not cmd.hidden:
+                rows.append((name, cmd.get_short_help_str(limit)))
+        if rows:
+            with formatter.section("Commands"):
+                formatter.write_dl(rows)
 
 
 @click.group(

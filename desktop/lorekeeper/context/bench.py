@@ -41,6 +41,9 @@ class FileFacts:
     imports: list[str] = field(default_factory=list)
     identifiers: set[str] = field(default_factory=set)
     naive: str = ""  # this file's part of the naive dump
+    constants: set[str] = field(default_factory=set)  # module-level assigned names and type aliases
+    attributes: set[str] = field(default_factory=set)  # class-level assigned names (enum members too)
+    decorators: list[str] = field(default_factory=list)  # dotted decorator names, "@pkg.name"
 
 
 @dataclass
@@ -56,6 +59,9 @@ class Score:
     identifier_recall: float
     parses: float | None  # share of files claimed "full" that parse; None when none is claimed
     files: int
+    constant_recall: float = 1.0
+    attribute_recall: float = 1.0
+    decorator_recall: float = 1.0
 
     @property
     def reduction(self) -> float:
@@ -109,6 +115,7 @@ def _facts(rel: str, text: str, tree: ast.AST) -> FileFacts:
         elif isinstance(node, ast.arg) and len(node.arg) >= MIN_IDENTIFIER_LENGTH:
             f.identifiers.add(node.arg)
     f.naive = "".join(naive)
+    _members(f, tree)
     return f
 
 
@@ -123,6 +130,31 @@ def _source_segment(lines: list[str], node: ast.stmt) -> str:
     head = lines[first].encode()[node.col_offset :].decode()
     tail = lines[last].encode()[: node.end_col_offset].decode()
     return "".join([head, *lines[first + 1 : last], tail])
+
+
+def _assigned(stmt: ast.stmt) -> list[str]:
+    if isinstance(stmt, ast.Assign):
+        return [t.id for t in stmt.targets if isinstance(t, ast.Name)]
+    if isinstance(stmt, ast.AnnAssign) and isinstance(stmt.target, ast.Name):
+        return [stmt.target.id]
+    type_alias = getattr(ast, "TypeAlias", None)
+    if type_alias is not None and isinstance(stmt, type_alias):
+        return [stmt.name.id]  # type: ignore[attr-defined]
+    return []
+
+
+def _members(f: FileFacts, tree: ast.AST) -> None:
+    """Constants, class attributes and decorator names (what signatures mode must also keep)."""
+    for stmt in getattr(tree, "body", []):
+        f.constants.update(_assigned(stmt))
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ClassDef):
+            for stmt in node.body:
+                f.attributes.update(_assigned(stmt))
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            for dec in node.decorator_list:
+                target = dec.func if isinstance(dec, ast.Call) else dec
+                f.decorators.append("@" + _WS.sub("", ast.unparse(target)))
 
 
 def _header(lines: list[str], node: ast.AST) -> tuple[str, str]:
@@ -208,17 +240,20 @@ def score(
         if not sections:  # unknown format: search the whole text
             sections = {f.rel: output for f in facts}
     shared_sq = _WS.sub("", shared)
-    hit = {"names": [0, 0], "sig": [0, 0], "multi": [0, 0], "imp": [0, 0], "ident": [0, 0]}
+    hit = {k: [0, 0] for k in ("names", "sig", "multi", "imp", "ident", "const", "attr", "dec")}
     parse_ok = parse_total = 0
     for f in facts:
         sec = sections.get(f.rel, "")
-        words = set(re.findall(r"[A-Za-z_][A-Za-z0-9_]*", sec))
+        words = set(re.findall(r"[A-Za-z_$][A-Za-z0-9_$]*", sec))
         squashed = _WS.sub("", sec) + "\0" + _WS.sub("", _strip_comments(sec))
         _count(hit["names"], [n in words for n in f.names])
         _count(hit["sig"], [s in squashed for s in f.signatures])
         _count(hit["multi"], [s in squashed for s in f.multiline])
         _count(hit["imp"], [s in squashed or s in shared_sq for s in f.imports])
         _count(hit["ident"], [i in words for i in f.identifiers])
+        _count(hit["const"], [n in words for n in f.constants])
+        _count(hit["attr"], [n in words for n in f.attributes])
+        _count(hit["dec"], [d in squashed for d in f.decorators])
         if modes.get(f.rel) == "full":
             parse_total += 1
             try:
@@ -238,6 +273,9 @@ def score(
         identifier_recall=_ratio(hit["ident"]),
         parses=(parse_ok / parse_total) if parse_total else None,
         files=len(facts),
+        constant_recall=_ratio(hit["const"]),
+        attribute_recall=_ratio(hit["attr"]),
+        decorator_recall=_ratio(hit["dec"]),
     )
 
 
@@ -289,3 +327,111 @@ def run(
         result = pack(root, mode=mode, task=task, budget=budget if mode == "auto" else None)
         rows.append(score(f"lorekeeper {mode}", result.text, facts, result.input_tokens, time.perf_counter() - t0))
     return rows
+
+
+# -- other languages: facts from tree-sitter node types (not the packer's walker) ----------------
+
+_DEF_NODES = {
+    "typescript": {
+        "function_declaration",
+        "generator_function_declaration",
+        "class_declaration",
+        "abstract_class_declaration",
+        "interface_declaration",
+        "type_alias_declaration",
+        "enum_declaration",
+        "method_definition",
+        "method_signature",
+        "abstract_method_signature",
+        "function_signature",
+    },
+    "rust": {
+        "function_item",
+        "function_signature_item",
+        "struct_item",
+        "enum_item",
+        "trait_item",
+        "type_item",
+        "mod_item",
+        "macro_definition",
+        "const_item",
+        "static_item",
+    },
+    "go": {"function_declaration", "method_declaration", "type_spec", "const_spec", "var_spec"},
+}
+_DEF_NODES["tsx"] = _DEF_NODES["typescript"]
+_IMPORT_NODES = {
+    "typescript": {"import_statement"},
+    "tsx": {"import_statement"},
+    "rust": {"use_declaration"},
+    "go": {"import_declaration"},
+}
+_FUNCTION_VALUES = {"arrow_function", "function_expression", "function", "generator_function"}
+
+
+def code_facts(root: Path, languages: tuple[str, ...] = ("typescript", "tsx", "rust", "go")) -> list[FileFacts]:
+    """Names and the naive dump of every TypeScript/Rust/Go file: every definition name (functions,
+    methods, classes, interfaces, type aliases, enums; Rust macros, consts, statics, type aliases;
+    Go types, consts, vars) at any depth outside function bodies, JS/TS functions bound to a name
+    anywhere (test callbacks included), and module-level JS/TS variables. The naive dump holds
+    each import and each definition's text up to its body, verbatim."""
+    from lorekeeper.context.languages import parser_for, spec_for
+
+    sources, _ = scan(Path(root))
+    out = []
+    for src in sources:
+        spec = spec_for(src.rel)
+        if spec is None or spec.name not in languages:
+            continue
+        data = src.text.encode("utf-8")
+        tree = parser_for(spec.name).parse(data)
+        out.append(_code_facts(src.rel, data, tree.root_node, spec.name))
+    return out
+
+
+def _code_facts(rel: str, data: bytes, root: object, lang: str) -> FileFacts:
+    f = FileFacts(rel)
+    naive = [rel + "\n"]
+    defs, imports = _DEF_NODES[lang], _IMPORT_NODES[lang]
+    stack = [root]
+    while stack:
+        node = stack.pop()
+        t = node.type  # type: ignore[attr-defined]
+        name = None
+        if t in imports:
+            naive.append(_line_span(data, node) + "\n")
+            continue
+        if t in defs:
+            name = node.child_by_field_name("name")  # type: ignore[attr-defined]
+        elif t == "variable_declarator":
+            value = node.child_by_field_name("value")  # type: ignore[attr-defined]
+            top = node.parent.parent  # type: ignore[attr-defined]
+            if top is not None and top.type == "export_statement":
+                top = top.parent
+            if (value is not None and value.type in _FUNCTION_VALUES) or (top is not None and top.type == "program"):
+                name = node.child_by_field_name("name")  # type: ignore[attr-defined]
+        if name is not None and name.type in ("identifier", "type_identifier", "property_identifier"):
+            f.names.add(name.text.decode("utf-8", "replace"))
+            body = node.child_by_field_name("body")  # type: ignore[attr-defined]
+            if t == "variable_declarator":
+                value = node.child_by_field_name("value")  # type: ignore[attr-defined]
+                body = (
+                    value.child_by_field_name("body") if value is not None and value.type in _FUNCTION_VALUES else value
+                )
+            stop = (
+                body.start_byte
+                if body is not None and t not in ("interface_declaration", "enum_item")
+                else node.end_byte
+            )  # type: ignore[attr-defined]
+            naive.append(_line_span(data, node, stop) + "\n")
+            if t in ("function_item", "function_declaration", "method_declaration") and lang != "typescript":
+                continue  # locals of a Rust/Go function are not definitions of the file
+        stack.extend(reversed(node.children))  # type: ignore[attr-defined]
+    f.naive = "".join(naive)
+    return f
+
+
+def _line_span(data: bytes, node: object, stop: int | None = None) -> str:
+    start = data.rfind(b"\n", 0, node.start_byte) + 1  # type: ignore[attr-defined]
+    end = node.end_byte if stop is None else stop  # type: ignore[attr-defined]
+    return data[start:end].decode("utf-8", "replace").rstrip()

@@ -42,6 +42,7 @@ _PY = LanguageSpec(
 
 _JS_DEFS = {
     "variable_declarator": "function",  # `const f = (a) => ...` / `= function (a) {...}` (others are skipped)
+    "pair": "function",  # object literal entry holding a function: `{ parse: (x) => {...} }`
     "field_definition": "function",  # class field holding a function: `handle = (e) => {...}`
     "function_declaration": "function",
     "generator_function_declaration": "function",
@@ -95,6 +96,7 @@ _RUST = LanguageSpec(
         "function_item": "function",
         "function_signature_item": "function",
         "struct_item": "type",  # the fields are the signature of a struct
+        "type_item": "type",  # `type Result<T> = ...;`
         "enum_item": "type",
         "trait_item": "class",
         "impl_item": "class",

@@ -13,6 +13,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import PurePath
+from typing import Any
 
 from lorekeeper.context.languages import MARKDOWN_EXTENSIONS, LanguageSpec, parser_for, spec_for
 
@@ -47,6 +48,17 @@ class Definition:
 
 
 @dataclass
+class Member:
+    """A signature line that is not a definition with a body: a module-level constant or type
+    alias, a class attribute, a Rust macro or const, a Go const/var (signatures mode keeps them)."""
+
+    name: str
+    text: str  # one line: name, annotation, the value when short (else `...`)
+    start: int  # byte offset, to interleave with the definitions
+    depth: int
+
+
+@dataclass
 class Import:
     text: str  # the statement on one line
     line: int
@@ -65,6 +77,7 @@ class ParsedFile:
     error_line: int | None = None  # 1-based line of the first parse error
     headings: list[str] = field(default_factory=list)  # markdown outline
     aliases: dict[str, set[str]] = field(default_factory=dict)  # `name = make(f, g)` -> {make, f, g}
+    members: list[Member] = field(default_factory=list)
 
     @property
     def parsed(self) -> bool:
@@ -173,6 +186,44 @@ LIGHT_SKIP = frozenset(
 )
 
 
+# JS/TS define functions inside call arguments (`test("x", () => {...})`, `$constructor("X", (inst) =>
+# {...})`) and object literals: a light parse walks into those.
+_JS_LIGHT_SKIP = LIGHT_SKIP - {
+    "expression_statement",
+    "call_expression",
+    "arguments",
+    "assignment_expression",
+    "return_statement",
+    "parenthesized_expression",
+}
+_LIGHT_SKIP_OF = {"javascript": _JS_LIGHT_SKIP, "typescript": _JS_LIGHT_SKIP, "tsx": _JS_LIGHT_SKIP}
+
+# Node types that may hold a `Member` (see `_Walker._member`).
+_MEMBER_TYPES = frozenset(
+    {
+        "expression_statement",
+        "type_alias_statement",
+        "lexical_declaration",
+        "variable_declaration",
+        "public_field_definition",
+        "field_definition",
+        "macro_definition",
+        "const_item",
+        "static_item",
+        "const_declaration",
+        "var_declaration",
+    }
+)
+# Python constants cost 0.92x the naive floor on click (target 0.9x): off until they fit.
+PYTHON_MEMBERS = False
+PY_SHORT_VALUE = 8  # tighter in Python, to stay under 0.9x the naive floor
+SHORT_VALUE = 24  # a member's value is kept up to this many characters, else `= ...` (Python) or dropped
+
+# TypeScript 4.7 variance annotations (`<in out T>`), which the newest tree-sitter-typescript wheel
+# (0.23.2) does not parse: blanked (same length, so byte offsets stay) for a second parse.
+_VARIANCE = re.compile(rb"(?<=[<,])(\s*)((?:in|out|in\s+out)\s+)(?=[A-Za-z_$][\w$]*\s*(?:[,>=]|extends\b))")
+
+
 def parse_file(rel: str, text: str, *, detail: bool = True) -> ParsedFile:
     """Parse `text` (the content of `rel`); non-code files get an outline or nothing.
     `detail=False` skips calls, identifiers and complexity (about twice as fast)."""
@@ -191,6 +242,11 @@ def _parse_code(rel: str, text: str, spec: LanguageSpec, detail: bool) -> Parsed
     src = text.encode("utf-8")
     parser = parser_for(spec.name)
     tree = parser.parse(src)
+    if tree.root_node.has_error and spec.name in ("typescript", "tsx") and _VARIANCE.search(src):
+        blanked = _VARIANCE.sub(lambda m: m.group(1) + b" " * len(m.group(2)), src)
+        second = parser.parse(blanked)
+        if not second.root_node.has_error:
+            tree = second  # the text is still cut from `src`: headers keep their `in`/`out`
     pf = ParsedFile(rel, spec.name, text)
     root = tree.root_node
     if root.has_error:
@@ -248,11 +304,14 @@ class _Walker:
         spec = self.spec
         defs = self.pf.definitions
         light = not self.detail
+        skip = _LIGHT_SKIP_OF.get(spec.name, LIGHT_SKIP)
         while stack:
             node, owner, nest = stack.pop()
             t = node.type  # type: ignore[attr-defined]
+            if t in _MEMBER_TYPES:
+                self._member(node, t, owner)
             if light:
-                if t in LIGHT_SKIP or t in spec.strings or t in spec.comments or t in IDENTIFIER_TYPES:
+                if t in skip or t in spec.strings or t in spec.comments or t in IDENTIFIER_TYPES:
                     continue
                 if t in spec.imports:
                     self._import(node)
@@ -330,6 +389,14 @@ class _Walker:
                 node.child_by_field_name("name"),  # type: ignore[attr-defined]
                 value.child_by_field_name("body"),
             )
+        if node.type == "pair":  # type: ignore[attr-defined]
+            value = node.child_by_field_name("value")  # type: ignore[attr-defined]
+            if value is None or value.type not in _FUNCTION_VALUES:
+                return None
+            key = node.child_by_field_name("key")  # type: ignore[attr-defined]
+            if key is None or key.type not in ("property_identifier", "string", "identifier"):
+                return None
+            return self._add(node, node, kind, owner, key, value.child_by_field_name("body"))
         if node.type in ("field_definition", "public_field_definition"):  # type: ignore[attr-defined]
             value = node.child_by_field_name("value")  # type: ignore[attr-defined]
             if value is None or value.type not in _FUNCTION_VALUES:
@@ -363,6 +430,12 @@ class _Walker:
         if parent_node is not None and parent_node.type == "decorated_definition":
             start = parent_node.start_byte
             decorators = [self._one_line(c, c.end_byte) for c in parent_node.children if c.type == "decorator"]
+        elif parent_node is not None and parent_node.type == "class_body":
+            prev = node.prev_named_sibling  # type: ignore[attr-defined]
+            while prev is not None and prev.type == "decorator":
+                decorators.insert(0, self._one_line(prev, prev.end_byte))
+                start = prev.start_byte
+                prev = prev.prev_named_sibling
         header = self._one_line(head, body_start)
         defs = self.pf.definitions
         depth = 0 if owner is None else defs[owner].depth + 1
@@ -392,6 +465,106 @@ class _Walker:
                     d.doc_span = (first.start_byte, first.end_byte)
         defs.append(d)
         return len(defs) - 1
+
+    def _member(self, node: Any, t: str, owner: int | None) -> None:
+        """Record `node` as a `Member` when it declares a constant, type alias, attribute or macro
+        at module level or in a class/impl/trait/mod body (never a local inside a function)."""
+        defs = self.pf.definitions
+        if owner is not None and defs[owner].kind == "function":
+            return
+        depth = 0 if owner is None else defs[owner].depth + 1
+        lang = self.spec.name
+        parent = node.parent
+        ptype = parent.type if parent is not None else ""
+        if lang == "python" and not PYTHON_MEMBERS:
+            return
+        if lang == "python":
+            in_class = ptype == "block" and parent.parent is not None and parent.parent.type == "class_definition"
+            if ptype != "module" or in_class:
+                return  # class attributes: over the 0.9x floor on click (1.03x with them); left out
+            if t == "type_alias_statement":
+                self._add_member(node, node.child_by_field_name("left"), None, depth)
+                return
+            if t != "expression_statement" or node.named_child_count != 1:
+                return
+            a = node.named_children[0]
+            if a.type != "assignment":
+                return
+            left = a.child_by_field_name("left")
+            if left is None or left.type not in ("identifier", "pattern_list"):
+                return
+            self._add_member(a, left, a.child_by_field_name("right"), depth)
+        elif lang in ("javascript", "typescript", "tsx"):
+            if t in ("public_field_definition", "field_definition"):
+                value = node.child_by_field_name("value")
+                if value is not None and value.type in _FUNCTION_VALUES:
+                    return
+                name = node.child_by_field_name("name") or node.child_by_field_name("property")
+                self._add_member(node, name, value, depth)
+                return
+            if t not in ("lexical_declaration", "variable_declaration"):
+                return
+            top = parent.parent if ptype == "export_statement" and parent.parent is not None else parent
+            if top is None or top.type != "program":
+                return
+            head = parent if ptype == "export_statement" else node
+            for decl in node.named_children:
+                if decl.type != "variable_declarator":
+                    continue
+                value = decl.child_by_field_name("value")
+                if value is not None and value.type in _FUNCTION_VALUES:
+                    continue  # a definition
+                self._add_member(decl, decl.child_by_field_name("name"), value, depth, prefix_from=head)
+        elif lang == "rust":
+            if t == "macro_definition":
+                name = node.child_by_field_name("name")
+                if name is not None:
+                    text = "macro_rules! " + name.text.decode("utf-8", "replace")
+                    self.pf.members.append(Member(name.text.decode("utf-8", "replace"), text, node.start_byte, depth))
+            elif t in ("const_item", "static_item"):
+                self._add_member(node, node.child_by_field_name("name"), node.child_by_field_name("value"), depth)
+        elif lang == "go" and t in ("const_declaration", "var_declaration") and ptype == "source_file":
+            keyword = "const" if t == "const_declaration" else "var"
+            for spec_node in node.named_children:
+                if spec_node.type not in ("const_spec", "var_spec"):
+                    continue
+                names = spec_node.children_by_field_name("name")
+                if names:
+                    value = spec_node.child_by_field_name("value")
+                    self._add_member(spec_node, names[0], value, depth, keyword=keyword)
+
+    def _add_member(
+        self,
+        node: Any,
+        name_node: Any,
+        value: Any,
+        depth: int,
+        *,
+        prefix_from: Any = None,
+        keyword: str = "",
+    ) -> None:
+        if name_node is None:
+            return
+        start = prefix_from.start_byte if prefix_from is not None else node.start_byte
+        if value is None:
+            text = self._one_line_bytes(start, node.end_byte)
+        else:
+            head = self._one_line_bytes(start, value.start_byte).rstrip()
+            shown = self._one_line(value, value.end_byte)
+            limit = PY_SHORT_VALUE if self.spec.name == "python" else SHORT_VALUE
+            if len(shown) > limit or "\n" in shown:
+                shown = "..." if self.spec.name == "python" else ""
+            text = f"{head} {shown}" if shown else head.rstrip("=").rstrip()
+            if node.end_byte > value.end_byte:  # `;` after the value (Rust)
+                text += self.src[value.end_byte : node.end_byte].decode("utf-8", "replace").strip()
+        if keyword:
+            text = f"{keyword} {text}"
+        name = name_node.text.decode("utf-8", "replace")
+        self.pf.members.append(Member(name, text.strip(), start, depth))
+
+    def _one_line_bytes(self, start: int, stop: int) -> str:
+        raw = self.src[start:stop].decode("utf-8", "replace")
+        return " ".join(ln.strip() for ln in raw.splitlines() if ln.strip())
 
     def _alias(self, node: object) -> None:
         """Module-level `name = other` or `name = factory(f, g)`: a call to `name` reaches them."""

@@ -138,8 +138,33 @@ def _signatures(pf: ParsedFile, skip_imports: set[str] | None) -> str:
     if not pf.is_code:
         return _reference(pf)
     lines = _imports(pf, skip_imports)
-    lines.extend("\t" * d.depth + d.header for d in pf.definitions)
+    # Python's closing `:` carries nothing in a list of headers (the tabs show the nesting)
+    colon = pf.language == "python"
+    entries = [
+        (d.start, "\t" * d.depth + _decorated(d.decorators, d.header.removesuffix(":") if colon else d.header))
+        for d in pf.definitions
+    ]
+    entries.extend((m.start, "\t" * m.depth + m.text) for m in pf.members)
+    entries.sort(key=lambda e: e[0])
+    lines.extend(text for _, text in entries)
     return "\n".join(lines)
+
+
+DECORATOR_MAX_CHARS = 60  # a longer decorator is shown as `@name(...)`
+
+
+def _decorated(decorators: list[str], header: str) -> str:
+    """`@a @b(x) def f(...)`: the decorators on the header's line (a long one by name only)."""
+    if not decorators:
+        return header
+    shown = []
+    for dec in decorators:
+        if header.startswith(dec):  # TypeScript class decorators are already in the header
+            continue
+        if len(dec) > DECORATOR_MAX_CHARS:
+            dec = dec.split("(", 1)[0] + "(...)"
+        shown.append(dec)
+    return " ".join([*shown, header])
 
 
 def _map(
