@@ -59,6 +59,9 @@ SUMMARIES = {
     "route": "Rank the skills for MESSAGE and print the SKILLS_HINT block.",
     "sage": "Sage: model-written skill improvements, benchmarked before review.",
     "skills": "The skill library: global skills and project forks, every version kept.",
+    "repair": "Rewrite what is missing or out of date in the workspace's derived files (safe to run any time).",
+    "schedule": "The daily scheduled run of a workspace (nightly analysis; retention purge when available).",
+    "desktop": "Desktop integration: the menu entry, metainfo and icons in the user's data folders.",
 }
 
 
