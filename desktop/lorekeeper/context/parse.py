@@ -13,9 +13,12 @@ from collections import Counter
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import PurePath
+from typing import TYPE_CHECKING
 
 from lorekeeper.context.languages import MARKDOWN_EXTENSIONS, LanguageSpec, parser_for, spec_for
 
+if TYPE_CHECKING:  # tree-sitter is imported lazily at run time (the CLI starts without it)
+    from tree_sitter import Language, Node, Query
 # Node types that carry a name a reader would look for (identifier recall, relevance terms).
 IDENTIFIER_TYPES = frozenset(
     {"identifier", "property_identifier", "field_identifier", "type_identifier", "shorthand_property_identifier"}
@@ -197,38 +200,44 @@ def _parse_code(rel: str, text: str, spec: LanguageSpec, detail: bool) -> Parsed
         pf.error_line = _first_error_line(root)
     _Walker(spec, src, pf, detail).run(root)
     if not detail:
+        assert parser.language is not None  # parser_for always builds the parser with its grammar
         pf.protected = _string_spans(parser.language, spec, root)
     return pf
 
 
-def _string_spans(language: object, spec: LanguageSpec, root: object) -> list[tuple[int, int]]:
+def _string_spans(language: Language, spec: LanguageSpec, root: Node) -> list[tuple[int, int]]:
     """Line spans of the multi-line string literals (a tree-sitter query: C speed)."""
     import tree_sitter
 
     q = _queries.get(spec.name)
     if q is None:
-        known = [t for t in sorted(spec.strings) if language.id_for_node_kind(t, True)]  # type: ignore[attr-defined]
-        q = tree_sitter.Query(language, " ".join(f"({t}) @s" for t in known))  # type: ignore[arg-type]
+        known = [t for t in sorted(spec.strings) if language.id_for_node_kind(t, True)]
+        q = tree_sitter.Query(language, " ".join(f"({t}) @s" for t in known))
         _queries[spec.name] = q
     spans = []
-    for node in tree_sitter.QueryCursor(q).captures(root).get("s", []):  # type: ignore[arg-type]
+    for node in tree_sitter.QueryCursor(q).captures(root).get("s", []):
         s, e = node.start_point[0], node.end_point[0]
         if e > s:
             spans.append((int(s), int(e)))
     return sorted(set(spans))
 
 
-_queries: dict[str, object] = {}
+_queries: dict[str, Query] = {}
 
 
-def _first_error_line(root: object) -> int:
+def _text(node: Node) -> str:
+    """The node's source text (a tree parsed from bytes always keeps it)."""
+    return (node.text or b"").decode("utf-8", "replace")
+
+
+def _first_error_line(root: Node) -> int:
     stack = [root]
     while stack:
         node = stack.pop()
-        if node.type == "ERROR" or node.is_missing:  # type: ignore[attr-defined]
-            return int(node.start_point[0]) + 1  # type: ignore[attr-defined]
-        if node.has_error:  # type: ignore[attr-defined]
-            stack.extend(reversed(node.children))  # type: ignore[attr-defined]
+        if node.type == "ERROR" or node.is_missing:
+            return int(node.start_point[0]) + 1
+        if node.has_error:
+            stack.extend(reversed(node.children))
     return 1
 
 
@@ -242,15 +251,15 @@ class _Walker:
         self.detail = detail
         self._comment_marks = (b"#",) if spec.name == "python" else (b"//", b"/*")
 
-    def run(self, root: object) -> None:
+    def run(self, root: Node) -> None:
         # (node, enclosing definition index, nesting depth inside that definition)
-        stack: list[tuple[object, int | None, int]] = [(root, None, 0)]
+        stack: list[tuple[Node, int | None, int]] = [(root, None, 0)]
         spec = self.spec
         defs = self.pf.definitions
         light = not self.detail
         while stack:
             node, owner, nest = stack.pop()
-            t = node.type  # type: ignore[attr-defined]
+            t = node.type
             if light:
                 if t in LIGHT_SKIP or t in spec.strings or t in spec.comments or t in IDENTIFIER_TYPES:
                     continue
@@ -261,10 +270,10 @@ class _Walker:
                     idx = self._definition(node, spec.definitions[t], owner)
                     if idx is not None:
                         owner = idx
-                stack.extend((child, owner, 0) for child in reversed(node.children))  # type: ignore[attr-defined]
+                stack.extend((child, owner, 0) for child in reversed(node.children))
                 continue
             if t in spec.strings:
-                s, e = node.start_point[0], node.end_point[0]  # type: ignore[attr-defined]
+                s, e = node.start_point[0], node.end_point[0]
                 if e > s:
                     self.pf.protected.append((s, e))
                 continue
@@ -274,7 +283,7 @@ class _Walker:
                 self._import(node)
                 continue
             if t in IDENTIFIER_TYPES:
-                name = node.text.decode("utf-8", "replace")  # type: ignore[attr-defined]
+                name = _text(node)
                 self.pf.identifiers[name] += 1
                 if owner is not None:
                     defs[owner].identifiers[name] += 1
@@ -289,16 +298,16 @@ class _Walker:
             if owner is None and t == "assignment" and spec.name == "python":
                 self._alias(node)
             if t in spec.calls and owner is not None:
-                callee = node.child_by_field_name(spec.calls[t])  # type: ignore[attr-defined]
+                callee = node.child_by_field_name(spec.calls[t])
                 if callee is not None:
-                    words = _WORD.findall(callee.text.decode("utf-8", "replace"))
+                    words = _WORD.findall(_text(callee))
                     if words:
                         defs[owner].calls.add(words[-1])
             if t in spec.definitions:
                 idx = self._definition(node, spec.definitions[t], owner)
                 if idx is not None:
                     owner, nest = idx, 0
-            children = node.children  # type: ignore[attr-defined]
+            children = node.children
             for child in reversed(children):
                 stack.append((child, owner, nest))
         defs_sorted = sorted(range(len(defs)), key=lambda i: defs[i].start)
@@ -312,13 +321,13 @@ class _Walker:
 
     # -- pieces ---------------------------------------------------------------------------------
 
-    def _definition(self, node: object, kind: str, owner: int | None) -> int | None:
+    def _definition(self, node: Node, kind: str, owner: int | None) -> int | None:
         head = node  # where the header text starts
-        if node.type == "variable_declarator":  # type: ignore[attr-defined]
-            value = node.child_by_field_name("value")  # type: ignore[attr-defined]
+        if node.type == "variable_declarator":
+            value = node.child_by_field_name("value")
             if value is None or value.type not in _FUNCTION_VALUES:
                 return None
-            decl = node.parent  # type: ignore[attr-defined]
+            decl = node.parent
             if decl is None or len(decl.named_children) != 1:  # `const a = 1, f = () => 0`: keep it simple
                 return None
             head = decl.parent if decl.parent is not None and decl.parent.type == "export_statement" else decl
@@ -327,39 +336,39 @@ class _Walker:
                 head,
                 kind,
                 owner,
-                node.child_by_field_name("name"),  # type: ignore[attr-defined]
+                node.child_by_field_name("name"),
                 value.child_by_field_name("body"),
             )
-        if node.type in ("field_definition", "public_field_definition"):  # type: ignore[attr-defined]
-            value = node.child_by_field_name("value")  # type: ignore[attr-defined]
+        if node.type in ("field_definition", "public_field_definition"):
+            value = node.child_by_field_name("value")
             if value is None or value.type not in _FUNCTION_VALUES:
                 return None
-            name = node.child_by_field_name("name") or node.child_by_field_name("property")  # type: ignore[attr-defined]
+            name = node.child_by_field_name("name") or node.child_by_field_name("property")
             return self._add(node, node, kind, owner, name, value.child_by_field_name("body"))
-        name_node = node.child_by_field_name("name")  # type: ignore[attr-defined]
-        if name_node is None and node.type == "impl_item":  # type: ignore[attr-defined]
-            name_node = node.child_by_field_name("type")  # type: ignore[attr-defined]
-        if name_node is None and node.type == "type_declaration":  # type: ignore[attr-defined]
-            spec_node = next((c for c in node.named_children if c.type.endswith("spec")), None)  # type: ignore[attr-defined]
+        name_node = node.child_by_field_name("name")
+        if name_node is None and node.type == "impl_item":
+            name_node = node.child_by_field_name("type")
+        if name_node is None and node.type == "type_declaration":
+            spec_node = next((c for c in node.named_children if c.type.endswith("spec")), None)
             name_node = spec_node.child_by_field_name("name") if spec_node is not None else None
         if name_node is None:
             return None
-        body = node.child_by_field_name("body")  # type: ignore[attr-defined]
+        body = node.child_by_field_name("body")
         return self._add(node, head, kind, owner, name_node, None if kind == "type" else body)
 
     def _add(
-        self, node: object, head: object, kind: str, owner: int | None, name_node: object, body: object
+        self, node: Node, head: Node, kind: str, owner: int | None, name_node: Node | None, body: Node | None
     ) -> int | None:
         if name_node is None:
             return None
-        name = name_node.text.decode("utf-8", "replace")  # type: ignore[attr-defined]
+        name = _text(name_node)
         if body is None:
-            body_start = node.end_byte  # type: ignore[attr-defined]
+            body_start = node.end_byte
         else:
             body_start = body.start_byte
-        start = head.start_byte  # type: ignore[attr-defined]
+        start = head.start_byte
         decorators: list[str] = []
-        parent_node = node.parent  # type: ignore[attr-defined]
+        parent_node = node.parent
         if parent_node is not None and parent_node.type == "decorated_definition":
             start = parent_node.start_byte
             decorators = [self._one_line(c, c.end_byte) for c in parent_node.children if c.type == "decorator"]
@@ -373,11 +382,11 @@ class _Walker:
             qualname=qual,
             depth=depth,
             start=start,
-            end=max(node.end_byte, head.end_byte),  # type: ignore[attr-defined]
+            end=max(node.end_byte, head.end_byte),
             header=header,
             body_start=body_start,
-            start_line=int(node.start_point[0]),  # type: ignore[attr-defined]
-            end_line=int(node.end_point[0]),  # type: ignore[attr-defined]
+            start_line=int(node.start_point[0]),
+            end_line=int(node.end_point[0]),
             decorators=decorators,
             parent=owner,
         )
@@ -386,42 +395,42 @@ class _Walker:
             if first is not None and first.type == "expression_statement" and first.named_child_count == 1:
                 s = first.named_children[0]
                 if s.type == "string":
-                    raw = _STRING_QUOTES.sub("", s.text.decode("utf-8", "replace"))
+                    raw = _STRING_QUOTES.sub("", _text(s))
                     lines = [ln.strip() for ln in raw.strip().splitlines() if ln.strip()]
                     d.doc = lines[0] if lines else ""
                     d.doc_span = (first.start_byte, first.end_byte)
         defs.append(d)
         return len(defs) - 1
 
-    def _alias(self, node: object) -> None:
+    def _alias(self, node: Node) -> None:
         """Module-level `name = other` or `name = factory(f, g)`: a call to `name` reaches them."""
-        left = node.child_by_field_name("left")  # type: ignore[attr-defined]
-        right = node.child_by_field_name("right")  # type: ignore[attr-defined]
+        left = node.child_by_field_name("left")
+        right = node.child_by_field_name("right")
         if left is None or right is None or left.type != "identifier":
             return
         if right.type == "identifier":
-            targets = {right.text.decode("utf-8", "replace")}
+            targets = {_text(right)}
         elif right.type == "call":
             fn = right.child_by_field_name("function")
             args = right.child_by_field_name("arguments")
-            targets = set(_WORD.findall(fn.text.decode("utf-8", "replace"))[-1:]) if fn is not None else set()
+            targets = set(_WORD.findall(_text(fn))[-1:]) if fn is not None else set()
             if args is not None:
-                targets |= {a.text.decode("utf-8", "replace") for a in args.named_children if a.type == "identifier"}
+                targets |= {_text(a) for a in args.named_children if a.type == "identifier"}
         else:
             return
         if targets:
-            self.pf.aliases[left.text.decode("utf-8", "replace")] = targets
+            self.pf.aliases[_text(left)] = targets
 
-    def _import(self, node: object) -> None:
-        text = self._one_line(node, node.end_byte)  # type: ignore[attr-defined]
+    def _import(self, node: Node) -> None:
+        text = self._one_line(node, node.end_byte)
         targets: list[str] = []
         lang = self.spec.name
         if lang == "python":
             targets = _python_import_targets(node)
         elif lang in ("javascript", "typescript", "tsx"):
-            source = node.child_by_field_name("source")  # type: ignore[attr-defined]
+            source = node.child_by_field_name("source")
             if source is not None:
-                targets = [source.text.decode("utf-8", "replace").strip("'\"`")]
+                targets = [_text(source).strip("'\"`")]
         elif lang == "go":
             targets = [m.strip('"`') for m in re.findall(r'"[^"]+"|`[^`]+`', text)]
         elif lang == "rust":
@@ -430,13 +439,13 @@ class _Walker:
         elif lang == "java":
             body = re.sub(r"^(import|package)\s+(static\s+)?", "", text).rstrip(";").strip()
             targets = [body.removesuffix(".*")]
-        self.pf.imports.append(Import(text, int(node.start_point[0]), [t for t in targets if t]))  # type: ignore[attr-defined]
+        self.pf.imports.append(Import(text, int(node.start_point[0]), [t for t in targets if t]))
 
-    def _one_line(self, node: object, stop: int) -> str:
+    def _one_line(self, node: Node, stop: int) -> str:
         """The text of `node` up to byte `stop`, comments removed, each line break (with its
         indentation) turned into one space; the inside of strings is kept byte for byte."""
         src = self.src
-        raw = src[node.start_byte : stop].rstrip()  # type: ignore[attr-defined]
+        raw = src[node.start_byte : stop].rstrip()
         if b"\n" not in raw and b"\r" not in raw and not any(m in raw for m in self._comment_marks):
             return raw.decode("utf-8", "replace").strip()  # the common case: already one clean line
         pieces: list[str] = []
@@ -446,16 +455,16 @@ class _Walker:
         comments = self.spec.comments
         while stack:
             n = stack.pop()
-            if n.start_byte >= stop:  # type: ignore[attr-defined]
+            if n.start_byte >= stop:
                 continue
-            t = n.type  # type: ignore[attr-defined]
+            t = n.type
             if t in comments:
                 continue
-            kids = n.children  # type: ignore[attr-defined]
-            if kids and t not in strings and n.end_byte > n.start_byte:  # type: ignore[attr-defined]
+            kids = n.children
+            if kids and t not in strings and n.end_byte > n.start_byte:
                 stack.extend(reversed(kids))
                 continue
-            s, e = n.start_byte, min(n.end_byte, stop)  # type: ignore[attr-defined]
+            s, e = n.start_byte, min(n.end_byte, stop)
             if e <= s:
                 continue
             if last_end is not None:
@@ -466,25 +475,25 @@ class _Walker:
         return "".join(pieces).strip()
 
 
-def _python_import_targets(node: object) -> list[str]:
-    t = node.type  # type: ignore[attr-defined]
+def _python_import_targets(node: Node) -> list[str]:
+    t = node.type
     if t == "future_import_statement":
         return []
     if t == "import_statement":
         out = []
-        for c in node.named_children:  # type: ignore[attr-defined]
+        for c in node.named_children:
             n = c.child_by_field_name("name") if c.type == "aliased_import" else c
             if n is not None:
-                out.append(n.text.decode("utf-8", "replace"))
+                out.append(_text(n))
         return out
-    module = node.child_by_field_name("module_name")  # type: ignore[attr-defined]
-    base = module.text.decode("utf-8", "replace") if module is not None else ""
+    module = node.child_by_field_name("module_name")
+    base = _text(module) if module is not None else ""
     out = [base] if base.strip(".") else []
-    for c in node.children_by_field_name("name"):  # type: ignore[attr-defined]
+    for c in node.children_by_field_name("name"):
         n = c.child_by_field_name("name") if c.type == "aliased_import" else c
         if n is None:
             continue
-        name = n.text.decode("utf-8", "replace")
+        name = _text(n)
         sep = "" if base.endswith(".") else "."
         out.append(f"{base}{sep}{name}" if base else name)
     return out

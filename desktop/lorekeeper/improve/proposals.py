@@ -28,6 +28,9 @@ from lorekeeper.skills.spec import SKILL_FILE, normalise_evals_text, parse_skill
 from lorekeeper.store.models import BenchmarkRun, Proposal, SkillVersion, utcnow
 
 if TYPE_CHECKING:
+    from sqlalchemy.orm import Session
+
+    from lorekeeper.audit.log import SessionLog
     from lorekeeper.workspace import Workspace
 
 log_module = logging.getLogger(__name__)
@@ -192,7 +195,7 @@ class ProposalService:
         self.ws = ws
 
     # ------------------------------------------------------------------ reading
-    def _badges(self, s, ids: list[int]) -> dict[int, BenchmarkBadge]:  # type: ignore[no-untyped-def]
+    def _badges(self, s: Session, ids: list[int]) -> dict[int, BenchmarkBadge]:
         if not ids:
             return {}
         latest = (
@@ -284,7 +287,7 @@ class ProposalService:
             info = _info(row, None)
         return info
 
-    def _pending(self, s, proposal_id: int) -> Proposal:  # type: ignore[no-untyped-def]
+    def _pending(self, s: Session, proposal_id: int) -> Proposal:
         row = s.get(Proposal, proposal_id)
         if row is None:
             raise NotFoundError(f"no proposal #{proposal_id}. `lorekeeper proposals list` shows the queue.")
@@ -296,10 +299,10 @@ class ProposalService:
             )
         return row
 
-    def _event(self, log, kind: str, data: dict[str, Any]) -> str:  # type: ignore[no-untyped-def]
+    def _event(self, log: SessionLog, kind: str, data: dict[str, Any]) -> str:
         return str(log.append(kind, data)["sig"])
 
-    def _abort(self, log, proposal_id: int, kind: str, exc: BaseException) -> None:  # type: ignore[no-untyped-def]
+    def _abort(self, log: SessionLog, proposal_id: int, kind: str, exc: BaseException) -> None:
         """The signed decision is in the log but the store refused it: say so in the log too."""
         try:
             log.append(
@@ -362,6 +365,8 @@ class ProposalService:
             with self.ws.store.write() as s:
                 row = self._pending(s, proposal_id)
                 sk = lib._skill(s, p.skill, p.scope)
+                if sk is None:  # deleted by another process since the check above
+                    raise NotFoundError(f"skill {p.skill!r} no longer exists")
                 cur = s.scalar(
                     select(SkillVersion).where(
                         SkillVersion.skill_id == sk.id, SkillVersion.version == sk.current_version

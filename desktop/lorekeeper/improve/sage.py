@@ -12,7 +12,7 @@ new proposal is benchmarked right away (pillar 7); a benchmark failure keeps the
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
+from collections.abc import Generator
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -182,7 +182,7 @@ class SageService:
         current = ws.skills.get(t.skill, t.scope or None)
         rules = current.rules()
         fails: dict[str, dict[str, Any]] = {}
-        for proj, _m in t.metrics or [(t.project, None)]:
+        for proj in [p for p, _m in t.metrics] or [t.project]:
             for fr in failing_rules(ws, t.skill, proj, days=days):
                 fails.setdefault(fr.id, fr.to_dict())
         learn = related_learnings(ws, t.skill, t.project, [f["name"] for f in fails.values()])
@@ -205,7 +205,8 @@ class SageService:
             try:
                 next(gen)
             except StopIteration as stop:
-                return stop.value
+                summary: RunSummary = stop.value
+                return summary
 
     def analyze_steps(
         self,
@@ -217,7 +218,7 @@ class SageService:
         judge: Judge | None = None,
         benchmark: bool = True,
         scenarios: int = DEFAULT_SCENARIOS,
-    ) -> Iterator[Progress]:
+    ) -> Generator[Progress, None, RunSummary]:
         ws = self.ws
         provider = provider or sage_provider(ws)
         status = provider.status()

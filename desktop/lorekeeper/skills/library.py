@@ -8,6 +8,7 @@ agents and git can read them; it is read back only by an explicit import.
 
 from __future__ import annotations
 
+import builtins
 import difflib
 import getpass
 import re
@@ -19,8 +20,10 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
+from typing import Any
 
 from sqlalchemy import func, select
+from sqlalchemy.orm import Session
 
 from lorekeeper.errors import InvalidInputError, InvalidSpecError, NotFoundError
 from lorekeeper.evals.rules import RuleSet, parse_rules, parse_rules_text
@@ -195,7 +198,7 @@ class SkillLibrary:
             ]
         return infos
 
-    def projects(self) -> list[str]:
+    def projects(self) -> builtins.list[str]:
         with self.store.session() as s:
             named = set(s.scalars(select(Project.name)))
             forked = set(s.scalars(select(Skill.project).where(Skill.project != GLOBAL)))
@@ -210,7 +213,7 @@ class SkillLibrary:
                 s.add(Project(name=name, description=description))
         self.revision += 1
 
-    def _skill(self, s, name: str, project: str) -> Skill | None:  # type: ignore[no-untyped-def]
+    def _skill(self, s: Session, name: str, project: str) -> Skill | None:
         return s.scalar(select(Skill).where(Skill.name == name, Skill.project == project))
 
     def exists(self, name: str, project: str = GLOBAL) -> bool:
@@ -254,7 +257,7 @@ class SkillLibrary:
             current=v.version == sk.current_version,
         )
 
-    def versions(self, name: str, project: str | None = None) -> list[SkillVersionInfo]:
+    def versions(self, name: str, project: str | None = None) -> builtins.list[SkillVersionInfo]:
         """History of the exact scope given (global when project is empty), newest first."""
         project = validate_project(project)
         with self.store.session() as s:
@@ -269,7 +272,7 @@ class SkillLibrary:
     def rules(self, name: str, project: str | None = None) -> RuleSet:
         return self.get(name, project).rules()
 
-    def routable(self, project: str | None = None) -> list[RoutableSkill]:
+    def routable(self, project: str | None = None) -> builtins.list[RoutableSkill]:
         """What the router scores for a project: globals, with that project's forks in their place."""
         return [
             RoutableSkill(i.name, i.description, i.triggers, i.keywords) for i in self.list(project=project or GLOBAL)
@@ -321,7 +324,9 @@ class SkillLibrary:
         self._export(name, project)
         return info
 
-    def set_rules(self, name: str, project: str | None, rules: list[dict], message: str = "") -> SkillVersionInfo:
+    def set_rules(
+        self, name: str, project: str | None, rules: builtins.list[dict[str, Any]], message: str = ""
+    ) -> SkillVersionInfo:
         """Replace the rules of a skill (validated as a whole) as a new version."""
         project = validate_project(project)
         current = self.get(name, project)
@@ -345,7 +350,9 @@ class SkillLibrary:
         self.revision += 1
         return info
 
-    def _write_version_in(self, s, doc: SkillDoc, evals: str, project: str, message: str, author: str):  # type: ignore[no-untyped-def]
+    def _write_version_in(
+        self, s: Session, doc: SkillDoc, evals: str, project: str, message: str, author: str
+    ) -> SkillVersionInfo:
         sk = self._skill(s, doc.name, project)
         now = utcnow()
         if sk is None:
