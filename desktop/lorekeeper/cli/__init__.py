@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import importlib
 from pathlib import Path
+from typing import Any
 
 import click
 
@@ -39,8 +40,8 @@ COMMANDS = {
 class LazyGroup(click.Group):
     """A group whose subcommands are imported on first use (click's documented lazy-loading pattern)."""
 
-    def __init__(self, *args: object, lazy: dict[str, str] | None = None, **kwargs: object) -> None:
-        super().__init__(*args, **kwargs)  # type: ignore[arg-type]
+    def __init__(self, *args: Any, lazy: dict[str, str] | None = None, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
         self.lazy = dict(lazy or {})
 
     def list_commands(self, ctx: click.Context) -> list[str]:

@@ -7,7 +7,7 @@ import json
 import sys
 from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import TYPE_CHECKING, Any, ParamSpec, TypeVar
 
 import click
 
@@ -18,6 +18,8 @@ if TYPE_CHECKING:
     from lorekeeper.workspace import Workspace
 
 F = TypeVar("F", bound=Callable[..., Any])
+P = ParamSpec("P")
+R = TypeVar("R")
 
 
 def workspace_option(f: F) -> F:
@@ -51,11 +53,11 @@ def emit_json(data: Any) -> None:
     click.echo(json.dumps(data, ensure_ascii=False, indent=2))
 
 
-def handle_errors(f: F) -> F:
+def handle_errors(f: Callable[P, R]) -> Callable[P, R]:
     """Turn a LorekeeperError into `CODE: message` on stderr (and JSON on stdout with --json)."""
 
     @functools.wraps(f)
-    def wrapper(*args: Any, **kwargs: Any) -> Any:
+    def wrapper(*args: P.args, **kwargs: P.kwargs) -> R:
         try:
             return f(*args, **kwargs)
         except LorekeeperError as exc:
@@ -64,4 +66,4 @@ def handle_errors(f: F) -> F:
             click.echo(f"error: {exc}", err=True)
             sys.exit(exc.exit_code)
 
-    return wrapper  # type: ignore[return-value]
+    return wrapper

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import sys
 from pathlib import Path
+from typing import Any
 
 import click
 
@@ -72,7 +73,7 @@ def validate_cmd(path: Path | None, workspace_dir: Path | None, as_json: bool) -
             click.echo(f"error: {exc}", err=True)
             sys.exit(exc.exit_code)
     checked: list[str] = []
-    errors: list[dict] = []
+    errors: list[dict[str, Any]] = []
     try:
         with skill_source(path) as (root, dirs):
             if not dirs:
@@ -101,7 +102,7 @@ def validate_cmd(path: Path | None, workspace_dir: Path | None, as_json: bool) -
         sys.exit(EXIT_INVALID)
 
 
-def _validate_one(d: Path, checked: list, errors: list, display: str | None = None) -> None:
+def _validate_one(d: Path, checked: list[str], errors: list[dict[str, Any]], display: str | None = None) -> None:
     try:
         doc = read_skill_dir(d)
         doc.rules()

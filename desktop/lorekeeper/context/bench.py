@@ -109,11 +109,11 @@ def _facts(rel: str, text: str, tree: ast.AST) -> FileFacts:
     return f
 
 
-def _header(lines: list[str], node: ast.AST) -> tuple[str, str]:
+def _header(lines: list[str], node: ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef) -> tuple[str, str]:
     """(whitespace-free header without its final colon, verbatim header lines) of a def/class."""
-    start = node.lineno - 1  # type: ignore[attr-defined]
-    col = node.col_offset  # type: ignore[attr-defined]
-    chunk = "".join(lines[start : node.end_lineno])  # type: ignore[attr-defined]
+    start = node.lineno - 1
+    col = node.col_offset
+    chunk = "".join(lines[start : node.end_lineno])
     first_line_prefix = chunk[:col]
     body = chunk[col:]
     depth = 0

@@ -68,13 +68,13 @@ def _check(rule: Rule, response: str) -> bool:
         assert rule.compiled is not None
         return rule.compiled.search(response) is None
     if t == "max_length":
-        return len(response) <= v
+        return len(response) <= int(v)
     if t == "min_length":
-        return len(response) >= v
+        return len(response) >= int(v)
     if t == "max_words":
-        return len(response.split()) <= v
+        return len(response.split()) <= int(v)
     if t == "min_words":
-        return len(response.split()) >= v
+        return len(response.split()) >= int(v)
 
     folded = response.casefold()
     if base == "icontains":

@@ -10,10 +10,13 @@ SEPARATOR = " | "
 PREFIX = "Eval: "
 
 
-class _Result(Protocol):
-    name: str
-    severity: str
-    passed: bool
+class _Result(Protocol):  # read-only members: frozen dataclasses such as RuleResult match
+    @property
+    def name(self) -> str: ...
+    @property
+    def severity(self) -> str: ...
+    @property
+    def passed(self) -> bool: ...
 
 
 def footnote(results: Iterable[_Result]) -> str:

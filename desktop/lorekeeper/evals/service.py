@@ -5,14 +5,18 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass
 from datetime import datetime
+from typing import Any, TypeVar
 
-from sqlalchemy import func, or_, select
+from sqlalchemy import Select, func, or_, select
 
 from lorekeeper.evals.engine import EvalReport, evaluate
 from lorekeeper.evals.rules import RuleSet
 from lorekeeper.skills.library import SkillLibrary, validate_project
 from lorekeeper.store.engine import Store
 from lorekeeper.store.models import EvalRun
+
+# Any SELECT (one entity, some columns or a count): the filters below keep its row type.
+_Stmt = TypeVar("_Stmt", bound="Select[*tuple[Any, ...]]")
 
 
 @dataclass(frozen=True)
@@ -26,7 +30,7 @@ class EvalRunInfo:
     passed: bool
     rules_total: int
     rules_failed: int
-    results: list[dict]
+    results: list[dict[str, Any]]
     footnote: str
     created_at: datetime
 
@@ -82,7 +86,15 @@ class EvalService:
             s.flush()
             return row.id
 
-    def _filtered(self, stmt, skill, project, passed, search, since):  # type: ignore[no-untyped-def]
+    def _filtered(
+        self,
+        stmt: _Stmt,
+        skill: str | None,
+        project: str | None,
+        passed: bool | None,
+        search: str,
+        since: datetime | None,
+    ) -> _Stmt:
         if skill:
             stmt = stmt.where(EvalRun.skill == skill)
         if project is not None:

@@ -106,7 +106,8 @@ class ClaudeCliProvider(Provider):
                     if tail:
                         yield tail
                     break
-                piece = decoder.decode(item)  # type: ignore[arg-type]
+                assert isinstance(item, bytes)
+                piece = decoder.decode(item)
                 if piece:
                     yield piece
             deadline = time.monotonic() + self.settings.timeout

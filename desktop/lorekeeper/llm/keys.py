@@ -19,15 +19,10 @@ def _user(provider: str) -> str:
     return f"llm:{provider}"
 
 
-def _keyring():  # type: ignore[no-untyped-def]
-    import keyring
+def get_key(provider: str) -> str | None:
+    import keyring  # imported on first use: the CLI starts faster without it
     from keyring.errors import KeyringError
 
-    return keyring, KeyringError
-
-
-def get_key(provider: str) -> str | None:
-    keyring, KeyringError = _keyring()
     try:
         key = keyring.get_password(SERVICE, _user(provider))
     except (KeyringError, RuntimeError):
@@ -40,7 +35,9 @@ def get_key(provider: str) -> str | None:
 
 def key_source(provider: str) -> str:
     """'keyring', 'environment' or '' (no key)."""
-    keyring, KeyringError = _keyring()
+    import keyring  # imported on first use: the CLI starts faster without it
+    from keyring.errors import KeyringError
+
     try:
         if keyring.get_password(SERVICE, _user(provider)):
             return "keyring"
@@ -56,7 +53,9 @@ def set_key(provider: str, key: str) -> None:
         raise LLMUnavailableError("an empty API key was given; nothing was stored")
     if any(c.isspace() for c in key):
         raise LLMUnavailableError("an API key has no spaces or line breaks; nothing was stored")
-    keyring, KeyringError = _keyring()
+    import keyring  # imported on first use: the CLI starts faster without it
+    from keyring.errors import KeyringError
+
     try:
         keyring.set_password(SERVICE, _user(provider), key)
     except (KeyringError, RuntimeError) as exc:
@@ -66,7 +65,9 @@ def set_key(provider: str, key: str) -> None:
 
 
 def delete_key(provider: str) -> bool:
-    keyring, KeyringError = _keyring()
+    import keyring  # imported on first use: the CLI starts faster without it
+    from keyring.errors import KeyringError
+
     try:
         keyring.delete_password(SERVICE, _user(provider))
     except (KeyringError, RuntimeError):
