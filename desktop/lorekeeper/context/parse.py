@@ -19,6 +19,7 @@ from lorekeeper.context.languages import MARKDOWN_EXTENSIONS, LanguageSpec, pars
 
 if TYPE_CHECKING:  # tree-sitter is imported lazily at run time (the CLI starts without it)
     from tree_sitter import Language, Node, Query
+
 # Node types that carry a name a reader would look for (identifier recall, relevance terms).
 IDENTIFIER_TYPES = frozenset(
     {"identifier", "property_identifier", "field_identifier", "type_identifier", "shorthand_property_identifier"}
@@ -283,7 +284,7 @@ class _Walker:
                 self._import(node)
                 continue
             if t in IDENTIFIER_TYPES:
-                name = _text(node)
+                name = (node.text or b"").decode("utf-8", "replace")  # inline: the hottest line of a pack
                 self.pf.identifiers[name] += 1
                 if owner is not None:
                     defs[owner].identifiers[name] += 1
