@@ -33,11 +33,13 @@ PYTEST_ARGS ?= -n auto --dist loadfile
 test: setup
 	QT_QPA_PLATFORM=offscreen $(PY) -m pytest -q $(PYTEST_ARGS)
 
-## make lint: the house rules a clean checkout must pass (CI runs it before the tests)
+## make lint: the house rules a clean checkout must pass (CI runs it before the tests);
+## mypy reads [tool.mypy] in pyproject.toml (strict on the Qt-free packages, lighter on ui/)
 lint: setup
 	$(VENV)/bin/ruff check desktop tests
 	$(VENV)/bin/ruff format --check desktop tests
 	PYTHONPATH=$(CURDIR)/desktop $(VENV)/bin/lint-imports
+	$(VENV)/bin/mypy
 
 bench: setup
 	QT_QPA_PLATFORM=offscreen $(PY) -m pytest -q -s tests/bench -p no:cacheprovider -o norecursedirs=

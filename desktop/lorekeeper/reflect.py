@@ -161,7 +161,7 @@ class ReflectLoop:
         # One footnote for the answer: the routed skills' failed rules in route order, each
         # (severity, name) once, since two skills often share a rule such as "No force push".
         unique = list({(r.severity, r.name, r.passed): r for r in results if not r.passed}.values())
-        note = make_footnote(unique)  # type: ignore[arg-type]  # RuleResult is frozen; the protocol only reads
+        note = make_footnote(unique)
         return Answer(interaction, project, prompt, text, tuple(results), note, tuple(runs), model, truncated)
 
     def fix_it(

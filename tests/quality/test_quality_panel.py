@@ -37,7 +37,7 @@ def test_underperformers_come_first_and_are_marked(qtbot, window, demo_workspace
     assert sum(p.evaluated for p in panel.snapshot.points) == 5
 
     # the window filter: last 7 days leaves the older demo samples out
-    panel.window.setCurrentIndex(0)
+    panel.window_combo.setCurrentIndex(0)
     qtbot.waitUntil(lambda: panel.snapshot.days == 7)
     assert all(m.applied_count <= 5 for m in panel.model.rows)
 

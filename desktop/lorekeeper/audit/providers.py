@@ -60,15 +60,10 @@ class KeyProvider(Protocol):
 # --------------------------------------------------------------------------- keyring
 
 
-def _keyring_module():  # type: ignore[no-untyped-def]
-    import keyring
-
-    return keyring
-
-
 def keyring_backend_problem() -> str | None:
     """Why the OS keyring cannot hold secrets here, or None when it can."""
-    kr = _keyring_module()
+    import keyring as kr  # imported on first use
+
     try:
         backend = kr.get_keyring()
     except Exception as exc:  # noqa: BLE001 - any failure to even pick a backend
@@ -92,7 +87,9 @@ def keyring_backend_name() -> str:
     backend chosen where no OS keyring exists, `keyrings.alt PlaintextKeyring`: the operator
     must be able to see where the key lives."""
     try:
-        backend = _keyring_module().get_keyring()
+        import keyring
+
+        backend = keyring.get_keyring()
     except Exception:  # noqa: BLE001 - reported by keyring_backend_problem
         return "unavailable"
     module = type(backend).__module__
@@ -126,7 +123,8 @@ class KeyringProvider:
         problem = keyring_backend_problem()
         if problem:
             raise self._no_backend(problem)
-        kr = _keyring_module()
+        import keyring as kr  # imported on first use
+
         try:
             return kr.get_password(KEYRING_SERVICE, username)
         except Exception as exc:  # noqa: BLE001 - keyring errors vary by backend
@@ -136,7 +134,8 @@ class KeyringProvider:
         problem = keyring_backend_problem()
         if problem:
             raise self._no_backend(problem)
-        kr = _keyring_module()
+        import keyring as kr  # imported on first use
+
         try:
             kr.set_password(KEYRING_SERVICE, username, value)
         except Exception as exc:  # noqa: BLE001
@@ -264,7 +263,9 @@ class VaultProvider:
             return value
         try:
             if keyring_backend_problem() is None:
-                return _keyring_module().get_password(KEYRING_SERVICE, entry)
+                import keyring
+
+                return keyring.get_password(KEYRING_SERVICE, entry)
         except Exception:  # noqa: BLE001 - a broken keyring just means "not there"
             return None
         return None
@@ -335,12 +336,13 @@ class VaultProvider:
 
     def _read(self, path: str, version: int | None = None, *, missing_ok: bool = False) -> dict[str, Any] | None:
         client = self._connect()
-        return self._call(
+        answer: dict[str, Any] | None = self._call(
             lambda: client.secrets.kv.v2.read_secret_version(
                 path=path, version=version, mount_point=self.mount, raise_on_deleted_version=True
             ),
             missing_ok=missing_ok,
         )
+        return answer
 
     def _write(self, path: str, data: dict[str, Any], cas: int | None) -> int:
         client = self._connect()
@@ -401,7 +403,9 @@ def store_vault_secret(workspace_id: str, value: str, *, approle: bool = False) 
     if problem:
         raise AuditKeyUnavailableError(f"{problem}: use VAULT_TOKEN instead.", cause=CAUSE_NO_BACKEND, provider="vault")
     entry = f"vault-secret-id:{workspace_id}" if approle else f"vault-token:{workspace_id}"
-    _keyring_module().set_password(KEYRING_SERVICE, entry, value)
+    import keyring
+
+    keyring.set_password(KEYRING_SERVICE, entry, value)
     return entry
 
 

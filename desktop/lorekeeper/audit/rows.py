@@ -15,13 +15,16 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from datetime import date, datetime
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from sqlalchemy import inspect as sa_inspect
 from sqlalchemy import or_, select
 from sqlalchemy.orm import Session
 
 from lorekeeper.audit.signer import SIG_FIELD, VERSION_FIELD, Signer, Verdict
+
+if TYPE_CHECKING:
+    from lorekeeper.store.models import SignedColumns
 
 T = TypeVar("T")
 
@@ -102,7 +105,7 @@ class RowVerifier:
         return out
 
 
-def sign_unsigned(session: Session, model: type, signer: Signer) -> int:
+def sign_unsigned(session: Session, model: type[SignedColumns], signer: Signer) -> int:
     """The data migration for rows written before signing existed: sign every unsigned row.
 
     Rows that carry a signature are left alone, valid or not (re-signing a bad row would launder
@@ -116,9 +119,10 @@ def sign_unsigned(session: Session, model: type, signer: Signer) -> int:
 
 # Models whose rows are signed; later features add theirs (`register_signed_model(Model)`), so
 # `lorekeeper audit sign-rows` can migrate them all.
-SIGNED_MODELS: dict[str, type] = {}
+SIGNED_MODELS: dict[str, type[SignedColumns]] = {}
+_Model = TypeVar("_Model", bound="type[SignedColumns]")
 
 
-def register_signed_model(model: type) -> type:
-    SIGNED_MODELS[model.__tablename__] = model
+def register_signed_model(model: _Model) -> _Model:
+    SIGNED_MODELS[sa_inspect(model).local_table.name] = model  # the model's __tablename__
     return model

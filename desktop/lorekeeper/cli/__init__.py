@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import importlib
 from pathlib import Path
+from typing import Any
 
 import click
 
@@ -68,8 +69,8 @@ SUMMARIES = {
 class LazyGroup(click.Group):
     """A group whose subcommands are imported on first use (click's documented lazy-loading pattern)."""
 
-    def __init__(self, *args: object, lazy: dict[str, str] | None = None, **kwargs: object) -> None:
-        super().__init__(*args, **kwargs)  # type: ignore[arg-type]
+    def __init__(self, *args: Any, lazy: dict[str, str] | None = None, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
         self.lazy = dict(lazy or {})
 
     def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
@@ -112,7 +113,7 @@ class LazyGroup(click.Group):
         limit = formatter.width - 6 - max(len(n) for n in names)
         for name in names:
             if name in self.lazy and name in SUMMARIES:
-                rows.append((name, click.utils.make_default_short_help(SUMMARIES[name], limit)))
+                rows.append((name, click.Command(name, help=SUMMARIES[name]).get_short_help_str(limit)))
                 continue
             cmd = self.get_command(ctx, name)
             if cmd is not None and not cmd.hidden:

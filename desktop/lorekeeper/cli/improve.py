@@ -12,6 +12,7 @@ from __future__ import annotations
 import difflib
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import click
 
@@ -19,6 +20,9 @@ from lorekeeper.cli.common import emit_json, handle_errors, json_option, open_wo
 from lorekeeper.errors import EXIT_UNAVAILABLE
 from lorekeeper.improve.bench import DEFAULT_SCENARIOS, MAX_SCENARIOS
 from lorekeeper.improve.nightly import DEFAULT_DAYS
+
+if TYPE_CHECKING:
+    from lorekeeper.improve.bench import BenchmarkInfo
 
 _days = click.option(
     "--days",
@@ -242,7 +246,7 @@ def bench() -> None:
     """A/B benchmarks: current vs proposed content, evals (60%) + a two-order LLM judge (40%)."""
 
 
-def _print_run(run, full: bool = False) -> None:  # type: ignore[no-untyped-def]
+def _print_run(run: BenchmarkInfo, full: bool = False) -> None:
     click.echo(f"Benchmark #{run.id} of proposal #{run.proposal_id} ({run.skill}): {run.badge}")
     click.echo(
         f"  model {run.provider}:{run.model}, judge {run.judge_model}, seed {run.seed}; "
@@ -250,7 +254,7 @@ def _print_run(run, full: bool = False) -> None:  # type: ignore[no-untyped-def]
     )
     for r in run.results:
 
-        def ev(v):
+        def ev(v: float | None) -> str:
             return "n/a" if v is None else f"{v * 10:.1f}"
 
         star = {"new": "new ★", "old": "old ★", "tie": "tie"}[r.winner]

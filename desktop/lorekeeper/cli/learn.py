@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import click
 
@@ -11,8 +12,11 @@ from lorekeeper.cli.common import emit_json, handle_errors, json_option, open_wo
 from lorekeeper.learnings.mdformat import decode_utf8
 from lorekeeper.learnings.service import SCOPES, SOURCES, STATUSES
 
+if TYPE_CHECKING:
+    from lorekeeper.workspace import Workspace
 
-def _warn_unsigned(ws) -> None:  # type: ignore[no-untyped-def]
+
+def _warn_unsigned(ws: Workspace) -> None:
     """Say so when the audit chain could not sign a change (the change itself was kept)."""
     for w in ws.learnings.take_audit_warnings():
         click.echo(f"warning: {w}", err=True)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import dataclasses
 import sys
 from pathlib import Path
+from typing import Any
 
 import click
 
@@ -78,7 +79,7 @@ def configure(
     as_json: bool,
 ) -> None:
     """Change the [llm] table of lorekeeper.toml (other settings and comments are kept)."""
-    changes = {
+    changes: dict[str, Any] = {  # each value has its own field's type
         k: v
         for k, v in {
             "provider": provider,

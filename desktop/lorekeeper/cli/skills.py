@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import sys
 from pathlib import Path
+from typing import Any
 
 import click
 
@@ -72,7 +73,7 @@ def validate_cmd(path: Path | None, workspace_dir: Path | None, as_json: bool) -
             click.echo(f"error: {exc}", err=True)
             sys.exit(exc.exit_code)
     checked: list[str] = []
-    errors: list[dict] = []
+    errors: list[dict[str, Any]] = []
     warnings: list[str] = []  # load-time eval warnings (nested quantifiers): reported, never fatal
     try:
         with skill_source(path) as (root, dirs):
@@ -108,7 +109,11 @@ def validate_cmd(path: Path | None, workspace_dir: Path | None, as_json: bool) -
 
 
 def _validate_one(
-    d: Path, checked: list, errors: list, display: str | None = None, warnings: list[str] | None = None
+    d: Path,
+    checked: list[str],
+    errors: list[dict[str, Any]],
+    display: str | None = None,
+    warnings: list[str] | None = None,
 ) -> None:
     try:
         doc = read_skill_dir(d)

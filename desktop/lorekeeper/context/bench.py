@@ -139,7 +139,7 @@ def _assigned(stmt: ast.stmt) -> list[str]:
         return [stmt.target.id]
     type_alias = getattr(ast, "TypeAlias", None)
     if type_alias is not None and isinstance(stmt, type_alias):
-        return [stmt.name.id]  # type: ignore[attr-defined]
+        return [stmt.name.id]
     return []
 
 
@@ -418,11 +418,11 @@ def _code_facts(rel: str, data: bytes, root: object, lang: str) -> FileFacts:
                 body = (
                     value.child_by_field_name("body") if value is not None and value.type in _FUNCTION_VALUES else value
                 )
-            stop = (
+            stop: int = (
                 body.start_byte
                 if body is not None and t not in ("interface_declaration", "enum_item")
-                else node.end_byte
-            )  # type: ignore[attr-defined]
+                else node.end_byte  # type: ignore[attr-defined]
+            )
             naive.append(_line_span(data, node, stop) + "\n")
             if t in ("function_item", "function_declaration", "method_declaration") and lang != "typescript":
                 continue  # locals of a Rust/Go function are not definitions of the file

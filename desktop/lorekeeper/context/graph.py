@@ -69,7 +69,7 @@ def module_keys(rel: str) -> list[str]:
 def build_import_graph(files: list[ParsedFile]) -> Any:
     import networkx as nx
 
-    g = nx.DiGraph()
+    g: nx.DiGraph[int] = nx.DiGraph()
     g.add_nodes_from(range(len(files)))
     by_key: dict[str, list[int]] = defaultdict(list)
     by_path: dict[str, int] = {}
@@ -123,9 +123,9 @@ def _resolve(
         dotted = re.sub(r"^(crate|self|super)\.", "", dotted)
     parts = [p for p in dotted.split(".") if p]
     while parts:
-        hits = by_key.get(".".join(parts))
-        if hits:
-            return hits if len(hits) <= MAX_AMBIGUOUS_CALLEES else []
+        found = by_key.get(".".join(parts))
+        if found:
+            return found if len(found) <= MAX_AMBIGUOUS_CALLEES else []
         parts = parts[:-1]
         if len(parts) < 1:
             break
@@ -219,8 +219,8 @@ def _definition_score(d: Any, terms: set[str], idf: dict[str, float], exact: set
     for ident, c in d.identifiers.items():
         stems = identifier_stems(ident)
         if stems & terms:
-            for w in stems:
-                body_counts[w] += c
+            for s in stems:
+                body_counts[s] += c
     for t in sorted(terms):  # a fixed order: float sums, hence rankings, are the same in every process
         w = idf.get(t, 0.0)
         if t in name_parts or t == name_l:
@@ -253,7 +253,7 @@ def _idf(files: list[ParsedFile], terms: set[str]) -> dict[str, float]:
 def _call_graph(files: list[ParsedFile], g: Any) -> Any:
     import networkx as nx
 
-    cg = nx.DiGraph()
+    cg: nx.DiGraph[tuple[int, int]] = nx.DiGraph()
     by_name: dict[str, list[tuple[int, int]]] = defaultdict(list)
     for fi, pf in enumerate(files):
         for di, d in enumerate(pf.definitions):

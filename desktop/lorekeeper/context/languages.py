@@ -10,7 +10,10 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from functools import cache
 from pathlib import PurePath
-from typing import Any
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:  # imported on first use: the CLI starts without tree-sitter
+    from tree_sitter import Parser
 
 
 @dataclass(frozen=True)
@@ -151,7 +154,7 @@ def spec_for(path: str | PurePath) -> LanguageSpec | None:
 
 
 @cache
-def parser_for(name: str) -> Any:
+def parser_for(name: str) -> Parser:
     """A tree-sitter parser for the language called `name` (grammar loaded once per process)."""
     import importlib
 

@@ -13,9 +13,15 @@ from __future__ import annotations
 
 import posixpath
 import time
+from collections.abc import Generator
 from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING
 
 from lorekeeper.context.intent import StructuredIntent
+
+if TYPE_CHECKING:  # pack imports the whole engine: loaded on first use only
+    from lorekeeper.context.pack import PackResult
 
 DEFAULT_WINDOW = 128_000  # tokens: a common context window size (GPT-4o, many Claude setups)
 PRESSURE_COMPRESS = 0.70  # utilisation from which non-target files are downgraded
@@ -188,13 +194,13 @@ def _test_matches(test_path: str, target: str) -> bool:
     return stem in base.replace("test_", "").replace("_test", "").replace(".test", "").replace(".spec", "")
 
 
-def ledger_from_pack(result: object, window: int = DEFAULT_WINDOW) -> ContextLedger:
+def ledger_from_pack(result: PackResult, window: int = DEFAULT_WINDOW) -> ContextLedger:
     """A ledger holding every file a pack sent (targets: the files with task bodies)."""
     ledger = ContextLedger(window)
     now = time.time()
-    sent = sum(e.sent_tokens for e in result.entries if e.mode != "omitted")  # type: ignore[attr-defined]
-    ledger.overhead = max(0, result.output_tokens - sent)  # type: ignore[attr-defined]
-    for e in result.entries:  # type: ignore[attr-defined]
+    sent = sum(e.sent_tokens for e in result.entries if e.mode != "omitted")
+    ledger.overhead = max(0, result.output_tokens - sent)
+    for e in result.entries:
         if e.mode == "omitted":
             continue
         ledger.record(
@@ -204,7 +210,7 @@ def ledger_from_pack(result: object, window: int = DEFAULT_WINDOW) -> ContextLed
                 original_tokens=e.original_tokens,
                 sent_tokens=e.sent_tokens,
                 relevance=e.relevance,
-                target=e.relevance >= TARGET_RELEVANCE or _named(e.rel, result.intent.targets),  # type: ignore[attr-defined]
+                target=e.relevance >= TARGET_RELEVANCE or _named(e.rel, result.intent.targets),
                 alternatives=dict(e.alternatives),
                 sent_at=now,
             )
@@ -224,7 +230,7 @@ def _named(rel: str, targets: list[str]) -> bool:
 class LedgerSnapshot:
     """A pack and its ledger, as plain data for the Compression ledger panel."""
 
-    result: object  # the PackResult
+    result: PackResult
     window: int
     used: int
     utilization: float
@@ -235,17 +241,17 @@ class LedgerSnapshot:
 
 
 def pack_with_ledger(
-    root: object,
+    root: Path,
     *,
     task: str | None = None,
     budget: int | None = None,
     mode: str = "auto",
     window: int = DEFAULT_WINDOW,
-):  # type: ignore[no-untyped-def]
+) -> Generator[tuple[int, int, str], None, LedgerSnapshot]:
     """Generator: pack `root` (yielding progress) and return its `LedgerSnapshot`."""
     from lorekeeper.context.pack import pack_steps
 
-    result = yield from pack_steps(root, task=task, budget=budget, mode=mode)  # type: ignore[arg-type]
+    result = yield from pack_steps(root, task=task, budget=budget, mode=mode)
     ledger = ledger_from_pack(result, window)
     available = [e.rel for e in result.entries]
     return LedgerSnapshot(

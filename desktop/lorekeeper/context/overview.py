@@ -61,24 +61,30 @@ def overview(root: Path, task: str | None = None) -> Overview:
                 "parse_error_line": pf.error_line,
             }
         )
-    ranked.sort(key=lambda r: (-float(r["relevance"]), str(r["rel"])))  # type: ignore[arg-type]
+    ranked.sort(key=lambda r: (-_number(r["relevance"]), str(r["rel"])))
     deficits: list[str] = []
     if intent.task:
         ledger = ContextLedger()
         for r in ranked:
-            if float(r["relevance"]) >= TARGET_RELEVANCE:  # type: ignore[arg-type]
+            if _number(r["relevance"]) >= TARGET_RELEVANCE:
                 ledger.record(
                     LedgerEntry(
                         str(r["rel"]),
                         "full",
-                        int(r["tokens"]),
-                        int(r["tokens"]),  # type: ignore[call-overload]
-                        float(r["relevance"]),
+                        int(_number(r["tokens"])),
+                        int(_number(r["tokens"])),
+                        _number(r["relevance"]),
                         target=True,
                     )
-                )  # type: ignore[arg-type]
+                )
         deficits = ledger.deficits(intent, [f.rel for f in files])
     n_comm = len({c for c in (rel.community if rel else []) if c >= 0})
     return Overview(
         str(root), len(files), sum(counts), rel.graph.number_of_edges() if rel else 0, n_comm, intent, ranked, deficits
     )
+
+
+def _number(value: object) -> float:
+    """A numeric cell of a ranked row (the rows are plain JSON objects)."""
+    assert isinstance(value, int | float), value
+    return float(value)

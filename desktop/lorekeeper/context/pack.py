@@ -119,7 +119,8 @@ def pack(
         try:
             step = next(gen)
         except StopIteration as stop:
-            return stop.value  # type: ignore[no-any-return]
+            result: PackResult = stop.value
+            return result
         if progress is not None:
             progress(*step)
 
@@ -540,10 +541,10 @@ class _Packer:
         if skipped:
             lines.append(f"# skipped: {len(skipped)} binary or oversized files")
         parts = ["\n".join(lines) + "\n"]
-        for key, lines in sorted(self.shared.items()):
+        for key, hoisted in sorted(self.shared.items()):
             where = f" in {key}/" if key else ""
             parts.append(
-                f"=== imports shared by several files{where} (listed once)\n" + "\n".join(sorted(lines)) + "\n"
+                f"=== imports shared by several files{where} (listed once)\n" + "\n".join(sorted(hoisted)) + "\n"
             )
         if intent.task:  # files holding the task's bodies first (high-attention position), then by relevance
 

@@ -423,7 +423,7 @@ class _Walker:
         if body is None:
             body_start = node.end_byte  # type: ignore[attr-defined]
         else:
-            body_start = body.start_byte
+            body_start = body.start_byte  # type: ignore[attr-defined]  # tree-sitter nodes are passed as object here
         start = head.start_byte  # type: ignore[attr-defined]
         decorators: list[str] = []
         parent_node = node.parent  # type: ignore[attr-defined]
@@ -455,7 +455,7 @@ class _Walker:
             parent=owner,
         )
         if self.spec.docstrings and body is not None:
-            first = next((c for c in body.named_children if c.type not in self.spec.comments), None)
+            first = next((c for c in body.named_children if c.type not in self.spec.comments), None)  # type: ignore[attr-defined]  # tree-sitter nodes are passed as object here
             if first is not None and first.type == "expression_statement" and first.named_child_count == 1:
                 s = first.named_children[0]
                 if s.type == "string":

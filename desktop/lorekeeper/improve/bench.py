@@ -29,10 +29,11 @@ rules, both contents, and the seed that chose which judge order was asked first.
 
 from __future__ import annotations
 
+import builtins
 import json
 import random
 import re
-from collections.abc import Iterator
+from collections.abc import Generator
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
@@ -448,18 +449,19 @@ class BenchmarkService:
             try:
                 next(gen)
             except StopIteration as stop:
-                return stop.value
+                info: BenchmarkInfo = stop.value
+                return info
 
     def run_steps(
         self,
         proposal_id: int,
         *,
         scenarios: int = DEFAULT_SCENARIOS,
-        extra_scenarios: list[str] | None = None,
+        extra_scenarios: builtins.list[str] | None = None,
         provider: Provider | None = None,
         judge: Judge | None = None,
         seed: int | None = None,
-    ) -> Iterator[Progress]:
+    ) -> Generator[Progress, None, BenchmarkInfo]:
         """A generator (for the GUI's cancellable workers) yielding (done, total, text); returns the run.
 
         Nothing is stored unless every call succeeded (operator scenarios and generated scenarios
@@ -487,7 +489,16 @@ class BenchmarkService:
         done = 0
         outcomes: list[
             tuple[
-                ScenarioInfo, str, str, float | None, float | None, list[dict], list[dict], dict, dict, ScenarioOutcome
+                ScenarioInfo,
+                str,
+                str,
+                float | None,
+                float | None,
+                list[dict[str, Any]],
+                list[dict[str, Any]],
+                dict[str, Any],
+                dict[str, Any],
+                ScenarioOutcome,
             ]
         ] = []
         asked_first: list[str] = []

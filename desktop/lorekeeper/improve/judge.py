@@ -66,9 +66,9 @@ def parse_judge_answer(raw: str) -> tuple[int, int, str]:
     """`{"score_a": int, "score_b": int, "reason": str}`, possibly inside a code fence or prose."""
     m = _OBJECT.search(raw or "")
     if not m:
-        a, b = _TEXT_SCORE["a"].search(raw or ""), _TEXT_SCORE["b"].search(raw or "")
-        if a and b:  # "Response A: 7/10 ... Response B: 9/10" in prose
-            return _score(int(a.group(1)), "score_a", raw), _score(int(b.group(1)), "score_b", raw), raw.strip()[:500]
+        ma, mb = _TEXT_SCORE["a"].search(raw or ""), _TEXT_SCORE["b"].search(raw or "")
+        if ma and mb:  # "Response A: 7/10 ... Response B: 9/10" in prose
+            return _score(int(ma.group(1)), "score_a", raw), _score(int(mb.group(1)), "score_b", raw), raw.strip()[:500]
         raise ModelAnswerError(f"the judge did not answer with a JSON object (answer: {(raw or '')[:200]!r})")
     try:
         data = json.loads(m.group(0))

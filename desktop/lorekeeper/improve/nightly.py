@@ -233,7 +233,7 @@ class NightlyAnalysis:
                         rules[fr.id] = fr.to_dict()
                 names = [r["name"] for r in rules.values()]
                 for item in related_learnings(self.skills, self.learnings, skill, proj, names):
-                    learnings.setdefault(int(item["id"]), item)
+                    learnings.setdefault(int(str(item["id"])), item)
             rule_list = sorted(rules.values(), key=lambda r: (-r["failed"], r["name"]))
             learn_list = list(learnings.values())[:5]
             proposed, change = template_content(current.content, skill, reasons, rule_list, learn_list, day)

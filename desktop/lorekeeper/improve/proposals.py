@@ -23,6 +23,7 @@ from datetime import datetime
 from typing import Any
 
 from sqlalchemy import func, select
+from sqlalchemy.orm import Session
 
 from lorekeeper.audit.log import SessionLog
 from lorekeeper.errors import InvalidInputError, NotFoundError
@@ -298,8 +299,8 @@ class ProposalService:
             info = _info(row, None)
         return info
 
-    def _pending(self, s, proposal_id: int) -> Proposal:  # type: ignore[no-untyped-def]
-        row = s.get(Proposal, proposal_id)
+    def _pending(self, s: Session, proposal_id: int) -> Proposal:
+        row: Proposal | None = s.get(Proposal, proposal_id)
         if row is None:
             raise NotFoundError(f"no proposal #{proposal_id}. `lorekeeper proposals list` shows the queue.")
         if row.status != "pending":
@@ -376,6 +377,8 @@ class ProposalService:
             with self.store.write() as s:
                 row = self._pending(s, proposal_id)
                 sk = lib.skill_in(s, p.skill, p.scope)
+                if sk is None:  # deleted by another process since the check above
+                    raise NotFoundError(f"skill {p.skill!r} no longer exists")
                 cur = s.scalar(
                     select(SkillVersion).where(
                         SkillVersion.skill_id == sk.id, SkillVersion.version == sk.current_version

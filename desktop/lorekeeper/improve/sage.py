@@ -12,7 +12,7 @@ new proposal is benchmarked right away (pillar 7); a benchmark failure keeps the
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
+from collections.abc import Generator
 from dataclasses import dataclass
 from typing import Any
 
@@ -200,7 +200,7 @@ class SageService:
         current = self.skills.get(t.skill, t.scope or None)
         rules = current.rules()
         fails: dict[str, dict[str, Any]] = {}
-        for proj, _m in t.metrics or [(t.project, None)]:
+        for proj in [p for p, _m in t.metrics] or [t.project]:
             for fr in failing_rules(self.store, t.skill, proj, days=days):
                 fails.setdefault(fr.id, fr.to_dict())
         learn = related_learnings(self.skills, self.learnings, t.skill, t.project, [f["name"] for f in fails.values()])
@@ -223,7 +223,8 @@ class SageService:
             try:
                 next(gen)
             except StopIteration as stop:
-                return stop.value
+                summary: RunSummary = stop.value
+                return summary
 
     def analyze_steps(
         self,
@@ -235,7 +236,7 @@ class SageService:
         judge: Judge | None = None,
         benchmark: bool = True,
         scenarios: int = DEFAULT_SCENARIOS,
-    ) -> Iterator[Progress]:
+    ) -> Generator[Progress, None, RunSummary]:
         provider = provider or sage_provider(self.llm)
         status = provider.status()
         if not status.ready:

@@ -15,8 +15,10 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
+from typing import Any, TypeVar
 
-from sqlalchemy import func, or_, select
+from sqlalchemy import ColumnElement, Select, func, or_, select
+from sqlalchemy.orm import Session
 
 from lorekeeper.errors import InvalidInputError, InvalidSpecError, NotFoundError
 from lorekeeper.fsutil import atomic_write_text
@@ -25,6 +27,9 @@ from lorekeeper.learnings.block import BUDGET, LearningsBlock, learnings_block
 from lorekeeper.store.engine import Store
 from lorekeeper.store.models import GLOBAL, Learning, LearningFile, utcnow
 from lorekeeper.store.scopes import validate_project
+
+# Any SELECT (one entity, some columns or a count): the filters below keep its row type.
+_Stmt = TypeVar("_Stmt", bound="Select[*tuple[Any, ...]]")
 
 SOURCES = ("fixit", "negative", "manual", "import")
 SCOPES = mdformat.SCOPES
@@ -280,7 +285,7 @@ class LearningService:
 
     # ------------------------------------------------------------------ reads
     @staticmethod
-    def _row(s, learning_id: int) -> Learning:  # type: ignore[no-untyped-def]
+    def _row(s: Session, learning_id: int) -> Learning:
         row = s.get(Learning, int(learning_id))
         if row is None:
             raise NotFoundError(f"no learning with id {learning_id}. `lorekeeper learn list` shows them.")
@@ -290,7 +295,7 @@ class LearningService:
         with self.store.session() as s:
             return _info(self._row(s, learning_id))
 
-    def _filtered(self, stmt, project, source, scope, status, search):  # type: ignore[no-untyped-def]
+    def _filtered(self, stmt: _Stmt, project: str | None, source: str, scope: str, status: str, search: str) -> _Stmt:
         if project is not None:
             stmt = stmt.where(Learning.project == validate_project(project))
         if source:
@@ -348,7 +353,7 @@ class LearningService:
             return sorted(set(s.scalars(select(Learning.project).where(Learning.project != GLOBAL))))
 
     @staticmethod
-    def _prompt_filter(proj: str):  # type: ignore[no-untyped-def]
+    def _prompt_filter(proj: str) -> tuple[ColumnElement[bool], ColumnElement[bool]]:
         return (Learning.status == "active", or_(Learning.project == proj, Learning.scope == "global"))
 
     def for_prompt(self, project: str | None, limit: int | None = None) -> builtins.list[LearningInfo]:

@@ -11,13 +11,18 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from datetime import UTC, datetime, timedelta
+from typing import Any, TypeVar
 
-from sqlalchemy import func, select
+from sqlalchemy import Select, func, select
+from sqlalchemy.orm import InstrumentedAttribute
 
 from lorekeeper.quality.metrics import Count, DayPoint, Event, SkillMetrics, daily, from_counts
 from lorekeeper.store.engine import Store
 from lorekeeper.store.models import EvalRun, QualityEvent, utcnow
 from lorekeeper.store.scopes import validate_project
+
+# Any SELECT (one entity, some columns or a count): the filters below keep its row type.
+_Stmt = TypeVar("_Stmt", bound="Select[*tuple[Any, ...]]")
 
 KINDS = ("applied", "eval", "feedback")
 EVAL_SOURCES = ("cli",)  # eval runs that are skill uses (agents checking their answers)
@@ -101,7 +106,7 @@ class QualityTracker:
                 s.add(r)
 
     @staticmethod
-    def _where(stmt, days, project, skill, now):  # type: ignore[no-untyped-def]
+    def _where(stmt: _Stmt, days: float | None, project: str | None, skill: str | None, now: datetime | None) -> _Stmt:
         if days is not None:
             stmt = stmt.where(QualityEvent.created_at >= (now or utcnow()) - timedelta(days=days))
         if project is not None:
@@ -111,7 +116,9 @@ class QualityTracker:
         return stmt
 
     @staticmethod
-    def _where_runs(stmt, days, project, skill, now):  # type: ignore[no-untyped-def]
+    def _where_runs(
+        stmt: _Stmt, days: float | None, project: str | None, skill: str | None, now: datetime | None
+    ) -> _Stmt:
         stmt = stmt.where(EvalRun.source.in_(EVAL_SOURCES), EvalRun.skill.is_not(None))
         if days is not None:
             stmt = stmt.where(EvalRun.created_at >= (now or utcnow()) - timedelta(days=days))
@@ -139,6 +146,7 @@ class QualityTracker:
                 Event(r.kind, r.skill, r.project, _aware(r.created_at), r.passed, r.positive) for r in s.scalars(stmt)
             ]
             for sk, proj, passed, at in s.execute(runs):
+                assert sk is not None  # _where_runs keeps the runs of a skill only
                 when = _aware(at)
                 out += [Event("applied", sk, proj, when), Event("eval", sk, proj, when, passed=bool(passed))]
         out.sort(key=lambda e: e.created_at)
@@ -156,11 +164,19 @@ class QualityTracker:
 
         Counted in the database (one GROUP BY), so the cost does not grow with the rows read back.
         """
-        cols = [QualityEvent.skill, QualityEvent.kind, QualityEvent.passed, QualityEvent.positive]
+        # The row shape depends on by_project, so the columns are typed loosely.
+        cols: list[InstrumentedAttribute[Any]] = [
+            QualityEvent.skill,
+            QualityEvent.kind,
+            QualityEvent.passed,
+            QualityEvent.positive,
+        ]
         if by_project:
             cols.insert(1, QualityEvent.project)
         stmt = self._where(select(*cols, func.count(QualityEvent.id)), days, project, None, now).group_by(*cols)
-        run_cols = [EvalRun.skill, EvalRun.project, EvalRun.passed] if by_project else [EvalRun.skill, EvalRun.passed]
+        run_cols: list[InstrumentedAttribute[Any]] = (
+            [EvalRun.skill, EvalRun.project, EvalRun.passed] if by_project else [EvalRun.skill, EvalRun.passed]
+        )
         runs = self._where_runs(select(*run_cols, func.count(EvalRun.id)), days, project, None, now).group_by(*run_cols)
         with self.store.session() as s:
             rows = s.execute(stmt).all()

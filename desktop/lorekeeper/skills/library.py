@@ -10,6 +10,7 @@ gets ERR_DERIVED_WRITE_FAILED, and `lorekeeper repair` rebuilds it (`SkillFolder
 
 from __future__ import annotations
 
+import builtins
 import difflib
 import getpass
 import shutil
@@ -20,6 +21,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
+from typing import Any
 
 from sqlalchemy import func, select
 from sqlalchemy.orm import Session
@@ -193,7 +195,7 @@ class SkillLibrary:
             ]
         return infos
 
-    def projects(self) -> list[str]:
+    def projects(self) -> builtins.list[str]:
         with self.store.session() as s:
             named = set(s.scalars(select(Project.name)))
             forked = set(s.scalars(select(Skill.project).where(Skill.project != GLOBAL)))
@@ -207,7 +209,7 @@ class SkillLibrary:
             if s.scalar(select(Project).where(Project.name == name)) is None:
                 s.add(Project(name=name, description=description))
 
-    def _skill(self, s, name: str, project: str) -> Skill | None:  # type: ignore[no-untyped-def]
+    def _skill(self, s: Session, name: str, project: str) -> Skill | None:
         return s.scalar(select(Skill).where(Skill.name == name, Skill.project == project))
 
     def exists(self, name: str, project: str = GLOBAL) -> bool:
@@ -251,7 +253,7 @@ class SkillLibrary:
             current=v.version == sk.current_version,
         )
 
-    def versions(self, name: str, project: str | None = None) -> list[SkillVersionInfo]:
+    def versions(self, name: str, project: str | None = None) -> builtins.list[SkillVersionInfo]:
         """History of the exact scope given (global when project is empty), newest first."""
         project = validate_project(project)
         with self.store.session() as s:
@@ -266,7 +268,7 @@ class SkillLibrary:
     def rules(self, name: str, project: str | None = None) -> RuleSet:
         return self.get(name, project).rules()
 
-    def routable(self, project: str | None = None) -> list[RoutableSkill]:
+    def routable(self, project: str | None = None) -> builtins.list[RoutableSkill]:
         """What the router scores for a project: globals, with that project's forks in their place."""
         return [
             RoutableSkill(i.name, i.description, i.triggers, i.keywords) for i in self.list(project=project or GLOBAL)
@@ -318,7 +320,9 @@ class SkillLibrary:
         self.export_after_commit([(name, project)])
         return info
 
-    def set_rules(self, name: str, project: str | None, rules: list[dict], message: str = "") -> SkillVersionInfo:
+    def set_rules(
+        self, name: str, project: str | None, rules: builtins.list[dict[str, Any]], message: str = ""
+    ) -> SkillVersionInfo:
         """Replace the rules of a skill (validated as a whole) as a new version."""
         project = validate_project(project)
         current = self.get(name, project)
@@ -341,7 +345,9 @@ class SkillLibrary:
             info = self._write_version_in(s, doc, evals, project, message, author)
         return info
 
-    def _write_version_in(self, s, doc: SkillDoc, evals: str, project: str, message: str, author: str):  # type: ignore[no-untyped-def]
+    def _write_version_in(
+        self, s: Session, doc: SkillDoc, evals: str, project: str, message: str, author: str
+    ) -> SkillVersionInfo:
         sk = self._skill(s, doc.name, project)
         now = utcnow()
         if sk is None:

@@ -73,7 +73,7 @@ class SkillDoc:
         return parse_rules_text(self.evals_text, file=evals_filename(self.name))
 
 
-def validate_name(name: Any, *, file: str, folder: str | None = None) -> str:
+def validate_name(name: object, *, file: str, folder: str | None = None) -> str:
     if not isinstance(name, str) or not name.strip():
         raise InvalidSpecError("'name' is required and must be a non-empty string", file=file, field="name")
     name = unicodedata.normalize("NFKC", name.strip())

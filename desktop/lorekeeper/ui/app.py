@@ -5,6 +5,7 @@ from __future__ import annotations
 import sys
 from collections.abc import Callable
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QCoreApplication, Qt, Signal, Slot
 from PySide6.QtWidgets import QApplication, QHBoxLayout, QLabel, QPushButton, QVBoxLayout, QWidget
@@ -15,6 +16,9 @@ from lorekeeper.ui import workers
 from lorekeeper.ui.main_window import MainWindow
 from lorekeeper.ui.theme import ThemeFollower, icon
 from lorekeeper.workspace import Workspace
+
+if TYPE_CHECKING:
+    from lorekeeper.ui.panels.audit import FailClosedScreen
 
 APP_NAME = "Lorekeeper"
 SCREENSHOT_SIZE = (1400, 900)
@@ -83,7 +87,7 @@ class _Launcher:
     def __init__(self, factory: Callable[[], Workspace]) -> None:
         self.factory = factory
         self.window: MainWindow | None = None
-        self.error_screen: ErrorScreen | None = None
+        self.error_screen: ErrorScreen | FailClosedScreen | None = None
         self.error: BaseException | None = None
 
     def open(self) -> bool:
@@ -94,12 +98,13 @@ class _Launcher:
             require_key_at_launch(ws)  # session start: no audit key, no app (fail closed)
         except Exception as exc:  # noqa: BLE001 - any failure becomes the error screen, never a crash
             self.error = exc
-            screen_cls = fail_closed_screen_class(exc) or ErrorScreen
+            screen_cls: type[ErrorScreen | FailClosedScreen] = fail_closed_screen_class(exc) or ErrorScreen
             if self.error_screen is None or type(self.error_screen) is not screen_cls:
                 if self.error_screen is not None:
                     self.error_screen.close()
-                self.error_screen = screen_cls(exc)  # type: ignore[assignment]
-                self.error_screen.retry_requested.connect(self.retry)
+                screen = screen_cls(exc)
+                screen.retry_requested.connect(self.retry)
+                self.error_screen = screen
             else:
                 self.error_screen.set_error(exc)
             return False
@@ -136,6 +141,7 @@ def render_screenshots(window: MainWindow, out_dir: Path) -> list[Path]:
     """Select each panel, let its (synchronous) workers finish, and save `<panel-id>.png`."""
     out_dir.mkdir(parents=True, exist_ok=True)
     app = QApplication.instance()
+    assert app is not None  # the window exists, so the application does
     window.resize(*SCREENSHOT_SIZE)
     window.show()
     written: list[Path] = []

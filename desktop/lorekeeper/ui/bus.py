@@ -14,7 +14,7 @@ class ChangeBus(QObject):
     evals_changed = Signal()  # an eval run was recorded
     changed = Signal(str)  # every topic, by name, for generic listeners
 
-    def emit(self, topic: str) -> None:
+    def emit(self, topic: str) -> None:  # type: ignore[override]  # shadows QObject.emit (old-style signals, unused here)
         """Emit `<topic>_changed` and the generic `changed(topic)`."""
         sig = getattr(self, f"{topic}_changed", None)
         if sig is not None:

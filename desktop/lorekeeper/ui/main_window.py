@@ -33,7 +33,7 @@ class MainWindow(QMainWindow):
         )
         self.sidebar.setFixedWidth(max(180, longest + 20 + 64))  # icon + item and frame padding
 
-    def showEvent(self, event) -> None:  # type: ignore[no-untyped-def]
+    def showEvent(self, event) -> None:
         self.fit_sidebar()  # the theme is applied after construction: measure again with its font
         super().showEvent(event)
 
@@ -173,6 +173,6 @@ class MainWindow(QMainWindow):
             panel.refresh()
             self.show_message("Refreshed")
 
-    def closeEvent(self, event) -> None:  # type: ignore[no-untyped-def]
+    def closeEvent(self, event) -> None:
         tracker().cancel_all()
         super().closeEvent(event)

@@ -13,7 +13,10 @@ def run() -> None:
     if connection is None:  # `alembic` command line: build an engine from sqlalchemy.url
         from sqlalchemy import create_engine
 
-        engine = create_engine(config.get_main_option("sqlalchemy.url"))
+        url = config.get_main_option("sqlalchemy.url")
+        if not url:
+            raise RuntimeError("alembic.ini names no sqlalchemy.url (lorekeeper passes its own connection)")
+        engine = create_engine(url)
         with engine.begin() as connection:
             context.configure(connection=connection, target_metadata=target_metadata, render_as_batch=True)
             with context.begin_transaction():

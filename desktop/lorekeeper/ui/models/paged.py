@@ -11,8 +11,9 @@ from lorekeeper.ui.models.base import RowsModel
 from lorekeeper.ui.workers import run_task
 
 
-class _HasId(Protocol):
-    id: int
+class _HasId(Protocol):  # read-only, so frozen dataclasses match
+    @property
+    def id(self) -> int: ...
 
 
 R = TypeVar("R", bound=_HasId)

@@ -112,7 +112,7 @@ def probe_key(workspace_root: Path) -> bool:
         ws.close()
 
 
-def fail_closed_screen_class(exc: BaseException) -> type[QWidget] | None:
+def fail_closed_screen_class(exc: BaseException) -> type[FailClosedScreen] | None:
     """The screen for launch errors the audit chain owns (None: the shell's generic error screen)."""
     return FailClosedScreen if isinstance(exc, AuditKeyUnavailableError) else None
 
@@ -368,7 +368,7 @@ class AuditPanel(Panel):
         self.refresh()
 
     # ------------------------------------------------------------------ panel API
-    def search_box(self):  # type: ignore[no-untyped-def]
+    def search_box(self):
         return self.f_story
 
     @Slot()

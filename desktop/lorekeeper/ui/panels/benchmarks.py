@@ -473,7 +473,7 @@ class BenchmarksPanel(Panel):
     def delete_scenario(self) -> None:
         item = self.scenario_list.currentItem()
         if item is None:
-            return
+            return  # type: ignore[unreachable]  # PySide6's stub says currentItem() is never None; it is with no selection
         run_task(
             self.ws.improve.bench.delete_scenario,
             int(item.data(Qt.ItemDataRole.UserRole)),

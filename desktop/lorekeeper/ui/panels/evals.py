@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
@@ -264,7 +265,7 @@ class EvalsPanel(Panel):
         self.refresh()
 
     # ------------------------------------------------------------------ panel API
-    def search_box(self):  # type: ignore[no-untyped-def]
+    def search_box(self):
         return self.f_search
 
     @Slot()
@@ -302,7 +303,7 @@ class EvalsPanel(Panel):
         self._update_run_enabled()
 
     @staticmethod
-    def _fill(combo: QComboBox, items: list[tuple[str, object]], default: object) -> None:
+    def _fill(combo: QComboBox, items: Sequence[tuple[str, object]], default: object) -> None:
         current = combo.currentData()
         combo.blockSignals(True)
         combo.clear()

@@ -212,7 +212,7 @@ class LearningsPanel(Panel):
         self.import_button.clicked.connect(self.import_dialog)
         self.export_button = QPushButton("Export learnings.md…")
         self.export_button.clicked.connect(self.export_dialog)
-        self.message = MessageBox()
+        self.message: MessageBox = MessageBox()  # annotated: a lambda above refers to it first
         actions = QHBoxLayout()
         for b in (self.add_button, self.edit_button, self.archive_button, self.restore_button):
             actions.addWidget(b)

@@ -409,10 +409,14 @@ class LedgerPanel(Panel):
         def load() -> str:
             return path.read_text(encoding="utf-8", errors="replace")
 
+        def show(text: str) -> None:
+            if gen == self._generation:
+                self.original_view.setPlainText(text)
+
         run_task(
             load,
             name="Reading file",
             visible=False,
-            on_result=lambda text: gen == self._generation and self.original_view.setPlainText(text),
+            on_result=show,
             on_error=self.message.show_error,
         )

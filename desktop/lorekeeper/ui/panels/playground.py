@@ -28,7 +28,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from lorekeeper.evals.engine import evaluate
+from lorekeeper.evals.engine import RuleResult, evaluate
 from lorekeeper.evals.footnote import footnote as make_footnote
 from lorekeeper.learnings.service import LearningInfo
 from lorekeeper.llm.base import LLMUnavailableError, ProviderStatus
@@ -154,7 +154,8 @@ class PlaygroundPanel(Panel):
         msg_row = QHBoxLayout()
         msg_row.addWidget(self.message, 1)
         msg_row.addLayout(send_col)
-        QShortcut(QKeySequence("Ctrl+Return"), self, activated=self.send)
+        self.send_shortcut = QShortcut(QKeySequence("Ctrl+Return"), self)
+        self.send_shortcut.activated.connect(self.send)
 
         self.skills_label = label("Routed skills: —", "hintText", wrap=True)
         self.preview_toggle = QToolButton()
@@ -267,7 +268,7 @@ class PlaygroundPanel(Panel):
 
             def example() -> tuple[str, str]:
                 prompt = ws.prompts.build(EXAMPLE, project)
-                results = []
+                results: list[RuleResult] = []
                 for skill in prompt.skills:
                     results.extend(evaluate(ws.skills.get(skill, project).rules(), EXAMPLE_ANSWER).results)
                 return EXAMPLE_ANSWER, make_footnote(results)

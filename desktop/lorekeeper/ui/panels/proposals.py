@@ -320,7 +320,7 @@ class ProposalsPanel(Panel):
     def refresh(self) -> None:
         self.reload()
 
-    def showEvent(self, event) -> None:  # type: ignore[no-untyped-def]
+    def showEvent(self, event) -> None:
         super().showEvent(event)
         self.table.setFocus(Qt.FocusReason.OtherFocusReason)
         QTimer.singleShot(0, self.diff.scroll_to_first_change)
@@ -358,7 +358,8 @@ class ProposalsPanel(Panel):
     def _show(self, gen: int, snap: QueueSnapshot) -> None:
         if gen != self._generation:
             return
-        keep_id = self._keep_id if self._keep_id is not None else (self.current().id if self.current() else None)
+        cur = self.current()
+        keep_id = self._keep_id if self._keep_id is not None else (cur.id if cur else None)
         self.table.selectionModel().blockSignals(True)
         self.model.set_rows(snap.rows)
         row = next((i for i, p in enumerate(snap.rows) if p.id == keep_id), None)
@@ -403,8 +404,8 @@ class ProposalsPanel(Panel):
         self._show_proposal(self.current())
 
     def _show_proposal(self, p: ProposalInfo | None) -> None:
-        for b in (self.approve_button, self.reject_button, self.bench_button):
-            b.setEnabled(p is not None and p.status == "pending" and not self.busy)
+        for button in (self.approve_button, self.reject_button, self.bench_button):
+            button.setEnabled(p is not None and p.status == "pending" and not self.busy)
         self.undo_button.setEnabled(p is not None and p.status != "pending" and not self.busy)
         self.prev_button.setEnabled(self.table.currentIndex().row() > 0)
         self.next_button.setEnabled(0 <= self.table.currentIndex().row() < self.model.rowCount() - 1)
@@ -457,7 +458,7 @@ class ProposalsPanel(Panel):
             self.cheatsheet.hide()
 
     # ------------------------------------------------------------ decisions
-    def _decide(self, what: str, fn, *args: Any, **kwargs: Any) -> None:  # type: ignore[no-untyped-def]
+    def _decide(self, what: str, fn, *args: Any, **kwargs: Any) -> None:
         p = self.current()
         if p is None or self.busy:
             return
@@ -572,7 +573,7 @@ class ProposalsPanel(Panel):
             on_finished=lambda: self._job_buttons(True),
         )
 
-    def _on_run(self, summary) -> None:  # type: ignore[no-untyped-def]
+    def _on_run(self, summary) -> None:
         text = summary.text().splitlines()[0]
         errors = [f"{e.get('skill')}: {e.get('code', '')} {e['error']}" for e in summary.errors]
         if errors:
@@ -594,7 +595,7 @@ class ProposalsPanel(Panel):
         self.bench_button.setEnabled(False)
         self.message.clear_message()
 
-        def done(run) -> None:  # type: ignore[no-untyped-def]
+        def done(run) -> None:
             self.message.show_ok(f"Benchmark #{run.id} of proposal #{run.proposal_id}: {run.badge}")
             self.ctx.bus.emit("benchmarks")
 

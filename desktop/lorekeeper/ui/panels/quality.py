@@ -117,16 +117,16 @@ class QualityPanel(Panel):
         self.snapshot: Snapshot | None = None
         self._generation = 0
 
-        self.window = QComboBox()
+        self.window_combo = QComboBox()
         for text, days in WINDOWS:
-            self.window.addItem(text, days)
-        self.window.setCurrentIndex(1)
+            self.window_combo.addItem(text, days)
+        self.window_combo.setCurrentIndex(1)
         self.project = QComboBox()
         self.project.setMinimumWidth(150)
         self.summary = label("", "hintText")
         filters = QHBoxLayout()
         filters.addWidget(QLabel("Window:"))
-        filters.addWidget(self.window)
+        filters.addWidget(self.window_combo)
         filters.addWidget(QLabel("Project:"))
         filters.addWidget(self.project)
         filters.addStretch(1)
@@ -181,7 +181,7 @@ class QualityPanel(Panel):
         layout.addWidget(split, 1)
         layout.addWidget(self.message)
 
-        self.window.currentIndexChanged.connect(self.reload)
+        self.window_combo.currentIndexChanged.connect(self.reload)
         self.project.currentIndexChanged.connect(self.reload)
         ctx.bus.changed.connect(self._on_bus)
         self.refresh()
@@ -228,7 +228,7 @@ class QualityPanel(Panel):
     def reload(self) -> None:
         self._generation += 1
         gen = self._generation
-        days = self.window.currentData()
+        days = self.window_combo.currentData()
         proj = self.project.currentData()
         project = None if proj in (None, ALL) else proj
         skill = self.selected_skill()

@@ -133,7 +133,7 @@ class ContentTab(QWidget):
             on_finished=lambda: self.save_button.setEnabled(True),
         )
 
-    def _on_saved(self, version) -> None:  # type: ignore[no-untyped-def]
+    def _on_saved(self, version) -> None:
         previous = self.detail.current.version if self.detail else None
         self.edit_button.setChecked(False)
         if version.version == previous:
@@ -326,7 +326,7 @@ class RulesTab(QWidget):
 
 
 # ====================================================================== Versions
-def version_text(v) -> str:  # type: ignore[no-untyped-def]
+def version_text(v) -> str:
     """What a version holds, as compared: SKILL.md, then the rules file."""
     evals = v.evals.strip()
     return v.content.rstrip("\n") + ("\n\n# ---- evals.json ----\n" + evals if evals else "") + "\n"
@@ -395,12 +395,12 @@ class VersionsTab(QWidget):
         self.table.selectionModel().blockSignals(False)
         self._on_version_selected()
 
-    def version(self, number: int | None):  # type: ignore[no-untyped-def]
+    def version(self, number: int | None):
         if self.detail is None or number is None:
             return None
         return next((v for v in self.detail.versions if v.version == number), None)
 
-    def selected_version(self):  # type: ignore[no-untyped-def]
+    def selected_version(self):
         return self.model.row(self.table.currentIndex().row())
 
     @Slot()
@@ -429,7 +429,7 @@ class VersionsTab(QWidget):
     def update_diff(self) -> None:
         a = self.version(self.left_combo.currentData())
         b = self.version(self.right_combo.currentData())
-        if a is None or b is None:
+        if a is None or b is None or self.detail is None:
             self.diff.clear()
             self.summary.setText("")
             return
@@ -464,6 +464,6 @@ class VersionsTab(QWidget):
             on_error=self.message.show_error,
         )
 
-    def _on_restored(self, nv, old: int) -> None:  # type: ignore[no-untyped-def]
+    def _on_restored(self, nv, old: int) -> None:
         self.message.show_ok(f"Restored v{old} as v{nv.version}.")
         self.panel.changed(f"Restored {nv.name} v{old} as v{nv.version}", (nv.name, nv.project))

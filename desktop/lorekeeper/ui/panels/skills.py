@@ -150,7 +150,7 @@ class SkillsPanel(Panel):
         self.refresh()
 
     # ------------------------------------------------------------------ panel API
-    def search_box(self):  # type: ignore[no-untyped-def]
+    def search_box(self):
         return self.search
 
     @Slot()
@@ -309,7 +309,7 @@ class SkillsPanel(Panel):
         lib = self.ws.skills
         self.explorer_message.clear_message()
 
-        def done(report) -> None:  # type: ignore[no-untyped-def]
+        def done(report) -> None:
             parts = [f"{len(v)} {k}" for k, v in report.to_dict().items() if v]
             where = f" into project {project}" if project else ""
             self.explorer_message.show_ok(f"Imported {path.name}{where}: " + (", ".join(parts) or "nothing to do"))

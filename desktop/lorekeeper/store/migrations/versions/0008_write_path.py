@@ -14,6 +14,8 @@ Revision ID: 0008_write_path
 Revises: 0007_merge
 """
 
+from typing import Any
+
 import sqlalchemy as sa
 from alembic import op
 
@@ -25,8 +27,8 @@ depends_on = None
 DUPLICATE_REASON = "closed by migration 0008: a second pending proposal for the same skill scope"
 
 
-def _checkpoint_columns(with_workspace: bool) -> list[sa.Column]:
-    cols = [
+def _checkpoint_columns(with_workspace: bool) -> list[sa.Column[Any]]:
+    cols: list[sa.Column[Any]] = [
         sa.Column("file", sa.String(64), nullable=False),
         sa.Column("events", sa.Integer, nullable=False, server_default="0"),
         sa.Column("head_seq", sa.Integer, nullable=False, server_default="0"),
