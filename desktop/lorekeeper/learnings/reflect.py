@@ -9,13 +9,14 @@ and negative feedback. Thumbs up: positive feedback. The CLI and the Playground 
 from __future__ import annotations
 
 import uuid
-from collections.abc import Callable
+from collections.abc import Callable, Generator
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from lorekeeper.errors import LorekeeperError
 from lorekeeper.evals.engine import RuleResult, evaluate
 from lorekeeper.evals.footnote import footnote as make_footnote
+from lorekeeper.jobs import Cancelled
 from lorekeeper.learnings.service import LearningInfo
 from lorekeeper.prompt import AssembledPrompt
 
@@ -24,10 +25,6 @@ if TYPE_CHECKING:
 
 EXCERPT_CHARS = 200
 SOURCE = "playground"
-
-
-class Cancelled(LorekeeperError):
-    code = "ERR_CANCELLED"
 
 
 def excerpt(text: str, limit: int = EXCERPT_CHARS) -> str:
@@ -101,6 +98,20 @@ class ReflectLoop:
         on_chunk: Callable[[str], None] | None = None,
         is_cancelled: Callable[[], bool] | None = None,
     ) -> Answer:
+        gen = self.send_steps(prompt, is_cancelled=is_cancelled)
+        while True:
+            try:
+                piece = next(gen)
+            except StopIteration as stop:
+                return stop.value  # type: ignore[no-any-return]
+            if on_chunk is not None:
+                on_chunk(piece)
+
+    def send_steps(
+        self, prompt: AssembledPrompt, *, is_cancelled: Callable[[], bool] | None = None
+    ) -> Generator[str, None, Answer]:
+        """The answer as a job: yields the streamed text chunks, returns the checked `Answer`.
+        Closing the generator (a cancelled job) stops the model's stream at once."""
         provider = self.ws.llm.provider()
         parts: list[str] = []
         stream = provider.stream(prompt.text)
@@ -109,8 +120,7 @@ class ReflectLoop:
                 if is_cancelled is not None and is_cancelled():
                     raise Cancelled("the answer was cancelled")
                 parts.append(piece)
-                if on_chunk is not None:
-                    on_chunk(piece)
+                yield piece
         finally:
             close = getattr(stream, "close", None)
             if close is not None:
