@@ -167,12 +167,20 @@ class ReflectLoop:
         is_cancelled: Callable[[], bool] | None = None,
     ) -> tuple[LearningInfo, Answer]:
         """Save the correction as a learning (source fixit), then send the fix request at once."""
-        learning = self.ws.learnings.add(rule, project=answer.project or None, source="fixit")
-        prompt = self.prepare(fix_request(learning.rule, answer.text, answer.prompt.message), answer.project or None)
+        learning = self.save_fix(answer, rule)
+        prompt = self.fix_prompt(answer, learning)
         if on_learning is not None:
             on_learning(learning, prompt)
         fixed = self.send(prompt, on_chunk=on_chunk, is_cancelled=is_cancelled)
         return learning, fixed
+
+    def save_fix(self, answer: Answer, rule: str) -> LearningInfo:
+        """Fix It, first half: the correction becomes a learning (source fixit)."""
+        return self.ws.learnings.add(rule, project=answer.project or None, source="fixit")
+
+    def fix_prompt(self, answer: Answer, learning: LearningInfo) -> AssembledPrompt:
+        """Fix It, second half: the fix request's prompt (it already carries the new learning)."""
+        return self.prepare(fix_request(learning.rule, answer.text, answer.prompt.message), answer.project or None)
 
     def thumbs_up(self, answer: Answer) -> None:
         self.ws.quality.log_feedback(answer.skills, answer.project, True, interaction=answer.interaction)

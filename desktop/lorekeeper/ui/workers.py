@@ -43,6 +43,7 @@ __all__ = [
     "JobTracker",
     "Progress",
     "Worker",
+    "cancel_key",
     "error_text",
     "is_synchronous",
     "is_unexpected",
@@ -325,6 +326,12 @@ def run_task(
     else:
         QThreadPool.globalInstance().start(worker)
     return worker
+
+
+def cancel_key(key: Hashable) -> None:
+    """Cancel the running job under `key`, if any (its answer is dropped): for a panel that shows
+    something computed on the GUI thread instead of asking a newer job."""
+    tracker().latest.cancel(key)
 
 
 def wait_for_all(timeout_ms: int = 30000) -> bool:

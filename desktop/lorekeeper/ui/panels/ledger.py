@@ -40,12 +40,13 @@ from lorekeeper.context.ledger import (
     pack_with_ledger,
 )
 from lorekeeper.context.pack import PACK_MODES, FileEntry
+from lorekeeper.jobs import process_steps
 from lorekeeper.ui.charts import ThemedPlot
 from lorekeeper.ui.models.ledger import MODE_COLORS, LedgerFilesModel
 from lorekeeper.ui.panels.base import AppContext, Panel
 from lorekeeper.ui.theme import color
 from lorekeeper.ui.widgets import EmptyState, MessageBox, label, mono_font, setup_table
-from lorekeeper.ui.workers import Worker, run_task
+from lorekeeper.ui.workers import Worker, cancel_key, is_synchronous, run_task
 
 CHART_FILES = 24  # files shown in the chart (the largest originals)
 SHOWCASE_TASK = "fix the budget overrun when a pack downgrades files"
@@ -105,7 +106,6 @@ class LedgerPanel(Panel):
         super().__init__(ctx, parent)
         self.worker: Worker | None = None
         self.snapshot: LedgerSnapshot | None = None
-        self._generation = 0
 
         self.folder_edit = QLineEdit()
         self.folder_edit.setPlaceholderText("Source folder to pack")
@@ -283,15 +283,18 @@ class LedgerPanel(Panel):
         if self.worker is not None:
             return
         self.message.clear_message()
+        cancel_key((self, "original"))  # a file read for the previous pack must not land in the new one
         budget = self.budget_spin.value() or None
-        self._generation += 1
-        gen = self._generation
         self.pack_button.setEnabled(False)
         self.cancel_button.setEnabled(True)
         self.progress.setRange(0, 0)
         self.progress.setFormat("starting…")
+        # Packing is long pure-Python work that would hold the interpreter lock and stall the GUI:
+        # it runs in a worker process (Cancel terminates it). Synchronous mode (tests, screenshots)
+        # packs inline.
+        job: tuple[Any, ...] = (pack_with_ledger,) if is_synchronous() else (process_steps, pack_with_ledger)
         self.worker = run_task(
-            pack_with_ledger,
+            *job,
             Path(folder),
             task=self.task_edit.text().strip() or None,
             budget=budget,
@@ -299,7 +302,7 @@ class LedgerPanel(Panel):
             window=self.window_spin.value(),
             name=f"Packing {Path(folder).name}",
             on_progress=self._on_progress,
-            on_result=lambda snap: self._on_result(gen, snap),
+            on_result=self._show,
             on_error=self._on_error,
             on_cancelled=self._on_cancelled,
             on_finished=self._on_finished,
@@ -317,10 +320,6 @@ class LedgerPanel(Panel):
         self.progress.setRange(0, max(1, total))
         self.progress.setValue(done)
         self.progress.setFormat(f"{text} (%p%)")
-
-    def _on_result(self, gen: int, snap: LedgerSnapshot) -> None:
-        if gen == self._generation:
-            self._show(snap)
 
     def _on_error(self, exc: BaseException) -> None:
         self.message.show_error(exc)
@@ -404,7 +403,6 @@ class LedgerPanel(Panel):
         self.original_title.setText(f"Original: {entry.rel}, {entry.original_tokens:,} tokens")
         root = Path(r.root)
         path = root if root.is_file() else root / entry.rel
-        gen = self._generation
 
         def load() -> str:
             return path.read_text(encoding="utf-8", errors="replace")
@@ -412,7 +410,8 @@ class LedgerPanel(Panel):
         run_task(
             load,
             name="Reading file",
+            key=(self, "original"),
             visible=False,
-            on_result=lambda text: gen == self._generation and self.original_view.setPlainText(text),
+            on_result=self.original_view.setPlainText,
             on_error=self.message.show_error,
         )

@@ -128,7 +128,6 @@ def card_html(p: ProposalInfo) -> str:
 class ProposalsPanel(Panel):
     def __init__(self, ctx: AppContext, parent: QWidget | None = None) -> None:
         super().__init__(ctx, parent)
-        self._generation = 0
         self._keep_row = 0
         self._keep_id: int | None = None
         self.busy = False
@@ -336,8 +335,6 @@ class ProposalsPanel(Panel):
 
     @Slot()
     def reload(self) -> None:
-        self._generation += 1
-        gen = self._generation
         status = self.status_combo.currentData()
         ws = self.ws
 
@@ -350,14 +347,13 @@ class ProposalsPanel(Panel):
         run_task(
             load,
             name="Loading proposals",
+            key=(self, "list"),
             visible=False,
-            on_result=lambda snap: self._show(gen, snap),
+            on_result=lambda snap: self._show(snap),
             on_error=self.message.show_error,
         )
 
-    def _show(self, gen: int, snap: QueueSnapshot) -> None:
-        if gen != self._generation:
-            return
+    def _show(self, snap: QueueSnapshot) -> None:
         keep_id = self._keep_id if self._keep_id is not None else (self.current().id if self.current() else None)
         self.table.selectionModel().blockSignals(True)
         self.model.set_rows(snap.rows)
