@@ -406,10 +406,11 @@ class BenchmarksPanel(Panel):
             self.message.show_ok(f"Benchmark #{new.id} of proposal #{new.proposal_id}: {new.badge}")
             self.ctx.bus.emit("benchmarks")
 
+        bench, pid = self.ws.improve.bench, run.proposal_id
         run_task(
-            self.ws.improve.bench.run_steps,
-            run.proposal_id,
+            lambda cancel: bench.run_steps(pid, should_stop=cancel),  # the status bar's Cancel stops it
             name=f"Benchmark #{run.proposal_id}",
+            on_cancelled=lambda: self.message.show_ok("Benchmark cancelled: nothing was stored."),
             on_result=done,
             on_error=self.message.show_error,
             on_finished=lambda: self.rerun_button.setEnabled(True),

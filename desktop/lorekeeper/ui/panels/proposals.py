@@ -560,9 +560,11 @@ class ProposalsPanel(Panel):
     def run_sage(self) -> None:
         self._job_buttons(False)  # without a model the worker fails at once with ERR_LLM_UNAVAILABLE and why
         self.message.clear_message()
+        sage = self.ws.improve.sage
         run_task(
-            self.ws.improve.sage.analyze_steps,
+            lambda cancel: sage.analyze_steps(should_stop=cancel),  # the status bar's Cancel stops it
             name="Sage analysis",
+            on_cancelled=lambda: self.message.show_ok("Sage run cancelled."),
             on_result=self._on_run,
             on_error=self._failed,
             on_finished=lambda: self._job_buttons(True),
@@ -594,10 +596,11 @@ class ProposalsPanel(Panel):
             self.message.show_ok(f"Benchmark #{run.id} of proposal #{run.proposal_id}: {run.badge}")
             self.ctx.bus.emit("benchmarks")
 
+        bench, pid = self.ws.improve.bench, p.id
         run_task(
-            self.ws.improve.bench.run_steps,
-            p.id,
+            lambda cancel: bench.run_steps(pid, should_stop=cancel),  # the status bar's Cancel stops it
             name=f"Benchmark #{p.id}",
+            on_cancelled=lambda: self.message.show_ok("Benchmark cancelled: nothing was stored."),
             on_result=done,
             on_error=self._failed,
             on_finished=self._finished,
