@@ -23,6 +23,8 @@ from __future__ import annotations
 
 import inspect
 import multiprocessing
+import os
+import pickle
 import queue as queue_mod
 import threading
 import traceback
@@ -290,8 +292,16 @@ class JobRunner:
 # ------------------------------------------------------------------------------ worker processes
 
 
+CHILD_NICENESS = 5  # a job's process yields the CPU to the GUI (and the operator's other work)
+
+
 def _child(fn: Callable[..., Any], args: tuple[Any, ...], kwargs: dict[str, Any], out: Any) -> None:
     """Entry point of a job's child process: forward progress and values, then the outcome."""
+    if hasattr(os, "nice"):
+        try:
+            os.nice(CHILD_NICENESS)
+        except OSError:  # pragma: no cover - not allowed here: run at normal priority
+            pass
 
     def send_progress(p: Progress) -> None:
         out.put(("progress", p.done, p.total, p.text))
@@ -304,10 +314,11 @@ def _child(fn: Callable[..., Any], args: tuple[Any, ...], kwargs: dict[str, Any]
         out.put(("result", result))
     except BaseException as exc:  # noqa: BLE001 - everything goes back to the parent
         text = traceback.format_exc()
-        try:
-            out.put(("error", exc, text))
-        except Exception:  # noqa: BLE001 - an exception that does not pickle
-            out.put(("error", RuntimeError(f"{type(exc).__name__}: {exc}"), text))
+        try:  # the queue pickles later, on its feeder thread: find out now whether it can
+            pickle.loads(pickle.dumps(exc))
+        except Exception:  # noqa: BLE001 - an exception that does not pickle (or unpickle)
+            exc = RuntimeError(f"{type(exc).__name__}: {exc}")
+        out.put(("error", exc, text))
 
 
 def process_steps(

@@ -7,7 +7,7 @@ import time
 from pathlib import Path
 
 import pytest
-from improve_support import open_window
+from improve_support import ScriptedServerProcess, open_window
 from PySide6.QtCore import QElapsedTimer, Qt, QTimer
 
 from lorekeeper.ui import workers
@@ -97,45 +97,68 @@ def synthetic_tree(root: Path, files: int = 300) -> Path:
     return root
 
 
-@pytest.mark.xfail(
-    strict=False,
-    reason="not met yet: measured 190-384 ms (ctx pack, process), 89-102 ms (nightly), 464-551 ms (benchmark) on "
-    "the loaded 2-core machine; a sampler shows the GUI thread idle in exec() waiting for the interpreter lock "
-    "(worker thread plus the in-process fake model server)",
-)
-def test_the_gui_thread_never_stalls_more_than_50_ms(qtbot, model_ws, anthropic_server, tmp_path, capsys):
-    win = open_window(qtbot, model_ws)
-    beat = Heartbeat()
-    stalls: dict[str, float] = {}
-
-    # a large ctx pack from the Compression ledger panel (in a worker process)
-    ledger = win.select_panel("ledger")
-    ledger.folder_edit.setText(str(synthetic_tree(tmp_path / "tree")))
-    ledger.task_edit.setText("fix the normalize bug in Model7_3")
-    ledger.budget_spin.setValue(20000)
+def measure(qtbot, beat: Heartbeat, start, done, timeout: int = 120000) -> float:
+    """The largest heartbeat gap from `start()` until `done()` holds and the jobs are over."""
     beat.start()
-    qtbot.mouseClick(ledger.pack_button, Qt.MouseButton.LeftButton)
-    qtbot.waitUntil(lambda: ledger.snapshot is not None and ledger.worker is None, timeout=120000)
-    stalls["ctx pack"] = beat.stop()
-    assert ledger.model.rowCount() == 300
+    start()
+    qtbot.waitUntil(lambda: done() and workers.tracker().running() == 0, timeout=timeout)
+    qtbot.wait(100)  # what the result's arrival triggers on the GUI thread counts too
+    return beat.stop()
 
-    # a nightly run from the Proposals panel
-    proposals = win.select_panel("proposals")
-    beat.start()
-    qtbot.mouseClick(proposals.nightly_button, Qt.MouseButton.LeftButton)
-    qtbot.waitUntil(lambda: proposals.nightly_button.isEnabled() and workers.tracker().running() == 0, timeout=60000)
-    stalls["nightly"] = beat.stop()
-    qtbot.waitUntil(lambda: proposals.current() is not None and proposals.current().status == "pending")
 
-    # a benchmark run of the proposal it made
-    beat.start()
-    qtbot.mouseClick(proposals.bench_button, Qt.MouseButton.LeftButton)
-    qtbot.waitUntil(lambda: "Benchmark #" in proposals.message.text(), timeout=60000)
-    qtbot.waitUntil(lambda: workers.tracker().running() == 0, timeout=60000)
-    stalls["benchmark"] = beat.stop()
+def test_the_gui_thread_never_stalls_more_than_50_ms(qtbot, model_ws, tmp_path, capsys):
+    """The bound of issue 9: the jobs' heavy work runs in worker processes, progress is coalesced,
+    big results are shown in event-loop-sized pieces. The fake model server runs in a process of
+    its own (in this process it would hold the interpreter lock: a harness cost, not the app's)."""
+    from lorekeeper.llm.base import LLMSettings
+
+    with ScriptedServerProcess() as server:
+        model_ws.llm.configure(
+            LLMSettings(provider="anthropic", base_url=server.url, model="claude-test", max_retries=0, timeout=30)
+        )
+        win = open_window(qtbot, model_ws)
+        qtbot.waitUntil(lambda: workers.tracker().running() == 0, timeout=30000)
+        qtbot.wait(500)  # the window's first loads are over
+        beat = Heartbeat()
+        stalls: dict[str, float] = {}
+        beat.start()
+        qtbot.wait(2000)
+        stalls["quiet baseline"] = beat.stop()
+
+        # a large ctx pack from the Compression ledger panel
+        ledger = win.select_panel("ledger")
+        ledger.folder_edit.setText(str(synthetic_tree(tmp_path / "tree")))
+        ledger.task_edit.setText("fix the normalize bug in Model7_3")
+        ledger.budget_spin.setValue(20000)
+        stalls["ctx pack"] = measure(
+            qtbot,
+            beat,
+            lambda: qtbot.mouseClick(ledger.pack_button, Qt.MouseButton.LeftButton),
+            lambda: ledger.snapshot is not None and ledger.worker is None,
+        )
+        assert ledger.model.rowCount() == 300
+
+        # a nightly run from the Proposals panel
+        proposals = win.select_panel("proposals")
+        stalls["nightly"] = measure(
+            qtbot,
+            beat,
+            lambda: qtbot.mouseClick(proposals.nightly_button, Qt.MouseButton.LeftButton),
+            proposals.nightly_button.isEnabled,
+        )
+        qtbot.waitUntil(lambda: proposals.current() is not None and proposals.current().status == "pending")
+
+        # a benchmark run of the proposal it made
+        stalls["benchmark"] = measure(
+            qtbot,
+            beat,
+            lambda: qtbot.mouseClick(proposals.bench_button, Qt.MouseButton.LeftButton),
+            lambda: "Benchmark #" in proposals.message.text(),
+        )
 
     with capsys.disabled():
         print(
             "\nlargest GUI-thread stall (10 ms heartbeat): " + ", ".join(f"{k} {v:.1f} ms" for k, v in stalls.items())
         )
-    assert max(stalls.values()) <= MAX_STALL_MS, stalls
+    jobs = {k: v for k, v in stalls.items() if k != "quiet baseline"}
+    assert max(jobs.values()) <= MAX_STALL_MS, stalls

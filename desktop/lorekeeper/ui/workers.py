@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import itertools
 import logging
+import time
 import traceback
 from collections.abc import Callable, Hashable
 from dataclasses import dataclass
@@ -36,6 +37,7 @@ from lorekeeper.jobs import Cancelled, CancelToken, LatestWins, Progress, drive
 log = logging.getLogger(__name__)
 
 _synchronous = False
+PROGRESS_INTERVAL = 0.05  # seconds: progress reaches the GUI thread at most 20 times a second
 
 __all__ = [
     "CancelToken",
@@ -97,6 +99,8 @@ class Worker(QRunnable):
         self.name = name or getattr(fn, "__name__", "task")
         self.signals = WorkerSignals()
         self.token = CancelToken()
+        self._last_progress = float("-inf")
+        self._pending: Progress | None = None
 
     def cancel(self) -> None:
         """Ask the job to stop (at its next yield, or when it checks its token); its result is dropped."""
@@ -107,7 +111,24 @@ class Worker(QRunnable):
         return self.token.cancelled
 
     def _progress(self, p: Progress) -> None:
-        self.signals.progress.emit(p.done, p.total, p.text)
+        """Coalesce progress: at most one signal per `PROGRESS_INTERVAL` reaches the GUI thread (the
+        latest wins, the rest are dropped here, on the worker's thread); the last one is flushed
+        before the result. Synchronous mode forwards every step."""
+        if _synchronous:
+            self.signals.progress.emit(p.done, p.total, p.text)
+            return
+        now = time.monotonic()
+        if now - self._last_progress >= PROGRESS_INTERVAL:
+            self._last_progress = now
+            self._pending = None
+            self.signals.progress.emit(p.done, p.total, p.text)
+        else:
+            self._pending = p
+
+    def _flush_progress(self) -> None:
+        p, self._pending = self._pending, None
+        if p is not None:
+            self.signals.progress.emit(p.done, p.total, p.text)
 
     def run(self) -> None:  # runs on a pool thread (or inline in synchronous mode)
         sig = self.signals
@@ -115,6 +136,7 @@ class Worker(QRunnable):
             outcome = drive(
                 self.fn, self.args, self.kwargs, token=self.token, on_progress=self._progress, on_value=sig.value.emit
             )
+            self._flush_progress()
             sig.result.emit(outcome)
         except Cancelled:
             sig.cancelled.emit()

@@ -35,7 +35,9 @@ from lorekeeper.ui.models.base import RowsModel
 from lorekeeper.ui.panels.base import AppContext, Panel
 from lorekeeper.ui.theme import color, icon
 from lorekeeper.ui.widgets import EmptyState, MessageBox, label, setup_table
-from lorekeeper.ui.workers import run_task
+from lorekeeper.jobs import process_steps
+from lorekeeper.ui.workers import is_synchronous, run_task
+from lorekeeper.workspace_jobs import in_workspace
 
 STATUSES = (("Pending", "pending"), ("Approved", "approved"), ("Rejected", "rejected"), ("All", "all"))
 SHORTCUTS = (
@@ -548,8 +550,15 @@ class ProposalsPanel(Panel):
         self._job_buttons(False)
         self.message.clear_message()
         ws = self.ws
+        # Metrics and evidence are pure-Python work that holds the interpreter lock: outside
+        # synchronous mode (tests, screenshots) the run goes to a worker process (Cancel stops it).
+        job: tuple[Any, ...] = (
+            (ws.improve.nightly.run_steps,)
+            if is_synchronous()
+            else (process_steps, in_workspace, str(ws.root), "improve.nightly.run_steps")
+        )
         run_task(
-            lambda: ws.improve.run_nightly(),
+            *job,
             name="Nightly analysis",
             on_result=self._on_run,
             on_error=self._failed,
@@ -597,8 +606,15 @@ class ProposalsPanel(Panel):
             self.ctx.bus.emit("benchmarks")
 
         bench, pid = self.ws.improve.bench, p.id
+        # The model client's request handling and the scoring hold the interpreter lock: outside
+        # synchronous mode the run goes to a worker process, which Cancel terminates.
+        job: tuple[Any, ...] = (
+            (lambda cancel: bench.run_steps(pid, should_stop=cancel),)  # the status bar's Cancel stops it
+            if is_synchronous()
+            else (process_steps, in_workspace, str(self.ws.root), "improve.bench.run_steps", pid)
+        )
         run_task(
-            lambda cancel: bench.run_steps(pid, should_stop=cancel),  # the status bar's Cancel stops it
+            *job,
             name=f"Benchmark #{p.id}",
             on_cancelled=lambda: self.message.show_ok("Benchmark cancelled: nothing was stored."),
             on_result=done,
