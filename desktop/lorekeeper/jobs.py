@@ -21,6 +21,7 @@ process with `process_steps`, which forwards the child's progress and terminates
 
 from __future__ import annotations
 
+import contextlib
 import inspect
 import multiprocessing
 import os
@@ -295,13 +296,29 @@ class JobRunner:
 CHILD_NICENESS = 5  # a job's process yields the CPU to the GUI (and the operator's other work)
 
 
-def _child(fn: Callable[..., Any], args: tuple[Any, ...], kwargs: dict[str, Any], out: Any) -> None:
-    """Entry point of a job's child process: forward progress and values, then the outcome."""
+def _background() -> None:
+    """Make this (child) process background work for the scheduler.
+
+    A session of its own: Linux's autogroup scheduler shares the CPU between sessions first, so a
+    busy child in the GUI's session takes the GUI's share, and the GUI thread's timer wake-ups wait
+    behind it (measured on a loaded 2-core machine: a 10 ms ticker's 99th percentile went from 14 to
+    28 ms beside two busy same-session children; with `setsid` it stayed at 14). Then a lower
+    priority. Both are best effort (other systems: nothing to do, or not allowed)."""
+    if hasattr(os, "setsid"):
+        with contextlib.suppress(OSError):  # already a session leader
+            os.setsid()
     if hasattr(os, "nice"):
-        try:
+        with contextlib.suppress(OSError):  # not allowed here: run at normal priority
             os.nice(CHILD_NICENESS)
-        except OSError:  # pragma: no cover - not allowed here: run at normal priority
-            pass
+
+
+def _child(payload: bytes, out: Any) -> None:
+    """Entry point of a job's child process: forward progress and values, then the outcome.
+
+    The job comes pickled, so that the child leaves the GUI's session before it imports the job's
+    modules (the start of a job is its busiest moment)."""
+    _background()
+    fn, args, kwargs = pickle.loads(payload)
 
     def send_progress(p: Progress) -> None:
         out.put(("progress", p.done, p.total, p.text))
@@ -337,7 +354,8 @@ def process_steps(
     """
     ctx = multiprocessing.get_context("spawn")
     out = ctx.Queue()
-    proc = ctx.Process(target=_child, args=(fn, args, kwargs, out), daemon=True, name="lorekeeper-job")
+    payload = pickle.dumps((fn, args, kwargs))
+    proc = ctx.Process(target=_child, args=(payload, out), daemon=True, name="lorekeeper-job")
     proc.start()
     try:
         while True:

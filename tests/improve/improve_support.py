@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import re
+from typing import Self
 
 from helpers.fake_llm import last_user_text
 
@@ -114,8 +115,11 @@ def open_window(qtbot, ws):
 
 def _serve_scripted(urls, stop) -> None:  # type: ignore[no-untyped-def]
     """Child process: a fake Anthropic server answering like `ScriptedModel`'s defaults."""
+    import os
+
     from helpers.fake_llm import FakeAnthropic
 
+    os.setsid()  # a session of its own: the scheduler does not count its CPU against the GUI's
     with FakeAnthropic() as srv:
         srv.behaviour.reply = ScriptedModel(None)
         urls.put(srv.url)
@@ -129,7 +133,7 @@ class ScriptedServerProcess:
     is, it holds the interpreter lock the GUI thread needs: a GUI-stall measurement with it in
     process measures the test harness. A real model runs elsewhere; so does this one."""
 
-    def __enter__(self) -> ScriptedServerProcess:
+    def __enter__(self) -> Self:
         import multiprocessing
 
         ctx = multiprocessing.get_context("spawn")

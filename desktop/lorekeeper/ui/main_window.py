@@ -28,6 +28,7 @@ from lorekeeper.errorlog import append_error
 from lorekeeper.ui.bus import ChangeBus
 from lorekeeper.ui.panels import PANELS, AppContext, Panel, PanelSpec
 from lorekeeper.ui.theme import icon
+from lorekeeper.ui.widgets import set_progress
 from lorekeeper.ui.workers import error_text, tracker
 from lorekeeper.workspace import Workspace
 
@@ -219,11 +220,7 @@ class MainWindow(QMainWindow):
         names = ", ".join(j.text or j.name for j in jobs[:2]) + ("…" if len(jobs) > 2 else "")
         self.jobs_label.setText(f"{len(jobs)} job{'s' if len(jobs) > 1 else ''}: {names}")
         done, total = tracker().progress()
-        if total:
-            self.jobs_progress.setRange(0, total)
-            self.jobs_progress.setValue(done)
-        else:
-            self.jobs_progress.setRange(0, 0)  # busy indicator
+        set_progress(self.jobs_progress, done, total)  # total 0: not known yet
         self.jobs_progress.show()
 
     @Slot(str, object)

@@ -30,12 +30,12 @@ from PySide6.QtWidgets import (
 )
 
 from lorekeeper.improve.proposals import ProposalInfo
+from lorekeeper.jobs import process_steps
 from lorekeeper.ui.diffview import SideBySideDiff, aligned_diff, stats_text  # noqa: F401 - aligned_diff re-exported
 from lorekeeper.ui.models.base import RowsModel
 from lorekeeper.ui.panels.base import AppContext, Panel
 from lorekeeper.ui.theme import color, icon
 from lorekeeper.ui.widgets import EmptyState, MessageBox, label, setup_table
-from lorekeeper.jobs import process_steps
 from lorekeeper.ui.workers import is_synchronous, run_task
 from lorekeeper.workspace_jobs import in_workspace
 
