@@ -417,10 +417,18 @@ class ProposalsPanel(Panel):
         self.card.setText(card_html(p))
         b = p.benchmark
         self.badge.setText(f"Benchmark: {b.text}" if b else "Benchmark: not run (press B)")
-        self.badge.setStyleSheet(badge_style(b.verdict if b else None))
+        style = badge_style(b.verdict if b else None)
+        if self.badge.styleSheet() != style:  # setting a style sheet re-polishes: only on a change
+            self.badge.setStyleSheet(style)
         self.badge.show()
         self.current_title.setText(f"Current (v{p.base_version})")
         self.proposed_title.setText("Proposed" + (f" (now v{p.applied_version})" if p.applied_version else ""))
+        if is_synchronous():
+            self._show_diff(p)
+        else:  # the diff (difflib, two text layouts) in the next event-loop turn, after the card is painted
+            QTimer.singleShot(0, self, lambda: self._show_diff(p) if self.current() is p else None)
+
+    def _show_diff(self, p: ProposalInfo) -> None:
         stats = self.diff.show_diff(p.current_content, p.proposed_content)
         self.diff_summary.setText(stats_text(stats))
         self.diff.scroll_to_first_change()  # open the diff at the first change

@@ -309,7 +309,10 @@ class SkillsPanel(Panel):
             self.changed(f"Imported {path.name}")
 
         run_task(
-            lambda: lib.import_path(path, project=project, message=f"imported from {path.name}"),
+            lib.import_steps,  # progress per skill; Cancel stops it between skills, before any write
+            path,
+            project,
+            f"imported from {path.name}",
             name=f"Importing {path.name}",
             on_result=done,
             on_error=self.explorer_message.show_error,
