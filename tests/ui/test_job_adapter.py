@@ -91,3 +91,18 @@ def test_an_error_with_a_code_does_not_open_the_dialog(window):
 
     workers.run_task(job, name="Checked job", on_error=lambda _e: None)
     assert window.error_dialog is None
+
+
+def test_a_fast_loop_s_progress_is_coalesced_and_its_last_step_arrives(qtbot):
+    steps: list[tuple[int, int, str]] = []
+    out: list[str] = []
+
+    def job():
+        for i in range(2000):
+            yield i + 1, 2000, f"item {i + 1}"
+        return "done"
+
+    workers.run_task(job, on_progress=lambda d, t, s: steps.append((d, t, s)), on_result=out.append)
+    qtbot.waitUntil(lambda: out == ["done"])
+    assert steps[-1] == (2000, 2000, "item 2000")  # the bar ends full
+    assert len(steps) < 100  # not one GUI-thread call per item

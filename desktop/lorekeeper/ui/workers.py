@@ -37,7 +37,8 @@ from lorekeeper.jobs import Cancelled, CancelToken, LatestWins, Progress, drive
 log = logging.getLogger(__name__)
 
 _synchronous = False
-PROGRESS_INTERVAL = 0.05  # seconds: progress reaches the GUI thread at most 20 times a second
+PROGRESS_INTERVAL = 0.05  # seconds: progress reaches the GUI thread at most 20 times a second...
+PROGRESS_BURST = 5  # ...after a first burst of this many steps
 
 __all__ = [
     "CancelToken",
@@ -99,7 +100,8 @@ class Worker(QRunnable):
         self.name = name or getattr(fn, "__name__", "task")
         self.signals = WorkerSignals()
         self.token = CancelToken()
-        self._last_progress = float("-inf")
+        self._last_progress = time.monotonic()
+        self._tokens = float(PROGRESS_BURST)
         self._pending: Progress | None = None
 
     def cancel(self) -> None:
@@ -111,15 +113,15 @@ class Worker(QRunnable):
         return self.token.cancelled
 
     def _progress(self, p: Progress) -> None:
-        """Coalesce progress: at most one signal per `PROGRESS_INTERVAL` reaches the GUI thread (the
-        latest wins, the rest are dropped here, on the worker's thread); the last one is flushed
-        before the result. Synchronous mode forwards every step."""
-        if _synchronous:
-            self.signals.progress.emit(p.done, p.total, p.text)
-            return
+        """Coalesce progress: a token bucket lets a short burst through (`PROGRESS_BURST` steps)
+        and then at most one signal per `PROGRESS_INTERVAL`; the steps in between are dropped
+        here, on the worker's thread (the latest wins) and the last one is flushed before the
+        result. The GUI thread never gets one slot call per item of a long loop."""
         now = time.monotonic()
-        if now - self._last_progress >= PROGRESS_INTERVAL:
-            self._last_progress = now
+        self._tokens = min(PROGRESS_BURST, self._tokens + (now - self._last_progress) / PROGRESS_INTERVAL)
+        self._last_progress = now
+        if _synchronous or self._tokens >= 1:
+            self._tokens -= 1
             self._pending = None
             self.signals.progress.emit(p.done, p.total, p.text)
         else:
