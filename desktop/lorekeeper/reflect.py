@@ -9,13 +9,14 @@ and negative feedback. Thumbs up: positive feedback. The CLI and the Playground 
 from __future__ import annotations
 
 import uuid
-from collections.abc import Callable
+from collections.abc import Callable, Generator
 from dataclasses import dataclass, field
 
 from lorekeeper.errors import LorekeeperError
 from lorekeeper.evals.engine import RuleResult, evaluate
 from lorekeeper.evals.footnote import footnote as make_footnote
 from lorekeeper.evals.service import EvalService
+from lorekeeper.jobs import Cancelled
 from lorekeeper.learnings.service import LearningInfo, LearningService
 from lorekeeper.llm.service import LLMService
 from lorekeeper.prompt import AssembledPrompt, PromptBuilder
@@ -24,10 +25,6 @@ from lorekeeper.skills.library import SkillLibrary
 
 EXCERPT_CHARS = 200
 SOURCE = "playground"
-
-
-class Cancelled(LorekeeperError):
-    code = "ERR_CANCELLED"
 
 
 def excerpt(text: str, limit: int = EXCERPT_CHARS) -> str:
@@ -117,6 +114,21 @@ class ReflectLoop:
         on_chunk: Callable[[str], None] | None = None,
         is_cancelled: Callable[[], bool] | None = None,
     ) -> Answer:
+        gen = self.send_steps(prompt, is_cancelled=is_cancelled)
+        while True:
+            try:
+                piece = next(gen)
+            except StopIteration as stop:
+                answer: Answer = stop.value
+                return answer
+            if on_chunk is not None:
+                on_chunk(piece)
+
+    def send_steps(
+        self, prompt: AssembledPrompt, *, is_cancelled: Callable[[], bool] | None = None
+    ) -> Generator[str, None, Answer]:
+        """The answer as a job: yields the streamed text chunks, returns the checked `Answer`.
+        Closing the generator (a cancelled job) stops the model's stream at once."""
         provider = self.llm.provider()
         parts: list[str] = []
         stream = provider.stream(prompt.text)
@@ -125,8 +137,7 @@ class ReflectLoop:
                 if is_cancelled is not None and is_cancelled():
                     raise Cancelled("the answer was cancelled")
                 parts.append(piece)
-                if on_chunk is not None:
-                    on_chunk(piece)
+                yield piece
         finally:
             close = getattr(stream, "close", None)
             if close is not None:
@@ -174,12 +185,20 @@ class ReflectLoop:
         is_cancelled: Callable[[], bool] | None = None,
     ) -> tuple[LearningInfo, Answer]:
         """Save the correction as a learning (source fixit), then send the fix request at once."""
-        learning = self.learnings.add(rule, project=answer.project or None, source="fixit")
-        prompt = self.prepare(fix_request(learning.rule, answer.text, answer.prompt.message), answer.project or None)
+        learning = self.save_fix(answer, rule)
+        prompt = self.fix_prompt(answer, learning)
         if on_learning is not None:
             on_learning(learning, prompt)
         fixed = self.send(prompt, on_chunk=on_chunk, is_cancelled=is_cancelled)
         return learning, fixed
+
+    def save_fix(self, answer: Answer, rule: str) -> LearningInfo:
+        """Fix It, first half: the correction becomes a learning (source fixit)."""
+        return self.learnings.add(rule, project=answer.project or None, source="fixit")
+
+    def fix_prompt(self, answer: Answer, learning: LearningInfo) -> AssembledPrompt:
+        """Fix It, second half: the fix request's prompt (it already carries the new learning)."""
+        return self.prepare(fix_request(learning.rule, answer.text, answer.prompt.message), answer.project or None)
 
     def thumbs_up(self, answer: Answer) -> None:
         self.quality.log_feedback(answer.skills, answer.project, True, interaction=answer.interaction)

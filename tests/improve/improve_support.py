@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import re
+from typing import Self
 
 from helpers.fake_llm import last_user_text
 
@@ -110,3 +111,41 @@ def open_window(qtbot, ws):
     win.windowHandle().requestActivate()  # the review shortcuts need this window to have the keyboard
     qtbot.waitUntil(win.isActiveWindow)
     return win
+
+
+def _serve_scripted(urls, stop) -> None:  # type: ignore[no-untyped-def]
+    """Child process: a fake Anthropic server answering like `ScriptedModel`'s defaults."""
+    import os
+
+    from helpers.fake_llm import FakeAnthropic
+
+    os.setsid()  # a session of its own: the scheduler does not count its CPU against the GUI's
+    with FakeAnthropic() as srv:
+        srv.behaviour.reply = ScriptedModel(None)
+        urls.put(srv.url)
+        stop.wait()
+
+
+class ScriptedServerProcess:
+    """`ScriptedModel`'s default answers from a fake Anthropic server in a process of its own.
+
+    The in-process fake server parses, answers and streams on threads of the test's process, that
+    is, it holds the interpreter lock the GUI thread needs: a GUI-stall measurement with it in
+    process measures the test harness. A real model runs elsewhere; so does this one."""
+
+    def __enter__(self) -> Self:
+        import multiprocessing
+
+        ctx = multiprocessing.get_context("spawn")
+        self._stop = ctx.Event()
+        urls = ctx.Queue()
+        self.proc = ctx.Process(target=_serve_scripted, args=(urls, self._stop), daemon=True)
+        self.proc.start()
+        self.url = urls.get(timeout=60)
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self._stop.set()
+        self.proc.join(10)
+        if self.proc.is_alive():
+            self.proc.terminate()

@@ -40,7 +40,7 @@ BODY_MIN_RELEVANCE = 0.2  # ...for definitions at least this relevant (1.0 = the
 COVERAGE_SHARE = 0.8  # when every file's signatures fit in this share of the rest, all get them
 DOWNGRADE = {"full": "map", "map": "signatures", "signatures": "reference"}
 
-Progress = Callable[[int, int, str], None]
+ProgressCallback = Callable[[int, int, str], None]  # pack(progress=...): (done, total, text)
 
 
 @dataclass
@@ -111,7 +111,7 @@ def pack(
     task: str | None = None,
     budget: int | None = None,
     mode: str = "auto",
-    progress: Progress | None = None,
+    progress: ProgressCallback | None = None,
 ) -> PackResult:
     """Pack `root` (a folder or one file). See `pack_steps` for the generator form."""
     gen = pack_steps(root, task=task, budget=budget, mode=mode)

@@ -33,7 +33,7 @@ import builtins
 import json
 import random
 import re
-from collections.abc import Generator
+from collections.abc import Callable, Generator
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
@@ -46,6 +46,7 @@ from lorekeeper.evals.rules import RuleSet
 from lorekeeper.improve.judge import Judge, JudgeCall, LLMJudge, ModelAnswerError
 from lorekeeper.improve.prompts import template
 from lorekeeper.improve.proposals import ProposalService
+from lorekeeper.jobs import Cancelled, Progress
 from lorekeeper.llm.base import LLMUnavailableError, Provider
 from lorekeeper.llm.service import LLMService
 from lorekeeper.skills.library import SkillLibrary
@@ -355,7 +356,9 @@ def parse_scenarios(raw: str, count: int) -> list[str]:
 # ---------------------------------------------------------------------------- the service
 
 
-Progress = tuple[int, int, str]
+def _check(should_stop: Callable[[], bool] | None) -> None:
+    if should_stop is not None and should_stop():
+        raise Cancelled("the benchmark run was cancelled: nothing was stored")
 
 
 class BenchmarkService:
@@ -461,8 +464,12 @@ class BenchmarkService:
         provider: Provider | None = None,
         judge: Judge | None = None,
         seed: int | None = None,
+        should_stop: Callable[[], bool] | None = None,
     ) -> Generator[Progress, None, BenchmarkInfo]:
-        """A generator (for the GUI's cancellable workers) yielding (done, total, text); returns the run.
+        """A generator (for the GUI's cancellable jobs) yielding `Progress`; returns the run.
+
+        `should_stop` (a job's cancel token) is asked before every model call: when it answers
+        True the run raises `Cancelled` and stores nothing.
 
         Nothing is stored unless every call succeeded (operator scenarios and generated scenarios
         are kept for reuse as soon as they exist)."""
@@ -479,7 +486,8 @@ class BenchmarkService:
         description = _description(p.proposed_content) or _description(current.content)
         for text in extra_scenarios or []:
             self.add_scenario(p.skill, p.scope, text)
-        yield (0, 1, f"Scenarios for {p.skill}")
+        yield Progress(0, 1, f"Scenarios for {p.skill}")
+        _check(should_stop)
         chosen, generated = self._ensure_scenarios(p.skill, p.scope, description, rules, scenarios, provider)
         seed = int(seed if seed is not None else random.SystemRandom().randrange(1, 2**31))
         rng = random.Random(seed)
@@ -510,7 +518,8 @@ class BenchmarkService:
         for sc in chosen:
             outputs: dict[str, str] = {}
             for side in (OLD, NEW):
-                yield (done, total, f"{p.skill}: {side} content on scenario {sc.id}")
+                yield Progress(done, total, f"{p.skill}: {side} content on scenario {sc.id}")
+                _check(should_stop)
                 outputs[side] = provider.complete(sc.text, system=systems[side])
                 if getattr(outputs[side], "truncated", False):  # cut at [llm] max_tokens: kept, flagged
                     truncated.append({"scenario_id": sc.id, "side": side})
@@ -523,7 +532,8 @@ class BenchmarkService:
             asked_first.append(orders[0])
             calls: dict[str, JudgeCall] = {}
             for order in orders:
-                yield (done, total, f"{p.skill}: judge ({order.replace('_', ' ')}) on scenario {sc.id}")
+                yield Progress(done, total, f"{p.skill}: judge ({order.replace('_', ' ')}) on scenario {sc.id}")
+                _check(should_stop)
                 a, b = (outputs[OLD], outputs[NEW]) if order == "old_first" else (outputs[NEW], outputs[OLD])
                 calls[order] = judge.score(
                     skill=p.skill, description=description, scenario=sc.text, response_a=a, response_b=b
@@ -605,7 +615,7 @@ class BenchmarkService:
                     )
                 )
             run_id = run.id
-        yield (total, total, f"{p.skill}: {t.verdict}")
+        yield Progress(total, total, f"{p.skill}: {t.verdict}")
         return self.get(run_id)
 
 

@@ -15,12 +15,14 @@ reasons. The operator reads the diff and decides; the system identifies, the hum
 from __future__ import annotations
 
 import json
+from collections.abc import Generator
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
 from lorekeeper.improve.evidence import failing_rules, related_learnings
 from lorekeeper.improve.proposals import NewProposal, ProposalService
+from lorekeeper.jobs import Progress, drive
 from lorekeeper.learnings.service import LearningService
 from lorekeeper.quality.metrics import SkillMetrics
 from lorekeeper.quality.tracker import QualityTracker
@@ -192,10 +194,20 @@ class NightlyAnalysis:
         return ["", *sorted(seen | {p for p in self.skills.projects() if p})]
 
     def run(self, project: str | None = None, *, days: float | None = DEFAULT_DAYS) -> RunSummary:
+        return drive(self.run_steps, (project,), {"days": days})  # type: ignore[no-any-return]
+
+    def run_steps(
+        self, project: str | None = None, *, days: float | None = DEFAULT_DAYS
+    ) -> Generator[Progress, None, RunSummary]:
+        """`run` as a job: yields `Progress` per project scanned and per skill written up, so a
+        cancelled job stops between two skills (the proposals written so far stay; the run
+        record is not saved); returns the summary."""
         summary = RunSummary("nightly", project or None, utcnow(), days=days)
         pending = self.proposals.pending_keys()
         groups: dict[tuple[str, str], list[tuple[str, SkillMetrics]]] = {}
-        for proj in self.scopes(project):
+        scopes = self.scopes(project)
+        for n, proj in enumerate(scopes):
+            yield Progress(n, len(scopes), f"metrics of {proj or '(no project)'}")
             summary.projects.append(proj or "(no project)")
             for m in self.quality.metrics(days=days, project=proj, by_project=True):
                 summary.skills_checked += 1
@@ -211,7 +223,8 @@ class NightlyAnalysis:
                     continue
                 groups.setdefault((m.skill, scope), []).append((proj, m))
         day = summary.started_at.strftime("%Y-%m-%d")
-        for (skill, scope), seen in groups.items():
+        for n, ((skill, scope), seen) in enumerate(groups.items()):
+            yield Progress(n, len(groups), f"proposal for {skill}")
             first_proj = seen[0][0]
             if (skill, scope) in pending:
                 summary.skipped.append(

@@ -12,17 +12,18 @@ new proposal is benchmarked right away (pillar 7); a benchmark failure keeps the
 from __future__ import annotations
 
 import re
-from collections.abc import Generator
+from collections.abc import Callable, Generator
 from dataclasses import dataclass
 from typing import Any
 
 from lorekeeper.errors import InvalidSpecError, LorekeeperError, NotFoundError
-from lorekeeper.improve.bench import DEFAULT_SCENARIOS, BenchmarkService, Progress, rules_text
+from lorekeeper.improve.bench import DEFAULT_SCENARIOS, BenchmarkService, rules_text
 from lorekeeper.improve.evidence import failing_rules, related_learnings
 from lorekeeper.improve.judge import Judge, ModelAnswerError
 from lorekeeper.improve.nightly import DEFAULT_DAYS, NightlyAnalysis, RunSummary, metric_dict, save_run
 from lorekeeper.improve.prompts import template
 from lorekeeper.improve.proposals import NewProposal, ProposalService
+from lorekeeper.jobs import Cancelled, Progress
 from lorekeeper.learnings.service import LearningService
 from lorekeeper.llm.base import LLMUnavailableError, Provider
 from lorekeeper.llm.service import LLMService
@@ -236,7 +237,11 @@ class SageService:
         judge: Judge | None = None,
         benchmark: bool = True,
         scenarios: int = DEFAULT_SCENARIOS,
+        should_stop: Callable[[], bool] | None = None,
     ) -> Generator[Progress, None, RunSummary]:
+        """A generator yielding `Progress`; returns the run summary. `should_stop` (a job's cancel
+        token) is asked before every model call: True stops the run with `Cancelled`; proposals
+        created so far stay (each is complete), the run summary is not saved."""
         provider = provider or sage_provider(self.llm)
         status = provider.status()
         if not status.ready:
@@ -255,7 +260,9 @@ class SageService:
         done = 0
         created_ids: list[int] = []
         for t in targets:
-            yield (done, total, f"Sage: analysing {t.skill}")
+            yield Progress(done, total, f"Sage: analysing {t.skill}")
+            if should_stop is not None and should_stop():
+                raise Cancelled("the Sage run was cancelled")
             try:
                 prompt, fails, learn, base_version, current = self.prompt_for(t, days)
                 raw = provider.complete(prompt)
@@ -308,9 +315,11 @@ class SageService:
                 }
             )
             if benchmark:
-                yield (done, total, f"Sage: benchmarking proposal #{created.id} ({t.skill})")
+                yield Progress(done, total, f"Sage: benchmarking proposal #{created.id} ({t.skill})")
                 try:
-                    run = self.bench.run(created.id, scenarios=scenarios, provider=provider, judge=judge)
+                    run = self.bench.run(
+                        created.id, scenarios=scenarios, provider=provider, judge=judge, should_stop=should_stop
+                    )
                     summary.benchmarks.append(
                         {
                             "proposal": created.id,
@@ -320,6 +329,8 @@ class SageService:
                             "badge": run.badge,
                         }
                     )
+                except Cancelled:
+                    raise
                 except LorekeeperError as exc:
                     summary.benchmarks.append({"proposal": created.id, "error": f"{exc.code}: {exc.message}"})
                 done += 1
@@ -331,7 +342,7 @@ class SageService:
             with self.store.write() as s:
                 for row in s.query(Proposal).filter(Proposal.id.in_(created_ids)):
                     row.run_id = summary.run_id
-        yield (total, total, "Sage: done")
+        yield Progress(total, total, "Sage: done")
         return summary
 
 

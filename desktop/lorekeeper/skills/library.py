@@ -16,7 +16,7 @@ import getpass
 import shutil
 import tempfile
 import zipfile
-from collections.abc import Iterator, Sequence
+from collections.abc import Generator, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import datetime
@@ -29,6 +29,7 @@ from sqlalchemy.orm import Session
 from lorekeeper.errors import DerivedWriteError, InvalidInputError, InvalidSpecError, NotFoundError
 from lorekeeper.evals.rules import RuleSet, parse_rules, parse_rules_text
 from lorekeeper.fsutil import atomic_write_text
+from lorekeeper.jobs import Progress, drive
 from lorekeeper.skills.router import RoutableSkill
 from lorekeeper.skills.spec import (
     SKILL_FILE,
@@ -418,6 +419,14 @@ class SkillLibrary:
 
         Everything is validated before anything is written, and written in one transaction.
         """
+        return drive(self.import_steps, (path, project, message))  # type: ignore[no-any-return]
+
+    def import_steps(
+        self, path: str | Path, project: str | None = None, message: str = "imported"
+    ) -> Generator[Progress, None, ImportReport]:
+        """`import_path` as a job: yields `Progress` per skill read and validated, so a cancelled
+        job stops between two skills, before anything is written (the transaction and the
+        skills-folder export that follows it are not interrupted); returns the report."""
         project = validate_project(project)
         path = Path(path)
         if not path.exists():
@@ -425,7 +434,11 @@ class SkillLibrary:
         with skill_source(path) as (_, dirs):
             if not dirs:
                 raise InvalidSpecError(f"no skill folder (a folder with {SKILL_FILE}) found", file=str(path))
-            docs = [read_skill_dir(d) for d in dirs]
+            docs = []
+            for n, d in enumerate(dirs):
+                yield Progress(n, len(dirs), f"reading {d.name}")
+                docs.append(read_skill_dir(d))
+        yield Progress(len(dirs), len(dirs), f"writing {len(docs)} skill(s)")
         names = [d.name for d in docs]
         dupes = sorted({n for n in names if names.count(n) > 1})
         if dupes:

@@ -2,25 +2,84 @@
 
 from __future__ import annotations
 
+import functools
+import traceback
+
 from PySide6.QtCore import QSize, Qt, Slot
-from PySide6.QtGui import QKeySequence, QShortcut
+from PySide6.QtGui import QGuiApplication, QKeySequence, QShortcut
 from PySide6.QtWidgets import (
+    QDialog,
+    QDialogButtonBox,
     QHBoxLayout,
     QLabel,
     QListWidget,
     QListWidgetItem,
     QMainWindow,
+    QMenu,
+    QPlainTextEdit,
     QProgressBar,
     QStackedWidget,
+    QToolButton,
+    QVBoxLayout,
     QWidget,
 )
 
 from lorekeeper import __version__
+from lorekeeper.errorlog import append_error
 from lorekeeper.ui.bus import ChangeBus
 from lorekeeper.ui.panels import PANELS, AppContext, Panel, PanelSpec
 from lorekeeper.ui.theme import icon
+from lorekeeper.ui.widgets import set_progress
 from lorekeeper.ui.workers import error_text, tracker
 from lorekeeper.workspace import Workspace
+
+
+class _PanelMap(dict[str, Panel]):
+    """The window's panels by id; a panel is built the first time it is shown or asked for."""
+
+    def __init__(self, window: MainWindow) -> None:
+        super().__init__()
+        self.window = window
+
+    def __missing__(self, panel_id: str) -> Panel:
+        return self.window._build_panel(panel_id)
+
+
+class ErrorDialog(QDialog):
+    """An unexpected error in a job: a one-line message, ERR_INTERNAL, and "Copy details"."""
+
+    def __init__(self, job_name: str, exc: BaseException, details: str, log_path: str, parent: QWidget | None = None):
+        super().__init__(parent)
+        self.setWindowTitle("Unexpected error")
+        self.setMinimumWidth(520)
+        self.details = details
+        first = (str(exc) or type(exc).__name__).strip().splitlines()
+        self.code_label = QLabel("ERR_INTERNAL")
+        self.code_label.setObjectName("errorCode")
+        self.message_label = QLabel(f"{job_name} failed: {type(exc).__name__}: {first[0] if first else ''}")
+        self.message_label.setWordWrap(True)
+        self.message_label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        hint = QLabel(f"This is a bug or an environment failure. The details are in {log_path}.")
+        hint.setObjectName("hintText")
+        hint.setWordWrap(True)
+        self.details_view = QPlainTextEdit(details)
+        self.details_view.setReadOnly(True)
+        self.details_view.setMaximumHeight(160)
+        self.details_view.hide()
+        buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Close)
+        self.copy_button = buttons.addButton("Copy details", QDialogButtonBox.ButtonRole.ActionRole)
+        self.copy_button.clicked.connect(self.copy_details)
+        self.show_button = buttons.addButton("Show details", QDialogButtonBox.ButtonRole.ActionRole)
+        self.show_button.clicked.connect(lambda: self.details_view.setVisible(not self.details_view.isVisible()))
+        buttons.rejected.connect(self.reject)
+        box = QVBoxLayout(self)
+        for w in (self.code_label, self.message_label, hint, self.details_view, buttons):
+            box.addWidget(w)
+
+    @Slot()
+    def copy_details(self) -> None:
+        QGuiApplication.clipboard().setText(self.details)
+        self.copy_button.setText("Copied")
 
 
 class MainWindow(QMainWindow):
@@ -52,20 +111,18 @@ class MainWindow(QMainWindow):
         self.sidebar.setFixedWidth(180)
         self.sidebar.setFocusPolicy(Qt.FocusPolicy.NoFocus)
         self.stack = QStackedWidget()
-        self.panels: dict[str, Panel] = {}
+        self.panels: dict[str, Panel] = _PanelMap(self)
         self.panel_ids: list[str] = []
+        self.specs: dict[str, PanelSpec] = {}
         for spec in panels if panels is not None else PANELS:
-            panel = spec.factory(self.ctx)
-            panel.panel_id = spec.panel_id
-            panel.setObjectName(f"panel-{spec.panel_id}")
-            self.panels[spec.panel_id] = panel
+            self.specs[spec.panel_id] = spec
             self.panel_ids.append(spec.panel_id)
-            self.stack.addWidget(panel)
+            self.stack.addWidget(QWidget())  # a placeholder until the panel is first shown
             item = QListWidgetItem(icon(spec.icon), spec.title)
             item.setData(Qt.ItemDataRole.UserRole, spec.panel_id)
             item.setToolTip(f"{spec.title}  (Ctrl+{len(self.panel_ids)})" if len(self.panel_ids) <= 9 else spec.title)
             self.sidebar.addItem(item)
-        self.sidebar.currentRowChanged.connect(self.stack.setCurrentIndex)
+        self.sidebar.currentRowChanged.connect(self._show_row)
         # Wide enough for the longest title (item padding from the theme included), never a scroll bar.
         self.sidebar.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
         self.fit_sidebar()
@@ -81,6 +138,30 @@ class MainWindow(QMainWindow):
         self._build_shortcuts()
         if self.panel_ids:
             self.sidebar.setCurrentRow(0)
+
+    # ------------------------------------------------------------------ panels (built on first show)
+    def _build_panel(self, panel_id: str) -> Panel:
+        spec = self.specs[panel_id]
+        panel = spec.factory(self.ctx)
+        panel.panel_id = spec.panel_id
+        panel.setObjectName(f"panel-{spec.panel_id}")
+        index = self.panel_ids.index(panel_id)
+        current = self.stack.currentIndex()
+        placeholder = self.stack.widget(index)
+        self.stack.insertWidget(index, panel)
+        if placeholder is not None:
+            self.stack.removeWidget(placeholder)
+            placeholder.deleteLater()
+        if current >= 0:
+            self.stack.setCurrentIndex(current)
+        dict.__setitem__(self.panels, panel_id, panel)
+        return panel
+
+    @Slot(int)
+    def _show_row(self, row: int) -> None:
+        if 0 <= row < len(self.panel_ids):
+            _ = self.panels[self.panel_ids[row]]  # builds it the first time
+        self.stack.setCurrentIndex(row)
 
     # ------------------------------------------------------------------ status bar
     def _build_status_bar(self) -> None:
@@ -103,37 +184,68 @@ class MainWindow(QMainWindow):
         self.jobs_progress.setMaximumHeight(14)
         self.jobs_progress.setTextVisible(False)
         self.jobs_progress.hide()
+        self.cancel_button = QToolButton()
+        self.cancel_button.setObjectName("cancelJobs")
+        self.cancel_button.setText("Cancel")
+        self.cancel_button.setToolTip("Cancel the running jobs (the arrow: one of them)")
+        self.cancel_button.setPopupMode(QToolButton.ToolButtonPopupMode.MenuButtonPopup)
+        self.cancel_menu = QMenu(self.cancel_button)
+        self.cancel_button.setMenu(self.cancel_menu)
+        self.cancel_button.clicked.connect(tracker().cancel_visible)
+        self.cancel_button.hide()
+        self.error_dialog: ErrorDialog | None = None
         bar.addWidget(self.workspace_label)
         bar.addWidget(self.path_label, 1)
         bar.addPermanentWidget(self.jobs_label)
         bar.addPermanentWidget(self.jobs_progress)
+        bar.addPermanentWidget(self.cancel_button)
         bar.addPermanentWidget(self.model_label)
         bar.addPermanentWidget(self.keys_label)
         bar.addPermanentWidget(self.version_label)
         tracker().changed.connect(self.on_jobs_changed)
         tracker().failed.connect(self.on_job_failed)
+        tracker().unexpected.connect(self.on_unexpected_error)
         self.on_jobs_changed()
 
     @Slot()
     def on_jobs_changed(self) -> None:
         jobs = tracker().jobs()
+        self.cancel_menu.clear()
+        for job in jobs:
+            self.cancel_menu.addAction(f"Cancel {job.name}", functools.partial(tracker().cancel, job.id))
         if not jobs:
             self.jobs_label.setText("Idle")
             self.jobs_progress.hide()
+            self.cancel_button.hide()
             return
+        self.cancel_button.show()
         names = ", ".join(j.text or j.name for j in jobs[:2]) + ("…" if len(jobs) > 2 else "")
         self.jobs_label.setText(f"{len(jobs)} job{'s' if len(jobs) > 1 else ''}: {names}")
         done, total = tracker().progress()
-        if total:
-            self.jobs_progress.setRange(0, total)
-            self.jobs_progress.setValue(done)
-        else:
-            self.jobs_progress.setRange(0, 0)  # busy indicator
+        set_progress(self.jobs_progress, done, total)  # total 0: not known yet
         self.jobs_progress.show()
 
     @Slot(str, object)
     def on_job_failed(self, name: str, exc: object) -> None:
         self.show_message(f"{name} failed — {error_text(exc)}" if isinstance(exc, BaseException) else str(exc))
+
+    @Slot(str, object)
+    def on_unexpected_error(self, name: str, exc: object) -> None:
+        """A job failed with an error that has no Lorekeeper code: log it, show the error dialog."""
+        if not isinstance(exc, BaseException):
+            return
+        details = getattr(exc, "__traceback_text__", "") or "".join(
+            traceback.format_exception(type(exc), exc, exc.__traceback__)
+        )
+        try:
+            log_path = str(append_error(self.ws.root, f"ERR_INTERNAL in job {name!r}\n{details}"))
+        except OSError as log_exc:  # the log is a help, never a second failure
+            log_path = f"(not written: {log_exc})"
+        self.show_message(f"{name} failed — ERR_INTERNAL: {type(exc).__name__}")
+        if self.error_dialog is not None:
+            self.error_dialog.close()
+        self.error_dialog = ErrorDialog(name, exc, details, log_path, self)
+        self.error_dialog.open()
 
     def show_message(self, text: str) -> None:
         self.statusBar().showMessage(text, 8000)

@@ -1,35 +1,59 @@
-"""Run work off the GUI thread and get the outcome back on it (Picard's run_task, superqt's worker).
+"""The Qt adapter over `lorekeeper.jobs`: run jobs off the GUI thread, get their outcome on it.
 
-Every panel uses `run_task(fn, *args, on_result=..., on_error=..., on_progress=...)`:
+Every panel uses `run_task(fn, *args, on_result=..., on_error=..., on_progress=..., on_value=...)`:
 
-- `fn` is a plain callable or a generator function. A generator yields progress as
-  `(done, total, text)` tuples and returns its result; between two yields it may be cancelled
-  (cooperatively: the worker stops iterating and reports `cancelled`).
+- `fn` is a job (see `lorekeeper.jobs`): a plain callable or a generator function; it receives
+  the job's `CancelToken` if it declares a `cancel` parameter. A generator yields progress
+  (`Progress`, or `(done, total, text)` tuples) or any other value (streamed text chunks), which
+  arrive through `on_value`; it returns its result.
+- `key=` makes the latest answer win: a new job under the same key cancels the older one and the
+  older one's progress, values and result never reach the callbacks. A panel keys its look-ups
+  (`key=(self, "list")`) instead of counting request generations.
 - The outcome arrives through Qt signals whose emitter lives on the GUI thread, so the connected
-  `@Slot` methods run on the GUI thread. Workers return plain dataclasses, never ORM objects; the
-  services they call open their own DB sessions.
+  callbacks run on the GUI thread. Jobs return plain dataclasses, never ORM objects; the services
+  they call open their own DB sessions.
 - `set_synchronous(True)` (tests, screenshot mode) runs the work inline and emits at once, so a
   click in a test has its full effect when `mouseClick` returns.
 - `JobTracker` (one per app, `tracker()`) knows the running jobs and their progress; the status
-  bar observes it.
+  bar observes it, offers Cancel, and shows unexpected errors (not a `LorekeeperError`) in the
+  error dialog.
 """
 
 from __future__ import annotations
 
-import inspect
 import itertools
 import logging
-import threading
+import time
 import traceback
-from collections.abc import Callable
+from collections.abc import Callable, Hashable
 from dataclasses import dataclass
 from typing import Any
 
 from PySide6.QtCore import QObject, QRunnable, QThreadPool, Signal, Slot
 
+from lorekeeper.errors import LorekeeperError
+from lorekeeper.jobs import Cancelled, CancelToken, LatestWins, Progress, drive
+
 log = logging.getLogger(__name__)
 
 _synchronous = False
+PROGRESS_INTERVAL = 0.05  # seconds: progress reaches the GUI thread at most 20 times a second...
+PROGRESS_BURST = 5  # ...after a first burst of this many steps
+
+__all__ = [
+    "CancelToken",
+    "Cancelled",
+    "JobTracker",
+    "Progress",
+    "Worker",
+    "cancel_key",
+    "error_text",
+    "is_synchronous",
+    "is_unexpected",
+    "run_task",
+    "set_synchronous",
+    "tracker",
+]
 
 
 def set_synchronous(on: bool) -> None:
@@ -42,14 +66,16 @@ def is_synchronous() -> bool:
     return _synchronous
 
 
-class Cancelled(Exception):
-    """Raised inside a generator worker's iteration when it was cancelled (for cleanup code)."""
+def is_unexpected(exc: BaseException) -> bool:
+    """An error without a Lorekeeper code: a bug or an environment failure (ERR_INTERNAL)."""
+    return not isinstance(exc, LorekeeperError)
 
 
 class WorkerSignals(QObject):
     """Lives on the thread that created the worker (the GUI thread): its slots run there."""
 
     progress = Signal(int, int, str)
+    value = Signal(object)  # any other value the job yielded (a streamed chunk)
     result = Signal(object)
     error = Signal(object)  # the exception; its traceback text is in `exc.__traceback_text__`
     cancelled = Signal()
@@ -61,63 +87,80 @@ class Worker(QRunnable):
 
     _ids = itertools.count(1)
 
-    def __init__(self, fn: Callable[..., Any], *args: Any, name: str = "", **kwargs: Any) -> None:
+    def __init__(
+        self, fn: Callable[..., Any], *args: Any, name: str = "", key: Hashable | None = None, **kwargs: Any
+    ) -> None:
         super().__init__()
         self.setAutoDelete(False)  # the tracker holds it until `finished`
         self.id = next(self._ids)
         self.fn = fn
         self.args = args
         self.kwargs = kwargs
+        self.key = key
         self.name = name or getattr(fn, "__name__", "task")
         self.signals = WorkerSignals()
-        self._cancel = threading.Event()
+        self.token = CancelToken()
+        self._last_progress = time.monotonic()
+        self._tokens = float(PROGRESS_BURST)
+        self._pending: Progress | None = None
 
     def cancel(self) -> None:
-        """Ask the job to stop at its next yield; its result (if any) is then dropped."""
-        self._cancel.set()
+        """Ask the job to stop (at its next yield, or when it checks its token); its result is dropped."""
+        self.token.cancel()
 
     @property
     def is_cancelled(self) -> bool:
-        return self._cancel.is_set()
+        return self.token.cancelled
+
+    def _progress(self, p: Progress) -> None:
+        """Coalesce progress: a token bucket lets a short burst through (`PROGRESS_BURST` steps)
+        and then at most one signal per `PROGRESS_INTERVAL`; the steps in between are dropped
+        here, on the worker's thread (the latest wins) and the last one is flushed before the
+        result. The GUI thread never gets one slot call per item of a long loop."""
+        now = time.monotonic()
+        self._tokens = min(PROGRESS_BURST, self._tokens + (now - self._last_progress) / PROGRESS_INTERVAL)
+        self._last_progress = now
+        if _synchronous or self._tokens >= 1:
+            self._tokens -= 1
+            self._pending = None
+            self.signals.progress.emit(p.done, p.total, p.text)
+        else:
+            self._pending = p
+
+    def _flush_progress(self) -> None:
+        p, self._pending = self._pending, None
+        if p is not None:
+            self.signals.progress.emit(p.done, p.total, p.text)
 
     def run(self) -> None:  # runs on a pool thread (or inline in synchronous mode)
+        sig = self.signals
         try:
-            outcome = self.fn(*self.args, **self.kwargs)
-            if inspect.isgenerator(outcome):
-                outcome = self._drive(outcome)
-            if self.is_cancelled:
-                self.signals.cancelled.emit()
-            else:
-                self.signals.result.emit(outcome)
+            outcome = drive(
+                self.fn, self.args, self.kwargs, token=self.token, on_progress=self._progress, on_value=sig.value.emit
+            )
+            self._flush_progress()
+            sig.result.emit(outcome)
         except Cancelled:
-            self.signals.cancelled.emit()
+            sig.cancelled.emit()
         except Exception as exc:  # noqa: BLE001 - every failure goes to the GUI as a signal
-            exc.__traceback_text__ = traceback.format_exc()  # type: ignore[attr-defined]
-            log.debug("task %s failed: %s", self.name, exc)
-            self.signals.error.emit(exc)
+            if self.token.cancelled:  # failed while stopping: it was cancelled
+                sig.cancelled.emit()
+            else:
+                if not getattr(exc, "__traceback_text__", ""):  # a worker process sends the child's
+                    exc.__traceback_text__ = traceback.format_exc()  # type: ignore[attr-defined]
+                log.debug("task %s failed: %s", self.name, exc)
+                sig.error.emit(exc)
         finally:
-            self.signals.finished.emit()
-
-    def _drive(self, gen: Any) -> Any:
-        while True:
-            if self.is_cancelled:
-                gen.close()
-                raise Cancelled
-            try:
-                step = next(gen)
-            except StopIteration as stop:
-                return stop.value
-            if isinstance(step, tuple) and len(step) >= 2:
-                done, total = int(step[0]), int(step[1])
-                text = str(step[2]) if len(step) > 2 else ""
-                self.signals.progress.emit(done, total, text)
+            sig.finished.emit()
 
 
 class _Relay(QObject):
     """Receives a worker's signals on the GUI thread and calls the Python callbacks there.
 
     Connecting the signals to this QObject's slots (rather than to lambdas) guarantees queued
-    delivery to the thread that owns it, whatever PySide does with bare callables.
+    delivery to the thread that owns it, whatever PySide does with bare callables. A cancelled or
+    superseded job's progress, values and result are dropped here, on the GUI thread, so a panel
+    never sees an answer older than the last one it asked for.
     """
 
     def __init__(self, worker: Worker, owner: JobTracker, callbacks: dict[str, Callable[..., Any] | None]) -> None:
@@ -127,6 +170,7 @@ class _Relay(QObject):
         self.callbacks = callbacks
         sig = worker.signals
         sig.progress.connect(self.on_progress)
+        sig.value.connect(self.on_value)
         sig.result.connect(self.on_result)
         sig.error.connect(self.on_error)
         sig.cancelled.connect(self.on_cancelled)
@@ -139,8 +183,15 @@ class _Relay(QObject):
 
     @Slot(int, int, str)
     def on_progress(self, done: int, total: int, text: str) -> None:
+        if self.worker.is_cancelled:
+            return
         self.owner._on_progress(self.worker.id, done, total, text)
         self._call("progress", done, total, text)
+
+    @Slot(object)
+    def on_value(self, value: Any) -> None:
+        if not self.worker.is_cancelled:
+            self._call("value", value)
 
     @Slot(object)
     def on_result(self, value: Any) -> None:
@@ -149,9 +200,13 @@ class _Relay(QObject):
 
     @Slot(object)
     def on_error(self, exc: BaseException) -> None:
+        if self.worker.is_cancelled:
+            return
+        if is_unexpected(exc):
+            self.owner.unexpected.emit(self.worker.name, exc)
         if self.callbacks.get("error") is not None:
             self._call("error", exc)
-        else:
+        elif not is_unexpected(exc):
             self.owner.failed.emit(self.worker.name, exc)
 
     @Slot()
@@ -163,7 +218,7 @@ class _Relay(QObject):
         try:
             self._call("finished")
         finally:
-            self.owner._on_finished(self.worker.id)
+            self.owner._on_finished(self.worker)
             self.callbacks = {}  # drop the closures now, not whenever Python collects the relay
             self.deleteLater()
 
@@ -175,6 +230,11 @@ class Job:
     done: int = 0
     total: int = 0
     text: str = ""
+    worker: Worker | None = None
+
+    def cancel(self) -> None:
+        if self.worker is not None:
+            self.worker.cancel()
 
 
 class JobTracker(QObject):
@@ -182,11 +242,13 @@ class JobTracker(QObject):
 
     changed = Signal()
     failed = Signal(str, object)  # job name, exception (for jobs without their own error handler)
+    unexpected = Signal(str, object)  # job name, exception without a Lorekeeper code (the error dialog)
 
     def __init__(self, parent: QObject | None = None) -> None:
         super().__init__(parent)
         self._workers: dict[int, Worker] = {}
         self._jobs: dict[int, Job] = {}
+        self.latest = LatestWins()
 
     def jobs(self) -> list[Job]:
         return list(self._jobs.values())
@@ -202,10 +264,26 @@ class JobTracker(QObject):
 
     def add(self, worker: Worker, callbacks: dict[str, Callable[..., Any] | None], *, visible: bool = True) -> None:
         self._workers[worker.id] = worker
+        if worker.key is not None:
+            self.latest.begin(worker.key, worker.token)  # the older job under this key is cancelled
         _Relay(worker, self, callbacks)
         if visible:
-            self._jobs[worker.id] = Job(worker.id, worker.name)
+            self._jobs[worker.id] = Job(worker.id, worker.name, worker=worker)
             self.changed.emit()
+
+    def cancel(self, job_id: int) -> None:
+        w = self._workers.get(job_id)
+        if w is not None:
+            w.cancel()
+            job = self._jobs.get(job_id)
+            if job is not None:
+                job.text = f"cancelling {job.name}…"
+                self.changed.emit()
+
+    def cancel_visible(self) -> None:
+        """The status bar's Cancel: stop every job the operator can see."""
+        for job_id in list(self._jobs):
+            self.cancel(job_id)
 
     def cancel_all(self) -> None:
         for w in list(self._workers.values()):
@@ -217,9 +295,11 @@ class JobTracker(QObject):
             job.done, job.total, job.text = done, total, text
             self.changed.emit()
 
-    def _on_finished(self, wid: int) -> None:
-        self._workers.pop(wid, None)
-        if self._jobs.pop(wid, None) is not None:
+    def _on_finished(self, worker: Worker) -> None:
+        self._workers.pop(worker.id, None)
+        if worker.key is not None:
+            self.latest.end(worker.key, worker.token)
+        if self._jobs.pop(worker.id, None) is not None:
             self.changed.emit()
 
 
@@ -240,22 +320,27 @@ def run_task(
     on_result: Callable[[Any], None] | None = None,
     on_error: Callable[[BaseException], None] | None = None,
     on_progress: Callable[[int, int, str], None] | None = None,
+    on_value: Callable[[Any], None] | None = None,
     on_finished: Callable[[], None] | None = None,
     on_cancelled: Callable[[], None] | None = None,
     name: str = "",
+    key: Hashable | None = None,
     visible: bool = True,
     **kwargs: Any,
 ) -> Worker:
-    """Run `fn(*args, **kwargs)` in the thread pool; the callbacks run on the GUI thread.
+    """Run the job `fn(*args, **kwargs)` in the thread pool; the callbacks run on the GUI thread.
 
-    `visible=False` keeps quick look-ups (routing a message) out of the status bar's job list.
-    Without `on_error`, failures are reported through `tracker().failed` (the status bar shows them).
+    `key`: latest answer wins among the jobs with this key. `visible=False` keeps quick look-ups
+    (routing a message) out of the status bar's job list. Without `on_error`, failures with a code
+    are reported through `tracker().failed` (the status bar shows them); unexpected errors always
+    go to `tracker().unexpected` (the error dialog) as well.
     """
-    worker = Worker(fn, *args, name=name, **kwargs)
+    worker = Worker(fn, *args, name=name, key=key, **kwargs)
     callbacks = {
         "result": on_result,
         "error": on_error,
         "progress": on_progress,
+        "value": on_value,
         "finished": on_finished,
         "cancelled": on_cancelled,
     }
@@ -265,6 +350,12 @@ def run_task(
     else:
         QThreadPool.globalInstance().start(worker)
     return worker
+
+
+def cancel_key(key: Hashable) -> None:
+    """Cancel the running job under `key`, if any (its answer is dropped): for a panel that shows
+    something computed on the GUI thread instead of asking a newer job."""
+    tracker().latest.cancel(key)
 
 
 def wait_for_all(timeout_ms: int = 30000) -> bool:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from PySide6.QtCore import Qt
+from PySide6.QtCore import QModelIndex, QSortFilterProxyModel, Qt
 
 from lorekeeper.context.pack import FileEntry
 from lorekeeper.ui.models.base import RowsModel
@@ -17,6 +17,27 @@ class LedgerFilesModel(RowsModel[FileEntry]):
     COL_PATH, COL_RELEVANCE, COL_MODE, COL_ORIGINAL, COL_SENT, COL_DROPPED, COL_REASON = range(7)
     HEADERS = ("File", "Relevance", "Mode", "Original", "Sent", "Dropped", "Why this mode")
     SORT_ROLE = Qt.ItemDataRole.UserRole
+
+    def sort(self, column: int, order: Qt.SortOrder = Qt.SortOrder.AscendingOrder) -> None:
+        """Sort the rows here, in one Python `sort`: a proxy's sort asks `data()` twice per
+        comparison (thousands of calls into Python for a big pack, tens of ms on the GUI thread)."""
+        if not 0 <= column < len(self.HEADERS):
+            return
+        self.layoutAboutToBeChanged.emit()
+        old = self.persistentIndexList()
+        before = [self.rows[i.row()] if 0 <= i.row() < len(self.rows) else None for i in old]
+        self.rows.sort(
+            key=lambda e: self.cell(e, column, self.SORT_ROLE), reverse=order == Qt.SortOrder.DescendingOrder
+        )
+        where = {id(e): n for n, e in enumerate(self.rows)}
+        self.changePersistentIndexList(
+            old,
+            [
+                self.index(where[id(e)], i.column()) if e is not None and id(e) in where else QModelIndex()
+                for e, i in zip(before, old, strict=True)
+            ],
+        )
+        self.layoutChanged.emit()
 
     def cell(self, item: FileEntry, column: int, role: int) -> Any:
         if role == Qt.ItemDataRole.DisplayRole:
@@ -51,3 +72,12 @@ class LedgerFilesModel(RowsModel[FileEntry]):
                 + (f"\nwhole bodies: {', '.join(item.bodies)}" if item.bodies else "")
             )
         return None
+
+
+class SourceSortProxy(QSortFilterProxyModel):
+    """Filters like any proxy but lets the source model sort itself (see `LedgerFilesModel.sort`)."""
+
+    def sort(self, column: int, order: Qt.SortOrder = Qt.SortOrder.AscendingOrder) -> None:
+        source = self.sourceModel()
+        if source is not None:
+            source.sort(column, order)

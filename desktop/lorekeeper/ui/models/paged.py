@@ -34,7 +34,6 @@ class PagedRowsModel(RowsModel[R], Generic[R, Q]):
         self.query = query
         self.total: int | None = None
         self._loading = False
-        self._generation = 0  # answers to an older query are dropped
 
     # ------------------------------------------------------------------ what a subclass provides
     def count_rows(self, query: Q) -> int:  # pragma: no cover - overridden
@@ -53,8 +52,7 @@ class PagedRowsModel(RowsModel[R], Generic[R, Q]):
         self.reload()
 
     def reload(self) -> None:
-        self._generation += 1
-        gen, query = self._generation, self.query
+        query = self.query
         if self.CLEAR_ON_RELOAD:
             self.beginResetModel()
             self.rows = []
@@ -68,23 +66,20 @@ class PagedRowsModel(RowsModel[R], Generic[R, Q]):
         run_task(
             first_page,
             name=self.JOB_NAME,
+            key=(self, "page"),  # a new query drops the answers (first page or later) to the older one
             visible=self.JOB_VISIBLE,
-            on_result=lambda out: self._on_first_page(gen, out),
-            on_error=lambda exc: self._on_error(gen, exc),
+            on_result=lambda out: self._on_first_page(out),
+            on_error=lambda exc: self._on_error(exc),
         )
 
-    def _on_first_page(self, gen: int, out: tuple[int, list[R]]) -> None:
-        if gen != self._generation:
-            return
+    def _on_first_page(self, out: tuple[int, list[R]]) -> None:
         self._loading = False
         self.beginResetModel()
         self.total, self.rows = out
         self.endResetModel()
         self.loaded.emit()
 
-    def _on_error(self, gen: int, exc: BaseException) -> None:
-        if gen != self._generation:
-            return
+    def _on_error(self, exc: BaseException) -> None:
         self._loading = False
         self.total = len(self.rows)
         self.failed.emit(exc)
@@ -97,18 +92,17 @@ class PagedRowsModel(RowsModel[R], Generic[R, Q]):
         if not self.canFetchMore(parent):
             return
         self._loading = True
-        gen, query, offset = self._generation, self.query, len(self.rows)
+        query, offset = self.query, len(self.rows)
         run_task(
             lambda: self.fetch_rows(query, self.PAGE_SIZE, offset),
             name=self.JOB_NAME,
+            key=(self, "page"),
             visible=self.JOB_VISIBLE,
-            on_result=lambda rows: self._on_page(gen, rows),
-            on_error=lambda exc: self._on_error(gen, exc),
+            on_result=lambda rows: self._on_page(rows),
+            on_error=lambda exc: self._on_error(exc),
         )
 
-    def _on_page(self, gen: int, rows: list[R]) -> None:
-        if gen != self._generation:
-            return
+    def _on_page(self, rows: list[R]) -> None:
         self._loading = False
         known = {r.id for r in self.rows}
         rows = [r for r in rows if r.id not in known]  # a row added meanwhile shifts the offsets

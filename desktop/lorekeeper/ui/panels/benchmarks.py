@@ -179,7 +179,6 @@ class ScoreChart(ThemedPlot):
 class BenchmarksPanel(Panel):
     def __init__(self, ctx: AppContext, parent: QWidget | None = None) -> None:
         super().__init__(ctx, parent)
-        self._generation = 0
         self._select_run: int | None = None
         self.run: BenchmarkInfo | None = None
 
@@ -316,8 +315,6 @@ class BenchmarksPanel(Panel):
 
     @Slot()
     def reload(self) -> None:
-        self._generation += 1
-        gen = self._generation
         pid = self.filter_proposal()
         ws = self.ws
 
@@ -332,14 +329,13 @@ class BenchmarksPanel(Panel):
         run_task(
             load,
             name="Loading benchmarks",
+            key=(self, "list"),
             visible=False,
-            on_result=lambda snap: self._show(gen, snap),
+            on_result=lambda snap: self._show(snap),
             on_error=self.message.show_error,
         )
 
-    def _show(self, gen: int, snap: RunsSnapshot) -> None:
-        if gen != self._generation:
-            return
+    def _show(self, snap: RunsSnapshot) -> None:
         current = self.proposal_combo.currentData()
         self.proposal_combo.blockSignals(True)
         self.proposal_combo.clear()
@@ -410,10 +406,11 @@ class BenchmarksPanel(Panel):
             self.message.show_ok(f"Benchmark #{new.id} of proposal #{new.proposal_id}: {new.badge}")
             self.ctx.bus.emit("benchmarks")
 
+        bench, pid = self.ws.improve.bench, run.proposal_id
         run_task(
-            self.ws.improve.bench.run_steps,
-            run.proposal_id,
+            lambda cancel: bench.run_steps(pid, should_stop=cancel),  # the status bar's Cancel stops it
             name=f"Benchmark #{run.proposal_id}",
+            on_cancelled=lambda: self.message.show_ok("Benchmark cancelled: nothing was stored."),
             on_result=done,
             on_error=self.message.show_error,
             on_finished=lambda: self.rerun_button.setEnabled(True),

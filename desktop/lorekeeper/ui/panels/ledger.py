@@ -9,11 +9,12 @@ sent. Same engine as `lorekeeper ctx pack`.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pyqtgraph as pg
-from PySide6.QtCore import QSortFilterProxyModel, Qt, Slot
+from PySide6.QtCore import Qt, QTimer, Slot
 from PySide6.QtWidgets import (
     QComboBox,
     QFileDialog,
@@ -40,12 +41,13 @@ from lorekeeper.context.ledger import (
     pack_with_ledger,
 )
 from lorekeeper.context.pack import PACK_MODES, FileEntry
+from lorekeeper.jobs import process_steps
 from lorekeeper.ui.charts import ThemedPlot
-from lorekeeper.ui.models.ledger import MODE_COLORS, LedgerFilesModel
+from lorekeeper.ui.models.ledger import MODE_COLORS, LedgerFilesModel, SourceSortProxy
 from lorekeeper.ui.panels.base import AppContext, Panel
 from lorekeeper.ui.theme import color
-from lorekeeper.ui.widgets import EmptyState, MessageBox, label, mono_font, setup_table
-from lorekeeper.ui.workers import Worker, run_task
+from lorekeeper.ui.widgets import EmptyState, MessageBox, label, mono_font, set_progress, setup_table
+from lorekeeper.ui.workers import Worker, cancel_key, is_synchronous, run_task
 
 CHART_FILES = 24  # files shown in the chart (the largest originals)
 SHOWCASE_TASK = "fix the budget overrun when a pack downgrades files"
@@ -61,6 +63,12 @@ class TokensChart(ThemedPlot):
         self.files: list[str] = []
 
     def show_entries(self, entries: list[FileEntry]) -> None:
+        for _ in self.build_steps(entries):
+            pass
+
+    def build_steps(self, entries: list[FileEntry]) -> Iterator[None]:
+        """Build the chart one plot item at a time (a generator: the panel spreads the steps over
+        event-loop turns, with the chart's painting held until the last one)."""
         pi = self.plotItem
         pi.clear()
         self.bars = []
@@ -69,6 +77,7 @@ class TokensChart(ThemedPlot):
         if not shown:
             return
         xs = list(range(len(shown)))
+        yield
         orig = pg.BarGraphItem(
             x=xs,
             height=[e.original_tokens for e in shown],
@@ -83,6 +92,7 @@ class TokensChart(ThemedPlot):
             idx = [k for k, e in enumerate(shown) if e.mode == mode]
             if not idx:
                 continue
+            yield
             bar = pg.BarGraphItem(
                 x=idx,
                 height=[shown[k].sent_tokens for k in idx],
@@ -93,6 +103,7 @@ class TokensChart(ThemedPlot):
             )
             pi.addItem(bar)
             self.bars.append(bar)
+        yield
         pi.setXRange(-0.6, len(xs) - 0.4, padding=0)
         step = max(1, len(xs) // 6)
         pi.getAxis("bottom").setTicks([[(x, Path(shown[x].rel).stem[:9]) for x in xs[::step]]])
@@ -105,7 +116,6 @@ class LedgerPanel(Panel):
         super().__init__(ctx, parent)
         self.worker: Worker | None = None
         self.snapshot: LedgerSnapshot | None = None
-        self._generation = 0
 
         self.folder_edit = QLineEdit()
         self.folder_edit.setPlaceholderText("Source folder to pack")
@@ -152,9 +162,8 @@ class LedgerPanel(Panel):
         form.addRow(self.progress)
 
         self.model = LedgerFilesModel(self)
-        self.proxy = QSortFilterProxyModel(self)
+        self.proxy = SourceSortProxy(self)
         self.proxy.setSourceModel(self.model)
-        self.proxy.setSortRole(LedgerFilesModel.SORT_ROLE)
         self.table = QTableView()
         self.table.setModel(self.proxy)
         setup_table(self.table)
@@ -283,15 +292,17 @@ class LedgerPanel(Panel):
         if self.worker is not None:
             return
         self.message.clear_message()
+        cancel_key((self, "original"))  # a file read for the previous pack must not land in the new one
         budget = self.budget_spin.value() or None
-        self._generation += 1
-        gen = self._generation
         self.pack_button.setEnabled(False)
         self.cancel_button.setEnabled(True)
-        self.progress.setRange(0, 0)
-        self.progress.setFormat("starting…")
+        set_progress(self.progress, 0, 0, "starting…")
+        # Packing is long pure-Python work that would hold the interpreter lock and stall the GUI:
+        # it runs in a worker process (Cancel terminates it). Synchronous mode (tests, screenshots)
+        # packs inline.
+        job: tuple[Any, ...] = (pack_with_ledger,) if is_synchronous() else (process_steps, pack_with_ledger)
         self.worker = run_task(
-            pack_with_ledger,
+            *job,
             Path(folder),
             task=self.task_edit.text().strip() or None,
             budget=budget,
@@ -299,7 +310,7 @@ class LedgerPanel(Panel):
             window=self.window_spin.value(),
             name=f"Packing {Path(folder).name}",
             on_progress=self._on_progress,
-            on_result=lambda snap: self._on_result(gen, snap),
+            on_result=self._show,
             on_error=self._on_error,
             on_cancelled=self._on_cancelled,
             on_finished=self._on_finished,
@@ -314,13 +325,7 @@ class LedgerPanel(Panel):
     # -- worker callbacks -------------------------------------------------------------------------
 
     def _on_progress(self, done: int, total: int, text: str) -> None:
-        self.progress.setRange(0, max(1, total))
-        self.progress.setValue(done)
-        self.progress.setFormat(f"{text} (%p%)")
-
-    def _on_result(self, gen: int, snap: LedgerSnapshot) -> None:
-        if gen == self._generation:
-            self._show(snap)
+        set_progress(self.progress, done, max(1, total), f"{text} (%p%)")
 
     def _on_error(self, exc: BaseException) -> None:
         self.message.show_error(exc)
@@ -357,9 +362,47 @@ class LedgerPanel(Panel):
         self.model.set_rows(r.entries)
         self.empty.set_empty(not r.entries)
         self.table.sortByColumn(LedgerFilesModel.COL_RELEVANCE, Qt.SortOrder.DescendingOrder)
-        self.progress.setRange(0, 1)
-        self.progress.setValue(1)
-        self.progress.setFormat(f"done in {r.seconds:.2f}s")
+        set_progress(self.progress, 1, 1, f"done in {r.seconds:.2f}s")
+        # A big pack is shown in pieces, one event-loop turn each (the table is painted before the
+        # summary and the chart are built), so that no single turn holds the GUI thread long.
+        self._later(self._show_summary, snap)
+        self._later(self._build_chart, snap)
+
+    def _later(self, fn: Any, arg: Any, snap: LedgerSnapshot | None = None) -> None:
+        if is_synchronous():
+            fn(arg)
+            return
+        snap = snap if snap is not None else arg
+
+        def step() -> None:
+            if self.snapshot is snap:  # not replaced by a newer pack meanwhile
+                fn(arg)
+
+        QTimer.singleShot(0, self, step)
+
+    def _build_chart(self, snap: LedgerSnapshot) -> None:
+        """The chart in steps of one plot item per event-loop turn, painted once at the end."""
+        r: Any = snap.result
+        if is_synchronous():
+            self.chart.show_entries(r.entries)
+            return
+        steps = self.chart.build_steps(r.entries)
+        self.chart.setUpdatesEnabled(False)
+
+        def step() -> None:
+            if self.snapshot is not snap:  # a newer pack rebuilds it
+                return
+            try:
+                next(steps)
+            except StopIteration:
+                self.chart.setUpdatesEnabled(True)
+                return
+            QTimer.singleShot(0, self, step)
+
+        step()
+
+    def _show_summary(self, snap: LedgerSnapshot) -> None:
+        r: Any = snap.result
         intent = r.intent
         task = (
             f"{intent.task_type}, scope {intent.scope}, specificity {intent.specificity}" if intent.task else "no task"
@@ -369,10 +412,11 @@ class LedgerPanel(Panel):
             f"({1 - r.output_tokens / max(1, r.input_tokens):.1%} less, limit {r.cap:,}) · {task}"
         )
         frac = min(1.0, snap.utilization)
-        self.gauge.setValue(int(frac * 1000))
-        self.gauge.setFormat(f"{snap.used:,} of {snap.window:,} tokens ({snap.utilization:.1%})")
+        set_progress(
+            self.gauge, int(frac * 1000), 1000, f"{snap.used:,} of {snap.window:,} tokens ({snap.utilization:.1%})"
+        )
         level = {"none": "pass", "compress": "trigger", "evict": "fail"}[snap.pressure]
-        self.gauge.setStyleSheet(f"QProgressBar::chunk {{ background-color: {color(level).name()}; }}")
+        self._gauge_level(level)
         self.pressure_label.setText(
             f"Pressure: {snap.pressure} (compress from {PRESSURE_COMPRESS:.0%}, evict from {PRESSURE_EVICT:.0%})"
         )
@@ -385,7 +429,13 @@ class LedgerPanel(Panel):
             lines.append("Nothing left to downgrade: every file still in the window is a target of the task.")
         lines.extend(f"suggest: {d}" for d in snap.deficits)
         self.plan_box.setPlainText("\n".join(lines))
-        self.chart.show_entries(r.entries)
+
+    def _gauge_level(self, level: str) -> None:
+        """The gauge's colour; a style sheet is re-applied only when the level changes (setting one
+        re-polishes the widget: tens of ms on a loaded machine)."""
+        if getattr(self, "_level", None) != level:
+            self._level = level
+            self.gauge.setStyleSheet(f"QProgressBar::chunk {{ background-color: {color(level).name()}; }}")
 
     def selected_entry(self) -> FileEntry | None:
         idx = self.table.currentIndex()
@@ -404,19 +454,15 @@ class LedgerPanel(Panel):
         self.original_title.setText(f"Original: {entry.rel}, {entry.original_tokens:,} tokens")
         root = Path(r.root)
         path = root if root.is_file() else root / entry.rel
-        gen = self._generation
 
         def load() -> str:
             return path.read_text(encoding="utf-8", errors="replace")
 
-        def show(text: str) -> None:
-            if gen == self._generation:
-                self.original_view.setPlainText(text)
-
         run_task(
             load,
             name="Reading file",
+            key=(self, "original"),
             visible=False,
-            on_result=show,
+            on_result=self.original_view.setPlainText,
             on_error=self.message.show_error,
         )

@@ -9,9 +9,10 @@ the preview shows it.
 
 from __future__ import annotations
 
-import threading
+from collections.abc import Generator
+from dataclasses import dataclass
 
-from PySide6.QtCore import QObject, Qt, Signal, Slot
+from PySide6.QtCore import Qt, Slot
 from PySide6.QtGui import QKeySequence, QShortcut
 from PySide6.QtWidgets import (
     QComboBox,
@@ -37,7 +38,7 @@ from lorekeeper.reflect import Answer, fixit_rule
 from lorekeeper.ui.panels.base import AppContext, Panel
 from lorekeeper.ui.panels.llm_settings import LLMSettingsDialog
 from lorekeeper.ui.widgets import Debouncer, MessageBox, label, mono_font
-from lorekeeper.ui.workers import run_task
+from lorekeeper.ui.workers import Worker, run_task
 
 NO_PROJECT = "No project"
 TRUNCATED_LABEL = "✂ Cut at max_tokens: the answer is incomplete (raise [llm] max_tokens in Settings)"
@@ -48,11 +49,11 @@ EXAMPLE_ANSWER = (
 )
 
 
-class _Relay(QObject):
-    """Carries pieces of the streamed answer from the worker thread to the GUI thread."""
+@dataclass(frozen=True)
+class _FixSaved:
+    """Yielded by the Fix It job once the correction is a learning (before the fix streams)."""
 
-    chunk = Signal(str)
-    learning = Signal(object, object)  # LearningInfo, AssembledPrompt of the fix request
+    learning: LearningInfo
 
 
 class FixItDialog(QDialog):
@@ -110,14 +111,10 @@ class ReasonDialog(QDialog):
 class PlaygroundPanel(Panel):
     def __init__(self, ctx: AppContext, parent: QWidget | None = None) -> None:
         super().__init__(ctx, parent)
-        self.relay = _Relay(self)
-        self.relay.chunk.connect(self._on_chunk)
-        self.relay.learning.connect(self._on_fix_learning)
         self.answer: Answer | None = None
         self.prompt: AssembledPrompt | None = None
         self.busy = False
-        self._stop = threading.Event()
-        self._generation = 0
+        self.job: Worker | None = None
         self.fix_dialog: FixItDialog | None = None
         self.reason_dialog: ReasonDialog | None = None
         self.settings_dialog: LLMSettingsDialog | None = None
@@ -332,20 +329,17 @@ class PlaygroundPanel(Panel):
 
     @Slot()
     def update_preview(self) -> None:
-        self._generation += 1
-        gen = self._generation
         message, project, ws = self.message.toPlainText(), self.current_project(), self.ws
         run_task(
             lambda: ws.prompts.build(message, project),
             name="Assembling prompt",
+            key=(self, "preview"),
             visible=False,
-            on_result=lambda p: self._show_prompt(gen, p),
+            on_result=lambda p: self._show_prompt(p),
             on_error=lambda exc: self.info.show_error(exc),
         )
 
-    def _show_prompt(self, gen: int, prompt: AssembledPrompt) -> None:
-        if gen != self._generation:
-            return
+    def _show_prompt(self, prompt: AssembledPrompt) -> None:
         self.prompt = prompt
         self.preview.setPlainText(prompt.text)
         skills = ", ".join(f"{m.name} ({m.score})" for m in prompt.route.skills)
@@ -369,20 +363,21 @@ class PlaygroundPanel(Panel):
         project, ws = self.current_project(), self.ws
         self._begin()
 
-        def work() -> Answer:
+        def work() -> Generator[str, None, Answer]:
             prompt = ws.reflect.prepare(message, project)
-            return ws.reflect.send(prompt, on_chunk=self.relay.chunk.emit, is_cancelled=self._stop.is_set)
+            return (yield from ws.reflect.send_steps(prompt))  # the answer streams as yielded chunks
 
-        run_task(
+        self.job = run_task(
             work,
             name="Asking the model",
+            on_value=self._on_chunk,
             on_result=self._on_answer,
             on_error=self._on_send_error,
+            on_cancelled=self._on_stopped,
             on_finished=self._end,
         )
 
     def _begin(self) -> None:
-        self._stop.clear()
         self.busy = True
         self.answer = None
         self.answer_view.clear()
@@ -393,15 +388,23 @@ class PlaygroundPanel(Panel):
 
     @Slot()
     def _end(self) -> None:
+        self.job = None
         self.busy = False
         self._update_send()
 
     @Slot()
     def stop(self) -> None:
-        self._stop.set()
+        if self.job is not None:
+            self.job.cancel()
 
-    @Slot(str)
-    def _on_chunk(self, text: str) -> None:
+    def _on_stopped(self) -> None:
+        self.info.show_ok("Stopped.")
+
+    def _on_chunk(self, item: object) -> None:
+        if isinstance(item, _FixSaved):
+            self._on_fix_learning(item.learning)
+            return
+        text = str(item)
         cursor = self.answer_view.textCursor()
         cursor.movePosition(cursor.MoveOperation.End)
         cursor.insertText(text)
@@ -425,9 +428,6 @@ class PlaygroundPanel(Panel):
         self.ctx.bus.emit("quality")
 
     def _on_send_error(self, exc: BaseException) -> None:
-        if getattr(exc, "code", "") == "ERR_CANCELLED":
-            self.info.show_ok("Stopped.")
-            return
         self.info.show_error(exc)
         if isinstance(exc, LLMUnavailableError):
             self.refresh()
@@ -447,25 +447,23 @@ class PlaygroundPanel(Panel):
         rule, answer, ws = self.fix_dialog.rule_text(), self.answer, self.ws
         self._begin()
 
-        def work() -> tuple[LearningInfo, Answer]:
-            return ws.reflect.fix_it(
-                answer,
-                rule,
-                on_learning=self.relay.learning.emit,
-                on_chunk=self.relay.chunk.emit,
-                is_cancelled=self._stop.is_set,
-            )
+        def work() -> Generator[object, None, Answer]:
+            learning = ws.reflect.save_fix(answer, rule)
+            yield _FixSaved(learning)
+            prompt = ws.reflect.fix_prompt(answer, learning)
+            return (yield from ws.reflect.send_steps(prompt))
 
-        run_task(
+        self.job = run_task(
             work,
             name="Sending the fix",
-            on_result=lambda out: self._on_answer(out[1]),
+            on_value=self._on_chunk,
+            on_result=self._on_answer,
             on_error=self._on_send_error,
+            on_cancelled=self._on_stopped,
             on_finished=self._end,
         )
 
-    @Slot(object, object)
-    def _on_fix_learning(self, learning: LearningInfo, _prompt: AssembledPrompt) -> None:
+    def _on_fix_learning(self, learning: LearningInfo) -> None:
         warnings = self.ws.learnings.take_audit_warnings()
         self.ctx.status(
             f"Learning {learning.id} saved: {learning.rule}" + (" — " + " ".join(warnings) if warnings else "")

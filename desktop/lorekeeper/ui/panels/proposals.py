@@ -30,12 +30,14 @@ from PySide6.QtWidgets import (
 )
 
 from lorekeeper.improve.proposals import ProposalInfo
+from lorekeeper.jobs import process_steps
 from lorekeeper.ui.diffview import SideBySideDiff, aligned_diff, stats_text  # noqa: F401 - aligned_diff re-exported
 from lorekeeper.ui.models.base import RowsModel
 from lorekeeper.ui.panels.base import AppContext, Panel
 from lorekeeper.ui.theme import color, icon
 from lorekeeper.ui.widgets import EmptyState, MessageBox, label, setup_table
-from lorekeeper.ui.workers import run_task
+from lorekeeper.ui.workers import is_synchronous, run_task
+from lorekeeper.workspace_jobs import in_workspace
 
 STATUSES = (("Pending", "pending"), ("Approved", "approved"), ("Rejected", "rejected"), ("All", "all"))
 SHORTCUTS = (
@@ -128,7 +130,6 @@ def card_html(p: ProposalInfo) -> str:
 class ProposalsPanel(Panel):
     def __init__(self, ctx: AppContext, parent: QWidget | None = None) -> None:
         super().__init__(ctx, parent)
-        self._generation = 0
         self._keep_row = 0
         self._keep_id: int | None = None
         self.busy = False
@@ -336,8 +337,6 @@ class ProposalsPanel(Panel):
 
     @Slot()
     def reload(self) -> None:
-        self._generation += 1
-        gen = self._generation
         status = self.status_combo.currentData()
         ws = self.ws
 
@@ -350,14 +349,13 @@ class ProposalsPanel(Panel):
         run_task(
             load,
             name="Loading proposals",
+            key=(self, "list"),
             visible=False,
-            on_result=lambda snap: self._show(gen, snap),
+            on_result=lambda snap: self._show(snap),
             on_error=self.message.show_error,
         )
 
-    def _show(self, gen: int, snap: QueueSnapshot) -> None:
-        if gen != self._generation:
-            return
+    def _show(self, snap: QueueSnapshot) -> None:
         cur = self.current()
         keep_id = self._keep_id if self._keep_id is not None else (cur.id if cur else None)
         self.table.selectionModel().blockSignals(True)
@@ -420,10 +418,18 @@ class ProposalsPanel(Panel):
         self.card.setText(card_html(p))
         b = p.benchmark
         self.badge.setText(f"Benchmark: {b.text}" if b else "Benchmark: not run (press B)")
-        self.badge.setStyleSheet(badge_style(b.verdict if b else None))
+        style = badge_style(b.verdict if b else None)
+        if self.badge.styleSheet() != style:  # setting a style sheet re-polishes: only on a change
+            self.badge.setStyleSheet(style)
         self.badge.show()
         self.current_title.setText(f"Current (v{p.base_version})")
         self.proposed_title.setText("Proposed" + (f" (now v{p.applied_version})" if p.applied_version else ""))
+        if is_synchronous():
+            self._show_diff(p)
+        else:  # the diff (difflib, two text layouts) in the next event-loop turn, after the card is painted
+            QTimer.singleShot(0, self, lambda: self._show_diff(p) if self.current() is p else None)
+
+    def _show_diff(self, p: ProposalInfo) -> None:
         stats = self.diff.show_diff(p.current_content, p.proposed_content)
         self.diff_summary.setText(stats_text(stats))
         self.diff.scroll_to_first_change()  # open the diff at the first change
@@ -553,8 +559,15 @@ class ProposalsPanel(Panel):
         self._job_buttons(False)
         self.message.clear_message()
         ws = self.ws
+        # Metrics and evidence are pure-Python work that holds the interpreter lock: outside
+        # synchronous mode (tests, screenshots) the run goes to a worker process (Cancel stops it).
+        job: tuple[Any, ...] = (
+            (ws.improve.nightly.run_steps,)
+            if is_synchronous()
+            else (process_steps, in_workspace, str(ws.root), "improve.nightly.run_steps")
+        )
         run_task(
-            lambda: ws.improve.run_nightly(),
+            *job,
             name="Nightly analysis",
             on_result=self._on_run,
             on_error=self._failed,
@@ -565,9 +578,11 @@ class ProposalsPanel(Panel):
     def run_sage(self) -> None:
         self._job_buttons(False)  # without a model the worker fails at once with ERR_LLM_UNAVAILABLE and why
         self.message.clear_message()
+        sage = self.ws.improve.sage
         run_task(
-            self.ws.improve.sage.analyze_steps,
+            lambda cancel: sage.analyze_steps(should_stop=cancel),  # the status bar's Cancel stops it
             name="Sage analysis",
+            on_cancelled=lambda: self.message.show_ok("Sage run cancelled."),
             on_result=self._on_run,
             on_error=self._failed,
             on_finished=lambda: self._job_buttons(True),
@@ -599,10 +614,18 @@ class ProposalsPanel(Panel):
             self.message.show_ok(f"Benchmark #{run.id} of proposal #{run.proposal_id}: {run.badge}")
             self.ctx.bus.emit("benchmarks")
 
+        bench, pid = self.ws.improve.bench, p.id
+        # The model client's request handling and the scoring hold the interpreter lock: outside
+        # synchronous mode the run goes to a worker process, which Cancel terminates.
+        job: tuple[Any, ...] = (
+            (lambda cancel: bench.run_steps(pid, should_stop=cancel),)  # the status bar's Cancel stops it
+            if is_synchronous()
+            else (process_steps, in_workspace, str(self.ws.root), "improve.bench.run_steps", pid)
+        )
         run_task(
-            self.ws.improve.bench.run_steps,
-            p.id,
+            *job,
             name=f"Benchmark #{p.id}",
+            on_cancelled=lambda: self.message.show_ok("Benchmark cancelled: nothing was stored."),
             on_result=done,
             on_error=self._failed,
             on_finished=self._finished,

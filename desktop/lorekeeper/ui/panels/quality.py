@@ -115,7 +115,6 @@ class QualityPanel(Panel):
     def __init__(self, ctx: AppContext, parent: QWidget | None = None) -> None:
         super().__init__(ctx, parent)
         self.snapshot: Snapshot | None = None
-        self._generation = 0
 
         self.window_combo = QComboBox()
         for text, days in WINDOWS:
@@ -226,8 +225,6 @@ class QualityPanel(Panel):
 
     @Slot()
     def reload(self) -> None:
-        self._generation += 1
-        gen = self._generation
         days = self.window_combo.currentData()
         proj = self.project.currentData()
         project = None if proj in (None, ALL) else proj
@@ -245,14 +242,13 @@ class QualityPanel(Panel):
         run_task(
             load,
             name="Loading quality",
+            key=(self, "load"),
             visible=False,
-            on_result=lambda snap: self._show(gen, snap),
+            on_result=lambda snap: self._show(snap),
             on_error=self.message.show_error,
         )
 
-    def _show(self, gen: int, snap: Snapshot) -> None:
-        if gen != self._generation:
-            return
+    def _show(self, snap: Snapshot) -> None:
         self.snapshot = snap
         keep = snap.skill
         self.table.selectionModel().blockSignals(True)

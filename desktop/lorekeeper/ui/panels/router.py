@@ -27,7 +27,7 @@ from lorekeeper.ui.models.route import RouteTableModel
 from lorekeeper.ui.panels.base import AppContext, Panel
 from lorekeeper.ui.theme import color
 from lorekeeper.ui.widgets import Debouncer, EmptyState, label, mono_font, setup_table
-from lorekeeper.ui.workers import run_task
+from lorekeeper.ui.workers import cancel_key, run_task
 
 GLOBAL_SCOPE = "Global (no project)"
 EXAMPLE = "Please review this pull request and add regression tests before we deploy the migration."
@@ -73,7 +73,6 @@ def highlight_html(message: str, result: RouteResult) -> str:
 class RouterPanel(Panel):
     def __init__(self, ctx: AppContext, parent: QWidget | None = None) -> None:
         super().__init__(ctx, parent)
-        self._generation = 0
         self.last_result: RouteResult | None = None
 
         title = label("Router", "panelTitle")
@@ -195,24 +194,22 @@ class RouterPanel(Panel):
 
     @Slot()
     def route_now(self) -> None:
-        self._generation += 1
-        gen = self._generation
         message = self.message.toPlainText()
         if not message.strip():
-            self._show(gen, message, RouteResult(skills=(), hint=""))
+            cancel_key((self, "route"))  # an answer for an older message must not replace this one
+            self._show(message, RouteResult(skills=(), hint=""))
             return
         ws, project, top = self.ws, self.project.currentData() or None, self.top.value()
         run_task(
             lambda: ws.router(project).route(message, top=top),
             name="Routing",
+            key=(self, "route"),
             visible=False,
-            on_result=lambda result: self._show(gen, message, result),
+            on_result=lambda result: self._show(message, result),
             on_error=lambda exc: self.ctx.status(f"Routing failed: {exc}"),
         )
 
-    def _show(self, gen: int, message: str, result: RouteResult) -> None:
-        if gen != self._generation:
-            return  # a newer message is being routed
+    def _show(self, message: str, result: RouteResult) -> None:
         self.last_result = result
         self.model.set_rows(list(result.skills))
         if not message.strip():

@@ -29,7 +29,7 @@ from lorekeeper.ui.models.rules import RulesTableModel
 from lorekeeper.ui.models.skills import VersionTableModel
 from lorekeeper.ui.rule_dialog import RuleDialog, rule_to_dict
 from lorekeeper.ui.widgets import Debouncer, EmptyState, MessageBox, label, mono_font, setup_table
-from lorekeeper.ui.workers import run_task
+from lorekeeper.ui.workers import cancel_key, run_task
 
 if TYPE_CHECKING:
     from lorekeeper.ui.panels.skills import SkillDetail, SkillsPanel
@@ -151,7 +151,6 @@ class RulesTab(QWidget):
         self.detail: SkillDetail | None = None
         self.ruleset = RuleSet(rules=())
         self.dialog: RuleDialog | None = None
-        self._trial_generation = 0
         self.last_report: EvalReport | None = None
 
         self.model = RulesTableModel(self)
@@ -237,8 +236,7 @@ class RulesTab(QWidget):
     @Slot()
     def evaluate_trial(self) -> None:
         text = self.trial.toPlainText()
-        self._trial_generation += 1
-        gen = self._trial_generation
+        cancel_key((self, "trial"))  # a slower check of an older text must not replace this one
         if not text:
             self.last_report = None
             self.model.set_outcomes(None)
@@ -249,14 +247,13 @@ class RulesTab(QWidget):
             run_task(
                 lambda: evaluate(rules, text),
                 name="Checking the response",
-                on_result=lambda r: self._show_report(gen, r),
+                key=(self, "trial"),
+                on_result=lambda r: self._show_report(r),
             )
         else:
-            self._show_report(gen, evaluate(rules, text))
+            self._show_report(evaluate(rules, text))
 
-    def _show_report(self, gen: int, report: EvalReport) -> None:
-        if gen != self._trial_generation:
-            return
+    def _show_report(self, report: EvalReport) -> None:
         self.last_report = report
         self.model.set_outcomes(report.results)
         self.footnote.setObjectName("footnote" if report.footnote else "footnoteOk")

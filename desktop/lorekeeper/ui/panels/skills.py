@@ -27,7 +27,7 @@ from lorekeeper.ui.models.skills import FORK_MARK, SkillTableModel
 from lorekeeper.ui.panels.base import AppContext, Panel
 from lorekeeper.ui.panels.skill_tabs import ContentTab, RulesTab, VersionsTab
 from lorekeeper.ui.widgets import Debouncer, EmptyState, MessageBox, label, search_box, setup_table
-from lorekeeper.ui.workers import run_task
+from lorekeeper.ui.workers import cancel_key, run_task
 
 ALL = "__all__"
 GLOBAL = ""
@@ -46,8 +46,6 @@ class SkillsPanel(Panel):
         self.selected: SkillInfo | None = None
         self.projects: list[str] = []
         self.detail: SkillDetail | None = None
-        self._list_generation = 0
-        self._detail_generation = 0
         self._want: tuple[str, str] | None = None
 
         # ---------------------------------------------------------------- explorer
@@ -178,8 +176,6 @@ class SkillsPanel(Panel):
     # ------------------------------------------------------------------ explorer
     @Slot()
     def reload_list(self) -> None:
-        self._list_generation += 1
-        gen = self._list_generation
         scope = self.scope.currentData()
         search = self.search.text().strip()
         lib = self.ws.skills
@@ -194,14 +190,13 @@ class SkillsPanel(Panel):
         run_task(
             load,
             name="Loading skills",
+            key=(self, "list"),
             visible=False,
-            on_result=lambda rows: self._on_list(gen, rows, search),
+            on_result=lambda rows: self._on_list(rows, search),
             on_error=self.explorer_message.show_error,
         )
 
-    def _on_list(self, gen: int, rows: list[SkillInfo], search: str) -> None:
-        if gen != self._list_generation:
-            return
+    def _on_list(self, rows: list[SkillInfo], search: str) -> None:
         keep = self._want or ((self.selected.name, self.selected.project) if self.selected else None)
         self._want = None
         self.table.selectionModel().blockSignals(True)
@@ -240,11 +235,10 @@ class SkillsPanel(Panel):
         self.selected = info
         self._update_buttons()
         if info is None:
+            cancel_key((self, "detail"))
             self.detail = None
             self.detail_state.set_empty(True)
             return
-        self._detail_generation += 1
-        gen = self._detail_generation
         lib = self.ws.skills
 
         def load() -> SkillDetail:
@@ -253,14 +247,13 @@ class SkillsPanel(Panel):
         run_task(
             load,
             name=f"Loading {info.name}",
+            key=(self, "detail"),
             visible=False,
-            on_result=lambda d: self._on_detail(gen, d),
+            on_result=lambda d: self._on_detail(d),
             on_error=self.explorer_message.show_error,
         )
 
-    def _on_detail(self, gen: int, detail: SkillDetail) -> None:
-        if gen != self._detail_generation:
-            return
+    def _on_detail(self, detail: SkillDetail) -> None:
         self.detail = detail
         info = detail.info
         self.detail_state.set_empty(False)
@@ -316,7 +309,10 @@ class SkillsPanel(Panel):
             self.changed(f"Imported {path.name}")
 
         run_task(
-            lambda: lib.import_path(path, project=project, message=f"imported from {path.name}"),
+            lib.import_steps,  # progress per skill; Cancel stops it between skills, before any write
+            path,
+            project,
+            f"imported from {path.name}",
             name=f"Importing {path.name}",
             on_result=done,
             on_error=self.explorer_message.show_error,
