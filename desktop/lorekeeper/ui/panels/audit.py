@@ -36,6 +36,7 @@ from PySide6.QtWidgets import (
     QVBoxLayout,
     QWidget,
 )
+from shiboken6 import isValid
 
 from lorekeeper.audit.errors import (
     CAUSE_CONFIG,
@@ -138,7 +139,9 @@ class KeyStateLabel(QLabel):
     def __init__(self, status_source: Any, bus: Any = None, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.setObjectName("keyState")
-        self._source = status_source  # a callable returning an AuditStatus
+        self._source = status_source  # a callable returning an AuditStatus (called in a worker)
+        self.failed = False
+        self.setText("Key: …")
         if bus is not None:
             bus.changed.connect(self._on_topic)
         self.update_state()
@@ -149,7 +152,20 @@ class KeyStateLabel(QLabel):
             self.update_state()
 
     def update_state(self) -> None:
-        status = self._source()
+        """Ask for the key state in a worker: before the key is loaded, `status()` asks the keyring
+        which backend it has (a D-Bus round trip, seconds when the keyring daemon hangs); the GUI
+        thread never calls the keyring. Synchronous mode (tests) shows it at once."""
+        run_task(
+            self._source,
+            name="Reading the audit key state",
+            key=(id(self), "key-state"),
+            visible=False,
+            on_result=self._show_state,
+        )
+
+    def _show_state(self, status: Any) -> None:
+        if not isValid(self):  # closed while the worker asked
+            return
         text, failed = key_state(status)
         self.failed = failed
         self.setText(text)
