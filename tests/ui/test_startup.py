@@ -205,3 +205,31 @@ def test_a_missing_audit_key_fails_closed_after_a_threaded_open(qtbot, tmp_path:
         assert threads and threads[0] is False
     finally:
         _cleanup(launcher)
+
+
+def test_no_panel_queries_the_store_or_the_keyring_on_the_gui_thread(qtbot, ui_workspace, async_workers, monkeypatch):
+    """Every panel shown and refreshed with threaded workers: each store query and keyring call
+    happens in a worker, none on the GUI thread (the watcher itself is checked first)."""
+    from helpers.gui_io import watch_gui_thread_io
+    from lorekeeper.ui import workers
+    from lorekeeper.ui.main_window import MainWindow
+
+    ws = ui_workspace
+    ws.audit.require_key()  # as the launch job does, in a worker
+    with watch_gui_thread_io(ws.store, monkeypatch) as seen:
+        ws.skills.list()  # on the GUI thread, on purpose: the watcher sees it
+        assert seen.hits and seen.hits[0][0].startswith("store: ")
+        seen.hits.clear()
+
+        win = MainWindow(ws)
+        qtbot.addWidget(win)
+        win.show()
+        for panel_id in win.panel_ids:
+            panel = win.select_panel(panel_id)
+            panel.refresh()
+            qtbot.waitUntil(lambda: workers.tracker().running() == 0, timeout=20000)
+            workers.wait_for_all()
+            qtbot.wait(20)  # deliver the results (their slots run on the GUI thread)
+        win.close()
+        workers.wait_for_all()
+    assert not seen.hits, seen.report()

@@ -652,18 +652,30 @@ class AuditSettingsDialog(QDialog):
         from lorekeeper.audit.settings import save_audit_settings
         from lorekeeper.errors import LorekeeperError
 
+        settings = self.values()
+        secret = self.secret.text() if self.provider.currentText() == "vault" else ""
+        self.secret.clear()
         try:
-            save_audit_settings(self.config_path, self.values())
-            secret = self.secret.text()
-            if secret and self.provider.currentText() == "vault":
-                ws_id = str(self.config.get("workspace.id", "") or "")
-                store_vault_secret(ws_id, secret, approle=self.auth.currentText() == "approle")
+            settings.validate()  # pure: a bad address is refused at once, nothing is written
         except LorekeeperError as exc:
             self.message.show_error(exc)
             return
-        finally:
-            self.secret.clear()
-        self.accept()
+        config_path, approle = self.config_path, self.auth.currentText() == "approle"
+        ws_id = str(self.config.get("workspace.id", "") or "")  # in memory (read when the dialog opened)
+
+        def write() -> None:  # lorekeeper.toml and the OS keyring: off the GUI thread
+            save_audit_settings(config_path, settings)
+            if secret:
+                store_vault_secret(ws_id, secret, approle=approle)
+
+        self.buttons.setEnabled(False)
+        run_task(
+            write,
+            name="Saving the audit key settings",
+            on_result=lambda _none: self.accept(),
+            on_error=self.message.show_error,
+            on_finished=lambda: self.buttons.setEnabled(True),
+        )
 
 
 class FailClosedScreen(QWidget):
