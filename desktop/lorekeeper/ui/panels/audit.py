@@ -408,6 +408,8 @@ class AuditPanel(Panel):
 
     # ------------------------------------------------------------------ key
     def show_key(self) -> None:
+        # In memory: the main window exists only once the launch job loaded the key, and a loaded
+        # session's status never asks the provider (no keyring or Vault call on the GUI thread).
         st = self.ws.audit.status()
         self.provider_value.setText(st.provider)
         self.location_value.setText(st.location)
@@ -594,7 +596,7 @@ class AuditSettingsDialog(QDialog):
 
         self.setWindowTitle("Audit key settings")
         self.config_path = workspace_root / CONFIG_NAME
-        self.config = Config.load(self.config_path)
+        self.config = Config.load(self.config_path)  # one small local TOML, on an operator's click: left inline
         current = AuditSettings.from_config(self.config)
         self.provider = QComboBox()
         self.provider.addItems(list(PROVIDERS))
