@@ -177,8 +177,9 @@ def test_status_bar_is_red_when_failed_closed(qtbot, tmp_path: Path):
     try:
         with pytest.raises(AuditKeyUnavailableError):
             ws.audit.require_key()
-        lab = KeyStateLabel(ws.audit.status)
+        lab = KeyStateLabel(ws.audit.status)  # asks for the state in a worker (it may ask the keyring)
         qtbot.addWidget(lab)
+        qtbot.waitUntil(lambda: lab.failed, timeout=10000)
         assert lab.failed and "failed closed" in lab.text() and "color" in lab.styleSheet()
     finally:
         ws.close()

@@ -26,6 +26,8 @@ def gui(screenshot: Path | None, workspace_dir: Path | None) -> None:
     ctx = click.get_current_context()
     if workspace_dir is None:
         workspace_dir = (ctx.find_root().obj or {}).get("workspace_dir")
+    from lorekeeper.locations import resolve_workspace_dir
     from lorekeeper.ui.app import run_app
 
-    sys.exit(run_app(lambda: open_workspace(workspace_dir), screenshot_dir=screenshot))
+    path = resolve_workspace_dir(workspace_dir)  # here: the factory runs in a worker thread, without click's context
+    sys.exit(run_app(lambda: open_workspace(path), screenshot_dir=screenshot, where=str(path)))

@@ -3,18 +3,28 @@
 from __future__ import annotations
 
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Generator
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from PySide6.QtCore import QCoreApplication, Qt, Signal, Slot
-from PySide6.QtWidgets import QApplication, QHBoxLayout, QLabel, QPushButton, QVBoxLayout, QWidget
+from PySide6.QtCore import QCoreApplication, QObject, Qt, Signal, Slot
+from PySide6.QtWidgets import (
+    QApplication,
+    QHBoxLayout,
+    QLabel,
+    QProgressBar,
+    QPushButton,
+    QVBoxLayout,
+    QWidget,
+)
 
 from lorekeeper import __version__
 from lorekeeper.errors import LorekeeperError
+from lorekeeper.jobs import Cancelled, Progress, drive
 from lorekeeper.ui import workers
 from lorekeeper.ui.main_window import MainWindow
 from lorekeeper.ui.theme import ThemeFollower, icon
+from lorekeeper.ui.widgets import set_progress
 from lorekeeper.workspace import Workspace
 
 if TYPE_CHECKING:
@@ -29,6 +39,7 @@ _ADVICE = {
     "ERR_STORE": "Check [store] url in lorekeeper.toml, that the database file is readable, "
     "and that no other program holds it locked.",
     "ERR_INVALID_SPEC": "Fix the file named above (lorekeeper.toml is TOML), then retry.",
+    "ERR_CANCELLED": "Opening was stopped before it finished. Retry opens the workspace again.",
     "ERR_AUDIT_KEY_UNAVAILABLE": "Provision the audit key (`lorekeeper audit init-key`) or check the keyring/Vault "
     "settings in [audit], then retry.",
 }
@@ -81,46 +92,210 @@ class ErrorScreen(QWidget):
         )
 
 
-class _Launcher:
-    """Opens the workspace, showing the error screen (with Retry) until it opens."""
+class OpeningScreen(QWidget):
+    """Shown at once while the workspace opens in a worker: where, what it is doing, Cancel, Quit."""
 
-    def __init__(self, factory: Callable[[], Workspace]) -> None:
+    cancel_requested = Signal()
+
+    def __init__(self, where: str = "", parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setWindowTitle(f"{APP_NAME} — opening the workspace")
+        self.setWindowIcon(icon("lorekeeper"))
+        self.resize(560, 220)
+        box = QVBoxLayout(self)
+        box.setContentsMargins(36, 28, 36, 24)
+        box.setSpacing(10)
+        title = QLabel("Opening workspace…")
+        title.setObjectName("sectionTitle")
+        self.where_label = QLabel(where or "the workspace")
+        self.where_label.setObjectName("hintText")
+        self.where_label.setWordWrap(True)
+        self.where_label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.step_label = QLabel("Reading the configuration…")
+        self.progress = QProgressBar()
+        self.progress.setTextVisible(False)
+        self.progress.setMaximumHeight(14)
+        set_progress(self.progress, 0, len(OPEN_STEPS))
+        self.cancel_button = QPushButton("Cancel")
+        self.cancel_button.setToolTip("Stop waiting: back to a screen with Retry")
+        self.cancel_button.clicked.connect(self.cancel_requested.emit)
+        quit_button = QPushButton("Quit")
+        quit_button.clicked.connect(QCoreApplication.quit)
+        for w in (title, self.where_label, self.step_label, self.progress):
+            box.addWidget(w)
+        box.addStretch(1)
+        row = QHBoxLayout()
+        row.addStretch(1)
+        row.addWidget(quit_button)
+        row.addWidget(self.cancel_button)
+        box.addLayout(row)
+
+    def set_step(self, done: int, total: int, text: str) -> None:
+        self.step_label.setText(text)
+        set_progress(self.progress, done, total)
+
+
+OPEN_STEPS = (
+    "Opening the workspace (configuration, store, migrations)…",
+    "Loading the audit key…",
+)
+
+
+def open_for_session(
+    factory: Callable[[], Workspace], box: dict[str, Workspace]
+) -> Generator[Progress, None, Workspace]:
+    """The launch job (a worker thread; inline in synchronous mode): open the workspace (config,
+    store, Alembic migrations), then load the audit key (keyring or Vault: may take seconds) or
+    fail closed. No Qt object is created here. The opened workspace is also put in `box`, so the
+    launcher can close it if the job is cancelled after the open (its result is then dropped)."""
+    from lorekeeper.ui.panels.audit import require_key_at_launch
+
+    yield Progress(0, len(OPEN_STEPS), OPEN_STEPS[0])
+    ws = factory()
+    box["ws"] = ws
+    yield Progress(1, len(OPEN_STEPS), OPEN_STEPS[1])
+    require_key_at_launch(ws)  # session start: no audit key, no app (fail closed); closes ws on failure
+    yield Progress(len(OPEN_STEPS), len(OPEN_STEPS), "Building the window…")
+    return ws
+
+
+class _Launcher(QObject):
+    """Opens the workspace, showing the error screen (with Retry) until it opens.
+
+    `start()` (the app) runs the opening as a job: the "Opening workspace…" screen shows at once
+    and the main window (or the error screen) replaces it when the job ends; in synchronous mode
+    (tests, screenshots) the job runs inline. `open()` opens inline and says whether it worked."""
+
+    def __init__(self, factory: Callable[[], Workspace], where: str = "") -> None:
+        super().__init__()
         self.factory = factory
+        self.where = where
         self.window: MainWindow | None = None
         self.error_screen: ErrorScreen | FailClosedScreen | None = None
+        self.opening: OpeningScreen | None = None
         self.error: BaseException | None = None
+        self.on_opened: Callable[[MainWindow], None] | None = None  # e.g. apply the workspace's theme
+        self._job: workers.Worker | None = None
 
     def open(self) -> bool:
-        from lorekeeper.ui.panels.audit import fail_closed_screen_class, require_key_at_launch
-
+        """Open inline, on the calling thread (synchronous callers and tests)."""
+        box: dict[str, Workspace] = {}
         try:
-            ws = self.factory()
-            require_key_at_launch(ws)  # session start: no audit key, no app (fail closed)
+            ws = drive(open_for_session, (self.factory, box))
         except Exception as exc:  # noqa: BLE001 - any failure becomes the error screen, never a crash
-            self.error = exc
-            screen_cls: type[ErrorScreen | FailClosedScreen] = fail_closed_screen_class(exc) or ErrorScreen
-            if self.error_screen is None or type(self.error_screen) is not screen_cls:
-                if self.error_screen is not None:
-                    self.error_screen.close()
-                screen = screen_cls(exc)
-                screen.retry_requested.connect(self.retry)
-                self.error_screen = screen
-            else:
-                self.error_screen.set_error(exc)
+            left = box.pop("ws", None)
+            if left is not None:
+                left.close()
+            self._failed(exc)
             return False
+        self._opened(ws)
+        return True
+
+    @property
+    def is_opening(self) -> bool:
+        return self._job is not None
+
+    @Slot()
+    def start(self) -> None:
+        """Open in a worker; the outcome shows itself (main window, or the error screen)."""
+        if self._job is not None:
+            return
+        if self.error_screen is not None:
+            self.error_screen.hide()
+        if self.opening is None:
+            self.opening = OpeningScreen(self.where)
+            self.opening.cancel_requested.connect(self.cancel)
+        self.opening.set_step(0, len(OPEN_STEPS), OPEN_STEPS[0])
+        self.opening.cancel_button.setEnabled(True)
+        self.opening.show()
+        box: dict[str, Workspace] = {}
+        job: list[workers.Worker] = []
+
+        def finished() -> None:
+            if job and self._job is job[0]:
+                self._job = None
+            left = box.pop("ws", None)
+            if left is not None:  # opened, then failed or cancelled: nobody will use it
+                left.close()
+
+        def result(ws: Workspace) -> None:
+            box.pop("ws", None)
+            self._opened(ws)
+            self._close_opening()
+            assert self.window is not None
+            self.window.show()
+
+        def error(exc: BaseException) -> None:
+            self._failed(exc)
+            self._close_opening()
+            assert self.error_screen is not None
+            self.error_screen.show()
+
+        worker = workers.run_task(
+            open_for_session,
+            self.factory,
+            box,
+            name="Opening the workspace",
+            key=(id(self), "open"),  # a Retry supersedes an older attempt still running
+            visible=False,  # no main window (and no status bar) yet: the opening screen shows it
+            on_progress=self.opening.set_step,
+            on_result=result,
+            on_error=error,
+            on_finished=finished,
+        )
+        job.append(worker)
+        if not workers.is_synchronous():  # inline, the job has already finished
+            self._job = worker
+
+    @Slot()
+    def cancel(self) -> None:
+        """The opening screen's Cancel: stop waiting (a slow Vault, a locked store) and show the
+        error screen, whose Retry opens again. A workspace opened after the cancel is closed."""
+        if self._job is None:
+            return
+        self._job.cancel()  # its result is dropped; `finished` closes what it opened
+        self._job = None
+        self._failed(Cancelled("opening the workspace was cancelled"))
+        self._close_opening()
+        assert self.error_screen is not None
+        self.error_screen.show()
+
+    def _close_opening(self) -> None:
+        if self.opening is not None:
+            self.opening.close()
+
+    def _failed(self, exc: BaseException) -> None:
+        from lorekeeper.ui.panels.audit import fail_closed_screen_class
+
+        self.error = exc
+        screen_cls: type[ErrorScreen | FailClosedScreen] = fail_closed_screen_class(exc) or ErrorScreen
+        if self.error_screen is None or type(self.error_screen) is not screen_cls:
+            if self.error_screen is not None:
+                self.error_screen.close()
+            screen = screen_cls(exc)
+            screen.retry_requested.connect(self.retry)
+            self.error_screen = screen
+        else:
+            self.error_screen.set_error(exc)
+
+    def _opened(self, ws: Workspace) -> None:
         self.error = None
-        self.window = MainWindow(ws)
+        self.window = MainWindow(ws)  # on the GUI thread: the workspace was opened in the worker
+        if self.on_opened is not None:
+            self.on_opened(self.window)
         if self.error_screen is not None:
             self.error_screen.close()
-        return True
 
     @Slot()
     def retry(self) -> None:
-        if self.open():
-            assert self.window is not None
-            self.window.show()
-        elif self.error_screen is not None:
-            self.error_screen.show()
+        if workers.is_synchronous():
+            if self.open():
+                assert self.window is not None
+                self.window.show()
+            elif self.error_screen is not None:
+                self.error_screen.show()
+            return
+        self.start()
 
 
 def _application() -> QApplication:
@@ -157,22 +332,24 @@ def render_screenshots(window: MainWindow, out_dir: Path) -> list[Path]:
     return written
 
 
-def run_app(workspace_factory: Callable[[], Workspace], screenshot_dir: Path | str | None = None) -> int:
-    """Run the desktop app; returns the process exit code."""
+def run_app(
+    workspace_factory: Callable[[], Workspace], screenshot_dir: Path | str | None = None, where: str = ""
+) -> int:
+    """Run the desktop app; returns the process exit code. `where` names the workspace (its path)
+    on the "Opening workspace…" screen while `workspace_factory` runs in a worker."""
     app = _application()
-    ws_theme = "system"
-    launcher = _Launcher(workspace_factory)
-    if screenshot_dir is not None:
-        workers.set_synchronous(True)
-    opened = launcher.open()
-    if opened and launcher.window is not None:
-        ws_theme = str(launcher.window.ws.config.get("ui.theme", "system") or "system")
-    follower = ThemeFollower(app, "light" if screenshot_dir is not None and ws_theme == "system" else ws_theme)
-    _ = follower
+    launcher = _Launcher(workspace_factory, where)
 
     if screenshot_dir is not None:
+        workers.set_synchronous(True)
         out = Path(screenshot_dir)
         try:
+            opened = launcher.open()
+            ws_theme = "system"
+            if opened and launcher.window is not None:
+                ws_theme = _theme_of(launcher.window)
+            follower = ThemeFollower(app, "light" if ws_theme == "system" else ws_theme)
+            _ = follower
             if not opened:
                 assert launcher.error_screen is not None
                 out.mkdir(parents=True, exist_ok=True)
@@ -196,15 +373,24 @@ def run_app(workspace_factory: Callable[[], Workspace], screenshot_dir: Path | s
                 launcher.window.ws.close()
             workers.set_synchronous(False)
 
-    if opened:
-        assert launcher.window is not None
-        launcher.window.show()
-    else:
-        assert launcher.error_screen is not None
-        launcher.error_screen.show()
+    follower = ThemeFollower(app, "system")  # the workspace's own theme once it is open
+
+    def apply_workspace_theme(window: MainWindow) -> None:
+        preference = _theme_of(window)
+        if preference != follower.preference and preference in ("system", "light", "dark"):
+            follower.preference = preference
+            follower.apply()
+
+    launcher.on_opened = apply_workspace_theme
+    launcher.start()  # the opening screen now; the main window when the worker has opened the workspace
     code = app.exec()
     workers.tracker().cancel_all()
     workers.wait_for_all()
     if launcher.window is not None:
         launcher.window.ws.close()
     return int(code)
+
+
+def _theme_of(window: MainWindow) -> str:
+    """The workspace's `ui.theme` (an in-memory config value: cheap on the GUI thread)."""
+    return str(window.ws.config.get("ui.theme", "system") or "system")

@@ -237,7 +237,7 @@ class MainWindow(QMainWindow):
         details = getattr(exc, "__traceback_text__", "") or "".join(
             traceback.format_exception(type(exc), exc, exc.__traceback__)
         )
-        try:
+        try:  # one small append to the local error log, only after a failure: left on the GUI thread
             log_path = str(append_error(self.ws.root, f"ERR_INTERNAL in job {name!r}\n{details}"))
         except OSError as log_exc:  # the log is a help, never a second failure
             log_path = f"(not written: {log_exc})"

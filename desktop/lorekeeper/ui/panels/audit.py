@@ -36,6 +36,7 @@ from PySide6.QtWidgets import (
     QVBoxLayout,
     QWidget,
 )
+from shiboken6 import isValid
 
 from lorekeeper.audit.errors import (
     CAUSE_CONFIG,
@@ -138,7 +139,9 @@ class KeyStateLabel(QLabel):
     def __init__(self, status_source: Any, bus: Any = None, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.setObjectName("keyState")
-        self._source = status_source  # a callable returning an AuditStatus
+        self._source = status_source  # a callable returning an AuditStatus (called in a worker)
+        self.failed = False
+        self.setText("Key: …")
         if bus is not None:
             bus.changed.connect(self._on_topic)
         self.update_state()
@@ -149,7 +152,20 @@ class KeyStateLabel(QLabel):
             self.update_state()
 
     def update_state(self) -> None:
-        status = self._source()
+        """Ask for the key state in a worker: before the key is loaded, `status()` asks the keyring
+        which backend it has (a D-Bus round trip, seconds when the keyring daemon hangs); the GUI
+        thread never calls the keyring. Synchronous mode (tests) shows it at once."""
+        run_task(
+            self._source,
+            name="Reading the audit key state",
+            key=(id(self), "key-state"),
+            visible=False,
+            on_result=self._show_state,
+        )
+
+    def _show_state(self, status: Any) -> None:
+        if not isValid(self):  # closed while the worker asked
+            return
         text, failed = key_state(status)
         self.failed = failed
         self.setText(text)
@@ -392,6 +408,8 @@ class AuditPanel(Panel):
 
     # ------------------------------------------------------------------ key
     def show_key(self) -> None:
+        # In memory: the main window exists only once the launch job loaded the key, and a loaded
+        # session's status never asks the provider (no keyring or Vault call on the GUI thread).
         st = self.ws.audit.status()
         self.provider_value.setText(st.provider)
         self.location_value.setText(st.location)
@@ -578,7 +596,7 @@ class AuditSettingsDialog(QDialog):
 
         self.setWindowTitle("Audit key settings")
         self.config_path = workspace_root / CONFIG_NAME
-        self.config = Config.load(self.config_path)
+        self.config = Config.load(self.config_path)  # one small local TOML, on an operator's click: left inline
         current = AuditSettings.from_config(self.config)
         self.provider = QComboBox()
         self.provider.addItems(list(PROVIDERS))
@@ -636,18 +654,30 @@ class AuditSettingsDialog(QDialog):
         from lorekeeper.audit.settings import save_audit_settings
         from lorekeeper.errors import LorekeeperError
 
+        settings = self.values()
+        secret = self.secret.text() if self.provider.currentText() == "vault" else ""
+        self.secret.clear()
         try:
-            save_audit_settings(self.config_path, self.values())
-            secret = self.secret.text()
-            if secret and self.provider.currentText() == "vault":
-                ws_id = str(self.config.get("workspace.id", "") or "")
-                store_vault_secret(ws_id, secret, approle=self.auth.currentText() == "approle")
+            settings.validate()  # pure: a bad address is refused at once, nothing is written
         except LorekeeperError as exc:
             self.message.show_error(exc)
             return
-        finally:
-            self.secret.clear()
-        self.accept()
+        config_path, approle = self.config_path, self.auth.currentText() == "approle"
+        ws_id = str(self.config.get("workspace.id", "") or "")  # in memory (read when the dialog opened)
+
+        def write() -> None:  # lorekeeper.toml and the OS keyring: off the GUI thread
+            save_audit_settings(config_path, settings)
+            if secret:
+                store_vault_secret(ws_id, secret, approle=approle)
+
+        self.buttons.setEnabled(False)
+        run_task(
+            write,
+            name="Saving the audit key settings",
+            on_result=lambda _none: self.accept(),
+            on_error=self.message.show_error,
+            on_finished=lambda: self.buttons.setEnabled(True),
+        )
 
 
 class FailClosedScreen(QWidget):

@@ -452,10 +452,10 @@ class LedgerPanel(Panel):
         self.sent_view.setPlainText(r.sections.get(entry.rel, "(omitted to fit the budget)"))
         self.sent_title.setText(f"Sent: {entry.mode}, {entry.sent_tokens:,} tokens")
         self.original_title.setText(f"Original: {entry.rel}, {entry.original_tokens:,} tokens")
-        root = Path(r.root)
-        path = root if root.is_file() else root / entry.rel
+        root, rel = Path(r.root), entry.rel
 
-        def load() -> str:
+        def load() -> str:  # the stat and the read both in the worker
+            path = root if root.is_file() else root / rel
             return path.read_text(encoding="utf-8", errors="replace")
 
         run_task(

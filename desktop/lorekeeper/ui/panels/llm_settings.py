@@ -16,6 +16,7 @@ from PySide6.QtWidgets import (
     QVBoxLayout,
     QWidget,
 )
+from shiboken6 import isValid
 
 from lorekeeper.llm.base import DEFAULT_MODELS, PROVIDERS, LLMSettings, ProviderStatus
 from lorekeeper.ui.widgets import MessageBox, label
@@ -85,7 +86,18 @@ class LLMSettingsDialog(QDialog):
         self.api_key.setEnabled(p == "anthropic")
         self.command.setEnabled(p == "claude-cli")
         self.base_url.setEnabled(p in ("anthropic", "ollama"))
-        source = self.ws.llm.key_source("anthropic")
+        llm = self.ws.llm
+        run_task(  # asks the OS keyring (a D-Bus round trip): never on the GUI thread
+            lambda: llm.key_source("anthropic"),
+            name="Looking up the API key",
+            key=(id(self), "key-source"),
+            visible=False,
+            on_result=self._show_key_source,
+        )
+
+    def _show_key_source(self, source: str) -> None:
+        if not isValid(self):  # closed while the worker asked
+            return
         self.api_key.setPlaceholderText(
             {
                 "keyring": "a key is stored — type a new one to replace it",
