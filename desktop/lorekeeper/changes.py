@@ -97,7 +97,11 @@ Callback = Callable[[ChangeSet], None]
 
 class Subscribers:
     """Thread-safe callbacks: `subscribe` returns an unsubscribe function; `publish` calls every
-    callback on the publishing thread (a failing callback is logged, never breaks the writer)."""
+    callback on the publishing thread (a failing callback is logged, never breaks the writer).
+
+    A callback runs on the committing thread, possibly while the writer still holds its own
+    locks (an audit append commits its checkpoint under the log's lock): hand the change set over
+    to your own thread or event loop instead of reading the store or the log inside it."""
 
     def __init__(self) -> None:
         self._lock = threading.Lock()

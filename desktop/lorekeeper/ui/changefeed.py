@@ -1,8 +1,10 @@
 """The one place that feeds the GUI's change bus: store change sets become bus topics.
 
 - This process's commits: `store.feed` calls us on the committing thread (a worker, usually); a
-  queued signal brings the change set to the GUI thread. In synchronous mode (tests) the commit
-  happens on the GUI thread and the topics are emitted at once.
+  queued signal brings the change set to the GUI thread. In synchronous mode (tests) a job's
+  change sets are emitted as soon as the inline job (result callback included) is done, so a
+  click has its whole effect when it returns; a write made on the GUI thread outside a job is
+  emitted at the next event-loop turn.
 - Other processes' commits: every `POLL_INTERVAL` a background job (never on the GUI thread,
   invisible in the status bar, latest wins) asks `store.feed.poll()` what changed since the last
   revision it saw.
@@ -84,11 +86,11 @@ class ChangeFeedBridge(QObject):
     @Slot(object)
     def _on_arrived(self, changes: ChangeSet) -> None:
         self._pending = self._pending | changes
-        if workers.is_synchronous():
-            if not workers.in_inline_job():  # inside a job: after its result, like with threads
-                self._flush()
-        else:
-            self._flush_timer.start()  # merge what arrives in the same event-loop turn
+        if workers.is_synchronous() and workers.in_inline_job():
+            return  # synchronous mode: flushed as soon as the job (and its result callback) is done
+        # next event-loop turn: merges what arrives together, and never runs the panels' reloads
+        # inside the writer's call (an audit append commits its checkpoint under the log's lock)
+        self._flush_timer.start()
 
     @Slot()
     def _flush(self) -> None:
