@@ -26,6 +26,7 @@ from typing import Any
 from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
+from lorekeeper.changes import ChangeSet
 from lorekeeper.errors import DerivedWriteError, InvalidInputError, InvalidSpecError, NotFoundError
 from lorekeeper.evals.rules import RuleSet, parse_rules, parse_rules_text
 from lorekeeper.fsutil import atomic_write_text
@@ -121,6 +122,8 @@ class ImportReport:
     created: list[str] = field(default_factory=list)
     updated: list[str] = field(default_factory=list)
     unchanged: list[str] = field(default_factory=list)
+    #: what the import's transaction committed (kinds -> ids); not part of `to_dict()` (the CLI's JSON)
+    changes: ChangeSet = field(default_factory=ChangeSet, compare=False)
 
     def to_dict(self) -> dict[str, list[str]]:
         return {"created": self.created, "updated": self.updated, "unchanged": self.unchanged}
@@ -445,7 +448,7 @@ class SkillLibrary:
             raise InvalidSpecError(f"skill(s) present twice in the import: {', '.join(dupes)}", file=str(path))
         report = ImportReport()
         author = _author()
-        with self.store.write() as s:
+        with self.store.capture() as captured, self.store.write() as s:
             if project and s.scalar(select(Project).where(Project.name == project)) is None:
                 s.add(Project(name=project))
             for doc in docs:
@@ -459,6 +462,7 @@ class SkillLibrary:
                     report.updated.append(doc.name)
                 else:
                     report.unchanged.append(doc.name)
+        report.changes = captured.changes
         self.export_after_commit([(doc.name, project) for doc in docs])
         return report
 

@@ -31,7 +31,9 @@ from sqlalchemy.engine import Connection, Engine
 from sqlalchemy.exc import DBAPIError, IntegrityError, OperationalError, SQLAlchemyError
 from sqlalchemy.orm import Session, sessionmaker
 
+from lorekeeper.changes import ChangeSet
 from lorekeeper.errors import LorekeeperError
+from lorekeeper.store import feed as feed_mod
 
 MIGRATIONS = Path(__file__).resolve().parent / "migrations"
 DEFAULT_BUSY_TIMEOUT = 15.0  # seconds a writer waits for the write lock before ERR_STORE_BUSY
@@ -92,6 +94,23 @@ def resolve_url(url: str, base: Path) -> str:
     return url
 
 
+class Captured:
+    """The change sets committed inside one `Store.capture()` block."""
+
+    def __init__(self) -> None:
+        self.sets: list[ChangeSet] = []
+
+    def append(self, changes: ChangeSet) -> None:
+        self.sets.append(changes)
+
+    @property
+    def changes(self) -> ChangeSet:
+        out = ChangeSet()
+        for c in self.sets:
+            out = out | c
+        return out
+
+
 class Store:
     """Owns the engine. `session()` for reads, `write()` for serialised, transactional writes."""
 
@@ -119,8 +138,10 @@ class Store:
         self._write_engine = self.engine.execution_options(**{WRITE_OPTION: True})
         self._sessions = sessionmaker(self.engine, expire_on_commit=False)
         self._write_sessions = sessionmaker(self._write_engine, expire_on_commit=False)
+        feed_mod.install(self._write_sessions)
         self._write_lock = threading.RLock()
         self._local = threading.local()
+        self.feed = feed_mod.ChangeFeed(self)  # change sets: this process's commits, others' by poll()
         if migrate:
             self.migrate()
 
@@ -184,29 +205,43 @@ class Store:
     def write(self) -> Iterator[Session]:
         """One transaction holding the write lock; commit on success, roll back on any error.
 
-        Nested calls in the same thread join the outer transaction (one lock, one commit).
+        Nested calls in the same thread join the outer transaction (one lock, one commit). What
+        the transaction touched becomes a `ChangeSet`: recorded in `store_changes` (for other
+        processes), then, after commit, published to `self.feed`'s subscribers and kept as
+        `self.last_changes()` (this thread) and in every open `self.capture()`.
         """
         outer: Session | None = getattr(self._local, "session", None)
         if outer is not None:
             yield outer
             return
+        committed: ChangeSet | None = None
         with self._write_lock:
             s = self._write_sessions()
             self._local.session = s
+            revision = 0
             try:
                 try:
                     conn = s.connection()  # BEGIN IMMEDIATE on SQLite
                     if not self.is_sqlite:
                         self._lock_postgres(conn)
                     s.execute(text(f"UPDATE {REVISION_TABLE} SET value = value + 1 WHERE id = 1"))
+                    revision = int(s.execute(text(f"SELECT value FROM {REVISION_TABLE} WHERE id = 1")).scalar() or 0)
                 except OperationalError as exc:
                     if is_lock_error(exc):
                         raise StoreBusyError(busy_message(self.busy_timeout)) from None
                     raise
+                feed_mod.collect(s)
                 yield s
+                s.flush()
+                changes = feed_mod.collected(s, revision)
+                feed_mod.record(s, changes)
+                self.feed.mark_own(revision)
                 s.commit()
+                committed = changes
             except BaseException as exc:
                 s.rollback()
+                if revision:
+                    self.feed.unmark_own(revision)
                 if isinstance(exc, OperationalError) and is_lock_error(exc):
                     raise StoreBusyError(busy_message(self.busy_timeout)) from None
                 if is_unique_violation(exc):
@@ -218,6 +253,28 @@ class Store:
             finally:
                 self._local.session = None
                 s.close()
+        # after commit and outside the lock: a subscriber may read (or even write) the store
+        self._local.last = committed
+        for captured in getattr(self._local, "captures", ()):
+            captured.append(committed)
+        if committed:
+            self.feed.publish(committed)
+
+    def last_changes(self) -> ChangeSet:
+        """The change set of this thread's last committed `write()` (empty before any)."""
+        last: ChangeSet | None = getattr(self._local, "last", None)
+        return last if last is not None else ChangeSet()
+
+    @contextmanager
+    def capture(self) -> Iterator[Captured]:
+        """Collect the change sets this thread commits inside the block: `cap.changes` is their union."""
+        captures: list[Captured] = self._local.__dict__.setdefault("captures", [])
+        cap = Captured()
+        captures.append(cap)
+        try:
+            yield cap
+        finally:
+            captures.remove(cap)
 
     def revision(self) -> int:
         """The store's change counter: it moves on every write transaction of any process."""

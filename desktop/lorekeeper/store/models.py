@@ -110,6 +110,19 @@ class StoreRevision(Base):
     value: Mapped[int] = mapped_column(BigInteger, default=0)
 
 
+class StoreChange(Base):
+    """What one committed write transaction touched (kinds JSON), so other processes can see it.
+
+    Written in the same transaction as the revision bump; pruned to the last `CHANGES_KEPT` rows
+    (`lorekeeper.store.feed`). A gap in the revisions means "pruned: assume everything changed"."""
+
+    __tablename__ = "store_changes"
+
+    revision: Mapped[int] = mapped_column(BigInteger, primary_key=True, autoincrement=False)
+    kinds: Mapped[str] = mapped_column(Text, default="{}")  # ChangeSet.to_json()
+    at: Mapped[datetime] = mapped_column(UTCDateTime(), default=utcnow)
+
+
 # --------------------------------------------------------------------------- learnings and quality (issue 4)
 
 

@@ -1,7 +1,11 @@
 """The change hook: a tiny signal bus so panels refresh only what changed (Anki's op changes).
 
-A panel that changes data emits the topic after its worker succeeded; panels that show that data
-connect to it. Later features add a signal here (one line) and emit it from their panels.
+One place emits the store topics: `lorekeeper.ui.changefeed.ChangeFeedBridge` turns the store's
+change sets (this process's commits and, polled, other processes') into topics named after the
+change kinds ("skills", "proposals", "learnings", "evals", "quality", "benchmarks", "audit",
+"projects"). Panels only connect; they never emit a store topic by hand. The one hand-emitted
+topic is "llm" (the model settings live in lorekeeper.toml, not in the store). A later feature
+with a new kind adds it to `lorekeeper.store.feed.TABLE_KINDS` (and a signal here if it wants one).
 """
 
 from __future__ import annotations

@@ -27,6 +27,7 @@ from PySide6.QtWidgets import (
 from lorekeeper import __version__
 from lorekeeper.errorlog import append_error
 from lorekeeper.ui.bus import ChangeBus
+from lorekeeper.ui.changefeed import ChangeFeedBridge
 from lorekeeper.ui.panels import PANELS, AppContext, Panel, PanelSpec
 from lorekeeper.ui.theme import icon
 from lorekeeper.ui.widgets import set_progress
@@ -100,6 +101,8 @@ class MainWindow(QMainWindow):
         super().__init__()
         self.ws = ws
         self.bus = ChangeBus(self)
+        # the one place that feeds the bus: this process's change sets and other processes' (polled)
+        self.feed = ChangeFeedBridge(ws, self.bus, self)
         self.ctx = AppContext(ws=ws, bus=self.bus, status=self.show_message)
         self.setWindowTitle(f"Lorekeeper — {ws.name}")
         self.setWindowIcon(icon("lorekeeper"))
@@ -286,5 +289,6 @@ class MainWindow(QMainWindow):
             self.show_message("Refreshed")
 
     def closeEvent(self, event) -> None:
+        self.feed.stop()
         tracker().cancel_all()
         super().closeEvent(event)

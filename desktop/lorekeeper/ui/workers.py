@@ -66,6 +66,28 @@ def is_synchronous() -> bool:
     return _synchronous
 
 
+_inline_depth = 0  # synchronous mode: how many jobs are running inline right now (nested jobs count)
+_after_inline: list[Callable[[], None]] = []
+
+
+def in_inline_job() -> bool:
+    """Synchronous mode, inside a job run inline (its callbacks have not all run yet)."""
+    return _inline_depth > 0
+
+
+def after_inline_jobs(callback: Callable[[], None]) -> Callable[[], None]:
+    """Call `callback` each time the outermost inline job has finished (its callbacks included):
+    the change feed delivers a job's change sets after the job's own result, as it would with threads.
+    Returns the function that removes it."""
+    _after_inline.append(callback)
+
+    def remove() -> None:
+        if callback in _after_inline:
+            _after_inline.remove(callback)
+
+    return remove
+
+
 def is_unexpected(exc: BaseException) -> bool:
     """An error without a Lorekeeper code: a bug or an environment failure (ERR_INTERNAL)."""
     return not isinstance(exc, LorekeeperError)
@@ -346,7 +368,18 @@ def run_task(
     }
     tracker().add(worker, callbacks, visible=visible)
     if _synchronous:
-        worker.run()
+        global _inline_depth
+        _inline_depth += 1
+        try:
+            worker.run()
+        finally:
+            _inline_depth -= 1
+            if _inline_depth == 0:
+                for cb in list(_after_inline):
+                    try:
+                        cb()
+                    except Exception:  # a listener's bug must not fail the job that finished
+                        log.exception("after-inline-job callback failed")
     else:
         QThreadPool.globalInstance().start(worker)
     return worker

@@ -488,8 +488,7 @@ class AuditPanel(Panel):
             f"Key rotated: v{out['previous_version']} → v{out['new_version']}. The audit_key_rotated event is signed "
             f"with v{out['new_version']}; v{out['previous_version']} stays readable for verification."
         )
-        self.ctx.status(f"Audit key rotated to v{out['new_version']}")
-        self.ctx.bus.emit(TOPIC)
+        self.ctx.status(f"Audit key rotated to v{out['new_version']}")  # its signed event: "audit" via the feed
 
     # ------------------------------------------------------------------ events
     def _on_load_error(self, exc: BaseException) -> None:

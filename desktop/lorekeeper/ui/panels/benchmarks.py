@@ -404,7 +404,6 @@ class BenchmarksPanel(Panel):
         def done(new: BenchmarkInfo) -> None:
             self._select_run = new.id
             self.message.show_ok(f"Benchmark #{new.id} of proposal #{new.proposal_id}: {new.badge}")
-            self.ctx.bus.emit("benchmarks")
 
         bench, pid = self.ws.improve.bench, run.proposal_id
         run_task(

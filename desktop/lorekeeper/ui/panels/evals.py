@@ -363,8 +363,7 @@ class EvalsPanel(Panel):
             not report.results, "This skill has no eval rules yet: add some in Skills → Evals."
         )
         self._show_footnote(self.footnote, report.footnote, bool(report.results))
-        if recorded:
-            self.ctx.bus.emit("evals")
+        # a recorded run reaches the history through the change feed ("evals")
 
     @staticmethod
     def _show_footnote(lab: QLabel, footnote: str, has_rules: bool) -> None:

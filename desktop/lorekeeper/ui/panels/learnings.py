@@ -330,7 +330,7 @@ class LearningsPanel(Panel):
             self.message.show_error(text + " " + " ".join(warnings))
         else:
             self.message.show_ok(text)
-        self.ctx.bus.emit("learnings")
+        # the change feed emits "learnings" for the committed change (lorekeeper.ui.changefeed)
 
     @Slot()
     def add(self) -> None:

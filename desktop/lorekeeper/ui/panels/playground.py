@@ -423,9 +423,7 @@ class PlaygroundPanel(Panel):
         if answer.truncated:  # the model hit [llm] max_tokens: the answer is incomplete
             self.footnote.setText(f"{TRUNCATED_LABEL}\n{self.footnote.text()}")
         self.footnote.show()
-        self._set_answer_actions(True)
-        self.ctx.bus.emit("evals")
-        self.ctx.bus.emit("quality")
+        self._set_answer_actions(True)  # the recorded run and event reach the panels through the change feed
 
     def _on_send_error(self, exc: BaseException) -> None:
         self.info.show_error(exc)
@@ -468,7 +466,7 @@ class PlaygroundPanel(Panel):
         self.ctx.status(
             f"Learning {learning.id} saved: {learning.rule}" + (" — " + " ".join(warnings) if warnings else "")
         )
-        self.ctx.bus.emit("learnings")  # the preview of the next message now carries it
+        # the change feed emits "learnings": the preview of the next message then carries it
 
     # ------------------------------------------------------------ thumbs
     @Slot()
@@ -502,7 +500,6 @@ class PlaygroundPanel(Panel):
 
         def done(learning: LearningInfo) -> None:
             self._after_feedback(f"Negative feedback recorded; learning {learning.id} saved: {learning.rule}")
-            self.ctx.bus.emit("learnings")
 
         run_task(
             lambda: ws.reflect.thumbs_down(answer, reason),
@@ -517,7 +514,6 @@ class PlaygroundPanel(Panel):
             self.info.show_error(text + " " + " ".join(warnings))
         else:
             self.info.show_ok(text)
-        self.ctx.bus.emit("quality")
 
     # ------------------------------------------------------------ settings
     @Slot()

@@ -484,10 +484,7 @@ class ProposalsPanel(Panel):
                     else ": pending again"
                 )
             )
-            self.ctx.status(f"{what} proposal #{info.id}")
-            if info.status != "rejected":
-                self.ctx.bus.emit("skills")
-            self.ctx.bus.emit("proposals")
+            self.ctx.status(f"{what} proposal #{info.id}")  # the change feed refreshes the panels
 
         run_task(
             fn,
@@ -595,10 +592,7 @@ class ProposalsPanel(Panel):
             self.message.show_error(text + "\n" + "\n".join(errors))
         else:
             self.message.show_ok(text)
-        self.ctx.status(text)
-        self.ctx.bus.emit("proposals")
-        if summary.benchmarks:
-            self.ctx.bus.emit("benchmarks")
+        self.ctx.status(text)  # the run wrote in a worker process: the change feed polls when it ends
 
     @Slot()
     def run_benchmark(self) -> None:
@@ -612,7 +606,6 @@ class ProposalsPanel(Panel):
 
         def done(run) -> None:
             self.message.show_ok(f"Benchmark #{run.id} of proposal #{run.proposal_id}: {run.badge}")
-            self.ctx.bus.emit("benchmarks")
 
         bench, pid = self.ws.improve.bench, p.id
         # The model client's request handling and the scoring hold the interpreter lock: outside

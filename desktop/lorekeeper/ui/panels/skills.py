@@ -278,8 +278,7 @@ class SkillsPanel(Panel):
         """After a successful write: say so, and let every panel that shows skills refresh."""
         if keep is not None:
             self._want = keep
-        self.ctx.status(message)
-        self.ctx.bus.emit("skills")
+        self.ctx.status(message)  # the change feed emits "skills" for the committed write
 
     def _import_target(self) -> str | None:
         scope = self.scope.currentData()
