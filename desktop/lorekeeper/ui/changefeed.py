@@ -71,7 +71,9 @@ class ChangeFeedBridge(QObject):
         self._poll_timer.timeout.connect(self.poll)
         self._polling = False
         if poll:
-            ws.store.feed.poll()  # note the current revision: what follows is news
+            # the first poll (in a job, like every poll) only notes the current revision: what
+            # follows is news
+            self.poll()
             self._poll_timer.start()
         self.destroyed.connect(lambda *_: unsubscribe())
 
