@@ -52,7 +52,7 @@ def load_demo(
     forks = data / "forks"
     if forks.is_dir():
         for proj in sorted(p for p in forks.iterdir() if p.is_dir()):
-            rep = skills.import_path(proj, project=proj.name, message="demo fork")
+            rep = skills.import_path(proj, project=proj.name, message="demo fork", record=False)
             report.forks += len(rep.created) + len(rep.updated)
     samples = data / "eval_samples.json"
     if samples.is_file():
