@@ -209,12 +209,12 @@ class ReflectLoop:
             )
         return answer
 
-    def answer(self, ref: str) -> Answer:
+    def answer(self, ref: str, project: str | None = None) -> Answer:
         """A recorded answer (its id, a unique prefix of it, or `last`), as the Playground held it:
         the same interaction, project, request, text and routed skills, for thumbs and Fix It."""
         if self.answers is None:
             raise LorekeeperError("this workspace keeps no answers", code="ERR_NOT_FOUND")
-        return as_answer(self.answers.get(ref))
+        return as_answer(self.answers.get(ref, project))
 
     def fix_it(
         self,
@@ -274,9 +274,7 @@ def as_answer(stored: StoredAnswer) -> Answer:
     """A recorded answer as an `Answer`: the routed skills and the request as they were (the
     learnings block is not kept; the prompt's text is the one that was sent)."""
     route = RouteResult(tuple(RouteMatch(n, sc, (), ()) for n, sc in stored.skills), "")
-    prompt = AssembledPrompt(
-        stored.message, stored.project, route, LearningsBlock("", (), 0), (), stored.prompt
-    )
+    prompt = AssembledPrompt(stored.message, stored.project, route, LearningsBlock("", (), 0), (), stored.prompt)
     return Answer(
         stored.interaction,
         stored.project,

@@ -117,20 +117,25 @@ class AnswerLog:
                 )
             )
 
-    def get(self, ref: str) -> StoredAnswer:
-        """The answer `ref` names: its interaction id, a unique prefix of it, or `last`.
+    def get(self, ref: str, project: str | None = None) -> StoredAnswer:
+        """The answer `ref` names: its interaction id, a unique prefix of it, or `last`; with
+        `project`, only that project's answers ("" for the answers without a project).
 
         ERR_NOT_FOUND when none matches, ERR_INVALID_INPUT for a prefix too short or ambiguous."""
         ref = (ref or "").strip().lower()
         if not ref:
             raise InvalidInputError("name an answer: its id (printed by `llm ask` and the Playground) or 'last'")
+        where = [] if project is None else [AnswerRecord.project == validate_project(project)]
+        in_project = f" in project {project}" if project else (" without a project" if project == "" else "")
         with self.store.session() as s:
             if ref == LAST:
-                row = s.scalars(select(AnswerRecord).order_by(AnswerRecord.id.desc()).limit(1)).first()
+                row = s.scalars(select(AnswerRecord).where(*where).order_by(AnswerRecord.id.desc()).limit(1)).first()
                 if row is None:
-                    raise NotFoundError("no answer recorded yet: ask one with `lorekeeper llm ask` or the Playground")
+                    raise NotFoundError(
+                        f"no answer recorded yet{in_project}: ask one with `lorekeeper llm ask` or the Playground"
+                    )
                 return _info(row)
-            exact = s.scalars(select(AnswerRecord).where(AnswerRecord.interaction == ref)).first()
+            exact = s.scalars(select(AnswerRecord).where(AnswerRecord.interaction == ref, *where)).first()
             if exact is not None:
                 return _info(exact)
             if len(ref) < MIN_PREFIX:
@@ -140,11 +145,13 @@ class AnswerLog:
             escaped = ref.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
             rows = list(
                 s.scalars(
-                    select(AnswerRecord).where(AnswerRecord.interaction.like(escaped + "%", escape="\\")).limit(2)
+                    select(AnswerRecord)
+                    .where(AnswerRecord.interaction.like(escaped + "%", escape="\\"), *where)
+                    .limit(2)
                 )
             )
         if not rows:
-            raise NotFoundError(f"no answer {ref!r}. `lorekeeper llm ask --json` prints an answer's id")
+            raise NotFoundError(f"no answer {ref!r}{in_project}. `lorekeeper llm ask --json` prints an answer's id")
         if len(rows) > 1:
             raise InvalidInputError(f"answer id {ref!r} is ambiguous: give more characters of it")
         return _info(rows[0])

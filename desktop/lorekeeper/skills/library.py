@@ -12,8 +12,8 @@ from __future__ import annotations
 
 import builtins
 import difflib
-import hashlib
 import getpass
+import hashlib
 import shutil
 import tempfile
 import zipfile
