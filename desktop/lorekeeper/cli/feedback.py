@@ -45,8 +45,8 @@ def feedback() -> None:
 def up(answer: str, project: str | None, workspace_dir: Path | None, as_json: bool) -> None:
     """Positive feedback for the skills ANSWER was routed to."""
     with open_workspace(workspace_dir) as ws:
-        ws.audit.require_key()  # a signed write: no key, nothing written (exit 4)
         a = ws.reflect.answer(answer, project)
+        ws.audit.require_key()  # a signed write: no key, nothing written (exit 4)
         ws.reflect.thumbs_up(a)
         warn_unsigned(ws)
     if as_json:
@@ -67,8 +67,8 @@ def up(answer: str, project: str | None, workspace_dir: Path | None, as_json: bo
 def down(answer: str, project: str | None, reason: str, workspace_dir: Path | None, as_json: bool) -> None:
     """Negative feedback for ANSWER and a learning (source negative), as the Playground's thumbs down."""
     with open_workspace(workspace_dir) as ws:
-        ws.audit.require_key()
         a = ws.reflect.answer(answer, project)
+        ws.audit.require_key()
         learning = ws.reflect.thumbs_down(a, reason)
         warn_unsigned(ws)
     if as_json:
@@ -101,8 +101,8 @@ def _skills(skills: tuple[str, ...]) -> str:
 def fixit(answer: str, rule: str, project: str | None, reask: bool, workspace_dir: Path | None, as_json: bool) -> None:
     """Fix It for ANSWER: the correction becomes a learning (source fixit); --reask sends the fix request."""
     with open_workspace(workspace_dir) as ws:
-        ws.audit.require_key()
         a = ws.reflect.answer(answer, project)
+        ws.audit.require_key()
         learning = ws.reflect.save_fix(a, rule)
         fixed = None
         note = ""
