@@ -185,10 +185,8 @@ class QualityTracker:
             counts = [Count(r[0], r[1], r[2], r[3], r[4], int(r[5])) for r in rows]
             run_counts = [(r[0], r[1], r[2], int(r[3])) for r in run_rows]
         else:
-            # one project asked for: its rows name it (all projects together: no project)
-            scope = validate_project(project) if project is not None else None
-            counts = [Count(r[0], scope, r[1], r[2], r[3], int(r[4])) for r in rows]
-            run_counts = [(r[0], scope, r[1], int(r[2])) for r in run_rows]
+            counts = [Count(r[0], None, r[1], r[2], r[3], int(r[4])) for r in rows]
+            run_counts = [(r[0], None, r[1], int(r[2])) for r in run_rows]
         for sk, proj, passed, n in run_counts:
             counts += [Count(sk, proj, "applied", None, None, n), Count(sk, proj, "eval", bool(passed), None, n)]
         return from_counts(counts)
