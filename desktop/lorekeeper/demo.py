@@ -16,6 +16,7 @@ from pathlib import Path
 from lorekeeper.audit.service import AuditService
 from lorekeeper.evals.service import EvalService
 from lorekeeper.improve.service import ImproveService
+from lorekeeper.learnings import mdformat
 from lorekeeper.learnings.service import LearningService
 from lorekeeper.paths import demo_data_dir
 from lorekeeper.quality.tracker import QualityTracker
@@ -52,7 +53,7 @@ def load_demo(
     forks = data / "forks"
     if forks.is_dir():
         for proj in sorted(p for p in forks.iterdir() if p.is_dir()):
-            rep = skills.import_path(proj, project=proj.name, message="demo fork")
+            rep = skills.import_path(proj, project=proj.name, message="demo fork", record=False)
             report.forks += len(rep.created) + len(rep.updated)
     samples = data / "eval_samples.json"
     if samples.is_file():
@@ -89,11 +90,24 @@ def load_demo(
     learnings_md = data / "learnings.md"
     if learnings_md.is_file():
         shutil.copyfile(learnings_md, root / "exports" / "learnings.md")
-        learnings.import_file(learnings_md)  # the Learnings panel and the LEARNINGS block (issue 4)
+        import_demo_learnings(learnings, learnings_md)  # the Learnings panel and the LEARNINGS block (issue 4)
     # The demo history makes release-notes underperform: the first nightly run gives the
     # Proposals panel a real, template-based proposal to review (deterministic, no model).
     improve.run_nightly()
     return report
+
+
+def import_demo_learnings(learnings: LearningService, path: Path) -> None:
+    """The demo's learnings.md, each entry into the project its comment names (`"project"`, an extra
+    field of the format; no project: the learnings without one), so the Odoo rules reach the
+    citadel-v2 prompt. Each project's rules are imported in file order, the field itself dropped."""
+    doc = mdformat.parse(path.read_bytes().decode("utf-8"), file=str(path))
+    groups: dict[str, list[mdformat.Entry]] = {}
+    for entry in doc.entries:
+        project = entry.extra.pop("project", "")
+        groups.setdefault(str(project or ""), []).append(entry)
+    for project, entries in groups.items():
+        learnings.import_text(mdformat.render(entries, doc.preamble), project or None, file=str(path))
 
 
 def record_demo_audit(audit: AuditService, skills: SkillLibrary, report: DemoReport) -> None:

@@ -17,11 +17,14 @@ from lorekeeper.evals.engine import RuleResult, evaluate
 from lorekeeper.evals.footnote import footnote as make_footnote
 from lorekeeper.evals.service import EvalService
 from lorekeeper.jobs import Cancelled
-from lorekeeper.learnings.service import LearningInfo, LearningService
+from lorekeeper.learnings.block import LearningsBlock
+from lorekeeper.learnings.service import EventHook, LearningInfo, LearningService
 from lorekeeper.llm.service import LLMService
 from lorekeeper.prompt import AssembledPrompt, PromptBuilder
+from lorekeeper.quality.answers import AnswerLog, StoredAnswer
 from lorekeeper.quality.tracker import QualityTracker
 from lorekeeper.skills.library import SkillLibrary
+from lorekeeper.skills.router import RouteMatch, RouteResult
 
 EXCERPT_CHARS = 200
 SOURCE = "playground"
@@ -96,6 +99,8 @@ class ReflectLoop:
         evals: EvalService,
         quality: QualityTracker,
         learnings: LearningService,
+        answers: AnswerLog | None = None,
+        on_event: EventHook | None = None,
     ) -> None:
         self.prompts = prompts
         self.llm = llm
@@ -103,6 +108,20 @@ class ReflectLoop:
         self.evals = evals
         self.quality = quality
         self.learnings = learnings
+        self.answers = answers  # each checked answer is kept by its interaction id (CLI feedback, fixit)
+        self.on_event = on_event  # the signed audit chain (feedback events); returns a warning or None
+        self.audit_warnings: list[str] = []
+
+    def _emit(self, name: str, data: dict[str, object]) -> None:
+        if self.on_event is not None:
+            warning = self.on_event(name, data)
+            if warning:
+                self.audit_warnings.append(warning)
+
+    def take_audit_warnings(self) -> list[str]:
+        """Changes the audit chain could not sign (the change itself was kept), then cleared."""
+        out, self.audit_warnings = self.audit_warnings, []
+        return out
 
     def prepare(self, message: str, project: str | None = None) -> AssembledPrompt:
         return self.prompts.build(message, project)
@@ -173,7 +192,29 @@ class ReflectLoop:
         # (severity, name) once, since two skills often share a rule such as "No force push".
         unique = list({(r.severity, r.name, r.passed): r for r in results if not r.passed}.values())
         note = make_footnote(unique)
-        return Answer(interaction, project, prompt, text, tuple(results), note, tuple(runs), model, truncated)
+        answer = Answer(interaction, project, prompt, text, tuple(results), note, tuple(runs), model, truncated)
+        if self.answers is not None:
+            self.answers.record(
+                interaction,
+                project=project,
+                message=prompt.message,
+                prompt=prompt.text,
+                text=text,
+                skills=[(m.name, m.score) for m in prompt.route.skills],
+                model=model,
+                footnote=note,
+                passed=answer.passed,
+                truncated=truncated,
+                eval_runs=runs,
+            )
+        return answer
+
+    def answer(self, ref: str, project: str | None = None) -> Answer:
+        """A recorded answer (its id, a unique prefix of it, or `last`), as the Playground held it:
+        the same interaction, project, request, text and routed skills, for thumbs and Fix It."""
+        if self.answers is None:
+            raise LorekeeperError("this workspace keeps no answers", code="ERR_NOT_FOUND")
+        return as_answer(self.answers.get(ref, project))
 
     def fix_it(
         self,
@@ -194,7 +235,9 @@ class ReflectLoop:
 
     def save_fix(self, answer: Answer, rule: str) -> LearningInfo:
         """Fix It, first half: the correction becomes a learning (source fixit)."""
-        return self.learnings.add(rule, project=answer.project or None, source="fixit")
+        learning = self.learnings.add(rule, project=answer.project or None, source="fixit")
+        self._emit("answer_fixed", {"interaction": answer.interaction, "learning": learning.id, **_about(answer)})
+        return learning
 
     def fix_prompt(self, answer: Answer, learning: LearningInfo) -> AssembledPrompt:
         """Fix It, second half: the fix request's prompt (it already carries the new learning)."""
@@ -202,10 +245,44 @@ class ReflectLoop:
 
     def thumbs_up(self, answer: Answer) -> None:
         self.quality.log_feedback(answer.skills, answer.project, True, interaction=answer.interaction)
+        self._emit("answer_feedback", {"interaction": answer.interaction, "positive": True, **_about(answer)})
 
     def thumbs_down(self, answer: Answer, reason: str = "") -> LearningInfo:
         learning = self.learnings.add(
             negative_rule(answer.text, reason), project=answer.project or None, source="negative"
         )
         self.quality.log_feedback(answer.skills, answer.project, False, interaction=answer.interaction, reason=reason)
+        self._emit(
+            "answer_feedback",
+            {
+                "interaction": answer.interaction,
+                "positive": False,
+                "reason": " ".join(reason.split()),
+                "learning": learning.id,
+                **_about(answer),
+            },
+        )
         return learning
+
+
+def _about(answer: Answer) -> dict[str, object]:
+    """What a feedback event says about the answer it rates (the audit event's context)."""
+    return {"project": answer.project or None, "skills": list(answer.skills), "model": answer.model}
+
+
+def as_answer(stored: StoredAnswer) -> Answer:
+    """A recorded answer as an `Answer`: the routed skills and the request as they were (the
+    learnings block is not kept; the prompt's text is the one that was sent)."""
+    route = RouteResult(tuple(RouteMatch(n, sc, (), ()) for n, sc in stored.skills), "")
+    prompt = AssembledPrompt(stored.message, stored.project, route, LearningsBlock("", (), 0), (), stored.prompt)
+    return Answer(
+        stored.interaction,
+        stored.project,
+        prompt,
+        stored.text,
+        (),
+        stored.footnote,
+        stored.eval_runs,
+        stored.model,
+        stored.truncated,
+    )

@@ -25,6 +25,7 @@ from lorekeeper.locations import ENV_VAR, default_workspace_dir, resolve_workspa
 from lorekeeper.paths import starter_skills_dir
 from lorekeeper.prompt import PromptBuilder
 from lorekeeper.protocols import Derived
+from lorekeeper.quality.answers import AnswerLog
 from lorekeeper.quality.tracker import QualityTracker
 from lorekeeper.reflect import ReflectLoop
 from lorekeeper.skills.library import SkillLibrary
@@ -45,13 +46,15 @@ class Workspace:
         self.store = store
         self._router_cache: dict[str, tuple[int, Router]] = {}
         self.init_warnings: list[str] = []
-        self.skills = SkillLibrary(store, root / "skills")
-        self.evals = EvalService(store, self.skills)
         # the signed audit chain; the key is loaded only by `ws.audit.require_key()` (fail closed)
         audit = self.audit = AuditService(store, config, root / "sessions", root / "locks")
 
         def audit_log() -> SessionLog:  # loads the key on first use, never before
             return audit.log
+
+        # skill saves, rule edits, forks, fork deletions and imports are signed in ws.audit.log
+        self.skills = SkillLibrary(store, root / "skills", on_event=audit_hook(audit_log))
+        self.evals = EvalService(store, self.skills)
 
         # learnings, quality tracking, prompt assembly and the model (issue 4)
         self.learnings = LearningService(store, on_event=audit_hook(audit_log))  # events signed in ws.audit.log
@@ -65,6 +68,8 @@ class Workspace:
             evals=self.evals,
             quality=self.quality,
             learnings=self.learnings,
+            answers=AnswerLog(store),  # answers by interaction id: `feedback`, `fixit` from the CLI
+            on_event=audit_hook(audit_log),  # feedback and Fix It events signed in ws.audit.log
         )
         # nightly analysis, proposals, Sage and A/B benchmarks (issue 6)
         self.improve = ImproveService(
@@ -104,7 +109,7 @@ class Workspace:
         ws = cls.open(root)
         ws._init_audit_key()
         if starter:
-            ws.skills.import_path(starter_skills_dir(), message="starter library")
+            ws.skills.import_path(starter_skills_dir(), message="starter library", record=False)
         if demo:
             report = load_demo(
                 root=ws.root,

@@ -6,6 +6,8 @@ from PySide6.QtCore import QItemSelectionModel, Qt
 from PySide6.QtWidgets import QFileDialog
 
 DEMO_RULES = 12  # data/learnings.md
+STOREFRONT_RULES = 3  # and the storefront project's (the React rules)
+CITADEL_RULES = 5  # of them, the citadel-v2 project's (the Odoo rules; issue 17: demo learnings carry projects)
 
 
 def select_rows(panel, rows):
@@ -43,8 +45,7 @@ def test_add_edit_and_bulk_archive_restore(qtbot, window, demo_workspace):
     ws = demo_workspace
     panel = window.select_panel("learnings")
     panel.f_project.setCurrentIndex(panel.f_project.findData("citadel-v2"))
-    qtbot.waitUntil(lambda: panel.model.total == 0)
-    assert panel.empty.is_empty
+    qtbot.waitUntil(lambda: panel.model.total == CITADEL_RULES)
 
     qtbot.mouseClick(panel.add_button, Qt.MouseButton.LeftButton)
     dlg = panel.dialog
@@ -54,7 +55,7 @@ def test_add_edit_and_bulk_archive_restore(qtbot, window, demo_workspace):
     dlg.scope.setCurrentIndex(dlg.scope.findData("domain"))
     qtbot.mouseClick(dlg.save_button, Qt.MouseButton.LeftButton)
     assert not dlg.isVisible()
-    qtbot.waitUntil(lambda: panel.model.total == 1)
+    qtbot.waitUntil(lambda: panel.model.total == CITADEL_RULES + 1)
     row = panel.model.rows[0]
     assert (row.project, row.tags, row.scope, row.source) == ("citadel-v2", ("qweb", "security"), "domain", "manual")
     assert "Use t-out, never t-raw" in ws.prompts.build("review", "citadel-v2").text
@@ -73,12 +74,12 @@ def test_add_edit_and_bulk_archive_restore(qtbot, window, demo_workspace):
 
     ws.learnings.add("Second citadel rule", project="citadel-v2")
     panel.reload()
-    qtbot.waitUntil(lambda: panel.model.total == 2)
+    qtbot.waitUntil(lambda: panel.model.total == CITADEL_RULES + 2)
     select_rows(panel, [0, 1])
     assert panel.archive_button.text() == "Archive 2"
     qtbot.mouseClick(panel.archive_button, Qt.MouseButton.LeftButton)
-    qtbot.waitUntil(lambda: panel.model.total == 0)
-    assert ws.learnings.count(project="citadel-v2") == 0
+    qtbot.waitUntil(lambda: panel.model.total == CITADEL_RULES)
+    assert ws.learnings.count(project="citadel-v2") == CITADEL_RULES
     assert "Use t-out" not in ws.prompts.build("review", "citadel-v2").text
 
     panel.f_status.setCurrentIndex(panel.f_status.findData("archived"))
@@ -86,7 +87,7 @@ def test_add_edit_and_bulk_archive_restore(qtbot, window, demo_workspace):
     select_rows(panel, [0, 1])
     qtbot.mouseClick(panel.restore_button, Qt.MouseButton.LeftButton)
     qtbot.waitUntil(lambda: panel.model.total == 0)
-    assert ws.learnings.count(project="citadel-v2") == 2
+    assert ws.learnings.count(project="citadel-v2") == CITADEL_RULES + 2
 
 
 def test_import_and_export_buttons(qtbot, window, demo_workspace, tmp_path, monkeypatch):
@@ -100,10 +101,14 @@ def test_import_and_export_buttons(qtbot, window, demo_workspace, tmp_path, monk
     panel.f_project.setCurrentIndex(panel.f_project.findData("storefront"))
     qtbot.mouseClick(panel.import_button, Qt.MouseButton.LeftButton)
     assert "Imported 1 learning" in panel.message.text()
-    qtbot.waitUntil(lambda: panel.model.total == 1)
-    assert panel.model.rows[0].project == "storefront"
+    qtbot.waitUntil(lambda: panel.model.total == STOREFRONT_RULES + 1)
+    assert {r.project for r in panel.model.rows} == {"storefront"}
     qtbot.mouseClick(panel.export_button, Qt.MouseButton.LeftButton)
-    assert out.read_text(encoding="utf-8") == text
+    # the project's file: the demo's storefront rules, then the imported one as written
+    exported = out.read_text(encoding="utf-8")
+    rules = [line for line in exported.splitlines() if line.startswith("- [")]
+    assert rules[-1] == text.splitlines()[-1] and len(rules) == STOREFRONT_RULES + 1
+    assert exported.startswith("# Learnings\n\n## Rules\n\n") and exported.endswith("\n")
 
 
 def test_the_table_loads_pages_as_it_scrolls(qtbot, window, demo_workspace):

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 from PySide6.QtCore import Qt
 
 from lorekeeper.learnings.block import HEADER
@@ -13,6 +15,12 @@ def pick_project(panel, name):
     panel.project.setCurrentIndex(idx)
 
 
+def learning_count(panel) -> int:
+    """The number of learnings the prompt preview's size label announces ("1,200 characters · 10 learnings")."""
+    m = re.search(r"(\d+) learnings?", panel.preview_size.text())
+    return int(m.group(1)) if m else 0
+
+
 def test_send_footnote_fix_it_and_the_next_prompt_carries_the_learning(qtbot, window, model_ws, anthropic_server):
     panel = window.select_panel("playground")
     assert panel.status_label.text().startswith("Model: anthropic")
@@ -21,6 +29,7 @@ def test_send_footnote_fix_it_and_the_next_prompt_carries_the_learning(qtbot, wi
     qtbot.keyClicks(panel.message, "please review this pull request")
     panel.debounce.flush()
     assert "code-review" in panel.skills_label.text()
+    demo_learnings = learning_count(panel)  # the demo's rules for citadel-v2 and the global ones
 
     # the assembled prompt is collapsible
     assert not panel.preview.isVisible()
@@ -56,11 +65,12 @@ def test_send_footnote_fix_it_and_the_next_prompt_carries_the_learning(qtbot, wi
     panel.message.setPlainText("please review this other pull request")
     qtbot.waitUntil(lambda: "other pull request" in panel.preview.toPlainText())
     assert f"{HEADER}\n- Never recommend git push --force; use --force-with-lease" in panel.preview.toPlainText()
-    assert "1 learning" in panel.preview_size.text()
+    assert learning_count(panel) == demo_learnings + 1
 
 
 def test_thumbs_down_with_a_reason_and_thumbs_up(qtbot, window, model_ws, anthropic_server):
     base = {x.skill: x for x in model_ws.quality.metrics(project="citadel-v2")}["code-review"]  # demo history
+    demo_negative = [r.rule for r in model_ws.learnings.list(project="citadel-v2", source="negative")]
     panel = window.select_panel("playground")
     pick_project(panel, "citadel-v2")
     panel.message.setPlainText("please review this pull request")
@@ -72,7 +82,7 @@ def test_thumbs_down_with_a_reason_and_thumbs_up(qtbot, window, model_ws, anthro
     qtbot.mouseClick(dlg.ok_button, Qt.MouseButton.LeftButton)
     assert "learning" in panel.info.text()
     rules = [r.rule for r in model_ws.learnings.list(project="citadel-v2", source="negative")]
-    assert rules == ["Name the file and the line of each finding"]
+    assert rules == ["Name the file and the line of each finding", *demo_negative]  # the demo's own come after
     m = {x.skill: x for x in model_ws.quality.metrics(project="citadel-v2")}
     assert m["code-review"].feedback_negative == base.feedback_negative + 1
     assert m["code-review"].applied_count == base.applied_count + 1

@@ -38,9 +38,11 @@ def test_an_import_yields_the_skill_names_and_is_published_after_commit(workspac
     assert report.created == ["quokka-care"]
     assert report.changes.ids("skills") == {"quokka-care"}
     assert report.changes.revision == workspace.store.revision()
-    assert [c.ids("skills") for c in got] == [frozenset({"quokka-care"})]
-    assert seen_committed == [True]
-    assert workspace.store.last_changes() == got[0]
+    # two transactions: the skill, then its signed `skills_imported` event (the audit checkpoint)
+    assert [c.ids("skills") for c in got] == [frozenset({"quokka-care"}), frozenset()]
+    assert "audit" in got[1].kinds and "audit" in report.changes.kinds
+    assert seen_committed == [True, True]
+    assert workspace.store.last_changes() == got[-1]
     assert report.to_dict() == {"created": ["quokka-care"], "updated": [], "unchanged": []}  # the CLI JSON is unchanged
 
 

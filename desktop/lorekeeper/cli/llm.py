@@ -141,7 +141,9 @@ def delete_key(provider: str, workspace_dir: Path | None) -> None:
 def ask(message: str, project: str | None, no_stream: bool, workspace_dir: Path | None, as_json: bool) -> None:
     """Send MESSAGE with its assembled prompt to the model; print the answer and its eval footnote.
 
-    Like the Playground, it records the quality events (skills applied, eval outcomes).
+    Like the Playground, it records the quality events (skills applied, eval outcomes) and keeps
+    the answer under its id (`interaction` in --json; on stderr otherwise) for `lorekeeper feedback
+    up|down ID` and `lorekeeper fixit ID`.
     """
     with open_workspace(workspace_dir) as ws:
         st = ws.llm.status()
@@ -159,3 +161,5 @@ def ask(message: str, project: str | None, no_stream: bool, workspace_dir: Path 
             click.echo(f"---\n{answer.footnote}")
     else:
         click.echo(with_footnote(answer.text, answer.footnote))
+    # the id `feedback up|down` and `fixit` take (on stderr: stdout stays the answer)
+    click.echo(f"answer: {answer.interaction}  (lorekeeper feedback up|down {answer.interaction[:8]})", err=True)

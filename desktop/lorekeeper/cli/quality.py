@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import dataclasses
 from pathlib import Path
 
 import click
 
 from lorekeeper.cli.common import emit_json, handle_errors, json_option, open_workspace, workspace_option
+from lorekeeper.store.scopes import validate_project
 
 
 @click.command("quality")
@@ -30,6 +32,8 @@ def quality(
     """Skill health: applied count, success rate, feedback; underperformers marked (worst first)."""
     with open_workspace(workspace_dir) as ws:
         rows = ws.quality.metrics(days=None if all_time else days, project=project, by_project=by_project)
+    if project is not None and not by_project:  # one project's rows: they name it (not "-")
+        rows = [dataclasses.replace(m, project=validate_project(project)) for m in rows]
     if only_bad:
         rows = [m for m in rows if m.underperforming]
     if as_json:

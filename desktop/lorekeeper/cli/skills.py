@@ -1,17 +1,53 @@
-"""`lorekeeper skills list|show|validate|import|versions|diff|restore|fork`."""
+"""`lorekeeper skills list|show|validate|import|versions|diff|restore|fork|unfork|edit|rules`.
+
+`edit`, `rules add|edit|delete` and `unfork` are the Skills panel's Save, rule dialog and Delete
+fork buttons: the same library calls, so the same new version and the same signed audit event.
+They are signed writes: without the audit key nothing is written and the command exits 4.
+"""
 
 from __future__ import annotations
 
+import json
+import os
 import sys
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import click
 
 from lorekeeper.cli.common import emit_json, handle_errors, json_option, open_workspace, workspace_option
-from lorekeeper.errors import EXIT_INVALID, LorekeeperError
+from lorekeeper.errors import EXIT_INVALID, InvalidInputError, LorekeeperError, NotFoundError
+from lorekeeper.evals.rules import RULE_TYPES, SEVERITIES, parse_rule
 from lorekeeper.skills.library import skill_source
 from lorekeeper.skills.spec import read_skill_dir
+
+if TYPE_CHECKING:
+    from lorekeeper.workspace import Workspace
+
+
+def _warn_unsigned(ws: Workspace) -> None:
+    """Say so when the audit chain could not sign a change (the change itself was kept)."""
+    for w in ws.skills.take_audit_warnings():
+        click.echo(f"warning: {w}", err=True)
+
+
+def _scope(ws: Workspace, name: str, project: str | None) -> str:
+    """The scope a write goes to: the project's fork (it must exist) or the global skill."""
+    if project:
+        if not ws.skills.exists(name, project):
+            if not ws.skills.exists(name):
+                raise NotFoundError(f"no skill named {name!r}. `lorekeeper skills list` shows the library.")
+            raise NotFoundError(
+                f"project {project} has no fork of {name!r}; fork it first: lorekeeper skills fork {name} --project {project}"
+            )
+        return project
+    if not ws.skills.exists(name):
+        raise NotFoundError(f"no global skill named {name!r}. `lorekeeper skills list` shows the library.")
+    return ""
+
+
+def _where(name: str, scope: str) -> str:
+    return f"{name} (project {scope})" if scope else name
 
 
 @click.group()
@@ -138,6 +174,7 @@ def import_cmd(path: Path, project: str | None, workspace_dir: Path | None, as_j
     """Import a skill folder, a folder of skills or a zip (all validated first, one transaction)."""
     with open_workspace(workspace_dir) as ws:
         report = ws.skills.import_path(path, project=project)
+        _warn_unsigned(ws)
     if as_json:
         emit_json(report.to_dict())
         return
@@ -188,6 +225,7 @@ def restore_cmd(name: str, version: int, project: str | None, workspace_dir: Pat
     """Make an old version current again (as a new version)."""
     with open_workspace(workspace_dir) as ws:
         v = ws.skills.restore(name, project, version)
+        _warn_unsigned(ws)
     if as_json:
         emit_json(v.to_dict())
     else:
@@ -204,7 +242,290 @@ def fork_cmd(name: str, project: str, workspace_dir: Path | None, as_json: bool)
     """Fork a global skill into a project, to override its content and rules there."""
     with open_workspace(workspace_dir) as ws:
         v = ws.skills.fork(name, project)
+        _warn_unsigned(ws)
     if as_json:
         emit_json(v.to_dict())
     else:
         click.echo(f"{name} forked into project {project} (v{v.version})")
+
+
+@skills.command("unfork")
+@click.argument("name")
+@click.option("--project", required=True, help="The project whose fork is deleted.")
+@workspace_option
+@json_option
+@handle_errors
+def unfork_cmd(name: str, project: str, workspace_dir: Path | None, as_json: bool) -> None:
+    """Delete a project's fork with its history: the project sees the global skill again (signed)."""
+    with open_workspace(workspace_dir) as ws:
+        ws.audit.require_key()  # a signed write: no key, nothing deleted (exit 4)
+        versions = len(ws.skills.versions(name, project)) if ws.skills.exists(name, project) else 0
+        ws.skills.delete_fork(name, project)
+        _warn_unsigned(ws)
+        now = ws.skills.get(name, project) if ws.skills.exists(name) else None
+    if as_json:
+        emit_json(
+            {
+                "skill": name,
+                "project": project,
+                "deleted_versions": versions,
+                "now_serves": now.to_dict() if now is not None else None,
+            }
+        )
+        return
+    click.echo(f"deleted the {project} fork of {name} ({versions} version{'s' if versions != 1 else ''})")
+    if now is not None:
+        click.echo(f"project {project} now sees the global {name} v{now.version}")
+
+
+def _read_content(name: str, file: Path | None, current: str) -> str:
+    """The new SKILL.md: from --file ('-' for stdin), else from $EDITOR when interactive."""
+    if file is not None:
+        if str(file) == "-":
+            raw = sys.stdin.buffer.read()
+            source = "stdin"
+        else:
+            try:
+                raw = file.read_bytes()
+            except OSError as exc:
+                raise InvalidInputError(f"cannot read {file}: {exc.strerror or exc}") from None
+            source = str(file)
+        try:
+            return raw.decode("utf-8-sig")
+        except UnicodeDecodeError as exc:
+            raise InvalidInputError(
+                f"{source} is not UTF-8 text: invalid byte 0x{raw[exc.start]:02x} at byte offset {exc.start}"
+            ) from None
+    if not (sys.stdin.isatty() and sys.stdout.isatty()) or not (os.environ.get("VISUAL") or os.environ.get("EDITOR")):
+        raise InvalidInputError(
+            f"give the new content with --file F ('-' for stdin); $EDITOR opens {name}'s SKILL.md only "
+            "in an interactive terminal"
+        )
+    edited = click.edit(current, extension=".md", require_save=True)
+    if edited is None:
+        raise InvalidInputError("the editor was closed without saving: nothing changed")
+    return edited
+
+
+@skills.command("edit")
+@click.argument("name")
+@click.option("--project", default=None, help="Edit this project's fork (it must exist: `skills fork`).")
+@click.option(
+    "--file",
+    "file",
+    type=click.Path(dir_okay=False, path_type=Path, allow_dash=True),
+    default=None,
+    help="The new SKILL.md ('-' for stdin). Without it, $EDITOR opens the current content (interactive only).",
+)
+@click.option("--message", default="", help="The version's message (default: 'edited from the CLI').")
+@workspace_option
+@json_option
+@handle_errors
+def edit_cmd(
+    name: str, project: str | None, file: Path | None, message: str, workspace_dir: Path | None, as_json: bool
+) -> None:
+    """Edit a skill's SKILL.md: validated first, saved as a new version (signed), rules kept."""
+    with open_workspace(workspace_dir) as ws:
+        scope = _scope(ws, name, project)
+        current = ws.skills.get(name, scope or None)
+        content = _read_content(name, file, current.content)
+        ws.audit.require_key()  # a signed write: no key, no new version (exit 4)
+        v = ws.skills.save(name, scope or None, content, None, message or "edited from the CLI")
+        _warn_unsigned(ws)
+    changed = v.version != current.version
+    if as_json:
+        emit_json({**v.to_dict(), "changed": changed})
+        return
+    if changed:
+        click.echo(f"{_where(name, scope)} saved as v{v.version}")
+    else:
+        click.echo(f"no change: the content is identical to v{v.version}")
+
+
+@skills.group("rules")
+def rules_group() -> None:
+    """Add, edit or delete a skill's eval rules (each change is a new, signed version)."""
+
+
+def _rule_input(rule_json: str | None, fields: dict[str, Any]) -> dict[str, Any]:
+    """The rule object from --rule JSON ('-' for stdin) and/or the flags (flags win)."""
+    out: dict[str, Any] = {}
+    if rule_json is not None:
+        text = sys.stdin.read() if rule_json == "-" else rule_json
+        try:
+            data = json.loads(text)
+        except ValueError as exc:
+            raise InvalidInputError(f"--rule is not valid JSON: {exc}") from None
+        if not isinstance(data, dict):
+            raise InvalidInputError('--rule must be a JSON object, e.g. \'{"id": "r1", "type": ...}\'')
+        out.update(data)
+    for key, value in fields.items():
+        if value is None or value == ():
+            continue
+        if key == "value":
+            out.pop("pattern", None)
+            out["value"] = value[0] if len(value) == 1 else list(value)
+        elif key == "pattern":
+            out.pop("value", None)
+            out["pattern"] = value
+        else:
+            out[key] = value
+    return out
+
+
+def _rule_dict(rule: Any) -> dict[str, Any]:
+    """A rule as the rules file writes it (lists as JSON lists)."""
+    out: dict[str, Any] = rule.to_dict()
+    if isinstance(out.get("value"), tuple):
+        out["value"] = list(out["value"])
+    return out
+
+
+def _rule_options(f: Any) -> Any:
+    for opt in reversed(
+        [
+            click.option("--rule", "rule_json", default=None, help="The rule as a JSON object ('-' for stdin)."),
+            click.option("--id", "rule_id", default=None, help="The rule's id (unique in the skill)."),
+            click.option("--type", "rule_type", default=None, help=f"One of: {', '.join(RULE_TYPES)}."),
+            click.option(
+                "--value",
+                "value",
+                multiple=True,
+                help="The value (repeat it for a list, e.g. contains_any); a count for length rules.",
+            ),
+            click.option("--pattern", default=None, help="The pattern of a regex rule."),
+            click.option("--severity", type=click.Choice(SEVERITIES), default=None),
+            click.option("--name", "rule_name", default=None, help="What the footnote shows."),
+            click.option("--project", default=None, help="This project's fork (it must exist)."),
+        ]
+    ):
+        f = opt(f)
+    return f
+
+
+def _write_rules(ws: Workspace, name: str, scope: str, rules: list[dict[str, Any]], message: str) -> Any:
+    ws.audit.require_key()  # a signed write: no key, no new version (exit 4)
+    v = ws.skills.set_rules(name, scope or None, rules, message)
+    _warn_unsigned(ws)
+    return v
+
+
+def _rules_out(v: Any, rule: dict[str, Any] | None, what: str, as_json: bool, name: str, scope: str) -> None:
+    if as_json:
+        emit_json({**v.to_dict(), "rule": rule, "rules": [_rule_dict(r) for r in v.rules().rules]})
+        return
+    click.echo(f"{_where(name, scope)}: {what} (v{v.version})")
+
+
+@rules_group.command("add")
+@click.argument("name")
+@_rule_options
+@workspace_option
+@json_option
+@handle_errors
+def rules_add(
+    name: str,
+    rule_json: str | None,
+    rule_id: str | None,
+    rule_type: str | None,
+    value: tuple[str, ...],
+    pattern: str | None,
+    severity: str | None,
+    rule_name: str | None,
+    project: str | None,
+    workspace_dir: Path | None,
+    as_json: bool,
+) -> None:
+    """Add a rule to NAME (severity defaults to warning); validated with the eval engine's parser."""
+    fields = {
+        "id": rule_id,
+        "type": rule_type,
+        "value": value,
+        "pattern": pattern,
+        "severity": severity,
+        "name": rule_name,
+    }
+    raw = _rule_input(rule_json, fields)
+    raw.setdefault("severity", "warning")
+    rule = _rule_dict(parse_rule(raw, 0, file="--rule"))  # a clear ERR_INVALID_SPEC before anything else
+    with open_workspace(workspace_dir) as ws:
+        scope = _scope(ws, name, project)
+        current = [_rule_dict(r) for r in ws.skills.get(name, scope or None).rules().rules]
+        if any(r["id"] == rule["id"] for r in current):
+            raise InvalidInputError(f"{name} already has a rule {rule['id']!r}: use `skills rules edit`")
+        v = _write_rules(ws, name, scope, [*current, rule], f"added rule {rule['id']}")
+    _rules_out(v, rule, f"added rule {rule['id']}", as_json, name, scope)
+
+
+@rules_group.command("edit")
+@click.argument("name")
+@click.argument("rule_ref", metavar="RULE_ID")
+@_rule_options
+@workspace_option
+@json_option
+@handle_errors
+def rules_edit(
+    name: str,
+    rule_ref: str,
+    rule_json: str | None,
+    rule_id: str | None,
+    rule_type: str | None,
+    value: tuple[str, ...],
+    pattern: str | None,
+    severity: str | None,
+    rule_name: str | None,
+    project: str | None,
+    workspace_dir: Path | None,
+    as_json: bool,
+) -> None:
+    """Change rule RULE_ID of NAME: --rule replaces it, the flags change only the fields they name."""
+    fields = {
+        "id": rule_id,
+        "type": rule_type,
+        "value": value,
+        "pattern": pattern,
+        "severity": severity,
+        "name": rule_name,
+    }
+    with open_workspace(workspace_dir) as ws:
+        scope = _scope(ws, name, project)
+        current = [_rule_dict(r) for r in ws.skills.get(name, scope or None).rules().rules]
+        old = next((r for r in current if r["id"] == rule_ref), None)
+        if old is None:
+            raise NotFoundError(
+                f"{name} has no rule {rule_ref!r}; its rules: {', '.join(r['id'] for r in current) or 'none'}"
+            )
+        base = {} if rule_json is not None else dict(old)
+        if rule_type is not None and rule_json is None:  # a new type: the old value may not fit it
+            base.pop("flags", None)
+        raw = {**base, **_rule_input(rule_json, fields)}
+        raw.setdefault("id", rule_ref)
+        raw.setdefault("severity", old.get("severity", "warning"))
+        rule = _rule_dict(parse_rule(raw, 0, file="--rule"))
+        if rule["id"] != rule_ref and any(r["id"] == rule["id"] for r in current):
+            raise InvalidInputError(f"{name} already has a rule {rule['id']!r}")
+        if rule == old:
+            raise InvalidInputError(f"rule {rule_ref!r} is unchanged: give the fields to change")
+        rules = [rule if r["id"] == rule_ref else r for r in current]
+        v = _write_rules(ws, name, scope, rules, f"edited rule {rule_ref}")
+    _rules_out(v, rule, f"edited rule {rule_ref}", as_json, name, scope)
+
+
+@rules_group.command("delete")
+@click.argument("name")
+@click.argument("rule_ref", metavar="RULE_ID")
+@click.option("--project", default=None, help="This project's fork (it must exist).")
+@workspace_option
+@json_option
+@handle_errors
+def rules_delete(name: str, rule_ref: str, project: str | None, workspace_dir: Path | None, as_json: bool) -> None:
+    """Delete rule RULE_ID of NAME (a new, signed version; the old one keeps it)."""
+    with open_workspace(workspace_dir) as ws:
+        scope = _scope(ws, name, project)
+        current = [_rule_dict(r) for r in ws.skills.get(name, scope or None).rules().rules]
+        if not any(r["id"] == rule_ref for r in current):
+            raise NotFoundError(
+                f"{name} has no rule {rule_ref!r}; its rules: {', '.join(r['id'] for r in current) or 'none'}"
+            )
+        v = _write_rules(ws, name, scope, [r for r in current if r["id"] != rule_ref], f"deleted rule {rule_ref}")
+    _rules_out(v, None, f"deleted rule {rule_ref}", as_json, name, scope)

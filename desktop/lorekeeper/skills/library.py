@@ -13,10 +13,11 @@ from __future__ import annotations
 import builtins
 import difflib
 import getpass
+import hashlib
 import shutil
 import tempfile
 import zipfile
-from collections.abc import Generator, Iterator, Sequence
+from collections.abc import Callable, Generator, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import datetime
@@ -47,6 +48,15 @@ from lorekeeper.store.models import GLOBAL, Project, Skill, SkillVersion, utcnow
 from lorekeeper.store.scopes import validate_project
 
 FORKS_DIR = "_forks"  # skills/_forks/<project>/<name>/ — '_' cannot start a skill name
+
+# Called after each committed change with (event name, plain data): the signed audit chain hooks in
+# here (`lorekeeper.learnings.audit_hook`). It returns a warning when it could not sign the change
+# (kept for `take_audit_warnings`; the change itself stands), else None.
+SkillEventHook = Callable[[str, dict[str, object]], str | None]
+
+
+def _sha256(text: str) -> str:
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()
 
 
 def _author() -> str:
@@ -142,10 +152,28 @@ def _rules_count(evals: str) -> int:
 
 
 class SkillLibrary:
-    def __init__(self, store: Store, skills_dir: Path | None = None) -> None:
+    def __init__(self, store: Store, skills_dir: Path | None = None, on_event: SkillEventHook | None = None) -> None:
         self.store = store
         self.skills_dir = skills_dir
         self.folder = SkillFolder(self)
+        self.on_event = on_event  # saves, rule edits, restores, forks, fork deletions, imports: signed
+        self.audit_warnings: list[str] = []
+
+    def _emit(self, name: str, data: dict[str, object]) -> None:
+        if self.on_event is not None:
+            warning = self.on_event(name, data)
+            if warning:
+                self.audit_warnings.append(warning)
+
+    def take_audit_warnings(self) -> list[str]:
+        """Changes the audit chain could not sign (the change itself was kept), then cleared."""
+        out, self.audit_warnings = self.audit_warnings, []
+        return out
+
+    def _current_number(self, name: str, project: str) -> int | None:
+        with self.store.session() as s:
+            sk = self._skill(s, name, project)
+            return sk.current_version if sk is not None else None
 
     @property
     def revision(self) -> int:
@@ -307,7 +335,22 @@ class SkillLibrary:
         """Validate, then store a new version (creating the skill or fork if needed).
 
         Content that is identical to the current version creates nothing and returns it.
+        A new version is a signed `skill_saved` audit event.
         """
+        return self._save(name, project, content, evals, message, author, event="skill_saved")
+
+    def _save(
+        self,
+        name: str,
+        project: str | None,
+        content: str,
+        evals: str | None,
+        message: str,
+        author: str | None,
+        *,
+        event: str,
+        extra: dict[str, object] | None = None,
+    ) -> SkillVersionInfo:
         project = validate_project(project)
         doc = parse_skill_md(content, file=f"{name}/{SKILL_FILE}")
         if doc.name != name:
@@ -320,7 +363,23 @@ class SkillLibrary:
             evals = self._current_evals(name, project)
         if evals.strip():
             parse_rules_text(evals, file=f"{name}/{evals_filename(name)}")
+        before = self._current_number(name, project)
         info = self._write_version(doc, evals, project, message or "edited", author or _author())
+        if info.version != before:
+            self._emit(
+                event,
+                {
+                    "skill": name,
+                    "project": project or None,
+                    "version": info.version,
+                    "previous": before,
+                    "message": info.message,
+                    "author": info.author,
+                    "content_sha256": _sha256(info.content),
+                    "evals_sha256": _sha256(info.evals),
+                    **(extra or {}),
+                },
+            )
         self.export_after_commit([(name, project)])
         return info
 
@@ -331,7 +390,16 @@ class SkillLibrary:
         project = validate_project(project)
         current = self.get(name, project)
         rs = parse_rules({"version": 1, "skill": name, "rules": rules}, file=f"{name}/{evals_filename(name)}")
-        return self.save(name, project, current.content, rs.to_json(), message or "rules edited")
+        return self._save(
+            name,
+            project,
+            current.content,
+            rs.to_json(),
+            message or "rules edited",
+            None,
+            event="skill_rules_saved",
+            extra={"rules": [r.id for r in rs.rules]},
+        )
 
     def _current_evals(self, name: str, project: str) -> str:
         with self.store.session() as s:
@@ -387,7 +455,16 @@ class SkillLibrary:
     def restore(self, name: str, project: str | None, version: int, message: str = "") -> SkillVersionInfo:
         """Make an old version current again, as a new version (history is never rewritten)."""
         old = self.get_exact(name, project, version)
-        return self.save(name, project, old.content, old.evals, message or f"restored v{version}")
+        return self._save(
+            name,
+            project,
+            old.content,
+            old.evals,
+            message or f"restored v{version}",
+            None,
+            event="skill_restored",
+            extra={"restored": version},
+        )
 
     def fork(self, name: str, project: str) -> SkillVersionInfo:
         """Start a project fork from the global skill's current version."""
@@ -398,9 +475,20 @@ class SkillLibrary:
             raise InvalidInputError(f"project {project} already has a fork of {name!r}")
         base = self.get(name)
         self.add_project(project)
-        return self.save(name, project, base.content, base.evals, f"forked from global v{base.version}")
+        return self._save(
+            name,
+            project,
+            base.content,
+            base.evals,
+            f"forked from global v{base.version}",
+            None,
+            event="skill_forked",
+            extra={"base_version": base.version},
+        )
 
     def delete_fork(self, name: str, project: str) -> None:
+        """Delete a project's fork with its history: the project sees the global skill again.
+        A signed `skill_fork_deleted` audit event records it (with the deleted current content's hash)."""
         project = validate_project(project)
         if not project:
             raise InvalidInputError("only project forks can be deleted; global skills keep their history")
@@ -408,7 +496,17 @@ class SkillLibrary:
             sk = self._skill(s, name, project)
             if sk is None:
                 raise NotFoundError(f"project {project} has no fork of {name!r}")
+            versions = list(s.scalars(select(SkillVersion).where(SkillVersion.skill_id == sk.id)))
+            current = next((v for v in versions if v.version == sk.current_version), None)
+            data: dict[str, object] = {
+                "skill": name,
+                "project": project,
+                "versions": len(versions),
+                "current_version": sk.current_version,
+                "content_sha256": _sha256(current.content) if current is not None else None,
+            }
             s.delete(sk)
+        self._emit("skill_fork_deleted", data)
         target = self._folder(name, project)
         try:
             if target is not None and target.exists():
@@ -417,15 +515,19 @@ class SkillLibrary:
             raise _folder_error(target, exc) from None
 
     # ---------------------------------------------------------------- import / export
-    def import_path(self, path: str | Path, project: str | None = None, message: str = "imported") -> ImportReport:
+    def import_path(
+        self, path: str | Path, project: str | None = None, message: str = "imported", *, record: bool = True
+    ) -> ImportReport:
         """Import a skill folder, a folder of skill folders, or a zip of them.
 
-        Everything is validated before anything is written, and written in one transaction.
+        Everything is validated before anything is written, and written in one transaction; a
+        signed `skills_imported` audit event records it (`record=False`: the starter library and
+        the demo seed at `init`, which records its own events).
         """
-        return drive(self.import_steps, (path, project, message))  # type: ignore[no-any-return]
+        return drive(self.import_steps, (path, project, message), {"record": record})  # type: ignore[no-any-return]
 
     def import_steps(
-        self, path: str | Path, project: str | None = None, message: str = "imported"
+        self, path: str | Path, project: str | None = None, message: str = "imported", *, record: bool = True
     ) -> Generator[Progress, None, ImportReport]:
         """`import_path` as a job: yields `Progress` per skill read and validated, so a cancelled
         job stops between two skills, before anything is written (the transaction and the
@@ -448,21 +550,35 @@ class SkillLibrary:
             raise InvalidSpecError(f"skill(s) present twice in the import: {', '.join(dupes)}", file=str(path))
         report = ImportReport()
         author = _author()
-        with self.store.capture() as captured, self.store.write() as s:
-            if project and s.scalar(select(Project).where(Project.name == project)) is None:
-                s.add(Project(name=project))
-            for doc in docs:
-                before = self._skill(s, doc.name, project)
-                before_version = before.current_version if before else None
-                evals = normalise_evals_text(doc.evals_text, doc.name) if doc.evals_text.strip() else ""
-                info = self._write_version_in(s, doc, evals, project, message, author)
-                if before is None:
-                    report.created.append(doc.name)
-                elif info.version != before_version:
-                    report.updated.append(doc.name)
-                else:
-                    report.unchanged.append(doc.name)
+        with self.store.capture() as captured:  # the import and its signed event: one change set
+            with self.store.write() as s:
+                if project and s.scalar(select(Project).where(Project.name == project)) is None:
+                    s.add(Project(name=project))
+                for doc in docs:
+                    before = self._skill(s, doc.name, project)
+                    before_version = before.current_version if before else None
+                    evals = normalise_evals_text(doc.evals_text, doc.name) if doc.evals_text.strip() else ""
+                    info = self._write_version_in(s, doc, evals, project, message, author)
+                    if before is None:
+                        report.created.append(doc.name)
+                    elif info.version != before_version:
+                        report.updated.append(doc.name)
+                    else:
+                        report.unchanged.append(doc.name)
+            if record and (report.created or report.updated):
+                self._emit(
+                    "skills_imported",
+                    {
+                        "source": path.name,
+                        "project": project or None,
+                        "message": message,
+                        "created": list(report.created),
+                        "updated": list(report.updated),
+                        "unchanged": len(report.unchanged),
+                    },
+                )
         report.changes = captured.changes
+
         self.export_after_commit([(doc.name, project) for doc in docs])
         return report
 

@@ -40,6 +40,7 @@ TABLE_KINDS: dict[str, str] = {
     "learnings": "learnings",
     "learning_files": "learnings",
     "quality_events": "quality",
+    "answers": "quality",  # the answers that feedback and Fix It refer to
     "audit_checkpoints": "audit",
     "improvement_runs": "proposals",
     "proposals": "proposals",

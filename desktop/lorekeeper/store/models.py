@@ -188,6 +188,31 @@ class QualityEvent(Base):
     created_at: Mapped[datetime] = mapped_column(UTCDateTime(), default=utcnow)
 
 
+class AnswerRecord(Base):
+    """One answer the Playground or `llm ask` produced, kept so that it can be rated or fixed later
+    (`lorekeeper feedback up|down ANSWER`, `lorekeeper fixit ANSWER`) by its interaction id."""
+
+    __tablename__ = "answers"
+    __table_args__ = (
+        UniqueConstraint("interaction", name="uq_answers_interaction"),
+        Index("ix_answers_created", "created_at"),
+    )
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    interaction: Mapped[str] = mapped_column(String(64))  # = QualityEvent.interaction
+    project: Mapped[str] = mapped_column(String(128), default=GLOBAL)
+    message: Mapped[str] = mapped_column(Text, default="")  # the operator's request
+    prompt: Mapped[str] = mapped_column(Text, default="")  # the assembled prompt that was sent
+    answer: Mapped[str] = mapped_column(Text, default="")
+    skills: Mapped[str] = mapped_column(Text, default="[]")  # JSON [[name, score], ...] in route order
+    model: Mapped[str] = mapped_column(String(128), default="")
+    footnote: Mapped[str] = mapped_column(Text, default="")
+    passed: Mapped[bool] = mapped_column(Boolean, default=True)
+    truncated: Mapped[bool] = mapped_column(Boolean, default=False)
+    eval_runs: Mapped[str] = mapped_column(Text, default="[]")  # JSON list of EvalRun ids
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime(), default=utcnow)
+
+
 # --------------------------------------------------------------------------- signed audit chain (issue 3)
 
 

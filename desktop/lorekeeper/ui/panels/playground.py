@@ -188,6 +188,9 @@ class PlaygroundPanel(Panel):
         self.answer_view.setPlaceholderText("The model's answer streams here.")
         self.footnote = label("", "footnote", wrap=True, selectable=True)
         self.footnote.hide()
+        # the answer's id: `lorekeeper feedback up|down ID` and `lorekeeper fixit ID` act on it later
+        self.answer_id = label("", "hintText", selectable=True)
+        self.answer_id.hide()
         self.fix_button = QPushButton("Fix It")
         self.fix_button.setToolTip("Write the correction: it becomes a learning and the fix request is sent at once")
         self.fix_button.clicked.connect(self.open_fix_it)
@@ -209,6 +212,7 @@ class PlaygroundPanel(Panel):
         bl.addWidget(label("Answer", "sectionTitle"))
         bl.addWidget(self.answer_view, 1)
         bl.addWidget(self.footnote)
+        bl.addWidget(self.answer_id)
         bl.addLayout(actions)
         bl.addWidget(self.info)
 
@@ -382,6 +386,7 @@ class PlaygroundPanel(Panel):
         self.answer = None
         self.answer_view.clear()
         self.footnote.hide()
+        self.answer_id.hide()
         self.info.clear_message()
         self._set_answer_actions(False)
         self._update_send()
@@ -423,6 +428,12 @@ class PlaygroundPanel(Panel):
         if answer.truncated:  # the model hit [llm] max_tokens: the answer is incomplete
             self.footnote.setText(f"{TRUNCATED_LABEL}\n{self.footnote.text()}")
         self.footnote.show()
+        self.answer_id.setText(f"Answer {answer.interaction}")
+        self.answer_id.setToolTip(
+            f"From the command line: lorekeeper feedback up|down {answer.interaction}, "
+            f"lorekeeper fixit {answer.interaction} --rule TEXT"
+        )
+        self.answer_id.show()
         self._set_answer_actions(True)  # the recorded run and event reach the panels through the change feed
 
     def _on_send_error(self, exc: BaseException) -> None:
@@ -462,7 +473,7 @@ class PlaygroundPanel(Panel):
         )
 
     def _on_fix_learning(self, learning: LearningInfo) -> None:
-        warnings = self.ws.learnings.take_audit_warnings()
+        warnings = self.ws.learnings.take_audit_warnings() + self.ws.reflect.take_audit_warnings()
         self.ctx.status(
             f"Learning {learning.id} saved: {learning.rule}" + (" — " + " ".join(warnings) if warnings else "")
         )
@@ -509,7 +520,7 @@ class PlaygroundPanel(Panel):
         )
 
     def _after_feedback(self, text: str) -> None:
-        warnings = self.ws.learnings.take_audit_warnings()
+        warnings = self.ws.learnings.take_audit_warnings() + self.ws.reflect.take_audit_warnings()
         if warnings:
             self.info.show_error(text + " " + " ".join(warnings))
         else:
