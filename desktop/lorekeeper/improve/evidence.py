@@ -7,7 +7,7 @@ import re
 import unicodedata
 from collections import Counter
 from dataclasses import dataclass
-from datetime import timedelta
+from datetime import datetime, timedelta
 
 from sqlalchemy import select
 
@@ -76,12 +76,17 @@ class FailingRule:
         }
 
 
-def failing_rules(store: Store, skill: str, project: str, *, days: float | None = 30) -> list[FailingRule]:
-    """Rules of `skill` that failed on recorded answers of `project`, most failures first."""
+def failing_rules(
+    store: Store, skill: str, project: str, *, days: float | None = 30, since: datetime | None = None
+) -> list[FailingRule]:
+    """Rules of `skill` that failed on recorded answers of `project` (after `since`, when given:
+    the current version or the last decision), most failures first."""
     # answers only: rules the operator tries out in the Evals panel ("app") are not failures of the skill
     stmt = select(EvalRun.results).where(EvalRun.skill == skill, EvalRun.project == project, EvalRun.source != "app")
     if days is not None:
         stmt = stmt.where(EvalRun.created_at >= utcnow() - timedelta(days=days))
+    if since is not None:
+        stmt = stmt.where(EvalRun.created_at > since)
     failed: Counter[str] = Counter()
     checked: Counter[str] = Counter()
     meta: dict[str, tuple[str, str]] = {}
