@@ -115,9 +115,9 @@ def test_run_summary_is_kept(weak_ws):
 def test_old_events_outside_the_window_are_ignored(ws):
     from datetime import timedelta
 
-    from lorekeeper.store.models import utcnow
-
     from improve_support import backdate_skills
+
+    from lorekeeper.store.models import utcnow
 
     old = utcnow() - timedelta(days=45)
     backdate_skills(ws, old - timedelta(days=1))  # the skill existed before those events
