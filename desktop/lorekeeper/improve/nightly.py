@@ -53,6 +53,7 @@ class RunSummary:
     skipped: list[dict[str, Any]] = field(default_factory=list)  # pending duplicate, NO_CHANGE, ...
     errors: list[dict[str, Any]] = field(default_factory=list)
     benchmarks: list[dict[str, Any]] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)  # e.g. the nightly Sage pass: what it did or why not
     run_id: int | None = None
 
     def to_dict(self) -> dict[str, Any]:
@@ -71,6 +72,7 @@ class RunSummary:
             "skipped": self.skipped,
             "errors": self.errors,
             "benchmarks": self.benchmarks,
+            "notes": self.notes,
         }
 
     def text(self) -> str:
@@ -92,6 +94,8 @@ class RunSummary:
             lines.append(f"  ! {e.get('skill', '')}: {e['error']}")
         for b in self.benchmarks:
             lines.append(f"  benchmark of #{b['proposal']}: " + (b.get("badge") or b.get("error", "")))
+        for note in self.notes:
+            lines.append(f"  note: {note}")
         return "\n".join(lines)
 
 
@@ -227,11 +231,13 @@ class NightlyAnalysis:
             seen = {str(p) for p in s.scalars(select(QualityEvent.project).distinct()) if p}
         return ["", *sorted(seen | {p for p in self.skills.projects() if p})]
 
-    def run(self, project: str | None = None, *, days: float | None = DEFAULT_DAYS) -> RunSummary:
-        return drive(self.run_steps, (project,), {"days": days})  # type: ignore[no-any-return]
+    def run(
+        self, project: str | None = None, *, days: float | None = DEFAULT_DAYS, notes: list[str] | None = None
+    ) -> RunSummary:
+        return drive(self.run_steps, (project,), {"days": days, "notes": notes})  # type: ignore[no-any-return]
 
     def run_steps(
-        self, project: str | None = None, *, days: float | None = DEFAULT_DAYS
+        self, project: str | None = None, *, days: float | None = DEFAULT_DAYS, notes: list[str] | None = None
     ) -> Generator[Progress, None, RunSummary]:
         """`run` as a job: yields `Progress` per step and per skill written up, so a cancelled job
         stops between two skills (the proposals written so far stay; the run record is not saved);
@@ -241,7 +247,7 @@ class NightlyAnalysis:
         quality` show): per skill scope, over the events after its current version and after the
         last decision on it, so an approved or rejected proposal is not made again until new
         evidence crosses the threshold."""
-        summary = RunSummary("nightly", project or None, utcnow(), days=days)
+        summary = RunSummary("nightly", project or None, utcnow(), days=days, notes=list(notes or []))
         pending = self.proposals.pending_keys()
         scopes = self.scopes(project)
         summary.projects = [p or "(no project)" for p in scopes]
