@@ -14,7 +14,7 @@ from lorekeeper.learnings.service import MAX_RULE_CHARS
 def test_a_rule_over_the_budget_is_refused_and_the_block_keeps_the_others(workspace):
     ws = workspace
     ws.learnings.add("Always run the linter before pushing", source="manual")
-    assert MAX_RULE_CHARS == BUDGET - len(HEADER) - 3
+    assert BUDGET - len(HEADER) - 3 == MAX_RULE_CHARS
     long_rule = "x" * 1950
     with pytest.raises(InvalidInputError) as err:
         ws.learnings.add(long_rule, source="manual")

@@ -74,7 +74,7 @@ def nightly(
 def read_text_arg(path: Path) -> str:
     """A UTF-8 text file (or stdin for '-'), with clear errors instead of a traceback."""
     try:
-        raw = click.get_binary_stream("stdin").read() if str(path) == "-" else path.read_bytes()
+        raw: bytes = sys.stdin.buffer.read() if str(path) == "-" else path.read_bytes()
     except OSError as exc:
         raise InvalidInputError(f"cannot read {path}: {exc.strerror or exc}") from exc
     try:

@@ -113,7 +113,8 @@ def merge(rows: Iterable[SkillMetrics], skill: str, project: str | None) -> Skil
             vals[i] += v
         if m.since is not None and (since is None or m.since > since):
             since = m.since
-    return SkillMetrics(skill, project, *vals, since=since)
+    applied, evaluated, succeeded, up, down = vals
+    return SkillMetrics(skill, project, applied, evaluated, succeeded, up, down, since=since)
 
 
 def with_since(m: SkillMetrics, since: datetime | None) -> SkillMetrics:
@@ -154,7 +155,7 @@ def from_counts(counts: Iterable[Count]) -> list[SkillMetrics]:
             a[2] += c.n if c.passed else 0
         elif c.kind == "feedback" and c.positive is not None:
             a[3 if c.positive else 4] += c.n
-    out = [SkillMetrics(skill, proj, *vals) for (skill, proj), vals in acc.items()]
+    out = [SkillMetrics(skill, proj, v[0], v[1], v[2], v[3], v[4]) for (skill, proj), v in acc.items()]
     out.sort(key=lambda m: (m.health, m.skill, m.project or ""))
     return out
 
