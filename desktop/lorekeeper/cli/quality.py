@@ -32,9 +32,11 @@ def quality(
     workspace_dir: Path | None,
     as_json: bool,
 ) -> None:
-    """Skill health per skill scope (the global skill or a project's fork): applied count, success
-    rate, feedback over the events since its current version (and its last reviewed proposal);
-    underperformers marked, worst first. The same rows as the Quality panel and the nightly run."""
+    """Skill health: applied count, success rate, feedback; underperformers marked (worst first).
+
+    One row per skill scope (the global skill or a project's fork), over the events since its
+    current version and its last reviewed proposal: the same rows as the Quality panel and the
+    nightly run."""
     window = None if all_time else days
     with open_workspace(workspace_dir) as ws:
         health = ws.quality.health(days=window, project=project)
