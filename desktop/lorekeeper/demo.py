@@ -21,7 +21,7 @@ from lorekeeper.learnings.service import LearningService
 from lorekeeper.paths import demo_data_dir
 from lorekeeper.quality.tracker import QualityTracker
 from lorekeeper.skills.library import SkillLibrary
-from lorekeeper.store.models import utcnow
+from lorekeeper.store.models import SkillVersion, utcnow
 
 
 @dataclass
@@ -58,7 +58,14 @@ def load_demo(
     samples = data / "eval_samples.json"
     if samples.is_file():
         now = utcnow()
-        for sample in json.loads(samples.read_text(encoding="utf-8")):
+        history = json.loads(samples.read_text(encoding="utf-8"))
+        # The demo's skills existed before its history: the loop counts only the evidence after a
+        # skill's current version (issue 17), so the seeded versions are dated before the oldest answer.
+        oldest = max((float(x.get("days_ago", 0)) for x in history), default=0.0)
+        with skills.store.write() as s:
+            for v in s.query(SkillVersion):
+                v.created_at = now - timedelta(days=oldest + 1)
+        for sample in history:
             project = sample.get("project") or None
             version = skills.get(sample["skill"], project)
             result = evals.run_rules(sample["response"], version.rules())

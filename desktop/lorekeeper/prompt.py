@@ -92,10 +92,14 @@ class PromptBuilder:
     def injectors(self) -> tuple[str, ...]:
         return tuple(n for n, _ in self._injectors)
 
-    def build(self, message: str, project: str | None = None, *, top: int | None = None) -> AssembledPrompt:
+    def build(
+        self, message: str, project: str | None = None, *, top: int | None = None, route_on: str | None = None
+    ) -> AssembledPrompt:
+        """`route_on`: the text the skills are routed on when it is not the message itself (Fix It
+        routes its follow-up on the original request, not on the previous answer it quotes)."""
         proj = validate_project(project)
         n = top if top is not None else self.top
-        route = self.router(proj or None).route(message, top=n)
+        route = self.router(proj or None).route(message if route_on is None else route_on, top=n)
         block = self.learnings.block(proj)
         request = PromptRequest(message, proj, route)
         extra = tuple((name, text) for name, inj in self._injectors if (text := inj(request)))

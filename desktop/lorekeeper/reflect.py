@@ -240,8 +240,14 @@ class ReflectLoop:
         return learning
 
     def fix_prompt(self, answer: Answer, learning: LearningInfo) -> AssembledPrompt:
-        """Fix It, second half: the fix request's prompt (it already carries the new learning)."""
-        return self.prepare(fix_request(learning.rule, answer.text, answer.prompt.message), answer.project or None)
+        """Fix It, second half: the fix request's prompt (it already carries the new learning).
+
+        Routed on the original request only: the previous answer it quotes may name other skills,
+        which would then be hinted, counted as applied and evaluated (issue 17)."""
+        original = answer.prompt.message
+        return self.prompts.build(
+            fix_request(learning.rule, answer.text, original), answer.project or None, route_on=original or None
+        )
 
     def thumbs_up(self, answer: Answer) -> None:
         self.quality.log_feedback(answer.skills, answer.project, True, interaction=answer.interaction)

@@ -44,8 +44,10 @@ def test_no_duplicate_of_a_pending_proposal(weak_ws):
     assert second.created == []
     assert second.skipped == [{"skill": "code-review", "project": None, "why": "a proposal for it is already pending"}]
     assert len(weak_ws.improve.proposals.list("all")) == 1
-    # once decided, the next run may propose again
+    # once rejected, the next run proposes again only on new evidence (issue 17: it used to re-propose at once)
     weak_ws.improve.proposals.reject(first.created[0]["proposal"], why="not now")
+    assert weak_ws.improve.run_nightly().created == []
+    record(weak_ws, "code-review", None, passed=[False, False, False])
     assert created_skills(weak_ws.improve.run_nightly()) == ["code-review"]
 
 
@@ -94,6 +96,7 @@ def test_template_proposal_carries_failing_rules_and_related_learnings(weak_ws):
 def test_template_is_deterministic(weak_ws):
     a = weak_ws.improve.proposals.get(weak_ws.improve.run_nightly().created[0]["proposal"])
     weak_ws.improve.proposals.reject(a.id, why="again")
+    record(weak_ws, "code-review", None, passed=[True, False, False, True])  # the same evidence once more
     b = weak_ws.improve.proposals.get(weak_ws.improve.run_nightly().created[0]["proposal"])
     assert a.proposed_content == b.proposed_content and a.id != b.id
 
@@ -112,9 +115,12 @@ def test_run_summary_is_kept(weak_ws):
 def test_old_events_outside_the_window_are_ignored(ws):
     from datetime import timedelta
 
+    from improve_support import backdate_skills
+
     from lorekeeper.store.models import utcnow
 
     old = utcnow() - timedelta(days=45)
+    backdate_skills(ws, old - timedelta(days=1))  # the skill existed before those events
     for _ in range(3):
         ws.quality.log_applied(["code-review"], None, at=old)
         ws.quality.log_eval("code-review", None, False, at=old)

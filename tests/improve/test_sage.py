@@ -88,6 +88,9 @@ def test_targets_underperformers_first_at_most_five_without_pending(model_ws):
     assert {s["skill"] for s in skipped} == {"code-review", "git-manager"}
     assert "code-review" not in [t.skill for t in targets]
     model_ws.improve.proposals.reject(model_ws.improve.proposals.list("pending")[0].id, why="x")
+    # issue 17: after the rejection only new evidence counts
+    assert "code-review" not in [t.skill for t in model_ws.improve.sage.targets()[0] if t.underperforming]
+    record(model_ws, "code-review", None, passed=[False, False, False])
     targets, _ = model_ws.improve.sage.targets()
     assert targets[0].skill == "code-review" and targets[0].underperforming
 

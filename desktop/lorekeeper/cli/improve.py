@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING
 import click
 
 from lorekeeper.cli.common import emit_json, handle_errors, json_option, open_workspace, workspace_option
-from lorekeeper.errors import EXIT_UNAVAILABLE
+from lorekeeper.errors import EXIT_UNAVAILABLE, InvalidInputError
 from lorekeeper.improve.bench import DEFAULT_SCENARIOS, MAX_SCENARIOS
 from lorekeeper.improve.nightly import DEFAULT_DAYS
 
@@ -39,21 +39,48 @@ _by = click.option("--by", "by", default=None, help="Who decides (default: the l
 @click.option("--project", default=None, help="Only this project ('' or omitted: every project).")
 @_days
 @_all_time
+@click.option(
+    "--sage/--no-sage",
+    "use_sage",
+    default=None,
+    help="Also ask Sage (needs a model) for the underperformers first; default: [improve] nightly_sage (off).",
+)
 @workspace_option
 @json_option
 @handle_errors
-def nightly(project: str | None, days: float, all_time: bool, workspace_dir: Path | None, as_json: bool) -> None:
+def nightly(
+    project: str | None,
+    days: float,
+    all_time: bool,
+    use_sage: bool | None,
+    workspace_dir: Path | None,
+    as_json: bool,
+) -> None:
     """Find underperforming skills and write one template proposal per skill (no model needed).
 
     Underperforming: applied >= 3 times and success rate < 80% or more thumbs down than up.
     A skill that already has a pending proposal gets no second one. Schedulers run this at 03:00 UTC.
     """
     with open_workspace(workspace_dir) as ws:
-        summary = ws.improve.run_nightly(project, days=None if all_time else days)
+        if use_sage is None:
+            use_sage = bool(ws.config.get("improve.nightly_sage", False))
+        summary = ws.improve.run_nightly(project, days=None if all_time else days, sage=use_sage)
     if as_json:
         emit_json(summary.to_dict())
     else:
         click.echo(summary.text())
+
+
+def read_text_arg(path: Path) -> str:
+    """A UTF-8 text file (or stdin for '-'), with clear errors instead of a traceback."""
+    try:
+        raw: bytes = sys.stdin.buffer.read() if str(path) == "-" else path.read_bytes()
+    except OSError as exc:
+        raise InvalidInputError(f"cannot read {path}: {exc.strerror or exc}") from exc
+    try:
+        return raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise InvalidInputError(f"{path} is not UTF-8 text (byte {exc.start})") from exc
 
 
 @click.group("sage")
@@ -191,19 +218,37 @@ def proposals_show(proposal_id: int, diff: bool, workspace_dir: Path | None, as_
 @click.option("--why", default="", help="Why (kept in the signed event).")
 @_by
 @click.option("--force", is_flag=True, help="Approve even though the skill changed since the proposal was made.")
+@click.option(
+    "--content-file",
+    type=click.Path(dir_okay=False, path_type=Path, allow_dash=True),
+    default=None,
+    help="Approve this edited SKILL.md instead of the proposed one ('-': stdin); the edit is signed.",
+)
 @workspace_option
 @json_option
 @handle_errors
 def proposals_approve(
-    proposal_id: int, why: str, by: str | None, force: bool, workspace_dir: Path | None, as_json: bool
+    proposal_id: int,
+    why: str,
+    by: str | None,
+    force: bool,
+    content_file: Path | None,
+    workspace_dir: Path | None,
+    as_json: bool,
 ) -> None:
-    """Make the proposed content current; the old version stays in the skill's history (undo: restore it)."""
+    """Make the proposed content current; the old version stays in the skill's history (undo: restore it).
+
+    With --content-file, the operator's edited content is approved instead ("approve with edits")."""
+    content = None if content_file is None else read_text_arg(content_file)
     with open_workspace(workspace_dir) as ws:
-        p = ws.improve.proposals.approve(proposal_id, why=why, by=by, force=force)
+        p = ws.improve.proposals.approve(proposal_id, why=why, by=by, force=force, content=content)
     if as_json:
         emit_json(p.to_dict())
     else:
-        click.echo(f"approved #{p.id}: {p.skill} v{p.base_version} → v{p.applied_version} (backup: v{p.base_version})")
+        edited = " with your edits" if content is not None and content != p.proposed_content else ""
+        click.echo(
+            f"approved #{p.id}{edited}: {p.skill} v{p.base_version} → v{p.applied_version} (backup: v{p.base_version})"
+        )
 
 
 @proposals.command("reject")

@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 import json
+import math
 import re
 import unicodedata
 from collections import Counter
 from dataclasses import dataclass
-from datetime import timedelta
+from datetime import datetime, timedelta
 
 from sqlalchemy import select
 
@@ -17,44 +18,26 @@ from lorekeeper.store.engine import Store
 from lorekeeper.store.models import EvalRun, utcnow
 
 MAX_LEARNINGS = 5
-MIN_OVERLAP = 2  # shared words (after stop words) for a learning to count as related; a tag counts 10
+# A learning is related to a skill when the words they share weigh at least this much (see
+# `relevance`): one word distinctive of the skill's router words (name, triggers, keywords) or of a
+# failing rule's name is enough; generic words weigh next to nothing, stop words nothing at all.
+RELATED_THRESHOLD = 1.0
+ROUTER_WEIGHT = 1.0  # a whole router term (name, trigger, keyword) or a failing rule's name
+PARTIAL_WEIGHT = 0.5  # part of a multi-word router term, or the description (longer prose)
+TAG_SCORE = 10.0  # a learning tagged with the skill's name always counts
+# English function words and the generic words of instructions (issue 17: "before" alone, shared
+# with an unrelated skill, pulled a learning in).
 _STOP = frozenset(
-    [
-        "a",
-        "an",
-        "and",
-        "are",
-        "as",
-        "at",
-        "be",
-        "by",
-        "for",
-        "from",
-        "in",
-        "into",
-        "is",
-        "it",
-        "of",
-        "on",
-        "or",
-        "the",
-        "this",
-        "to",
-        "with",
-        "use",
-        "using",
-        "when",
-        "your",
-        "you",
-        "not",
-        "no",
-        "do",
-        "does",
-        "never",
-        "always",
-        "should",
-        "must",
-    ]
+    """
+    a about above after again against all also always an and any are as at be because been before
+    being below between both but by can could did do does doing done down during each either else
+    every few first for from further had has have having here how however if in instead into is it
+    its just last less like make many may more most much must need never new next no nor not now of
+    off often on once one only or other our out over own per rather same should since so some such
+    than that the their them then there these they this those through thus to too under until up
+    upon use used uses using very via was way well were what when where whether which while who why
+    will with within without would yet you your always ever get got let lets put set sure try want
+    """.split()  # noqa: SIM905 - a word list reads better as text
 )
 
 
@@ -76,12 +59,17 @@ class FailingRule:
         }
 
 
-def failing_rules(store: Store, skill: str, project: str, *, days: float | None = 30) -> list[FailingRule]:
-    """Rules of `skill` that failed on recorded answers of `project`, most failures first."""
+def failing_rules(
+    store: Store, skill: str, project: str, *, days: float | None = 30, since: datetime | None = None
+) -> list[FailingRule]:
+    """Rules of `skill` that failed on recorded answers of `project` (after `since`, when given:
+    the current version or the last decision), most failures first."""
     # answers only: rules the operator tries out in the Evals panel ("app") are not failures of the skill
     stmt = select(EvalRun.results).where(EvalRun.skill == skill, EvalRun.project == project, EvalRun.source != "app")
     if days is not None:
         stmt = stmt.where(EvalRun.created_at >= utcnow() - timedelta(days=days))
+    if since is not None:
+        stmt = stmt.where(EvalRun.created_at > since)
     failed: Counter[str] = Counter()
     checked: Counter[str] = Counter()
     meta: dict[str, tuple[str, str]] = {}
@@ -104,37 +92,91 @@ def failing_rules(store: Store, skill: str, project: str, *, days: float | None 
     return out
 
 
+def _stem(word: str) -> str:
+    """A light plural folding ("migrations" ~ "migration", "tests" ~ "test"), nothing more."""
+    if len(word) > 4 and word.endswith("ies"):
+        return word[:-3] + "y"
+    if len(word) > 3 and word.endswith("s") and not word.endswith("ss"):
+        return word[:-1]
+    return word
+
+
 def _words(text: str) -> set[str]:
     folded = unicodedata.normalize("NFKD", text.casefold())
     folded = "".join(c for c in folded if not unicodedata.combining(c))
-    return {w for w in re.findall(r"[a-z0-9]+", folded) if w not in _STOP and len(w) > 2}
+    return {_stem(w) for w in re.findall(r"[a-z0-9]+", folded) if w not in _STOP and len(w) > 2}
+
+
+def _router_terms(name: str, triggers: tuple[str, ...], keywords: tuple[str, ...]) -> list[frozenset[str]]:
+    """The skill's router terms (its name, each trigger and keyword) as sets of content words."""
+    terms = [frozenset(_words(t)) for t in (name.replace("-", " "), *triggers, *keywords)]
+    return [t for t in terms if t]
+
+
+def relevance(
+    learning: str,
+    router: list[frozenset[str]],
+    description: set[str],
+    library: list[set[str]],
+    rule_words: set[str] | frozenset[str] = frozenset(),
+) -> float:
+    """How much `learning` is about the skill: the sum, over the content words it shares with the
+    skill, of the word's weight times its rarity in the library.
+
+    Weights: 1.0 for a word of a router term the learning holds whole (a one-word trigger or
+    keyword, or every word of "code review") or of a failing rule's name; 0.5 for a word of a
+    router term only partly there ("query" of "slow query") or of the description. Rarity is BM25's
+    idf over the skills' words, scaled so that a word only this skill has weighs 1.0 and a word
+    every skill has weighs about 0."""
+    words = _words(learning)
+    whole: set[str] = set()
+    partial: set[str] = set()
+    for term in router:
+        (whole if term <= words else partial).update(term)
+    n = max(len(library), 1)
+
+    def idf(df: int) -> float:
+        return math.log(1 + (n - df + 0.5) / (df + 0.5))
+
+    top = idf(1)
+    score = 0.0
+    for w in words:
+        if w in whole or w in rule_words:
+            weight = ROUTER_WEIGHT
+        elif w in partial or w in description:
+            weight = PARTIAL_WEIGHT
+        else:
+            continue
+        df = max(sum(1 for doc in library if w in doc), 1)
+        score += weight * idf(df) / top
+    return score
 
 
 def related_learnings(
     skills: SkillLibrary, learnings: LearningService, skill: str, project: str, rule_names: list[str] | None = None
 ) -> list[dict[str, object]]:
-    """Active learnings the skill's project sees that share words with the skill (name, description,
-    triggers, keywords) or with its failing rules (at least 2 words); a learning tagged with the skill's name always counts.
-    Best overlap first, newest first among equals, at most 5."""
-    if not any(i.name == skill for i in skills.list(project=project or "")):
+    """Active learnings the skill's project sees whose `relevance` to the skill (its router words,
+    description and failing rules) reaches RELATED_THRESHOLD; a learning tagged with the skill's
+    name always counts. Most relevant first, newest first among equals, at most 5."""
+    listed_all = skills.list(project=project or "")
+    listed = next((i for i in listed_all if i.name == skill), None)
+    if listed is None:
         return []  # a removed skill has no related learnings
-    listed = next((i for i in skills.list(project=project or "") if i.name == skill), None)
-    terms = set(_words(skill.replace("-", " ")))
-    if listed is not None:
-        terms |= _words(listed.description)
-        for t in listed.triggers + listed.keywords:
-            terms |= _words(t)
+    library = [set().union(*_router_terms(i.name, i.triggers, i.keywords), _words(i.description)) for i in listed_all]
+    router = _router_terms(listed.name, listed.triggers, listed.keywords)
+    description = _words(listed.description)
+    rule_words: set[str] = set()
     for name in rule_names or []:
-        terms |= _words(name)
-    scored: list[tuple[int, float, dict[str, object]]] = []
+        rule_words |= _words(name)
+    scored: list[tuple[float, float, dict[str, object]]] = []
     for item in learnings.for_prompt(project or None):
-        overlap = len(_words(item.rule) & terms)
+        score = relevance(item.rule, router, description, library, rule_words)
         if skill in item.tags:
-            overlap += 10
-        if overlap >= MIN_OVERLAP:
+            score += TAG_SCORE
+        if score >= RELATED_THRESHOLD:
             scored.append(
                 (
-                    overlap,
+                    round(score, 6),
                     item.created_at.timestamp(),
                     {"id": item.id, "rule": item.rule, "source": item.source, "project": item.project or None},
                 )

@@ -33,6 +33,7 @@ from lorekeeper.store.scopes import validate_project
 
 DEFAULT_DAYS = 30.0
 SECTION = "## Corrections from review"
+FALLBACK = "- Ask for the missing context when the request is ambiguous, and say which assumptions you made."
 
 
 @dataclass
@@ -52,6 +53,7 @@ class RunSummary:
     skipped: list[dict[str, Any]] = field(default_factory=list)  # pending duplicate, NO_CHANGE, ...
     errors: list[dict[str, Any]] = field(default_factory=list)
     benchmarks: list[dict[str, Any]] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)  # e.g. the nightly Sage pass: what it did or why not
     run_id: int | None = None
 
     def to_dict(self) -> dict[str, Any]:
@@ -70,6 +72,7 @@ class RunSummary:
             "skipped": self.skipped,
             "errors": self.errors,
             "benchmarks": self.benchmarks,
+            "notes": self.notes,
         }
 
     def text(self) -> str:
@@ -91,6 +94,8 @@ class RunSummary:
             lines.append(f"  ! {e.get('skill', '')}: {e['error']}")
         for b in self.benchmarks:
             lines.append(f"  benchmark of #{b['proposal']}: " + (b.get("badge") or b.get("error", "")))
+        for note in self.notes:
+            lines.append(f"  note: {note}")
         return "\n".join(lines)
 
 
@@ -135,34 +140,67 @@ def metric_dict(m: SkillMetrics, project: str) -> dict[str, Any]:
     return d
 
 
+def _split_section(body: str) -> tuple[str, list[str]]:
+    """`body` without its "Corrections from review" section(s), and the bullets they held (in order).
+    A section runs from its heading to the next `## ` heading or the end."""
+    kept: list[str] = []
+    bullets: list[str] = []
+    inside = False
+    for line in body.split("\n"):
+        if line.startswith(SECTION):
+            inside = True
+            continue
+        if inside and line.startswith("## "):
+            inside = False
+        if inside:
+            if line.startswith("- ") and line not in bullets and line != FALLBACK:
+                bullets.append(line)
+            continue
+        kept.append(line)
+    return "\n".join(kept).rstrip("\n"), bullets
+
+
+def _check_line(rule: dict[str, Any]) -> str:
+    return (
+        f'- Must satisfy the check "{rule["name"]}" (failed in {rule["failed"]} of {rule["checked"]} checked answers).'
+    )
+
+
 def template_content(
     current: str, skill: str, reasons: list[str], rules: list[dict[str, Any]], learnings: list[dict[str, Any]], day: str
 ) -> tuple[str, str]:
-    """The proposed SKILL.md (current + a corrections section) and a one-line summary of the change."""
-    body = current.rstrip("\n")
+    """The proposed SKILL.md (current + a corrections section) and a one-line summary of the change.
+
+    A skill keeps one corrections section: when the current content already has one (an earlier
+    approved proposal), its points are kept (a failing check listed again gets its new counts),
+    the new points are added, and the section is written once, dated today."""
+    body, old = _split_section(current.rstrip("\n"))
     existing = body.casefold()
+    new_checks = {r["name"].casefold() for r in rules}
+    kept = [b for b in old if not any(b.casefold().startswith(f'- must satisfy the check "{n}"') for n in new_checks)]
+    known = existing + "\n" + "\n".join(kept).casefold()
+    added_rules: list[str] = []
+    for r in rules:
+        if r["name"].casefold() not in existing:  # a check the skill's own text names is not repeated
+            added_rules.append(_check_line(r))
+    added_learnings: list[str] = []
+    for item in learnings:
+        rule = str(item["rule"]).strip()
+        if rule and rule.casefold() not in known:
+            added_learnings.append(f"- {rule.rstrip('.')}.")
+    points = [*kept, *added_rules, *added_learnings] or [FALLBACK]
     lines = [
         f"{SECTION} ({day})",
         "",
         "Quality review found: " + "; ".join(reasons) + ". Before answering, check these points:",
         "",
+        *points,
     ]
-    added = 0
-    for r in rules:
-        line = f'- Must satisfy the check "{r["name"]}" (failed in {r["failed"]} of {r["checked"]} checked answers).'
-        if r["name"].casefold() not in existing:
-            lines.append(line)
-            added += 1
-    for item in learnings:
-        rule = str(item["rule"]).strip()
-        if rule and rule.casefold() not in existing:
-            lines.append(f"- {rule.rstrip('.')}.")
-            added += 1
-    if not added:
-        lines.append("- Ask for the missing context when the request is ambiguous, and say which assumptions you made.")
     summary = (
-        f"adds a corrections section: {sum(1 for r in rules if r['name'].casefold() not in existing)} failing check(s), "
-        f"{sum(1 for i in learnings if str(i['rule']).casefold() not in existing)} related learning(s)"
+        f"adds a corrections section: {len(added_rules)} failing check(s), {len(added_learnings)} related learning(s)"
+        if not old
+        else f"updates the corrections section: {len(added_rules)} failing check(s), "
+        f"{len(added_learnings)} new related learning(s), {len(kept)} earlier point(s) kept"
     )
     return body + "\n\n" + "\n".join(lines) + "\n", summary
 
@@ -193,63 +231,73 @@ class NightlyAnalysis:
             seen = {str(p) for p in s.scalars(select(QualityEvent.project).distinct()) if p}
         return ["", *sorted(seen | {p for p in self.skills.projects() if p})]
 
-    def run(self, project: str | None = None, *, days: float | None = DEFAULT_DAYS) -> RunSummary:
-        return drive(self.run_steps, (project,), {"days": days})  # type: ignore[no-any-return]
+    def run(
+        self, project: str | None = None, *, days: float | None = DEFAULT_DAYS, notes: list[str] | None = None
+    ) -> RunSummary:
+        return drive(self.run_steps, (project,), {"days": days, "notes": notes})  # type: ignore[no-any-return]
 
     def run_steps(
-        self, project: str | None = None, *, days: float | None = DEFAULT_DAYS
+        self, project: str | None = None, *, days: float | None = DEFAULT_DAYS, notes: list[str] | None = None
     ) -> Generator[Progress, None, RunSummary]:
-        """`run` as a job: yields `Progress` per project scanned and per skill written up, so a
-        cancelled job stops between two skills (the proposals written so far stay; the run
-        record is not saved); returns the summary."""
-        summary = RunSummary("nightly", project or None, utcnow(), days=days)
+        """`run` as a job: yields `Progress` per step and per skill written up, so a cancelled job
+        stops between two skills (the proposals written so far stay; the run record is not saved);
+        returns the summary.
+
+        The verdict is `QualityTracker.health` (the same rows the Quality panel and `lorekeeper
+        quality` show): per skill scope, over the events after its current version and after the
+        last decision on it, so an approved or rejected proposal is not made again until new
+        evidence crosses the threshold."""
+        summary = RunSummary("nightly", project or None, utcnow(), days=days, notes=list(notes or []))
         pending = self.proposals.pending_keys()
-        groups: dict[tuple[str, str], list[tuple[str, SkillMetrics]]] = {}
         scopes = self.scopes(project)
-        for n, proj in enumerate(scopes):
-            yield Progress(n, len(scopes), f"metrics of {proj or '(no project)'}")
-            summary.projects.append(proj or "(no project)")
-            for m in self.quality.metrics(days=days, project=proj, by_project=True):
-                summary.skills_checked += 1
-                if not m.underperforming:
-                    continue
-                summary.underperforming.append({"skill": m.skill, "project": proj or None, "reasons": m.reasons})
-                try:
-                    scope = self.skills.resolve_scope(m.skill, proj or None)
-                except Exception as exc:  # noqa: BLE001 - events of a skill removed since
-                    summary.skipped.append(
-                        {"skill": m.skill, "project": proj or None, "why": f"not in the library ({exc})"}
-                    )
-                    continue
-                groups.setdefault((m.skill, scope), []).append((proj, m))
+        summary.projects = [p or "(no project)" for p in scopes]
+        yield Progress(0, 2, "quality metrics")
+        only = None if project is None else validate_project(project)
+        per_project: dict[tuple[str, str], list[tuple[str, SkillMetrics]]] = {}
+        for scope, m in self.quality.current(days=days, project=only):
+            per_project.setdefault((m.skill, scope), []).append((m.project or "", m))
+        groups: dict[tuple[str, str], tuple[SkillMetrics, list[tuple[str, SkillMetrics]]]] = {}
+        for h in self.quality.health(days=days, project=only):
+            summary.skills_checked += 1
+            if not h.underperforming:
+                continue
+            scope = h.project or ""
+            summary.underperforming.append({"skill": h.skill, "project": h.project, "reasons": h.reasons})
+            seen = per_project.get((h.skill, scope), [])
+            try:
+                resolved = self.skills.resolve_scope(h.skill, scope or None)
+            except Exception as exc:  # noqa: BLE001 - events of a skill removed since
+                summary.skipped.append({"skill": h.skill, "project": h.project, "why": f"not in the library ({exc})"})
+                continue
+            groups[(h.skill, resolved)] = (h, seen)
         day = summary.started_at.strftime("%Y-%m-%d")
-        for n, ((skill, scope), seen) in enumerate(groups.items()):
+        for n, ((skill, scope), (h, seen)) in enumerate(groups.items()):
             yield Progress(n, len(groups), f"proposal for {skill}")
-            first_proj = seen[0][0]
+            first_proj = seen[0][0] if seen else scope
             if (skill, scope) in pending:
                 summary.skipped.append(
                     {"skill": skill, "project": first_proj or None, "why": "a proposal for it is already pending"}
                 )
                 continue
             current = self.skills.get(skill, scope or None)
-            reasons: list[str] = []
+            reasons = list(h.reasons)
             rules: dict[str, dict[str, Any]] = {}
             learnings: dict[int, dict[str, Any]] = {}
             for proj, m in seen:
-                where = f" in {proj}" if proj and len(seen) > 1 else ""
-                reasons.extend(r + where for r in m.reasons)
-                for fr in failing_rules(self.store, skill, proj, days=days):
+                for fr in failing_rules(self.store, skill, proj, days=days, since=m.since):
                     if fr.id in rules:
                         rules[fr.id]["failed"] += fr.failed
                         rules[fr.id]["checked"] += fr.checked
                     else:
                         rules[fr.id] = fr.to_dict()
-                names = [r["name"] for r in rules.values()]
+            names = [r["name"] for r in rules.values()]
+            for proj, _m in seen or [(scope, h)]:
                 for item in related_learnings(self.skills, self.learnings, skill, proj, names):
                     learnings.setdefault(int(str(item["id"])), item)
             rule_list = sorted(rules.values(), key=lambda r: (-r["failed"], r["name"]))
             learn_list = list(learnings.values())[:5]
             proposed, change = template_content(current.content, skill, reasons, rule_list, learn_list, day)
+            by_project = [metric_dict(m, proj) for proj, m in seen]
             new = NewProposal(
                 skill=skill,
                 scope=scope,
@@ -257,7 +305,11 @@ class NightlyAnalysis:
                 source="template",
                 reason="; ".join(reasons),
                 summary=change,
-                metrics={"window_days": days, "by_project": [metric_dict(m, proj) for proj, m in seen]},
+                metrics={
+                    "window_days": days,
+                    "since": h.since.isoformat() if h.since else None,
+                    "by_project": by_project,
+                },
                 failing_rules=rule_list,
                 learnings=learn_list,
                 base_version=current.version,
@@ -280,6 +332,7 @@ class NightlyAnalysis:
                     "reason": created.reason,
                 }
             )
+        yield Progress(1, 2, "saving the run")
         summary.finished_at = utcnow()
         save_run(self.store, summary)
         self._link(summary)

@@ -13,6 +13,7 @@ returning the proposal to pending. Both are signed `proposal_undone` events.
 
 from __future__ import annotations
 
+import difflib
 import getpass
 import hashlib
 import json
@@ -189,6 +190,25 @@ class NewProposal:
     run_id: int | None = None
 
 
+def edit_summary(proposed: str, edited: str) -> dict[str, Any]:
+    """What the operator changed before approving: hashes of both contents and a line diff count."""
+    added = removed = 0
+    for line in difflib.unified_diff(proposed.splitlines(), edited.splitlines(), lineterm="", n=0):
+        if line.startswith(("+++", "---", "@@")):
+            continue
+        if line.startswith("+"):
+            added += 1
+        elif line.startswith("-"):
+            removed += 1
+    return {
+        "proposed_sha256": hashlib.sha256(proposed.encode("utf-8")).hexdigest(),
+        "content_sha256": hashlib.sha256(edited.encode("utf-8")).hexdigest(),
+        "lines_added": added,
+        "lines_removed": removed,
+        "diff": f"+{added} -{removed} lines against the proposed content",
+    }
+
+
 class ProposalService:
     """`audit_log` hands out the signed log; it loads the key on first use and raises
     ERR_AUDIT_KEY_UNAVAILABLE without one, so each decision fails closed before any write."""
@@ -323,11 +343,21 @@ class ProposalService:
         except Exception as second:  # noqa: BLE001 - the original error is what the caller must see
             log_module.warning("proposal #%s: the abort of a %s could not be logged: %s", proposal_id, kind, second)
 
-    def approve(self, proposal_id: int, *, why: str = "", by: str | None = None, force: bool = False) -> ProposalInfo:
+    def approve(
+        self,
+        proposal_id: int,
+        *,
+        why: str = "",
+        by: str | None = None,
+        force: bool = False,
+        content: str | None = None,
+    ) -> ProposalInfo:
         """Make the proposed content the skill's current version (the old one stays as the backup).
 
-        Validate everything, then write the signed decision event (fail closed: no event, no change),
-        then apply it in one store transaction.
+        `content`: the operator's edit of the proposed SKILL.md, approved instead of it ("approve
+        with edits"); the edit (its hash, the proposed content's hash and a line diff summary) is
+        part of the signed decision event. Validate everything, then write the signed decision event
+        (fail closed: no event, no change), then apply it in one store transaction.
         """
         by = (by or operator_name()).strip() or "operator"
         why = (why or "").strip()[:MAX_REASON]
@@ -347,32 +377,38 @@ class ProposalService:
                 f"{p.skill} changed since proposal #{proposal_id} was made (v{p.base_version} → v{backup}); "
                 "review the new version, then approve with --force, or run the analysis again."
             )
-        doc = parse_skill_md(p.proposed_content, file=f"proposal #{proposal_id} {p.skill}/{SKILL_FILE}")
+        approved = p.proposed_content
+        edit: dict[str, Any] | None = None
+        if content is not None:
+            if not content.strip():
+                raise InvalidInputError(f"the edited content for proposal #{proposal_id} is empty")
+            if content.replace("\r\n", "\n") != p.proposed_content:
+                approved = content.replace("\r\n", "\n")
+                edit = edit_summary(p.proposed_content, approved)
+        doc = parse_skill_md(approved, file=f"proposal #{proposal_id} {p.skill}/{SKILL_FILE}")
         if doc.name != p.skill:
             raise InvalidInputError(
                 f"proposal #{proposal_id} renames the skill to {doc.name!r}; a proposal cannot rename it"
             )
-        why = (
-            why or f"accepted as proposed: {p.reason}"[:MAX_REASON]
-        )  # an approval without a note agrees with the reason
+        default_why = f"accepted with edits: {p.reason}" if edit else f"accepted as proposed: {p.reason}"
+        why = why or default_why[:MAX_REASON]  # an approval without a note agrees with the reason
         now = utcnow()
-        sig = self._event(
-            log,
-            EVENT_APPROVED,
-            {
-                "proposal": proposal_id,
-                "skill": p.skill,
-                "scope": p.scope or None,
-                "project": p.project or None,
-                "source": p.source,
-                "by": by,
-                "at": now.isoformat(),
-                "why": why,
-                "proposal_reason": p.reason,
-                "backup_version": backup,
-                "content_sha256": hashlib.sha256(p.proposed_content.encode("utf-8")).hexdigest(),
-            },
-        )
+        data: dict[str, Any] = {
+            "proposal": proposal_id,
+            "skill": p.skill,
+            "scope": p.scope or None,
+            "project": p.project or None,
+            "source": p.source,
+            "by": by,
+            "at": now.isoformat(),
+            "why": why,
+            "proposal_reason": p.reason,
+            "backup_version": backup,
+            "content_sha256": hashlib.sha256(approved.encode("utf-8")).hexdigest(),
+        }
+        if edit is not None:
+            data["edited"] = edit
+        sig = self._event(log, EVENT_APPROVED, data)
         try:
             with self.store.write() as s:
                 row = self._pending(s, proposal_id)
@@ -385,7 +421,8 @@ class ProposalService:
                     )
                 )
                 evals = normalise_evals_text(cur.evals, p.skill) if cur is not None and cur.evals.strip() else ""
-                message = f"proposal #{proposal_id} approved by {by} ({p.source}): {p.reason}"[:500]
+                how = "approved with edits" if edit else "approved"
+                message = f"proposal #{proposal_id} {how} by {by} ({p.source}): {p.reason}"[:500]
                 version = lib.write_version_in(s, doc, evals, p.scope, message, by)
                 row.status = "approved"
                 row.decided_at = now

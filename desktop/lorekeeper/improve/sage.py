@@ -16,7 +16,7 @@ from collections.abc import Callable, Generator
 from dataclasses import dataclass
 from typing import Any
 
-from lorekeeper.errors import InvalidSpecError, LorekeeperError, NotFoundError
+from lorekeeper.errors import InvalidSpecError, LorekeeperError
 from lorekeeper.improve.bench import DEFAULT_SCENARIOS, BenchmarkService, rules_text
 from lorekeeper.improve.evidence import failing_rules, related_learnings
 from lorekeeper.improve.judge import Judge, ModelAnswerError
@@ -27,12 +27,13 @@ from lorekeeper.jobs import Cancelled, Progress
 from lorekeeper.learnings.service import LearningService
 from lorekeeper.llm.base import LLMUnavailableError, Provider
 from lorekeeper.llm.service import LLMService
-from lorekeeper.quality.metrics import SkillMetrics
+from lorekeeper.quality.metrics import SkillMetrics, format_rate, merge
 from lorekeeper.quality.tracker import QualityTracker
 from lorekeeper.skills.library import SkillLibrary
 from lorekeeper.skills.spec import parse_skill_md
 from lorekeeper.store.engine import Store
 from lorekeeper.store.models import utcnow
+from lorekeeper.store.scopes import validate_project
 
 MAX_TARGETS = 5
 _BLOCK = re.compile(r"<<<SKILL[ \t]*\r?\n(.*?)\r?\n?SKILL>>>", re.DOTALL)
@@ -98,12 +99,17 @@ class Target:
     metrics: list[tuple[str, SkillMetrics]]
 
     @property
+    def pooled(self) -> SkillMetrics:
+        """The scope's counts over its projects: what the one underperformer rule judges."""
+        return merge((m for _, m in self.metrics), self.skill, self.scope or None)
+
+    @property
     def underperforming(self) -> bool:
-        return any(m.underperforming for _, m in self.metrics)
+        return self.pooled.underperforming
 
     @property
     def health(self) -> float:
-        return min((m.health for _, m in self.metrics), default=2.0)
+        return self.pooled.health if self.metrics else 2.0
 
 
 def _metrics_text(metrics: list[tuple[str, SkillMetrics]]) -> str:
@@ -111,7 +117,7 @@ def _metrics_text(metrics: list[tuple[str, SkillMetrics]]) -> str:
         return "(no recorded use in this window)"
     lines = []
     for proj, m in metrics:
-        rate = "n/a" if m.success_rate is None else f"{m.success_rate:.0%}"
+        rate = format_rate(m.success_rate, none="n/a")
         flag = " — UNDERPERFORMING: " + "; ".join(m.reasons) if m.underperforming else ""
         lines.append(
             f"- {proj or '(no project)'}: applied {m.applied_count}, success {rate} of {m.evaluated} checked, "
@@ -167,16 +173,15 @@ class SageService:
         *,
         days: float | None = DEFAULT_DAYS,
         limit: int = MAX_TARGETS,
+        underperforming_only: bool = False,
     ) -> tuple[list[Target], list[dict[str, Any]]]:
-        """(targets, skipped): at most `limit` skills without a pending proposal, underperformers first."""
+        """(targets, skipped): at most `limit` skills without a pending proposal, underperformers first
+        (only those with `underperforming_only`: the nightly Sage pass). Metrics are the current
+        evidence of each skill scope (`QualityTracker.current`), as nightly and the Quality panel."""
         by_scope: dict[tuple[str, str], list[tuple[str, SkillMetrics]]] = {}
-        for proj in self.nightly.scopes(project):
-            for m in self.quality.metrics(days=days, project=proj, by_project=True):
-                try:
-                    scope = self.skills.resolve_scope(m.skill, proj or None)
-                except NotFoundError:
-                    continue
-                by_scope.setdefault((m.skill, scope), []).append((proj, m))
+        only = None if project is None else validate_project(project)
+        for scope, m in self.quality.current(days=days, project=only):
+            by_scope.setdefault((m.skill, scope), []).append((m.project or "", m))
         if skill:
             scope = self.skills.resolve_scope(skill, project)
             candidates = [(skill, scope)]
@@ -192,6 +197,8 @@ class SageService:
                 skipped.append({"skill": name, "project": scope or None, "why": "a proposal for it is already pending"})
                 continue
             targets.append(Target(name, scope, metrics[0][0] if metrics else (scope or project or ""), metrics))
+        if underperforming_only:
+            targets = [t for t in targets if t.underperforming]
         targets.sort(key=lambda t: (not t.underperforming, t.health, t.skill, t.scope))
         return targets[:limit], skipped
 
@@ -201,8 +208,9 @@ class SageService:
         current = self.skills.get(t.skill, t.scope or None)
         rules = current.rules()
         fails: dict[str, dict[str, Any]] = {}
+        since = {p: m.since for p, m in t.metrics}
         for proj in [p for p, _m in t.metrics] or [t.project]:
-            for fr in failing_rules(self.store, t.skill, proj, days=days):
+            for fr in failing_rules(self.store, t.skill, proj, days=days, since=since.get(proj)):
                 fails.setdefault(fr.id, fr.to_dict())
         learn = related_learnings(self.skills, self.learnings, t.skill, t.project, [f["name"] for f in fails.values()])
         prompt = template("sage").render(
@@ -237,6 +245,7 @@ class SageService:
         judge: Judge | None = None,
         benchmark: bool = True,
         scenarios: int = DEFAULT_SCENARIOS,
+        underperforming_only: bool = False,
         should_stop: Callable[[], bool] | None = None,
     ) -> Generator[Progress, None, RunSummary]:
         """A generator yielding `Progress`; returns the run summary. `should_stop` (a job's cancel
@@ -247,7 +256,7 @@ class SageService:
         if not status.ready:
             raise LLMUnavailableError(f"Sage needs a model: {status.reason}")
         summary = RunSummary("sage", project or None, utcnow(), days=days, model=f"{provider.name}:{provider.model}")
-        targets, skipped = self.targets(skill, project, days=days)
+        targets, skipped = self.targets(skill, project, days=days, underperforming_only=underperforming_only)
         summary.skipped.extend(skipped)
         summary.projects = sorted({t.scope or "(global)" for t in targets})
         summary.skills_checked = len(targets)

@@ -6,10 +6,11 @@ from collections.abc import Callable
 from typing import Any
 
 from lorekeeper.audit.log import SessionLog
+from lorekeeper.errors import LorekeeperError
 from lorekeeper.improve.bench import BenchmarkService
 from lorekeeper.improve.nightly import DEFAULT_DAYS, NightlyAnalysis, RunSummary, latest_runs
 from lorekeeper.improve.proposals import ProposalService
-from lorekeeper.improve.sage import SageService
+from lorekeeper.improve.sage import SageService, sage_provider
 from lorekeeper.learnings.service import LearningService
 from lorekeeper.llm.service import LLMService
 from lorekeeper.quality.tracker import QualityTracker
@@ -31,6 +32,7 @@ class ImproveService:
         audit_log: Callable[[], SessionLog],
     ) -> None:
         self.store = store
+        self.llm = llm
         self.proposals = ProposalService(store, skills, audit_log)
         self.bench = BenchmarkService(store, skills, llm, self.proposals)
         self.nightly = NightlyAnalysis(store, skills, quality, learnings, self.proposals)
@@ -45,8 +47,28 @@ class ImproveService:
             bench=self.bench,
         )
 
-    def run_nightly(self, project: str | None = None, *, days: float | None = DEFAULT_DAYS) -> RunSummary:
-        return self.nightly.run(project, days=days)
+    def run_nightly(
+        self, project: str | None = None, *, days: float | None = DEFAULT_DAYS, sage: bool = False
+    ) -> RunSummary:
+        """The nightly run. With `sage` (`nightly --sage`, `[improve] nightly_sage`), Sage first
+        writes model proposals for the underperformers; the template pass then covers the rest
+        (a skill with a pending proposal gets no second one). Without a ready model the Sage pass
+        is skipped with a note and the template proposals still run."""
+        notes: list[str] = []
+        if sage:
+            status = sage_provider(self.llm).status()
+            if not status.ready:
+                notes.append(f"Sage skipped: it needs a model ({status.reason}); template proposals only")
+            else:
+                try:
+                    ran = self.sage.analyze(None, project, days=days, underperforming_only=True)
+                except LorekeeperError as exc:
+                    notes.append(f"Sage failed ({exc.code}): {exc}; template proposals only")
+                else:
+                    made = ", ".join(f"#{c['proposal']} {c['skill']}" for c in ran.created) or "none"
+                    notes.append(f"Sage run #{ran.run_id}: {len(ran.created)} proposal(s) ({made})")
+                    notes.extend(f"Sage error on {e.get('skill', '?')}: {e['error']}" for e in ran.errors)
+        return self.nightly.run(project, days=days, notes=notes)
 
     def runs(self, kind: str | None = None, limit: int = 10) -> list[dict[str, Any]]:
         return latest_runs(self.store, kind, limit)

@@ -23,7 +23,7 @@ from sqlalchemy.orm import Session
 from lorekeeper.errors import InvalidInputError, InvalidSpecError, NotFoundError
 from lorekeeper.fsutil import atomic_write_text
 from lorekeeper.learnings import mdformat
-from lorekeeper.learnings.block import BUDGET, LearningsBlock, learnings_block
+from lorekeeper.learnings.block import BUDGET, HEADER, LearningsBlock, learnings_block
 from lorekeeper.store.engine import Store
 from lorekeeper.store.models import GLOBAL, Learning, LearningFile, utcnow
 from lorekeeper.store.scopes import validate_project
@@ -34,7 +34,9 @@ _Stmt = TypeVar("_Stmt", bound="Select[*tuple[Any, ...]]")
 SOURCES = ("fixit", "negative", "manual", "import")
 SCOPES = mdformat.SCOPES
 STATUSES = mdformat.STATUSES
-MAX_RULE_CHARS = 4000
+# A rule must fit in the LEARNINGS block on its own (the header line, a newline and "- " included):
+# a longer one would empty the whole block (issue 17), so it is refused, naming the limit.
+MAX_RULE_CHARS = BUDGET - len(HEADER) - len("\n- ")
 
 # Called after each committed change with (event name, plain data): the audit chain hooks in here.
 # It returns a warning when it could not record the change (kept for `take_audit_warnings`), else None.
@@ -123,7 +125,10 @@ def clean_rule(rule: str) -> str:
     if not text:
         raise InvalidInputError("a learning needs a rule: write the correction as one sentence")
     if len(text) > MAX_RULE_CHARS:
-        raise InvalidInputError(f"the rule is {len(text)} characters; keep it under {MAX_RULE_CHARS}")
+        raise InvalidInputError(
+            f"the rule is {len(text)} characters; the limit is {MAX_RULE_CHARS} (the LEARNINGS block holds "
+            f"{BUDGET} characters with its header): shorten it or split it into several learnings"
+        )
     return text
 
 
@@ -402,7 +407,10 @@ class LearningService:
         for e in doc.entries:
             if len(e.rule) > MAX_RULE_CHARS:
                 raise InvalidSpecError(
-                    f"line {e.line}: the rule is longer than {MAX_RULE_CHARS} characters", file=file, field="rule"
+                    f"line {e.line}: the rule is {len(e.rule)} characters; the limit is {MAX_RULE_CHARS} "
+                    f"(the LEARNINGS block holds {BUDGET} characters with its header)",
+                    file=file,
+                    field="rule",
                 )
         report = ImportReport(skipped_lines=list(doc.skipped))
         with self.store.write() as s:

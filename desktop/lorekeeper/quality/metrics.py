@@ -9,12 +9,20 @@ Definitions (seeds 000/001 quality tracker), per skill (and project) over a time
 Underperforming (the improvement loop acts on these): applied_count >= 3 and
 (success_rate < 80% or feedback_negative > feedback_positive). The nightly loop imports
 `is_underperforming` from here, so the rule exists once.
+
+The unit the rule judges is a skill *scope* (the global skill or a project's fork: what a proposal
+changes), over its current evidence: the events in the window that came after the scope's current
+version was created and after the last decision on a proposal for it
+(`QualityTracker.health`). The Quality panel, `lorekeeper quality` and the nightly run all read
+`health`, so they agree. Percentages are shown with `format_rate`, which rounds down: 79.9% is
+never shown as 80%.
 """
 
 from __future__ import annotations
 
+import math
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime
 
 MIN_APPLIED = 3
@@ -42,6 +50,7 @@ class SkillMetrics:
     succeeded: int
     feedback_positive: int
     feedback_negative: int
+    since: datetime | None = None  # health rows: evidence counted from here (version or decision), if in the window
 
     @property
     def success_rate(self) -> float | None:
@@ -59,7 +68,7 @@ class SkillMetrics:
             return out
         rate = self.success_rate
         if rate is not None and rate < SUCCESS_THRESHOLD:
-            out.append(f"low success rate ({rate:.0%})")
+            out.append(f"low success rate ({format_rate(rate)})")
         if self.feedback_negative > self.feedback_positive:
             out.append(f"more negative feedback ({self.feedback_negative} down / {self.feedback_positive} up)")
         return out
@@ -84,6 +93,32 @@ class SkillMetrics:
             "underperforming": self.underperforming,
             "reasons": self.reasons,
         }
+
+
+def format_rate(rate: float | None, *, none: str = "-") -> str:
+    """A share as a percentage with at most one decimal, rounded *down*, so a rate below a threshold
+    never reads as the threshold: 0.799 -> "79.9%", 0.8 -> "80%", 2/3 -> "66.6%"."""
+    if rate is None:
+        return none
+    tenths = math.floor(rate * 1000 + 1e-9)  # the epsilon absorbs float noise such as 0.29 * 1000
+    return f"{tenths // 10}%" if tenths % 10 == 0 else f"{tenths / 10:.1f}%"
+
+
+def merge(rows: Iterable[SkillMetrics], skill: str, project: str | None) -> SkillMetrics:
+    """The sum of several rows' counts under one (skill, project) label (one skill scope)."""
+    vals = [0, 0, 0, 0, 0]
+    since: datetime | None = None
+    for m in rows:
+        for i, v in enumerate((m.applied_count, m.evaluated, m.succeeded, m.feedback_positive, m.feedback_negative)):
+            vals[i] += v
+        if m.since is not None and (since is None or m.since > since):
+            since = m.since
+    applied, evaluated, succeeded, up, down = vals
+    return SkillMetrics(skill, project, applied, evaluated, succeeded, up, down, since=since)
+
+
+def with_since(m: SkillMetrics, since: datetime | None) -> SkillMetrics:
+    return replace(m, since=since)
 
 
 def is_underperforming(applied_count: int, success_rate: float | None, positive: int, negative: int) -> bool:
@@ -120,7 +155,7 @@ def from_counts(counts: Iterable[Count]) -> list[SkillMetrics]:
             a[2] += c.n if c.passed else 0
         elif c.kind == "feedback" and c.positive is not None:
             a[3 if c.positive else 4] += c.n
-    out = [SkillMetrics(skill, proj, *vals) for (skill, proj), vals in acc.items()]
+    out = [SkillMetrics(skill, proj, v[0], v[1], v[2], v[3], v[4]) for (skill, proj), v in acc.items()]
     out.sort(key=lambda m: (m.health, m.skill, m.project or ""))
     return out
 

@@ -16,9 +16,9 @@ from typing import Any, TypeVar
 from sqlalchemy import Select, func, select
 from sqlalchemy.orm import InstrumentedAttribute
 
-from lorekeeper.quality.metrics import Count, DayPoint, Event, SkillMetrics, daily, from_counts
+from lorekeeper.quality.metrics import Count, DayPoint, Event, SkillMetrics, daily, from_counts, merge, with_since
 from lorekeeper.store.engine import Store
-from lorekeeper.store.models import EvalRun, QualityEvent, utcnow
+from lorekeeper.store.models import EvalRun, Proposal, QualityEvent, Skill, SkillVersion, utcnow
 from lorekeeper.store.scopes import validate_project
 
 # Any SELECT (one entity, some columns or a count): the filters below keep its row type.
@@ -106,9 +106,18 @@ class QualityTracker:
                 s.add(r)
 
     @staticmethod
-    def _where(stmt: _Stmt, days: float | None, project: str | None, skill: str | None, now: datetime | None) -> _Stmt:
+    def _where(
+        stmt: _Stmt,
+        days: float | None,
+        project: str | None,
+        skill: str | None,
+        now: datetime | None,
+        since: datetime | None = None,
+    ) -> _Stmt:
         if days is not None:
             stmt = stmt.where(QualityEvent.created_at >= (now or utcnow()) - timedelta(days=days))
+        if since is not None:
+            stmt = stmt.where(QualityEvent.created_at > since)
         if project is not None:
             stmt = stmt.where(QualityEvent.project == validate_project(project))
         if skill:
@@ -117,11 +126,18 @@ class QualityTracker:
 
     @staticmethod
     def _where_runs(
-        stmt: _Stmt, days: float | None, project: str | None, skill: str | None, now: datetime | None
+        stmt: _Stmt,
+        days: float | None,
+        project: str | None,
+        skill: str | None,
+        now: datetime | None,
+        since: datetime | None = None,
     ) -> _Stmt:
         stmt = stmt.where(EvalRun.source.in_(EVAL_SOURCES), EvalRun.skill.is_not(None))
         if days is not None:
             stmt = stmt.where(EvalRun.created_at >= (now or utcnow()) - timedelta(days=days))
+        if since is not None:
+            stmt = stmt.where(EvalRun.created_at > since)
         if project is not None:
             stmt = stmt.where(EvalRun.project == validate_project(project))
         if skill:
@@ -159,8 +175,11 @@ class QualityTracker:
         project: str | None = None,
         by_project: bool = False,
         now: datetime | None = None,
+        skill: str | None = None,
+        since: datetime | None = None,
     ) -> list[SkillMetrics]:
-        """Per-skill metrics over the last `days` (None: all time), worst health first.
+        """Per-skill metrics over the last `days` (None: all time; `since`: only events after it),
+        worst health first. Raw counts per skill (and project); the verdict the app shows is `health`.
 
         Counted in the database (one GROUP BY), so the cost does not grow with the rows read back.
         """
@@ -173,11 +192,13 @@ class QualityTracker:
         ]
         if by_project:
             cols.insert(1, QualityEvent.project)
-        stmt = self._where(select(*cols, func.count(QualityEvent.id)), days, project, None, now).group_by(*cols)
+        stmt = self._where(select(*cols, func.count(QualityEvent.id)), days, project, skill, now, since).group_by(*cols)
         run_cols: list[InstrumentedAttribute[Any]] = (
             [EvalRun.skill, EvalRun.project, EvalRun.passed] if by_project else [EvalRun.skill, EvalRun.passed]
         )
-        runs = self._where_runs(select(*run_cols, func.count(EvalRun.id)), days, project, None, now).group_by(*run_cols)
+        runs = self._where_runs(select(*run_cols, func.count(EvalRun.id)), days, project, skill, now, since).group_by(
+            *run_cols
+        )
         with self.store.session() as s:
             rows = s.execute(stmt).all()
             run_rows = s.execute(runs).all()
@@ -191,10 +212,67 @@ class QualityTracker:
             counts += [Count(sk, proj, "applied", None, None, n), Count(sk, proj, "eval", bool(passed), None, n)]
         return from_counts(counts)
 
-    def underperforming(
-        self, *, days: float | None = 30, project: str | None = None, by_project: bool = True
+    # ------------------------------------------------------------------ the one verdict
+    def scopes(self) -> dict[tuple[str, str], datetime]:
+        """Every skill scope (name, project; "" is global) and when its current version was created."""
+        stmt = select(Skill.name, Skill.project, SkillVersion.created_at).join(
+            SkillVersion, (SkillVersion.skill_id == Skill.id) & (SkillVersion.version == Skill.current_version)
+        )
+        with self.store.session() as s:
+            return {(str(n), str(p)): _aware(at) for n, p, at in s.execute(stmt)}
+
+    def decisions(self) -> dict[tuple[str, str], datetime]:
+        """The last approval or rejection of a proposal per skill scope (an undone one is pending again)."""
+        stmt = (
+            select(Proposal.skill, Proposal.scope, func.max(Proposal.decided_at))
+            .where(Proposal.status.in_(("approved", "rejected")), Proposal.decided_at.is_not(None))
+            .group_by(Proposal.skill, Proposal.scope)
+        )
+        with self.store.session() as s:
+            return {(str(n), str(p)): _aware(at) for n, p, at in s.execute(stmt) if at is not None}
+
+    def current(
+        self, *, days: float | None = 30, project: str | None = None, now: datetime | None = None
+    ) -> list[tuple[str, SkillMetrics]]:
+        """Per (skill, project) metrics over the current evidence, each with the scope serving it:
+        only events after the scope's current version was created and after the last decision on it.
+
+        A project without its own fork is served by the global skill (as `SkillLibrary.resolve_scope`
+        says), so its events are evidence on the global scope. Events of a skill no longer in the
+        library keep their project as the scope. Returns (scope, metrics) pairs."""
+        scopes = self.scopes()
+        decided = self.decisions()
+        start = None if days is None else (now or utcnow()) - timedelta(days=days)
+        out: list[tuple[str, SkillMetrics]] = []
+        for m in self.metrics(days=days, project=project, by_project=True, now=now):
+            proj = m.project or ""
+            scope = proj if (m.skill, proj) in scopes else ("" if (m.skill, "") in scopes else proj)
+            marks = [t for t in (scopes.get((m.skill, scope)), decided.get((m.skill, scope))) if t is not None]
+            since = max(marks) if marks else None
+            if since is not None and (start is None or since > start):
+                # the scope changed (or was decided on) inside the window: count what came after
+                again = self.metrics(days=days, project=proj, by_project=True, now=now, skill=m.skill, since=since)
+                m = with_since(merge(again, m.skill, m.project), since)
+                if not (m.applied_count or m.evaluated or m.feedback_positive or m.feedback_negative):
+                    continue
+            out.append((scope, m))
+        return out
+
+    def health(
+        self, *, days: float | None = 30, project: str | None = None, now: datetime | None = None
     ) -> list[SkillMetrics]:
-        return [m for m in self.metrics(days=days, project=project, by_project=by_project) if m.underperforming]
+        """The one underperformer verdict (panel, `lorekeeper quality`, nightly): one row per skill
+        scope (`project` is the fork's project, None for the global skill) over its current evidence
+        in the window, worst health first."""
+        groups: dict[tuple[str, str], list[SkillMetrics]] = {}
+        for scope, m in self.current(days=days, project=project, now=now):
+            groups.setdefault((m.skill, scope), []).append(m)
+        out = [merge(rows, skill, scope or None) for (skill, scope), rows in groups.items()]
+        out.sort(key=lambda m: (m.health, m.skill, m.project or ""))
+        return out
+
+    def underperforming(self, *, days: float | None = 30, project: str | None = None) -> list[SkillMetrics]:
+        return [m for m in self.health(days=days, project=project) if m.underperforming]
 
     def daily(self, *, days: float | None = 30, project: str | None = None, skill: str | None = None) -> list[DayPoint]:
         return daily(self.events(days=days, project=project, skill=skill), skill)

@@ -23,7 +23,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from lorekeeper.quality.metrics import MIN_APPLIED, SUCCESS_THRESHOLD, DayPoint, SkillMetrics
+from lorekeeper.quality.metrics import MIN_APPLIED, SUCCESS_THRESHOLD, DayPoint, SkillMetrics, format_rate
 from lorekeeper.ui.charts import ThemedPlot
 from lorekeeper.ui.models.base import RowsModel
 from lorekeeper.ui.panels.base import AppContext, Panel
@@ -49,11 +49,11 @@ class Snapshot:
 
 class SkillHealthModel(RowsModel[SkillMetrics]):
     COL_SKILL, COL_PROJECT, COL_APPLIED, COL_SUCCESS, COL_UP, COL_DOWN, COL_STATUS = range(7)
-    HEADERS = ("Skill", "Project", "Applied", "Success", "Up", "Down", "Health")
+    HEADERS = ("Skill", "Scope", "Applied", "Success", "Up", "Down", "Health")
 
     def cell(self, item: SkillMetrics, column: int, role: int) -> Any:
         if role == Qt.ItemDataRole.DisplayRole:
-            rate = "—" if item.success_rate is None else f"{item.success_rate:.0%}"
+            rate = format_rate(item.success_rate, none="—")
             if item.underperforming:
                 status = "Underperforming: " + "; ".join(item.reasons)
             elif item.applied_count < MIN_APPLIED:
@@ -62,7 +62,7 @@ class SkillHealthModel(RowsModel[SkillMetrics]):
                 status = "Healthy"
             return (
                 item.skill,
-                item.project or "all",
+                item.project or "global",
                 item.applied_count,
                 rate,
                 item.feedback_positive,
@@ -169,9 +169,11 @@ class QualityPanel(Panel):
         layout.addWidget(label("Quality", "panelTitle"))
         layout.addWidget(
             label(
-                f"Skill health from every answer: applied count, success rate (no warning rule failed) and feedback. "
-                f"Underperforming: applied ≥ {MIN_APPLIED} and success < {SUCCESS_THRESHOLD:.0%} or more thumbs down than up — "
-                "the skills the improvement loop will propose to fix. Worst first.",
+                "Skill health per skill scope (the global skill or a project's fork) from the answers since its "
+                "current version and its last reviewed proposal: applied count, success rate (no warning rule "
+                f"failed) and feedback. Underperforming: applied ≥ {MIN_APPLIED} and success < "
+                f"{format_rate(SUCCESS_THRESHOLD)} or more thumbs down than up — the skills the nightly run "
+                "proposes to fix. Worst first.",
                 "panelSubtitle",
                 wrap=True,
             )
@@ -233,7 +235,7 @@ class QualityPanel(Panel):
 
         def load() -> Snapshot:
             return Snapshot(
-                ws.quality.metrics(days=days, project=project),
+                ws.quality.health(days=days, project=project),
                 ws.quality.daily(days=days, project=project, skill=skill),
                 skill,
                 days,
