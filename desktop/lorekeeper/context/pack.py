@@ -39,7 +39,9 @@ BODY_SHARE = 0.6  # task packs: share of the budget first spent on the most rele
 BODY_MIN_RELEVANCE = 0.2  # ...for definitions at least this relevant (1.0 = the best match)
 COVERAGE_SHARE = 0.8  # when every file's signatures fit in this share of the rest, all get them
 DOWNGRADE = {"full": "map", "map": "signatures", "signatures": "reference"}
-PIN_SHARE = 0.7  # task packs on a large tree: share of the budget the task's own bodies may take first
+PIN_SHARE = 0.85  # task packs on a large tree: share of the budget the task's own bodies may take first
+SEED_MIN_MATCH = 0.5  # ...among the definitions matching the task at least this well (1.0 = the best)
+CLASS_SHARE = 0.5  # share of a matching class's score added to its methods that match the task
 TASK_SEEDS = 4  # the best-matching definitions whose callees (and callers) are pinned right after them
 MAX_CALLERS = 3  # callers pinned per seed (the two best seeds), most relevant first
 MAX_TEST_CALLERS = 3  # FixBug: test functions calling a seed, pinned after the callers
@@ -183,13 +185,15 @@ def pack_parsed(
 
         rel = relevance(files, intent)
         file_rel, def_rel, communities, call_graph = rel.files, rel.definitions, rel.community, rel.call_graph
+        matches = rel.matches
     else:
         file_rel, def_rel, communities, call_graph = [0.0] * len(files), {}, [-1] * len(files), None
+        matches = {}
     yield (len(sources) + 1, total_steps, "allocating tokens")
     cap = input_tokens if budget is None else min(budget, input_tokens)
     if mode == "auto" and budget is None:
         cap = max(1, int(input_tokens * AUTO_DEFAULT_SHARE)) if input_tokens else 0
-    packer = _Packer(files, counts, file_rel, def_rel, intent, mode, cap, call_graph)
+    packer = _Packer(files, counts, file_rel, def_rel, intent, mode, cap, call_graph, matches)
     packer.decide()
     yield (len(sources) + 2, total_steps, "checking the budget")
     text = packer.assemble(root, budget, skipped)
@@ -264,6 +268,7 @@ class _Packer:
         mode: str,
         cap: int,
         call_graph: Any = None,
+        matches: dict[tuple[int, int], float] | None = None,
     ) -> None:
         self.files = files
         self.counts = counts
@@ -283,11 +288,14 @@ class _Packer:
         self.omitted: list[int] = []
         self.shared: dict[str, set[str]] = {}  # "" (absolute) or a folder (relative) -> hoisted lines
         self.call_graph = call_graph
+        self.focus = False  # a tree too large for the budget: lean maps keep only the task's bodies
+        self.matches = matches or {}
         self.pinned: set[int] = set()  # files holding the task's own bodies: downgraded last
         self.targets: set[int] = set()  # files the task names or whose code matches it best
         self.indexed: set[int] = set()  # files sent as their path only, in the index section
         self._costs: dict[tuple[int, str], int] = {}
         self._deltas: dict[tuple[int, int], int] = {}
+        self._shorts: dict[tuple[int, int], int] = {}
         self._sent: dict[int, int] = {}  # exact tokens of each rendered file (incremental accounting)
         self._src: dict[int, bytes] = {}
         self._index_costs: dict[int, int] = {}
@@ -314,6 +322,7 @@ class _Packer:
             scores=scores,
             note=note,
             lean=lean,
+            focus=lean and self.focus,
         )
 
     def sent(self, i: int) -> int:
@@ -354,6 +363,7 @@ class _Packer:
             nested = sum(1 for k in range(di + 1, len(pf.definitions)) if pf.definitions[k].start < d.end)
             # nested headers printed in the skeleton disappear into the body
             self._deltas[key] = max(1, whole - short - 4 * nested)
+            self._shorts[key] = short
         return self._deltas[key]
 
     def estimate(self, i: int, mode: str, bodies: list[int] | None = None) -> int:
@@ -361,7 +371,10 @@ class _Packer:
             return self.cost(i, mode)
         best = max(bodies, key=lambda k: self.def_scores.get(i, {}).get(k, 0.0))
         anchor = tokens.count(self.files[i].definitions[best].header) + 8
-        return self.cost(i, mode) + sum(self.delta(i, di) for di in bodies) + anchor
+        extra = sum(self.delta(i, di) for di in bodies)
+        if mode == "lean" and self.focus:  # a focus map has no skeleton line for the bodies' headers
+            extra += sum(self._shorts[(i, di)] for di in bodies)
+        return self.cost(i, mode) + extra + anchor
 
     def _covered(self, i: int, chosen: list[int], di: int) -> bool:
         """True when definition di is inside (or around) one already chosen."""
@@ -422,6 +435,21 @@ class _Packer:
         (FixBug), and the other good matches. Centrality plays no part in this order."""
         ranked = sorted(self.def_rel.items(), key=lambda kv: (-kv[1], kv[0]))[:MAX_FILL_CANDIDATES]
         seeds = [k for k, v in ranked if v >= BODY_MIN_RELEVANCE and not self._container(*k)]
+        # the best matches of the task's own words come first, before what the graph lifted
+        # a class the task names lends its match to its methods that match the task too
+        matches = dict(self.matches)
+        for (fi, di), v in self.matches.items():
+            if self._container(fi, di):
+                defs = self.files[fi].definitions
+                for k in range(di + 1, len(defs)):
+                    if defs[k].start >= defs[di].end:
+                        break
+                    if defs[k].parent == di and (fi, k) in self.matches:
+                        matches[(fi, k)] = self.matches[(fi, k)] + CLASS_SHARE * v
+        by_match = [kv for kv in sorted(matches.items(), key=lambda kv: (-kv[1], kv[0])) if not self._container(*kv[0])]
+
+        best = by_match[0][1] if by_match else 0.0
+        top = [k for k, v in by_match if v >= SEED_MIN_MATCH * best][:TASK_SEEDS] or seeds[:TASK_SEEDS]
         out: list[tuple[int, int]] = []
         seen: set[tuple[int, int]] = set()
 
@@ -434,9 +462,9 @@ class _Packer:
             return sorted(ks, key=lambda k: (-self.def_rel.get(k, 0.0), k))
 
         cg = self.call_graph
-        top = seeds[:TASK_SEEDS]
         for k in top:
             add(k)
+        for k in top:
             if cg is not None and k in cg:
                 for c in by_rel(c for c in cg.successors(k) if cg.edges[k, c].get("weight", 1.0) >= 0.5):
                     add(c)
@@ -461,6 +489,7 @@ class _Packer:
         reads to make the change comes before the outline of everything else. On a tree whose
         outline does not fit, that part grows to PIN_SHARE; the files holding them are pinned."""
         large = sum(self.cost(i, "signatures") for i in range(len(self.files))) > avail
+        self.focus = large
         cap = int(avail * (PIN_SHARE if large else BODY_SHARE))
         named = [t.lower().lstrip("./") for t in self.intent.targets if "/" in t or t.endswith(_CODE_EXTS)]
         self.targets |= {i for i, pf in enumerate(self.files) if any(pf.rel.lower().endswith(t) for t in named)}
