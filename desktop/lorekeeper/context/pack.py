@@ -43,6 +43,7 @@ PIN_SHARE = 0.85  # task packs on a large tree: share of the budget the task's o
 SEED_MIN_MATCH = 0.5  # ...among the definitions matching the task at least this well (1.0 = the best)
 CLASS_SHARE = 0.5  # share of a matching class's score added to its methods that match the task
 TASK_SEEDS = 4  # the best-matching definitions whose callees (and callers) are pinned right after them
+MAX_SECOND_CALLEES = 4  # callees of the best match's callees, in its own file
 MAX_CALLERS = 3  # callers pinned per seed (the two best seeds), most relevant first
 MAX_TEST_CALLERS = 3  # FixBug: test functions calling a seed, pinned after the callers
 _CODE_EXTS = (".py", ".pyi", ".ts", ".tsx", ".js", ".jsx", ".rs", ".go", ".java", ".md")
@@ -462,12 +463,26 @@ class _Packer:
             return sorted(ks, key=lambda k: (-self.def_rel.get(k, 0.0), k))
 
         cg = self.call_graph
-        for k in top:
+
+        def callees(k: tuple[int, int]) -> list[tuple[int, int]]:
+            if cg is None or k not in cg:
+                return []
+            return by_rel(c for c in cg.successors(k) if cg.edges[k, c].get("weight", 1.0) >= 0.5)
+
+        # the best match and what it calls (and, in its own file, what those call) come first
+        if top:
+            add(top[0])
+            first = callees(top[0])
+            for c in first:
+                add(c)
+            second = [c2 for c in first for c2 in callees(c) if c2[0] == top[0][0]]
+            for c2 in by_rel(set(second))[:MAX_SECOND_CALLEES]:
+                add(c2)
+        for k in top[1:]:
             add(k)
-        for k in top:
-            if cg is not None and k in cg:
-                for c in by_rel(c for c in cg.successors(k) if cg.edges[k, c].get("weight", 1.0) >= 0.5):
-                    add(c)
+        for k in top[1:]:
+            for c in callees(k):
+                add(c)
         if cg is not None:
             tests: list[tuple[int, int]] = []
             for k in top[:2]:
