@@ -297,6 +297,7 @@ class _Packer:
         self._costs: dict[tuple[int, str], int] = {}
         self._deltas: dict[tuple[int, int], int] = {}
         self._shorts: dict[tuple[int, int], int] = {}
+        self._stuck: set[int] = set()
         self._sent: dict[int, int] = {}  # exact tokens of each rendered file (incremental accounting)
         self._src: dict[int, bytes] = {}
         self._index_costs: dict[int, int] = {}
@@ -557,6 +558,7 @@ class _Packer:
                     if delta <= left:
                         left -= delta
                         self.plan[i] = level
+                        self.notes[i] = "outline only: budget"
                         self.reasons[i] = f"{level}: the most relevant outlines first, within the budget"
 
     def _ranked_defs(self) -> dict[int, list[int]]:
@@ -633,6 +635,7 @@ class _Packer:
                 self.plan[fi] = mode
                 self.bodies[fi] = [*chosen, di]
                 self.reasons[fi] = f"map: {len(self.bodies[fi])} whole bodies for the task (leftover budget)"
+                self.notes.pop(fi, None)
         for fi in sorted(range(len(self.files)), key=lambda k: (-self.file_rel[k], k)):
             cur_mode = self.plan[fi]
             if cur_mode == "omitted":
@@ -649,6 +652,7 @@ class _Packer:
                     if better != "map":
                         self.bodies.pop(fi, None)
                     self.reasons[fi] = f"{better}: upgraded with leftover budget"
+                    self.notes.pop(fi, None)
                     break
 
     def _hoist_imports(self) -> None:
@@ -683,7 +687,12 @@ class _Packer:
                 step: tuple[str, list[int] | None] = (self.plan[i], self.bodies[i][:-1])
                 saving = self.delta(i, self.bodies[i][-1])
             else:
-                leaner = [m for m in MODES[MODES.index(r.mode) + 1 :] if self.cost(i, m) < now]
+                # compared without the header's note, so an empty file rendered alike in every mode
+                # goes to the index instead of being "downgraded" to itself forever
+                base = now if r.mode == "map" else min(now, self.cost(i, r.mode))
+                leaner = (
+                    [] if i in self._stuck else [m for m in MODES[MODES.index(r.mode) + 1 :] if self.cost(i, m) < base]
+                )
                 if leaner:
                     step = (leaner[0], None)
                     saving = now - self.cost(i, leaner[0])
@@ -721,6 +730,8 @@ class _Packer:
             self.notes[i] = note
             before = self.sent(i)
             self._set_rendered(i, self._render(i, mode, self.bodies.get(i), note))
+            if self.sent(i) >= before:
+                self._stuck.add(i)  # that step freed nothing: its next step is the index
             return before - self.sent(i)
         # index entries go last, a file that failed to parse the very last: it must stay named
         if self.indexed:
