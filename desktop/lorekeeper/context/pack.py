@@ -368,6 +368,17 @@ class _Packer:
             self._shorts[key] = short
         return self._deltas[key]
 
+    def _floor(self, i: int, mode: str) -> int:
+        """A cheap lower bound of cost(i, mode), to skip renderings that cannot fit (whitespace
+        rewrites never halve a file; a map holds at least half its signatures)."""
+        if (i, mode) in self._costs or mode in ("signatures", "reference"):
+            return self.cost(i, mode)
+        if mode == "full":
+            return self.counts[i] // 2
+        if mode == "map" and (i, "signatures") in self._costs:
+            return self._costs[(i, "signatures")] // 2
+        return 0
+
     def estimate(self, i: int, mode: str, bodies: list[int] | None = None) -> int:
         if mode not in ("map", "lean") or not bodies:
             return self.cost(i, mode)
@@ -519,7 +530,7 @@ class _Packer:
                 continue
             before = self.estimate(fi, "lean", chosen) if chosen else 0
             after = self.estimate(fi, "lean", [*chosen, di])
-            if after >= self.cost(fi, "full"):
+            if after >= self._floor(fi, "full") and after >= self.cost(fi, "full"):
                 if not chosen and fi not in self.plan and spent + self.cost(fi, "full") <= cap:
                     self.plan[fi] = "full"
                     self.reasons[fi] = "full: holds the task's most relevant code"
@@ -630,7 +641,7 @@ class _Packer:
             mode = "map" if self.plan[fi] == "map" else "lean"
             new = self.estimate(fi, mode, [*chosen, di])
             delta = new - self.current(fi)
-            if new < self.cost(fi, "full") and delta <= left:
+            if delta <= left and (new < self._floor(fi, "full") or new < self.cost(fi, "full")):
                 left -= delta
                 self.plan[fi] = mode
                 self.bodies[fi] = [*chosen, di]
@@ -644,6 +655,8 @@ class _Packer:
             for better in ("full", "map", "signatures", "reference"):
                 if MODES.index(better) >= rank and not (cur_mode == "lean" and better == "map"):
                     break
+                if self._floor(fi, better) - self.current(fi) > left:
+                    continue  # cannot fit: no need to render the file in that mode to know it
                 bodies = self.bodies.get(fi) if better == "map" else None
                 delta = self.estimate(fi, better, bodies) - self.current(fi)
                 if delta <= left:
