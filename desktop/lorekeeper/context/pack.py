@@ -6,10 +6,19 @@ de-duplication (MMR) -> delivery (one text, exact o200k_base count checked last)
 Guarantees (each has a test):
 - the output is never larger than the input (the cap is min(budget, input tokens));
 - the budget is never exceeded: the final text is counted exactly and files are downgraded,
-  least relevant first, until it fits;
+  least relevant first (the files holding the task's bodies last), until it fits; each step frees
+  a known number of tokens (per-file counts are cached), so the pack is re-counted only when the
+  estimate fits, not once per step;
 - the output is deterministic: sorted walk, no clock or randomness in the text;
 - a file that fails to parse falls back visibly (its header says so), it never vanishes;
 - every file's header gives its mode and the tokens dropped from it.
+
+Task packs plan from the task (`_Packer._task_defs`): the best matches of the task's words, what
+the best one calls (and, in its file, what those call), the other matches and their callees, the
+callers of the two best, tests calling them (FixBug). Their bodies are pinned first, up to
+PIN_SHARE of the budget on a tree whose outline does not fit (in focus maps: the bodies and their
+classes only), and centrality never pushes them out. The rest of the tree then starts as one name
+in an index section and climbs to reference and signature lines by relevance (`_ladder`).
 """
 
 from __future__ import annotations
@@ -454,11 +463,11 @@ class _Packer:
         for (fi, di), v in self.matches.items():
             if self._container(fi, di):
                 defs = self.files[fi].definitions
-                for k in range(di + 1, len(defs)):
-                    if defs[k].start >= defs[di].end:
+                for m in range(di + 1, len(defs)):
+                    if defs[m].start >= defs[di].end:
                         break
-                    if defs[k].parent == di and (fi, k) in self.matches:
-                        matches[(fi, k)] = self.matches[(fi, k)] + CLASS_SHARE * v
+                    if defs[m].parent == di and (fi, m) in self.matches:
+                        matches[(fi, m)] = self.matches[(fi, m)] + CLASS_SHARE * v
         by_match = [kv for kv in sorted(matches.items(), key=lambda kv: (-kv[1], kv[0])) if not self._container(*kv[0])]
 
         best = by_match[0][1] if by_match else 0.0
@@ -779,10 +788,10 @@ class _Packer:
         if skipped:
             lines.append(f"# skipped: {len(skipped)} binary or oversized files")
         parts = ["\n".join(lines) + "\n"]
-        for key, lines in sorted(self.shared.items()):
+        for key, hoisted in sorted(self.shared.items()):
             where = f" in {key}/" if key else ""
             parts.append(
-                f"=== imports shared by several files{where} (listed once)\n" + "\n".join(sorted(lines)) + "\n"
+                f"=== imports shared by several files{where} (listed once)\n" + "\n".join(sorted(hoisted)) + "\n"
             )
         if intent.task:  # files holding the task's bodies first (high-attention position), then by relevance
 
