@@ -41,6 +41,9 @@ W_NAME_PART = 3.0  # a word of the task is a word of the definition's name
 W_PATH = 2.0  # a word of the task is a word of the file path
 W_DOC = 1.0  # ... of its docstring's first line
 W_BODY = 1.0  # ... of the identifiers used in its body (saturating at 3 uses)
+W_QUALIFIED = 4.0  # multiplier of W_NAME_EXACT when the task names Class.method exactly
+W_NAME_WHOLE = 2.0  # a word of the task is the definition's whole name
+W_BODY_EXACT = 3.0  # an identifier the task names exactly (`pool_size`) is used in the body
 
 _DOTTED_SUFFIX_STRIP = ("__init__", "mod", "index", "lib")
 _JS_EXTS = (".ts", ".tsx", ".js", ".jsx", ".mjs", ".cjs", "/index.ts", "/index.tsx", "/index.js")
@@ -53,6 +56,7 @@ class Relevance:
     pagerank: list[float]
     community: list[int]
     definitions: dict[tuple[int, int], float] = field(default_factory=dict)  # (file, def) -> 0..1
+    matches: dict[tuple[int, int], float] = field(default_factory=dict)  # the task's own match, before the graph
     graph: Any = None  # the import DiGraph (nodes are file indices)
     call_graph: Any = None
 
@@ -142,7 +146,8 @@ def relevance(files: list[ParsedFile], intent: StructuredIntent) -> Relevance:
     communities = _communities(g)
     terms = {stem(t) for t in intent.terms}
     idf = _idf(files, terms)
-    exact = {i.lower() for i in intent.identifiers} | {i.lower().split(".")[-1] for i in intent.identifiers}
+    exact = {i.lower() for i in intent.identifiers}
+    exact_tail = {i.lower().split(".")[-1] for i in intent.identifiers if "." in i} - exact
     target_files = [t.lower() for t in intent.targets if ("." in t and "/" in t) or t.endswith(_TARGET_EXTS)]
 
     def_base: dict[tuple[int, int], float] = {}
@@ -154,13 +159,14 @@ def relevance(files: list[ParsedFile], intent: StructuredIntent) -> Relevance:
             s += W_NAME_EXACT
         file_base[fi] = s
         for di, d in enumerate(pf.definitions):
-            score = _definition_score(d, terms, idf, exact)
+            score = _definition_score(d, terms, idf, exact, exact_tail)
             if score > 0:
                 def_base[(fi, di)] = score + 0.25 * s
 
     # call graph and its personalised PageRank
     cg = _call_graph(files, g)
     def_scores: dict[tuple[int, int], float] = {}
+    base_norm: dict[tuple[int, int], float] = {}
     if def_base:
         top = max(def_base.values())
         base_norm = {k: v / top for k, v in def_base.items()}
@@ -199,22 +205,30 @@ def relevance(files: list[ParsedFile], intent: StructuredIntent) -> Relevance:
                 scores[i] += COMMUNITY_BONUS
     else:
         scores = list(pr)
-    return Relevance(_normalise(scores), heat, pr, communities, def_scores, g, cg)
+    return Relevance(_normalise(scores), heat, pr, communities, def_scores, base_norm, g, cg)
 
 
 _TARGET_EXTS = (".py", ".pyi", ".ts", ".tsx", ".js", ".jsx", ".rs", ".go", ".java", ".md")
 
 
-def _definition_score(d: Any, terms: set[str], idf: dict[str, float], exact: set[str]) -> float:
+def _definition_score(
+    d: Any, terms: set[str], idf: dict[str, float], exact: set[str], exact_tail: frozenset[str] | set[str] = frozenset()
+) -> float:
     if not terms:
         return 0.0
     name_l = d.name.lower()
     name_parts = {stem(w) for w in words_of(d.name)} | {stem(name_l)}
     qual_l = d.qualname.lower()
     score = 0.0
-    if name_l in exact or qual_l in exact or any(q.endswith("." + name_l) and qual_l.endswith(q) for q in exact):
+    if any("." in q and (qual_l == q or qual_l.endswith("." + q)) for q in exact):
+        score += W_NAME_EXACT * W_QUALIFIED  # `Session.get` names this method, not every `get`
+    elif name_l in exact or qual_l in exact:
         score += W_NAME_EXACT
+    elif name_l in exact_tail:  # `get` of `Session.get` on another class: a weak hint
+        score += W_NAME_PART
     doc_words = {stem(w) for w in words_of(d.doc)} if d.doc else set()
+    if exact:
+        score += W_BODY_EXACT * sum(1 for ident in d.identifiers if ident.lower() in exact and ident.lower() != name_l)
     body_counts: dict[str, int] = defaultdict(int)
     for ident, c in d.identifiers.items():
         stems = identifier_stems(ident)
@@ -225,6 +239,8 @@ def _definition_score(d: Any, terms: set[str], idf: dict[str, float], exact: set
         w = idf.get(t, 0.0)
         if t in name_parts or t == name_l:
             score += W_NAME_PART * w
+        if t == stem(name_l.strip("_")):  # the task names the whole definition (`validates`)
+            score += W_NAME_WHOLE * w
         if t in doc_words:
             score += W_DOC * w
         c = body_counts.get(t, 0)

@@ -6,10 +6,19 @@ de-duplication (MMR) -> delivery (one text, exact o200k_base count checked last)
 Guarantees (each has a test):
 - the output is never larger than the input (the cap is min(budget, input tokens));
 - the budget is never exceeded: the final text is counted exactly and files are downgraded,
-  least relevant first, until it fits;
+  least relevant first (the files holding the task's bodies last), until it fits; each step frees
+  a known number of tokens (per-file counts are cached), so the pack is re-counted only when the
+  estimate fits, not once per step;
 - the output is deterministic: sorted walk, no clock or randomness in the text;
 - a file that fails to parse falls back visibly (its header says so), it never vanishes;
 - every file's header gives its mode and the tokens dropped from it.
+
+Task packs plan from the task (`_Packer._task_defs`): the best matches of the task's words, what
+the best one calls (and, in its file, what those call), the other matches and their callees, the
+callers of the two best, tests calling them (FixBug). Their bodies are pinned first, up to
+PIN_SHARE of the budget on a tree whose outline does not fit (in focus maps: the bodies and their
+classes only), and centrality never pushes them out. The rest of the tree then starts as one name
+in an index section and climbs to reference and signature lines by relevance (`_ladder`).
 """
 
 from __future__ import annotations
@@ -39,6 +48,15 @@ BODY_SHARE = 0.6  # task packs: share of the budget first spent on the most rele
 BODY_MIN_RELEVANCE = 0.2  # ...for definitions at least this relevant (1.0 = the best match)
 COVERAGE_SHARE = 0.8  # when every file's signatures fit in this share of the rest, all get them
 DOWNGRADE = {"full": "map", "map": "signatures", "signatures": "reference"}
+PIN_SHARE = 0.85  # task packs on a large tree: share of the budget the task's own bodies may take first
+SEED_MIN_MATCH = 0.5  # ...among the definitions matching the task at least this well (1.0 = the best)
+CLASS_SHARE = 0.5  # share of a matching class's score added to its methods that match the task
+TASK_SEEDS = 4  # the best-matching definitions whose callees (and callers) are pinned right after them
+MAX_SECOND_CALLEES = 4  # callees of the best match's callees, in its own file
+MAX_CALLERS = 3  # callers pinned per seed (the two best seeds), most relevant first
+MAX_TEST_CALLERS = 3  # FixBug: test functions calling a seed, pinned after the callers
+_CODE_EXTS = (".py", ".pyi", ".ts", ".tsx", ".js", ".jsx", ".rs", ".go", ".java", ".md")
+INDEX_TITLE = "=== index: files listed by path only, to fit the budget"
 
 ProgressCallback = Callable[[int, int, str], None]  # pack(progress=...): (done, total, text)
 
@@ -82,6 +100,7 @@ class PackResult:
     omitted: list[str]
     shared_imports: list[str]
     sections: dict[str, str] = field(default_factory=dict)  # rel -> its text in the pack
+    indexed: list[str] = field(default_factory=list)  # omitted files still named in the pack's index
 
     def to_dict(self, with_text: bool = False) -> dict[str, Any]:
         out = {
@@ -148,6 +167,26 @@ def pack_steps(
             yield (i, total_steps, f"parsing {src.rel}")
         files.append(parse_file(src.rel, src.text, detail=detail))
     counts = tokens.count_many([f.text for f in files])
+    return (yield from pack_parsed(root, files, counts, skipped, task=task, budget=budget, mode=mode, started=started))
+
+
+def pack_parsed(
+    root: Path,
+    files: list[ParsedFile],
+    counts: list[int],
+    skipped: list[Skipped],
+    *,
+    task: str | None = None,
+    budget: int | None = None,
+    mode: str = "auto",
+    started: float | None = None,
+) -> Generator[tuple[int, int, str], None, PackResult]:
+    """The pipeline after parsing (files and their exact token counts given), so that several
+    packs of one tree (tasks, budgets) parse it once."""
+    started = time.perf_counter() if started is None else started
+    root = Path(root)
+    total_steps = len(files) + 3
+    sources = files
     input_tokens = sum(counts)
     intent = classify(task)
     yield (len(sources), total_steps, "ranking files")
@@ -156,23 +195,31 @@ def pack_steps(
         from lorekeeper.context.graph import relevance
 
         rel = relevance(files, intent)
-        file_rel, def_rel, communities = rel.files, rel.definitions, rel.community
+        file_rel, def_rel, communities, call_graph = rel.files, rel.definitions, rel.community, rel.call_graph
+        matches = rel.matches
     else:
-        file_rel, def_rel, communities = [0.0] * len(files), {}, [-1] * len(files)
+        file_rel, def_rel, communities, call_graph = [0.0] * len(files), {}, [-1] * len(files), None
+        matches = {}
     yield (len(sources) + 1, total_steps, "allocating tokens")
     cap = input_tokens if budget is None else min(budget, input_tokens)
     if mode == "auto" and budget is None:
         cap = max(1, int(input_tokens * AUTO_DEFAULT_SHARE)) if input_tokens else 0
-    packer = _Packer(files, counts, file_rel, def_rel, intent, mode, cap)
+    packer = _Packer(files, counts, file_rel, def_rel, intent, mode, cap, call_graph, matches)
     packer.decide()
     yield (len(sources) + 2, total_steps, "checking the budget")
     text = packer.assemble(root, budget, skipped)
     out_tokens = tokens.count(text)
     while out_tokens > cap:
-        if not packer.downgrade_one(out_tokens - cap):
-            raise InvalidInputError(
-                f"a budget of {budget} tokens cannot hold even the pack header ({out_tokens} tokens): raise --budget",
-            )
+        # incremental accounting: each step frees a known number of tokens (per-file counts are
+        # cached), so the whole pack is only re-assembled and counted once the estimate fits
+        need = out_tokens - cap
+        while need > 0:
+            freed = packer.downgrade_one(need)
+            if freed is None:
+                raise InvalidInputError(
+                    f"a budget of {budget} tokens cannot hold even the pack header ({out_tokens} tokens): raise --budget",
+                )
+            need -= max(1, freed)
         text = packer.assemble(root, budget, skipped)
         out_tokens = tokens.count(text)
     entries = []
@@ -183,7 +230,7 @@ def pack_steps(
                 rel=pf.rel,
                 language=pf.language,
                 original_tokens=counts[i],
-                sent_tokens=tokens.count(r.text) if r is not None else 0,
+                sent_tokens=packer.sent(i) if r is not None else 0,
                 mode=r.mode if r is not None else "omitted",
                 relevance=round(file_rel[i], 4),
                 reason=packer.reasons.get(i, ""),
@@ -207,9 +254,10 @@ def pack_steps(
         mode=mode,
         seconds=time.perf_counter() - started,
         skipped=skipped,
-        omitted=[files[i].rel for i in packer.omitted],
+        omitted=[files[i].rel for i in packer.omitted] + [files[i].rel for i in sorted(packer.indexed)],
         shared_imports=sorted({line for lines in packer.shared.values() for line in lines}),
         sections={files[i].rel: r.text for i, r in packer.rendered.items()},
+        indexed=[files[i].rel for i in sorted(packer.indexed)],
     )
 
 
@@ -230,6 +278,8 @@ class _Packer:
         intent: StructuredIntent,
         mode: str,
         cap: int,
+        call_graph: Any = None,
+        matches: dict[tuple[int, int], float] | None = None,
     ) -> None:
         self.files = files
         self.counts = counts
@@ -248,8 +298,20 @@ class _Packer:
         self.notes: dict[int, str] = {}
         self.omitted: list[int] = []
         self.shared: dict[str, set[str]] = {}  # "" (absolute) or a folder (relative) -> hoisted lines
+        self.call_graph = call_graph
+        self.focus = False  # a tree too large for the budget: lean maps keep only the task's bodies
+        self.matches = matches or {}
+        self.pinned: set[int] = set()  # files holding the task's own bodies: downgraded last
+        self.targets: set[int] = set()  # files the task names or whose code matches it best
+        self.indexed: set[int] = set()  # files sent as their path only, in the index section
         self._costs: dict[tuple[int, str], int] = {}
         self._deltas: dict[tuple[int, int], int] = {}
+        self._shorts: dict[tuple[int, int], int] = {}
+        self._stuck: set[int] = set()
+        self._sent: dict[int, int] = {}  # exact tokens of each rendered file (incremental accounting)
+        self._src: dict[int, bytes] = {}
+        self._index_costs: dict[int, int] = {}
+        self._anchor_def = min(def_rel.items(), key=lambda kv: (-kv[1], kv[0]))[0] if intent.task and def_rel else None
 
     # -- rendering and costs ------------------------------------------------------------------
 
@@ -272,7 +334,24 @@ class _Packer:
             scores=scores,
             note=note,
             lean=lean,
+            focus=lean and self.focus,
         )
+
+    def sent(self, i: int) -> int:
+        """Exact tokens of file i as rendered now (counted once per rendering)."""
+        if i not in self._sent:
+            self._sent[i] = tokens.count(self.rendered[i].text)
+        return self._sent[i]
+
+    def _set_rendered(self, i: int, r: Rendered) -> None:
+        self.rendered[i] = r
+        self._sent.pop(i, None)
+
+    def index_cost(self, i: int) -> int:
+        """What file i costs as one name in the index section (its folder's prefix amortised)."""
+        if i not in self._index_costs:
+            self._index_costs[i] = tokens.count(" " + self.files[i].rel.rsplit("/", 1)[-1]) + 1
+        return self._index_costs[i]
 
     def cost(self, i: int, mode: str) -> int:
         """Exact tokens of file i in `mode` (map: the skeleton without bodies), header included."""
@@ -287,21 +366,38 @@ class _Packer:
         if key not in self._deltas:
             pf = self.files[i]
             d = pf.definitions[di]
-            src = pf.text.encode("utf-8")
+            src = self._src.get(i)
+            if src is None:
+                src = self._src[i] = pf.text.encode("utf-8")
             line_start = src.rfind(b"\n", 0, d.start) + 1
             whole = tokens.count(src[line_start : d.end].decode("utf-8", "replace"))
             short = tokens.count("\t" * d.depth + d.header + ("\n\t" + d.doc if d.doc else "")) + 1
             nested = sum(1 for k in range(di + 1, len(pf.definitions)) if pf.definitions[k].start < d.end)
             # nested headers printed in the skeleton disappear into the body
             self._deltas[key] = max(1, whole - short - 4 * nested)
+            self._shorts[key] = short
         return self._deltas[key]
+
+    def _floor(self, i: int, mode: str) -> int:
+        """A cheap lower bound of cost(i, mode), to skip renderings that cannot fit (whitespace
+        rewrites never halve a file; a map holds at least half its signatures)."""
+        if (i, mode) in self._costs or mode in ("signatures", "reference"):
+            return self.cost(i, mode)
+        if mode == "full":
+            return self.counts[i] // 2
+        if mode == "map" and (i, "signatures") in self._costs:
+            return self._costs[(i, "signatures")] // 2
+        return 0
 
     def estimate(self, i: int, mode: str, bodies: list[int] | None = None) -> int:
         if mode not in ("map", "lean") or not bodies:
             return self.cost(i, mode)
         best = max(bodies, key=lambda k: self.def_scores.get(i, {}).get(k, 0.0))
         anchor = tokens.count(self.files[i].definitions[best].header) + 8
-        return self.cost(i, mode) + sum(self.delta(i, di) for di in bodies) + anchor
+        extra = sum(self.delta(i, di) for di in bodies)
+        if mode == "lean" and self.focus:  # a focus map has no skeleton line for the bodies' headers
+            extra += sum(self._shorts[(i, di)] for di in bodies)
+        return self.cost(i, mode) + extra + anchor
 
     def _covered(self, i: int, chosen: list[int], di: int) -> bool:
         """True when definition di is inside (or around) one already chosen."""
@@ -312,7 +408,12 @@ class _Packer:
         )
 
     def current(self, i: int) -> int:
-        return self.estimate(i, self.plan[i], self.bodies.get(i))
+        mode = self.plan[i]
+        if mode == "index":
+            return self.index_cost(i)
+        if mode == "omitted":
+            return 0
+        return self.estimate(i, mode, self.bodies.get(i))
 
     # -- decisions ---------------------------------------------------------------------------
 
@@ -328,45 +429,158 @@ class _Packer:
             free = [i for i in range(n) if i not in self.plan]
             rest = max(0, avail - spent)
             sig = {i: self.cost(i, "signatures") for i in free}
-            floor = sum(sig.values()) <= COVERAGE_SHARE * rest  # every file's outline is affordable
-            extra = rest - sum(sig.values()) if floor else rest
-            beta = temperature(self.intent.specificity)
-            shares = boltzmann([self.file_rel[i] for i in free], extra, beta)
-            ranked = self._ranked_defs()
-            for k, i in enumerate(free):
-                budget = shares[k] + (sig[i] if floor else 0)
-                self._fit(i, budget, ranked.get(i, []))
+            if self.intent.task and sum(sig.values()) > rest:
+                # a large tree for the budget: start every other file from its index line and
+                # upgrade by relevance, instead of planning them all and downgrading hundreds of times
+                self._ladder(free, rest)
+            else:
+                floor = sum(sig.values()) <= COVERAGE_SHARE * rest  # every file's outline is affordable
+                extra = rest - sum(sig.values()) if floor else rest
+                beta = temperature(self.intent.specificity)
+                shares = boltzmann([self.file_rel[i] for i in free], extra, beta)
+                ranked = self._ranked_defs()
+                for k, i in enumerate(free):
+                    budget = shares[k] + (sig[i] if floor else 0)
+                    self._fit(i, budget, ranked.get(i, []))
             self._fill(avail)
         self._hoist_imports()
         for i in range(n):
-            self.rendered[i] = self._render(i, self.plan[i], self.bodies.get(i), self.notes.get(i, ""))
+            if self.plan[i] == "index":
+                self.indexed.add(i)
+            elif self.plan[i] == "omitted":
+                self.omitted.append(i)
+            else:
+                self.rendered[i] = self._render(i, self.plan[i], self.bodies.get(i), self.notes.get(i, ""))
+
+    def _task_defs(self) -> list[tuple[int, int]]:
+        """The definitions the task needs, in the order they get their bodies: the best matches,
+        each followed by what it calls; then the callers of the two best, the tests calling them
+        (FixBug), and the other good matches. Centrality plays no part in this order."""
+        ranked = sorted(self.def_rel.items(), key=lambda kv: (-kv[1], kv[0]))[:MAX_FILL_CANDIDATES]
+        seeds = [k for k, v in ranked if v >= BODY_MIN_RELEVANCE and not self._container(*k)]
+        # the best matches of the task's own words come first, before what the graph lifted
+        # a class the task names lends its match to its methods that match the task too
+        matches = dict(self.matches)
+        for (fi, di), v in self.matches.items():
+            if self._container(fi, di):
+                defs = self.files[fi].definitions
+                for m in range(di + 1, len(defs)):
+                    if defs[m].start >= defs[di].end:
+                        break
+                    if defs[m].parent == di and (fi, m) in self.matches:
+                        matches[(fi, m)] = self.matches[(fi, m)] + CLASS_SHARE * v
+        by_match = [kv for kv in sorted(matches.items(), key=lambda kv: (-kv[1], kv[0])) if not self._container(*kv[0])]
+
+        best = by_match[0][1] if by_match else 0.0
+        top = [k for k, v in by_match if v >= SEED_MIN_MATCH * best][:TASK_SEEDS] or seeds[:TASK_SEEDS]
+        out: list[tuple[int, int]] = []
+        seen: set[tuple[int, int]] = set()
+
+        def add(k: tuple[int, int]) -> None:
+            if k not in seen and not self._container(*k):
+                seen.add(k)
+                out.append(k)
+
+        def by_rel(ks: Any) -> list[tuple[int, int]]:
+            return sorted(ks, key=lambda k: (-self.def_rel.get(k, 0.0), k))
+
+        cg = self.call_graph
+
+        def callees(k: tuple[int, int]) -> list[tuple[int, int]]:
+            if cg is None or k not in cg:
+                return []
+            return by_rel(c for c in cg.successors(k) if cg.edges[k, c].get("weight", 1.0) >= 0.5)
+
+        # the best match and what it calls (and, in its own file, what those call) come first
+        if top:
+            add(top[0])
+            first = callees(top[0])
+            for c in first:
+                add(c)
+            second = [c2 for c in first for c2 in callees(c) if c2[0] == top[0][0]]
+            for c2 in by_rel(set(second))[:MAX_SECOND_CALLEES]:
+                add(c2)
+        for k in top[1:]:
+            add(k)
+        for k in top[1:]:
+            for c in callees(k):
+                add(c)
+        if cg is not None:
+            tests: list[tuple[int, int]] = []
+            for k in top[:2]:
+                if k not in cg:
+                    continue
+                callers = by_rel(c for c in cg.predecessors(k) if cg.edges[c, k].get("weight", 1.0) >= 0.5)
+                tests.extend(c for c in callers if _is_test(self.files[c[0]].rel))
+                for c in [c for c in callers if not _is_test(self.files[c[0]].rel)][:MAX_CALLERS]:
+                    add(c)
+            if self.intent.task_type == "fix_bug":
+                for c in by_rel(set(tests))[:MAX_TEST_CALLERS]:
+                    add(c)
+        for k in seeds:
+            add(k)
+        return out
 
     def _bodies_first(self, avail: int) -> int:
-        """Reserve up to BODY_SHARE of the budget for the most relevant whole bodies (task packs:
-        what a developer reads to make the change comes before the outline of everything else)."""
-        cap = int(avail * BODY_SHARE)
+        """Reserve part of the budget for the bodies the task needs (`_task_defs`): what a developer
+        reads to make the change comes before the outline of everything else. On a tree whose
+        outline does not fit, that part grows to PIN_SHARE; the files holding them are pinned."""
+        large = sum(self.cost(i, "signatures") for i in range(len(self.files))) > avail
+        self.focus = large
+        cap = int(avail * (PIN_SHARE if large else BODY_SHARE))
+        named = [t.lower().lstrip("./") for t in self.intent.targets if "/" in t or t.endswith(_CODE_EXTS)]
+        self.targets |= {i for i, pf in enumerate(self.files) if any(pf.rel.lower().endswith(t) for t in named)}
         spent = 0
-        candidates = sorted(self.def_rel.items(), key=lambda kv: (-kv[1], kv[0]))[:MAX_FILL_CANDIDATES]
-        for (fi, di), score in candidates:
-            if score < BODY_MIN_RELEVANCE or self._container(fi, di):
-                continue
+        order = self._task_defs()
+        if order:
+            self.targets.add(order[0][0])
+        for fi, di in order:
             chosen = self.bodies.get(fi, [])
             if self._covered(fi, chosen, di):
                 continue
             before = self.estimate(fi, "lean", chosen) if chosen else 0
             after = self.estimate(fi, "lean", [*chosen, di])
-            if after >= self.cost(fi, "full"):
-                if not chosen and spent + self.cost(fi, "full") <= cap:
+            if after >= self._floor(fi, "full") and after >= self.cost(fi, "full"):
+                if not chosen and fi not in self.plan and spent + self.cost(fi, "full") <= cap:
                     self.plan[fi] = "full"
                     self.reasons[fi] = "full: holds the task's most relevant code"
+                    self.pinned.add(fi)
                     spent += self.cost(fi, "full")
+                continue
+            if self.plan.get(fi) == "full":
                 continue
             if spent + after - before <= cap:
                 spent += after - before
                 self.bodies[fi] = [*chosen, di]
                 self.plan[fi] = "lean"
+                self.pinned.add(fi)
                 self.reasons[fi] = f"map (lean): {len(self.bodies[fi])} whole bodies the task needs first"
         return spent
+
+    def _ladder(self, free: list[int], rest: int) -> None:
+        """Plan the files that hold no task body when their outlines do not all fit: every file
+        starts as one name in the index, then the most relevant climb to reference and signatures
+        lines while the budget lasts (a file that failed to parse climbs first: it stays visible)."""
+        order = sorted(free, key=lambda i: (i not in self.targets, self.files[i].parsed, -self.file_rel[i], i))
+        left = rest
+        for i in order:
+            c = self.index_cost(i)
+            if c <= left:
+                self.plan[i] = "index"
+                self.reasons[i] = "index: listed by path only, to fit the budget"
+                left -= c
+            else:
+                self.plan[i] = "omitted"
+                self.reasons[i] = "omitted: even its index line does not fit the budget"
+        for level in ("reference", "signatures"):
+            for i in order:
+                if self.plan[i] in ("index", "omitted") or (level == "signatures" and self.plan[i] == "reference"):
+                    delta = self.cost(i, level) - self.current(i)
+                    if delta <= left:
+                        left -= delta
+                        self.plan[i] = level
+                        self.notes[i] = "outline only: budget"
+                        self.reasons[i] = f"{level}: the most relevant outlines first, within the budget"
 
     def _ranked_defs(self) -> dict[int, list[int]]:
         out: dict[int, list[int]] = {}
@@ -429,7 +643,7 @@ class _Packer:
         for (fi, di), _score in candidates:
             if left <= 0:
                 break
-            if self.plan[fi] == "full" or self._container(fi, di):
+            if self.plan[fi] == "full" or self._container(fi, di) or self.plan[fi] == "omitted":
                 continue
             chosen = self.bodies.get(fi, []) if self.plan[fi] in ("map", "lean") else []
             if di in chosen or self._covered(fi, chosen, di):
@@ -437,17 +651,22 @@ class _Packer:
             mode = "map" if self.plan[fi] == "map" else "lean"
             new = self.estimate(fi, mode, [*chosen, di])
             delta = new - self.current(fi)
-            if new < self.cost(fi, "full") and delta <= left:
+            if delta <= left and (new < self._floor(fi, "full") or new < self.cost(fi, "full")):
                 left -= delta
                 self.plan[fi] = mode
                 self.bodies[fi] = [*chosen, di]
                 self.reasons[fi] = f"map: {len(self.bodies[fi])} whole bodies for the task (leftover budget)"
+                self.notes.pop(fi, None)
         for fi in sorted(range(len(self.files)), key=lambda k: (-self.file_rel[k], k)):
             cur_mode = self.plan[fi]
-            rank = MODES.index("map") if cur_mode == "lean" else MODES.index(cur_mode)
-            for better in ("full", "map", "signatures"):
+            if cur_mode == "omitted":
+                continue
+            rank = len(MODES) if cur_mode == "index" else MODES.index("map" if cur_mode == "lean" else cur_mode)
+            for better in ("full", "map", "signatures", "reference"):
                 if MODES.index(better) >= rank and not (cur_mode == "lean" and better == "map"):
                     break
+                if self._floor(fi, better) - self.current(fi) > left:
+                    continue  # cannot fit: no need to render the file in that mode to know it
                 bodies = self.bodies.get(fi) if better == "map" else None
                 delta = self.estimate(fi, better, bodies) - self.current(fi)
                 if delta <= left:
@@ -456,6 +675,7 @@ class _Packer:
                     if better != "map":
                         self.bodies.pop(fi, None)
                     self.reasons[fi] = f"{better}: upgraded with leftover budget"
+                    self.notes.pop(fi, None)
                     break
 
     def _hoist_imports(self) -> None:
@@ -478,27 +698,49 @@ class _Packer:
         """What file i would cost in signatures and reference mode (for re-injection plans)."""
         return {m: self.cost(i, m) for m in ("signatures", "reference")}
 
-    def downgrade_one(self, over: int = 1) -> bool:
-        """Make one file one step leaner: the least relevant first; among equals, the step that
-        frees at least `over` tokens while losing the least. False when nothing is left to drop."""
+    def downgrade_one(self, over: int = 1) -> int | None:
+        """Make one file one step leaner and return the tokens it frees (from cached counts): the
+        least relevant first, the files holding the task's bodies last; among equals, the step that
+        frees at least `over` tokens while losing the least. Reference lines go to the index, index
+        entries go last. None when nothing is left to drop."""
         options = []
         for i, r in self.rendered.items():
-            now = tokens.count(r.text)
+            now = self.sent(i)
             if r.mode == "map" and self.bodies.get(i):
                 step: tuple[str, list[int] | None] = (self.plan[i], self.bodies[i][:-1])
                 saving = self.delta(i, self.bodies[i][-1])
             else:
-                leaner = [m for m in MODES[MODES.index(r.mode) + 1 :] if self.cost(i, m) < now]
-                if not leaner:
-                    continue
-                step = (leaner[0], None)
-                saving = now - self.cost(i, leaner[0])
+                # compared without the header's note, so an empty file rendered alike in every mode
+                # goes to the index instead of being "downgraded" to itself forever
+                base = now if r.mode == "map" else min(now, self.cost(i, r.mode))
+                leaner = (
+                    [] if i in self._stuck else [m for m in MODES[MODES.index(r.mode) + 1 :] if self.cost(i, m) < base]
+                )
+                if leaner:
+                    step = (leaner[0], None)
+                    saving = now - self.cost(i, leaner[0])
+                else:
+                    step = ("index", None)
+                    saving = now - self.index_cost(i)
             enough = saving >= over
-            key = (round(self.file_rel[i], 2), 0 if enough else 1, saving if enough else -saving, -i)
-            options.append((key, i, step))
+            last = (
+                1
+                if i in self.pinned or i in self.targets
+                else (1 if step[0] == "index" and not self.files[i].parsed else 0)
+            )
+            key = (last, round(self.file_rel[i], 2), 0 if enough else 1, saving if enough else -saving, -i)
+            options.append((key, i, step, saving))
         if options:
-            _key, i, (mode, bodies) = min(options, key=lambda o: o[0])
+            _key, i, (mode, bodies), saving = min(options, key=lambda o: o[0])
             old = self.rendered[i].mode
+            if mode == "index":
+                del self.rendered[i]
+                self._sent.pop(i, None)
+                self.bodies.pop(i, None)
+                self.plan[i] = "index"
+                self.indexed.add(i)
+                self.reasons[i] = f"index: downgraded from {old} to its index line to fit the budget"
+                return saving
             if mode in ("map", "lean") and old == "map":
                 self.bodies[i] = bodies or []
                 self.reasons[i] = f"map: bodies dropped to fit the budget ({len(self.bodies[i])} left)"
@@ -509,16 +751,20 @@ class _Packer:
                 note = f"{old}->{mode}: over budget"
             self.plan[i] = mode
             self.notes[i] = note
-            self.rendered[i] = self._render(i, mode, self.bodies.get(i), note)
-            return True
-        # a file that failed to parse is the last to go: its fallback must stay visible
-        order = sorted(self.rendered, key=lambda k: (not self.files[k].parsed, self.file_rel[k], -k))
-        for i in order:
-            del self.rendered[i]
+            before = self.sent(i)
+            self._set_rendered(i, self._render(i, mode, self.bodies.get(i), note))
+            if self.sent(i) >= before:
+                self._stuck.add(i)  # that step freed nothing: its next step is the index
+            return before - self.sent(i)
+        # index entries go last, a file that failed to parse the very last: it must stay named
+        if self.indexed:
+            i = min(self.indexed, key=lambda k: (not self.files[k].parsed, self.file_rel[k], -k))
+            self.indexed.discard(i)
             self.omitted.append(i)
-            self.reasons[i] = "omitted: even its reference line does not fit the budget"
-            return True
-        return False
+            self.plan[i] = "omitted"
+            self.reasons[i] = "omitted: even its index line does not fit the budget"
+            return self.index_cost(i)
+        return None
 
     # -- delivery -----------------------------------------------------------------------------
 
@@ -536,6 +782,8 @@ class _Packer:
             + ", ".join(f"{m} {modes[m]}" for m in MODES if modes.get(m))
             + ". Each file starts with '=== path [mode -N]', N = o200k tokens dropped from it."
         )
+        if self.indexed:
+            lines.append(f"# listed by path only (index at the end): {len(self.indexed)} files")
         if self.omitted:
             lines.append(f"# omitted to fit the budget: {len(self.omitted)} files")
         if skipped:
@@ -555,16 +803,26 @@ class _Packer:
         else:
             order = sorted(self.rendered, key=lambda k: self.files[k].rel)
         parts.extend(self.rendered[i].text for i in order)
+        if self.indexed:
+            parts.append(self._index_text())
         anchor = self._anchor()
         if anchor:
             parts.append(anchor)
         return "\n".join(parts)
 
+    def _index_text(self) -> str:
+        """One line per folder naming the files sent by path only."""
+        by_folder: dict[str, list[str]] = {}
+        for i in sorted(self.indexed, key=lambda k: self.files[k].rel):
+            rel = self.files[i].rel
+            by_folder.setdefault(_folder(rel), []).append(rel.rsplit("/", 1)[-1])
+        return INDEX_TITLE + "\n" + "".join(f"{d}/: {' '.join(names)}\n" for d, names in sorted(by_folder.items()))
+
     def _anchor(self) -> str:
         """Tail anchor: the most relevant definition's header again at the very end (recency)."""
-        if not self.intent.task or not self.def_rel:
+        if self._anchor_def is None:
             return ""
-        (fi, di), _ = max(self.def_rel.items(), key=lambda kv: (kv[1], [-x for x in kv[0]]))
+        fi, di = self._anchor_def
         if fi not in self.rendered:
             return ""
         d = self.files[fi].definitions[di]
@@ -573,6 +831,11 @@ class _Packer:
 
 def _join(a: str, b: str) -> str:
     return f"{a}; {b}" if a else b
+
+
+def _is_test(rel: str) -> bool:
+    name = rel.rsplit("/", 1)[-1]
+    return name.startswith("test_") or name.endswith(("_test.py", "_test.go")) or "/tests/" in f"/{rel}"
 
 
 def _folder(rel: str) -> str:

@@ -62,6 +62,7 @@ def render(
     note: str = "",
     scores: dict[int, float] | None = None,
     lean: bool = False,
+    focus: bool = False,
 ) -> Rendered:
     """Render `pf` in `mode`. `bodies`: indices of definitions kept whole in map mode;
     `skip_imports`: import lines already printed once for the whole pack (MMR de-duplication);
@@ -86,8 +87,10 @@ def render(
         body = _signatures(pf, skip_imports)
         chosen = []
     else:
-        body, chosen = _map(pf, bodies or set(), skip_imports, scores, lean)
-        if lean:
+        body, chosen = _map(pf, bodies or set(), skip_imports, scores, lean or focus, focus)
+        if focus:
+            note = _join(note, "focus map: the task's bodies and their classes only")
+        elif lean:
             note = _join(note, "lean map: top-level headers only")
     if body and not body.endswith("\n"):
         body += "\n"
@@ -173,18 +176,19 @@ def _map(
     skip_imports: set[str] | None,
     scores: dict[int, float] | None = None,
     lean: bool = False,
+    focus: bool = False,
 ) -> tuple[str, list[str]]:
     """Skeleton with docstring first lines and the chosen definitions whole. With task scores,
     the chunks holding chosen bodies come first (semantic chunking, bridges, tail anchor)."""
     if not pf.is_code:
         return _signatures(pf, skip_imports), []
     src = pf.text.encode("utf-8")
-    imports = _imports(pf, skip_imports)
+    imports = [] if focus else _imports(pf, skip_imports)
     chosen: list[str] = []
     per_def: dict[int, list[str]] = {}
     doc_at: list[tuple[int, str]] = []  # (definition, doc line) candidates for MMR
     covered_until = -1  # byte offset: definitions inside an already printed body are skipped
-    keep = _lean_keep(pf, bodies) if lean else None
+    keep = _lean_keep(pf, bodies, focus) if lean else None
     for i, d in enumerate(pf.definitions):
         if d.start < covered_until:
             continue
@@ -218,9 +222,9 @@ def _map(
     return assemble([text_of(c) for c in relevant], [text_of(c) for c in rest], anchor), chosen
 
 
-def _lean_keep(pf: ParsedFile, bodies: set[int]) -> set[int]:
-    """Top-level definitions, the chosen ones and every definition enclosing a chosen one."""
-    keep = {i for i, d in enumerate(pf.definitions) if d.depth == 0} | set(bodies)
+def _lean_keep(pf: ParsedFile, bodies: set[int], focus: bool = False) -> set[int]:
+    """Top-level definitions (not in focus), the chosen ones and every definition enclosing one."""
+    keep = set(bodies) if focus else {i for i, d in enumerate(pf.definitions) if d.depth == 0} | set(bodies)
     for b in bodies:
         p = pf.definitions[b].parent
         while p is not None:
