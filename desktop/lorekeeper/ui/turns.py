@@ -9,7 +9,7 @@ every other timer (the heartbeat of the stall test, the status bar) run in betwe
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Generator
 
 from PySide6.QtCore import QObject, QTimer
 
@@ -20,7 +20,7 @@ from lorekeeper.ui.workers import is_synchronous
 TURN_MS = 1
 
 
-def in_turns(owner: QObject, steps: Iterator[None], wanted: Callable[[], bool] = lambda: True) -> None:
+def in_turns(owner: QObject, steps: Generator[None, None, None], wanted: Callable[[], bool] = lambda: True) -> None:
     """Run `steps` one piece per event-loop turn while `wanted()` holds (a newer result stops an
     older one). Synchronous mode (tests, screenshots) runs every piece at once."""
     if is_synchronous():

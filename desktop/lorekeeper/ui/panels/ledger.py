@@ -9,7 +9,7 @@ sent. Same engine as `lorekeeper ctx pack`.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Generator, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -353,7 +353,7 @@ class LedgerPanel(Panel):
         # next piece), then the summary, then the chart one plot item per turn, painted once.
         in_turns(self, self._show_steps(snap), lambda: self.snapshot is snap)
 
-    def _show_steps(self, snap: LedgerSnapshot | None) -> Iterator[None]:
+    def _show_steps(self, snap: LedgerSnapshot | None) -> Generator[None, None, None]:
         self.original_view.clear()
         self.sent_view.clear()
         if snap is None:
