@@ -326,7 +326,7 @@ class ProposalsPanel(Panel):
     def showEvent(self, event) -> None:
         super().showEvent(event)
         self.table.setFocus(Qt.FocusReason.OtherFocusReason)
-        QTimer.singleShot(0, self.diff.scroll_to_first_change)
+        QTimer.singleShot(0, self.diff, self.diff.scroll_to_first_change)
 
     def showcase(self) -> None:
         if self.model.rows:
@@ -439,7 +439,7 @@ class ProposalsPanel(Panel):
     def _diff_shown(self) -> None:
         self.diff_summary.setText(stats_text(self.diff.stats))
         self.diff.scroll_to_first_change()  # open the diff at the first change
-        QTimer.singleShot(0, self.diff.scroll_to_first_change)  # again once the views have laid the text out
+        QTimer.singleShot(0, self.diff, self.diff.scroll_to_first_change)  # again once the views have laid the text out
 
     # ------------------------------------------------------------ navigation
     @Slot()
