@@ -29,9 +29,11 @@ run: setup
 ## make test: set up and run the whole suite (tests start the servers they need), one pytest-xdist
 ## worker per core (at most 4, see tests/conftest.py), a test file per worker at a time.
 ## PYTEST_ARGS overrides, e.g. `make test PYTEST_ARGS="-n0 -x"` for one process that stops early.
+## Tests marked `serial` (a measured bound: the GUI-stall heartbeat) run afterwards, alone.
 PYTEST_ARGS ?= -n auto --dist loadfile
 test: setup
-	QT_QPA_PLATFORM=offscreen $(PY) -m pytest -q $(PYTEST_ARGS)
+	QT_QPA_PLATFORM=offscreen $(PY) -m pytest -q $(PYTEST_ARGS) -m "not serial"
+	QT_QPA_PLATFORM=offscreen $(PY) -m pytest -q -p no:xdist -m serial
 
 ## make lint: the house rules a clean checkout must pass (CI runs it before the tests);
 ## mypy reads [tool.mypy] in pyproject.toml (strict on the Qt-free packages, lighter on ui/)

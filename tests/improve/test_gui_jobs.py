@@ -54,31 +54,48 @@ def test_cancel_from_the_status_bar_stops_a_running_sage_run(qtbot, model_ws, an
     assert panel.sage_button.isEnabled()
 
 
+SCHEDSTAT = Path("/proc/thread-self/schedstat")  # Linux: ns on a CPU, ns waiting for one, time slices
+
+
+def runqueue_wait_ms() -> float:
+    """How long the calling thread has waited, runnable, for a CPU that other processes held (0
+    where the kernel does not say)."""
+    try:
+        return int(SCHEDSTAT.read_text().split()[1]) / 1e6
+    except (OSError, IndexError, ValueError):
+        return 0.0
+
+
 class Heartbeat:
-    """Ticks every 10 ms on the GUI thread; records the largest gap between two ticks."""
+    """Ticks every 10 ms on the GUI thread; records the largest gap between two ticks as the app's
+    own stall (the gap less the time the GUI thread was ready to run while the machine's other
+    processes had the CPUs: a loaded 2-core machine, a parallel test worker) and on the wall clock."""
 
     def __init__(self) -> None:
         self.clock = QElapsedTimer()
         self.timer = QTimer()
         self.timer.setInterval(10)
         self.timer.timeout.connect(self.tick)
-        self.worst = 0.0
-        self.last = 0.0
+        self.worst = self.worst_wall = self.last = self.waited = 0.0
+        self.stalls: dict[str, float] = {}
+        self.walls: dict[str, float] = {}
 
     def start(self) -> None:
-        self.worst = 0.0
+        self.worst = self.worst_wall = self.last = 0.0
         self.clock.start()
-        self.last = 0.0
+        self.waited = runqueue_wait_ms()
         self.timer.start()
 
     def tick(self) -> None:
-        now = self.clock.nsecsElapsed() / 1e6
-        self.worst = max(self.worst, now - self.last)
-        self.last = now
+        now, waited = self.clock.nsecsElapsed() / 1e6, runqueue_wait_ms()
+        gap = now - self.last
+        self.worst_wall = max(self.worst_wall, gap)
+        self.worst = max(self.worst, gap - (waited - self.waited))
+        self.last, self.waited = now, waited
 
-    def stop(self) -> float:
+    def stop(self, name: str) -> None:
         self.timer.stop()
-        return self.worst
+        self.stalls[name], self.walls[name] = self.worst, self.worst_wall
 
 
 def synthetic_tree(root: Path, files: int = 300) -> Path:
@@ -97,22 +114,16 @@ def synthetic_tree(root: Path, files: int = 300) -> Path:
     return root
 
 
-def measure(qtbot, beat: Heartbeat, start, done, timeout: int = 120000) -> float:
+def measure(qtbot, beat: Heartbeat, name: str, start, done, timeout: int = 120000) -> None:
     """The largest heartbeat gap from `start()` until `done()` holds and the jobs are over."""
     beat.start()
     start()
     qtbot.waitUntil(lambda: done() and workers.tracker().running() == 0, timeout=timeout)
     qtbot.wait(100)  # what the result's arrival triggers on the GUI thread counts too
-    return beat.stop()
+    beat.stop(name)
 
 
-@pytest.mark.xfail(
-    strict=False,
-    reason="not reliably met on the loaded 2-core test machine (load 6-13): quiet baseline 13-15 ms; "
-    "ctx pack 48-99 ms, nightly 69-91 ms, benchmark 34-76 ms. During the jobs the GUI thread now idles; the "
-    "largest gaps come when a result is shown (first paint of a 300-row table, the proposals panel's diff) "
-    "and cost 10-45 ms of GUI-thread CPU, stretched 2-4x by the machine's load",
-)
+@pytest.mark.serial  # passes beside another xdist worker (its CPU time is left out), with a thin margin
 def test_the_gui_thread_never_stalls_more_than_50_ms(qtbot, model_ws, tmp_path, capsys):
     """The bound of issue 9: the jobs' heavy work runs in worker processes, progress is coalesced,
     big results are shown in event-loop-sized pieces. The fake model server runs in a process of
@@ -127,10 +138,9 @@ def test_the_gui_thread_never_stalls_more_than_50_ms(qtbot, model_ws, tmp_path, 
         qtbot.waitUntil(lambda: workers.tracker().running() == 0, timeout=30000)
         qtbot.wait(500)  # the window's first loads are over
         beat = Heartbeat()
-        stalls: dict[str, float] = {}
         beat.start()
         qtbot.wait(2000)
-        stalls["quiet baseline"] = beat.stop()
+        beat.stop("quiet baseline")
 
         # a large ctx pack from the Compression ledger panel
         ledger = win.select_panel("ledger")
@@ -138,9 +148,10 @@ def test_the_gui_thread_never_stalls_more_than_50_ms(qtbot, model_ws, tmp_path, 
         ledger.folder_edit.setText(str(synthetic_tree(tmp_path / "tree")))
         ledger.task_edit.setText("fix the normalize bug in Model7_3")
         ledger.budget_spin.setValue(20000)
-        stalls["ctx pack"] = measure(
+        measure(
             qtbot,
             beat,
+            "ctx pack",
             lambda: qtbot.mouseClick(ledger.pack_button, Qt.MouseButton.LeftButton),
             lambda: ledger.snapshot is not None and ledger.worker is None,
         )
@@ -150,25 +161,30 @@ def test_the_gui_thread_never_stalls_more_than_50_ms(qtbot, model_ws, tmp_path, 
         proposals = win.select_panel("proposals")
         qtbot.waitUntil(lambda: workers.tracker().running() == 0)
         qtbot.wait(300)
-        stalls["nightly"] = measure(
+        measure(
             qtbot,
             beat,
+            "nightly",
             lambda: qtbot.mouseClick(proposals.nightly_button, Qt.MouseButton.LeftButton),
             proposals.nightly_button.isEnabled,
         )
         qtbot.waitUntil(lambda: proposals.current() is not None and proposals.current().status == "pending")
 
         # a benchmark run of the proposal it made
-        stalls["benchmark"] = measure(
+        measure(
             qtbot,
             beat,
+            "benchmark",
             lambda: qtbot.mouseClick(proposals.bench_button, Qt.MouseButton.LeftButton),
             lambda: "Benchmark #" in proposals.message.text(),
         )
 
     with capsys.disabled():
         print(
-            "\nlargest GUI-thread stall (10 ms heartbeat): " + ", ".join(f"{k} {v:.1f} ms" for k, v in stalls.items())
+            "\nlargest GUI-thread stall (10 ms heartbeat; in brackets the wall-clock gap, with the time other "
+            "processes held the CPUs): "
+            + ", ".join(f"{k} {v:.1f} ms ({beat.walls[k]:.1f})" for k, v in beat.stalls.items())
         )
+    stalls = beat.stalls
     jobs = {k: v for k, v in stalls.items() if k != "quiet baseline"}
     assert max(jobs.values()) <= MAX_STALL_MS, stalls

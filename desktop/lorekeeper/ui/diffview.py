@@ -4,6 +4,7 @@ line N of the other (blank filler lines), changed lines are tinted, both sides s
 from __future__ import annotations
 
 import difflib
+from collections.abc import Iterator
 
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QColor, QTextCharFormat, QTextCursor, QTextFormat
@@ -105,6 +106,7 @@ class SideBySideDiff(QSplitter):
             title.setVisible(bool(title.text()))
             self.addWidget(column)
         self.first_change = 0
+        self.stats = {"chg": 0, "add": 0, "del": 0}
 
     def set_titles(self, left: str, right: str) -> None:
         for title, text in ((self.left_title, left), (self.right_title, right)):
@@ -113,13 +115,21 @@ class SideBySideDiff(QSplitter):
 
     def show_diff(self, a: str, b: str) -> dict[str, int]:
         """Show a against b; returns the counts of changed, added and removed lines."""
-        left_text, right_text, left, right, stats = aligned_diff(a, b)
-        self.left.setPlainText(left_text)
-        self.right.setPlainText(right_text)
-        highlight_lines(self.left, left)
-        highlight_lines(self.right, right)
+        for _ in self.show_diff_steps(a, b):
+            pass
+        return self.stats
+
+    def show_diff_steps(self, a: str, b: str) -> Iterator[None]:
+        """`show_diff` in pieces (a generator for `in_turns`): the diff, then each side's text and
+        tints, so that a big diff does not hold the GUI thread in one event-loop turn."""
+        left_text, right_text, left, right, self.stats = aligned_diff(a, b)
         self.first_change = max(min(list(left) + list(right), default=0) - 3, 0)
-        return stats
+        yield
+        self.left.setPlainText(left_text)
+        highlight_lines(self.left, left)
+        yield
+        self.right.setPlainText(right_text)
+        highlight_lines(self.right, right)
 
     def clear(self) -> None:
         self.left.setPlainText("")

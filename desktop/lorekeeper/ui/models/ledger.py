@@ -7,7 +7,7 @@ from typing import Any
 from PySide6.QtCore import QModelIndex, QSortFilterProxyModel, Qt
 
 from lorekeeper.context.pack import FileEntry
-from lorekeeper.ui.models.base import RowsModel
+from lorekeeper.ui.models.base import Index, RowsModel
 from lorekeeper.ui.theme import color
 
 MODE_COLORS = {"full": "pass", "map": "info", "signatures": "trigger", "reference": "muted", "omitted": "fail"}
@@ -17,6 +17,45 @@ class LedgerFilesModel(RowsModel[FileEntry]):
     COL_PATH, COL_RELEVANCE, COL_MODE, COL_ORIGINAL, COL_SENT, COL_DROPPED, COL_REASON = range(7)
     HEADERS = ("File", "Relevance", "Mode", "Original", "Sent", "Dropped", "Why this mode")
     SORT_ROLE = Qt.ItemDataRole.UserRole
+    NUMERIC = (1, 3, 4, 5)
+
+    def __init__(self, parent: Any = None) -> None:
+        super().__init__(parent)
+        self.display: list[tuple[str, ...]] = []
+
+    def set_rows(self, rows: list[FileEntry]) -> None:
+        # The display strings of every row, made once: painting asks data() for each visible cell
+        # and several roles, and formatting there again on every paint is GUI-thread time.
+        self.display = [self._display(e) for e in rows]
+        super().set_rows(rows)
+
+    @staticmethod
+    def _display(item: FileEntry) -> tuple[str, ...]:
+        note = f" ({item.note})" if item.note else ""
+        return (
+            item.rel,
+            f"{item.relevance:.3f}",
+            item.mode,
+            f"{item.original_tokens:,}",
+            f"{item.sent_tokens:,}",
+            f"{item.dropped:,}",
+            item.reason + note,
+        )
+
+    def data(self, index: Index, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
+        """The cached strings for the display role (the one painting asks most), `cell` otherwise."""
+        if role == Qt.ItemDataRole.DisplayRole:
+            row = index.row()
+            return self.display[row][index.column()] if 0 <= row < len(self.display) else None
+        if role == Qt.ItemDataRole.TextAlignmentRole:
+            return self._right if index.column() in self.NUMERIC else None
+        if role == Qt.ItemDataRole.ForegroundRole and index.column() != self.COL_MODE:
+            return None
+        if role in (Qt.ItemDataRole.ForegroundRole, self.SORT_ROLE, Qt.ItemDataRole.ToolTipRole):
+            return super().data(index, role)
+        return None
+
+    _right = int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
 
     def sort(self, column: int, order: Qt.SortOrder = Qt.SortOrder.AscendingOrder) -> None:
         """Sort the rows here, in one Python `sort`: a proxy's sort asks `data()` twice per
@@ -26,9 +65,12 @@ class LedgerFilesModel(RowsModel[FileEntry]):
         self.layoutAboutToBeChanged.emit()
         old = self.persistentIndexList()
         before = [self.rows[i.row()] if 0 <= i.row() < len(self.rows) else None for i in old]
+        before_rows = list(self.rows)
         self.rows.sort(
             key=lambda e: self.cell(e, column, self.SORT_ROLE), reverse=order == Qt.SortOrder.DescendingOrder
         )
+        shown = {id(e): d for e, d in zip(before_rows, self.display, strict=True)}
+        self.display = [shown[id(e)] for e in self.rows]
         where = {id(e): n for n, e in enumerate(self.rows)}
         self.changePersistentIndexList(
             old,
@@ -41,16 +83,7 @@ class LedgerFilesModel(RowsModel[FileEntry]):
 
     def cell(self, item: FileEntry, column: int, role: int) -> Any:
         if role == Qt.ItemDataRole.DisplayRole:
-            note = f" ({item.note})" if item.note else ""
-            return (
-                item.rel,
-                f"{item.relevance:.3f}",
-                item.mode,
-                f"{item.original_tokens:,}",
-                f"{item.sent_tokens:,}",
-                f"{item.dropped:,}",
-                item.reason + note,
-            )[column]
+            return self._display(item)[column]
         if role == self.SORT_ROLE:
             return (
                 item.rel,
@@ -63,8 +96,8 @@ class LedgerFilesModel(RowsModel[FileEntry]):
             )[column]
         if role == Qt.ItemDataRole.ForegroundRole and column == self.COL_MODE:
             return color(MODE_COLORS.get(item.mode, "muted"))
-        if role == Qt.ItemDataRole.TextAlignmentRole and column in (1, 3, 4, 5):
-            return int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+        if role == Qt.ItemDataRole.TextAlignmentRole and column in self.NUMERIC:
+            return self._right
         if role == Qt.ItemDataRole.ToolTipRole:
             return (
                 item.reason

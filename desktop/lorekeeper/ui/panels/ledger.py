@@ -9,12 +9,12 @@ sent. Same engine as `lorekeeper ctx pack`.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Generator, Iterator
 from pathlib import Path
 from typing import Any
 
 import pyqtgraph as pg
-from PySide6.QtCore import Qt, QTimer, Slot
+from PySide6.QtCore import Qt, Slot
 from PySide6.QtWidgets import (
     QComboBox,
     QFileDialog,
@@ -46,6 +46,7 @@ from lorekeeper.ui.charts import ThemedPlot
 from lorekeeper.ui.models.ledger import MODE_COLORS, LedgerFilesModel, SourceSortProxy
 from lorekeeper.ui.panels.base import AppContext, Panel
 from lorekeeper.ui.theme import color
+from lorekeeper.ui.turns import in_turns
 from lorekeeper.ui.widgets import EmptyState, MessageBox, label, mono_font, set_progress, setup_table
 from lorekeeper.ui.workers import Worker, cancel_key, is_synchronous, run_task
 
@@ -348,6 +349,11 @@ class LedgerPanel(Panel):
 
     def _show(self, snap: LedgerSnapshot | None) -> None:
         self.snapshot = snap
+        # A big pack is shown in pieces, one event-loop turn each: the table (painted before the
+        # next piece), then the summary, then the chart one plot item per turn, painted once.
+        in_turns(self, self._show_steps(snap), lambda: self.snapshot is snap)
+
+    def _show_steps(self, snap: LedgerSnapshot | None) -> Generator[None, None, None]:
         self.original_view.clear()
         self.sent_view.clear()
         if snap is None:
@@ -363,43 +369,14 @@ class LedgerPanel(Panel):
         self.empty.set_empty(not r.entries)
         self.table.sortByColumn(LedgerFilesModel.COL_RELEVANCE, Qt.SortOrder.DescendingOrder)
         set_progress(self.progress, 1, 1, f"done in {r.seconds:.2f}s")
-        # A big pack is shown in pieces, one event-loop turn each (the table is painted before the
-        # summary and the chart are built), so that no single turn holds the GUI thread long.
-        self._later(self._show_summary, snap)
-        self._later(self._build_chart, snap)
-
-    def _later(self, fn: Any, arg: Any, snap: LedgerSnapshot | None = None) -> None:
-        if is_synchronous():
-            fn(arg)
-            return
-        snap = snap if snap is not None else arg
-
-        def step() -> None:
-            if self.snapshot is snap:  # not replaced by a newer pack meanwhile
-                fn(arg)
-
-        QTimer.singleShot(0, self, step)
-
-    def _build_chart(self, snap: LedgerSnapshot) -> None:
-        """The chart in steps of one plot item per event-loop turn, painted once at the end."""
-        r: Any = snap.result
-        if is_synchronous():
-            self.chart.show_entries(r.entries)
-            return
-        steps = self.chart.build_steps(r.entries)
+        yield
+        self._show_summary(snap)
+        yield
         self.chart.setUpdatesEnabled(False)
-
-        def step() -> None:
-            if self.snapshot is not snap:  # a newer pack rebuilds it
-                return
-            try:
-                next(steps)
-            except StopIteration:
-                self.chart.setUpdatesEnabled(True)
-                return
-            QTimer.singleShot(0, self, step)
-
-        step()
+        try:
+            yield from self.chart.build_steps(r.entries)
+        finally:
+            self.chart.setUpdatesEnabled(True)
 
     def _show_summary(self, snap: LedgerSnapshot) -> None:
         r: Any = snap.result

@@ -10,6 +10,7 @@ through `ws.improve.proposals` in a worker and is a signed audit event.
 from __future__ import annotations
 
 import html
+from collections.abc import Generator
 from dataclasses import dataclass
 from typing import Any
 
@@ -35,6 +36,7 @@ from lorekeeper.ui.diffview import SideBySideDiff, aligned_diff, stats_text  # n
 from lorekeeper.ui.models.base import RowsModel
 from lorekeeper.ui.panels.base import AppContext, Panel
 from lorekeeper.ui.theme import color, icon
+from lorekeeper.ui.turns import in_turns
 from lorekeeper.ui.widgets import EmptyState, MessageBox, label, setup_table
 from lorekeeper.ui.workers import is_synchronous, run_task
 from lorekeeper.workspace_jobs import in_workspace
@@ -324,7 +326,7 @@ class ProposalsPanel(Panel):
     def showEvent(self, event) -> None:
         super().showEvent(event)
         self.table.setFocus(Qt.FocusReason.OtherFocusReason)
-        QTimer.singleShot(0, self.diff.scroll_to_first_change)
+        QTimer.singleShot(0, self.diff, self.diff.scroll_to_first_change)
 
     def showcase(self) -> None:
         if self.model.rows:
@@ -415,7 +417,6 @@ class ProposalsPanel(Panel):
             self.proposed_view.setPlainText("")
             self.diff_summary.setText("")
             return
-        self.card.setText(card_html(p))
         b = p.benchmark
         self.badge.setText(f"Benchmark: {b.text}" if b else "Benchmark: not run (press B)")
         style = badge_style(b.verdict if b else None)
@@ -424,16 +425,21 @@ class ProposalsPanel(Panel):
         self.badge.show()
         self.current_title.setText(f"Current (v{p.base_version})")
         self.proposed_title.setText("Proposed" + (f" (now v{p.applied_version})" if p.applied_version else ""))
-        if is_synchronous():
-            self._show_diff(p)
-        else:  # the diff (difflib, two text layouts) in the next event-loop turn, after the card is painted
-            QTimer.singleShot(0, self, lambda: self._show_diff(p) if self.current() is p else None)
+        # The card (rich-text layout) and the diff (difflib, two text layouts) in event-loop turns
+        # of their own, each painted before the next: no single turn holds the GUI thread long.
+        in_turns(self, self._show_steps(p), lambda: self.current() is p)
 
-    def _show_diff(self, p: ProposalInfo) -> None:
-        stats = self.diff.show_diff(p.current_content, p.proposed_content)
-        self.diff_summary.setText(stats_text(stats))
+    def _show_steps(self, p: ProposalInfo) -> Generator[None, None, None]:
+        yield
+        self.card.setText(card_html(p))
+        yield
+        yield from self.diff.show_diff_steps(p.current_content, p.proposed_content)
+        self._diff_shown()
+
+    def _diff_shown(self) -> None:
+        self.diff_summary.setText(stats_text(self.diff.stats))
         self.diff.scroll_to_first_change()  # open the diff at the first change
-        QTimer.singleShot(0, self.diff.scroll_to_first_change)  # again once the views have laid the text out
+        QTimer.singleShot(0, self.diff, self.diff.scroll_to_first_change)  # again once the views have laid the text out
 
     # ------------------------------------------------------------ navigation
     @Slot()
