@@ -138,9 +138,10 @@ class QualityPanel(Panel):
         hh = self.table.horizontalHeader()
         hh.setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
         hh.setStretchLastSection(True)
-        for col, width in ((0, 170), (2, 70), (3, 70), (4, 50), (5, 55)):
+        for col, width in ((0, 170), (1, 90), (2, 70), (3, 70), (4, 50), (5, 55)):
             self.table.setColumnWidth(col, width)
-        self.table.setColumnHidden(SkillHealthModel.COL_PROJECT, True)  # metrics cover the project filter
+        # rows are per skill scope (the global skill or a project's fork): the scope column tells
+        # a fork from its global skill, whatever the project filter
         self.table.selectionModel().currentRowChanged.connect(self._on_selected)
         self.empty = EmptyState(self.table, EMPTY)
 
