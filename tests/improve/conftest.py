@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from improve_support import FORCE_RULE, ScriptedModel, record
+from improve_support import FORCE_RULE, ScriptedModel, new_skill_text, record
 
 
 @pytest.fixture
@@ -40,3 +40,28 @@ def model_ws(weak_ws, anthropic_server, monkeypatch):
 
 
 # ----------------------------------------------------------------------------- GUI
+
+
+@pytest.fixture
+def sage_proposal(model_ws):
+    """A pending proposal whose new content tells the agent to use --force-with-lease."""
+    from lorekeeper.improve.proposals import NewProposal
+
+    cur = model_ws.skills.get("code-review")
+    return model_ws.improve.proposals.create(
+        NewProposal(
+            skill="code-review",
+            scope="",
+            project="",
+            source="sage",
+            reason="answers force-push",
+            summary="adds a pushing section",
+            metrics={},
+            failing_rules=[],
+            learnings=[],
+            base_version=cur.version,
+            current_content=cur.content,
+            proposed_content=new_skill_text(model_ws),
+            model="anthropic:claude-test",
+        )
+    )

@@ -128,31 +128,6 @@ class ScriptedJudge:
         return JudgeCall(9, 3, "A looks better", prompt="scripted", raw="{}")
 
 
-@pytest.fixture
-def sage_proposal(model_ws):
-    """A pending proposal whose new content tells the agent to use --force-with-lease."""
-    from lorekeeper.improve.proposals import NewProposal
-
-    cur = model_ws.skills.get("code-review")
-    return model_ws.improve.proposals.create(
-        NewProposal(
-            skill="code-review",
-            scope="",
-            project="",
-            source="sage",
-            reason="answers force-push",
-            summary="adds a pushing section",
-            metrics={},
-            failing_rules=[],
-            learnings=[],
-            base_version=cur.version,
-            current_content=cur.content,
-            proposed_content=new_skill_text(model_ws),
-            model="anthropic:claude-test",
-        )
-    )
-
-
 def test_position_biased_judge_gives_ties_and_evals_decide(model_ws, sage_proposal):
     judge = ScriptedJudge()
     run = model_ws.improve.bench.run(sage_proposal.id, judge=judge, seed=7)

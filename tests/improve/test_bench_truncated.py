@@ -2,33 +2,6 @@
 
 from __future__ import annotations
 
-import pytest
-from improve_support import new_skill_text
-
-
-@pytest.fixture
-def sage_proposal(model_ws):
-    from lorekeeper.improve.proposals import NewProposal
-
-    cur = model_ws.skills.get("code-review")
-    return model_ws.improve.proposals.create(
-        NewProposal(
-            skill="code-review",
-            scope="",
-            project="",
-            source="sage",
-            reason="answers force-push",
-            summary="adds a pushing section",
-            metrics={},
-            failing_rules=[],
-            learnings=[],
-            base_version=cur.version,
-            current_content=cur.content,
-            proposed_content=new_skill_text(model_ws),
-            model="anthropic:claude-test",
-        )
-    )
-
 
 def test_outputs_cut_at_max_tokens_are_stored_with_the_run(model_ws, sage_proposal, anthropic_server):
     anthropic_server.behaviour.stop_reason = "max_tokens"
