@@ -120,7 +120,8 @@ class DiscoverView(QWidget):
         layout.addWidget(split, 1)
         layout.addWidget(self.message)
 
-        QShortcut(QKeySequence("Ctrl+L"), self, activated=self.query.setFocus)
+        focus_search = QShortcut(QKeySequence("Ctrl+L"), self)
+        focus_search.activated.connect(self.query.setFocus)
         bus.skills_changed.connect(self.search)
         self._update_buttons()
 
@@ -221,7 +222,7 @@ class DiscoverView(QWidget):
         self._update_buttons()
 
     def selected_hit(self) -> SearchHit | None:
-        rows = self.table.selectionModel().selectedRows() if self.table.selectionModel() else []
+        rows = self.table.selectionModel().selectedRows()
         if not rows or rows[0].row() >= len(self.hits):
             return None
         return self.hits[rows[0].row()]
