@@ -35,7 +35,7 @@ from lorekeeper.store.models import BenchmarkRun, Proposal, SkillVersion, utcnow
 
 log_module = logging.getLogger(__name__)
 STATUSES = ("pending", "approved", "rejected")
-SOURCES = ("template", "sage")
+SOURCES = ("template", "sage", "suggest")  # suggest: router words from `skills suggest`
 EVENT_APPROVED = "proposal_approved"
 EVENT_REJECTED = "proposal_rejected"
 EVENT_UNDONE = "proposal_undone"

@@ -11,6 +11,7 @@ from lorekeeper.improve.bench import BenchmarkService
 from lorekeeper.improve.nightly import DEFAULT_DAYS, NightlyAnalysis, RunSummary, latest_runs
 from lorekeeper.improve.proposals import ProposalService
 from lorekeeper.improve.sage import SageService, sage_provider
+from lorekeeper.improve.suggest import SuggestService
 from lorekeeper.learnings.service import LearningService
 from lorekeeper.llm.service import LLMService
 from lorekeeper.quality.tracker import QualityTracker
@@ -46,6 +47,7 @@ class ImproveService:
             nightly=self.nightly,
             bench=self.bench,
         )
+        self.suggest = SuggestService(skills, llm, self.proposals)  # `skills suggest`: router words
 
     def run_nightly(
         self, project: str | None = None, *, days: float | None = DEFAULT_DAYS, sage: bool = False

@@ -47,6 +47,7 @@ TABLE_KINDS: dict[str, str] = {
     "benchmark_scenarios": "benchmarks",
     "benchmark_runs": "benchmarks",
     "benchmark_results": "benchmarks",
+    "market_sources": "market",  # issue 10: marketplaces
 }
 _KEY = "lorekeeper_changes"  # Session.info key of the collection
 
