@@ -84,6 +84,8 @@ class ErrorDialog(QDialog):
 
 
 class MainWindow(QMainWindow):
+    _gc_settled: bool  # this window holds the collector's freeze (lorekeeper.gcpolicy)
+
     def fit_sidebar(self) -> None:
         """Make the sidebar as wide as its longest title in the current theme's font."""
         self.sidebar.ensurePolished()
