@@ -47,6 +47,8 @@ TABLE_KINDS: dict[str, str] = {
     "benchmark_scenarios": "benchmarks",
     "benchmark_runs": "benchmarks",
     "benchmark_results": "benchmarks",
+    "skill_blobs": "skills",
+    "skill_version_files": "skills",
 }
 _KEY = "lorekeeper_changes"  # Session.info key of the collection
 
