@@ -156,22 +156,13 @@ def validate_cmd(path: Path | None, workspace_dir: Path | None, as_json: bool) -
         for w in warnings:
             click.echo(f"warning  {w}")
         for fw in field_warnings:
-            click.echo(f"warning  {_where_line(fw)}: {fw['message']}")
+            click.echo(f"warning  {fw['message']}")
         for e in errors:
             click.echo(f"error  {e['code']}: {e['message']}")
         invalid = len({str(e.get("file", "")).rsplit("/", 1)[0] for e in errors})
         click.echo(f"{len(checked)} valid, {invalid} invalid ({len(errors)} error{'s' if len(errors) != 1 else ''})")
     if not ok:
         sys.exit(EXIT_INVALID)
-
-
-def _where_line(e: dict[str, Any]) -> str:
-    where = str(e.get("file", ""))
-    if e.get("line"):
-        where += f":{e['line']}"
-    if e.get("field"):
-        where += f" [{e['field']}]"
-    return where
 
 
 @skills.command("import")
@@ -259,7 +250,7 @@ def import_cmd(
         if dry_run:
             click.echo("dry run: nothing was written")
     for fw in report.warnings:
-        click.echo(f"warning: {_where_line(fw)}: {fw['message']}", err=True)
+        click.echo(f"warning: {fw['message']}", err=True)
     for bad in report.invalid:
         errs = bad["errors"]
         assert isinstance(errs, list)

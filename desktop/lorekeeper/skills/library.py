@@ -688,11 +688,11 @@ class SkillLibrary:
                 raise InvalidSpecError(
                     f"skill(s) present twice in the import: {', '.join(sorted(dupes))}", file=str(path)
                 )
-            for n, where in sorted(dupes.items()):
+            for dup, where in sorted(dupes.items()):
                 for shown in where:
                     others = ", ".join(w for w in where if w != shown)
                     err = InvalidSpecError(
-                        f"skill {n!r} is present twice in the import (also at {others}): import one",
+                        f"skill {dup!r} is present twice in the import (also at {others}): import one",
                         file=shown,
                         field="name",
                     )
@@ -930,7 +930,7 @@ class SkillFolder:
         return str(path.relative_to(root.parent)) if root is not None else str(path)
 
     def stale(self) -> list[str]:
-        out = []
+        out: list[str] = []
         root = self.library.skills_dir
         for _name, _project, folder, diffs in self.library.folder_state():
             blocked = _blocker(folder, root)

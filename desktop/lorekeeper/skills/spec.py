@@ -352,7 +352,7 @@ def check_skill_dir(
                 errors.append(InvalidSpecError("evals file is not UTF-8", file=ev_file))
             except InvalidSpecError as exc:
                 errors.append(exc)
-    exclude = {SKILL_FILE} | ({evals_filename(name)} if evals_text else set())
+    exclude = {SKILL_FILE} | ({evals_filename(name)} if name and evals_text else set())
     files, blobs, file_errors = read_folder_files(path, display=shown, limits=limits or Limits(), exclude=exclude)
     errors.extend(file_errors)
     if errors or doc is None:
