@@ -9,9 +9,9 @@ import zipfile
 from pathlib import Path
 
 import pytest
-from helpers.cli import run_lorekeeper
 from sqlalchemy import func, select
 
+from helpers.cli import run_lorekeeper
 from lorekeeper.errors import InvalidSpecError
 from lorekeeper.skills.files import Limits
 from lorekeeper.skills.library import Resolution, SkillLibrary

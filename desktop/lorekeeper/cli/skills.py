@@ -1,4 +1,4 @@
-"""`lorekeeper skills list|show|validate|import|versions|diff|restore|fork|unfork|edit|rules|files`.
+"""`lorekeeper skills list|show|validate|import|versions|diff|restore|fork|unfork|edit|rules`.
 
 `edit`, `rules add|edit|delete` and `unfork` are the Skills panel's Save, rule dialog and Delete
 fork buttons: the same library calls, so the same new version and the same signed audit event.
