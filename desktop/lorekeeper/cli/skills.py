@@ -18,7 +18,7 @@ import click
 from lorekeeper.cli.common import emit_json, handle_errors, json_option, open_workspace, workspace_option
 from lorekeeper.errors import EXIT_INVALID, InvalidInputError, LorekeeperError, NotFoundError
 from lorekeeper.evals.rules import RULE_TYPES, SEVERITIES, parse_rule
-from lorekeeper.skills.library import CONFLICT_ACTIONS, FORKS_DIR, Resolution
+from lorekeeper.skills.library import CONFLICT_ACTIONS, Resolution
 from lorekeeper.skills.sources import open_source
 from lorekeeper.skills.spec import check_skill_dir
 
@@ -126,8 +126,6 @@ def validate_cmd(path: Path | None, workspace_dir: Path | None, as_json: bool) -
                     }
                 )
             for found in source.skills:
-                if path.is_dir() and found.dir != path and found.dir.parent.name == FORKS_DIR:
-                    continue
                 check = check_skill_dir(found.dir, display=found.display, folder=found.match_folder, limits=limits)
                 field_warnings.extend(w.to_dict() for w in check.warnings)
                 if check.doc is None:

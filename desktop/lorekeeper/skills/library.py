@@ -32,7 +32,7 @@ from lorekeeper.evals.rules import RuleSet, parse_rules, parse_rules_text
 from lorekeeper.jobs import Progress, drive
 from lorekeeper.skills.files import Limits, SkillFile, diff_files, folder_differences, write_folder
 from lorekeeper.skills.router import RoutableSkill
-from lorekeeper.skills.sources import open_source
+from lorekeeper.skills.sources import FORKS_DIR, open_source  # skills/_forks/<project>/<name>/
 from lorekeeper.skills.spec import (
     SKILL_FILE,
     SkillDoc,
@@ -46,8 +46,6 @@ from lorekeeper.skills.spec import (
 from lorekeeper.store.engine import Store
 from lorekeeper.store.models import GLOBAL, Project, Skill, SkillBlob, SkillVersion, SkillVersionFile, utcnow
 from lorekeeper.store.scopes import validate_project
-
-FORKS_DIR = "_forks"  # skills/_forks/<project>/<name>/ — '_' cannot start a skill name
 
 # Called after each committed change with (event name, plain data): the signed audit chain hooks in
 # here (`lorekeeper.learnings.audit_hook`). It returns a warning when it could not sign the change

@@ -25,6 +25,7 @@ from lorekeeper.skills.files import IGNORED_DIRS, MB, Limits, safe_relpath
 from lorekeeper.skills.spec import SKILL_FILE
 
 ARCHIVE_SUFFIXES = (".zip", ".skill")
+FORKS_DIR = "_forks"  # the workspace's skills/_forks/<project>/<name>/ (a name cannot start with '_')
 
 
 @dataclass(frozen=True)
@@ -78,6 +79,8 @@ def find_skills(src: SkillSource) -> list[FoundSkill]:
     for dirpath, dirnames, filenames in os.walk(root, followlinks=False):
         here = Path(dirpath)
         dirnames[:] = sorted(d for d in dirnames if d not in IGNORED_DIRS and not (here / d).is_symlink())
+        if here == root and FORKS_DIR in dirnames and SKILL_FILE not in filenames:
+            dirnames.remove(FORKS_DIR)  # a workspace's skills/ folder: its project forks are not global skills
         if SKILL_FILE in filenames:
             at_root = src.archive and here in (root, wrapper)
             if at_root:
