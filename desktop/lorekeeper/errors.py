@@ -77,19 +77,21 @@ class InvalidSpecError(LorekeeperError):
         file: str | None = None,
         rule_id: str | None = None,
         field: str | None = None,
+        line: int | None = None,
     ) -> None:
         where = []
         if file:
-            where.append(str(file))
+            where.append(str(file) + (f":{line}" if line else ""))
         if rule_id:
             where.append(f"rule {rule_id}")
         if field:
             where.append(f"field {field}")
         prefix = (", ".join(where) + ": ") if where else ""
-        super().__init__(prefix + message, file=file, rule_id=rule_id, field=field)
+        super().__init__(prefix + message, file=file, rule_id=rule_id, field=field, line=line)
         self.file = file
         self.rule_id = rule_id
         self.field = field
+        self.line = line
 
 
 class InvalidInputError(LorekeeperError):

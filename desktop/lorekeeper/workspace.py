@@ -29,6 +29,7 @@ from lorekeeper.protocols import Derived
 from lorekeeper.quality.answers import AnswerLog
 from lorekeeper.quality.tracker import QualityTracker
 from lorekeeper.reflect import ReflectLoop
+from lorekeeper.skills.files import Limits
 from lorekeeper.skills.library import SkillLibrary
 from lorekeeper.skills.router import DEFAULT_TOP, Router
 from lorekeeper.store.engine import DEFAULT_BUSY_TIMEOUT, Store, resolve_url
@@ -54,7 +55,12 @@ class Workspace:
             return audit.log
 
         # skill saves, rule edits, forks, fork deletions and imports are signed in ws.audit.log
-        self.skills = SkillLibrary(store, root / "skills", on_event=audit_hook(audit_log))
+        self.skills = SkillLibrary(
+            store,
+            root / "skills",
+            on_event=audit_hook(audit_log),
+            limits=Limits.from_mb(config.get("skills.max_file_mb"), config.get("skills.max_skill_mb")),
+        )
         self.evals = EvalService(store, self.skills)
 
         # learnings, quality tracking, prompt assembly and the model (issue 4)

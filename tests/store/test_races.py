@@ -57,7 +57,7 @@ def test_concurrent_imports_of_the_same_skill(race_ws: Path, tmp_path: Path) -> 
     report = []
     for rnd in range(ROUNDS):
         src = write_skill(tmp_path / f"r{rnd}", "race-import", f"Round {rnd}: the same content for every process.")
-        outcomes = run_many(race_ws, [["skills", "import", str(src)]] * PROCS)
+        outcomes = run_many(race_ws, [["skills", "import", str(src), "--on-conflict", "new-version"]] * PROCS)
         codes = assert_clean(outcomes)
         versions = _versions(race_ws, "race-import")
         assert versions == list(range(1, rnd + 2)), versions  # one new version per round, whoever won
@@ -73,7 +73,7 @@ def test_concurrent_saves_give_consecutive_versions(race_ws: Path, tmp_path: Pat
             write_skill(tmp_path / f"r{rnd}p{i}", "race-save", f"Round {rnd}, process {i}: its own edit.")
             for i in range(PROCS)
         ]
-        outcomes = run_many(race_ws, [["skills", "import", str(src)] for src in srcs])
+        outcomes = run_many(race_ws, [["skills", "import", str(src), "--on-conflict", "new-version"] for src in srcs])
         codes = assert_clean(outcomes)
         saved += codes.get(0, 0)
         versions = _versions(race_ws, "race-save")

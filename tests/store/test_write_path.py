@@ -120,7 +120,7 @@ def test_repair_rebuilds_the_skills_folder_after_a_failed_write(workspace: Works
     shutil.copytree(Path(__file__).resolve().parents[2] / "skills" / "code-review", src / "code-review")
     skill_md = src / "code-review" / "SKILL.md"
     skill_md.write_text(skill_md.read_text(encoding="utf-8") + "\nOne more line.\n", encoding="utf-8")
-    r = lk(root, "skills", "import", str(src))
+    r = lk(root, "skills", "import", str(src), "--on-conflict", "new-version")  # a name collision asks by default
     assert r.returncode == EXIT_UNAVAILABLE and "Traceback" not in r.stderr
     assert "ERR_DERIVED_WRITE_FAILED" in r.stderr and "lorekeeper repair" in r.stderr
     with Workspace.open(root) as ws:

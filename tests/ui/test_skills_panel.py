@@ -180,3 +180,42 @@ def test_import_a_skill_folder(qtbot, window, ui_workspace, tmp_path):
     assert ui_workspace.skills.exists("ui-import-demo")
     assert "ui-import-demo" in {r.name for r in panel.model.rows}
     assert "1 created" in panel.explorer_message.text()
+
+
+def test_import_asks_with_a_diff_when_the_name_exists(qtbot, window, ui_workspace, tmp_path):
+    folder = tmp_path / "imports" / "code-review"
+    (folder / "scripts").mkdir(parents=True)
+    (folder / "SKILL.md").write_text("---\nname: code-review\ndescription: Another review.\n---\n# Other\n")
+    (folder / "scripts" / "run.sh").write_text("#!/bin/sh\necho hi\n")
+    before = ui_workspace.skills.get("code-review")
+    panel = window.select_panel("skills")
+    panel.import_path(folder)
+    dialog = panel.conflict_dialog
+    assert dialog is not None and "+# Other" in dialog.diff.toPlainText()
+    assert "scripts/run.sh" in dialog.diff.toPlainText()
+    assert ui_workspace.skills.get("code-review").version == before.version  # nothing replaced yet
+    dialog.new_name.setText("other-review")
+    qtbot.mouseClick(dialog.rename_button, Qt.MouseButton.LeftButton)
+    assert panel.conflict_dialog is None
+    assert ui_workspace.skills.get("code-review").content == before.content
+    renamed = ui_workspace.skills.get("other-review")
+    assert [f.path for f in renamed.files] == ["scripts/run.sh"]
+    assert "1 renamed" in panel.explorer_message.text()
+
+
+def test_versions_tab_diffs_each_file(qtbot, window, ui_workspace, tmp_path):
+    src = tmp_path / "imports" / "filed"
+    (src / "scripts").mkdir(parents=True)
+    (src / "SKILL.md").write_text("---\nname: filed\ndescription: Has files.\n---\n# Filed\n")
+    (src / "scripts" / "run.sh").write_text("#!/bin/sh\necho one\n")
+    ui_workspace.skills.import_path(src.parent)
+    (src / "scripts" / "run.sh").write_text("#!/bin/sh\necho two\n")
+    ui_workspace.skills.import_path(src.parent)
+    panel = window.select_panel("skills")
+    qtbot.waitUntil(lambda: panel.select_skill("filed", ""))
+    tab = panel.versions_tab
+    qtbot.waitUntil(lambda: tab.file_combo.count() == 2)
+    items = [tab.file_combo.itemText(i) for i in range(tab.file_combo.count())]
+    assert items == ["SKILL.md + rules", "• scripts/run.sh"]
+    tab.file_combo.setCurrentIndex(1)
+    assert "echo one" in tab.left_view.toPlainText() and "echo two" in tab.right_view.toPlainText()

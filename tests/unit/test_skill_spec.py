@@ -37,9 +37,9 @@ def test_valid_skill_with_metadata_terms() -> None:
         (f"name: {'a' * 65}\ndescription: x\n", "name"),
         ("name: git-manager\n", "description"),
         (f"name: git-manager\ndescription: {'d' * 1025}\n", "description"),
-        ("name: git-manager\ndescription: x\nversion: 2\n", "version"),
+        ("name: git-manager\ndescription: x\nname: other\n", "name"),  # duplicate key
+        ("name: git-manager\ndescription: x\nallowed-tools: {Read: yes}\n", "allowed-tools"),
         ("name: git-manager\ndescription: x\nmetadata: [a, b]\n", "metadata"),
-        ("name: git-manager\ndescription: x\nmetadata:\n  owner: {a: 1}\n", "metadata.owner"),
         (f"name: git-manager\ndescription: x\ncompatibility: {'c' * 501}\n", "compatibility"),
     ],
 )

@@ -18,8 +18,9 @@ import click
 from lorekeeper.cli.common import emit_json, handle_errors, json_option, open_workspace, workspace_option
 from lorekeeper.errors import EXIT_INVALID, InvalidInputError, LorekeeperError, NotFoundError
 from lorekeeper.evals.rules import RULE_TYPES, SEVERITIES, parse_rule
-from lorekeeper.skills.library import skill_source
-from lorekeeper.skills.spec import read_skill_dir
+from lorekeeper.skills.library import CONFLICT_ACTIONS, Resolution
+from lorekeeper.skills.sources import open_source
+from lorekeeper.skills.spec import check_skill_dir
 
 if TYPE_CHECKING:
     from lorekeeper.workspace import Workspace
@@ -101,19 +102,22 @@ def show_cmd(name: str, project: str | None, version: int | None, workspace_dir:
 @json_option
 def validate_cmd(path: Path | None, workspace_dir: Path | None, as_json: bool) -> None:
     """Validate skill folders (PATH: a skill, a folder of skills; default: the workspace's skills)."""
+    limits = None
     if path is None:
         try:
             with open_workspace(workspace_dir) as ws:
                 path = ws.root / "skills"
+                limits = ws.skills.limits
         except LorekeeperError as exc:
             click.echo(f"error: {exc}", err=True)
             sys.exit(exc.exit_code)
     checked: list[str] = []
     errors: list[dict[str, Any]] = []
     warnings: list[str] = []  # load-time eval warnings (nested quantifiers): reported, never fatal
+    field_warnings: list[dict[str, Any]] = []  # front matter fields outside the spec: kept, reported
     try:
-        with skill_source(path) as (root, dirs):
-            if not dirs:
+        with open_source(path, limits) as source:
+            if not source.skills:
                 errors.append(
                     {
                         "code": "ERR_INVALID_SPEC",
@@ -121,9 +125,19 @@ def validate_cmd(path: Path | None, workspace_dir: Path | None, as_json: bool) -
                         "file": str(path),
                     }
                 )
-            for d in dirs:
-                display = f"{path}:{d.relative_to(root)}" if path.is_file() else None
-                _validate_one(d, checked, errors, display=display, warnings=warnings)
+            for found in source.skills:
+                check = check_skill_dir(found.dir, display=found.display, folder=found.match_folder, limits=limits)
+                field_warnings.extend(w.to_dict() for w in check.warnings)
+                if check.doc is None:
+                    errors.extend(e.to_dict() for e in check.errors)
+                    continue
+                try:
+                    rules = check.doc.rules()
+                except LorekeeperError as exc:
+                    errors.append(exc.to_dict())
+                    continue
+                checked.append(check.doc.name)
+                warnings.extend(f"{check.doc.name}: {w}" for w in rules.warnings)
     except LorekeeperError as exc:
         errors.append(exc.to_dict())
     ok = not errors
@@ -131,56 +145,118 @@ def validate_cmd(path: Path | None, workspace_dir: Path | None, as_json: bool) -
         out: dict[str, object] = {"valid": ok, "skills": checked, "errors": errors}
         if warnings:
             out["warnings"] = warnings
+        if field_warnings:
+            out["field_warnings"] = field_warnings
         emit_json(out)
     else:
         for name in checked:
             click.echo(f"ok     {name}")
         for w in warnings:
             click.echo(f"warning  {w}")
+        for fw in field_warnings:
+            click.echo(f"warning  {fw['message']}")
         for e in errors:
             click.echo(f"error  {e['code']}: {e['message']}")
-        click.echo(f"{len(checked)} valid, {len(errors)} invalid")
+        invalid = len({str(e.get("file", "")).rsplit("/", 1)[0] for e in errors})
+        click.echo(f"{len(checked)} valid, {invalid} invalid ({len(errors)} error{'s' if len(errors) != 1 else ''})")
     if not ok:
         sys.exit(EXIT_INVALID)
 
 
-def _validate_one(
-    d: Path,
-    checked: list[str],
-    errors: list[dict[str, Any]],
-    display: str | None = None,
-    warnings: list[str] | None = None,
-) -> None:
-    try:
-        doc = read_skill_dir(d)
-        rules = doc.rules()
-        checked.append(doc.name)
-        if warnings is not None:
-            warnings.extend(f"{doc.name}: {w}" for w in rules.warnings)
-    except LorekeeperError as exc:
-        err = exc.to_dict()
-        if display:  # inside a zip: name the archive member, not the temporary folder
-            err = {k: v.replace(str(d), display) if isinstance(v, str) else v for k, v in err.items()}
-        errors.append(err)
-
-
 @skills.command("import")
-@click.argument("path", type=click.Path(exists=True, path_type=Path))
-@click.option("--project", default=None, help="Import as forks of this project.")
+@click.argument("args", nargs=-1, required=True, metavar="PATH")
+@click.option(
+    "--project", default=None, help="Import as forks of this project (with --on-conflict fork: where forks go)."
+)
+@click.option("--strict", is_flag=True, help="All or nothing: one invalid skill imports nothing.")
+@click.option("--dry-run", is_flag=True, help="Show what would change; write nothing.")
+@click.option(
+    "--on-conflict",
+    "on_conflict",
+    default="ask",
+    show_default=True,
+    help="A name that exists with other content: ask (report it as 'exists', replace nothing), skip, "
+    "new-version, fork --project P (the import becomes P's fork) or rename NEW.",
+)
+@click.option("--fork-project", default=None, help="--on-conflict fork: the project the fork goes to.")
+@click.option("--rename", "rename_to", default=None, help="--on-conflict rename: the new name.")
 @workspace_option
 @json_option
 @handle_errors
-def import_cmd(path: Path, project: str | None, workspace_dir: Path | None, as_json: bool) -> None:
-    """Import a skill folder, a folder of skills or a zip (all validated first, one transaction)."""
+def import_cmd(
+    args: tuple[str, ...],
+    project: str | None,
+    strict: bool,
+    dry_run: bool,
+    on_conflict: str,
+    fork_project: str | None,
+    rename_to: str | None,
+    workspace_dir: Path | None,
+    as_json: bool,
+) -> None:
+    """Import skills from a folder (any depth), a zip, a GitHub archive or a .skill file."""
+    action, _, arg = on_conflict.replace("=", " ").replace(":", " ").partition(" ")
+    extra = list(args[1:])
+    if action == "rename":
+        rename_to = rename_to or arg.strip() or (extra.pop(0) if extra else None)
+        if not rename_to:
+            raise InvalidInputError("--on-conflict rename needs the new name: --on-conflict rename NEW")
+    if extra:
+        raise InvalidInputError(f"unexpected argument(s): {' '.join(extra)}")
+    if action not in CONFLICT_ACTIONS:
+        raise InvalidInputError(f"--on-conflict is one of {', '.join(CONFLICT_ACTIONS)}, not {on_conflict!r}")
+    path = Path(args[0])
+    if not path.exists():
+        raise InvalidInputError(f"nothing to import at {path}")
+    if action == "fork":
+        if not (fork_project or project):
+            raise InvalidInputError("--on-conflict fork needs the project: --on-conflict fork --project P")
+        if fork_project is None:  # `--on-conflict fork --project P`: import globally, collisions become P's forks
+            fork_project, project = project, None
+    resolution = Resolution(action, project=fork_project or "", name=rename_to or "")
     with open_workspace(workspace_dir) as ws:
-        report = ws.skills.import_path(path, project=project)
+        report = ws.skills.import_path(path, project=project, strict=strict, on_conflict=resolution, dry_run=dry_run)
         _warn_unsigned(ws)
+    failed = bool(report.invalid) and not (report.imported or report.unchanged or report.exists or report.skipped)
     if as_json:
-        emit_json(report.to_dict())
-        return
-    for label, names in (("created", report.created), ("updated", report.updated), ("unchanged", report.unchanged)):
-        if names:
-            click.echo(f"{label}: {', '.join(names)}")
+        out = report.to_dict()
+        if failed:
+            first = report.invalid[0]["errors"]
+            assert isinstance(first, list)
+            out["error"] = first[0]
+        emit_json(out)
+    else:
+        prefix = "would be " if dry_run else ""
+        for label, names in (
+            ("created", report.created),
+            ("updated", report.updated),
+            ("unchanged", report.unchanged),
+            ("skipped", report.skipped),
+        ):
+            if names:
+                click.echo(f"{prefix if label != 'unchanged' else ''}{label}: {', '.join(names)}")
+        for f in report.forked:
+            click.echo(f"{prefix}forked: {f['name']} into project {f['project']}")
+        for r in report.renamed:
+            click.echo(f"{prefix}renamed: {r['from']} -> {r['to']}")
+        for e in report.exists:
+            click.echo(
+                f"exists: {e['name']} (v{e['version']}{', project ' + str(e['project']) if e['project'] else ''}) "
+                f"differs from {e['path']}; nothing replaced. Choose: --on-conflict skip | new-version | "
+                "fork --fork-project P | rename --rename NEW"
+            )
+        if dry_run:
+            click.echo("dry run: nothing was written")
+    for fw in report.warnings:
+        click.echo(f"warning: {fw['message']}", err=True)
+    for bad in report.invalid:
+        errs = bad["errors"]
+        assert isinstance(errs, list)
+        click.echo(f"invalid: {bad['path']} ({len(errs)} error{'s' if len(errs) != 1 else ''})", err=True)
+        for e in errs:
+            click.echo(f"  error {e['code']}: {e['message']}", err=True)
+    if failed:
+        sys.exit(EXIT_INVALID)
 
 
 @skills.command("versions")

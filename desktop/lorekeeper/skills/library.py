@@ -14,12 +14,11 @@ import builtins
 import difflib
 import getpass
 import hashlib
+import json
+import re
 import shutil
-import tempfile
-import zipfile
-from collections.abc import Callable, Generator, Iterator, Sequence
-from contextlib import contextmanager
-from dataclasses import dataclass, field
+from collections.abc import Callable, Generator, Mapping, Sequence
+from dataclasses import dataclass, field, replace
 from datetime import datetime
 from pathlib import Path
 from typing import Any
@@ -30,24 +29,23 @@ from sqlalchemy.orm import Session
 from lorekeeper.changes import ChangeSet
 from lorekeeper.errors import DerivedWriteError, InvalidInputError, InvalidSpecError, NotFoundError
 from lorekeeper.evals.rules import RuleSet, parse_rules, parse_rules_text
-from lorekeeper.fsutil import atomic_write_text
 from lorekeeper.jobs import Progress, drive
+from lorekeeper.skills.files import Limits, SkillFile, diff_files, folder_differences, write_folder
 from lorekeeper.skills.router import RoutableSkill
+from lorekeeper.skills.sources import FORKS_DIR, open_source  # skills/_forks/<project>/<name>/
 from lorekeeper.skills.spec import (
     SKILL_FILE,
     SkillDoc,
+    check_skill_dir,
     evals_filename,
-    find_skill_dirs,
     normalise_evals_text,
     parse_skill_md,
-    read_skill_dir,
     split_terms,
+    validate_name,
 )
 from lorekeeper.store.engine import Store
-from lorekeeper.store.models import GLOBAL, Project, Skill, SkillVersion, utcnow
+from lorekeeper.store.models import GLOBAL, Project, Skill, SkillBlob, SkillVersion, SkillVersionFile, utcnow
 from lorekeeper.store.scopes import validate_project
-
-FORKS_DIR = "_forks"  # skills/_forks/<project>/<name>/ — '_' cannot start a skill name
 
 # Called after each committed change with (event name, plain data): the signed audit chain hooks in
 # here (`lorekeeper.learnings.audit_hook`). It returns a warning when it could not sign the change
@@ -109,6 +107,7 @@ class SkillVersionInfo:
     author: str
     created_at: datetime
     current: bool = False
+    files: tuple[SkillFile, ...] = ()  # every file besides SKILL.md and the evals file
 
     def rules(self) -> RuleSet:
         if not self.evals.strip():
@@ -124,7 +123,35 @@ class SkillVersionInfo:
             "author": self.author,
             "created_at": self.created_at.isoformat(),
             "current": self.current,
+            "files": [f.to_dict() for f in self.files],
         }
+
+
+CONFLICT_ACTIONS = ("ask", "skip", "new-version", "fork", "rename")
+
+
+@dataclass(frozen=True)
+class Resolution:
+    """What an import does with a skill whose name exists (with other content) in its scope.
+
+    ask: report it as "exists" and leave it; skip: leave it silently; new-version: the import becomes
+    the skill's new version; fork: import it as project `project`'s fork; rename: import it as `name`.
+    """
+
+    action: str = "ask"
+    project: str = ""
+    name: str = ""
+
+    def __post_init__(self) -> None:
+        if self.action not in CONFLICT_ACTIONS:
+            raise InvalidInputError(f"--on-conflict is one of {', '.join(CONFLICT_ACTIONS)}, not {self.action!r}")
+        if self.action == "fork" and not validate_project(self.project):
+            raise InvalidInputError("--on-conflict fork needs --project P (the project the fork goes to)")
+        if self.action == "rename":
+            validate_name(self.name, file="--on-conflict rename")
+
+
+ConflictPolicy = str | Resolution | Mapping[str, Resolution]
 
 
 @dataclass
@@ -132,11 +159,30 @@ class ImportReport:
     created: list[str] = field(default_factory=list)
     updated: list[str] = field(default_factory=list)
     unchanged: list[str] = field(default_factory=list)
+    #: name collisions left alone: {"name", "project", "path", "version", "diff"}
+    exists: list[dict[str, object]] = field(default_factory=list)
+    skipped: list[str] = field(default_factory=list)
+    forked: list[dict[str, str]] = field(default_factory=list)  # {"name", "project"}
+    renamed: list[dict[str, str]] = field(default_factory=list)  # {"from", "to"}
+    #: skills that could not be imported: {"path", "errors": [every error]}
+    invalid: list[dict[str, object]] = field(default_factory=list)
+    warnings: list[dict[str, object]] = field(default_factory=list)
+    dry_run: bool = False
     #: what the import's transaction committed (kinds -> ids); not part of `to_dict()` (the CLI's JSON)
     changes: ChangeSet = field(default_factory=ChangeSet, compare=False)
 
-    def to_dict(self) -> dict[str, list[str]]:
-        return {"created": self.created, "updated": self.updated, "unchanged": self.unchanged}
+    def to_dict(self) -> dict[str, object]:
+        out: dict[str, object] = {"created": self.created, "updated": self.updated, "unchanged": self.unchanged}
+        for key in ("exists", "skipped", "forked", "renamed", "invalid", "warnings"):
+            if getattr(self, key):
+                out[key] = getattr(self, key)
+        if self.dry_run:
+            out["dry_run"] = True
+        return out
+
+    @property
+    def imported(self) -> int:
+        return len(self.created) + len(self.updated) + len(self.forked) + len(self.renamed)
 
 
 def _rules_count(evals: str) -> int:
@@ -152,8 +198,15 @@ def _rules_count(evals: str) -> int:
 
 
 class SkillLibrary:
-    def __init__(self, store: Store, skills_dir: Path | None = None, on_event: SkillEventHook | None = None) -> None:
+    def __init__(
+        self,
+        store: Store,
+        skills_dir: Path | None = None,
+        on_event: SkillEventHook | None = None,
+        limits: Limits | None = None,
+    ) -> None:
         self.store = store
+        self.limits = limits or Limits()  # per-file and per-skill size caps ([skills] in lorekeeper.toml)
         self.skills_dir = skills_dir
         self.folder = SkillFolder(self)
         self.on_event = on_event  # saves, rule edits, restores, forks, fork deletions, imports: signed
@@ -269,10 +322,10 @@ class SkillLibrary:
             v = s.scalar(select(SkillVersion).where(SkillVersion.skill_id == sk.id, SkillVersion.version == want))
             if v is None:
                 raise NotFoundError(f"skill {name!r} has no version {want}")
-            return self._version_info(sk, v)
+            return self._version_info(sk, v, _manifest(s, v.id))
 
     @staticmethod
-    def _version_info(sk: Skill, v: SkillVersion) -> SkillVersionInfo:
+    def _version_info(sk: Skill, v: SkillVersion, files: Sequence[SkillFile] = ()) -> SkillVersionInfo:
         return SkillVersionInfo(
             name=sk.name,
             project=sk.project,
@@ -283,6 +336,7 @@ class SkillLibrary:
             author=v.author,
             created_at=v.created_at,
             current=v.version == sk.current_version,
+            files=tuple(files),
         )
 
     def versions(self, name: str, project: str | None = None) -> builtins.list[SkillVersionInfo]:
@@ -295,7 +349,8 @@ class SkillLibrary:
             rows = s.scalars(
                 select(SkillVersion).where(SkillVersion.skill_id == sk.id).order_by(SkillVersion.version.desc())
             ).all()
-            return [self._version_info(sk, v) for v in rows]
+            manifests = _manifests(s, [v.id for v in rows])
+            return [self._version_info(sk, v, manifests.get(v.id, ())) for v in rows]
 
     def rules(self, name: str, project: str | None = None) -> RuleSet:
         return self.get(name, project).rules()
@@ -307,6 +362,7 @@ class SkillLibrary:
         ]
 
     def diff(self, name: str, project: str | None, a: int, b: int) -> str:
+        """SKILL.md and rules as one unified diff, then every other changed file, file by file."""
         va, vb = self.get_exact(name, project, a), self.get_exact(name, project, b)
         out = difflib.unified_diff(
             (va.content + "\n" + va.evals).splitlines(keepends=True),
@@ -314,7 +370,41 @@ class SkillLibrary:
             fromfile=f"{name} v{a}",
             tofile=f"{name} v{b}",
         )
-        return "".join(out)
+        head = "".join(out)
+        files = self.file_diffs(name, project, a, b, main=False)
+        return head + "".join(files.values())
+
+    def file_diffs(self, name: str, project: str | None, a: int, b: int, *, main: bool = True) -> dict[str, str]:
+        """Per-file unified diffs between versions a and b (only the files that differ; binary
+        files and mode changes say so). `main`: SKILL.md and the evals file are included."""
+        va, vb = self.get_exact(name, project, a), self.get_exact(name, project, b)
+        return diff_files(
+            f"{name} v{a}", f"{name} v{b}", self.version_files(va, main=main), self.version_files(vb, main=main)
+        )
+
+    def version_files(self, v: SkillVersionInfo, *, main: bool = True) -> dict[str, tuple[bytes, int]]:
+        """Every file of a version: relative path -> (bytes, mode)."""
+        blobs = self.blobs([f.sha256 for f in v.files])
+        out: dict[str, tuple[bytes, int]] = {}
+        if main:
+            out[SKILL_FILE] = (v.content.encode("utf-8"), 0o644)
+            if v.evals.strip():
+                out[evals_filename(v.name)] = (v.evals.encode("utf-8"), 0o644)
+        for f in v.files:
+            out[f.path] = (blobs[f.sha256], f.mode)
+        return out
+
+    def blobs(self, shas: Sequence[str]) -> dict[str, bytes]:
+        """The bytes of these blobs (by SHA-256)."""
+        want = sorted(set(shas))
+        out: dict[str, bytes] = {}
+        with self.store.session() as s:
+            for i in range(0, len(want), 500):
+                for sha, data in s.execute(
+                    select(SkillBlob.sha256, SkillBlob.data).where(SkillBlob.sha256.in_(want[i : i + 500]))
+                ):
+                    out[sha] = bytes(data)
+        return out
 
     def get_exact(self, name: str, project: str | None, version: int) -> SkillVersionInfo:
         for v in self.versions(name, project):
@@ -350,6 +440,7 @@ class SkillLibrary:
         *,
         event: str,
         extra: dict[str, object] | None = None,
+        files: Sequence[SkillFile] | None = None,
     ) -> SkillVersionInfo:
         project = validate_project(project)
         doc = parse_skill_md(content, file=f"{name}/{SKILL_FILE}")
@@ -364,6 +455,8 @@ class SkillLibrary:
         if evals.strip():
             parse_rules_text(evals, file=f"{name}/{evals_filename(name)}")
         before = self._current_number(name, project)
+        if files is not None:
+            doc = _with_files(doc, files, {})
         info = self._write_version(doc, evals, project, message or "edited", author or _author())
         if info.version != before:
             self._emit(
@@ -377,6 +470,7 @@ class SkillLibrary:
                     "author": info.author,
                     "content_sha256": _sha256(info.content),
                     "evals_sha256": _sha256(info.evals),
+                    **({"files": len(info.files)} if info.files else {}),
                     **(extra or {}),
                 },
             )
@@ -422,6 +516,7 @@ class SkillLibrary:
     ) -> SkillVersionInfo:
         sk = self._skill(s, doc.name, project)
         now = utcnow()
+        files: Sequence[SkillFile] = doc.files if doc.files is not None else ()
         if sk is None:
             sk = Skill(name=doc.name, project=project, current_version=1, created_at=now, updated_at=now)
             s.add(sk)
@@ -431,8 +526,11 @@ class SkillLibrary:
             cur = s.scalar(
                 select(SkillVersion).where(SkillVersion.skill_id == sk.id, SkillVersion.version == sk.current_version)
             )
-            if cur is not None and cur.content == doc.content and cur.evals == evals:
-                return self._version_info(sk, cur)
+            cur_files = _manifest(s, cur.id) if cur is not None else []
+            if doc.files is None:  # an edit of SKILL.md or the rules: the other files stay
+                files = cur_files
+            if cur is not None and cur.content == doc.content and cur.evals == evals and list(files) == cur_files:
+                return self._version_info(sk, cur, cur_files)
             number = (s.scalar(select(func.max(SkillVersion.version)).where(SkillVersion.skill_id == sk.id)) or 0) + 1
         v = SkillVersion(
             skill_id=sk.id,
@@ -450,7 +548,8 @@ class SkillLibrary:
         sk.current_version = number
         sk.updated_at = now
         s.flush()
-        return self._version_info(sk, v)
+        _store_files(s, v.id, files, doc.blobs)
+        return self._version_info(sk, v, files)
 
     def restore(self, name: str, project: str | None, version: int, message: str = "") -> SkillVersionInfo:
         """Make an old version current again, as a new version (history is never rewritten)."""
@@ -464,6 +563,7 @@ class SkillLibrary:
             None,
             event="skill_restored",
             extra={"restored": version},
+            files=old.files,
         )
 
     def fork(self, name: str, project: str) -> SkillVersionInfo:
@@ -484,6 +584,7 @@ class SkillLibrary:
             None,
             event="skill_forked",
             extra={"base_version": base.version},
+            files=base.files,
         )
 
     def delete_fork(self, name: str, project: str) -> None:
@@ -516,18 +617,41 @@ class SkillLibrary:
 
     # ---------------------------------------------------------------- import / export
     def import_path(
-        self, path: str | Path, project: str | None = None, message: str = "imported", *, record: bool = True
+        self,
+        path: str | Path,
+        project: str | None = None,
+        message: str = "imported",
+        *,
+        record: bool = True,
+        strict: bool = True,
+        on_conflict: ConflictPolicy = "new-version",
+        dry_run: bool = False,
     ) -> ImportReport:
-        """Import a skill folder, a folder of skill folders, or a zip of them.
+        """Import skill folders found at any depth in a folder or an archive (zip, GitHub archive, .skill).
 
-        Everything is validated before anything is written, and written in one transaction; a
+        Every skill is validated before anything is written, and written in one transaction; a
         signed `skills_imported` audit event records it (`record=False`: the starter library and
-        the demo seed at `init`, which records its own events).
+        the demo seed at `init`, which records its own events). `strict` (the library default):
+        one invalid skill imports nothing; otherwise every valid skill imports and each invalid one
+        is reported with all its errors. `on_conflict` says what a name that exists with other
+        content becomes (`Resolution`; the CLI and the GUI ask: "ask"). `dry_run`: nothing written.
         """
-        return drive(self.import_steps, (path, project, message), {"record": record})  # type: ignore[no-any-return]
+        return drive(  # type: ignore[no-any-return]
+            self.import_steps,
+            (path, project, message),
+            {"record": record, "strict": strict, "on_conflict": on_conflict, "dry_run": dry_run},
+        )
 
     def import_steps(
-        self, path: str | Path, project: str | None = None, message: str = "imported", *, record: bool = True
+        self,
+        path: str | Path,
+        project: str | None = None,
+        message: str = "imported",
+        *,
+        record: bool = True,
+        strict: bool = True,
+        on_conflict: ConflictPolicy = "new-version",
+        dry_run: bool = False,
     ) -> Generator[Progress, None, ImportReport]:
         """`import_path` as a job: yields `Progress` per skill read and validated, so a cancelled
         job stops between two skills, before anything is written (the transaction and the
@@ -536,36 +660,54 @@ class SkillLibrary:
         path = Path(path)
         if not path.exists():
             raise InvalidInputError(f"nothing to import at {path}")
-        with skill_source(path) as (_, dirs):
-            if not dirs:
+        report = ImportReport(dry_run=dry_run)
+        docs: list[tuple[SkillDoc, str]] = []  # (document, its path in the source)
+        with open_source(path, self.limits) as source:
+            if not source.skills:
                 raise InvalidSpecError(f"no skill folder (a folder with {SKILL_FILE}) found", file=str(path))
-            docs = []
-            for n, d in enumerate(dirs):
-                yield Progress(n, len(dirs), f"reading {d.name}")
-                docs.append(read_skill_dir(d))
-        yield Progress(len(dirs), len(dirs), f"writing {len(docs)} skill(s)")
-        names = [d.name for d in docs]
-        dupes = sorted({n for n in names if names.count(n) > 1})
+            total = len(source.skills)
+            for n, found in enumerate(source.skills):
+                yield Progress(n, total, f"reading {found.display}")
+                check = check_skill_dir(found.dir, display=found.display, folder=found.match_folder, limits=self.limits)
+                report.warnings.extend(w.to_dict() for w in check.warnings)
+                if check.doc is None:
+                    if strict:
+                        raise check.errors[0]
+                    report.invalid.append({"path": found.display, "errors": [e.to_dict() for e in check.errors]})
+                else:
+                    docs.append((check.doc, found.display))
+        yield Progress(total, total, f"writing {len(docs)} skill(s)")
+        by_name: dict[str, list[str]] = {}
+        for doc, shown in docs:
+            by_name.setdefault(doc.name, []).append(shown)
+        dupes = {n: where for n, where in by_name.items() if len(where) > 1}
         if dupes:
-            raise InvalidSpecError(f"skill(s) present twice in the import: {', '.join(dupes)}", file=str(path))
-        report = ImportReport()
+            if strict:
+                raise InvalidSpecError(
+                    f"skill(s) present twice in the import: {', '.join(sorted(dupes))}", file=str(path)
+                )
+            for dup, where in sorted(dupes.items()):
+                for shown in where:
+                    others = ", ".join(w for w in where if w != shown)
+                    err = InvalidSpecError(
+                        f"skill {dup!r} is present twice in the import (also at {others}): import one",
+                        file=shown,
+                        field="name",
+                    )
+                    report.invalid.append({"path": shown, "errors": [err.to_dict()]})
+            docs = [(d, w) for d, w in docs if d.name not in dupes]
         author = _author()
+        written: list[tuple[str, str]] = []
+        if dry_run:
+            with self.store.session() as s:
+                self._apply_import(s, docs, project, message, author, on_conflict, report, written, write=False)
+            return report
         with self.store.capture() as captured:  # the import and its signed event: one change set
             with self.store.write() as s:
                 if project and s.scalar(select(Project).where(Project.name == project)) is None:
                     s.add(Project(name=project))
-                for doc in docs:
-                    before = self._skill(s, doc.name, project)
-                    before_version = before.current_version if before else None
-                    evals = normalise_evals_text(doc.evals_text, doc.name) if doc.evals_text.strip() else ""
-                    info = self._write_version_in(s, doc, evals, project, message, author)
-                    if before is None:
-                        report.created.append(doc.name)
-                    elif info.version != before_version:
-                        report.updated.append(doc.name)
-                    else:
-                        report.unchanged.append(doc.name)
-            if record and (report.created or report.updated):
+                self._apply_import(s, docs, project, message, author, on_conflict, report, written, write=True)
+            if record and report.imported:
                 self._emit(
                     "skills_imported",
                     {
@@ -575,12 +717,105 @@ class SkillLibrary:
                         "created": list(report.created),
                         "updated": list(report.updated),
                         "unchanged": len(report.unchanged),
+                        **({"forked": list(report.forked)} if report.forked else {}),
+                        **({"renamed": list(report.renamed)} if report.renamed else {}),
                     },
                 )
         report.changes = captured.changes
-
-        self.export_after_commit([(doc.name, project) for doc in docs])
+        self.export_after_commit(written)
         return report
+
+    def _apply_import(
+        self,
+        s: Session,
+        docs: Sequence[tuple[SkillDoc, str]],
+        project: str,
+        message: str,
+        author: str,
+        policy: ConflictPolicy,
+        report: ImportReport,
+        written: builtins.list[tuple[str, str]],
+        *,
+        write: bool,
+    ) -> None:
+        """Classify each document (created / unchanged / a collision and what it becomes) and,
+        when `write`, write it; `written` gets the (name, scope) folders to rewrite after commit."""
+        renames = 0
+        for doc, shown in docs:
+            evals = normalise_evals_text(doc.evals_text, doc.name) if doc.evals_text.strip() else ""
+            before = self._skill(s, doc.name, project)
+            target_doc, scope = doc, project
+            if before is not None:
+                cur = s.scalar(
+                    select(SkillVersion).where(
+                        SkillVersion.skill_id == before.id, SkillVersion.version == before.current_version
+                    )
+                )
+                cur_files = _manifest(s, cur.id) if cur is not None else []
+                same = cur is not None and cur.content == doc.content and cur.evals == evals
+                if same and list(doc.files or ()) == cur_files:
+                    report.unchanged.append(doc.name)
+                    continue
+                res = _resolution(policy, doc.name)
+                if res.action == "ask":
+                    report.exists.append(
+                        {
+                            "name": doc.name,
+                            "project": project or None,
+                            "path": shown,
+                            "version": before.current_version,
+                            "diff": self._incoming_diff(cur, cur_files, doc, evals),
+                        }
+                    )
+                    continue
+                if res.action == "skip":
+                    report.skipped.append(doc.name)
+                    continue
+                if res.action == "new-version":
+                    report.updated.append(doc.name)
+                elif res.action == "fork":
+                    scope = validate_project(res.project)
+                    if write and s.scalar(select(Project).where(Project.name == scope)) is None:
+                        s.add(Project(name=scope))
+                    report.forked.append({"name": doc.name, "project": scope})
+                else:  # rename
+                    renames += 1
+                    if renames > 1:
+                        raise InvalidInputError(
+                            "--on-conflict rename NEW names one skill, but several imported skills collide: "
+                            "import them one at a time"
+                        )
+                    target_doc = rename_doc(doc, res.name)
+                    if self._skill(s, res.name, project) is not None:
+                        raise InvalidInputError(
+                            f"cannot rename {doc.name!r} to {res.name!r}: that name exists too; choose another"
+                        )
+                    evals = normalise_evals_text(_renamed_evals(doc.evals_text, res.name), res.name) if evals else ""
+                    report.renamed.append({"from": doc.name, "to": res.name})
+            else:
+                report.created.append(doc.name)
+            if write:
+                self._write_version_in(s, target_doc, evals, scope, message, author)
+                written.append((target_doc.name, scope))
+
+    def _incoming_diff(
+        self, cur: SkillVersion | None, cur_files: Sequence[SkillFile], doc: SkillDoc, evals: str
+    ) -> str:
+        """What an import would change in the current version: a per-file unified diff."""
+        old: dict[str, tuple[bytes, int]] = {}
+        if cur is not None:
+            old[SKILL_FILE] = (cur.content.encode("utf-8"), 0o644)
+            if cur.evals.strip():
+                old[evals_filename(doc.name)] = (cur.evals.encode("utf-8"), 0o644)
+            blobs = self.blobs([f.sha256 for f in cur_files])
+            old.update({f.path: (blobs[f.sha256], f.mode) for f in cur_files})
+        new: dict[str, tuple[bytes, int]] = {SKILL_FILE: (doc.content.encode("utf-8"), 0o644)}
+        if evals:
+            new[evals_filename(doc.name)] = (evals.encode("utf-8"), 0o644)
+        new.update({f.path: (doc.blobs[f.sha256], f.mode) for f in doc.files or ()})
+        label = f"v{cur.version}" if cur is not None else "current"
+        text = "".join(diff_files(f"{doc.name} {label}", f"{doc.name} imported", old, new).values())
+        return text if len(text) <= 20000 else text[:20000] + "\n... (diff cut at 20,000 characters)\n"
 
     def _folder(self, name: str, project: str) -> Path | None:
         if self.skills_dir is None:
@@ -593,20 +828,29 @@ class SkillLibrary:
         folder = self._folder(name, project)
         if folder is None:
             return
+        want = self.folder_contents(name, project)
+        if want is None:
+            return
+        write_folder(folder, *want)  # a file where the folder belongs fails: `lorekeeper repair` moves it aside
+
+    def folder_contents(
+        self, name: str, project: str
+    ) -> tuple[dict[str, bytes], builtins.list[SkillFile], dict[str, bytes]] | None:
+        """What a skill's folder holds: SKILL.md and the evals file, the other files, their blobs."""
         with self.store.session() as s:
             sk = self._skill(s, name, project)
             if sk is None:
-                return
+                return None
             v = s.scalar(
                 select(SkillVersion).where(SkillVersion.skill_id == sk.id, SkillVersion.version == sk.current_version)
             )
-        assert v is not None
-        atomic_write_text(folder / SKILL_FILE, v.content)
-        evals_path = folder / evals_filename(name)
-        if v.evals.strip():
-            atomic_write_text(evals_path, v.evals)
-        elif evals_path.exists():
-            evals_path.unlink()
+            assert v is not None
+            files = _manifest(s, v.id)
+            content, evals = v.content, v.evals
+        main = {SKILL_FILE: content.encode("utf-8")}
+        if evals.strip():
+            main[evals_filename(name)] = evals.encode("utf-8")
+        return main, files, self.blobs([f.sha256 for f in files])
 
     def export_all(self) -> None:
         for info in self.list():
@@ -645,22 +889,21 @@ class SkillLibrary:
         if first is not None:
             raise _folder_error(first[0], first[1])
 
-    def expected_files(self) -> dict[Path, str | None]:
-        """What the skills/ folder should hold: path -> text (None: the file must not exist)."""
-        out: dict[Path, str | None] = {}
+    def folder_state(self) -> builtins.list[tuple[str, str, Path, builtins.list[str]]]:
+        """Each skill's folder and what in it differs from the store: (name, scope, folder, paths)."""
+        out: builtins.list[tuple[str, str, Path, builtins.list[str]]] = []
         if self.skills_dir is None:
             return out
         with self.store.session() as s:
-            rows = s.execute(
-                select(Skill, SkillVersion).join(
-                    SkillVersion, (SkillVersion.skill_id == Skill.id) & (SkillVersion.version == Skill.current_version)
-                )
-            ).all()
-            for sk, v in rows:
-                folder = self._folder(sk.name, sk.project)
-                assert folder is not None
-                out[folder / SKILL_FILE] = v.content
-                out[folder / evals_filename(sk.name)] = v.evals if v.evals.strip() else None
+            scopes = [(sk.name, sk.project) for sk in s.scalars(select(Skill).order_by(Skill.name, Skill.project))]
+        for name, project in scopes:
+            folder = self._folder(name, project)
+            want = self.folder_contents(name, project)
+            if folder is None or want is None:
+                continue
+            diffs = folder_differences(folder, *want)
+            if diffs:
+                out.append((name, project, folder, diffs))
         return out
 
 
@@ -684,86 +927,118 @@ class SkillFolder:
         root = self.library.skills_dir
         return str(path.relative_to(root.parent)) if root is not None else str(path)
 
-    def _blocked(self, path: Path) -> Path | None:
-        """A file standing where a folder of `path` belongs (under skills/, or skills/ itself)."""
-        root = self.library.skills_dir
-        if root is None:
-            return None
-        for parent in [root, *reversed(path.relative_to(root).parents[:-1])]:
-            folder = parent if parent == root else root / parent
-            if folder.exists() and not folder.is_dir():
-                return folder
-        return None
-
-    def _stale_paths(self) -> list[tuple[Path, str | None]]:
-        stale: list[tuple[Path, str | None]] = []
-        for path, want in sorted(self.library.expected_files().items()):
-            if want is None:
-                if path.is_file():
-                    stale.append((path, None))
-                continue
-            try:
-                same = path.read_text(encoding="utf-8") == want
-            except (OSError, UnicodeDecodeError):
-                same = False
-            if not same:
-                stale.append((path, want))
-        return stale
-
     def stale(self) -> list[str]:
-        out = []
-        for path, want in self._stale_paths():
-            blocked = self._blocked(path)
-            why = " (should not exist)" if want is None else (f" ({self._rel(blocked)} is a file)" if blocked else "")
-            out.append(self._rel(path) + why)
+        out: list[str] = []
+        root = self.library.skills_dir
+        for _name, _project, folder, diffs in self.library.folder_state():
+            blocked = _blocker(folder, root)
+            why = f" ({self._rel(blocked)} is a file)" if blocked is not None else ""
+            out.extend(self._rel(folder / d) + why for d in diffs)
         return out
 
     def rebuild(self) -> int:
         """Write what differs from the store; a file standing where a folder belongs is moved aside."""
         written = 0
-        for path, want in self._stale_paths():
-            blocked = self._blocked(path)
-            if blocked is not None:
-                blocked.rename(blocked.with_name(f"{blocked.name}.not-a-folder-{utcnow().strftime('%Y%m%d%H%M%S')}"))
+        for name, project, folder, _diffs in self.library.folder_state():
+            want = self.library.folder_contents(name, project)
             if want is None:
-                path.unlink(missing_ok=True)
-            else:
-                atomic_write_text(path, want)
-            written += 1
+                continue
+            _clear_blockers(folder, self.library.skills_dir)
+            written += write_folder(folder, *want)
         return written
 
 
-@contextmanager
-def skill_source(path: Path) -> Iterator[tuple[Path, list[Path]]]:
-    """The skill folders in a folder or a zip archive (extracted to a temporary folder)."""
-    path = Path(path)
-    if path.is_file():
-        with tempfile.TemporaryDirectory(prefix="lk-import-") as tmp:
-            root = _unzip(path, Path(tmp))
-            yield root, _skill_dirs_deep(root)
-    else:
-        yield path, _skill_dirs_deep(path)
+def _blocker(folder: Path, root: Path | None) -> Path | None:
+    """A file standing where a folder of `folder` belongs (under skills/, or skills/ itself)."""
+    if root is None:
+        return None
+    for parent in [root, *(root / p for p in reversed(folder.relative_to(root).parents[:-1])), folder]:
+        if parent.is_symlink() or (parent.exists() and not parent.is_dir()):
+            return parent
+    return None
 
 
-def _skill_dirs_deep(root: Path) -> list[Path]:
-    """Skill folders at root, one level down, or one level below a single wrapping folder."""
-    found = find_skill_dirs(root)
-    if found:
-        return found
-    subdirs = [p for p in root.iterdir() if p.is_dir() and not p.name.startswith((".", "__"))]
-    out: list[Path] = []
-    for d in subdirs:
-        out.extend(find_skill_dirs(d))
+def _clear_blockers(folder: Path, root: Path | None) -> None:
+    blocked = _blocker(folder, root)
+    while blocked is not None:
+        blocked.rename(blocked.with_name(f"{blocked.name}.not-a-folder-{utcnow().strftime('%Y%m%d%H%M%S')}"))
+        blocked = _blocker(folder, root)
+
+
+def _manifest(s: Session, version_id: int) -> builtins.list[SkillFile]:
+    return _manifests(s, [version_id]).get(version_id, [])
+
+
+def _manifests(s: Session, version_ids: Sequence[int]) -> dict[int, builtins.list[SkillFile]]:
+    out: dict[int, builtins.list[SkillFile]] = {}
+    ids = builtins.list(version_ids)
+    for i in range(0, len(ids), 500):
+        rows = s.execute(
+            select(
+                SkillVersionFile.version_id,
+                SkillVersionFile.path,
+                SkillVersionFile.sha256,
+                SkillVersionFile.mode,
+                SkillBlob.size,
+            )
+            .join(SkillBlob, SkillBlob.sha256 == SkillVersionFile.sha256)
+            .where(SkillVersionFile.version_id.in_(ids[i : i + 500]))
+        )
+        for vid, path, sha, mode, size in rows:
+            out.setdefault(vid, []).append(SkillFile(path, sha, mode, size))
+    for files in out.values():
+        files.sort()
     return out
 
 
-def _unzip(path: Path, dest: Path) -> Path:
-    if not zipfile.is_zipfile(path):
-        raise InvalidSpecError("not a skill folder or a zip archive", file=str(path))
-    with zipfile.ZipFile(path) as zf:
-        for member in zf.infolist():
-            target = (dest / member.filename).resolve()
-            if not str(target).startswith(str(dest.resolve())):
-                raise InvalidSpecError(f"unsafe path in archive: {member.filename}", file=str(path))
-        zf.extractall(dest)
-    return dest
+def _store_files(s: Session, version_id: int, files: Sequence[SkillFile], blobs: Mapping[str, bytes]) -> None:
+    """The version's file rows; a blob is written once, whoever else holds the same bytes."""
+    if not files:
+        return
+    shas = sorted({f.sha256 for f in files})
+    have: set[str] = set()
+    for i in range(0, len(shas), 500):
+        have.update(s.scalars(select(SkillBlob.sha256).where(SkillBlob.sha256.in_(shas[i : i + 500]))))
+    for sha in shas:
+        if sha not in have:
+            if sha not in blobs:
+                raise InvalidInputError(f"file content {sha[:12]} is not in the store")
+            s.add(SkillBlob(sha256=sha, size=len(blobs[sha]), data=blobs[sha]))
+    s.flush()
+    for f in files:
+        s.add(SkillVersionFile(version_id=version_id, path=f.path, sha256=f.sha256, mode=f.mode))
+    s.flush()
+
+
+def _with_files(doc: SkillDoc, files: Sequence[SkillFile], blobs: dict[str, bytes]) -> SkillDoc:
+    return replace(doc, files=tuple(files), blobs=blobs)
+
+
+def _resolution(policy: ConflictPolicy, name: str) -> Resolution:
+    if isinstance(policy, Resolution):
+        return policy
+    if isinstance(policy, str):
+        return Resolution(policy)
+    return policy.get(name, Resolution("ask"))
+
+
+_NAME_LINE = re.compile(r"^(name[ \t]*:[ \t]*)(.*?)([ \t]*)(\r?)$", re.MULTILINE)
+
+
+def rename_doc(doc: SkillDoc, new: str) -> SkillDoc:
+    """The same skill under another name: only the front matter's `name:` line changes."""
+    text = doc.content
+    end = text.find("\n---", 3)
+    head, tail = (text[:end], text[end:]) if end >= 0 else (text, "")
+    head, n = _NAME_LINE.subn(lambda m: f"{m.group(1)}{new}{m.group(3)}{m.group(4)}", head, count=1)
+    if n != 1:
+        raise InvalidInputError(f"cannot rename {doc.name!r}: no `name:` line in its front matter")
+    renamed = parse_skill_md(head + tail, file=f"{new}/{SKILL_FILE}")
+    return replace(renamed, evals_text=doc.evals_text, files=doc.files, blobs=doc.blobs)
+
+
+def _renamed_evals(text: str, new: str) -> str:
+    data = json.loads(text)
+    if isinstance(data, dict):
+        data["skill"] = new
+    return json.dumps(data)

@@ -10,21 +10,36 @@ comma-separated string. Every error names the file and the field.
 from __future__ import annotations
 
 import json
+import re
 import unicodedata
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
-import frontmatter
 import yaml
 
 from lorekeeper.errors import InvalidSpecError
 from lorekeeper.evals.rules import RuleSet, parse_rules_text
+from lorekeeper.skills.files import Limits, SkillFile, read_folder_files
 
 MAX_NAME = 64
 MAX_DESCRIPTION = 1024
 MAX_COMPATIBILITY = 500
 ALLOWED_FIELDS = ("name", "description", "license", "compatibility", "metadata", "allowed-tools")
+# Claude Code's documented SKILL.md fields (and a few common ones): accepted with a warning, kept verbatim
+CLAUDE_CODE_FIELDS = (
+    "version",
+    "argument-hint",
+    "user-invocable",
+    "disable-model-invocation",
+    "model",
+    "context",
+    "agent",
+    "hooks",
+    "when_to_use",
+    "author",
+    "tags",
+)
 SKILL_FILE = "SKILL.md"
 
 
@@ -58,6 +73,9 @@ class SkillDoc:
     compatibility: str | None = None
     allowed_tools: str | None = None
     evals_text: str = ""
+    #: every other file of the folder; None: not read (an edit keeps the current version's files)
+    files: tuple[SkillFile, ...] | None = None
+    blobs: dict[str, bytes] = field(default_factory=dict, repr=False, compare=False)
 
     @property
     def triggers(self) -> tuple[str, ...]:
@@ -73,118 +91,283 @@ class SkillDoc:
         return parse_rules_text(self.evals_text, file=evals_filename(self.name))
 
 
-def validate_name(name: object, *, file: str, folder: str | None = None) -> str:
+def validate_name(name: object, *, file: str, folder: str | None = None, line: int | None = None) -> str:
+    errs = name_errors(name, file=file, folder=folder, line=line)
+    if errs:
+        raise errs[0]
+    assert isinstance(name, str)
+    return unicodedata.normalize("NFKC", name.strip())
+
+
+def name_errors(
+    name: object, *, file: str, folder: str | None = None, line: int | None = None
+) -> list[InvalidSpecError]:
+    """Every rule of the reference validator on `name` (one error per broken rule)."""
+
+    def err(msg: str) -> InvalidSpecError:
+        return InvalidSpecError(msg, file=file, field="name", line=line)
+
     if not isinstance(name, str) or not name.strip():
-        raise InvalidSpecError("'name' is required and must be a non-empty string", file=file, field="name")
+        return [err("'name' is required and must be a non-empty string")]
     name = unicodedata.normalize("NFKC", name.strip())
+    out: list[InvalidSpecError] = []
     if len(name) > MAX_NAME:
-        raise InvalidSpecError(f"'name' is {len(name)} characters; at most {MAX_NAME}", file=file, field="name")
+        out.append(err(f"'name' is {len(name)} characters; at most {MAX_NAME}"))
     if name != name.lower():
-        raise InvalidSpecError(f"'name' {name!r} must be lowercase", file=file, field="name")
+        out.append(err(f"'name' {name!r} must be lowercase"))
     if name.startswith("-") or name.endswith("-"):
-        raise InvalidSpecError(f"'name' {name!r} must not start or end with a hyphen", file=file, field="name")
+        out.append(err(f"'name' {name!r} must not start or end with a hyphen"))
     if "--" in name:
-        raise InvalidSpecError(f"'name' {name!r} must not contain consecutive hyphens", file=file, field="name")
+        out.append(err(f"'name' {name!r} must not contain consecutive hyphens"))
     if not all(c.isalnum() or c == "-" for c in name):
-        raise InvalidSpecError(f"'name' {name!r} may only hold letters, digits and hyphens", file=file, field="name")
+        out.append(err(f"'name' {name!r} may only hold letters, digits and hyphens"))
     if folder is not None and unicodedata.normalize("NFKC", folder) != name:
-        raise InvalidSpecError(f"'name' {name!r} must match its folder name {folder!r}", file=file, field="name")
-    return name
+        out.append(err(f"'name' {name!r} must match its folder name {folder!r}"))
+    return out
 
 
-def parse_skill_md(text: str, *, file: str = SKILL_FILE, folder: str | None = None) -> SkillDoc:
-    """Validate a SKILL.md text. `folder` is the directory name it must match, when known."""
-    if not text.lstrip("\ufeff").startswith("---"):
-        raise InvalidSpecError("SKILL.md must start with YAML front matter between '---' lines", file=file)
-    try:
-        post = frontmatter.loads(text.lstrip("\ufeff"))
-    except yaml.YAMLError as exc:
-        raise InvalidSpecError(f"front matter is not valid YAML: {exc}", file=file) from None
-    meta = dict(post.metadata)
-    unknown = [k for k in meta if k not in ALLOWED_FIELDS]
-    if unknown:
-        raise InvalidSpecError(
-            f"unexpected front matter field(s) {', '.join(map(str, unknown))}; allowed: {', '.join(ALLOWED_FIELDS)}",
-            file=file,
-            field=str(unknown[0]),
+@dataclass(frozen=True)
+class SpecCheck:
+    """Everything a SKILL.md check found: the document when valid, every error, every warning."""
+
+    doc: SkillDoc | None
+    errors: tuple[InvalidSpecError, ...] = ()
+    warnings: tuple[InvalidSpecError, ...] = ()
+
+
+_FENCE = re.compile(r"^---[ \t]*\r?$", re.MULTILINE)
+
+
+def _split_front_matter(text: str) -> tuple[str, str, int] | None:
+    """(front matter YAML, body, offset of the YAML in text) or None when there is no front matter."""
+    t = text[1:] if text.startswith("\ufeff") else text
+    shift = len(text) - len(t)
+    first = _FENCE.match(t)
+    if first is None:
+        return None
+    start = first.end() + 1
+    close = _FENCE.search(t, start) if start <= len(t) else None
+    if close is None:
+        return None
+    return t[start : close.start()], t[close.end() :].strip(), start + shift
+
+
+def _plain(node: yaml.Node, source: str) -> Any:
+    """A YAML node as plain data where every scalar is its source text (`2026-02-06`, `1.10`, `true`
+    stay strings, as the reference validator's strict YAML reads them); duplicate keys raise."""
+    if isinstance(node, yaml.ScalarNode):
+        return "" if node.tag.endswith(":null") and node.value in ("", "~", "null", "Null", "NULL") else node.value
+    if isinstance(node, yaml.SequenceNode):
+        return [_plain(n, source) for n in node.value]
+    if isinstance(node, yaml.MappingNode):
+        out: dict[str, Any] = {}
+        for k, v in node.value:
+            key = _plain(k, source)
+            key = key if isinstance(key, str) else source[k.start_mark.index : k.end_mark.index]
+            if key in out:
+                raise _DuplicateKey(key, k.start_mark.line)
+            out[key] = _plain(v, source)
+        return out
+    return None
+
+
+class _DuplicateKey(Exception):
+    def __init__(self, key: str, line: int) -> None:
+        super().__init__(key)
+        self.key, self.line = key, line
+
+
+def check_skill_md(text: str, *, file: str = SKILL_FILE, folder: str | None = None) -> SpecCheck:
+    """Check a SKILL.md text against the Agent Skills rules: every error (file, field, line) and
+    every warning (fields outside the spec, kept verbatim). `folder`: the name it must match."""
+    split = _split_front_matter(text)
+    if split is None:
+        return SpecCheck(
+            None, (InvalidSpecError("SKILL.md must start with YAML front matter between '---' lines", file=file),)
         )
-    name = validate_name(meta.get("name"), file=file, folder=folder)
+    yaml_text, body, offset = split
+    line0 = text.count("\n", 0, offset) + 1  # file line of the YAML's first line
+    try:
+        root = yaml.compose(yaml_text, Loader=yaml.SafeLoader)
+        meta_raw = _plain(root, yaml_text) if root is not None else {}
+    except _DuplicateKey as dup:
+        return SpecCheck(
+            None,
+            (
+                InvalidSpecError(
+                    f"duplicate key {dup.key!r} in the front matter: keep one",
+                    file=file,
+                    field=dup.key,
+                    line=line0 + dup.line,
+                ),
+            ),
+        )
+    except yaml.YAMLError as exc:
+        mark = getattr(exc, "problem_mark", None)
+        line = line0 + mark.line if mark is not None else None
+        return SpecCheck(None, (InvalidSpecError(f"front matter is not valid YAML: {exc}", file=file, line=line),))
+    if not isinstance(meta_raw, dict):
+        return SpecCheck(None, (InvalidSpecError("the front matter must be a YAML mapping", file=file, line=line0),))
+    meta: dict[str, Any] = meta_raw
+    lines: dict[str, int] = {}
+    if isinstance(root, yaml.MappingNode):
+        for k, _v in root.value:
+            if isinstance(k, yaml.ScalarNode):
+                lines[k.value] = line0 + k.start_mark.line
+    errors: list[InvalidSpecError] = []
+    warnings: list[InvalidSpecError] = []
+
+    def err(msg: str, fld: str, key: str | None = None) -> None:
+        errors.append(InvalidSpecError(msg, file=file, field=fld, line=lines.get(key or fld.split(".")[0])))
+
+    for key in meta:
+        if key in ALLOWED_FIELDS:
+            continue
+        if key in CLAUDE_CODE_FIELDS:
+            why = f"{key!r} is a Claude Code field, not an Agent Skills one"
+        else:
+            why = f"unknown front matter field {key!r}"
+        warnings.append(
+            InvalidSpecError(
+                f"{why}: kept verbatim in SKILL.md, not used by Lorekeeper", file=file, field=key, line=lines.get(key)
+            )
+        )
+    name = meta.get("name")
+    if "name" not in meta:
+        err("'name' is required and must be a non-empty string", "name")
+    else:
+        errors.extend(name_errors(name, file=file, folder=folder, line=lines.get("name")))
     desc = meta.get("description")
     if not isinstance(desc, str) or not desc.strip():
-        raise InvalidSpecError(
-            "'description' is required and must be a non-empty string", file=file, field="description"
-        )
-    desc = desc.strip()
-    if len(desc) > MAX_DESCRIPTION:
-        raise InvalidSpecError(
-            f"'description' is {len(desc)} characters; at most {MAX_DESCRIPTION}", file=file, field="description"
-        )
+        err("'description' is required and must be a non-empty string", "description")
+    elif len(desc.strip()) > MAX_DESCRIPTION:
+        err(f"'description' is {len(desc.strip())} characters; at most {MAX_DESCRIPTION}", "description")
     compat = meta.get("compatibility")
     if compat is not None:
         if not isinstance(compat, str):
-            raise InvalidSpecError("'compatibility' must be a string", file=file, field="compatibility")
-        if len(compat) > MAX_COMPATIBILITY:
-            raise InvalidSpecError(
-                f"'compatibility' is {len(compat)} characters; at most {MAX_COMPATIBILITY}",
-                file=file,
-                field="compatibility",
-            )
+            err("'compatibility' must be a string", "compatibility")
+        elif len(compat) > MAX_COMPATIBILITY:
+            err(f"'compatibility' is {len(compat)} characters; at most {MAX_COMPATIBILITY}", "compatibility")
     lic = meta.get("license")
     if lic is not None and not isinstance(lic, str):
-        raise InvalidSpecError("'license' must be a string", file=file, field="license")
+        err("'license' must be a string", "license")
     tools = meta.get("allowed-tools")
-    if tools is not None and not isinstance(tools, str):
-        raise InvalidSpecError("'allowed-tools' must be a space-delimited string", file=file, field="allowed-tools")
-    md = meta.get("metadata") or {}
-    if not isinstance(md, dict):
-        raise InvalidSpecError(
-            "'metadata' must be a mapping of string keys to string values", file=file, field="metadata"
-        )
+    if isinstance(tools, list) and all(isinstance(t, str) for t in tools):
+        tools = " ".join(tools)
+    elif tools is not None and not isinstance(tools, str):
+        err("'allowed-tools' must be a space-delimited string or a list of tool names", "allowed-tools")
+        tools = None
+    md = meta.get("metadata")
     metadata: dict[str, str] = {}
-    for k, v in md.items():
-        if not isinstance(k, str):
-            raise InvalidSpecError("'metadata' keys must be strings", file=file, field="metadata")
-        if isinstance(v, list) and k in ("triggers", "keywords"):
-            v = ", ".join(str(x) for x in v)
-        if not isinstance(v, (str, int, float)) or isinstance(v, bool):
-            raise InvalidSpecError(f"'metadata.{k}' must be a string", file=file, field=f"metadata.{k}")
-        metadata[k] = str(v)
-    return SkillDoc(
-        name=name,
-        description=desc,
-        content=text.lstrip("\ufeff"),
-        body=post.content,
+    if md is not None and md != "" and not isinstance(md, dict):
+        err("'metadata' must be a mapping of string keys to string values", "metadata")
+    elif isinstance(md, dict):
+        md_node = (
+            next((v for k, v in root.value if isinstance(k, yaml.ScalarNode) and k.value == "metadata"), None)
+            if isinstance(root, yaml.MappingNode)
+            else None
+        )
+        sources: dict[str, str] = {}
+        if isinstance(md_node, yaml.MappingNode):
+            for k, v in md_node.value:
+                sources[str(_plain(k, yaml_text))] = yaml_text[v.start_mark.index : v.end_mark.index]
+        for k, v in md.items():
+            if isinstance(v, list) and k in ("triggers", "keywords"):
+                v = ", ".join(str(x) for x in v)
+            elif not isinstance(v, str):  # nested metadata: its YAML source text, as written
+                v = sources.get(k, str(v)).strip()
+            metadata[k] = v
+    if errors:
+        return SpecCheck(None, tuple(errors), tuple(warnings))
+    assert isinstance(name, str) and isinstance(desc, str)
+    doc = SkillDoc(
+        name=unicodedata.normalize("NFKC", name.strip()),
+        description=desc.strip(),
+        content=text,
+        body=body,
         metadata=metadata,
-        license=lic,
-        compatibility=compat,
-        allowed_tools=tools,
+        license=lic if isinstance(lic, str) else None,
+        compatibility=compat if isinstance(compat, str) else None,
+        allowed_tools=tools if isinstance(tools, str) else None,
     )
+    return SpecCheck(doc, (), tuple(warnings))
 
 
-def read_skill_dir(path: Path) -> SkillDoc:
-    """Read and validate one skill folder (SKILL.md and, when present, its evals file)."""
+def parse_skill_md(text: str, *, file: str = SKILL_FILE, folder: str | None = None) -> SkillDoc:
+    """Validate a SKILL.md text (kept byte for byte in `content`); raise its first error.
+    `folder` is the directory name it must match, when known."""
+    check = check_skill_md(text, file=file, folder=folder)
+    if check.doc is None:
+        raise check.errors[0]
+    return check.doc
+
+
+_FOLDER = object()  # read_skill_dir's default: the name must match the folder's own name
+
+
+def check_skill_dir(
+    path: Path, *, display: str | None = None, folder: object = _FOLDER, limits: Limits | None = None
+) -> SpecCheck:
+    """Read and check one skill folder: SKILL.md (byte for byte), its evals file and every other
+    file. Every error is collected (not only the first). `display` names the folder in errors (the
+    path inside the import source, never a temporary folder); `folder=None` skips the name check
+    (a skill at the root of an archive is named by its `name`)."""
     path = Path(path)
+    shown = display if display is not None else str(path)
+    md_file = f"{shown}/{SKILL_FILE}"
     md = path / SKILL_FILE
+    if md.is_symlink():
+        return SpecCheck(None, (InvalidSpecError("symlinks are refused: SKILL.md must be a file", file=md_file),))
     if not md.is_file():
-        raise InvalidSpecError(f"no {SKILL_FILE} in skill folder", file=str(path))
+        return SpecCheck(None, (InvalidSpecError(f"no {SKILL_FILE} in skill folder", file=shown),))
+    raw = md.read_bytes()
     try:
-        text = md.read_text(encoding="utf-8")
-    except UnicodeDecodeError:
-        raise InvalidSpecError("SKILL.md is not UTF-8", file=str(md)) from None
-    doc = parse_skill_md(text, file=str(md), folder=path.name)
-    evals = path / evals_filename(doc.name)
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        return SpecCheck(
+            None, (InvalidSpecError(f"SKILL.md is not UTF-8 (invalid byte at offset {exc.start})", file=md_file),)
+        )
+    want = path.name if folder is _FOLDER else folder
+    assert want is None or isinstance(want, str)
+    check = check_skill_md(text, file=md_file, folder=want)
+    errors = list(check.errors)
+    warnings = list(check.warnings)
+    doc = check.doc
+    name = doc.name if doc is not None else None
     evals_text = ""
-    if evals.is_file():
-        try:
-            evals_text = evals.read_text(encoding="utf-8-sig")
-        except UnicodeDecodeError:
-            raise InvalidSpecError("evals file is not UTF-8", file=str(evals)) from None
-        rs = parse_rules_text(evals_text, file=str(evals))
-        if rs.skill is not None and rs.skill != doc.name:
-            raise InvalidSpecError(
-                f"'skill' is {rs.skill!r} but the skill is {doc.name!r}", file=str(evals), field="skill"
-            )
-    return SkillDoc(**{**doc.__dict__, "evals_text": evals_text})
+    if name is not None:
+        evals = path / evals_filename(name)
+        if evals.is_file() and not evals.is_symlink():
+            ev_file = f"{shown}/{evals_filename(name)}"
+            try:
+                evals_text = evals.read_text(encoding="utf-8-sig")
+                rs = parse_rules_text(evals_text, file=ev_file)
+                if rs.skill is not None and rs.skill != name:
+                    errors.append(
+                        InvalidSpecError(
+                            f"'skill' is {rs.skill!r} but the skill is {name!r}", file=ev_file, field="skill"
+                        )
+                    )
+            except UnicodeDecodeError:
+                errors.append(InvalidSpecError("evals file is not UTF-8", file=ev_file))
+            except InvalidSpecError as exc:
+                errors.append(exc)
+    exclude = {SKILL_FILE} | ({evals_filename(name)} if name and evals_text else set())
+    files, blobs, file_errors = read_folder_files(path, display=shown, limits=limits or Limits(), exclude=exclude)
+    errors.extend(file_errors)
+    if errors or doc is None:
+        return SpecCheck(None, tuple(errors), tuple(warnings))
+    return SpecCheck(replace(doc, evals_text=evals_text, files=tuple(files), blobs=blobs), (), tuple(warnings))
+
+
+def read_skill_dir(
+    path: Path, *, display: str | None = None, folder: object = _FOLDER, limits: Limits | None = None
+) -> SkillDoc:
+    """Read and validate one skill folder (all its files); raise its first error."""
+    check = check_skill_dir(path, display=display, folder=folder, limits=limits)
+    if check.doc is None:
+        raise check.errors[0]
+    return check.doc
 
 
 def find_skill_dirs(root: Path) -> list[Path]:

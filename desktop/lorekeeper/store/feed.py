@@ -48,6 +48,8 @@ TABLE_KINDS: dict[str, str] = {
     "benchmark_runs": "benchmarks",
     "benchmark_results": "benchmarks",
     "market_sources": "market",  # issue 10: marketplaces
+    "skill_blobs": "skills",
+    "skill_version_files": "skills",
 }
 _KEY = "lorekeeper_changes"  # Session.info key of the collection
 

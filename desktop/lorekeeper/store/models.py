@@ -11,6 +11,7 @@ from sqlalchemy import (
     ForeignKey,
     Index,
     Integer,
+    LargeBinary,
     String,
     Text,
     UniqueConstraint,
@@ -387,3 +388,27 @@ class MarketSource(Base):
     location: Mapped[str] = mapped_column(Text)  # an absolute path (a git URL's clone lives under sources/market/)
     origin: Mapped[str] = mapped_column(Text, default="")  # what the operator gave (a git URL), when it differs
     added_at: Mapped[datetime] = mapped_column(UTCDateTime(), default=utcnow)
+
+
+# --- skill files ---
+class SkillBlob(Base):
+    """A file's bytes, content-addressed: shared by every skill version and fork that holds them."""
+
+    __tablename__ = "skill_blobs"
+
+    sha256: Mapped[str] = mapped_column(String(64), primary_key=True)
+    size: Mapped[int] = mapped_column(BigInteger)
+    data: Mapped[bytes] = mapped_column(LargeBinary)
+
+
+class SkillVersionFile(Base):
+    """One file of a skill version besides SKILL.md and its evals file: path, mode bits, blob."""
+
+    __tablename__ = "skill_version_files"
+    __table_args__ = (UniqueConstraint("version_id", "path", name="uq_skill_version_files_path"),)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    version_id: Mapped[int] = mapped_column(ForeignKey("skill_versions.id", ondelete="CASCADE"), index=True)
+    path: Mapped[str] = mapped_column(String(1024))  # POSIX, relative to the skill folder
+    sha256: Mapped[str] = mapped_column(ForeignKey("skill_blobs.sha256"), index=True)
+    mode: Mapped[int] = mapped_column(Integer, default=0o644)

@@ -22,6 +22,7 @@ from PySide6.QtWidgets import (
 from lorekeeper.errors import LorekeeperError
 from lorekeeper.evals.engine import EvalReport, evaluate
 from lorekeeper.evals.rules import Rule, RuleSet
+from lorekeeper.skills.files import is_text
 from lorekeeper.skills.spec import parse_skill_md
 from lorekeeper.ui import widgets
 from lorekeeper.ui.diffview import SideBySideDiff, stats_text
@@ -329,6 +330,17 @@ def version_text(v) -> str:
     return v.content.rstrip("\n") + ("\n\n# ---- evals.json ----\n" + evals if evals else "") + "\n"
 
 
+def file_text(f, blobs: dict[str, bytes]) -> str:
+    """A folder file as the diff shows it: its text, or a line saying what binary file it is."""
+    if f is None:
+        return ""
+    data = blobs.get(f.sha256, b"")
+    mode = f"(mode {f.mode:o})\n"
+    if is_text(data):
+        return mode + data.decode("utf-8")
+    return mode + f"binary file, {f.size} bytes, sha256 {f.sha256[:16]}\n"
+
+
 class VersionsTab(QWidget):
     def __init__(self, panel: SkillsPanel) -> None:
         super().__init__(panel)
@@ -347,8 +359,11 @@ class VersionsTab(QWidget):
 
         self.left_combo = QComboBox()
         self.right_combo = QComboBox()
-        self.left_combo.currentIndexChanged.connect(self.update_diff)
-        self.right_combo.currentIndexChanged.connect(self.update_diff)
+        self.left_combo.currentIndexChanged.connect(self._versions_changed)
+        self.right_combo.currentIndexChanged.connect(self._versions_changed)
+        self.file_combo = QComboBox()  # SKILL.md + rules, or one other file of the skill's folder
+        self.file_combo.setMinimumWidth(220)
+        self.file_combo.currentIndexChanged.connect(self.update_diff)
         self.restore_button = QPushButton("Restore selected version…")
         self.restore_button.clicked.connect(self.restore_selected)
         self.summary = label("", "hintText")
@@ -362,6 +377,8 @@ class VersionsTab(QWidget):
         compare.addWidget(self.left_combo)
         compare.addWidget(label("with"))
         compare.addWidget(self.right_combo)
+        compare.addWidget(label("file"))
+        compare.addWidget(self.file_combo)
         compare.addWidget(self.summary, 1)
         compare.addWidget(self.restore_button)
 
@@ -420,6 +437,27 @@ class VersionsTab(QWidget):
         self.right_combo.blockSignals(False)
         self.restore_button.setEnabled(not v.current)
         self.restore_button.setText(f"Restore v{v.version}…" if not v.current else "Restore selected version…")
+        self._versions_changed()
+
+    @Slot()
+    def _versions_changed(self, *_args: object) -> None:
+        """List the files of both versions (changed ones marked), keeping the chosen file if it is there."""
+        a = self.version(self.left_combo.currentData())
+        b = self.version(self.right_combo.currentData())
+        keep = self.file_combo.currentData()
+        self.file_combo.blockSignals(True)
+        self.file_combo.clear()
+        self.file_combo.addItem("SKILL.md + rules", None)
+        if a is not None and b is not None:
+            fa = {f.path: f for f in a.files}
+            fb = {f.path: f for f in b.files}
+            for path in sorted(set(fa) | set(fb)):
+                x, y = fa.get(path), fb.get(path)
+                changed = x is None or y is None or (x.sha256, x.mode) != (y.sha256, y.mode)
+                self.file_combo.addItem(("• " if changed else "") + path, path)
+        idx = self.file_combo.findData(keep) if keep is not None else 0
+        self.file_combo.setCurrentIndex(max(idx, 0))
+        self.file_combo.blockSignals(False)
         self.update_diff()
 
     @Slot()
@@ -429,6 +467,10 @@ class VersionsTab(QWidget):
         if a is None or b is None or self.detail is None:
             self.diff.clear()
             self.summary.setText("")
+            return
+        path = self.file_combo.currentData()
+        if path is not None:
+            self._show_file_diff(a, b, path)
             return
         stats = self.diff.show_diff(version_text(a), version_text(b))
         if a.version == b.version:
@@ -442,6 +484,23 @@ class VersionsTab(QWidget):
         else:
             self.summary.setText(stats_text(stats))
         self.diff.scroll_to_first_change()
+
+    def _show_file_diff(self, a, b, path: str) -> None:
+        """One file of the folder in both versions: its bytes come from the store in a worker."""
+        fa = next((f for f in a.files if f.path == path), None)
+        fb = next((f for f in b.files if f.path == path), None)
+        lib = self.panel.ws.skills
+
+        def load() -> tuple[str, str]:
+            blobs = lib.blobs([f.sha256 for f in (fa, fb) if f is not None])
+            return file_text(fa, blobs), file_text(fb, blobs)
+
+        def show(texts: tuple[str, str]) -> None:
+            stats = self.diff.show_diff(*texts)
+            self.summary.setText(stats_text(stats) if any(stats.values()) else f"{path}: no difference.")
+            self.diff.scroll_to_first_change()
+
+        run_task(load, key=(id(self), "file-diff"), name=f"Loading {path}", visible=False, on_result=show)
 
     @Slot()
     def restore_selected(self) -> None:

@@ -21,8 +21,9 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from lorekeeper.skills.library import SkillInfo, SkillVersionInfo
+from lorekeeper.skills.library import Resolution, SkillInfo, SkillVersionInfo
 from lorekeeper.ui import widgets
+from lorekeeper.ui.import_dialog import ConflictDialog
 from lorekeeper.ui.models.skills import FORK_MARK, SkillTableModel
 from lorekeeper.ui.panels.base import AppContext, Panel
 from lorekeeper.ui.panels.discover import DiscoverView
@@ -46,6 +47,7 @@ class SkillsPanel(Panel):
         super().__init__(ctx, parent)
         self.selected: SkillInfo | None = None
         self.projects: list[str] = []
+        self.conflict_dialog: ConflictDialog | None = None  # the open "name exists" question, if any
         self.detail: SkillDetail | None = None
         self._want: tuple[str, str] | None = None
 
@@ -308,26 +310,57 @@ class SkillsPanel(Panel):
         if path:
             self.import_path(Path(path))
 
-    def import_path(self, path: Path) -> None:
+    def import_path(self, path: Path, decisions: dict[str, Resolution] | None = None) -> None:
+        """Import every valid skill found in `path`; a name that exists with other content is asked
+        about (ConflictDialog, with the diff), then imported as answered."""
         project = self._import_target()
         lib = self.ws.skills
         self.explorer_message.clear_message()
 
         def done(report) -> None:
-            parts = [f"{len(v)} {k}" for k, v in report.to_dict().items() if v]
+            parts = [f"{len(v)} {k}" for k, v in report.to_dict().items() if v and k not in ("warnings", "exists")]
             where = f" into project {project}" if project else ""
-            self.explorer_message.show_ok(f"Imported {path.name}{where}: " + (", ".join(parts) or "nothing to do"))
+            text = f"Imported {path.name}{where}: " + (", ".join(parts) or "nothing to do")
+            for bad in report.invalid:
+                errs = bad["errors"]
+                text += f"\n{bad['path']}: " + "; ".join(str(e["message"]) for e in errs)
+            if report.invalid:
+                self.explorer_message.show_error(text)
+            else:
+                self.explorer_message.show_ok(text)
             self.changed(f"Imported {path.name}")
+            if report.exists and decisions is None:
+                self._ask_conflicts(path, list(report.exists), {})
 
         run_task(
             lib.import_steps,  # progress per skill; Cancel stops it between skills, before any write
             path,
             project,
             f"imported from {path.name}",
+            strict=False,
+            on_conflict=decisions if decisions is not None else "ask",
             name=f"Importing {path.name}",
             on_result=done,
             on_error=self.explorer_message.show_error,
         )
+
+    def _ask_conflicts(self, path: Path, pending: list[dict], answers: dict[str, Resolution]) -> None:
+        """One dialog per collision (window-modal, opened in turn); then the import runs with the answers."""
+        if not pending:
+            if any(r.action != "skip" for r in answers.values()):
+                self.import_path(path, answers)
+            return
+        conflict = pending.pop(0)
+        dialog = ConflictDialog(self, conflict, self.projects)
+        self.conflict_dialog = dialog
+
+        def finished(_code: int) -> None:
+            answers[str(conflict["name"])] = dialog.resolution or Resolution("skip")
+            self.conflict_dialog = None
+            self._ask_conflicts(path, pending, answers)
+
+        dialog.finished.connect(finished)
+        dialog.open()
 
     @Slot()
     def fork_selected(self) -> None:
