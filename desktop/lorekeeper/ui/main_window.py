@@ -5,11 +5,12 @@ from __future__ import annotations
 import functools
 import traceback
 
-from PySide6.QtCore import QSize, Qt, Slot
+from PySide6.QtCore import QEvent, QObject, QSize, Qt, Slot
 from PySide6.QtGui import QGuiApplication, QKeySequence, QShortcut
 from PySide6.QtWidgets import (
     QDialog,
     QDialogButtonBox,
+    QFrame,
     QHBoxLayout,
     QLabel,
     QListWidget,
@@ -18,7 +19,9 @@ from PySide6.QtWidgets import (
     QMenu,
     QPlainTextEdit,
     QProgressBar,
+    QScrollArea,
     QStackedWidget,
+    QStyle,
     QToolButton,
     QVBoxLayout,
     QWidget,
@@ -30,7 +33,7 @@ from lorekeeper.ui.bus import ChangeBus
 from lorekeeper.ui.changefeed import ChangeFeedBridge
 from lorekeeper.ui.panels import PANELS, AppContext, Panel, PanelSpec
 from lorekeeper.ui.theme import icon
-from lorekeeper.ui.widgets import set_progress
+from lorekeeper.ui.widgets import ElidedLabel, set_progress
 from lorekeeper.ui.workers import error_text, tracker
 from lorekeeper.workspace import Workspace
 
@@ -83,7 +86,83 @@ class ErrorDialog(QDialog):
         self.copy_button.setText("Copied")
 
 
+# The window's first size: a share of the screen's available area, capped, never below the size
+# every panel is laid out for (MIN_SIZE: 1024x640 logical pixels, tests/ui/test_fit.py).
+MIN_SIZE = QSize(1024, 640)
+MAX_START_SIZE = QSize(1600, 1000)
+SCREEN_SHARE = 0.85
+
+
+def initial_size(avail: QSize | None) -> QSize:
+    """85% of the screen's available area, capped at MAX_START_SIZE, at least MIN_SIZE (or the
+    whole available area when the screen is smaller than that: the panels then scroll)."""
+    if avail is None or avail.isEmpty():
+        return QSize(1280, 800)
+    width = min(int(avail.width() * SCREEN_SHARE), MAX_START_SIZE.width())
+    height = min(int(avail.height() * SCREEN_SHARE), MAX_START_SIZE.height())
+    width = min(max(width, MIN_SIZE.width()), avail.width())
+    height = min(max(height, MIN_SIZE.height()), avail.height())
+    return QSize(width, height)
+
+
+class PanelFrame(QScrollArea):
+    """Holds one panel in the stack. Panels are laid out to fit MIN_SIZE; should one need more
+    room than the window has (a new panel, a huge font), it scrolls instead of forcing the whole
+    window wider than the screen (a QStackedWidget is as wide as its widest page).
+
+    The panel is sized here, not by `widgetResizable`: a resizable scroll area takes a
+    height-for-width layout's *preferred* height (every wrapped label at full length) as its
+    minimum, and would scroll panels that fit."""
+
+    def __init__(self, panel: Panel) -> None:
+        super().__init__()
+        self.panel = panel
+        self.setObjectName(f"frame-{panel.panel_id}")
+        self.setFrameShape(QFrame.Shape.NoFrame)
+        self.setWidgetResizable(False)
+        self.setWidget(panel)
+        self.setFocusPolicy(Qt.FocusPolicy.NoFocus)
+        panel.installEventFilter(self)
+
+    def minimumSizeHint(self) -> QSize:
+        return QSize(0, 0)
+
+    def sizeHint(self) -> QSize:
+        return self.panel.sizeHint()
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
+        if watched is self.panel and event.type() == QEvent.Type.LayoutRequest:
+            self.fit_panel()
+        return False
+
+    def resizeEvent(self, event) -> None:
+        super().resizeEvent(event)
+        self.fit_panel()
+
+    def panel_minimum(self) -> QSize:
+        """The least room the panel's layout needs (what the window test holds to MIN_SIZE)."""
+        layout = self.panel.layout()
+        hint = layout.totalMinimumSize() if layout is not None else self.panel.minimumSizeHint()
+        return hint.expandedTo(self.panel.minimumSize())
+
+    def fit_panel(self) -> None:
+        room = self.maximumViewportSize()
+        need = self.panel_minimum()
+        bar = self.style().pixelMetric(QStyle.PixelMetric.PM_ScrollBarExtent)
+        w, h = room.width(), room.height()
+        for _ in range(2):  # a scroll bar on one side takes room from the other
+            if need.width() > w:
+                h = room.height() - bar
+            if need.height() > h:
+                w = room.width() - bar
+        size = QSize(max(w, need.width()), max(h, need.height()))
+        if self.panel.size() != size:
+            self.panel.resize(size)
+
+
 class MainWindow(QMainWindow):
+    _gc_settled: bool  # this window holds the collector's freeze (lorekeeper.gcpolicy)
+
     def fit_sidebar(self) -> None:
         """Make the sidebar as wide as its longest title in the current theme's font."""
         self.sidebar.ensurePolished()
@@ -110,7 +189,8 @@ class MainWindow(QMainWindow):
         self.ctx = AppContext(ws=ws, bus=self.bus, status=self.show_message)
         self.setWindowTitle(f"Lorekeeper — {ws.name}")
         self.setWindowIcon(icon("lorekeeper"))
-        self.resize(1400, 900)
+        screen = QGuiApplication.primaryScreen()
+        self.resize(initial_size(screen.availableGeometry().size() if screen is not None else None))
 
         self.sidebar = QListWidget()
         self.sidebar.setObjectName("sidebar")
@@ -118,6 +198,7 @@ class MainWindow(QMainWindow):
         self.sidebar.setFixedWidth(180)
         self.sidebar.setFocusPolicy(Qt.FocusPolicy.NoFocus)
         self.stack = QStackedWidget()
+        self.stack.setMinimumSize(0, 0)
         self.panels: dict[str, Panel] = _PanelMap(self)
         self.panel_ids: list[str] = []
         self.specs: dict[str, PanelSpec] = {}
@@ -155,7 +236,7 @@ class MainWindow(QMainWindow):
         index = self.panel_ids.index(panel_id)
         current = self.stack.currentIndex()
         placeholder = self.stack.widget(index)
-        self.stack.insertWidget(index, panel)
+        self.stack.insertWidget(index, PanelFrame(panel))
         if placeholder is not None:
             self.stack.removeWidget(placeholder)
             placeholder.deleteLater()
@@ -174,9 +255,9 @@ class MainWindow(QMainWindow):
     def _build_status_bar(self) -> None:
         bar = self.statusBar()
         bar.setSizeGripEnabled(False)
-        self.workspace_label = QLabel(f"Workspace: {self.ws.name}")
+        self.workspace_label = ElidedLabel(f"Workspace: {self.ws.name}")
         self.workspace_label.setToolTip(str(self.ws.root))
-        self.path_label = QLabel(str(self.ws.root))
+        self.path_label = ElidedLabel(str(self.ws.root))
         self.path_label.setObjectName("hintText")
         provider = str(self.ws.config.get("llm.provider", "none") or "none")
         model = str(self.ws.config.get("llm.model", "") or "")
@@ -275,7 +356,7 @@ class MainWindow(QMainWindow):
 
     def current_panel(self) -> Panel | None:
         w = self.stack.currentWidget()
-        return w if isinstance(w, Panel) else None
+        return w.panel if isinstance(w, PanelFrame) else None
 
     @Slot()
     def focus_search(self) -> None:
