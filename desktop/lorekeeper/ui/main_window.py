@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import functools
+import html
 import traceback
 
 from PySide6.QtCore import QEvent, QObject, QSize, Qt, Slot
 from PySide6.QtGui import QGuiApplication, QKeySequence, QShortcut
 from PySide6.QtWidgets import (
+    QAbstractItemView,
     QDialog,
     QDialogButtonBox,
     QFrame,
@@ -22,6 +24,7 @@ from PySide6.QtWidgets import (
     QScrollArea,
     QStackedWidget,
     QStyle,
+    QTextBrowser,
     QToolButton,
     QVBoxLayout,
     QWidget,
@@ -47,6 +50,62 @@ class _PanelMap(dict[str, Panel]):
 
     def __missing__(self, panel_id: str) -> Panel:
         return self.window._build_panel(panel_id)
+
+
+GLOBAL_SHORTCUTS: list[tuple[str, str]] = [
+    ("F1", "Show this list of keyboard shortcuts"),
+    ("Ctrl+F", "Search in the current panel"),
+    ("F5", "Refresh the current panel"),
+    ("Tab / Shift+Tab", "Next / previous field (Tab leaves a table; the arrows move inside it)"),
+    ("Ctrl+Tab", "Next tab inside a panel"),
+    ("Ctrl+Q", "Quit Lorekeeper"),
+]
+
+
+def panel_keys(index: int) -> str:
+    """The shortcut of the sidebar's panel number `index` (0-based): Ctrl+1..Ctrl+9, Ctrl+0 for
+    the tenth, then Alt+1..Alt+9 for the next nine."""
+    if index < 9:
+        return f"Ctrl+{index + 1}"
+    if index == 9:
+        return "Ctrl+0"
+    if index < 19:
+        return f"Alt+{index - 9}"
+    return ""
+
+
+class CheatSheet(QDialog):
+    """The F1 list: this panel's shortcuts, then the global ones (non-modal; Esc closes it)."""
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setWindowTitle("Keyboard shortcuts")
+        self.view = QTextBrowser()
+        self.view.setOpenLinks(False)
+        buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Close)
+        buttons.rejected.connect(self.reject)
+        box = QVBoxLayout(self)
+        box.addWidget(self.view, 1)
+        box.addWidget(buttons)
+        self.resize(560, 520)
+
+    def set_rows(self, panel_title: str, panel_rows: list[tuple[str, str]], global_rows: list[tuple[str, str]]) -> None:
+        def table(rows: list[tuple[str, str]]) -> str:
+            cells = "".join(
+                f"<tr><td style='padding-right:16px'><b>{html.escape(k)}</b></td><td>{html.escape(v)}</td></tr>"
+                for k, v in rows
+            )
+            return f"<table>{cells}</table>"
+
+        parts = []
+        if panel_title:
+            parts.append(f"<h3>{html.escape(panel_title)}</h3>")
+            parts.append(table(panel_rows) if panel_rows else "<p>No shortcuts of its own.</p>")
+        parts.append("<h3>Everywhere</h3>" + table(global_rows))
+        self.view.setHtml("".join(parts))
+
+    def text(self) -> str:
+        return self.view.toPlainText()
 
 
 class ErrorDialog(QDialog):
@@ -208,7 +267,8 @@ class MainWindow(QMainWindow):
             self.stack.addWidget(QWidget())  # a placeholder until the panel is first shown
             item = QListWidgetItem(icon(spec.icon), spec.title)
             item.setData(Qt.ItemDataRole.UserRole, spec.panel_id)
-            item.setToolTip(f"{spec.title}  (Ctrl+{len(self.panel_ids)})" if len(self.panel_ids) <= 9 else spec.title)
+            keys = panel_keys(len(self.panel_ids) - 1)
+            item.setToolTip(f"{spec.title}  ({keys})" if keys else spec.title)
             self.sidebar.addItem(item)
         self.sidebar.currentRowChanged.connect(self._show_row)
         # Wide enough for the longest title (item padding from the theme included), never a scroll bar.
@@ -242,6 +302,8 @@ class MainWindow(QMainWindow):
             placeholder.deleteLater()
         if current >= 0:
             self.stack.setCurrentIndex(current)
+        for view in panel.findChildren(QAbstractItemView):
+            view.setTabKeyNavigation(False)  # Tab leaves a table (arrows move inside it)
         dict.__setitem__(self.panels, panel_id, panel)
         return panel
 
@@ -340,11 +402,34 @@ class MainWindow(QMainWindow):
 
     # ------------------------------------------------------------------ keyboard
     def _build_shortcuts(self) -> None:
-        for i in range(min(9, len(self.panel_ids))):
-            sc = QShortcut(QKeySequence(f"Ctrl+{i + 1}"), self)
-            sc.activated.connect(lambda i=i: self.select_index(i))
+        for i, _panel_id in enumerate(self.panel_ids):
+            keys = panel_keys(i)
+            if keys:
+                sc = QShortcut(QKeySequence(keys), self)
+                sc.activated.connect(lambda i=i: self.select_index(i))
         QShortcut(QKeySequence("Ctrl+F"), self).activated.connect(self.focus_search)
         QShortcut(QKeySequence("F5"), self).activated.connect(self.refresh_current)
+        QShortcut(QKeySequence("F1"), self).activated.connect(self.show_cheatsheet)
+        self.quit_shortcut = QShortcut(QKeySequence("Ctrl+Q"), self)
+        self.quit_shortcut.setContext(Qt.ShortcutContext.ApplicationShortcut)
+        self.quit_shortcut.activated.connect(self.close)  # the app quits with its last window
+        self.cheatsheet: CheatSheet | None = None
+
+    def global_shortcuts(self) -> list[tuple[str, str]]:
+        rows = [
+            (keys, f"Go to {self.specs[pid].title}") for i, pid in enumerate(self.panel_ids) if (keys := panel_keys(i))
+        ]
+        return [*GLOBAL_SHORTCUTS, *rows]
+
+    @Slot()
+    def show_cheatsheet(self) -> None:
+        """F1: the current panel's shortcuts, then the ones that work everywhere."""
+        panel = self.current_panel()
+        title = self.specs[panel.panel_id].title if panel is not None and panel.panel_id in self.specs else ""
+        if self.cheatsheet is None:
+            self.cheatsheet = CheatSheet(self)
+        self.cheatsheet.set_rows(title, panel.cheatsheet_rows() if panel is not None else [], self.global_shortcuts())
+        self.cheatsheet.show()
 
     def select_index(self, index: int) -> None:
         if 0 <= index < len(self.panel_ids):
