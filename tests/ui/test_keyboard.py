@@ -49,3 +49,18 @@ def test_ctrl_q_closes_the_window(qtbot, window):
     assert window.isVisible()
     qtbot.keyClick(window, Qt.Key.Key_Q, Qt.KeyboardModifier.ControlModifier)
     assert not window.isVisible()
+
+
+def test_ctrl_end_reaches_the_last_row_of_a_paged_history(qtbot, window):
+    panel = window.select_panel("evals")
+    model = panel.history_model
+    model.PAGE_SIZE = 5  # the demo's runs span several pages
+    model.reload()
+    total = model.total
+    assert total is not None and total > 10 and model.rowCount() == 5
+    table = panel.history_table
+    table.setFocus()
+    qtbot.keyClick(table, Qt.Key.Key_End, Qt.KeyboardModifier.ControlModifier)
+    qtbot.waitUntil(lambda: table.currentIndex().row() == total - 1)
+    assert model.rowCount() == total  # every row loaded, none twice
+    assert len({r.id for r in model.rows}) == total

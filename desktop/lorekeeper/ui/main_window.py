@@ -34,6 +34,7 @@ from lorekeeper import __version__, gcpolicy
 from lorekeeper.errorlog import append_error
 from lorekeeper.ui.bus import ChangeBus
 from lorekeeper.ui.changefeed import ChangeFeedBridge
+from lorekeeper.ui.models.paged import JumpToEnd, paged_model_of
 from lorekeeper.ui.panels import PANELS, AppContext, Panel, PanelSpec
 from lorekeeper.ui.theme import icon
 from lorekeeper.ui.widgets import ElidedLabel, set_progress
@@ -259,6 +260,7 @@ class MainWindow(QMainWindow):
         self.stack = QStackedWidget()
         self.stack.setMinimumSize(0, 0)
         self.panels: dict[str, Panel] = _PanelMap(self)
+        self.jump_to_end = JumpToEnd(self)
         self.panel_ids: list[str] = []
         self.specs: dict[str, PanelSpec] = {}
         for spec in panels if panels is not None else PANELS:
@@ -304,6 +306,8 @@ class MainWindow(QMainWindow):
             self.stack.setCurrentIndex(current)
         for view in panel.findChildren(QAbstractItemView):
             view.setTabKeyNavigation(False)  # Tab leaves a table (arrows move inside it)
+            if paged_model_of(view) is not None:
+                view.installEventFilter(self.jump_to_end)  # Ctrl+End reaches the last row, not the last page
         dict.__setitem__(self.panels, panel_id, panel)
         return panel
 
