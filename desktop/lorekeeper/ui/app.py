@@ -312,12 +312,12 @@ def _application() -> QApplication:
     return app
 
 
-def render_screenshots(window: MainWindow, out_dir: Path) -> list[Path]:
+def render_screenshots(window: MainWindow, out_dir: Path, size: tuple[int, int] = SCREENSHOT_SIZE) -> list[Path]:
     """Select each panel, let its (synchronous) workers finish, and save `<panel-id>.png`."""
     out_dir.mkdir(parents=True, exist_ok=True)
     app = QApplication.instance()
     assert app is not None  # the window exists, so the application does
-    window.resize(*SCREENSHOT_SIZE)
+    window.resize(*size)
     window.show()
     written: list[Path] = []
     for panel_id in window.panel_ids:
@@ -333,10 +333,14 @@ def render_screenshots(window: MainWindow, out_dir: Path) -> list[Path]:
 
 
 def run_app(
-    workspace_factory: Callable[[], Workspace], screenshot_dir: Path | str | None = None, where: str = ""
+    workspace_factory: Callable[[], Workspace],
+    screenshot_dir: Path | str | None = None,
+    where: str = "",
+    screenshot_size: tuple[int, int] | None = None,
 ) -> int:
     """Run the desktop app; returns the process exit code. `where` names the workspace (its path)
-    on the "Opening workspace…" screen while `workspace_factory` runs in a worker."""
+    on the "Opening workspace…" screen while `workspace_factory` runs in a worker.
+    `screenshot_size` (width, height): the window size of the screenshots (default 1400x900)."""
     app = _application()
     launcher = _Launcher(workspace_factory, where)
 
@@ -364,7 +368,7 @@ def run_app(
                 err = launcher.error
                 return err.exit_code if isinstance(err, LorekeeperError) else 1
             assert launcher.window is not None
-            for path in render_screenshots(launcher.window, out):
+            for path in render_screenshots(launcher.window, out, screenshot_size or SCREENSHOT_SIZE):
                 print(path)
             return 0
         finally:

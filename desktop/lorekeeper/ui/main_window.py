@@ -3,13 +3,16 @@
 from __future__ import annotations
 
 import functools
+import html
 import traceback
 
-from PySide6.QtCore import QSize, Qt, Slot
+from PySide6.QtCore import QEvent, QObject, QSize, Qt, Slot
 from PySide6.QtGui import QGuiApplication, QKeySequence, QShortcut
 from PySide6.QtWidgets import (
+    QAbstractItemView,
     QDialog,
     QDialogButtonBox,
+    QFrame,
     QHBoxLayout,
     QLabel,
     QListWidget,
@@ -18,7 +21,10 @@ from PySide6.QtWidgets import (
     QMenu,
     QPlainTextEdit,
     QProgressBar,
+    QScrollArea,
     QStackedWidget,
+    QStyle,
+    QTextBrowser,
     QToolButton,
     QVBoxLayout,
     QWidget,
@@ -28,9 +34,10 @@ from lorekeeper import __version__, gcpolicy
 from lorekeeper.errorlog import append_error
 from lorekeeper.ui.bus import ChangeBus
 from lorekeeper.ui.changefeed import ChangeFeedBridge
+from lorekeeper.ui.models.paged import JumpToEnd, paged_model_of
 from lorekeeper.ui.panels import PANELS, AppContext, Panel, PanelSpec
 from lorekeeper.ui.theme import icon
-from lorekeeper.ui.widgets import set_progress
+from lorekeeper.ui.widgets import ElidedLabel, set_progress
 from lorekeeper.ui.workers import error_text, tracker
 from lorekeeper.workspace import Workspace
 
@@ -44,6 +51,62 @@ class _PanelMap(dict[str, Panel]):
 
     def __missing__(self, panel_id: str) -> Panel:
         return self.window._build_panel(panel_id)
+
+
+GLOBAL_SHORTCUTS: list[tuple[str, str]] = [
+    ("F1", "Show this list of keyboard shortcuts"),
+    ("Ctrl+F", "Search in the current panel"),
+    ("F5", "Refresh the current panel"),
+    ("Tab / Shift+Tab", "Next / previous field (Tab leaves a table; the arrows move inside it)"),
+    ("Ctrl+Tab", "Next tab inside a panel"),
+    ("Ctrl+Q", "Quit Lorekeeper"),
+]
+
+
+def panel_keys(index: int) -> str:
+    """The shortcut of the sidebar's panel number `index` (0-based): Ctrl+1..Ctrl+9, Ctrl+0 for
+    the tenth, then Alt+1..Alt+9 for the next nine."""
+    if index < 9:
+        return f"Ctrl+{index + 1}"
+    if index == 9:
+        return "Ctrl+0"
+    if index < 19:
+        return f"Alt+{index - 9}"
+    return ""
+
+
+class CheatSheet(QDialog):
+    """The F1 list: this panel's shortcuts, then the global ones (non-modal; Esc closes it)."""
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setWindowTitle("Keyboard shortcuts")
+        self.view = QTextBrowser()
+        self.view.setOpenLinks(False)
+        buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Close)
+        buttons.rejected.connect(self.reject)
+        box = QVBoxLayout(self)
+        box.addWidget(self.view, 1)
+        box.addWidget(buttons)
+        self.resize(560, 520)
+
+    def set_rows(self, panel_title: str, panel_rows: list[tuple[str, str]], global_rows: list[tuple[str, str]]) -> None:
+        def table(rows: list[tuple[str, str]]) -> str:
+            cells = "".join(
+                f"<tr><td style='padding-right:16px'><b>{html.escape(k)}</b></td><td>{html.escape(v)}</td></tr>"
+                for k, v in rows
+            )
+            return f"<table>{cells}</table>"
+
+        parts = []
+        if panel_title:
+            parts.append(f"<h3>{html.escape(panel_title)}</h3>")
+            parts.append(table(panel_rows) if panel_rows else "<p>No shortcuts of its own.</p>")
+        parts.append("<h3>Everywhere</h3>" + table(global_rows))
+        self.view.setHtml("".join(parts))
+
+    def text(self) -> str:
+        return self.view.toPlainText()
 
 
 class ErrorDialog(QDialog):
@@ -83,6 +146,80 @@ class ErrorDialog(QDialog):
         self.copy_button.setText("Copied")
 
 
+# The window's first size: a share of the screen's available area, capped, never below the size
+# every panel is laid out for (MIN_SIZE: 1024x640 logical pixels, tests/ui/test_fit.py).
+MIN_SIZE = QSize(1024, 640)
+MAX_START_SIZE = QSize(1600, 1000)
+SCREEN_SHARE = 0.85
+
+
+def initial_size(avail: QSize | None) -> QSize:
+    """85% of the screen's available area, capped at MAX_START_SIZE, at least MIN_SIZE (or the
+    whole available area when the screen is smaller than that: the panels then scroll)."""
+    if avail is None or avail.isEmpty():
+        return QSize(1280, 800)
+    width = min(int(avail.width() * SCREEN_SHARE), MAX_START_SIZE.width())
+    height = min(int(avail.height() * SCREEN_SHARE), MAX_START_SIZE.height())
+    width = min(max(width, MIN_SIZE.width()), avail.width())
+    height = min(max(height, MIN_SIZE.height()), avail.height())
+    return QSize(width, height)
+
+
+class PanelFrame(QScrollArea):
+    """Holds one panel in the stack. Panels are laid out to fit MIN_SIZE; should one need more
+    room than the window has (a new panel, a huge font), it scrolls instead of forcing the whole
+    window wider than the screen (a QStackedWidget is as wide as its widest page).
+
+    The panel is sized here, not by `widgetResizable`: a resizable scroll area takes a
+    height-for-width layout's *preferred* height (every wrapped label at full length) as its
+    minimum, and would scroll panels that fit."""
+
+    def __init__(self, panel: Panel) -> None:
+        super().__init__()
+        self.panel = panel
+        self.setObjectName(f"frame-{panel.panel_id}")
+        self.setFrameShape(QFrame.Shape.NoFrame)
+        self.setWidgetResizable(False)
+        self.setWidget(panel)
+        self.setFocusPolicy(Qt.FocusPolicy.NoFocus)
+        panel.installEventFilter(self)
+
+    def minimumSizeHint(self) -> QSize:
+        return QSize(0, 0)
+
+    def sizeHint(self) -> QSize:
+        return self.panel.sizeHint()
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
+        if watched is self.panel and event.type() == QEvent.Type.LayoutRequest:
+            self.fit_panel()
+        return False
+
+    def resizeEvent(self, event) -> None:
+        super().resizeEvent(event)
+        self.fit_panel()
+
+    def panel_minimum(self) -> QSize:
+        """The least room the panel's layout needs (what the window test holds to MIN_SIZE)."""
+        layout = self.panel.layout()
+        hint = layout.totalMinimumSize() if layout is not None else self.panel.minimumSizeHint()
+        return hint.expandedTo(self.panel.minimumSize())
+
+    def fit_panel(self) -> None:
+        room = self.maximumViewportSize()
+        need = self.panel_minimum()
+        bar = self.style().pixelMetric(QStyle.PixelMetric.PM_ScrollBarExtent)
+        w, h = room.width(), room.height()
+        for _ in range(2):  # a scroll bar on one side takes room from the other
+            if need.width() > w:
+                h = room.height() - bar
+            if need.height() > h:
+                w = room.width() - bar
+        size = QSize(max(w, need.width()), max(h, need.height()))
+        if self.panel.size() != size:
+            self.panel.resize(size)
+
+
 class MainWindow(QMainWindow):
     _gc_settled: bool  # this window holds the collector's freeze (lorekeeper.gcpolicy)
 
@@ -112,7 +249,8 @@ class MainWindow(QMainWindow):
         self.ctx = AppContext(ws=ws, bus=self.bus, status=self.show_message)
         self.setWindowTitle(f"Lorekeeper — {ws.name}")
         self.setWindowIcon(icon("lorekeeper"))
-        self.resize(1400, 900)
+        screen = QGuiApplication.primaryScreen()
+        self.resize(initial_size(screen.availableGeometry().size() if screen is not None else None))
 
         self.sidebar = QListWidget()
         self.sidebar.setObjectName("sidebar")
@@ -120,7 +258,9 @@ class MainWindow(QMainWindow):
         self.sidebar.setFixedWidth(180)
         self.sidebar.setFocusPolicy(Qt.FocusPolicy.NoFocus)
         self.stack = QStackedWidget()
+        self.stack.setMinimumSize(0, 0)
         self.panels: dict[str, Panel] = _PanelMap(self)
+        self.jump_to_end = JumpToEnd(self)
         self.panel_ids: list[str] = []
         self.specs: dict[str, PanelSpec] = {}
         for spec in panels if panels is not None else PANELS:
@@ -129,7 +269,8 @@ class MainWindow(QMainWindow):
             self.stack.addWidget(QWidget())  # a placeholder until the panel is first shown
             item = QListWidgetItem(icon(spec.icon), spec.title)
             item.setData(Qt.ItemDataRole.UserRole, spec.panel_id)
-            item.setToolTip(f"{spec.title}  (Ctrl+{len(self.panel_ids)})" if len(self.panel_ids) <= 9 else spec.title)
+            keys = panel_keys(len(self.panel_ids) - 1)
+            item.setToolTip(f"{spec.title}  ({keys})" if keys else spec.title)
             self.sidebar.addItem(item)
         self.sidebar.currentRowChanged.connect(self._show_row)
         # Wide enough for the longest title (item padding from the theme included), never a scroll bar.
@@ -157,12 +298,16 @@ class MainWindow(QMainWindow):
         index = self.panel_ids.index(panel_id)
         current = self.stack.currentIndex()
         placeholder = self.stack.widget(index)
-        self.stack.insertWidget(index, panel)
+        self.stack.insertWidget(index, PanelFrame(panel))
         if placeholder is not None:
             self.stack.removeWidget(placeholder)
             placeholder.deleteLater()
         if current >= 0:
             self.stack.setCurrentIndex(current)
+        for view in panel.findChildren(QAbstractItemView):
+            view.setTabKeyNavigation(False)  # Tab leaves a table (arrows move inside it)
+            if paged_model_of(view) is not None:
+                view.installEventFilter(self.jump_to_end)  # Ctrl+End reaches the last row, not the last page
         dict.__setitem__(self.panels, panel_id, panel)
         return panel
 
@@ -176,9 +321,9 @@ class MainWindow(QMainWindow):
     def _build_status_bar(self) -> None:
         bar = self.statusBar()
         bar.setSizeGripEnabled(False)
-        self.workspace_label = QLabel(f"Workspace: {self.ws.name}")
+        self.workspace_label = ElidedLabel(f"Workspace: {self.ws.name}")
         self.workspace_label.setToolTip(str(self.ws.root))
-        self.path_label = QLabel(str(self.ws.root))
+        self.path_label = ElidedLabel(str(self.ws.root))
         self.path_label.setObjectName("hintText")
         provider = str(self.ws.config.get("llm.provider", "none") or "none")
         model = str(self.ws.config.get("llm.model", "") or "")
@@ -261,11 +406,34 @@ class MainWindow(QMainWindow):
 
     # ------------------------------------------------------------------ keyboard
     def _build_shortcuts(self) -> None:
-        for i in range(min(9, len(self.panel_ids))):
-            sc = QShortcut(QKeySequence(f"Ctrl+{i + 1}"), self)
-            sc.activated.connect(lambda i=i: self.select_index(i))
+        for i, _panel_id in enumerate(self.panel_ids):
+            keys = panel_keys(i)
+            if keys:
+                sc = QShortcut(QKeySequence(keys), self)
+                sc.activated.connect(lambda i=i: self.select_index(i))
         QShortcut(QKeySequence("Ctrl+F"), self).activated.connect(self.focus_search)
         QShortcut(QKeySequence("F5"), self).activated.connect(self.refresh_current)
+        QShortcut(QKeySequence("F1"), self).activated.connect(self.show_cheatsheet)
+        self.quit_shortcut = QShortcut(QKeySequence("Ctrl+Q"), self)
+        self.quit_shortcut.setContext(Qt.ShortcutContext.ApplicationShortcut)
+        self.quit_shortcut.activated.connect(self.close)  # the app quits with its last window
+        self.cheatsheet: CheatSheet | None = None
+
+    def global_shortcuts(self) -> list[tuple[str, str]]:
+        rows = [
+            (keys, f"Go to {self.specs[pid].title}") for i, pid in enumerate(self.panel_ids) if (keys := panel_keys(i))
+        ]
+        return [*GLOBAL_SHORTCUTS, *rows]
+
+    @Slot()
+    def show_cheatsheet(self) -> None:
+        """F1: the current panel's shortcuts, then the ones that work everywhere."""
+        panel = self.current_panel()
+        title = self.specs[panel.panel_id].title if panel is not None and panel.panel_id in self.specs else ""
+        if self.cheatsheet is None:
+            self.cheatsheet = CheatSheet(self)
+        self.cheatsheet.set_rows(title, panel.cheatsheet_rows() if panel is not None else [], self.global_shortcuts())
+        self.cheatsheet.show()
 
     def select_index(self, index: int) -> None:
         if 0 <= index < len(self.panel_ids):
@@ -277,7 +445,7 @@ class MainWindow(QMainWindow):
 
     def current_panel(self) -> Panel | None:
         w = self.stack.currentWidget()
-        return w if isinstance(w, Panel) else None
+        return w.panel if isinstance(w, PanelFrame) else None
 
     @Slot()
     def focus_search(self) -> None:

@@ -4,13 +4,17 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from PySide6.QtCore import QObject, Qt, QTimer
-from PySide6.QtGui import QFont, QFontDatabase
+from PySide6.QtCore import QMargins, QObject, QPoint, QRect, QSize, Qt, QTimer
+from PySide6.QtGui import QFont, QFontDatabase, QPainter
 from PySide6.QtWidgets import (
     QLabel,
+    QLayout,
+    QLayoutItem,
     QLineEdit,
     QMessageBox,
     QProgressBar,
+    QSizePolicy,
+    QSpacerItem,
     QStackedWidget,
     QTableView,
     QWidget,
@@ -25,8 +29,175 @@ def mono_font(point_size: float = 9.5) -> QFont:
     return font
 
 
+ELIDE_MIN_WIDTH = 48  # how narrow a one-line label may get (it then ends in "…", the tooltip has it all)
+
+
+class ElidedLabel(QLabel):
+    """A one-line label that never forces its layout wider than ELIDE_MIN_WIDTH: when there is
+    less room than its text needs, it paints the text cut with "…" and its tooltip shows the
+    whole text. `text()` is always the whole text (rich text is painted as usual, unelided)."""
+
+    def __init__(self, text: str = "", parent: QWidget | None = None) -> None:
+        super().__init__(text, parent)
+        self._own_tip = False
+
+    def minimumSizeHint(self) -> QSize:
+        hint = super().minimumSizeHint()
+        if self.wordWrap() or (self.pixmap() is not None and not self.pixmap().isNull()):
+            return hint
+        return QSize(min(hint.width(), ELIDE_MIN_WIDTH), hint.height())
+
+    def is_elided(self) -> bool:
+        text = self.text()
+        if not text or self.wordWrap() or self.textFormat() == Qt.TextFormat.RichText:
+            return False
+        if self.textFormat() == Qt.TextFormat.AutoText and "<" in text and ">" in text:
+            return False  # probably rich text (Qt's own guess is not exposed to Python)
+        return self.fontMetrics().horizontalAdvance(text) > self.contentsRect().width()
+
+    def resizeEvent(self, event) -> None:
+        super().resizeEvent(event)
+        self._sync_tip()
+
+    def setText(self, text: str) -> None:
+        super().setText(text)
+        self._sync_tip()
+
+    def _sync_tip(self) -> None:
+        elided = self.is_elided()
+        if elided and (self._own_tip or not self.toolTip()):
+            self._own_tip = True
+            super().setToolTip(self.text())
+        elif not elided and self._own_tip:
+            self._own_tip = False
+            super().setToolTip("")
+
+    def setToolTip(self, tip: str) -> None:
+        self._own_tip = False
+        super().setToolTip(tip)
+
+    def paintEvent(self, event) -> None:
+        if not self.is_elided():
+            super().paintEvent(event)
+            return
+        painter = QPainter(self)
+        rect = self.contentsRect()
+        shown = self.fontMetrics().elidedText(self.text(), Qt.TextElideMode.ElideRight, rect.width())
+        align = self.alignment() & ~Qt.AlignmentFlag.AlignRight & ~Qt.AlignmentFlag.AlignHCenter
+        self.style().drawItemText(
+            painter, rect, int(align), self.palette(), self.isEnabled(), shown, self.foregroundRole()
+        )
+
+
+class FlowLayout(QLayout):
+    """A row of widgets (buttons) that wraps onto more lines when the room is narrower than the
+    row: never wider than its widest item. `addStretch()` takes a line's spare room, like a box
+    layout's stretch (so right-aligned groups stay right on a wide window)."""
+
+    def __init__(self, parent: QWidget | None = None, spacing: int = 6) -> None:
+        super().__init__(parent)
+        self._items: list[QLayoutItem] = []
+        self._stretches: set[int] = set()
+        self.setSpacing(spacing)
+        if parent is None:
+            self.setContentsMargins(0, 0, 0, 0)
+
+    def addItem(self, item: QLayoutItem) -> None:
+        self._items.append(item)
+
+    def addStretch(self, _stretch: int = 1) -> None:
+        self._stretches.add(id(self._add_spacer()))
+
+    def _add_spacer(self) -> QSpacerItem:
+        spacer = QSpacerItem(0, 0, QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Minimum)
+        self.addItem(spacer)
+        return spacer
+
+    def count(self) -> int:
+        return len(self._items)
+
+    def itemAt(self, index: int) -> QLayoutItem | None:
+        return self._items[index] if 0 <= index < len(self._items) else None
+
+    def takeAt(self, index: int) -> QLayoutItem | None:
+        if 0 <= index < len(self._items):
+            item = self._items.pop(index)
+            self._stretches.discard(id(item))
+            return item
+        return None
+
+    def expandingDirections(self) -> Qt.Orientation:
+        return Qt.Orientation(0)
+
+    def hasHeightForWidth(self) -> bool:
+        return True
+
+    def heightForWidth(self, width: int) -> int:
+        return self._do_layout(QRect(0, 0, width, 0), apply=False)
+
+    def setGeometry(self, rect: QRect) -> None:
+        super().setGeometry(rect)
+        self._do_layout(rect, apply=True)
+
+    def sizeHint(self) -> QSize:
+        w = h = 0
+        for item in self._visible():
+            hint = item.sizeHint()
+            w += hint.width() + self.spacing()
+            h = max(h, hint.height())
+        m = self.contentsMargins()
+        return QSize(max(w - self.spacing(), 0) + m.left() + m.right(), h + m.top() + m.bottom())
+
+    def minimumSize(self) -> QSize:
+        size = QSize()
+        for item in self._visible():
+            size = size.expandedTo(item.minimumSize())
+        m = self.contentsMargins()
+        return size + QSize(m.left() + m.right(), m.top() + m.bottom())
+
+    def _visible(self) -> list[QLayoutItem]:
+        return [i for i in self._items if not i.isEmpty() or id(i) in self._stretches]
+
+    def _do_layout(self, rect: QRect, *, apply: bool) -> int:
+        m: QMargins = self.contentsMargins()
+        area = rect.adjusted(m.left(), m.top(), -m.right(), -m.bottom())
+        space = max(self.spacing(), 0)
+        lines: list[list[QLayoutItem]] = [[]]
+        used = 0
+        for item in self._visible():
+            w = 0 if id(item) in self._stretches else item.sizeHint().width()
+            if lines[-1] and used + space + w > area.width():
+                lines.append([])
+                used = 0
+            used += (space if lines[-1] else 0) + w
+            lines[-1].append(item)
+        y = area.y()
+        for line in lines:
+            items = [i for i in line if id(i) not in self._stretches]
+            if not items:
+                continue
+            widths = [min(i.sizeHint().width(), area.width()) for i in items]
+            height = max(i.sizeHint().height() for i in items)
+            spare = area.width() - sum(widths) - space * (len(items) - 1)
+            stretches = [k for k, i in enumerate(line) if id(i) in self._stretches and 0 < k < len(line) - 1]
+            x = area.x()
+            k_item = 0
+            for k, item in enumerate(line):
+                if id(item) in self._stretches:
+                    if k in stretches and spare > 0:
+                        x += spare // len(stretches)
+                    continue
+                if apply:
+                    item.setGeometry(QRect(QPoint(x, y), QSize(widths[k_item], height)))
+                x += widths[k_item] + space
+                k_item += 1
+            y += height + space
+        return y - space - area.y() + m.top() + m.bottom() if y > area.y() else m.top() + m.bottom()
+
+
 def label(text: str = "", name: str = "", *, wrap: bool = False, selectable: bool = False) -> QLabel:
-    lab = QLabel(text)
+    """A label in the house style: one-line labels elide (see ElidedLabel), `wrap` ones wrap."""
+    lab = ElidedLabel(text)
     if name:
         lab.setObjectName(name)
     lab.setWordWrap(wrap)

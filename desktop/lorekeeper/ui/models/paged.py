@@ -3,9 +3,21 @@ view scrolls (Qt's canFetchMore/fetchMore), so 100k rows never block the GUI thr
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any, Generic, Protocol, TypeVar
 
-from PySide6.QtCore import QModelIndex, QPersistentModelIndex, Signal
+from PySide6.QtCore import (
+    QAbstractItemModel,
+    QAbstractProxyModel,
+    QEvent,
+    QModelIndex,
+    QObject,
+    QPersistentModelIndex,
+    Qt,
+    Signal,
+)
+from PySide6.QtGui import QKeyEvent
+from PySide6.QtWidgets import QAbstractItemView
 
 from lorekeeper.ui.models.base import RowsModel
 from lorekeeper.ui.workers import run_task
@@ -113,3 +125,69 @@ class PagedRowsModel(RowsModel[R], Generic[R, Q]):
         self.beginInsertRows(QModelIndex(), first, first + len(rows) - 1)
         self.rows.extend(rows)
         self.endInsertRows()
+
+    def fetch_until(self, row: int, then: Callable[[], None] | None = None) -> None:
+        """Load every row up to `row` (clamped to the count) in one query in a worker, then call
+        `then`: Ctrl+End reaches the last row of 100k without scrolling page by page."""
+        if self.total is None or self._loading:
+            return
+        row = min(row, self.total - 1)
+        if row < len(self.rows):
+            if then is not None:
+                then()
+            return
+        self._loading = True
+        query, offset = self.query, len(self.rows)
+
+        def done(rows: list[R]) -> None:
+            self._on_page(rows)
+            if then is not None:
+                then()
+
+        run_task(
+            lambda: self.fetch_rows(query, row + 1 - offset, offset),
+            name=self.JOB_NAME,
+            key=(self, "page"),
+            visible=True,
+            on_result=done,
+            on_error=lambda exc: self._on_error(exc),
+        )
+
+
+def paged_model_of(view: QAbstractItemView) -> tuple[PagedRowsModel[Any, Any], QAbstractItemModel] | None:
+    """The paged model behind a view (through sort/filter proxies) and the view's own model."""
+    shown = view.model()
+    model: QAbstractItemModel | None = shown
+    while isinstance(model, QAbstractProxyModel):
+        model = model.sourceModel()
+    return (model, shown) if isinstance(model, PagedRowsModel) and shown is not None else None
+
+
+class JumpToEnd(QObject):
+    """Ctrl+End in a table over a paged model: loads the rest, then selects the last row (Qt's own
+    Ctrl+End only reaches the rows fetched so far). Installed on every such view by the window."""
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
+        if (
+            event.type() == QEvent.Type.KeyPress
+            and isinstance(event, QKeyEvent)
+            and event.key() == Qt.Key.Key_End
+            and event.modifiers() & Qt.KeyboardModifier.ControlModifier
+            and isinstance(watched, QAbstractItemView)
+        ):
+            found = paged_model_of(watched)
+            if found is None or found[0].total is None:
+                return False
+            model, shown = found
+            view = watched
+
+            def select_last() -> None:
+                last = shown.rowCount() - 1
+                if last >= 0:
+                    index = shown.index(last, max(view.currentIndex().column(), 0))
+                    view.setCurrentIndex(index)
+                    view.scrollTo(index)
+
+            model.fetch_until(model.total - 1 if model.total else 0, select_last)
+            return True
+        return False

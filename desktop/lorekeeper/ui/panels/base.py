@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from PySide6.QtGui import QKeySequence, QShortcut
 from PySide6.QtWidgets import QLineEdit, QPlainTextEdit, QWidget
 
 from lorekeeper.ui.bus import ChangeBus
@@ -42,3 +44,16 @@ class Panel(QWidget):
 
     def showcase(self) -> None:
         """Put a representative example on screen (screenshot mode); default: nothing to add."""
+
+    def cheatsheet_rows(self) -> list[tuple[str, str]]:
+        """(keys, what they do) for the F1 cheat-sheet: the panel module's `SHORTCUTS` table if it
+        has one, then every QShortcut under the panel whose `whatsThis` says what it does. A panel
+        may override this to list more."""
+        found = [(str(k), str(v)) for k, v in getattr(sys.modules.get(type(self).__module__), "SHORTCUTS", ())]
+        known = {k for k, _ in found}
+        for sc in self.findChildren(QShortcut):
+            key = sc.key().toString(QKeySequence.SequenceFormat.NativeText)
+            if key and key not in known and sc.whatsThis():
+                found.append((key, sc.whatsThis()))
+                known.add(key)
+        return found

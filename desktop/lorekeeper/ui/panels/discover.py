@@ -122,6 +122,7 @@ class DiscoverView(QWidget):
 
         focus_search = QShortcut(QKeySequence("Ctrl+L"), self)
         focus_search.activated.connect(self.query.setFocus)
+        focus_search.setWhatsThis("Discover: search the marketplaces")  # listed by F1
         bus.skills_changed.connect(self.search)
         self._update_buttons()
 

@@ -58,7 +58,7 @@ class TokensChart(ThemedPlot):
     """Original tokens (grey) behind sent tokens (coloured by mode), per file."""
 
     def __init__(self, parent: QWidget | None = None) -> None:
-        super().__init__("tokens", min_height=170, max_height=230, parent=parent)
+        super().__init__("tokens", min_height=110, max_height=230, parent=parent)
         self.legend = self.plotItem.addLegend(offset=(-10, 5))
         self.bars: list[pg.BarGraphItem] = []
         self.files: list[str] = []
@@ -189,6 +189,7 @@ class LedgerPanel(Panel):
         self.plan_box = QPlainTextEdit()
         self.plan_box.setReadOnly(True)
         self.plan_box.setMaximumHeight(120)
+        self.plan_box.setMinimumHeight(48)
         self.plan_box.setFont(mono_font(9))
         self.chart = TokensChart()
 

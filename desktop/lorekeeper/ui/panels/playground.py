@@ -153,6 +153,7 @@ class PlaygroundPanel(Panel):
         msg_row.addLayout(send_col)
         self.send_shortcut = QShortcut(QKeySequence("Ctrl+Return"), self)
         self.send_shortcut.activated.connect(self.send)
+        self.send_shortcut.setWhatsThis("Send the message")  # listed by F1
 
         self.skills_label = label("Routed skills: —", "hintText", wrap=True)
         self.preview_toggle = QToolButton()

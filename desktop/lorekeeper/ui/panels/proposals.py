@@ -37,7 +37,7 @@ from lorekeeper.ui.models.base import RowsModel
 from lorekeeper.ui.panels.base import AppContext, Panel
 from lorekeeper.ui.theme import color, icon
 from lorekeeper.ui.turns import in_turns
-from lorekeeper.ui.widgets import EmptyState, MessageBox, label, setup_table
+from lorekeeper.ui.widgets import EmptyState, FlowLayout, MessageBox, label, setup_table
 from lorekeeper.ui.workers import is_synchronous, run_task
 from lorekeeper.workspace_jobs import in_workspace
 
@@ -196,7 +196,7 @@ class ProposalsPanel(Panel):
             self.sage_button,
         ):
             b.setFocusPolicy(Qt.FocusPolicy.NoFocus)  # the keyboard stays on the queue
-        actions = QHBoxLayout()
+        actions = FlowLayout()  # wraps onto two lines in a narrow window
         actions.addWidget(self.approve_button)
         actions.addWidget(self.reject_button)
         actions.addWidget(self.undo_button)
@@ -259,7 +259,7 @@ class ProposalsPanel(Panel):
         split = QSplitter(Qt.Orientation.Horizontal)
         split.addWidget(self.empty)
         split.addWidget(detail)
-        split.setSizes([560, 720])
+        split.setSizes([400, 880])  # the decision side gets the room in a narrow window
         self.message = MessageBox()
 
         layout = QVBoxLayout(self)

@@ -380,10 +380,12 @@ class VersionsTab(QWidget):
         compare.addWidget(label("file"))
         compare.addWidget(self.file_combo)
         compare.addWidget(self.summary, 1)
-        compare.addWidget(self.restore_button)
+        history = QHBoxLayout()  # Restore sits by the history it acts on: the compare row stays narrow
+        history.addWidget(label("History (newest first)", "sectionTitle"), 1)
+        history.addWidget(self.restore_button)
 
         layout = QVBoxLayout(self)
-        layout.addWidget(label("History (newest first)", "sectionTitle"))
+        layout.addLayout(history)
         layout.addWidget(self.table)
         layout.addWidget(self.message)
         layout.addLayout(compare)

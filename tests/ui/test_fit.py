@@ -1,0 +1,87 @@
+"""Every registered panel fits a laptop window: at 1024x640 and 1280x800 logical pixels the
+window is not forced wider or taller, no panel needs to scroll, and no visible widget lies outside
+the window. The loop runs over PANELS, so a panel added later is held to the same rule."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import QPoint, QRect, QSize
+from PySide6.QtWidgets import QAbstractScrollArea, QApplication, QWidget
+
+from lorekeeper.ui.main_window import MIN_SIZE, PanelFrame, initial_size
+from lorekeeper.ui.panels import PANELS
+
+SIZES = [QSize(1024, 640), QSize(1280, 800)]
+
+
+def _inside_scrolled_content(widget: QWidget, window: QWidget) -> bool:
+    """A widget inside a scroll area's viewport (a table's editor, a scrolled form) may be
+    scrolled away legitimately: what must fit is the scroll area itself."""
+    parent = widget.parentWidget()
+    while parent is not None and parent is not window:
+        grand = parent.parentWidget()
+        if isinstance(grand, QAbstractScrollArea) and parent is grand.viewport() and not isinstance(grand, PanelFrame):
+            return True
+        parent = grand
+    return False
+
+
+def outside_widgets(window: QWidget) -> list[str]:
+    bounds = window.rect()
+    bad = []
+    for child in window.findChildren(QWidget):
+        if not child.isVisible() or child.isWindow() or _inside_scrolled_content(child, window):
+            continue
+        rect = QRect(child.mapTo(window, QPoint(0, 0)), child.size())
+        if not bounds.contains(rect):
+            bad.append(f"{type(child).__name__}#{child.objectName()} at {rect.getRect()} (window {bounds.getRect()})")
+    return bad
+
+
+def settle() -> None:
+    for _ in range(4):
+        QApplication.processEvents()
+
+
+def test_every_panel_fits_the_window(window):
+    assert [s.panel_id for s in PANELS] == window.panel_ids
+    for panel_id in window.panel_ids:  # each panel with its showcase content, built once
+        window.select_panel(panel_id).showcase()
+    for size in SIZES:
+        check_panels_fit(window, size)
+
+
+def check_panels_fit(window, size: QSize) -> None:
+    window.resize(size)
+    settle()
+    for panel_id in window.panel_ids:
+        panel = window.select_panel(panel_id)
+        settle()
+        hint = window.minimumSizeHint()
+        assert hint.width() <= size.width() and hint.height() <= size.height(), (panel_id, hint)
+        assert window.size() == size, panel_id  # nothing forced the window larger
+        frame = window.stack.currentWidget()
+        assert isinstance(frame, PanelFrame) and frame.panel is panel
+        need, room = frame.panel_minimum(), frame.maximumViewportSize()
+        assert need.width() <= room.width() and need.height() <= room.height(), (panel_id, need, room)
+        assert not frame.horizontalScrollBar().isVisible() and not frame.verticalScrollBar().isVisible(), panel_id
+        assert outside_widgets(window) == [], panel_id
+
+
+def test_a_panel_too_big_for_the_window_scrolls_instead_of_widening_it(window):
+    window.resize(1024, 640)
+    panel = window.select_panel(window.panel_ids[0])
+    panel.setMinimumSize(1500, 1000)  # a future panel that does not fit
+    settle()
+    assert window.size() == QSize(1024, 640)
+    frame = window.stack.currentWidget()
+    assert frame.horizontalScrollBar().isVisible() and frame.verticalScrollBar().isVisible()
+    assert panel.size() == QSize(1500, 1000)
+
+
+def test_the_window_opens_at_a_share_of_the_screen():
+    assert initial_size(QSize(1920, 1080)) == QSize(1600, 918)  # 85%, width capped
+    assert initial_size(QSize(1366, 728)) == QSize(1161, 640)  # never below MIN_SIZE's height
+    assert initial_size(QSize(1280, 800)) == QSize(1088, 680)
+    assert initial_size(QSize(1000, 600)) == QSize(1000, 600)  # a small screen: all of it
+    assert initial_size(QSize(3840, 2160)) == QSize(1600, 1000)
+    assert QSize(1024, 640) == MIN_SIZE
