@@ -362,7 +362,11 @@ class VersionsTab(QWidget):
         self.left_combo.currentIndexChanged.connect(self._versions_changed)
         self.right_combo.currentIndexChanged.connect(self._versions_changed)
         self.file_combo = QComboBox()  # SKILL.md + rules, or one other file of the skill's folder
-        self.file_combo.setMinimumWidth(220)
+        # combos sized by a few characters, not by their longest entry (a long file path or version
+        # label would force the whole panel wider than a laptop window); the popup shows them whole
+        for combo, chars in ((self.left_combo, 6), (self.right_combo, 6), (self.file_combo, 12)):
+            combo.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
+            combo.setMinimumContentsLength(chars)
         self.file_combo.currentIndexChanged.connect(self.update_diff)
         self.restore_button = QPushButton("Restore selected version…")
         self.restore_button.clicked.connect(self.restore_selected)
@@ -372,14 +376,16 @@ class VersionsTab(QWidget):
         self.diff = SideBySideDiff()
         self.left_view, self.right_view = self.diff.left, self.diff.right
 
-        compare = QHBoxLayout()
+        compare = QHBoxLayout()  # two rows (versions, then file): one row forced the panel wider than a laptop's
         compare.addWidget(label("Compare", "sectionTitle"))
         compare.addWidget(self.left_combo)
         compare.addWidget(label("with"))
         compare.addWidget(self.right_combo)
-        compare.addWidget(label("file"))
-        compare.addWidget(self.file_combo)
-        compare.addWidget(self.summary, 1)
+        compare.addStretch(1)
+        which = QHBoxLayout()
+        which.addWidget(label("File"))
+        which.addWidget(self.file_combo, 1)
+        which.addWidget(self.summary, 1)
         history = QHBoxLayout()  # Restore sits by the history it acts on: the compare row stays narrow
         history.addWidget(label("History (newest first)", "sectionTitle"), 1)
         history.addWidget(self.restore_button)
@@ -389,6 +395,7 @@ class VersionsTab(QWidget):
         layout.addWidget(self.table)
         layout.addWidget(self.message)
         layout.addLayout(compare)
+        layout.addLayout(which)
         layout.addWidget(self.diff, 1)
 
     def show_skill(self, detail: SkillDetail) -> None:
