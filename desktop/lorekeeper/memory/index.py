@@ -14,7 +14,6 @@ treats the index as stale.
 
 from __future__ import annotations
 
-import hashlib
 import io
 import json
 from collections.abc import Callable, Iterable, Sequence
@@ -28,6 +27,7 @@ import numpy as np
 from lorekeeper.errors import InvalidSpecError
 from lorekeeper.fsutil import atomic_write_bytes, atomic_write_text
 from lorekeeper.memory.embedders import Embedder, Vectors
+from lorekeeper.memory.items import Item, fingerprint
 from lorekeeper.memory.layout import IndexPaths
 
 FORMAT = 1
@@ -36,25 +36,6 @@ EMBED_BATCH = 256
 
 class IndexMismatchError(InvalidSpecError):
     """Vectors of another embedder, model or dimension than the one that built the index."""
-
-
-@dataclass(frozen=True)
-class Item:
-    id64: int
-    key: str  # the item's id in its corpus (note id, story, learning id)
-    text: str  # what is embedded
-    story: str = ""  # the story it is linked to (clarifications, story learnings): the purge uses it
-
-    @property
-    def sha(self) -> str:
-        return hashlib.sha256(self.text.encode()).hexdigest()[:32]
-
-
-def fingerprint(items: Iterable[Item], embedder: Embedder) -> str:
-    h = hashlib.sha256(f"{embedder.name}|{embedder.model}|{embedder.dimension}".encode())
-    for it in sorted(items, key=lambda i: i.id64):
-        h.update(f"\n{it.id64}:{it.sha}".encode())
-    return h.hexdigest()
 
 
 @dataclass

@@ -22,8 +22,6 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-import phonenumbers
-
 from lorekeeper.errors import LorekeeperError
 
 PHONE_REGIONS = ("FR", "US", "GB", "BE", "CH", "CA", "ES", "IT", "DE", "NL")
@@ -188,6 +186,8 @@ def find_pii(text: str) -> list[Finding]:
             add("national_id", m.start(), m.end(), "us.ssn")
     for m in _NINO.finditer(text):
         add("national_id", m.start(), m.end(), "gb.nino")
+    import phonenumbers
+
     for region in (None, *PHONE_REGIONS):
         try:
             matcher = phonenumbers.PhoneNumberMatcher(text, region or "ZZ", leniency=phonenumbers.Leniency.VALID)
