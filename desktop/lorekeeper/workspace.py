@@ -6,8 +6,8 @@ The CLI, the GUI and the tests all go through a `Workspace`; nothing else builds
 from __future__ import annotations
 
 import os
-from pathlib import Path
 from collections.abc import Callable
+from pathlib import Path
 from typing import TYPE_CHECKING, Any, Self
 
 from lorekeeper.audit.errors import AuditKeyUnavailableError
@@ -119,7 +119,10 @@ class Workspace:
         self.memory = MemoryIndexes(store, layout, embedder)
         self.clarifications = ClarificationService(store, layout, audit_log, sanitizer_llm)
         self.reuse = ReuseService(store, self.learnings, audit_log=audit_log, verifier=verifier, lock=lock)
-        counts = {k: int(config.get(f"memory.inject_{k}", n)) for k, n in (("learnings", 5), ("notes", 3), ("clarifications", 3))}
+        counts = {
+            k: int(config.get(f"memory.inject_{k}", n))
+            for k, n in (("learnings", 5), ("notes", 3), ("clarifications", 3))
+        }
         self.stories = StoryService(
             store,
             indexes=self.memory,

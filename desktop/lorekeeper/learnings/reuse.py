@@ -117,8 +117,10 @@ class ReuseService:
         """learning id -> (injections, gate_go, domains) from verified rows only."""
         v = self.verifier()
         with self.store.session() as s:
-            inj = v.filter(s.scalars(select(MemoryInjection).where(MemoryInjection.kind == "learning")).all(),
-                           purpose="reuse score")
+            inj = v.filter(
+                s.scalars(select(MemoryInjection).where(MemoryInjection.kind == "learning")).all(),
+                purpose="reuse score",
+            )
             stories = {st.id: st for st in v.filter(s.scalars(select(Story)).all(), purpose="reuse score")}
         per: dict[int, list[MemoryInjection]] = {}
         for row in inj:
@@ -140,8 +142,21 @@ class ReuseService:
         out = []
         for r in rows:
             n, go, dom = tally.get(r.id, (0, 0, 0))
-            out.append(ScoreInfo(r.id, n, go, dom, reuse_score(n, go, dom), r.scope, r.rule, r.story, r.domain,
-                                 tuple(t for t in r.tags.split(",") if t), r.status))
+            out.append(
+                ScoreInfo(
+                    r.id,
+                    n,
+                    go,
+                    dom,
+                    reuse_score(n, go, dom),
+                    r.scope,
+                    r.rule,
+                    r.story,
+                    r.domain,
+                    tuple(t for t in r.tags.split(",") if t),
+                    r.status,
+                )
+            )
         return out
 
     def _learning_rows(self, status: str | None = "active") -> list[Learning]:
@@ -205,8 +220,16 @@ class ReuseService:
                     target = promoted_scope(score, domains)
                     if target is None or SCOPE_RANK[target] <= SCOPE_RANK.get(row.scope, 0):
                         continue
-                    done.append({"id": row.id, "from": row.scope, "to": target, "reuse_score": score,
-                                 "domains": domains, "story": row.story or None})
+                    done.append(
+                        {
+                            "id": row.id,
+                            "from": row.scope,
+                            "to": target,
+                            "reuse_score": score,
+                            "domains": domains,
+                            "story": row.story or None,
+                        }
+                    )
                     row.scope = target
                     row.updated_at = datetime.now(UTC)
             for p in done:
@@ -221,15 +244,18 @@ class ReuseService:
         log = self.audit_log()
         with self.lock.exclusive():
             injected = set(self._tally())
-            stale = []
+            stale: list[dict[str, Any]] = []
+            ids: list[int] = []
             for r in self._learning_rows():
                 age = (day - r.created_at.astimezone(UTC).date()).days
                 if r.id not in injected and age > EVICT_AFTER_DAYS:
                     stale.append({"id": r.id, "age_days": age, "story": r.story or None})
-            if stale:
-                self.learnings.set_status([x["id"] for x in stale], "archived")
-                log.append("learnings_evicted", {"ids": [x["id"] for x in stale], "today": day.isoformat(),
-                                                 "older_than_days": EVICT_AFTER_DAYS})
+                    ids.append(r.id)
+            if ids:
+                self.learnings.set_status(ids, "archived")
+                log.append(
+                    "learnings_evicted", {"ids": ids, "today": day.isoformat(), "older_than_days": EVICT_AFTER_DAYS}
+                )
         return stale
 
     def restore(self, ids: Iterable[int]) -> list[int]:
@@ -245,6 +271,7 @@ class ReuseService:
                 raise NotFoundError(f"learning {', '.join(map(str, not_archived))} is not archived")
             self.learnings.set_status(wanted, "active")
             for i in wanted:
-                log.append("learning_restored_from_archive", {"id": i, "rule": infos[i].rule},
-                           story=infos[i].story or None)
+                log.append(
+                    "learning_restored_from_archive", {"id": i, "rule": infos[i].rule}, story=infos[i].story or None
+                )
         return wanted

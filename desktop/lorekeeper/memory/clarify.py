@@ -55,8 +55,13 @@ class Draft:
     sanitizer: str
 
     def to_dict(self) -> dict[str, Any]:
-        return {"story": self.story, "domain": self.domain, "project": self.project, "summary": dict(self.summary),
-                "sanitizer": self.sanitizer}
+        return {
+            "story": self.story,
+            "domain": self.domain,
+            "project": self.project,
+            "summary": dict(self.summary),
+            "sanitizer": self.sanitizer,
+        }
 
 
 @dataclass(frozen=True)
@@ -74,8 +79,14 @@ class ClarificationInfo:
 
 
 def render_markdown(c: Clarification) -> str:
-    meta = {"story": c.story, "step": 0, "date": c.date, "domain": c.domain, "project": c.project,
-            "retention_until": c.retention_until}
+    meta = {
+        "story": c.story,
+        "step": 0,
+        "date": c.date,
+        "domain": c.domain,
+        "project": c.project,
+        "retention_until": c.retention_until,
+    }
     head = "\n".join(f"{k}: {v}" for k, v in meta.items())
     body = [f"# Clarifications PO — {c.story} (résumé structuré)", ""]
     for key, heading in CLARIFICATION_HEADINGS.items():
@@ -102,15 +113,27 @@ def parse_markdown(text: str) -> dict[str, str]:
 
 
 def _info(c: Clarification, layout: MemoryLayout) -> ClarificationInfo:
-    return ClarificationInfo(c.story, c.domain, c.project, c.date, c.retention_until,
-                             {k: getattr(c, k) for k in SECTIONS}, str(layout.clarification_file(c.story)))
+    return ClarificationInfo(
+        c.story,
+        c.domain,
+        c.project,
+        c.date,
+        c.retention_until,
+        {k: getattr(c, k) for k in SECTIONS},
+        str(layout.clarification_file(c.story)),
+    )
 
 
 class ClarificationService:
     purge_name = "clarifications"  # lorekeeper.protocols.Purgeable: the row and the markdown file
 
-    def __init__(self, store: Store, layout: MemoryLayout, audit_log: Callable[[], SessionLog],
-                 llm_table: Callable[[], dict[str, Any] | None]) -> None:
+    def __init__(
+        self,
+        store: Store,
+        layout: MemoryLayout,
+        audit_log: Callable[[], SessionLog],
+        llm_table: Callable[[], dict[str, Any] | None],
+    ) -> None:
         self.store = store
         self.layout = layout
         self.audit_log = audit_log
@@ -139,8 +162,11 @@ class ClarificationService:
             ok = True
         finally:
             buf[:] = b"\0" * len(buf)
-            log.append(EVENT_SUBPROCESS, {"story_id": sid, "subprocess_name": SANITIZER_NAME,
-                                          "duration_ms": duration, "success": ok}, story=sid)
+            log.append(
+                EVENT_SUBPROCESS,
+                {"story_id": sid, "subprocess_name": SANITIZER_NAME, "duration_ms": duration, "success": ok},
+                story=sid,
+            )
         summary = {s: " ".join(result.summary.get(s, "").split())[:MAX_SECTION] for s in SECTIONS}
         check_text("\n".join(summary.values()))  # ERR_PII_DETECTED: the draft is dropped
         return Draft(sid, domain.strip(), project.strip(), summary, result.sanitizer)
@@ -164,13 +190,21 @@ class ClarificationService:
             info = _info(row, self.layout)
         self.layout.clarifications.mkdir(parents=True, exist_ok=True)
         atomic_write_text(self.layout.clarification_file(draft.story), text)
-        self.audit_log().append(EVENT_SAVED, {"story": draft.story, "domain": draft.domain,
-                                              "project": draft.project, "retention_until": info.retention_until},
-                                story=draft.story)
+        self.audit_log().append(
+            EVENT_SAVED,
+            {
+                "story": draft.story,
+                "domain": draft.domain,
+                "project": draft.project,
+                "retention_until": info.retention_until,
+            },
+            story=draft.story,
+        )
         return info
 
-    def add_validated(self, story: str, domain: str, project: str, summary: dict[str, str], *,
-                      day: date | None = None) -> ClarificationInfo:
+    def add_validated(
+        self, story: str, domain: str, project: str, summary: dict[str, str], *, day: date | None = None
+    ) -> ClarificationInfo:
         """A summary already validated elsewhere (the demo, an import): the PII gate, then `save`."""
         draft = Draft(check_story_id(story), domain, project, {k: summary.get(k, "") for k in SECTIONS}, "import")
         return self.save(draft, today=day)

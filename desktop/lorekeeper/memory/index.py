@@ -235,7 +235,8 @@ class CorpusIndex:
             allow = np.asarray(sorted({int(i) for i in allowed}), dtype=np.int64)
             if not len(allow):
                 return []
-            params = faiss.SearchParameters(sel=faiss.IDSelectorBatch(allow))
+            params = faiss.SearchParameters()
+            params.sel = faiss.IDSelectorBatch(allow)
         k = min(k, loaded.index.ntotal)
         scores, ids = loaded.index.search(query.reshape(1, -1).astype(np.float32), k, params=params)
         return [(int(i), float(s)) for i, s in zip(ids[0], scores[0], strict=True) if i != -1]

@@ -11,9 +11,7 @@ from __future__ import annotations
 import threading
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
-
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from lorekeeper.errors import InvalidInputError
 from lorekeeper.memory.corpora import Doc, load_docs
@@ -56,8 +54,13 @@ class Filters:
     project: str = ""
 
     @classmethod
-    def of(cls, impact: str | None = None, verdict: str | None = None, domain: str | None = None,
-           project: str | None = None) -> Filters:
+    def of(
+        cls,
+        impact: str | None = None,
+        verdict: str | None = None,
+        domain: str | None = None,
+        project: str | None = None,
+    ) -> Filters:
         try:
             imp = norm_choice(impact, IMPACTS, "impact") if impact else ""
             ver = norm_choice(verdict, VERDICTS, "verdict") if verdict else ""
@@ -150,16 +153,21 @@ class MemoryIndexes:
         if meta is None or not idx.exists():
             return IndexStatus(corpus, len(docs), 0, emb.name, emb.model, emb.dimension, True, "missing")
         ident = (str(meta.get("embedder")), str(meta.get("model")), int(meta.get("dimension") or 0))
-        base = dict(indexed=int(meta.get("count") or 0), embedder=ident[0], model=ident[1], dimension=ident[2],
-                    built_at=str(meta.get("built_at") or ""))
+        base: dict[str, Any] = {
+            "indexed": int(meta.get("count") or 0),
+            "embedder": ident[0],
+            "model": ident[1],
+            "dimension": ident[2],
+            "built_at": str(meta.get("built_at") or ""),
+        }
         if ident != (emb.name, emb.model, int(emb.dimension)):
             reason = f"built by {ident[0]} ({ident[1]}, {ident[2]} dims); configured: {emb.name} ({emb.dimension} dims)"
-            return IndexStatus(corpus, len(docs), stale=True, reason=reason, **base)  # type: ignore[arg-type]
+            return IndexStatus(corpus, len(docs), stale=True, reason=reason, **base)
         if meta.get("fingerprint") != fingerprint([d.item() for d in docs], emb):
-            return IndexStatus(corpus, len(docs), stale=True, reason="out of date", **base)  # type: ignore[arg-type]
+            return IndexStatus(corpus, len(docs), stale=True, reason="out of date", **base)
         if idx.load() is None:
-            return IndexStatus(corpus, len(docs), stale=True, reason="damaged", **base)  # type: ignore[arg-type]
-        return IndexStatus(corpus, len(docs), stale=False, reason="", **base)  # type: ignore[arg-type]
+            return IndexStatus(corpus, len(docs), stale=True, reason="damaged", **base)
+        return IndexStatus(corpus, len(docs), stale=False, reason="", **base)
 
     def stale(self) -> list[str]:
         out = []
@@ -169,11 +177,13 @@ class MemoryIndexes:
                 out.append(f"indexes/{corpus}-index.faiss ({st.reason})")
         return out
 
-    def build(self, corpus: str, *, progress: Progress | None = None,
-              should_stop: Callable[[], bool] | None = None) -> dict[str, Any]:
+    def build(
+        self, corpus: str, *, progress: Progress | None = None, should_stop: Callable[[], bool] | None = None
+    ) -> dict[str, Any]:
         docs = self.docs(corpus)
-        meta = self.index(corpus).build([d.item() for d in docs], self.embedder(), progress=progress,
-                                        should_stop=should_stop)
+        meta = self.index(corpus).build(
+            [d.item() for d in docs], self.embedder(), progress=progress, should_stop=should_stop
+        )
         return {k: meta[k] for k in ("corpus", "embedder", "model", "dimension", "count", "built_at")}
 
     def rebuild(self) -> int:
@@ -189,8 +199,9 @@ class MemoryIndexes:
             self.build(corpus)
 
     # ------------------------------------------------------------------ search
-    def search(self, query: str, corpus: str, *, filters: Filters | None = None, top: int = DEFAULT_TOP,
-               mode: str = "hybrid") -> list[Hit]:
+    def search(
+        self, query: str, corpus: str, *, filters: Filters | None = None, top: int = DEFAULT_TOP, mode: str = "hybrid"
+    ) -> list[Hit]:
         """Top `top` documents of `corpus` for `query` among those the filters keep; `mode` is
         hybrid (RRF of both), bm25 or vector."""
         if top < 1:

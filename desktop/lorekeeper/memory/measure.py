@@ -70,15 +70,22 @@ class Measures:
             return d is not None and start < d <= end
 
         injected_stories = {r.story for r in inj if within(_day(r.created_at))}
-        out: dict[str, Any] = {"metric": metric, "title": TITLES[metric], "days": days, "since": start.isoformat(),
-                               "until": end.isoformat()}
+        out: dict[str, Any] = {
+            "metric": metric,
+            "title": TITLES[metric],
+            "days": days,
+            "since": start.isoformat(),
+            "until": end.isoformat(),
+        }
         if metric == "cs1":
             started = [st for st in stories if within(_day(st.started_at))]
             num = sum(1 for st in started if st.id in injected_stories)
             out.update(value=_ratio(num, len(started)), numerator=num, denominator=len(started))
         elif metric == "cs2":
-            rows = sorted((r for r in inj if r.kind == "learning" and within(_day(r.created_at))),
-                          key=lambda r: (r.created_at, r.id))
+            rows = sorted(
+                (r for r in inj if r.kind == "learning" and within(_day(r.created_at))),
+                key=lambda r: (r.created_at, r.id),
+            )
             first: dict[str, str] = {}
             reused: set[str] = set()
             for r in rows:
@@ -93,8 +100,13 @@ class Measures:
             without = [st for st in closed if st not in with_inj]
             a = _ratio(sum(st.gate == "GO" for st in with_inj), len(with_inj))
             b = _ratio(sum(st.gate == "GO" for st in without), len(without))
-            out.update(value=None if a is None or b is None else round(a - b, 4), with_injection=a,
-                       without_injection=b, stories_with=len(with_inj), stories_without=len(without))
+            out.update(
+                value=None if a is None or b is None else round(a - b, 4),
+                with_injection=a,
+                without_injection=b,
+                stories_with=len(with_inj),
+                stories_without=len(without),
+            )
         else:
             out.update(value=_ratio(archived, total_learnings), numerator=archived, denominator=total_learnings)
         return out

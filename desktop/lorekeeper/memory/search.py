@@ -37,7 +37,7 @@ class Bm25:
             self._retriever = bm25s.BM25()
             self._retriever.index(corpus, show_progress=False)
 
-    def scores(self, query: str) -> np.ndarray:  # type: ignore[type-arg]
+    def scores(self, query: str) -> np.ndarray:
         if self._retriever is None:
             return np.zeros(0, dtype=np.float32)
         q = tokens(query)

@@ -108,8 +108,15 @@ class Injection:
 
 
 def story_dict(st: Story) -> dict[str, Any]:
-    return {"id": st.id, "domain": st.domain, "project": st.project, "state": st.state, "gate": st.gate or None,
-            "started_at": st.started_at or None, "closed_at": st.closed_at or None}
+    return {
+        "id": st.id,
+        "domain": st.domain,
+        "project": st.project,
+        "state": st.state,
+        "gate": st.gate or None,
+        "started_at": st.started_at or None,
+        "closed_at": st.closed_at or None,
+    }
 
 
 def render_block(inj: Injection) -> str:
@@ -125,7 +132,9 @@ def render_block(inj: Injection) -> str:
         lines.append("- (none)")
     lines += ["", "### Past clarifications"]
     for c in inj.clarifications:
-        parts = "; ".join(f"{CLARIFICATION_HEADINGS[k].split(' (')[0]}: {c[k]}" for k in CLARIFICATION_HEADINGS if c.get(k))
+        parts = "; ".join(
+            f"{CLARIFICATION_HEADINGS[k].split(' (')[0]}: {c[k]}" for k in CLARIFICATION_HEADINGS if c.get(k)
+        )
         lines.append(f"- {c['story']} ({c['date']}): {parts}")
     if not inj.clarifications:
         lines.append("- (none)")
@@ -167,7 +176,7 @@ class StoryService:
                 raise NotFoundError(f"no story {story}: `lorekeeper story start {story} --domain D --project P`")
             return story_dict(row)
 
-    def list(self) -> list[dict[str, Any]]:
+    def stories(self) -> list[dict[str, Any]]:
         with self.store.session() as s:
             return [story_dict(r) for r in s.scalars(select(Story).order_by(Story.started_at.desc(), Story.id))]
 
@@ -176,7 +185,9 @@ class StoryService:
         with self.store.write() as s:
             row = s.get(Story, sid)
             if row is None:
-                row = Story(id=sid, domain=domain, project=project, state="OPEN", gate="", started_at=_now(), closed_at="")
+                row = Story(
+                    id=sid, domain=domain, project=project, state="OPEN", gate="", started_at=_now(), closed_at=""
+                )
                 s.add(row)
             elif (row.domain, row.project) != (domain, project):
                 raise InvalidInputError(
@@ -212,25 +223,40 @@ class StoryService:
         rows.sort(key=lambda r: (-scores.get(r.id, 0.0), -r.created_at.timestamp(), -r.id))
         inj.available = {"learnings": len(rows), "notes": len(notes), "clarifications": len(clar)}
         inj.learnings = [
-            {"id": r.id, "rule": r.rule, "scope": r.scope, "domain": r.domain or None, "story": r.story or None,
-             "project": r.project or None, "tags": [t for t in r.tags.split(",") if t],
-             "reuse_score": format_score(scores.get(r.id, 0.0))}
+            {
+                "id": r.id,
+                "rule": r.rule,
+                "scope": r.scope,
+                "domain": r.domain or None,
+                "story": r.story or None,
+                "project": r.project or None,
+                "tags": [t for t in r.tags.split(",") if t],
+                "reuse_score": format_score(scores.get(r.id, 0.0)),
+            }
             for r in rows[: self.counts["learnings"]]
         ]
         inj.notes = self._rank_notes(notes, domain, project, own)[: self.counts["notes"]]
         inj.clarifications = [
-            {"story": c.story, "domain": c.domain, "project": c.project, "date": c.date,
-             **{k: getattr(c, k) for k in CLARIFICATION_HEADINGS}}
+            {
+                "story": c.story,
+                "domain": c.domain,
+                "project": c.project,
+                "date": c.date,
+                **{k: getattr(c, k) for k in CLARIFICATION_HEADINGS},
+            }
             for c in clar[: self.counts["clarifications"]]
         ]
         inj.block = render_block(inj)
         return inj
 
-    def _rank_notes(self, notes: list[ResearchNote], domain: str, project: str,
-                    own: Clarification | None) -> list[dict[str, Any]]:
+    def _rank_notes(
+        self, notes: list[ResearchNote], domain: str, project: str, own: Clarification | None
+    ) -> list[dict[str, Any]]:
         if not notes:
             return []
-        query = " ".join([domain, project, *(getattr(own, k) for k in CLARIFICATION_HEADINGS)] if own else [domain, project])
+        query = " ".join(
+            [domain, project, *(getattr(own, k) for k in CLARIFICATION_HEADINGS)] if own else [domain, project]
+        )
         order: dict[str, int] = {}
         try:
             hits = self.indexes.search(query, "notes", top=max(self.counts["notes"] * 4, 12))
@@ -242,9 +268,17 @@ class StoryService:
             key=lambda n: (order.get(n.path, len(order)), IMPACT_RANK.get(n.impact, 3), _neg_date(n.date), n.path),
         )
         return [
-            {"id": n.path, "title": n.title, "summary": n.summary, "verdict": n.verdict, "impact": n.impact,
-             "date": n.date, "tags": [t for t in n.tags.split(",") if t], "domain": n.domain or None,
-             "project": n.project or None}
+            {
+                "id": n.path,
+                "title": n.title,
+                "summary": n.summary,
+                "verdict": n.verdict,
+                "impact": n.impact,
+                "date": n.date,
+                "tags": [t for t in n.tags.split(",") if t],
+                "domain": n.domain or None,
+                "project": n.project or None,
+            }
             for n in notes
         ]
 
@@ -279,8 +313,11 @@ class StoryService:
 
         log = self.audit_log()
         inj.trace = uuid.uuid4().hex
-        items = [(c, x["id"] if c != "clarifications" else x["story"]) for c in ("learnings", "notes", "clarifications")
-                 for x in getattr(inj, c)]
+        items = [
+            (c, x["id"] if c != "clarifications" else x["story"])
+            for c in ("learnings", "notes", "clarifications")
+            for x in getattr(inj, c)
+        ]
         import hashlib
 
         log.append(
@@ -303,46 +340,74 @@ class StoryService:
             now = _now()
             with self.store.write() as s:
                 for pos, (corpus, key) in enumerate(items):
-                    row = MemoryInjection(trace=inj.trace, story=inj.story, domain=inj.domain, project=inj.project,
-                                          kind=KIND[corpus], item=str(key), position=pos, created_at=now)
+                    row = MemoryInjection(
+                        trace=inj.trace,
+                        story=inj.story,
+                        domain=inj.domain,
+                        project=inj.project,
+                        kind=KIND[corpus],
+                        item=str(key),
+                        position=pos,
+                        created_at=now,
+                    )
                     s.add(row)
                     s.flush()
                     sign_row(signer, row)
         except LorekeeperError:
             raise
         except Exception as exc:  # noqa: BLE001 - the store refused the trace rows: fail closed
-            raise TraceWriteFailedError(f"the injection rows could not be stored ({type(exc).__name__}); nothing injected") from None
+            raise TraceWriteFailedError(
+                f"the injection rows could not be stored ({type(exc).__name__}); nothing injected"
+            ) from None
 
     def _fail(self, inj: Injection, exc: LorekeeperError) -> Injection:
         from lorekeeper.audit.errors import TraceWriteFailedError
 
-        err = exc if exc.code in ("ERR_AUDIT_KEY_UNAVAILABLE", "ERR_AUDIT_KEY_INVALID", "ERR_FAIL_CLOSED_RECURSION") else (
-            exc if isinstance(exc, TraceWriteFailedError) else TraceWriteFailedError(f"memory injection not traced: {exc}")
+        err = (
+            exc
+            if exc.code in ("ERR_AUDIT_KEY_UNAVAILABLE", "ERR_AUDIT_KEY_INVALID", "ERR_FAIL_CLOSED_RECURSION")
+            else (
+                exc
+                if isinstance(exc, TraceWriteFailedError)
+                else TraceWriteFailedError(f"memory injection not traced: {exc}")
+            )
         )
         inj.emptied(err)
         with failclosed.fail_closed("memory injection"):
             try:
-                self.audit_log().append(EVENT_FAILED, {"story_id": inj.story, "code": err.code, "trace": inj.trace or None},
-                                        story=inj.story)
+                self.audit_log().append(
+                    EVENT_FAILED, {"story_id": inj.story, "code": err.code, "trace": inj.trace or None}, story=inj.story
+                )
                 inj.failure_recorded = True
             except LorekeeperError:
                 inj.failure_recorded = False  # the log itself is what failed: the error is returned instead
         return inj
 
-    def block_for(self, story: str) -> str:
+    def block_for(self, story: str, *, inject: bool = True) -> str:
         """The block of the story's latest traced injection (verified rows), re-rendered; no new trace."""
         sid = check_story_id(story)
         with self.store.session() as s:
             st = s.get(Story, sid)
             if st is None:
                 raise NotFoundError(f"no story {sid}: `lorekeeper story start {sid} --domain D --project P` first")
-            last = s.scalar(select(MemoryInjection.trace).where(MemoryInjection.story == sid)
-                            .order_by(MemoryInjection.id.desc()).limit(1))
+            last = s.scalar(
+                select(MemoryInjection.trace)
+                .where(MemoryInjection.story == sid)
+                .order_by(MemoryInjection.id.desc())
+                .limit(1)
+            )
             domain, project = st.domain, st.project
-            rows = [] if last is None else list(s.scalars(select(MemoryInjection).where(MemoryInjection.trace == last)
-                                                          .order_by(MemoryInjection.position)))
+            rows = (
+                []
+                if last is None
+                else list(
+                    s.scalars(
+                        select(MemoryInjection).where(MemoryInjection.trace == last).order_by(MemoryInjection.position)
+                    )
+                )
+            )
         if last is None:
-            return self.inject(sid, domain, project).block
+            return self.inject(sid, domain, project).block if inject else ""
         rows = self.verifier().filter(rows, purpose="prompt block")
         with self.lock.shared():
             full = self.select(sid, domain, project)
@@ -424,7 +489,7 @@ class InjectionTraces:
             return int(s.scalar(select(func.count(MemoryInjection.id)).where(self._of(story))) or 0)
 
     def erase_story(self, story: str) -> int:
-        n = self.count_for_story(story)
+        n: int = self.count_for_story(story)
         with self.store.write() as s:
             s.execute(delete(MemoryInjection).where(self._of(story)))
         return n

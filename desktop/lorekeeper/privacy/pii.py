@@ -68,7 +68,9 @@ _ADDRESSES = [
     # Hauptstraße 5, Lindenweg 12
     re.compile(r"\b[A-ZÄÖÜ][a-zäöüß]+(?:straße|strasse|str\.|weg|platz|allee|gasse|ring|damm)\s+\d{1,4}[a-z]?\b"),
     # 75011 Paris, 69003 Lyon Cedex, 1000 Bruxelles, 10115 Berlin
-    re.compile(r"\b(?:F-|B-|D-|CH-|L-)?\d{4,5}\s+[A-ZÀ-ÖØ-Ý][a-zà-öø-ÿ]+(?:[\- ](?:sur|sous|en|le|la|les|[A-ZÀ-ÖØ-Ý][a-zà-öø-ÿ]+))*(?:\s+cedex)?\b"),
+    re.compile(
+        r"\b(?:F-|B-|D-|CH-|L-)?\d{4,5}\s+[A-ZÀ-ÖØ-Ý][a-zà-öø-ÿ]+(?:[\- ](?:sur|sous|en|le|la|les|[A-ZÀ-ÖØ-Ý][a-zà-öø-ÿ]+))*(?:\s+cedex)?\b"
+    ),
     # SW1A 1AA, M1 1AE
     re.compile(r"\b[A-Z]{1,2}\d[A-Z\d]? ?\d[A-Z]{2}\b"),
     # Springfield, IL 62704
@@ -79,10 +81,65 @@ _ADDRESSES = [
 # The address pattern "NNNNN Town" also matches "2026 Roadmap" or "5000 Requests": a capitalised
 # word after a bare number is an address only when the word is not a common English/French noun.
 _NOT_TOWNS = frozenset(
-    "users requests rows tickets stories items errors orders customers clients lines files tests points "
-    "euros dollars ms seconds minutes jours heures utilisateurs requetes lignes commandes roadmap release "
-    "version sprint q1 q2 q3 q4 january february march april may june july august september october "
-    "november december janvier fevrier mars avril mai juin juillet aout septembre octobre novembre decembre".split()
+    [
+        "users",
+        "requests",
+        "rows",
+        "tickets",
+        "stories",
+        "items",
+        "errors",
+        "orders",
+        "customers",
+        "clients",
+        "lines",
+        "files",
+        "tests",
+        "points",
+        "euros",
+        "dollars",
+        "ms",
+        "seconds",
+        "minutes",
+        "jours",
+        "heures",
+        "utilisateurs",
+        "requetes",
+        "lignes",
+        "commandes",
+        "roadmap",
+        "release",
+        "version",
+        "sprint",
+        "q1",
+        "q2",
+        "q3",
+        "q4",
+        "january",
+        "february",
+        "march",
+        "april",
+        "may",
+        "june",
+        "july",
+        "august",
+        "september",
+        "october",
+        "november",
+        "december",
+        "janvier",
+        "fevrier",
+        "mars",
+        "avril",
+        "mai",
+        "juin",
+        "juillet",
+        "aout",
+        "septembre",
+        "octobre",
+        "novembre",
+        "decembre",
+    ]
 )
 
 

@@ -77,7 +77,7 @@ def run_sanitizer(verbatim: bytearray, llm: dict[str, Any] | None) -> SanitizerR
         if what == "ERR_LLM_UNAVAILABLE" or proc.returncode == 4:
             raise LLMUnavailableError(
                 "the model could not write the summary (check `lorekeeper llm status`); nothing was written. "
-                "Without a model, set [llm] provider = \"none\" to use the deterministic sanitizer."
+                'Without a model, set [llm] provider = "none" to use the deterministic sanitizer.'
             )
         raise SanitizerError(f"the sanitizer failed ({what}); nothing was written")
     try:
