@@ -187,11 +187,12 @@ class ReuseService:
         """Every active learning's score (recomputed and stored), highest first."""
         return sorted(self.compute(), key=lambda i: (-i.reuse_score, i.id))
 
-    def stored_scores(self) -> dict[int, float]:
-        """The verified stored scores (promotion reads these: an unsigned score is never trusted)."""
+    def stored_scores(self) -> dict[int, tuple[float, int]]:
+        """learning id -> (score, domains) of the verified stored rows (promotion reads these: an
+        unsigned or forged score is never trusted)."""
         with self.store.session() as s:
             rows = self.verifier().filter(s.scalars(select(LearningScore)).all(), purpose="promotion")
-        return {r.learning_id: float(r.reuse_score) for r in rows}
+        return {r.learning_id: (float(r.reuse_score), r.domains) for r in rows}
 
     def live_scores(self, learning_ids: Iterable[int] | None = None) -> dict[int, float]:
         """Scores computed now from the verified injection rows (no write: injection ranking, morning)."""
@@ -203,20 +204,20 @@ class ReuseService:
         return sorted(infos, key=lambda i: (-i.reuse_score, -i.id))[:n]
 
     # ------------------------------------------------------------------ B4
-    def promote(self) -> list[dict[str, Any]]:
-        """Apply the promotion rules to the freshly computed, signed scores (exclusive lock)."""
-        self.compute()
+    def promote(self, *, recompute: bool = True) -> list[dict[str, Any]]:
+        """Apply the promotion rules to the signed scores (computed first unless `recompute` is
+        False: `on_story_close` has just computed them); exclusive lock."""
+        if recompute:
+            self.compute()
         log = self.audit_log()
         done: list[dict[str, Any]] = []
         with self.lock.exclusive():
             scores = self.stored_scores()
-            tally = self._tally()
             with self.store.write() as s:
                 for row in s.scalars(select(Learning).where(Learning.status == "active")):
-                    score = scores.get(row.id)
-                    if score is None:
+                    if row.id not in scores:
                         continue
-                    domains = tally.get(row.id, (0, 0, 0))[2]
+                    score, domains = scores[row.id]
                     target = promoted_scope(score, domains)
                     if target is None or SCOPE_RANK[target] <= SCOPE_RANK.get(row.scope, 0):
                         continue

@@ -442,7 +442,7 @@ class StoryService:
         """Scores, promotion, eviction (each under the memory lock), then the retention purge hook."""
         day = today or datetime.now(UTC).date()
         scores = self.reuse.compute()
-        promoted = self.reuse.promote()
+        promoted = self.reuse.promote(recompute=False)
         archived = self.reuse.archive_stale(day)
         purge = self.retention_purge(story, day) if self.retention_purge is not None else None
         return {"state": state, "scores": len(scores), "promoted": promoted, "archived": archived, "purge": purge}
