@@ -24,12 +24,34 @@ tags: [{tags}]
 """
 
 
-def write_note(ws: Any, name: str, title: str, summary: str, *, verdict: str = "signal", impact: str = "fort",
-               date: str = "2026-11-01", tags: str = "memory", body: str = "", extra: str = "") -> Path:
+def write_note(
+    ws: Any,
+    name: str,
+    title: str,
+    summary: str,
+    *,
+    verdict: str = "signal",
+    impact: str = "fort",
+    date: str = "2026-11-01",
+    tags: str = "memory",
+    body: str = "",
+    extra: str = "",
+) -> Path:
     p = Path(ws.root) / "sources" / name
     p.parent.mkdir(parents=True, exist_ok=True)
-    p.write_text(NOTE.format(verdict=verdict, impact=impact, date=date, tags=tags, title=title, summary=summary,
-                             body=body or summary, extra=extra), encoding="utf-8")
+    p.write_text(
+        NOTE.format(
+            verdict=verdict,
+            impact=impact,
+            date=date,
+            tags=tags,
+            title=title,
+            summary=summary,
+            body=body or summary,
+            extra=extra,
+        ),
+        encoding="utf-8",
+    )
     return p
 
 
@@ -39,14 +61,21 @@ def collect(ws: Any) -> dict[str, Any]:
     return run(ws.store, ws.memory_layout, ws.clarifications).to_dict()
 
 
-def add_clarification(ws: Any, story: str, domain: str, project: str, day: str = "2026-10-01",
-                      text: str = "export invoices") -> None:
+def add_clarification(
+    ws: Any, story: str, domain: str, project: str, day: str = "2026-10-01", text: str = "export invoices"
+) -> None:
     from datetime import date
 
     ws.clarifications.add_validated(
-        story, domain, project,
-        {"problem": f"The team needs {text}.", "criteria": "Runs nightly under five minutes.",
-         "constraints": "No new database.", "priorities": "Must-have CSV; nice-to-have PDF."},
+        story,
+        domain,
+        project,
+        {
+            "problem": f"The team needs {text}.",
+            "criteria": "Runs nightly under five minutes.",
+            "constraints": "No new database.",
+            "priorities": "Must-have CSV; nice-to-have PDF.",
+        },
         day=date.fromisoformat(day),
     )
 

@@ -9,9 +9,9 @@ import re
 from datetime import timedelta
 
 import pytest
-from helpers.cli import run_lorekeeper
 from memory_support import events, old
 
+from helpers.cli import run_lorekeeper
 from lorekeeper.learnings.reuse import format_score, promoted_scope, reuse_score
 
 
@@ -20,7 +20,8 @@ def expected(inj: int, go: int, dom: int) -> float:
 
 
 @pytest.mark.parametrize(
-    ("inj", "go", "dom"), [(0, 0, 0), (1, 0, 1), (1, 1, 1), (4, 3, 1), (5, 5, 2), (10, 8, 3), (40, 40, 9), (200, 200, 50)]
+    ("inj", "go", "dom"),
+    [(0, 0, 0), (1, 0, 1), (1, 1, 1), (4, 3, 1), (5, 5, 2), (10, 8, 3), (40, 40, 9), (200, 200, 50)],
 )
 def test_reuse_score_is_the_seed_formula_with_4_decimals_and_capped(inj: int, go: int, dom: int) -> None:
     score = reuse_score(inj, go, dom)
@@ -120,9 +121,20 @@ def test_a_forged_injection_row_is_ignored_and_reported(workspace) -> None:
     lid = ws.learnings.add("a rule someone wants to push", scope="global").id
     with ws.store.write() as s:  # written behind the service's back: no valid signature
         for i in range(50):
-            s.add(MemoryInjection(trace="forged", story=f"F-{i}", domain=f"d{i}", project="p", kind="learning",
-                                  item=str(lid), position=0, created_at="2026-11-01T00:00:00+00:00",
-                                  key_version=1, sig="0" * 64))
+            s.add(
+                MemoryInjection(
+                    trace="forged",
+                    story=f"F-{i}",
+                    domain=f"d{i}",
+                    project="p",
+                    kind="learning",
+                    item=str(lid),
+                    position=0,
+                    created_at="2026-11-01T00:00:00+00:00",
+                    key_version=1,
+                    sig="0" * 64,
+                )
+            )
     scores = {s.id: s for s in ws.reuse.scores()}
     assert scores[lid].injections == 0 and scores[lid].reuse_score == 0.0
     assert any(e["content"]["data"]["code"] == "ERR_UNSIGNED_ENTRY" for e in events(ws, "unsigned_entry"))

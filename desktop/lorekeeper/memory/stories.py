@@ -123,7 +123,7 @@ def render_block(inj: Injection) -> str:
     if not (inj.learnings or inj.notes or inj.clarifications):
         return ""
     lines = [f"MEMORY (story {inj.story}, domain {inj.domain}, project {inj.project}):", "", "### Learnings"]
-    lines += [f"- {x['rule']} [{x['scope']}, score={x['reuse_score']}]" for x in inj.learnings] or ["- (none)"]
+    lines += [f"- {x['rule']} [{x['scope']}]" for x in inj.learnings] or ["- (none)"]
     lines += ["", "### Research notes"]
     for n in inj.notes:
         meta = ", ".join(v for v in (n.get("verdict"), n.get("impact"), n.get("date")) if v)
@@ -197,9 +197,11 @@ class StoryService:
             sign_row(signer, row)
 
     # ------------------------------------------------------------------ B5
-    def select(self, sid: str, domain: str, project: str) -> Injection:
-        """The items to inject (no trace, no write): the shared lock is held by the caller."""
+    def select(self, sid: str, domain: str, project: str, *, limit: int | None = None) -> Injection:
+        """The items to inject (no trace, no write): the shared lock is held by the caller.
+        `limit` replaces every count (re-rendering a past injection reads all candidates)."""
         inj = Injection(sid, domain, project, count_configured=dict(self.counts))
+        n = dict(self.counts) if limit is None else dict.fromkeys(self.counts, limit)
         with self.store.session() as s:
             rows = list(
                 s.scalars(
@@ -233,9 +235,9 @@ class StoryService:
                 "tags": [t for t in r.tags.split(",") if t],
                 "reuse_score": format_score(scores.get(r.id, 0.0)),
             }
-            for r in rows[: self.counts["learnings"]]
+            for r in rows[: n["learnings"]]
         ]
-        inj.notes = self._rank_notes(notes, domain, project, own)[: self.counts["notes"]]
+        inj.notes = self._rank_notes(notes, domain, project, own)[: n["notes"]]
         inj.clarifications = [
             {
                 "story": c.story,
@@ -244,7 +246,7 @@ class StoryService:
                 "date": c.date,
                 **{k: getattr(c, k) for k in CLARIFICATION_HEADINGS},
             }
-            for c in clar[: self.counts["clarifications"]]
+            for c in clar[: n["clarifications"]]
         ]
         inj.block = render_block(inj)
         return inj
@@ -409,12 +411,17 @@ class StoryService:
         if last is None:
             return self.inject(sid, domain, project).block if inject else ""
         rows = self.verifier().filter(rows, purpose="prompt block")
+        keep = {(r.kind, r.item): r.position for r in rows}
+
+        def kept(kind: str, items: list[dict[str, Any]], key: str) -> list[dict[str, Any]]:
+            found = [x for x in items if (kind, str(x[key])) in keep]
+            return sorted(found, key=lambda x: keep[(kind, str(x[key]))])  # in the injection's order
+
         with self.lock.shared():
-            full = self.select(sid, domain, project)
-        keep = {(r.kind, r.item) for r in rows}
-        full.learnings = [x for x in full.learnings if ("learning", str(x["id"])) in keep]
-        full.notes = [x for x in full.notes if ("note", str(x["id"])) in keep]
-        full.clarifications = [x for x in full.clarifications if ("clarification", x["story"]) in keep]
+            full = self.select(sid, domain, project, limit=10**6)  # every candidate, then filtered
+        full.learnings = kept("learning", full.learnings, "id")
+        full.notes = kept("note", full.notes, "id")
+        full.clarifications = kept("clarification", full.clarifications, "story")
         return render_block(full)
 
     # ------------------------------------------------------------------ close
