@@ -27,7 +27,7 @@ import numpy as np
 from lorekeeper.errors import InvalidSpecError
 from lorekeeper.fsutil import atomic_write_bytes, atomic_write_text
 from lorekeeper.memory.embedders import Embedder, Vectors
-from lorekeeper.memory.items import Item, fingerprint
+from lorekeeper.memory.items import Item, fingerprint, fingerprint_of
 from lorekeeper.memory.layout import IndexPaths
 
 FORMAT = 1
@@ -218,7 +218,10 @@ class CorpusIndex:
     def _save(self, loaded: Loaded) -> None:
         loaded.meta["ids"] = list(loaded.ids)
         loaded.meta["count"] = len(loaded.ids)
-        loaded.meta["fingerprint"] = ""  # edited in place: the next staleness check compares contents again
+        entries = loaded.meta.get("entries", {})
+        loaded.meta["fingerprint"] = fingerprint_of(
+            ((int(i), str((entries.get(str(i)) or {}).get("sha", ""))) for i in loaded.ids), loaded.identity
+        )
         self._write(loaded.index, loaded.embeddings, loaded.meta)
 
     def delete_files(self) -> None:

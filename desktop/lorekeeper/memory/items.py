@@ -28,7 +28,12 @@ class Item:
 
 
 def fingerprint(items: Iterable[Item], embedder: EmbedderIdentity) -> str:
-    h = hashlib.sha256(f"{embedder.name}|{embedder.model}|{embedder.dimension}".encode())
-    for it in sorted(items, key=lambda i: i.id64):
-        h.update(f"\n{it.id64}:{it.sha}".encode())
+    return fingerprint_of(((it.id64, it.sha) for it in items), (embedder.name, embedder.model, embedder.dimension))
+
+
+def fingerprint_of(pairs: Iterable[tuple[int, str]], identity: tuple[str, str, int]) -> str:
+    """The fingerprint of (id, content hash) pairs for an embedder identity (name, model, dimension)."""
+    h = hashlib.sha256("|".join(map(str, identity)).encode())
+    for id64, sha in sorted(pairs):
+        h.update(f"\n{id64}:{sha}".encode())
     return h.hexdigest()
