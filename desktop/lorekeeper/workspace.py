@@ -15,7 +15,7 @@ from lorekeeper.audit.log import SessionLog
 from lorekeeper.audit.rows import RowVerifier
 from lorekeeper.audit.service import AuditService, ensure_workspace_id
 from lorekeeper.config import CONFIG_NAME, Config, default_config_text
-from lorekeeper.demo import DemoReport, load_demo, record_demo_audit
+from lorekeeper.demo import DemoReport, load_demo, load_memory_demo, record_demo_audit
 from lorekeeper.errors import WorkspaceError
 from lorekeeper.evals.service import EvalService
 from lorekeeper.fsutil import atomic_write_text
@@ -180,6 +180,7 @@ class Workspace:
                 improve=ws.improve,
             )
             record_demo_audit(ws.audit, ws.skills, report)
+            load_memory_demo(root=ws.root, ws=ws)
         return ws
 
     def _init_audit_key(self) -> None:

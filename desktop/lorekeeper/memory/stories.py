@@ -6,8 +6,9 @@
    corpus (5 learnings + 3 research notes + 3 clarification summaries) when the corpora hold that
    many, else all there are (`under_corpus`). Learnings follow the scope filter (story-scope
    learnings of the same domain, domain-scope learnings of the domain, every global one), best
-   reuse score first, then newest; notes are ranked by the hybrid search on the story's domain,
-   project and own clarification, then impact and date; clarifications are the past stories' of
+   reuse score first, then newest; notes of the story's domain or project come first, then
+   those of no project, signal before veille before bruit, then by the hybrid search on the story's
+   domain, project and own clarification, then impact and date; clarifications are the past stories' of
    the same domain and project, newest first (the story's own summary is not "past memory");
 3. the signed trace: a `memory_injected` event in the session log, then one signed
    `memory_injections` row per item, BEFORE the block is returned. If either cannot be written
@@ -45,6 +46,8 @@ STATES = ("DONE", "REJECTED", "DONE_WITH_ANOMALY")
 GATES = ("GO", "NO_GO")
 DEFAULT_COUNTS = {"learnings": 5, "notes": 3, "clarifications": 3}
 IMPACT_RANK = {"fort": 0, "modere": 1, "faible": 2}
+VERDICT_RANK = {"signal": 0, "veille": 1, "bruit": 2}
+BLOCK_LABELS = {"problem": "Problem", "criteria": "Criteria", "constraints": "Constraints", "priorities": "Priorities"}
 EVENT_INJECTED = "memory_injected"
 EVENT_FAILED = "injection_failed_fail_closed"
 KIND = {"learnings": "learning", "notes": "note", "clarifications": "clarification"}
@@ -132,9 +135,7 @@ def render_block(inj: Injection) -> str:
         lines.append("- (none)")
     lines += ["", "### Past clarifications"]
     for c in inj.clarifications:
-        parts = "; ".join(
-            f"{CLARIFICATION_HEADINGS[k].split(' (')[0]}: {c[k]}" for k in CLARIFICATION_HEADINGS if c.get(k)
-        )
+        parts = " ".join(f"{BLOCK_LABELS[k]}: {c[k]}" for k in BLOCK_LABELS if c.get(k))
         lines.append(f"- {c['story']} ({c['date']}): {parts}")
     if not inj.clarifications:
         lines.append("- (none)")
@@ -265,9 +266,22 @@ class StoryService:
             order = {h.doc.key: i for i, h in enumerate(hits)}
         except LorekeeperError:
             order = {}  # the ranking falls back to impact and date; the selection itself never fails here
+
+        def scope(n: ResearchNote) -> int:  # the story's domain or project first, then notes of no project
+            if (n.domain and n.domain == domain) or (n.project and n.project == project):
+                return 0
+            return 1 if not (n.domain or n.project) else 2
+
         notes = sorted(
             notes,
-            key=lambda n: (order.get(n.path, len(order)), IMPACT_RANK.get(n.impact, 3), _neg_date(n.date), n.path),
+            key=lambda n: (
+                scope(n),
+                VERDICT_RANK.get(n.verdict, 3),
+                order.get(n.path, len(order)),
+                IMPACT_RANK.get(n.impact, 3),
+                _neg_date(n.date),
+                n.path,
+            ),
         )
         return [
             {
