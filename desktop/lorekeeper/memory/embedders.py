@@ -9,6 +9,7 @@ product is the cosine.
 from __future__ import annotations
 
 import hashlib
+from collections import Counter
 from collections.abc import Sequence
 from typing import Any, Protocol
 
@@ -54,27 +55,36 @@ class HashingEmbedder:
     def __init__(self, dimension: int = HASHING_DIM) -> None:
         self.dimension = int(dimension)
         self.model = f"blake2b-words+trigrams-{self.dimension}"
-        self._cache: dict[str, tuple[int, float]] = {}
+        self._cache: dict[str, dict[int, float]] = {}
 
     def _bucket(self, feature: str) -> tuple[int, float]:
-        hit = self._cache.get(feature)
+        h = int.from_bytes(hashlib.blake2b(feature.encode(), digest_size=8).digest(), "big")
+        return h % self.dimension, 1.0 if (h >> 63) & 1 else -1.0
+
+    def _word(self, word: str) -> dict[int, float]:
+        """The word's own bucket (weight 1) and its trigrams' (0.5 each), cached per word."""
+        hit = self._cache.get(word)
         if hit is None:
-            h = int.from_bytes(hashlib.blake2b(feature.encode(), digest_size=8).digest(), "big")
-            hit = (h % self.dimension, 1.0 if (h >> 63) & 1 else -1.0)
+            hit = {}
+            i, s = self._bucket("w:" + word)
+            hit[i] = hit.get(i, 0.0) + s
+            padded = f"#{word}#"
+            for k in range(len(padded) - 2):
+                i, s = self._bucket("t:" + padded[k : k + 3])
+                hit[i] = hit.get(i, 0.0) + 0.5 * s
             if len(self._cache) < 500_000:
-                self._cache[feature] = hit
+                self._cache[word] = hit
         return hit
 
     def embed(self, texts: Sequence[str]) -> Vectors:
         out = np.zeros((len(texts), self.dimension), dtype=np.float32)
         for row, text in enumerate(texts):
-            for word in tokens(text):
-                i, s = self._bucket("w:" + word)
-                out[row, i] += s
-                padded = f"#{word}#"
-                for k in range(len(padded) - 2):
-                    i, s = self._bucket("t:" + padded[k : k + 3])
-                    out[row, i] += 0.5 * s
+            acc: dict[int, float] = {}
+            for word, n in Counter(tokens(text)).items():
+                for i, v in self._word(word).items():
+                    acc[i] = acc.get(i, 0.0) + v * n
+            if acc:
+                out[row, list(acc)] = list(acc.values())
         return normalise(out)
 
 

@@ -110,6 +110,8 @@ class MemoryIndexes:
         self._lock = threading.Lock()
         self._docs: dict[str, tuple[int, list[Doc]]] = {}
         self._bm25: dict[str, tuple[int, Bm25]] = {}
+        self._status: dict[str, tuple[tuple[object, ...], IndexStatus]] = {}
+        self._positions: dict[str, tuple[int, dict[int, int]]] = {}
 
     # ------------------------------------------------------------------ pieces
     def embedder(self) -> Embedder:
@@ -146,7 +148,19 @@ class MemoryIndexes:
 
     # ------------------------------------------------------------------ Derived
     def status(self, corpus: str) -> IndexStatus:
+        """Cached while the store revision, the index files and the embedder are unchanged."""
         docs = self.docs(corpus)
+        idx = self.index(corpus)
+        emb = self.embedder()
+        key = (self._docs[corpus][0], idx._stamp(), emb.name, emb.model, emb.dimension)
+        hit = self._status.get(corpus)
+        if hit is not None and hit[0] == key:
+            return hit[1]
+        st = self._status_of(corpus, docs)
+        self._status[corpus] = (key, st)
+        return st
+
+    def _status_of(self, corpus: str, docs: list[Doc]) -> IndexStatus:
         idx = self.index(corpus)
         emb = self.embedder()
         meta = idx.meta()
@@ -215,25 +229,33 @@ class MemoryIndexes:
             return []
         bm_rank: list[int] = []
         vec_rank: list[int] = []
+        subset = None if len(allowed) == len(docs) else allowed  # no filter: no selector to build
         if mode in ("hybrid", "bm25"):
-            bm_rank = self._bm25_for(corpus, docs).rank(query, allowed)
+            bm_rank = self._bm25_for(corpus, docs).rank(query, subset)
         if mode in ("hybrid", "vector"):
-            vec_rank = self.vector_rank(query, corpus, docs, allowed)
+            vec_rank = self.vector_rank(query, corpus, docs, subset)
         from lorekeeper.memory.search import fuse
 
         ranked = fuse(bm_rank, vec_rank, top)
         return [Hit(docs[r.position], r.score, r.bm25_rank, r.vector_rank) for r in ranked]
 
-    def vector_rank(self, query: str, corpus: str, docs: list[Doc], allowed: list[int]) -> list[int]:
+    def vector_rank(self, query: str, corpus: str, docs: list[Doc], allowed: list[int] | None) -> list[int]:
+        """Positions in `docs` of the nearest vectors (positive cosine), best first; `allowed`
+        restricts them (None: every document)."""
         import numpy as np
 
         self.ensure(corpus)
-        pos = {d.id64: i for i, d in enumerate(docs)}
+        rev = self._docs[corpus][0]
+        if self._positions.get(corpus, (None,))[0] != rev:
+            self._positions[corpus] = (rev, {d.id64: i for i, d in enumerate(docs)})
+        pos = self._positions[corpus][1]
         vec = self.embedder().embed([query])[0]
         if not np.any(vec):
             return []
-        k = min(len(allowed), max(VECTOR_CANDIDATES, 1))
-        hits = self.index(corpus).search(vec, k, allowed=[docs[i].id64 for i in allowed])
+        n = len(docs) if allowed is None else len(allowed)
+        k = min(n, VECTOR_CANDIDATES)
+        sel = None if allowed is None else [docs[i].id64 for i in allowed]
+        hits = self.index(corpus).search(vec, k, allowed=sel)
         return [pos[i] for i, score in hits if score > 0 and i in pos]
 
     # ------------------------------------------------------------------ Purgeable

@@ -48,10 +48,13 @@ class Bm25:
     def rank(self, query: str, allowed: Sequence[int] | None = None) -> list[int]:
         """Positions of the documents with a positive score, best first (ties: position)."""
         s = self.scores(query)
-        cand = range(self.size) if allowed is None else allowed
-        hits = [(float(s[i]), i) for i in cand if s[i] > 0]
-        hits.sort(key=lambda x: (-x[0], x[1]))
-        return [i for _, i in hits]
+        if allowed is not None:
+            mask = np.zeros(self.size, dtype=bool)
+            mask[np.asarray(allowed, dtype=np.int64)] = True
+            s = np.where(mask, s, 0.0)
+        hits = np.flatnonzero(s > 0)
+        order = np.lexsort((hits, -s[hits]))  # score descending, then position
+        return [int(i) for i in hits[order]]
 
 
 def rrf(rankings: Sequence[Sequence[int]], k: int = RRF_K) -> list[tuple[int, float]]:

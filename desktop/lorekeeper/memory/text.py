@@ -5,6 +5,8 @@ from __future__ import annotations
 import re
 import unicodedata
 
+import regex
+
 _WORD = re.compile(r"\w+", re.UNICODE)
 # a few function words of English and French, the languages of the seed and the demo
 STOPWORDS = frozenset(
@@ -49,9 +51,13 @@ STOPWORDS = frozenset(
 )
 
 
+_MARKS = regex.compile(r"\p{Mn}+")
+
+
 def fold(text: str) -> str:
-    nfkd = unicodedata.normalize("NFKD", text.casefold())
-    return "".join(c for c in nfkd if not unicodedata.combining(c))
+    if text.isascii():
+        return text.casefold()
+    return _MARKS.sub("", unicodedata.normalize("NFKD", text.casefold()))
 
 
 def tokens(text: str, *, stop: bool = True) -> list[str]:
