@@ -120,6 +120,9 @@ def test_a_story_erasure_removes_its_vectors_embeddings_and_cache_entry(workspac
     assert ws.memory.count_for_story("PD-1") == 1
     assert ws.memory.artefacts_for_story("PD-1") == {"faiss": 1, "embeddings": 1, "cache": 1}
     assert ws.clarifications.count_for_story("PD-1") == 2  # the row and the markdown file
+    from lorekeeper.protocols import Purgeable
+
+    assert all(isinstance(p, Purgeable) for p in ws.purgeables())
     for p in ws.purgeables():
         p.erase_story("PD-1")
     for p in ws.purgeables():

@@ -27,7 +27,7 @@ from sqlalchemy import select
 
 from lorekeeper.audit.log import SessionLog
 from lorekeeper.audit.rows import RowVerifier, register_signed_model, sign_row
-from lorekeeper.errors import InvalidInputError, NotFoundError
+from lorekeeper.errors import InvalidInputError
 from lorekeeper.learnings.service import LearningService
 from lorekeeper.locks import RWLock
 from lorekeeper.store.engine import Store
@@ -269,7 +269,9 @@ class ReuseService:
             infos = {i.id: i for i in (self.learnings.get(x) for x in wanted)}
             not_archived = [i for i in wanted if infos[i].status != "archived"]
             if not_archived:
-                raise NotFoundError(f"learning {', '.join(map(str, not_archived))} is not archived")
+                raise InvalidInputError(
+                    f"learning {', '.join(map(str, not_archived))} is not archived: nothing to restore"
+                )
             self.learnings.set_status(wanted, "active")
             for i in wanted:
                 log.append(

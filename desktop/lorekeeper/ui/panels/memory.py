@@ -87,7 +87,7 @@ class MemoryPanel(Panel):
         self.corpora_view.setModel(self.corpora)
         setup_table(self.corpora_view)
         self.corpora_view.horizontalHeader().setStretchLastSection(True)
-        self.corpora_view.setMaximumHeight(118)
+        self.corpora_view.setFixedHeight(112)  # three corpora, always visible
         self.rebuild_btn = QPushButton("Rebuild indexes")
         self.rebuild_btn.setToolTip(
             "Rebuild every corpus's FAISS index from the store (progress and Cancel in the status bar)"
