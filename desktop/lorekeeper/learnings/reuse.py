@@ -181,10 +181,10 @@ class ReuseService:
                     row.computed_at = now
                     s.add(row)
                     sign_row(signer, row)
-        return [i for i in infos if i.status == "active"]
+        return infos
 
     def scores(self) -> list[ScoreInfo]:
-        """Every active learning's score (recomputed and stored), highest first."""
+        """Every learning's score (recomputed and stored; archived ones too, marked by `status`), highest first."""
         return sorted(self.compute(), key=lambda i: (-i.reuse_score, i.id))
 
     def stored_scores(self) -> dict[int, tuple[float, int]]:
