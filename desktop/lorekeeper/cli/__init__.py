@@ -42,6 +42,13 @@ COMMANDS = {
     "schedule": "lorekeeper.cli.schedule:schedule",
     "desktop": "lorekeeper.cli.desktop:desktop",
     "market": "lorekeeper.cli.market:market",
+    # living memory (issue 12)
+    "memory": "lorekeeper.cli.memory:memory",
+    "story": "lorekeeper.cli.story:story",
+    "clarify": "lorekeeper.cli.clarify:clarify",
+    "morning": "lorekeeper.cli.morning:morning",
+    "measure": "lorekeeper.cli.measure:measure",
+    "privacy": "lorekeeper.cli.privacy:privacy",
 }
 
 #: command name -> its one-line help, so `lorekeeper --help` lists the commands without importing
@@ -69,6 +76,12 @@ SUMMARIES = {
     "schedule": "The daily scheduled run of a workspace (nightly analysis; retention purge when available).",
     "desktop": "Desktop integration: the menu entry, metainfo and icons in the user's data folders.",
     "market": "Marketplaces: add skill sources, search them, see a skill's fit for a project, install or fork.",
+    "memory": "Living memory: research notes, clarification summaries and learnings, indexed and searched.",
+    "story": "Stories: the memory injected at their start, promotion and eviction when they close.",
+    "clarify": "Summarise STORY's clarification (4 answers on stdin) without personal data, validate, keep.",
+    "morning": "The 3 most reused learnings, one line each: - [story] [tags] score=X.XXXX.",
+    "measure": "Memory success measures CS-1..CS-4 over 30, 60 or 90 days (defined in the README).",
+    "privacy": "Privacy: the PII gate that clarification summaries must pass.",
 }
 
 

@@ -50,6 +50,12 @@ TABLE_KINDS: dict[str, str] = {
     "market_sources": "market",  # issue 10: marketplaces
     "skill_blobs": "skills",
     "skill_version_files": "skills",
+    # memory (issue 12)
+    "stories": "memory",
+    "research_notes": "memory",
+    "clarifications": "memory",
+    "memory_injections": "memory",
+    "learning_scores": "learnings",
 }
 _KEY = "lorekeeper_changes"  # Session.info key of the collection
 
