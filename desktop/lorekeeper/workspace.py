@@ -23,8 +23,10 @@ from lorekeeper.learnings.service import LearningService
 from lorekeeper.llm.service import LLMService
 from lorekeeper.locations import ENV_VAR, default_workspace_dir, resolve_workspace_dir  # noqa: F401 - re-exported
 from lorekeeper.paths import starter_skills_dir
+from lorekeeper.privacy.purge import PurgeService
+from lorekeeper.privacy.purgeables import ClarificationFiles, SessionEvents, StoreRows
 from lorekeeper.prompt import PromptBuilder
-from lorekeeper.protocols import Derived
+from lorekeeper.protocols import Derived, Purgeable
 from lorekeeper.quality.answers import AnswerLog
 from lorekeeper.quality.tracker import QualityTracker
 from lorekeeper.reflect import ReflectLoop
@@ -79,6 +81,11 @@ class Workspace:
             learnings=self.learnings,
             llm=self.llm,
             audit_log=audit_log,
+        )
+        # GDPR purge runs and retention (issue 13): enumerates `self.purgeables()`
+        self._audit_log = audit_log
+        self.purge = PurgeService(
+            store=store, purgeables=self.purgeables, audit_log=audit_log, root=root, locks_dir=root / "locks"
         )
 
     # ------------------------------------------------------------------ lifecycle
@@ -163,3 +170,13 @@ class Workspace:
     def derived(self) -> list[Derived]:
         """Every artefact derived from the store (`lorekeeper repair` rebuilds them)."""
         return [self.skills.folder]
+
+    def purgeables(self) -> list[Purgeable]:
+        """Every holder of story-linked data, in erasure order (the purge run enumerates them; the
+        markdown summary, the retention's source, goes last so an interrupted run stays due)."""
+        return [
+            # a story's learnings are erased by the right to be forgotten, not by the clarification retention
+            StoreRows(self.store, "learnings", [("learnings", "story")], on_retention=False),
+            SessionEvents(self._audit_log),
+            ClarificationFiles(self.root / "clarifications"),
+        ]

@@ -47,6 +47,8 @@ TABLE_KINDS: dict[str, str] = {
     "benchmark_scenarios": "benchmarks",
     "benchmark_runs": "benchmarks",
     "benchmark_results": "benchmarks",
+    "purge_runs": "purge",  # GDPR purge runs and their journal (issue 13)
+    "purge_steps": "purge",
 }
 _KEY = "lorekeeper_changes"  # Session.info key of the collection
 
