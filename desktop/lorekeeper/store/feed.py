@@ -47,6 +47,12 @@ TABLE_KINDS: dict[str, str] = {
     "benchmark_scenarios": "benchmarks",
     "benchmark_runs": "benchmarks",
     "benchmark_results": "benchmarks",
+    # memory (issue 12)
+    "stories": "memory",
+    "research_notes": "memory",
+    "clarifications": "memory",
+    "memory_injections": "memory",
+    "learning_scores": "learnings",
     "purge_runs": "purge",  # GDPR purge runs and their journal (issue 13)
     "purge_steps": "purge",
 }
