@@ -24,7 +24,7 @@ from lorekeeper.llm.service import LLMService
 from lorekeeper.locations import ENV_VAR, default_workspace_dir, resolve_workspace_dir  # noqa: F401 - re-exported
 from lorekeeper.paths import starter_skills_dir
 from lorekeeper.privacy.purge import PurgeService
-from lorekeeper.privacy.purgeables import ClarificationFiles, SessionEvents, StoreRows
+from lorekeeper.privacy.purgeables import ClarificationFiles, ClarificationRows, IndexEntries, SessionEvents, StoreRows
 from lorekeeper.prompt import PromptBuilder
 from lorekeeper.protocols import Derived, Purgeable
 from lorekeeper.quality.answers import AnswerLog
@@ -174,9 +174,26 @@ class Workspace:
     def purgeables(self) -> list[Purgeable]:
         """Every holder of story-linked data, in erasure order (the purge run enumerates them; the
         markdown summary, the retention's source, goes last so an interrupted run stays due)."""
+        from lorekeeper.memory.index import CorpusIndex
+        from lorekeeper.memory.layout import CORPORA, MemoryLayout, item_id64
+
+        layout = MemoryLayout(self.root)
         return [
-            # a story's learnings are erased by the right to be forgotten, not by the clarification retention
-            StoreRows(self.store, "learnings", [("learnings", "story")], on_retention=False),
+            # the clarification summary and the injection rows that served it (retention erases them)
+            ClarificationRows(self.store),
+            # what the story itself holds: erased by the right to be forgotten, not by the retention
+            StoreRows(
+                self.store,
+                "story-rows",
+                [("memory_injections", "story"), ("learnings", "story"), ("stories", "id")],
+                on_retention=False,
+            ),
+            *(
+                IndexEntries(
+                    CorpusIndex(c, layout.index(c)), layout.lock, item_id64, on_retention=c == "clarifications"
+                )
+                for c in CORPORA
+            ),
             SessionEvents(self._audit_log),
             ClarificationFiles(self.root / "clarifications"),
         ]

@@ -139,7 +139,9 @@ def embedder_from_config(config: Config) -> Embedder:
     dimension; ollama's host is `[embeddings] base_url`, else `[llm] base_url` when the LLM is ollama."""
     provider = str(config.get("embeddings.provider", "hashing") or "hashing").strip().lower()
     if provider not in EMBEDDERS:
-        raise InvalidSpecError(f"[embeddings] provider {provider!r} is not one of {', '.join(EMBEDDERS)}", field="embeddings")
+        raise InvalidSpecError(
+            f"[embeddings] provider {provider!r} is not one of {', '.join(EMBEDDERS)}", field="embeddings"
+        )
     model = str(config.get("embeddings.model", "") or "").strip()
     dim = config.get("embeddings.dimension")
     if provider == "hashing":
@@ -150,7 +152,10 @@ def embedder_from_config(config: Config) -> Embedder:
         if not base and llm.provider == "ollama":
             base = llm.base_url
         settings = LLMSettings(
-            provider="ollama", base_url=base, timeout=llm.timeout, max_retries=llm.max_retries,
+            provider="ollama",
+            base_url=base,
+            timeout=llm.timeout,
+            max_retries=llm.max_retries,
             embed_model=model or llm.embed_model or DEFAULT_EMBED_MODEL,
         )
         return OllamaEmbedder(settings, int(dim) if dim else OLLAMA_DIM)

@@ -8,8 +8,44 @@ import unicodedata
 _WORD = re.compile(r"\w+", re.UNICODE)
 # a few function words of English and French, the languages of the seed and the demo
 STOPWORDS = frozenset(
-    "a an and are as at be by de des du en et for from in is it la le les of on or ou par pour que qui "
-    "sur the this to un une with".split()
+    [
+        "a",
+        "an",
+        "and",
+        "are",
+        "as",
+        "at",
+        "be",
+        "by",
+        "de",
+        "des",
+        "du",
+        "en",
+        "et",
+        "for",
+        "from",
+        "in",
+        "is",
+        "it",
+        "la",
+        "le",
+        "les",
+        "of",
+        "on",
+        "or",
+        "ou",
+        "par",
+        "pour",
+        "que",
+        "qui",
+        "sur",
+        "the",
+        "this",
+        "to",
+        "un",
+        "une",
+        "with",
+    ]
 )
 
 

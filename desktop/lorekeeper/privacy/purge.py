@@ -212,8 +212,30 @@ class PurgeService:
         """Counts per artefact of what a purge of `story` would erase now."""
         counts = dict.fromkeys(ARTEFACTS, 0)
         for p in self.selected(mode):
-            counts[artefact_of(p)] += int(p.count_for_story(story))
+            for _name, artefact, n in self._counts(p, story):
+                counts[artefact] += n
         return counts
+
+    @staticmethod
+    def _counts(p: Any, story: str) -> list[tuple[str, str, int]]:
+        """(step name, artefact, count) of one purgeable: one step, or one per artefact it spans."""
+        multi = getattr(p, "purge_artefacts", None)
+        if multi:
+            split = p.artefact_counts(story)
+            return [(f"{p.purge_name}#{a}", a, int(split.get(a, 0))) for a in multi]
+        return [(p.purge_name, artefact_of(p), int(p.count_for_story(story)))]
+
+    def _resolve(self) -> dict[str, tuple[Any, str]]:
+        """step name -> (purgeable, artefact)."""
+        out: dict[str, tuple[Any, str]] = {}
+        for p in self.purgeables():
+            multi = getattr(p, "purge_artefacts", None)
+            if multi:
+                for a in multi:
+                    out[f"{p.purge_name}#{a}"] = (p, a)
+            else:
+                out[p.purge_name] = (p, artefact_of(p))
+        return out
 
     def retention_dates(self) -> dict[str, str]:
         """story -> its earliest retention_until, from every purgeable that knows one."""
@@ -313,62 +335,58 @@ class PurgeService:
 
     def _journal(self, mode: str, stories: list[str], day: str) -> int:
         """The run and its planned steps, in one transaction, before anything is erased."""
-        plan = [(story, p, int(p.count_for_story(story))) for story in stories for p in self.selected(mode)]
+        plan = [(story, step) for story in stories for p in self.selected(mode) for step in self._counts(p, story)]
         with self.store.write() as s:
             run = PurgeRun(
                 mode=mode, stories=json.dumps(stories), today=day if mode == "retention" else "", by=operator()
             )
             s.add(run)
             s.flush()
-            for story, p, planned in plan:
-                s.add(
-                    PurgeStep(
-                        run_id=run.id,
-                        story=story,
-                        purgeable=p.purge_name,
-                        artefact=artefact_of(p),
-                        planned=planned,
-                    )
-                )
+            for story, (name, artefact, planned) in plan:
+                s.add(PurgeStep(run_id=run.id, story=story, purgeable=name, artefact=artefact, planned=planned))
             return int(run.id)
 
     def _execute(self, run_id: int) -> Generator[Progress, None, PurgeResult]:
-        by_name = {p.purge_name: p for p in self.purgeables()}
+        by_step = self._resolve()
+        by_name = {p.purge_name: p for p, _a in by_step.values()}
         with self.store.session() as s:
             run = s.get(PurgeRun, run_id)
             if run is None:
                 raise NotFoundError(f"no purge run #{run_id}")
             mode, stories = run.mode, json.loads(run.stories or "[]")
             notes: list[str] = json.loads(run.notes or "[]")
-            steps = [
-                (st.id, st.story, st.purgeable, st.status)
-                for st in s.scalars(select(PurgeStep).where(PurgeStep.run_id == run_id).order_by(PurgeStep.id))
-            ]
+            rows = s.scalars(select(PurgeStep).where(PurgeStep.run_id == run_id).order_by(PurgeStep.id))
+            steps = [(st.id, st.story, st.purgeable, st.status) for st in rows]
         total = len(steps) * 2 + 2
         done = 0
         # distinctive text, gathered before the erasure, in memory only (never journaled)
         probes: dict[str, list[str]] = {story: [] for story in stories}
         for _sid, story, name, status in steps:
-            p = by_name.get(name)
+            p = by_step.get(name, (None, ""))[0]
             if status == "pending" and p is not None and hasattr(p, "probes"):
-                probes[story].extend(p.probes(story))
-        erased_any_rows = False
-        for sid, story, name, status in steps:
+                probes.setdefault(story, []).extend(p.probes(story))
+        erased_rows = False
+        erased_now: set[tuple[str, str]] = set()
+        for _sid, story, name, status in steps:
             done += 1
-            p = by_name.get(name)
+            p, _artefact = by_step.get(name, (None, ""))
             yield Progress(done, total, f"{story}: erasing {name}")
-            if status != "pending" or p is None:
+            if status != "pending" or p is None or (story, p.purge_name) in erased_now:
                 continue
-            crash_point(f"before:{name}")
+            crash_point(f"before:{p.purge_name}")
             n = int(p.erase_story(story))
-            if artefact_of(p) == "store" and n:
-                erased_any_rows = True
+            erased_now.add((story, p.purge_name))
+            split = dict(getattr(p, "last_erased", {}) or {}) if getattr(p, "purge_artefacts", None) else {}
+            erased_rows = erased_rows or (artefact_of(p) == "store" and n > 0)
             with self.store.write() as s:
-                st = s.get(PurgeStep, sid)
-                assert st is not None
-                st.erased = int(st.erased) + n
-                st.status = "erased"
-            crash_point(f"after:{name}")
+                for st in s.scalars(select(PurgeStep).where(PurgeStep.run_id == run_id, PurgeStep.story == story)):
+                    if st.purgeable == name and not split:
+                        st.erased = int(st.erased) + n
+                        st.status = "erased"
+                    elif split and st.purgeable.startswith(f"{p.purge_name}#") and st.status == "pending":
+                        st.erased = int(st.erased) + int(split.get(st.artefact, 0))
+                        st.status = "erased"
+            crash_point(f"after:{p.purge_name}")
         done += 1
         yield Progress(done, total, "compacting the store")
         all_probes = [q for qs in probes.values() for q in qs]
@@ -377,21 +395,33 @@ class PurgeService:
         touched = sorted(
             {t for p in by_name.values() if artefact_of(p) == "store" for t in getattr(p, "purge_tables", ())}
         )
-        note = self.compact(touched, force=erased_any_rows or bool(all_probes) or mode == "story")
+        note = self.compact(touched, force=erased_rows or bool(all_probes) or mode == "story")
         if note and note not in notes:
             notes.append(note)
         crash_point("after:compact")
         remaining: list[str] = []
         step_ok: dict[int, bool] = {}
+        checked: dict[tuple[str, str], bool] = {}
         for sid, story, name, _status in steps:
             done += 1
             yield Progress(done, total, f"{story}: verifying {name}")
-            p = by_name.get(name)
-            ok = p is not None and bool(p.verify_erased(story))
-            step_ok[sid] = ok
-            if not ok:
-                left = p.count_for_story(story) if p is not None else "?"
-                remaining.append(f"{story}: {name} ({artefact_of(p) if p else 'unknown purgeable'}) still holds {left}")
+            p, artefact = by_step.get(name, (None, "store"))
+            if p is None:
+                step_ok[sid] = False
+                remaining.append(f"{story}: {name} (no such purgeable any more)")
+                continue
+            key = (story, p.purge_name)
+            if key not in checked:
+                checked[key] = bool(p.verify_erased(story))
+                if not checked[key]:
+                    left = (
+                        dict(p.artefact_counts(story))
+                        if hasattr(p, "artefact_counts")
+                        else {artefact: p.count_for_story(story)}
+                    )
+                    what = ", ".join(f"{a} {n}" for a, n in left.items() if n) or "data"
+                    remaining.append(f"{story}: {p.purge_name} still holds {what}")
+            step_ok[sid] = checked[key]
         for story, qs in probes.items():
             for rel in self.residue(qs):
                 remaining.append(f"{story}: bytes of its text remain in {rel}")
@@ -406,16 +436,15 @@ class PurgeService:
         verified = not remaining
         log = self.audit_log()
         for story in stories:
+            left_over = [r.split(": ", 1)[1] for r in remaining if r.startswith(f"{story}: ")]
             log.append(
                 "clarification_purged",
                 {
                     "run": run_id,
                     "mode": mode,
                     "artefacts": counts_by_story[story],
-                    "verified": not any(r.startswith(f"{story}:") for r in remaining),
-                    "remaining": sorted(
-                        {r.split(": ", 1)[1].split(" ")[0] for r in remaining if r.startswith(f"{story}:")}
-                    ),
+                    "verified": not left_over,
+                    "remaining": len(left_over),
                 },
                 story=story,
             )
@@ -522,9 +551,7 @@ class PurgeService:
         for story in info.stories:
             for p in self.selected(info.mode):
                 if not p.verify_erased(story):
-                    remaining.append(
-                        f"{story}: {p.purge_name} ({artefact_of(p)}) holds {p.count_for_story(story)} again"
-                    )
+                    remaining.append(f"{story}: {p.purge_name} ({artefact_of(p)}) holds its data again")
         with self.store.write() as s:
             row = s.get(PurgeRun, run_id)
             assert row is not None

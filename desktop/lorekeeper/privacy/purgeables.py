@@ -27,6 +27,7 @@ from typing import Any
 from sqlalchemy import Table, delete, func, select, text
 
 from lorekeeper.audit.log import SessionLog
+from lorekeeper.locks import RWLock
 from lorekeeper.store.engine import Store
 from lorekeeper.store.models import Base
 
@@ -71,27 +72,35 @@ class StoreRows:
         self,
         store: Store,
         name: str,
-        columns: Sequence[tuple[str, str]],
+        columns: Sequence[tuple[str, str] | tuple[str, str, dict[str, str]]],
         *,
         on_retention: bool = True,
     ) -> None:
         self.store = store
         self.purge_name = name
-        self.columns = list(columns)  # (table, column), children before parents
-        self.purge_tables = tuple(dict.fromkeys(t for t, _ in self.columns))
+        # (table, column[, {other column: value}]), children before parents
+        self.columns: list[tuple[str, str, dict[str, str]]] = [
+            (c[0], c[1], dict(c[2]) if len(c) > 2 else {}) for c in columns
+        ]
+        self.purge_tables = tuple(dict.fromkeys(c[0] for c in self.columns))
         self.purge_on_retention = on_retention
 
     def _table(self, name: str) -> Table:
         return Base.metadata.tables[name]
 
+    def _where(self, t: Table, column: str, extra: dict[str, str], story_id: str) -> Any:
+        cond = t.c[column] == story_id
+        for col, value in extra.items():
+            cond = cond & (t.c[col] == value)
+        return cond
+
     def count_for_story(self, story_id: str) -> int:
         total = 0
         with self.store.session() as s:
-            for table, column in self.columns:
+            for table, column, extra in self.columns:
                 t = self._table(table)
-                total += int(
-                    s.execute(select(func.count()).select_from(t).where(t.c[column] == story_id)).scalar() or 0
-                )
+                where = self._where(t, column, extra, story_id)
+                total += int(s.execute(select(func.count()).select_from(t).where(where)).scalar() or 0)
         return total
 
     def erase_story(self, story_id: str) -> int:
@@ -99,9 +108,9 @@ class StoreRows:
         with self.store.write() as s:
             if self.store.is_sqlite:
                 s.execute(text("PRAGMA secure_delete = ON"))
-            for table, column in self.columns:
+            for table, column, extra in self.columns:
                 t = self._table(table)
-                result = s.execute(delete(t).where(t.c[column] == story_id))
+                result = s.execute(delete(t).where(self._where(t, column, extra, story_id)))
                 total += int(getattr(result, "rowcount", 0) or 0)
         return total
 
@@ -254,3 +263,108 @@ class ClarificationFiles:
             if story and until:
                 out.append((story, until))
         return out
+
+
+class StoreRetention:
+    """The store's clarification rows as a retention source (story, retention_until)."""
+
+    def __init__(self, store: Store) -> None:
+        self.store = store
+
+    def __call__(self) -> list[tuple[str, str]]:
+        from lorekeeper.store.models import Clarification
+
+        with self.store.session() as s:
+            return [(str(a), str(b)) for a, b in s.execute(select(Clarification.story, Clarification.retention_until))]
+
+
+class ClarificationRows(StoreRows):
+    """The clarification summary rows and the injection rows that served them (erased on retention)."""
+
+    def __init__(self, store: Store) -> None:
+        super().__init__(
+            store,
+            "clarification-rows",
+            [("memory_injections", "item", {"kind": "clarification"}), ("clarifications", "story")],
+        )
+        self.retention = StoreRetention(store)
+
+
+class IndexEntries:
+    """One memory corpus's derived index: FAISS vectors (`remove_ids`), `.npy` rows and cache entries
+    of the story, rewritten atomically under the memory files' exclusive lock.
+
+    Counts per artefact (faiss, embeddings, cache) for one erasure; an index that cannot be loaded
+    (out of step, damaged) but names the story is deleted: it is derived, rebuilt from the store."""
+
+    purge_artefact = "faiss"
+    purge_artefacts = ("faiss", "embeddings", "cache")
+    purge_tables: tuple[str, ...] = ()
+    purge_folders = ("indexes",)
+
+    def __init__(
+        self,
+        index: Any,
+        lock_path: Path,
+        item_id: Callable[[str, str], int],
+        *,
+        on_retention: bool = True,
+    ) -> None:
+        """`index`: the corpus's `memory.index.CorpusIndex` (the workspace hands it in: the memory
+        package sits above this one); `item_id`: `memory.layout.item_id64`."""
+        self.index = index
+        self.corpus = str(index.corpus)
+        self.purge_name = f"index:{self.corpus}"
+        self.purge_on_retention = on_retention
+        self.lock_path = Path(lock_path)
+        self.item_id = item_id
+        self.last_erased: dict[str, int] = {}
+
+    def _keys(self, story_id: str) -> set[int]:
+        return {int(self.item_id(self.corpus, story_id))} if self.corpus == "clarifications" else set()
+
+    def _ids(self, story_id: str) -> tuple[set[int], bool]:
+        """(ids of the story in the cache, whether the files name it but cannot be loaded)."""
+        meta = self.index.meta()
+        entries = (meta or {}).get("entries") or {}
+        ids = {
+            int(i)
+            for i, e in entries.items()
+            if isinstance(e, dict)
+            and (e.get("story") == story_id or (self.corpus == "clarifications" and e.get("key") == story_id))
+        }
+        broken = False
+        if self.index.load() is None and any(p.is_file() for p in self.index.paths.all()):
+            broken = bool(ids) or (
+                self.index.paths.cache.is_file()
+                and story_pattern(story_id).search(self.index.paths.cache.read_text(encoding="utf-8", errors="replace"))
+                is not None
+            )
+        return ids, broken
+
+    def artefact_counts(self, story_id: str) -> dict[str, int]:
+        ids, broken = self._ids(story_id)
+        loaded = self.index.load()
+        if loaded is None:
+            n = len(ids) if ids else (1 if broken else 0)
+            return {"faiss": n, "embeddings": n, "cache": n}
+        in_faiss = self.index.faiss_ids() & (ids | self._keys(story_id))
+        rows = len(ids & set(loaded.ids))
+        return {"faiss": len(in_faiss), "embeddings": rows, "cache": len(ids)}
+
+    def count_for_story(self, story_id: str) -> int:
+        return sum(self.artefact_counts(story_id).values())
+
+    def erase_story(self, story_id: str) -> int:
+        with RWLock(self.lock_path).exclusive():
+            counts = self.artefact_counts(story_id)
+            ids, broken = self._ids(story_id)
+            if broken:
+                self.index.delete_files()  # derived: `Derived.rebuild` writes it again from the store
+            elif ids or counts["faiss"]:
+                self.index.remove(ids | self._keys(story_id))
+        self.last_erased = counts
+        return sum(counts.values())
+
+    def verify_erased(self, story_id: str) -> bool:
+        return self.count_for_story(story_id) == 0

@@ -472,6 +472,7 @@ class LearningScore(SignedColumns, Base):
     reuse_score: Mapped[str] = mapped_column(String(8), default="0.0000")  # 4 decimals, at most 0.9999
     computed_at: Mapped[str] = mapped_column(String(40), default="")
 
+
 # --- purge (issue 13) ---
 
 
