@@ -300,8 +300,20 @@ class PurgeService:
             if progress is not None:
                 progress(p)
 
+    def on_story_close(self, story: str, today: str | date | None = None) -> PurgeResult | None:
+        """The hook `story close` calls (seed 004 §3.8, §3.12.3): the retention purge for that story,
+        when its summary is due; idempotent (nothing due: nothing run, None)."""
+        if story not in dict(self.due(today)):
+            return None
+        return self._drive(self.run_iter("retention", None, today=today, only=[story]), None)
+
     def run_iter(
-        self, mode: str, stories: Sequence[str] | None, *, today: str | date | None = None
+        self,
+        mode: str,
+        stories: Sequence[str] | None,
+        *,
+        today: str | date | None = None,
+        only: Sequence[str] | None = None,
     ) -> Generator[Progress, None, PurgeResult]:
         """The purge as a job: yields progress, returns the result; resumes interrupted runs first.
 
@@ -323,7 +335,7 @@ class PurgeService:
                 result.merge(resumed)
                 result.resumed.append(run_id)
             if mode == "retention":
-                wanted = [s for s, _ in self.due(day)]
+                wanted = [s for s, _ in self.due(day) if only is None or s in only]
             run_id = self._journal(mode, wanted, day)
             fresh = yield from self._execute(run_id)
             result.merge(fresh)
