@@ -39,6 +39,7 @@ PANELS: list[PanelSpec] = [
     PanelSpec("benchmarks", "Benchmarks", "benchmarks", lazy("lorekeeper.ui.panels.benchmarks", "BenchmarksPanel")),
     PanelSpec("audit", "Audit", "audit", lazy("lorekeeper.ui.panels.audit", "AuditPanel")),
     PanelSpec("ledger", "Compression ledger", "ledger", lazy("lorekeeper.ui.panels.ledger", "LedgerPanel")),
+    PanelSpec("purge", "Purge runs", "purge", lazy("lorekeeper.ui.panels.purge", "PurgePanel")),
 ]
 
 __all__ = ["PANELS", "AppContext", "Panel", "PanelSpec", "lazy"]
