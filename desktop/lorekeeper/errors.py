@@ -37,6 +37,8 @@ _EXIT_BY_CODE = {
     "ERR_CANONICAL_JSON": EXIT_INVALID,
     # improvement loop (issue 6): the model answered in a form the prompt did not ask for
     "ERR_MODEL_ANSWER_INVALID": EXIT_UNAVAILABLE,
+    # GDPR purge (issue 13): verification still found the story's data somewhere
+    "ERR_PURGE_INCOMPLETE": EXIT_CHECK_FAILED,
 }
 
 

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable
+from datetime import date
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Self
 
@@ -26,6 +27,8 @@ from lorekeeper.llm.service import LLMService
 from lorekeeper.locations import ENV_VAR, default_workspace_dir, resolve_workspace_dir  # noqa: F401 - re-exported
 from lorekeeper.market.service import MarketService
 from lorekeeper.paths import starter_skills_dir
+from lorekeeper.privacy.purge import PurgeService
+from lorekeeper.privacy.purgeables import ClarificationFiles, ClarificationRows, IndexEntries, SessionEvents, StoreRows
 from lorekeeper.prompt import PromptBuilder
 from lorekeeper.protocols import Derived, Purgeable
 from lorekeeper.quality.answers import AnswerLog
@@ -96,6 +99,18 @@ class Workspace:
         self.market = MarketService(store, self.skills, self.llm, root / "sources" / "market")
 
         self._init_memory(audit_log)
+        # GDPR purge runs and retention (issue 13): enumerates `self.purgeables()`; `story close`
+        # runs the retention purge for its story through it (on_story_close, seed 004 §3.8)
+        self._audit_log = audit_log
+        self.purge = PurgeService(
+            store=store, purgeables=self.purgeables, audit_log=audit_log, root=root, locks_dir=root / "locks"
+        )
+
+        def retention_purge(story: str, today: date) -> dict[str, Any]:
+            result = self.purge.on_story_close(story, today)
+            return result.to_dict() if result is not None else {}
+
+        self.stories.retention_purge = retention_purge
 
     def _init_memory(self, audit_log: Callable[[], SessionLog]) -> None:
         """Living memory (issue 12): indexes, clarifications, reuse scores, stories, injection, measures."""
@@ -145,10 +160,6 @@ class Workspace:
         self.injections = InjectionTraces(store)
         self.measures = Measures(store, verifier)
         self.prompts.register("memory", lambda req: self.stories.block_for(req.story) if req.story else "")
-
-    def purgeables(self) -> list[Purgeable]:
-        """Every service holding story-linked data (the purge run enumerates them)."""
-        return [self.clarifications, self.memory, self.injections, self.stories]
 
     # ------------------------------------------------------------------ lifecycle
     @classmethod
@@ -233,3 +244,30 @@ class Workspace:
     def derived(self) -> list[Derived]:
         """Every artefact derived from the store (`lorekeeper repair` rebuilds them)."""
         return [self.skills.folder, self.memory]
+
+    def purgeables(self) -> list[Purgeable]:
+        """Every holder of story-linked data, in erasure order (the purge run enumerates them; the
+        markdown summary, the retention's source, goes last so an interrupted run stays due)."""
+        from lorekeeper.memory.index import CorpusIndex
+        from lorekeeper.memory.layout import CORPORA, MemoryLayout, item_id64
+
+        layout = MemoryLayout(self.root)
+        return [
+            # the clarification summary and the injection rows that served it (retention erases them)
+            ClarificationRows(self.store),
+            # what the story itself holds: erased by the right to be forgotten, not by the retention
+            StoreRows(
+                self.store,
+                "story-rows",
+                [("memory_injections", "story"), ("learnings", "story"), ("stories", "id")],
+                on_retention=False,
+            ),
+            *(
+                IndexEntries(
+                    CorpusIndex(c, layout.index(c)), layout.lock, item_id64, on_retention=c == "clarifications"
+                )
+                for c in CORPORA
+            ),
+            SessionEvents(self._audit_log),
+            ClarificationFiles(self.root / "clarifications"),
+        ]

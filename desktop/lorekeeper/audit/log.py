@@ -349,6 +349,33 @@ class SessionLog:
                     atomic_write_text(path, "\n".join(lines), private=True)  # signed session log: 0600 as written
         return count
 
+    def tombstone_where(self, match: Callable[[dict[str, Any]], bool], *, reason: str) -> int:
+        """Tombstone every event (with content) for which `match(event)` is true; returns how many.
+
+        The GDPR purge uses it for the events *of* a story and the events of other stories whose
+        content names it (an injection trace that served its clarification)."""
+        if not reason.strip():
+            raise InvalidInputError("a tombstone needs a reason (e.g. the purge request id)")
+        count = 0
+        for path in self.files():
+            with self.lock.exclusive():
+                lines = path.read_text(encoding="utf-8").split("\n")
+                changed = False
+                for i, line in enumerate(lines):
+                    if not line.strip():
+                        continue
+                    try:
+                        ev = loads(line)
+                    except CanonicalJSONError:
+                        continue
+                    if isinstance(ev, dict) and "content" in ev and "tombstone" not in ev and match(ev):
+                        lines[i] = canonical_text(self._tombstoned(ev, reason, path.name, i + 1))
+                        changed = True
+                        count += 1
+                if changed:
+                    atomic_write_text(path, "\n".join(lines), private=True)  # signed session log: 0600 as written
+        return count
+
     def _tombstoned(self, ev: dict[str, Any], reason: str, file: str, line: int) -> dict[str, Any]:
         if "tombstone" in ev:
             return ev

@@ -49,6 +49,7 @@ COMMANDS = {
     "morning": "lorekeeper.cli.morning:morning",
     "measure": "lorekeeper.cli.measure:measure",
     "privacy": "lorekeeper.cli.privacy:privacy",
+    "purge": "lorekeeper.cli.purge:purge",
 }
 
 #: command name -> its one-line help, so `lorekeeper --help` lists the commands without importing
@@ -82,6 +83,7 @@ SUMMARIES = {
     "morning": "The 3 most reused learnings, one line each: - [story] [tags] score=X.XXXX.",
     "measure": "Memory success measures CS-1..CS-4 over 30, 60 or 90 days (defined in the README).",
     "privacy": "Privacy: the PII gate that clarification summaries must pass.",
+    "purge": "GDPR purge: erase a story from every artefact (--story S --force) or by retention (--retention).",
 }
 
 

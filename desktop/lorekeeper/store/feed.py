@@ -56,6 +56,8 @@ TABLE_KINDS: dict[str, str] = {
     "clarifications": "memory",
     "memory_injections": "memory",
     "learning_scores": "learnings",
+    "purge_runs": "purge",  # GDPR purge runs and their journal (issue 13)
+    "purge_steps": "purge",
 }
 _KEY = "lorekeeper_changes"  # Session.info key of the collection
 

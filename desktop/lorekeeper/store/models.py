@@ -510,3 +510,47 @@ class LearningScore(SignedColumns, Base):
     domains: Mapped[int] = mapped_column(Integer, default=0)
     reuse_score: Mapped[str] = mapped_column(String(8), default="0.0000")  # 4 decimals, at most 0.9999
     computed_at: Mapped[str] = mapped_column(String(40), default="")
+
+
+# --- purge (issue 13) ---
+
+
+class PurgeRun(Base):
+    """One GDPR purge run (a story erased now, or the daily retention), its journal and its proof.
+
+    The run's steps (`PurgeStep`) make it resumable: a run killed midway stays `running` and the
+    next purge finishes it. It records story ids and counts per artefact, never the erased content.
+    """
+
+    __tablename__ = "purge_runs"
+    __table_args__ = (Index("ix_purge_runs_started", "started_at"),)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    mode: Mapped[str] = mapped_column(String(16))  # story | retention
+    stories: Mapped[str] = mapped_column(Text, default="[]")  # JSON list of story ids
+    today: Mapped[str] = mapped_column(String(10), default="")  # retention: the date it compared with
+    status: Mapped[str] = mapped_column(String(16), default="running")  # running | done | incomplete
+    counts: Mapped[str] = mapped_column(Text, default="{}")  # JSON {artefact: erased}
+    verified: Mapped[bool] = mapped_column(Boolean, default=False)
+    remaining: Mapped[str] = mapped_column(Text, default="[]")  # JSON list of what verification still found
+    notes: Mapped[str] = mapped_column(Text, default="[]")  # JSON list (compaction, VACUUM, resumed)
+    by: Mapped[str] = mapped_column(String(128), default="")
+    started_at: Mapped[datetime] = mapped_column(UTCDateTime(), default=utcnow)
+    finished_at: Mapped[datetime | None] = mapped_column(UTCDateTime(), nullable=True)
+    verified_at: Mapped[datetime | None] = mapped_column(UTCDateTime(), nullable=True)
+
+
+class PurgeStep(Base):
+    """One (story, purgeable) of a run: planned count, erased count, verification outcome."""
+
+    __tablename__ = "purge_steps"
+    __table_args__ = (UniqueConstraint("run_id", "story", "purgeable", name="uq_purge_steps_run_story_purgeable"),)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    run_id: Mapped[int] = mapped_column(ForeignKey("purge_runs.id", ondelete="CASCADE"), index=True)
+    story: Mapped[str] = mapped_column(String(128))
+    purgeable: Mapped[str] = mapped_column(String(64))
+    artefact: Mapped[str] = mapped_column(String(16))  # store | faiss | embeddings | cache | sessions | markdown
+    status: Mapped[str] = mapped_column(String(16), default="pending")  # pending | erased | verified | remains
+    planned: Mapped[int] = mapped_column(Integer, default=0)
+    erased: Mapped[int] = mapped_column(Integer, default=0)

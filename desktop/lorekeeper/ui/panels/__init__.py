@@ -40,6 +40,7 @@ PANELS: list[PanelSpec] = [
     PanelSpec("audit", "Audit", "audit", lazy("lorekeeper.ui.panels.audit", "AuditPanel")),
     PanelSpec("ledger", "Compression ledger", "ledger", lazy("lorekeeper.ui.panels.ledger", "LedgerPanel")),
     PanelSpec("memory", "Memory", "memory", lazy("lorekeeper.ui.panels.memory", "MemoryPanel")),
+    PanelSpec("purge", "Purge runs", "purge", lazy("lorekeeper.ui.panels.purge", "PurgePanel")),
 ]
 
 __all__ = ["PANELS", "AppContext", "Panel", "PanelSpec", "lazy"]

@@ -1,0 +1,576 @@
+"""GDPR purge runs (seed 004 §3.1, §3.8, §3.12.7): erase a story from every artefact, prove it.
+
+A run enumerates every `Purgeable` the workspace registers (`Workspace.purgeables()`), so a new
+service that holds story-linked data cannot be forgotten (tests/privacy/test_coverage.py fails on
+a table or folder holding story ids that no purgeable covers). For each story:
+
+1. the plan (count per purgeable) is journaled in the store (`purge_runs`, `purge_steps`);
+2. each purgeable erases (store rows with secure_delete, FAISS `remove_ids` rewritten atomically,
+   `.npy` rows, cache entries, session-log events replaced by signed tombstones, the markdown);
+   each step is journaled, so a run killed at any point (even `kill -9`) is finished by the next
+   purge, which resumes it first;
+3. the store is compacted so the erased bytes are gone from the files, not just unreachable:
+   - SQLite: `secure_delete` zeroes freed cells, `VACUUM` rewrites the database without the free
+     pages (and the old cells of earlier updates), `PRAGMA wal_checkpoint(TRUNCATE)` empties the
+     WAL, whose frames still held the pages as they were before;
+   - PostgreSQL: `VACUUM` on the touched tables marks the dead tuples' space reusable and removes
+     their index entries. It does NOT overwrite them: the bytes stay in the heap pages until new
+     rows reuse the space, in the WAL segments until they are recycled, in WAL archives and base
+     backups until their retention ends, and on replicas. `VACUUM FULL` would rewrite the table
+     (an exclusive lock) but the old files' blocks stay on the disk. The run says so in its notes:
+     the operator's backup retention is the bound on erasure there;
+4. every artefact is verified: each purgeable's `verify_erased`, and every file of the workspace
+   (database, WAL, indexes, logs) searched byte for byte for the story's distinctive lines, which
+   live in memory during the run only. Anything left makes the run `incomplete` and the command
+   fail with ERR_PURGE_INCOMPLETE naming it;
+5. a signed `clarification_purged` event per story carries the counts per artefact (never content).
+"""
+
+from __future__ import annotations
+
+import getpass
+import json
+import os
+import signal
+import time
+from collections.abc import Callable, Generator, Sequence
+from dataclasses import dataclass, field
+from datetime import UTC, date, datetime
+from pathlib import Path
+from typing import Any
+
+from sqlalchemy import select, text
+
+from lorekeeper.audit.log import SessionLog
+from lorekeeper.errors import InvalidInputError, LorekeeperError, NotFoundError
+from lorekeeper.jobs import Progress
+from lorekeeper.locks import RWLock
+from lorekeeper.store.engine import Store
+from lorekeeper.store.models import PurgeRun, PurgeStep
+
+ARTEFACTS = ("store", "faiss", "embeddings", "cache", "sessions", "markdown")
+CRASH_ENV = "LOREKEEPER_PURGE_CRASH_AT"  # tests only: SIGKILL this process at the named point
+LOCK_NAME = "purge.lock"
+PG_VACUUM_NOTE = (
+    "PostgreSQL: VACUUM ran on the touched tables: dead tuples are reclaimable and out of the indexes, "
+    "but their bytes stay in heap pages until reused, in WAL segments until recycled, and in WAL archives, "
+    "base backups and replicas until their retention ends."
+)
+
+
+class PurgeIncompleteError(LorekeeperError):
+    code = "ERR_PURGE_INCOMPLETE"
+
+
+def crash_point(name: str) -> None:
+    """Tests kill the purge at a named point (`LOREKEEPER_PURGE_CRASH_AT=name`) to prove it resumes."""
+    if os.environ.get(CRASH_ENV) == name:
+        os.kill(os.getpid(), signal.SIGKILL)
+
+
+def artefact_of(p: Any) -> str:
+    kind = str(getattr(p, "purge_artefact", "store"))
+    return kind if kind in ARTEFACTS else "store"
+
+
+def operator() -> str:
+    try:
+        return getpass.getuser()
+    except Exception:  # noqa: BLE001 - no login name in some containers
+        return "operator"
+
+
+def parse_day(value: str | date | None) -> date:
+    if value is None:
+        return date.today()
+    if isinstance(value, date):
+        return value
+    try:
+        return date.fromisoformat(str(value).strip())
+    except ValueError:
+        raise InvalidInputError(f"not a date: {value!r} (expected YYYY-MM-DD)") from None
+
+
+@dataclass
+class PurgeResult:
+    """What one purge invocation erased (its runs, resumed ones included) and whether it is proven."""
+
+    mode: str
+    stories: list[str] = field(default_factory=list)
+    artefacts: dict[str, int] = field(default_factory=lambda: dict.fromkeys(ARTEFACTS, 0))
+    verified: bool = True
+    remaining: list[str] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
+    runs: list[int] = field(default_factory=list)
+    resumed: list[int] = field(default_factory=list)
+    today: str | None = None
+
+    def merge(self, other: PurgeResult) -> None:
+        self.stories.extend(s for s in other.stories if s not in self.stories)
+        for k, v in other.artefacts.items():
+            self.artefacts[k] = self.artefacts.get(k, 0) + v
+        self.verified = self.verified and other.verified
+        self.remaining.extend(other.remaining)
+        self.notes.extend(n for n in other.notes if n not in self.notes)
+        self.runs.extend(other.runs)
+
+    def to_dict(self) -> dict[str, Any]:
+        out: dict[str, Any] = {
+            "stories": list(self.stories),
+            "artefacts": {k: int(self.artefacts.get(k, 0)) for k in ARTEFACTS},
+            "verified": self.verified,
+            "mode": self.mode,
+            "runs": list(self.runs),
+            "resumed": list(self.resumed),
+            "remaining": list(self.remaining),
+            "notes": list(self.notes),
+        }
+        if self.today is not None:
+            out["today"] = self.today
+        return out
+
+    def text(self) -> str:
+        what = ", ".join(f"{k} {self.artefacts.get(k, 0)}" for k in ARTEFACTS)
+        who = ", ".join(self.stories) or "no story"
+        head = f"purged {who}: {what}; " + ("verified" if self.verified else "INCOMPLETE")
+        lines = [head]
+        if self.resumed:
+            lines.append("resumed interrupted run(s): " + ", ".join(f"#{r}" for r in self.resumed))
+        lines.extend(f"  remains: {r}" for r in self.remaining)
+        lines.extend(f"  note: {n}" for n in self.notes)
+        return "\n".join(lines)
+
+
+@dataclass
+class RunInfo:
+    """One journaled run, as `purge runs` and the Purge runs panel show it."""
+
+    id: int
+    mode: str
+    stories: list[str]
+    today: str
+    status: str
+    artefacts: dict[str, int]
+    verified: bool
+    remaining: list[str]
+    notes: list[str]
+    by: str
+    started_at: str
+    finished_at: str | None
+    verified_at: str | None
+
+    def to_dict(self) -> dict[str, Any]:
+        return dict(self.__dict__)
+
+
+def _run_info(run: PurgeRun) -> RunInfo:
+    return RunInfo(
+        id=run.id,
+        mode=run.mode,
+        stories=json.loads(run.stories or "[]"),
+        today=run.today,
+        status=run.status,
+        artefacts={k: int(json.loads(run.counts or "{}").get(k, 0)) for k in ARTEFACTS},
+        verified=bool(run.verified),
+        remaining=json.loads(run.remaining or "[]"),
+        notes=json.loads(run.notes or "[]"),
+        by=run.by,
+        started_at=run.started_at.isoformat(timespec="seconds"),
+        finished_at=run.finished_at.isoformat(timespec="seconds") if run.finished_at else None,
+        verified_at=run.verified_at.isoformat(timespec="seconds") if run.verified_at else None,
+    )
+
+
+class PurgeService:
+    """Erase stories from every registered `Purgeable`, journaled, compacted, verified and signed."""
+
+    def __init__(
+        self,
+        *,
+        store: Store,
+        purgeables: Callable[[], list[Any]],
+        audit_log: Callable[[], SessionLog],
+        root: Path,
+        locks_dir: Path,
+        today: Callable[[], date] = date.today,
+    ) -> None:
+        self.store = store
+        self.purgeables = purgeables
+        self.audit_log = audit_log
+        self.root = Path(root)
+        self.lock = RWLock(Path(locks_dir) / LOCK_NAME, timeout=60.0)
+        self.today = today
+
+    # ------------------------------------------------------------------ what there is
+    def selected(self, mode: str) -> list[Any]:
+        ps = list(self.purgeables())
+        if mode == "retention":
+            ps = [p for p in ps if getattr(p, "purge_on_retention", True)]
+        return ps
+
+    def plan(self, story: str, mode: str = "story") -> dict[str, int]:
+        """Counts per artefact of what a purge of `story` would erase now."""
+        counts = dict.fromkeys(ARTEFACTS, 0)
+        for p in self.selected(mode):
+            for _name, artefact, n in self._counts(p, story):
+                counts[artefact] += n
+        return counts
+
+    @staticmethod
+    def _counts(p: Any, story: str) -> list[tuple[str, str, int]]:
+        """(step name, artefact, count) of one purgeable: one step, or one per artefact it spans."""
+        multi = getattr(p, "purge_artefacts", None)
+        if multi:
+            split = p.artefact_counts(story)
+            return [(f"{p.purge_name}#{a}", a, int(split.get(a, 0))) for a in multi]
+        return [(p.purge_name, artefact_of(p), int(p.count_for_story(story)))]
+
+    def _resolve(self) -> dict[str, tuple[Any, str]]:
+        """step name -> (purgeable, artefact)."""
+        out: dict[str, tuple[Any, str]] = {}
+        for p in self.purgeables():
+            multi = getattr(p, "purge_artefacts", None)
+            if multi:
+                for a in multi:
+                    out[f"{p.purge_name}#{a}"] = (p, a)
+            else:
+                out[p.purge_name] = (p, artefact_of(p))
+        return out
+
+    def retention_dates(self) -> dict[str, str]:
+        """story -> its earliest retention_until, from every purgeable that knows one."""
+        out: dict[str, str] = {}
+        for p in self.purgeables():
+            source = getattr(p, "retention", None)
+            if source is None:
+                continue
+            for story, until in source():
+                if story and until and (story not in out or until < out[story]):
+                    out[story] = until
+        return out
+
+    def due(self, today: str | date | None = None) -> list[tuple[str, str]]:
+        """(story, retention_until) erased by a retention run on `today`: today > retention_until, strictly."""
+        day = parse_day(today) if today is not None else self.today()
+        out = []
+        for story, until in sorted(self.retention_dates().items()):
+            try:
+                if day > date.fromisoformat(until[:10]):
+                    out.append((story, until))
+            except ValueError:
+                continue  # a malformed date is never erased silently: preview lists it as kept
+        return out
+
+    def preview(self, today: str | date | None = None) -> dict[str, Any]:
+        """What a retention run on `today` erases (with counts) and what it keeps, until when."""
+        day = parse_day(today) if today is not None else self.today()
+        due = dict(self.due(day))
+        items, kept = [], []
+        for story, until in sorted(self.retention_dates().items()):
+            if story in due:
+                items.append({"story": story, "retention_until": until, "artefacts": self.plan(story, "retention")})
+            else:
+                kept.append({"story": story, "retention_until": until})
+        kept.sort(key=lambda k: k["retention_until"])
+        return {
+            "today": day.isoformat(),
+            "stories": [i["story"] for i in items],
+            "due": items,
+            "kept": kept,
+            "next_expiry": kept[0] if kept else None,
+        }
+
+    # ------------------------------------------------------------------ running
+    def purge_story(self, story: str, *, progress: Callable[[Progress], None] | None = None) -> PurgeResult:
+        return self._drive(self.run_iter("story", [story]), progress)
+
+    def purge_retention(
+        self, today: str | date | None = None, *, progress: Callable[[Progress], None] | None = None
+    ) -> PurgeResult:
+        return self._drive(self.run_iter("retention", None, today=today), progress)
+
+    @staticmethod
+    def _drive(gen: Generator[Progress, None, PurgeResult], progress: Callable[[Progress], None] | None) -> PurgeResult:
+        while True:
+            try:
+                p = next(gen)
+            except StopIteration as stop:
+                result: PurgeResult = stop.value
+                return result
+            if progress is not None:
+                progress(p)
+
+    def on_story_close(self, story: str, today: str | date | None = None) -> PurgeResult | None:
+        """The hook `story close` calls (seed 004 §3.8, §3.12.3): the retention purge for that story,
+        when its summary is due; idempotent (nothing due: nothing run, None)."""
+        if story not in dict(self.due(today)):
+            return None
+        return self._drive(self.run_iter("retention", None, today=today, only=[story]), None)
+
+    def run_iter(
+        self,
+        mode: str,
+        stories: Sequence[str] | None,
+        *,
+        today: str | date | None = None,
+        only: Sequence[str] | None = None,
+    ) -> Generator[Progress, None, PurgeResult]:
+        """The purge as a job: yields progress, returns the result; resumes interrupted runs first.
+
+        Raises nothing on an incomplete run: `result.verified` is False and `remaining` names what
+        is left (the CLI turns that into ERR_PURGE_INCOMPLETE)."""
+        if mode not in ("story", "retention"):
+            raise InvalidInputError(f"unknown purge mode {mode!r}")
+        day = (parse_day(today) if today is not None else self.today()).isoformat()
+        if mode == "story":
+            wanted = [" ".join(str(s).split()) for s in (stories or [])]
+            if not wanted or not all(wanted):
+                raise InvalidInputError("name the story to purge: purge --story STORY --force")
+        self.audit_log()  # the key, fail closed, before anything is erased (tombstones and the proof are signed)
+        result = PurgeResult(mode=mode, today=day if mode == "retention" else None)
+        with self.lock.exclusive():
+            for run_id in self._interrupted():
+                yield Progress(0, 1, f"resuming interrupted purge #{run_id}")
+                resumed = yield from self._execute(run_id)
+                result.merge(resumed)
+                result.resumed.append(run_id)
+            if mode == "retention":
+                wanted = [s for s, _ in self.due(day) if only is None or s in only]
+            run_id = self._journal(mode, wanted, day)
+            fresh = yield from self._execute(run_id)
+            result.merge(fresh)
+        return result
+
+    def _interrupted(self) -> list[int]:
+        with self.store.session() as s:
+            return list(s.scalars(select(PurgeRun.id).where(PurgeRun.status == "running").order_by(PurgeRun.id)))
+
+    def _journal(self, mode: str, stories: list[str], day: str) -> int:
+        """The run and its planned steps, in one transaction, before anything is erased."""
+        plan = [(story, step) for story in stories for p in self.selected(mode) for step in self._counts(p, story)]
+        with self.store.write() as s:
+            run = PurgeRun(
+                mode=mode, stories=json.dumps(stories), today=day if mode == "retention" else "", by=operator()
+            )
+            s.add(run)
+            s.flush()
+            for story, (name, artefact, planned) in plan:
+                s.add(PurgeStep(run_id=run.id, story=story, purgeable=name, artefact=artefact, planned=planned))
+            return int(run.id)
+
+    def _execute(self, run_id: int) -> Generator[Progress, None, PurgeResult]:
+        by_step = self._resolve()
+        by_name = {p.purge_name: p for p, _a in by_step.values()}
+        with self.store.session() as s:
+            run = s.get(PurgeRun, run_id)
+            if run is None:
+                raise NotFoundError(f"no purge run #{run_id}")
+            mode, stories = run.mode, json.loads(run.stories or "[]")
+            notes: list[str] = json.loads(run.notes or "[]")
+            rows = s.scalars(select(PurgeStep).where(PurgeStep.run_id == run_id).order_by(PurgeStep.id))
+            steps = [(st.id, st.story, st.purgeable, st.status) for st in rows]
+        total = len(steps) * 2 + 2
+        done = 0
+        # distinctive text, gathered before the erasure, in memory only (never journaled)
+        probes: dict[str, list[str]] = {story: [] for story in stories}
+        for _sid, story, name, status in steps:
+            p = by_step.get(name, (None, ""))[0]
+            if status == "pending" and p is not None and hasattr(p, "probes"):
+                probes.setdefault(story, []).extend(p.probes(story))
+        erased_rows = False
+        erased_now: set[tuple[str, str]] = set()
+        for _sid, story, name, status in steps:
+            done += 1
+            p, _artefact = by_step.get(name, (None, ""))
+            yield Progress(done, total, f"{story}: erasing {name}")
+            if status != "pending" or p is None or (story, p.purge_name) in erased_now:
+                continue
+            crash_point(f"before:{p.purge_name}")
+            n = int(p.erase_story(story))
+            erased_now.add((story, p.purge_name))
+            split = dict(getattr(p, "last_erased", {}) or {}) if getattr(p, "purge_artefacts", None) else {}
+            erased_rows = erased_rows or (artefact_of(p) == "store" and n > 0)
+            with self.store.write() as s:
+                for st in s.scalars(select(PurgeStep).where(PurgeStep.run_id == run_id, PurgeStep.story == story)):
+                    if st.purgeable == name and not split:
+                        st.erased = int(st.erased) + n
+                        st.status = "erased"
+                    elif split and st.purgeable.startswith(f"{p.purge_name}#") and st.status == "pending":
+                        st.erased = int(st.erased) + int(split.get(st.artefact, 0))
+                        st.status = "erased"
+            crash_point(f"after:{p.purge_name}")
+        done += 1
+        yield Progress(done, total, "compacting the store")
+        all_probes = [q for qs in probes.values() for q in qs]
+        if all_probes:
+            self._scrub_text(all_probes, by_name)
+        touched = sorted(
+            {t for p in by_name.values() if artefact_of(p) == "store" for t in getattr(p, "purge_tables", ())}
+        )
+        note = self.compact(touched, force=erased_rows or bool(all_probes) or mode == "story")
+        if note and note not in notes:
+            notes.append(note)
+        crash_point("after:compact")
+        remaining: list[str] = []
+        step_ok: dict[int, bool] = {}
+        checked: dict[tuple[str, str], bool] = {}
+        for sid, story, name, _status in steps:
+            done += 1
+            yield Progress(done, total, f"{story}: verifying {name}")
+            p, artefact = by_step.get(name, (None, "store"))
+            if p is None:
+                step_ok[sid] = False
+                remaining.append(f"{story}: {name} (no such purgeable any more)")
+                continue
+            key = (story, p.purge_name)
+            if key not in checked:
+                checked[key] = bool(p.verify_erased(story))
+                if not checked[key]:
+                    left = (
+                        dict(p.artefact_counts(story))
+                        if hasattr(p, "artefact_counts")
+                        else {artefact: p.count_for_story(story)}
+                    )
+                    what = ", ".join(f"{a} {n}" for a, n in left.items() if n) or "data"
+                    remaining.append(f"{story}: {p.purge_name} still holds {what}")
+            step_ok[sid] = checked[key]
+        for story, qs in probes.items():
+            for rel in self.residue(qs):
+                remaining.append(f"{story}: bytes of its text remain in {rel}")
+        done += 1
+        yield Progress(done, total, "signing the proof")
+        counts_by_story: dict[str, dict[str, int]] = {s: dict.fromkeys(ARTEFACTS, 0) for s in stories}
+        with self.store.write() as s:
+            for st in s.scalars(select(PurgeStep).where(PurgeStep.run_id == run_id)):
+                counts_by_story.setdefault(st.story, dict.fromkeys(ARTEFACTS, 0))[st.artefact] += int(st.erased)
+                if st.id in step_ok:
+                    st.status = "verified" if step_ok[st.id] else "remains"
+        verified = not remaining
+        log = self.audit_log()
+        for story in stories:
+            left_over = [r.split(": ", 1)[1] for r in remaining if r.startswith(f"{story}: ")]
+            log.append(
+                "clarification_purged",
+                {
+                    "run": run_id,
+                    "mode": mode,
+                    "artefacts": counts_by_story[story],
+                    "verified": not left_over,
+                    "remaining": len(left_over),
+                },
+                story=story,
+            )
+        totals = dict.fromkeys(ARTEFACTS, 0)
+        for c in counts_by_story.values():
+            for k, v in c.items():
+                totals[k] += v
+        now = datetime.now(UTC)
+        with self.store.write() as s:
+            run = s.get(PurgeRun, run_id)
+            assert run is not None
+            run.status = "done" if verified else "incomplete"
+            run.counts = json.dumps(totals)
+            run.verified = verified
+            run.remaining = json.dumps(remaining)
+            run.notes = json.dumps(notes)
+            run.finished_at = now
+            run.verified_at = now
+        return PurgeResult(
+            mode=mode,
+            stories=list(stories),
+            artefacts=totals,
+            verified=verified,
+            remaining=remaining,
+            notes=notes,
+            runs=[run_id],
+        )
+
+    # ------------------------------------------------------------------ store bytes
+    def _scrub_text(self, probes: Sequence[str], by_name: dict[str, Any]) -> None:
+        """Text of the story copied elsewhere (a prompt that carried its summary, a trace): the
+        session events holding it are tombstoned; store cells holding it are left to verification."""
+        files = [p for p in (self.root / "sessions").glob("*.jsonl") if p.is_file()]
+        needles = [q.encode("utf-8") for q in probes]
+        if any(any(n in f.read_bytes() for n in needles) for f in files):
+            sessions = by_name.get("sessions")
+            if sessions is not None and hasattr(sessions, "erase_text"):
+                sessions.erase_text(list(probes))
+
+    def compact(self, tables: Sequence[str], *, force: bool = True) -> str:
+        """Make erased rows unrecoverable from the store's files (see the module docstring)."""
+        if not force:
+            return ""
+        if self.store.is_sqlite:
+            raw = self.store.engine.raw_connection()
+            try:
+                con: Any = raw.driver_connection
+                con.execute("PRAGMA secure_delete = ON")
+                con.execute("VACUUM")
+                busy = 1
+                for _ in range(50):
+                    busy = int(con.execute("PRAGMA wal_checkpoint(TRUNCATE)").fetchone()[0])
+                    if not busy:
+                        break
+                    time.sleep(0.1)
+            finally:
+                raw.close()
+            if busy:
+                return "SQLite: VACUUM ran but a reader kept the WAL from being truncated; run the purge again"
+            return "SQLite: secure_delete, VACUUM and WAL checkpoint (TRUNCATE): no free page or WAL frame keeps erased rows"
+        with self.store.engine.connect().execution_options(isolation_level="AUTOCOMMIT") as conn:
+            for table in tables:
+                conn.execute(text(f'VACUUM (ANALYZE) "{table}"'))
+        return PG_VACUUM_NOTE
+
+    def residue(self, probes: Sequence[str]) -> list[str]:
+        """Workspace files (relative paths) whose bytes still hold one of `probes`."""
+        needles = [q.encode("utf-8") for q in probes if q]
+        if not needles:
+            return []
+        found: list[str] = []
+        for path in sorted(self.root.rglob("*")):
+            if not path.is_file() or path.is_symlink():
+                continue
+            try:
+                data = path.read_bytes()
+            except OSError:
+                continue
+            if any(n in data for n in needles):
+                found.append(str(path.relative_to(self.root)))
+        return found
+
+    # ------------------------------------------------------------------ history
+    def runs(self, limit: int = 200, story: str | None = None) -> list[RunInfo]:
+        with self.store.session() as s:
+            rows = list(s.scalars(select(PurgeRun).order_by(PurgeRun.id.desc()).limit(limit * 5 if story else limit)))
+            infos = [_run_info(r) for r in rows]
+        if story:
+            needle = story.lower()
+            infos = [i for i in infos if any(needle in s.lower() for s in i.stories)][:limit]
+        return infos
+
+    def run(self, run_id: int) -> RunInfo:
+        with self.store.session() as s:
+            row = s.get(PurgeRun, run_id)
+            if row is None:
+                raise NotFoundError(f"no purge run #{run_id}; `lorekeeper purge runs` lists them")
+            return _run_info(row)
+
+    def reverify(self, run_id: int) -> RunInfo:
+        """Verify a past run again: every purgeable of its mode for every story it erased."""
+        info = self.run(run_id)
+        remaining: list[str] = []
+        for story in info.stories:
+            for p in self.selected(info.mode):
+                if not p.verify_erased(story):
+                    remaining.append(f"{story}: {p.purge_name} ({artefact_of(p)}) holds its data again")
+        with self.store.write() as s:
+            row = s.get(PurgeRun, run_id)
+            assert row is not None
+            if row.status != "running":
+                row.verified = not remaining
+                row.remaining = json.dumps(remaining)
+                row.verified_at = datetime.now(UTC)
+                if row.status in ("done", "incomplete"):
+                    row.status = "done" if not remaining else "incomplete"
+        return self.run(run_id)

@@ -1,0 +1,370 @@
+"""The `Purgeable`s of the store, the session log and the clarification summaries.
+
+Each one says what it holds for a story (`count_for_story`), erases it (`erase_story`, idempotent:
+a second call erases nothing and returns 0) and checks that nothing is left (`verify_erased`).
+Optional attributes the purge run reads:
+
+- `purge_artefact`: which key of the purge report it counts in (store, faiss, embeddings, cache,
+  sessions, markdown); default "store".
+- `purge_on_retention`: whether the daily retention erases it too (default True). The retention
+  erases what the clarification summary produced (its rows, vectors, traces, markdown); the
+  right to be forgotten (`purge --story --force`) erases everything linked to the story.
+- `purge_tables`, `purge_folders`: what it covers (tests/privacy/test_coverage.py fails when a
+  table or a workspace folder holding story ids is covered by no purgeable).
+- `probes(story)`: distinctive text of the story (kept in memory during the run, never written),
+  searched byte for byte in every workspace file after the erasure.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import Any
+
+from sqlalchemy import Table, delete, func, select, text
+
+from lorekeeper.audit.log import SessionLog
+from lorekeeper.locks import RWLock
+from lorekeeper.store.engine import Store
+from lorekeeper.store.models import Base
+
+#: session-log event types that are the purge's own proof, never erased by it
+PROOF_EVENTS = ("clarification_purged",)
+PROBE_MIN = 20  # characters: shorter lines are too common to prove anything
+
+
+def story_pattern(story: str) -> re.Pattern[str]:
+    """`PD-4` as a whole id: not inside `PD-42` nor `XPD-4`."""
+    return re.compile(r"(?<![\w-])" + re.escape(story) + r"(?![\w-])")
+
+
+def mentions(value: Any, story: str) -> bool:
+    """Whether a JSON-like value names the story anywhere (keys, strings)."""
+    blob = json.dumps(value, ensure_ascii=False, sort_keys=True)
+    return bool(story_pattern(story).search(blob))
+
+
+def fsync_dir(path: Path) -> None:
+    try:
+        fd = os.open(path, os.O_RDONLY)
+    except OSError:
+        return
+    try:
+        os.fsync(fd)
+    except OSError:
+        pass
+    finally:
+        os.close(fd)
+
+
+class StoreRows:
+    """Rows of store tables whose story column equals the story (one transaction, secure delete).
+
+    On SQLite `PRAGMA secure_delete` is switched on for the connection before the DELETE, so the
+    freed cells are zeroed; the purge run then checkpoints the WAL and VACUUMs (see purge.py)."""
+
+    purge_artefact = "store"
+
+    def __init__(
+        self,
+        store: Store,
+        name: str,
+        columns: Sequence[tuple[str, str] | tuple[str, str, dict[str, str]]],
+        *,
+        on_retention: bool = True,
+    ) -> None:
+        self.store = store
+        self.purge_name = name
+        # (table, column[, {other column: value}]), children before parents
+        self.columns: list[tuple[str, str, dict[str, str]]] = [
+            (c[0], c[1], dict(c[2]) if len(c) > 2 else {}) for c in columns
+        ]
+        self.purge_tables = tuple(dict.fromkeys(c[0] for c in self.columns))
+        self.purge_on_retention = on_retention
+
+    def _table(self, name: str) -> Table:
+        return Base.metadata.tables[name]
+
+    def _where(self, t: Table, column: str, extra: dict[str, str], story_id: str) -> Any:
+        cond = t.c[column] == story_id
+        for col, value in extra.items():
+            cond = cond & (t.c[col] == value)
+        return cond
+
+    def count_for_story(self, story_id: str) -> int:
+        total = 0
+        with self.store.session() as s:
+            for table, column, extra in self.columns:
+                t = self._table(table)
+                where = self._where(t, column, extra, story_id)
+                total += int(s.execute(select(func.count()).select_from(t).where(where)).scalar() or 0)
+        return total
+
+    def erase_story(self, story_id: str) -> int:
+        total = 0
+        with self.store.write() as s:
+            if self.store.is_sqlite:
+                s.execute(text("PRAGMA secure_delete = ON"))
+            for table, column, extra in self.columns:
+                t = self._table(table)
+                result = s.execute(delete(t).where(self._where(t, column, extra, story_id)))
+                total += int(getattr(result, "rowcount", 0) or 0)
+        return total
+
+    def verify_erased(self, story_id: str) -> bool:
+        return self.count_for_story(story_id) == 0
+
+
+class SessionEvents:
+    """Session-log events of the story, and events of other stories whose content names it (an
+    injection trace that served its clarification): replaced by signed tombstones, so the chain
+    still verifies. The purge's own `clarification_purged` proof is kept."""
+
+    purge_name = "sessions"
+    purge_artefact = "sessions"
+    purge_on_retention = True
+    purge_tables: tuple[str, ...] = ()
+    purge_folders = ("sessions",)
+
+    def __init__(self, audit_log: Callable[[], SessionLog]) -> None:
+        self.audit_log = audit_log
+        self.reason = "GDPR purge"
+
+    def _match(self, story: str) -> Callable[[dict[str, Any]], bool]:
+        pattern = story_pattern(story)
+
+        def match(ev: dict[str, Any]) -> bool:
+            if ev.get("type") in PROOF_EVENTS:
+                return False
+            if ev.get("story") == story:
+                return True
+            content = ev.get("content")
+            data = content.get("data") if isinstance(content, dict) else None
+            return bool(pattern.search(json.dumps(data, ensure_ascii=False)))
+
+        return match
+
+    def count_for_story(self, story_id: str) -> int:
+        match = self._match(story_id)
+        log = self.audit_log()
+        n = 0
+        for rec in log.events():
+            if rec.status == "tombstone" or rec.type in PROOF_EVENTS:
+                continue
+            if rec.story == story_id or match({"type": rec.type, "content": {"data": rec.data}}):
+                n += 1
+        return n
+
+    def erase_story(self, story_id: str) -> int:
+        return self.audit_log().tombstone_where(self._match(story_id), reason=self.reason)
+
+    def erase_text(self, probes: Sequence[str]) -> int:
+        """Tombstone events whose content holds one of the story's distinctive lines (residue)."""
+
+        def match(ev: dict[str, Any]) -> bool:
+            if ev.get("type") in PROOF_EVENTS:
+                return False
+            blob = json.dumps(ev.get("content"), ensure_ascii=False)
+            return any(p in blob for p in probes)
+
+        return self.audit_log().tombstone_where(match, reason=self.reason)
+
+    def verify_erased(self, story_id: str) -> bool:
+        return self.count_for_story(story_id) == 0
+
+
+_FRONT = re.compile(r"\A---\n(.*?)\n---\n?", re.DOTALL)
+
+
+def front_matter(text_: str) -> dict[str, str]:
+    """The `key: value` lines of a markdown file's front matter (flat, as the seed's schema is)."""
+    m = _FRONT.match(text_.replace("\r\n", "\n"))
+    out: dict[str, str] = {}
+    if not m:
+        return out
+    for line in m.group(1).split("\n"):
+        if ":" in line and not line.startswith((" ", "\t", "#")):
+            key, _, value = line.partition(":")
+            out[key.strip()] = value.strip().strip("\"'")
+    return out
+
+
+def body_probes(text_: str) -> list[str]:
+    """The summary's own lines (not its front matter nor its template headings), long enough to be distinctive."""
+    body = _FRONT.sub("", text_.replace("\r\n", "\n"), count=1)
+    out: list[str] = []
+    for line in body.split("\n"):
+        line = line.strip()
+        if len(line) >= PROBE_MIN and not line.startswith("#"):
+            out.append(line)
+    return list(dict.fromkeys(out))
+
+
+class ClarificationFiles:
+    """`clarifications/STORY-clarifications.md` (and any `STORY-*.md` below it, seed 004 §3.12.7)."""
+
+    purge_name = "markdown"
+    purge_artefact = "markdown"
+    purge_on_retention = True
+    purge_tables: tuple[str, ...] = ()
+    purge_folders = ("clarifications",)
+
+    def __init__(self, folder: Path) -> None:
+        self.folder = Path(folder)
+
+    def files(self, story_id: str) -> list[Path]:
+        if not self.folder.is_dir() or not story_id or "/" in story_id or story_id.startswith("."):
+            return []
+        found = set(self.folder.rglob(f"{story_id}-*.md"))
+        for path in self.folder.rglob("*.md"):  # a file named otherwise whose front matter says so
+            if path not in found and path.is_file():
+                try:
+                    if front_matter(path.read_text(encoding="utf-8", errors="replace")).get("story") == story_id:
+                        found.add(path)
+                except OSError:
+                    continue
+        return sorted(p for p in found if p.is_file())
+
+    def count_for_story(self, story_id: str) -> int:
+        return len(self.files(story_id))
+
+    def probes(self, story_id: str) -> list[str]:
+        out: list[str] = []
+        for path in self.files(story_id):
+            out.extend(body_probes(path.read_text(encoding="utf-8", errors="replace")))
+        return out
+
+    def erase_story(self, story_id: str) -> int:
+        n = 0
+        for path in self.files(story_id):
+            path.unlink(missing_ok=True)
+            fsync_dir(path.parent)
+            n += 1
+        return n
+
+    def verify_erased(self, story_id: str) -> bool:
+        return not self.files(story_id)
+
+    def retention(self) -> list[tuple[str, str]]:
+        """(story, retention_until) of every summary file that has both."""
+        out: list[tuple[str, str]] = []
+        if not self.folder.is_dir():
+            return out
+        for path in sorted(self.folder.rglob("*.md")):
+            try:
+                fm = front_matter(path.read_text(encoding="utf-8", errors="replace"))
+            except OSError:
+                continue
+            story = fm.get("story") or path.name.removesuffix("-clarifications.md")
+            until = fm.get("retention_until", "")
+            if story and until:
+                out.append((story, until))
+        return out
+
+
+class StoreRetention:
+    """The store's clarification rows as a retention source (story, retention_until)."""
+
+    def __init__(self, store: Store) -> None:
+        self.store = store
+
+    def __call__(self) -> list[tuple[str, str]]:
+        from lorekeeper.store.models import Clarification
+
+        with self.store.session() as s:
+            return [(str(a), str(b)) for a, b in s.execute(select(Clarification.story, Clarification.retention_until))]
+
+
+class ClarificationRows(StoreRows):
+    """The clarification summary rows and the injection rows that served them (erased on retention)."""
+
+    def __init__(self, store: Store) -> None:
+        super().__init__(
+            store,
+            "clarification-rows",
+            [("memory_injections", "item", {"kind": "clarification"}), ("clarifications", "story")],
+        )
+        self.retention = StoreRetention(store)
+
+
+class IndexEntries:
+    """One memory corpus's derived index: FAISS vectors (`remove_ids`), `.npy` rows and cache entries
+    of the story, rewritten atomically under the memory files' exclusive lock.
+
+    Counts per artefact (faiss, embeddings, cache) for one erasure; an index that cannot be loaded
+    (out of step, damaged) but names the story is deleted: it is derived, rebuilt from the store."""
+
+    purge_artefact = "faiss"
+    purge_artefacts = ("faiss", "embeddings", "cache")
+    purge_tables: tuple[str, ...] = ()
+    purge_folders = ("indexes",)
+
+    def __init__(
+        self,
+        index: Any,
+        lock_path: Path,
+        item_id: Callable[[str, str], int],
+        *,
+        on_retention: bool = True,
+    ) -> None:
+        """`index`: the corpus's `memory.index.CorpusIndex` (the workspace hands it in: the memory
+        package sits above this one); `item_id`: `memory.layout.item_id64`."""
+        self.index = index
+        self.corpus = str(index.corpus)
+        self.purge_name = f"index:{self.corpus}"
+        self.purge_on_retention = on_retention
+        self.lock_path = Path(lock_path)
+        self.item_id = item_id
+        self.last_erased: dict[str, int] = {}
+
+    def _keys(self, story_id: str) -> set[int]:
+        return {int(self.item_id(self.corpus, story_id))} if self.corpus == "clarifications" else set()
+
+    def _ids(self, story_id: str) -> tuple[set[int], bool]:
+        """(ids of the story in the cache, whether the files name it but cannot be loaded)."""
+        meta = self.index.meta()
+        entries = (meta or {}).get("entries") or {}
+        ids = {
+            int(i)
+            for i, e in entries.items()
+            if isinstance(e, dict)
+            and (e.get("story") == story_id or (self.corpus == "clarifications" and e.get("key") == story_id))
+        }
+        broken = False
+        if self.index.load() is None and any(p.is_file() for p in self.index.paths.all()):
+            broken = bool(ids) or (
+                self.index.paths.cache.is_file()
+                and story_pattern(story_id).search(self.index.paths.cache.read_text(encoding="utf-8", errors="replace"))
+                is not None
+            )
+        return ids, broken
+
+    def artefact_counts(self, story_id: str) -> dict[str, int]:
+        ids, broken = self._ids(story_id)
+        loaded = self.index.load()
+        if loaded is None:
+            n = len(ids) if ids else (1 if broken else 0)
+            return {"faiss": n, "embeddings": n, "cache": n}
+        in_faiss = self.index.faiss_ids() & (ids | self._keys(story_id))
+        rows = len(ids & set(loaded.ids))
+        return {"faiss": len(in_faiss), "embeddings": rows, "cache": len(ids)}
+
+    def count_for_story(self, story_id: str) -> int:
+        return sum(self.artefact_counts(story_id).values())
+
+    def erase_story(self, story_id: str) -> int:
+        with RWLock(self.lock_path).exclusive():
+            counts = self.artefact_counts(story_id)
+            ids, broken = self._ids(story_id)
+            if broken:
+                self.index.delete_files()  # derived: `Derived.rebuild` writes it again from the store
+            elif ids or counts["faiss"]:
+                self.index.remove(ids | self._keys(story_id))
+        self.last_erased = counts
+        return sum(counts.values())
+
+    def verify_erased(self, story_id: str) -> bool:
+        return self.count_for_story(story_id) == 0

@@ -1,0 +1,365 @@
+"""Purge runs: GDPR erasure of a story from every artefact, its proof, and the daily retention.
+
+The history lists every run with its counts per artefact and its verification; a story search
+filters it and shows what a purge of that story would erase now; Purge asks for a confirmation
+naming every artefact with its count, then runs as a job (progress and Cancel in the status bar);
+the retention preview says what the next daily run erases and when the next summary expires; any
+past run can be verified again.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import date
+from typing import Any
+
+from PySide6.QtCore import Qt, Slot
+from PySide6.QtWidgets import (
+    QHBoxLayout,
+    QHeaderView,
+    QLineEdit,
+    QListWidget,
+    QProgressBar,
+    QPushButton,
+    QSplitter,
+    QTableView,
+    QVBoxLayout,
+    QWidget,
+)
+
+from lorekeeper.privacy.purge import ARTEFACTS, PurgeResult, RunInfo
+from lorekeeper.ui import widgets
+from lorekeeper.ui.models.base import RowsModel
+from lorekeeper.ui.panels.base import AppContext, Panel
+from lorekeeper.ui.theme import color, icon
+from lorekeeper.ui.widgets import EmptyState, MessageBox, label, set_progress, setup_table
+from lorekeeper.ui.workers import run_task
+
+LABELS = {
+    "store": "store rows",
+    "faiss": "FAISS vectors",
+    "embeddings": "embedding rows (.npy)",
+    "cache": "index cache entries",
+    "sessions": "session-log events (signed tombstones)",
+    "markdown": "clarification summary files",
+}
+EMPTY = (
+    "No purge run yet. Type a story id above and press Purge to erase it from every artefact, or let the "
+    "daily retention run erase the summaries past their retention date."
+)
+
+
+def confirmation_text(story: str, plan: dict[str, int]) -> str:
+    lines = [f"Erase story {story} from every artefact? This cannot be undone.", ""]
+    for k in ARTEFACTS:
+        lines.append(f"• {LABELS[k]}: {plan.get(k, 0)}")
+    lines += ["", "Then every artefact is verified and a signed clarification_purged event records the counts."]
+    return "\n".join(lines)
+
+
+@dataclass(frozen=True)
+class Snapshot:
+    runs: list[RunInfo]
+    preview: dict[str, Any]
+    story: str
+    plan: dict[str, int] | None
+
+
+class RunsModel(RowsModel[RunInfo]):
+    HEADERS = ("Run", "Started", "Mode", "Stories", "Store", "FAISS", "Emb.", "Cache", "Sessions", "MD", "Status")
+    NUMERIC = range(4, 10)
+
+    def cell(self, item: RunInfo, column: int, role: int) -> Any:
+        if role == Qt.ItemDataRole.DisplayRole:
+            if column == 0:
+                return f"#{item.id}"
+            if column == 1:
+                return item.started_at.replace("T", " ")[:16]
+            if column == 2:
+                return "retention" if item.mode == "retention" else "forced"
+            if column == 3:
+                return ", ".join(item.stories) or "(nothing due)"
+            if column in self.NUMERIC:
+                return item.artefacts[ARTEFACTS[column - 4]]
+            return "verified" if item.verified else ("running" if item.status == "running" else "INCOMPLETE")
+        if role == Qt.ItemDataRole.DecorationRole and column == 10:
+            return icon("pass") if item.verified else icon("warning")
+        if role == Qt.ItemDataRole.ForegroundRole and column == 10:
+            return color("pass") if item.verified else color("fail")
+        if role == Qt.ItemDataRole.TextAlignmentRole and column in self.NUMERIC:
+            return int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+        return None
+
+
+class PurgePanel(Panel):
+    panel_id = "purge"
+
+    def __init__(self, ctx: AppContext, parent: QWidget | None = None) -> None:
+        super().__init__(ctx, parent)
+        self.snapshot: Snapshot | None = None
+        self.last_result: PurgeResult | None = None
+
+        self.story = QLineEdit()
+        self.story.setPlaceholderText("Story id (e.g. PD-42): filters the history, shows what a purge erases")
+        self.story.setClearButtonEnabled(True)
+        self.purge_button = QPushButton("Purge story…")
+        self.purge_button.setObjectName("danger")
+        self.purge_button.setEnabled(False)
+        self.plan_label = label("", "hintText", wrap=True)
+        top = QHBoxLayout()
+        top.addWidget(self.story, 1)
+        top.addWidget(self.purge_button)
+
+        self.model = RunsModel(self)
+        self.table = QTableView()
+        self.table.setModel(self.model)
+        setup_table(self.table)
+        hh = self.table.horizontalHeader()
+        hh.setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
+        hh.setStretchLastSection(True)
+        for col, width in ((0, 48), (1, 118), (2, 72), (3, 130)):
+            self.table.setColumnWidth(col, width)
+        for col in range(4, 10):
+            self.table.setColumnWidth(col, 70 if col == 8 else 56)
+        self.empty = EmptyState(self.table, EMPTY)
+        self.details = label("", "hintText", wrap=True, selectable=True)
+        self.verify_button = QPushButton("Verify again")
+        self.verify_button.setEnabled(False)
+        drow = QHBoxLayout()
+        drow.addWidget(self.details, 1)
+        drow.addWidget(self.verify_button, 0, Qt.AlignmentFlag.AlignTop)
+
+        left = QWidget()
+        ll = QVBoxLayout(left)
+        ll.setContentsMargins(0, 0, 0, 0)
+        ll.addWidget(label("History", "sectionTitle"))
+        ll.addWidget(self.empty, 1)
+        ll.addLayout(drow)
+
+        self.retention_title = label("Retention preview", "sectionTitle")
+        self.retention_info = label("", "hintText", wrap=True)
+        self.due_list = QListWidget()
+        self.due_list.setWordWrap(True)
+        self.due_list.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        self.retention_button = QPushButton("Run retention now")
+        right = QWidget()
+        rl = QVBoxLayout(right)
+        rl.setContentsMargins(0, 0, 0, 0)
+        rl.addWidget(self.retention_title)
+        rl.addWidget(self.retention_info)
+        rl.addWidget(self.due_list, 1)
+        rl.addWidget(self.retention_button)
+
+        split = QSplitter(Qt.Orientation.Horizontal)
+        split.addWidget(left)
+        split.addWidget(right)
+        split.setStretchFactor(0, 3)
+        split.setStretchFactor(1, 1)
+        split.setSizes([760, 300])
+
+        self.progress = QProgressBar()
+        self.progress.setVisible(False)
+        self.message = MessageBox()
+
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(20, 16, 20, 12)
+        layout.addWidget(label("Purge runs", "panelTitle"))
+        layout.addWidget(
+            label(
+                "GDPR erasure (right to be forgotten) and the daily retention of clarification summaries: each run "
+                "erases store rows, FAISS vectors, embedding rows, cache entries, session-log events (replaced by "
+                "signed tombstones, so the chain still verifies) and the markdown summary, then verifies every "
+                "artefact byte for byte.",
+                "panelSubtitle",
+                wrap=True,
+            )
+        )
+        layout.addLayout(top)
+        layout.addWidget(self.plan_label)
+        layout.addWidget(split, 1)
+        layout.addWidget(self.progress)
+        layout.addWidget(self.message)
+
+        self.story.textChanged.connect(self.reload)
+        self.purge_button.clicked.connect(self.ask_purge)
+        self.verify_button.clicked.connect(self.verify_selected)
+        self.retention_button.clicked.connect(self.run_retention)
+        self.table.selectionModel().currentRowChanged.connect(self._on_selected)
+        ctx.bus.changed.connect(self._on_bus)
+        self.refresh()
+
+    # ------------------------------------------------------------ panel API
+    def search_box(self) -> QLineEdit:
+        return self.story
+
+    @Slot()
+    def refresh(self) -> None:
+        self.reload()
+
+    def showcase(self) -> None:
+        if self.model.rowCount():
+            self.table.selectRow(0)
+
+    @Slot(str)
+    def _on_bus(self, topic: str) -> None:
+        if topic in ("purge", "memory"):
+            self.reload()
+
+    def story_id(self) -> str:
+        return " ".join(self.story.text().split())
+
+    @Slot()
+    def reload(self) -> None:
+        ws, story = self.ws, self.story_id()
+
+        def load() -> Snapshot:
+            plan = ws.purge.plan(story) if story else None
+            return Snapshot(ws.purge.runs(200, story=story or None), ws.purge.preview(date.today()), story, plan)
+
+        run_task(
+            load,
+            name="Loading purge runs",
+            key=(self, "load"),
+            visible=False,
+            on_result=self._show,
+            on_error=self.message.show_error,
+        )
+
+    def _show(self, snap: Snapshot) -> None:
+        self.snapshot = snap
+        self.model.set_rows(snap.runs)
+        self.empty.set_empty(
+            not snap.runs, EMPTY if not snap.story else f"No purge run erased a story like {snap.story!r}."
+        )
+        if snap.plan is not None:
+            total = sum(snap.plan.values())
+            what = ", ".join(f"{LABELS[k]} {snap.plan[k]}" for k in ARTEFACTS if snap.plan[k])
+            self.plan_label.setText(
+                f"{snap.story}: a purge now erases {what}." if total else f"{snap.story}: nothing is stored for it."
+            )
+        else:
+            self.plan_label.setText("Type a story id to see what a purge of it would erase.")
+        self.purge_button.setEnabled(bool(snap.story))
+        self.purge_button.setText(f"Purge {snap.story}…" if snap.story else "Purge story…")
+        pv = snap.preview
+        self.due_list.clear()
+        for item in pv["due"]:
+            counts = ", ".join(f"{k} {item['artefacts'][k]}" for k in ARTEFACTS if item["artefacts"][k])
+            self.due_list.addItem(f"{item['story']} — expired {item['retention_until']}: {counts or 'nothing left'}")
+        for item in pv["kept"][:50]:
+            self.due_list.addItem(f"{item['story']} — kept until {item['retention_until']}")
+        nxt = pv["next_expiry"]
+        due = len(pv["due"])
+        self.retention_info.setText(
+            f"The next daily run erases {due} summar{'y' if due == 1 else 'ies'} (retention_until before "
+            f"{pv['today']}; a summary is kept on its last day)."
+            + (f" Next expiry: {nxt['story']} after {nxt['retention_until']}." if nxt else "")
+        )
+        self.retention_button.setEnabled(bool(due))
+        self._on_selected()
+
+    def selected_run(self) -> RunInfo | None:
+        idx = self.table.selectionModel().currentIndex()
+        return self.model.row(idx.row()) if idx.isValid() else None
+
+    @Slot()
+    def _on_selected(self, *_args: Any) -> None:
+        run = self.selected_run()
+        self.verify_button.setEnabled(run is not None and run.status != "running")
+        if run is None:
+            self.details.setText("Select a run to see what it erased and how it was verified.")
+            return
+        lines = [
+            f"Run #{run.id} ({run.mode}) by {run.by or '?'}, started {run.started_at}, "
+            + (f"verified {run.verified_at}" if run.verified_at else "not verified yet")
+        ]
+        lines.append(", ".join(f"{LABELS[k]} {run.artefacts[k]}" for k in ARTEFACTS))
+        lines += [f"remains: {r}" for r in run.remaining]
+        lines += [f"note: {n}" for n in run.notes]
+        self.details.setText("\n".join(lines))
+
+    # ------------------------------------------------------------ actions
+    @Slot()
+    def ask_purge(self) -> None:
+        story = self.story_id()
+        if not story:
+            return
+        ws = self.ws
+        run_task(
+            lambda: ws.purge.plan(story),
+            name=f"Counting {story}",
+            visible=False,
+            on_result=lambda plan: self._confirm_purge(story, plan),
+            on_error=self.message.show_error,
+        )
+
+    def _confirm_purge(self, story: str, plan: dict[str, int]) -> None:
+        if not widgets.confirm(self, f"Purge {story}?", confirmation_text(story, plan)):
+            return
+        self._start(f"Purging {story}", self.ws.purge.run_iter, "story", [story])
+
+    @Slot()
+    def run_retention(self) -> None:
+        pv = self.snapshot.preview if self.snapshot else None
+        if not pv or not pv["due"]:
+            return
+        text = "Erase the summaries past their retention date?\n\n" + "\n".join(
+            f"• {i['story']} (retention_until {i['retention_until']})" for i in pv["due"]
+        )
+        if widgets.confirm(self, "Run retention now?", text):
+            self._start("Retention purge", self.ws.purge.run_iter, "retention", None)
+
+    def _start(self, name: str, fn: Any, *args: Any) -> None:
+        self.message.clear_message()
+        self.purge_button.setEnabled(False)
+        self.retention_button.setEnabled(False)
+        self.progress.setVisible(True)
+        set_progress(self.progress, 0, 1)
+        run_task(
+            fn,
+            *args,
+            name=name,
+            key=(self, "purge"),
+            on_progress=lambda d, t, _text: set_progress(self.progress, d, t),
+            on_result=self._done,
+            on_error=self._failed,
+        )
+
+    def _done(self, result: PurgeResult) -> None:
+        self.last_result = result
+        self.progress.setVisible(False)
+        what = ", ".join(f"{LABELS[k]} {result.artefacts[k]}" for k in ARTEFACTS if result.artefacts[k])
+        who = ", ".join(result.stories) or "nothing due"
+        if result.verified:
+            self.message.show_ok(f"Purged {who}: {what or 'nothing was left'}. Verified.")
+        else:
+            self.message.show_error("ERR_PURGE_INCOMPLETE: " + "; ".join(result.remaining))
+        self.reload()
+
+    def _failed(self, exc: BaseException) -> None:
+        self.progress.setVisible(False)
+        self.message.show_error(exc)
+        self.reload()
+
+    @Slot()
+    def verify_selected(self) -> None:
+        run = self.selected_run()
+        if run is None:
+            return
+        ws = self.ws
+        run_task(
+            ws.purge.reverify,
+            run.id,
+            name=f"Verifying purge #{run.id}",
+            on_result=self._verified,
+            on_error=self.message.show_error,
+        )
+
+    def _verified(self, info: RunInfo) -> None:
+        if info.verified:
+            self.message.show_ok(
+                f"Purge #{info.id} verified again: nothing of {', '.join(info.stories) or '-'} is back."
+            )
+        else:
+            self.message.show_error(f"ERR_PURGE_INCOMPLETE: purge #{info.id}: " + "; ".join(info.remaining))
+        self.reload()

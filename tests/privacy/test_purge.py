@@ -1,0 +1,137 @@
+"""GDPR purge (issue 13): zero residue byte for byte, other stories intact and searchable, the
+erased vector's neighbour gone, the chain verifies, idempotent, retention strictly after the date."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from purge_helpers import WORDS, build_index, files_holding, nearest, purge_json, seed
+
+from helpers.cli import run_lorekeeper
+from lorekeeper.memory.layout import item_id64
+from lorekeeper.workspace import Workspace
+
+ARTEFACTS = {"store", "faiss", "embeddings", "cache", "sessions", "markdown"}
+
+
+def _seeded(ws: Workspace) -> Path:
+    seed(ws, "PD-1")
+    seed(ws, "PD-2")
+    # PD-2's injection trace served PD-1's summary: its row and its event name PD-1
+    from lorekeeper.store.models import MemoryInjection
+
+    with ws.store.write() as s:
+        s.add(MemoryInjection(trace="t-2", story="PD-2", kind="clarification", item="PD-1", position=0))
+    ws.audit.log.append("memory_injected", {"clarifications": ["PD-1"]}, story="PD-2")
+    build_index(ws, ["PD-1", "PD-2"])
+    root = ws.root
+    ws.close()
+    return root
+
+
+def _purge_and_check(root: Path) -> None:
+    assert files_holding(root, "zanzibar-quokka"), "the seed did not reach the files"
+    proc = run_lorekeeper("--workspace", str(root), "purge", "--story", "PD-1", "--force", "--json")
+    assert proc.returncode == 0, proc.stderr
+    out = purge_json(proc.stdout)
+    assert out["stories"] == ["PD-1"] and set(out["artefacts"]) == ARTEFACTS and out["verified"] is True
+    # clarification + injection row that served it + story + learning; one vector in each index file
+    assert out["artefacts"]["store"] == 4
+    assert (out["artefacts"]["faiss"], out["artefacts"]["embeddings"], out["artefacts"]["cache"]) == (1, 1, 1)
+    assert out["artefacts"]["markdown"] == 1
+    assert out["artefacts"]["sessions"] == 2  # its own event and PD-2's trace that named it
+
+    # zero residue: no byte of any workspace file (db, WAL, indexes, logs) holds PD-1's words
+    for word in ("zanzibar-quokka", WORDS["PD-1"]):
+        assert files_holding(root, word) == []
+    # the other story is intact and still found, and the erased vector's nearest neighbour is gone
+    assert files_holding(root, "pamplemousse-cobalt")
+    with Workspace.open(root) as ws:
+        from lorekeeper.memory.index import CorpusIndex
+        from lorekeeper.memory.layout import MemoryLayout
+
+        index = CorpusIndex("clarifications", MemoryLayout(root).index("clarifications"))
+        assert index.faiss_ids() == {item_id64("clarifications", "PD-2")}
+        assert nearest(index, WORDS["PD-1"]) != item_id64("clarifications", "PD-1")
+        assert nearest(index, WORDS["PD-2"]) == item_id64("clarifications", "PD-2")
+        events = [e for e in ws.audit.log.events() if e.type == "clarification_purged"]
+        assert len(events) == 1 and events[0].status == "valid" and events[0].story == "PD-1"
+        assert events[0].data["artefacts"] == out["artefacts"]  # counts, never content
+        assert "zanzibar" not in str(events[0].data)
+    verify = run_lorekeeper("--workspace", str(root), "audit", "verify")
+    assert verify.returncode == 0, verify.stdout + verify.stderr
+
+    again = run_lorekeeper("--workspace", str(root), "purge", "--story", "PD-1", "--force", "--json")
+    assert again.returncode == 0, again.stderr
+    second = purge_json(again.stdout)
+    assert second["verified"] and set(second["artefacts"].values()) == {0}
+
+
+def test_purge_story_leaves_no_byte_of_it_and_keeps_the_others(workspace: Workspace) -> None:
+    _purge_and_check(_seeded(workspace))
+
+
+@pytest.mark.postgres
+def test_purge_story_on_postgresql(tmp_path: Path, pg_url: str) -> None:
+    ws = Workspace.init(tmp_path / "pgws")
+    ws.close()
+    cfg = ws.root / "lorekeeper.toml"
+    cfg.write_text(cfg.read_text().replace('url = "sqlite:///lorekeeper.db"', f'url = "{pg_url}"'))
+    ws = Workspace.open(ws.root)
+    assert ws.store.url.startswith("postgresql")
+    root = _seeded(ws)
+    proc = run_lorekeeper("--workspace", str(root), "purge", "--story", "PD-1", "--force", "--json")
+    out = purge_json(proc.stdout)
+    assert proc.returncode == 0 and out["verified"], proc.stderr
+    assert out["artefacts"]["store"] == 4
+    assert any("VACUUM" in n and "WAL" in n for n in out["notes"])  # says what VACUUM does not do
+    assert files_holding(root, "zanzibar-quokka") == []  # the workspace files (the server's are its own)
+    from sqlalchemy import text
+
+    with Workspace.open(root) as pg, pg.store.session() as s:
+        assert s.execute(text("SELECT count(*) FROM clarifications WHERE story = 'PD-1'")).scalar() == 0
+        assert s.execute(text("SELECT count(*) FROM clarifications WHERE story = 'PD-2'")).scalar() == 1
+    assert run_lorekeeper("--workspace", str(root), "audit", "verify").returncode == 0
+
+
+def test_retention_is_strict_and_idempotent(workspace: Workspace) -> None:
+    seed(workspace, "PD-1", until="2026-10-11")  # yesterday: erased
+    seed(workspace, "PD-2", until="2026-10-12")  # today: kept
+    build_index(workspace, ["PD-1", "PD-2"])
+    root = workspace.root
+    workspace.close()
+    preview = run_lorekeeper("--workspace", str(root), "purge", "preview", "--today", "2026-10-12", "--json")
+    info = purge_json(preview.stdout)
+    assert info["stories"] == ["PD-1"] and info["due"][0]["artefacts"]["markdown"] == 1
+    assert info["next_expiry"] == {"story": "PD-2", "retention_until": "2026-10-12"}
+
+    proc = run_lorekeeper("--workspace", str(root), "purge", "--retention", "--today", "2026-10-12", "--json")
+    assert proc.returncode == 0, proc.stderr
+    out = purge_json(proc.stdout)
+    assert out["stories"] == ["PD-1"] and out["verified"]
+    assert out["artefacts"]["markdown"] == 1 and out["artefacts"]["faiss"] == 1
+    assert out["artefacts"]["store"] == 1  # the summary row; the story and its learning stay
+    # the summary is gone from the indexes, the logs and the markdown; only its learning's row stays
+    assert files_holding(root, "zanzibar-quokka") == ["lorekeeper.db"]
+    assert (root / "clarifications" / "PD-2-clarifications.md").is_file()
+
+    again = run_lorekeeper("--workspace", str(root), "purge", "--retention", "--today", "2026-10-12", "--json")
+    assert again.returncode == 0
+    second = purge_json(again.stdout)
+    assert second["stories"] == [] and set(second["artefacts"].values()) == {0}
+    runs = purge_json(run_lorekeeper("--workspace", str(root), "purge", "runs", "--json").stdout)["runs"]
+    assert [r["mode"] for r in runs] == ["retention", "retention"] and all(r["verified"] for r in runs)
+
+
+def test_a_copy_left_elsewhere_fails_with_purge_incomplete(workspace: Workspace) -> None:
+    seed(workspace, "PD-1")
+    root = workspace.root
+    workspace.close()
+    (root / "exports" / "copy.txt").write_text(WORDS["PD-1"] + ".\n", encoding="utf-8")
+    proc = run_lorekeeper("--workspace", str(root), "purge", "--story", "PD-1", "--force", "--json")
+    assert proc.returncode == 1
+    out = purge_json(proc.stdout)
+    assert out["verified"] is False and out["error"]["code"] == "ERR_PURGE_INCOMPLETE"
+    assert any("exports/copy.txt" in r for r in out["remaining"])
+    assert "ERR_PURGE_INCOMPLETE" in proc.stderr and "exports/copy.txt" in proc.stderr

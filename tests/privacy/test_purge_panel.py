@@ -1,0 +1,67 @@
+"""The Purge runs panel: type a story, press Purge, confirm (the confirmation names every artefact
+with its count), the run appears verified in the history; retention preview and re-verification."""
+
+from __future__ import annotations
+
+import pytest
+from purge_helpers import build_index, files_holding, seed
+from PySide6.QtCore import Qt
+
+from lorekeeper.workspace import Workspace
+
+
+@pytest.fixture
+def purge_panel(qtbot, workspace: Workspace, sync_workers, monkeypatch):
+    from lorekeeper.ui.bus import ChangeBus
+    from lorekeeper.ui.panels.base import AppContext
+    from lorekeeper.ui.panels.purge import PurgePanel
+
+    seed(workspace, "PD-1", until="2020-01-01")
+    seed(workspace, "PD-2")
+    build_index(workspace, ["PD-1", "PD-2"])
+    panel = PurgePanel(AppContext(workspace, ChangeBus()))
+    qtbot.addWidget(panel)
+    return panel
+
+
+def test_pressing_purge_and_confirming_erases_the_story(purge_panel, qtbot, monkeypatch) -> None:
+    from lorekeeper.ui import widgets
+
+    asked: list[tuple[str, str]] = []
+    monkeypatch.setattr(widgets, "confirm", lambda _p, title, text: asked.append((title, text)) or True)
+    assert "PD-1" in purge_panel.due_list.item(0).text()  # the retention preview: PD-1 expired
+    qtbot.keyClicks(purge_panel.story, "PD-1")
+    assert purge_panel.purge_button.isEnabled() and "PD-1" in purge_panel.purge_button.text()
+    assert "FAISS vectors 1" in purge_panel.plan_label.text()
+    qtbot.mouseClick(purge_panel.purge_button, Qt.MouseButton.LeftButton)
+
+    title, text = asked[0]
+    assert title == "Purge PD-1?"
+    for line in (
+        "store rows: 3",
+        "FAISS vectors: 1",
+        "embedding rows (.npy): 1",
+        "index cache entries: 1",
+        "session-log events (signed tombstones): 1",
+        "clarification summary files: 1",
+    ):
+        assert line in text
+    assert purge_panel.last_result is not None and purge_panel.last_result.verified
+    assert purge_panel.model.rowCount() == 1 and purge_panel.model.row(0).stories == ["PD-1"]
+    assert purge_panel.model.data(purge_panel.model.index(0, 10)) == "verified"
+    assert files_holding(purge_panel.ws.root, "zanzibar-quokka") == []
+    assert purge_panel.due_list.count() == 1 and "PD-2" in purge_panel.due_list.item(0).text()
+
+    purge_panel.table.selectRow(0)
+    qtbot.mouseClick(purge_panel.verify_button, Qt.MouseButton.LeftButton)
+    assert "verified again" in purge_panel.message.text()
+
+
+def test_declining_the_confirmation_erases_nothing(purge_panel, qtbot, monkeypatch) -> None:
+    from lorekeeper.ui import widgets
+
+    monkeypatch.setattr(widgets, "confirm", lambda *_a: False)
+    qtbot.keyClicks(purge_panel.story, "PD-1")
+    qtbot.mouseClick(purge_panel.purge_button, Qt.MouseButton.LeftButton)
+    assert purge_panel.model.rowCount() == 0
+    assert files_holding(purge_panel.ws.root, "zanzibar-quokka")
