@@ -349,6 +349,13 @@ class FactService:
         return [r for r in rows if id(r) in kept_ids]
 
     def _sign(self, row: Any, signer: Any) -> None:
+        """Sign a row; unset signed fields get their column default first (a default is applied
+        only at INSERT, and the signature must cover what the database will hold)."""
+        for name in row.__signed_fields__:
+            if getattr(row, name) is None:
+                default = row.__table__.c[name].default
+                if default is not None and getattr(default, "is_scalar", False):
+                    setattr(row, name, default.arg)
         if isinstance(row, Fact):
             row.updated_at = utcnow()
         sign_row(signer, row)
@@ -755,11 +762,13 @@ class FactService:
             provenance=dumps([p.to_dict() for p in prov]),
             ordinal=self._next_ordinal(s),
             source=source,
+            merged_into="",
+            flag="",
             created_at=utcnow(),
         )
-        self._sign(row, signer)
         s.add(row)
-        s.flush()
+        s.flush()  # column defaults are on the row now: the signature covers what is stored
+        self._sign(row, signer)
         return row
 
     def add(
