@@ -82,7 +82,9 @@ class Workspace:
             audit_log=audit_log,
         )
         # typed facts from documentation (issue 11): rows signed, decisions signed in ws.audit.log
-        self.facts = FactService(store, audit_log=audit_log, provider=self.llm.provider, config=config)
+        self.facts = FactService(
+            store, audit_log=audit_log, provider=self.llm.provider, config=config, workspace_root=root
+        )
         self.prompts.register("facts", self.facts.prompt_block)  # the FACTS block, within [facts] prompt_budget
 
     # ------------------------------------------------------------------ lifecycle

@@ -61,7 +61,7 @@ def test_add_prints_the_fact_shape_and_removes_double_star(workspace: Workspace,
         "Create a new V<n>__name.sql instead.",
     )
     assert code == 0, err
-    assert FACT_KEYS <= set(fact)
+    assert set(fact) >= FACT_KEYS
     assert fact["id"].startswith("nord:constraint:") and len(fact["id"].rsplit(":", 1)[1]) == 8
     assert fact["scope"] == ["db/migration/**"]
     assert fact["tags"] == ["flyway"]
@@ -179,7 +179,9 @@ def test_conventions_most_specific_first_universal_left_out(workspace: Workspace
         ("deep", ["src/**", "db/migration/**"]),  # its most specific matching glob counts
         ("other", ["src/**"]),
     ]:
-        f = workspace.facts.add("nord", "convention", f"Follow the {key} rule.", str(docs / "guide.md"), QUOTE, scope=scopes)
+        f = workspace.facts.add(
+            "nord", "convention", f"Follow the {key} rule.", str(docs / "guide.md"), QUOTE, scope=scopes
+        )
         made[key] = f.fact.id
     code, out, _ = lk(workspace.root, "facts", "conventions", "db/migration/V1.sql", "--project", "nord")
     assert code == 0 and out["path"] == "db/migration/V1.sql"
@@ -212,7 +214,9 @@ def test_reject_needs_a_reason_and_decisions_are_signed_events(workspace: Worksp
     assert approved["by"] == "ana" and approved["why"] == "matches the guide" and approved["at"]
 
 
-def test_ingest_skips_unchanged_reextracts_changed_and_flags_vanished_quotes(workspace: Workspace, tmp_path: Path) -> None:
+def test_ingest_skips_unchanged_reextracts_changed_and_flags_vanished_quotes(
+    workspace: Workspace, tmp_path: Path
+) -> None:
     docs = write_docs(tmp_path, {"guide.md": GUIDE, "sub/notes.txt": "Deploy with make release.\n", "x.bin": "a\0b"})
     code, rep, _ = lk(workspace.root, "facts", "ingest", str(docs), "--project", "nord")
     assert code == 0 and len(rep["new"]) == 2 and rep["pending"] and rep["extraction"] is None
