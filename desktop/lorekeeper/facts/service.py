@@ -13,6 +13,8 @@ a decision, update the panel's rows from `Decision.facts` rather than listing ev
   text, for showing a quote in its document: `model.quote_span(quote, text)` gives the span).
 - `conflicts(project=None, status="open") -> list[ConflictInfo]`; `conflict(id) -> ConflictInfo`.
 - `projects() -> list[str]` (projects that have facts or documents).
+- `include_candidates(project) -> bool`; `set_include_candidates(project, value)` writes
+  `[facts.projects."<P>"] include_candidates` in lorekeeper.toml (the per-project policy).
 - `pack(project, budget=None, approved_only=False) -> Pack` (`.to_dict()`, `.markdown`);
   `conventions(path, project) -> list[FactInfo]`; `prompt_block(request)` is the FACTS injector.
 - `runs(limit=10)`: the last extraction / consolidation reports.
@@ -324,6 +326,17 @@ class FactService:
         if isinstance(proj, dict) and "include_candidates" in proj:
             return bool(proj["include_candidates"])
         return bool(self.config.get("facts.include_candidates", True))
+
+    def set_include_candidates(self, project: str, value: bool) -> bool:
+        """Write `[facts.projects."<P>"] include_candidates` in lorekeeper.toml and reload the config."""
+        from lorekeeper.facts.settings import write_include_candidates
+
+        proj = validate_project(project)
+        if not proj or self.config.path is None:
+            raise InvalidInputError("include_candidates is set for a project of a workspace with a lorekeeper.toml")
+        write_include_candidates(self.config.path, proj, bool(value))
+        self.config.reload()
+        return self.include_candidates(proj)
 
     def prompt_budget(self) -> int:
         return int(self.config.get("facts.prompt_budget", DEFAULT_PROMPT_BUDGET))
