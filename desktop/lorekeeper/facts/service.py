@@ -36,7 +36,12 @@ Work (jobs: generators yielding `jobs.Progress`, drive them with `jobs.drive` or
 - `ingest(path, project=None) -> IngestReport` (quick: reads files, detects changes, flags facts
   whose quote vanished); `extract(project=None, documents=None, cancel=None)` -> `ExtractReport`
   (the configured model); `apply_recorded(path_or_data, project)` -> `ExtractReport` (a recorded
-  extraction: the demo, tests); `consolidate(project=None, llm=False)` -> `ConsolidateReport`.
+  extraction: the demo, tests); `consolidate(project=None, llm=False)` -> `ConsolidateReport`;
+  `pending(project)`: documents whose current content was not extracted yet.
+
+Change feed kinds: `facts` (ids: fact ids; also document ids `<p>:file:<hash>` and run ids from
+`fact_documents` / `fact_runs`) and `fact_conflicts` (conflict ids). Facts hold no story-linked
+data, so the service is not `Purgeable`.
 """
 
 from __future__ import annotations
