@@ -240,3 +240,22 @@ def test_ingest_skips_unchanged_reextracts_changed_and_flags_vanished_quotes(
     assert [x["id"] for x in flagged["facts"]] == [f["id"]] and flagged["facts"][0]["flag"] == "quote_vanished"
     code, docs_out, _ = lk(workspace.root, "facts", "documents", "--project", "nord")
     assert {d["origin"] for d in docs_out["documents"]} == {"guide.md", "sub/notes.txt"}
+
+
+def test_ingest_of_a_git_checkout_respects_gitignore(workspace: Workspace, tmp_path: Path) -> None:
+    import shutil
+    import subprocess
+
+    import pytest
+
+    if shutil.which("git") is None:
+        pytest.skip("git is not installed")
+    repo = write_docs(tmp_path, {"README.md": GUIDE, "src/app.py": "x = 1\n", "build/out.md": "generated\n",
+                                 ".gitignore": "build/\n", "logo.png": "\x89PNG"})  # fmt: skip
+    subprocess.run(["git", "init", "-q", str(repo)], check=True)
+    subprocess.run(["git", "-C", str(repo), "add", "README.md"], check=True)
+    report = workspace.facts.ingest(repo, "nord")
+    origins = sorted(d.origin for d in workspace.facts.documents("nord"))
+    assert origins == ["README.md", "src/app.py"] and len(report.new) == 2  # tracked + untracked, not ignored
+    kinds = {d.origin: d.kind for d in workspace.facts.documents("nord")}
+    assert kinds == {"README.md": "markdown", "src/app.py": "source"}
