@@ -50,6 +50,7 @@ COMMANDS = {
     "measure": "lorekeeper.cli.measure:measure",
     "privacy": "lorekeeper.cli.privacy:privacy",
     "purge": "lorekeeper.cli.purge:purge",
+    "facts": "lorekeeper.cli.facts:facts",
 }
 
 #: command name -> its one-line help, so `lorekeeper --help` lists the commands without importing
@@ -84,6 +85,7 @@ SUMMARIES = {
     "measure": "Memory success measures CS-1..CS-4 over 30, 60 or 90 days (defined in the README).",
     "privacy": "Privacy: the PII gate that clarification summaries must pass.",
     "purge": "GDPR purge: erase a story from every artefact (--story S --force) or by retention (--retention).",
+    "facts": "Typed facts from documentation: ingest, extract, review, arbitrate, pack.",
 }
 
 

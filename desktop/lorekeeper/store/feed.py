@@ -58,6 +58,10 @@ TABLE_KINDS: dict[str, str] = {
     "learning_scores": "learnings",
     "purge_runs": "purge",  # GDPR purge runs and their journal (issue 13)
     "purge_steps": "purge",
+    "fact_documents": "facts",  # issue 11: documents, facts and extraction runs
+    "facts": "facts",
+    "fact_runs": "facts",
+    "fact_conflicts": "fact_conflicts",
 }
 _KEY = "lorekeeper_changes"  # Session.info key of the collection
 
