@@ -62,9 +62,9 @@ class QueueActions:
     - `approve(item)`, `reject(item, reason)`: decide one item; return what `decided` hands on.
     - `undo(decision)`: revert a `Decision` (the last one of the session, or the current item's
       own decision when the current item is already decided: `Decision("decided", (id,))`).
-    - `bulk_approve()`: approve every open item of the panel's current filter; returns the ids it
-      approved (a list), or an object with an `ids` attribute. `bulk_text()` says what it will do
-      (the confirmation question).
+    - `bulk_approve(ids)`: approve the open items of the panel's current filter. `bulk_ids()` (on
+      the GUI thread) names them (default: the open items the model holds); `bulk_text(n)` is the
+      confirmation question.
     - `edit(item)`: on the GUI thread, open the panel's editor for the item.
     - `is_open(item)`: the item still waits for a decision (approve/reject apply to it).
     """
@@ -72,8 +72,9 @@ class QueueActions:
     approve: Callable[[Any], Any] | None = None
     reject: Callable[[Any, str], Any] | None = None
     undo: Callable[[Decision], Any] | None = None
-    bulk_approve: Callable[[], Any] | None = None
-    bulk_text: Callable[[], str] = lambda: "Approve every open item of the current filter?"
+    bulk_approve: Callable[[list[Any]], Any] | None = None
+    bulk_ids: Callable[[], list[Any]] | None = None
+    bulk_text: Callable[[int], str] = lambda n: f"Approve the {n} open item(s) of the current filter?"
     edit: Callable[[Any], None] | None = None
     is_open: Callable[[Any], bool] = lambda _item: True
     item_id: Callable[[Any], Hashable] = lambda item: item.id
@@ -126,6 +127,8 @@ class ReviewQueue(QWidget):
         self._keep_row = 0
         self._restoring = False
         self._empty_text = f"No {noun} to review."
+        self._reason_then: Callable[[str], None] | None = None
+        self._reason_missing = "This decision needs a reason"
 
         # ------------------------------------------------------------ the list
         self.table = QTableView()
@@ -172,6 +175,8 @@ class ReviewQueue(QWidget):
         for b in (self.bulk_button, self.prev_button, self.next_button, self.help_button):
             ab.addWidget(b)
         # hidden once parented (showing a parentless widget would open a window of its own)
+        self.approve_button.setHidden(actions.approve is None)
+        self.reject_button.setHidden(actions.reject is None)
         self.edit_button.setHidden(actions.edit is None)
         self.undo_button.setHidden(actions.undo is None)
         self.bulk_button.setHidden(actions.bulk_approve is None)
@@ -444,13 +449,36 @@ class ReviewQueue(QWidget):
         cur = self._open_current()
         if cur is None or self.ops.approve is None:
             return
-        self._run(APPROVE, (self.ops.item_id(cur),), self.ops.approve, cur)
+        self.decide(APPROVE, (self.ops.item_id(cur),), self.ops.approve, cur)
 
     @Slot()
     def start_reject(self) -> None:
         cur = self._open_current()
         if cur is None or self.ops.reject is None:
             return
+        item_id = self.ops.item_id(cur)
+        reject = self.ops.reject
+
+        def then(why: str) -> None:
+            item = self.current()
+            if item is not None and self.ops.item_id(item) == item_id:
+                self.decide(REJECT, (item_id,), reject, item, why)
+
+        self.ask_reason(
+            "Why is it rejected? (Enter to reject, Esc to cancel)", "Reject", then, missing="A rejection needs a reason"
+        )
+
+    def ask_reason(
+        self, prompt: str, button: str, then: Callable[[str], None], *, missing: str = "This decision needs a reason"
+    ) -> None:
+        """Open the reason bar (it takes the keyboard); Enter calls `then(reason)` once a reason is typed.
+        A panel uses it for its own decisions (keep A, merge…)."""
+        if self.busy:
+            return
+        self._reason_then = then
+        self._reason_missing = missing
+        self.reason_edit.setPlaceholderText(prompt)
+        self.confirm_reject_button.setText(button)
         self.reject_bar.show()
         self.reason_edit.clear()
         self.reason_edit.setFocus(Qt.FocusReason.ShortcutFocusReason)
@@ -459,20 +487,21 @@ class ReviewQueue(QWidget):
     def confirm_reject(self) -> None:
         why = self.reason_edit.text().strip()
         if not why:
-            self.message.show_error("A rejection needs a reason: type it, then Enter.")
+            self.message.show_error(f"{self._reason_missing}: type it, then Enter.")
             self.reason_edit.setFocus()
             return
-        cur = self.current()
+        then, self._reason_then = self._reason_then, None
         self.reject_bar.hide()
-        if cur is None or self.ops.reject is None or self.busy:
-            return
-        self._run(REJECT, (self.ops.item_id(cur),), self.ops.reject, cur, why)
+        self.table.setFocus()
+        if then is not None and not self.busy:
+            then(why)
 
     @Slot()
     def cancel_reject(self) -> None:
         if self.reject_bar.isVisible():
             self.reject_bar.hide()
             self.reason_edit.clear()
+            self._reason_then = None
             self.table.setFocus()
 
     @Slot()
@@ -484,11 +513,19 @@ class ReviewQueue(QWidget):
 
     @Slot()
     def bulk_approve(self) -> None:
-        if self.busy or self.ops.bulk_approve is None or self.reject_bar.isVisible() or not self.model.rowCount():
+        if self.busy or self.ops.bulk_approve is None or self.reject_bar.isVisible():
             return
-        if not confirm(self.host, "Approve all", self.ops.bulk_text()):
+        if self.ops.bulk_ids is not None:
+            ids = list(self.ops.bulk_ids())
+        else:
+            items = (self.item(r) for r in range(self.model.rowCount()))
+            ids = [self.ops.item_id(it) for it in items if it is not None and self.ops.is_open(it)]
+        if not ids:
+            self.message.show_ok(f"No open {self.noun} in this filter.")
             return
-        self._run(BULK, (), self.ops.bulk_approve)
+        if not confirm(self.host, "Approve all", self.ops.bulk_text(len(ids))):
+            return
+        self.decide(BULK, tuple(ids), self.ops.bulk_approve, ids)
 
     @Slot()
     def undo(self) -> None:
@@ -506,9 +543,16 @@ class ReviewQueue(QWidget):
             self.message.show_ok("Nothing to undo.")
             return
         self._keep_id = decision.ids[0] if decision.ids else None
-        self._run(UNDO, decision.ids, self.ops.undo, decision, undoing=decision)
+        self.decide(UNDO, decision.ids, self.ops.undo, decision, undoing=decision)
 
-    def _run(self, kind: str, ids: tuple[Hashable, ...], fn: Callable[..., Any], *args: Any, undoing=None) -> None:
+    def decide(
+        self, kind: str, ids: tuple[Hashable, ...], fn: Callable[..., Any], *args: Any, undoing: Decision | None = None
+    ) -> None:
+        """Run the decision `fn(*args)` as a job on the items `ids`; on success it joins the
+        session's history (Ctrl+Z) and `decided(kind, result)` is emitted. Panels call it for their
+        own decisions (a conflict's keep A, merge, reject all)."""
+        if self.busy:
+            return
         self.set_busy(True)
         self._keep_row = max(self.current_row(), 0)
         self.message.clear_message()
@@ -520,12 +564,8 @@ class ReviewQueue(QWidget):
                 if restore is not None and restore.ids:
                     self._keep_id = restore.ids[0]
             else:
-                got = ids
-                if kind == BULK:
-                    raw = getattr(result, "ids", result)
-                    got = tuple(raw) if isinstance(raw, list | tuple) else ()
-                self.history.append(Decision(kind, got, result))
-                self.reviewed += max(1, len(got)) if kind != BULK else len(got)
+                self.history.append(Decision(kind, ids, result))
+                self.reviewed += len(ids)
             self._update_progress()
             self.decided.emit(kind, result)
 
