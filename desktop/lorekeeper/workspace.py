@@ -16,6 +16,7 @@ from lorekeeper.config import CONFIG_NAME, Config, default_config_text
 from lorekeeper.demo import DemoReport, load_demo, record_demo_audit
 from lorekeeper.errors import WorkspaceError
 from lorekeeper.evals.service import EvalService
+from lorekeeper.facts.service import FactService
 from lorekeeper.fsutil import atomic_write_text
 from lorekeeper.improve.service import ImproveService
 from lorekeeper.learnings.audit_hook import audit_hook
@@ -80,6 +81,9 @@ class Workspace:
             llm=self.llm,
             audit_log=audit_log,
         )
+        # typed facts from documentation (issue 11): rows signed, decisions signed in ws.audit.log
+        self.facts = FactService(store, audit_log=audit_log, provider=self.llm.provider, config=config)
+        self.prompts.register("facts", self.facts.prompt_block)  # the FACTS block, within [facts] prompt_budget
 
     # ------------------------------------------------------------------ lifecycle
     @classmethod

@@ -47,6 +47,10 @@ TABLE_KINDS: dict[str, str] = {
     "benchmark_scenarios": "benchmarks",
     "benchmark_runs": "benchmarks",
     "benchmark_results": "benchmarks",
+    "fact_documents": "facts",  # issue 11: documents, facts and extraction runs
+    "facts": "facts",
+    "fact_runs": "facts",
+    "fact_conflicts": "fact_conflicts",
 }
 _KEY = "lorekeeper_changes"  # Session.info key of the collection
 
