@@ -41,6 +41,7 @@ COMMANDS = {
     "repair": "lorekeeper.cli.repair:repair",
     "schedule": "lorekeeper.cli.schedule:schedule",
     "desktop": "lorekeeper.cli.desktop:desktop",
+    "facts": "lorekeeper.cli.facts:facts",
 }
 
 #: command name -> its one-line help, so `lorekeeper --help` lists the commands without importing
@@ -67,6 +68,7 @@ SUMMARIES = {
     "repair": "Rewrite what is missing or out of date in the workspace's derived files (safe to run any time).",
     "schedule": "The daily scheduled run of a workspace (nightly analysis; retention purge when available).",
     "desktop": "Desktop integration: the menu entry, metainfo and icons in the user's data folders.",
+    "facts": "Typed facts from documentation: ingest, extract, review, arbitrate, pack.",
 }
 
 
