@@ -38,6 +38,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from lorekeeper.ui.flow import FlowLayout
 from lorekeeper.ui.theme import icon
 from lorekeeper.ui.widgets import EmptyState, MessageBox, confirm, label, set_progress, setup_table
 from lorekeeper.ui.workers import run_task
@@ -112,6 +113,7 @@ class ReviewQueue(QWidget):
         previous_keys: Sequence[str] = ("K",),
         undo_keys: Sequence[str] = ("Ctrl+Z",),
         undo_text: str = "Undo the last decision (the item comes back, selected)",
+        bulk_in_bar: bool = True,
         parent: QWidget | None = None,
     ) -> None:
         super().__init__(parent)
@@ -160,20 +162,19 @@ class ReviewQueue(QWidget):
         self.undo_button = self._button(f"Undo ({undo_keys[0]})" if undo_keys else "Undo", "", self.undo)
         self.bulk_button = self._button("Approve all (Shift+A)", "", self.bulk_approve)
         self.bulk_button.setToolTip("Approve every open item of the current filter (asks first)")
-        self.prev_button = self._button(f"◀ Previous ({previous_keys[0]})", "", self.previous)
+        self.prev_button = self._button(f"◀ Prev ({previous_keys[0]})", "", self.previous)
         self.next_button = self._button(f"Next ({next_keys[0]}) ▶", "", self.next)
         self.help_button = self._button("?", "", self.toggle_cheatsheet)
         self.help_button.setToolTip("Keyboard shortcuts (? or F1)")
         self.help_button.setFixedWidth(32)
         self.action_bar = QWidget()
-        self._actions_layout = ab = QHBoxLayout(self.action_bar)
-        ab.setContentsMargins(0, 0, 0, 0)
+        self._actions_layout = ab = FlowLayout(self.action_bar)  # wraps in a narrow window
         for b in (self.approve_button, self.reject_button, self.edit_button, self.undo_button):
             ab.addWidget(b)
-        ab.addStretch(1)
         self._extra_at = ab.count()
         for b in (self.bulk_button, self.prev_button, self.next_button, self.help_button):
-            ab.addWidget(b)
+            if b is not self.bulk_button or bulk_in_bar:  # else the panel places it (by its filters)
+                ab.addWidget(b)
         # hidden once parented (showing a parentless widget would open a window of its own)
         self.approve_button.setHidden(actions.approve is None)
         self.reject_button.setHidden(actions.reject is None)

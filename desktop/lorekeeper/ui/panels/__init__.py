@@ -39,6 +39,8 @@ PANELS: list[PanelSpec] = [
     PanelSpec("benchmarks", "Benchmarks", "benchmarks", lazy("lorekeeper.ui.panels.benchmarks", "BenchmarksPanel")),
     PanelSpec("audit", "Audit", "audit", lazy("lorekeeper.ui.panels.audit", "AuditPanel")),
     PanelSpec("ledger", "Compression ledger", "ledger", lazy("lorekeeper.ui.panels.ledger", "LedgerPanel")),
+    PanelSpec("facts", "Facts review", "facts", lazy("lorekeeper.ui.panels.facts", "FactsPanel")),
+    PanelSpec("conflicts", "Conflicts", "conflicts", lazy("lorekeeper.ui.panels.conflicts", "ConflictsPanel")),
 ]
 
 __all__ = ["PANELS", "AppContext", "Panel", "PanelSpec", "lazy"]

@@ -41,6 +41,7 @@ from PySide6.QtWidgets import (
 )
 
 from lorekeeper.facts.model import QUESTIONS, TYPES, WEIGHTS, FactInfo, quote_span
+from lorekeeper.ui.flow import FlowLayout
 from lorekeeper.ui.models.facts import BANDS, SCOPED, UNIVERSAL, FactQuery, FactsModel, band_of
 from lorekeeper.ui.panels.base import AppContext, Panel
 from lorekeeper.ui.review_queue import BULK, UNDO, Decision, QueueActions, ReviewQueue
@@ -337,8 +338,6 @@ class FactsPanel(Panel):
             self.band_combo.addItem(text, band)
         self.document_combo = QComboBox()
         self.document_combo.addItem("All documents", "")
-        self.document_combo.setMinimumContentsLength(14)
-        self.document_combo.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
         self.scope_combo = QComboBox()
         self.scope_combo.addItem("Any scope", "")
         self.scope_combo.addItem("Everywhere (no scope)", UNIVERSAL)
@@ -356,13 +355,13 @@ class FactsPanel(Panel):
         self.extract_button.setToolTip("Extract facts from the documents not extracted yet, with the configured model")
         for w in (*self.filters, self.add_button, self.extract_button):
             w.setFocusPolicy(Qt.FocusPolicy.NoFocus if isinstance(w, QPushButton) else Qt.FocusPolicy.ClickFocus)
-        top = QHBoxLayout()
+        for combo in (self.project_combo, self.document_combo, self.scope_combo):
+            combo.setMinimumContentsLength(12)  # long names (documents, globs) elide instead of widening the window
+            combo.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
+        filter_bar = QWidget()
+        top = FlowLayout(filter_bar)
         for w in self.filters:
             top.addWidget(w)
-        top.addStretch(1)
-        top.addWidget(self.add_button)
-        top.addWidget(self.extract_button)
-        self.counts_label = label("", "hintText")
 
         # ------------------------------------------------------------ the queue
         self.model = FactsModel(lambda: self.ws.facts, self)
@@ -381,21 +380,27 @@ class FactsPanel(Panel):
             ),
             host=self,
             noun="fact",
+            bulk_in_bar=False,
         )
+        self.counts_label = label("", "hintText")
+        self.counts_label.setMinimumHeight(self.status_combo.sizeHint().height())
+        top.addWidget(queue.bulk_button)
+        top.addWidget(self.counts_label)
         queue.add_shortcut(("O",), "Show the quote in its document (again: the next provenance)", self.show_quote)
         queue.add_shortcut(("Ctrl+N",), "Add a fact by hand (its document and a verbatim quote)", self.start_add)
         queue.add_shortcut(("F5",), "Refresh", self.refresh)
         queue.on_escape = self._escape
         queue.current_changed.connect(self._show_fact)
         queue.decided.connect(self._decided)
-        self.quote_button = QPushButton("Quote in document (O)")
+        self.quote_button = QPushButton("Quote (O)")
+        self.quote_button.setToolTip("Show the quote highlighted in its document (O again: the next provenance)")
         queue.add_action_button(self.quote_button)
         self.quote_button.clicked.connect(self.show_quote)
         self.table, self.message = queue.table, queue.message
         hh = self.table.horizontalHeader()
         hh.setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
         hh.setSectionResizeMode(FactsModel.COL_STATEMENT, QHeaderView.ResizeMode.Stretch)
-        for col, width in ((0, 84), (2, 44), (3, 40), (4, 110), (5, 78)):
+        for col, width in ((0, 78), (2, 40), (3, 38), (4, 92), (5, 74)):
             self.table.setColumnWidth(col, width)
         queue.set_empty_text("")
 
@@ -427,33 +432,25 @@ class FactsPanel(Panel):
                 sc.setContext(Qt.ShortcutContext.WidgetWithChildrenShortcut)
                 sc.activated.connect(slot)
 
-        detail = QWidget()
-        dl = QVBoxLayout(detail)
-        dl.setContentsMargins(0, 0, 0, 0)
-        dl.addWidget(queue.action_bar)
-        dl.addWidget(queue.reject_bar)
-        dl.addWidget(self.editor)
-        dl.addWidget(self.add_form)
-        dl.addWidget(queue.cheatsheet)
         self.detail_split = QSplitter(Qt.Orientation.Vertical)
         self.detail_split.addWidget(card_scroll)
         self.detail_split.addWidget(self.doc_view)
         self.detail_split.setSizes([300, 300])
-        dl.addWidget(self.detail_split, 1)
 
         split = QSplitter(Qt.Orientation.Horizontal)
         split.addWidget(queue)
-        split.addWidget(detail)
-        split.setStretchFactor(0, 5)
-        split.setStretchFactor(1, 4)
-        split.setSizes([620, 560])
+        split.addWidget(self.detail_split)
+        split.setStretchFactor(0, 3)
+        split.setStretchFactor(1, 2)
+        split.setSizes([640, 480])
 
         layout = QVBoxLayout(self)
         layout.setContentsMargins(20, 16, 20, 12)
         head = QHBoxLayout()
         head.addWidget(label("Facts review", "panelTitle"))
         head.addStretch(1)
-        head.addWidget(self.counts_label)
+        head.addWidget(self.add_button)
+        head.addWidget(self.extract_button)
         layout.addLayout(head)
         layout.addWidget(
             label(
@@ -463,7 +460,12 @@ class FactsPanel(Panel):
                 wrap=True,
             )
         )
-        layout.addLayout(top)
+        layout.addWidget(filter_bar)
+        layout.addWidget(queue.action_bar)
+        layout.addWidget(queue.reject_bar)
+        layout.addWidget(self.editor)
+        layout.addWidget(self.add_form)
+        layout.addWidget(queue.cheatsheet)
         layout.addWidget(split, 1)
         layout.addWidget(self.message)
 
@@ -514,6 +516,7 @@ class FactsPanel(Panel):
     @Slot()
     def reload(self) -> None:
         q = self.query()
+        self.table.setColumnHidden(FactsModel.COL_STATUS, q.status is not None)  # one status: the column says nothing
         self.queue.set_empty_text(self._empty_text(q))
         self.model.set_query(q)
 
