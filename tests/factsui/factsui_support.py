@@ -68,8 +68,7 @@ CONFLICT = [
 
 def recording() -> dict:
     facts = [
-        {"type": t, "statement": s, "quote": q, "confidence": c, "scope": scope}
-        for t, s, q, c, scope in CONVENTIONS
+        {"type": t, "statement": s, "quote": q, "confidence": c, "scope": scope} for t, s, q, c, scope in CONVENTIONS
     ] + [{"type": t, "statement": s, "quote": q, "confidence": 0.8} for t, s, q in CONFLICT]
     return {"model": "recorded", "documents": {DOC: {"facts": facts}}}
 
@@ -83,7 +82,10 @@ def seed_facts(ws, tmp: Path) -> None:
     ws.facts.apply_recorded_consolidation(
         {
             "contradictions": [
-                {"facts": [s for _, s, _ in CONFLICT], "reason": "one caps pull requests at ~400 lines, the other ships large changes at once"}
+                {
+                    "facts": [s for _, s, _ in CONFLICT],
+                    "reason": "one caps pull requests at ~400 lines, the other ships large changes at once",
+                }
             ]
         },
         "storefront",

@@ -106,8 +106,7 @@ def fact_html(f: FactInfo) -> str:
     parts.append(f"<p><b>Provenance</b> ({len(f.provenance)}) — press <b>O</b> to see the quote in its document</p>")
     for i, p in enumerate(f.provenance, 1):
         parts.append(
-            f"<p style='margin-left:8px'>{i}. <b>{e(p.origin or p.document_id)}</b><br>"
-            f"<i>“{e(p.quote)}”</i></p>"
+            f"<p style='margin-left:8px'>{i}. <b>{e(p.origin or p.document_id)}</b><br><i>“{e(p.quote)}”</i></p>"
         )
     return "".join(parts)
 
@@ -187,7 +186,9 @@ class AddFactForm(QFrame):
         self.statement.setPlaceholderText("One imperative, self-contained sentence")
         self.document = QComboBox()
         self.document.setEditable(True)
-        self.document.lineEdit().setPlaceholderText("an ingested document, or a file path")
+        edit = self.document.lineEdit()
+        if edit is not None:
+            edit.setPlaceholderText("an ingested document, or a file path")
         self.browse_button = QPushButton("Browse…")
         self.quote = QPlainTextEdit()
         self.quote.setPlaceholderText("The verbatim quote of the document that supports the fact")
@@ -304,8 +305,8 @@ class DocumentView(QFrame):
             sel = QTextEdit.ExtraSelection()
             fmt = QTextCharFormat()
             fmt.setBackground(color("hl_trigger"))
-            sel.format = fmt  # type: ignore[attr-defined]
-            sel.cursor = cursor  # type: ignore[attr-defined]
+            sel.format = fmt
+            sel.cursor = cursor
             self.text.setExtraSelections([sel])
             self.text.setTextCursor(cursor)  # the quote is selected (copy it with Ctrl+C)
             self.text.centerCursor()
@@ -503,7 +504,7 @@ class FactsPanel(Panel):
             status=self.status_combo.currentData() or None,
             type=self.type_combo.currentData() or None,
             document=self.document_combo.currentData() or None,
-            band=tuple(self.band_combo.currentData()),  # type: ignore[arg-type]
+            band=tuple(self.band_combo.currentData()),
             scope=self.scope_combo.currentData() or None,
         )
 
@@ -787,4 +788,3 @@ class FactsPanel(Panel):
 
 def squash_eq(a: str, b: str) -> bool:
     return " ".join(a.split()) == " ".join(b.split())
-
