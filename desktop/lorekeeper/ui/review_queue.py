@@ -567,6 +567,10 @@ class ReviewQueue(QWidget):
             else:
                 self.history.append(Decision(kind, ids, result))
                 self.reviewed += len(ids)
+                drop = getattr(self.model, "drop_decided", None)
+                if drop is not None:  # a model that can: the decided items leave now, not at the reload
+                    self._keep_row = max(self.current_row(), 0)
+                    drop(ids, result)
             self._update_progress()
             self.decided.emit(kind, result)
 

@@ -97,6 +97,23 @@ class FactsModel(PagedRowsModel[Any, FactQuery]):
         keep = max(self.PAGE_SIZE, len(self.rows))  # rows already scrolled into stay loaded
         self._on_first_page((len(facts), facts[:keep]))
 
+    def drop_decided(self, ids: tuple[Any, ...], result: Any) -> None:
+        """The queue decided `ids`: the facts that left the filter leave the list now (the next one
+        is on screen at once); the change feed's reload then brings the store's state."""
+        after = {f.id: f for f in getattr(result, "facts", []) or []}
+        gone = {i for i in ids if i in after and not self.query_keeps(after[i])}
+        if not gone:
+            return
+        self.beginResetModel()
+        self.rows = [f for f in self.rows if f.id not in gone]
+        self.snapshot = [f for f in self.snapshot if f.id not in gone]
+        self.total = len(self.snapshot)
+        self.endResetModel()
+
+    def query_keeps(self, f: FactInfo) -> bool:
+        q = self.query
+        return (not q.status or f.status == q.status) and q.keeps(f)
+
     def canFetchMore(self, parent: QModelIndex | QPersistentModelIndex = QModelIndex()) -> bool:  # noqa: B008
         return not parent.isValid() and not self._loading and len(self.rows) < len(self.snapshot)
 

@@ -46,7 +46,7 @@ from lorekeeper.ui.models.facts import BANDS, SCOPED, UNIVERSAL, FactQuery, Fact
 from lorekeeper.ui.panels.base import AppContext, Panel
 from lorekeeper.ui.review_queue import BULK, UNDO, Decision, QueueActions, ReviewQueue
 from lorekeeper.ui.theme import color
-from lorekeeper.ui.widgets import label, mono_font
+from lorekeeper.ui.widgets import Debouncer, label, mono_font
 from lorekeeper.ui.workers import run_task
 
 STATUSES = (
@@ -323,6 +323,7 @@ class FactsPanel(Panel):
         super().__init__(ctx, parent)
         self._quote_at = -1  # which provenance the document view shows
         self._options: FilterOptions | None = None
+        self._options_later = Debouncer(400, self._load_options, self)
 
         # ------------------------------------------------------------ filters
         self.status_combo = QComboBox()
@@ -496,7 +497,7 @@ class FactsPanel(Panel):
     def _on_bus(self, topic: str) -> None:
         if topic in ("facts", "fact_conflicts"):
             self.reload()
-            self._load_options()
+            self._options_later.poke()  # the counts and filter choices: once the decisions pause
 
     def query(self) -> FactQuery:
         return FactQuery(
