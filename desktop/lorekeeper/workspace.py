@@ -13,7 +13,7 @@ from lorekeeper.audit.errors import AuditKeyUnavailableError
 from lorekeeper.audit.log import SessionLog
 from lorekeeper.audit.service import AuditService, ensure_workspace_id
 from lorekeeper.config import CONFIG_NAME, Config, default_config_text
-from lorekeeper.demo import DemoReport, load_demo, record_demo_audit
+from lorekeeper.demo import DemoReport, load_demo, load_demo_facts, record_demo_audit
 from lorekeeper.errors import WorkspaceError
 from lorekeeper.evals.service import EvalService
 from lorekeeper.facts.service import FactService
@@ -82,7 +82,9 @@ class Workspace:
             audit_log=audit_log,
         )
         # typed facts from documentation (issue 11): rows signed, decisions signed in ws.audit.log
-        self.facts = FactService(store, audit_log=audit_log, provider=self.llm.provider, config=config)
+        self.facts = FactService(
+            store, audit_log=audit_log, provider=self.llm.provider, config=config, workspace_root=root
+        )
         self.prompts.register("facts", self.facts.prompt_block)  # the FACTS block, within [facts] prompt_budget
 
     # ------------------------------------------------------------------ lifecycle
@@ -124,6 +126,7 @@ class Workspace:
                 improve=ws.improve,
             )
             record_demo_audit(ws.audit, ws.skills, report)
+            load_demo_facts(ws.root, ws.facts, warnings=ws.init_warnings)  # candidates + one conflict (issue 11)
         return ws
 
     def _init_audit_key(self) -> None:

@@ -301,11 +301,15 @@ class FactService:
         audit_log: Callable[[], SessionLog],
         provider: Callable[[], Provider],
         config: Config,
+        workspace_root: Path | None = None,
     ) -> None:
         self.store = store
         self.audit_log = audit_log
         self.provider = provider
         self.config = config
+        # documents inside the workspace are stored by their path relative to it (a copied or
+        # moved workspace keeps finding them); others by their absolute path
+        self.workspace_root = workspace_root.resolve() if workspace_root is not None else None
         self._verified: dict[tuple[str, str], tuple[Any, ...]] = {}  # (table, id) -> verified payload
 
     # ------------------------------------------------------------------ settings
@@ -320,6 +324,22 @@ class FactService:
 
     def prompt_budget(self) -> int:
         return int(self.config.get("facts.prompt_budget", DEFAULT_PROMPT_BUDGET))
+
+    def _stored_path(self, path: Path) -> str:
+        resolved = path.resolve()
+        if self.workspace_root is not None:
+            try:
+                return resolved.relative_to(self.workspace_root).as_posix()
+            except ValueError:
+                pass
+        return str(resolved)
+
+    def absolute_path(self, stored: str) -> Path:
+        """The file a document was read from (its stored path is relative inside the workspace)."""
+        p = Path(stored)
+        if not p.is_absolute() and self.workspace_root is not None:
+            return self.workspace_root / p
+        return p
 
     # ------------------------------------------------------------------ signing
     def _signer(self) -> Any:
@@ -349,6 +369,13 @@ class FactService:
         return [r for r in rows if id(r) in kept_ids]
 
     def _sign(self, row: Any, signer: Any) -> None:
+        """Sign a row; unset signed fields get their column default first (a default is applied
+        only at INSERT, and the signature must cover what the database will hold)."""
+        for name in row.__signed_fields__:
+            if getattr(row, name) is None:
+                default = row.__table__.c[name].default
+                if default is not None and getattr(default, "is_scalar", False):
+                    setattr(row, name, default.arg)
         if isinstance(row, Fact):
             row.updated_at = utcnow()
         sign_row(signer, row)
@@ -755,11 +782,13 @@ class FactService:
             provenance=dumps([p.to_dict() for p in prov]),
             ordinal=self._next_ordinal(s),
             source=source,
+            merged_into="",
+            flag="",
             created_at=utcnow(),
         )
-        self._sign(row, signer)
         s.add(row)
-        s.flush()
+        s.flush()  # column defaults are on the row now: the signature covers what is stored
+        self._sign(row, signer)
         return row
 
     def add(
@@ -852,7 +881,9 @@ class FactService:
         resolved = path.resolve()
         with self.store.session() as s:
             known = s.scalars(
-                select(FactDocument).where(FactDocument.project == project, FactDocument.path == str(resolved))
+                select(FactDocument).where(
+                    FactDocument.project == project, FactDocument.path == self._stored_path(resolved)
+                )
             ).first()
             origin = known.origin if known is not None else self._origin_for(resolved)
         self._ingest_files(
@@ -966,7 +997,7 @@ class FactService:
                             id=did,
                             project=project,
                             origin=posix(cand.origin),
-                            path=str(cand.path),
+                            path=self._stored_path(cand.path),
                             kind=cand.kind,
                             sha256=sha,
                             text=text,
@@ -980,13 +1011,18 @@ class FactService:
                     report.unchanged.append(did)
                 else:
                     row.sha256, row.text, row.size = sha, text, len(text.encode("utf-8"))
-                    row.path, row.kind, row.missing, row.updated_at = str(cand.path), cand.kind, False, now
+                    row.path, row.kind, row.missing = self._stored_path(cand.path), cand.kind, False
+                    row.updated_at = now
                     report.changed.append(did)
                     changed_docs[did] = text
             if whole_root:  # files gone from the folder: their facts are flagged
-                root_prefix = str(root)
+                resolved_root = root.resolve()
                 for did, row in existing.items():
-                    if did not in texts and not row.missing and row.path.startswith(root_prefix):
+                    if (
+                        did not in texts
+                        and not row.missing
+                        and self.absolute_path(row.path).is_relative_to(resolved_root)
+                    ):
                         row.missing = True
                         row.updated_at = utcnow()
                         report.removed.append(did)
