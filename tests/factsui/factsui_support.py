@@ -77,8 +77,8 @@ def seed_facts(ws, tmp: Path) -> None:
     docs = tmp / "storefront-docs"
     docs.mkdir(parents=True, exist_ok=True)
     shutil.copy(demo_data_dir() / "sources" / DOC, docs / DOC)
-    ws.facts.ingest(docs, project="storefront")
-    ws.facts.apply_recorded(recording(), "storefront")
+    ws.facts.ingest(docs, project="shop")
+    ws.facts.apply_recorded(recording(), "shop")
     ws.facts.apply_recorded_consolidation(
         {
             "contradictions": [
@@ -88,7 +88,7 @@ def seed_facts(ws, tmp: Path) -> None:
                 }
             ]
         },
-        "storefront",
+        "shop",
     )
 
 

@@ -23,6 +23,14 @@ def win(qtbot, facts_ws, sync_workers, confirm_yes):
     w.close()
 
 
+def facts_panel(win):
+    """The Facts review panel on the seeded project (the demo's own facts live in other projects)."""
+    panel = win.select_panel("facts")
+    panel.project_combo.setCurrentIndex(panel.project_combo.findData("shop"))
+    panel.table.setFocus()
+    return panel
+
+
 def press(qtbot, panel, k, mod=NOMOD) -> None:
     qtbot.keyClick(panel.focusWidget() or panel.table, k, mod)
 
@@ -33,8 +41,7 @@ def type_text(qtbot, panel, text: str) -> None:
 
 def test_review_a_queue_by_keyboard(qtbot, win, facts_ws):
     ws = facts_ws
-    panel = win.select_panel("facts")
-    panel.table.setFocus()
+    panel = facts_panel(win)
     q = panel.queue
     assert panel.model.rowCount() == 7 and q.progress_label.text() == "0 of 7 reviewed"
     first = panel.current()
@@ -81,18 +88,17 @@ def test_review_a_queue_by_keyboard(qtbot, win, facts_ws):
     assert panel.current().id == third.id
 
     press(qtbot, panel, Qt.Key.Key_A, Qt.KeyboardModifier.ShiftModifier)  # bulk approve by filter
-    assert ws.facts.counts()["candidate"] == 0
+    assert ws.facts.counts("shop")["candidate"] == 0
     assert panel.model.rowCount() == 0 and q.empty.is_empty
     press(qtbot, panel, Qt.Key.Key_Z, Qt.KeyboardModifier.ControlModifier)  # the whole bulk comes back
-    assert ws.facts.counts()["candidate"] == 6
+    assert ws.facts.counts("shop")["candidate"] == 6
 
     types = [e.type for e in ws.audit.log.events()]
     assert any("approved" in t for t in types) and any("rejected" in t for t in types)
 
 
 def test_filters_cheat_sheet_and_add_a_fact(qtbot, win, facts_ws, tmp_path):
-    panel = win.select_panel("facts")
-    panel.table.setFocus()
+    panel = facts_panel(win)
     press(qtbot, panel, Qt.Key.Key_Question)
     assert panel.queue.cheatsheet.isVisible()
     sheet = panel.queue.cheatsheet_text.text()
@@ -115,11 +121,12 @@ def test_filters_cheat_sheet_and_add_a_fact(qtbot, win, facts_ws, tmp_path):
     form = panel.add_form
     assert form.isVisible() and form.statement.hasFocus()
     type_text(qtbot, panel, "Write user-visible text through t() with French as the source language.")
-    form.document.setEditText("storefront: storefront-coding-conventions.md")
+    form.project.setEditText("shop")
+    form.document.setEditText("shop: storefront-coding-conventions.md")
     form.quote.setPlainText("French is the source language")
     qtbot.keyClick(form.statement, Qt.Key.Key_Return, Qt.KeyboardModifier.ControlModifier)
     assert not form.isVisible(), panel.message.text()
-    assert "Added storefront:convention:" in panel.message.text()
+    assert "Added shop:convention:" in panel.message.text()
     assert panel.current().statement.startswith("Write user-visible text")
 
     press(qtbot, panel, Qt.Key.Key_N, Qt.KeyboardModifier.ControlModifier)
@@ -140,7 +147,9 @@ def test_arbitrate_a_conflict_by_keyboard(qtbot, win, facts_ws):
     ws = facts_ws
     panel = win.select_panel("conflicts")
     panel.table.setFocus()
-    assert panel.model.rowCount() == 1
+    shown = panel.model.rowCount()  # the demo's own conflict and ours
+    ours = next(i for i, r in enumerate(panel.model.rows) if r.info.project == "shop")
+    panel.queue.select_row(ours)
     row = panel.current()
     a, b = row.facts
     assert a.statement in panel.side_widgets[0].text.text() and b.statement in panel.side_widgets[1].text.text()
@@ -163,14 +172,14 @@ def test_arbitrate_a_conflict_by_keyboard(qtbot, win, facts_ws):
     type_text(qtbot, panel, "the document says both: small PRs, flags for the rest")
     qtbot.keyClick(q.reason_edit, Qt.Key.Key_Return)
 
-    assert ws.facts.conflicts() == []  # resolved
+    assert [c.id for c in ws.facts.conflicts()] == [r.id for r in panel.model.rows]  # ours is resolved
     c = ws.facts.conflict(row.id)
     assert c.resolution == "merge" and c.resolution_reason == "the document says both: small PRs, flags for the rest"
     merged = ws.facts.show(c.result)
     assert merged.status == "approved" and merged.statement.startswith("Keep pull requests under about 400")
     assert {ws.facts.show(a.id).status, ws.facts.show(b.id).status} == {"rejected"}  # the losers keep their rows
     assert "resolved: Merged" in panel.message.text()
-    assert panel.model.rowCount() == 0
+    assert panel.model.rowCount() == shown - 1
 
     panel.status_combo.setCurrentIndex(panel.status_combo.findData("resolved"))
     assert panel.model.rowCount() == 1 and "Resolved (merge)" in panel.resolution.text()
