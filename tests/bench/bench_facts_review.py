@@ -177,6 +177,8 @@ def test_latency_per_decision_at_10k(qtbot, big, capsys):
         view.resizeColumnsToContents()  # what a view that shows every row does to fit them
         qtbot.wait(0)
         naive_ms.append((time.perf_counter() - t0) * 1000 + service_ms[-1])
+    qtbot.wait(500)  # the panel's debounced count refresh starts...
+    workers.wait_for_all()  # ...and every job ends before the window goes
     view.close()
     win.close()
     p, s, n = statistics.median(panel_ms), statistics.median(service_ms), statistics.median(naive_ms)

@@ -402,7 +402,7 @@ class FactsPanel(Panel):
         hh = self.table.horizontalHeader()
         hh.setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
         hh.setSectionResizeMode(FactsModel.COL_STATEMENT, QHeaderView.ResizeMode.Stretch)
-        for col, width in ((0, 78), (2, 40), (3, 38), (4, 92), (5, 74)):
+        for col, width in ((0, 86), (2, 48), (3, 46), (4, 92), (5, 74)):
             self.table.setColumnWidth(col, width)
         queue.set_empty_text("")
 
