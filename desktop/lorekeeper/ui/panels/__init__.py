@@ -28,6 +28,7 @@ def lazy(module: str, cls: str) -> Callable[[AppContext], Panel]:
     return build
 
 
+# the sidebar's order (DESIGN.md "Desktop app"): the daily loop, then the knowledge, then the records
 PANELS: list[PanelSpec] = [
     PanelSpec("skills", "Skills", "skills", lazy("lorekeeper.ui.panels.skills", "SkillsPanel")),
     PanelSpec("evals", "Evals", "evals", lazy("lorekeeper.ui.panels.evals", "EvalsPanel")),
@@ -37,10 +38,12 @@ PANELS: list[PanelSpec] = [
     PanelSpec("quality", "Quality", "quality", lazy("lorekeeper.ui.panels.quality", "QualityPanel")),
     PanelSpec("proposals", "Proposals", "proposals", lazy("lorekeeper.ui.panels.proposals", "ProposalsPanel")),
     PanelSpec("benchmarks", "Benchmarks", "benchmarks", lazy("lorekeeper.ui.panels.benchmarks", "BenchmarksPanel")),
-    PanelSpec("audit", "Audit", "audit", lazy("lorekeeper.ui.panels.audit", "AuditPanel")),
-    PanelSpec("ledger", "Compression ledger", "ledger", lazy("lorekeeper.ui.panels.ledger", "LedgerPanel")),
+    PanelSpec("facts", "Facts review", "facts", lazy("lorekeeper.ui.panels.facts", "FactsPanel")),
+    PanelSpec("conflicts", "Conflicts", "conflicts", lazy("lorekeeper.ui.panels.conflicts", "ConflictsPanel")),
     PanelSpec("memory", "Memory", "memory", lazy("lorekeeper.ui.panels.memory", "MemoryPanel")),
+    PanelSpec("ledger", "Compression ledger", "ledger", lazy("lorekeeper.ui.panels.ledger", "LedgerPanel")),
     PanelSpec("purge", "Purge runs", "purge", lazy("lorekeeper.ui.panels.purge", "PurgePanel")),
+    PanelSpec("audit", "Audit", "audit", lazy("lorekeeper.ui.panels.audit", "AuditPanel")),
 ]
 
 __all__ = ["PANELS", "AppContext", "Panel", "PanelSpec", "lazy"]

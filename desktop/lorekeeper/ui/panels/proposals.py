@@ -1,10 +1,11 @@
 """Proposals: the keyboard-first review queue of the improvement loop.
 
-A approve · R reject (type the reason, Enter) · U undo · J / N next · K / P previous ·
-B run benchmark · ? the cheat-sheet. The card shows the seed's proposal card (project, skill,
+A approve · R reject (type the reason, Enter) · U / Ctrl+Z undo · J / N next · K / P previous ·
+B run benchmark · ? the cheat-sheet. The queue is the shared `ui.review_queue.ReviewQueue` (the
+Facts review and Conflicts panels use it too). The card shows the seed's proposal card (project, skill,
 reason, metrics, feedback, related learnings) with the benchmark badge; below it, the current
 and the proposed SKILL.md side by side with the changed lines marked. Every decision goes
-through `ws.improve.proposals` in a worker and is a signed audit event.
+through `ws.improve.proposals` in a worker (the queue's actions) and is a signed audit event.
 """
 
 from __future__ import annotations
@@ -15,17 +16,13 @@ from dataclasses import dataclass
 from typing import Any
 
 from PySide6.QtCore import Qt, QTimer, Slot
-from PySide6.QtGui import QKeySequence, QShortcut
 from PySide6.QtWidgets import (
     QComboBox,
-    QFrame,
     QHBoxLayout,
     QHeaderView,
     QLabel,
-    QLineEdit,
     QPushButton,
     QSplitter,
-    QTableView,
     QVBoxLayout,
     QWidget,
 )
@@ -35,23 +32,14 @@ from lorekeeper.jobs import process_steps
 from lorekeeper.ui.diffview import SideBySideDiff, aligned_diff, stats_text  # noqa: F401 - aligned_diff re-exported
 from lorekeeper.ui.models.base import RowsModel
 from lorekeeper.ui.panels.base import AppContext, Panel
+from lorekeeper.ui.review_queue import UNDO, Decision, QueueActions, ReviewQueue
 from lorekeeper.ui.theme import color, icon
 from lorekeeper.ui.turns import in_turns
-from lorekeeper.ui.widgets import EmptyState, FlowLayout, MessageBox, label, setup_table
+from lorekeeper.ui.widgets import label
 from lorekeeper.ui.workers import is_synchronous, run_task
 from lorekeeper.workspace_jobs import in_workspace
 
 STATUSES = (("Pending", "pending"), ("Approved", "approved"), ("Rejected", "rejected"), ("All", "all"))
-SHORTCUTS = (
-    ("A", "Approve the selected proposal (the current version stays in the skill's history)"),
-    ("R", "Reject: type the reason, Enter to confirm, Esc to cancel"),
-    ("U", "Undo the decision (an approval restores the backed-up version)"),
-    ("J / N", "Next proposal"),
-    ("K / P", "Previous proposal"),
-    ("B", "Run the A/B benchmark of the selected proposal"),
-    ("?", "Show or hide this cheat-sheet"),
-    ("F5", "Refresh"),
-)
 
 
 @dataclass(frozen=True)
@@ -132,10 +120,6 @@ def card_html(p: ProposalInfo) -> str:
 class ProposalsPanel(Panel):
     def __init__(self, ctx: AppContext, parent: QWidget | None = None) -> None:
         super().__init__(ctx, parent)
-        self._keep_row = 0
-        self._keep_id: int | None = None
-        self.busy = False
-
         self.status_combo = QComboBox()
         for text, value in STATUSES:
             self.status_combo.addItem(text, value)
@@ -154,16 +138,41 @@ class ProposalsPanel(Panel):
         self.run_label = label("", "hintText", wrap=True)
 
         self.model = ProposalsModel(self)
-        self.table = QTableView()
-        self.table.setModel(self.model)
-        setup_table(self.table)
+        proposals = self.ws.improve.proposals
+        self.queue = queue = ReviewQueue(
+            self.model,
+            QueueActions(
+                approve=lambda p: proposals.approve(p.id),
+                reject=lambda p, why: proposals.reject(p.id, why=why),
+                undo=self._undo_decision,
+                is_open=lambda p: p.status == "pending",
+            ),
+            host=self,
+            noun="proposal",
+            next_keys=("J", "N"),
+            previous_keys=("K", "P"),
+            undo_keys=("U", "Ctrl+Z"),
+            undo_text="Undo the decision (an approval restores the backed-up version)",
+        )
+        queue.add_shortcut(("B",), "Run the A/B benchmark of the selected proposal", self.run_benchmark)
+        queue.add_shortcut(("F5",), "Refresh", self.reload)
+        queue.add_action_button(self.bench_button)
+        queue.current_changed.connect(self._show_proposal)
+        queue.decided.connect(self._decided)
+        queue.busy_changed.connect(self._update_bench_button)
+        # the queue's widgets, under the names the panel has always had
+        self.table, self.empty, self.message = queue.table, queue.empty, queue.message
+        self.approve_button, self.reject_button = queue.approve_button, queue.reject_button
+        self.undo_button, self.prev_button, self.next_button = queue.undo_button, queue.prev_button, queue.next_button
+        self.help_button, self.reject_bar, self.reason_edit = queue.help_button, queue.reject_bar, queue.reason_edit
+        self.confirm_reject_button, self.cancel_reject_button = queue.confirm_reject_button, queue.cancel_reject_button
+        self.cheatsheet, self.cheatsheet_text = queue.cheatsheet, queue.cheatsheet_text
+        self.shortcuts = queue.shortcuts
         hh = self.table.horizontalHeader()
         hh.setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
         hh.setStretchLastSection(True)
         for col, width in ((0, 34), (1, 115), (2, 80), (3, 64), (4, 66), (5, 150)):
             self.table.setColumnWidth(col, width)
-        self.table.selectionModel().currentRowChanged.connect(self._on_current)
-        self.empty = EmptyState(self.table, "")
 
         self.card = QLabel()
         self.card.setObjectName("proposalCard")
@@ -173,69 +182,8 @@ class ProposalsPanel(Panel):
         self.card.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         self.badge = QLabel("")
         self.badge.setObjectName("benchmarkBadge")
-
-        self.approve_button = QPushButton("Approve (A)")
-        self.approve_button.setIcon(icon("pass"))
-        self.reject_button = QPushButton("Reject (R)")
-        self.reject_button.setIcon(icon("fail"))
-        self.undo_button = QPushButton("Undo (U)")
-        self.prev_button = QPushButton("◀ Previous (K)")
-        self.next_button = QPushButton("Next (J) ▶")
-        self.help_button = QPushButton("?")
-        self.help_button.setToolTip("Keyboard shortcuts")
-        self.help_button.setFixedWidth(32)
-        for b in (
-            self.approve_button,
-            self.reject_button,
-            self.undo_button,
-            self.prev_button,
-            self.next_button,
-            self.help_button,
-            self.bench_button,
-            self.nightly_button,
-            self.sage_button,
-        ):
+        for b in (self.nightly_button, self.sage_button):
             b.setFocusPolicy(Qt.FocusPolicy.NoFocus)  # the keyboard stays on the queue
-        actions = FlowLayout()  # wraps onto two lines in a narrow window
-        actions.addWidget(self.approve_button)
-        actions.addWidget(self.reject_button)
-        actions.addWidget(self.undo_button)
-        actions.addStretch(1)
-        actions.addWidget(self.bench_button)
-        actions.addWidget(self.prev_button)
-        actions.addWidget(self.next_button)
-        actions.addWidget(self.help_button)
-
-        self.reject_bar = QFrame()
-        rb = QHBoxLayout(self.reject_bar)
-        rb.setContentsMargins(0, 0, 0, 0)
-        self.reason_edit = QLineEdit()
-        self.reason_edit.setPlaceholderText("Why is it rejected? (Enter to reject, Esc to cancel)")
-        self.reason_edit.returnPressed.connect(self.confirm_reject)
-        self.confirm_reject_button = QPushButton("Reject")
-        self.cancel_reject_button = QPushButton("Cancel")
-        rb.addWidget(QLabel("Reason:"))
-        rb.addWidget(self.reason_edit, 1)
-        rb.addWidget(self.confirm_reject_button)
-        rb.addWidget(self.cancel_reject_button)
-        self.reject_bar.hide()
-
-        self.cheatsheet = QFrame()
-        self.cheatsheet.setObjectName("cheatsheet")
-        self.cheatsheet.setFrameShape(QFrame.Shape.StyledPanel)
-        cs = QVBoxLayout(self.cheatsheet)
-        cs.addWidget(label("Keyboard shortcuts", "sectionTitle"))
-        self.cheatsheet_text = label(
-            "<table>"
-            + "".join(
-                f"<tr><td style='padding-right:14px'><b>{html.escape(k)}</b></td><td>{html.escape(v)}</td></tr>"
-                for k, v in SHORTCUTS
-            )
-            + "</table>"
-        )
-        self.cheatsheet_text.setTextFormat(Qt.TextFormat.RichText)
-        cs.addWidget(self.cheatsheet_text)
-        self.cheatsheet.hide()
 
         diff = self.diff = SideBySideDiff("Current", "Proposed")
         self.current_view, self.proposed_view = diff.left, diff.right
@@ -251,16 +199,15 @@ class ProposalsPanel(Panel):
         head.addWidget(self.diff_summary)
         dl.addWidget(self.card)
         dl.addLayout(head)
-        dl.addLayout(actions)
+        dl.addWidget(queue.action_bar)
         dl.addWidget(self.reject_bar)
         dl.addWidget(self.cheatsheet)
         dl.addWidget(diff, 1)
 
         split = QSplitter(Qt.Orientation.Horizontal)
-        split.addWidget(self.empty)
+        split.addWidget(queue)
         split.addWidget(detail)
         split.setSizes([400, 880])  # the decision side gets the room in a narrow window
-        self.message = MessageBox()
 
         layout = QVBoxLayout(self)
         layout.setContentsMargins(20, 16, 20, 12)
@@ -279,44 +226,17 @@ class ProposalsPanel(Panel):
         layout.addWidget(split, 1)
         layout.addWidget(self.message)
 
-        self.status_combo.currentIndexChanged.connect(self.reload)
+        self.status_combo.currentIndexChanged.connect(self._filter_changed)
         self.nightly_button.clicked.connect(self.run_nightly)
         self.sage_button.clicked.connect(self.run_sage)
         self.bench_button.clicked.connect(self.run_benchmark)
-        self.approve_button.clicked.connect(self.approve)
-        self.reject_button.clicked.connect(self.start_reject)
-        self.confirm_reject_button.clicked.connect(self.confirm_reject)
-        self.cancel_reject_button.clicked.connect(self.cancel_reject)
-        self.undo_button.clicked.connect(self.undo)
-        self.prev_button.clicked.connect(self.previous)
-        self.next_button.clicked.connect(self.next)
-        self.help_button.clicked.connect(self.toggle_cheatsheet)
-        self._shortcuts()
         ctx.bus.changed.connect(self._on_bus)
         self._show_proposal(None)
         self.refresh()
 
-    # ------------------------------------------------------------ keyboard
-    def _shortcuts(self) -> None:
-        keys = {
-            "A": self.approve,
-            "R": self.start_reject,
-            "U": self.undo,
-            "J": self.next,
-            "N": self.next,
-            "K": self.previous,
-            "P": self.previous,
-            "B": self.run_benchmark,
-            "?": self.toggle_cheatsheet,
-            "Shift+?": self.toggle_cheatsheet,
-            "Esc": self.escape,
-        }
-        self.shortcuts: list[QShortcut] = []
-        for key, slot in keys.items():
-            sc = QShortcut(QKeySequence(key), self)
-            sc.setContext(Qt.ShortcutContext.WidgetWithChildrenShortcut)
-            sc.activated.connect(slot)
-            self.shortcuts.append(sc)
+    @property
+    def busy(self) -> bool:
+        return self.queue.busy
 
     # ------------------------------------------------------------ loading
     @Slot()
@@ -336,6 +256,11 @@ class ProposalsPanel(Panel):
     def _on_bus(self, topic: str) -> None:
         if topic in ("proposals", "benchmarks", "skills"):
             self.reload()
+
+    @Slot()
+    def _filter_changed(self) -> None:
+        self.queue.reset_progress()
+        self.reload()
 
     @Slot()
     def reload(self) -> None:
@@ -358,30 +283,16 @@ class ProposalsPanel(Panel):
         )
 
     def _show(self, snap: QueueSnapshot) -> None:
-        cur = self.current()
-        keep_id = self._keep_id if self._keep_id is not None else (cur.id if cur else None)
-        self.table.selectionModel().blockSignals(True)
-        self.model.set_rows(snap.rows)
-        row = next((i for i, p in enumerate(snap.rows) if p.id == keep_id), None)
-        if row is None and snap.rows:
-            row = min(self._keep_row, len(snap.rows) - 1)
-        if row is not None:
-            self.table.selectRow(row)
-        self.table.selectionModel().blockSignals(False)
-        self._keep_id = None
         c = snap.counts
         self.counts_label.setText(f"{c['pending']} pending · {c['approved']} approved · {c['rejected']} rejected")
         status = self.status_combo.currentData()
-        self.empty.set_empty(
-            not snap.rows,
-            (
-                "No pending proposal. Run the nightly analysis (or `lorekeeper nightly`) to look for underperforming skills, "
-                "or ask Sage."
-                if status == "pending"
-                else f"No {status} proposal."
-                if status != "all"
-                else "No proposal yet."
-            ),
+        self.queue.set_empty_text(
+            "No pending proposal. Run the nightly analysis (or `lorekeeper nightly`) to look for underperforming skills, "
+            "or ask Sage."
+            if status == "pending"
+            else f"No {status} proposal."
+            if status != "all"
+            else "No proposal yet."
         )
         if snap.last_run:
             r = snap.last_run
@@ -392,23 +303,18 @@ class ProposalsPanel(Panel):
                 + (f", {len(r.get('errors', []))} error(s)" if r.get("errors") else "")
                 + "."
             )
-        self._show_proposal(self.current())
+        self.model.set_rows(snap.rows)  # the queue keeps the selection in place and shows the current one
 
     def current(self) -> ProposalInfo | None:
-        idx = self.table.selectionModel().currentIndex()
-        return self.model.row(idx.row()) if idx.isValid() else None
+        current: ProposalInfo | None = self.queue.current()
+        return current
 
-    @Slot()
-    def _on_current(self, *_args: object) -> None:
-        self.cancel_reject()
-        self._show_proposal(self.current())
+    def _update_bench_button(self, *_args: object) -> None:
+        p = self.current()
+        self.bench_button.setEnabled(p is not None and p.status == "pending" and not self.busy)
 
     def _show_proposal(self, p: ProposalInfo | None) -> None:
-        for button in (self.approve_button, self.reject_button, self.bench_button):
-            button.setEnabled(p is not None and p.status == "pending" and not self.busy)
-        self.undo_button.setEnabled(p is not None and p.status != "pending" and not self.busy)
-        self.prev_button.setEnabled(self.table.currentIndex().row() > 0)
-        self.next_button.setEnabled(0 <= self.table.currentIndex().row() < self.model.rowCount() - 1)
+        self._update_bench_button()
         if p is None:
             self.card.setText("<p>Select a proposal to see its card and the change it makes.</p>")
             self.badge.setText("")
@@ -441,116 +347,62 @@ class ProposalsPanel(Panel):
         self.diff.scroll_to_first_change()  # open the diff at the first change
         QTimer.singleShot(0, self.diff, self.diff.scroll_to_first_change)  # again once the views have laid the text out
 
-    # ------------------------------------------------------------ navigation
-    @Slot()
+    # ------------------------------------------------------------ the queue (keyboard and buttons)
     def next(self) -> None:
-        self._move(1)
+        self.queue.next()
 
-    @Slot()
     def previous(self) -> None:
-        self._move(-1)
+        self.queue.previous()
 
-    def _move(self, step: int) -> None:
-        if self.reject_bar.isVisible():
-            return
-        row = self.table.currentIndex().row() + step
-        if 0 <= row < self.model.rowCount():
-            self.table.selectRow(row)
-            self.table.setFocus()
-
-    @Slot()
     def toggle_cheatsheet(self) -> None:
-        self.cheatsheet.setVisible(not self.cheatsheet.isVisible())
+        self.queue.toggle_cheatsheet()
 
-    @Slot()
     def escape(self) -> None:
-        if self.reject_bar.isVisible():
-            self.cancel_reject()
-        elif self.cheatsheet.isVisible():
-            self.cheatsheet.hide()
+        self.queue.escape()
 
-    # ------------------------------------------------------------ decisions
-    def _decide(self, what: str, fn, *args: Any, **kwargs: Any) -> None:
-        p = self.current()
-        if p is None or self.busy:
-            return
-        self.busy = True
-        self._keep_row = self.table.currentIndex().row()
-        self._keep_id = None
-        self.message.clear_message()
+    def approve(self) -> None:
+        self.queue.approve()
 
-        def done(info: ProposalInfo) -> None:
-            self.message.show_ok(
-                f"{what} #{info.id} ({info.skill})"
-                + (
-                    f": now v{info.applied_version}, v{info.base_version} kept in its history"
-                    if info.status == "approved"
-                    else f": {info.decision_reason}"
-                    if info.status == "rejected"
-                    else ": pending again"
-                )
+    def start_reject(self) -> None:
+        self.queue.start_reject()
+
+    def confirm_reject(self) -> None:
+        self.queue.confirm_reject()
+
+    def cancel_reject(self) -> None:
+        self.queue.cancel_reject()
+
+    def undo(self) -> None:
+        self.queue.undo()
+
+    def _undo_decision(self, decision: Decision) -> ProposalInfo:
+        info: ProposalInfo | None = None
+        for pid in decision.ids:
+            info = self.ws.improve.proposals.undo(int(str(pid)))
+        assert info is not None  # a decision names at least one proposal
+        return info
+
+    def _decided(self, kind: str, info: ProposalInfo) -> None:
+        what = {UNDO: "Undid"}.get(kind, "Approved" if info.status == "approved" else "Rejected")
+        self.message.show_ok(
+            f"{what} #{info.id} ({info.skill})"
+            + (
+                f": now v{info.applied_version}, v{info.base_version} kept in its history"
+                if info.status == "approved"
+                else f": {info.decision_reason}"
+                if info.status == "rejected"
+                else ": pending again"
             )
-            self.ctx.status(f"{what} proposal #{info.id}")  # the change feed refreshes the panels
-
-        run_task(
-            fn,
-            p.id,
-            *args,
-            name=f"{what} #{p.id}",
-            on_result=done,
-            on_error=self._failed,
-            on_finished=self._finished,
-            **kwargs,
         )
+        self.ctx.status(f"{what} proposal #{info.id}")  # the change feed refreshes the panels
 
     def _failed(self, exc: BaseException) -> None:
         self.message.show_error(exc)
 
     def _finished(self) -> None:
-        self.busy = False
+        self.queue.set_busy(False)
         self.reload()
         self.table.setFocus()
-
-    @Slot()
-    def approve(self) -> None:
-        p = self.current()
-        if p is None or p.status != "pending" or self.reject_bar.isVisible():
-            return
-        self._decide("Approved", self.ws.improve.proposals.approve)
-
-    @Slot()
-    def start_reject(self) -> None:
-        p = self.current()
-        if p is None or p.status != "pending" or self.busy:
-            return
-        self.reject_bar.show()
-        self.reason_edit.clear()
-        self.reason_edit.setFocus(Qt.FocusReason.ShortcutFocusReason)
-
-    @Slot()
-    def confirm_reject(self) -> None:
-        why = self.reason_edit.text().strip()
-        if not why:
-            self.message.show_error("A rejection needs a reason: type it, then Enter.")
-            self.reason_edit.setFocus()
-            return
-        self.reject_bar.hide()
-        self._decide("Rejected", self.ws.improve.proposals.reject, why=why)
-
-    @Slot()
-    def cancel_reject(self) -> None:
-        if self.reject_bar.isVisible():
-            self.reject_bar.hide()
-            self.reason_edit.clear()
-            self.table.setFocus()
-
-    @Slot()
-    def undo(self) -> None:
-        p = self.current()
-        if p is None or p.status == "pending" or self.reject_bar.isVisible():
-            return
-        self._keep_id = p.id
-        self._decide("Undid", self.ws.improve.proposals.undo)
 
     # ------------------------------------------------------------ jobs
     def _job_buttons(self, enabled: bool) -> None:
@@ -605,8 +457,8 @@ class ProposalsPanel(Panel):
         p = self.current()
         if p is None or p.status != "pending" or self.busy:
             return
-        self.busy = True
-        self._keep_id = p.id
+        self.queue.set_busy(True)
+        self.queue.keep(p.id)
         self.bench_button.setEnabled(False)
         self.message.clear_message()
 

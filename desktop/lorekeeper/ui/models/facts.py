@@ -1,0 +1,154 @@
+"""The Facts review queue's table: one query per filter, rows handed to the view a page at a time.
+
+`ws.facts.list(...)` answers a filter in one call (in a worker: the rows are read and their
+signatures checked off the GUI thread); the confidence band and the scope filter apply there too.
+The model keeps that answer as a snapshot and gives the view `PAGE_SIZE` rows at a time
+(canFetchMore/fetchMore slice the snapshot, no I/O), so a 10k-fact queue costs the GUI thread one
+page, not 10k rows, whatever the filter.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from PySide6.QtCore import QModelIndex, QPersistentModelIndex, Qt
+
+from lorekeeper.facts.model import FactInfo
+from lorekeeper.ui.models.paged import PagedRowsModel
+from lorekeeper.ui.theme import color
+from lorekeeper.ui.workers import run_task
+
+#: (label, (min, max)) — the seed's confidence bands
+BANDS: tuple[tuple[str, tuple[float, float]], ...] = (
+    ("Any confidence", (0.0, 1.0)),
+    ("0.9+ stated", (0.9, 1.0)),
+    ("0.6–0.89 deduced", (0.6, 0.8999)),
+    ("below 0.6 fragile", (0.0, 0.5999)),
+)
+UNIVERSAL = "\x00universal"  # the scope filter's "no scope (everywhere)"
+SCOPED = "\x00scoped"  # "any scope"
+
+
+def band_of(confidence: float) -> str:
+    if confidence >= 0.9:
+        return "stated explicitly"
+    if confidence >= 0.6:
+        return "deduced from an example"
+    return "fragile inference"
+
+
+@dataclass(frozen=True)
+class FactQuery:
+    project: str | None = None
+    status: str | None = "candidate"
+    type: str | None = None
+    document: str | None = None
+    band: tuple[float, float] = (0.0, 1.0)
+    scope: str | None = None  # None: any; UNIVERSAL; SCOPED; else one glob
+
+    def keeps(self, f: FactInfo) -> bool:
+        lo, hi = self.band
+        if not lo <= f.confidence <= hi:
+            return False
+        if self.scope == UNIVERSAL:
+            return not f.scope
+        if self.scope == SCOPED:
+            return bool(f.scope)
+        if self.scope:
+            return self.scope in f.scope
+        return True
+
+
+def query_facts(service: Any, q: FactQuery) -> list[FactInfo]:
+    """The facts a query selects, in the service's order (creation order). Runs in a worker."""
+    rows = service.list(q.project or None, status=q.status or None, type=q.type or None, document=q.document or None)
+    return [f for f in rows if q.keeps(f)]
+
+
+class FactsModel(PagedRowsModel[Any, FactQuery]):
+    COL_TYPE, COL_STATEMENT, COL_CONF, COL_DOCS, COL_SCOPE, COL_STATUS = range(6)
+    HEADERS = ("Type", "Statement", "Conf.", "Docs", "Scope", "Status")
+    JOB_NAME = "Loading facts"
+    JOB_VISIBLE = False
+
+    def __init__(self, service: Callable[[], Any], parent: Any = None) -> None:
+        super().__init__(FactQuery(), parent)
+        self._service = service
+        self.snapshot: list[FactInfo] = []  # every fact of the current query (the view has the first pages)
+
+    def reload(self) -> None:
+        query, service = self.query, self._service()
+        self._loading = True
+        run_task(
+            query_facts,
+            service,
+            query,
+            name=self.JOB_NAME,
+            key=(self, "page"),
+            visible=self.JOB_VISIBLE,
+            on_result=self._on_snapshot,
+            on_error=self._on_error,
+        )
+
+    def _on_snapshot(self, facts: list[FactInfo]) -> None:
+        self.snapshot = facts
+        keep = max(self.PAGE_SIZE, len(self.rows))  # rows already scrolled into stay loaded
+        self._on_first_page((len(facts), facts[:keep]))
+
+    def drop_decided(self, ids: tuple[Any, ...], result: Any) -> None:
+        """The queue decided `ids`: the facts that left the filter leave the list now (the next one
+        is on screen at once); the change feed's reload then brings the store's state."""
+        after = {f.id: f for f in getattr(result, "facts", []) or []}
+        gone = {i for i in ids if i in after and not self.query_keeps(after[i])}
+        if not gone:
+            return
+        self.beginResetModel()
+        self.rows = [f for f in self.rows if f.id not in gone]
+        self.snapshot = [f for f in self.snapshot if f.id not in gone]
+        self.total = len(self.snapshot)
+        self.endResetModel()
+
+    def query_keeps(self, f: FactInfo) -> bool:
+        q = self.query
+        return (not q.status or f.status == q.status) and q.keeps(f)
+
+    def canFetchMore(self, parent: QModelIndex | QPersistentModelIndex = QModelIndex()) -> bool:  # noqa: B008
+        return not parent.isValid() and not self._loading and len(self.rows) < len(self.snapshot)
+
+    def fetchMore(self, parent: QModelIndex | QPersistentModelIndex = QModelIndex()) -> None:  # noqa: B008
+        if not self.canFetchMore(parent):
+            return
+        first = len(self.rows)
+        page = self.snapshot[first : first + self.PAGE_SIZE]
+        self.beginInsertRows(QModelIndex(), first, first + len(page) - 1)
+        self.rows.extend(page)
+        self.endInsertRows()
+
+    def cell(self, item: FactInfo, column: int, role: int) -> Any:
+        if role == Qt.ItemDataRole.DisplayRole:
+            if column == self.COL_TYPE:
+                return item.type
+            if column == self.COL_STATEMENT:
+                return ("⚑ " if item.flag else "") + item.statement
+            if column == self.COL_CONF:
+                return f"{item.confidence:.2f}"
+            if column == self.COL_DOCS:
+                return str(item.corroboration)
+            if column == self.COL_SCOPE:
+                return ", ".join(item.scope) if item.scope else "everywhere"
+            if column == self.COL_STATUS:
+                return item.status
+        if role == Qt.ItemDataRole.ForegroundRole:
+            if column == self.COL_STATUS:
+                return color(
+                    {"approved": "pass", "rejected": "fail", "conflicting": "trigger"}.get(item.status, "info")
+                )
+            if column == self.COL_SCOPE and not item.scope:
+                return color("muted")
+        if role == Qt.ItemDataRole.ToolTipRole and column == self.COL_STATEMENT:
+            return item.statement + (f"\n\n⚑ {item.flag}" if item.flag else "")
+        if role == Qt.ItemDataRole.TextAlignmentRole and column in (self.COL_CONF, self.COL_DOCS):
+            return int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+        return None

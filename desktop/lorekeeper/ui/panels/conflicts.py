@@ -1,0 +1,400 @@
+"""Conflicts: arbitrate contradicting facts, side by side, by the keyboard (seed 003, issue 11).
+
+1 / 2 (… 9) keep fact A / B (the others are rejected) · M merge into a new statement · X reject
+them all · J / K next / previous · ? / F1 the cheat-sheet. Every decision asks for a reason (Enter
+confirms, Esc cancels) and goes through `ws.facts.resolve` in a job: a signed event (who, when,
+why); the losing facts keep their rows and history. The queue is the shared
+`ui.review_queue.ReviewQueue`.
+"""
+
+from __future__ import annotations
+
+import html
+import string
+from dataclasses import dataclass
+from typing import Any
+
+from PySide6.QtCore import Qt, Slot
+from PySide6.QtWidgets import (
+    QComboBox,
+    QFrame,
+    QHBoxLayout,
+    QHeaderView,
+    QLabel,
+    QLineEdit,
+    QPushButton,
+    QScrollArea,
+    QSplitter,
+    QVBoxLayout,
+    QWidget,
+)
+
+from lorekeeper.facts.model import ConflictInfo, FactInfo
+from lorekeeper.ui.models.base import RowsModel
+from lorekeeper.ui.models.facts import band_of
+from lorekeeper.ui.panels.base import AppContext, Panel
+from lorekeeper.ui.review_queue import QueueActions, ReviewQueue
+from lorekeeper.ui.theme import color
+from lorekeeper.ui.widgets import label
+from lorekeeper.ui.workers import run_task
+
+STATUSES = (("Open", "open"), ("Resolved", "resolved"), ("All", ""))
+LETTERS = string.ascii_uppercase
+
+
+@dataclass(frozen=True)
+class ConflictRow:
+    id: int
+    info: ConflictInfo
+    facts: tuple[FactInfo, ...]
+
+
+def load_conflicts(service: Any, status: str | None) -> list[ConflictRow]:
+    out: list[ConflictRow] = []
+    for c in service.conflicts(status=status or None):
+        facts: list[FactInfo] = []
+        for fid in c.facts:
+            try:
+                facts.append(service.show(fid))
+            except Exception:  # noqa: BLE001 - a fact that cannot be read is left out, the rest shown
+                continue
+        out.append(ConflictRow(c.id, c, tuple(facts)))
+    return out
+
+
+class ConflictsModel(RowsModel[ConflictRow]):
+    HEADERS = ("#", "Why they conflict", "Status")
+
+    def cell(self, item: ConflictRow, column: int, role: int) -> Any:
+        c = item.info
+        if role == Qt.ItemDataRole.DisplayRole:
+            return (str(c.id), f"{c.project}: {c.reason}", c.resolution or c.status)[column]
+        if role == Qt.ItemDataRole.ForegroundRole and column == 2:
+            return color("trigger" if c.status == "open" else "pass")
+        if role == Qt.ItemDataRole.ToolTipRole and column == 1:
+            return f"{c.project}: {c.reason} ({len(c.facts)} facts)"
+        return None
+
+
+def fact_side_html(letter: str, f: FactInfo, outcome: str = "") -> str:
+    e = html.escape
+    scope = ", ".join(f"<code>{e(g)}</code>" for g in f.scope) if f.scope else "everywhere"
+    parts = [
+        f"<p style='font-size:12pt; font-weight:600'>{letter}. {e(f.statement)}</p>",
+        f"<p>{e(f.type)} · confidence {f.confidence:.2f} ({band_of(f.confidence)}) · scope {scope} · "
+        f"{f.corroboration} document{'s' if f.corroboration != 1 else ''}</p>",
+    ]
+    if outcome:
+        parts.append(f"<p><b>{e(outcome)}</b></p>")
+    if f.detail:
+        parts.append(f"<p>{e(f.detail)}</p>")
+    parts.append("<p><b>Provenance</b></p>")
+    for p in f.provenance:
+        parts.append(f"<p style='margin-left:6px'><b>{e(p.origin or p.document_id)}</b><br><i>“{e(p.quote)}”</i></p>")
+    parts.append(f"<p style='color:{color('muted').name()}'><code>{e(f.id)}</code></p>")
+    return "".join(parts)
+
+
+class FactSide(QFrame):
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setObjectName("conflictSide")
+        self.setFrameShape(QFrame.Shape.StyledPanel)
+        self.text = QLabel()
+        self.text.setWordWrap(True)
+        self.text.setTextFormat(Qt.TextFormat.RichText)
+        self.text.setAlignment(Qt.AlignmentFlag.AlignTop | Qt.AlignmentFlag.AlignLeft)
+        self.text.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        lay = QVBoxLayout(self)
+        lay.addWidget(self.text)
+        lay.addStretch(1)
+
+
+class ConflictsPanel(Panel):
+    def __init__(self, ctx: AppContext, parent: QWidget | None = None) -> None:
+        super().__init__(ctx, parent)
+        self.status_combo = QComboBox()
+        for text, value in STATUSES:
+            self.status_combo.addItem(text, value)
+        self.status_combo.setFocusPolicy(Qt.FocusPolicy.ClickFocus)
+        self.counts_label = label("", "hintText")
+
+        self.model = ConflictsModel(self)
+        self.queue = queue = ReviewQueue(
+            self.model,
+            QueueActions(is_open=lambda r: r.info.status == "open"),
+            host=self,
+            noun="conflict",
+            undo_keys=(),
+        )
+        self.keep_buttons: list[QPushButton] = []
+        for i in range(2):
+            b = QPushButton(f"Keep {LETTERS[i]} ({i + 1})")
+            b.clicked.connect(lambda _=False, n=i: self.keep(n))
+            queue.add_action_button(b)
+            self.keep_buttons.append(b)
+        self.merge_button = QPushButton("Merge… (M)")
+        self.merge_button.clicked.connect(self.start_merge)
+        self.reject_all_button = QPushButton("Reject all (X)")
+        self.reject_all_button.clicked.connect(self.reject_all)
+        queue.add_action_button(self.merge_button)
+        queue.add_action_button(self.reject_all_button)
+        queue.add_shortcut(
+            tuple(str(i + 1) for i in range(9)),
+            "Keep fact A, B, … (the others are rejected); type the reason, Enter",
+            lambda: None,
+            label="1 / 2 …",
+        )
+        for sc in queue.shortcuts[-9:]:  # each digit keeps its own fact
+            n = int(sc.key().toString()) - 1
+            sc.activated.disconnect()
+            sc.activated.connect(lambda n=n: self.keep(n))
+        queue.add_shortcut(("M",), "Merge into a new statement (type it, Enter; then the reason)", self.start_merge)
+        queue.add_shortcut(("X",), "Reject them all; type the reason, Enter", self.reject_all)
+        queue.add_shortcut(("F5",), "Refresh", self.refresh)
+        queue.on_escape = self._escape
+        queue.current_changed.connect(self._show_conflict)
+        queue.decided.connect(self._decided)
+        queue.busy_changed.connect(lambda _b: self._update_buttons())
+        self.table, self.message = queue.table, queue.message
+        hh = self.table.horizontalHeader()
+        hh.setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
+        hh.setStretchLastSection(False)
+        hh.setSectionResizeMode(1, QHeaderView.ResizeMode.Stretch)
+        for col, width in ((0, 34), (2, 76)):
+            self.table.setColumnWidth(col, width)
+
+        self.merge_bar = QFrame()
+        mb = QHBoxLayout(self.merge_bar)
+        mb.setContentsMargins(0, 0, 0, 0)
+        self.merge_edit = QLineEdit()
+        self.merge_edit.setPlaceholderText("The merged statement (Enter, then the reason; Esc cancels)")
+        self.merge_edit.returnPressed.connect(self._merge_statement_done)
+        mb.addWidget(QLabel("Merged statement:"))
+        mb.addWidget(self.merge_edit, 1)
+        self.merge_bar.hide()
+
+        self.header = label("", "sectionTitle", wrap=True)
+        self.sides_box = QWidget()
+        self.sides = QHBoxLayout(self.sides_box)
+        self.sides.setContentsMargins(0, 0, 0, 0)
+        self.side_widgets: list[FactSide] = []
+        self.resolution = label("", "hintText", wrap=True)
+        detail = QWidget()
+        dl = QVBoxLayout(detail)
+        dl.setContentsMargins(0, 0, 0, 0)
+        dl.addWidget(self.header)
+        dl.addWidget(self.resolution)
+        dl.addWidget(self.sides_box)
+        dl.addStretch(1)
+        scroll = QScrollArea()
+        scroll.setWidgetResizable(True)
+        scroll.setFrameShape(QFrame.Shape.NoFrame)
+        scroll.setWidget(detail)
+        scroll.setFocusPolicy(Qt.FocusPolicy.NoFocus)
+
+        split = QSplitter(Qt.Orientation.Horizontal)
+        split.addWidget(queue)
+        split.addWidget(scroll)
+        split.setStretchFactor(0, 2)
+        split.setStretchFactor(1, 5)
+        split.setSizes([360, 800])
+
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(20, 16, 20, 12)
+        layout.addWidget(label("Conflicts", "panelTitle"))
+        layout.addWidget(
+            label(
+                "Facts that contradict each other, side by side with their sources. Keep one, merge them into a new "
+                "statement or reject them all: a reason is required, the decision is signed and the other facts keep "
+                "their history. Press ? for the keyboard shortcuts.",
+                "panelSubtitle",
+                wrap=True,
+            )
+        )
+        top = QHBoxLayout()
+        top.addWidget(QLabel("Show:"))
+        top.addWidget(self.status_combo)
+        top.addWidget(self.counts_label, 1)
+        layout.addLayout(top)
+        layout.addWidget(queue.action_bar)
+        layout.addWidget(self.merge_bar)
+        layout.addWidget(queue.reject_bar)
+        layout.addWidget(queue.cheatsheet)
+        layout.addWidget(split, 1)
+        layout.addWidget(self.message)
+
+        self.status_combo.currentIndexChanged.connect(self._filter_changed)
+        ctx.bus.changed.connect(self._on_bus)
+        self._show_conflict(None)
+        self.refresh()
+
+    # ------------------------------------------------------------ loading
+    @Slot()
+    def refresh(self) -> None:
+        self.reload()
+
+    def showEvent(self, event: Any) -> None:
+        super().showEvent(event)
+        self.table.setFocus(Qt.FocusReason.OtherFocusReason)
+
+    def showcase(self) -> None:
+        if self.model.rows and self.queue.current_row() < 0:
+            self.queue.select_row(0)
+
+    @Slot(str)
+    def _on_bus(self, topic: str) -> None:
+        if topic in ("facts", "fact_conflicts"):
+            self.reload()
+
+    @Slot()
+    def _filter_changed(self) -> None:
+        self.queue.reset_progress()
+        self.reload()
+
+    @Slot()
+    def reload(self) -> None:
+        status = self.status_combo.currentData()
+        self.queue.set_empty_text(
+            "No open conflict. Contradictions appear here when `lorekeeper facts consolidate --llm` finds facts "
+            "that cannot both be true; the model never chooses, you do."
+            if status == "open"
+            else "No conflict."
+        )
+        run_task(
+            load_conflicts,
+            self.ws.facts,
+            status,
+            name="Loading conflicts",
+            key=(self, "list"),
+            visible=False,
+            on_result=self._show,
+            on_error=self.message.show_error,
+        )
+
+    def _show(self, rows: list[ConflictRow]) -> None:
+        n_open = sum(1 for r in rows if r.info.status == "open")
+        self.counts_label.setText(f"{len(rows)} shown · {n_open} open")
+        self.model.set_rows(rows)
+
+    def current(self) -> ConflictRow | None:
+        cur: ConflictRow | None = self.queue.current()
+        return cur
+
+    # ------------------------------------------------------------ the detail
+    def _show_conflict(self, row: ConflictRow | None) -> None:
+        self.merge_bar.hide()
+        facts = row.facts if row else ()
+        while len(self.side_widgets) < len(facts):
+            side = FactSide()
+            self.sides.addWidget(side, 1)
+            self.side_widgets.append(side)
+        for i, side in enumerate(self.side_widgets):
+            side.setVisible(i < len(facts))
+        if row is None:
+            self.header.setText("Select a conflict to see its facts side by side." if self.model.rowCount() else "")
+            self.resolution.setText("")
+            self._update_buttons()
+            return
+        c = row.info
+        self.header.setText(f"Conflict #{c.id} · {c.project} — {c.reason}")
+        if c.status == "open":
+            self.resolution.setText("Open: 1 / 2 keep a fact, M merge, X reject all (each asks for a reason).")
+        else:
+            self.resolution.setText(
+                f"Resolved ({c.resolution}) by {c.resolved_by} · {c.resolved_at[:16].replace('T', ' ')}"
+                + (f" → {c.result}" if c.result else "")
+                + (f" — {c.resolution_reason}" if c.resolution_reason else "")
+            )
+        for i, f in enumerate(facts):
+            outcome = ""
+            if c.status != "open":
+                outcome = "kept" if f.id == c.result else f.status
+            self.side_widgets[i].text.setText(fact_side_html(LETTERS[i], f, outcome))
+        self._update_buttons()
+
+    def _update_buttons(self) -> None:
+        row = self.current()
+        open_ = row is not None and row.info.status == "open" and not self.queue.busy
+        for i, b in enumerate(self.keep_buttons):
+            b.setEnabled(open_ and row is not None and i < len(row.facts))
+        self.merge_button.setEnabled(open_)
+        self.reject_all_button.setEnabled(open_)
+
+    # ------------------------------------------------------------ decisions
+    def _open_row(self) -> ConflictRow | None:
+        row = self.current()
+        if row is None or row.info.status != "open" or self.queue.busy or self.queue.reject_bar.isVisible():
+            return None
+        return row
+
+    def _resolve(self, row: ConflictRow, kind: str, why: str, **how: Any) -> None:
+        facts = self.ws.facts
+        cid = row.id
+        self.queue.decide(kind, (cid,), lambda: facts.resolve(cid, why=why, **how))
+
+    def keep(self, n: int) -> None:
+        row = self._open_row()
+        if row is None or self.merge_bar.isVisible() or n >= len(row.facts):
+            return
+        fact = row.facts[n]
+        self.queue.ask_reason(
+            f"Why keep {LETTERS[n]} (“{fact.statement[:60]}”)? Enter to confirm, Esc to cancel",
+            f"Keep {LETTERS[n]}",
+            lambda why: self._resolve(row, "keep", why, keep=fact.id),
+            missing="Keeping a fact needs a reason",
+        )
+
+    def reject_all(self) -> None:
+        row = self._open_row()
+        if row is None or self.merge_bar.isVisible():
+            return
+        self.queue.ask_reason(
+            "Why reject them all? Enter to confirm, Esc to cancel",
+            "Reject all",
+            lambda why: self._resolve(row, "reject_all", why, reject_all=True),
+            missing="Rejecting them all needs a reason",
+        )
+
+    def start_merge(self) -> None:
+        row = self._open_row()
+        if row is None or self.merge_bar.isVisible():
+            return
+        self.merge_edit.setText(row.facts[0].statement if row.facts else "")
+        self.merge_bar.show()
+        self.merge_edit.setFocus(Qt.FocusReason.ShortcutFocusReason)
+        self.merge_edit.selectAll()
+
+    def _merge_statement_done(self) -> None:
+        row = self._open_row()
+        statement = self.merge_edit.text().strip()
+        if row is None:
+            return
+        if not statement:
+            self.message.show_error("A merge needs the new statement: type it, then Enter.")
+            return
+        self.merge_bar.hide()
+        self.queue.ask_reason(
+            "Why merge them into this statement? Enter to confirm, Esc to cancel",
+            "Merge",
+            lambda why: self._resolve(row, "merge", why, merge=statement),
+            missing="A merge needs a reason",
+        )
+
+    def _escape(self) -> bool:
+        if self.merge_bar.isVisible():
+            self.merge_bar.hide()
+            self.table.setFocus()
+            return True
+        return False
+
+    def _decided(self, kind: str, result: Any) -> None:
+        c = getattr(result, "conflict", None)
+        what = {"keep": "Kept one fact", "merge": "Merged", "reject_all": "Rejected all"}.get(kind, kind)
+        text = f"Conflict #{c.id if c else '?'} resolved: {what}"
+        facts = list(getattr(result, "facts", []) or [])
+        if kind in ("keep", "merge") and facts:
+            kept = next((f for f in facts if f.status == "approved"), facts[0])
+            text += f" — “{kept.statement}” is approved"
+        self.message.show_ok(text + " (signed in the audit log).")
+        self.ctx.status(text)

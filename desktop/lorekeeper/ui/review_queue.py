@@ -1,0 +1,594 @@
+"""The keyboard-first review queue every review panel uses (Proposals, Facts review, Conflicts).
+
+A `ReviewQueue` is the list half of a review panel: a table over a list model (a `RowsModel`, or a
+`PagedRowsModel` for very large queues), the queue's progress ("12 of 40 reviewed"), the action
+bar, the reject bar (a reason is required), the shortcut cheat-sheet and the message line. The
+panel lays those widgets out where it likes and shows the current item's detail; the queue owns
+the keyboard and the decision flow:
+
+    A approve · R reject (type the reason, Enter) · E edit · J / ↓ next · K / ↑ previous ·
+    Ctrl+Z undo the last decision (in place: the item comes back and is selected) ·
+    Shift+A approve every open item of the current filter · ? / F1 the cheat-sheet · Esc cancel
+
+Decisions are callbacks (`QueueActions`) that run as jobs (`ui.workers.run_task`): the GUI thread
+never does I/O. The queue does not reload the list itself after a decision: the store's change
+feed (`ui.changefeed`) tells the panel, which reloads its model; the queue then keeps the
+selection in place (the same item if it is still listed, else the item that took its row), so a
+reviewer presses A, A, R… down the queue without moving.
+"""
+
+from __future__ import annotations
+
+import html
+from collections.abc import Callable, Hashable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from PySide6.QtCore import QAbstractItemModel, QModelIndex, Qt, Signal, Slot
+from PySide6.QtGui import QKeySequence, QShortcut
+from PySide6.QtWidgets import (
+    QFrame,
+    QHBoxLayout,
+    QLabel,
+    QLineEdit,
+    QProgressBar,
+    QPushButton,
+    QTableView,
+    QVBoxLayout,
+    QWidget,
+)
+
+from lorekeeper.ui.flow import FlowLayout
+from lorekeeper.ui.theme import icon
+from lorekeeper.ui.widgets import EmptyState, MessageBox, confirm, label, set_progress, setup_table
+from lorekeeper.ui.workers import run_task
+
+# what the queue's own decisions are called (the `kind` of a `Decision` and of `decided`)
+APPROVE, REJECT, BULK, UNDO = "approve", "reject", "bulk", "undo"
+
+
+@dataclass(frozen=True)
+class Decision:
+    """One decision the queue applied: what, on which items (ids), and what the action returned."""
+
+    kind: str
+    ids: tuple[Hashable, ...]
+    result: Any = None
+
+
+@dataclass
+class QueueActions:
+    """What a panel plugs into the queue. Every callable except `edit` and `is_open` runs in a job.
+
+    - `approve(item)`, `reject(item, reason)`: decide one item; return what `decided` hands on.
+    - `undo(decision)`: revert a `Decision` (the last one of the session, or the current item's
+      own decision when the current item is already decided: `Decision("decided", (id,))`).
+    - `bulk_approve(ids)`: approve the open items of the panel's current filter. `bulk_ids()` (on
+      the GUI thread) names them (default: the open items the model holds); `bulk_text(n)` is the
+      confirmation question.
+    - `edit(item)`: on the GUI thread, open the panel's editor for the item.
+    - `is_open(item)`: the item still waits for a decision (approve/reject apply to it).
+    """
+
+    approve: Callable[[Any], Any] | None = None
+    reject: Callable[[Any, str], Any] | None = None
+    undo: Callable[[Decision], Any] | None = None
+    bulk_approve: Callable[[list[Any]], Any] | None = None
+    bulk_ids: Callable[[], list[Any]] | None = None
+    bulk_text: Callable[[int], str] = lambda n: f"Approve the {n} open item(s) of the current filter?"
+    edit: Callable[[Any], None] | None = None
+    is_open: Callable[[Any], bool] = lambda _item: True
+    item_id: Callable[[Any], Hashable] = lambda item: item.id
+
+
+@dataclass
+class _Key:
+    keys: tuple[str, ...]
+    text: str
+    slot: Callable[[], None]
+    shortcuts: list[QShortcut] = field(default_factory=list)
+
+
+class ReviewQueue(QWidget):
+    """The queue widget (progress line + table) and the decision controls its panel lays out.
+
+    Attributes a panel places: `action_bar`, `reject_bar`, `cheatsheet`, `message`. Signals:
+    `current_changed(item or None)` whenever the current item changes or is reloaded,
+    `decided(kind, result)` after a decision succeeded (kind: approve, reject, bulk, undo),
+    `busy_changed(bool)`.
+    """
+
+    current_changed = Signal(object)
+    decided = Signal(str, object)
+    busy_changed = Signal(bool)
+
+    def __init__(
+        self,
+        model: QAbstractItemModel,
+        actions: QueueActions,
+        *,
+        host: QWidget,
+        noun: str = "item",
+        next_keys: Sequence[str] = ("J",),
+        previous_keys: Sequence[str] = ("K",),
+        undo_keys: Sequence[str] = ("Ctrl+Z",),
+        undo_text: str = "Undo the last decision (the item comes back, selected)",
+        bulk_in_bar: bool = True,
+        parent: QWidget | None = None,
+    ) -> None:
+        super().__init__(parent)
+        self.model = model
+        self.ops = actions
+        self.host = host
+        self.noun = noun
+        self.busy = False
+        self.history: list[Decision] = []  # this session's decisions, newest last (Ctrl+Z pops)
+        self.reviewed = 0  # decisions made since the filter last changed (undo counts back)
+        self.on_escape: Callable[[], bool] | None = None  # the panel's own Esc (an open editor): True if handled
+        self._keep_id: Hashable | None = None
+        self._keep_row = 0
+        self._restoring = False
+        self._empty_text = f"No {noun} to review."
+        self._reason_then: Callable[[str], None] | None = None
+        self._reason_missing = "This decision needs a reason"
+
+        # ------------------------------------------------------------ the list
+        self.table = QTableView()
+        self.table.setModel(model)
+        setup_table(self.table)
+        self.empty = EmptyState(self.table, self._empty_text)
+        self.progress_label = label("", "queueProgress")
+        self.progress_bar = QProgressBar()
+        self.progress_bar.setTextVisible(False)
+        self.progress_bar.setFixedHeight(6)
+        self.progress_bar.setMaximumWidth(160)
+        self.position_label = label("", "hintText")
+        top = QHBoxLayout()
+        top.setContentsMargins(0, 0, 0, 0)
+        top.addWidget(self.progress_label)
+        top.addWidget(self.progress_bar)
+        top.addStretch(1)
+        top.addWidget(self.position_label)
+        lay = QVBoxLayout(self)
+        lay.setContentsMargins(0, 0, 0, 0)
+        lay.setSpacing(4)
+        lay.addLayout(top)
+        lay.addWidget(self.empty, 1)
+
+        # ------------------------------------------------------------ the controls
+        self.approve_button = self._button("Approve (A)", "pass", self.approve)
+        self.reject_button = self._button("Reject (R)", "fail", self.start_reject)
+        self.edit_button = self._button("Edit (E)", "", self.edit)
+        self.undo_button = self._button(f"Undo ({undo_keys[0]})" if undo_keys else "Undo", "", self.undo)
+        self.bulk_button = self._button("Approve all (Shift+A)", "", self.bulk_approve)
+        self.bulk_button.setToolTip("Approve every open item of the current filter (asks first)")
+        self.prev_button = self._button(f"◀ Prev ({previous_keys[0]})", "", self.previous)
+        self.next_button = self._button(f"Next ({next_keys[0]}) ▶", "", self.next)
+        self.help_button = self._button("?", "", self.toggle_cheatsheet)
+        self.help_button.setToolTip("Keyboard shortcuts (? or F1)")
+        self.help_button.setFixedWidth(32)
+        self.action_bar = QWidget()
+        self._actions_layout = ab = FlowLayout(self.action_bar)  # wraps in a narrow window
+        for b in (self.approve_button, self.reject_button, self.edit_button, self.undo_button):
+            ab.addWidget(b)
+        self._extra_at = ab.count()
+        for b in (self.bulk_button, self.prev_button, self.next_button, self.help_button):
+            if b is not self.bulk_button or bulk_in_bar:  # else the panel places it (by its filters)
+                ab.addWidget(b)
+        # hidden once parented (showing a parentless widget would open a window of its own)
+        self.approve_button.setHidden(actions.approve is None)
+        self.reject_button.setHidden(actions.reject is None)
+        self.edit_button.setHidden(actions.edit is None)
+        self.undo_button.setHidden(actions.undo is None)
+        self.bulk_button.setHidden(actions.bulk_approve is None)
+
+        self.reject_bar = QFrame()
+        self.reject_bar.setObjectName("rejectBar")
+        rb = QHBoxLayout(self.reject_bar)
+        rb.setContentsMargins(0, 0, 0, 0)
+        self.reason_edit = QLineEdit()
+        self.reason_edit.setPlaceholderText("Why is it rejected? (Enter to reject, Esc to cancel)")
+        self.reason_edit.returnPressed.connect(self.confirm_reject)
+        self.confirm_reject_button = QPushButton("Reject")
+        self.confirm_reject_button.clicked.connect(self.confirm_reject)
+        self.cancel_reject_button = QPushButton("Cancel")
+        self.cancel_reject_button.clicked.connect(self.cancel_reject)
+        rb.addWidget(QLabel("Reason:"))
+        rb.addWidget(self.reason_edit, 1)
+        rb.addWidget(self.confirm_reject_button)
+        rb.addWidget(self.cancel_reject_button)
+        self.reject_bar.hide()
+
+        self.cheatsheet = QFrame()
+        self.cheatsheet.setObjectName("cheatsheet")
+        self.cheatsheet.setFrameShape(QFrame.Shape.StyledPanel)
+        cs = QVBoxLayout(self.cheatsheet)
+        cs.addWidget(label("Keyboard shortcuts", "sectionTitle"))
+        self.cheatsheet_text = label("")
+        self.cheatsheet_text.setTextFormat(Qt.TextFormat.RichText)
+        cs.addWidget(self.cheatsheet_text)
+        self.cheatsheet.hide()
+
+        self.message = MessageBox()
+
+        # ------------------------------------------------------------ the keyboard
+        self._keys: list[_Key] = []
+        self.add_shortcut(("A",), f"Approve the selected {noun}", self.approve, enabled=actions.approve is not None)
+        self.add_shortcut(
+            ("R",),
+            "Reject: type the reason, Enter to confirm, Esc to cancel",
+            self.start_reject,
+            enabled=actions.reject is not None,
+        )
+        self.add_shortcut(("E",), f"Edit the selected {noun}", self.edit, enabled=actions.edit is not None)
+        self.add_shortcut(tuple(undo_keys), undo_text, self.undo, enabled=actions.undo is not None and bool(undo_keys))
+        self.add_shortcut(tuple(next_keys), f"Next {noun} (also ↓)", self.next)
+        self.add_shortcut(tuple(previous_keys), f"Previous {noun} (also ↑)", self.previous)
+        self.add_shortcut(
+            ("Shift+A",),
+            "Approve every open item of the current filter (asks first)",
+            self.bulk_approve,
+            enabled=actions.bulk_approve is not None,
+        )
+        self.add_shortcut(
+            ("?", "Shift+?", "F1"), "Show or hide this cheat-sheet", self.toggle_cheatsheet, label="? / F1"
+        )
+        self.add_shortcut(("Esc",), "Cancel the reason or the editor, hide the cheat-sheet", self.escape)
+
+        self.table.selectionModel().currentRowChanged.connect(self._on_current)
+        model.modelAboutToBeReset.connect(self._before_reset)
+        model.modelReset.connect(self._after_reset)
+        model.rowsInserted.connect(self._update_progress)
+        self._update_actions()
+        self._update_progress()
+
+    # ------------------------------------------------------------------ building
+    def _button(self, text: str, icon_name: str, slot: Callable[[], None]) -> QPushButton:
+        b = QPushButton(text)
+        if icon_name:
+            b.setIcon(icon(icon_name))
+        b.setFocusPolicy(Qt.FocusPolicy.NoFocus)  # the keyboard stays on the queue
+        b.clicked.connect(slot)
+        return b
+
+    def add_shortcut(
+        self,
+        keys: tuple[str, ...],
+        text: str,
+        slot: Callable[[], None],
+        *,
+        enabled: bool = True,
+        label: str = "",
+    ) -> None:
+        """Bind `keys` on the host panel (while it or a child has the focus) and list them in the
+        cheat-sheet. Panels add their own (B: run a benchmark, O: open the quote…)."""
+        if not enabled or not keys:
+            return
+        entry = _Key(keys, text, slot)
+        for key in keys:
+            sc = QShortcut(QKeySequence(key), self.host)
+            sc.setContext(Qt.ShortcutContext.WidgetWithChildrenShortcut)
+            sc.activated.connect(slot)
+            entry.shortcuts.append(sc)
+        entry.text = text
+        self._keys.append(entry)
+        shown = label or " / ".join(k for k in keys if k != "Shift+?")
+        rows = getattr(self, "_sheet_rows", [])
+        rows.append((shown, text))
+        self._sheet_rows = rows
+        self.cheatsheet_text.setText(
+            "<table>"
+            + "".join(
+                f"<tr><td style='padding-right:14px'><b>{html.escape(k)}</b></td><td>{html.escape(v)}</td></tr>"
+                for k, v in rows
+            )
+            + "</table>"
+        )
+
+    def add_action_button(self, button: QPushButton) -> None:
+        """A panel's own button in the action bar, after the decisions (it never takes the focus)."""
+        button.setFocusPolicy(Qt.FocusPolicy.NoFocus)
+        self._actions_layout.insertWidget(self._extra_at, button)
+        self._extra_at += 1
+
+    @property
+    def shortcuts(self) -> list[QShortcut]:
+        return [sc for k in self._keys for sc in k.shortcuts]
+
+    def set_empty_text(self, text: str) -> None:
+        """What the queue says when it is empty (shown at the next reload that leaves it empty)."""
+        self._empty_text = text
+        self.empty.message.setText(text)
+
+    # ------------------------------------------------------------------ the current item
+    def current_row(self) -> int:
+        idx = self.table.selectionModel().currentIndex()
+        return idx.row() if idx.isValid() else -1
+
+    def current(self) -> Any:
+        return self.item(self.current_row())
+
+    def item(self, row: int) -> Any:
+        getter = getattr(self.model, "row", None)
+        return getter(row) if getter is not None and row >= 0 else None
+
+    def total(self) -> int:
+        """How many items the filter holds (a paged model knows more than it has loaded)."""
+        total = getattr(self.model, "total", None)
+        return int(total) if isinstance(total, int) else self.model.rowCount()
+
+    def select_row(self, row: int) -> None:
+        if 0 <= row < self.model.rowCount():
+            self.table.selectRow(row)
+            self.table.scrollTo(self.model.index(row, 0))
+
+    def select_id(self, item_id: Hashable) -> bool:
+        for row in range(self.model.rowCount()):
+            it = self.item(row)
+            if it is not None and self.ops.item_id(it) == item_id:
+                self.select_row(row)
+                return True
+        return False
+
+    def keep(self, item_id: Hashable | None) -> None:
+        """Select `item_id` after the next reload (an undone item coming back)."""
+        self._keep_id = item_id
+
+    def reset_progress(self) -> None:
+        """The filter changed: a new queue, the count starts again."""
+        self.reviewed = 0
+        self._update_progress()
+
+    @Slot()
+    def _on_current(self, *_args: object) -> None:
+        if self._restoring:
+            return
+        self.cancel_reject()
+        self._update_actions()
+        self._update_progress()
+        self.current_changed.emit(self.current())
+
+    @Slot()
+    def _before_reset(self) -> None:
+        cur = self.current()
+        if self._keep_id is None and cur is not None:
+            self._keep_id = self.ops.item_id(cur)
+        row = self.current_row()
+        if row >= 0:
+            self._keep_row = row
+
+    @Slot()
+    def _after_reset(self) -> None:
+        keep_id, self._keep_id = self._keep_id, None
+        self._restoring = True
+        try:
+            count = self.model.rowCount()
+            row = -1
+            if keep_id is not None:
+                row = next(
+                    (r for r in range(count) if (it := self.item(r)) is not None and self.ops.item_id(it) == keep_id),
+                    -1,
+                )
+            if row < 0 and count:
+                row = min(self._keep_row, count - 1)
+            if row >= 0:
+                self.select_row(row)
+        finally:
+            self._restoring = False
+        self.empty.set_empty(self.model.rowCount() == 0, self._empty_text)
+        self._on_current()
+
+    # ------------------------------------------------------------------ state of the controls
+    def set_busy(self, busy: bool) -> None:
+        """Block the decisions while the panel runs a job of its own on the current item."""
+        self.busy = busy
+        self._update_actions()
+        self.busy_changed.emit(busy)
+
+    def _update_actions(self) -> None:
+        cur = self.current()
+        open_ = cur is not None and self.ops.is_open(cur) and not self.busy
+        self.approve_button.setEnabled(open_ and self.ops.approve is not None)
+        self.reject_button.setEnabled(open_ and self.ops.reject is not None)
+        self.edit_button.setEnabled(cur is not None and not self.busy)
+        self.undo_button.setEnabled(not self.busy and (bool(self.history) or (cur is not None and not open_)))
+        self.bulk_button.setEnabled(not self.busy and self.model.rowCount() > 0)
+        row = self.current_row()
+        self.prev_button.setEnabled(row > 0)
+        self.next_button.setEnabled(0 <= row < self.model.rowCount() - 1)
+
+    @Slot()
+    def _update_progress(self, *_args: object) -> None:
+        remaining = self.total()
+        whole = self.reviewed + remaining
+        self.progress_label.setText(f"{self.reviewed} of {whole} reviewed" if whole else "Nothing to review")
+        set_progress(self.progress_bar, self.reviewed, max(whole, 1))
+        row = self.current_row()
+        self.position_label.setText(f"{self.noun} {row + 1} of {remaining}" if row >= 0 else "")
+
+    # ------------------------------------------------------------------ navigation
+    @Slot()
+    def next(self) -> None:
+        self._move(1)
+
+    @Slot()
+    def previous(self) -> None:
+        self._move(-1)
+
+    def _move(self, step: int) -> None:
+        if self.reject_bar.isVisible():
+            return
+        row = self.current_row() + step
+        if row >= self.model.rowCount() and self.model.canFetchMore(QModelIndex()):
+            self.model.fetchMore(QModelIndex())  # a paged queue loads its next page
+        if 0 <= row < self.model.rowCount():
+            self.select_row(row)
+            self.table.setFocus()
+
+    @Slot()
+    def toggle_cheatsheet(self) -> None:
+        self.cheatsheet.setVisible(not self.cheatsheet.isVisible())
+
+    @Slot()
+    def escape(self) -> None:
+        if self.reject_bar.isVisible():
+            self.cancel_reject()
+        elif self.on_escape is not None and self.on_escape():
+            pass
+        elif self.cheatsheet.isVisible():
+            self.cheatsheet.hide()
+
+    # ------------------------------------------------------------------ decisions
+    def _open_current(self) -> Any:
+        cur = self.current()
+        if cur is None or self.busy or not self.ops.is_open(cur) or self.reject_bar.isVisible():
+            return None
+        return cur
+
+    @Slot()
+    def approve(self) -> None:
+        cur = self._open_current()
+        if cur is None or self.ops.approve is None:
+            return
+        self.decide(APPROVE, (self.ops.item_id(cur),), self.ops.approve, cur)
+
+    @Slot()
+    def start_reject(self) -> None:
+        cur = self._open_current()
+        if cur is None or self.ops.reject is None:
+            return
+        item_id = self.ops.item_id(cur)
+        reject = self.ops.reject
+
+        def then(why: str) -> None:
+            item = self.current()
+            if item is not None and self.ops.item_id(item) == item_id:
+                self.decide(REJECT, (item_id,), reject, item, why)
+
+        self.ask_reason(
+            "Why is it rejected? (Enter to reject, Esc to cancel)", "Reject", then, missing="A rejection needs a reason"
+        )
+
+    def ask_reason(
+        self, prompt: str, button: str, then: Callable[[str], None], *, missing: str = "This decision needs a reason"
+    ) -> None:
+        """Open the reason bar (it takes the keyboard); Enter calls `then(reason)` once a reason is typed.
+        A panel uses it for its own decisions (keep A, merge…)."""
+        if self.busy:
+            return
+        self._reason_then = then
+        self._reason_missing = missing
+        self.reason_edit.setPlaceholderText(prompt)
+        self.confirm_reject_button.setText(button)
+        self.reject_bar.show()
+        self.reason_edit.clear()
+        self.reason_edit.setFocus(Qt.FocusReason.ShortcutFocusReason)
+
+    @Slot()
+    def confirm_reject(self) -> None:
+        why = self.reason_edit.text().strip()
+        if not why:
+            self.message.show_error(f"{self._reason_missing}: type it, then Enter.")
+            self.reason_edit.setFocus()
+            return
+        then, self._reason_then = self._reason_then, None
+        self.reject_bar.hide()
+        self.table.setFocus()
+        if then is not None and not self.busy:
+            then(why)
+
+    @Slot()
+    def cancel_reject(self) -> None:
+        if self.reject_bar.isVisible():
+            self.reject_bar.hide()
+            self.reason_edit.clear()
+            self._reason_then = None
+            self.table.setFocus()
+
+    @Slot()
+    def edit(self) -> None:
+        cur = self.current()
+        if cur is None or self.busy or self.ops.edit is None or self.reject_bar.isVisible():
+            return
+        self.ops.edit(cur)
+
+    @Slot()
+    def bulk_approve(self) -> None:
+        if self.busy or self.ops.bulk_approve is None or self.reject_bar.isVisible():
+            return
+        if self.ops.bulk_ids is not None:
+            ids = list(self.ops.bulk_ids())
+        else:
+            items = (self.item(r) for r in range(self.model.rowCount()))
+            ids = [self.ops.item_id(it) for it in items if it is not None and self.ops.is_open(it)]
+        if not ids:
+            self.message.show_ok(f"No open {self.noun} in this filter.")
+            return
+        if not confirm(self.host, "Approve all", self.ops.bulk_text(len(ids))):
+            return
+        self.decide(BULK, tuple(ids), self.ops.bulk_approve, ids)
+
+    @Slot()
+    def undo(self) -> None:
+        """Undo the current item's decision when it is decided, else the session's last decision;
+        the item comes back where it was and is selected."""
+        if self.busy or self.ops.undo is None or self.reject_bar.isVisible():
+            return
+        cur = self.current()
+        if cur is not None and not self.ops.is_open(cur):
+            decision = Decision("decided", (self.ops.item_id(cur),))
+            self.history = [d for d in self.history if decision.ids[0] not in d.ids]
+        elif self.history:
+            decision = self.history.pop()
+        else:
+            self.message.show_ok("Nothing to undo.")
+            return
+        self._keep_id = decision.ids[0] if decision.ids else None
+        self.decide(UNDO, decision.ids, self.ops.undo, decision, undoing=decision)
+
+    def decide(
+        self, kind: str, ids: tuple[Hashable, ...], fn: Callable[..., Any], *args: Any, undoing: Decision | None = None
+    ) -> None:
+        """Run the decision `fn(*args)` as a job on the items `ids`; on success it joins the
+        session's history (Ctrl+Z) and `decided(kind, result)` is emitted. Panels call it for their
+        own decisions (a conflict's keep A, merge, reject all)."""
+        if self.busy:
+            return
+        self.set_busy(True)
+        self._keep_row = max(self.current_row(), 0)
+        self.message.clear_message()
+        restore = undoing
+
+        def done(result: Any) -> None:
+            if kind == UNDO:
+                self.reviewed = max(0, self.reviewed - max(1, len(ids)))
+                if restore is not None and restore.ids:
+                    self._keep_id = restore.ids[0]
+            else:
+                self.history.append(Decision(kind, ids, result))
+                self.reviewed += len(ids)
+                drop = getattr(self.model, "drop_decided", None)
+                if drop is not None:  # a model that can: the decided items leave now, not at the reload
+                    self._keep_row = max(self.current_row(), 0)
+                    drop(ids, result)
+            self._update_progress()
+            self.decided.emit(kind, result)
+
+        def failed(exc: BaseException) -> None:
+            if restore is not None and restore.kind != "decided":
+                self.history.append(restore)  # it was not undone: it stays undoable
+            self._keep_id = None
+            self.message.show_error(exc)
+
+        def finished() -> None:
+            self.set_busy(False)
+            self.table.setFocus()
+
+        run_task(
+            fn,
+            *args,
+            name=f"{kind.capitalize()} {self.noun}",
+            on_result=done,
+            on_error=failed,
+            on_finished=finished,
+        )
