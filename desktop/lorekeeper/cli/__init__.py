@@ -41,6 +41,8 @@ COMMANDS = {
     "repair": "lorekeeper.cli.repair:repair",
     "schedule": "lorekeeper.cli.schedule:schedule",
     "desktop": "lorekeeper.cli.desktop:desktop",
+    "mcp": "lorekeeper.cli.mcp:mcp",
+    "hooks": "lorekeeper.cli.hooks:hooks",
 }
 
 #: command name -> its one-line help, so `lorekeeper --help` lists the commands without importing
@@ -67,6 +69,8 @@ SUMMARIES = {
     "repair": "Rewrite what is missing or out of date in the workspace's derived files (safe to run any time).",
     "schedule": "The daily scheduled run of a workspace (nightly analysis; retention purge when available).",
     "desktop": "Desktop integration: the menu entry, metainfo and icons in the user's data folders.",
+    "mcp": "The MCP server on stdio: route_skills, build_prompt, evaluate_response, record_feedback, ctx_pack.",
+    "hooks": "Agent hooks: Claude Code's UserPromptSubmit (context) and Stop (evals, quality) hooks.",
 }
 
 

@@ -1,0 +1,133 @@
+"""Claude Code hooks: UserPromptSubmit adds Lorekeeper's context, Stop checks the answer.
+
+- `user_prompt_submit(payload)`: the hook JSON (`prompt`, `cwd`, `session_id`, ...) in, the
+  output object `{"hookSpecificOutput": {"hookEventName": "UserPromptSubmit", "additionalContext":
+  ...}}` out: SKILLS_HINT for the prompt, the LEARNINGS block and the other context blocks within
+  the character budget (see `hookctx` for the fast path).
+- `stop(payload)`: reads the transcript (`transcript_path`), checks the last answer with the rules
+  of the skills routed for the prompt that asked it (`ReflectLoop.check`, eval runs of source
+  "claude-code") and records the quality events, so the nightly loop sees real agent sessions.
+
+A failing hook never blocks the agent: the CLI wrapper catches everything, prints nothing, exits 0
+and appends the error to `<workspace>/logs/hooks.log`.
+"""
+
+from __future__ import annotations
+
+import contextlib
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from lorekeeper.agents import hookctx
+
+if TYPE_CHECKING:
+    from lorekeeper.workspace import Workspace
+
+EVENT_PROMPT = "UserPromptSubmit"
+EVENT_STOP = "Stop"
+SOURCE = "claude-code"
+HOOK_LOG = "hooks.log"
+
+
+def budget_of(config_value: object) -> int:
+    try:
+        n = int(str(config_value))
+    except ValueError:
+        return hookctx.DEFAULT_BUDGET
+    return max(200, n)
+
+
+def build_snapshot(ws: Workspace, project: str) -> hookctx.Snapshot:
+    """What the hook's context depends on, read through the services (the slow path)."""
+    from lorekeeper.store.scopes import validate_project
+
+    proj = validate_project(project or None)
+    revision = ws.store.revision()  # read first: a change racing with the reads below invalidates it
+    skills = list(ws.skills.routable(proj or None))
+    learnings = ws.learnings.block(proj or None).text
+    blocks: list[tuple[str, str]] = []
+    for name, block in static_blocks(ws, proj):
+        if block:
+            blocks.append((name, block))
+    return hookctx.Snapshot(
+        revision=revision,
+        config_mtime=hookctx.config_mtime(ws.root),
+        project=proj,
+        top=int(ws.config.get("router.top", hookctx.DEFAULT_TOP)),
+        budget=budget_of(ws.config.get("hooks.budget", hookctx.DEFAULT_BUDGET)),
+        skills=skills,
+        learnings=learnings,
+        blocks=blocks,
+    )
+
+
+def static_blocks(ws: Workspace, project: str) -> list[tuple[str, str]]:
+    """Blocks that depend on the project only (not on the prompt): facts and memory once built."""
+    return []
+
+
+def prompt_context(root: Path, project: str, prompt: str, *, budget: int | None = None) -> hookctx.HookContext:
+    """The fast path when the snapshot is still valid; else open the workspace and rebuild it."""
+    ctx = hookctx.fast_context(root, project, prompt, budget=budget)
+    if ctx is not None:
+        return ctx
+    from lorekeeper.workspace import Workspace
+
+    with Workspace.open(root) as ws:
+        snap = build_snapshot(ws, project)
+    with contextlib.suppress(OSError):  # the answer stands; the next prompt takes the slow path again
+        hookctx.save_snapshot(root, snap)
+    return hookctx.compose(snap, prompt, budget=budget, fast=False)
+
+
+def user_prompt_submit(
+    root: Path, payload: dict[str, Any], *, project: str = "", budget: int | None = None
+) -> dict[str, Any]:
+    prompt = payload.get("prompt")
+    if not isinstance(prompt, str):
+        raise ValueError("the UserPromptSubmit input has no `prompt` string")
+    ctx = prompt_context(root, project, prompt, budget=budget)
+    return {"hookSpecificOutput": {"hookEventName": EVENT_PROMPT, "additionalContext": ctx.text}}
+
+
+def stop(ws: Workspace, payload: dict[str, Any], *, project: str = "") -> dict[str, Any] | None:
+    """Check the last answer of the transcript and record the quality events; None when the
+    transcript holds no answer (or this Stop continues one a Stop hook already checked)."""
+    from lorekeeper.agents.transcript import Turn, last_turn
+
+    if payload.get("stop_hook_active"):
+        return None
+    path = payload.get("transcript_path")
+    turn = last_turn(Path(str(path)).expanduser()) if isinstance(path, str) and path else None
+    last = payload.get("last_assistant_message")
+    if isinstance(last, str) and last.strip() and turn is not None:
+        turn = Turn(turn.prompt, last)
+    if turn is None:
+        return None
+    prompt = ws.prompts.build(turn.prompt, project or None)
+    answer = ws.reflect.check(prompt, turn.answer, model=SOURCE, source=SOURCE)
+    out = answer.to_dict()
+    out.pop("answer", None)
+    out["session"] = payload.get("session_id")
+    return out
+
+
+def log_failure(root: Path | None, event: str, exc: BaseException) -> None:
+    """Append the failure to `<workspace>/logs/hooks.log` (the temp folder's without a workspace)."""
+    import datetime
+    import tempfile
+    import traceback
+
+    entry = f"---- {datetime.datetime.now(datetime.UTC).isoformat()} {event}\n" + "".join(
+        traceback.format_exception(type(exc), exc, exc.__traceback__)
+    )
+    targets = [root / "logs" / HOOK_LOG] if root is not None else []
+    targets.append(Path(tempfile.gettempdir()) / "lorekeeper-hooks.log")
+    for target in targets:
+        try:
+            target.parent.mkdir(parents=True, exist_ok=True)
+            with open(target, "a", encoding="utf-8") as fh:
+                fh.write(entry)
+            return
+        except OSError:
+            continue
