@@ -9,6 +9,7 @@ import os
 from pathlib import Path
 from typing import Self
 
+from lorekeeper.ask.service import MIN_SCORE, AskService
 from lorekeeper.audit.errors import AuditKeyUnavailableError
 from lorekeeper.audit.log import SessionLog
 from lorekeeper.audit.service import AuditService, ensure_workspace_id
@@ -79,6 +80,15 @@ class Workspace:
             learnings=self.learnings,
             llm=self.llm,
             audit_log=audit_log,
+        )
+        # ask: cited answers over skills, learnings and documents; more corpora register (issue 14)
+        self.ask = AskService(
+            skills=self.skills,
+            learnings=self.learnings,
+            llm=self.llm,
+            revision=store.revision,
+            root=root,
+            min_score=float(config.get("ask.min_score", MIN_SCORE)),
         )
 
     # ------------------------------------------------------------------ lifecycle

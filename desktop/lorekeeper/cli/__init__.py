@@ -43,6 +43,7 @@ COMMANDS = {
     "desktop": "lorekeeper.cli.desktop:desktop",
     "mcp": "lorekeeper.cli.mcp:mcp",
     "hooks": "lorekeeper.cli.hooks:hooks",
+    "ask": "lorekeeper.cli.ask:ask",
 }
 
 #: command name -> its one-line help, so `lorekeeper --help` lists the commands without importing
@@ -71,6 +72,7 @@ SUMMARIES = {
     "desktop": "Desktop integration: the menu entry, metainfo and icons in the user's data folders.",
     "mcp": "The MCP server on stdio: route_skills, build_prompt, evaluate_response, record_feedback, ctx_pack.",
     "hooks": "Agent hooks: Claude Code's UserPromptSubmit (context) and Stop (evals, quality) hooks.",
+    "ask": "Answer QUESTION from the knowledge (skills, learnings, documents) with numbered citations.",
 }
 
 
