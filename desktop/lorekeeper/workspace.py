@@ -72,15 +72,6 @@ class Workspace:
             answers=AnswerLog(store),  # answers by interaction id: `feedback`, `fixit` from the CLI
             on_event=audit_hook(audit_log),  # feedback and Fix It events signed in ws.audit.log
         )
-        # nightly analysis, proposals, Sage and A/B benchmarks (issue 6)
-        self.improve = ImproveService(
-            store=store,
-            skills=self.skills,
-            quality=self.quality,
-            learnings=self.learnings,
-            llm=self.llm,
-            audit_log=audit_log,
-        )
         # ask: cited answers over skills, learnings and documents; more corpora register (issue 14)
         self.ask = AskService(
             skills=self.skills,
@@ -89,6 +80,16 @@ class Workspace:
             revision=store.revision,
             root=root,
             min_score=float(config.get("ask.min_score", MIN_SCORE)),
+        )
+        # nightly analysis, proposals, Sage and A/B benchmarks (issue 6)
+        self.improve = ImproveService(
+            store=store,
+            skills=self.skills,
+            quality=self.quality,
+            learnings=self.learnings,
+            llm=self.llm,
+            audit_log=audit_log,
+            ask=self.ask,  # the skill generator's passages (issue 14)
         )
 
     # ------------------------------------------------------------------ lifecycle

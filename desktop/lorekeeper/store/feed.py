@@ -47,6 +47,7 @@ TABLE_KINDS: dict[str, str] = {
     "benchmark_scenarios": "benchmarks",
     "benchmark_runs": "benchmarks",
     "benchmark_results": "benchmarks",
+    "skill_generations": "proposals",  # a generated skill's rules and passages belong to its proposal
 }
 _KEY = "lorekeeper_changes"  # Session.info key of the collection
 
