@@ -44,6 +44,7 @@ def with_session(workspace: Path, body: Callable[[Any], Awaitable[Any]], *extra:
 
 def payload(result: Any) -> Any:
     """A tool result's JSON: the structured content, else the text content parsed."""
+    assert not result.is_error, result.content[0].text
     if result.structured_content is not None:
         data = result.structured_content
         return data.get("result", data) if isinstance(data, dict) and set(data) == {"result"} else data
