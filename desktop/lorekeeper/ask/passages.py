@@ -199,8 +199,11 @@ def split_text(
 
     for number, line in enumerate(lines, start=1):
         if not line.strip():
-            if buf and not _HEADING.match(buf[-1]):
+            last = next((b for b in reversed(buf) if b.strip()), "")
+            if buf and not _HEADING.match(last):
                 yield from flush()
+            elif buf:
+                buf.append(line)  # a heading keeps the text under it: the blank line stays in the passage
             continue
         if _HEADING.match(line) and buf:
             yield from flush()
