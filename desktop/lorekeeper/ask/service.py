@@ -227,7 +227,7 @@ class AskService:
                 question, proj, False, NO_ANSWER, [], note="no passage of the knowledge matches the question"
             )
         if not use_model:
-            return AskResult(question, proj, False, "", hits, note="ranked passages only (--no-model)")
+            return AskResult(question, proj, False, "", hits, note="ranked passages only: the model was not asked")
         provider = provider or self.llm.provider()
         status = provider.status()
         if not status.ready:
