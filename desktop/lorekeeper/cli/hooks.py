@@ -13,7 +13,16 @@ from pathlib import Path
 
 import click
 
-from lorekeeper.cli.common import emit_json, handle_errors, json_option, workspace_option
+# `lorekeeper.cli.common` (and platformdirs behind it) is imported by the install commands only: the
+# two hook commands run on every prompt and keep their imports to the standard library and click.
+_workspace = click.option(
+    "--workspace",
+    "workspace_dir",
+    type=click.Path(file_okay=False, path_type=Path),
+    default=None,
+    help="Workspace folder (default: $LOREKEEPER_WORKSPACE, else the user data folder).",
+)
+_json = click.option("--json", "as_json", is_flag=True, help="Print machine-readable JSON.")
 
 
 @click.group("hooks")
@@ -27,12 +36,14 @@ def claude_code() -> None:
 
 
 def _root(workspace_dir: Path | None) -> Path:
-    from lorekeeper.locations import resolve_workspace_dir
-
     ctx = click.get_current_context(silent=True)
     if workspace_dir is None and ctx is not None:
         workspace_dir = (ctx.find_root().obj or {}).get("workspace_dir")
-    return resolve_workspace_dir(workspace_dir)
+    if workspace_dir is not None:  # what `hooks claude-code install` writes: no platformdirs needed
+        return Path(workspace_dir).expanduser().resolve()
+    from lorekeeper.locations import resolve_workspace_dir
+
+    return resolve_workspace_dir(None)
 
 
 def _payload() -> dict[str, object]:
@@ -56,13 +67,12 @@ _dir = click.option(
 @claude_code.command("install")
 @_dir
 @click.option("--project", default=None, help="The Lorekeeper project the hooks use (forks, learnings).")
-@workspace_option
-@json_option
-@handle_errors
+@_workspace
+@_json
 def install(directory: Path, project: str | None, workspace_dir: Path | None, as_json: bool) -> None:
     """Merge Lorekeeper's UserPromptSubmit and Stop hooks into D/.claude/settings.json (keeps the rest)."""
     from lorekeeper.agents.install import install_hooks, settings_path
-    from lorekeeper.cli.common import open_workspace
+    from lorekeeper.cli.common import emit_json, open_workspace
 
     with open_workspace(workspace_dir) as ws:
         root = ws.root
@@ -81,11 +91,11 @@ def install(directory: Path, project: str | None, workspace_dir: Path | None, as
 
 @claude_code.command("uninstall")
 @_dir
-@json_option
-@handle_errors
+@_json
 def uninstall(directory: Path, as_json: bool) -> None:
     """Remove Lorekeeper's hooks from D/.claude/settings.json (only ours; the rest stays)."""
     from lorekeeper.agents.install import settings_path, uninstall_hooks
+    from lorekeeper.cli.common import emit_json
 
     directory = directory.expanduser().resolve()
     data, removed = uninstall_hooks(directory)
@@ -98,7 +108,7 @@ def uninstall(directory: Path, as_json: bool) -> None:
 @claude_code.command("user-prompt-submit")
 @_project
 @click.option("--budget", type=click.IntRange(min=200), default=None, help="Characters of context at most.")
-@workspace_option
+@_workspace
 def user_prompt_submit(project: str, budget: int | None, workspace_dir: Path | None) -> None:
     """The UserPromptSubmit hook: hook JSON on stdin; prints SKILLS_HINT, LEARNINGS, ... as additionalContext."""
     root: Path | None = None
@@ -119,7 +129,7 @@ def user_prompt_submit(project: str, budget: int | None, workspace_dir: Path | N
 
 @claude_code.command("stop")
 @_project
-@workspace_option
+@_workspace
 def stop(project: str, workspace_dir: Path | None) -> None:
     """The Stop hook: checks the transcript's last answer with the routed skills' rules (quality events)."""
     root: Path | None = None
