@@ -23,6 +23,7 @@ from lorekeeper.learnings.audit_hook import audit_hook
 from lorekeeper.learnings.service import LearningService
 from lorekeeper.llm.service import LLMService
 from lorekeeper.locations import ENV_VAR, default_workspace_dir, resolve_workspace_dir  # noqa: F401 - re-exported
+from lorekeeper.market.service import MarketService
 from lorekeeper.paths import starter_skills_dir
 from lorekeeper.prompt import PromptBuilder
 from lorekeeper.protocols import Derived
@@ -91,6 +92,8 @@ class Workspace:
             audit_log=audit_log,
             ask=self.ask,  # the skill generator's passages (issue 14)
         )
+        # marketplaces: discover, note, install or fork skills from sources (issue 10)
+        self.market = MarketService(store, self.skills, self.llm, root / "sources" / "market")
 
     # ------------------------------------------------------------------ lifecycle
     @classmethod

@@ -44,6 +44,7 @@ COMMANDS = {
     "mcp": "lorekeeper.cli.mcp:mcp",
     "hooks": "lorekeeper.cli.hooks:hooks",
     "ask": "lorekeeper.cli.ask:ask",
+    "market": "lorekeeper.cli.market:market",
 }
 
 #: command name -> its one-line help, so `lorekeeper --help` lists the commands without importing
@@ -73,6 +74,7 @@ SUMMARIES = {
     "mcp": "The MCP server on stdio: route_skills, build_prompt, evaluate_response, record_feedback, ctx_pack.",
     "hooks": "Agent hooks: Claude Code's UserPromptSubmit (context) and Stop (evals, quality) hooks.",
     "ask": "Answer QUESTION from the knowledge (skills, learnings, documents) with numbered citations.",
+    "market": "Marketplaces: add skill sources, search them, see a skill's fit for a project, install or fork.",
 }
 
 

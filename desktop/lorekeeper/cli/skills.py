@@ -1,4 +1,4 @@
-"""`lorekeeper skills list|show|validate|import|versions|diff|restore|fork|unfork|edit|rules`.
+"""`lorekeeper skills list|show|validate|import|versions|diff|restore|fork|unfork|edit|rules|suggest`.
 
 `edit`, `rules add|edit|delete` and `unfork` are the Skills panel's Save, rule dialog and Delete
 fork buttons: the same library calls, so the same new version and the same signed audit event.
@@ -575,3 +575,40 @@ def generate(
     for note in result.notes:
         click.echo(f"note: {note}")
     click.echo(f"review it with `lorekeeper proposals show {p.id}`, then approve or reject")
+
+
+# --------------------------------------------------------------------------- router words (issue 10)
+@skills.command("suggest")
+@click.argument("name")
+@click.option("--project", default=None, help="The skill that serves this project (its fork when it has one).")
+@click.option(
+    "--model/--no-model",
+    "use_model",
+    default=None,
+    help="Ask the configured model (default: when one is configured) or use the deterministic extraction.",
+)
+@click.option("--dry-run", is_flag=True, help="Print the proposal without queueing it.")
+@workspace_option
+@json_option
+@handle_errors
+def suggest_cmd(
+    name: str,
+    project: str | None,
+    use_model: bool | None,
+    dry_run: bool,
+    workspace_dir: Path | None,
+    as_json: bool,
+) -> None:
+    """Propose router words (triggers, keywords) for NAME from its description."""
+    with open_workspace(workspace_dir) as ws:
+        sug = ws.improve.suggest.suggest(name, project, use_model=use_model, create=not dry_run)
+    if as_json:
+        emit_json(sug.to_dict())
+        return
+    click.echo(f"triggers: {', '.join(sug.triggers) or '-'}")
+    click.echo(f"keywords: {', '.join(sug.keywords) or '-'}")
+    click.echo(f"from: {sug.model or 'deterministic extraction (no model)'}")
+    if sug.proposal is not None:
+        click.echo(f"proposal #{sug.proposal.id} queued: `lorekeeper proposals approve {sug.proposal.id}` applies it")
+    else:
+        click.echo("(dry run: nothing queued)")

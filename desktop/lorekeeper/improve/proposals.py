@@ -35,7 +35,7 @@ from lorekeeper.store.models import BenchmarkRun, Project, Proposal, SkillGenera
 
 log_module = logging.getLogger(__name__)
 STATUSES = ("pending", "approved", "rejected")
-SOURCES = ("template", "sage", "generator")
+SOURCES = ("template", "sage", "suggest", "generator")  # suggest: router words from `skills suggest`
 NEW_SKILL = 0  # base_version of a proposal that creates its skill (the skill generator's)
 EVENT_APPROVED = "proposal_approved"
 EVENT_REJECTED = "proposal_rejected"

@@ -13,6 +13,7 @@ from lorekeeper.improve.generate import SkillGenerator
 from lorekeeper.improve.nightly import DEFAULT_DAYS, NightlyAnalysis, RunSummary, latest_runs
 from lorekeeper.improve.proposals import ProposalService
 from lorekeeper.improve.sage import SageService, sage_provider
+from lorekeeper.improve.suggest import SuggestService
 from lorekeeper.learnings.service import LearningService
 from lorekeeper.llm.service import LLMService
 from lorekeeper.quality.tracker import QualityTracker
@@ -49,6 +50,7 @@ class ImproveService:
             nightly=self.nightly,
             bench=self.bench,
         )
+        self.suggest = SuggestService(skills, llm, self.proposals)  # `skills suggest`: router words
         # the skill generator (issue 14): a new skill from an extraction goal, as a benchmarked proposal
         self.generator = (
             SkillGenerator(store=store, skills=skills, llm=llm, ask=ask, proposals=self.proposals, bench=self.bench)

@@ -32,7 +32,7 @@ class StoredAnswer:
     message: str
     prompt: str
     text: str
-    skills: tuple[tuple[str, int], ...]  # (name, router score) in route order
+    skills: tuple[tuple[str, float], ...]  # (name, router score) in route order
     model: str
     footnote: str
     passed: bool
@@ -92,7 +92,7 @@ class AnswerLog:
         message: str,
         prompt: str,
         text: str,
-        skills: Sequence[tuple[str, int]],
+        skills: Sequence[tuple[str, float]],
         model: str = "",
         footnote: str = "",
         passed: bool = True,

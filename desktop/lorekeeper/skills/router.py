@@ -6,6 +6,14 @@ matches as a phrase (any run of whitespace between its words). Skills scoring 0 
 Ranking: score descending, then name. Top 5 by default. Advisory only: the router never hides a
 skill, it only writes the SKILLS_HINT block that primes the model.
 
+Skills that declare neither triggers nor keywords (most public skills) are ranked by their name
+and description instead: BM25 over folded words (`lorekeeper.skills.textindex`). They come after
+every skill with a trigger or keyword match, carry `via: "description"` in `route --json`, and
+their `score` is `BM25 / (1 + BM25)` rounded to 4 decimals: in (0, 1), so below every seed score
+(integers >= 1) and growing with the relevance; `terms` lists the message's words found in the
+skill's name or description. A skill sharing no word with the message is never hinted. The seed
+rule is untouched for skills with router words: they are never scored by their description.
+
 Speed: terms are normalised once when the router is built and indexed by their first word, so a
 message only looks at the terms whose words it contains; the exact whole-word/phrase check then
 runs on those few candidates. Routing cost grows with the message, not with the library.
@@ -14,11 +22,13 @@ runs on those few candidates. Routing cost grows with the message, not with the 
 from __future__ import annotations
 
 import re
-import unicodedata
 from collections import defaultdict
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from functools import lru_cache
+
+from lorekeeper.skills.textindex import TextIndex
+from lorekeeper.skills.textindex import normalise as normalise  # re-exported: the matching form
 
 TRIGGER_WEIGHT = 2
 KEYWORD_WEIGHT = 1
@@ -26,13 +36,9 @@ DEFAULT_TOP = 5
 HINT_HEADER = "SKILLS_HINT (focus on these):"
 HINT_DESCRIPTION_CHARS = 160  # a description longer than this is cut at a word and ends with "..."
 
+VIA_DESCRIPTION = "description"  # `via` of a skill ranked by its name and description (no router words)
+
 _WORD = re.compile(r"\w+")
-
-
-def normalise(text: str) -> str:
-    """Case- and accent-insensitive form: casefold, decompose, drop combining marks."""
-    decomposed = unicodedata.normalize("NFKD", text.casefold())
-    return "".join(c for c in decomposed if not unicodedata.combining(c))
 
 
 @dataclass(frozen=True)
@@ -46,18 +52,24 @@ class RoutableSkill:
 @dataclass(frozen=True)
 class RouteMatch:
     name: str
-    score: int
+    score: float  # the seed's integer score; for a description match BM25/(1+BM25), in (0, 1)
     triggers: tuple[str, ...]
     keywords: tuple[str, ...]
     description: str = ""
+    via: str = ""  # "" the seed rule (triggers and keywords); "description" for a skill without router words
+    terms: tuple[str, ...] = ()  # description matches: the message's folded words found in name/description
 
     def to_dict(self) -> dict[str, object]:
-        return {
+        out: dict[str, object] = {
             "name": self.name,
             "score": self.score,
             "triggers": list(self.triggers),
             "keywords": list(self.keywords),
         }
+        if self.via:
+            out["via"] = self.via
+            out["terms"] = list(self.terms)
+        return out
 
 
 @dataclass(frozen=True)
@@ -93,11 +105,16 @@ class Router:
     _skills: list[RoutableSkill] = field(init=False, repr=False)
     _by_first_word: dict[str, list[_Term]] = field(init=False, repr=False)
     _wordless: list[_Term] = field(init=False, repr=False)
+    _described: list[int] = field(init=False, repr=False)
+    _text: TextIndex = field(init=False, repr=False)
 
     def __post_init__(self) -> None:
         self._skills = sorted(self.skills, key=lambda s: s.name)
         self._by_first_word = defaultdict(list)
         self._wordless = []
+        # skills without router words: ranked by name + description (after every seed match)
+        self._described = [i for i, s in enumerate(self._skills) if not s.triggers and not s.keywords]
+        self._text = TextIndex([(self._skills[i].name, self._skills[i].description) for i in self._described])
         for i, s in enumerate(self._skills):
             for kind, terms in ((0, s.triggers), (1, s.keywords)):
                 seen: set[str] = set()
@@ -117,8 +134,10 @@ class Router:
     def __len__(self) -> int:
         return len(self._skills)
 
-    def score_all(self, message: str) -> list[RouteMatch]:
-        """Every skill with a score above zero, ranked (score descending, then name)."""
+    def score_all(self, message: str, top: int | None = None) -> list[RouteMatch]:
+        """Every skill with a score above zero, ranked: the seed matches (score descending, then
+        name), then the description matches of skills without router words (the same order).
+        `top`: at most that many (the description ranking stops early)."""
         norm = normalise(message)
         tokens = set(_WORD.findall(norm))
         hits: dict[int, tuple[list[str], list[str]]] = {}
@@ -147,10 +166,22 @@ class Router:
             if score > 0:
                 matches.append(RouteMatch(s.name, score, trig_sorted, kw_sorted, s.description))
         matches.sort(key=lambda m: (-m.score, m.name))
+        room = None if top is None else max(top - len(matches), 0)
+        if room != 0:
+            matches.extend(self.describe(message, room))
         return matches
 
+    def describe(self, message: str, top: int | None = None) -> list[RouteMatch]:
+        """The skills without router words that share a word with the message, by relevance."""
+        out = []
+        for hit in self._text.search(message, top):  # BM25 descending, then name
+            s = self._skills[self._described[hit.index]]
+            score = min(max(round(hit.bm25 / (1.0 + hit.bm25), 4), 0.0001), 0.9999)
+            out.append(RouteMatch(s.name, score, (), (), s.description, VIA_DESCRIPTION, hit.terms))
+        return out
+
     def route(self, message: str, top: int = DEFAULT_TOP) -> RouteResult:
-        ranked = self.score_all(message)[: max(top, 0)]
+        ranked = self.score_all(message, max(top, 0))[: max(top, 0)]
         return RouteResult(skills=tuple(ranked), hint=hint_block(ranked))
 
 

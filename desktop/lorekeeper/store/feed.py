@@ -48,6 +48,7 @@ TABLE_KINDS: dict[str, str] = {
     "benchmark_runs": "benchmarks",
     "benchmark_results": "benchmarks",
     "skill_generations": "proposals",  # a generated skill's rules and passages belong to its proposal
+    "market_sources": "market",  # issue 10: marketplaces
 }
 _KEY = "lorekeeper_changes"  # Session.info key of the collection
 

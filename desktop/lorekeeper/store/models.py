@@ -390,3 +390,17 @@ class SkillGeneration(Base):
     evals: Mapped[str] = mapped_column(Text, default="")  # the proposed <name>.evals.json
     passages: Mapped[str] = mapped_column(Text, default="[]")  # JSON: the cited passages (document, lines, text)
     created_at: Mapped[datetime] = mapped_column(UTCDateTime(), default=utcnow)
+
+
+# --- marketplaces (issue 10) ---
+class MarketSource(Base):
+    """A place skills are discovered in: a folder, a git checkout, a zip or a plugin marketplace file."""
+
+    __tablename__ = "market_sources"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    name: Mapped[str] = mapped_column(String(64), unique=True)
+    kind: Mapped[str] = mapped_column(String(16))  # folder | git | zip | marketplace
+    location: Mapped[str] = mapped_column(Text)  # an absolute path (a git URL's clone lives under sources/market/)
+    origin: Mapped[str] = mapped_column(Text, default="")  # what the operator gave (a git URL), when it differs
+    added_at: Mapped[datetime] = mapped_column(UTCDateTime(), default=utcnow)

@@ -24,7 +24,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from lorekeeper import __version__
+from lorekeeper import __version__, gcpolicy
 from lorekeeper.errorlog import append_error
 from lorekeeper.ui.bus import ChangeBus
 from lorekeeper.ui.changefeed import ChangeFeedBridge
@@ -84,6 +84,8 @@ class ErrorDialog(QDialog):
 
 
 class MainWindow(QMainWindow):
+    _gc_settled: bool  # this window holds the collector's freeze (lorekeeper.gcpolicy)
+
     def fit_sidebar(self) -> None:
         """Make the sidebar as wide as its longest title in the current theme's font."""
         self.sidebar.ensurePolished()
@@ -96,9 +98,13 @@ class MainWindow(QMainWindow):
     def showEvent(self, event) -> None:
         self.fit_sidebar()  # the theme is applied after construction: measure again with its font
         super().showEvent(event)
+        if not self._gc_settled:  # the long-lived heap is up: full collections stop walking it
+            self._gc_settled = True
+            gcpolicy.settle()
 
     def __init__(self, ws: Workspace, panels: list[PanelSpec] | None = None) -> None:
         super().__init__()
+        self._gc_settled = False
         self.ws = ws
         self.bus = ChangeBus(self)
         # the one place that feeds the bus: this process's change sets and other processes' (polled)
@@ -292,3 +298,6 @@ class MainWindow(QMainWindow):
         self.feed.stop()
         tracker().cancel_all()
         super().closeEvent(event)
+        if self._gc_settled:
+            self._gc_settled = False
+            gcpolicy.release()

@@ -25,6 +25,7 @@ from lorekeeper.skills.library import SkillInfo, SkillVersionInfo
 from lorekeeper.ui import widgets
 from lorekeeper.ui.models.skills import FORK_MARK, SkillTableModel
 from lorekeeper.ui.panels.base import AppContext, Panel
+from lorekeeper.ui.panels.discover import DiscoverView
 from lorekeeper.ui.panels.skill_tabs import ContentTab, RulesTab, VersionsTab
 from lorekeeper.ui.widgets import Debouncer, EmptyState, MessageBox, label, search_box, setup_table
 from lorekeeper.ui.workers import cancel_key, run_task
@@ -138,7 +139,14 @@ class SkillsPanel(Panel):
                 wrap=True,
             )
         )
-        layout.addWidget(split, 1)
+        # Library | Discover (marketplaces, issue 10); Ctrl+Tab switches
+        self.discover = DiscoverView(self.ws, ctx.bus, self)
+        self.views = QTabWidget()
+        self.views.setDocumentMode(True)
+        self.views.addTab(split, "Library")
+        self.views.addTab(self.discover, "Discover")
+        self.views.currentChanged.connect(self._on_view)
+        layout.addWidget(self.views, 1)
 
         self.search_debounce = Debouncer(150, self.reload_list, self)
         self.search.textChanged.connect(self.search_debounce.poke)
@@ -146,6 +154,10 @@ class SkillsPanel(Panel):
         ctx.bus.skills_changed.connect(self.refresh)
         self._update_buttons()
         self.refresh()
+
+    def _on_view(self, index: int) -> None:
+        if self.views.widget(index) is self.discover:
+            self.discover.refresh()
 
     # ------------------------------------------------------------------ panel API
     def search_box(self):

@@ -1,14 +1,14 @@
 """Skills written by the generator from an extraction goal: proposed eval rules and cited passages.
 
 Revision ID: 0015_agents
-Revises: 0010_answers
+Revises: 0016_marketplaces
 """
 
 import sqlalchemy as sa
 from alembic import op
 
 revision = "0015_agents"
-down_revision = "0010_answers"
+down_revision = "0016_marketplaces"  # re-chained after main's 0016 (both revised 0010_answers)
 branch_labels = None
 depends_on = None
 
