@@ -29,6 +29,8 @@ KINDS: tuple[str, ...] = (
     "audit",
     "proposals",
     "benchmarks",
+    "facts",
+    "fact_conflicts",
 )
 
 __all__ = ["KINDS", "ChangeSet", "Subscribers"]

@@ -15,6 +15,7 @@ from pathlib import Path
 
 from lorekeeper.audit.service import AuditService
 from lorekeeper.evals.service import EvalService
+from lorekeeper.facts.service import FactService
 from lorekeeper.improve.service import ImproveService
 from lorekeeper.learnings import mdformat
 from lorekeeper.learnings.service import LearningService
@@ -123,3 +124,43 @@ def record_demo_audit(audit: AuditService, skills: SkillLibrary, report: DemoRep
         return
     audit.log.append("workspace_created", {"demo": True, "skills": len(skills.list())})
     audit.log.append("demo_data_loaded", asdict(report))
+
+
+# --------------------------------------------------------------------------- facts (issue 11)
+
+
+def load_demo_facts(
+    root: Path, facts: FactService, *, warnings: list[str] | None = None, data: Path | None = None
+) -> int:
+    """The Facts review and Conflicts panels' first content, with no model configured: the demo
+    sources (plus an outdated 2024 onboarding note) ingested per project, then a recorded
+    extraction and LLM consolidation (`data/facts/recorded-extraction.json`) applied through the
+    same checks as a live run: candidate facts to review, one lexical corroboration, one
+    paraphrase merge, two dropped answers in the run report, and one real conflict (the runbook
+    forbids Friday deploys, the onboarding note says releases go out on Friday evenings).
+    Returns the number of facts; skipped (with a warning) when the audit key is unavailable,
+    since fact rows are signed."""
+    from lorekeeper.errors import LorekeeperError
+
+    data = data or demo_data_dir()
+    recorded = data / "facts" / "recorded-extraction.json"
+    if not recorded.is_file():
+        return 0
+    for extra in sorted((data / "facts").glob("*.md")):
+        shutil.copyfile(extra, root / "sources" / extra.name)
+    recording = json.loads(recorded.read_text(encoding="utf-8"))
+    try:
+        for project, entry in recording.get("projects", {}).items():
+            for origin in entry.get("documents", {}):
+                facts.ingest(root / "sources" / origin, project)
+            facts.apply_recorded({"model": recording.get("model", "recorded"), **entry}, project)
+            if entry.get("consolidation"):
+                facts.apply_recorded_consolidation(
+                    {"model": recording.get("model", "recorded"), **entry["consolidation"]}, project
+                )
+    except LorekeeperError as exc:
+        if warnings is None:
+            raise
+        warnings.append(f"demo facts not loaded: {exc.code}: {exc.message}")
+        return 0
+    return len(facts.list())

@@ -9,14 +9,16 @@ import os
 from pathlib import Path
 from typing import Self
 
+from lorekeeper.ask.corpora import facts_corpus
 from lorekeeper.ask.service import MIN_SCORE, AskService
 from lorekeeper.audit.errors import AuditKeyUnavailableError
 from lorekeeper.audit.log import SessionLog
 from lorekeeper.audit.service import AuditService, ensure_workspace_id
 from lorekeeper.config import CONFIG_NAME, Config, default_config_text
-from lorekeeper.demo import DemoReport, load_demo, record_demo_audit
+from lorekeeper.demo import DemoReport, load_demo, load_demo_facts, record_demo_audit
 from lorekeeper.errors import WorkspaceError
 from lorekeeper.evals.service import EvalService
+from lorekeeper.facts.service import FactService
 from lorekeeper.fsutil import atomic_write_text
 from lorekeeper.improve.service import ImproveService
 from lorekeeper.learnings.audit_hook import audit_hook
@@ -94,6 +96,12 @@ class Workspace:
         )
         # marketplaces: discover, note, install or fork skills from sources (issue 10)
         self.market = MarketService(store, self.skills, self.llm, root / "sources" / "market")
+        # typed facts from documentation (issue 11): rows signed, decisions signed in ws.audit.log
+        self.facts = FactService(
+            store, audit_log=audit_log, provider=self.llm.provider, config=config, workspace_root=root
+        )
+        self.prompts.register("facts", self.facts.prompt_block)  # the FACTS block, within [facts] prompt_budget
+        self.ask.register("facts", facts_corpus(self.facts))  # ask cites the lines that prove a fact (issue 14)
 
     # ------------------------------------------------------------------ lifecycle
     @classmethod
@@ -134,6 +142,7 @@ class Workspace:
                 improve=ws.improve,
             )
             record_demo_audit(ws.audit, ws.skills, report)
+            load_demo_facts(ws.root, ws.facts, warnings=ws.init_warnings)  # candidates + one conflict (issue 11)
         return ws
 
     def _init_audit_key(self) -> None:

@@ -139,6 +139,25 @@ def build_server(ws: Workspace, default_project: str | None = None) -> MCPServer
         `lorekeeper ctx pack DIR --json` (the packed text in `text`)."""
         return call(lambda: tools.ctx_pack(path, task, budget, mode))
 
+    @server.tool(annotations=read_only)
+    def facts_pack(
+        project: Project = None,
+        budget: Annotated[int | None, Field(ge=0, description="o200k tokens at most (default 2000).")] = None,
+        approved_only: Annotated[bool, Field(description="Leave candidate facts out.")] = False,
+    ) -> dict[str, Any]:
+        """The project's sharpest typed facts (constraints, conventions, pitfalls, ...) within a token
+        budget, with their markdown. Same JSON as `lorekeeper facts pack --project P --json`."""
+        return call(lambda: tools.facts_pack(project, budget, approved_only))
+
+    @server.tool(annotations=read_only)
+    def conventions_for_path(
+        path: Annotated[str, Field(description="The file about to be edited, relative to the project root.")],
+        project: Project = None,
+    ) -> dict[str, Any]:
+        """The facts whose scope glob matches the file, most specific first (universal facts are in
+        facts_pack). Same JSON as `lorekeeper facts conventions PATH --project P --json`."""
+        return call(lambda: tools.conventions_for_path(path, project))
+
     return server
 
 

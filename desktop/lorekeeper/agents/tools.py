@@ -91,6 +91,23 @@ class AgentTools:
             raise InvalidInputError("budget must be at least 1 token")
         return pack(root, task=task, budget=budget, mode=mode).to_dict(with_text=True)
 
+    # ------------------------------------------------------------------ facts (issue 11)
+    def facts_pack(
+        self, project: str | None = None, budget: int | None = None, approved_only: bool = False
+    ) -> dict[str, Any]:
+        """`lorekeeper facts pack --project P [--budget N] [--approved-only] --json`."""
+        proj = self._p(project)
+        if not proj:
+            raise InvalidInputError("a facts pack is for a project: give `project`")
+        return self.ws.facts.pack(proj, budget, approved_only=approved_only).to_dict()
+
+    def conventions_for_path(self, path: str, project: str | None = None) -> dict[str, Any]:
+        """`lorekeeper facts conventions PATH --project P --json`: the facts scoped to the file."""
+        proj = self._p(project)
+        if not proj:
+            raise InvalidInputError("conventions are a project's: give `project`")
+        return {"path": path, "facts": [f.to_dict() for f in self.ws.facts.conventions(path, proj)]}
+
     # ------------------------------------------------------------------ signed writes
     def record_feedback(
         self, answer: str, positive: bool, reason: str = "", project: str | None = None

@@ -45,6 +45,7 @@ COMMANDS = {
     "hooks": "lorekeeper.cli.hooks:hooks",
     "ask": "lorekeeper.cli.ask:ask",
     "market": "lorekeeper.cli.market:market",
+    "facts": "lorekeeper.cli.facts:facts",
 }
 
 #: command name -> its one-line help, so `lorekeeper --help` lists the commands without importing
@@ -75,6 +76,7 @@ SUMMARIES = {
     "hooks": "Agent hooks: Claude Code's UserPromptSubmit (context) and Stop (evals, quality) hooks.",
     "ask": "Answer QUESTION from the knowledge (skills, learnings, documents) with numbered citations.",
     "market": "Marketplaces: add skill sources, search them, see a skill's fit for a project, install or fork.",
+    "facts": "Typed facts from documentation: ingest, extract, review, arbitrate, pack.",
 }
 
 

@@ -155,6 +155,12 @@ class Provider(ABC):
             text = ""
         return Completion(text, self.last_stop_reason)
 
+    def complete_json(self, prompt: str, *, schema: dict[str, Any], system: str = "") -> Completion:
+        """An answer that should be JSON matching `schema`. Providers with structured output
+        (Ollama's `format`) constrain the model to the schema; the others get the schema in the
+        prompt. The caller still validates the answer: a model can always answer badly."""
+        return self.complete(prompt, system=system)
+
     def embed(self, texts: list[str]) -> list[list[float]]:
         raise LLMUnavailableError(
             f'the {self.name} provider has no embeddings; use [embeddings] provider = "ollama" or "hashing"'

@@ -12,7 +12,7 @@ import urllib.parse
 from collections.abc import Iterator
 from typing import Any
 
-from lorekeeper.llm.base import CHECK_TIMEOUT, LLMUnavailableError, Provider, ProviderStatus
+from lorekeeper.llm.base import CHECK_TIMEOUT, Completion, LLMUnavailableError, Provider, ProviderStatus
 
 DEFAULT_HOST = "http://127.0.0.1:11434"
 DEFAULT_PORT = 11434
@@ -96,6 +96,25 @@ class OllamaProvider(Provider):
                 retryable = getattr(err, "details", {}).get("retryable", False)
                 if started or not retryable or attempt == attempts - 1:
                     raise err from None
+
+    def complete_json(self, prompt: str, *, schema: dict[str, Any], system: str = "") -> Completion:
+        """Structured output: the JSON schema goes as the chat's `format`, so the model can only
+        produce matching JSON (Ollama 0.5+)."""
+        messages = ([{"role": "system", "content": system}] if system else []) + [{"role": "user", "content": prompt}]
+        attempts = max(self.settings.max_retries, 0) + 1
+        for attempt in range(attempts):
+            try:
+                parts: list[str] = []
+                for part in self._client().chat(model=self.model, messages=messages, stream=True, format=schema):
+                    text = part.message.content if part.message else ""
+                    if text:
+                        parts.append(text)
+                return Completion("".join(parts), "")
+            except Exception as exc:  # noqa: BLE001 - SDK errors become one stable code
+                err = self._translate(exc)
+                if not getattr(err, "details", {}).get("retryable", False) or attempt == attempts - 1:
+                    raise err from None
+        raise LLMUnavailableError("no answer from Ollama")  # pragma: no cover - the loop always returns or raises
 
     def embed(self, texts: list[str]) -> list[list[float]]:
         """Vectors from /api/embed; a server that only has the older /api/embeddings is asked text by text."""

@@ -49,6 +49,10 @@ TABLE_KINDS: dict[str, str] = {
     "benchmark_results": "benchmarks",
     "skill_generations": "proposals",  # a generated skill's rules and passages belong to its proposal
     "market_sources": "market",  # issue 10: marketplaces
+    "fact_documents": "facts",  # issue 11: documents, facts and extraction runs
+    "facts": "facts",
+    "fact_runs": "facts",
+    "fact_conflicts": "fact_conflicts",
 }
 _KEY = "lorekeeper_changes"  # Session.info key of the collection
 

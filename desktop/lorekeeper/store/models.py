@@ -404,3 +404,113 @@ class MarketSource(Base):
     location: Mapped[str] = mapped_column(Text)  # an absolute path (a git URL's clone lives under sources/market/)
     origin: Mapped[str] = mapped_column(Text, default="")  # what the operator gave (a git URL), when it differs
     added_at: Mapped[datetime] = mapped_column(UTCDateTime(), default=utcnow)
+
+
+# --------------------------------------------------------------------------- facts (issue 11, seed 003)
+
+
+class FactDocument(Base):
+    """An ingested document: markdown, text or source. `id` is `<project>:file:<hash10>` of its origin.
+
+    `text` is kept so quotes can be checked verbatim and shown highlighted; `extracted_sha256` is
+    the content hash the last extraction read (a changed file is re-extracted alone)."""
+
+    __tablename__ = "fact_documents"
+    __table_args__ = (Index("ix_fact_documents_project", "project", "origin"),)
+
+    id: Mapped[str] = mapped_column(String(160), primary_key=True)
+    project: Mapped[str] = mapped_column(String(128))
+    origin: Mapped[str] = mapped_column(Text)  # the path relative to the ingested folder
+    path: Mapped[str] = mapped_column(Text, default="")  # the absolute path it was read from
+    kind: Mapped[str] = mapped_column(String(16), default="text")  # markdown | text | source
+    sha256: Mapped[str] = mapped_column(String(64))
+    text: Mapped[str] = mapped_column(Text, default="")
+    size: Mapped[int] = mapped_column(Integer, default=0)
+    missing: Mapped[bool] = mapped_column(Boolean, default=False)  # gone from its folder at the last ingest
+    extracted_sha256: Mapped[str] = mapped_column(String(64), default="")
+    extracted_at: Mapped[datetime | None] = mapped_column(UTCDateTime(), nullable=True)
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime(), default=utcnow)
+    updated_at: Mapped[datetime] = mapped_column(UTCDateTime(), default=utcnow)
+
+
+class Fact(SignedColumns, Base):
+    """A typed, scoped, sourced fact (seed 003). Decision-driving: signed, filtered on read.
+
+    `scope`, `tags` and `provenance` are JSON text; `merged_into` names the surviving fact of a
+    consolidation (the row stays: history is never lost)."""
+
+    __tablename__ = "facts"
+    __table_args__ = (Index("ix_facts_project_status", "project", "status"),)
+    __signed_fields__ = (
+        "id",
+        "project",
+        "type",
+        "statement",
+        "detail",
+        "scope",
+        "tags",
+        "confidence",
+        "status",
+        "provenance",
+        "merged_into",
+        "flag",
+        "ordinal",
+    )
+
+    id: Mapped[str] = mapped_column(String(160), primary_key=True)
+    project: Mapped[str] = mapped_column(String(128))
+    type: Mapped[str] = mapped_column(String(16))
+    statement: Mapped[str] = mapped_column(Text)
+    detail: Mapped[str] = mapped_column(Text, default="")
+    scope: Mapped[str] = mapped_column(Text, default="[]")
+    tags: Mapped[str] = mapped_column(Text, default="[]")
+    confidence: Mapped[float] = mapped_column(Float, default=0.9)
+    status: Mapped[str] = mapped_column(String(16), default="candidate")
+    provenance: Mapped[str] = mapped_column(Text, default="[]")
+    merged_into: Mapped[str] = mapped_column(String(160), default="")
+    flag: Mapped[str] = mapped_column(String(32), default="")  # "" | quote_vanished | document_removed
+    ordinal: Mapped[int] = mapped_column(Integer, default=0)  # creation order: the older fact survives
+    source: Mapped[str] = mapped_column(String(16), default="extraction")  # extraction | operator | merge | demo
+    prior_status: Mapped[str] = mapped_column(String(16), default="")  # before it became conflicting
+    decided_by: Mapped[str] = mapped_column(String(128), default="")
+    decided_at: Mapped[datetime | None] = mapped_column(UTCDateTime(), nullable=True)
+    decision_reason: Mapped[str] = mapped_column(Text, default="")
+    event_sig: Mapped[str] = mapped_column(String(64), default="")
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime(), default=utcnow)
+    updated_at: Mapped[datetime] = mapped_column(UTCDateTime(), default=utcnow)
+
+
+class FactConflict(SignedColumns, Base):
+    """A contradiction the LLM consolidation found between facts: never decided without a human."""
+
+    __tablename__ = "fact_conflicts"
+    __table_args__ = (Index("ix_fact_conflicts_project_status", "project", "status"),)
+    __signed_fields__ = ("id", "project", "facts", "reason", "status", "resolution", "result")
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    project: Mapped[str] = mapped_column(String(128))
+    facts: Mapped[str] = mapped_column(Text, default="[]")  # JSON list of fact ids
+    reason: Mapped[str] = mapped_column(Text, default="")
+    status: Mapped[str] = mapped_column(String(16), default="open")  # open | resolved
+    resolution: Mapped[str] = mapped_column(String(16), default="")  # keep | merge | reject_all
+    result: Mapped[str] = mapped_column(String(160), default="")  # the kept or merged fact's id
+    resolved_by: Mapped[str] = mapped_column(String(128), default="")
+    resolved_at: Mapped[datetime | None] = mapped_column(UTCDateTime(), nullable=True)
+    resolution_reason: Mapped[str] = mapped_column(Text, default="")
+    event_sig: Mapped[str] = mapped_column(String(64), default="")
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime(), default=utcnow)
+
+
+class FactRun(Base):
+    """One extraction or consolidation run and its report (JSON: kept, merged, dropped with reasons)."""
+
+    __tablename__ = "fact_runs"
+    __table_args__ = (Index("ix_fact_runs_started", "started_at"),)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    kind: Mapped[str] = mapped_column(String(16))  # extract | recorded | consolidate
+    project: Mapped[str] = mapped_column(String(128), default="")
+    model: Mapped[str] = mapped_column(String(128), default="")
+    report: Mapped[str] = mapped_column(Text, default="{}")
+    started_at: Mapped[datetime] = mapped_column(UTCDateTime(), default=utcnow)
+    finished_at: Mapped[datetime | None] = mapped_column(UTCDateTime(), nullable=True)

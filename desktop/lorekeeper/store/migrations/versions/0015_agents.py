@@ -1,14 +1,16 @@
 """Skills written by the generator from an extraction goal: proposed eval rules and cited passages.
 
 Revision ID: 0015_agents
-Revises: 0016_marketplaces
+Revises: 0016_marketplaces, 0012_facts
 """
 
 import sqlalchemy as sa
 from alembic import op
 
 revision = "0015_agents"
-down_revision = "0016_marketplaces"  # re-chained after main's 0016 (both revised 0010_answers)
+# A merge point too: every migration of the branches merged here revises 0010_answers; this one
+# revises their heads, so the history has one head (the lead may re-chain them into a line).
+down_revision = ("0016_marketplaces", "0012_facts")
 branch_labels = None
 depends_on = None
 
