@@ -12,6 +12,7 @@ import shutil
 from dataclasses import asdict, dataclass
 from datetime import timedelta
 from pathlib import Path
+from typing import Any
 
 from lorekeeper.audit.service import AuditService
 from lorekeeper.evals.service import EvalService
@@ -164,3 +165,46 @@ def load_demo_facts(
         warnings.append(f"demo facts not loaded: {exc.code}: {exc.message}")
         return 0
     return len(facts.list())
+
+
+# --- memory (issue 12) ---
+
+
+def load_memory_demo(*, root: Path, ws: Any, data: Path | None = None) -> dict[str, int]:
+    """The living memory's demo (no model needed): research notes into `sources/research/`, the
+    demo learnings given the domain of their project (erp, frontend), validated clarification
+    summaries (through the PII gate) and one started story, so the Memory panel shows a real,
+    traced injection preview. Clarifications and the story need the audit key (signed); without
+    it only the notes and domains are loaded."""
+    from lorekeeper.memory.clarify import parse_markdown
+    from lorekeeper.memory.collect import collect
+
+    src = (data or demo_data_dir()) / "memory"
+    out = {"notes": 0, "clarifications": 0, "stories": 0}
+    if not src.is_dir():
+        return out
+    notes = src / "notes"
+    if notes.is_dir():
+        dest = root / "sources" / "research"
+        dest.mkdir(parents=True, exist_ok=True)
+        for f in sorted(notes.glob("*.md")):
+            shutil.copyfile(f, dest / f.name)
+    domains_file = src / "domains.json"
+    domains = json.loads(domains_file.read_text(encoding="utf-8")) if domains_file.is_file() else {}
+    for info in ws.learnings.list(status="all"):
+        domain = domains.get(info.project)
+        if domain and not info.domain:
+            ws.learnings.edit(info.id, domain=domain)
+    out["notes"] = collect(ws.store, ws.memory_layout).added
+    if ws.audit.key_session is None:
+        return out
+    from datetime import date
+
+    for f in sorted((src / "clarifications").glob("*-clarifications.md")):
+        d = parse_markdown(f.read_text(encoding="utf-8"))
+        ws.clarifications.add_validated(d["story"], d["domain"], d["project"], d, day=date.fromisoformat(d["date"]))
+        out["clarifications"] += 1
+    ws.memory.rebuild()
+    if ws.stories.start("PD-250", "erp", "citadel-v2").error is None:
+        out["stories"] += 1
+    return out

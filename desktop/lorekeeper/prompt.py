@@ -32,6 +32,7 @@ class PromptRequest:
     message: str
     project: str
     route: RouteResult
+    story: str = ""  # the story the prompt is for: memory injection plugs its block in (issue 12)
 
 
 Injector = Callable[[PromptRequest], str]
@@ -93,7 +94,13 @@ class PromptBuilder:
         return tuple(n for n, _ in self._injectors)
 
     def build(
-        self, message: str, project: str | None = None, *, top: int | None = None, route_on: str | None = None
+        self,
+        message: str,
+        project: str | None = None,
+        *,
+        top: int | None = None,
+        route_on: str | None = None,
+        story: str | None = None,
     ) -> AssembledPrompt:
         """`route_on`: the text the skills are routed on when it is not the message itself (Fix It
         routes its follow-up on the original request, not on the previous answer it quotes)."""
@@ -101,7 +108,7 @@ class PromptBuilder:
         n = top if top is not None else self.top
         route = self.router(proj or None).route(message if route_on is None else route_on, top=n)
         block = self.learnings.block(proj)
-        request = PromptRequest(message, proj, route)
+        request = PromptRequest(message, proj, route, story or "")
         extra = tuple((name, text) for name, inj in self._injectors if (text := inj(request)))
         text = join_blocks(route.hint, block.text, *(t for _, t in extra), message)
         return AssembledPrompt(message, proj, route, block, extra, text)

@@ -6,16 +6,18 @@ The CLI, the GUI and the tests all go through a `Workspace`; nothing else builds
 from __future__ import annotations
 
 import os
+from collections.abc import Callable
 from pathlib import Path
-from typing import Self
+from typing import TYPE_CHECKING, Any, Self
 
 from lorekeeper.ask.corpora import facts_corpus
 from lorekeeper.ask.service import MIN_SCORE, AskService
 from lorekeeper.audit.errors import AuditKeyUnavailableError
 from lorekeeper.audit.log import SessionLog
+from lorekeeper.audit.rows import RowVerifier
 from lorekeeper.audit.service import AuditService, ensure_workspace_id
 from lorekeeper.config import CONFIG_NAME, Config, default_config_text
-from lorekeeper.demo import DemoReport, load_demo, load_demo_facts, record_demo_audit
+from lorekeeper.demo import DemoReport, load_demo, load_demo_facts, load_memory_demo, record_demo_audit
 from lorekeeper.errors import WorkspaceError
 from lorekeeper.evals.service import EvalService
 from lorekeeper.facts.service import FactService
@@ -28,13 +30,16 @@ from lorekeeper.locations import ENV_VAR, default_workspace_dir, resolve_workspa
 from lorekeeper.market.service import MarketService
 from lorekeeper.paths import starter_skills_dir
 from lorekeeper.prompt import PromptBuilder
-from lorekeeper.protocols import Derived
+from lorekeeper.protocols import Derived, Purgeable
 from lorekeeper.quality.answers import AnswerLog
 from lorekeeper.quality.tracker import QualityTracker
 from lorekeeper.reflect import ReflectLoop
 from lorekeeper.skills.library import SkillLibrary
 from lorekeeper.skills.router import DEFAULT_TOP, Router
 from lorekeeper.store.engine import DEFAULT_BUSY_TIMEOUT, Store, resolve_url
+
+if TYPE_CHECKING:
+    from lorekeeper.memory.embedders import Embedder
 
 SUBDIRS = ("skills", "sources", "clarifications", "indexes", "sessions", "locks", "exports")
 
@@ -103,6 +108,61 @@ class Workspace:
         self.prompts.register("facts", self.facts.prompt_block)  # the FACTS block, within [facts] prompt_budget
         self.ask.register("facts", facts_corpus(self.facts))  # ask cites the lines that prove a fact (issue 14)
 
+        self._init_memory(audit_log)
+
+    def _init_memory(self, audit_log: Callable[[], SessionLog]) -> None:
+        """Living memory (issue 12): indexes, clarifications, reuse scores, stories, injection, measures."""
+        from lorekeeper.learnings.reuse import ReuseService
+        from lorekeeper.locks import RWLock
+        from lorekeeper.memory.clarify import ClarificationService
+        from lorekeeper.memory.indexes import MemoryIndexes
+        from lorekeeper.memory.layout import MemoryLayout
+        from lorekeeper.memory.measure import Measures
+        from lorekeeper.memory.stories import InjectionTraces, StoryService
+
+        config, store, audit = self.config, self.store, self.audit
+        layout = self.memory_layout = MemoryLayout(self.root)
+        lock = RWLock(layout.lock, timeout=float(config.get("memory.lock_timeout", 30)))
+
+        def verifier() -> RowVerifier:
+            return audit.row_verifier()
+
+        def sanitizer_llm() -> dict[str, Any] | None:  # [privacy] sanitizer = "deterministic" never calls a model
+            if str(config.get("privacy.sanitizer", "auto")) == "deterministic":
+                return None
+            table = config.get("llm") or {}
+            return dict(table) if str(table.get("provider") or "none") != "none" else None
+
+        def embedder() -> Embedder:  # numpy and the model client load on first use
+            from lorekeeper.memory.embedders import embedder_from_config
+
+            return embedder_from_config(config)
+
+        self.memory = MemoryIndexes(store, layout, embedder)
+        self.clarifications = ClarificationService(store, layout, audit_log, sanitizer_llm)
+        self.reuse = ReuseService(store, self.learnings, audit_log=audit_log, verifier=verifier, lock=lock)
+        counts = {
+            k: int(config.get(f"memory.inject_{k}", n))
+            for k, n in (("learnings", 5), ("notes", 3), ("clarifications", 3))
+        }
+        self.stories = StoryService(
+            store,
+            indexes=self.memory,
+            clarifications=self.clarifications,
+            reuse=self.reuse,
+            audit_log=audit_log,
+            verifier=verifier,
+            lock=lock,
+            counts=counts,
+        )
+        self.injections = InjectionTraces(store)
+        self.measures = Measures(store, verifier)
+        self.prompts.register("memory", lambda req: self.stories.block_for(req.story) if req.story else "")
+
+    def purgeables(self) -> list[Purgeable]:
+        """Every service holding story-linked data (the purge run enumerates them)."""
+        return [self.clarifications, self.memory, self.injections, self.stories]
+
     # ------------------------------------------------------------------ lifecycle
     @classmethod
     def open(cls, root: str | os.PathLike[str]) -> Workspace:
@@ -143,6 +203,7 @@ class Workspace:
             )
             record_demo_audit(ws.audit, ws.skills, report)
             load_demo_facts(ws.root, ws.facts, warnings=ws.init_warnings)  # candidates + one conflict (issue 11)
+            load_memory_demo(root=ws.root, ws=ws)
         return ws
 
     def _init_audit_key(self) -> None:
@@ -185,4 +246,4 @@ class Workspace:
 
     def derived(self) -> list[Derived]:
         """Every artefact derived from the store (`lorekeeper repair` rebuilds them)."""
-        return [self.skills.folder]
+        return [self.skills.folder, self.memory]

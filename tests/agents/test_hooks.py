@@ -86,8 +86,10 @@ def test_prompt_hook_adds_the_skills_hint_and_learnings_and_stays_fresh(demo_wor
     assert out["hookSpecificOutput"]["hookEventName"] == "UserPromptSubmit"
     context = out["hookSpecificOutput"]["additionalContext"]
     expected = json.loads(lk(ws, "prompt", message, "--project", "citadel-v2", "--json").stdout)
-    assert context == expected["hint"] + "\n\n" + expected["learnings"]["block"]
+    blocks = [b["text"] for b in expected["blocks"]]
+    assert context == "\n\n".join([expected["hint"], expected["learnings"]["block"], *blocks])
     assert context.startswith("SKILLS_HINT (focus on these):\n- code-review:")
+    assert "\n\nFACTS (citadel-v2" in context  # the project's facts pack (issue 11)
 
     # the next prompt is served from the snapshot; a quality event does not invalidate it...
     assert hookctx.fast_context(ws.root, "citadel-v2", message) is not None
@@ -101,6 +103,19 @@ def test_prompt_hook_adds_the_skills_hint_and_learnings_and_stays_fresh(demo_wor
         "additionalContext"
     ]
     assert "- Run the smoke test after every deploy" in context
+
+
+def test_prompt_hook_adds_the_started_storys_memory(demo_workspace):
+    ws = demo_workspace
+    message = "Plan the stock module upgrade"
+    story = "PD-250"  # started by the demo (erp, citadel-v2)
+    out = prompt_hook(ws, message, "--project", "citadel-v2", "--story", story)
+    context = json.loads(out.stdout)["hookSpecificOutput"]["additionalContext"]
+    expected = json.loads(lk(ws, "prompt", message, "--project", "citadel-v2", "--story", story, "--json").stdout)
+    memory = next(b["text"] for b in expected["blocks"] if b["name"] == "memory")
+    assert memory and context.endswith(memory)
+    without = json.loads(prompt_hook(ws, message, "--project", "citadel-v2").stdout)["hookSpecificOutput"]
+    assert memory not in without["additionalContext"]
 
 
 def test_prompt_hook_keeps_to_the_character_budget(demo_workspace):

@@ -11,7 +11,17 @@ from mcp_helpers import payload, with_session
 
 from helpers.cli import run_lorekeeper
 
-TOOLS = {"route_skills", "build_prompt", "evaluate_response", "record_feedback", "ctx_pack"}
+TOOLS = {
+    "route_skills",
+    "build_prompt",
+    "evaluate_response",
+    "record_feedback",
+    "ctx_pack",
+    "facts_pack",
+    "conventions_for_path",
+    "memory_search",
+    "story_start",
+}
 
 
 def cli_json(ws, *args, input=None):
@@ -91,8 +101,24 @@ def test_tools_match_the_cli_and_see_other_processes_changes(demo_workspace, tmp
 def test_an_evaluated_answer_gets_signed_feedback_like_the_cli(demo_workspace):
     ws = demo_workspace
     ws.audit.require_key()
+    cli_pack = cli_json(ws, "facts", "pack", "--project", "citadel-v2")
+    cli_conv = cli_json(ws, "facts", "conventions", "deploy/release.sh", "--project", "citadel-v2")
+    cli_search = cli_json(ws, "memory", "search", "vitest browser mode", "--corpus", "notes", "--top", "3")
+    cli_story = cli_json(ws, "story", "start", "PD-251", "--domain", "erp", "--project", "citadel-v2")
 
     async def body(session):
+        facts = payload(await session.call_tool("facts_pack", {"project": "citadel-v2"}))
+        conventions = payload(
+            await session.call_tool("conventions_for_path", {"path": "deploy/release.sh", "project": "citadel-v2"})
+        )
+        no_project = await session.call_tool("facts_pack", {})
+        found = payload(await session.call_tool("memory_search", {"query": "vitest browser mode", "top": 3}))
+        story = payload(
+            await session.call_tool("story_start", {"story": "PD-252", "domain": "erp", "project": "citadel-v2"})
+        )
+        bad_story = await session.call_tool(
+            "story_start", {"story": "no spaces allowed", "domain": "erp", "project": "p"}
+        )
         checked = payload(
             await session.call_tool(
                 "evaluate_response",
@@ -105,9 +131,21 @@ def test_an_evaluated_answer_gets_signed_feedback_like_the_cli(demo_workspace):
                 {"answer": checked["interaction"], "positive": False, "reason": "Use --force-with-lease"},
             )
         )
-        return checked, down
+        return checked, down, facts, conventions, no_project, found, story, bad_story
 
-    checked, down = with_session(ws.root, body)
+    checked, down, facts, conventions, no_project, found, story, bad_story = with_session(ws.root, body)
+    assert facts == cli_pack and facts["facts"]
+    assert conventions == cli_conv
+    assert no_project.is_error and "ERR_INVALID_INPUT" in no_project.content[0].text
+    assert found == cli_search and found["results"]
+    same = json.loads(json.dumps(story).replace("PD-252", "PD-251"))
+    # the same injection as the CLI's (each start counts one more injection of its learnings)
+    assert {k: v for k, v in same.items() if k not in ("trace", "learnings")} == {
+        k: v for k, v in cli_story.items() if k not in ("trace", "learnings")
+    }
+    assert [(x["id"], x["rule"]) for x in story["learnings"]] == [(x["id"], x["rule"]) for x in cli_story["learnings"]]
+    assert story["story"] == "PD-252" and story["trace"] and story["block"]
+    assert bad_story.is_error and "ERR_" in bad_story.content[0].text
     assert checked["skills"] and checked["footnote"].startswith("Eval: ⚠️")
     assert down["positive"] is False and down["learning"]["rule"] == "Use --force-with-lease"
     assert down["interaction"] == checked["interaction"]

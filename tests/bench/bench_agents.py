@@ -87,7 +87,9 @@ def test_hook_latency_cold_and_warm(bench_ws):
             warm.append(ms)
     context = json.loads(out)["hookSpecificOutput"]["additionalContext"]
     expected = json.loads(_run([*lk, "prompt", MESSAGE, "--json"])[1])
-    assert context == expected["hint"] + "\n\n" + expected["learnings"]["block"]
+    assert context == "\n\n".join(
+        [expected["hint"], expected["learnings"]["block"], *(b["text"] for b in expected["blocks"])]
+    )
     c, w = statistics.median(cold), statistics.median(warm)
     print(
         f"\nUserPromptSubmit hook ({len(context)} chars of context): cold {c:.0f} ms (median of {len(cold)}), "

@@ -171,7 +171,12 @@ def _vector(text: str, dims: int) -> list[float]:
     """A deterministic stand-in embedding: different texts, different vectors."""
     import hashlib
 
-    return [b / 255 for b in hashlib.sha256(text.encode()).digest()[:dims]]
+    raw = hashlib.sha256(text.encode()).digest()
+    block = 1
+    while len(raw) < dims:  # 768 dims (nomic-embed-text) need more than one digest
+        raw += hashlib.sha256(f"{block}:{text}".encode()).digest()
+        block += 1
+    return [b / 255 for b in raw[:dims]]
 
 
 def _chunks(text: str, size: int) -> list[str]:

@@ -32,7 +32,7 @@ from typing import Any
 
 from lorekeeper.skills.router import DEFAULT_TOP, RoutableSkill, Router
 
-SNAPSHOT_VERSION = 1
+SNAPSHOT_VERSION = 2
 DEFAULT_BUDGET = 8000  # characters of additionalContext ([hooks] budget in lorekeeper.toml)
 #: change kinds that never alter the hook's context (a Stop hook's own quality events among them)
 IRRELEVANT_KINDS = frozenset({"evals", "quality", "audit", "proposals", "benchmarks"})
@@ -44,6 +44,7 @@ class Snapshot:
     revision: int
     config_mtime: int
     project: str
+    story: str
     top: int
     budget: int
     skills: list[RoutableSkill]
@@ -56,6 +57,7 @@ class Snapshot:
             "revision": self.revision,
             "config_mtime": self.config_mtime,
             "project": self.project,
+            "story": self.story,
             "top": self.top,
             "budget": self.budget,
             "skills": [[s.name, s.description, list(s.triggers), list(s.keywords)] for s in self.skills],
@@ -71,6 +73,7 @@ class Snapshot:
             revision=int(data["revision"]),
             config_mtime=int(data["config_mtime"]),
             project=str(data["project"]),
+            story=str(data.get("story", "")),
             top=int(data["top"]),
             budget=int(data["budget"]),
             skills=[RoutableSkill(str(n), str(d), tuple(t), tuple(k)) for n, d, t, k in data["skills"]],
@@ -79,8 +82,8 @@ class Snapshot:
         )
 
 
-def snapshot_path(root: Path, project: str) -> Path:
-    tag = hashlib.sha256(project.encode("utf-8")).hexdigest()[:12]
+def snapshot_path(root: Path, project: str, story: str = "") -> Path:
+    tag = hashlib.sha256(f"{project}\0{story}".encode()).hexdigest()[:12]
     return root / "indexes" / f"hook-context-{tag}.json"
 
 
@@ -137,18 +140,18 @@ def still_valid(root: Path, snap: Snapshot) -> int | None:
     return current
 
 
-def load_snapshot(root: Path, project: str) -> Snapshot | None:
+def load_snapshot(root: Path, project: str, story: str = "") -> Snapshot | None:
     try:
-        data = json.loads(snapshot_path(root, project).read_text(encoding="utf-8"))
+        data = json.loads(snapshot_path(root, project, story).read_text(encoding="utf-8"))
         snap = Snapshot.from_json(data)
     except (OSError, ValueError, KeyError, TypeError):
         return None
-    return snap if snap.project == project else None
+    return snap if (snap.project, snap.story) == (project, story) else None
 
 
 def save_snapshot(root: Path, snap: Snapshot) -> None:
     """Atomically (temp file, fsync, rename), readable by the owner only: it holds learnings."""
-    path = snapshot_path(root, snap.project)
+    path = snapshot_path(root, snap.project, snap.story)
     path.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=".hook-", suffix=".tmp")
     try:
@@ -215,9 +218,11 @@ def compose(snap: Snapshot, prompt: str, *, budget: int | None = None, fast: boo
     return HookContext(text, tuple(m.name for m in route.skills), tuple(included), tuple(cut), snap.revision, fast)
 
 
-def fast_context(root: Path, project: str, prompt: str, *, budget: int | None = None) -> HookContext | None:
+def fast_context(
+    root: Path, project: str, prompt: str, *, budget: int | None = None, story: str = ""
+) -> HookContext | None:
     """The context from a still-valid snapshot, None when the slow path must rebuild it."""
-    snap = load_snapshot(root, project)
+    snap = load_snapshot(root, project, story)
     if snap is None:
         return None
     current = still_valid(root, snap)

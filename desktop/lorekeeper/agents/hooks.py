@@ -37,7 +37,7 @@ def budget_of(config_value: object) -> int:
     return max(200, n)
 
 
-def build_snapshot(ws: Workspace, project: str) -> hookctx.Snapshot:
+def build_snapshot(ws: Workspace, project: str, story: str = "") -> hookctx.Snapshot:
     """What the hook's context depends on, read through the services (the slow path)."""
     from lorekeeper.store.scopes import validate_project
 
@@ -45,14 +45,12 @@ def build_snapshot(ws: Workspace, project: str) -> hookctx.Snapshot:
     revision = ws.store.revision()  # read first: a change racing with the reads below invalidates it
     skills = list(ws.skills.routable(proj or None))
     learnings = ws.learnings.block(proj or None).text
-    blocks: list[tuple[str, str]] = []
-    for name, block in static_blocks(ws, proj):
-        if block:
-            blocks.append((name, block))
+    blocks = [(name, block) for name, block in static_blocks(ws, proj, story) if block]
     return hookctx.Snapshot(
         revision=revision,
         config_mtime=hookctx.config_mtime(ws.root),
         project=proj,
+        story=story,
         top=int(ws.config.get("router.top", hookctx.DEFAULT_TOP)),
         budget=budget_of(ws.config.get("hooks.budget", hookctx.DEFAULT_BUDGET)),
         skills=skills,
@@ -61,36 +59,43 @@ def build_snapshot(ws: Workspace, project: str) -> hookctx.Snapshot:
     )
 
 
-def static_blocks(ws: Workspace, project: str) -> list[tuple[str, str]]:
-    """Blocks that depend on the project only (not on the prompt): facts and memory once built."""
-    return []
+def static_blocks(ws: Workspace, project: str, story: str = "") -> list[tuple[str, str]]:
+    """The prompt injectors' blocks, which depend on the project and the story, not on the message:
+    FACTS (the project's pack) and, for a started story, its memory block. The same builder as
+    `lorekeeper prompt`, so the hook's blocks are the prompt's."""
+    return list(ws.prompts.build(STATIC_PROBE, project or None, story=story or None).blocks)
 
 
-def prompt_context(root: Path, project: str, prompt: str, *, budget: int | None = None) -> hookctx.HookContext:
+STATIC_PROBE = "."  # the message the static blocks are built for (they do not read it)
+
+
+def prompt_context(
+    root: Path, project: str, prompt: str, *, budget: int | None = None, story: str = ""
+) -> hookctx.HookContext:
     """The fast path when the snapshot is still valid; else open the workspace and rebuild it."""
-    ctx = hookctx.fast_context(root, project, prompt, budget=budget)
+    ctx = hookctx.fast_context(root, project, prompt, budget=budget, story=story)
     if ctx is not None:
         return ctx
     from lorekeeper.workspace import Workspace
 
     with Workspace.open(root) as ws:
-        snap = build_snapshot(ws, project)
+        snap = build_snapshot(ws, project, story)
     with contextlib.suppress(OSError):  # the answer stands; the next prompt takes the slow path again
         hookctx.save_snapshot(root, snap)
     return hookctx.compose(snap, prompt, budget=budget, fast=False)
 
 
 def user_prompt_submit(
-    root: Path, payload: dict[str, Any], *, project: str = "", budget: int | None = None
+    root: Path, payload: dict[str, Any], *, project: str = "", budget: int | None = None, story: str = ""
 ) -> dict[str, Any]:
     prompt = payload.get("prompt")
     if not isinstance(prompt, str):
         raise ValueError("the UserPromptSubmit input has no `prompt` string")
-    ctx = prompt_context(root, project, prompt, budget=budget)
+    ctx = prompt_context(root, project, prompt, budget=budget, story=story)
     return {"hookSpecificOutput": {"hookEventName": EVENT_PROMPT, "additionalContext": ctx.text}}
 
 
-def stop(ws: Workspace, payload: dict[str, Any], *, project: str = "") -> dict[str, Any] | None:
+def stop(ws: Workspace, payload: dict[str, Any], *, project: str = "", story: str = "") -> dict[str, Any] | None:
     """Check the last answer of the transcript and record the quality events; None when the
     transcript holds no answer (or this Stop continues one a Stop hook already checked)."""
     from lorekeeper.agents.transcript import Turn, last_turn
@@ -104,7 +109,7 @@ def stop(ws: Workspace, payload: dict[str, Any], *, project: str = "") -> dict[s
         turn = Turn(turn.prompt, last)
     if turn is None:
         return None
-    prompt = ws.prompts.build(turn.prompt, project or None)
+    prompt = ws.prompts.build(turn.prompt, project or None, story=story or None)
     answer = ws.reflect.check(prompt, turn.answer, model=SOURCE, source=SOURCE)
     out = answer.to_dict()
     out.pop("answer", None)

@@ -32,8 +32,9 @@ SERVER_NAME = "lorekeeper"
 INSTRUCTIONS = (
     "Lorekeeper is the operator's intelligence layer. Before answering, call route_skills or "
     "build_prompt with the user's message to get SKILLS_HINT and LEARNINGS (past corrections to "
-    "follow). After answering, call evaluate_response to check the answer against the skills' "
-    "deterministic rules; record_feedback rates an evaluated answer."
+    "follow); facts_pack and conventions_for_path give the project's documented rules; story_start "
+    "and memory_search give the story's memory. After answering, call evaluate_response to check "
+    "the answer against the skills' deterministic rules; record_feedback rates an evaluated answer."
 )
 
 Project = Annotated[
@@ -157,6 +158,37 @@ def build_server(ws: Workspace, default_project: str | None = None) -> MCPServer
         """The facts whose scope glob matches the file, most specific first (universal facts are in
         facts_pack). Same JSON as `lorekeeper facts conventions PATH --project P --json`."""
         return call(lambda: tools.conventions_for_path(path, project))
+
+    @server.tool(annotations=ToolAnnotations(read_only_hint=False, destructive_hint=False, open_world_hint=False))
+    def memory_search(
+        query: Annotated[str, Field(description="What to look for.")],
+        corpus: Annotated[
+            Literal["notes", "clarifications", "learnings"], Field(description="Which memory corpus.")
+        ] = "notes",
+        impact: Annotated[Literal["fort", "modere", "faible"] | None, Field(description="Notes: impact.")] = None,
+        verdict: Annotated[Literal["signal", "bruit", "veille"] | None, Field(description="Notes: verdict.")] = None,
+        domain: Annotated[str | None, Field(description="Only this domain.")] = None,
+        project: Project = None,
+        top: Annotated[int, Field(ge=1, le=50, description="Results at most.")] = 5,
+        mode: Annotated[Literal["hybrid", "bm25", "vector"], Field(description="RRF of both, or one.")] = "hybrid",
+        trace: Annotated[
+            str | None, Field(description="A story id: the query and results are signed in its trace first.")
+        ] = None,
+    ) -> dict[str, Any]:
+        """Search the living memory (research notes, clarification summaries, learnings): BM25 and
+        vectors fused by reciprocal rank fusion. Same JSON as `lorekeeper memory search QUERY --json`."""
+        return call(lambda: tools.memory_search(query, corpus, impact, verdict, domain, project, top, mode, trace))
+
+    @server.tool(annotations=ToolAnnotations(read_only_hint=False, destructive_hint=False, open_world_hint=False))
+    def story_start(
+        story: Annotated[str, Field(description="The story id, e.g. PD-42.")],
+        domain: Annotated[str, Field(description="The story's domain, e.g. erp.")],
+        project: Project = None,
+    ) -> dict[str, Any]:
+        """Start a story: exactly 5 learnings, 3 research notes and 3 clarification summaries (fewer
+        when the corpora hold fewer: under_corpus), traced and signed before the block is returned.
+        Same JSON as `lorekeeper story start STORY --domain D --project P --json`."""
+        return call(lambda: tools.story_start(story, domain, project))
 
     return server
 

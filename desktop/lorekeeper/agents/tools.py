@@ -108,6 +108,56 @@ class AgentTools:
             raise InvalidInputError("conventions are a project's: give `project`")
         return {"path": path, "facts": [f.to_dict() for f in self.ws.facts.conventions(path, proj)]}
 
+    # ------------------------------------------------------------------ memory (issue 12)
+    def memory_search(
+        self,
+        query: str,
+        corpus: str = "notes",
+        impact: str | None = None,
+        verdict: str | None = None,
+        domain: str | None = None,
+        project: str | None = None,
+        top: int = 5,
+        mode: str = "hybrid",
+        trace: str | None = None,
+    ) -> dict[str, Any]:
+        """`lorekeeper memory search QUERY --corpus C [filters] [--top N] [--trace STORY] --json`;
+        with `trace` the query and its results are signed in the story's log before they return."""
+        from lorekeeper.memory.indexes import Filters
+        from lorekeeper.memory.layout import CORPORA, check_story_id
+
+        if corpus not in CORPORA:
+            raise InvalidInputError(f"unknown corpus {corpus!r}: use {', '.join(CORPORA)}")
+        ws = self.ws
+        flt = Filters.of(impact, verdict, domain, project)
+        story = check_story_id(trace) if trace else None
+        hits = [h.to_dict() for h in ws.memory.search(query, corpus, filters=flt, top=top, mode=mode)]
+        if story:  # the trace is written before the results are returned (fail closed), as the CLI
+            ws.audit.log.append(
+                "memory_search",
+                {
+                    "story_id": story,
+                    "query": query,
+                    "corpus": corpus,
+                    "mode": mode,
+                    "filters": {k: v for k, v in flt.__dict__.items() if v},
+                    "results": [h["id"] for h in hits],
+                },
+                story=story,
+            )
+        return {"results": hits}
+
+    def story_start(self, story: str, domain: str, project: str | None = None) -> dict[str, Any]:
+        """`lorekeeper story start STORY --domain D --project P --json`: 5 learnings + 3 notes + 3
+        clarifications, traced (signed) before they are returned; a failed trace is its error code."""
+        proj = self._p(project)
+        if not proj:
+            raise InvalidInputError("a story belongs to a project: give `project`")
+        inj = self.ws.stories.start(story, domain, proj)
+        if inj.error is not None:  # failed closed: no block without its trace
+            raise inj.error
+        return inj.to_dict()
+
     # ------------------------------------------------------------------ signed writes
     def record_feedback(
         self, answer: str, positive: bool, reason: str = "", project: str | None = None

@@ -46,6 +46,13 @@ COMMANDS = {
     "ask": "lorekeeper.cli.ask:ask",
     "market": "lorekeeper.cli.market:market",
     "facts": "lorekeeper.cli.facts:facts",
+    # living memory (issue 12)
+    "memory": "lorekeeper.cli.memory:memory",
+    "story": "lorekeeper.cli.story:story",
+    "clarify": "lorekeeper.cli.clarify:clarify",
+    "morning": "lorekeeper.cli.morning:morning",
+    "measure": "lorekeeper.cli.measure:measure",
+    "privacy": "lorekeeper.cli.privacy:privacy",
 }
 
 #: command name -> its one-line help, so `lorekeeper --help` lists the commands without importing
@@ -72,11 +79,17 @@ SUMMARIES = {
     "repair": "Rewrite what is missing or out of date in the workspace's derived files (safe to run any time).",
     "schedule": "The daily scheduled run of a workspace (nightly analysis; retention purge when available).",
     "desktop": "Desktop integration: the menu entry, metainfo and icons in the user's data folders.",
-    "mcp": "The MCP server on stdio: route_skills, build_prompt, evaluate_response, record_feedback, ctx_pack.",
+    "mcp": "The MCP server on stdio: skills, prompt, evals, feedback, context, facts and memory tools.",
     "hooks": "Agent hooks: Claude Code's UserPromptSubmit (context) and Stop (evals, quality) hooks.",
     "ask": "Answer QUESTION from the knowledge (skills, learnings, documents) with numbered citations.",
     "market": "Marketplaces: add skill sources, search them, see a skill's fit for a project, install or fork.",
     "facts": "Typed facts from documentation: ingest, extract, review, arbitrate, pack.",
+    "memory": "Living memory: research notes, clarification summaries and learnings, indexed and searched.",
+    "story": "Stories: the memory injected at their start, promotion and eviction when they close.",
+    "clarify": "Summarise STORY's clarification (4 answers on stdin) without personal data, validate, keep.",
+    "morning": "The 3 most reused learnings, one line each: - [story] [tags] score=X.XXXX.",
+    "measure": "Memory success measures CS-1..CS-4 over 30, 60 or 90 days (defined in the README).",
+    "privacy": "Privacy: the PII gate that clarification summaries must pass.",
 }
 
 

@@ -54,6 +54,12 @@ def _payload() -> dict[str, object]:
 
 
 _project = click.option("--project", default="", help="Project: its skill forks and learnings.")
+_story = click.option(
+    "--story",
+    default="",
+    envvar="LOREKEEPER_STORY",
+    help="A started story: its memory block joins the context (default: $LOREKEEPER_STORY).",
+)
 _dir = click.option(
     "--dir",
     "directory",
@@ -107,16 +113,17 @@ def uninstall(directory: Path, as_json: bool) -> None:
 
 @claude_code.command("user-prompt-submit")
 @_project
+@_story
 @click.option("--budget", type=click.IntRange(min=200), default=None, help="Characters of context at most.")
 @_workspace
-def user_prompt_submit(project: str, budget: int | None, workspace_dir: Path | None) -> None:
+def user_prompt_submit(project: str, story: str, budget: int | None, workspace_dir: Path | None) -> None:
     """The UserPromptSubmit hook: hook JSON on stdin; prints SKILLS_HINT, LEARNINGS, ... as additionalContext."""
     root: Path | None = None
     try:
         root = _root(workspace_dir)
         from lorekeeper.agents.hooks import user_prompt_submit as run
 
-        out = run(root, _payload(), project=project, budget=budget)
+        out = run(root, _payload(), project=project, budget=budget, story=story)
     except BaseException as exc:
         if isinstance(exc, KeyboardInterrupt):
             raise
@@ -129,8 +136,9 @@ def user_prompt_submit(project: str, budget: int | None, workspace_dir: Path | N
 
 @claude_code.command("stop")
 @_project
+@_story
 @_workspace
-def stop(project: str, workspace_dir: Path | None) -> None:
+def stop(project: str, story: str, workspace_dir: Path | None) -> None:
     """The Stop hook: checks the transcript's last answer with the routed skills' rules (quality events)."""
     root: Path | None = None
     try:
@@ -140,7 +148,7 @@ def stop(project: str, workspace_dir: Path | None) -> None:
 
         payload = _payload()
         with Workspace.open(root) as ws:
-            run(ws, payload, project=project)
+            run(ws, payload, project=project, story=story)
     except BaseException as exc:
         if isinstance(exc, KeyboardInterrupt):
             raise

@@ -152,7 +152,75 @@ def _status_command(name: str, status: str, verb: str) -> click.Command:
 
 
 learn.add_command(_status_command("archive", "archived", "archived"))
-learn.add_command(_status_command("restore", "active", "restored"))
+
+
+@learn.command("restore")
+@click.argument("ids", type=int, nargs=-1, required=True)
+@workspace_option
+@json_option
+@handle_errors
+def restore(ids: tuple[int, ...], workspace_dir: Path | None, as_json: bool) -> None:
+    """Restore archived learnings by id (all or nothing), each with a signed event."""
+    with open_workspace(workspace_dir) as ws:
+        done = ws.reuse.restore(ids)
+        infos = [ws.learnings.get(i) for i in done]
+        _warn_unsigned(ws)
+    if as_json:
+        emit_json([i.to_dict() for i in infos])
+    else:
+        click.echo(f"restored {len(infos)} learning(s): {', '.join(str(i.id) for i in infos)}")
+
+
+@learn.command("scores")
+@workspace_option
+@json_option
+@handle_errors
+def scores(workspace_dir: Path | None, as_json: bool) -> None:
+    """Reuse scores (seed 004 B3) from the signed injection rows and story outcomes, highest first."""
+    with open_workspace(workspace_dir) as ws:
+        rows = ws.reuse.scores()
+    if as_json:
+        emit_json({"learnings": [r.to_dict() for r in rows]})
+        return
+    for r in rows:
+        click.echo(
+            f"{r.id:>5}  {r.reuse_score:.4f}  inj={r.injections} go={r.gate_go} dom={r.domains}  [{r.scope}]  {r.rule}"
+        )
+
+
+@learn.command("promote")
+@workspace_option
+@json_option
+@handle_errors
+def promote(workspace_dir: Path | None, as_json: bool) -> None:
+    """Promote learnings: score >= 0.3 and 1+ domain -> domain; >= 0.6 and 2+ domains -> global."""
+    with open_workspace(workspace_dir) as ws:
+        done = ws.reuse.promote()
+    if as_json:
+        emit_json({"promoted": done})
+        return
+    click.echo(f"promoted {len(done)} learning(s)")
+    for p in done:
+        click.echo(f"  {p['id']}: {p['from']} -> {p['to']} (score {p['reuse_score']:.4f}, {p['domains']} domains)")
+
+
+@learn.command("archive-stale")
+@click.option("--today", type=click.DateTime(formats=["%Y-%m-%d"]), default=None, help="The date to age from.")
+@workspace_option
+@json_option
+@handle_errors
+def archive_stale(today: object, workspace_dir: Path | None, as_json: bool) -> None:
+    """Archive the learnings never injected and older than 8 weeks (no longer indexed)."""
+    day = today.date() if today is not None else None  # type: ignore[attr-defined]
+    with open_workspace(workspace_dir) as ws:
+        done = ws.reuse.archive_stale(day)
+        _warn_unsigned(ws)
+    if as_json:
+        emit_json({"archived": done})
+        return
+    click.echo(
+        f"archived {len(done)} stale learning(s)" + (f": {', '.join(str(d['id']) for d in done)}" if done else "")
+    )
 
 
 @learn.command("export")

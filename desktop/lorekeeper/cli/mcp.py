@@ -14,7 +14,7 @@ from lorekeeper.cli.common import emit_json, handle_errors, json_option, open_wo
 @workspace_option
 @click.pass_context
 def mcp(ctx: click.Context, project: str | None, workspace_dir: Path | None) -> None:
-    """The MCP server on stdio: route_skills, build_prompt, evaluate_response, record_feedback, ctx_pack."""
+    """The MCP server on stdio: skills, prompt, evals, feedback, context, facts and memory tools."""
     if ctx.invoked_subcommand is not None:
         return
     from lorekeeper.agents.mcp_server import serve

@@ -12,13 +12,14 @@ from lorekeeper.cli.common import emit_json, handle_errors, json_option, open_wo
 @click.command("prompt")
 @click.argument("message")
 @click.option("--project", default=None, help="Assemble for a project: its forks, its learnings.")
+@click.option("--story", default=None, help="A started story: its memory injection block is added.")
 @workspace_option
 @json_option
 @handle_errors
-def prompt_cmd(message: str, project: str | None, workspace_dir: Path | None, as_json: bool) -> None:
+def prompt_cmd(message: str, project: str | None, story: str | None, workspace_dir: Path | None, as_json: bool) -> None:
     """Print the assembled prompt for MESSAGE: SKILLS_HINT, LEARNINGS, then the message."""
     with open_workspace(workspace_dir) as ws:
-        assembled = ws.prompts.build(message, project)
+        assembled = ws.prompts.build(message, project, story=story)
     if as_json:
         emit_json(assembled.to_dict())
     else:

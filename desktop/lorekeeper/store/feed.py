@@ -53,6 +53,12 @@ TABLE_KINDS: dict[str, str] = {
     "facts": "facts",
     "fact_runs": "facts",
     "fact_conflicts": "fact_conflicts",
+    # memory (issue 12)
+    "stories": "memory",
+    "research_notes": "memory",
+    "clarifications": "memory",
+    "memory_injections": "memory",
+    "learning_scores": "learnings",
 }
 _KEY = "lorekeeper_changes"  # Session.info key of the collection
 

@@ -514,3 +514,101 @@ class FactRun(Base):
     report: Mapped[str] = mapped_column(Text, default="{}")
     started_at: Mapped[datetime] = mapped_column(UTCDateTime(), default=utcnow)
     finished_at: Mapped[datetime | None] = mapped_column(UTCDateTime(), nullable=True)
+
+
+# --- memory (issue 12: seed 004 B1-B5) ---
+# Stories, research notes, clarification summaries (never verbatim), signed injection rows and
+# signed reuse scores. Signed rows keep their times as ISO 8601 strings (part of the signature).
+
+
+class Story(SignedColumns, Base):
+    """A story (`PD-42`) of this workspace: domain, project, state and gate outcome (signed: the
+    gate outcome drives reuse scores)."""
+
+    __tablename__ = "stories"
+    __signed_fields__ = ("id", "domain", "project", "state", "gate", "started_at", "closed_at")
+
+    id: Mapped[str] = mapped_column(String(64), primary_key=True)
+    domain: Mapped[str] = mapped_column(String(128), default="")
+    project: Mapped[str] = mapped_column(String(128), default="")
+    state: Mapped[str] = mapped_column(String(24), default="OPEN")  # OPEN | DONE | REJECTED | DONE_WITH_ANOMALY
+    gate: Mapped[str] = mapped_column(String(8), default="")  # "" | GO | NO_GO
+    started_at: Mapped[str] = mapped_column(String(40), default="")
+    closed_at: Mapped[str] = mapped_column(String(40), default="")
+
+
+class ResearchNote(Base):
+    """A research note (seed 004 B1) collected from the workspace's `sources/` (front matter + H1 + summary)."""
+
+    __tablename__ = "research_notes"
+    __table_args__ = (UniqueConstraint("path", name="uq_research_notes_path"),)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    path: Mapped[str] = mapped_column(String(512))  # relative to the workspace's sources/
+    title: Mapped[str] = mapped_column(Text, default="")
+    summary: Mapped[str] = mapped_column(Text, default="")
+    body: Mapped[str] = mapped_column(Text, default="")  # the markdown after the front matter (indexed)
+    verdict: Mapped[str] = mapped_column(String(16), default="")  # signal | bruit | veille
+    impact: Mapped[str] = mapped_column(String(16), default="")  # fort | modere | faible
+    date: Mapped[str] = mapped_column(String(10), default="")  # YYYY-MM-DD
+    tags: Mapped[str] = mapped_column(Text, default="")  # comma-separated
+    domain: Mapped[str] = mapped_column(String(128), default="")
+    project: Mapped[str] = mapped_column(String(128), default="")
+    sha256: Mapped[str] = mapped_column(String(64), default="")
+    collected_at: Mapped[datetime] = mapped_column(UTCDateTime(), default=utcnow)
+
+
+class Clarification(Base):
+    """The validated, non-PII summary of a story's clarification (seed 004 B2); never the verbatim.
+
+    The file `clarifications/<story>-clarifications.md` is written from this row; retention erases
+    both (and every derived artefact) where today > retention_until."""
+
+    __tablename__ = "clarifications"
+    __table_args__ = (Index("ix_clarifications_domain_project", "domain", "project"),)
+
+    story: Mapped[str] = mapped_column(String(64), primary_key=True)
+    domain: Mapped[str] = mapped_column(String(128), default="")
+    project: Mapped[str] = mapped_column(String(128), default="")
+    date: Mapped[str] = mapped_column(String(10))  # YYYY-MM-DD
+    retention_until: Mapped[str] = mapped_column(String(10))  # date + 18 months
+    problem: Mapped[str] = mapped_column(Text, default="")
+    criteria: Mapped[str] = mapped_column(Text, default="")
+    constraints: Mapped[str] = mapped_column(Text, default="")
+    priorities: Mapped[str] = mapped_column(Text, default="")
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime(), default=utcnow)
+
+
+class MemoryInjection(SignedColumns, Base):
+    """One item injected at a story's start (seed 004 B5), signed: reuse scores are computed from these."""
+
+    __tablename__ = "memory_injections"
+    __table_args__ = (
+        Index("ix_memory_injections_story", "story"),
+        Index("ix_memory_injections_item", "kind", "item"),
+    )
+    __signed_fields__ = ("id", "trace", "story", "domain", "project", "kind", "item", "position", "created_at")
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    trace: Mapped[str] = mapped_column(String(64))  # the injection's id, as in its signed session event
+    story: Mapped[str] = mapped_column(String(64))
+    domain: Mapped[str] = mapped_column(String(128), default="")
+    project: Mapped[str] = mapped_column(String(128), default="")
+    kind: Mapped[str] = mapped_column(String(16))  # learning | note | clarification
+    item: Mapped[str] = mapped_column(String(128))  # learning id, note id or clarification story
+    position: Mapped[int] = mapped_column(Integer, default=0)
+    created_at: Mapped[str] = mapped_column(String(40), default="")
+
+
+class LearningScore(SignedColumns, Base):
+    """A learning's reuse score (seed 004 B3), signed: promotion reads only verified scores."""
+
+    __tablename__ = "learning_scores"
+    __signed_fields__ = ("learning_id", "injections", "gate_go", "domains", "reuse_score", "computed_at")
+
+    learning_id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    injections: Mapped[int] = mapped_column(Integer, default=0)
+    gate_go: Mapped[int] = mapped_column(Integer, default=0)
+    domains: Mapped[int] = mapped_column(Integer, default=0)
+    reuse_score: Mapped[str] = mapped_column(String(8), default="0.0000")  # 4 decimals, at most 0.9999
+    computed_at: Mapped[str] = mapped_column(String(40), default="")

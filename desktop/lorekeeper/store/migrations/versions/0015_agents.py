@@ -1,7 +1,7 @@
 """Skills written by the generator from an extraction goal: proposed eval rules and cited passages.
 
 Revision ID: 0015_agents
-Revises: 0016_marketplaces, 0012_facts
+Revises: 0016_marketplaces, 0012_facts, 0013_memory
 """
 
 import sqlalchemy as sa
@@ -10,7 +10,7 @@ from alembic import op
 revision = "0015_agents"
 # A merge point too: every migration of the branches merged here revises 0010_answers; this one
 # revises their heads, so the history has one head (the lead may re-chain them into a line).
-down_revision = ("0016_marketplaces", "0012_facts")
+down_revision = ("0016_marketplaces", "0012_facts", "0013_memory")
 branch_labels = None
 depends_on = None
 

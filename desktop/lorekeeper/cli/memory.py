@@ -1,0 +1,137 @@
+"""`lorekeeper memory collect|index|search|status`: research notes, clarification summaries and
+learnings as FAISS + BM25 indexes (seed 004 B1)."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import click
+
+from lorekeeper.cli.common import emit_json, handle_errors, json_option, open_workspace, workspace_option
+from lorekeeper.memory.layout import CORPORA
+
+
+@click.group()
+def memory() -> None:
+    """Living memory: research notes, clarification summaries and learnings, indexed and searched."""
+
+
+@memory.command("collect")
+@workspace_option
+@json_option
+@handle_errors
+def collect_cmd(workspace_dir: Path | None, as_json: bool) -> None:
+    """Read the research notes under sources/ (front matter + H1 + summary) into the store."""
+    from lorekeeper.memory.collect import collect
+
+    with open_workspace(workspace_dir) as ws:
+        report = collect(ws.store, ws.memory_layout, ws.clarifications)
+    if as_json:
+        emit_json(report.to_dict())
+        return
+    click.echo(
+        f"notes: {report.added} added, {report.updated} updated, {report.unchanged} unchanged, "
+        f"{report.removed} removed; clarification files imported: {report.clarifications}"
+    )
+    for path, reason in report.skipped:
+        click.echo(f"  skipped {path}: {reason}", err=True)
+
+
+@memory.command("index")
+@click.option("--corpus", type=click.Choice(CORPORA), default=None, help="One corpus (default: all three).")
+@workspace_option
+@json_option
+@handle_errors
+def index_cmd(corpus: str | None, workspace_dir: Path | None, as_json: bool) -> None:
+    """(Re)build the FAISS index, embeddings and cache of each corpus from the store."""
+    out = []
+    with open_workspace(workspace_dir) as ws:
+        for c in [corpus] if corpus else list(CORPORA):
+
+            def progress(done: int, total: int, c: str = c) -> None:
+                if not as_json and sys.stderr.isatty():
+                    click.echo(f"\r{c}: {done}/{total}", nl=False, err=True)
+
+            out.append(ws.memory.build(c, progress=progress))
+            if not as_json and sys.stderr.isatty():
+                click.echo("", err=True)
+    if as_json:
+        emit_json({"indexes": out})
+        return
+    for m in out:
+        click.echo(f"{m['corpus']}: {m['count']} item(s), {m['embedder']} ({m['model']}, {m['dimension']} dims)")
+
+
+@memory.command("status")
+@workspace_option
+@json_option
+@handle_errors
+def status_cmd(workspace_dir: Path | None, as_json: bool) -> None:
+    """Each corpus: documents, indexed items, embedder, dimension, stale or not."""
+    with open_workspace(workspace_dir) as ws:
+        rows = [ws.memory.status(c).to_dict() for c in CORPORA]
+    if as_json:
+        emit_json({"corpora": rows})
+        return
+    for r in rows:
+        state = f"stale ({r['reason']})" if r["stale"] else "up to date"
+        click.echo(
+            f"{r['corpus']:<15} {r['documents']:>6} docs  {r['indexed']:>6} indexed  {r['embedder']} {r['dimension']}d  {state}"
+        )
+
+
+@memory.command("search")
+@click.argument("query")
+@click.option("--corpus", type=click.Choice(CORPORA), default="notes", show_default=True)
+@click.option("--impact", default=None, help="fort | modere | faible (notes).")
+@click.option("--verdict", default=None, help="signal | bruit | veille (notes).")
+@click.option("--domain", default=None)
+@click.option("--project", default=None)
+@click.option("--top", type=click.IntRange(min=1), default=5, show_default=True)
+@click.option("--mode", type=click.Choice(["hybrid", "bm25", "vector"]), default="hybrid", show_default=True)
+@click.option("--trace", "trace_story", default=None, help="Record the query and its results for STORY (signed).")
+@workspace_option
+@json_option
+@handle_errors
+def search_cmd(
+    query: str,
+    corpus: str,
+    impact: str | None,
+    verdict: str | None,
+    domain: str | None,
+    project: str | None,
+    top: int,
+    mode: str,
+    trace_story: str | None,
+    workspace_dir: Path | None,
+    as_json: bool,
+) -> None:
+    """Search a corpus: BM25 and vectors fused by reciprocal rank fusion, with filters."""
+    from lorekeeper.memory.indexes import Filters
+    from lorekeeper.memory.layout import check_story_id
+
+    flt = Filters.of(impact, verdict, domain, project)
+    with open_workspace(workspace_dir) as ws:
+        story = check_story_id(trace_story) if trace_story else None
+        hits = [h.to_dict() for h in ws.memory.search(query, corpus, filters=flt, top=top, mode=mode)]
+        if story:  # the trace is written before the results are shown (fail closed)
+            ws.audit.log.append(
+                "memory_search",
+                {
+                    "story_id": story,
+                    "query": query,
+                    "corpus": corpus,
+                    "mode": mode,
+                    "filters": {k: v for k, v in flt.__dict__.items() if v},
+                    "results": [h["id"] for h in hits],
+                },
+                story=story,
+            )
+    if as_json:
+        emit_json({"results": hits})
+        return
+    if not hits:
+        click.echo("No results.")
+    for h in hits:
+        click.echo(f"{h['score']:.4f}  {h['id']}  {h['title']}")

@@ -1,0 +1,274 @@
+"""Clarification summaries (seed 004 B2): capture, sanitize, gate, validate, write, index, erase.
+
+The flow, in this order, with the verbatim of the four answers kept in memory only:
+1. `sanitize(story, answers)`: the answers go to the sanitizer child process on its stdin (see
+   `lorekeeper.privacy.runner`); a signed `verbatim_subprocess_invoked` event records the call
+   (story, subprocess name, duration, success), never its content; the verbatim buffer is
+   overwritten. The result is a `Draft`: the summary only.
+2. The PII gate checks the summary (ERR_PII_DETECTED: nothing written, the draft is dropped).
+3. The operator validates (binary). `save(draft)` writes the store row and
+   `clarifications/<STORY>-clarifications.md` (the seed's front matter, `retention_until` = date +
+   18 months); a rejection simply drops the draft: nothing of it remains anywhere.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from dataclasses import dataclass
+from datetime import date
+from typing import Any
+
+import frontmatter
+from sqlalchemy import select
+
+from lorekeeper.audit.log import SessionLog
+from lorekeeper.errors import InvalidInputError, NotFoundError
+from lorekeeper.fsutil import atomic_write_text
+from lorekeeper.memory.corpora import CLARIFICATION_HEADINGS
+from lorekeeper.memory.layout import MemoryLayout, check_story_id
+from lorekeeper.privacy.pii import check_text, find_pii
+from lorekeeper.privacy.retention import retention_until
+from lorekeeper.privacy.runner import SANITIZER_NAME, SECTIONS, encode_request, run_sanitizer
+from lorekeeper.store.engine import Store
+from lorekeeper.store.models import Clarification
+
+EVENT_SUBPROCESS = "verbatim_subprocess_invoked"
+EVENT_SAVED = "clarification_saved"
+QUESTIONS = {
+    "problem": "Problem / user need",
+    "criteria": "Success criteria",
+    "constraints": "Known constraints",
+    "priorities": "Priorities (must-have / nice-to-have)",
+}
+MAX_SECTION = 2000
+
+
+@dataclass(frozen=True)
+class Draft:
+    """A summary waiting for the operator's validation (never the verbatim)."""
+
+    story: str
+    domain: str
+    project: str
+    summary: dict[str, str]
+    sanitizer: str
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "story": self.story,
+            "domain": self.domain,
+            "project": self.project,
+            "summary": dict(self.summary),
+            "sanitizer": self.sanitizer,
+        }
+
+
+@dataclass(frozen=True)
+class ClarificationInfo:
+    story: str
+    domain: str
+    project: str
+    date: str
+    retention_until: str
+    summary: dict[str, str]
+    path: str
+
+    def to_dict(self) -> dict[str, Any]:
+        return dict(self.__dict__.items())
+
+
+def render_markdown(c: Clarification) -> str:
+    meta = {
+        "story": c.story,
+        "step": 0,
+        "date": c.date,
+        "domain": c.domain,
+        "project": c.project,
+        "retention_until": c.retention_until,
+    }
+    head = "\n".join(f"{k}: {v}" for k, v in meta.items())
+    body = [f"# Clarifications PO — {c.story} (résumé structuré)", ""]
+    for key, heading in CLARIFICATION_HEADINGS.items():
+        body += [f"## {heading}", getattr(c, key) or "-", ""]
+    return f"---\n{head}\n---\n\n" + "\n".join(body)
+
+
+def parse_markdown(text: str) -> dict[str, str]:
+    post = frontmatter.loads(text)
+    out = {k: str(post.metadata.get(k) or "") for k in ("story", "date", "domain", "project", "retention_until")}
+    inv = {v: k for k, v in CLARIFICATION_HEADINGS.items()}
+    current = ""
+    buf: dict[str, list[str]] = {k: [] for k in CLARIFICATION_HEADINGS}
+    for line in post.content.splitlines():
+        m = re.match(r"^##\s+(.+?)\s*$", line)
+        if m:
+            current = inv.get(m.group(1), "")
+            continue
+        if current and not line.startswith("# "):
+            buf[current].append(line)
+    for k, lines in buf.items():
+        out[k] = " ".join(" ".join(lines).split())
+    return out
+
+
+def _info(c: Clarification, layout: MemoryLayout) -> ClarificationInfo:
+    return ClarificationInfo(
+        c.story,
+        c.domain,
+        c.project,
+        c.date,
+        c.retention_until,
+        {k: getattr(c, k) for k in SECTIONS},
+        str(layout.clarification_file(c.story)),
+    )
+
+
+class ClarificationService:
+    purge_name = "clarifications"  # lorekeeper.protocols.Purgeable: the row and the markdown file
+
+    def __init__(
+        self,
+        store: Store,
+        layout: MemoryLayout,
+        audit_log: Callable[[], SessionLog],
+        llm_table: Callable[[], dict[str, Any] | None],
+    ) -> None:
+        self.store = store
+        self.layout = layout
+        self.audit_log = audit_log
+        self.llm_table = llm_table
+
+    # ------------------------------------------------------------------ the flow
+    def sanitize(self, story: str, domain: str, project: str, answers: dict[str, str]) -> Draft:
+        """Summarise the answers in the sanitizer process; the PII gate checks the summary.
+
+        `answers` is emptied here (the caller's dict): the verbatim is not kept past this call."""
+        sid = check_story_id(story)
+        if not domain.strip() or not project.strip():
+            raise InvalidInputError("a clarification needs --domain and --project")
+        missing = [s for s in SECTIONS if not str(answers.get(s) or "").strip()]
+        if missing:
+            answers.clear()
+            raise InvalidInputError(f"the answers are incomplete: {', '.join(missing)} missing (4 answers are needed)")
+        log = self.audit_log()  # fail closed before the verbatim moves: the invocation must be traceable
+        buf = encode_request({s: str(answers[s]) for s in SECTIONS}, self.llm_table())
+        answers.clear()
+        ok = False
+        duration = 0
+        try:
+            result = run_sanitizer(buf, self.llm_table())
+            duration = result.duration_ms
+            ok = True
+        finally:
+            buf[:] = b"\0" * len(buf)
+            log.append(
+                EVENT_SUBPROCESS,
+                {"story_id": sid, "subprocess_name": SANITIZER_NAME, "duration_ms": duration, "success": ok},
+                story=sid,
+            )
+        summary = {s: " ".join(result.summary.get(s, "").split())[:MAX_SECTION] for s in SECTIONS}
+        check_text("\n".join(summary.values()))  # ERR_PII_DETECTED: the draft is dropped
+        return Draft(sid, domain.strip(), project.strip(), summary, result.sanitizer)
+
+    def save(self, draft: Draft, *, today: date | None = None) -> ClarificationInfo:
+        """The validated summary: the PII gate once more, the row, the markdown file, a signed event."""
+        check_text("\n".join(draft.summary.values()))
+        day = today or date.today()
+        with self.store.write() as s:
+            row = s.get(Clarification, draft.story)
+            if row is None:
+                row = Clarification(story=draft.story)
+                s.add(row)
+            row.domain, row.project = draft.domain, draft.project
+            row.date = day.isoformat()
+            row.retention_until = retention_until(day).isoformat()
+            for k in SECTIONS:
+                setattr(row, k, draft.summary[k])
+            s.flush()
+            text = render_markdown(row)
+            info = _info(row, self.layout)
+        self.layout.clarifications.mkdir(parents=True, exist_ok=True)
+        atomic_write_text(self.layout.clarification_file(draft.story), text)
+        self.audit_log().append(
+            EVENT_SAVED,
+            {
+                "story": draft.story,
+                "domain": draft.domain,
+                "project": draft.project,
+                "retention_until": info.retention_until,
+            },
+            story=draft.story,
+        )
+        return info
+
+    def add_validated(
+        self, story: str, domain: str, project: str, summary: dict[str, str], *, day: date | None = None
+    ) -> ClarificationInfo:
+        """A summary already validated elsewhere (the demo, an import): the PII gate, then `save`."""
+        draft = Draft(check_story_id(story), domain, project, {k: summary.get(k, "") for k in SECTIONS}, "import")
+        return self.save(draft, today=day)
+
+    def import_files(self) -> tuple[int, list[tuple[str, str]]]:
+        """`clarifications/*.md` not in the store yet (validated files placed by hand), through the PII gate."""
+        added = 0
+        bad: list[tuple[str, str]] = []
+        folder = self.layout.clarifications
+        if not folder.is_dir():
+            return 0, bad
+        with self.store.session() as s:
+            known = set(s.scalars(select(Clarification.story)))
+        for p in sorted(folder.glob("*-clarifications.md")):
+            try:
+                data = parse_markdown(p.read_text(encoding="utf-8"))
+                story = check_story_id(data["story"] or p.name.removesuffix("-clarifications.md"))
+                if story in known:
+                    continue
+                if find_pii("\n".join(data[k] for k in SECTIONS)):
+                    bad.append((p.name, "ERR_PII_DETECTED: the summary holds personal data; not imported"))
+                    continue
+                day = date.fromisoformat(data["date"]) if data["date"] else date.today()
+                self.add_validated(story, data["domain"], data["project"], data, day=day)
+                added += 1
+            except Exception as exc:  # noqa: BLE001 - one bad file is reported, the others imported
+                bad.append((p.name, str(exc)))
+        return added, bad
+
+    # ------------------------------------------------------------------ reads
+    def get(self, story: str) -> ClarificationInfo:
+        with self.store.session() as s:
+            row = s.get(Clarification, check_story_id(story))
+            if row is None:
+                raise NotFoundError(f"no clarification for {story}. `lorekeeper clarify {story} ...` captures one.")
+            return _info(row, self.layout)
+
+    def list(self, *, domain: str | None = None, project: str | None = None) -> list[ClarificationInfo]:
+        stmt = select(Clarification).order_by(Clarification.date.desc(), Clarification.story)
+        if domain:
+            stmt = stmt.where(Clarification.domain == domain)
+        if project:
+            stmt = stmt.where(Clarification.project == project)
+        with self.store.session() as s:
+            return [_info(r, self.layout) for r in s.scalars(stmt)]
+
+    # ------------------------------------------------------------------ Purgeable
+    def count_for_story(self, story: str) -> int:
+        with self.store.session() as s:
+            n = int(s.get(Clarification, story) is not None)
+        return n + int(self.layout.clarification_file(story).exists())
+
+    def erase_story(self, story: str) -> int:
+        n = 0
+        with self.store.write() as s:
+            row = s.get(Clarification, story)
+            if row is not None:
+                s.delete(row)
+                n += 1
+        f = self.layout.clarification_file(story)
+        if f.exists():
+            f.unlink()
+            n += 1
+        return n
+
+    def verify_erased(self, story: str) -> bool:
+        return self.count_for_story(story) == 0

@@ -1,0 +1,299 @@
+"""`ws.memory`: the corpora's derived indexes (`Derived`), hybrid search, and the erasure of a
+story's index entries (`Purgeable`: the clarification summaries' vectors and cache entries).
+
+Indexes are derived from the store: `stale()` compares each index's recorded fingerprint (embedder,
+model, dimension and the content hash of every item) with the store; a missing, damaged, stale or
+other-embedder index is rebuilt before a search (`ensure`) or by `lorekeeper repair` / `memory index`.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from lorekeeper.errors import InvalidInputError
+from lorekeeper.memory.corpora import Doc, load_docs
+from lorekeeper.memory.items import fingerprint
+from lorekeeper.memory.layout import CORPORA, MemoryLayout, check_corpus, item_id64
+from lorekeeper.memory.notes import IMPACTS, VERDICTS, norm_choice
+from lorekeeper.store.engine import Store
+
+if TYPE_CHECKING:  # numpy, FAISS and bm25s load on the first search or build, not when a workspace opens
+    from lorekeeper.memory.embedders import Embedder
+    from lorekeeper.memory.index import CorpusIndex
+    from lorekeeper.memory.search import Bm25
+
+DEFAULT_TOP = 5
+VECTOR_CANDIDATES = 100
+Progress = Callable[[int, int], None]
+
+
+@dataclass(frozen=True)
+class IndexStatus:
+    corpus: str
+    documents: int
+    indexed: int
+    embedder: str
+    model: str
+    dimension: int
+    stale: bool
+    reason: str
+    built_at: str = ""
+
+    def to_dict(self) -> dict[str, object]:
+        return dict(self.__dict__.items())
+
+
+@dataclass(frozen=True)
+class Filters:
+    impact: str = ""
+    verdict: str = ""
+    domain: str = ""
+    project: str = ""
+
+    @classmethod
+    def of(
+        cls,
+        impact: str | None = None,
+        verdict: str | None = None,
+        domain: str | None = None,
+        project: str | None = None,
+    ) -> Filters:
+        try:
+            imp = norm_choice(impact, IMPACTS, "impact") if impact else ""
+            ver = norm_choice(verdict, VERDICTS, "verdict") if verdict else ""
+        except ValueError as exc:
+            raise InvalidInputError(str(exc)) from None
+        return cls(imp, ver, (domain or "").strip(), (project or "").strip())
+
+    def keep(self, doc: Doc) -> bool:
+        f = doc.fields
+        if self.impact and f.get("impact") != self.impact:
+            return False
+        if self.verdict and f.get("verdict") != self.verdict:
+            return False
+        if self.domain and str(f.get("domain") or "") != self.domain:
+            return False
+        return not (self.project and str(f.get("project") or "") != self.project)
+
+
+@dataclass(frozen=True)
+class Hit:
+    doc: Doc
+    score: float
+    bm25_rank: int | None
+    vector_rank: int | None
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "id": self.doc.key,
+            "title": self.doc.title,
+            "score": round(self.score, 6),
+            "corpus": self.doc.corpus,
+            "bm25_rank": self.bm25_rank,
+            "vector_rank": self.vector_rank,
+            **self.doc.fields,
+        }
+
+
+class MemoryIndexes:
+    derived_name = "memory indexes"  # lorekeeper.protocols.Derived
+    purge_name = "memory indexes"  # lorekeeper.protocols.Purgeable: a story's clarification vectors
+
+    def __init__(self, store: Store, layout: MemoryLayout, embedder: Callable[[], Embedder]) -> None:
+        self.store = store
+        self.layout = layout
+        self._make_embedder = embedder
+        self._embedder: Embedder | None = None
+        self._lock = threading.Lock()
+        self._docs: dict[str, tuple[int, list[Doc]]] = {}
+        self._bm25: dict[str, tuple[int, Bm25]] = {}
+        self._status: dict[str, tuple[tuple[object, ...], IndexStatus]] = {}
+        self._positions: dict[str, tuple[int, dict[int, int]]] = {}
+
+    # ------------------------------------------------------------------ pieces
+    def embedder(self) -> Embedder:
+        with self._lock:
+            if self._embedder is None:
+                self._embedder = self._make_embedder()
+            return self._embedder
+
+    def index(self, corpus: str) -> CorpusIndex:
+        from lorekeeper.memory.index import CorpusIndex
+
+        return CorpusIndex(corpus, self.layout.index(corpus))
+
+    def docs(self, corpus: str) -> list[Doc]:
+        check_corpus(corpus)
+        rev = self.store.revision()
+        hit = self._docs.get(corpus)
+        if hit and hit[0] == rev:
+            return hit[1]
+        docs = load_docs(self.store, corpus)
+        self._docs[corpus] = (rev, docs)
+        return docs
+
+    def _bm25_for(self, corpus: str, docs: list[Doc]) -> Bm25:
+        rev = self._docs.get(corpus, (-1, []))[0]
+        hit = self._bm25.get(corpus)
+        if hit and hit[0] == rev and hit[1].size == len(docs):
+            return hit[1]
+        from lorekeeper.memory.search import Bm25
+
+        bm = Bm25([d.text for d in docs])
+        self._bm25[corpus] = (rev, bm)
+        return bm
+
+    # ------------------------------------------------------------------ Derived
+    def status(self, corpus: str) -> IndexStatus:
+        """Cached while the store revision, the index files and the embedder are unchanged."""
+        docs = self.docs(corpus)
+        idx = self.index(corpus)
+        emb = self.embedder()
+        key = (self._docs[corpus][0], idx._stamp(), emb.name, emb.model, emb.dimension)
+        hit = self._status.get(corpus)
+        if hit is not None and hit[0] == key:
+            return hit[1]
+        st = self._status_of(corpus, docs)
+        self._status[corpus] = (key, st)
+        return st
+
+    def _status_of(self, corpus: str, docs: list[Doc]) -> IndexStatus:
+        idx = self.index(corpus)
+        emb = self.embedder()
+        meta = idx.meta()
+        if meta is None or not idx.exists():
+            return IndexStatus(corpus, len(docs), 0, emb.name, emb.model, emb.dimension, True, "missing")
+        ident = (str(meta.get("embedder")), str(meta.get("model")), int(meta.get("dimension") or 0))
+        base: dict[str, Any] = {
+            "indexed": int(meta.get("count") or 0),
+            "embedder": ident[0],
+            "model": ident[1],
+            "dimension": ident[2],
+            "built_at": str(meta.get("built_at") or ""),
+        }
+        if ident != (emb.name, emb.model, int(emb.dimension)):
+            reason = f"built by {ident[0]} ({ident[1]}, {ident[2]} dims); configured: {emb.name} ({emb.dimension} dims)"
+            return IndexStatus(corpus, len(docs), stale=True, reason=reason, **base)
+        if meta.get("fingerprint") != fingerprint([d.item() for d in docs], emb):
+            return IndexStatus(corpus, len(docs), stale=True, reason="out of date", **base)
+        if idx.load() is None:
+            return IndexStatus(corpus, len(docs), stale=True, reason="damaged", **base)
+        return IndexStatus(corpus, len(docs), stale=False, reason="", **base)
+
+    def stale(self) -> list[str]:
+        out = []
+        for corpus in CORPORA:
+            st = self.status(corpus)
+            if st.stale:
+                out.append(f"indexes/{corpus}-index.faiss ({st.reason})")
+        return out
+
+    def build(
+        self, corpus: str, *, progress: Progress | None = None, should_stop: Callable[[], bool] | None = None
+    ) -> dict[str, Any]:
+        docs = self.docs(corpus)
+        meta = self.index(corpus).build(
+            [d.item() for d in docs], self.embedder(), progress=progress, should_stop=should_stop
+        )
+        return {k: meta[k] for k in ("corpus", "embedder", "model", "dimension", "count", "built_at")}
+
+    def rebuild(self) -> int:
+        written = 0
+        for corpus in CORPORA:
+            if self.status(corpus).stale:
+                self.build(corpus)
+                written += 3
+        return written
+
+    def ensure(self, corpus: str) -> None:
+        if self.status(corpus).stale:
+            self.build(corpus)
+
+    # ------------------------------------------------------------------ search
+    def search(
+        self, query: str, corpus: str, *, filters: Filters | None = None, top: int = DEFAULT_TOP, mode: str = "hybrid"
+    ) -> list[Hit]:
+        """Top `top` documents of `corpus` for `query` among those the filters keep; `mode` is
+        hybrid (RRF of both), bm25 or vector."""
+        if top < 1:
+            raise InvalidInputError("--top must be at least 1")
+        if mode not in ("hybrid", "bm25", "vector"):
+            raise InvalidInputError(f"unknown search mode {mode!r}")
+        docs = self.docs(corpus)
+        flt = filters or Filters()
+        allowed = [i for i, d in enumerate(docs) if flt.keep(d)]
+        if not allowed or not query.strip():
+            return []
+        bm_rank: list[int] = []
+        vec_rank: list[int] = []
+        subset = None if len(allowed) == len(docs) else allowed  # no filter: no selector to build
+        if mode in ("hybrid", "bm25"):
+            bm_rank = self._bm25_for(corpus, docs).rank(query, subset)
+        if mode in ("hybrid", "vector"):
+            vec_rank = self.vector_rank(query, corpus, docs, subset)
+        from lorekeeper.memory.search import fuse
+
+        ranked = fuse(bm_rank, vec_rank, top)
+        return [Hit(docs[r.position], r.score, r.bm25_rank, r.vector_rank) for r in ranked]
+
+    def vector_rank(self, query: str, corpus: str, docs: list[Doc], allowed: list[int] | None) -> list[int]:
+        """Positions in `docs` of the nearest vectors (positive cosine), best first; `allowed`
+        restricts them (None: every document)."""
+        import numpy as np
+
+        self.ensure(corpus)
+        rev = self._docs[corpus][0]
+        if self._positions.get(corpus, (None,))[0] != rev:
+            self._positions[corpus] = (rev, {d.id64: i for i, d in enumerate(docs)})
+        pos = self._positions[corpus][1]
+        vec = self.embedder().embed([query])[0]
+        if not np.any(vec):
+            return []
+        n = len(docs) if allowed is None else len(allowed)
+        k = min(n, VECTOR_CANDIDATES)
+        sel = None if allowed is None else [docs[i].id64 for i in allowed]
+        hits = self.index(corpus).search(vec, k, allowed=sel)
+        return [pos[i] for i, score in hits if score > 0 and i in pos]
+
+    # ------------------------------------------------------------------ Purgeable
+    def _story_ids(self, story: str) -> dict[str, set[int]]:
+        """Index ids linked to `story`, per corpus (only clarifications: their rows are erased too)."""
+        out: dict[str, set[int]] = {}
+        idx = self.index("clarifications")
+        meta = idx.meta() or {}
+        ids = {int(i) for i, e in (meta.get("entries") or {}).items() if (e or {}).get("story") == story}
+        ids.add(item_id64("clarifications", story))
+        out["clarifications"] = ids & (idx.faiss_ids() | {int(i) for i in (meta.get("entries") or {})})
+        return out
+
+    def artefacts_for_story(self, story: str) -> dict[str, int]:
+        """What of `story` each index file still holds: faiss vectors, embeddings rows, cache entries."""
+        idx = self.index("clarifications")
+        want = item_id64("clarifications", story)
+        loaded = idx.load()
+        meta = idx.meta() or {}
+        entries = meta.get("entries") or {}
+        text = idx.paths.cache.read_text("utf-8") if idx.paths.cache.is_file() else ""
+        listed = sum(1 for i, e in entries.items() if int(i) == want or (e or {}).get("story") == story)
+        in_cache = max(listed, int(f'"{story}"' in text))
+        in_faiss = int(want in idx.faiss_ids())
+        in_emb = int(loaded is not None and want in loaded.ids)
+        return {"faiss": in_faiss, "embeddings": in_emb, "cache": in_cache}
+
+    def count_for_story(self, story: str) -> int:
+        return sum(len(v) for v in self._story_ids(story).values())
+
+    def erase_story(self, story: str) -> int:
+        removed = 0
+        for corpus, ids in self._story_ids(story).items():
+            if ids:
+                removed += self.index(corpus).remove(ids)
+        self._docs.clear()
+        self._bm25.clear()
+        return removed
+
+    def verify_erased(self, story: str) -> bool:
+        return not any(self.artefacts_for_story(story).values())

@@ -1,0 +1,1 @@
+"""Privacy: the deterministic PII gate, the clarification sanitizer subprocess, retention dates."""

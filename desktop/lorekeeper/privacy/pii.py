@@ -1,0 +1,293 @@
+"""The deterministic PII gate (seed 004 §3.1): a clarification summary that still holds personal data
+is refused (ERR_PII_DETECTED) before anything is written.
+
+What it finds, each by a real validator rather than a loose pattern where one exists:
+- e-mail addresses;
+- phone numbers (`phonenumbers`: international `+...` numbers of every region, national numbers
+  of the regions in `PHONE_REGIONS`, each checked valid against Google's metadata);
+- IBANs (`stdnum.iban`: country format and mod-97 checksum);
+- payment card numbers (13-19 digits, Luhn checksum, a card network's first digit);
+- national identifiers (`python-stdnum` checksums: French NIR and NIF, US SSN, Spanish DNI/NIE,
+  Italian codice fiscale, Belgian national number, Polish PESEL, German tax id, Swiss AHV,
+  Danish CPR, Finnish HETU, Swedish personnummer, Brazilian CPF, UK NHS number; the UK NINO by its
+  format);
+- postal addresses (a house number with a street word in French, English or German, a postcode
+  followed by a town, a UK postcode, a US "Town, ST 12345", a PO box).
+
+Findings carry the kind and the position only: the gate's messages never repeat the data itself.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from lorekeeper.errors import LorekeeperError
+
+PHONE_REGIONS = ("FR", "US", "GB", "BE", "CH", "CA", "ES", "IT", "DE", "NL")
+MIN_PHONE_DIGITS = 8  # shorter "valid" numbers (service codes, some regions' local numbers) are years and counts
+
+
+class PiiDetectedError(LorekeeperError):
+    code = "ERR_PII_DETECTED"
+
+
+@dataclass(frozen=True)
+class Finding:
+    kind: str  # email | phone | iban | card | national_id | address
+    start: int
+    end: int
+    detail: str = ""  # e.g. the validator that matched ("fr.nir"), never the value
+
+    def to_dict(self) -> dict[str, object]:
+        return {"kind": self.kind, "start": self.start, "end": self.end, "detail": self.detail}
+
+
+_EMAIL = re.compile(r"[A-Za-z0-9._%+\-]+@[A-Za-z0-9\-]+(?:\.[A-Za-z0-9\-]+)*\.[A-Za-z]{2,}")
+_IBAN = re.compile(r"\b[A-Z]{2}\d{2}(?:[ \-]?[A-Z0-9]){11,32}\b")
+_DIGIT_RUN = re.compile(r"(?<![\w])\+?\d(?:[ .\-/]?\d){6,22}(?![\w])")
+_ALNUM_ID = re.compile(r"\b[0-9A-Z](?:[ .\-]?[0-9A-Z]){7,17}\b")
+_SSN = re.compile(r"\b\d{3}-\d{2}-\d{4}\b")
+_NINO = re.compile(r"\b(?!BG|GB|NK|KN|TN|NT|ZZ)[A-CEGHJ-PR-TW-Z][A-CEGHJ-NPR-TW-Z] ?\d{2} ?\d{2} ?\d{2} ?[A-D]\b")
+_FR_STREET = (
+    r"rue|avenue|av\.|boulevard|bd|chemin|impasse|all[ée]e|place|quai|route|cours|passage|square|voie|"
+    r"r[ée]sidence|lotissement|faubourg|hameau|lieu-dit"
+)
+_EN_STREET = (
+    r"street|st\.?|avenue|ave\.?|road|rd\.?|boulevard|blvd\.?|lane|ln\.?|drive|dr\.?|court|ct\.?|way|"
+    r"place|pl\.?|terrace|close|crescent|square|highway|parkway"
+)
+_ADDRESSES = [
+    # 12 rue des Lilas, 3 bis avenue Foch, 7, place de la Mairie
+    re.compile(
+        rf"\b\d{{1,4}}(?:\s?(?:bis|ter|[a-d]))?,?\s+(?:{_FR_STREET})\s+(?:(?:de|du|des|d'|la|le|l'|les)\s*)*[A-ZÀ-ÖØ-Ý][\w'\-]+",
+        re.IGNORECASE,
+    ),
+    # 221B Baker Street, 1600 Pennsylvania Avenue
+    re.compile(rf"\b\d{{1,5}}[A-Za-z]?\s+(?:[A-Z][\w'\-]+\s+){{1,3}}(?:{_EN_STREET})(?![\w])", re.IGNORECASE),
+    # Hauptstraße 5, Lindenweg 12
+    re.compile(r"\b[A-ZÄÖÜ][a-zäöüß]+(?:straße|strasse|str\.|weg|platz|allee|gasse|ring|damm)\s+\d{1,4}[a-z]?\b"),
+    # 75011 Paris, 69003 Lyon Cedex, 1000 Bruxelles, 10115 Berlin
+    re.compile(
+        r"\b(?:F-|B-|D-|CH-|L-)?\d{4,5}\s+[A-ZÀ-ÖØ-Ý][a-zà-öø-ÿ]+(?:[\- ](?:sur|sous|en|le|la|les|[A-ZÀ-ÖØ-Ý][a-zà-öø-ÿ]+))*(?:\s+cedex)?\b"
+    ),
+    # SW1A 1AA, M1 1AE
+    re.compile(r"\b[A-Z]{1,2}\d[A-Z\d]? ?\d[A-Z]{2}\b"),
+    # Springfield, IL 62704
+    re.compile(r"\b[A-Z][a-z]+(?: [A-Z][a-z]+)*,\s+[A-Z]{2}\s+\d{5}(?:-\d{4})?\b"),
+    # PO Box 123, BP 42, boîte postale 7
+    re.compile(r"\b(?:P\.?\s?O\.?\s?Box|B\.?P\.?|bo[iî]te postale)\s+\d{1,6}\b", re.IGNORECASE),
+]
+# The address pattern "NNNNN Town" also matches "2026 Roadmap" or "5000 Requests": a capitalised
+# word after a bare number is an address only when the word is not a common English/French noun.
+_NOT_TOWNS = frozenset(
+    [
+        "users",
+        "requests",
+        "rows",
+        "tickets",
+        "stories",
+        "items",
+        "errors",
+        "orders",
+        "customers",
+        "clients",
+        "lines",
+        "files",
+        "tests",
+        "points",
+        "euros",
+        "dollars",
+        "ms",
+        "seconds",
+        "minutes",
+        "jours",
+        "heures",
+        "utilisateurs",
+        "requetes",
+        "lignes",
+        "commandes",
+        "roadmap",
+        "release",
+        "version",
+        "sprint",
+        "q1",
+        "q2",
+        "q3",
+        "q4",
+        "january",
+        "february",
+        "march",
+        "april",
+        "may",
+        "june",
+        "july",
+        "august",
+        "september",
+        "october",
+        "november",
+        "december",
+        "janvier",
+        "fevrier",
+        "mars",
+        "avril",
+        "mai",
+        "juin",
+        "juillet",
+        "aout",
+        "septembre",
+        "octobre",
+        "novembre",
+        "decembre",
+    ]
+)
+
+
+_NATIONAL = (
+    "fr.nir",
+    "fr.nif",
+    "es.dni",
+    "es.nie",
+    "it.codicefiscale",
+    "be.nn",
+    "pl.pesel",
+    "de.idnr",
+    "ch.ssn",
+    "dk.cpr",
+    "fi.hetu",
+    "se.personnummer",
+    "br.cpf",
+    "gb.nhs",
+)
+
+
+def _national_validators() -> list[tuple[str, object]]:
+    import importlib
+
+    return [(name, importlib.import_module(f"stdnum.{name}")) for name in _NATIONAL]
+
+
+_VALIDATORS: list[tuple[str, object]] | None = None
+
+
+def _validators() -> list[tuple[str, object]]:
+    global _VALIDATORS
+    if _VALIDATORS is None:
+        _VALIDATORS = _national_validators()
+    return _VALIDATORS
+
+
+def _national_id(raw: str) -> tuple[int, int, str] | None:
+    """(start, end, validator) of the first window of `raw`'s space-separated parts that a
+    national-id validator accepts ("DNI 12345678Z": the window "12345678Z")."""
+    parts = [(m.start(), m.end()) for m in re.finditer(r"\S+", raw)]
+    for i in range(len(parts)):
+        for j in range(len(parts), i, -1):
+            start, end = parts[i][0], parts[j - 1][1]
+            window = raw[start:end]
+            compact = re.sub(r"[ .\-/]", "", window)
+            if len(compact) < 9 or sum(c.isdigit() for c in compact) < 6:
+                continue
+            for name, mod in _validators():
+                if name == "it.codicefiscale" and len(compact) != 16:
+                    continue  # its 11-digit form is a company's VAT number (and 1 in 10 random numbers)
+                try:
+                    ok = bool(mod.is_valid(window)) or bool(mod.is_valid(compact))  # type: ignore[attr-defined]
+                except Exception:  # noqa: BLE001 - a validator's own parsing error is "not this kind"
+                    ok = False
+                if ok:
+                    return start, end, name
+    return None
+
+
+def _luhn(digits: str) -> bool:
+    total = 0
+    for i, ch in enumerate(reversed(digits)):
+        d = int(ch)
+        if i % 2:
+            d *= 2
+            if d > 9:
+                d -= 9
+        total += d
+    return total % 10 == 0
+
+
+def _overlaps(f: Finding, found: list[Finding]) -> bool:
+    return any(f.start < g.end and g.start < f.end for g in found)
+
+
+def find_pii(text: str) -> list[Finding]:
+    """Every piece of personal data the gate recognises in `text`, in order of position."""
+    out: list[Finding] = []
+
+    def add(kind: str, start: int, end: int, detail: str = "") -> None:
+        f = Finding(kind, start, end, detail)
+        if not _overlaps(f, out):
+            out.append(f)
+
+    for m in _EMAIL.finditer(text):
+        add("email", m.start(), m.end())
+    from stdnum import iban
+
+    for m in _IBAN.finditer(text):
+        if iban.is_valid(m.group(0)):
+            add("iban", m.start(), m.end(), "iban")
+    for m in _DIGIT_RUN.finditer(text):
+        digits = re.sub(r"\D", "", m.group(0))
+        if 13 <= len(digits) <= 19 and digits[0] in "3456" and _luhn(digits) and not m.group(0).startswith("+"):
+            add("card", m.start(), m.end(), "luhn")
+    for m in _SSN.finditer(text):
+        from stdnum.us import ssn
+
+        if ssn.is_valid(m.group(0)):
+            add("national_id", m.start(), m.end(), "us.ssn")
+    for m in _NINO.finditer(text):
+        add("national_id", m.start(), m.end(), "gb.nino")
+    import phonenumbers
+
+    for region in (None, *PHONE_REGIONS):
+        try:
+            matcher = phonenumbers.PhoneNumberMatcher(text, region or "ZZ", leniency=phonenumbers.Leniency.VALID)
+            for match in matcher:
+                if sum(c.isdigit() for c in match.raw_string) >= MIN_PHONE_DIGITS:
+                    add("phone", match.start, match.end, phonenumbers.region_code_for_number(match.number) or "")
+        except Exception:  # noqa: BLE001 - the matcher never should, but the gate must not crash on odd text
+            continue
+    for pattern in (_DIGIT_RUN, _ALNUM_ID):
+        for m in pattern.finditer(text):
+            hit = _national_id(m.group(0))
+            if hit:
+                add("national_id", m.start() + hit[0], m.start() + hit[1], hit[2])
+    for pattern in _ADDRESSES:
+        for m in pattern.finditer(text):
+            words = m.group(0).split()
+            if pattern is _ADDRESSES[3] and len(words) >= 2 and _fold(words[1]) in _NOT_TOWNS:
+                continue
+            add("address", m.start(), m.end())
+    return sorted(out, key=lambda f: f.start)
+
+
+def _fold(word: str) -> str:
+    import unicodedata
+
+    nfkd = unicodedata.normalize("NFKD", word.casefold())
+    return "".join(c for c in nfkd if not unicodedata.combining(c)).strip(",.;:")
+
+
+def describe(findings: list[Finding]) -> str:
+    kinds: dict[str, int] = {}
+    for f in findings:
+        kinds[f.kind] = kinds.get(f.kind, 0) + 1
+    return ", ".join(f"{n} {k.replace('_', ' ')}{'s' if n > 1 else ''}" for k, n in sorted(kinds.items()))
+
+
+def check_text(text: str, *, what: str = "the summary") -> None:
+    """Raise ERR_PII_DETECTED when `text` holds personal data (the message names kinds and places only)."""
+    found = find_pii(text)
+    if found:
+        where = ", ".join(f"{f.kind} at {f.start}-{f.end}" for f in found[:6])
+        raise PiiDetectedError(
+            f"{what} still holds personal data ({describe(found)}: {where}); nothing was written. "
+            "Rephrase without it (or reject the summary) and run the clarification again.",
+            findings=[f.to_dict() for f in found],
+        )

@@ -1,0 +1,374 @@
+"""The clarification sanitizer, run as a child process: `python -m lorekeeper.privacy.sanitizer`.
+
+Seed 004 §3.10.1 and §3.12.1-2: the verbatim of the four answers reaches this process on stdin
+only (a pipe), never in argv, a file, a temp file or a log; the structured summary goes back on
+stdout; stderr carries nothing but a fixed error code. With a model configured, the summary is
+written by it (temperature 0.2 where the provider has one; `claude -p` with
+CLAUDE_DISABLE_SESSION_LOG=1 and TERM=dumb, the prompt on its stdin); without one, the
+deterministic sanitizer writes a key-term abstract that never copies a phrase of the verbatim
+(personal data spans removed first, proper nouns and numbers dropped, words folded and sorted).
+
+stdin:  {"answers": {"problem", "criteria", "constraints", "priorities"}, "llm": {[llm] table} | null}
+stdout: {"summary": {"problem", "criteria", "constraints", "priorities"}, "sanitizer": NAME}
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import sys
+from collections import Counter
+from typing import Any
+
+SECTIONS = ("problem", "criteria", "constraints", "priorities")
+TEMPERATURE = 0.2
+MAX_TERMS = 8
+PROMPT = (
+    "You turn an operator's clarification of a software story into a structured summary that keeps the "
+    "decision intent and nothing identifying. Remove every proper name, e-mail, phone number, postal address, "
+    "IBAN, card number, national id and external identifier. Write 2-4 short sentences per section, in your "
+    "own words. Answer with one JSON object and nothing else, with exactly the keys "
+    '"problem", "criteria", "constraints", "priorities".\n\n'
+)
+_STOP = frozenset(
+    [
+        "a",
+        "about",
+        "above",
+        "after",
+        "again",
+        "all",
+        "also",
+        "am",
+        "an",
+        "and",
+        "any",
+        "are",
+        "as",
+        "at",
+        "be",
+        "because",
+        "been",
+        "before",
+        "being",
+        "below",
+        "between",
+        "both",
+        "but",
+        "by",
+        "can",
+        "could",
+        "did",
+        "do",
+        "does",
+        "doing",
+        "down",
+        "during",
+        "each",
+        "few",
+        "for",
+        "from",
+        "further",
+        "had",
+        "has",
+        "have",
+        "having",
+        "he",
+        "her",
+        "here",
+        "hers",
+        "him",
+        "his",
+        "how",
+        "i",
+        "if",
+        "in",
+        "into",
+        "is",
+        "it",
+        "its",
+        "itself",
+        "just",
+        "me",
+        "more",
+        "most",
+        "my",
+        "no",
+        "nor",
+        "not",
+        "now",
+        "of",
+        "off",
+        "on",
+        "once",
+        "only",
+        "or",
+        "other",
+        "our",
+        "out",
+        "over",
+        "own",
+        "same",
+        "she",
+        "should",
+        "so",
+        "some",
+        "such",
+        "than",
+        "that",
+        "the",
+        "their",
+        "them",
+        "then",
+        "there",
+        "these",
+        "they",
+        "this",
+        "those",
+        "through",
+        "to",
+        "too",
+        "under",
+        "until",
+        "up",
+        "very",
+        "was",
+        "we",
+        "were",
+        "what",
+        "when",
+        "where",
+        "which",
+        "while",
+        "who",
+        "whom",
+        "why",
+        "will",
+        "with",
+        "would",
+        "you",
+        "your",
+        "must",
+        "need",
+        "needs",
+        "want",
+        "wants",
+        "should",
+        "shall",
+        "may",
+        "might",
+        "like",
+        "make",
+        "made",
+        "get",
+        "got",
+        "use",
+        "used",
+        "using",
+        "au",
+        "aux",
+        "avec",
+        "ce",
+        "ces",
+        "cette",
+        "dans",
+        "de",
+        "des",
+        "du",
+        "elle",
+        "en",
+        "et",
+        "eux",
+        "il",
+        "ils",
+        "je",
+        "la",
+        "le",
+        "les",
+        "leur",
+        "lui",
+        "ma",
+        "mais",
+        "me",
+        "mes",
+        "moi",
+        "mon",
+        "ne",
+        "nos",
+        "notre",
+        "nous",
+        "on",
+        "ou",
+        "par",
+        "pas",
+        "pour",
+        "qu",
+        "que",
+        "qui",
+        "sa",
+        "se",
+        "ses",
+        "son",
+        "sur",
+        "ta",
+        "te",
+        "tes",
+        "toi",
+        "ton",
+        "tu",
+        "un",
+        "une",
+        "vos",
+        "votre",
+        "vous",
+        "est",
+        "sont",
+        "etre",
+        "avoir",
+        "fait",
+        "faire",
+        "doit",
+        "doivent",
+        "veut",
+        "faut",
+        "plus",
+        "tres",
+        "aussi",
+        "comme",
+    ]
+)
+_WORD = re.compile(r"[^\W\d_][\w'\-]*", re.UNICODE)
+
+
+def _fold(word: str) -> str:
+    import unicodedata
+
+    nfkd = unicodedata.normalize("NFKD", word.casefold())
+    return "".join(c for c in nfkd if not unicodedata.combining(c))
+
+
+def _strip_pii(text: str) -> str:
+    from lorekeeper.privacy.pii import find_pii
+
+    out = text
+    for f in sorted(find_pii(text), key=lambda f: -f.start):
+        out = out[: f.start] + " " + out[f.end :]
+    return out
+
+
+def key_terms(text: str, limit: int = MAX_TERMS) -> list[str]:
+    """The answer's most frequent content words: folded, no proper nouns (capitalised away from a
+    sentence start), no words with digits, no stop words; sorted, so no phrase survives."""
+    clean = _strip_pii(text)
+    counts: Counter[str] = Counter()
+    first: dict[str, int] = {}
+    sentence_start = True
+    for m in _WORD.finditer(clean):
+        raw = m.group(0).strip("'-")
+        before = clean[max(0, m.start() - 2) : m.start()]
+        if before.strip()[-1:] in (".", "!", "?", ":", ";"):
+            sentence_start = True
+        is_proper = raw[:1].isupper() and not sentence_start
+        sentence_start = False
+        acronym = raw.isupper() and len(raw) <= 5  # CSV, PDF, SSO: kept (folded), not names
+        if not acronym and (is_proper or any(c.isupper() for c in raw[1:])):
+            continue
+        for part in re.split(r"[-']", raw):
+            w = _fold(part)
+            if len(w) < 3 or w in _STOP:
+                continue
+            counts[w] += 1
+            first.setdefault(w, m.start())
+    best = sorted(counts, key=lambda w: (-counts[w], first[w]))[:limit]
+    return sorted(best)
+
+
+def deterministic_summary(answers: dict[str, str]) -> dict[str, str]:
+    out: dict[str, str] = {}
+    for sec in SECTIONS:
+        terms = key_terms(answers.get(sec, ""))
+        out[sec] = ("Key terms: " + ", ".join(terms) + ".") if terms else "Nothing stated."
+    return out
+
+
+def _parse_model_json(text: str) -> dict[str, str]:
+    start, end = text.find("{"), text.rfind("}")
+    if start < 0 or end <= start:
+        raise ValueError("no JSON object")
+    data = json.loads(text[start : end + 1])
+    if not isinstance(data, dict):
+        raise ValueError("not an object")
+    return {sec: " ".join(str(data.get(sec) or "").split()) for sec in SECTIONS}
+
+
+def model_summary(answers: dict[str, str], llm: dict[str, Any]) -> tuple[dict[str, str], str]:
+    from lorekeeper.llm.base import LLMSettings
+
+    settings = LLMSettings.from_mapping(llm)
+    text = PROMPT + json.dumps({sec: answers.get(sec, "") for sec in SECTIONS}, ensure_ascii=False)
+    if settings.provider == "anthropic":
+        from lorekeeper.llm.anthropic_provider import AnthropicProvider
+
+        class _Anthropic(AnthropicProvider):
+            def _request(self, prompt: str, system: str) -> dict[str, Any]:
+                req = super()._request(prompt, system)
+                req["temperature"] = TEMPERATURE
+                return req
+
+        answer = str(_Anthropic(settings).complete(text))
+    elif settings.provider == "ollama":
+        from lorekeeper.llm.ollama_provider import OllamaProvider
+
+        provider = OllamaProvider(settings)
+        client = provider._client()
+        resp = client.chat(
+            model=provider.model,
+            messages=[{"role": "user", "content": text}],
+            stream=False,
+            options={"temperature": TEMPERATURE},
+        )
+        answer = str(resp.message.content or "")
+    elif settings.provider == "claude-cli":
+        from lorekeeper.llm.claude_cli import ClaudeCliProvider
+
+        class _Claude(ClaudeCliProvider):
+            def _env(self) -> dict[str, str]:  # seed 004 §3.10.1: no session log of the verbatim
+                env = super()._env()
+                env["CLAUDE_DISABLE_SESSION_LOG"] = "1"
+                env["TERM"] = "dumb"
+                return env
+
+        answer = str(_Claude(settings).complete(text))
+    else:
+        return deterministic_summary(answers), "deterministic"
+    return _parse_model_json(answer), settings.provider
+
+
+def main() -> int:
+    raw = bytearray(sys.stdin.buffer.read())
+    try:
+        try:
+            request = json.loads(raw.decode("utf-8"))
+        except (UnicodeDecodeError, ValueError):
+            sys.stderr.write("ERR_INVALID_INPUT\n")
+            return 2
+        answers = {sec: str((request.get("answers") or {}).get(sec) or "") for sec in SECTIONS}
+        llm = request.get("llm")
+        try:
+            if isinstance(llm, dict) and str(llm.get("provider") or "none") not in ("", "none"):
+                summary, name = model_summary(answers, llm)
+            else:
+                summary, name = deterministic_summary(answers), "deterministic"
+        except Exception as exc:  # noqa: BLE001 - the code only: an exception text might quote the verbatim
+            code = getattr(exc, "code", "") or "ERR_LLM_UNAVAILABLE"
+            sys.stderr.write(f"{code}\n")
+            return 4
+        sys.stdout.write(json.dumps({"summary": summary, "sanitizer": name}, ensure_ascii=False))
+        sys.stdout.flush()
+        return 0
+    finally:
+        raw[:] = b"\0" * len(raw)  # overwrite the verbatim before the process ends (§3.10.1)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
