@@ -65,3 +65,27 @@ def test_the_model_answers_with_numbered_citations(model_ws):
     out = ask(model_ws, "Should we move storefront tests to Vitest browser mode?")
     assert out["answered"] is False and out["answer"] == "no answer in the knowledge"
     assert out["passages"]  # the passages it looked at are still shown
+
+
+def test_facts_are_cited_by_the_lines_that_hold_their_quote(demo_workspace):
+    ws = demo_workspace
+    ws.audit.require_key()  # fact rows are signed: without the key they are never a source
+    out = ask(
+        ws,
+        "disable the cron jobs touching stock before an upgrade",
+        "--project",
+        "citadel-v2",
+        "--no-model",
+        "--top",
+        "12",
+    )
+    facts = [p for p in out["passages"] if p["corpus"] == "facts"]
+    assert facts, [p["document"] for p in out["passages"]]
+    fact = facts[0]
+    doc = next(d for d in ws.facts.documents("citadel-v2") if d.origin == fact["document"])
+    text = ws.facts.document(doc.id).text.split("\n")
+    assert "\n".join(text[fact["lines"][0] - 1 : fact["lines"][1]]) == fact["text"]
+    assert fact["title"].split(":", 1)[0] in ws.facts.types()
+    # a conflicting fact (the Friday deploys) is never a source
+    friday = ask(ws, "We deploy on Friday evenings", "--project", "citadel-v2", "--no-model", "--top", "20")
+    assert not [p for p in friday["passages"] if p["corpus"] == "facts" and "Friday evenings" in p["text"]]

@@ -6,6 +6,7 @@ The services are duck-typed (a small protocol each), so `ask` stays below the fe
 from __future__ import annotations
 
 import logging
+import re
 from collections.abc import Iterable, Iterator
 from typing import Any, Protocol
 
@@ -24,12 +25,16 @@ class FactSource(Protocol):
 
 
 def quote_lines(text: str, quote: str) -> tuple[int, int, str] | None:
-    """The 1-based line range of the first occurrence of `quote` in `text`, and those whole lines."""
-    at = text.find(quote) if quote else -1
-    if at < 0:
+    """The 1-based line range of the first occurrence of `quote` in `text`, and those whole lines.
+    Verbatim as the facts define it: a run of whitespace (a line break too) matches any other."""
+    words = quote.split()
+    if not words:
         return None
-    start = text.count("\n", 0, at) + 1
-    end = start + quote.count("\n")
+    m = re.search(r"\s+".join(map(re.escape, words)), text)
+    if m is None:
+        return None
+    start = text.count("\n", 0, m.start()) + 1
+    end = text.count("\n", 0, m.end()) + 1
     lines = text.split("\n")
     return start, end, "\n".join(lines[start - 1 : end])
 

@@ -81,7 +81,7 @@ SUMMARIES = {
     "desktop": "Desktop integration: the menu entry, metainfo and icons in the user's data folders.",
     "mcp": "The MCP server on stdio: skills, prompt, evals, feedback, context, facts and memory tools.",
     "hooks": "Agent hooks: Claude Code's UserPromptSubmit (context) and Stop (evals, quality) hooks.",
-    "ask": "Answer QUESTION from the knowledge (skills, learnings, documents) with numbered citations.",
+    "ask": "Answer QUESTION from the knowledge (skills, learnings, documents, facts) with numbered citations.",
     "market": "Marketplaces: add skill sources, search them, see a skill's fit for a project, install or fork.",
     "facts": "Typed facts from documentation: ingest, extract, review, arbitrate, pack.",
     "memory": "Living memory: research notes, clarification summaries and learnings, indexed and searched.",

@@ -20,7 +20,7 @@ from lorekeeper.cli.common import emit_json, handle_errors, json_option, open_wo
 def ask(
     question: str, project: str | None, top: int, no_model: bool, workspace_dir: Path | None, as_json: bool
 ) -> None:
-    """Answer QUESTION from the knowledge (skills, learnings, documents) with numbered citations."""
+    """Answer QUESTION from the knowledge (skills, learnings, documents, facts) with numbered citations."""
     with open_workspace(workspace_dir) as ws:
         result = ws.ask.ask(question, project, top=top, use_model=not no_model)
     if as_json:

@@ -27,8 +27,8 @@ from lorekeeper.ui.workers import run_task
 GLOBAL_SCOPE = "Global (no project)"
 EXAMPLE = "How do we deploy Citadel v2 safely?"
 EMPTY = (
-    "Ask a question about this workspace's knowledge: skills, learnings and the documents under "
-    "sources/ and clarifications/. Answers cite the exact passages they come from."
+    "Ask a question about this workspace's knowledge: skills, learnings, facts and the documents "
+    "under sources/ (research notes too) and clarifications/. Answers cite the exact passages they come from."
 )
 
 
@@ -50,7 +50,7 @@ class AskPanel(Panel):
 
         title = label("Ask", "panelTitle")
         subtitle = label(
-            "Questions over the knowledge (BM25 over skills, learnings and documents). The configured "
+            "Questions over the knowledge (BM25 over skills, learnings, documents and facts). The configured "
             "model answers from the retrieved passages only and cites them; without one, the passages are ranked.",
             "panelSubtitle",
             wrap=True,
