@@ -64,6 +64,9 @@ def facts_corpus(facts: FactSource) -> Corpus:
                 if span is None:
                     continue
                 start, end, text = span
-                yield Passage("facts", prov.origin or prov.document_id, f"{f.type}: {f.statement}", start, end, text)
+                # the workspace-relative path when the document lives in the workspace (as the
+                # documents corpus names it), else the origin it was ingested from
+                where = doc.path if doc.path and not doc.path.startswith("/") else (prov.origin or prov.document_id)
+                yield Passage("facts", where, f"{f.type}: {f.statement}", start, end, text)
 
     return corpus
