@@ -116,6 +116,10 @@ def test_prompt_hook_adds_the_started_storys_memory(demo_workspace):
     assert memory and context.endswith(memory)
     without = json.loads(prompt_hook(ws, message, "--project", "citadel-v2").stdout)["hookSpecificOutput"]
     assert memory not in without["additionalContext"]
+    # a story that was never started: the context still comes, without memory, and the log says why
+    unknown = prompt_hook(ws, message, "--project", "citadel-v2", "--story", "PD-999")
+    assert json.loads(unknown.stdout)["hookSpecificOutput"]["additionalContext"] == without["additionalContext"]
+    assert "PD-999" in (ws.root / "logs" / "hooks.log").read_text(encoding="utf-8")
 
 
 def test_prompt_hook_keeps_to_the_character_budget(demo_workspace):

@@ -63,7 +63,16 @@ def static_blocks(ws: Workspace, project: str, story: str = "") -> list[tuple[st
     """The prompt injectors' blocks, which depend on the project and the story, not on the message:
     FACTS (the project's pack) and, for a started story, its memory block. The same builder as
     `lorekeeper prompt`, so the hook's blocks are the prompt's."""
-    return list(ws.prompts.build(STATIC_PROBE, project or None, story=story or None).blocks)
+    from lorekeeper.errors import LorekeeperError
+
+    try:
+        return list(ws.prompts.build(STATIC_PROBE, project or None, story=story or None).blocks)
+    except LorekeeperError as exc:
+        if not story:
+            raise
+        # an unknown or unstarted story: the context goes on without its memory, and says why in the log
+        log_failure(ws.root, f"UserPromptSubmit (story {story} left out)", exc)
+        return list(ws.prompts.build(STATIC_PROBE, project or None).blocks)
 
 
 STATIC_PROBE = "."  # the message the static blocks are built for (they do not read it)
