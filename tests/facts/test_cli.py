@@ -152,9 +152,16 @@ def test_pack_order_bonus_budget_and_rejected_never_packed(workspace: Workspace,
 
     # include_candidates = false for the project ([facts.projects.nord] in lorekeeper.toml)
     cfg = workspace.root / "lorekeeper.toml"
-    cfg.write_text(cfg.read_text() + "\n[facts.projects.nord]\ninclude_candidates = false\n")
+    cfg.write_text(cfg.read_text() + "\n[facts.projects.nord]\ninclude_candidates = false # by hand\n")
     code, pack, _ = lk(workspace.root, "facts", "pack", "--project", "nord", "--format", "json")
     assert [f["id"] for f in pack["facts"]] == [ids["glossary"]] and pack["include_candidates"] is False
+    code, out, _ = lk(workspace.root, "facts", "settings", "--project", "nord", "--include-candidates")
+    assert out == {"project": "nord", "include_candidates": True}
+    assert "[facts.projects.nord]" in cfg.read_text() and cfg.read_text().count("include_candidates") == 1
+    code, pack, _ = lk(workspace.root, "facts", "pack", "--project", "nord", "--format", "json")
+    assert len(pack["facts"]) == 4
+    workspace.facts.set_include_candidates("other.proj", False)
+    assert workspace.facts.include_candidates("other.proj") is False and workspace.facts.include_candidates("nord")
 
 
 def test_pack_markdown_is_ready_for_agents_md(workspace: Workspace, tmp_path: Path) -> None:

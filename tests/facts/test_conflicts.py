@@ -122,7 +122,7 @@ def test_resolve_keep_merge_reject_all_with_a_reason(workspace: Workspace, tmp_p
 
 
 def test_a_tampered_fact_row_is_never_shown_or_packed(workspace: Workspace, tmp_path: Path) -> None:
-    a, b, _, _ = two_facts(workspace, tmp_path)
+    a = two_facts(workspace, tmp_path)[0]
     with workspace.store.write() as s:
         row = s.get(Fact, a)
         assert row is not None

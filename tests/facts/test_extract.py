@@ -139,3 +139,19 @@ def test_no_model_configured_is_a_clear_error(workspace: Workspace, tmp_path: Pa
     workspace.facts.ingest(tmp_path / "docs", "nord")
     code, out, _ = lk(workspace.root, "facts", "extract", "--project", "nord")
     assert code == 4 and out["error"]["code"] == "ERR_LLM_UNAVAILABLE"
+
+
+def test_a_provider_without_structured_output_gets_the_schema_in_the_prompt(
+    workspace: Workspace, tmp_path: Path, anthropic_server, monkeypatch
+) -> None:
+    workspace.llm.configure(
+        LLMSettings(provider="anthropic", model="claude-test", base_url=anthropic_server.url, max_retries=0, timeout=10)
+    )
+    monkeypatch.setenv("ANTHROPIC_API_KEY", "sk-test-env")
+    anthropic_server.behaviour.reply = lambda body: "```json\n" + json.dumps({"facts": [GOOD]}) + "\n```"
+    write_docs(tmp_path)
+    workspace.facts.ingest(tmp_path / "docs", "nord")
+    report = drive(workspace.facts.extract, ("nord",))
+    assert len(report.kept) == 1 and report.errors == []
+    prompt = last_user_text(anthropic_server.posts()[-1].body)
+    assert "matching this JSON schema" in prompt and '"required":["facts"]' in prompt

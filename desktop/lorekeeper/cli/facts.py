@@ -513,6 +513,31 @@ def facts_pack(
     sys.stdout.flush()
 
 
+@facts.command("settings")
+@click.option("--project", required=True)
+@click.option(
+    "--include-candidates/--approved-only",
+    "include",
+    default=None,
+    help="Whether candidate facts enter this project's packs (lorekeeper.toml [facts.projects.P]).",
+)
+@workspace_option
+@json_option
+@handle_errors
+def facts_settings(project: str, include: bool | None, workspace_dir: Path | None, as_json: bool) -> None:
+    """Show or set a project's fact settings (include_candidates, in lorekeeper.toml)."""
+    with open_workspace(workspace_dir) as ws:
+        value = (
+            ws.facts.include_candidates(project)
+            if include is None
+            else ws.facts.set_include_candidates(project, include)
+        )
+    if as_json:
+        emit_json({"project": project, "include_candidates": value})
+    else:
+        click.echo(f"{project}: include_candidates = {'true' if value else 'false'}")
+
+
 @facts.command("conventions")
 @click.argument("path")
 @click.option("--project", required=True)

@@ -25,7 +25,6 @@ from lorekeeper.facts.model import (
     TYPES,
     normalise_scope,
     normalise_tags,
-    quote_in,
     squash,
 )
 
@@ -164,6 +163,7 @@ class Checked:
 def check_items(items: list[Any], text: str, origin: str) -> Checked:
     """Validate each proposed fact against the schema and the document; drop the bad ones with a reason."""
     out = Checked()
+    flat = squash(text)  # once per document, not once per proposed fact
 
     def drop(item: Any, reason: str) -> None:
         statement = item.get("statement") if isinstance(item, dict) else None
@@ -187,7 +187,7 @@ def check_items(items: list[Any], text: str, origin: str) -> Checked:
             drop(item, f"confidence {confidence} is below {MIN_EXTRACTED_CONFIDENCE} (not even a fragile inference)")
             continue
         quote = item["quote"]
-        if not quote_in(quote, text):
+        if not squash(quote) or squash(quote) not in flat:
             drop(item, "invented quote: it does not occur verbatim in the document")
             continue
         try:

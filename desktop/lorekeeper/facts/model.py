@@ -9,6 +9,7 @@ Pure functions, no store. DESIGN.md "Core rules" holds the exact rules kept here
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import json
 import re
@@ -123,9 +124,14 @@ def posix(path: str) -> str:
     return p.lstrip("/")
 
 
+@functools.lru_cache(maxsize=4096)
+def _spec(glob: str) -> pathspec.GitIgnoreSpec:
+    return pathspec.GitIgnoreSpec.from_lines([glob])
+
+
 def glob_matches(glob: str, path: str) -> bool:
     """gitignore-style matching (`**` spans directories; a glob without `/` matches at any depth)."""
-    return bool(pathspec.GitIgnoreSpec.from_lines([glob]).match_file(posix(path)))
+    return bool(_spec(glob).match_file(posix(path)))
 
 
 def specificity(glob: str) -> tuple[int, int, int]:

@@ -3,7 +3,9 @@
 API for the CLI and the GUI (names are stable; every method opens its own session, so call them
 from a worker thread, never the GUI thread):
 
-Reading (rows are signed: a row whose signature fails is dropped and reported, never shown)
+Reading (rows are signed: a row whose signature fails is dropped and reported, never shown;
+verified rows are cached, so a second `list` of 10k facts costs the query, not the HMACs. After
+a decision, update the panel's rows from `Decision.facts` rather than listing everything again.)
 - `list(project=None, status=None, type=None, document=None, flagged=None, include_merged=False)`
   -> `list[FactInfo]` in creation order. `FactInfo.to_dict()` is DESIGN.md's JSON shape.
 - `show(fact_id) -> FactInfo` (ERR_NOT_FOUND); `counts(project=None) -> {status: n}`.
@@ -11,6 +13,8 @@ Reading (rows are signed: a row whose signature fails is dropped and reported, n
   text, for showing a quote in its document: `model.quote_span(quote, text)` gives the span).
 - `conflicts(project=None, status="open") -> list[ConflictInfo]`; `conflict(id) -> ConflictInfo`.
 - `projects() -> list[str]` (projects that have facts or documents).
+- `include_candidates(project) -> bool`; `set_include_candidates(project, value)` writes
+  `[facts.projects."<P>"] include_candidates` in lorekeeper.toml (the per-project policy).
 - `pack(project, budget=None, approved_only=False) -> Pack` (`.to_dict()`, `.markdown`);
   `conventions(path, project) -> list[FactInfo]`; `prompt_block(request)` is the FACTS injector.
 - `runs(limit=10)`: the last extraction / consolidation reports.
@@ -38,6 +42,7 @@ Work (jobs: generators yielding `jobs.Progress`, drive them with `jobs.drive` or
 from __future__ import annotations
 
 import builtins
+import dataclasses
 import getpass
 import json
 import logging
@@ -50,7 +55,7 @@ from typing import TYPE_CHECKING, Any
 from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
-from lorekeeper.audit.rows import RowVerifier, register_signed_model, row_payload, sign_row
+from lorekeeper.audit.rows import RowVerifier, sign_row
 from lorekeeper.changes import ChangeSet
 from lorekeeper.config import Config
 from lorekeeper.errors import InvalidInputError, InvalidSpecError, LorekeeperError, NotFoundError
@@ -75,7 +80,6 @@ from lorekeeper.facts.model import (
     normalise_tags,
     posix,
     quote_in,
-    similar,
     specificity,
     squash,
     words,
@@ -91,8 +95,9 @@ if TYPE_CHECKING:
 
 log_module = logging.getLogger(__name__)
 
-register_signed_model(Fact)
-register_signed_model(FactConflict)
+# Fact and conflict rows are born signed (never written unsigned), so they are not registered for
+# `audit sign-rows` (`register_signed_model`): that data migration would only launder a row
+# someone inserted behind the service's back.
 
 EVENT_ADDED = "fact_added"
 EVENT_APPROVED = "fact_approved"
@@ -310,7 +315,8 @@ class FactService:
         # documents inside the workspace are stored by their path relative to it (a copied or
         # moved workspace keeps finding them); others by their absolute path
         self.workspace_root = workspace_root.resolve() if workspace_root is not None else None
-        self._verified: dict[tuple[str, str], tuple[Any, ...]] = {}  # (table, id) -> verified payload
+        self._verified: dict[tuple[str, str], tuple[Any, ...]] = {}  # (table, id) -> verified content
+        self._infos: dict[str, tuple[tuple[Any, ...], FactInfo]] = {}  # id -> ((sig, updated_at), info)
 
     # ------------------------------------------------------------------ settings
     def include_candidates(self, project: str) -> bool:
@@ -321,6 +327,17 @@ class FactService:
         if isinstance(proj, dict) and "include_candidates" in proj:
             return bool(proj["include_candidates"])
         return bool(self.config.get("facts.include_candidates", True))
+
+    def set_include_candidates(self, project: str, value: bool) -> bool:
+        """Write `[facts.projects."<P>"] include_candidates` in lorekeeper.toml and reload the config."""
+        from lorekeeper.facts.settings import write_include_candidates
+
+        proj = validate_project(project)
+        if not proj or self.config.path is None:
+            raise InvalidInputError("include_candidates is set for a project of a workspace with a lorekeeper.toml")
+        write_include_candidates(self.config.path, proj, bool(value))
+        self.config.reload()
+        return self.include_candidates(proj)
 
     def prompt_budget(self) -> int:
         return int(self.config.get("facts.prompt_budget", DEFAULT_PROMPT_BUDGET))
@@ -349,22 +366,27 @@ class FactService:
         log = self.audit_log()
         return RowVerifier(log.signer, report=lambda data: log.append("unsigned_entry", data))
 
+    @staticmethod
+    def _cache_key(row: Any) -> tuple[Any, ...]:
+        d = row.__dict__  # loaded column values, without the instrumented getters
+        return (d.get("sig"), d.get("key_version"), *(d.get(f) for f in row.__signed_fields__))
+
     def _filter(self, rows: Sequence[Any], purpose: str) -> builtins.list[Any]:
-        """Verified rows only; rows verified before with the same content are not re-hashed."""
+        """Verified rows only; a row verified before with exactly the same content is not
+        re-hashed (the cache holds the whole signed content, so any change is verified again)."""
         if not rows:
             return []
         todo: builtins.list[Any] = []
         kept_ids: set[int] = set()
+        verified = self._verified
         for row in rows:
-            key = (row.__tablename__, str(row.id))
-            payload = (row.sig, *row_payload(row).values())
-            if self._verified.get(key) == payload:
+            if verified.get((row.__tablename__, str(row.id))) == self._cache_key(row):
                 kept_ids.add(id(row))
             else:
                 todo.append(row)
         if todo:
             for row in self._verifier().filter(todo, purpose=purpose):
-                self._verified[(row.__tablename__, str(row.id))] = (row.sig, *row_payload(row).values())
+                verified[(row.__tablename__, str(row.id))] = self._cache_key(row)
                 kept_ids.add(id(row))
         return [r for r in rows if id(r) in kept_ids]
 
@@ -415,6 +437,19 @@ class FactService:
             created_at=_iso(row.created_at),
             updated_at=_iso(row.updated_at),
         )
+
+    def _cached_info(self, row: Fact, conflicts: dict[str, int]) -> FactInfo:
+        """`_info` for a verified row, reused while its signature and update time are the same
+        (every write through the service re-signs the row)."""
+        key = (row.sig, row.updated_at)
+        hit = self._infos.get(row.id)
+        if hit is not None and hit[0] == key:
+            info = hit[1]
+        else:
+            info = self._info(row)
+            self._infos[row.id] = (key, info)
+        cid = conflicts.get(row.id)
+        return info if info.conflict == cid else dataclasses.replace(info, conflict=cid)
 
     @staticmethod
     def _conflict_info(row: FactConflict) -> ConflictInfo:
@@ -484,7 +519,7 @@ class FactService:
                 q = q.where(Fact.merged_into == "")
             rows = self._filter(s.scalars(q.order_by(Fact.ordinal, Fact.id)).all(), "facts list")
             conflicts = self._open_conflicts(s, proj)
-            out = [self._info(r, conflicts) for r in rows]
+            out = [self._cached_info(r, conflicts) for r in rows]
         if document:
             out = [f for f in out if document in f.documents]
         if flagged is not None:
@@ -742,15 +777,28 @@ class FactService:
 
     # ------------------------------------------------------------------ adding facts
     def _free_id(self, s: Session, project: str, type_: str, statement: str) -> str:
+        """A fact id not used yet: the ids are loaded once per transaction (one query, not one per fact)."""
+        taken: set[str] | None = s.info.get("facts_taken_ids")
+        if taken is None:
+            with s.no_autoflush:
+                taken = set(s.scalars(select(Fact.id)).all())
+            s.info["facts_taken_ids"] = taken
         salt = 0
         while True:
             fid = fact_id(project, type_, statement, salt)
-            if s.get(Fact, fid) is None:
+            if fid not in taken:
+                taken.add(fid)
                 return fid
             salt += 1
 
     def _next_ordinal(self, s: Session) -> int:
-        return int(s.scalar(select(func.max(Fact.ordinal))) or 0) + 1
+        """Creation order, computed once per transaction (the write lock is held: no race)."""
+        nxt = s.info.get("facts_next_ordinal")
+        if nxt is None:
+            with s.no_autoflush:
+                nxt = int(s.scalar(select(func.max(Fact.ordinal))) or 0) + 1
+        s.info["facts_next_ordinal"] = nxt + 1
+        return int(nxt)
 
     def _new_fact(
         self,
@@ -786,9 +834,8 @@ class FactService:
             flag="",
             created_at=utcnow(),
         )
+        self._sign(row, signer)  # every signed field is set above: no flush needed per fact
         s.add(row)
-        s.flush()  # column defaults are on the row now: the signature covers what is stored
-        self._sign(row, signer)
         return row
 
     def add(
@@ -920,26 +967,55 @@ class FactService:
             by_key[(project, type_)] = sorted(
                 self._filter(s.scalars(q).all(), "consolidation"), key=lambda r: (r.ordinal, r.id)
             )
-        for row in sorted(new_rows, key=lambda r: (r.ordinal, r.id)):
-            if row.merged_into or row.id in in_conflict:
-                continue
-            pool = by_key[(row.project, row.type)]
-            mine = words(row.statement)
-            best: tuple[float, int, Fact] | None = None
-            for other in pool:
-                if other.id == row.id or other.merged_into or other.ordinal >= row.ordinal:
-                    continue
-                if not similar(row.statement, other.statement):
-                    continue
-                theirs = words(other.statement)
-                score = len(mine & theirs) / max(len(mine | theirs), 1)
-                if best is None or score > best[0] or (score == best[0] and other.ordinal < best[1]):
-                    best = (score, other.ordinal, other)
-            if best is None:
-                continue
-            survivor = best[2]
-            self._merge_into(survivor, row, signer)
-            merged.append({"fact": row.id, "into": survivor.id})
+        fresh = {r.id for r in new_rows}
+        for pool in by_key.values():
+            merged += self._merge_pool(pool, fresh, in_conflict, signer)
+        return merged
+
+    def _merge_pool(
+        self, pool: Sequence[Fact], fresh: set[str], in_conflict: set[str], signer: Any
+    ) -> builtins.list[dict[str, str]]:
+        """One project and type, in creation order: each fresh fact merges into the most similar
+        older survivor. Candidates come from a prefix-filter index (AllPairs): two word sets with
+        Jaccard >= 0.62 share a word among the first |A| - ceil(0.62 |A|) + 1 of each, rarest
+        words first; each candidate is then checked exactly, so 10k facts stay fast."""
+        wsets = {r.id: words(r.statement) for r in pool}
+        df: dict[str, int] = {}
+        for ws_ in wsets.values():
+            for w in ws_:
+                df[w] = df.get(w, 0) + 1
+
+        def prefix(ws_: frozenset[str]) -> builtins.list[str]:
+            ordered = sorted(ws_, key=lambda w: (df[w], w))
+            n = len(ordered)
+            return ordered[: n - (62 * n + 99) // 100 + 1] if n else []
+
+        index: dict[str, builtins.list[Fact]] = {}
+        merged: builtins.list[dict[str, str]] = []
+        for row in pool:  # sorted by (ordinal, id)
+            mine = wsets[row.id]
+            head = prefix(mine)
+            if row.id in fresh and not row.merged_into and row.id not in in_conflict:
+                seen: set[str] = set()
+                best: tuple[float, int, Fact] | None = None
+                for w in head:
+                    for other in index.get(w, ()):
+                        if other.id in seen or other.merged_into or other.ordinal >= row.ordinal:
+                            continue
+                        seen.add(other.id)
+                        theirs = wsets[other.id]
+                        inter, union = len(mine & theirs), len(mine | theirs)
+                        if union == 0 or inter * 100 < 62 * union:
+                            continue
+                        score = inter / union
+                        if best is None or score > best[0] or (score == best[0] and other.ordinal < best[1]):
+                            best = (score, other.ordinal, other)
+                if best is not None:
+                    self._merge_into(best[2], row, signer)
+                    merged.append({"fact": row.id, "into": best[2].id})
+                    continue  # merged: no longer a survivor to index
+            for w in head:
+                index.setdefault(w, []).append(row)
         return merged
 
     def _merge_into(self, survivor: Fact, loser: Fact, signer: Any) -> None:
@@ -1028,13 +1104,14 @@ class FactService:
                         report.removed.append(did)
                         changed_docs[did] = ""
             if changed_docs:
+                flat_docs = {did: squash(text) if text else "\0" for did, text in changed_docs.items()}
                 facts = s.scalars(select(Fact).where(Fact.project == project, Fact.merged_into == "")).all()
                 for frow in self._filter(facts, "ingest"):
                     prov = [Provenance.from_dict(p) for p in _loads(frow.provenance, [])]
                     mine = [p for p in prov if p.document_id in changed_docs]
                     if not mine:
                         continue
-                    vanished = [p for p in mine if not quote_in(p.quote, changed_docs[p.document_id])]
+                    vanished = [p for p in mine if squash(p.quote) not in flat_docs[p.document_id]]
                     flag = ""
                     if vanished:
                         flag = (

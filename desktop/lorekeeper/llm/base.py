@@ -159,7 +159,10 @@ class Provider(ABC):
         """An answer that should be JSON matching `schema`. Providers with structured output
         (Ollama's `format`) constrain the model to the schema; the others get the schema in the
         prompt. The caller still validates the answer: a model can always answer badly."""
-        return self.complete(prompt, system=system)
+        import json
+
+        spec = json.dumps(schema, ensure_ascii=False, separators=(",", ":"))
+        return self.complete(f"{prompt}\n\nAnswer with JSON only, matching this JSON schema:\n{spec}", system=system)
 
     def embed(self, texts: list[str]) -> list[list[float]]:
         raise LLMUnavailableError(
