@@ -172,26 +172,3 @@ def test_a_summary_that_still_holds_personal_data_is_refused(workspace, ollama_s
     assert not (Path(ws.root) / "clarifications" / "PD-79-clarifications.md").exists()
     chat = [r for r in ollama_server.posts() if r.path.startswith("/api/chat")]
     assert chat and chat[-1].body["options"]["temperature"] == 0.2
-    # a clean model summary is accepted
-    clean = {
-        "problem": "Invoices must be exported every night.",
-        "criteria": "Totals match the ledger.",
-        "constraints": "No new database.",
-        "priorities": "CSV first, PDF later.",
-    }
-    ollama_server.behaviour = Behaviour(reply=lambda body: json.dumps(clean))
-    out = run_lorekeeper(
-        "clarify",
-        "PD-79",
-        "--domain",
-        "billing",
-        "--project",
-        "backend",
-        "--yes",
-        "--json",
-        "--workspace",
-        str(ws.root),
-        input=ANSWERS,
-    )
-    assert out.returncode == 0, out.stderr
-    assert ws.clarifications.get("PD-79").summary["problem"] == clean["problem"]

@@ -120,6 +120,9 @@ def test_a_story_erasure_removes_its_vectors_embeddings_and_cache_entry(workspac
     assert ws.memory.count_for_story("PD-1") == 1
     assert ws.memory.artefacts_for_story("PD-1") == {"faiss": 1, "embeddings": 1, "cache": 1}
     assert ws.clarifications.count_for_story("PD-1") == 2  # the row and the markdown file
+    from lorekeeper.protocols import Purgeable
+
+    assert all(isinstance(p, Purgeable) for p in ws.purgeables())
     for p in ws.purgeables():
         p.erase_story("PD-1")
     for p in ws.purgeables():
@@ -144,3 +147,16 @@ def test_ollama_embedder_through_the_sdk(workspace, ollama_server) -> None:
     assert np.allclose(np.linalg.norm(vecs, axis=1), 1.0, atol=1e-5)
     posts = [r for r in ollama_server.posts() if r.path == "/api/embed"]
     assert posts and posts[0].body["model"] == "nomic-embed-text"
+
+
+def test_sentence_transformers_is_optional(workspace, monkeypatch) -> None:
+    import sys
+
+    from lorekeeper.errors import LorekeeperError
+    from lorekeeper.memory.embedders import embedder_from_config
+
+    monkeypatch.setitem(sys.modules, "sentence_transformers", None)  # not installed
+    workspace.config.data["embeddings"] = {"provider": "sentence-transformers"}
+    with pytest.raises(LorekeeperError) as err:
+        embedder_from_config(workspace.config)
+    assert err.value.code == "ERR_LLM_UNAVAILABLE" and "pip install sentence-transformers" in err.value.message

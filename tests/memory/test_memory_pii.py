@@ -31,6 +31,14 @@ PII = [
     ("address", "Hauptstraße 5 in Berlin"),
     ("address", "ship to 75011 Paris"),
     ("address", "Springfield, IL 62704"),
+    ("email", "mail jean [at] example [dot] com"),
+    ("phone", "call 555-123-4567"),  # fictional 555 numbers: invalid in the numbering plan, still a phone
+    ("phone", "+1 555 123 4567"),
+    ("phone", "0044 20 7946 0958"),
+    ("phone", "06.12.34.56.78"),
+    ("address", "1 Infinite Loop, Cupertino"),
+    ("address", "Calle Mayor 5, Madrid"),
+    ("address", "Via Roma 12"),
 ]
 CLEAN = [
     "Reduce latency to under 200 ms for 95% of requests",
@@ -42,6 +50,9 @@ CLEAN = [
     "deadline 2026-12-01 at 14:05, throughput 1500000 events per day",
     "Must-have: SSO through the identity provider; place the login button first",
     "Commit 5c7ed62 fixed the 404 on /api/embed; P95 below 1200 ms with 64 workers",
+    "sent via Slack 2 times; use port 8080 and 5432",
+    "UUID 550e8400-e29b-41d4-a716-446655440000, ISBN 978-3-16-148410-0, timestamp 1733011200",
+    "build 123-456-7890 id; ticket 1234-5678 closed; Q4 target: 20 000 orders per day",
 ]
 
 

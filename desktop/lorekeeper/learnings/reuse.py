@@ -27,7 +27,7 @@ from sqlalchemy import select
 
 from lorekeeper.audit.log import SessionLog
 from lorekeeper.audit.rows import RowVerifier, register_signed_model, sign_row
-from lorekeeper.errors import InvalidInputError, NotFoundError
+from lorekeeper.errors import InvalidInputError
 from lorekeeper.learnings.service import LearningService
 from lorekeeper.locks import RWLock
 from lorekeeper.store.engine import Store
@@ -181,10 +181,10 @@ class ReuseService:
                     row.computed_at = now
                     s.add(row)
                     sign_row(signer, row)
-        return [i for i in infos if i.status == "active"]
+        return infos
 
     def scores(self) -> list[ScoreInfo]:
-        """Every active learning's score (recomputed and stored), highest first."""
+        """Every learning's score (recomputed and stored; archived ones too, marked by `status`), highest first."""
         return sorted(self.compute(), key=lambda i: (-i.reuse_score, i.id))
 
     def stored_scores(self) -> dict[int, tuple[float, int]]:
@@ -269,7 +269,9 @@ class ReuseService:
             infos = {i.id: i for i in (self.learnings.get(x) for x in wanted)}
             not_archived = [i for i in wanted if infos[i].status != "archived"]
             if not_archived:
-                raise NotFoundError(f"learning {', '.join(map(str, not_archived))} is not archived")
+                raise InvalidInputError(
+                    f"learning {', '.join(map(str, not_archived))} is not archived: nothing to restore"
+                )
             self.learnings.set_status(wanted, "active")
             for i in wanted:
                 log.append(

@@ -9,11 +9,12 @@ other-embedder index is rebuilt before a search (`ensure`) or by `lorekeeper rep
 from __future__ import annotations
 
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Generator
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from lorekeeper.errors import InvalidInputError
+from lorekeeper.jobs import CancelToken, Progress
 from lorekeeper.memory.corpora import Doc, load_docs
 from lorekeeper.memory.items import fingerprint
 from lorekeeper.memory.layout import CORPORA, MemoryLayout, check_corpus, item_id64
@@ -27,7 +28,7 @@ if TYPE_CHECKING:  # numpy, FAISS and bm25s load on the first search or build, n
 
 DEFAULT_TOP = 5
 VECTOR_CANDIDATES = 100
-Progress = Callable[[int, int], None]
+OnProgress = Callable[[int, int], None]
 
 
 @dataclass(frozen=True)
@@ -192,7 +193,7 @@ class MemoryIndexes:
         return out
 
     def build(
-        self, corpus: str, *, progress: Progress | None = None, should_stop: Callable[[], bool] | None = None
+        self, corpus: str, *, progress: OnProgress | None = None, should_stop: Callable[[], bool] | None = None
     ) -> dict[str, Any]:
         docs = self.docs(corpus)
         meta = self.index(corpus).build(
@@ -207,6 +208,18 @@ class MemoryIndexes:
                 self.build(corpus)
                 written += 3
         return written
+
+    def rebuild_job(
+        self, corpora: tuple[str, ...] = CORPORA, cancel: CancelToken | None = None
+    ) -> Generator[Progress, None, list[dict[str, Any]]]:
+        """A job (lorekeeper.jobs): rebuilds each corpus's index, yielding progress; Cancel stops
+        between embedding batches (the files of the corpus being built stay as they were)."""
+        out = []
+        for n, corpus in enumerate(corpora):
+            yield Progress(n, len(corpora), f"Indexing {corpus}")
+            out.append(self.build(corpus, should_stop=cancel))
+        yield Progress(len(corpora), len(corpora), "Indexes rebuilt")
+        return out
 
     def ensure(self, corpus: str) -> None:
         if self.status(corpus).stale:

@@ -234,7 +234,7 @@ class StoryService:
                 "story": r.story or None,
                 "project": r.project or None,
                 "tags": [t for t in r.tags.split(",") if t],
-                "reuse_score": format_score(scores.get(r.id, 0.0)),
+                "reuse_score": float(format_score(scores.get(r.id, 0.0))),
             }
             for r in rows[: n["learnings"]]
         ]

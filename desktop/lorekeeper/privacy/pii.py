@@ -44,6 +44,17 @@ class Finding:
 
 
 _EMAIL = re.compile(r"[A-Za-z0-9._%+\-]+@[A-Za-z0-9\-]+(?:\.[A-Za-z0-9\-]+)*\.[A-Za-z]{2,}")
+# "jean [at] example [dot] com", "jean(at)example(dot)com": the usual disguises
+_EMAIL_OBFUSCATED = re.compile(
+    r"[A-Za-z0-9._%+\-]+\s*[\[(\{]\s*at\s*[\])\}]\s*[A-Za-z0-9\-]+(?:\s*(?:[\[(\{]\s*dot\s*[\])\}]|\.)\s*[A-Za-z0-9\-]+)+",
+    re.IGNORECASE,
+)
+# Formats that are phone numbers whatever the numbering plan says (fictional 555 numbers included):
+# North American (415) 555-0134 / 555-123-4567, French 06 12 34 56 78
+_PHONE_FORMATS = (
+    re.compile(r"(?<![\w-])\(?[2-9]\d{2}\)?[ .\-]\d{3}[ .\-]\d{4}(?![\w-])"),
+    re.compile(r"(?<![\w-])0[1-9](?:[ .\-]?\d{2}){4}(?![\w-])"),
+)
 _IBAN = re.compile(r"\b[A-Z]{2}\d{2}(?:[ \-]?[A-Z0-9]){11,32}\b")
 _DIGIT_RUN = re.compile(r"(?<![\w])\+?\d(?:[ .\-/]?\d){6,22}(?![\w])")
 _ALNUM_ID = re.compile(r"\b[0-9A-Z](?:[ .\-]?[0-9A-Z]){7,17}\b")
@@ -55,7 +66,7 @@ _FR_STREET = (
 )
 _EN_STREET = (
     r"street|st\.?|avenue|ave\.?|road|rd\.?|boulevard|blvd\.?|lane|ln\.?|drive|dr\.?|court|ct\.?|way|"
-    r"place|pl\.?|terrace|close|crescent|square|highway|parkway"
+    r"place|pl\.?|terrace|close|crescent|square|highway|parkway|loop|row|alley|plaza|circle|trail|boulevard"
 )
 _ADDRESSES = [
     # 12 rue des Lilas, 3 bis avenue Foch, 7, place de la Mairie
@@ -75,6 +86,8 @@ _ADDRESSES = [
     re.compile(r"\b[A-Z]{1,2}\d[A-Z\d]? ?\d[A-Z]{2}\b"),
     # Springfield, IL 62704
     re.compile(r"\b[A-Z][a-z]+(?: [A-Z][a-z]+)*,\s+[A-Z]{2}\s+\d{5}(?:-\d{4})?\b"),
+    # Calle Mayor 5, Via Roma 12, Piazza Navona 3 (the street word capitalised: "via" is also English)
+    re.compile(r"\b(?:Calle|Avenida|Via|Viale|Piazza|Plaza|Rua|Carrer)\s+(?:[\w'\-]+\s+){1,4}\d{1,4}[a-z]?\b"),
     # PO Box 123, BP 42, boîte postale 7
     re.compile(r"\b(?:P\.?\s?O\.?\s?Box|B\.?P\.?|bo[iî]te postale)\s+\d{1,6}\b", re.IGNORECASE),
 ]
@@ -227,6 +240,8 @@ def find_pii(text: str) -> list[Finding]:
 
     for m in _EMAIL.finditer(text):
         add("email", m.start(), m.end())
+    for m in _EMAIL_OBFUSCATED.finditer(text):
+        add("email", m.start(), m.end(), "obfuscated")
     from stdnum import iban
 
     for m in _IBAN.finditer(text):
@@ -253,6 +268,18 @@ def find_pii(text: str) -> list[Finding]:
                     add("phone", match.start, match.end, phonenumbers.region_code_for_number(match.number) or "")
         except Exception:  # noqa: BLE001 - the matcher never should, but the gate must not crash on odd text
             continue
+    try:  # an explicit international number (+CC ...) is a phone number when it is merely possible
+        for match in phonenumbers.PhoneNumberMatcher(text, "ZZ", leniency=phonenumbers.Leniency.POSSIBLE):
+            if (
+                match.raw_string.lstrip().startswith(("+", "00"))
+                and sum(c.isdigit() for c in match.raw_string) >= MIN_PHONE_DIGITS
+            ):
+                add("phone", match.start, match.end, "international")
+    except Exception:  # noqa: BLE001
+        pass
+    for pattern in _PHONE_FORMATS:
+        for m in pattern.finditer(text):
+            add("phone", m.start(), m.end(), "format")
     for pattern in (_DIGIT_RUN, _ALNUM_ID):
         for m in pattern.finditer(text):
             hit = _national_id(m.group(0))
