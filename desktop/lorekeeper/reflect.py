@@ -165,8 +165,11 @@ class ReflectLoop:
         model = f"{provider.name}:{provider.model}" if provider.model else provider.name
         return self.check(prompt, text, model=model, truncated=bool(getattr(provider, "last_truncated", False)))
 
-    def check(self, prompt: AssembledPrompt, text: str, *, model: str = "", truncated: bool = False) -> Answer:
-        """Evaluate an answer against each routed skill's rules and record the quality events."""
+    def check(
+        self, prompt: AssembledPrompt, text: str, *, model: str = "", truncated: bool = False, source: str = SOURCE
+    ) -> Answer:
+        """Evaluate an answer against each routed skill's rules and record the quality events.
+        `source`: the eval runs' origin (the Playground's, or an agent's through MCP or a hook)."""
         interaction = uuid.uuid4().hex
         project = prompt.project
         results: list[RuleResult] = []
@@ -180,7 +183,7 @@ class ReflectLoop:
                 continue  # a skill removed or broken since routing: nothing to check it against
             report = evaluate(rules, text)
             run_id = self.evals.record(
-                report, text, skill=skill, project=project, version=version.version, source=SOURCE
+                report, text, skill=skill, project=project, version=version.version, source=source
             )
             runs.append(run_id)
             results.extend(report.results)

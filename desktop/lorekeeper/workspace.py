@@ -11,6 +11,8 @@ from datetime import date
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Self
 
+from lorekeeper.ask.corpora import facts_corpus
+from lorekeeper.ask.service import MIN_SCORE, AskService
 from lorekeeper.audit.errors import AuditKeyUnavailableError
 from lorekeeper.audit.log import SessionLog
 from lorekeeper.audit.rows import RowVerifier
@@ -87,6 +89,15 @@ class Workspace:
             answers=AnswerLog(store),  # answers by interaction id: `feedback`, `fixit` from the CLI
             on_event=audit_hook(audit_log),  # feedback and Fix It events signed in ws.audit.log
         )
+        # ask: cited answers over skills, learnings and documents; more corpora register (issue 14)
+        self.ask = AskService(
+            skills=self.skills,
+            learnings=self.learnings,
+            llm=self.llm,
+            revision=store.revision,
+            root=root,
+            min_score=float(config.get("ask.min_score", MIN_SCORE)),
+        )
         # nightly analysis, proposals, Sage and A/B benchmarks (issue 6)
         self.improve = ImproveService(
             store=store,
@@ -95,6 +106,7 @@ class Workspace:
             learnings=self.learnings,
             llm=self.llm,
             audit_log=audit_log,
+            ask=self.ask,  # the skill generator's passages (issue 14)
         )
         # typed facts from documentation (issue 11): rows signed, decisions signed in ws.audit.log
         self.facts = FactService(
@@ -103,6 +115,12 @@ class Workspace:
         self.prompts.register("facts", self.facts.prompt_block)  # the FACTS block, within [facts] prompt_budget
         # marketplaces: discover, note, install or fork skills from sources (issue 10)
         self.market = MarketService(store, self.skills, self.llm, root / "sources" / "market")
+        # typed facts from documentation (issue 11): rows signed, decisions signed in ws.audit.log
+        self.facts = FactService(
+            store, audit_log=audit_log, provider=self.llm.provider, config=config, workspace_root=root
+        )
+        self.prompts.register("facts", self.facts.prompt_block)  # the FACTS block, within [facts] prompt_budget
+        self.ask.register("facts", facts_corpus(self.facts))  # ask cites the lines that prove a fact (issue 14)
 
         self._init_memory(audit_log)
         # GDPR purge runs and retention (issue 13): enumerates `self.purgeables()`; `story close`

@@ -607,6 +607,52 @@ def rules_delete(name: str, rule_ref: str, project: str | None, workspace_dir: P
     _rules_out(v, None, f"deleted rule {rule_ref}", as_json, name, scope)
 
 
+# --- skills generate (issue 14) ---
+@skills.command("generate")
+@click.option("--goal", required=True, help="The extraction goal: what the new skill must make the agent do.")
+@click.option("--project", default=None, help="Retrieve over what the project sees; the skill is the project's.")
+@click.option("--name", default=None, help="The new skill's name (default: the model's choice).")
+@click.option(
+    "--passages", type=click.IntRange(1, 30), default=8, show_default=True, help="Passages given to the model."
+)
+@click.option("--scenarios", type=click.IntRange(1, 10), default=3, show_default=True, help="Benchmark scenarios.")
+@click.option("--no-bench", is_flag=True, help="Do not benchmark the proposal now (`lorekeeper bench` runs it later).")
+@workspace_option
+@json_option
+@handle_errors
+def generate(
+    goal: str,
+    project: str | None,
+    name: str | None,
+    passages: int,
+    scenarios: int,
+    no_bench: bool,
+    workspace_dir: Path | None,
+    as_json: bool,
+) -> None:
+    """Write a new rulebook skill (SKILL.md + eval rules) from the knowledge's passages, as a proposal."""
+    with open_workspace(workspace_dir) as ws:
+        generator = ws.improve.generator
+        assert generator is not None
+        result = generator.generate(
+            goal, project, name=name, passages=passages, benchmark=not no_bench, scenarios=scenarios
+        )
+    if as_json:
+        emit_json(result.to_dict())
+        return
+    p = result.proposal
+    click.echo(f"proposal #{p.id}: new skill {result.skill}" + (f" in project {p.scope}" if p.scope else ""))
+    click.echo(f"  {p.reason}")
+    for h in result.passages:
+        mark = "*" if h.n in result.cited else " "
+        click.echo(f" {mark}[{h.n}] {h.passage.document} lines {h.passage.start}-{h.passage.end}")
+    if result.benchmark:
+        click.echo(f"benchmark: {result.benchmark.get('badge') or result.benchmark.get('error')}")
+    for note in result.notes:
+        click.echo(f"note: {note}")
+    click.echo(f"review it with `lorekeeper proposals show {p.id}`, then approve or reject")
+
+
 # --------------------------------------------------------------------------- router words (issue 10)
 @skills.command("suggest")
 @click.argument("name")

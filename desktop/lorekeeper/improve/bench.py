@@ -42,10 +42,10 @@ from sqlalchemy import select
 
 from lorekeeper.errors import InvalidInputError, NotFoundError
 from lorekeeper.evals.engine import evaluate
-from lorekeeper.evals.rules import RuleSet
+from lorekeeper.evals.rules import RuleSet, parse_rules_text
 from lorekeeper.improve.judge import Judge, JudgeCall, LLMJudge, ModelAnswerError
 from lorekeeper.improve.prompts import template
-from lorekeeper.improve.proposals import ProposalService
+from lorekeeper.improve.proposals import NEW_SKILL, ProposalService
 from lorekeeper.jobs import Cancelled, Progress
 from lorekeeper.llm.base import LLMUnavailableError, Provider
 from lorekeeper.llm.service import LLMService
@@ -481,9 +481,14 @@ class BenchmarkService:
         if not status.ready:
             raise LLMUnavailableError(f"a benchmark runs both versions through the model: {status.reason}")
         judge = judge or LLMJudge(provider)
-        current = self.skills.get(p.skill, p.scope or None)
-        rules = current.rules()
-        description = _description(p.proposed_content) or _description(current.content)
+        if p.base_version == NEW_SKILL:  # a generated skill: no skill (old) against it (new), on its own rules
+            text = self.proposals.proposed_evals(p.id, p.skill)
+            rules = parse_rules_text(text, file=f"proposal #{p.id}") if text else RuleSet((), p.skill)
+            description = _description(p.proposed_content)
+        else:
+            current = self.skills.get(p.skill, p.scope or None)
+            rules = current.rules()
+            description = _description(p.proposed_content) or _description(current.content)
         for text in extra_scenarios or []:
             self.add_scenario(p.skill, p.scope, text)
         yield Progress(0, 1, f"Scenarios for {p.skill}")

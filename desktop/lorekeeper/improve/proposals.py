@@ -31,11 +31,12 @@ from lorekeeper.errors import InvalidInputError, NotFoundError
 from lorekeeper.skills.library import SkillLibrary
 from lorekeeper.skills.spec import SKILL_FILE, normalise_evals_text, parse_skill_md
 from lorekeeper.store.engine import Store, StoreConflictError
-from lorekeeper.store.models import BenchmarkRun, Proposal, SkillVersion, utcnow
+from lorekeeper.store.models import BenchmarkRun, Project, Proposal, SkillGeneration, SkillVersion, utcnow
 
 log_module = logging.getLogger(__name__)
 STATUSES = ("pending", "approved", "rejected")
-SOURCES = ("template", "sage", "suggest")  # suggest: router words from `skills suggest`
+SOURCES = ("template", "sage", "suggest", "generator")  # suggest: router words from `skills suggest`
+NEW_SKILL = 0  # base_version of a proposal that creates its skill (the skill generator's)
 EVENT_APPROVED = "proposal_approved"
 EVENT_REJECTED = "proposal_rejected"
 EVENT_UNDONE = "proposal_undone"
@@ -209,6 +210,12 @@ def edit_summary(proposed: str, edited: str) -> dict[str, Any]:
     }
 
 
+def proposed_evals_in(s: Session, proposal_id: int, skill: str) -> str:
+    """The eval rules a generated skill's proposal brings (normalised), "" without any."""
+    text = s.scalar(select(SkillGeneration.evals).where(SkillGeneration.proposal_id == proposal_id))
+    return normalise_evals_text(text, skill) if text and text.strip() else ""
+
+
 class ProposalService:
     """`audit_log` hands out the signed log; it loads the key on first use and raises
     ERR_AUDIT_KEY_UNAVAILABLE without one, so each decision fails closed before any write."""
@@ -266,6 +273,11 @@ class ProposalService:
         out = dict.fromkeys(STATUSES, 0)
         out.update({k: int(n) for k, n in rows})
         return out
+
+    def proposed_evals(self, proposal_id: int, skill: str) -> str:
+        """The eval rules proposed beside the content (generated skills), "" for other proposals."""
+        with self.store.session() as s:
+            return proposed_evals_in(s, proposal_id, skill)
 
     def pending_keys(self) -> set[tuple[str, str]]:
         """(skill, scope) of every pending proposal: the loop never adds a duplicate of one."""
@@ -367,11 +379,11 @@ class ProposalService:
             row = self._pending(s, proposal_id)
             p = _info(row, None)
             sk = lib.skill_in(s, p.skill, p.scope)
-            if sk is None:
+            if sk is None and p.base_version != NEW_SKILL:
                 raise NotFoundError(
                     f"skill {p.skill!r} no longer exists" + (f" in project {p.scope}" if p.scope else "")
                 )
-            backup = sk.current_version
+            backup = sk.current_version if sk is not None else NEW_SKILL
         if backup != p.base_version and not force:
             raise InvalidInputError(
                 f"{p.skill} changed since proposal #{proposal_id} was made (v{p.base_version} → v{backup}); "
@@ -413,14 +425,19 @@ class ProposalService:
             with self.store.write() as s:
                 row = self._pending(s, proposal_id)
                 sk = lib.skill_in(s, p.skill, p.scope)
-                if sk is None:  # deleted by another process since the check above
+                if sk is None and p.base_version != NEW_SKILL:  # deleted by another process since the check above
                     raise NotFoundError(f"skill {p.skill!r} no longer exists")
-                cur = s.scalar(
-                    select(SkillVersion).where(
-                        SkillVersion.skill_id == sk.id, SkillVersion.version == sk.current_version
+                if sk is None:  # a generated skill: it is created with the rules proposed beside it
+                    evals = proposed_evals_in(s, proposal_id, p.skill)
+                    if p.scope and s.scalar(select(Project).where(Project.name == p.scope)) is None:
+                        s.add(Project(name=p.scope))
+                else:
+                    cur = s.scalar(
+                        select(SkillVersion).where(
+                            SkillVersion.skill_id == sk.id, SkillVersion.version == sk.current_version
+                        )
                     )
-                )
-                evals = normalise_evals_text(cur.evals, p.skill) if cur is not None and cur.evals.strip() else ""
+                    evals = normalise_evals_text(cur.evals, p.skill) if cur is not None and cur.evals.strip() else ""
                 how = "approved with edits" if edit else "approved"
                 message = f"proposal #{proposal_id} {how} by {by} ({p.source}): {p.reason}"[:500]
                 version = lib.write_version_in(s, doc, evals, p.scope, message, by)
@@ -503,6 +520,11 @@ class ProposalService:
             raise InvalidInputError(f"proposal #{proposal_id} is pending: there is no decision to undo")
         with self.store.session() as s:
             self._refuse_second_pending(s, p.skill, p.scope, proposal_id)
+        if p.status == "approved" and p.base_version == NEW_SKILL:
+            raise InvalidInputError(
+                f"proposal #{proposal_id} created the skill {p.skill}; there is no earlier version to restore. "
+                "Edit or replace the skill in the Skills panel instead."
+            )
         now = utcnow()
         sig = self._event(
             log,

@@ -5,9 +5,11 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from lorekeeper.ask.service import AskService
 from lorekeeper.audit.log import SessionLog
 from lorekeeper.errors import LorekeeperError
 from lorekeeper.improve.bench import BenchmarkService
+from lorekeeper.improve.generate import SkillGenerator
 from lorekeeper.improve.nightly import DEFAULT_DAYS, NightlyAnalysis, RunSummary, latest_runs
 from lorekeeper.improve.proposals import ProposalService
 from lorekeeper.improve.sage import SageService, sage_provider
@@ -31,6 +33,7 @@ class ImproveService:
         learnings: LearningService,
         llm: LLMService,
         audit_log: Callable[[], SessionLog],
+        ask: AskService | None = None,
     ) -> None:
         self.store = store
         self.llm = llm
@@ -48,6 +51,12 @@ class ImproveService:
             bench=self.bench,
         )
         self.suggest = SuggestService(skills, llm, self.proposals)  # `skills suggest`: router words
+        # the skill generator (issue 14): a new skill from an extraction goal, as a benchmarked proposal
+        self.generator = (
+            SkillGenerator(store=store, skills=skills, llm=llm, ask=ask, proposals=self.proposals, bench=self.bench)
+            if ask is not None
+            else None
+        )
 
     def run_nightly(
         self, project: str | None = None, *, days: float | None = DEFAULT_DAYS, sage: bool = False

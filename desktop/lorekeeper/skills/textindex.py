@@ -19,11 +19,13 @@ import unicodedata
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
+from typing import TYPE_CHECKING
 
-import bm25s
-import bm25s.stopwords
-import numpy as np
-import Stemmer
+# bm25s, numpy and PyStemmer are imported on first use: routing a library whose skills all have
+# router words (and the Claude Code prompt hook, which routes on every prompt) never loads them.
+if TYPE_CHECKING:
+    import bm25s
+    import Stemmer
 
 
 def normalise(text: str) -> str:
@@ -50,7 +52,10 @@ _HOUSE_STOP = {
 }  # fmt: skip
 
 
-def _stop_words() -> frozenset[str]:
+@lru_cache(maxsize=1)
+def stop_words() -> frozenset[str]:
+    import bm25s.stopwords
+
     raw = set(bm25s.stopwords.STOPWORDS_EN_PLUS) | set(bm25s.stopwords.STOPWORDS_FRENCH) | _HOUSE_STOP
     out: set[str] = set()
     for w in raw:
@@ -58,12 +63,20 @@ def _stop_words() -> frozenset[str]:
     return frozenset(out)
 
 
-STOP_WORDS = _stop_words()
+def __getattr__(name: str) -> frozenset[str]:
+    """`STOP_WORDS`, computed on first use (PEP 562)."""
+    if name == "STOP_WORDS":
+        return stop_words()
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
 NAME_WEIGHT = 2  # the name's words are counted this many times
 
 
 @lru_cache(maxsize=1)
 def _stemmer() -> Stemmer.Stemmer:
+    import Stemmer
+
     st = Stemmer.Stemmer("english")
     st.maxCacheSize = 100_000
     return st
@@ -71,7 +84,8 @@ def _stemmer() -> Stemmer.Stemmer:
 
 def folded_words(text: str) -> list[str]:
     """The folded words of a text without stop words (one-letter words dropped), before stemming."""
-    return [w for w in _WORD.findall(normalise(text)) if len(w) > 1 and w not in STOP_WORDS]
+    stop = stop_words()
+    return [w for w in _WORD.findall(normalise(text)) if len(w) > 1 and w not in stop]
 
 
 def stems(words: Sequence[str]) -> list[str]:
@@ -102,6 +116,8 @@ class TextIndex:
             self._doc_stems.append(frozenset(words))
         self._bm25: bm25s.BM25 | None = None
         if any(corpus):
+            import bm25s
+
             self._bm25 = bm25s.BM25(k1=1.5, b=0.75, method="lucene")
             self._bm25.index(corpus, show_progress=False)
 
@@ -120,6 +136,8 @@ class TextIndex:
         known = list(dict.fromkeys(s for s in query_stems if s in vocab))
         if not known:
             return []
+        import numpy as np
+
         scores = np.asarray(self._bm25.get_scores(known), dtype=np.float64)
         hits = np.flatnonzero(scores > 0)
         if hits.size == 0:

@@ -50,6 +50,7 @@ TABLE_KINDS: dict[str, str] = {
     "market_sources": "market",  # issue 10: marketplaces
     "skill_blobs": "skills",
     "skill_version_files": "skills",
+    "skill_generations": "proposals",  # a generated skill's rules and passages belong to its proposal
     # memory (issue 12)
     "stories": "memory",
     "research_notes": "memory",

@@ -376,6 +376,23 @@ class BenchmarkResult(Base):
     )  # JSON: rule results, both judge calls (prompts, raw answers)
 
 
+# --- agents (issue 14) ---
+class SkillGeneration(Base):
+    """A skill the generator wrote from an extraction goal: its proposal, the eval rules it proposes
+    (the proposal row holds the SKILL.md) and the passages it was written from."""
+
+    __tablename__ = "skill_generations"
+    __table_args__ = (UniqueConstraint("proposal_id", name="uq_skill_generations_proposal"),)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    proposal_id: Mapped[int] = mapped_column(ForeignKey("proposals.id", ondelete="CASCADE"))
+    goal: Mapped[str] = mapped_column(Text, default="")
+    project: Mapped[str] = mapped_column(String(128), default=GLOBAL)
+    evals: Mapped[str] = mapped_column(Text, default="")  # the proposed <name>.evals.json
+    passages: Mapped[str] = mapped_column(Text, default="[]")  # JSON: the cited passages (document, lines, text)
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime(), default=utcnow)
+
+
 # --- marketplaces (issue 10) ---
 class MarketSource(Base):
     """A place skills are discovered in: a folder, a git checkout, a zip or a plugin marketplace file."""

@@ -41,6 +41,7 @@ PANELS: list[PanelSpec] = [
     PanelSpec("facts", "Facts review", "facts", lazy("lorekeeper.ui.panels.facts", "FactsPanel")),
     PanelSpec("conflicts", "Conflicts", "conflicts", lazy("lorekeeper.ui.panels.conflicts", "ConflictsPanel")),
     PanelSpec("memory", "Memory", "memory", lazy("lorekeeper.ui.panels.memory", "MemoryPanel")),
+    PanelSpec("ask", "Ask", "ask", lazy("lorekeeper.ui.panels.ask", "AskPanel")),
     PanelSpec("ledger", "Compression ledger", "ledger", lazy("lorekeeper.ui.panels.ledger", "LedgerPanel")),
     PanelSpec("purge", "Purge runs", "purge", lazy("lorekeeper.ui.panels.purge", "PurgePanel")),
     PanelSpec("audit", "Audit", "audit", lazy("lorekeeper.ui.panels.audit", "AuditPanel")),

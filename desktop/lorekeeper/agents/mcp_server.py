@@ -1,0 +1,198 @@
+"""`lorekeeper mcp`: the agent tools over MCP on stdio (the official `mcp` SDK's `MCPServer`).
+
+Each tool has a typed input schema (the annotated parameters below) and returns the same JSON as
+the matching CLI command, as structured content. A `LorekeeperError` becomes an MCP tool error
+(`isError: true`) whose text starts with the stable code (`ERR_NOT_FOUND: ...`); anything else is
+`ERR_INTERNAL` with the traceback in `<workspace>/logs/errors.log`, as in the CLI.
+
+One workspace stays open for the server's life; tool calls are serialised (one lock), and every
+call reads the store afresh, so changes of other processes show at the next call.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Annotated, Any, Literal, TypeVar
+
+from pydantic import Field
+
+from lorekeeper import __version__
+from lorekeeper.agents.tools import AgentTools
+from lorekeeper.errors import LorekeeperError
+
+if TYPE_CHECKING:
+    from mcp.server.mcpserver import MCPServer
+
+    from lorekeeper.workspace import Workspace
+
+T = TypeVar("T")
+SERVER_NAME = "lorekeeper"
+
+INSTRUCTIONS = (
+    "Lorekeeper is the operator's intelligence layer. Before answering, call route_skills or "
+    "build_prompt with the user's message to get SKILLS_HINT and LEARNINGS (past corrections to "
+    "follow); facts_pack and conventions_for_path give the project's documented rules; story_start "
+    "and memory_search give the story's memory. After answering, call evaluate_response to check "
+    "the answer against the skills' deterministic rules; record_feedback rates an evaluated answer."
+)
+
+Project = Annotated[
+    str | None, Field(description="Project name: its skill forks and learnings apply (omit for global).")
+]
+
+
+def _log_unexpected(ws: Workspace, exc: BaseException) -> str:
+    import datetime
+    import traceback
+
+    path = ws.root / "logs" / "errors.log"
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        with open(path, "a", encoding="utf-8") as fh:
+            fh.write(f"---- {datetime.datetime.now(datetime.UTC).isoformat()} lorekeeper mcp\n")
+            fh.write("".join(traceback.format_exception(type(exc), exc, exc.__traceback__)))
+    except OSError:
+        pass
+    return str(path)
+
+
+def build_server(ws: Workspace, default_project: str | None = None) -> MCPServer[Any]:
+    """The server with every tool registered over `ws` (which stays open); `default_project` applies
+    to the calls that name no project (`lorekeeper mcp --project P`)."""
+    from mcp.server.mcpserver import MCPServer
+    from mcp.server.mcpserver.exceptions import ToolError
+    from mcp_types import ToolAnnotations
+
+    tools = AgentTools(ws, default_project)
+    lock = threading.Lock()
+    server: MCPServer[Any] = MCPServer(SERVER_NAME, version=__version__, instructions=INSTRUCTIONS, log_level="WARNING")
+
+    def call(fn: Callable[[], T]) -> T:
+        with lock:
+            try:
+                return fn()
+            except LorekeeperError as exc:
+                raise ToolError(f"{exc.code}: {exc.message}") from None
+            except Exception as exc:  # noqa: BLE001 - mapped like the CLI's catch-all, traceback logged
+                log = _log_unexpected(ws, exc)
+                raise ToolError(f"ERR_INTERNAL: unexpected error ({type(exc).__name__}); details in {log}") from None
+
+    read_only = ToolAnnotations(read_only_hint=True, idempotent_hint=True, open_world_hint=False)
+
+    @server.tool(annotations=read_only)
+    def route_skills(
+        message: Annotated[str, Field(description="The user's message to route.")],
+        project: Project = None,
+        top: Annotated[int | None, Field(ge=0, description="How many skills to hint (default: router.top).")] = None,
+    ) -> dict[str, Any]:
+        """Rank the skills for a message (score = 2 x triggers + 1 x keywords) and return the SKILLS_HINT
+        block. Same JSON as `lorekeeper route MESSAGE --json`."""
+        return call(lambda: tools.route_skills(message, project, top))
+
+    @server.tool(annotations=read_only)
+    def build_prompt(
+        message: Annotated[str, Field(description="The user's message.")],
+        project: Project = None,
+    ) -> dict[str, Any]:
+        """The assembled prompt for a message: SKILLS_HINT, LEARNINGS (newest first, 2,000 characters at
+        most), injected blocks, then the message. Same JSON as `lorekeeper prompt MESSAGE --json`."""
+        return call(lambda: tools.build_prompt(message, project))
+
+    @server.tool(annotations=ToolAnnotations(read_only_hint=False, destructive_hint=False, open_world_hint=False))
+    def evaluate_response(
+        response: Annotated[str, Field(description="The answer to check, exactly as given to the user.")],
+        skill: Annotated[str | None, Field(description="Check against this skill's eval rules.")] = None,
+        project: Project = None,
+        message: Annotated[
+            str | None,
+            Field(description="Instead of `skill`: the user's message; the skills routed for it check the answer."),
+        ] = None,
+        record: Annotated[bool, Field(description="Keep the run in the eval history (with `skill`).")] = True,
+    ) -> dict[str, Any]:
+        """Check an answer with deterministic eval rules; returns passed, the rule results and the footnote
+        ("Eval: ⚠️ ... | ℹ️ ..."). With `skill`: same JSON as `lorekeeper eval --skill NAME --json`. With
+        `message`: the routed skills' rules, quality events recorded, and an `interaction` id for
+        record_feedback."""
+        return call(lambda: tools.evaluate_response(response, skill, project, message, record))
+
+    @server.tool(annotations=ToolAnnotations(read_only_hint=False, destructive_hint=False, open_world_hint=False))
+    def record_feedback(
+        answer: Annotated[str, Field(description="The answer's interaction id (or a unique prefix, or `last`).")],
+        positive: Annotated[bool, Field(description="True: thumbs up; false: thumbs down (saves a learning).")],
+        reason: Annotated[str, Field(description="Thumbs down: what to do instead (the learning's rule).")] = "",
+        project: Project = None,
+    ) -> dict[str, Any]:
+        """Thumbs up or down on an evaluated answer: quality feedback and a signed audit event, as
+        `lorekeeper feedback up|down ANSWER --json`."""
+        return call(lambda: tools.record_feedback(answer, positive, reason, project))
+
+    @server.tool(annotations=read_only)
+    def ctx_pack(
+        path: Annotated[str, Field(description="Directory to pack (absolute, or relative to the server's folder).")],
+        task: Annotated[str | None, Field(description="What the agent is about to do; drives relevance.")] = None,
+        budget: Annotated[int | None, Field(ge=1, description="Hard limit in o200k_base tokens.")] = None,
+        mode: Annotated[
+            Literal["auto", "full", "map", "signatures"], Field(description="Per-file modes, or one mode for all.")
+        ] = "auto",
+    ) -> dict[str, Any]:
+        """Compress a source tree into one text for the agent, never over the budget. Same JSON as
+        `lorekeeper ctx pack DIR --json` (the packed text in `text`)."""
+        return call(lambda: tools.ctx_pack(path, task, budget, mode))
+
+    @server.tool(annotations=read_only)
+    def facts_pack(
+        project: Project = None,
+        budget: Annotated[int | None, Field(ge=0, description="o200k tokens at most (default 2000).")] = None,
+        approved_only: Annotated[bool, Field(description="Leave candidate facts out.")] = False,
+    ) -> dict[str, Any]:
+        """The project's sharpest typed facts (constraints, conventions, pitfalls, ...) within a token
+        budget, with their markdown. Same JSON as `lorekeeper facts pack --project P --json`."""
+        return call(lambda: tools.facts_pack(project, budget, approved_only))
+
+    @server.tool(annotations=read_only)
+    def conventions_for_path(
+        path: Annotated[str, Field(description="The file about to be edited, relative to the project root.")],
+        project: Project = None,
+    ) -> dict[str, Any]:
+        """The facts whose scope glob matches the file, most specific first (universal facts are in
+        facts_pack). Same JSON as `lorekeeper facts conventions PATH --project P --json`."""
+        return call(lambda: tools.conventions_for_path(path, project))
+
+    @server.tool(annotations=ToolAnnotations(read_only_hint=False, destructive_hint=False, open_world_hint=False))
+    def memory_search(
+        query: Annotated[str, Field(description="What to look for.")],
+        corpus: Annotated[
+            Literal["notes", "clarifications", "learnings"], Field(description="Which memory corpus.")
+        ] = "notes",
+        impact: Annotated[Literal["fort", "modere", "faible"] | None, Field(description="Notes: impact.")] = None,
+        verdict: Annotated[Literal["signal", "bruit", "veille"] | None, Field(description="Notes: verdict.")] = None,
+        domain: Annotated[str | None, Field(description="Only this domain.")] = None,
+        project: Project = None,
+        top: Annotated[int, Field(ge=1, le=50, description="Results at most.")] = 5,
+        mode: Annotated[Literal["hybrid", "bm25", "vector"], Field(description="RRF of both, or one.")] = "hybrid",
+        trace: Annotated[
+            str | None, Field(description="A story id: the query and results are signed in its trace first.")
+        ] = None,
+    ) -> dict[str, Any]:
+        """Search the living memory (research notes, clarification summaries, learnings): BM25 and
+        vectors fused by reciprocal rank fusion. Same JSON as `lorekeeper memory search QUERY --json`."""
+        return call(lambda: tools.memory_search(query, corpus, impact, verdict, domain, project, top, mode, trace))
+
+    @server.tool(annotations=ToolAnnotations(read_only_hint=False, destructive_hint=False, open_world_hint=False))
+    def story_start(
+        story: Annotated[str, Field(description="The story id, e.g. PD-42.")],
+        domain: Annotated[str, Field(description="The story's domain, e.g. erp.")],
+        project: Project = None,
+    ) -> dict[str, Any]:
+        """Start a story: exactly 5 learnings, 3 research notes and 3 clarification summaries (fewer
+        when the corpora hold fewer: under_corpus), traced and signed before the block is returned.
+        Same JSON as `lorekeeper story start STORY --domain D --project P --json`."""
+        return call(lambda: tools.story_start(story, domain, project))
+
+    return server
+
+
+def serve(ws: Workspace, default_project: str | None = None) -> None:
+    """Run the server on stdio until the client closes it."""
+    build_server(ws, default_project).run("stdio")

@@ -1,0 +1,157 @@
+"""`lorekeeper hooks claude-code install|uninstall|user-prompt-submit|stop`.
+
+The two hook commands are what Claude Code runs: they read the hook JSON on stdin and never fail
+the agent: any error is logged to `<workspace>/logs/hooks.log`, nothing is printed, exit 0. The
+UserPromptSubmit path imports as little as it can (see `lorekeeper.agents.hookctx`).
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+import click
+
+# `lorekeeper.cli.common` (and platformdirs behind it) is imported by the install commands only: the
+# two hook commands run on every prompt and keep their imports to the standard library and click.
+_workspace = click.option(
+    "--workspace",
+    "workspace_dir",
+    type=click.Path(file_okay=False, path_type=Path),
+    default=None,
+    help="Workspace folder (default: $LOREKEEPER_WORKSPACE, else the user data folder).",
+)
+_json = click.option("--json", "as_json", is_flag=True, help="Print machine-readable JSON.")
+
+
+@click.group("hooks")
+def hooks() -> None:
+    """Agent hooks: Claude Code's UserPromptSubmit (context) and Stop (evals, quality) hooks."""
+
+
+@hooks.group("claude-code")
+def claude_code() -> None:
+    """Claude Code hooks in a project's .claude/settings.json."""
+
+
+def _root(workspace_dir: Path | None) -> Path:
+    ctx = click.get_current_context(silent=True)
+    if workspace_dir is None and ctx is not None:
+        workspace_dir = (ctx.find_root().obj or {}).get("workspace_dir")
+    if workspace_dir is not None:  # what `hooks claude-code install` writes: no platformdirs needed
+        return Path(workspace_dir).expanduser().resolve()
+    from lorekeeper.locations import resolve_workspace_dir
+
+    return resolve_workspace_dir(None)
+
+
+def _payload() -> dict[str, object]:
+    data = json.loads(sys.stdin.buffer.read().decode("utf-8") or "{}")
+    if not isinstance(data, dict):
+        raise ValueError("the hook input is not a JSON object")
+    return data
+
+
+_project = click.option("--project", default="", help="Project: its skill forks and learnings.")
+_story = click.option(
+    "--story",
+    default="",
+    envvar="LOREKEEPER_STORY",
+    help="A started story: its memory block joins the context (default: $LOREKEEPER_STORY).",
+)
+_dir = click.option(
+    "--dir",
+    "directory",
+    type=click.Path(file_okay=False, path_type=Path),
+    default=".",
+    show_default=True,
+    help="The project folder whose .claude/settings.json is changed.",
+)
+
+
+@claude_code.command("install")
+@_dir
+@click.option("--project", default=None, help="The Lorekeeper project the hooks use (forks, learnings).")
+@_workspace
+@_json
+def install(directory: Path, project: str | None, workspace_dir: Path | None, as_json: bool) -> None:
+    """Merge Lorekeeper's UserPromptSubmit and Stop hooks into D/.claude/settings.json (keeps the rest)."""
+    from lorekeeper.agents.install import install_hooks, settings_path
+    from lorekeeper.cli.common import emit_json, open_workspace
+
+    with open_workspace(workspace_dir) as ws:
+        root = ws.root
+        if project:
+            from lorekeeper.store.scopes import validate_project
+
+            validate_project(project)
+    directory = directory.expanduser().resolve()
+    data = install_hooks(directory, root, project)
+    path = settings_path(directory)
+    if as_json:
+        emit_json({"path": str(path), "settings": data})
+    else:
+        click.echo(f"installed the Lorekeeper hooks (UserPromptSubmit, Stop) in {path}")
+
+
+@claude_code.command("uninstall")
+@_dir
+@_json
+def uninstall(directory: Path, as_json: bool) -> None:
+    """Remove Lorekeeper's hooks from D/.claude/settings.json (only ours; the rest stays)."""
+    from lorekeeper.agents.install import settings_path, uninstall_hooks
+    from lorekeeper.cli.common import emit_json
+
+    directory = directory.expanduser().resolve()
+    data, removed = uninstall_hooks(directory)
+    if as_json:
+        emit_json({"path": str(settings_path(directory)), "removed": removed, "settings": data})
+    else:
+        click.echo(f"removed {removed} Lorekeeper hook(s) from {settings_path(directory)}")
+
+
+@claude_code.command("user-prompt-submit")
+@_project
+@_story
+@click.option("--budget", type=click.IntRange(min=200), default=None, help="Characters of context at most.")
+@_workspace
+def user_prompt_submit(project: str, story: str, budget: int | None, workspace_dir: Path | None) -> None:
+    """The UserPromptSubmit hook: hook JSON on stdin; prints SKILLS_HINT, LEARNINGS, ... as additionalContext."""
+    root: Path | None = None
+    try:
+        root = _root(workspace_dir)
+        from lorekeeper.agents.hooks import user_prompt_submit as run
+
+        out = run(root, _payload(), project=project, budget=budget, story=story)
+    except BaseException as exc:
+        if isinstance(exc, KeyboardInterrupt):
+            raise
+        from lorekeeper.agents.hooks import log_failure
+
+        log_failure(root, "UserPromptSubmit", exc)
+        return
+    sys.stdout.write(json.dumps(out, ensure_ascii=False) + "\n")
+
+
+@claude_code.command("stop")
+@_project
+@_story
+@_workspace
+def stop(project: str, story: str, workspace_dir: Path | None) -> None:
+    """The Stop hook: checks the transcript's last answer with the routed skills' rules (quality events)."""
+    root: Path | None = None
+    try:
+        root = _root(workspace_dir)
+        from lorekeeper.agents.hooks import stop as run
+        from lorekeeper.workspace import Workspace
+
+        payload = _payload()
+        with Workspace.open(root) as ws:
+            run(ws, payload, project=project, story=story)
+    except BaseException as exc:
+        if isinstance(exc, KeyboardInterrupt):
+            raise
+        from lorekeeper.agents.hooks import log_failure
+
+        log_failure(root, "Stop", exc)
