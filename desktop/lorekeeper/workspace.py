@@ -57,8 +57,11 @@ class Workspace:
         self.evals = EvalService(store, self.skills)
 
         # learnings, quality tracking, prompt assembly and the model (issue 4)
-        self.learnings = LearningService(store, on_event=audit_hook(audit_log))  # events signed in ws.audit.log
-        self.quality = QualityTracker(store)
+        # events signed in ws.audit.log, in the learning's own transaction; rows checked on read (issue 18)
+        self.learnings = LearningService(
+            store, on_event=audit_hook(audit_log, fail_closed=True), verifier=audit.row_verifier
+        )
+        self.quality = QualityTracker(store, verifier=audit.row_verifier)
         self.prompts = PromptBuilder(self.router, self.learnings, top=int(config.get("router.top", DEFAULT_TOP)))
         self.llm = LLMService(config, root / CONFIG_NAME)
         self.reflect = ReflectLoop(

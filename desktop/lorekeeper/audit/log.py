@@ -576,8 +576,7 @@ class SessionLog:
         from lorekeeper.store.models import AuditOutbox
 
         content = self._content(type, data, story)
-        with self.lock.shared():  # a broken chain refuses the change too (nothing written)
-            self._check_head_quick()
+        self._check_head_quick()  # a broken chain refuses the change too (nothing written)
         with self.store.write() as s:
             row = AuditOutbox(
                 workspace=self.workspace_id,
@@ -593,6 +592,16 @@ class SessionLog:
             if flush:
                 self.store.after_commit(s, self._flush_after_commit)
             return int(row.id)
+
+    def last_event(self) -> dict[str, Any] | None:
+        """The event the head names (its header), or None."""
+        row = self.head_row()
+        if row is None or not row.file:
+            return None
+        for _line, ev, problem in _read_lines(self.dir / row.file):
+            if not problem and ev.get("seq") == row.seq and ev.get("sig") == row.head_sig:
+                return {k: v for k, v in ev.items() if k != "content"}
+        return None
 
     def _check_head_quick(self) -> None:
         row = self.head_row()
