@@ -98,7 +98,12 @@ class Workspace:
             (root / sub).mkdir(exist_ok=True)
         url = resolve_url(str(config.get("store.url", "sqlite:///lorekeeper.db")), root)
         store = Store(url, busy_timeout=float(config.get("store.busy_timeout", DEFAULT_BUSY_TIMEOUT)))
-        return cls(root, config, store)
+        ws = cls(root, config, store)
+        try:  # issue 18: crash debris swept, a stale skills/ export rebuilt from the store
+            ws.skills.folder.recover()
+        except OSError as exc:
+            ws.init_warnings.append(f"the skills folder could not be checked ({exc}); run `lorekeeper repair`")
+        return ws
 
     @classmethod
     def init(cls, root: str | os.PathLike[str], *, demo: bool = False, starter: bool = True) -> Workspace:

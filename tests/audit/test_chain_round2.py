@@ -124,7 +124,7 @@ def test_every_file_deleted_is_a_break(two_days, store: Store):
 
 
 def test_checkpoint_replay_after_a_cut_is_named_by_the_witness(two_days, store: Store, tmp_path: Path):
-    log, clock = two_days
+    log, _ = two_days
     day2 = log.files()[1]
     old_lines = _lines(day2)
     old_head = _snapshot_head(store)
@@ -138,7 +138,10 @@ def test_checkpoint_replay_after_a_cut_is_named_by_the_witness(two_days, store: 
     with store.write() as s:
         s.execute(text("DELETE FROM audit_checkpoints"))
         for r in old_cps:
-            s.execute(text("INSERT INTO audit_checkpoints VALUES (:a,:b,:c,:d,:e,:f,:g,:h)"), dict(zip("abcdefgh", r, strict=True)))
+            s.execute(
+                text("INSERT INTO audit_checkpoints VALUES (:a,:b,:c,:d,:e,:f,:g,:h)"),
+                dict(zip("abcdefgh", r, strict=True)),
+            )
     report = log.verify()
     assert not report.ok
     rolled = [i for i in report.issues if i.kind == "rolled_back"]

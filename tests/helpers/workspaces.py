@@ -84,9 +84,7 @@ def build_template(dest: Path, *, demo: bool) -> Template:
     else:
         # The audit checkpoints name the workspace id (they are keyed by workspace): a copy re-keys
         # and re-signs them (`_rekey_checkpoints`), so they are not a reason to fall back.
-        named = [
-            n for n in _mentions(root, [str(root), wid]) if not n.endswith((":audit_checkpoints", ":audit_heads"))
-        ]
+        named = [n for n in _mentions(root, [str(root), wid]) if not n.endswith((":audit_checkpoints", ":audit_heads"))]
         if named:
             tpl.problem = f"the template's folder or id is stored in {named}"
     return tpl

@@ -11,9 +11,11 @@ gets ERR_DERIVED_WRITE_FAILED, and `lorekeeper repair` rebuilds it (`SkillFolder
 from __future__ import annotations
 
 import builtins
+import contextlib
 import difflib
 import getpass
 import hashlib
+import json
 import shutil
 import tempfile
 import zipfile
@@ -30,7 +32,7 @@ from sqlalchemy.orm import Session
 from lorekeeper.changes import ChangeSet
 from lorekeeper.errors import DerivedWriteError, InvalidInputError, InvalidSpecError, NotFoundError
 from lorekeeper.evals.rules import RuleSet, parse_rules, parse_rules_text
-from lorekeeper.fsutil import atomic_write_text
+from lorekeeper.fsutil import atomic_write_text, is_temp_file, sweep_temp_files
 from lorekeeper.jobs import Progress, drive
 from lorekeeper.skills.router import RoutableSkill
 from lorekeeper.skills.spec import (
@@ -550,22 +552,22 @@ class SkillLibrary:
             raise InvalidSpecError(f"skill(s) present twice in the import: {', '.join(dupes)}", file=str(path))
         report = ImportReport()
         author = _author()
-        with self.store.capture() as captured:  # the import and its signed event: one change set
-            with self.store.write() as s:
-                if project and s.scalar(select(Project).where(Project.name == project)) is None:
-                    s.add(Project(name=project))
-                for doc in docs:
-                    before = self._skill(s, doc.name, project)
-                    before_version = before.current_version if before else None
-                    evals = normalise_evals_text(doc.evals_text, doc.name) if doc.evals_text.strip() else ""
-                    info = self._write_version_in(s, doc, evals, project, message, author)
-                    if before is None:
-                        report.created.append(doc.name)
-                    elif info.version != before_version:
-                        report.updated.append(doc.name)
-                    else:
-                        report.unchanged.append(doc.name)
-            if record and (report.created or report.updated):
+        # the import and its signed event: one change set, one transaction
+        with self.store.capture() as captured, self.store.write() as s:
+            if project and s.scalar(select(Project).where(Project.name == project)) is None:
+                s.add(Project(name=project))
+            for doc in docs:
+                before = self._skill(s, doc.name, project)
+                before_version = before.current_version if before else None
+                evals = normalise_evals_text(doc.evals_text, doc.name) if doc.evals_text.strip() else ""
+                info = self._write_version_in(s, doc, evals, project, message, author)
+                if before is None:
+                    report.created.append(doc.name)
+                elif info.version != before_version:
+                    report.updated.append(doc.name)
+                else:
+                    report.unchanged.append(doc.name)
+            if record and (report.created or report.updated):  # in the transaction: the outbox (issue 18)
                 self._emit(
                     "skills_imported",
                     {
@@ -637,6 +639,8 @@ class SkillLibrary:
         naming the remedy (`lorekeeper repair`); every folder is attempted first.
         """
         first: tuple[Path | None, OSError] | None = None
+        with contextlib.suppress(OSError):
+            self.folder.unrecord()  # a crash from here on leaves the folder marked stale
         for name, project in skills:
             try:
                 self._export(name, project)
@@ -644,6 +648,8 @@ class SkillLibrary:
                 first = first or (self._folder(name, project), exc)
         if first is not None:
             raise _folder_error(first[0], first[1])
+        with contextlib.suppress(OSError):
+            self.folder.record()
 
     def expected_files(self) -> dict[Path, str | None]:
         """What the skills/ folder should hold: path -> text (None: the file must not exist)."""
@@ -710,8 +716,60 @@ class SkillFolder:
                 stale.append((path, want))
         return stale
 
+    # issue 18: crash-clean export. A crash mid-export leaves temp files (swept at start and by
+    # repair) and a folder behind the store: the marker records the skills state the folder was
+    # last fully written for; it is removed before an export starts and written when it ends, so a
+    # missing or different marker at start means "check and rebuild".
+    MARKER = ".lorekeeper-export.json"
+
+    def fingerprint(self) -> str:
+        """The revision of what the folder exports: moves with any new version, restore, fork or deletion."""
+        from sqlalchemy import func
+
+        with self.library.store.session() as s:
+            n_versions, max_version = s.execute(select(func.count(SkillVersion.id), func.max(SkillVersion.id))).one()
+            n_skills, current = s.execute(select(func.count(Skill.id), func.sum(Skill.current_version))).one()
+        return f"{n_versions}:{max_version or 0}:{n_skills}:{current or 0}"
+
+    def _marker(self) -> Path | None:
+        root = self.library.skills_dir
+        return root / self.MARKER if root is not None else None
+
+    def recorded(self) -> str | None:
+        marker = self._marker()
+        try:
+            return str(json.loads(marker.read_text(encoding="utf-8"))["revision"]) if marker else None
+        except (OSError, ValueError, KeyError, TypeError):
+            return None
+
+    def record(self) -> None:
+        marker = self._marker()
+        if marker is not None and marker.parent.is_dir():
+            atomic_write_text(marker, json.dumps({"revision": self.fingerprint()}) + "\n")
+
+    def unrecord(self) -> None:
+        marker = self._marker()
+        if marker is not None:
+            marker.unlink(missing_ok=True)
+
+    def temp_files(self) -> list[Path]:
+        root = self.library.skills_dir
+        if root is None or not root.is_dir():
+            return []
+        return sorted(p for p in root.rglob(".*.tmp") if p.is_file() and is_temp_file(p))
+
+    def recover(self) -> int:
+        """At start: sweep crash debris; rebuild when the recorded revision is not the store's."""
+        root = self.library.skills_dir
+        if root is None or not root.is_dir():
+            return 0
+        sweep_temp_files(root)
+        if self.recorded() == self.fingerprint():
+            return 0
+        return self.rebuild()
+
     def stale(self) -> list[str]:
-        out = []
+        out = [self._rel(p) + " (half-written temp file)" for p in self.temp_files()]
         for path, want in self._stale_paths():
             blocked = self._blocked(path)
             why = " (should not exist)" if want is None else (f" ({self._rel(blocked)} is a file)" if blocked else "")
@@ -721,6 +779,9 @@ class SkillFolder:
     def rebuild(self) -> int:
         """Write what differs from the store; a file standing where a folder belongs is moved aside."""
         written = 0
+        root = self.library.skills_dir
+        if root is not None:
+            written += len(sweep_temp_files(root))
         for path, want in self._stale_paths():
             blocked = self._blocked(path)
             if blocked is not None:
@@ -730,6 +791,7 @@ class SkillFolder:
             else:
                 atomic_write_text(path, want)
             written += 1
+        self.record()
         return written
 
 
