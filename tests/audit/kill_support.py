@@ -90,7 +90,7 @@ def check(root: Path) -> dict[str, int]:
         version = ws.audit.key_session.version if ws.audit.key_session else 1
         rotated = {e.data["new_version"] for e in events if e.type == "audit_key_rotated"}
         assert set(range(2, version + 1)) <= rotated, f"rotations without their event: {version}, {rotated}"
-        half = [p for p in (root / "skills").rglob("*.tmp")]
+        half = list((root / "skills").rglob("*.tmp"))
         assert not half, f"half files left in skills/: {half}"
         assert ws.skills.folder.stale() == [], ws.skills.folder.stale()
         return {"learnings": len(ids), "imports": len(messages), "key_version": version, "events": len(events)}

@@ -878,11 +878,11 @@ class SessionLog:
                     )
             elif head.count and key not in positions:
                 if (head.file, "truncated") not in located:
-                    f = next((x for x in report.files if x.file == head.file), None)
+                    last_line = next((x.last_line for x in report.files if x.file == head.file), 0)
                     report.head.append(
                         Issue(
                             head.file,
-                            (f.last_line if f else 0) + 1,
+                            last_line + 1,
                             "truncated",
                             f"the head checkpoint records event #{head.seq} of {head.file} as the last of "
                             f"{head.count} events, but the log does not hold it: the tail was cut",

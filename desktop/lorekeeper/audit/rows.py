@@ -189,8 +189,8 @@ def signed_models() -> dict[str, type[SignedColumns]]:
     out: dict[str, type[SignedColumns]] = {}
     for mapper in Base.registry.mappers:
         cls = mapper.class_
-        if issubclass(cls, SignedColumns) and cls.__signed_fields__ and not cls.__signed_manually__:
-            out[mapper.local_table.name] = cls
+        if issubclass(cls, SignedColumns) and cls.__signed_fields__ and not cls.__signed_manually__:  # fmt: skip
+            out[str(getattr(cls, "__tablename__", mapper.persist_selectable.description))] = cls
     for name, model in SIGNED_MODELS.items():
         out.setdefault(name, model)
     return dict(sorted(out.items()))
@@ -249,11 +249,12 @@ def install_row_signing(store: Store, signer: Callable[[], Signer]) -> None:
             legacy = s.info.get(ALLOW_UNSIGNED) and not _old_values(obj).get("sig")
             if not legacy and not _verifies_before(signer(), obj):
                 ident = sa_inspect(obj).identity
+                table = str(getattr(obj, "__tablename__", type(obj).__name__))
                 raise UnsignedEntryError(
-                    f"{obj.__tablename__} row {list(ident) if ident else '?'} does not verify: it was "
+                    f"{table} row {list(ident) if ident else '?'} does not verify: it was "
                     "changed outside Lorekeeper (or never signed), so it is not changed now either. "
                     "Check it (`lorekeeper audit status`); rows from before signing: `lorekeeper audit sign-rows`.",
-                    table=obj.__tablename__,
+                    table=table,
                 )
             pending[id(obj)] = obj
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import sys
 from pathlib import Path
+from typing import Any
 
 import click
 
@@ -40,7 +41,7 @@ def status_cmd(workspace_dir: Path | None, as_json: bool) -> None:
         files = log.files()
         head = log.head_row()
         unsigned = ws.audit.unsigned_rows()  # issue 18: rows that do not verify, per signed table
-        data = {
+        data: dict[str, Any] = {
             **session.to_dict(),
             "state": "loaded",
             "workspace_id": ws.audit.workspace_id,

@@ -217,7 +217,7 @@ class QualityTracker:
                     ((e.skill, e.project) if by_project else (e.skill,)) + (e.kind, e.passed, e.positive)
                     for e in events
                 )
-                rows = [(*key, n) for key, n in grouped.items()]
+                rows: list[tuple[Any, ...]] = [(*key, n) for key, n in grouped.items()]
             else:
                 rows = [tuple(r) for r in s.execute(stmt).all()]
             run_rows = s.execute(runs).all()
