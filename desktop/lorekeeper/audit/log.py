@@ -419,11 +419,15 @@ class SessionLog:
             return None, f"the head witness ({self.witness.name}) does not verify: it was edited or forged"
         return _Head.of(raw), ""
 
-    def _sync(self) -> tuple[_Head, set[str]]:
+    def _sync(self, *, persist: bool = True) -> tuple[_Head, set[str]]:
         """Under the exclusive lock: the verified head, rolled forward over valid events a crash left
-        after it; raises ERR_AUDIT_CHAIN_BROKEN when the log and its head disagree."""
+        after it; raises ERR_AUDIT_CHAIN_BROKEN when the log and its head disagree. `persist=False`
+        only checks (no lock needed, nothing written: `record` calls it inside a change's transaction)."""
         row = self.head_row()
         if row is None:
+            if not persist:
+                self._initial_check()
+                return _Head(), set()
             head = self._initial_head()
             if head is None:
                 return _Head(), set()
@@ -493,9 +497,29 @@ class SessionLog:
                 content = ev.get("content")
                 if isinstance(content, dict) and isinstance(content.get("salt"), str):
                     salts.add(content["salt"])
-        if cur.epoch != head.epoch or (witness is not None and witness.epoch < head.epoch):
+        if persist and (cur.epoch != head.epoch or (witness is not None and witness.epoch < head.epoch)):
             self._store_head(cur, self.clock(), salts_done=salts)
         return cur, salts
+
+    def _initial_check(self) -> None:
+        """No head yet: refuse only what `_initial_head` would refuse (a deleted log the witness knows)."""
+        witness, problem = self._read_witness()
+        if problem:
+            raise ChainBrokenError(problem + ": nothing is written. Run `lorekeeper audit verify`.")
+        has_events = any(p.stat().st_size for p in self.files())
+        if witness is not None and witness.count > 0 and not has_events:
+            raise ChainBrokenError(
+                f"the head witness records {witness.count} events but there is no session log and no head: "
+                "the log was deleted. Nothing is written."
+            )
+        if has_events or self.checkpoints():  # a log from before the head: adoptable only if it verifies
+            report = self._verify_all(use_head=False)
+            formats = {ev.get("v") for p in self.files() for _, ev, prob in _read_lines(p) if not prob}
+            if not report.ok or not formats <= {1}:
+                raise ChainBrokenError(
+                    "the store has no head checkpoint for this session log: nothing is written. Run "
+                    "`lorekeeper audit verify`, then `lorekeeper audit verify --adopt`."
+                )
 
     def _initial_head(self) -> _Head | None:
         """No head row: a new log (None), or a log from before the head existed, adopted when its
@@ -576,7 +600,7 @@ class SessionLog:
         from lorekeeper.store.models import AuditOutbox
 
         content = self._content(type, data, story)
-        self._check_head_quick()  # a broken chain refuses the change too (nothing written)
+        self._sync(persist=False)  # a broken chain refuses the change too: nothing written
         with self.store.write() as s:
             row = AuditOutbox(
                 workspace=self.workspace_id,
@@ -602,19 +626,6 @@ class SessionLog:
             if not problem and ev.get("seq") == row.seq and ev.get("sig") == row.head_sig:
                 return {k: v for k, v in ev.items() if k != "content"}
         return None
-
-    def _check_head_quick(self) -> None:
-        row = self.head_row()
-        if row is not None and not verify_row(self.signer, row):
-            raise ChainBrokenError(
-                "the store's head checkpoint of the session log does not verify (edited or forged): "
-                "nothing is written. Run `lorekeeper audit verify`."
-            )
-        if row is not None and row.file and not (self.dir / row.file).is_file():
-            raise ChainBrokenError(
-                f"{row.file} holds the head of the session log, but the file is missing: nothing is written. "
-                "Run `lorekeeper audit verify`."
-            )
 
     def _flush_after_commit(self) -> None:
         try:
