@@ -424,13 +424,16 @@ class SessionLog:
         after it; raises ERR_AUDIT_CHAIN_BROKEN when the log and its head disagree. `persist=False`
         only checks (no lock needed, nothing written: `record` calls it inside a change's transaction)."""
         row = self.head_row()
-        if row is None:
+        if row is None and self._genesis():
+            head = _Head()  # a new log, or its first events written before a crash stored the head
+        elif row is None:
             if not persist:
                 self._initial_check()
                 return _Head(), set()
-            head = self._initial_head()
-            if head is None:
+            adopted = self._initial_head()
+            if adopted is None:
                 return _Head(), set()
+            head = adopted
         else:
             if not verify_row(self.signer, row):
                 raise ChainBrokenError(
@@ -460,7 +463,8 @@ class SessionLog:
                     "nothing is appended. Run `lorekeeper audit verify`."
                 )
         if not head.file:
-            return head, set()
+            later = [(p.name, p.read_text(encoding="utf-8", errors="replace").split("\n")) for p in self.files()]
+            return self._roll_forward(head, head, later, witness, persist)
         path = self.dir / head.file
         if not path.is_file():
             raise ChainBrokenError(
@@ -473,13 +477,31 @@ class SessionLog:
                 f"{head.file}: the head event #{head.seq} is not in the file (lines cut or replaced): "
                 "nothing is appended. Run `lorekeeper audit verify`."
             )
-        cur = _Head(head.epoch, head.count, head.file, head.seq, head.sig)
-        salts: set[str] = set()
         later = [(head.file, tail)] + [
             (p.name, p.read_text(encoding="utf-8", errors="replace").split("\n"))
             for p in self.files()
             if p.name > head.file
         ]
+        return self._roll_forward(head, head, later, witness, persist)
+
+    def _genesis(self) -> bool:
+        """No head, no per-file checkpoint and no witness count: the log starts from nothing (any
+        events in it must chain from the very first one)."""
+        if self.checkpoints():
+            return False
+        witness, problem = self._read_witness()
+        return not problem and (witness is None or witness.count == 0)
+
+    def _roll_forward(
+        self,
+        head: _Head,
+        start: _Head,
+        later: list[tuple[str, list[str]]],
+        witness: _Head | None,
+        persist: bool,
+    ) -> tuple[_Head, set[str]]:
+        cur = _Head(start.epoch, start.count, start.file, start.seq, start.sig)
+        salts: set[str] = set()
         for name, lines in later:
             for line in lines:
                 ev, problem = _parse_line(line)
