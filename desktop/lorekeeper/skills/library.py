@@ -647,6 +647,8 @@ class SkillLibrary:
             except OSError as exc:
                 first = first or (self._folder(name, project), exc)
         if first is not None:
+            with contextlib.suppress(OSError):
+                self.folder.record(failed=True)  # the user is told to run `repair`; start leaves it to them
             raise _folder_error(first[0], first[1])
         with contextlib.suppress(OSError):
             self.folder.record()
@@ -735,17 +737,26 @@ class SkillFolder:
         root = self.library.skills_dir
         return root / self.MARKER if root is not None else None
 
-    def recorded(self) -> str | None:
+    def _read_marker(self) -> dict[str, Any]:
         marker = self._marker()
         try:
-            return str(json.loads(marker.read_text(encoding="utf-8"))["revision"]) if marker else None
-        except (OSError, ValueError, KeyError, TypeError):
-            return None
+            data = json.loads(marker.read_text(encoding="utf-8")) if marker else {}
+        except (OSError, ValueError):
+            return {}
+        return data if isinstance(data, dict) else {}
 
-    def record(self) -> None:
+    def recorded(self) -> str | None:
+        rev = self._read_marker().get("revision")
+        return str(rev) if rev is not None else None
+
+    def record(self, *, failed: bool = False) -> None:
+        """The revision the folder was written for; `failed`: an export failed (ERR_DERIVED_WRITE_FAILED)."""
         marker = self._marker()
         if marker is not None and marker.parent.is_dir():
-            atomic_write_text(marker, json.dumps({"revision": self.fingerprint()}) + "\n")
+            data: dict[str, Any] = {"revision": self.fingerprint()}
+            if failed:
+                data["failed"] = True
+            atomic_write_text(marker, json.dumps(data) + "\n")
 
     def unrecord(self) -> None:
         marker = self._marker()
@@ -764,8 +775,9 @@ class SkillFolder:
         if root is None or not root.is_dir():
             return 0
         sweep_temp_files(root)
-        if self.recorded() == self.fingerprint():
-            return 0
+        marker = self._read_marker()
+        if marker.get("failed") or str(marker.get("revision")) == self.fingerprint():
+            return 0  # up to date; or a failed write the user was told to `repair` (a file may block it)
         return self.rebuild()
 
     def stale(self) -> list[str]:

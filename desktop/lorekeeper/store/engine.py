@@ -263,13 +263,13 @@ class Store:
                 self._local.session = None
                 s.close()
         # after commit and outside the lock: a subscriber may read (or even write) the store
-        for fn in after:  # e.g. the audit outbox written to the day file (issue 18)
-            fn()
         self._local.last = committed
         for captured in getattr(self._local, "captures", ()):
             captured.append(committed)
         if committed:
             self.feed.publish(committed)
+        for fn in after:  # e.g. the audit outbox written to the day file (issue 18), published after
+            fn()
 
     @property
     def write_sessionmaker(self) -> sessionmaker[Session]:
