@@ -44,8 +44,36 @@ while True:
 """
 
 
+HERE = Path(__file__).resolve().parent
+
+
+def use_atomic_keyring(workspace_id: str, path: Path):  # type: ignore[no-untyped-def]
+    """Move this workspace's keyring entries into an `AtomicFileKeyring` at `path` (used by the
+    children and, until `restore()` is called, by this process); returns `restore`."""
+    import keyring
+    from atomic_keyring import AtomicFileKeyring
+
+    from lorekeeper.audit.providers import KEYRING_SERVICE
+
+    old = keyring.get_keyring()
+    os.environ["LK_TEST_KEYRING_FILE"] = str(path)
+    new = AtomicFileKeyring()
+    for suffix in ("", ":version", ":v1"):
+        value = old.get_password(KEYRING_SERVICE, f"audit-hmac:{workspace_id}{suffix}")
+        if value is not None:
+            new.set_password(KEYRING_SERVICE, f"audit-hmac:{workspace_id}{suffix}", value)
+    keyring.set_keyring(new)
+
+    def restore() -> None:
+        keyring.set_keyring(old)
+        os.environ.pop("LK_TEST_KEYRING_FILE", None)
+
+    return restore
+
+
 def start(root: Path, op: str) -> subprocess.Popen[str]:
-    env = {**os.environ}
+    env = {**os.environ, "PYTHON_KEYRING_BACKEND": "atomic_keyring.AtomicFileKeyring"}
+    env["PYTHONPATH"] = os.pathsep.join([str(HERE), env.get("PYTHONPATH", "")])
     return subprocess.Popen(
         [sys.executable, "-c", CHILD, str(root), op], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env
     )

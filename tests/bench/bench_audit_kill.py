@@ -8,7 +8,6 @@ in skills/, the export not stale). No timed assertion.
 
 from __future__ import annotations
 
-import shutil
 import sys
 from collections import Counter
 from pathlib import Path
@@ -16,21 +15,19 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "audit"))
 
 
-def test_kill_9_fifty_runs(workspace, tmp_path, monkeypatch):
-    import keyring
-    from kill_support import run
+def test_kill_9_fifty_runs(workspace, tmp_path):
+    from kill_support import run, use_atomic_keyring
 
-    src = keyring.get_keyring().file_path
-    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
-    dest = keyring.get_keyring().file_path
-    Path(dest).parent.mkdir(parents=True, exist_ok=True)
-    shutil.copy(src, dest)
+    restore = use_atomic_keyring(workspace.audit.workspace_id, tmp_path / "keyring.json")
     root = workspace.root
     workspace.close()
-    results = run(root, iterations=50, seed=50)
-    last = results[-1]
-    print(
-        f"\n50 kill -9 runs ({dict(Counter(r['op'] for r in results))}): invariants held in all; "
-        f"final state {last['learnings']} learnings, {last['imports']} skill imports, "
-        f"key version {last['key_version']}, {last['events']} events"
-    )
+    try:
+        results = run(root, iterations=50, seed=50)
+        last = results[-1]
+        print(
+            f"\n50 kill -9 runs ({dict(Counter(r['op'] for r in results))}): invariants held in all; "
+            f"final state {last['learnings']} learnings, {last['imports']} skill imports, "
+            f"key version {last['key_version']}, {last['events']} events"
+        )
+    finally:
+        restore()
