@@ -34,6 +34,7 @@ from lorekeeper.errors import DerivedWriteError, InvalidInputError, InvalidSpecE
 from lorekeeper.evals.rules import RuleSet, parse_rules, parse_rules_text
 from lorekeeper.fsutil import atomic_write_text, is_temp_file, sweep_temp_files
 from lorekeeper.jobs import Progress, drive
+from lorekeeper.locks import LockTimeoutError, RWLock
 from lorekeeper.skills.router import RoutableSkill
 from lorekeeper.skills.spec import (
     SKILL_FILE,
@@ -611,8 +612,9 @@ class SkillLibrary:
             evals_path.unlink()
 
     def export_all(self) -> None:
-        for info in self.list():
-            self._export(info.name, info.project)
+        with self.folder.writing():
+            for info in self.list():
+                self._export(info.name, info.project)
 
     # ---------------------------------------------------------------- for a service's own transaction
     # The proposal queue writes a skill version and its decision in ONE transaction: these are the
@@ -639,13 +641,14 @@ class SkillLibrary:
         naming the remedy (`lorekeeper repair`); every folder is attempted first.
         """
         first: tuple[Path | None, OSError] | None = None
-        with contextlib.suppress(OSError):
-            self.folder.unrecord()  # a crash from here on leaves the folder marked stale
-        for name, project in skills:
-            try:
-                self._export(name, project)
-            except OSError as exc:
-                first = first or (self._folder(name, project), exc)
+        with self.folder.writing():  # shared: a start-up sweep never removes a live temp file
+            with contextlib.suppress(OSError):
+                self.folder.unrecord()  # a crash from here on leaves the folder marked stale
+            for name, project in skills:
+                try:
+                    self._export(name, project)
+                except OSError as exc:
+                    first = first or (self._folder(name, project), exc)
         if first is not None:
             with contextlib.suppress(OSError):
                 self.folder.record(failed=True)  # the user is told to run `repair`; start leaves it to them
@@ -769,16 +772,36 @@ class SkillFolder:
             return []
         return sorted(p for p in root.rglob(".*.tmp") if p.is_file() and is_temp_file(p))
 
-    def recover(self) -> int:
-        """At start: sweep crash debris; rebuild when the recorded revision is not the store's."""
+    def _lock(self) -> RWLock | None:
         root = self.library.skills_dir
-        if root is None or not root.is_dir():
+        return RWLock(root.parent / "locks" / "skills-export.lock") if root is not None else None
+
+    @contextmanager
+    def writing(self) -> Iterator[None]:
+        """Held (shared) while exports write: sweeping waits for them (exclusive)."""
+        lock = self._lock()
+        if lock is None or not lock.path.parent.parent.is_dir():
+            yield
+            return
+        with lock.shared():
+            yield
+
+    def recover(self) -> int:
+        """At start: sweep crash debris; rebuild when the recorded revision is not the store's.
+        Skipped when another process is exporting right now (its temp files are live)."""
+        root = self.library.skills_dir
+        lock = self._lock()
+        if root is None or lock is None or not root.is_dir():
             return 0
-        sweep_temp_files(root)
-        marker = self._read_marker()
-        if marker.get("failed") or str(marker.get("revision")) == self.fingerprint():
-            return 0  # up to date; or a failed write the user was told to `repair` (a file may block it)
-        return self.rebuild()
+        try:
+            with lock.exclusive(timeout=0.2):
+                sweep_temp_files(root)
+                marker = self._read_marker()
+                if marker.get("failed") or str(marker.get("revision")) == self.fingerprint():
+                    return 0  # up to date; or a failed write the user was told to `repair` (a file may block it)
+                return self._rebuild_locked()
+        except LockTimeoutError:
+            return 0
 
     def stale(self) -> list[str]:
         out = [self._rel(p) + " (half-written temp file)" for p in self.temp_files()]
@@ -790,6 +813,13 @@ class SkillFolder:
 
     def rebuild(self) -> int:
         """Write what differs from the store; a file standing where a folder belongs is moved aside."""
+        lock = self._lock()
+        if lock is None:
+            return self._rebuild_locked()
+        with lock.exclusive():
+            return self._rebuild_locked()
+
+    def _rebuild_locked(self) -> int:
         written = 0
         root = self.library.skills_dir
         if root is not None:
