@@ -221,3 +221,16 @@ def test_crash_between_file_and_head_is_rolled_forward_once(tmp_path: Path, stor
     fresh.recover()
     assert [e.type for e in fresh.events()] == ["first", "second"]
     assert fresh.verify().ok
+
+
+def test_crash_between_the_witness_and_the_store_head_is_rolled_forward(tmp_path: Path, store: Store):
+    log = make(tmp_path, store, Clock())
+    log.append("first", {})
+    head = _snapshot_head(store)
+    log.append("second", {})
+    _restore_head(store, head)  # the witness (written first) has the new head, the store the old one
+    fresh = make(tmp_path, store, Clock())
+    fresh.recover()
+    report = fresh.verify()
+    assert report.ok, report.text()
+    assert report.head_info["count"] == 2

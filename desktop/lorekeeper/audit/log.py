@@ -337,6 +337,9 @@ class SessionLog:
 
         from lorekeeper.store.models import AuditCheckpoint, AuditHead, AuditOutbox
 
+        # the witness first: a crash between the two leaves the witness ahead by events the file
+        # holds (the next start rolls the store's head forward to it), never a head it has not seen
+        self._write_witness(head, ts)
         try:
             with self.store.write() as s:
                 row = s.get(AuditHead, self.workspace_id)
@@ -374,7 +377,6 @@ class SessionLog:
                 f"audit event written to {head.file} but its checkpoint could not be stored ({exc}); "
                 "the next event rolls it forward. Check the store."
             ) from None
-        self._write_witness(head, ts)
 
     def _witness_payload(self, head: _Head, ts: str) -> dict[str, Any]:
         return self.signer.sign(
@@ -444,24 +446,12 @@ class SessionLog:
         witness, problem = self._read_witness()
         if problem:
             raise ChainBrokenError(problem + ": nothing is appended. Run `lorekeeper audit verify`.")
-        if self.witness is not None and witness is None and head.epoch > 0:
+        if self.witness is not None and witness is None and row is not None and head.epoch > 0:
             raise ChainBrokenError(
                 f"the head witness ({self.witness.name}) is missing while the store's head is at epoch "
                 f"{head.epoch}: nothing is appended. If the state was reset on purpose, run "
                 "`lorekeeper audit verify --adopt`."
             )
-        if witness is not None:
-            if witness.epoch > head.epoch:
-                raise ChainBrokenError(
-                    f"the store's head checkpoint (epoch {head.epoch}, {head.count} events) is behind the witness "
-                    f"{self.witness.name if self.witness else ''} (epoch {witness.epoch}, {witness.count} events): "
-                    "the store was rolled back. Nothing is appended; run `lorekeeper audit verify`."
-                )
-            if witness.epoch == head.epoch and not witness.same_event(head):
-                raise ChainBrokenError(
-                    "the store's head checkpoint and its witness name different events at the same epoch: "
-                    "nothing is appended. Run `lorekeeper audit verify`."
-                )
         if not head.file:
             later = [(p.name, p.read_text(encoding="utf-8", errors="replace").split("\n")) for p in self.files()]
             return self._roll_forward(head, head, later, witness, persist)
@@ -519,7 +509,20 @@ class SessionLog:
                 content = ev.get("content")
                 if isinstance(content, dict) and isinstance(content.get("salt"), str):
                     salts.add(content["salt"])
-        if persist and (cur.epoch != head.epoch or (witness is not None and witness.epoch < head.epoch)):
+        if witness is not None:  # compared with the head rolled forward: the witness is written first
+            if witness.epoch > cur.epoch:
+                raise ChainBrokenError(
+                    f"the store's head checkpoint (epoch {cur.epoch}, {cur.count} events) is behind the witness "
+                    f"{self.witness.name if self.witness else ''} (epoch {witness.epoch}, {witness.count} events): "
+                    "the store was rolled back. Nothing is appended; run `lorekeeper audit verify`."
+                )
+            if witness.epoch == cur.epoch and not witness.same_event(cur):
+                raise ChainBrokenError(
+                    "the store's head checkpoint and its witness name different events at the same epoch: "
+                    "nothing is appended. Run `lorekeeper audit verify`."
+                )
+        behind = self.witness is not None and (witness is None or witness.epoch < cur.epoch)
+        if persist and (cur.epoch != head.epoch or behind):
             self._store_head(cur, self.clock(), salts_done=salts)
         return cur, salts
 
@@ -963,7 +966,10 @@ class SessionLog:
             else:
                 info["witness_epoch"] = witness.epoch
                 store_epoch = head.epoch if head is not None else 0
-                if witness.epoch > store_epoch:
+                lagging = (witness.file, witness.seq, witness.sig) in positions and any(
+                    i.kind == "head_behind" for i in report.head
+                )  # a crash between the witness write and the store's: the next start rolls it forward
+                if witness.epoch > store_epoch and not lagging:
                     report.head.append(
                         Issue(
                             "(head)",
