@@ -36,10 +36,17 @@ def _isolated_user_dirs(tmp_path_factory: pytest.TempPathFactory):
     home = tmp_path_factory.mktemp("userhome")
     old = {
         k: os.environ.get(k)
-        for k in ("XDG_DATA_HOME", "XDG_CONFIG_HOME", "PYTHON_KEYRING_BACKEND", "LOREKEEPER_WORKSPACE")
+        for k in (
+            "XDG_DATA_HOME",
+            "XDG_CONFIG_HOME",
+            "PYTHON_KEYRING_BACKEND",
+            "LOREKEEPER_WORKSPACE",
+            "XDG_STATE_HOME",
+        )
     }
     os.environ["XDG_DATA_HOME"] = str(home / "data")
     os.environ["XDG_CONFIG_HOME"] = str(home / "config")
+    os.environ["XDG_STATE_HOME"] = str(home / "state")  # the audit head's witness (issue 18)
     os.environ["PYTHON_KEYRING_BACKEND"] = "keyrings.alt.file.PlaintextKeyring"
     os.environ.pop("LOREKEEPER_WORKSPACE", None)
     os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")

@@ -52,3 +52,27 @@ def atomic_write_bytes(path: Path, data: bytes, *, private: bool = False) -> Non
         with contextlib.suppress(FileNotFoundError):
             os.unlink(tmp)
         raise
+
+
+def is_temp_file(path: Path) -> bool:
+    """A temp file `atomic_write_bytes` left behind (`.<name>.<random>.tmp`): a crash mid-write."""
+    name = path.name
+    return name.startswith(".") and name.endswith(".tmp") and name.count(".") >= 3
+
+
+def sweep_temp_files(root: Path) -> list[Path]:
+    """Remove the half-written temp files of crashed atomic writes under `root`; returns them.
+
+    Safe while other writers run only for files older than a writer can take (a live temp file
+    lives milliseconds): callers sweep at start and in `lorekeeper repair`.
+    """
+    removed: list[Path] = []
+    root = Path(root)
+    if not root.is_dir():
+        return removed
+    for path in root.rglob(".*.tmp"):
+        if path.is_file() and is_temp_file(path):
+            with contextlib.suppress(FileNotFoundError):
+                path.unlink()
+                removed.append(path)
+    return removed

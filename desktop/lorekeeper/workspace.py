@@ -75,8 +75,11 @@ class Workspace:
         self.evals = EvalService(store, self.skills)
 
         # learnings, quality tracking, prompt assembly and the model (issue 4)
-        self.learnings = LearningService(store, on_event=audit_hook(audit_log))  # events signed in ws.audit.log
-        self.quality = QualityTracker(store)
+        # events signed in ws.audit.log, in the learning's own transaction; rows checked on read (issue 18)
+        self.learnings = LearningService(
+            store, on_event=audit_hook(audit_log, fail_closed=True), verifier=audit.row_verifier
+        )
+        self.quality = QualityTracker(store, verifier=audit.row_verifier)
         self.prompts = PromptBuilder(self.router, self.learnings, top=int(config.get("router.top", DEFAULT_TOP)))
         self.llm = LLMService(config, root / CONFIG_NAME)
         self.reflect = ReflectLoop(
@@ -199,7 +202,12 @@ class Workspace:
             (root / sub).mkdir(exist_ok=True)
         url = resolve_url(str(config.get("store.url", "sqlite:///lorekeeper.db")), root)
         store = Store(url, busy_timeout=float(config.get("store.busy_timeout", DEFAULT_BUSY_TIMEOUT)))
-        return cls(root, config, store)
+        ws = cls(root, config, store)
+        try:  # issue 18: crash debris swept, a stale skills/ export rebuilt from the store
+            ws.skills.folder.recover()
+        except OSError as exc:
+            ws.init_warnings.append(f"the skills folder could not be checked ({exc}); run `lorekeeper repair`")
+        return ws
 
     @classmethod
     def init(cls, root: str | os.PathLike[str], *, demo: bool = False, starter: bool = True) -> Workspace:

@@ -109,10 +109,12 @@ def test_migration_signs_unsigned_rows_but_never_launders_bad_ones(store: Store)
     assert verdicts == [False, True, True]
 
 
-def test_cli_sign_rows_on_a_fresh_workspace_signs_nothing(workspace):
-    """The memory's signed tables (issue 12) are registered; a fresh workspace has no row to sign."""
+def test_cli_sign_rows_covers_every_signed_table(workspace):
+    # issue 18: every model with the mixin is covered without registering it; a fresh workspace's
+    # rows were signed when written, so there is nothing left to sign
     from audit_helpers import run_cli
 
     r = run_cli("--workspace", str(workspace.root), "audit", "sign-rows", "--json")
-    assert r.returncode == 0
-    assert json.loads(r.stdout) == {"signed": {"learning_scores": 0, "memory_injections": 0, "stories": 0}}
+    assert r.returncode == 0 and json.loads(r.stdout) == {
+        "signed": {"learnings": 0, "proposals": 0, "quality_events": 0}
+    }

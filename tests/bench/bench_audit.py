@@ -56,7 +56,10 @@ def _write_log(root: Path, n: int, floats: bool = True) -> SessionLog:
         prev = signed["sig"]
         lines.append(rfc8785.dumps({**signed, "content": content}).decode())
     path.write_text("\n".join(lines) + "\n")
-    log._checkpoint(path.name, n, prev, "2026-04-11T10:00:00+00:00")
+    # the file's checkpoint and the log's head (issue 18), as appends would have left them
+    from lorekeeper.audit.log import _Head
+
+    log._store_head(_Head(n, n, path.name, n, prev), "2026-04-11T10:00:00+00:00")
     return log
 
 

@@ -51,8 +51,7 @@ def feedback_rows(ws, interaction: str) -> list[QualityEvent]:
         )
 
 
-@pytest.fixture
-def no_key(monkeypatch):
+def _refuse_key(monkeypatch) -> None:
     from lorekeeper.audit import service
     from lorekeeper.audit.errors import AuditKeyUnavailableError
 
@@ -60,6 +59,11 @@ def no_key(monkeypatch):
         raise AuditKeyUnavailableError("no audit key in the OS keyring", cause="missing", provider="keyring")
 
     monkeypatch.setattr(service.AuditService, "require_key", refuse)
+
+
+@pytest.fixture
+def no_key(monkeypatch):
+    _refuse_key(monkeypatch)
 
 
 # --------------------------------------------------------------------------- answers
@@ -125,9 +129,13 @@ def test_feedback_without_a_reason_uses_the_playgrounds_default_rule(workspace):
     assert json.loads(r.stdout)["learning"]["rule"].startswith("Negative feedback on: Looks good.")
 
 
-def test_feedback_exit_codes(workspace, no_key):
+def test_feedback_exit_codes(workspace, monkeypatch):
+    _refuse_key(monkeypatch)
     assert cli(workspace, "feedback", "up", "last").returncode == 3  # nothing recorded yet
+    # issue 18: the answer's quality events are signed rows, so the answer is recorded with the key
+    monkeypatch.undo()
     ia = an_answer(workspace)
+    _refuse_key(monkeypatch)
     r = cli(workspace, "feedback", "up", "0123456789abcdef")
     assert r.returncode == 3 and "ERR_NOT_FOUND" in r.stderr
     r = cli(workspace, "feedback", "up", "ab")

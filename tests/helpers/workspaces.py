@@ -84,7 +84,7 @@ def build_template(dest: Path, *, demo: bool) -> Template:
     else:
         # The audit checkpoints name the workspace id (they are keyed by workspace): a copy re-keys
         # and re-signs them (`_rekey_checkpoints`), so they are not a reason to fall back.
-        named = [n for n in _mentions(root, [str(root), wid]) if not n.endswith(":audit_checkpoints")]
+        named = [n for n in _mentions(root, [str(root), wid]) if not n.endswith((":audit_checkpoints", ":audit_heads"))]
         if named:
             tpl.problem = f"the template's folder or id is stored in {named}"
     return tpl
@@ -153,6 +153,30 @@ def _rekey_checkpoints(ws: Any, old_id: str, new_id: str) -> None:
             s.flush()
             s.add(fresh)
             sign_row(signer, fresh)
+        # issue 18: the log's head (and its witness in the user's state dir) under the new id too
+        from lorekeeper.store.models import AuditHead
+
+        head = s.get(AuditHead, old_id)
+        if head is not None:
+            new_head = AuditHead(
+                workspace=new_id,
+                epoch=head.epoch,
+                count=head.count,
+                file=head.file,
+                seq=head.seq,
+                head_sig=head.head_sig,
+                updated_at=head.updated_at,
+            )
+            s.delete(head)
+            s.flush()
+            s.add(new_head)
+            sign_row(signer, new_head)
+    log = ws.audit.log
+    row = log.head_row()
+    if row is not None:
+        from lorekeeper.audit.log import _Head
+
+        log._write_witness(_Head.of(row), row.updated_at)
 
 
 class Templates:

@@ -239,6 +239,7 @@ def test_benchmark_stored_on_postgresql(tmp_path, pg_url, anthropic_server, monk
     root.mkdir()
     (root / "lorekeeper.toml").write_text(f'[store]\nurl = "{pg_url}"\n', encoding="utf-8")
     with Workspace.open(root) as ws:
+        ws.audit.init_key(record=False)  # issue 18: proposals are signed rows (no key, no proposal)
         ws.skills.import_path(Path(__file__).resolve().parents[2] / "skills")
         ws.skills.set_rules("code-review", None, [FORCE_RULE])
         ws.llm.configure(

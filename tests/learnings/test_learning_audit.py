@@ -24,8 +24,13 @@ def test_learning_changes_are_signed_chained_events(workspace):
     assert workspace.learnings.take_audit_warnings() == []
 
 
-def test_without_the_audit_key_the_learning_is_kept_and_the_cli_says_it_is_unsigned(workspace, monkeypatch):
+def test_without_the_audit_key_learning_commands_fail_closed_and_write_nothing(workspace, monkeypatch, tmp_path):
+    # issue 18 reverses the earlier fail-open behaviour on purpose: an unsigned learning would go
+    # into every prompt, so with no key the command exits 4 and writes nothing
     from lorekeeper.audit.errors import AuditKeyUnavailableError
+
+    kept = workspace.learnings.add("Signed while the key was there")
+    before = workspace.store.revision()
 
     def no_key(self):
         raise AuditKeyUnavailableError("no audit key in the OS keyring", cause="missing", provider="keyring")
@@ -33,8 +38,17 @@ def test_without_the_audit_key_the_learning_is_kept_and_the_cli_says_it_is_unsig
     from lorekeeper.audit import service
 
     monkeypatch.setattr(service.AuditService, "require_key", no_key)
-    r = CliRunner().invoke(main, ["learn", "add", "Kept even unsigned", "--workspace", str(workspace.root)])
-    assert r.exit_code == 0
-    assert "warning: learning_added was saved but not signed" in r.stderr
-    assert "ERR_AUDIT_KEY_UNAVAILABLE" in r.stderr
-    assert [x.rule for x in workspace.learnings.list()] == ["Kept even unsigned"]
+    md = tmp_path / "in.md"
+    md.write_text("# L\n\n- [2026-01-01T00:00:00Z] [fixit] Imported rule\n", encoding="utf-8")
+    for args in (
+        ["learn", "add", "Never unsigned"],
+        ["learn", "edit", str(kept.id), "--rule", "Edited unsigned"],
+        ["learn", "archive", str(kept.id)],
+        ["learn", "import", str(md)],
+    ):
+        r = CliRunner().invoke(main, [*args, "--workspace", str(workspace.root)])
+        assert r.exit_code == 4, (args, r.output)
+        assert "ERR_AUDIT_KEY_UNAVAILABLE" in r.output + r.stderr
+    monkeypatch.undo()
+    assert [x.rule for x in workspace.learnings.list(status="all")] == ["Signed while the key was there"]
+    assert workspace.store.revision() == before  # not one transaction committed

@@ -74,3 +74,10 @@ class VerifyFailedError(LorekeeperError):
     """`audit verify` found a break; the message names the file and line."""
 
     code = "ERR_AUDIT_VERIFY_FAILED"
+
+
+class ChainBrokenError(LorekeeperError):
+    """The stored head does not match the session log (cut, replaced or rolled back): nothing is
+    appended on top of it, so a later write never launders the break."""
+
+    code = "ERR_AUDIT_CHAIN_BROKEN"

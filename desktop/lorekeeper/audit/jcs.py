@@ -31,6 +31,10 @@ import rfc8785
 from lorekeeper.audit.errors import CanonicalJSONError
 
 MAX_SAFE_INT = 2**53 - 1
+# Bounds that hold on read as on write, so one hostile line cannot exhaust the reader: nesting depth
+# of arrays/objects, and the length of one number literal (an ES6 double never needs more than ~25).
+MAX_DEPTH = 64
+MAX_NUMBER_CHARS = 40
 
 
 def _pairs_hook(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
@@ -46,13 +50,46 @@ def _reject_constant(name: str) -> Any:
     raise CanonicalJSONError(f"{name} is not JSON (RFC 8785 has no form for NaN or Infinity)")
 
 
-def _parse_int(text: str) -> int:
+def _parse_int(text: str) -> int | float:
+    if len(text) > MAX_NUMBER_CHARS:
+        raise CanonicalJSONError(f"a number of {len(text)} digits is too long (at most {MAX_NUMBER_CHARS} characters)")
     n = int(text)
     if abs(n) > MAX_SAFE_INT:
+        # RFC 8785 writes a double in 2^53..1e21 with integer value as plain digits (1e20 is
+        # "100000000000000000000"): that text reads back as the double it came from. Any other
+        # big integer has no exact canonical form.
+        f = float(n)
+        if abs(f) < 1e21 and rfc8785.dumps(f).decode("ascii") == text:
+            return f
         raise CanonicalJSONError(
             f"integer {text} is beyond 2^53 and cannot be canonicalised exactly; write it as a string"
         )
     return n
+
+
+def _parse_float(text: str) -> float:
+    if len(text) > MAX_NUMBER_CHARS:
+        raise CanonicalJSONError(f"a number of {len(text)} characters is too long (at most {MAX_NUMBER_CHARS})")
+    f = float(text)
+    if math.isinf(f):
+        raise CanonicalJSONError(f"number {text} is beyond the range of a double")
+    return f
+
+
+def _depth_ok(value: Any) -> bool:
+    """No array/object nested deeper than MAX_DEPTH (iterative: a hostile value cannot recurse us)."""
+    stack: list[tuple[Any, int]] = [(value, 1)]
+    while stack:
+        v, d = stack.pop()
+        if type(v) is dict:
+            if d > MAX_DEPTH:
+                return False
+            stack.extend((x, d + 1) for x in v.values() if type(x) in (dict, list))
+        elif type(v) is list:
+            if d > MAX_DEPTH:
+                return False
+            stack.extend((x, d + 1) for x in v if type(x) in (dict, list))
+    return True
 
 
 def loads(text: str | bytes) -> Any:
@@ -63,12 +100,25 @@ def loads(text: str | bytes) -> Any:
         except UnicodeDecodeError:
             raise CanonicalJSONError("JSON input is not UTF-8") from None
     try:
-        return json.loads(text, object_pairs_hook=_pairs_hook, parse_constant=_reject_constant, parse_int=_parse_int)
+        value = json.loads(
+            text,
+            object_pairs_hook=_pairs_hook,
+            parse_constant=_reject_constant,
+            parse_int=_parse_int,
+            parse_float=_parse_float,
+        )
     except json.JSONDecodeError as exc:
         raise CanonicalJSONError(f"not valid JSON: {exc.msg} at line {exc.lineno} column {exc.colno}") from None
+    except RecursionError:
+        raise CanonicalJSONError(f"JSON nested deeper than {MAX_DEPTH} levels") from None
+    except ValueError as exc:  # e.g. Python's own limit on integer digits
+        raise CanonicalJSONError(f"not valid JSON: {exc}") from None
+    if not _depth_ok(value):
+        raise CanonicalJSONError(f"JSON nested deeper than {MAX_DEPTH} levels")
+    return value
 
 
-def _check(value: Any, path: str) -> bool:
+def _check(value: Any, path: str, depth: int = 0) -> bool:
     """Reject what JSON cannot carry, naming the JSON path ($.a[2].b).
 
     Returns True when the fast path gives the canonical form (no float, no astral key).
@@ -85,28 +135,34 @@ def _check(value: Any, path: str) -> bool:
             raise CanonicalJSONError(f"{path}: {value} is not representable in JSON")
         return False
     if t is list or t is tuple:
+        if depth >= MAX_DEPTH:
+            raise CanonicalJSONError(f"{path}: nested deeper than {MAX_DEPTH} levels")
         fast = True
         for i, item in enumerate(value):
-            fast = _check(item, f"{path}[{i}]") and fast
+            fast = _check(item, f"{path}[{i}]", depth + 1) and fast
         return fast
     if t is dict:
+        if depth >= MAX_DEPTH:
+            raise CanonicalJSONError(f"{path}: nested deeper than {MAX_DEPTH} levels")
         fast = True
         for k, v in value.items():
             if type(k) is not str:
                 raise CanonicalJSONError(f"{path}: object key {k!r} is not a string")
             if fast and not k.isascii() and max(k) > "\uffff":
                 fast = False
-            fast = _check(v, f"{path}.{k}") and fast
+            fast = _check(v, f"{path}.{k}", depth + 1) and fast
         return fast
     if isinstance(value, (int, float, str, list, tuple, dict)):  # subclasses: the reference decides
+        if isinstance(value, (list, tuple, dict)) and depth >= MAX_DEPTH:
+            raise CanonicalJSONError(f"{path}: nested deeper than {MAX_DEPTH} levels")
         if isinstance(value, (list, tuple)):
             for i, item in enumerate(value):
-                _check(item, f"{path}[{i}]")
+                _check(item, f"{path}[{i}]", depth + 1)
         elif isinstance(value, dict):
             for k, v in value.items():
                 if not isinstance(k, str):
                     raise CanonicalJSONError(f"{path}: object key {k!r} is not a string")
-                _check(v, f"{path}.{k}")
+                _check(v, f"{path}.{k}", depth + 1)
         elif isinstance(value, int) and not isinstance(value, bool) and abs(int(value)) > MAX_SAFE_INT:
             raise CanonicalJSONError(f"{path}: integer {value} is beyond 2^53; write it as a string")
         return False

@@ -13,7 +13,19 @@ The header commits to the content through `content_sha256`, so:
 
 - an edited line fails (header edited: bad signature; content edited: hash mismatch);
 - a deleted, swapped or inserted line breaks the chain (`seq` + `prev`);
-- a cut tail is caught by the checkpoint in the store (file, events, head seq and sig, signed);
+- one chain across days (format 2): the first event of a day carries the signature of the last
+  event of the previous day, so a whole missing day file breaks the chain at the next one;
+- a cut tail is caught by the checkpoints in the store: one per file (file, events, head seq and
+  sig, signed) and one signed *head* for the whole log (count, last event, key version and a
+  monotonic epoch, `audit_heads`), also kept by a witness outside the workspace (Vault KV or the
+  user's state dir, `audit.witness`), so a head written back from an older state is named;
+- `append` checks the stored head against the file before it writes: a log that disagrees with
+  its head (cut, replaced, rolled back) gets nothing appended (ERR_AUDIT_CHAIN_BROKEN), so a later
+  write never launders a break; valid events found after the head (a crash between the file write
+  and the head update) are rolled forward;
+- the outbox (`record`): an event added in the same store transaction as the change it records,
+  written to the day file after the commit (and replayed at start if a crash left it), so no
+  change exists without its event;
 - a GDPR tombstone drops `content` (the data and its salt, so the hash cannot be brute-forced
   back into the data) and adds a signed `tombstone` record; the header and its signature stay,
   so the chain still verifies after an erasure.
@@ -25,7 +37,6 @@ Writers take the exclusive flock of `locks/sessions.lock`, append one `write()` 
 from __future__ import annotations
 
 import hashlib
-import json
 import os
 import secrets
 from collections.abc import Callable, Iterable
@@ -34,17 +45,21 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from lorekeeper.audit.errors import CanonicalJSONError, TraceWriteFailedError
+from lorekeeper.audit.errors import CanonicalJSONError, ChainBrokenError, TraceWriteFailedError
 from lorekeeper.audit.jcs import canonical_text, canonicalize, loads
 from lorekeeper.audit.rows import row_payload, sign_row, verify_row
 from lorekeeper.audit.signer import SIG_FIELD, Signer, sign_with
-from lorekeeper.errors import InvalidInputError, NotFoundError
+from lorekeeper.audit.witness import HeadWitness
+from lorekeeper.errors import InvalidInputError, LorekeeperError, NotFoundError
 from lorekeeper.fsutil import atomic_write_text
 from lorekeeper.locks import LockTimeoutError, RWLock
 
-EVENT_FORMAT = 1
+EVENT_FORMAT = 2  # 2: the first event of a file links to the last event of the previous file
 HEADER_EXCLUDES = ("sig", "content", "tombstone")
 LOCK_NAME = "sessions.lock"
+MAX_LINE_CHARS = 1_000_000  # a longer line is damage on read, and refused on write
+EVENT_HEAD_ADOPTED = "audit_head_adopted"
+EVENT_OUTBOX_REJECTED = "unsigned_entry"
 
 
 def utc_now_iso() -> str:
@@ -92,6 +107,9 @@ class FileReport:
     truncated: bool = False
     checkpoint_events: int | None = None
     issues: list[Issue] = field(default_factory=list)
+    signed_events: int = 0  # lines whose header signature verifies (what the head counts)
+    last_line: int = 0
+    signed_positions: list[tuple[str, int, str]] = field(default_factory=list, repr=False)
 
     @property
     def ok(self) -> bool:
@@ -99,6 +117,7 @@ class FileReport:
 
     def to_dict(self) -> dict[str, Any]:
         d = asdict(self)
+        d.pop("signed_positions", None)
         d["ok"] = self.ok
         d["issues"] = [asdict(i) for i in self.issues]
         return d
@@ -108,14 +127,16 @@ class FileReport:
 class VerifyReport:
     files: list[FileReport] = field(default_factory=list)
     missing: list[Issue] = field(default_factory=list)  # checkpointed files that are gone
+    head: list[Issue] = field(default_factory=list)  # the whole log against its head and the witness
+    head_info: dict[str, Any] = field(default_factory=dict)
 
     @property
     def ok(self) -> bool:
-        return not self.missing and all(f.ok for f in self.files)
+        return not self.missing and not self.head and all(f.ok for f in self.files)
 
     @property
     def issues(self) -> list[Issue]:
-        return [i for f in self.files for i in f.issues] + list(self.missing)
+        return [i for f in self.files for i in f.issues] + list(self.missing) + list(self.head)
 
     def totals(self) -> dict[str, int]:
         keys = ("events", "valid", "bad_signature", "unsigned", "damaged", "chain_breaks", "tombstones")
@@ -131,6 +152,8 @@ class VerifyReport:
             "totals": self.totals(),
             "files": [f.to_dict() for f in self.files],
             "missing": [asdict(i) for i in self.missing],
+            "head": [asdict(i) for i in self.head],
+            "head_checkpoint": self.head_info,
         }
 
     def text(self) -> str:
@@ -146,9 +169,15 @@ class VerifyReport:
             )
             for issue in f.issues:
                 lines.append(f"     {issue}")
-        for issue in self.missing:
+        for issue in self.missing + self.head:
             lines.append(f"FAIL {issue}")
-        if not self.files and not self.missing:
+        if self.head_info.get("count") is not None:
+            lines.append(
+                f"head: {self.head_info['count']} events, epoch {self.head_info.get('epoch')}, "
+                f"last {self.head_info.get('file')}#{self.head_info.get('seq')}"
+                + (f"; witness {self.head_info['witness']}" if self.head_info.get("witness") else "")
+            )
+        if not self.files and not self.missing and not self.head:
             lines.append("No session log files yet.")
         t = self.totals()
         verdict = "chain verified" if self.ok else f"{len(self.issues)} problem(s) found"
@@ -175,6 +204,29 @@ class EventRecord:
 # --------------------------------------------------------------------------- the log
 
 
+class _Head:
+    """The head of the whole log as the store (or a witness) records it."""
+
+    __slots__ = ("count", "epoch", "file", "seq", "sig")
+
+    def __init__(self, epoch: int = 0, count: int = 0, file: str = "", seq: int = 0, sig: str = "") -> None:
+        self.epoch, self.count, self.file, self.seq, self.sig = epoch, count, file, seq, sig
+
+    @classmethod
+    def of(cls, d: Any) -> _Head:
+        get = d.get if isinstance(d, dict) else lambda k, default=None: getattr(d, k, default)
+        return cls(
+            int(get("epoch", 0) or 0),
+            int(get("count", 0) or 0),
+            str(get("file", "") or ""),
+            int(get("seq", 0) or 0),
+            str(get("head_sig", "") or ""),
+        )
+
+    def same_event(self, other: _Head) -> bool:
+        return (self.file, self.seq, self.sig, self.count) == (other.file, other.seq, other.sig, other.count)
+
+
 class SessionLog:
     def __init__(
         self,
@@ -186,63 +238,72 @@ class SessionLog:
         clock: Callable[[], str] = utc_now_iso,
         lock_timeout: float = 30.0,
         workspace_id: str = "",
+        witness: HeadWitness | None = None,
     ) -> None:
         self.dir = Path(sessions_dir)
         self.workspace_id = workspace_id  # the checkpoints' key with the file name (shared stores)
         self.store = store
         self.signer = signer
         self.clock = clock
+        self.witness = witness
         self.lock = RWLock(Path(locks_dir) / LOCK_NAME, timeout=lock_timeout)
+        self.warnings: list[str] = []  # what recovery did or could not do (start-up replay)
 
     # ------------------------------------------------------------------ writing
     def append(self, type: str, data: Any = None, *, story: str | None = None) -> dict[str, Any]:
-        """Sign, chain and durably write one event; returns it. ERR_TRACE_WRITE_FAILED if it cannot."""
-        if not isinstance(type, str) or not type.strip():
-            raise InvalidInputError("an audit event needs a type")
-        if story is not None and not isinstance(story, str):
-            raise InvalidInputError("the story of an audit event is a string")
-        content = {"data": data, "salt": secrets.token_hex(16)}
-        digest = content_hash(content)  # validates `data` (canonical JSON) before anything is written
-        ts = self.clock()
-        path = self.dir / f"{ts[:10]}.jsonl"
+        """Sign, chain and durably write one event; returns it.
+
+        ERR_TRACE_WRITE_FAILED if it cannot be written; ERR_AUDIT_CHAIN_BROKEN (nothing written) when
+        the log disagrees with its signed head. Events waiting in the outbox are written first.
+        """
+        content = self._content(type, data, story)
         try:
             with self.lock.exclusive():
-                seq, prev = self._tail(path)
-                header = {
-                    "v": EVENT_FORMAT,
-                    "seq": seq + 1,
-                    "ts": ts,
-                    "type": type,
-                    "story": story,
-                    "content_sha256": digest,
-                    "prev": prev,
-                }
-                signed = self.signer.sign(header)
-                event = {**signed, "content": content}
-                self._append_line(path, canonical_text(event))
-                self._checkpoint(path.name, signed["seq"], signed["sig"], ts)
+                head, seen = self._sync()
+                head = self._flush_locked(head, seen)
+                event, head = self._write_event(head, type, content, story, self.clock())
         except LockTimeoutError as exc:
             raise TraceWriteFailedError(f"audit event not written: {exc}") from None
         except OSError as exc:
             raise TraceWriteFailedError(
-                f"audit event not written to {path}: {exc.strerror or exc}. Check the disk and permissions."
+                f"audit event not written to {self.dir}: {exc.strerror or exc}. Check the disk and permissions."
             ) from None
         return event
 
-    def _tail(self, path: Path) -> tuple[int, str]:
-        """(seq, sig) of the file's last event; from the checkpoint when the last line is damaged."""
-        last = _last_line(path)
-        if last:
-            try:
-                ev = json.loads(last)
-                if isinstance(ev, dict) and isinstance(ev.get("seq"), int) and isinstance(ev.get("sig"), str):
-                    return ev["seq"], ev["sig"]
-            except ValueError:
-                pass
-        cp = self.checkpoint(path.name)
-        if cp is not None:
-            return cp.head_seq, cp.head_sig
-        return 0, ""
+    @staticmethod
+    def _content(type: str, data: Any, story: str | None, salt: str | None = None) -> dict[str, Any]:
+        if not isinstance(type, str) or not type.strip():
+            raise InvalidInputError("an audit event needs a type")
+        if story is not None and not isinstance(story, str):
+            raise InvalidInputError("the story of an audit event is a string")
+        content = {"data": data, "salt": salt or secrets.token_hex(16)}
+        if len(canonicalize(content)) > MAX_LINE_CHARS // 2:  # validates `data` before anything is written
+            raise InvalidInputError(f"audit event data too large (the limit is {MAX_LINE_CHARS // 2} bytes)")
+        return content
+
+    def _write_event(
+        self, head: _Head, type: str, content: dict[str, Any], story: str | None, ts: str
+    ) -> tuple[dict[str, Any], _Head]:
+        """Under the exclusive lock: append after `head`, then store the new head and its witness."""
+        day = f"{ts[:10]}.jsonl"
+        name = max(day, head.file) if head.file else day  # never before the head's file (clock moved back)
+        path = self.dir / name
+        seq = head.seq + 1 if name == head.file else 1
+        header = {
+            "v": EVENT_FORMAT,
+            "seq": seq,
+            "ts": ts,
+            "type": type,
+            "story": story,
+            "content_sha256": content_hash(content),
+            "prev": head.sig,
+        }
+        signed = self.signer.sign(header)
+        event = {**signed, "content": content}
+        self._append_line(path, canonical_text(event))
+        new = _Head(head.epoch + 1, head.count + 1, name, seq, signed["sig"])
+        self._store_head(new, ts, salts_done=[content["salt"]])
+        return event, new
 
     def _append_line(self, path: Path, text: str) -> None:
         self.dir.mkdir(parents=True, exist_ok=True)
@@ -269,25 +330,406 @@ class SessionLog:
             finally:
                 os.close(dfd)
 
-    def _checkpoint(self, file: str, seq: int, sig: str, ts: str) -> None:
-        from lorekeeper.store.models import AuditCheckpoint
+    def _store_head(self, head: _Head, ts: str, *, salts_done: Iterable[str] = ()) -> None:
+        """The new head, its file's checkpoint and the outbox rows now in the file: one transaction;
+        then the witness."""
+        from sqlalchemy import delete
 
+        from lorekeeper.store.models import AuditCheckpoint, AuditHead, AuditOutbox
+
+        # the witness first: a crash between the two leaves the witness ahead by events the file
+        # holds (the next start rolls the store's head forward to it), never a head it has not seen
+        self._write_witness(head, ts)
         try:
             with self.store.write() as s:
-                row = s.get(AuditCheckpoint, (self.workspace_id, file))
+                row = s.get(AuditHead, self.workspace_id)
                 if row is None:
-                    row = AuditCheckpoint(workspace=self.workspace_id, file=file)
+                    row = AuditHead(workspace=self.workspace_id)
                     s.add(row)
-                row.events = seq
-                row.head_seq = seq
-                row.head_sig = sig
+                row.epoch, row.count, row.file, row.seq, row.head_sig = (
+                    head.epoch,
+                    head.count,
+                    head.file,
+                    head.seq,
+                    head.sig,
+                )
                 row.updated_at = ts
                 sign_row(self.signer, row)
-        except Exception as exc:  # noqa: BLE001 - the event is on disk, but its checkpoint is not
+                if head.file:
+                    cp = s.get(AuditCheckpoint, (self.workspace_id, head.file))
+                    if cp is None:
+                        cp = AuditCheckpoint(workspace=self.workspace_id, file=head.file)
+                        s.add(cp)
+                    cp.events = head.seq
+                    cp.head_seq = head.seq
+                    cp.head_sig = head.sig
+                    cp.updated_at = ts
+                    sign_row(self.signer, cp)
+                done = [x for x in salts_done if x]
+                if done:
+                    s.execute(
+                        delete(AuditOutbox).where(
+                            AuditOutbox.workspace == self.workspace_id, AuditOutbox.salt.in_(done)
+                        )
+                    )
+        except Exception as exc:  # noqa: BLE001 - the event is on disk, but its head is not
             raise TraceWriteFailedError(
-                f"audit event written to {file} but its checkpoint could not be stored ({exc}); "
-                "the next event will repair it. Check the store."
+                f"audit event written to {head.file} but its checkpoint could not be stored ({exc}); "
+                "the next event rolls it forward. Check the store."
             ) from None
+
+    def _witness_payload(self, head: _Head, ts: str) -> dict[str, Any]:
+        return self.signer.sign(
+            {
+                "kind": "audit_head",
+                "workspace": self.workspace_id,
+                "epoch": head.epoch,
+                "count": head.count,
+                "file": head.file,
+                "seq": head.seq,
+                "head_sig": head.sig,
+                "updated_at": ts,
+            }
+        )
+
+    def _write_witness(self, head: _Head, ts: str) -> None:
+        if self.witness is None:
+            return
+        try:
+            self.witness.write(self._witness_payload(head, ts))
+        except (OSError, LorekeeperError) as exc:  # the store's head stands; the next write catches up
+            self.warnings.append(f"the head witness ({self.witness.name}) could not be updated: {exc}")
+
+    # ------------------------------------------------------------------ the head
+    def head_row(self) -> Any:
+        from lorekeeper.store.models import AuditHead
+
+        with self.store.session() as s:
+            return s.get(AuditHead, self.workspace_id)
+
+    def _read_witness(self) -> tuple[_Head | None, str]:
+        """(the witness's head, problem): (None, "") when there is no witness or it was never written."""
+        if self.witness is None:
+            return None, ""
+        try:
+            raw = self.witness.read()
+        except (OSError, LorekeeperError) as exc:
+            return None, f"the head witness ({self.witness.name}) cannot be read: {exc}"
+        if raw is None:
+            return None, ""
+        if not raw or raw.get("workspace", self.workspace_id) != self.workspace_id or not self.signer.verify(raw):
+            return None, f"the head witness ({self.witness.name}) does not verify: it was edited or forged"
+        return _Head.of(raw), ""
+
+    def _sync(self, *, persist: bool = True) -> tuple[_Head, set[str]]:
+        """Under the exclusive lock: the verified head, rolled forward over valid events a crash left
+        after it; raises ERR_AUDIT_CHAIN_BROKEN when the log and its head disagree. `persist=False`
+        only checks (no lock needed, nothing written: `record` calls it inside a change's transaction)."""
+        row = self.head_row()
+        if row is None and self._genesis():
+            head = _Head()  # a new log, or its first events written before a crash stored the head
+        elif row is None:
+            if not persist:
+                self._initial_check()
+                return _Head(), set()
+            adopted = self._initial_head()
+            if adopted is None:
+                return _Head(), set()
+            head = adopted
+        else:
+            if not verify_row(self.signer, row):
+                raise ChainBrokenError(
+                    "the store's head checkpoint of the session log does not verify (edited or forged): "
+                    "nothing is appended. Run `lorekeeper audit verify`."
+                )
+            head = _Head.of(row)
+        witness, problem = self._read_witness()
+        if problem:
+            raise ChainBrokenError(problem + ": nothing is appended. Run `lorekeeper audit verify`.")
+        if self.witness is not None and witness is None and row is not None and head.epoch > 0:
+            raise ChainBrokenError(
+                f"the head witness ({self.witness.name}) is missing while the store's head is at epoch "
+                f"{head.epoch}: nothing is appended. If the state was reset on purpose, run "
+                "`lorekeeper audit verify --adopt`."
+            )
+        if not head.file:
+            later = [(p.name, p.read_text(encoding="utf-8", errors="replace").split("\n")) for p in self.files()]
+            return self._roll_forward(head, head, later, witness, persist)
+        path = self.dir / head.file
+        if not path.is_file():
+            raise ChainBrokenError(
+                f"{head.file} holds the head of the session log (event #{head.seq}), but the file is missing: "
+                "nothing is appended. Run `lorekeeper audit verify`."
+            )
+        tail = _lines_after_head(path, head.seq, head.sig)
+        if tail is None:
+            raise ChainBrokenError(
+                f"{head.file}: the head event #{head.seq} is not in the file (lines cut or replaced): "
+                "nothing is appended. Run `lorekeeper audit verify`."
+            )
+        later = [(head.file, tail)] + [
+            (p.name, p.read_text(encoding="utf-8", errors="replace").split("\n"))
+            for p in self.files()
+            if p.name > head.file
+        ]
+        return self._roll_forward(head, head, later, witness, persist)
+
+    def _genesis(self) -> bool:
+        """No head, no per-file checkpoint and no witness count: the log starts from nothing (any
+        events in it must chain from the very first one)."""
+        if self.checkpoints():
+            return False
+        witness, problem = self._read_witness()
+        return not problem and (witness is None or witness.count == 0)
+
+    def _roll_forward(
+        self,
+        head: _Head,
+        start: _Head,
+        later: list[tuple[str, list[str]]],
+        witness: _Head | None,
+        persist: bool,
+    ) -> tuple[_Head, set[str]]:
+        cur = _Head(start.epoch, start.count, start.file, start.seq, start.sig)
+        salts: set[str] = set()
+        for name, lines in later:
+            for line in lines:
+                ev, problem = _parse_line(line)
+                if problem or ev is None:
+                    continue  # a torn or foreign line: verify reports it, it is never chained on
+                if not self.signer.verify(event_header(ev)):
+                    continue
+                first = name != cur.file
+                if (ev.get("seq"), ev.get("prev")) != ((1 if first else cur.seq + 1), cur.sig):
+                    raise ChainBrokenError(
+                        f"{name}: a signed event #{ev.get('seq')} after the head does not chain onto it: "
+                        "nothing is appended. Run `lorekeeper audit verify`."
+                    )
+                cur = _Head(cur.epoch + 1, cur.count + 1, name, int(ev["seq"]), str(ev["sig"]))
+                content = ev.get("content")
+                if isinstance(content, dict) and isinstance(content.get("salt"), str):
+                    salts.add(content["salt"])
+        if witness is not None:  # compared with the head rolled forward: the witness is written first
+            if witness.epoch > cur.epoch:
+                raise ChainBrokenError(
+                    f"the store's head checkpoint (epoch {cur.epoch}, {cur.count} events) is behind the witness "
+                    f"{self.witness.name if self.witness else ''} (epoch {witness.epoch}, {witness.count} events): "
+                    "the store was rolled back. Nothing is appended; run `lorekeeper audit verify`."
+                )
+            if witness.epoch == cur.epoch and not witness.same_event(cur):
+                raise ChainBrokenError(
+                    "the store's head checkpoint and its witness name different events at the same epoch: "
+                    "nothing is appended. Run `lorekeeper audit verify`."
+                )
+        behind = self.witness is not None and (witness is None or witness.epoch < cur.epoch)
+        if persist and (cur.epoch != head.epoch or behind):
+            self._store_head(cur, self.clock(), salts_done=salts)
+        return cur, salts
+
+    def _initial_check(self) -> None:
+        """No head yet: refuse only what `_initial_head` would refuse (a deleted log the witness knows)."""
+        witness, problem = self._read_witness()
+        if problem:
+            raise ChainBrokenError(problem + ": nothing is written. Run `lorekeeper audit verify`.")
+        has_events = any(p.stat().st_size for p in self.files())
+        if witness is not None and witness.count > 0 and not has_events:
+            raise ChainBrokenError(
+                f"the head witness records {witness.count} events but there is no session log and no head: "
+                "the log was deleted. Nothing is written."
+            )
+        if has_events or self.checkpoints():  # a log from before the head: adoptable only if it verifies
+            report = self._verify_all(use_head=False)
+            formats = {ev.get("v") for p in self.files() for _, ev, prob in _read_lines(p) if not prob}
+            if not report.ok or not formats <= {1}:
+                raise ChainBrokenError(
+                    "the store has no head checkpoint for this session log: nothing is written. Run "
+                    "`lorekeeper audit verify`, then `lorekeeper audit verify --adopt`."
+                )
+
+    def _initial_head(self) -> _Head | None:
+        """No head row: a new log (None), or a log from before the head existed, adopted when its
+        per-file checkpoints all verify; anything else is a break."""
+        witness, problem = self._read_witness()
+        has_events = any(p.stat().st_size for p in self.files())
+        if not has_events and not self.checkpoints():
+            if witness is not None and witness.count > 0:
+                raise ChainBrokenError(
+                    f"the head witness ({self.witness.name if self.witness else ''}) records {witness.count} events "
+                    "but the store has no head and there is no session log: the log was deleted. Nothing is appended."
+                )
+            return None
+        report = self._verify_all(use_head=False)
+        formats = {ev.get("v") for p in self.files() for _, ev, prob in _read_lines(p) if not prob}
+        if report.ok and not problem and formats <= {1}:
+            return self._adopt(report, automatic=True)
+        raise ChainBrokenError(
+            "the store has no head checkpoint for this session log"
+            + (f" and the log has {len(report.issues)} problem(s)" if not report.ok else "")
+            + ": nothing is appended. Run `lorekeeper audit verify`, then `lorekeeper audit verify --adopt` "
+            "to start a new head over what is there (recorded in a signed event)."
+        )
+
+    def _adopt(self, report: VerifyReport, *, automatic: bool) -> _Head:
+        """A head over the log as it stands (the last valid event), epoch past any witness."""
+        last = _Head()
+        count = 0
+        for f in report.files:
+            for _line, ev, prob in _read_lines(Path(f.path)):
+                if prob or not self.signer.verify(event_header(ev)):
+                    continue
+                count += 1
+                last = _Head(0, 0, f.file, int(ev.get("seq") or 0), str(ev.get("sig") or ""))
+        witness, _ = self._read_witness()
+        row = self.head_row()
+        floor = max(witness.epoch if witness else 0, int(row.epoch) if row is not None else 0)
+        head = _Head(floor + 1, count, last.file, last.seq, last.sig)
+        self._store_head(head, self.clock())
+        issues = report.issues
+        content = self._content(
+            EVENT_HEAD_ADOPTED,
+            {
+                "automatic": automatic,
+                "events": count,
+                "problems": len(issues),
+                "first_problem": str(issues[0]) if issues else None,
+            },
+            None,
+        )
+        _event, head = self._write_event(head, EVENT_HEAD_ADOPTED, content, None, self.clock())
+        return head
+
+    def adopt(self) -> dict[str, Any]:
+        """`audit verify --adopt`: an operator starts a new head over the log as it is (signed event)."""
+        with self.lock.exclusive():
+            report = self._verify_all(use_head=False)
+            head = self._adopt(report, automatic=False)
+        return {"epoch": head.epoch, "count": head.count, "file": head.file, "seq": head.seq}
+
+    def recover(self) -> None:
+        """At start: roll the head forward and write what the outbox holds; a break is left for
+        `verify` to report (and for `append` to refuse)."""
+        try:
+            with self.lock.exclusive():
+                head, seen = self._sync()
+                self._flush_locked(head, seen)
+        except (ChainBrokenError, TraceWriteFailedError, LockTimeoutError, OSError) as exc:
+            self.warnings.append(str(exc))
+
+    # ------------------------------------------------------------------ the outbox
+    def record(
+        self, type: str, data: Any = None, *, story: str | None = None, flush: bool = True, session: Any = None
+    ) -> int:
+        """Add the event to the outbox in the current store transaction (its own one when none is
+        open): it commits with the change it records, or not at all. After the commit it is written
+        to the day file (`flush=False`: later, by `flush_outbox`). Returns the outbox row id."""
+        from lorekeeper.store.models import AuditOutbox
+
+        content = self._content(type, data, story)
+        self._sync(persist=False)  # a broken chain refuses the change too: nothing written
+        with self.store.write() as s:
+            row = AuditOutbox(
+                workspace=self.workspace_id,
+                type=type,
+                story=story,
+                data=canonical_text(data),
+                salt=content["salt"],
+                created_at=self.clock(),
+            )
+            s.add(row)
+            s.flush()
+            sign_row(self.signer, row)
+            if flush:
+                self.store.after_commit(s, self._flush_after_commit)
+            return int(row.id)
+
+    def last_event(self) -> dict[str, Any] | None:
+        """The event the head names (its header), or None."""
+        row = self.head_row()
+        if row is None or not row.file:
+            return None
+        for _line, ev, problem in _read_lines(self.dir / row.file):
+            if not problem and ev.get("seq") == row.seq and ev.get("sig") == row.head_sig:
+                return {k: v for k, v in ev.items() if k != "content"}
+        return None
+
+    def _flush_after_commit(self) -> None:
+        try:
+            self.flush_outbox()
+        except LorekeeperError as exc:  # the events wait in the outbox; the next start or write retries
+            self.warnings.append(f"audit events kept in the outbox, not yet in the day file: {exc.message}")
+
+    def flush_outbox(self) -> int:
+        """Write the outbox's events to the day file, oldest first; returns how many were written."""
+        try:
+            with self.lock.exclusive():
+                head, seen = self._sync()
+                before = head.count
+                head = self._flush_locked(head, seen)
+                return head.count - before
+        except LockTimeoutError as exc:
+            raise TraceWriteFailedError(f"audit events left in the outbox: {exc}") from None
+
+    def pending(self) -> int:
+        from sqlalchemy import func, select
+
+        from lorekeeper.store.models import AuditOutbox
+
+        with self.store.session() as s:
+            return int(
+                s.scalar(select(func.count(AuditOutbox.id)).where(AuditOutbox.workspace == self.workspace_id)) or 0
+            )
+
+    def _flush_locked(self, head: _Head, seen: set[str]) -> _Head:
+        from sqlalchemy import delete, select
+
+        from lorekeeper.store.models import AuditOutbox
+
+        with self.store.session() as s:
+            rows = list(
+                s.scalars(
+                    select(AuditOutbox).where(AuditOutbox.workspace == self.workspace_id).order_by(AuditOutbox.id)
+                )
+            )
+        rejected: list[int] = []
+        for row in rows:
+            if row.salt in seen:  # written before a crash; only the head and the outbox lagged
+                self._drop_outbox([row.id])
+                continue
+            if not verify_row(self.signer, row):
+                rejected.append(row.id)
+                continue
+            try:
+                data = loads(row.data)
+            except CanonicalJSONError:
+                rejected.append(row.id)
+                continue
+            rotation = row.type == "audit_key_rotated" and isinstance(data, dict)
+            if rotation and int(data.get("new_version") or 0) > self.signer.version:
+                self._drop_outbox([row.id])  # the rotation itself never happened
+                continue
+            content = self._content(row.type, data, row.story, salt=row.salt)
+            _event, head = self._write_event(head, row.type, content, row.story, row.created_at or self.clock())
+        if rejected:
+            with self.store.write() as s:
+                s.execute(delete(AuditOutbox).where(AuditOutbox.id.in_(rejected)))
+            report = {
+                "code": "ERR_UNSIGNED_ENTRY",
+                "table": "audit_outbox",
+                "count": len(rejected),
+                "first_id": [rejected[0]],
+                "purpose": "outbox replay",
+            }
+            content = self._content(EVENT_OUTBOX_REJECTED, report, None)
+            _event, head = self._write_event(head, EVENT_OUTBOX_REJECTED, content, None, self.clock())
+        return head
+
+    def _drop_outbox(self, ids: list[int]) -> None:
+        from sqlalchemy import delete
+
+        from lorekeeper.store.models import AuditOutbox
+
+        with self.store.write() as s:
+            s.execute(delete(AuditOutbox).where(AuditOutbox.id.in_(ids)))
 
     def checkpoint(self, file: str) -> Any:
         """This workspace's checkpoint of `file` (a row from before migration 0008 when none)."""
@@ -406,44 +848,190 @@ class SessionLog:
         return p
 
     def verify(self, target: Path | None = None) -> VerifyReport:
-        """Check every file (or one file, or the files of a folder) against signatures, chain and checkpoints."""
+        """Check every file (or one file, or the files of a folder) against signatures, chain and
+        checkpoints; the whole log also against its head and the head's witness."""
         with self.lock.shared():
-            checkpoints = self.checkpoints()
             if target is None:
-                paths = self.files()
-                whole = True
+                return self._verify_all(use_head=True)
+            target = Path(target)
+            if target.is_dir():
+                paths = sorted(p for p in target.glob("*.jsonl") if p.is_file())
+                if target.resolve() == self.dir.resolve():
+                    return self._verify_all(use_head=True)
+            elif target.is_file():
+                paths = [target]
             else:
-                target = Path(target)
-                if target.is_dir():
-                    paths = sorted(p for p in target.glob("*.jsonl") if p.is_file())
-                    whole = target.resolve() == self.dir.resolve()
-                elif target.is_file():
-                    paths, whole = [target], False
-                else:
-                    raise NotFoundError(f"nothing to verify at {target}")
+                raise NotFoundError(f"nothing to verify at {target}")
+            checkpoints = self.checkpoints()
             report = VerifyReport()
+            prev: str | None = None
             for path in paths:
-                report.files.append(self._verify_file(path, checkpoints.get(path.name)))
-            if whole:
-                present = {p.name for p in paths}
-                for name, cp in sorted(checkpoints.items()):
-                    if name not in present and cp.events:
-                        report.missing.append(
-                            Issue(
-                                name,
-                                0,
-                                "missing",
-                                f"file is gone, but the store's checkpoint records {cp.events} events",
-                            )
-                        )
+                rep, prev = self._verify_file(path, checkpoints.get(path.name), prev)
+                report.files.append(rep)
             return report
 
-    def _verify_file(self, path: Path, cp: Any) -> FileReport:
+    def _verify_all(self, *, use_head: bool) -> VerifyReport:
+        checkpoints = self.checkpoints()
+        paths = self.files()
+        report = VerifyReport()
+        prev_sig = ""
+        prev_name = ""
+        for path in paths:
+            rep, last = self._verify_file(path, checkpoints.get(path.name), prev_sig, prev_name=prev_name)
+            report.files.append(rep)
+            if last is not None:
+                prev_sig, prev_name = last, path.name
+        present = {p.name for p in paths}
+        for name, cp in sorted(checkpoints.items()):
+            if name not in present and cp.events:
+                report.missing.append(
+                    Issue(name, 0, "missing", f"file is gone, but the store's checkpoint records {cp.events} events")
+                )
+        if use_head:
+            self._check_head(report)
+        return report
+
+    def _check_head(self, report: VerifyReport) -> None:
+        """The whole log against the store's signed head and the witness: names what is behind."""
+        count = 0
+        last: tuple[str, int, str] | None = None
+        positions: dict[tuple[str, int, str], int] = {}
+        for f in report.files:
+            count += f.signed_events
+            for key in f.signed_positions:
+                positions[key] = len(positions)
+                last = key
+        row = self.head_row()
+        witness, w_problem = self._read_witness()
+        info: dict[str, Any] = {"log_events": count}
+        report.head_info = info
+        if row is None:
+            if count or (witness is not None and witness.count):
+                what = f"the log holds {count} signed events" if count else "there is no session log"
+                report.head.append(
+                    Issue(
+                        "(head)",
+                        0,
+                        "checkpoint",
+                        f"no head checkpoint in the store, but {what}: the head was deleted (or the log predates it: "
+                        "`lorekeeper audit verify --adopt`)",
+                    )
+                )
+            head = None
+        elif not verify_row(self.signer, row):
+            report.head.append(
+                Issue("(head)", 0, "checkpoint", "the store's head checkpoint has a bad signature (edited or forged)")
+            )
+            head = None
+        else:
+            head = _Head.of(row)
+            info.update({"count": head.count, "epoch": head.epoch, "file": head.file, "seq": head.seq})
+            key = (head.file, head.seq, head.sig)
+            located = {(i.file, i.kind) for i in report.issues}
+            if head.file and not (self.dir / head.file).is_file():
+                if (head.file, "missing") not in located:
+                    report.head.append(
+                        Issue(
+                            head.file,
+                            0,
+                            "missing",
+                            f"file is gone, but it holds the head of the log (event #{head.seq}; "
+                            f"{head.count} events in all)",
+                        )
+                    )
+            elif head.count and key not in positions:
+                if (head.file, "truncated") not in located:
+                    last_line = next((x.last_line for x in report.files if x.file == head.file), 0)
+                    report.head.append(
+                        Issue(
+                            head.file,
+                            last_line + 1,
+                            "truncated",
+                            f"the head checkpoint records event #{head.seq} of {head.file} as the last of "
+                            f"{head.count} events, but the log does not hold it: the tail was cut",
+                        )
+                    )
+            elif head.count and last is not None and key != last:
+                after = len(positions) - 1 - positions[key]
+                report.head.append(
+                    Issue(
+                        last[0],
+                        0,
+                        "head_behind",
+                        f"the store's head checkpoint (epoch {head.epoch}) is behind the log: {after} valid event(s) "
+                        f"after {head.file}#{head.seq} (an older checkpoint was written back, or a crash: the next "
+                        "write rolls it forward)",
+                    )
+                )
+            if head.count != count and not report.issues:
+                report.head.append(
+                    Issue(
+                        "(head)",
+                        0,
+                        "truncated" if count < head.count else "checkpoint",
+                        f"the head checkpoint records {head.count} events, the log holds {count} signed events"
+                        + (
+                            f": {head.count - count} event(s) deleted (a whole day file?)" if count < head.count else ""
+                        ),
+                    )
+                )
+        if self.witness is not None:
+            info["witness"] = self.witness.name
+            if w_problem:
+                report.head.append(Issue("(witness)", 0, "witness", w_problem))
+            elif witness is None:
+                if head is not None and head.epoch > 0:
+                    report.head.append(
+                        Issue(
+                            "(witness)",
+                            0,
+                            "witness",
+                            f"the head witness ({self.witness.name}) is missing while the store's head is at epoch "
+                            f"{head.epoch}: deleted, or the state was reset (`lorekeeper audit verify --adopt`)",
+                        )
+                    )
+            else:
+                info["witness_epoch"] = witness.epoch
+                store_epoch = head.epoch if head is not None else 0
+                lagging = (witness.file, witness.seq, witness.sig) in positions and any(
+                    i.kind == "head_behind" for i in report.head
+                )  # a crash between the witness write and the store's: the next start rolls it forward
+                if witness.epoch > store_epoch and not lagging:
+                    report.head.append(
+                        Issue(
+                            "(head)",
+                            0,
+                            "rolled_back",
+                            f"the store's head checkpoint is behind: epoch {store_epoch} < {witness.epoch} in the witness "
+                            f"({self.witness.name}, {witness.count} events): the store was rolled back",
+                        )
+                    )
+                elif witness.epoch < store_epoch:
+                    report.head.append(
+                        Issue(
+                            "(witness)",
+                            0,
+                            "witness_behind",
+                            f"the head witness ({self.witness.name}) is behind: epoch {witness.epoch} < {store_epoch} in "
+                            "the store (a witness write failed; the next event brings it up to date)",
+                        )
+                    )
+                elif head is not None and not witness.same_event(head):
+                    report.head.append(
+                        Issue("(head)", 0, "witness", "the store's head and its witness name different events")
+                    )
+
+    def _verify_file(
+        self, path: Path, cp: Any, start_prev: str | None = "", *, prev_name: str = ""
+    ) -> tuple[FileReport, str | None]:
+        """One file's report, and the signature of its last event (the next file's first `prev`)."""
         rep = FileReport(file=path.name, path=str(path))
         prev_seq, prev_sig = 0, ""
         seen: dict[int, str] = {}
         seen_at: dict[int, int] = {}
         last_line_no = 0
+        last_sig: str | None = None
+        first = True
         for line_no, ev, problem in _read_lines(path):
             last_line_no = line_no
             rep.events += 1
@@ -456,6 +1044,7 @@ class SessionLog:
                 rep.issues.append(Issue(path.name, line_no, "unsigned", "unsigned line: not written by Lorekeeper"))
                 continue
             good = True
+            rep.signed_events += 1
             verdict = self.signer.verify(event_header(ev))
             if not verdict:
                 good = False
@@ -468,49 +1057,77 @@ class SessionLog:
                     "signature does not match: the event was edited (or signed with another provider's key)",
                 )
                 rep.issues.append(Issue(path.name, line_no, "bad_signature", why))
-            elif "tombstone" in ev:
-                tomb = ev["tombstone"]
-                if not isinstance(tomb, dict) or not self.signer.verify(tombstone_payload(ev["sig"], tomb)):
-                    good = False
-                    rep.bad_signature += 1
-                    rep.issues.append(Issue(path.name, line_no, "bad_signature", "tombstone signature does not match"))
-                else:
-                    rep.tombstones += 1
-            elif not isinstance(ev.get("content"), dict):
-                good = False
-                rep.bad_signature += 1
-                rep.issues.append(
-                    Issue(path.name, line_no, "content_mismatch", "content removed without a signed tombstone")
-                )
             else:
-                try:
-                    same = content_hash(ev["content"]) == ev.get("content_sha256")
-                except CanonicalJSONError:
-                    same = False
-                if not same:
+                rep.signed_positions.append(
+                    (path.name, ev.get("seq") if isinstance(ev.get("seq"), int) else -1, ev["sig"])
+                )
+                if "tombstone" in ev:
+                    tomb = ev["tombstone"]
+                    if not isinstance(tomb, dict) or not self.signer.verify(tombstone_payload(ev["sig"], tomb)):
+                        good = False
+                        rep.bad_signature += 1
+                        rep.issues.append(
+                            Issue(path.name, line_no, "bad_signature", "tombstone signature does not match")
+                        )
+                    else:
+                        rep.tombstones += 1
+                elif not isinstance(ev.get("content"), dict):
                     good = False
                     rep.bad_signature += 1
+                    rep.issues.append(
+                        Issue(path.name, line_no, "content_mismatch", "content removed without a signed tombstone")
+                    )
+                else:
+                    try:
+                        same = content_hash(ev["content"]) == ev.get("content_sha256")
+                    except CanonicalJSONError:
+                        same = False
+                    if not same:
+                        good = False
+                        rep.bad_signature += 1
+                        rep.issues.append(
+                            Issue(
+                                path.name,
+                                line_no,
+                                "content_mismatch",
+                                "content does not match its signed hash: the data was edited",
+                            )
+                        )
+            seq = ev.get("seq")
+            if not isinstance(seq, int) or isinstance(seq, bool):
+                seq = -1
+            fmt = ev.get("v")
+            if first and seq == 1 and isinstance(fmt, int) and fmt >= 2 and start_prev is not None:
+                if ev.get("prev") != start_prev:
+                    rep.chain_breaks += 1
                     rep.issues.append(
                         Issue(
                             path.name,
                             line_no,
-                            "content_mismatch",
-                            "content does not match its signed hash: the data was edited",
+                            "chain_break",
+                            "chain break: the first event of this file does not follow the last event of "
+                            + (f"the previous file ({prev_name})" if prev_name else "an earlier file")
+                            + ": a whole day file (or its end) is missing, or this file was replaced",
                         )
                     )
-            seq = ev.get("seq")
-            if not isinstance(seq, int):
-                seq = -1
-            if seq != prev_seq + 1 or ev.get("prev") != prev_sig:
+            elif first and seq == 1 and (not isinstance(fmt, int) or fmt < 2):
+                if ev.get("prev") != "":
+                    rep.chain_breaks += 1
+                    rep.issues.append(Issue(path.name, line_no, "chain_break", _chain_message(seq, 0, seen_at)))
+            elif seq != prev_seq + 1 or ev.get("prev") != prev_sig:
                 rep.chain_breaks += 1
                 rep.issues.append(Issue(path.name, line_no, "chain_break", _chain_message(seq, prev_seq, seen_at)))
+            first = False
             if good:
                 rep.valid += 1
             prev_seq, prev_sig = seq, ev.get("sig", "")
+            if verdict:
+                last_sig = prev_sig
             seen[seq] = prev_sig
             seen_at.setdefault(seq, line_no)
+        rep.last_line = last_line_no
         self._check_checkpoint(rep, path, cp, prev_seq, seen, last_line_no)
-        return rep
+        return rep, last_sig
 
     def _check_checkpoint(
         self, rep: FileReport, path: Path, cp: Any, last_seq: int, seen: dict[int, str], last_line: int
@@ -623,48 +1240,67 @@ def _chain_message(seq: int, prev_seq: int, seen_at: dict[int, int]) -> str:
     return f"chain break: event #{seq} after #{prev_seq}: lines reordered"
 
 
+def _parse_line(line: str) -> tuple[dict[str, Any] | None, str]:
+    """(event, problem) of one line; bounded in length, nesting and number size (never raises)."""
+    if not line.strip():
+        return None, "empty line inside the log"
+    if len(line) > MAX_LINE_CHARS:
+        return None, f"not a valid event: a line of {len(line)} characters (the limit is {MAX_LINE_CHARS})"
+    try:
+        ev = loads(line)
+    except CanonicalJSONError as exc:
+        return None, f"not a valid event: {exc.message}"
+    except (ValueError, RecursionError, MemoryError) as exc:  # defence in depth: never stop a reader
+        return None, f"not a valid event: {type(exc).__name__}"
+    if not isinstance(ev, dict):
+        return None, "not a JSON object"
+    return ev, ""
+
+
 def _read_lines(path: Path, keep_raw: bool = False) -> Iterable[tuple[int, Any, str]]:
     """(line number, parsed event, problem) for each non-empty line; a blank line inside is damage."""
-    text = path.read_text(encoding="utf-8", errors="replace")
+    try:
+        text = path.read_text(encoding="utf-8", errors="replace")
+    except OSError:
+        return
     lines = text.split("\n")
     if lines and lines[-1] == "":
         lines.pop()
     for i, line in enumerate(lines, start=1):
-        if not line.strip():
-            yield i, {"__raw__": line} if keep_raw else {}, "empty line inside the log"
-            continue
-        try:
-            ev = loads(line)
-        except CanonicalJSONError as exc:
-            yield i, {"__raw__": line} if keep_raw else {}, f"not a valid event: {exc.message}"
-            continue
-        if not isinstance(ev, dict):
-            yield i, {"__raw__": line} if keep_raw else {}, "not a JSON object"
+        ev, problem = _parse_line(line)
+        if problem or ev is None:
+            yield i, {"__raw__": line[:2000]} if keep_raw else {}, problem
             continue
         if keep_raw:
             ev["__raw__"] = line
         yield i, ev, ""
 
 
-def _last_line(path: Path) -> str:
-    """The last non-empty line of a file, read from its end."""
-    try:
+def _lines_after_head(path: Path, seq: int, sig: str) -> list[str] | None:
+    """The lines of `path` after the event (seq, sig), or None when the file does not hold it.
+
+    Read from the end: the head is normally the last line, so this costs one small read.
+    """
+    size = path.stat().st_size
+    chunk = 1 << 16
+    while True:
+        start = max(0, size - chunk)
         with open(path, "rb") as fh:
-            fh.seek(0, os.SEEK_END)
-            end = fh.tell()
-            buf = b""
-            pos = end
-            while pos > 0:
-                step = min(8192, pos)
-                pos -= step
-                fh.seek(pos)
-                buf = fh.read(step) + buf
-                stripped = buf.rstrip(b"\n")
-                if b"\n" in stripped:
-                    return stripped.rsplit(b"\n", 1)[1].decode("utf-8", errors="replace")
-            return buf.rstrip(b"\n").decode("utf-8", errors="replace")
-    except FileNotFoundError:
-        return ""
+            fh.seek(start)
+            data = fh.read()
+        lines = data.decode("utf-8", errors="replace").split("\n")
+        if start > 0:
+            lines = lines[1:]  # the first one may be partial
+        for i in range(len(lines) - 1, -1, -1):
+            line = lines[i]
+            if sig not in line:
+                continue
+            ev, problem = _parse_line(line)
+            if not problem and ev is not None and ev.get("seq") == seq and ev.get("sig") == sig:
+                return lines[i + 1 :]
+        if start == 0:
+            return None
+        chunk *= 4
 
 
 def sign_payload_with_key(key: bytes, payload: dict[str, Any]) -> tuple[str, str]:

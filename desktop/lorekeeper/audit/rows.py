@@ -1,9 +1,17 @@
 """Signed store rows: sign on write, filter on read, sign what exists unsigned.
 
-A model opts in with the `SignedColumns` mixin (store/models.py) and names the fields its
+A model opts in with the `SignedColumns` mixin (store/signed.py) and names the fields its
 signature covers in `__signed_fields__` (include the primary key when it is stable, so two rows
 cannot swap contents). The signed object is `{"table": ..., <field>: <value>..., "key_version"}`:
-datetimes become ISO 8601 strings; everything else must already be JSON.
+datetimes become ISO 8601 strings in UTC; everything else must already be JSON.
+
+Generic signing (issue 18): `install_row_signing(store, signer)` hooks the store's write path, so
+every row of every model with the mixin that a transaction adds or changes through the ORM is
+signed just before the commit, with nothing to register: a later feature's rows (facts, memory
+injections, scores) are signed as soon as their model has the mixin. If the key cannot be loaded
+the hook raises and the transaction rolls back (fail closed: nothing written). A row changed
+through the ORM must verify *before* the change: editing a row forged in the database refuses
+(ERR_UNSIGNED_ENTRY) instead of laundering it with a fresh signature.
 
 On read, `RowVerifier.filter` keeps the rows whose signature verifies and drops the others, counts
 them and reports them once as a signed `unsigned_entry` event (ERR_UNSIGNED_ENTRY) in the session
@@ -12,38 +20,47 @@ log: such a row is never trusted, whoever wrote it.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+import threading
+from collections import OrderedDict
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
-from datetime import date, datetime
+from datetime import UTC, date, datetime
 from typing import TYPE_CHECKING, Any, TypeVar
 
+from sqlalchemy import event, or_, select
 from sqlalchemy import inspect as sa_inspect
-from sqlalchemy import or_, select
 from sqlalchemy.orm import Session
 
+from lorekeeper.audit.errors import UnsignedEntryError
 from lorekeeper.audit.signer import SIG_FIELD, VERSION_FIELD, Signer, Verdict
+from lorekeeper.store.signed import SignedColumns
 
 if TYPE_CHECKING:
-    from lorekeeper.store.models import SignedColumns
+    from lorekeeper.store.engine import Store
 
 T = TypeVar("T")
 
 
 def _json_value(value: Any) -> Any:
-    if isinstance(value, (datetime, date)):
+    if isinstance(value, datetime):
+        # one text per instant, whichever backend gave it back (SQLite: naive UTC)
+        aware = value.replace(tzinfo=UTC) if value.tzinfo is None else value.astimezone(UTC)
+        return aware.isoformat()
+    if isinstance(value, date):
         return value.isoformat()
     return value
 
 
-def row_payload(row: Any) -> dict[str, Any]:
-    """The object a row's signature covers (without `sig`)."""
+def row_payload(row: Any, values: Mapping[str, Any] | None = None) -> dict[str, Any]:
+    """The object a row's signature covers (without `sig`); `values` overrides attributes (old state)."""
     fields = getattr(row, "__signed_fields__", ())
     if not fields:
         raise TypeError(f"{type(row).__name__} has no __signed_fields__")
+    src = values or {}
     out: dict[str, Any] = {"table": row.__tablename__}
     for name in fields:
-        out[name] = _json_value(getattr(row, name))
-    out[VERSION_FIELD] = row.key_version
+        out[name] = _json_value(src[name] if name in src else getattr(row, name))
+    out[VERSION_FIELD] = src.get("key_version", row.key_version)
     return out
 
 
@@ -72,18 +89,52 @@ class FilterResult:
         return len(self.rejected)
 
 
+CACHE_SIZE = 200_000  # verdicts remembered per verifier (keyed by the full signed content)
+
+
 class RowVerifier:
-    """Filters signed rows on read and reports the rejected ones (once per call) as a signed event."""
+    """Filters signed rows on read and reports the rejected ones (once per call) as a signed event.
+
+    Verdicts are cached by the row's whole signed payload and signature (not by its id), so a row
+    changed in the database is checked again, and reading the same 100k quality events twice costs
+    one HMAC each.
+    """
 
     def __init__(self, signer: Signer, report: Callable[[dict[str, Any]], object] | None = None) -> None:
         self.signer = signer
         self.report = report
         self.rejected_total = 0
+        self.rejected_by_table: dict[str, int] = {}
+        self._cache: OrderedDict[tuple[Any, ...], bool] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def ok(self, row: Any) -> bool:
+        if not row.sig or row.key_version is None:
+            return False
+        payload = row_payload(row)
+        try:
+            key = (row.sig, *((k, v) for k, v in payload.items()))
+            hash(key)
+        except TypeError:  # an unhashable value: no cache
+            return bool(verify_row(self.signer, row))
+        with self._lock:
+            hit = self._cache.get(key)
+        if hit is not None:
+            return hit
+        payload[SIG_FIELD] = row.sig
+        verdict = bool(self.signer.verify(payload))
+        with self._lock:
+            self._cache[key] = verdict
+            if len(self._cache) > CACHE_SIZE:
+                self._cache.popitem(last=False)
+        return verdict
 
     def filter(self, rows: Iterable[T], *, purpose: str = "") -> list[T]:
         result = self.check(rows)
         if result.rejected:
             self.rejected_total += result.rejected_count
+            table = getattr(result.rejected[0], "__tablename__", "")
+            self.rejected_by_table[table] = self.rejected_by_table.get(table, 0) + result.rejected_count
             if self.report is not None:
                 first = result.rejected[0]
                 ident = sa_inspect(first).identity if hasattr(first, "__tablename__") else None
@@ -101,7 +152,7 @@ class RowVerifier:
     def check(self, rows: Iterable[T]) -> FilterResult:
         out = FilterResult(kept=[])
         for row in rows:
-            (out.kept if verify_row(self.signer, row) else out.rejected).append(row)
+            (out.kept if self.ok(row) else out.rejected).append(row)
         return out
 
 
@@ -114,6 +165,8 @@ def sign_unsigned(session: Session, model: type[SignedColumns], signer: Signer) 
     rows = session.scalars(select(model).where(or_(model.sig.is_(None), model.sig == ""))).all()
     for row in rows:
         sign_row(signer, row)
+    session.info[ALLOW_UNSIGNED] = True  # the commit hook: these were unsigned on purpose
+    session.flush()
     return len(rows)
 
 
@@ -126,3 +179,98 @@ _Model = TypeVar("_Model", bound="type[SignedColumns]")
 def register_signed_model(model: _Model) -> _Model:
     SIGNED_MODELS[sa_inspect(model).local_table.name] = model  # the model's __tablename__
     return model
+
+
+def signed_models() -> dict[str, type[SignedColumns]]:
+    """Every model of the store's schema with the mixin (facts, memory rows... as they land), plus
+    the registered ones; not the rows the log signs itself (checkpoints, head, outbox)."""
+    from lorekeeper.store.models import Base
+
+    out: dict[str, type[SignedColumns]] = {}
+    for mapper in Base.registry.mappers:
+        cls = mapper.class_
+        if issubclass(cls, SignedColumns) and cls.__signed_fields__ and not cls.__signed_manually__:  # fmt: skip
+            out[str(getattr(cls, "__tablename__", mapper.persist_selectable.description))] = cls
+    for name, model in SIGNED_MODELS.items():
+        out.setdefault(name, model)
+    return dict(sorted(out.items()))
+
+
+# --------------------------------------------------------------------------- the commit hook
+
+ALLOW_UNSIGNED = "lorekeeper_sign_unsigned"  # session.info: `sign_unsigned` signs legacy rows
+_PENDING = "lorekeeper_rows_to_sign"
+_SIGNING = "lorekeeper_signing_now"
+
+
+def _old_values(row: Any) -> dict[str, Any]:
+    """The row's values as last loaded or flushed (before this change)."""
+    state = sa_inspect(row)
+    out: dict[str, Any] = {}
+    for name in (*row.__signed_fields__, "key_version", "sig"):
+        hist = state.attrs[name].history
+        if hist.deleted:
+            out[name] = hist.deleted[0]
+        elif hist.unchanged:
+            out[name] = hist.unchanged[0]
+        else:
+            out[name] = getattr(row, name)
+    return out
+
+
+def _verifies_before(signer: Signer, row: Any) -> bool:
+    old = _old_values(row)
+    if not old.get("sig") or old.get("key_version") is None:
+        return False
+    payload = row_payload(row, old)
+    payload[SIG_FIELD] = old["sig"]
+    return bool(signer.verify(payload))
+
+
+def install_row_signing(store: Store, signer: Callable[[], Signer]) -> None:
+    """Sign every mixin row a write transaction of `store` adds or changes (see the module docstring).
+
+    `signer()` loads the session key on first use and raises ERR_AUDIT_KEY_UNAVAILABLE when it
+    cannot: only transactions that touch signed rows need it.
+    """
+
+    def before_flush(s: Session, _ctx: Any, _instances: Any) -> None:
+        if s.info.get(_SIGNING):
+            return
+        pending: dict[int, Any] = s.info.setdefault(_PENDING, {})
+        for obj in list(s.new):
+            if isinstance(obj, SignedColumns) and obj.__signed_fields__ and not obj.__signed_manually__:
+                pending[id(obj)] = obj
+        for obj in list(s.dirty):
+            if not isinstance(obj, SignedColumns) or not obj.__signed_fields__ or obj.__signed_manually__:
+                continue
+            if id(obj) in pending or not s.is_modified(obj):
+                continue
+            legacy = s.info.get(ALLOW_UNSIGNED) and not _old_values(obj).get("sig")
+            if not legacy and not _verifies_before(signer(), obj):
+                ident = sa_inspect(obj).identity
+                table = str(getattr(obj, "__tablename__", type(obj).__name__))
+                raise UnsignedEntryError(
+                    f"{table} row {list(ident) if ident else '?'} does not verify: it was "
+                    "changed outside Lorekeeper (or never signed), so it is not changed now either. "
+                    "Check it (`lorekeeper audit status`); rows from before signing: `lorekeeper audit sign-rows`.",
+                    table=table,
+                )
+            pending[id(obj)] = obj
+
+    def before_commit(s: Session) -> None:
+        pending: dict[int, Any] = s.info.pop(_PENDING, {})
+        rows = [o for o in pending.values() if o in s and not sa_inspect(o).deleted and not sa_inspect(o).was_deleted]
+        if not rows:
+            return
+        sign = signer()  # raises when the key is unavailable: the transaction rolls back
+        for row in rows:
+            sign_row(sign, row)
+        s.info[_SIGNING] = True
+        try:
+            s.flush()
+        finally:
+            s.info.pop(_SIGNING, None)
+
+    event.listen(store.write_sessionmaker, "before_flush", before_flush)
+    store.before_commit.append(before_commit)

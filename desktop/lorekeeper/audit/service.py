@@ -16,8 +16,10 @@ from typing import Any
 from lorekeeper.audit.errors import CAUSE_TITLES, AuditKeyUnavailableError
 from lorekeeper.audit.log import SessionLog, VerifyReport
 from lorekeeper.audit.providers import KeyProvider, provider_from_config
-from lorekeeper.audit.rows import RowVerifier
+from lorekeeper.audit.rows import RowVerifier, install_row_signing
 from lorekeeper.audit.session import KeySession, start_key_session
+from lorekeeper.audit.signer import Signer
+from lorekeeper.audit.witness import HeadWitness
 from lorekeeper.config import Config
 from lorekeeper.fsutil import atomic_write_text
 from lorekeeper.store.engine import Store
@@ -84,6 +86,8 @@ class AuditService:
         self._log: SessionLog | None = None
         self._provider: KeyProvider | None = None
         self._pending_version: int | None = None
+        self._verifier: RowVerifier | None = None
+        install_row_signing(store, self.row_signer)  # every SignedColumns row is signed at commit
 
     # ------------------------------------------------------------------ the key session
     @property
@@ -130,18 +134,68 @@ class AuditService:
         return AuditStatus(name, location, "not_loaded", None, None)
 
     # ------------------------------------------------------------------ services that need the key
+    def witness(self) -> HeadWitness:
+        """Where the head is kept outside the workspace: Vault KV with Vault, the user's state dir otherwise."""
+        from lorekeeper.audit.providers import VaultProvider
+        from lorekeeper.audit.witness import FileWitness, VaultWitness
+
+        provider = self.provider()
+        if isinstance(provider, VaultProvider):
+            return VaultWitness(provider, self.workspace_id)
+        return FileWitness(self.workspace_id)
+
+    def _new_log(self, signer: Signer) -> SessionLog:
+        return SessionLog(
+            self.sessions_dir,
+            self.locks_dir,
+            self.store,
+            signer,
+            workspace_id=self.workspace_id,
+            witness=self.witness(),
+        )
+
     @property
     def log(self) -> SessionLog:
         session = self.require_key()
-        if self._log is None:
-            self._log = SessionLog(
-                self.sessions_dir, self.locks_dir, self.store, session.signer, workspace_id=self.workspace_id
-            )
+        with self._lock:
+            if self._log is None:
+                self._log = self._new_log(session.signer)
+                fresh = True
+            else:
+                fresh = False
+        if fresh:
+            self._log.recover()  # start: roll the head forward, replay the outbox a crash left
         return self._log
 
     def row_verifier(self) -> RowVerifier:
-        log = self.log
-        return RowVerifier(self.require_key().signer, report=lambda data: log.append(EVENT_UNSIGNED_ENTRY, data))
+        """The session's verifier of signed rows (one per session: its verdict cache is shared)."""
+        if self._verifier is None:
+            log = self.log
+            self._verifier = RowVerifier(
+                self.require_key().signer, report=lambda data: log.record(EVENT_UNSIGNED_ENTRY, data)
+            )
+        return self._verifier
+
+    def row_signer(self) -> Signer:
+        """For the store's commit hook: the session key's signer (fail closed)."""
+        return self.require_key().signer
+
+    def unsigned_rows(self) -> dict[str, int]:
+        """Per signed table, the rows whose signature does not verify (`audit status`)."""
+        from sqlalchemy import select
+
+        from lorekeeper.audit.rows import signed_models
+
+        verifier = self.row_verifier()
+        out: dict[str, int] = {}
+        with self.store.session() as s:
+            for name, model in signed_models().items():
+                bad = 0
+                for row in s.scalars(select(model)).yield_per(1000):
+                    if not verifier.ok(row):
+                        bad += 1
+                out[name] = bad
+        return out
 
     def verify(self, target: Path | None = None) -> VerifyReport:
         return self.log.verify(target)
@@ -181,18 +235,19 @@ class AuditService:
         The event is signed with the new key. This session keeps its own key for everything else
         (a session never changes keys); the new version is used from the next session on.
         """
-        from lorekeeper.audit.signer import Signer
-
         session = self.require_key()
         provider = self.provider()
-        new = provider.rotate(max(session.version, self._pending_version or 0))
+        expected = max(session.version, self._pending_version or 0)
+        data = {"provider": session.provider, "previous_version": session.version, "new_version": expected + 1}
+        # the event is committed (outbox) before the key changes: a crash at any point leaves either
+        # no rotation (the outbox row is dropped at the next start) or a rotation with its event
+        self.log.record(EVENT_KEY_ROTATED, data, flush=False)
+        new = provider.rotate(expected)
         self._pending_version = new.version
         new_signer = Signer(new.key, new.version, key_lookup=provider.key_version)
-        log = SessionLog(self.sessions_dir, self.locks_dir, self.store, new_signer, workspace_id=self.workspace_id)
-        event = log.append(
-            EVENT_KEY_ROTATED,
-            {"provider": session.provider, "previous_version": session.version, "new_version": new.version},
-        )
+        log = self._new_log(new_signer)
+        log.flush_outbox()
+        event = log.last_event() or {"sig": ""}
         return {
             "provider": session.provider,
             "previous_version": session.version,
@@ -203,13 +258,14 @@ class AuditService:
 
     def sign_unsigned_rows(self) -> dict[str, int]:
         """Sign the rows of every signed model that exist unsigned (the data migration)."""
-        from lorekeeper.audit.rows import SIGNED_MODELS, sign_unsigned
+        from lorekeeper.audit.rows import sign_unsigned, signed_models
 
         signer = self.require_key().signer
+        log = self.log
         counts: dict[str, int] = {}
         with self.store.write() as s:
-            for name, model in sorted(SIGNED_MODELS.items()):
+            for name, model in signed_models().items():
                 counts[name] = sign_unsigned(s, model, signer)
-        if any(counts.values()):
-            self.log.append("rows_signed", {"tables": counts})
+            if any(counts.values()):
+                log.record("rows_signed", {"tables": counts})
         return counts

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import sys
 from pathlib import Path
+from typing import Any
 
 import click
 
@@ -36,13 +37,23 @@ def status_cmd(workspace_dir: Path | None, as_json: bool) -> None:
     """The key provider, key version and load time, and the size of the session log."""
     with open_workspace(workspace_dir) as ws:
         session = ws.audit.require_key()
-        files = ws.audit.log.files()
-        data = {
+        log = ws.audit.log
+        files = log.files()
+        head = log.head_row()
+        unsigned = ws.audit.unsigned_rows()  # issue 18: rows that do not verify, per signed table
+        data: dict[str, Any] = {
             **session.to_dict(),
             "state": "loaded",
             "workspace_id": ws.audit.workspace_id,
             "session_files": len(files),
             "sessions_dir": str(ws.root / "sessions"),
+            "head": None
+            if head is None
+            else {"epoch": head.epoch, "count": head.count, "file": head.file, "seq": head.seq},
+            "witness": log.witness.name if log.witness is not None else None,
+            "outbox_pending": log.pending(),
+            "unsigned_entries": {"code": "ERR_UNSIGNED_ENTRY", "total": sum(unsigned.values()), "by_table": unsigned},
+            "warnings": list(log.warnings),
         }
     if as_json:
         emit_json(data)
@@ -51,6 +62,21 @@ def status_cmd(workspace_dir: Path | None, as_json: bool) -> None:
     click.echo(f"key version  {data['key_version']}")
     click.echo(f"loaded at    {data['loaded_at']}")
     click.echo(f"session log  {data['session_files']} file(s) in {data['sessions_dir']}")
+    h = data["head"]
+    click.echo(
+        f"head         {h['count']} events, epoch {h['epoch']}, last {h['file']}#{h['seq']}"
+        if h
+        else "head         none"
+    )
+    click.echo(f"witness      {data['witness'] or '-'}")
+    click.echo(f"outbox       {data['outbox_pending']} event(s) waiting")
+    u = data["unsigned_entries"]
+    detail = ", ".join(f"{t}: {n}" for t, n in u["by_table"].items() if n)
+    click.echo(
+        f"unsigned     {u['total']} row(s) that do not verify (ERR_UNSIGNED_ENTRY){': ' + detail if detail else ''}"
+    )
+    for w in data["warnings"]:
+        click.echo(f"warning: {w}", err=True)
 
 
 @audit.command("init-key")
@@ -69,10 +95,15 @@ def init_key_cmd(workspace_dir: Path | None, as_json: bool) -> None:
 
 @audit.command("verify")
 @click.argument("path", required=False, type=click.Path(path_type=Path))
+@click.option(
+    "--adopt",
+    is_flag=True,
+    help="After reporting, start a new signed head over the log as it stands (upgrades, a reset state dir).",
+)
 @workspace_option
 @json_option
 @handle_errors
-def verify_cmd(path: Path | None, workspace_dir: Path | None, as_json: bool) -> None:
+def verify_cmd(path: Path | None, adopt: bool, workspace_dir: Path | None, as_json: bool) -> None:
     """Verify signatures, chain and checkpoints of the session log (PATH: a file or folder).
 
     Exits 1 on any break and names the file and line.
@@ -80,6 +111,13 @@ def verify_cmd(path: Path | None, workspace_dir: Path | None, as_json: bool) -> 
     with open_workspace(workspace_dir) as ws:
         ws.audit.require_key()
         report = ws.audit.verify(path)
+        if adopt:
+            adopted = ws.audit.log.adopt()
+            if not as_json:
+                click.echo(
+                    f"adopted: new head at epoch {adopted['epoch']} over {adopted['count']} event(s) "
+                    "(signed event audit_head_adopted)"
+                )
     if as_json:
         emit_json(report.to_dict())
     else:

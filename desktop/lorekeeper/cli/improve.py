@@ -62,6 +62,7 @@ def nightly(
     A skill that already has a pending proposal gets no second one. Schedulers run this at 03:00 UTC.
     """
     with open_workspace(workspace_dir) as ws:
+        ws.audit.require_key()  # issue 18: signed evidence in, signed proposals out; no key, nothing written
         if use_sage is None:
             use_sage = bool(ws.config.get("improve.nightly_sage", False))
         summary = ws.improve.run_nightly(project, days=None if all_time else days, sage=use_sage)

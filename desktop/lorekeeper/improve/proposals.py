@@ -26,7 +26,9 @@ from typing import Any
 from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
+from lorekeeper.audit.errors import UnsignedEntryError
 from lorekeeper.audit.log import SessionLog
+from lorekeeper.audit.rows import verify_row
 from lorekeeper.errors import InvalidInputError, NotFoundError
 from lorekeeper.skills.library import SkillLibrary
 from lorekeeper.skills.spec import SKILL_FILE, normalise_evals_text, parse_skill_md
@@ -377,6 +379,13 @@ class ProposalService:
         lib = self.skills
         with self.store.session() as s:
             row = self._pending(s, proposal_id)
+            if not verify_row(log.signer, row):  # issue 18: the content approved is the content proposed
+                raise UnsignedEntryError(
+                    f"proposal #{proposal_id} does not verify: it was changed outside Lorekeeper (or never "
+                    "signed), so it cannot be approved. Reject it, or run `lorekeeper audit sign-rows` once "
+                    "if it predates signing.",
+                    table="proposals",
+                )
             p = _info(row, None)
             sk = lib.skill_in(s, p.skill, p.scope)
             if sk is None and p.base_version != NEW_SKILL:

@@ -4,7 +4,9 @@ Each change to the learnings (added, edited, archived, restored, imported) is ap
 transaction committed, as a signed, chained event; `story` is passed along so a GDPR purge of a
 story tombstones its learning events too. When the audit key cannot be loaded, the learning is
 still kept (learnings are the operator's data, and deterministic features work without a key) but
-the change is reported as unsigned: the warning is returned to the caller, never swallowed.
+the change is reported as unsigned: the warning is returned to the caller, never swallowed. The
+learnings themselves fail closed (issue 18): their events are recorded inside their transaction
+and a learning that cannot be signed is not written.
 """
 
 from __future__ import annotations
@@ -29,19 +31,24 @@ def _operator() -> str:
         return "operator"
 
 
-def audit_hook(audit_log: Callable[[], SessionLog]) -> EventHook:
+def audit_hook(audit_log: Callable[[], SessionLog], *, fail_closed: bool = False) -> EventHook:
     """`audit_log` hands out the signed log (it loads the key on first use, fail closed: `ws.audit.log`).
 
-    The hook returns the warning of a change it could not sign; `LearningService` keeps it for the
-    caller (`take_audit_warnings`)."""
+    The event goes through the log's outbox (`SessionLog.record`): called inside the change's
+    store transaction, it commits with the change or not at all. `fail_closed` (the learnings,
+    issue 18): an event that cannot be recorded raises, so the transaction rolls back and nothing
+    is written. Otherwise (called after a commit) the hook returns the warning of a change it
+    could not sign; the service keeps it for the caller (`take_audit_warnings`)."""
 
     def hook(name: str, data: dict[str, object]) -> str | None:
         story = data.get("story")
         try:
-            audit_log().append(
+            audit_log().record(
                 name, {**data, "by": _operator()}, story=story if isinstance(story, str) and story else None
             )
         except LorekeeperError as exc:
+            if fail_closed:
+                raise
             warning = f"{name} was saved but not signed in the audit log: {exc.code}: {exc.message}"
             log.info(warning)  # the caller shows it (CLI stderr, panel message)
             return warning

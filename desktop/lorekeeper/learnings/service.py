@@ -15,7 +15,7 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any, Protocol, TypeVar
 
 from sqlalchemy import ColumnElement, Select, func, or_, select
 from sqlalchemy.orm import Session
@@ -38,7 +38,12 @@ STATUSES = mdformat.STATUSES
 # a longer one would empty the whole block (issue 17), so it is refused, naming the limit.
 MAX_RULE_CHARS = BUDGET - len(HEADER) - len("\n- ")
 
-# Called after each committed change with (event name, plain data): the audit chain hooks in here.
+
+class RowVerifierLike(Protocol):
+    def filter(self, rows: Iterable[Any], *, purpose: str = "") -> builtins.list[Any]: ...
+
+
+# Called inside each change's transaction with (event name, plain data): the audit chain hooks in here.
 # It returns a warning when it could not record the change (kept for `take_audit_warnings`), else None.
 EventHook = Callable[[str, dict[str, object]], str | None]
 EXPORT_FILE = "learnings.md"
@@ -170,9 +175,14 @@ class ImportReport:
 class LearningService:
     export_name = "learnings"  # lorekeeper.protocols.Exportable: export_to writes learnings.md
 
-    def __init__(self, store: Store, on_event: EventHook | None = None) -> None:
+    def __init__(
+        self, store: Store, on_event: EventHook | None = None, verifier: Callable[[], RowVerifierLike] | None = None
+    ) -> None:
         self.store = store
         self.on_event = on_event
+        # issue 18: the rows a prompt carries are checked (`RowVerifier.filter`); a row that does not
+        # verify (edited in the database) is skipped and reported, and without the key none is injected
+        self.verifier = verifier
         self.revision = 0  # bumped on each change: panels and caches compare it
         self.audit_warnings: list[str] = []  # changes the audit chain could not sign (see audit_hook)
 
@@ -224,7 +234,7 @@ class LearningService:
             s.add(row)
             s.flush()
             info = _info(row)
-        self._emit("learning_added", info.to_dict())
+            self._emit("learning_added", info.to_dict())  # the signed event commits with the learning
         return info
 
     def edit(
@@ -256,7 +266,7 @@ class LearningService:
             row.updated_at = utcnow()
             s.flush()
             info = _info(row)
-        self._emit("learning_edited", info.to_dict())
+            self._emit("learning_edited", info.to_dict())
         return info
 
     def set_status(self, ids: Iterable[int], status: str) -> list[LearningInfo]:
@@ -279,7 +289,7 @@ class LearningService:
                     r.updated_at = now
             s.flush()
             infos = [_info(rows[i]) for i in wanted]
-        self._emit("learning_" + ("archived" if status == "archived" else "restored"), {"ids": wanted})
+            self._emit("learning_" + ("archived" if status == "archived" else "restored"), {"ids": wanted})
         return infos
 
     def archive(self, ids: Iterable[int]) -> list[LearningInfo]:
@@ -370,7 +380,21 @@ class LearningService:
         if limit is not None:
             stmt = stmt.limit(limit)
         with self.store.session() as s:
-            return [_info(r) for r in s.scalars(stmt)]
+            rows = list(s.scalars(stmt))
+        return [_info(r) for r in self._verified(rows, "prompt")]
+
+    def _verified(self, rows: builtins.list[Learning], purpose: str) -> builtins.list[Learning]:
+        """The rows whose signature verifies; none when the key cannot be loaded (fail closed)."""
+        if self.verifier is None:
+            return rows
+        from lorekeeper.errors import LorekeeperError
+
+        try:
+            verifier = self.verifier()
+        except LorekeeperError:
+            return []
+        kept: builtins.list[Learning] = verifier.filter(rows, purpose=f"learnings {purpose}")
+        return kept
 
     def block(self, project: str | None, budget: int = BUDGET) -> LearningsBlock:
         """The LEARNINGS block. Each line costs at least 4 characters ("\n- " and one), so no more
@@ -453,7 +477,7 @@ class LearningService:
                     lf.preamble = doc.preamble
                     lf.trailer = doc.trailer
                     lf.updated_at = now
-        self._emit("learnings_imported", {"project": proj or None, "added": report.added, "ids": report.ids})
+            self._emit("learnings_imported", {"project": proj or None, "added": report.added, "ids": report.ids})
         return report
 
     def export_to(self, dest: Path) -> Path:

@@ -9,9 +9,10 @@ record their own events.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections import Counter
+from collections.abc import Callable, Iterable
 from datetime import UTC, datetime, timedelta
-from typing import Any, TypeVar
+from typing import Any, Protocol, TypeVar
 
 from sqlalchemy import Select, func, select
 from sqlalchemy.orm import InstrumentedAttribute
@@ -32,9 +33,16 @@ def _aware(dt: datetime) -> datetime:
     return dt.replace(tzinfo=UTC) if dt.tzinfo is None else dt.astimezone(UTC)
 
 
+class RowFilter(Protocol):
+    def filter(self, rows: Iterable[Any], *, purpose: str = "") -> list[Any]: ...
+
+
 class QualityTracker:
-    def __init__(self, store: Store) -> None:
+    def __init__(self, store: Store, verifier: Callable[[], RowFilter] | None = None) -> None:
         self.store = store
+        # issue 18: quality events are signed rows; with a verifier the metrics count only the rows
+        # whose signature verifies (forged events do not move nightly's verdict), none without the key
+        self.verifier = verifier
 
     def log_applied(
         self, skills: Iterable[str], project: str | None, interaction: str = "", *, at: datetime | None = None
@@ -159,7 +167,8 @@ class QualityTracker:
         )
         with self.store.session() as s:
             out = [
-                Event(r.kind, r.skill, r.project, _aware(r.created_at), r.passed, r.positive) for r in s.scalars(stmt)
+                Event(r.kind, r.skill, r.project, _aware(r.created_at), r.passed, r.positive)
+                for r in self._verified(list(s.scalars(stmt)))
             ]
             for sk, proj, passed, at in s.execute(runs):
                 assert sk is not None  # _where_runs keeps the runs of a skill only
@@ -200,7 +209,17 @@ class QualityTracker:
             *run_cols
         )
         with self.store.session() as s:
-            rows = s.execute(stmt).all()
+            if self.verifier is not None:  # count the verified rows only (issue 18)
+                events = self._verified(
+                    list(s.scalars(self._where(select(QualityEvent), days, project, skill, now, since)))
+                )
+                grouped = Counter(
+                    ((e.skill, e.project) if by_project else (e.skill,)) + (e.kind, e.passed, e.positive)
+                    for e in events
+                )
+                rows: list[tuple[Any, ...]] = [(*key, n) for key, n in grouped.items()]
+            else:
+                rows = [tuple(r) for r in s.execute(stmt).all()]
             run_rows = s.execute(runs).all()
         if by_project:
             counts = [Count(r[0], r[1], r[2], r[3], r[4], int(r[5])) for r in rows]
@@ -211,6 +230,18 @@ class QualityTracker:
         for sk, proj, passed, n in run_counts:
             counts += [Count(sk, proj, "applied", None, None, n), Count(sk, proj, "eval", bool(passed), None, n)]
         return from_counts(counts)
+
+    def _verified(self, rows: list[QualityEvent]) -> list[QualityEvent]:
+        if self.verifier is None:
+            return rows
+        from lorekeeper.errors import LorekeeperError
+
+        try:
+            verifier = self.verifier()
+        except LorekeeperError:
+            return []  # fail closed: no key, no evidence
+        kept: list[QualityEvent] = verifier.filter(rows, purpose="quality metrics")
+        return kept
 
     # ------------------------------------------------------------------ the one verdict
     def scopes(self) -> dict[tuple[str, str], datetime]:

@@ -11,13 +11,15 @@ gets ERR_DERIVED_WRITE_FAILED, and `lorekeeper repair` rebuilds it (`SkillFolder
 from __future__ import annotations
 
 import builtins
+import contextlib
 import difflib
 import getpass
 import hashlib
 import json
 import re
 import shutil
-from collections.abc import Callable, Generator, Mapping, Sequence
+from collections.abc import Callable, Generator, Iterator, Mapping, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
 from datetime import datetime
 from pathlib import Path
@@ -29,7 +31,9 @@ from sqlalchemy.orm import Session
 from lorekeeper.changes import ChangeSet
 from lorekeeper.errors import DerivedWriteError, InvalidInputError, InvalidSpecError, NotFoundError
 from lorekeeper.evals.rules import RuleSet, parse_rules, parse_rules_text
+from lorekeeper.fsutil import atomic_write_text, is_temp_file, sweep_temp_files
 from lorekeeper.jobs import Progress, drive
+from lorekeeper.locks import LockTimeoutError, RWLock
 from lorekeeper.skills.files import Limits, SkillFile, diff_files, folder_differences, write_folder
 from lorekeeper.skills.router import RoutableSkill
 from lorekeeper.skills.sources import FORKS_DIR, open_source  # skills/_forks/<project>/<name>/
@@ -702,11 +706,12 @@ class SkillLibrary:
             with self.store.session() as s:
                 self._apply_import(s, docs, project, message, author, on_conflict, report, written, write=False)
             return report
-        with self.store.capture() as captured:  # the import and its signed event: one change set
-            with self.store.write() as s:
-                if project and s.scalar(select(Project).where(Project.name == project)) is None:
-                    s.add(Project(name=project))
-                self._apply_import(s, docs, project, message, author, on_conflict, report, written, write=True)
+        # the import and its signed event: one change set, one transaction (the event goes to the
+        # audit outbox in the same transaction, issue 18)
+        with self.store.capture() as captured, self.store.write() as s:
+            if project and s.scalar(select(Project).where(Project.name == project)) is None:
+                s.add(Project(name=project))
+            self._apply_import(s, docs, project, message, author, on_conflict, report, written, write=True)
             if record and report.imported:
                 self._emit(
                     "skills_imported",
@@ -853,8 +858,9 @@ class SkillLibrary:
         return main, files, self.blobs([f.sha256 for f in files])
 
     def export_all(self) -> None:
-        for info in self.list():
-            self._export(info.name, info.project)
+        with self.folder.writing():
+            for info in self.list():
+                self._export(info.name, info.project)
 
     # ---------------------------------------------------------------- for a service's own transaction
     # The proposal queue writes a skill version and its decision in ONE transaction: these are the
@@ -881,13 +887,20 @@ class SkillLibrary:
         naming the remedy (`lorekeeper repair`); every folder is attempted first.
         """
         first: tuple[Path | None, OSError] | None = None
-        for name, project in skills:
-            try:
-                self._export(name, project)
-            except OSError as exc:
-                first = first or (self._folder(name, project), exc)
+        with self.folder.writing():  # shared: a start-up sweep never removes a live temp file
+            with contextlib.suppress(OSError):
+                self.folder.unrecord()  # a crash from here on leaves the folder marked stale
+            for name, project in skills:
+                try:
+                    self._export(name, project)
+                except OSError as exc:
+                    first = first or (self._folder(name, project), exc)
         if first is not None:
+            with contextlib.suppress(OSError):
+                self.folder.record(failed=True)  # the user is told to run `repair`; start leaves it to them
             raise _folder_error(first[0], first[1])
+        with contextlib.suppress(OSError):
+            self.folder.record()
 
     def folder_state(self) -> builtins.list[tuple[str, str, Path, builtins.list[str]]]:
         """Each skill's folder and what in it differs from the store: (name, scope, folder, paths)."""
@@ -927,8 +940,90 @@ class SkillFolder:
         root = self.library.skills_dir
         return str(path.relative_to(root.parent)) if root is not None else str(path)
 
+    # issue 18: crash-clean export. A crash mid-export leaves temp files (swept at start and by
+    # repair) and a folder behind the store: the marker records the skills state the folder was
+    # last fully written for; it is removed before an export starts and written when it ends, so a
+    # missing or different marker at start means "check and rebuild".
+    MARKER = ".lorekeeper-export.json"
+
+    def fingerprint(self) -> str:
+        """The revision of what the folder exports: moves with any new version, restore, fork or deletion."""
+        from sqlalchemy import func
+
+        with self.library.store.session() as s:
+            n_versions, max_version = s.execute(select(func.count(SkillVersion.id), func.max(SkillVersion.id))).one()
+            n_skills, current = s.execute(select(func.count(Skill.id), func.sum(Skill.current_version))).one()
+        return f"{n_versions}:{max_version or 0}:{n_skills}:{current or 0}"
+
+    def _marker(self) -> Path | None:
+        root = self.library.skills_dir
+        return root / self.MARKER if root is not None else None
+
+    def _read_marker(self) -> dict[str, Any]:
+        marker = self._marker()
+        try:
+            data = json.loads(marker.read_text(encoding="utf-8")) if marker else {}
+        except (OSError, ValueError):
+            return {}
+        return data if isinstance(data, dict) else {}
+
+    def recorded(self) -> str | None:
+        rev = self._read_marker().get("revision")
+        return str(rev) if rev is not None else None
+
+    def record(self, *, failed: bool = False) -> None:
+        """The revision the folder was written for; `failed`: an export failed (ERR_DERIVED_WRITE_FAILED)."""
+        marker = self._marker()
+        if marker is not None and marker.parent.is_dir():
+            data: dict[str, Any] = {"revision": self.fingerprint()}
+            if failed:
+                data["failed"] = True
+            atomic_write_text(marker, json.dumps(data) + "\n")
+
+    def unrecord(self) -> None:
+        marker = self._marker()
+        if marker is not None:
+            marker.unlink(missing_ok=True)
+
+    def temp_files(self) -> list[Path]:
+        root = self.library.skills_dir
+        if root is None or not root.is_dir():
+            return []
+        return sorted(p for p in root.rglob(".*.tmp") if p.is_file() and is_temp_file(p))
+
+    def _lock(self) -> RWLock | None:
+        root = self.library.skills_dir
+        return RWLock(root.parent / "locks" / "skills-export.lock") if root is not None else None
+
+    @contextmanager
+    def writing(self) -> Iterator[None]:
+        """Held (shared) while exports write: sweeping waits for them (exclusive)."""
+        lock = self._lock()
+        if lock is None or not lock.path.parent.parent.is_dir():
+            yield
+            return
+        with lock.shared():
+            yield
+
+    def recover(self) -> int:
+        """At start: sweep crash debris; rebuild when the recorded revision is not the store's.
+        Skipped when another process is exporting right now (its temp files are live)."""
+        root = self.library.skills_dir
+        lock = self._lock()
+        if root is None or lock is None or not root.is_dir():
+            return 0
+        try:
+            with lock.exclusive(timeout=0.2):
+                sweep_temp_files(root)
+                marker = self._read_marker()
+                if marker.get("failed") or str(marker.get("revision")) == self.fingerprint():
+                    return 0  # up to date; or a failed write the user was told to `repair` (a file may block it)
+                return self._rebuild_locked()
+        except LockTimeoutError:
+            return 0
+
     def stale(self) -> list[str]:
-        out: list[str] = []
+        out = [self._rel(p) + " (half-written temp file)" for p in self.temp_files()]
         root = self.library.skills_dir
         for _name, _project, folder, diffs in self.library.folder_state():
             blocked = _blocker(folder, root)
@@ -938,13 +1033,24 @@ class SkillFolder:
 
     def rebuild(self) -> int:
         """Write what differs from the store; a file standing where a folder belongs is moved aside."""
+        lock = self._lock()
+        if lock is None:
+            return self._rebuild_locked()
+        with lock.exclusive():
+            return self._rebuild_locked()
+
+    def _rebuild_locked(self) -> int:
         written = 0
+        root = self.library.skills_dir
+        if root is not None:
+            written += len(sweep_temp_files(root))
         for name, project, folder, _diffs in self.library.folder_state():
             want = self.library.folder_contents(name, project)
             if want is None:
                 continue
             _clear_blockers(folder, self.library.skills_dir)
             written += write_folder(folder, *want)
+        self.record()
         return written
 
 

@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import hashlib
 import threading
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
@@ -39,6 +39,7 @@ MIGRATIONS = Path(__file__).resolve().parent / "migrations"
 DEFAULT_BUSY_TIMEOUT = 15.0  # seconds a writer waits for the write lock before ERR_STORE_BUSY
 WRITE_OPTION = "lorekeeper_write"  # execution option that marks a write connection
 REVISION_TABLE = "store_revision"
+AFTER_COMMIT = "lorekeeper_after_commit"  # session.info key: callables run after the commit
 #: the advisory-lock key of the store's write lock (per database: PostgreSQL scopes them so)
 ADVISORY_KEY = int.from_bytes(hashlib.sha256(b"lorekeeper.store.write").digest()[:8], "big", signed=True)
 
@@ -141,6 +142,10 @@ class Store:
         feed_mod.install(self._write_sessions)
         self._write_lock = threading.RLock()
         self._local = threading.local()
+        # Called with the session at the end of every write transaction, before its commit (the
+        # audit chain signs the decision-driving rows here: `audit.rows.install_row_signing`). A
+        # hook that raises rolls the whole transaction back: nothing is written.
+        self.before_commit: list[Callable[[Session], None]] = []
         self.feed = feed_mod.ChangeFeed(self)  # change sets: this process's commits, others' by poll()
         if migrate:
             self.migrate()
@@ -215,6 +220,7 @@ class Store:
             yield outer
             return
         committed: ChangeSet | None = None
+        after: list[Callable[[], None]] = []
         with self._write_lock:
             s = self._write_sessions()
             self._local.session = s
@@ -233,11 +239,14 @@ class Store:
                 feed_mod.collect(s)
                 yield s
                 s.flush()
+                for hook in list(self.before_commit):
+                    hook(s)
                 changes = feed_mod.collected(s, revision)
                 feed_mod.record(s, changes)
                 self.feed.mark_own(revision)
                 s.commit()
                 committed = changes
+                after = list(s.info.pop(AFTER_COMMIT, ()))
             except BaseException as exc:
                 s.rollback()
                 if revision:
@@ -259,6 +268,24 @@ class Store:
             captured.append(committed)
         if committed:
             self.feed.publish(committed)
+        for fn in after:  # e.g. the audit outbox written to the day file (issue 18), published after
+            fn()
+
+    @property
+    def write_sessionmaker(self) -> sessionmaker[Session]:
+        """The factory of write sessions (for session events such as the row-signing hook)."""
+        return self._write_sessions
+
+    def in_write(self) -> bool:
+        """True inside a `write()` block of this thread (what is added now commits with it)."""
+        return getattr(self._local, "session", None) is not None
+
+    @staticmethod
+    def after_commit(s: Session, fn: Callable[[], None]) -> None:
+        """Run `fn` once the transaction of `s` has committed, outside the write lock (once per `fn`)."""
+        pending: list[Callable[[], None]] = s.info.setdefault(AFTER_COMMIT, [])
+        if fn not in pending:
+            pending.append(fn)
 
     def last_changes(self) -> ChangeSet:
         """The change set of this thread's last committed `write()` (empty before any)."""

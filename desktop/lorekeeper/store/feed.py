@@ -42,6 +42,8 @@ TABLE_KINDS: dict[str, str] = {
     "quality_events": "quality",
     "answers": "quality",  # the answers that feedback and Fix It refer to
     "audit_checkpoints": "audit",
+    "audit_heads": "audit",  # issue 18: the log's signed head
+    "audit_outbox": "audit",  # issue 18: events committed with their change, waiting for the day file
     "improvement_runs": "proposals",
     "proposals": "proposals",
     "benchmark_scenarios": "benchmarks",

@@ -21,6 +21,7 @@ from sqlalchemy import (
 )
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, relationship
 
+from lorekeeper.store.signed import SignedColumns
 from lorekeeper.store.types import UTCDateTime
 
 GLOBAL = ""  # the project value of a global skill
@@ -127,7 +128,7 @@ class StoreChange(Base):
 # --------------------------------------------------------------------------- learnings and quality (issue 4)
 
 
-class Learning(Base):
+class Learning(SignedColumns, Base):
     """A rule learnt from a correction (seed 000/001 reflect loop), per project ("" = no project).
 
     `stamp` keeps the timestamp text exactly as a learnings.md file wrote it, so an import
@@ -135,6 +136,11 @@ class Learning(Base):
     """
 
     __tablename__ = "learnings"
+    # signed (issue 18): a rule edited in the database is not injected
+    __signed_fields__ = (
+        "id", "project", "rule", "source", "stamp", "created_at", "story", "domain", "tags", "scope", "status",
+        "extra", "lead",
+    )  # fmt: skip
     __table_args__ = (
         Index("ix_learnings_project_status", "project", "status"),
         Index("ix_learnings_created", "created_at"),
@@ -168,10 +174,14 @@ class LearningFile(Base):
     updated_at: Mapped[datetime] = mapped_column(UTCDateTime(), default=utcnow)
 
 
-class QualityEvent(Base):
+class QualityEvent(SignedColumns, Base):
     """One fact the quality metrics are computed from: a skill applied, an eval outcome, a feedback."""
 
     __tablename__ = "quality_events"
+    # signed (issue 18): forged events do not move the metrics nightly acts on
+    __signed_fields__ = (
+        "id", "kind", "skill", "project", "interaction", "passed", "positive", "eval_run_id", "detail", "created_at",
+    )  # fmt: skip
     __table_args__ = (
         Index("ix_quality_events_skill_created", "skill", "created_at"),
         Index("ix_quality_events_project_created", "project", "created_at"),
@@ -217,19 +227,6 @@ class AnswerRecord(Base):
 # --------------------------------------------------------------------------- signed audit chain (issue 3)
 
 
-class SignedColumns:
-    """Mixin for rows that drive decisions: `key_version` + `sig` over `__signed_fields__`.
-
-    Signing and filtering live in `lorekeeper.audit.rows`; a row whose signature fails is ignored
-    on read and counted (ERR_UNSIGNED_ENTRY), never trusted.
-    """
-
-    __signed_fields__: tuple[str, ...] = ()
-
-    key_version: Mapped[int | None] = mapped_column(Integer, nullable=True)
-    sig: Mapped[str | None] = mapped_column(String(64), nullable=True)
-
-
 class AuditCheckpoint(SignedColumns, Base):
     """The head of one session-log file's chain, so a cut tail or a deleted file is detected.
 
@@ -238,6 +235,7 @@ class AuditCheckpoint(SignedColumns, Base):
     """
 
     __tablename__ = "audit_checkpoints"
+    __signed_manually__ = True  # signed by the session log itself
     __signed_fields__ = ("workspace", "file", "events", "head_seq", "head_sig", "updated_at")
 
     workspace: Mapped[str] = mapped_column(String(64), primary_key=True, default="")
@@ -266,10 +264,16 @@ class ImprovementRun(Base):
     summary: Mapped[str] = mapped_column(Text, default="{}")  # JSON
 
 
-class Proposal(Base):
+class Proposal(SignedColumns, Base):
     """A proposed new content for one skill scope, waiting for (or carrying) the operator's decision."""
 
     __tablename__ = "proposals"
+    # signed (issue 18): the content approved is the content proposed, the decision is the one recorded
+    __signed_fields__ = (
+        "id", "skill", "scope", "project", "source", "status", "reason", "summary", "metrics", "failing_rules",
+        "learnings", "base_version", "current_content", "proposed_content", "model", "run_id", "created_at",
+        "decided_at", "decided_by", "decision_reason", "applied_version", "event_sig",
+    )  # fmt: skip
     __table_args__ = (
         Index("ix_proposals_status", "status"),
         Index("ix_proposals_skill_scope", "skill", "scope"),
@@ -681,3 +685,42 @@ class FactRun(Base):
     report: Mapped[str] = mapped_column(Text, default="{}")
     started_at: Mapped[datetime] = mapped_column(UTCDateTime(), default=utcnow)
     finished_at: Mapped[datetime | None] = mapped_column(UTCDateTime(), nullable=True)
+
+
+# --- audit chain, round 2 (issue 18) ---
+
+
+class AuditHead(SignedColumns, Base):
+    """The one signed head of a workspace's whole session log: how many events, the last one, an epoch.
+
+    `epoch` only grows (+1 per event, +1 on adoption); copies of the head outside the store (Vault
+    KV, the user's state dir) carry it too, so a head written back from an older state is named.
+    """
+
+    __tablename__ = "audit_heads"
+    __signed_fields__ = ("workspace", "epoch", "count", "file", "seq", "head_sig", "updated_at")
+    __signed_manually__ = True
+
+    workspace: Mapped[str] = mapped_column(String(64), primary_key=True, default="")
+    epoch: Mapped[int] = mapped_column(Integer, default=0)
+    count: Mapped[int] = mapped_column(Integer, default=0)  # signed events in the whole log
+    file: Mapped[str] = mapped_column(String(64), default="")  # the file holding the last event
+    seq: Mapped[int] = mapped_column(Integer, default=0)  # the last event's number in that file
+    head_sig: Mapped[str] = mapped_column(String(64), default="")
+    updated_at: Mapped[str] = mapped_column(String(40), default="")
+
+
+class AuditOutbox(SignedColumns, Base):
+    """An event committed with the change it records, waiting to be written to the day file."""
+
+    __tablename__ = "audit_outbox"
+    __signed_fields__ = ("id", "workspace", "type", "story", "data", "salt", "created_at")
+    __signed_manually__ = True
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    workspace: Mapped[str] = mapped_column(String(64), default="")
+    type: Mapped[str] = mapped_column(String(64))
+    story: Mapped[str | None] = mapped_column(String(128), nullable=True)
+    data: Mapped[str] = mapped_column(Text, default="null")  # canonical JSON
+    salt: Mapped[str] = mapped_column(String(32))  # the event's content salt: finds it in the file after a crash
+    created_at: Mapped[str] = mapped_column(String(40), default="")

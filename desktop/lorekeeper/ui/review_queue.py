@@ -38,9 +38,10 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from lorekeeper.ui import widgets
 from lorekeeper.ui.flow import FlowLayout
 from lorekeeper.ui.theme import icon
-from lorekeeper.ui.widgets import EmptyState, MessageBox, confirm, label, set_progress, setup_table
+from lorekeeper.ui.widgets import EmptyState, MessageBox, label, set_progress, setup_table
 from lorekeeper.ui.workers import run_task
 
 # what the queue's own decisions are called (the `kind` of a `Decision` and of `decided`)
@@ -524,7 +525,7 @@ class ReviewQueue(QWidget):
         if not ids:
             self.message.show_ok(f"No open {self.noun} in this filter.")
             return
-        if not confirm(self.host, "Approve all", self.ops.bulk_text(len(ids))):
+        if not widgets.confirm(self.host, "Approve all", self.ops.bulk_text(len(ids))):
             return
         self.decide(BULK, tuple(ids), self.ops.bulk_approve, ids)
 

@@ -1,0 +1,111 @@
+"""Copies of the log's head outside the store, so a head written back from an older state is named.
+
+The store's head (`audit_heads`) sits in the workspace, where a file-system attacker can replace it
+with an older, validly signed row after cutting the log to match. A witness keeps the same signed
+head (epoch, count, last event) where that attacker cannot rewrite it:
+
+- `VaultWitness`: the Vault KV v2 secret `<path>/audit-head`, one field per workspace id, written
+  with check-and-set (a concurrent writer's update is re-read and merged, never overwritten);
+- `FileWitness`: a signed JSON file in the user's state dir (platformdirs, outside the workspace),
+  for the keyring provider: `<state dir>/audit-heads/<workspace id>.json`.
+
+A witness is only as good as the place it lives: the file one protects against a rollback of the
+workspace folder (restored backup, copied store, edited SQLite) but not against someone who can
+write the user's state dir too; HMAC is symmetric, so whoever holds the key can forge any of them.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+from typing import Any, Protocol
+
+from lorekeeper.fsutil import atomic_write_text
+
+STATE_ENV = "LOREKEEPER_STATE_DIR"  # overrides the platform's user state dir (tests, portable installs)
+
+
+def user_state_dir() -> Path:
+    override = os.environ.get(STATE_ENV)
+    if override:
+        return Path(override)
+    import platformdirs
+
+    return Path(platformdirs.user_state_dir("lorekeeper", appauthor=False))
+
+
+class HeadWitness(Protocol):
+    name: str
+
+    def read(self) -> dict[str, Any] | None: ...  # the signed head, or None when never written
+
+    def write(self, head: dict[str, Any]) -> None: ...  # raises OSError / AuditKeyUnavailableError
+
+
+class FileWitness:
+    """The signed head in a file outside the workspace (0600, written atomically)."""
+
+    def __init__(self, workspace_id: str, base: Path | None = None) -> None:
+        self.path = (base or user_state_dir()) / "audit-heads" / f"{workspace_id or 'default'}.json"
+        self.name = f"state file {self.path}"
+
+    def read(self) -> dict[str, Any] | None:
+        try:
+            text = self.path.read_text(encoding="utf-8")
+        except FileNotFoundError:
+            return None
+        except OSError:
+            return {}  # unreadable: compared as a head that does not verify
+        try:
+            data = json.loads(text)
+        except ValueError:
+            return {}
+        return data if isinstance(data, dict) else {}
+
+    def write(self, head: dict[str, Any]) -> None:
+        atomic_write_text(self.path, json.dumps(head, sort_keys=True) + "\n", private=True)
+
+
+class VaultWitness:
+    """The signed head in Vault KV v2 at `<path>/audit-head` (check-and-set)."""
+
+    def __init__(self, provider: Any, workspace_id: str) -> None:
+        self.provider = provider
+        self.workspace_id = workspace_id or "default"
+        self.path = f"{provider.path}/audit-head"
+        self.name = f"Vault {provider.mount}/{self.path}"
+
+    def _current(self) -> tuple[dict[str, Any], int]:
+        resp = self.provider._read(self.path, missing_ok=True)
+        if resp is None:
+            return {}, 0
+        return dict(resp["data"]["data"] or {}), int(resp["data"]["metadata"]["version"])
+
+    def read(self) -> dict[str, Any] | None:
+        data, _ = self._current()
+        raw = data.get(self.workspace_id)
+        if raw is None:
+            return None
+        try:
+            head = json.loads(raw) if isinstance(raw, str) else raw
+        except ValueError:
+            return {}
+        return head if isinstance(head, dict) else {}
+
+    def write(self, head: dict[str, Any]) -> None:
+        import hvac.exceptions as hx
+
+        for _ in range(5):  # another workspace (or process) wrote in between: merge and retry
+            data, version = self._current()
+            data[self.workspace_id] = json.dumps(head, sort_keys=True)
+            try:
+                self.provider._write(self.path, data, cas=version)
+                return
+            except hx.InvalidRequest:
+                continue
+            except Exception as exc:
+                if "check-and-set" in str(exc):
+                    continue
+                raise
+        raise OSError(f"could not update {self.name}: concurrent writers kept changing it")
