@@ -116,5 +116,14 @@ def test_cli_sign_rows_covers_every_signed_table(workspace):
 
     r = run_cli("--workspace", str(workspace.root), "audit", "sign-rows", "--json")
     assert r.returncode == 0 and json.loads(r.stdout) == {
-        "signed": {"learnings": 0, "proposals": 0, "quality_events": 0}
+        "signed": {
+            "fact_conflicts": 0,
+            "facts": 0,
+            "learning_scores": 0,
+            "learnings": 0,
+            "memory_injections": 0,
+            "proposals": 0,
+            "quality_events": 0,
+            "stories": 0,
+        }
     }

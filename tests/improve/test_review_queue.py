@@ -48,11 +48,13 @@ def test_ctrl_z_brings_the_last_decision_back_in_place(qtbot, panel, weak_ws):
     assert weak_ws.improve.proposals.counts() == {"pending": 3, "approved": 0, "rejected": 0}
 
 
-def test_f1_cheat_sheet_lists_the_panel_keys(qtbot, panel):
-    press(qtbot, panel, Qt.Key.Key_F1)
+def test_question_mark_cheat_sheet_lists_the_panel_keys(qtbot, panel):
+    # F1 became the window's cheat-sheet of every shortcut (tests/ui/test_keyboard.py); the queue's
+    # own sheet is on "?" (a deliberate change of the merge, not a weakened check)
+    press(qtbot, panel, Qt.Key.Key_Question, Qt.KeyboardModifier.ShiftModifier)
     assert panel.cheatsheet.isVisible()
     text = panel.cheatsheet_text.text()
-    for key in ("A", "R", "U / Ctrl+Z", "J / N", "K / P", "B", "? / F1"):
+    for key in ("A", "R", "U / Ctrl+Z", "J / N", "K / P", "B", "?"):
         assert f"<b>{key}</b>" in text
-    press(qtbot, panel, Qt.Key.Key_F1)
+    press(qtbot, panel, Qt.Key.Key_Question, Qt.KeyboardModifier.ShiftModifier)
     assert not panel.cheatsheet.isVisible()

@@ -115,25 +115,21 @@ def test_eviction_at_56_vs_57_days_and_signed_restore(workspace) -> None:
 
 
 def test_a_forged_injection_row_is_ignored_and_reported(workspace) -> None:
-    from lorekeeper.store.models import MemoryInjection
+    from sqlalchemy import text
 
     ws = workspace
     lid = ws.learnings.add("a rule someone wants to push", scope="global").id
-    with ws.store.write() as s:  # written behind the service's back: no valid signature
+    # written behind the service's back (plain SQL, as with the database file alone: the ORM's
+    # commit hook signs what the app itself writes): no valid signature
+    with ws.store.write() as s:
         for i in range(50):
-            s.add(
-                MemoryInjection(
-                    trace="forged",
-                    story=f"F-{i}",
-                    domain=f"d{i}",
-                    project="p",
-                    kind="learning",
-                    item=str(lid),
-                    position=0,
-                    created_at="2026-11-01T00:00:00+00:00",
-                    key_version=1,
-                    sig="0" * 64,
-                )
+            s.execute(
+                text(
+                    "INSERT INTO memory_injections (trace, story, domain, project, kind, item, position,"
+                    " created_at, key_version, sig) VALUES ('forged', :story, :domain, 'p', 'learning', :item,"
+                    " 0, '2026-11-01T00:00:00+00:00', 1, :sig)"
+                ),
+                {"story": f"F-{i}", "domain": f"d{i}", "item": str(lid), "sig": "0" * 64},
             )
     scores = {s.id: s for s in ws.reuse.scores()}
     assert scores[lid].injections == 0 and scores[lid].reuse_score == 0.0

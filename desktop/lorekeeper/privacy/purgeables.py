@@ -121,12 +121,14 @@ class StoreRows:
 class SessionEvents:
     """Session-log events of the story, and events of other stories whose content names it (an
     injection trace that served its clarification): replaced by signed tombstones, so the chain
-    still verifies. The purge's own `clarification_purged` proof is kept."""
+    still verifies. The purge's own `clarification_purged` proof is kept. Events of the story still
+    waiting in the audit outbox (committed with their change, not yet in the day file) are written
+    to the log first, then tombstoned with the others: an event is never dropped."""
 
     purge_name = "sessions"
     purge_artefact = "sessions"
     purge_on_retention = True
-    purge_tables: tuple[str, ...] = ()
+    purge_tables: tuple[str, ...] = ("audit_outbox",)
     purge_folders = ("sessions",)
 
     def __init__(self, audit_log: Callable[[], SessionLog]) -> None:
@@ -150,7 +152,7 @@ class SessionEvents:
     def count_for_story(self, story_id: str) -> int:
         match = self._match(story_id)
         log = self.audit_log()
-        n = 0
+        n = self._pending(log, story_id)
         for rec in log.events():
             if rec.status == "tombstone" or rec.type in PROOF_EVENTS:
                 continue
@@ -158,8 +160,25 @@ class SessionEvents:
                 n += 1
         return n
 
+    @staticmethod
+    def _pending(log: SessionLog, story_id: str) -> int:
+        """The story's events still in the outbox (they reach the day file at the next flush)."""
+        from lorekeeper.store.models import AuditOutbox
+
+        with log.store.session() as s:
+            return int(
+                s.scalar(
+                    select(func.count(AuditOutbox.id)).where(
+                        AuditOutbox.workspace == log.workspace_id, AuditOutbox.story == story_id
+                    )
+                )
+                or 0
+            )
+
     def erase_story(self, story_id: str) -> int:
-        return self.audit_log().tombstone_where(self._match(story_id), reason=self.reason)
+        log = self.audit_log()
+        log.flush_outbox()  # pending events first reach the file, then they are tombstoned too
+        return log.tombstone_where(self._match(story_id), reason=self.reason)
 
     def erase_text(self, probes: Sequence[str]) -> int:
         """Tombstone events whose content holds one of the story's distinctive lines (residue)."""

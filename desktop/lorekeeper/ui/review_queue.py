@@ -8,7 +8,7 @@ the keyboard and the decision flow:
 
     A approve · R reject (type the reason, Enter) · E edit · J / ↓ next · K / ↑ previous ·
     Ctrl+Z undo the last decision (in place: the item comes back and is selected) ·
-    Shift+A approve every open item of the current filter · ? / F1 the cheat-sheet · Esc cancel
+    Shift+A approve every open item of the current filter · ? the cheat-sheet (F1: the app's) · Esc cancel
 
 Decisions are callbacks (`QueueActions`) that run as jobs (`ui.workers.run_task`): the GUI thread
 never does I/O. The queue does not reload the list itself after a decision: the store's change
@@ -166,7 +166,7 @@ class ReviewQueue(QWidget):
         self.prev_button = self._button(f"◀ Prev ({previous_keys[0]})", "", self.previous)
         self.next_button = self._button(f"Next ({next_keys[0]}) ▶", "", self.next)
         self.help_button = self._button("?", "", self.toggle_cheatsheet)
-        self.help_button.setToolTip("Keyboard shortcuts (? or F1)")
+        self.help_button.setToolTip("Keyboard shortcuts (?; F1 lists every shortcut of the app)")
         self.help_button.setFixedWidth(32)
         self.action_bar = QWidget()
         self._actions_layout = ab = FlowLayout(self.action_bar)  # wraps in a narrow window
@@ -232,7 +232,10 @@ class ReviewQueue(QWidget):
             enabled=actions.bulk_approve is not None,
         )
         self.add_shortcut(
-            ("?", "Shift+?", "F1"), "Show or hide this cheat-sheet", self.toggle_cheatsheet, label="? / F1"
+            ("?", "Shift+?"),
+            "Show or hide this cheat-sheet (F1: every shortcut of the app)",
+            self.toggle_cheatsheet,
+            label="?",
         )
         self.add_shortcut(("Esc",), "Cancel the reason or the editor, hide the cheat-sheet", self.escape)
 
@@ -251,6 +254,10 @@ class ReviewQueue(QWidget):
         b.setFocusPolicy(Qt.FocusPolicy.NoFocus)  # the keyboard stays on the queue
         b.clicked.connect(slot)
         return b
+
+    def sheet_rows(self) -> list[tuple[str, str]]:
+        """(keys, what they do) of every shortcut the queue binds on its panel (for the F1 sheet)."""
+        return list(getattr(self, "_sheet_rows", []))
 
     def add_shortcut(
         self,

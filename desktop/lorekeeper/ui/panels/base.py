@@ -50,6 +50,9 @@ class Panel(QWidget):
         has one, then every QShortcut under the panel whose `whatsThis` says what it does. A panel
         may override this to list more."""
         found = [(str(k), str(v)) for k, v in getattr(sys.modules.get(type(self).__module__), "SHORTCUTS", ())]
+        queue = getattr(self, "queue", None)  # a review panel: the keys its review queue binds
+        if queue is not None and hasattr(queue, "sheet_rows"):
+            found.extend(queue.sheet_rows())
         known = {k for k, _ in found}
         for sc in self.findChildren(QShortcut):
             key = sc.key().toString(QKeySequence.SequenceFormat.NativeText)

@@ -1,7 +1,7 @@
 """Conflicts: arbitrate contradicting facts, side by side, by the keyboard (seed 003, issue 11).
 
 1 / 2 (… 9) keep fact A / B (the others are rejected) · M merge into a new statement · X reject
-them all · J / K next / previous · ? / F1 the cheat-sheet. Every decision asks for a reason (Enter
+them all · J / K next / previous · ? the cheat-sheet (F1: the app's). Every decision asks for a reason (Enter
 confirms, Esc cancels) and goes through `ws.facts.resolve` in a job: a signed event (who, when,
 why); the losing facts keep their rows and history. The queue is the shared
 `ui.review_queue.ReviewQueue`.

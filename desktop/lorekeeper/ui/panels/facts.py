@@ -3,7 +3,7 @@
 A approve · R reject (type the reason, Enter) · E edit (statement, scope, type, confidence) ·
 O the quote in its document (again: the next provenance) · J / ↓ next · K / ↑ previous ·
 Ctrl+Z undo the last decision in place · Shift+A approve every candidate of the filter ·
-Ctrl+N add a fact by hand · ? / F1 the cheat-sheet.
+Ctrl+N add a fact by hand · ? the cheat-sheet (F1: the app's).
 
 The queue is the shared `ui.review_queue.ReviewQueue`; the list is a paged model over
 `ws.facts.list` (filters by project, status, type, document, confidence band and scope), so a
