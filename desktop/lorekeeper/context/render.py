@@ -7,8 +7,9 @@ Modes, from richest to leanest:
 - `signatures`: every import and every definition header (one line each, nesting shown by tabs).
 - `reference`: the path and the names defined at the top level.
 
-A file that failed to parse falls back to `full` (or `reference` when the budget cannot hold it),
-and its header says so: it is never silently dropped. The body of a compressed file is never
+A file that failed to parse is sent `full`, as a lexical outline (its import and definition lines
+with their line numbers, `outline.py`) in place of map and signatures, or as `reference`; its
+header says so: it is never silently dropped. The body of a compressed file is never
 larger than the file itself: when a mode would be, `full` is used instead.
 """
 
@@ -19,6 +20,7 @@ from dataclasses import dataclass, field
 from lorekeeper.context import tokens
 from lorekeeper.context.chunks import Chunk, assemble, chunks_of, order
 from lorekeeper.context.mmr import mmr_filter
+from lorekeeper.context.outline import lexical_outline
 from lorekeeper.context.parse import ParsedFile
 from lorekeeper.context.rewrite import safe_rewrite
 from lorekeeper.context.surprise import line_surprise
@@ -72,14 +74,20 @@ def render(
     n_orig = tokens.count(pf.text) if original_tokens is None else original_tokens
     if mode not in MODES:
         raise ValueError(f"unknown mode {mode!r}")
+    outline = False
     if pf.is_code and not pf.parsed:
-        # the structure of a broken file cannot be trusted: send it whole, or name it
-        if mode in ("map", "signatures"):
-            mode = "full"
+        # the structure of a broken file cannot be trusted: whole, a lexical outline of its
+        # import and definition lines (map and signatures), or its name
         note = _join(note, f"fallback: parse error at line {pf.error_line}")
-    if mode == "full":
-        body = safe_rewrite(pf.text, pf.protected)
+        if mode in ("map", "signatures"):
+            mode, outline = "signatures", True
+            note = _join(note, "lexical outline")
+    if outline:
+        body = lexical_outline(pf.text, pf.language)
         chosen: list[str] = []
+    elif mode == "full":
+        body = safe_rewrite(pf.text, pf.protected)
+        chosen = []
     elif mode == "reference":
         body = _reference(pf)
         chosen = []
