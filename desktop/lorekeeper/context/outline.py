@@ -24,7 +24,8 @@ _JS = (
     r"^[ \t]*(?:export[ \t]+)?(?:default[ \t]+)?(?:declare[ \t]+)?(?:abstract[ \t]+)?(?:async[ \t]+)?"
     r"(?:function\*?|class|interface|type|enum|namespace|module)[ \t]+" + _JS_NAME,
     r"^[ \t]*(?:export[ \t]+)?(?:const|let|var)[ \t]+" + _JS_NAME + r"[^=\n]*=[ \t]*(?:async[ \t]*)?"
-    r"(?:function\b|\([^)\n]*\)[^=\n]*=>|" + _JS_NAME + r"[ \t]*=>)",
+    r"(?:function\b|(?:<[^\n]*?>[ \t]*)?\([^)\n]*\)?[^=\n]*=>|(?:<[^\n]*?>[ \t]*)?\($|" + _JS_NAME + r"[ \t]*=>)",
+    r"^(?:export[ \t]+)?(?:declare[ \t]+)?(?:const|let|var)[ \t]+" + _JS_NAME,  # module-level variables
     # a method: modifiers, a name, a parameter list and an opening brace on the same line
     r"^[ \t]+(?:(?:public|private|protected|static|readonly|async|override|abstract|get|set)[ \t]+)*"
     r"(?!(?:if|for|while|switch|catch|return|function|else|do|try|with|new|await|typeof)\b)"

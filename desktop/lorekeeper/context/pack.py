@@ -55,6 +55,8 @@ TASK_SEEDS = 4  # the best-matching definitions whose callees (and callers) are 
 MAX_SECOND_CALLEES = 4  # callees of the best match's callees, in its own file
 MAX_CALLERS = 3  # callers pinned per seed (the two best seeds), most relevant first
 MAX_TEST_CALLERS = 3  # FixBug: test functions calling a seed, pinned after the callers
+PARALLEL_MIN_BYTES = 3 << 20  # a tree parses in worker processes from this many bytes of source (~750k tokens)
+MAX_PARSE_WORKERS = 3
 _CODE_EXTS = (".py", ".pyi", ".ts", ".tsx", ".js", ".jsx", ".rs", ".go", ".java", ".md")
 INDEX_TITLE = "=== index: files listed by path only, to fit the budget"
 
@@ -160,14 +162,115 @@ def pack_steps(
     tokens.preload()
     sources, skipped = scan(root)
     total_steps = len(sources) + 3
-    files: list[ParsedFile] = []
     detail = bool(task)  # calls and identifiers only matter for a task's relevance
-    for i, src in enumerate(sources):
-        if i % 16 == 0:
-            yield (i, total_steps, f"parsing {src.rel}")
-        files.append(parse_file(src.rel, src.text, detail=detail))
+    files = yield from parse_sources([(s.rel, s.text) for s in sources], detail, total_steps)
     counts = tokens.count_many([f.text for f in files])
     return (yield from pack_parsed(root, files, counts, skipped, task=task, budget=budget, mode=mode, started=started))
+
+
+def parse_workers(total_bytes: int) -> int:
+    """Worker processes for parsing a tree of `total_bytes`: none below PARALLEL_MIN_BYTES (a
+    process start costs more than it saves), else one fewer than the CPUs (this process parses
+    too); LOREKEEPER_PARSE_WORKERS overrides."""
+    import os
+
+    env = os.environ.get("LOREKEEPER_PARSE_WORKERS", "")
+    if env.isdigit():
+        return int(env)
+    if total_bytes < PARALLEL_MIN_BYTES:
+        return 0
+    return max(0, min(MAX_PARSE_WORKERS, (os.cpu_count() or 1) - 1))
+
+
+def parse_sources(
+    items: list[tuple[str, str]], detail: bool, total_steps: int | None = None
+) -> Generator[tuple[int, int, str], None, list[ParsedFile]]:
+    """Parse (rel, text) pairs in order, yielding progress: files already in the content cache
+    are not parsed again; on a large tree the others are shared by bytes between this process
+    and `parse_workers` worker processes (`parseworker`: tree-sitter and the query sweep hold the
+    GIL, so threads would not help). A worker that fails is not fatal: its files are parsed here."""
+    from lorekeeper.context.parse import adopt, cached, parse_batch
+
+    total = len(items) + 3 if total_steps is None else total_steps
+    todo = [k for k, (rel, text) in enumerate(items) if not cached(rel, text, detail)]
+    workers = parse_workers(sum(len(items[k][1]) for k in todo))
+    done: dict[int, ParsedFile] = {}
+    jobs: list[tuple[list[int], Any]] = []
+    if workers:
+        # the biggest files first, each to the least loaded of the workers and this process
+        loads = [0] * (workers + 1)
+        shares: list[list[int]] = [[] for _ in range(workers + 1)]
+        for k in sorted(todo, key=lambda k: (-len(items[k][1]), k)):
+            w = min(range(workers + 1), key=lambda j: (loads[j], j))
+            loads[w] += len(items[k][1])
+            shares[w].append(k)
+        jobs = [
+            (sorted(share), _start_worker([items[j] for j in sorted(share)], detail)) for share in shares[1:] if share
+        ]
+        todo = sorted(shares[0])
+    try:
+        for n, k in enumerate(todo):
+            if n % 16 == 0:
+                yield (len(done), total, f"parsing {items[k][0]}")
+            rel, text = items[k]
+            done[k] = parse_file(rel, text, detail=detail)
+        for share, job in jobs:
+            yield (len(done), total, f"parsing {items[share[0]][0]} (worker)")
+            results = _finish_worker(job)
+            if results is None or len(results) != len(share):
+                results = parse_batch([items[j] for j in share], detail)
+            for k, pf in zip(share, results, strict=True):
+                done[k] = adopt(pf, items[k][1], detail)
+    finally:
+        for _share, job in jobs:
+            _stop_worker(job)
+    return [done[k] if k in done else parse_file(rel, text, detail=detail) for k, (rel, text) in enumerate(items)]
+
+
+def _start_worker(items: list[tuple[str, str]], detail: bool) -> Any:
+    """A `parseworker` process fed (and drained) by a thread, while this process parses too."""
+    import pickle
+    import subprocess
+    import sys
+    import threading
+
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "lorekeeper.context.parseworker"],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.DEVNULL,
+    )
+    box: dict[str, Any] = {"proc": proc}
+
+    def run() -> None:
+        try:
+            box["out"], _ = proc.communicate(pickle.dumps((items, detail), protocol=pickle.HIGHEST_PROTOCOL))
+        except OSError as exc:  # a broken pipe: the files are parsed here instead
+            box["error"] = exc
+
+    box["thread"] = threading.Thread(target=run, name="parse-worker-io", daemon=True)
+    box["thread"].start()
+    return box
+
+
+def _finish_worker(box: Any) -> list[ParsedFile] | None:
+    import pickle
+
+    box["thread"].join()
+    if "error" in box or box["proc"].returncode != 0 or not box.get("out"):
+        return None
+    try:
+        results: list[ParsedFile] = pickle.loads(box["out"])
+    except (pickle.UnpicklingError, EOFError, AttributeError, ImportError, ValueError, TypeError):
+        return None
+    return results
+
+
+def _stop_worker(box: Any) -> None:
+    proc = box["proc"]
+    if proc.poll() is None:  # the pack was cancelled while it ran
+        proc.kill()
+        proc.wait()
 
 
 def pack_parsed(

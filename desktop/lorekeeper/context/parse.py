@@ -8,9 +8,11 @@ renderers can cut the original text exactly.
 
 from __future__ import annotations
 
+import hashlib
+import operator
 import re
-from collections import Counter
-from dataclasses import dataclass, field
+from collections import Counter, OrderedDict
+from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from pathlib import PurePath
 from typing import Any
@@ -22,6 +24,7 @@ IDENTIFIER_TYPES = frozenset(
     {"identifier", "property_identifier", "field_identifier", "type_identifier", "shorthand_property_identifier"}
 )
 _WORD = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+_KEEP_BYTES = re.compile(rb"[\"'`\\]")  # a header holding these is joined token by token
 _STRING_QUOTES = re.compile(r"^[rRbBuUfF]*(\"\"\"|\'\'\'|\"|\')|(\"\"\"|\'\'\'|\"|\')$")
 
 
@@ -221,13 +224,75 @@ SHORT_VALUE = 24  # a member's value is kept up to this many characters, else `=
 
 # TypeScript 4.7 variance annotations (`<in out T>`), which the newest tree-sitter-typescript wheel
 # (0.23.2) does not parse: blanked (same length, so byte offsets stay) for a second parse.
-_VARIANCE = re.compile(rb"(?<=[<,])(\s*)((?:in|out|in\s+out)\s+)(?=[A-Za-z_$][\w$]*\s*(?:[,>=]|extends\b))")
+# Comments may stand between the `<` and the annotation (`<\n /** @ts-ignore */\n out Shape ...>`);
+# possessive quantifiers: a line of `////...` must not backtrack exponentially.
+_VARIANCE = re.compile(
+    rb"(?<=[<,])((?:\s++|//[^\n]*+|/\*(?:[^*]++|\*(?!/))*+\*/)*+)((?:in|out|in\s+out)\s+)"
+    rb"(?=[A-Za-z_$][\w$]*\s*(?:[,>=]|extends\b))"
+)
+
+
+CACHE_MAX_BYTES = 96 << 20  # parse results kept per content hash in this process (text bytes)
+_cache: OrderedDict[tuple[bytes, str, bool], ParsedFile] = OrderedDict()
+_cache_bytes = 0
 
 
 def parse_file(rel: str, text: str, *, detail: bool = True) -> ParsedFile:
     """Parse `text` (the content of `rel`); non-code files get an outline or nothing.
-    `detail=False` skips calls, identifiers and complexity (about twice as fast)."""
+    `detail=False` skips calls, identifiers and complexity (about twice as fast).
+    Results are cached per content hash (and language) for the life of the process, so a file
+    seen twice (a copy, the same tree packed for another task) is parsed once; the cached facts
+    are shared, read-only, between the results."""
     spec = spec_for(rel)
+    key = _key(rel, text, detail)
+    hit = _cache.get(key)
+    if hit is not None:
+        _cache.move_to_end(key)
+        return replace(hit, rel=rel, text=text)
+    pf = _parse_uncached(rel, text, spec, detail)
+    _remember(key, pf)
+    return replace(pf)  # a shallow copy: the cached object itself is never handed out
+
+
+def _remember(key: tuple[bytes, str, bool], pf: ParsedFile) -> None:
+    global _cache_bytes
+    _cache[key] = pf
+    _cache_bytes += len(pf.text)
+    while _cache_bytes > CACHE_MAX_BYTES and len(_cache) > 1:
+        _k, old = _cache.popitem(last=False)
+        _cache_bytes -= len(old.text)
+
+
+def parse_batch(items: list[tuple[str, str]], detail: bool) -> list[ParsedFile]:
+    """Parse (rel, text) pairs in a worker process; the texts are not sent back (the caller has
+    them: `adopt` puts them back and fills this process's cache)."""
+    out = []
+    for rel, text in items:
+        pf = _parse_uncached(rel, text, spec_for(rel), detail)
+        pf.text = ""
+        out.append(pf)
+    return out
+
+
+def adopt(pf: ParsedFile, text: str, detail: bool) -> ParsedFile:
+    """A result of `parse_batch` with its text back, remembered in the content cache."""
+    pf.text = text
+    _remember(_key(pf.rel, text, detail), pf)
+    return pf
+
+
+def cached(rel: str, text: str, detail: bool) -> bool:
+    """True when `parse_file(rel, text, detail=detail)` would be answered from the cache."""
+    return _key(rel, text, detail) in _cache
+
+
+def _key(rel: str, text: str, detail: bool) -> tuple[bytes, str, bool]:
+    spec = spec_for(rel)
+    kind = spec.name if spec is not None else PurePath(rel).suffix.lower()
+    return (hashlib.blake2b(text.encode("utf-8", "surrogatepass"), digest_size=16).digest(), kind, detail)
+
+
+def _parse_uncached(rel: str, text: str, spec: LanguageSpec | None, detail: bool) -> ParsedFile:
     if spec is None:
         suffix = PurePath(rel).suffix.lower()
         if suffix in MARKDOWN_EXTENSIONS:
@@ -252,8 +317,6 @@ def _parse_code(rel: str, text: str, spec: LanguageSpec, detail: bool) -> Parsed
     if root.has_error:
         pf.error_line = _first_error_line(root)
     _Walker(spec, src, pf, detail).run(root)
-    if not detail:
-        pf.protected = _string_spans(parser.language, spec, root)
     return pf
 
 
@@ -275,6 +338,43 @@ def _string_spans(language: object, spec: LanguageSpec, root: object) -> list[tu
 
 
 _queries: dict[str, object] = {}
+_detail_queries: dict[tuple[str, bool], Any] = {}
+_SWEEP_ORDER = operator.itemgetter(0, 1, 2)
+
+
+def _detail_query(spec: LanguageSpec, detail: bool = True) -> Any:
+    """One query per language capturing what `_Walker._sweep` needs: definitions (@d), members
+    (@m), module-level assignments (@a, Python aliases), identifiers (@i), callees (@c), branches
+    (@b), nesting nodes (@n), strings (@s), comments and imports (@x). Node types or fields the
+    grammar lacks are left out. Without detail: definitions, members, strings, comments and
+    imports only (a light parse: no calls, identifiers or complexity)."""
+    q = _detail_queries.get((spec.name, detail))
+    if q is not None:
+        return q
+    import tree_sitter
+
+    language = parser_for(spec.name).language
+    assert language is not None
+
+    def known(t: str) -> bool:
+        return bool(language.id_for_node_kind(t, True))
+
+    def caps(types: Any, name: str) -> list[str]:
+        return [f"({t}) @{name}" for t in sorted(types) if known(t)]
+
+    patterns = caps(spec.definitions, "d") + caps(_MEMBER_TYPES, "m")
+    if detail:
+        patterns += caps(IDENTIFIER_TYPES, "i")
+        if spec.name == "python":
+            patterns += caps({"assignment"}, "a")
+        for t, fld in sorted(spec.calls.items()):
+            if known(t) and language.field_id_for_name(fld) is not None:
+                patterns.append(f"({t} {fld}: (_) @c)")
+        patterns += caps(_BRANCH_TYPES, "b") + caps(_NESTING_TYPES, "n")
+    patterns += caps(spec.strings, "s") + caps(spec.comments | spec.imports, "x")
+    q = tree_sitter.QueryCursor(tree_sitter.Query(language, "\n".join(patterns)))
+    _detail_queries[(spec.name, detail)] = q
+    return q
 
 
 def _first_error_line(root: object) -> int:
@@ -299,67 +399,8 @@ class _Walker:
         self._comment_marks = (b"#",) if spec.name == "python" else (b"//", b"/*")
 
     def run(self, root: object) -> None:
-        # (node, enclosing definition index, nesting depth inside that definition)
-        stack: list[tuple[object, int | None, int]] = [(root, None, 0)]
-        spec = self.spec
+        self._sweep(root)
         defs = self.pf.definitions
-        light = not self.detail
-        skip = _LIGHT_SKIP_OF.get(spec.name, LIGHT_SKIP)
-        while stack:
-            node, owner, nest = stack.pop()
-            t = node.type  # type: ignore[attr-defined]
-            if t in _MEMBER_TYPES:
-                self._member(node, t, owner)
-            if light:
-                if t in skip or t in spec.strings or t in spec.comments or t in IDENTIFIER_TYPES:
-                    continue
-                if t in spec.imports:
-                    self._import(node)
-                    continue
-                if t in spec.definitions:
-                    idx = self._definition(node, spec.definitions[t], owner)
-                    if idx is not None:
-                        owner = idx
-                stack.extend((child, owner, 0) for child in reversed(node.children))  # type: ignore[attr-defined]
-                continue
-            if t in spec.strings:
-                s, e = node.start_point[0], node.end_point[0]  # type: ignore[attr-defined]
-                if e > s:
-                    self.pf.protected.append((s, e))
-                continue
-            if t in spec.comments:
-                continue
-            if t in spec.imports:
-                self._import(node)
-                continue
-            if t in IDENTIFIER_TYPES:
-                name = node.text.decode("utf-8", "replace")  # type: ignore[attr-defined]
-                self.pf.identifiers[name] += 1
-                if owner is not None:
-                    defs[owner].identifiers[name] += 1
-                continue
-            if owner is not None:
-                d = defs[owner]
-                if t in _BRANCH_TYPES:
-                    d.complexity += 1
-                if t in _NESTING_TYPES:
-                    nest += 1
-                    d.max_nesting = max(d.max_nesting, nest)
-            if owner is None and t == "assignment" and spec.name == "python":
-                self._alias(node)
-            if t in spec.calls and owner is not None:
-                callee = node.child_by_field_name(spec.calls[t])  # type: ignore[attr-defined]
-                if callee is not None:
-                    words = _WORD.findall(callee.text.decode("utf-8", "replace"))
-                    if words:
-                        defs[owner].calls.add(words[-1])
-            if t in spec.definitions:
-                idx = self._definition(node, spec.definitions[t], owner)
-                if idx is not None:
-                    owner, nest = idx, 0
-            children = node.children  # type: ignore[attr-defined]
-            for child in reversed(children):
-                stack.append((child, owner, nest))
         defs_sorted = sorted(range(len(defs)), key=lambda i: defs[i].start)
         if defs_sorted != list(range(len(defs))):
             remap = {old: new for new, old in enumerate(defs_sorted)}
@@ -368,6 +409,95 @@ class _Walker:
                 if d.parent is not None:
                     d.parent = remap[d.parent]
             self.pf.definitions = new_defs
+
+    def _light(self, root: object) -> None:
+        """Walk the statements for definitions, imports and members; expression subtrees
+        (LIGHT_SKIP) are not entered: no calls, identifiers or complexity."""
+        stack: list[tuple[Any, int | None]] = [(root, None)]
+        spec = self.spec
+        skip = _LIGHT_SKIP_OF.get(spec.name, LIGHT_SKIP)
+        strings, comments, imports, definitions = spec.strings, spec.comments, spec.imports, spec.definitions
+        while stack:
+            node, owner = stack.pop()
+            t = node.type
+            if t in _MEMBER_TYPES:
+                self._member(node, t, owner)
+            if t in skip or t in strings or t in comments or t in IDENTIFIER_TYPES:
+                continue
+            if t in imports:
+                self._import(node)
+                continue
+            if t in definitions:
+                idx = self._definition(node, definitions[t], owner)
+                if idx is not None:
+                    owner = idx
+            stack.extend((child, owner) for child in reversed(node.children))
+
+    def _sweep(self, root: Any) -> None:
+        """Everything from one tree-sitter query (C speed) instead of a Python walk over every
+        node: definitions, imports, members, aliases, identifiers, callees, branches, nesting nodes
+        and strings are captured, then swept in source order with a stack of the open definitions,
+        nesting nodes and excluded spans (strings, comments, imports: the per-node walk this
+        replaces never entered them), so each capture goes to its innermost definition."""
+        spec = self.spec
+        captures = _detail_query(spec, self.detail).captures(root)
+        # (start, -end, order, kind, node): the enclosing node first; at one node, member before
+        # definition (a TypeScript field is both), intervals before the points they hold
+        order = {"m": 0, "d": 1, "x": 2, "s": 2, "n": 2, "i": 3, "c": 3, "b": 3, "a": 3}
+        items: list[tuple[int, int, int, str, Any]] = []
+        for name, nodes in captures.items():
+            o = order[name]
+            items.extend((n.start_byte, -n.end_byte, o, name, n) for n in nodes)
+        items.sort(key=_SWEEP_ORDER)
+        defs = self.pf.definitions
+        file_ids = self.pf.identifiers
+        protected = self.pf.protected
+        definitions = spec.definitions
+        # open intervals: (end, owner definition, nesting depth inside it, excluded)
+        stack: list[tuple[int, int | None, int, bool]] = [(1 << 62, None, 0, False)]
+        for start, neg_end, _o, kind, node in items:
+            while stack[-1][0] <= start:
+                stack.pop()
+            _e, owner, nest, excluded = stack[-1]
+            if excluded:
+                continue
+            if kind == "i":
+                name = node.text.decode("utf-8", "replace")
+                file_ids[name] += 1
+                if owner is not None:
+                    defs[owner].identifiers[name] += 1
+            elif kind == "c":
+                if owner is not None:
+                    words = _WORD.findall(node.text.decode("utf-8", "replace"))
+                    if words:
+                        defs[owner].calls.add(words[-1])
+            elif kind == "b":
+                if owner is not None:
+                    defs[owner].complexity += 1
+            elif kind == "n":
+                if owner is not None:
+                    d = defs[owner]
+                    d.max_nesting = max(d.max_nesting, nest + 1)
+                    stack.append((-neg_end, owner, nest + 1, False))
+                else:
+                    stack.append((-neg_end, None, 0, False))
+            elif kind == "d":
+                idx = self._definition(node, definitions[node.type], owner)
+                if idx is not None:
+                    stack.append((-neg_end, idx, 0, False))
+            elif kind == "m":
+                self._member(node, node.type, owner)
+            elif kind == "a":
+                if owner is None:
+                    self._alias(node)
+            else:  # a string, comment or import: nothing inside it counts
+                if kind == "s":
+                    s_line, e_line = node.start_point[0], node.end_point[0]
+                    if e_line > s_line:
+                        protected.append((int(s_line), int(e_line)))
+                elif node.type in spec.imports:
+                    self._import(node)
+                stack.append((-neg_end, owner, nest, True))
 
     # -- pieces ---------------------------------------------------------------------------------
 
@@ -610,8 +740,11 @@ class _Walker:
         indentation) turned into one space; the inside of strings is kept byte for byte."""
         src = self.src
         raw = src[node.start_byte : stop].rstrip()  # type: ignore[attr-defined]
-        if b"\n" not in raw and b"\r" not in raw and not any(m in raw for m in self._comment_marks):
-            return raw.decode("utf-8", "replace").strip()  # the common case: already one clean line
+        if not any(m in raw for m in self._comment_marks):
+            if b"\n" not in raw and b"\r" not in raw:
+                return raw.decode("utf-8", "replace").strip()  # the common case: already one clean line
+            if not _KEEP_BYTES.search(raw):  # no string, no line continuation: join the lines
+                return " ".join(ln.strip() for ln in raw.decode("utf-8", "replace").splitlines() if ln.strip())
         pieces: list[str] = []
         last_end: int | None = None
         stack = [node]
