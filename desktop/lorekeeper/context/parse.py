@@ -8,6 +8,7 @@ renderers can cut the original text exactly.
 
 from __future__ import annotations
 
+import bisect
 import hashlib
 import operator
 import re
@@ -445,28 +446,28 @@ class _Walker:
         # definition (a TypeScript field is both), intervals before the points they hold
         order = {"m": 0, "d": 1, "x": 2, "s": 2, "n": 2, "i": 3, "c": 3, "b": 3, "a": 3}
         items: list[tuple[int, int, int, str, Any]] = []
+        idents = captures.pop("i", [])  # most captures: given their owner by bisection afterwards
         for name, nodes in captures.items():
             o = order[name]
             items.extend((n.start_byte, -n.end_byte, o, name, n) for n in nodes)
         items.sort(key=_SWEEP_ORDER)
         defs = self.pf.definitions
-        file_ids = self.pf.identifiers
         protected = self.pf.protected
         definitions = spec.definitions
         # open intervals: (end, owner definition, nesting depth inside it, excluded)
         stack: list[tuple[int, int | None, int, bool]] = [(1 << 62, None, 0, False)]
+        # segments of the source with one owner and exclusion: (start byte, owner, excluded)
+        seg_at: list[int] = [0]
+        seg_of: list[tuple[int | None, bool]] = [(None, False)]
         for start, neg_end, _o, kind, node in items:
             while stack[-1][0] <= start:
-                stack.pop()
+                end = stack.pop()[0]
+                seg_at.append(end)
+                seg_of.append((stack[-1][1], stack[-1][3]))
             _e, owner, nest, excluded = stack[-1]
             if excluded:
                 continue
-            if kind == "i":
-                name = node.text.decode("utf-8", "replace")
-                file_ids[name] += 1
-                if owner is not None:
-                    defs[owner].identifiers[name] += 1
-            elif kind == "c":
+            if kind == "c":
                 if owner is not None:
                     words = _WORD.findall(node.text.decode("utf-8", "replace"))
                     if words:
@@ -485,6 +486,8 @@ class _Walker:
                 idx = self._definition(node, definitions[node.type], owner)
                 if idx is not None:
                     stack.append((-neg_end, idx, 0, False))
+                    seg_at.append(start)
+                    seg_of.append((idx, False))
             elif kind == "m":
                 self._member(node, node.type, owner)
             elif kind == "a":
@@ -498,6 +501,22 @@ class _Walker:
                 elif node.type in spec.imports:
                     self._import(node)
                 stack.append((-neg_end, owner, nest, True))
+                seg_at.append(start)
+                seg_of.append((owner, True))
+        while len(stack) > 1:
+            seg_at.append(stack.pop()[0])
+            seg_of.append((stack[-1][1], stack[-1][3]))
+        file_ids = self.pf.identifiers
+        for node in idents:
+            # the last segment starting at or before the identifier (an interval opening at its
+            # very byte holds it: a definition opens at its name in `const f = ...`)
+            owner, excluded = seg_of[bisect.bisect_right(seg_at, node.start_byte) - 1]
+            if excluded:
+                continue
+            name = node.text.decode("utf-8", "replace")
+            file_ids[name] += 1
+            if owner is not None:
+                defs[owner].identifiers[name] += 1
 
     # -- pieces ---------------------------------------------------------------------------------
 
