@@ -103,6 +103,8 @@ class PackResult:
     shared_imports: list[str]
     sections: dict[str, str] = field(default_factory=dict)  # rel -> its text in the pack
     indexed: list[str] = field(default_factory=list)  # omitted files still named in the pack's index
+    # per-layer metrics in pipeline order: name, tokens_in, tokens_out, seconds, and what it did
+    layers: list[dict[str, Any]] = field(default_factory=list)
 
     def to_dict(self, with_text: bool = False) -> dict[str, Any]:
         out = {
@@ -160,12 +162,27 @@ def pack_steps(
     if not root.exists():
         raise InvalidInputError(f"{root} does not exist: give a folder or a file to pack")
     tokens.preload()
+    t0 = time.perf_counter()
     sources, skipped = scan(root)
+    t1 = time.perf_counter()
     total_steps = len(sources) + 3
     detail = bool(task)  # calls and identifiers only matter for a task's relevance
     files = yield from parse_sources([(s.rel, s.text) for s in sources], detail, total_steps)
+    t2 = time.perf_counter()
     counts = tokens.count_many([f.text for f in files])
-    return (yield from pack_parsed(root, files, counts, skipped, task=task, budget=budget, mode=mode, started=started))
+    total = sum(counts)
+    layers = [
+        _layer("scan", total, total, t1 - t0, f"{len(sources)} files read, {len(skipped)} skipped"),
+        _layer("parse", total, total, t2 - t1, f"{sum(1 for f in files if not f.parsed)} parse errors"),
+        _layer("count", total, total, time.perf_counter() - t2, "exact o200k counts"),
+    ]
+    result = yield from pack_parsed(root, files, counts, skipped, task=task, budget=budget, mode=mode, started=started)
+    result.layers[:0] = layers
+    return result
+
+
+def _layer(name: str, tokens_in: int, tokens_out: int, seconds: float, note: str = "") -> dict[str, Any]:
+    return {"layer": name, "tokens_in": tokens_in, "tokens_out": tokens_out, "seconds": round(seconds, 4), "note": note}
 
 
 def parse_workers(total_bytes: int) -> int:
@@ -291,8 +308,11 @@ def pack_parsed(
     total_steps = len(files) + 3
     sources = files
     input_tokens = sum(counts)
+    t_intent = time.perf_counter()
     intent = classify(task)
+    layers = [_layer("intent", input_tokens, input_tokens, time.perf_counter() - t_intent, intent.task_type)]
     yield (len(sources), total_steps, "ranking files")
+    t_rank = time.perf_counter()
     need_graph = mode == "auto" or budget is not None or bool(task)
     if need_graph and files:
         from lorekeeper.context.graph import relevance
@@ -303,16 +323,43 @@ def pack_parsed(
     else:
         file_rel, def_rel, communities, call_graph = [0.0] * len(files), {}, [-1] * len(files), None
         matches = {}
+    layers.append(
+        _layer("relevance", input_tokens, input_tokens, time.perf_counter() - t_rank, "graph, PageRank, heat")
+    )
     yield (len(sources) + 1, total_steps, "allocating tokens")
+    t_plan = time.perf_counter()
     cap = input_tokens if budget is None else min(budget, input_tokens)
     if mode == "auto" and budget is None:
         cap = max(1, int(input_tokens * AUTO_DEFAULT_SHARE)) if input_tokens else 0
     packer = _Packer(files, counts, file_rel, def_rel, intent, mode, cap, call_graph, matches)
     packer.decide()
+    planned = sum(packer.sent(i) for i in packer.rendered)
+    modes = Counter(r.mode for r in packer.rendered.values())
+    layers.append(
+        _layer(
+            "allocate+compress",
+            input_tokens,
+            planned + packer.hoisted_tokens,
+            time.perf_counter() - t_plan,
+            ", ".join(f"{m} {modes[m]}" for m in sorted(modes)) + f"; index {len(packer.indexed)}",
+        )
+    )
+    layers.append(
+        _layer(
+            "mmr",
+            planned + packer.hoisted_tokens,
+            planned,
+            0.0,
+            f"{packer.hoisted_lines} repeated import lines hoisted once; {packer.doc_lines_dropped} doc lines dropped",
+        )
+    )
     yield (len(sources) + 2, total_steps, "checking the budget")
+    t_deliver = time.perf_counter()
     text = packer.assemble(root, budget, skipped)
     out_tokens = tokens.count(text)
+    steps = 0
     while out_tokens > cap:
+        steps += 1
         # incremental accounting: each step frees a known number of tokens (per-file counts are
         # cached), so the whole pack is only re-assembled and counted once the estimate fits
         need = out_tokens - cap
@@ -325,6 +372,11 @@ def pack_parsed(
             need -= max(1, freed)
         text = packer.assemble(root, budget, skipped)
         out_tokens = tokens.count(text)
+    layers.append(
+        _layer(
+            "deliver", planned, out_tokens, time.perf_counter() - t_deliver, f"{steps} downgrade rounds, exact count"
+        )
+    )
     entries = []
     for i, pf in enumerate(files):
         r = packer.rendered.get(i)
@@ -361,6 +413,7 @@ def pack_parsed(
         shared_imports=sorted({line for lines in packer.shared.values() for line in lines}),
         sections={files[i].rel: r.text for i, r in packer.rendered.items()},
         indexed=[files[i].rel for i in sorted(packer.indexed)],
+        layers=layers,
     )
 
 
@@ -414,7 +467,14 @@ class _Packer:
         self._sent: dict[int, int] = {}  # exact tokens of each rendered file (incremental accounting)
         self._src: dict[int, bytes] = {}
         self._index_costs: dict[int, int] = {}
+        self.hoisted_lines = 0  # import lines the MMR hoisting printed once instead of in each file
+        self.hoisted_tokens = 0
         self._anchor_def = min(def_rel.items(), key=lambda kv: (-kv[1], kv[0]))[0] if intent.task and def_rel else None
+
+    @property
+    def doc_lines_dropped(self) -> int:
+        """Docstring lines MMR dropped from the map-mode files sent."""
+        return sum(r.mmr_dropped for r in self.rendered.values())
 
     # -- rendering and costs ------------------------------------------------------------------
 
@@ -796,6 +856,12 @@ class _Packer:
             for key, lines in by_group.items():
                 groups.setdefault(key, []).append(lines)
         self.shared = {k: v for k, v in ((k, shared_lines(g)) for k, g in sorted(groups.items())) if v}
+        # what the hoisting saves: each shared line is printed once instead of once per file
+        for key, hoisted in self.shared.items():
+            for line in hoisted:
+                repeats = sum(1 for per_file in groups[key] if line in per_file) - 1
+                self.hoisted_lines += repeats
+                self.hoisted_tokens += repeats * (tokens.count(line) + 1)
 
     def alternatives(self, i: int) -> dict[str, int]:
         """What file i would cost in signatures and reference mode (for re-injection plans)."""
