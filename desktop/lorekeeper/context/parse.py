@@ -143,66 +143,6 @@ _NESTING_TYPES = frozenset(
 )
 
 
-# Expression-level nodes: in a light parse (no task: calls and identifiers are not needed) their
-# subtrees are not walked, as they hold no definition or import the renderers need.
-LIGHT_SKIP = frozenset(
-    {
-        "expression_statement",
-        "return_statement",
-        "call",
-        "assignment",
-        "augmented_assignment",
-        "argument_list",
-        "binary_operator",
-        "comparison_operator",
-        "boolean_operator",
-        "lambda",
-        "list",
-        "dictionary",
-        "tuple",
-        "set",
-        "parenthesized_expression",
-        "subscript",
-        "attribute",
-        "keyword_argument",
-        "assert_statement",
-        "raise_statement",
-        "delete_statement",
-        "pass_statement",
-        "expression_list",
-        "call_expression",
-        "member_expression",
-        "arguments",
-        "binary_expression",
-        "assignment_expression",
-        "macro_invocation",
-        "field_expression",
-        "method_invocation",
-        "local_variable_declaration",
-        "short_var_declaration",
-        "let_declaration",
-        "list_comprehension",
-        "dictionary_comprehension",
-        "generator_expression",
-        "conditional_expression",
-        "not_operator",
-        "unary_operator",
-    }
-)
-
-
-# JS/TS define functions inside call arguments (`test("x", () => {...})`, `$constructor("X", (inst) =>
-# {...})`) and object literals: a light parse walks into those.
-_JS_LIGHT_SKIP = LIGHT_SKIP - {
-    "expression_statement",
-    "call_expression",
-    "arguments",
-    "assignment_expression",
-    "return_statement",
-    "parenthesized_expression",
-}
-_LIGHT_SKIP_OF = {"javascript": _JS_LIGHT_SKIP, "typescript": _JS_LIGHT_SKIP, "tsx": _JS_LIGHT_SKIP}
-
 # Node types that may hold a `Member` (see `_Walker._member`).
 _MEMBER_TYPES = frozenset(
     {
@@ -327,24 +267,6 @@ def _parse_code(rel: str, text: str, spec: LanguageSpec, detail: bool) -> Parsed
     return pf
 
 
-def _string_spans(language: object, spec: LanguageSpec, root: object) -> list[tuple[int, int]]:
-    """Line spans of the multi-line string literals (a tree-sitter query: C speed)."""
-    import tree_sitter
-
-    q = _queries.get(spec.name)
-    if q is None:
-        known = [t for t in sorted(spec.strings) if language.id_for_node_kind(t, True)]  # type: ignore[attr-defined]
-        q = tree_sitter.Query(language, " ".join(f"({t}) @s" for t in known))  # type: ignore[arg-type]
-        _queries[spec.name] = q
-    spans = []
-    for node in tree_sitter.QueryCursor(q).captures(root).get("s", []):  # type: ignore[arg-type]
-        s, e = node.start_point[0], node.end_point[0]
-        if e > s:
-            spans.append((int(s), int(e)))
-    return sorted(set(spans))
-
-
-_queries: dict[str, object] = {}
 _detail_queries: dict[tuple[str, bool], Any] = {}
 _SWEEP_ORDER = operator.itemgetter(0, 1, 2)
 
@@ -396,7 +318,8 @@ def _first_error_line(root: object) -> int:
 
 
 class _Walker:
-    """One pass over the tree: definitions, imports, calls, identifiers, protected strings."""
+    """One query over the tree, swept in source order (`_sweep`): definitions, imports, members,
+    and with detail the calls, identifiers and complexity; the protected strings."""
 
     def __init__(self, spec: LanguageSpec, src: bytes, pf: ParsedFile, detail: bool = True) -> None:
         self.spec = spec
@@ -416,29 +339,6 @@ class _Walker:
                 if d.parent is not None:
                     d.parent = remap[d.parent]
             self.pf.definitions = new_defs
-
-    def _light(self, root: object) -> None:
-        """Walk the statements for definitions, imports and members; expression subtrees
-        (LIGHT_SKIP) are not entered: no calls, identifiers or complexity."""
-        stack: list[tuple[Any, int | None]] = [(root, None)]
-        spec = self.spec
-        skip = _LIGHT_SKIP_OF.get(spec.name, LIGHT_SKIP)
-        strings, comments, imports, definitions = spec.strings, spec.comments, spec.imports, spec.definitions
-        while stack:
-            node, owner = stack.pop()
-            t = node.type
-            if t in _MEMBER_TYPES:
-                self._member(node, t, owner)
-            if t in skip or t in strings or t in comments or t in IDENTIFIER_TYPES:
-                continue
-            if t in imports:
-                self._import(node)
-                continue
-            if t in definitions:
-                idx = self._definition(node, definitions[t], owner)
-                if idx is not None:
-                    owner = idx
-            stack.extend((child, owner) for child in reversed(node.children))
 
     def _sweep(self, root: Any) -> None:
         """Everything from one tree-sitter query (C speed) instead of a Python walk over every
