@@ -179,7 +179,7 @@ _VARIANCE = re.compile(
 )
 
 
-CACHE_MAX_BYTES = 96 << 20  # parse results kept per content hash in this process (text bytes)
+CACHE_MAX_BYTES = 32 << 20  # parse results kept per content hash in this process (~8M tokens of text)
 _cache: OrderedDict[tuple[bytes, str, bool], ParsedFile] = OrderedDict()
 _cache_bytes = 0
 
