@@ -157,3 +157,44 @@ def test_side_by_side_with_repomix() -> None:
         print(f"mean share of needed bodies sent whole: {sum(shares) / len(shares):.0%}")
     finally:
         shutil.rmtree(work, ignore_errors=True)
+
+
+TS_TREES = [Path(p) for p in os.environ.get("LOREKEEPER_BENCH_TS", "").split(os.pathsep) if p]
+
+
+@pytest.mark.skipif(not TS_TREES, reason="set LOREKEEPER_BENCH_TS to TypeScript trees (e.g. zod's packages/zod/src)")
+def test_typescript_signatures_against_the_naive_floor() -> None:
+    """TypeScript signatures mode against two baselines, named in each line: the naive floor (every
+    import and every definition's text up to its body, verbatim: `bench.code_facts`, tree-sitter
+    node types, not the packer's walker) and `repomix --compress` when npm can install it. Name
+    recall: each definition name of a file appears as a word in that file's section."""
+    import re
+
+    rx = repomix_bin()
+    print()
+    for root in TS_TREES:
+        facts = bench.code_facts(root)
+        t0 = time.perf_counter()
+        result = pack(root, mode="signatures")
+        secs = time.perf_counter() - t0
+        naive = sum(tokens.count(f.naive) for f in facts)
+        out = sum(tokens.count(result.sections.get(f.rel, "")) for f in facts)
+        found = total = 0
+        for f in facts:
+            words = set(re.findall(r"[A-Za-z_$][\w$]*", result.sections.get(f.rel, "")))
+            found += len(f.names & words)
+            total += len(f.names)
+        print(
+            f"== {root}: {len(facts)} TS files; lorekeeper signatures {out:,} tokens / naive floor {naive:,} = "
+            f"{out / naive:.3f}x (target <= 1.0x); name recall {found / total:.2%} (target >= 99%); {secs:.2f}s"
+        )
+        if rx is not None:
+            dest = Path(tempfile.mkdtemp(prefix="lk-bench-ts-")) / "repomix.xml"
+            rsecs = timed([str(rx), "--compress", "--no-security-check", "-o", str(dest), "."], root)
+            ref = tokens.count(dest.read_text(encoding="utf-8"))
+            print(
+                f"   baseline repomix --compress: {ref:,} tokens, {rsecs:.2f}s; lorekeeper / repomix = {out / ref:.3f}x"
+            )
+        else:
+            print("   repomix baseline skipped: npm is not installed")
+        assert result.output_tokens > 0

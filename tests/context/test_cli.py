@@ -75,6 +75,15 @@ def test_overview_smells_and_bench(click_tree: Path) -> None:
     assert by["lorekeeper signatures"]["tokens_out"] < by["naive dump"]["tokens_out"]
     text = _run("ctx", "bench", str(click_tree)).stdout
     assert "lorekeeper signatures" in text and "naive dump" in text
+    # per-layer metrics of the auto pack: each layer's tokens in/out and time, in pipeline order
+    layers = by["lorekeeper auto"]["layers"]
+    names = [layer["layer"] for layer in layers]
+    assert names == ["scan", "parse", "count", "intent", "relevance", "allocate+compress", "mmr", "deliver"]
+    mmr = layers[names.index("mmr")]
+    assert mmr["tokens_out"] < mmr["tokens_in"] and "import lines hoisted" in mmr["note"]  # it earns its place
+    assert layers[-1]["tokens_out"] == by["lorekeeper auto"]["tokens_out"]  # what was delivered
+    assert all(layer["seconds"] >= 0 for layer in layers)
+    assert "layers of the auto pack" in text and "allocate+compress" in text
 
 
 def test_read_never_exceeds_its_budget(click_tree: Path) -> None:

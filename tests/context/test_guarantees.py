@@ -71,6 +71,10 @@ def test_parse_failure_falls_back_visibly(click_tree: Path, tmp_path: Path) -> N
         assert "fallback: parse error at line 4" in section.splitlines()[0]
         if entry.mode == "full":
             assert "def broken(:" in section  # sent whole: nothing of it vanished
+        elif entry.mode == "signatures":
+            # map and signatures of a broken file: its lexical outline, every def line numbered
+            assert "lexical outline" in section.splitlines()[0]
+            assert "1: def ok():" in section and "4: def broken(:" in section
         else:
             assert entry.mode == "reference" and "budget" in section.splitlines()[0]
 

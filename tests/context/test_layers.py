@@ -80,6 +80,15 @@ def test_surprise_ranks_rare_tokens_above_boilerplate() -> None:
     assert line_surprise("   ") == 0.0
 
 
+def test_surprise_on_the_seeds_own_examples() -> None:
+    """Seed 002's examples: boilerplate (`return Ok(());`, a `use` line) below unique logic,
+    with the token ranks measured on code (the token id alone ranked `return Ok(());` first)."""
+    boilerplate = ["return Ok(());", "use std::collections::HashMap;"]
+    logic = ["let decay = (-alpha * dist as f64).exp();", "scores[j] += heat[i] * decay / degree;"]
+    assert max(line_surprise(line) for line in boilerplate) < min(line_surprise(line) for line in logic)
+    assert line_surprise("return Ok(());") < 0.45 < line_surprise("scores[j] += heat[i] * decay / degree;")
+
+
 def test_ledger_pressure_plan_and_deficits() -> None:
     ledger = ContextLedger(window=1000)
     ledger.record(LedgerEntry("app/auth.py", "full", 400, 400, 1.0, target=True, alternatives={"signatures": 50}))

@@ -35,7 +35,7 @@ def test_multiline_signature_is_one_line_without_comments(sample_tree: Path) -> 
     assert login.qualname == "Authenticator.login"
     assert login.depth == 1
     assert "#" not in login.header and "\n" not in login.header
-    assert login.header == "def login( self, user: str, password: str, *, remember: bool = False, ) -> Session:"
+    assert login.header == "def login(self, user: str, password: str, *, remember: bool = False,) -> Session:"
     validate = next(d for d in pf.definitions if d.name == "validate_token")
     assert validate.doc == "Check a token's signature against the secret."
     assert "_digest" in validate.calls

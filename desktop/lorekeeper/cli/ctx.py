@@ -180,3 +180,11 @@ def bench_cmd(directory: Path, task: str | None, budget: int | None, as_json: bo
             f"{parses:>8}{r.seconds:>7.2f}s"
         )
     click.echo(f"input: {rows[0].tokens_in:,} tokens in {rows[0].files} Python files (o200k_base)")
+    auto = rows[-1]
+    if auto.layers:
+        click.echo(f"\nlayers of the auto pack: {'tokens in':>10}{'out':>9}{'time':>9}")
+        for layer in auto.layers:
+            click.echo(
+                f"  {layer['layer']:<22}{layer['tokens_in']:>10,}{layer['tokens_out']:>9,}"
+                f"{float(str(layer['seconds'])):>8.3f}s  {layer['note']}"
+            )

@@ -62,6 +62,7 @@ class Score:
     constant_recall: float = 1.0
     attribute_recall: float = 1.0
     decorator_recall: float = 1.0
+    layers: list[dict[str, object]] = field(default_factory=list)  # the pack's per-layer metrics
 
     @property
     def reduction(self) -> float:
@@ -325,7 +326,9 @@ def run(
     for mode in modes:
         t0 = time.perf_counter()
         result = pack(root, mode=mode, task=task, budget=budget if mode == "auto" else None)
-        rows.append(score(f"lorekeeper {mode}", result.text, facts, result.input_tokens, time.perf_counter() - t0))
+        row = score(f"lorekeeper {mode}", result.text, facts, result.input_tokens, time.perf_counter() - t0)
+        row.layers = list(result.layers)
+        rows.append(row)
     return rows
 
 

@@ -145,7 +145,8 @@ def relevance(files: list[ParsedFile], intent: StructuredIntent) -> Relevance:
     pr = _normalise(_pagerank(g, None)) if n else []
     communities = _communities(g)
     terms = {stem(t) for t in intent.terms}
-    idf = _idf(files, terms)
+    hits = _TermHits(terms)
+    idf = _idf(files, terms, hits)
     exact = {i.lower() for i in intent.identifiers}
     exact_tail = {i.lower().split(".")[-1] for i in intent.identifiers if "." in i} - exact
     target_files = [t.lower() for t in intent.targets if ("." in t and "/" in t) or t.endswith(_TARGET_EXTS)]
@@ -159,7 +160,7 @@ def relevance(files: list[ParsedFile], intent: StructuredIntent) -> Relevance:
             s += W_NAME_EXACT
         file_base[fi] = s
         for di, d in enumerate(pf.definitions):
-            score = _definition_score(d, terms, idf, exact, exact_tail)
+            score = _definition_score(d, terms, idf, exact, exact_tail, hits)
             if score > 0:
                 def_base[(fi, di)] = score + 0.25 * s
 
@@ -211,8 +212,28 @@ def relevance(files: list[ParsedFile], intent: StructuredIntent) -> Relevance:
 _TARGET_EXTS = (".py", ".pyi", ".ts", ".tsx", ".js", ".jsx", ".rs", ".go", ".java", ".md")
 
 
+class _TermHits(dict[str, frozenset[str]]):
+    """identifier -> its stems when one of them is a task term, else an empty set (computed once
+    per distinct identifier of the tree, not once per use)."""
+
+    def __init__(self, terms: set[str]) -> None:
+        super().__init__()
+        self.terms = terms
+
+    def __missing__(self, ident: str) -> frozenset[str]:
+        stems = identifier_stems(ident)
+        hit = stems if stems & self.terms else frozenset()
+        self[ident] = hit
+        return hit
+
+
 def _definition_score(
-    d: Any, terms: set[str], idf: dict[str, float], exact: set[str], exact_tail: frozenset[str] | set[str] = frozenset()
+    d: Any,
+    terms: set[str],
+    idf: dict[str, float],
+    exact: set[str],
+    exact_tail: frozenset[str] | set[str] = frozenset(),
+    hits: _TermHits | None = None,
 ) -> float:
     if not terms:
         return 0.0
@@ -229,10 +250,11 @@ def _definition_score(
     doc_words = {stem(w) for w in words_of(d.doc)} if d.doc else set()
     if exact:
         score += W_BODY_EXACT * sum(1 for ident in d.identifiers if ident.lower() in exact and ident.lower() != name_l)
+    hits = _TermHits(terms) if hits is None else hits
     body_counts: dict[str, int] = defaultdict(int)
     for ident, c in d.identifiers.items():
-        stems = identifier_stems(ident)
-        if stems & terms:
+        stems = hits[ident]
+        if stems:
             for s in stems:
                 body_counts[s] += c
     for t in sorted(terms):  # a fixed order: float sums, hence rankings, are the same in every process
@@ -249,10 +271,11 @@ def _definition_score(
     return score
 
 
-def _idf(files: list[ParsedFile], terms: set[str]) -> dict[str, float]:
+def _idf(files: list[ParsedFile], terms: set[str], hits: _TermHits | None = None) -> dict[str, float]:
     """Inverse document frequency of each task term over the definitions of the tree."""
     if not terms:
         return {}
+    hits = _TermHits(terms) if hits is None else hits
     df: dict[str, int] = defaultdict(int)
     total = 0
     for pf in files:
@@ -260,7 +283,9 @@ def _idf(files: list[ParsedFile], terms: set[str]) -> dict[str, float]:
             total += 1
             words = set(identifier_stems(d.name))
             for ident in d.identifiers:
-                words |= identifier_stems(ident) & terms
+                h = hits[ident]
+                if h:
+                    words |= h & terms
             for t in terms & words:
                 df[t] += 1
     return {t: math.log(1.0 + (total + 1) / (1 + df.get(t, 0))) for t in terms}
@@ -271,15 +296,18 @@ def _call_graph(files: list[ParsedFile], g: Any) -> Any:
 
     cg: nx.DiGraph[tuple[int, int]] = nx.DiGraph()
     by_name: dict[str, list[tuple[int, int]]] = defaultdict(list)
+    by_name_file: dict[str, dict[int, list[tuple[int, int]]]] = defaultdict(dict)
+    cg.add_nodes_from((fi, di) for fi, pf in enumerate(files) for di in range(len(pf.definitions)))
     for fi, pf in enumerate(files):
         for di, d in enumerate(pf.definitions):
-            cg.add_node((fi, di))
             by_name[d.name].append((fi, di))
+            by_name_file[d.name].setdefault(fi, []).append((fi, di))
     aliases: dict[str, set[str]] = defaultdict(set)
     for pf in files:
         for name, targets in pf.aliases.items():
             if name not in by_name:
                 aliases[name] |= targets
+    edges: list[tuple[tuple[int, int], tuple[int, int], float]] = []
     for fi, pf in enumerate(files):
         neighbours = set(g.successors(fi)) if fi in g else set()
         for di, d in enumerate(pf.definitions):
@@ -287,18 +315,19 @@ def _call_graph(files: list[ParsedFile], g: Any) -> Any:
             for name in d.calls:  # a call through a module-level alias reaches what the alias names
                 called |= aliases.get(name, set())
             for name in sorted(called):
-                cands = by_name.get(name)
-                if not cands:
+                per_file = by_name_file.get(name)
+                if not per_file:
                     continue
-                same = [c for c in cands if c[0] == fi]
-                near = [c for c in cands if c[0] in neighbours]
-                chosen = same or near or (cands if len(cands) <= MAX_AMBIGUOUS_CALLEES else [])
-                for c in chosen:
-                    if c != (fi, di):
-                        cg.add_edge((fi, di), c, weight=1.0 / len(chosen))
+                # the same file, else the files it imports, else a rare name anywhere (in
+                # definition order, as a scan of every candidate would give them)
+                chosen = per_file.get(fi) or [c for f in sorted(per_file.keys() & neighbours) for c in per_file[f]]
+                if not chosen and len(by_name[name]) <= MAX_AMBIGUOUS_CALLEES:
+                    chosen = by_name[name]
+                edges.extend(((fi, di), c, 1.0 / len(chosen)) for c in chosen if c != (fi, di))
             if d.parent is not None:  # a method is read with its class, and the class with it
-                cg.add_edge((fi, di), (fi, d.parent), weight=0.2)
-                cg.add_edge((fi, d.parent), (fi, di), weight=0.2)
+                edges.append(((fi, di), (fi, d.parent), 0.2))
+                edges.append(((fi, d.parent), (fi, di), 0.2))
+    cg.add_weighted_edges_from(edges)  # a repeated edge keeps its last weight, as add_edge did
     return cg
 
 

@@ -55,6 +55,8 @@ TASK_SEEDS = 4  # the best-matching definitions whose callees (and callers) are 
 MAX_SECOND_CALLEES = 4  # callees of the best match's callees, in its own file
 MAX_CALLERS = 3  # callers pinned per seed (the two best seeds), most relevant first
 MAX_TEST_CALLERS = 3  # FixBug: test functions calling a seed, pinned after the callers
+PARALLEL_MIN_BYTES = 3 << 20  # a tree parses in worker processes from this many bytes of source (~750k tokens)
+MAX_PARSE_WORKERS = 3
 _CODE_EXTS = (".py", ".pyi", ".ts", ".tsx", ".js", ".jsx", ".rs", ".go", ".java", ".md")
 INDEX_TITLE = "=== index: files listed by path only, to fit the budget"
 
@@ -101,6 +103,8 @@ class PackResult:
     shared_imports: list[str]
     sections: dict[str, str] = field(default_factory=dict)  # rel -> its text in the pack
     indexed: list[str] = field(default_factory=list)  # omitted files still named in the pack's index
+    # per-layer metrics in pipeline order: name, tokens_in, tokens_out, seconds, and what it did
+    layers: list[dict[str, Any]] = field(default_factory=list)
 
     def to_dict(self, with_text: bool = False) -> dict[str, Any]:
         out = {
@@ -158,16 +162,132 @@ def pack_steps(
     if not root.exists():
         raise InvalidInputError(f"{root} does not exist: give a folder or a file to pack")
     tokens.preload()
+    t0 = time.perf_counter()
     sources, skipped = scan(root)
+    t1 = time.perf_counter()
     total_steps = len(sources) + 3
-    files: list[ParsedFile] = []
     detail = bool(task)  # calls and identifiers only matter for a task's relevance
-    for i, src in enumerate(sources):
-        if i % 16 == 0:
-            yield (i, total_steps, f"parsing {src.rel}")
-        files.append(parse_file(src.rel, src.text, detail=detail))
+    files = yield from parse_sources([(s.rel, s.text) for s in sources], detail, total_steps)
+    t2 = time.perf_counter()
     counts = tokens.count_many([f.text for f in files])
-    return (yield from pack_parsed(root, files, counts, skipped, task=task, budget=budget, mode=mode, started=started))
+    total = sum(counts)
+    layers = [
+        _layer("scan", total, total, t1 - t0, f"{len(sources)} files read, {len(skipped)} skipped"),
+        _layer("parse", total, total, t2 - t1, f"{sum(1 for f in files if not f.parsed)} parse errors"),
+        _layer("count", total, total, time.perf_counter() - t2, "exact o200k counts"),
+    ]
+    result = yield from pack_parsed(root, files, counts, skipped, task=task, budget=budget, mode=mode, started=started)
+    result.layers[:0] = layers
+    return result
+
+
+def _layer(name: str, tokens_in: int, tokens_out: int, seconds: float, note: str = "") -> dict[str, Any]:
+    return {"layer": name, "tokens_in": tokens_in, "tokens_out": tokens_out, "seconds": round(seconds, 4), "note": note}
+
+
+def parse_workers(total_bytes: int) -> int:
+    """Worker processes for parsing a tree of `total_bytes`: none below PARALLEL_MIN_BYTES (a
+    process start costs more than it saves), else one fewer than the CPUs (this process parses
+    too); LOREKEEPER_PARSE_WORKERS overrides."""
+    import os
+
+    env = os.environ.get("LOREKEEPER_PARSE_WORKERS", "")
+    if env.isdigit():
+        return int(env)
+    if total_bytes < PARALLEL_MIN_BYTES:
+        return 0
+    return max(0, min(MAX_PARSE_WORKERS, (os.cpu_count() or 1) - 1))
+
+
+def parse_sources(
+    items: list[tuple[str, str]], detail: bool, total_steps: int | None = None
+) -> Generator[tuple[int, int, str], None, list[ParsedFile]]:
+    """Parse (rel, text) pairs in order, yielding progress: files already in the content cache
+    are not parsed again; on a large tree the others are shared by bytes between this process
+    and `parse_workers` worker processes (`parseworker`: tree-sitter and the query sweep hold the
+    GIL, so threads would not help). A worker that fails is not fatal: its files are parsed here."""
+    from lorekeeper.context.parse import adopt, cached, parse_batch
+
+    total = len(items) + 3 if total_steps is None else total_steps
+    todo = [k for k, (rel, text) in enumerate(items) if not cached(rel, text, detail)]
+    workers = parse_workers(sum(len(items[k][1]) for k in todo))
+    done: dict[int, ParsedFile] = {}
+    jobs: list[tuple[list[int], Any]] = []
+    if workers:
+        # the biggest files first, each to the least loaded of the workers and this process
+        loads = [0] * (workers + 1)
+        shares: list[list[int]] = [[] for _ in range(workers + 1)]
+        for k in sorted(todo, key=lambda k: (-len(items[k][1]), k)):
+            w = min(range(workers + 1), key=lambda j: (loads[j], j))
+            loads[w] += len(items[k][1])
+            shares[w].append(k)
+        jobs = [
+            (sorted(share), _start_worker([items[j] for j in sorted(share)], detail)) for share in shares[1:] if share
+        ]
+        todo = sorted(shares[0])
+    try:
+        for n, k in enumerate(todo):
+            if n % 16 == 0:
+                yield (len(done), total, f"parsing {items[k][0]}")
+            rel, text = items[k]
+            done[k] = parse_file(rel, text, detail=detail)
+        for share, job in jobs:
+            yield (len(done), total, f"parsing {items[share[0]][0]} (worker)")
+            results = _finish_worker(job)
+            if results is None or len(results) != len(share):
+                results = parse_batch([items[j] for j in share], detail)
+            for k, pf in zip(share, results, strict=True):
+                done[k] = adopt(pf, items[k][1], detail)
+    finally:
+        for _share, job in jobs:
+            _stop_worker(job)
+    return [done[k] if k in done else parse_file(rel, text, detail=detail) for k, (rel, text) in enumerate(items)]
+
+
+def _start_worker(items: list[tuple[str, str]], detail: bool) -> Any:
+    """A `parseworker` process fed (and drained) by a thread, while this process parses too."""
+    import pickle
+    import subprocess
+    import sys
+    import threading
+
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "lorekeeper.context.parseworker"],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.DEVNULL,
+    )
+    box: dict[str, Any] = {"proc": proc}
+
+    def run() -> None:
+        try:
+            box["out"], _ = proc.communicate(pickle.dumps((items, detail), protocol=pickle.HIGHEST_PROTOCOL))
+        except OSError as exc:  # a broken pipe: the files are parsed here instead
+            box["error"] = exc
+
+    box["thread"] = threading.Thread(target=run, name="parse-worker-io", daemon=True)
+    box["thread"].start()
+    return box
+
+
+def _finish_worker(box: Any) -> list[ParsedFile] | None:
+    import pickle
+
+    box["thread"].join()
+    if "error" in box or box["proc"].returncode != 0 or not box.get("out"):
+        return None
+    try:
+        results: list[ParsedFile] = pickle.loads(box["out"])
+    except (pickle.UnpicklingError, EOFError, AttributeError, ImportError, ValueError, TypeError):
+        return None
+    return results
+
+
+def _stop_worker(box: Any) -> None:
+    proc = box["proc"]
+    if proc.poll() is None:  # the pack was cancelled while it ran
+        proc.kill()
+        proc.wait()
 
 
 def pack_parsed(
@@ -188,8 +308,11 @@ def pack_parsed(
     total_steps = len(files) + 3
     sources = files
     input_tokens = sum(counts)
+    t_intent = time.perf_counter()
     intent = classify(task)
+    layers = [_layer("intent", input_tokens, input_tokens, time.perf_counter() - t_intent, intent.task_type)]
     yield (len(sources), total_steps, "ranking files")
+    t_rank = time.perf_counter()
     need_graph = mode == "auto" or budget is not None or bool(task)
     if need_graph and files:
         from lorekeeper.context.graph import relevance
@@ -200,16 +323,43 @@ def pack_parsed(
     else:
         file_rel, def_rel, communities, call_graph = [0.0] * len(files), {}, [-1] * len(files), None
         matches = {}
+    layers.append(
+        _layer("relevance", input_tokens, input_tokens, time.perf_counter() - t_rank, "graph, PageRank, heat")
+    )
     yield (len(sources) + 1, total_steps, "allocating tokens")
+    t_plan = time.perf_counter()
     cap = input_tokens if budget is None else min(budget, input_tokens)
     if mode == "auto" and budget is None:
         cap = max(1, int(input_tokens * AUTO_DEFAULT_SHARE)) if input_tokens else 0
     packer = _Packer(files, counts, file_rel, def_rel, intent, mode, cap, call_graph, matches)
     packer.decide()
+    planned = sum(packer.sent(i) for i in packer.rendered)
+    modes = Counter(r.mode for r in packer.rendered.values())
+    layers.append(
+        _layer(
+            "allocate+compress",
+            input_tokens,
+            planned + packer.hoisted_tokens,
+            time.perf_counter() - t_plan,
+            ", ".join(f"{m} {modes[m]}" for m in sorted(modes)) + f"; index {len(packer.indexed)}",
+        )
+    )
+    layers.append(
+        _layer(
+            "mmr",
+            planned + packer.hoisted_tokens,
+            planned,
+            0.0,
+            f"{packer.hoisted_lines} repeated import lines hoisted once; {packer.doc_lines_dropped} doc lines dropped",
+        )
+    )
     yield (len(sources) + 2, total_steps, "checking the budget")
+    t_deliver = time.perf_counter()
     text = packer.assemble(root, budget, skipped)
     out_tokens = tokens.count(text)
+    steps = 0
     while out_tokens > cap:
+        steps += 1
         # incremental accounting: each step frees a known number of tokens (per-file counts are
         # cached), so the whole pack is only re-assembled and counted once the estimate fits
         need = out_tokens - cap
@@ -222,6 +372,11 @@ def pack_parsed(
             need -= max(1, freed)
         text = packer.assemble(root, budget, skipped)
         out_tokens = tokens.count(text)
+    layers.append(
+        _layer(
+            "deliver", planned, out_tokens, time.perf_counter() - t_deliver, f"{steps} downgrade rounds, exact count"
+        )
+    )
     entries = []
     for i, pf in enumerate(files):
         r = packer.rendered.get(i)
@@ -258,6 +413,7 @@ def pack_parsed(
         shared_imports=sorted({line for lines in packer.shared.values() for line in lines}),
         sections={files[i].rel: r.text for i, r in packer.rendered.items()},
         indexed=[files[i].rel for i in sorted(packer.indexed)],
+        layers=layers,
     )
 
 
@@ -311,7 +467,14 @@ class _Packer:
         self._sent: dict[int, int] = {}  # exact tokens of each rendered file (incremental accounting)
         self._src: dict[int, bytes] = {}
         self._index_costs: dict[int, int] = {}
+        self.hoisted_lines = 0  # import lines the MMR hoisting printed once instead of in each file
+        self.hoisted_tokens = 0
         self._anchor_def = min(def_rel.items(), key=lambda kv: (-kv[1], kv[0]))[0] if intent.task and def_rel else None
+
+    @property
+    def doc_lines_dropped(self) -> int:
+        """Docstring lines MMR dropped from the map-mode files sent."""
+        return sum(r.mmr_dropped for r in self.rendered.values())
 
     # -- rendering and costs ------------------------------------------------------------------
 
@@ -693,6 +856,12 @@ class _Packer:
             for key, lines in by_group.items():
                 groups.setdefault(key, []).append(lines)
         self.shared = {k: v for k, v in ((k, shared_lines(g)) for k, g in sorted(groups.items())) if v}
+        # what the hoisting saves: each shared line is printed once instead of once per file
+        for key, hoisted in self.shared.items():
+            for line in hoisted:
+                repeats = sum(1 for per_file in groups[key] if line in per_file) - 1
+                self.hoisted_lines += repeats
+                self.hoisted_tokens += repeats * (tokens.count(line) + 1)
 
     def alternatives(self, i: int) -> dict[str, int]:
         """What file i would cost in signatures and reference mode (for re-injection plans)."""

@@ -8,9 +8,12 @@ renderers can cut the original text exactly.
 
 from __future__ import annotations
 
+import bisect
+import hashlib
+import operator
 import re
-from collections import Counter
-from dataclasses import dataclass, field
+from collections import Counter, OrderedDict
+from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from pathlib import PurePath
 from typing import Any
@@ -22,6 +25,8 @@ IDENTIFIER_TYPES = frozenset(
     {"identifier", "property_identifier", "field_identifier", "type_identifier", "shorthand_property_identifier"}
 )
 _WORD = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+_TIGHT = re.compile(r"(?<=[(\[{]) | (?=[)\]}])")  # the space a joined line break left inside brackets
+_KEEP_BYTES = re.compile(rb"[\"'`\\]")  # a header holding these is joined token by token
 _STRING_QUOTES = re.compile(r"^[rRbBuUfF]*(\"\"\"|\'\'\'|\"|\')|(\"\"\"|\'\'\'|\"|\')$")
 
 
@@ -138,66 +143,6 @@ _NESTING_TYPES = frozenset(
 )
 
 
-# Expression-level nodes: in a light parse (no task: calls and identifiers are not needed) their
-# subtrees are not walked, as they hold no definition or import the renderers need.
-LIGHT_SKIP = frozenset(
-    {
-        "expression_statement",
-        "return_statement",
-        "call",
-        "assignment",
-        "augmented_assignment",
-        "argument_list",
-        "binary_operator",
-        "comparison_operator",
-        "boolean_operator",
-        "lambda",
-        "list",
-        "dictionary",
-        "tuple",
-        "set",
-        "parenthesized_expression",
-        "subscript",
-        "attribute",
-        "keyword_argument",
-        "assert_statement",
-        "raise_statement",
-        "delete_statement",
-        "pass_statement",
-        "expression_list",
-        "call_expression",
-        "member_expression",
-        "arguments",
-        "binary_expression",
-        "assignment_expression",
-        "macro_invocation",
-        "field_expression",
-        "method_invocation",
-        "local_variable_declaration",
-        "short_var_declaration",
-        "let_declaration",
-        "list_comprehension",
-        "dictionary_comprehension",
-        "generator_expression",
-        "conditional_expression",
-        "not_operator",
-        "unary_operator",
-    }
-)
-
-
-# JS/TS define functions inside call arguments (`test("x", () => {...})`, `$constructor("X", (inst) =>
-# {...})`) and object literals: a light parse walks into those.
-_JS_LIGHT_SKIP = LIGHT_SKIP - {
-    "expression_statement",
-    "call_expression",
-    "arguments",
-    "assignment_expression",
-    "return_statement",
-    "parenthesized_expression",
-}
-_LIGHT_SKIP_OF = {"javascript": _JS_LIGHT_SKIP, "typescript": _JS_LIGHT_SKIP, "tsx": _JS_LIGHT_SKIP}
-
 # Node types that may hold a `Member` (see `_Walker._member`).
 _MEMBER_TYPES = frozenset(
     {
@@ -214,20 +159,87 @@ _MEMBER_TYPES = frozenset(
         "var_declaration",
     }
 )
-# Python constants cost 0.92x the naive floor on click (target 0.9x): off until they fit.
-PYTHON_MEMBERS = False
+# Python module-level members: True keeps every module-level assignment (0.924x the naive floor on
+# click, over the 0.9x target), "constants" only constants and type aliases (a name starting with
+# a capital after any underscores: `MAX_SIZE`, `F = TypeVar("F")`, `JSON = dict[str, Any]`; or an
+# annotation naming TypeAlias; `type X = ...` statements), False none. "constants" measures 0.901x
+# on click (constant recall 26% -> 80%) and 0.832x on SQLAlchemy orm: off until click fits 0.9x.
+PYTHON_MEMBERS: bool | str = False
+_PY_CONSTANT_NAME = re.compile(r"_*[A-Z]")
 PY_SHORT_VALUE = 8  # tighter in Python, to stay under 0.9x the naive floor
 SHORT_VALUE = 24  # a member's value is kept up to this many characters, else `= ...` (Python) or dropped
 
 # TypeScript 4.7 variance annotations (`<in out T>`), which the newest tree-sitter-typescript wheel
 # (0.23.2) does not parse: blanked (same length, so byte offsets stay) for a second parse.
-_VARIANCE = re.compile(rb"(?<=[<,])(\s*)((?:in|out|in\s+out)\s+)(?=[A-Za-z_$][\w$]*\s*(?:[,>=]|extends\b))")
+# Comments may stand between the `<` and the annotation (`<\n /** @ts-ignore */\n out Shape ...>`);
+# possessive quantifiers: a line of `////...` must not backtrack exponentially.
+_VARIANCE = re.compile(
+    rb"(?<=[<,])((?:\s++|//[^\n]*+|/\*(?:[^*]++|\*(?!/))*+\*/)*+)((?:in|out|in\s+out)\s+)"
+    rb"(?=[A-Za-z_$][\w$]*\s*(?:[,>=]|extends\b))"
+)
+
+
+CACHE_MAX_BYTES = 32 << 20  # parse results kept per content hash in this process (~8M tokens of text)
+_cache: OrderedDict[tuple[bytes, str, bool], ParsedFile] = OrderedDict()
+_cache_bytes = 0
 
 
 def parse_file(rel: str, text: str, *, detail: bool = True) -> ParsedFile:
     """Parse `text` (the content of `rel`); non-code files get an outline or nothing.
-    `detail=False` skips calls, identifiers and complexity (about twice as fast)."""
+    `detail=False` skips calls, identifiers and complexity (about twice as fast).
+    Results are cached per content hash (and language) for the life of the process, so a file
+    seen twice (a copy, the same tree packed for another task) is parsed once; the cached facts
+    are shared, read-only, between the results."""
     spec = spec_for(rel)
+    key = _key(rel, text, detail)
+    hit = _cache.get(key)
+    if hit is not None:
+        _cache.move_to_end(key)
+        return replace(hit, rel=rel, text=text)
+    pf = _parse_uncached(rel, text, spec, detail)
+    _remember(key, pf)
+    return replace(pf)  # a shallow copy: the cached object itself is never handed out
+
+
+def _remember(key: tuple[bytes, str, bool], pf: ParsedFile) -> None:
+    global _cache_bytes
+    _cache[key] = pf
+    _cache_bytes += len(pf.text)
+    while _cache_bytes > CACHE_MAX_BYTES and len(_cache) > 1:
+        _k, old = _cache.popitem(last=False)
+        _cache_bytes -= len(old.text)
+
+
+def parse_batch(items: list[tuple[str, str]], detail: bool) -> list[ParsedFile]:
+    """Parse (rel, text) pairs in a worker process; the texts are not sent back (the caller has
+    them: `adopt` puts them back and fills this process's cache)."""
+    out = []
+    for rel, text in items:
+        pf = _parse_uncached(rel, text, spec_for(rel), detail)
+        pf.text = ""
+        out.append(pf)
+    return out
+
+
+def adopt(pf: ParsedFile, text: str, detail: bool) -> ParsedFile:
+    """A result of `parse_batch` with its text back, remembered in the content cache."""
+    pf.text = text
+    _remember(_key(pf.rel, text, detail), pf)
+    return pf
+
+
+def cached(rel: str, text: str, detail: bool) -> bool:
+    """True when `parse_file(rel, text, detail=detail)` would be answered from the cache."""
+    return _key(rel, text, detail) in _cache
+
+
+def _key(rel: str, text: str, detail: bool) -> tuple[bytes, str, bool]:
+    spec = spec_for(rel)
+    kind = spec.name if spec is not None else PurePath(rel).suffix.lower()
+    return (hashlib.blake2b(text.encode("utf-8", "surrogatepass"), digest_size=16).digest(), kind, detail)
+
+
+def _parse_uncached(rel: str, text: str, spec: LanguageSpec | None, detail: bool) -> ParsedFile:
     if spec is None:
         suffix = PurePath(rel).suffix.lower()
         if suffix in MARKDOWN_EXTENSIONS:
@@ -252,29 +264,46 @@ def _parse_code(rel: str, text: str, spec: LanguageSpec, detail: bool) -> Parsed
     if root.has_error:
         pf.error_line = _first_error_line(root)
     _Walker(spec, src, pf, detail).run(root)
-    if not detail:
-        pf.protected = _string_spans(parser.language, spec, root)
     return pf
 
 
-def _string_spans(language: object, spec: LanguageSpec, root: object) -> list[tuple[int, int]]:
-    """Line spans of the multi-line string literals (a tree-sitter query: C speed)."""
+_detail_queries: dict[tuple[str, bool], Any] = {}
+_SWEEP_ORDER = operator.itemgetter(0, 1, 2)
+
+
+def _detail_query(spec: LanguageSpec, detail: bool = True) -> Any:
+    """One query per language capturing what `_Walker._sweep` needs: definitions (@d), members
+    (@m), module-level assignments (@a, Python aliases), identifiers (@i), callees (@c), branches
+    (@b), nesting nodes (@n), strings (@s), comments and imports (@x). Node types or fields the
+    grammar lacks are left out. Without detail: definitions, members, strings, comments and
+    imports only (a light parse: no calls, identifiers or complexity)."""
+    q = _detail_queries.get((spec.name, detail))
+    if q is not None:
+        return q
     import tree_sitter
 
-    q = _queries.get(spec.name)
-    if q is None:
-        known = [t for t in sorted(spec.strings) if language.id_for_node_kind(t, True)]  # type: ignore[attr-defined]
-        q = tree_sitter.Query(language, " ".join(f"({t}) @s" for t in known))  # type: ignore[arg-type]
-        _queries[spec.name] = q
-    spans = []
-    for node in tree_sitter.QueryCursor(q).captures(root).get("s", []):  # type: ignore[arg-type]
-        s, e = node.start_point[0], node.end_point[0]
-        if e > s:
-            spans.append((int(s), int(e)))
-    return sorted(set(spans))
+    language = parser_for(spec.name).language
+    assert language is not None
 
+    def known(t: str) -> bool:
+        return bool(language.id_for_node_kind(t, True))
 
-_queries: dict[str, object] = {}
+    def caps(types: Any, name: str) -> list[str]:
+        return [f"({t}) @{name}" for t in sorted(types) if known(t)]
+
+    patterns = caps(spec.definitions, "d") + caps(_MEMBER_TYPES, "m")
+    if detail:
+        patterns += caps(IDENTIFIER_TYPES, "i")
+        if spec.name == "python":
+            patterns += caps({"assignment"}, "a")
+        for t, fld in sorted(spec.calls.items()):
+            if known(t) and language.field_id_for_name(fld) is not None:
+                patterns.append(f"({t} {fld}: (_) @c)")
+        patterns += caps(_BRANCH_TYPES, "b") + caps(_NESTING_TYPES, "n")
+    patterns += caps(spec.strings, "s") + caps(spec.comments | spec.imports, "x")
+    q = tree_sitter.QueryCursor(tree_sitter.Query(language, "\n".join(patterns)))
+    _detail_queries[(spec.name, detail)] = q
+    return q
 
 
 def _first_error_line(root: object) -> int:
@@ -289,7 +318,8 @@ def _first_error_line(root: object) -> int:
 
 
 class _Walker:
-    """One pass over the tree: definitions, imports, calls, identifiers, protected strings."""
+    """One query over the tree, swept in source order (`_sweep`): definitions, imports, members,
+    and with detail the calls, identifiers and complexity; the protected strings."""
 
     def __init__(self, spec: LanguageSpec, src: bytes, pf: ParsedFile, detail: bool = True) -> None:
         self.spec = spec
@@ -299,67 +329,8 @@ class _Walker:
         self._comment_marks = (b"#",) if spec.name == "python" else (b"//", b"/*")
 
     def run(self, root: object) -> None:
-        # (node, enclosing definition index, nesting depth inside that definition)
-        stack: list[tuple[object, int | None, int]] = [(root, None, 0)]
-        spec = self.spec
+        self._sweep(root)
         defs = self.pf.definitions
-        light = not self.detail
-        skip = _LIGHT_SKIP_OF.get(spec.name, LIGHT_SKIP)
-        while stack:
-            node, owner, nest = stack.pop()
-            t = node.type  # type: ignore[attr-defined]
-            if t in _MEMBER_TYPES:
-                self._member(node, t, owner)
-            if light:
-                if t in skip or t in spec.strings or t in spec.comments or t in IDENTIFIER_TYPES:
-                    continue
-                if t in spec.imports:
-                    self._import(node)
-                    continue
-                if t in spec.definitions:
-                    idx = self._definition(node, spec.definitions[t], owner)
-                    if idx is not None:
-                        owner = idx
-                stack.extend((child, owner, 0) for child in reversed(node.children))  # type: ignore[attr-defined]
-                continue
-            if t in spec.strings:
-                s, e = node.start_point[0], node.end_point[0]  # type: ignore[attr-defined]
-                if e > s:
-                    self.pf.protected.append((s, e))
-                continue
-            if t in spec.comments:
-                continue
-            if t in spec.imports:
-                self._import(node)
-                continue
-            if t in IDENTIFIER_TYPES:
-                name = node.text.decode("utf-8", "replace")  # type: ignore[attr-defined]
-                self.pf.identifiers[name] += 1
-                if owner is not None:
-                    defs[owner].identifiers[name] += 1
-                continue
-            if owner is not None:
-                d = defs[owner]
-                if t in _BRANCH_TYPES:
-                    d.complexity += 1
-                if t in _NESTING_TYPES:
-                    nest += 1
-                    d.max_nesting = max(d.max_nesting, nest)
-            if owner is None and t == "assignment" and spec.name == "python":
-                self._alias(node)
-            if t in spec.calls and owner is not None:
-                callee = node.child_by_field_name(spec.calls[t])  # type: ignore[attr-defined]
-                if callee is not None:
-                    words = _WORD.findall(callee.text.decode("utf-8", "replace"))
-                    if words:
-                        defs[owner].calls.add(words[-1])
-            if t in spec.definitions:
-                idx = self._definition(node, spec.definitions[t], owner)
-                if idx is not None:
-                    owner, nest = idx, 0
-            children = node.children  # type: ignore[attr-defined]
-            for child in reversed(children):
-                stack.append((child, owner, nest))
         defs_sorted = sorted(range(len(defs)), key=lambda i: defs[i].start)
         if defs_sorted != list(range(len(defs))):
             remap = {old: new for new, old in enumerate(defs_sorted)}
@@ -368,6 +339,90 @@ class _Walker:
                 if d.parent is not None:
                     d.parent = remap[d.parent]
             self.pf.definitions = new_defs
+
+    def _sweep(self, root: Any) -> None:
+        """Everything from one tree-sitter query (C speed) instead of a Python walk over every
+        node: definitions, imports, members, aliases, identifiers, callees, branches, nesting nodes
+        and strings are captured, then swept in source order with a stack of the open definitions,
+        nesting nodes and excluded spans (strings, comments, imports: the per-node walk this
+        replaces never entered them), so each capture goes to its innermost definition."""
+        spec = self.spec
+        captures = _detail_query(spec, self.detail).captures(root)
+        # (start, -end, order, kind, node): the enclosing node first; at one node, member before
+        # definition (a TypeScript field is both), intervals before the points they hold
+        order = {"m": 0, "d": 1, "x": 2, "s": 2, "n": 2, "i": 3, "c": 3, "b": 3, "a": 3}
+        items: list[tuple[int, int, int, str, Any]] = []
+        idents = captures.pop("i", [])  # most captures: given their owner by bisection afterwards
+        for name, nodes in captures.items():
+            o = order[name]
+            items.extend((n.start_byte, -n.end_byte, o, name, n) for n in nodes)
+        items.sort(key=_SWEEP_ORDER)
+        defs = self.pf.definitions
+        protected = self.pf.protected
+        definitions = spec.definitions
+        # open intervals: (end, owner definition, nesting depth inside it, excluded)
+        stack: list[tuple[int, int | None, int, bool]] = [(1 << 62, None, 0, False)]
+        # segments of the source with one owner and exclusion: (start byte, owner, excluded)
+        seg_at: list[int] = [0]
+        seg_of: list[tuple[int | None, bool]] = [(None, False)]
+        for start, neg_end, _o, kind, node in items:
+            while stack[-1][0] <= start:
+                end = stack.pop()[0]
+                seg_at.append(end)
+                seg_of.append((stack[-1][1], stack[-1][3]))
+            _e, owner, nest, excluded = stack[-1]
+            if excluded:
+                continue
+            if kind == "c":
+                if owner is not None:
+                    words = _WORD.findall(node.text.decode("utf-8", "replace"))
+                    if words:
+                        defs[owner].calls.add(words[-1])
+            elif kind == "b":
+                if owner is not None:
+                    defs[owner].complexity += 1
+            elif kind == "n":
+                if owner is not None:
+                    d = defs[owner]
+                    d.max_nesting = max(d.max_nesting, nest + 1)
+                    stack.append((-neg_end, owner, nest + 1, False))
+                else:
+                    stack.append((-neg_end, None, 0, False))
+            elif kind == "d":
+                idx = self._definition(node, definitions[node.type], owner)
+                if idx is not None:
+                    stack.append((-neg_end, idx, 0, False))
+                    seg_at.append(start)
+                    seg_of.append((idx, False))
+            elif kind == "m":
+                self._member(node, node.type, owner)
+            elif kind == "a":
+                if owner is None:
+                    self._alias(node)
+            else:  # a string, comment or import: nothing inside it counts
+                if kind == "s":
+                    s_line, e_line = node.start_point[0], node.end_point[0]
+                    if e_line > s_line:
+                        protected.append((int(s_line), int(e_line)))
+                elif node.type in spec.imports:
+                    self._import(node)
+                stack.append((-neg_end, owner, nest, True))
+                seg_at.append(start)
+                seg_of.append((owner, True))
+        while len(stack) > 1:
+            seg_at.append(stack.pop()[0])
+            seg_of.append((stack[-1][1], stack[-1][3]))
+        file_ids = self.pf.identifiers
+        for node in idents:
+            # the last segment starting at or before the identifier (an interval opening at its
+            # very byte holds it: a definition opens at its name in `const f = ...`)
+            owner, excluded = seg_of[bisect.bisect_right(seg_at, node.start_byte) - 1]
+            if excluded:
+                continue
+            name = node.text.decode("utf-8", "replace")
+            file_ids[name] += 1
+            if owner is not None:
+                defs[owner].identifiers[name] += 1
 
     # -- pieces ---------------------------------------------------------------------------------
 
@@ -493,6 +548,8 @@ class _Walker:
             left = a.child_by_field_name("left")
             if left is None or left.type not in ("identifier", "pattern_list"):
                 return
+            if PYTHON_MEMBERS == "constants" and not _py_constant(a, left):
+                return
             self._add_member(a, left, a.child_by_field_name("right"), depth)
         elif lang in ("javascript", "typescript", "tsx"):
             if t in ("public_field_definition", "field_definition"):
@@ -553,7 +610,7 @@ class _Walker:
             shown = self._one_line(value, value.end_byte)
             limit = PY_SHORT_VALUE if self.spec.name == "python" else SHORT_VALUE
             if len(shown) > limit or "\n" in shown:
-                shown = "..." if self.spec.name == "python" else ""
+                shown = ""  # the name (and annotation) alone: `NAME: T` declares it
             text = f"{head} {shown}" if shown else head.rstrip("=").rstrip()
             if node.end_byte > value.end_byte:  # `;` after the value (Rust)
                 text += self.src[value.end_byte : node.end_byte].decode("utf-8", "replace").strip()
@@ -610,8 +667,12 @@ class _Walker:
         indentation) turned into one space; the inside of strings is kept byte for byte."""
         src = self.src
         raw = src[node.start_byte : stop].rstrip()  # type: ignore[attr-defined]
-        if b"\n" not in raw and b"\r" not in raw and not any(m in raw for m in self._comment_marks):
-            return raw.decode("utf-8", "replace").strip()  # the common case: already one clean line
+        if not any(m in raw for m in self._comment_marks):
+            if b"\n" not in raw and b"\r" not in raw:
+                return raw.decode("utf-8", "replace").strip()  # the common case: already one clean line
+            if not _KEEP_BYTES.search(raw):  # no string, no line continuation: join the lines
+                joined = " ".join(ln.strip() for ln in raw.decode("utf-8", "replace").splitlines() if ln.strip())
+                return _TIGHT.sub("", joined)
         pieces: list[str] = []
         last_end: int | None = None
         stack = [node]
@@ -633,10 +694,24 @@ class _Walker:
                 continue
             if last_end is not None:
                 gap = src[last_end:s]
-                pieces.append(" " if b"\n" in gap or b"\r" in gap else gap.decode("utf-8", "replace"))
+                if b"\n" in gap or b"\r" in gap:
+                    # a line break: one space, none inside brackets (`f(\n    a,\n)` -> `f(a,)`)
+                    tight = src[last_end - 1 : last_end] in b"([{" or src[s : s + 1] in b")]}"
+                    pieces.append("" if tight else " ")
+                else:
+                    pieces.append(gap.decode("utf-8", "replace"))
             pieces.append(src[s:e].decode("utf-8", "replace"))
             last_end = e
         return "".join(pieces).strip()
+
+
+def _py_constant(assignment: Any, left: Any) -> bool:
+    """A module-level constant or type alias (see PYTHON_MEMBERS)."""
+    names = [left] if left.type == "identifier" else [c for c in left.named_children if c.type == "identifier"]
+    if any(_PY_CONSTANT_NAME.match(n.text.decode("utf-8", "replace")) for n in names):
+        return True
+    annotation = assignment.child_by_field_name("type")
+    return annotation is not None and b"TypeAlias" in annotation.text
 
 
 def _python_import_targets(node: object) -> list[str]:

@@ -7,8 +7,9 @@ Modes, from richest to leanest:
 - `signatures`: every import and every definition header (one line each, nesting shown by tabs).
 - `reference`: the path and the names defined at the top level.
 
-A file that failed to parse falls back to `full` (or `reference` when the budget cannot hold it),
-and its header says so: it is never silently dropped. The body of a compressed file is never
+A file that failed to parse is sent `full`, as a lexical outline (its import and definition lines
+with their line numbers, `outline.py`) in place of map and signatures, or as `reference`; its
+header says so: it is never silently dropped. The body of a compressed file is never
 larger than the file itself: when a mode would be, `full` is used instead.
 """
 
@@ -19,6 +20,7 @@ from dataclasses import dataclass, field
 from lorekeeper.context import tokens
 from lorekeeper.context.chunks import Chunk, assemble, chunks_of, order
 from lorekeeper.context.mmr import mmr_filter
+from lorekeeper.context.outline import lexical_outline
 from lorekeeper.context.parse import ParsedFile
 from lorekeeper.context.rewrite import safe_rewrite
 from lorekeeper.context.surprise import line_surprise
@@ -37,6 +39,7 @@ class Rendered:
     body_tokens: int
     note: str = ""  # fallback / downgrade reason shown in the header
     bodies: list[str] = field(default_factory=list)  # qualnames whose full body is included
+    mmr_dropped: int = 0  # docstring lines the MMR filter dropped (map mode)
 
     @property
     def dropped(self) -> int:
@@ -72,14 +75,21 @@ def render(
     n_orig = tokens.count(pf.text) if original_tokens is None else original_tokens
     if mode not in MODES:
         raise ValueError(f"unknown mode {mode!r}")
+    outline = False
+    dropped = 0
     if pf.is_code and not pf.parsed:
-        # the structure of a broken file cannot be trusted: send it whole, or name it
-        if mode in ("map", "signatures"):
-            mode = "full"
+        # the structure of a broken file cannot be trusted: whole, a lexical outline of its
+        # import and definition lines (map and signatures), or its name
         note = _join(note, f"fallback: parse error at line {pf.error_line}")
-    if mode == "full":
-        body = safe_rewrite(pf.text, pf.protected)
+        if mode in ("map", "signatures"):
+            mode, outline = "signatures", True
+            note = _join(note, "lexical outline")
+    if outline:
+        body = lexical_outline(pf.text, pf.language)
         chosen: list[str] = []
+    elif mode == "full":
+        body = safe_rewrite(pf.text, pf.protected)
+        chosen = []
     elif mode == "reference":
         body = _reference(pf)
         chosen = []
@@ -87,7 +97,7 @@ def render(
         body = _signatures(pf, skip_imports)
         chosen = []
     else:
-        body, chosen = _map(pf, bodies or set(), skip_imports, scores, lean or focus, focus)
+        body, chosen, dropped = _map(pf, bodies or set(), skip_imports, scores, lean or focus, focus)
         if focus:
             note = _join(note, "focus map: the task's bodies and their classes only")
         elif lean:
@@ -107,7 +117,7 @@ def render(
         body, n_body = pf.text, n_orig
     if mode == "reference" and n_body > n_orig:
         body, n_body = "", 0
-    return Rendered(pf.rel, mode, body, n_orig, n_body, note, chosen)
+    return Rendered(pf.rel, mode, body, n_orig, n_body, note, chosen, dropped if mode == "map" else 0)
 
 
 def _join(a: str, b: str) -> str:
@@ -177,11 +187,11 @@ def _map(
     scores: dict[int, float] | None = None,
     lean: bool = False,
     focus: bool = False,
-) -> tuple[str, list[str]]:
+) -> tuple[str, list[str], int]:
     """Skeleton with docstring first lines and the chosen definitions whole. With task scores,
     the chunks holding chosen bodies come first (semantic chunking, bridges, tail anchor)."""
     if not pf.is_code:
-        return _signatures(pf, skip_imports), []
+        return _signatures(pf, skip_imports), [], 0
     src = pf.text.encode("utf-8")
     imports = [] if focus else _imports(pf, skip_imports)
     chosen: list[str] = []
@@ -204,14 +214,16 @@ def _map(
         per_def[i] = [indent + d.header]
         if d.doc and keep is None:
             doc_at.append((i, indent + "\t" + _doc_line(d.doc, pf.language)))
+    dropped = 0
     if doc_at:
         kept = set(mmr_filter([t for _, t in doc_at], [line_surprise(t) for _, t in doc_at]))
+        dropped = len(doc_at) - len(kept)
         for k, (i, t) in enumerate(doc_at):
             if k in kept:
                 per_def[i].append(t)
     if not scores or not bodies:
         lines = imports + [line for i in sorted(per_def) for line in per_def[i]]
-        return "\n".join(lines), chosen
+        return "\n".join(lines), chosen, dropped
     relevant, rest = order(chunks_of(pf, {i: scores.get(i, 0.0) for i in bodies}))
 
     def text_of(c: Chunk) -> list[str]:
@@ -219,7 +231,7 @@ def _map(
 
     best = max(bodies, key=lambda i: (scores.get(i, 0.0), -i))
     anchor = pf.definitions[best].header
-    return assemble([text_of(c) for c in relevant], [text_of(c) for c in rest], anchor), chosen
+    return assemble([text_of(c) for c in relevant], [text_of(c) for c in rest], anchor), chosen, dropped
 
 
 def _lean_keep(pf: ParsedFile, bodies: set[int], focus: bool = False) -> set[int]:

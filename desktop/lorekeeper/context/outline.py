@@ -1,0 +1,96 @@
+"""Lexical outline of a file whose parse failed: its import and definition lines, found by
+per-language regular expressions, each with its 1-based line number.
+
+A tree with a parse error cannot be trusted for a map or signatures (a definition may be cut or
+swallowed by the error node), but sending the file whole when the budget is tight throws the budget
+at one broken file. The outline keeps what an agent looks for (where each def/class/function/
+interface/type is, what the file imports) at a fraction of the file's tokens, and it is built from
+the text alone, so it cannot be wrong about what is there.
+"""
+
+from __future__ import annotations
+
+import re
+
+# Each pattern matches a whole line (re.M); a line is kept when any pattern of its language matches.
+_PY = (
+    r"^[ \t]*(?:async[ \t]+)?def[ \t]+\w+",
+    r"^[ \t]*class[ \t]+\w+",
+    r"^(?:import|from)[ \t]+[\w.]+",
+    r"^type[ \t]+\w+.*=",
+)
+_JS_NAME = r"[A-Za-z_$][\w$]*"
+_JS = (
+    r"^[ \t]*(?:export[ \t]+)?(?:default[ \t]+)?(?:declare[ \t]+)?(?:abstract[ \t]+)?(?:async[ \t]+)?"
+    r"(?:function\*?|class|interface|type|enum|namespace|module)[ \t]+" + _JS_NAME,
+    r"^[ \t]*(?:export[ \t]+)?(?:const|let|var)[ \t]+" + _JS_NAME + r"[^=\n]*=[ \t]*(?:async[ \t]*)?"
+    r"(?:function\b|(?:<[^\n]*?>[ \t]*)?\([^)\n]*\)?[^=\n]*=>|(?:<[^\n]*?>[ \t]*)?\($|" + _JS_NAME + r"[ \t]*=>)",
+    r"^(?:export[ \t]+)?(?:declare[ \t]+)?(?:const|let|var)[ \t]+" + _JS_NAME,  # module-level variables
+    # a method: modifiers, a name, a parameter list and an opening brace on the same line
+    r"^[ \t]+(?:(?:public|private|protected|static|readonly|async|override|abstract|get|set)[ \t]+)*"
+    r"(?!(?:if|for|while|switch|catch|return|function|else|do|try|with|new|await|typeof)\b)"
+    + _JS_NAME
+    + r"[ \t]*(?:<[^>\n]*>)?[ \t]*\([^;\n]*\)[^;=\n]*\{[ \t]*$",
+    r"^[ \t]*(?:import|export)[ \t]+.*\bfrom[ \t]+['\"]",
+    r"^[ \t]*import[ \t]+['\"]",
+)
+_RUST = (
+    r"^[ \t]*(?:pub(?:\([^)\n]*\))?[ \t]+)?(?:(?:async|unsafe|const|default|extern[ \t]+\"[^\"\n]*\")[ \t]+)*"
+    r"(?:fn|struct|enum|trait|impl|type|mod|union)\b",
+    r"^[ \t]*macro_rules![ \t]*\w+",
+    r"^[ \t]*(?:pub(?:\([^)\n]*\))?[ \t]+)?(?:const|static)[ \t]+[A-Z_][A-Z0-9_]*[ \t]*:",
+    r"^[ \t]*(?:pub(?:\([^)\n]*\))?[ \t]+)?use[ \t]+",
+)
+_GO = (
+    r"^func[ \t]",
+    r"^[ \t]*type[ \t]+\w+",
+    r"^import\b",
+    r"^(?:const|var)[ \t]+\w+",
+)
+_JAVA = (
+    r"^[ \t]*(?:@\w+[ \t]+)*(?:(?:public|private|protected|static|final|abstract|sealed|non-sealed|strictfp)[ \t]+)*"
+    r"(?:class|interface|enum|record|@interface)[ \t]+\w+",
+    r"^[ \t]*(?:(?:public|private|protected|static|final|abstract|synchronized|native|default)[ \t]+)+"
+    r"[\w<>\[\], ?]+[ \t]+\w+[ \t]*\(",
+    r"^(?:import|package)[ \t]+[\w.]+",
+)
+PATTERNS: dict[str, tuple[str, ...]] = {
+    "python": _PY,
+    "javascript": _JS,
+    "typescript": _JS,
+    "tsx": _JS,
+    "rust": _RUST,
+    "go": _GO,
+    "java": _JAVA,
+}
+_COMPILED = {lang: re.compile("|".join(f"(?:{p})" for p in pats), re.M) for lang, pats in PATTERNS.items()}
+LINE_MAX_CHARS = 160  # a longer matched line is cut (minified code has one very long line)
+
+
+def outline_lines(text: str, language: str) -> list[tuple[int, str]]:
+    """(1-based line number, line without trailing blanks) of each outline line of `text`."""
+    rx = _COMPILED.get(language)
+    if rx is None:
+        return []
+    out: list[tuple[int, str]] = []
+    line_no = 1
+    last = 0
+    seen: set[int] = set()
+    for m in rx.finditer(text):
+        start = text.rfind("\n", 0, m.start()) + 1
+        if start in seen:
+            continue
+        seen.add(start)
+        line_no += text.count("\n", last, start)
+        last = start
+        stop = text.find("\n", start)
+        line = text[start : stop if stop >= 0 else len(text)].rstrip()
+        if len(line) > LINE_MAX_CHARS:
+            line = line[:LINE_MAX_CHARS] + " ..."
+        out.append((line_no, line))
+    return out
+
+
+def lexical_outline(text: str, language: str) -> str:
+    """The outline as text: `N: line` per kept line (the line's own indentation shows nesting)."""
+    return "\n".join(f"{n}: {line}" for n, line in outline_lines(text, language))
