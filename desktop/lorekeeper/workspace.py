@@ -31,7 +31,14 @@ from lorekeeper.locations import ENV_VAR, default_workspace_dir, resolve_workspa
 from lorekeeper.market.service import MarketService
 from lorekeeper.paths import starter_skills_dir
 from lorekeeper.privacy.purge import PurgeService
-from lorekeeper.privacy.purgeables import ClarificationFiles, ClarificationRows, IndexEntries, SessionEvents, StoreRows
+from lorekeeper.privacy.purgeables import (
+    ClarificationFiles,
+    ClarificationRows,
+    HookSnapshots,
+    IndexEntries,
+    SessionEvents,
+    StoreRows,
+)
 from lorekeeper.prompt import PromptBuilder
 from lorekeeper.protocols import Derived, Purgeable
 from lorekeeper.quality.answers import AnswerLog
@@ -302,5 +309,6 @@ class Workspace:
                 for c in CORPORA
             ),
             SessionEvents(self._audit_log),
+            HookSnapshots(self.root / "indexes"),  # the agent hook's caches of learnings and memory blocks
             ClarificationFiles(self.root / "clarifications"),
         ]

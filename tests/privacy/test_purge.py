@@ -135,3 +135,16 @@ def test_a_copy_left_elsewhere_fails_with_purge_incomplete(workspace: Workspace)
     assert out["verified"] is False and out["error"]["code"] == "ERR_PURGE_INCOMPLETE"
     assert any("exports/copy.txt" in r for r in out["remaining"])
     assert "ERR_PURGE_INCOMPLETE" in proc.stderr and "exports/copy.txt" in proc.stderr
+
+
+def test_the_agent_hooks_context_cache_is_dropped_by_a_purge(workspace: Workspace) -> None:
+    """The Claude Code hook keeps the learnings and a story's memory block in a snapshot under
+    indexes/: a purge drops it (rebuilt by the next prompt) instead of leaving a copy behind."""
+    root = _seeded(workspace)
+    cache = root / "indexes" / "hook-context-citadel.json"
+    cache.write_text('{"learnings": ["zanzibar-quokka rule of PD-1"]}', encoding="utf-8")
+    proc = run_lorekeeper("--workspace", str(root), "purge", "--story", "PD-1", "--force", "--json")
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    out = purge_json(proc.stdout)
+    assert out["verified"] is True and out["artefacts"]["cache"] == 2  # the index's cache entry and the snapshot
+    assert not cache.exists() and files_holding(root, "zanzibar-quokka") == []

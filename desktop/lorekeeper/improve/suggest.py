@@ -29,7 +29,7 @@ from lorekeeper.llm.base import LLMUnavailableError, Provider
 from lorekeeper.llm.service import LLMService
 from lorekeeper.skills.library import SkillLibrary
 from lorekeeper.skills.spec import SKILL_FILE, parse_skill_md
-from lorekeeper.skills.textindex import STOP_WORDS, folded_words, normalise, stems
+from lorekeeper.skills.textindex import folded_words, normalise, stems, stop_words
 
 SOURCE = "suggest"
 MAX_TRIGGERS = 6
@@ -163,7 +163,7 @@ GENERIC = frozenset(
 
 def _distinct(word: str) -> bool:
     key = normalise(word)
-    return len(key) > 2 and key not in STOP_WORDS and key not in GENERIC and not key.isdigit()
+    return len(key) > 2 and key not in stop_words() and key not in GENERIC and not key.isdigit()
 
 
 def extract_terms(

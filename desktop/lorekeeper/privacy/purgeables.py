@@ -387,3 +387,45 @@ class IndexEntries:
 
     def verify_erased(self, story_id: str) -> bool:
         return self.count_for_story(story_id) == 0
+
+
+class HookSnapshots:
+    """The Claude Code hook's context snapshots (`indexes/hook-context-*.json`, lorekeeper.agents):
+    caches of learnings, facts and a story's memory block, rebuilt on the next prompt. A purge
+    drops every one of them (a story's learnings may sit in any project's snapshot, without the
+    story's id), so no copy of erased text survives in a cache."""
+
+    purge_name = "hook snapshots"
+    purge_artefact = "cache"
+    purge_on_retention = True
+    purge_tables: tuple[str, ...] = ()
+    purge_folders: tuple[str, ...] = ()
+    PATTERN = "hook-context-*.json"
+
+    def __init__(self, folder: Path) -> None:
+        self.folder = Path(folder)
+
+    def files(self) -> list[Path]:
+        return sorted(p for p in self.folder.glob(self.PATTERN) if p.is_file()) if self.folder.is_dir() else []
+
+    def count_for_story(self, story_id: str) -> int:
+        return len(self.files())
+
+    def erase_story(self, story_id: str) -> int:
+        n = 0
+        for path in self.files():
+            path.unlink(missing_ok=True)
+            n += 1
+        if n:
+            fsync_dir(self.folder)
+        return n
+
+    def verify_erased(self, story_id: str) -> bool:
+        pattern = story_pattern(story_id)
+        for path in self.files():  # one rebuilt since by a prompt of another story is fine
+            try:
+                if pattern.search(path.read_text(encoding="utf-8", errors="replace")):
+                    return False
+            except OSError:
+                continue
+        return True
