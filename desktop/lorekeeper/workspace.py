@@ -5,6 +5,7 @@ The CLI, the GUI and the tests all go through a `Workspace`; nothing else builds
 
 from __future__ import annotations
 
+import contextlib
 import os
 from collections.abc import Callable
 from datetime import date
@@ -19,7 +20,7 @@ from lorekeeper.audit.rows import RowVerifier
 from lorekeeper.audit.service import AuditService, ensure_workspace_id
 from lorekeeper.config import CONFIG_NAME, Config, default_config_text
 from lorekeeper.demo import DemoReport, load_demo, load_demo_facts, load_memory_demo, record_demo_audit
-from lorekeeper.errors import WorkspaceError
+from lorekeeper.errors import LorekeeperError, WorkspaceError
 from lorekeeper.evals.service import EvalService
 from lorekeeper.facts.service import FactService
 from lorekeeper.fsutil import atomic_write_text
@@ -71,6 +72,16 @@ class Workspace:
 
         def audit_log() -> SessionLog:  # loads the key on first use, never before
             return audit.log
+
+        def open_audit_before_first_write() -> None:
+            """The audit session starts (key, log recovery under the log's lock) before the first
+            write transaction, never inside one (lock order: the log's lock, then the store's)."""
+            with contextlib.suppress(ValueError):  # another thread got here first
+                store.before_write.remove(open_audit_before_first_write)
+            with contextlib.suppress(LorekeeperError):  # no key: a write that needs it fails closed later
+                _ = audit.log
+
+        store.before_write.append(open_audit_before_first_write)
 
         # skill saves, rule edits, forks, fork deletions and imports are signed in ws.audit.log
         self.skills = SkillLibrary(
