@@ -235,9 +235,17 @@ def test_rotate_button_rotates_and_old_events_still_verify(qtbot, window, audit_
     click(qtbot, p.rotate_button)
     assert asked == ["Rotate the audit key"]
     assert "v1 → v2" in p.key_message.text()
-    assert window.keys_label.text() == "Key: keyring v1 (v2 from next launch)"
+    # one key per session: the rotation started a new session on v2 at once, no restart
+    assert window.keys_label.text() == "Key: keyring v2"
+    assert p.version_value.text() == "v2"
     newest = p.events_model.row(0)
     assert (newest.type, newest.key_version, newest.status) == ("audit_key_rotated", 2, "valid")
+    # the next event of this very process is signed with v2 (no restart)
+    audit_ws.audit.log.append("after_rotation", {"i": 9})
+    assert [(e.type, e.key_version) for e in audit_ws.audit.log.events()][-2:] == [
+        ("audit_key_rotated", 2),
+        ("after_rotation", 2),
+    ]
     click(qtbot, p.verify_button)
     assert p.last_report.ok, p.last_report.text()
     # a new session starts on the new key

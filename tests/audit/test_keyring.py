@@ -157,3 +157,25 @@ def test_cli_verify_names_file_and_line_and_exits_1(workspace: Workspace):
     assert f"{path.name}:2:" in r.stdout and f"{path.name}:2:" in r.stderr
     r = run_cli("--workspace", root, "audit", "verify", str(path), "--json")
     assert r.returncode == 1 and json.loads(r.stdout)["files"][0]["issues"][0]["line"] == 2
+
+
+def test_rotation_starts_a_new_session_on_the_new_key_at_once(workspace: Workspace):
+    """One key per session (seed 004 §3.12.5): after a rotation the same process signs with the new
+    key (a skill save's signed event included), and a second rotation goes on from there."""
+    ws = workspace
+    first = ws.audit.require_key()
+    ws.audit.log.append("before")
+    out = ws.audit.rotate()
+    assert (out["previous_version"], out["new_version"], out["session_version"]) == (1, 2, 2)
+    session = ws.audit.require_key()
+    assert session.version == 2 and session is not first and ws.audit.status().key_version == 2
+    name = ws.skills.list()[0].name
+    content = ws.skills.get(name).content
+    ws.skills.save(name, None, content + "\nOne more line.\n", None, "after the rotation")
+    assert ws.audit.rotate()["new_version"] == 3
+    ws.audit.log.append("last")
+    evs = [(e.type, e.key_version) for e in ws.audit.log.events()]
+    assert evs[0] == ("before", 1)
+    assert all(v == 2 for _t, v in evs[evs.index(("audit_key_rotated", 2)) : -2])
+    assert len(evs) >= 5 and evs[-2:] == [("audit_key_rotated", 3), ("last", 3)]
+    assert ws.audit.verify().ok

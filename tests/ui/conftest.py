@@ -15,6 +15,15 @@ from pathlib import Path
 import pytest
 
 
+@pytest.fixture(autouse=True)
+def _discard_unsaved_at_close(monkeypatch):
+    """A test that ends mid-edit is not asked Save / Discard / Cancel when its window closes (a
+    modal box would block): unsaved edits are discarded. Tests of the guard set their answers."""
+    from lorekeeper.ui import widgets
+
+    monkeypatch.setattr(widgets, "ask_unsaved", lambda *_args: widgets.DISCARD)
+
+
 @pytest.fixture
 def ui_workspace(tmp_path: Path, workspace_templates):
     ws = workspace_templates.copy(tmp_path / "ws", demo=True)  # as Workspace.init(..., demo=True)

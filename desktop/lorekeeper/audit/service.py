@@ -10,6 +10,7 @@ from __future__ import annotations
 import threading
 import uuid
 from dataclasses import dataclass
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
@@ -39,7 +40,7 @@ class AuditStatus:
     code: str | None = None
     cause: str | None = None
     message: str | None = None
-    pending_version: int | None = None  # rotated during this session: used from the next one
+    pending_version: int | None = None  # kept for callers; a rotation now starts the next session at once
 
     @property
     def title(self) -> str:
@@ -230,10 +231,12 @@ class AuditService:
         return out
 
     def rotate(self) -> dict[str, Any]:
-        """New key version in the provider (old ones archived), and a signed `audit_key_rotated` event.
+        """New key version in the provider (old ones archived), then a new key session on it.
 
-        The event is signed with the new key. This session keeps its own key for everything else
-        (a session never changes keys); the new version is used from the next session on.
+        One key per session (seed 004 §3.12.5): rotating ends this session and starts the next one
+        at once, with the new key. Its first event is the signed `audit_key_rotated`; every event
+        after it (this process included, no restart) is signed with the new version too. Older
+        versions stay readable for verification through the provider.
         """
         session = self.require_key()
         provider = self.provider()
@@ -243,17 +246,26 @@ class AuditService:
         # no rotation (the outbox row is dropped at the next start) or a rotation with its event
         self.log.record(EVENT_KEY_ROTATED, data, flush=False)
         new = provider.rotate(expected)
-        self._pending_version = new.version
         new_signer = Signer(new.key, new.version, key_lookup=provider.key_version)
         log = self._new_log(new_signer)
         log.flush_outbox()
         event = log.last_event() or {"sig": ""}
+        with self._lock:  # the next event, from any thread, is signed by the new session's key
+            self._session = KeySession(
+                provider=session.provider,
+                location=session.location,
+                version=new.version,
+                loaded_at=datetime.now(UTC).isoformat(timespec="seconds"),
+                signer=new_signer,
+            )
+            self._log = log
+            self._pending_version = None
         return {
             "provider": session.provider,
             "previous_version": session.version,
             "new_version": new.version,
             "event_sig": event["sig"],
-            "session_version": session.version,
+            "session_version": new.version,
         }
 
     def sign_unsigned_rows(self) -> dict[str, int]:

@@ -313,6 +313,14 @@ class MainWindow(QMainWindow):
 
     @Slot(int)
     def _show_row(self, row: int) -> None:
+        shown = self.stack.currentIndex()
+        if row != shown and 0 <= shown < len(self.panel_ids):
+            leaving = self.panels.get(self.panel_ids[shown])  # only a built panel can hold edits
+            if leaving is not None and not leaving.leave(functools.partial(self.select_index, row)):
+                self.sidebar.blockSignals(True)  # unsaved edits kept: stay (or go once saved)
+                self.sidebar.setCurrentRow(shown)
+                self.sidebar.blockSignals(False)
+                return
         if 0 <= row < len(self.panel_ids):
             _ = self.panels[self.panel_ids[row]]  # builds it the first time
         self.stack.setCurrentIndex(row)
@@ -463,6 +471,10 @@ class MainWindow(QMainWindow):
             self.show_message("Refreshed")
 
     def closeEvent(self, event) -> None:
+        for panel in list(self.panels.values()):  # unsaved edits: Save (then close), Discard or Cancel
+            if not panel.leave(self.close):
+                event.ignore()
+                return
         self.feed.stop()
         tracker().cancel_all()
         super().closeEvent(event)

@@ -119,6 +119,11 @@ class RuleDialog(QDialog):
             self.type_combo.setCurrentText("string_contains")
             self.severity_combo.setCurrentText("warning")
         self._on_type(self.type_combo.currentText())
+        self.initial = self.raw_rule()  # what `has_changes` compares with
+
+    def has_changes(self) -> bool:
+        """Has the operator changed anything since the dialog opened? (the unsaved-edit guard)"""
+        return self.raw_rule() != self.initial
 
     def _load(self, rule: Rule) -> None:
         self.id_edit.setText(rule.id)

@@ -321,6 +321,17 @@ def confirm(parent: QWidget, title: str, text: str) -> bool:
     return answer == QMessageBox.StandardButton.Yes
 
 
+SAVE, DISCARD, CANCEL = "save", "discard", "cancel"
+
+
+def ask_unsaved(parent: QWidget, title: str, text: str) -> str:
+    """Save / Discard / Cancel for unsaved edits (SAVE, DISCARD or CANCEL; Escape is Cancel).
+    Tests replace this function (a modal box would block them)."""
+    buttons = QMessageBox.StandardButton
+    answer = QMessageBox.warning(parent, title, text, buttons.Save | buttons.Discard | buttons.Cancel, buttons.Save)
+    return {buttons.Save: SAVE, buttons.Discard: DISCARD}.get(answer, CANCEL)
+
+
 class Debouncer(QObject):
     """Calls `fn` once, `ms` after the last `poke()` (live views that follow typing)."""
 

@@ -470,8 +470,8 @@ class AuditPanel(Panel):
             "Rotate the audit key",
             f"Create key version {int(current or 0) + 1} in {st.provider}?\n\n"
             "The current version stays archived so every past event still verifies. A signed "
-            "audit_key_rotated event is written with the new key. This session keeps its key; "
-            "the new one is used from the next launch.",
+            "audit_key_rotated event is written with the new key, and a new audit session starts "
+            "on it at once: every event from then on is signed with the new version (one key per session).",
         ):
             return
         self.rotate_button.setEnabled(False)
@@ -486,8 +486,10 @@ class AuditPanel(Panel):
     def _on_rotated(self, out: dict[str, Any]) -> None:
         self.key_message.show_ok(
             f"Key rotated: v{out['previous_version']} → v{out['new_version']}. The audit_key_rotated event is signed "
-            f"with v{out['new_version']}; v{out['previous_version']} stays readable for verification."
+            f"with v{out['new_version']}, and so is every event from now on (a new session started on it); "
+            f"v{out['previous_version']} stays readable for verification."
         )
+        self.show_key()
         self.ctx.status(f"Audit key rotated to v{out['new_version']}")  # its signed event: "audit" via the feed
 
     # ------------------------------------------------------------------ events

@@ -42,6 +42,12 @@ class Panel(QWidget):
         """The box Ctrl+F focuses, if the panel has one."""
         return None
 
+    def leave(self, proceed: Callable[[], object]) -> bool:
+        """Asked before the operator leaves the panel (another panel, closing the window) while it
+        may hold unsaved edits. True: go on now. False: stay — the operator cancelled, or a save
+        started and `proceed` is called (later, from the event loop) once it succeeded."""
+        return True
+
     def showcase(self) -> None:
         """Put a representative example on screen (screenshot mode); default: nothing to add."""
 

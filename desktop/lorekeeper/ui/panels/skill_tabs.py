@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import TYPE_CHECKING
 
-from PySide6.QtCore import Qt, Slot
+from PySide6.QtCore import Qt, QTimer, Slot
 from PySide6.QtWidgets import (
     QComboBox,
     QHBoxLayout,
@@ -60,7 +61,7 @@ class ContentTab(QWidget):
         self.save_button = QPushButton("Save as new version")
         self.save_button.setObjectName("primary")
         self.save_button.setShortcut("Ctrl+S")
-        self.save_button.clicked.connect(self.save)
+        self.save_button.clicked.connect(lambda: self.save())  # not `checked` as `then`
         self.cancel_button = QPushButton("Discard")
         self.cancel_button.clicked.connect(lambda: self.edit_button.setChecked(False))
         self.message = MessageBox()
@@ -117,8 +118,35 @@ class ContentTab(QWidget):
         if on:
             self.editor.setFocus()
 
-    @Slot()
-    def save(self) -> None:
+    def has_unsaved(self) -> bool:
+        """Editing, with a text that differs from the current version's."""
+        return (
+            self.edit_button.isChecked()
+            and self.detail is not None
+            and self.editor.toPlainText() != self.detail.current.content
+        )
+
+    def resolve_unsaved(self, proceed: Callable[[], object]) -> bool:
+        """Before the edit would be lost: Save (then `proceed`, from the event loop, once saved),
+        Discard (True: go on) or Cancel (False: the edit and the selection stay)."""
+        if not self.has_unsaved() or self.detail is None:
+            return True
+        info = self.detail.info
+        where = f" (fork for {info.project})" if info.project else ""
+        answer = widgets.ask_unsaved(
+            self,
+            "Unsaved changes",
+            f"SKILL.md of {info.name}{where} has unsaved changes. Save them as a new version?",
+        )
+        if answer == widgets.DISCARD:
+            self.edit_button.setChecked(False)
+            return True
+        if answer == widgets.SAVE:
+            self.save(then=proceed)
+        return False
+
+    def save(self, then: Callable[[], object] | None = None) -> None:
+        """Save the editor as a new version; `then` (the operator was leaving) runs once it is saved."""
         if self.detail is None:
             return
         info = self.detail.info
@@ -129,19 +157,24 @@ class ContentTab(QWidget):
         run_task(
             lambda: lib.save(info.name, info.project or None, text, None, message),
             name=f"Saving {info.name}",
-            on_result=self._on_saved,
-            on_error=self.message.show_error,
+            on_result=lambda v: self._on_saved(v, then),
+            on_error=self.message.show_error,  # the edit stays, and so does the operator
             on_finished=lambda: self.save_button.setEnabled(True),
         )
 
-    def _on_saved(self, version) -> None:
+    def _on_saved(self, version, then: Callable[[], object] | None = None) -> None:
         previous = self.detail.current.version if self.detail else None
         self.edit_button.setChecked(False)
         if version.version == previous:
             self.message.show_ok("No change: the content is identical to the current version.")
         else:
             self.message.show_ok(f"Saved as v{version.version}.")
-        self.panel.changed(f"Saved {version.name} v{version.version}", (version.name, version.project))
+        text = f"Saved {version.name} v{version.version}"
+        if then is None:
+            self.panel.changed(text, (version.name, version.project))
+        else:  # the operator moves on: do not bring the saved skill back on the next reload
+            self.panel.changed(text)
+            QTimer.singleShot(0, self, then)
 
 
 # ====================================================================== Evals (rules)
@@ -152,6 +185,7 @@ class RulesTab(QWidget):
         self.detail: SkillDetail | None = None
         self.ruleset = RuleSet(rules=())
         self.dialog: RuleDialog | None = None
+        self._then: Callable[[], object] | None = None  # after a save asked by the unsaved-edit guard
         self.last_report: EvalReport | None = None
 
         self.model = RulesTableModel(self)
@@ -224,6 +258,23 @@ class RulesTab(QWidget):
         self._update_buttons()
         self.evaluate_trial()
 
+    def resolve_unsaved(self, proceed: Callable[[], object]) -> bool:
+        """The rule dialog open with changes (Ctrl+Q works over it): Save (its OK: validated, then
+        saved as a new version and `proceed`), Discard (closes it) or Cancel."""
+        dialog = self.dialog
+        if dialog is None or not dialog.isVisible() or not dialog.has_changes():
+            return True
+        answer = widgets.ask_unsaved(
+            dialog, "Unsaved changes", "The rule being edited has unsaved changes. Save them as a new version?"
+        )
+        if answer == widgets.DISCARD:
+            dialog.reject()
+            return True
+        if answer == widgets.SAVE:
+            self._then = proceed
+            dialog.try_accept()  # an invalid rule keeps the dialog open with its error
+        return False
+
     def selected_rule(self) -> Rule | None:
         return self.model.row(self.table.currentIndex().row())
 
@@ -271,6 +322,7 @@ class RulesTab(QWidget):
         taken = {r.id for r in self.ruleset.rules}
         self.dialog = RuleDialog(self, rule, taken)
         self.dialog.accepted.connect(lambda old=rule: self._on_dialog_accepted(old))
+        self.dialog.rejected.connect(self._on_dialog_rejected)
         self.dialog.open()
 
     @Slot()
@@ -283,6 +335,10 @@ class RulesTab(QWidget):
         rule = self.selected_rule()
         if rule is not None:
             self._open_dialog(rule)
+
+    def _on_dialog_rejected(self) -> None:
+        self.dialog = None
+        self._then = None
 
     def _on_dialog_accepted(self, old: Rule | None) -> None:
         assert self.dialog is not None
@@ -315,10 +371,20 @@ class RulesTab(QWidget):
         lib = self.panel.ws.skills
         raw = [rule_to_dict(r) for r in rules]
         self.message.clear_message()
+        then, self._then = self._then, None
+
+        def saved(v) -> None:
+            text = f"{info.name}: {message} (v{v.version})"
+            if then is None:
+                self.panel.changed(text, (v.name, v.project))
+            else:  # the operator was leaving: go on now that it is saved
+                self.panel.changed(text)
+                QTimer.singleShot(0, self, then)
+
         run_task(
             lambda: lib.set_rules(info.name, info.project or None, raw, message),
             name=f"Saving rules of {info.name}",
-            on_result=lambda v: self.panel.changed(f"{info.name}: {message} (v{v.version})", (v.name, v.project)),
+            on_result=saved,
             on_error=self.message.show_error,
         )
 

@@ -237,7 +237,31 @@ class SkillsPanel(Panel):
     @Slot()
     def _on_row_changed(self, *_args: object) -> None:
         info = self.model.row(self.table.currentIndex().row())
+        shown = self.detail.info if self.detail is not None else None
+        key = (info.name, info.project) if info is not None else None
+        if shown is not None and key != (shown.name, shown.project):
+            # another skill: unsaved edits of the shown one are saved, discarded or kept (Cancel)
+            self._keep_row(shown)
+            if not self.leave(lambda: self._reselect(key)):
+                return
+            self._keep_row(info)
         self._select(info)
+
+    def _keep_row(self, info: SkillInfo | None) -> None:
+        """Put the table's selection on `info` without acting on it (the guard's Cancel)."""
+        row = self.model.index_of(info.name, info.project) if info is not None else -1
+        if row >= 0:
+            self.table.selectionModel().blockSignals(True)
+            self.table.selectRow(row)
+            self.table.selectionModel().blockSignals(False)
+
+    def _reselect(self, key: tuple[str, str] | None) -> None:
+        if key is None or not self.select_skill(*key):
+            self._on_row_changed()
+
+    def leave(self, proceed) -> bool:
+        """Unsaved SKILL.md edits or an open rule dialog with changes: ask Save / Discard / Cancel."""
+        return self.content_tab.resolve_unsaved(proceed) and self.rules_tab.resolve_unsaved(proceed)
 
     def select_skill(self, name: str, project: str = "") -> bool:
         row = self.model.index_of(name, project)
