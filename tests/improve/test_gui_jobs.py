@@ -124,7 +124,6 @@ def measure(qtbot, beat: Heartbeat, name: str, start, done, timeout: int = 12000
 
 
 @pytest.mark.serial  # run alone after the parallel suite: other workers' CPU would be measured too
-@pytest.mark.xfail(strict=False, reason="TEMPORARY while measuring on a loaded machine")
 def test_the_gui_thread_never_stalls_more_than_50_ms(qtbot, model_ws, tmp_path, capsys):
     """The bound of issue 9: the jobs' heavy work runs in worker processes, progress is coalesced,
     big results are shown in event-loop-sized pieces, and while the window is up the collector
