@@ -3,162 +3,36 @@
 from __future__ import annotations
 
 import re
-import unicodedata
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
+from functools import lru_cache
+
+from lorekeeper.skills.textindex import normalise, stop_words
 
 MAX_LINES = 12  # a paragraph longer than this is cut into passages of this many lines
 _WORD = re.compile(r"\w+")
 _HEADING = re.compile(r"^#{1,6}\s")
 
-#: English function words and question words: they match everything and rank nothing
-STOPWORDS = frozenset(
-    [
-        "a",
-        "about",
-        "above",
-        "after",
-        "again",
-        "against",
-        "all",
-        "am",
-        "an",
-        "and",
-        "any",
-        "are",
-        "as",
-        "at",
-        "be",
-        "because",
-        "been",
-        "before",
-        "being",
-        "below",
-        "between",
-        "both",
-        "but",
-        "by",
-        "can",
-        "could",
-        "did",
-        "do",
-        "does",
-        "doing",
-        "down",
-        "during",
-        "each",
-        "few",
-        "for",
-        "from",
-        "further",
-        "had",
-        "has",
-        "have",
-        "having",
-        "he",
-        "her",
-        "here",
-        "hers",
-        "herself",
-        "him",
-        "himself",
-        "his",
-        "how",
-        "i",
-        "if",
-        "in",
-        "into",
-        "is",
-        "it",
-        "its",
-        "itself",
-        "just",
-        "me",
-        "more",
-        "most",
-        "my",
-        "myself",
-        "no",
-        "nor",
-        "not",
-        "now",
-        "of",
-        "off",
-        "on",
-        "once",
-        "only",
-        "or",
-        "other",
-        "our",
-        "ours",
-        "ourselves",
-        "out",
-        "over",
-        "own",
-        "same",
-        "she",
-        "should",
-        "so",
-        "some",
-        "such",
-        "than",
-        "that",
-        "the",
-        "their",
-        "theirs",
-        "them",
-        "themselves",
-        "then",
-        "there",
-        "these",
-        "they",
-        "this",
-        "those",
-        "through",
-        "to",
-        "too",
-        "under",
-        "until",
-        "up",
-        "very",
-        "was",
-        "we",
-        "were",
-        "what",
-        "when",
-        "where",
-        "which",
-        "while",
-        "who",
-        "whom",
-        "why",
-        "will",
-        "with",
-        "would",
-        "you",
-        "your",
-        "yours",
-        "yourself",
-        "yourselves",
-        "tell",
-        "give",
-        "show",
-        "explain",
-        "describe",
-        "please",
-        "know",
-    ]
-)
+#: words of a question that match everything and rank nothing, beyond the router's stop words
+#: (English and French function words, skills/textindex.py)
+QUESTION_WORDS = frozenset(
+    ["what", "which", "who", "whom", "whose", "when", "where", "why", "how", "tell", "give", "show", "explain",
+     "describe", "please", "know"]
+)  # fmt: skip
+
+
+@lru_cache(maxsize=1)
+def stopwords() -> frozenset[str]:
+    return stop_words() | QUESTION_WORDS
 
 
 def fold(text: str) -> str:
-    """Case- and accent-insensitive form (as the router's)."""
-    decomposed = unicodedata.normalize("NFKD", text.casefold())
-    return "".join(c for c in decomposed if not unicodedata.combining(c))
+    """Case- and accent-insensitive form (the router's)."""
+    return normalise(text)
 
 
 def tokens(text: str) -> list[str]:
-    return [w for w in _WORD.findall(fold(text)) if w not in STOPWORDS and (len(w) > 1 or w.isdigit())]
+    return [w for w in _WORD.findall(fold(text)) if w not in stopwords() and (len(w) > 1 or w.isdigit())]
 
 
 @dataclass(frozen=True)

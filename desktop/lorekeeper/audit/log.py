@@ -770,26 +770,8 @@ class SessionLog:
         raise NotFoundError(f"no event with seq {seq} in {path.name}")
 
     def tombstone_story(self, story: str, *, reason: str) -> int:
-        """Tombstone every event of `story` in every file (the GDPR purge's hook); returns how many."""
-        count = 0
-        for path in self.files():
-            with self.lock.exclusive():
-                lines = path.read_text(encoding="utf-8").split("\n")
-                changed = False
-                for i, line in enumerate(lines):
-                    if not line.strip():
-                        continue
-                    try:
-                        ev = loads(line)
-                    except CanonicalJSONError:
-                        continue
-                    if isinstance(ev, dict) and ev.get("story") == story and "content" in ev:
-                        lines[i] = canonical_text(self._tombstoned(ev, reason, path.name, i + 1))
-                        changed = True
-                        count += 1
-                if changed:
-                    atomic_write_text(path, "\n".join(lines), private=True)  # signed session log: 0600 as written
-        return count
+        """Tombstone every event of `story` in every file; returns how many."""
+        return self.tombstone_where(lambda ev: ev.get("story") == story, reason=reason)
 
     def tombstone_where(self, match: Callable[[dict[str, Any]], bool], *, reason: str) -> int:
         """Tombstone every event (with content) for which `match(event)` is true; returns how many.

@@ -87,7 +87,7 @@ SUMMARIES = {
     "memory": "Living memory: research notes, clarification summaries and learnings, indexed and searched.",
     "story": "Stories: the memory injected at their start, promotion and eviction when they close.",
     "clarify": "Summarise STORY's clarification (4 answers on stdin) without personal data, validate, keep.",
-    "morning": "The 3 most reused learnings, one line each: - [story] [tags] score=X.XXXX.",
+    "morning": "The 3 most reused learnings, one line each: - [story] [tags] score=<reuse score, 4 decimals>.",
     "measure": "Memory success measures CS-1..CS-4 over 30, 60 or 90 days (defined in the README).",
     "privacy": "Privacy: the PII gate that clarification summaries must pass.",
     "purge": "GDPR purge: erase a story from every artefact (--story S --force) or by retention (--retention).",

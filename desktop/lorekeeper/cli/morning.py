@@ -14,7 +14,7 @@ from lorekeeper.cli.common import emit_json, handle_errors, json_option, open_wo
 @json_option
 @handle_errors
 def morning(workspace_dir: Path | None, as_json: bool) -> None:
-    """The 3 most reused learnings, one line each: - [story] [tags] score=X.XXXX."""
+    """The 3 most reused learnings, one line each: - [story] [tags] score=<reuse score, 4 decimals>."""
     with open_workspace(workspace_dir) as ws:
         top = ws.reuse.morning(3)
     if as_json:

@@ -513,14 +513,7 @@ def rules_add(
     as_json: bool,
 ) -> None:
     """Add a rule to NAME (severity defaults to warning); validated with the eval engine's parser."""
-    fields = {
-        "id": rule_id,
-        "type": rule_type,
-        "value": value,
-        "pattern": pattern,
-        "severity": severity,
-        "name": rule_name,
-    }
+    fields = _rule_fields(rule_id, rule_type, value, pattern, severity, rule_name)
     raw = _rule_input(rule_json, fields)
     raw.setdefault("severity", "warning")
     rule = _rule_dict(parse_rule(raw, 0, file="--rule"))  # a clear ERR_INVALID_SPEC before anything else
@@ -531,6 +524,25 @@ def rules_add(
             raise InvalidInputError(f"{name} already has a rule {rule['id']!r}: use `skills rules edit`")
         v = _write_rules(ws, name, scope, [*current, rule], f"added rule {rule['id']}")
     _rules_out(v, rule, f"added rule {rule['id']}", as_json, name, scope)
+
+
+def _rule_fields(
+    rule_id: str | None,
+    rule_type: str | None,
+    value: tuple[str, ...],
+    pattern: str | None,
+    severity: str | None,
+    rule_name: str | None,
+) -> dict[str, Any]:
+    """The rule fields `skills rules add|edit` take as flags (None: not given)."""
+    return {
+        "id": rule_id,
+        "type": rule_type,
+        "value": value,
+        "pattern": pattern,
+        "severity": severity,
+        "name": rule_name,
+    }
 
 
 @rules_group.command("edit")
@@ -555,14 +567,7 @@ def rules_edit(
     as_json: bool,
 ) -> None:
     """Change rule RULE_ID of NAME: --rule replaces it, the flags change only the fields they name."""
-    fields = {
-        "id": rule_id,
-        "type": rule_type,
-        "value": value,
-        "pattern": pattern,
-        "severity": severity,
-        "name": rule_name,
-    }
+    fields = _rule_fields(rule_id, rule_type, value, pattern, severity, rule_name)
     with open_workspace(workspace_dir) as ws:
         scope = _scope(ws, name, project)
         current = [_rule_dict(r) for r in ws.skills.get(name, scope or None).rules().rules]
