@@ -48,9 +48,10 @@ if TYPE_CHECKING:
 
 SESSION_DIR = "ctx-sessions"  # under the workspace
 SCHEMA = 1
-EVICT_TARGET = PRESSURE_COMPRESS  # eviction frees the window down to this utilisation
+EVICT_TARGET = 0.80  # eviction frees the window down to this utilisation (between compress and evict)
 DEFAULT_HANDOFF_BUDGET = 800  # o200k tokens
 POLICIES = ("rrf", "lru")
+UNKNOWN_RELEVANCE = 0.5  # a file read by name that no pack of the session has scored
 NOTE_KINDS = ("decision", "open", "discovery")
 _ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$")
 
@@ -75,6 +76,9 @@ class Item:
     relevance: float = 0.0  # to the current task
     target: bool = False
     bodies: list[str] = field(default_factory=list)
+    # every copy of this source the agent holds: digest of the text -> [mode, tokens, turn sent]
+    # (a read's map and a pack's reference of one file are both in the window)
+    copies: dict[str, list[Any]] = field(default_factory=dict)
 
 
 @dataclass
@@ -145,6 +149,7 @@ class ContextSession:
         self.turns: list[Turn] = []
         self.evicted: dict[str, int] = {}  # key -> turn it was dropped
         self.notes: list[dict[str, Any]] = []
+        self.relevance: dict[str, float] = {}  # every file of the latest pack -> relevance to its task
 
     # -- state --------------------------------------------------------------------------------
 
@@ -171,14 +176,52 @@ class ContextSession:
         except OSError:
             return ""
 
-    def _already(self, key: str, digest: str, mode: str, source: str) -> Item | None:
-        """The agent's copy of `key` when it makes sending this text again useless."""
+    def _already(self, key: str, digest: str, mode: str, source: str) -> tuple[Item, str, int] | None:
+        """(item, mode, turn) of the agent's copy of `key` that makes sending this text useless."""
         it = self.items.get(key)
         if it is None:
             return None
-        if it.digest == digest or (source and it.source == source and _mode_covers(it.mode, mode)):
-            return it
+        if digest in it.copies:
+            m, _, t = it.copies[digest]
+            return it, str(m), int(t)
+        if source and it.source == source:
+            for m, _, t in sorted(it.copies.values(), key=lambda c: c[2]):
+                if _mode_covers(str(m), mode):
+                    return it, str(m), int(t)
         return None
+
+    def _record(
+        self,
+        key: str,
+        mode: str,
+        sent: int,
+        digest: str,
+        source: str,
+        *,
+        relevance: float,
+        used: bool,
+        target: bool,
+        bodies: list[str],
+    ) -> None:
+        """The agent now holds this text of `key`: a copy added (same source) or the only one."""
+        old = self.items.get(key)
+        copies = dict(old.copies) if old is not None and old.source == source else {}
+        copies[digest] = [mode, sent, self.turn]
+        self.items[key] = Item(
+            key,
+            mode,
+            sum(int(c[1]) for c in copies.values()),
+            digest,
+            source,
+            self.turn,
+            self.turn,
+            (old.uses if old else 0) + (1 if used or old is None else 0),
+            relevance,
+            target or bool(old and old.target),
+            bodies,
+            copies,
+        )
+        self.evicted.pop(key, None)
 
     def _touch(self, it: Item, relevance: float | None, used: bool) -> None:
         it.last_turn = self.turn
@@ -213,37 +256,34 @@ class ContextSession:
             here.add(rel)
             have = self._already(rel, digest, e.mode, source)
             if have is not None:
-                line = f"=== {rel} [unchanged since turn {have.sent_turn}: {have.mode}]\n"
+                line = f"=== {rel} [unchanged since turn {have[2]}: {have[1]}]\n"
                 at = text.find(section, pos)
                 if at >= 0:
                     text = text[:at] + line + text[at + len(section) :]
                     pos = at + len(line)
                 unchanged.append(rel)
-                self._touch(have, e.relevance, used)
+                self._touch(have[0], e.relevance, used)
                 continue
             at = text.find(section, pos)
             if at >= 0:
                 pos = at + len(section)
             if rel in self.items or rel in self.evicted:
                 resent.append(rel)
-            old = self.items.get(rel)
-            self.items[rel] = Item(
+            self._record(
                 rel,
                 e.mode,
                 e.sent_tokens,
                 digest,
                 source,
-                self.turn,
-                self.turn,
-                (old.uses if old else 0) + (1 if used or old is None else 0),
-                e.relevance,
-                e.relevance >= 0.9,
-                list(e.bodies),
+                relevance=e.relevance,
+                used=used,
+                target=e.relevance >= 0.9,
+                bodies=list(e.bodies),
             )
-            self.evicted.pop(rel, None)
-        for rel, e in rel_of.items():  # relevance to the current task, for every file known
-            if rel not in here and rel in self.items:
-                self.items[rel].relevance = e.relevance
+        self.relevance = {rel: round(e.relevance, 4) for rel, e in rel_of.items()}
+        for rel, rv in self.relevance.items():  # relevance to the current task, for every file held
+            if rel in self.items:
+                self.items[rel].relevance = rv
         return self._deliver("pack", str(self.root), task, text, tokens.count(result.text), unchanged, resent, here)
 
     def read(
@@ -261,26 +301,25 @@ class ContextSession:
         digest, source = _sha(body), self._source(key)
         have = self._already(key, digest, res.rendered.mode, source)
         plain = tokens.count(body)
+        # relevance to the task: the latest pack scored every file; a file it did not see counts as
+        # middling (asked for by name, but not known to match the task)
+        relevance = self.relevance.get(key, UNKNOWN_RELEVANCE)
         if have is not None:
-            self._touch(have, 1.0, True)
-            line = f"=== {key} [unchanged since turn {have.sent_turn}: {have.mode}]\n"
+            self._touch(have[0], relevance, True)
+            line = f"=== {key} [unchanged since turn {have[2]}: {have[1]}]\n"
             return self._deliver("read", key, task, line, plain, [key], [], {key})
         resent = [key] if key in self.items or key in self.evicted else []
-        old = self.items.get(key)
-        self.items[key] = Item(
+        self._record(
             key,
             res.rendered.mode,
             plain,
             digest,
             source,
-            self.turn,
-            self.turn,
-            (old.uses if old else 0) + 1,
-            1.0,  # asked for by name: relevant to what the agent does now
-            old.target if old else False,
-            list(res.rendered.bodies),
+            relevance=relevance,
+            used=True,
+            target=False,
+            bodies=list(res.rendered.bodies),
         )
-        self.evicted.pop(key, None)
         return self._deliver("read", key, task, body, plain, [], resent, {key})
 
     def _deliver(
@@ -474,6 +513,7 @@ class ContextSession:
             "turns": [asdict(t) for t in self.turns],
             "evicted": self.evicted,
             "notes": self.notes,
+            "relevance": self.relevance,
         }
 
     @classmethod
@@ -495,6 +535,7 @@ class ContextSession:
         s.turns = [Turn(**t) for t in data["turns"]]
         s.evicted = {str(k): int(v) for k, v in data["evicted"].items()}
         s.notes = list(data["notes"])
+        s.relevance = {str(k): float(v) for k, v in data.get("relevance", {}).items()}
         return s
 
 
