@@ -20,8 +20,6 @@ import os
 import shutil
 from pathlib import Path
 
-import pytest
-
 from lorekeeper.context.session import ContextSession
 
 TASK = "fix the bug where an Option with multiple=True and nargs=2 loses its default value in the parser"

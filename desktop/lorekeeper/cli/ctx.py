@@ -325,9 +325,7 @@ def session_read_cmd(
 @session_group.command("note")
 @click.argument("session_id")
 @click.argument("text")
-@click.option(
-    "--kind", type=click.Choice(("decision", "open", "discovery")), default="decision", show_default=True
-)
+@click.option("--kind", type=click.Choice(("decision", "open", "discovery")), default="decision", show_default=True)
 @json_option
 @handle_errors
 def session_note_cmd(session_id: str, text: str, kind: str, as_json: bool) -> None:
@@ -358,7 +356,9 @@ def session_status_cmd(session_id: str | None, as_json: bool) -> None:
         if not rows:
             click.echo("No context session. `lorekeeper ctx session start DIR` starts one.")
         for r in rows:
-            click.echo(f"{r['session']}  turn {r['turn']}  {r['role']}  sent {r['sent_tokens']:,}/{r['plain_tokens']:,}  {r['root']}")
+            click.echo(
+                f"{r['session']}  turn {r['turn']}  {r['role']}  sent {r['sent_tokens']:,}/{r['plain_tokens']:,}  {r['root']}"
+            )
         return
     st = store.load(session_id).status()
     if as_json:
@@ -375,7 +375,9 @@ def session_status_cmd(session_id: str | None, as_json: bool) -> None:
     )
     click.echo(f"{'tokens':>7} {'mode':<10} {'sent':>4} {'last':>4} {'uses':>4}  path (most worth keeping first)")
     for f in st["files"][:40]:
-        click.echo(f"{f['tokens']:>7,} {f['mode']:<10} {f['sent_turn']:>4} {f['last_turn']:>4} {f['uses']:>4}  {f['path']}")
+        click.echo(
+            f"{f['tokens']:>7,} {f['mode']:<10} {f['sent_turn']:>4} {f['last_turn']:>4} {f['uses']:>4}  {f['path']}"
+        )
     if len(st["files"]) > 40:
         click.echo(f"... {len(st['files']) - 40} more")
     for e in st["evicted"]:

@@ -33,7 +33,7 @@ def _ranks(entries: list[CacheEntry], value: Callable[[CacheEntry], float]) -> d
     if len(set(values.values())) <= 1:
         return None
     ordered = sorted(values.values(), reverse=True)
-    first = {}
+    first: dict[float, int] = {}
     for rank, v in enumerate(ordered, start=1):
         first.setdefault(v, rank)
     return {k: first[v] for k, v in values.items()}

@@ -102,8 +102,8 @@ def render_handoff(pkg: HandoffPackage, budget: int, title: str) -> HandoffPacka
     """Fill `pkg.text` (and tokens, dropped_files) within `budget` o200k tokens.
 
     Priority: the heading, the decisions, the open items, then the files in `pkg.files` order. The
-    files go first when the budget is short (from the tail of the list), then open items, then
-    decisions; the result never exceeds the budget (a budget below the heading is an error)."""
+    files go first when the budget is short (from the tail of the list, counted in one line), then
+    open items, then decisions; the text never exceeds the budget (below the heading: an error)."""
     from lorekeeper.context import tokens
     from lorekeeper.errors import InvalidInputError
 
@@ -130,44 +130,38 @@ def render_handoff(pkg: HandoffPackage, budget: int, title: str) -> HandoffPacka
             f"used {f['uses']}x, {f['tokens']:,} tokens"
         )
 
-    def build(d: list[str], o: list[str], fl: list[str]) -> str:
+    def build(d: list[str], o: list[str], n: int, note: bool = True) -> str:
         parts = ["\n".join(head)]
         if d:
             parts.append("## decisions and facts\n" + "\n".join(d))
         if o:
             parts.append("## open items\n" + "\n".join(o))
-        if fl:
-            more = len(files) - len(fl)
-            parts.append(
-                "## files the sender knows (most useful first)\n"
-                + "\n".join(fl)
-                + (f"\n- ... {more} more files left out for the budget" if more else "")
-            )
+        more = len(files) - n
+        if n or (more and note):
+            lines = files[:n] + ([f"- ... {more} more files left out for the budget"] if more and note else [])
+            parts.append("## files the sender knows (most useful first)\n" + "\n".join(lines))
         return "\n\n".join(parts) + "\n"
 
-    if tokens.count(build([], [], [])) > budget:
-        raise InvalidInputError(
-            f"a hand-off needs at least {tokens.count(build([], [], []))} tokens for its heading; budget {budget}"
-        )
-    lo, hi = 0, len(files)  # the most file lines that fit with every decision and open item
-    text = build(decisions, opens, [])
-    if tokens.count(text) <= budget:
-        while lo < hi:
-            mid = (lo + hi + 1) // 2
-            if tokens.count(build(decisions, opens, files[:mid])) <= budget:
-                lo = mid
-            else:
-                hi = mid - 1
-        text = build(decisions, opens, files[:lo])
-    else:  # not even every decision and open item: keep as many as fit, in order
-        lo = 0
-        kept_o = list(opens)
-        while kept_o and tokens.count(build(decisions, kept_o, [])) > budget:
-            kept_o.pop()
-        kept_d = list(decisions)
-        while kept_d and tokens.count(build(kept_d, kept_o, [])) > budget:
-            kept_d.pop()
-        text = build(kept_d, kept_o, [])
+    def fits(text: str) -> bool:
+        return tokens.count(text) <= budget
+
+    if not fits(build([], [], 0, note=False)):
+        need = tokens.count(build([], [], 0, note=False))
+        raise InvalidInputError(f"a hand-off needs at least {need} tokens for its heading; budget {budget}")
+    note = fits(build([], [], 0))
+    kept_d, kept_o = list(decisions), list(opens)
+    while kept_o and not fits(build(kept_d, kept_o, 0, note)):  # open items go before decisions
+        kept_o.pop()
+    while kept_d and not fits(build(kept_d, kept_o, 0, note)):
+        kept_d.pop()
+    lo, hi = 0, len(files)  # the most file lines that fit with what is kept
+    while lo < hi:
+        mid = (lo + hi + 1) // 2
+        if fits(build(kept_d, kept_o, mid, note)):
+            lo = mid
+        else:
+            hi = mid - 1
+    text = build(kept_d, kept_o, lo, note)
     pkg.text = text
     pkg.tokens = tokens.count(text)
     pkg.budget = budget

@@ -36,7 +36,6 @@ from lorekeeper.context.handoff import HandoffPackage, depth_for, handoff, rende
 from lorekeeper.context.intent import classify
 from lorekeeper.context.ledger import (
     DEFAULT_WINDOW,
-    PRESSURE_COMPRESS,
     ContextLedger,
     LedgerEntry,
     _is_test,
@@ -286,9 +285,7 @@ class ContextSession:
                 self.items[rel].relevance = rv
         return self._deliver("pack", str(self.root), task, text, tokens.count(result.text), unchanged, resent, here)
 
-    def read(
-        self, path: Path, *, mode: str = "auto", task: str | None = None, budget: int | None = None
-    ) -> Delivery:
+    def read(self, path: Path, *, mode: str = "auto", task: str | None = None, budget: int | None = None) -> Delivery:
         """Read one file; one line if the agent holds this text (or the whole unchanged file)."""
         from lorekeeper.context.read import read_file
 
@@ -342,8 +339,8 @@ class ContextSession:
             )
         if dropped:
             lines.append(
-                f"# evicted from your context at {EVICT_TARGET:.0%} of a {self.window:,}-token window "
-                "(asked again, they are sent in full): "
+                f"# evicted from your context (the {self.window:,}-token window was full; now under "
+                f"{EVICT_TARGET:.0%}; asked again, they are sent in full): "
                 + ", ".join(f"{d['path']} ({d['tokens']:,} tokens, last used turn {d['last_turn']})" for d in dropped)
             )
         if lines:
@@ -471,9 +468,8 @@ class ContextSession:
         if budget <= 0:
             raise InvalidInputError("the hand-off budget must be a positive number of tokens")
         depth = depth_for(to_role)
-        knowledge = {
-            f"discovery:{i}": n["text"] for i, n in enumerate(self.notes, start=1) if n["kind"] == "discovery"
-        }
+        found = [n["text"] for n in self.notes if n["kind"] == "discovery"]
+        knowledge = {f"discovery:{i}": text for i, text in enumerate(found, start=1)}
         pkg = handoff(self.agent, to_agent or to_role, to_role, classify(self.task), self.ledger(), knowledge)
         snap = pkg.ledger
         pkg.ledger = {k: snap[k] for k in ("window", "used", "utilization", "pressure")}  # files are below
