@@ -39,6 +39,24 @@ SCRIPT: list[tuple[str, str, int]] = [  # (kind, what, budget)
 ]
 
 
+# $CTX_SESSION_TREE=.../lib/sqlalchemy: a 1.7M-token tree, its own script (packs at 8k, a 20k window)
+SQLA_TASK = "fix the bug where Session.merge loses pending changes of a relationship collection"
+SQLA_WINDOW = 20_000
+SQLA_NEEDED = ("orm/session.py", "orm/relationships.py")
+SQLA_SCRIPT: list[tuple[str, str, int]] = [
+    ("pack", ".", 8000),
+    ("read", "orm/session.py", 3000),
+    ("read", "orm/relationships.py", 3000),
+    ("read", "orm/unitofwork.py", 2000),
+    ("pack", ".", 8000),
+    ("read", "orm/session.py", 3000),
+    ("read", "orm/attributes.py", 2000),
+    ("read", "orm/state.py", 2000),
+    ("read", "orm/dependency.py", 2000),
+    ("read", "orm/relationships.py", 3000),
+]
+
+
 def _tree(tmp: Path) -> Path:
     env = os.environ.get("CTX_SESSION_TREE")
     if env:
@@ -50,17 +68,24 @@ def _tree(tmp: Path) -> Path:
     return dest
 
 
+def _setup(root: Path) -> tuple[str, int, tuple[str, ...], list[tuple[str, str, int]]]:
+    if (root / "orm" / "session.py").is_file():
+        return SQLA_TASK, SQLA_WINDOW, SQLA_NEEDED, SQLA_SCRIPT
+    return TASK, WINDOW, NEEDED, SCRIPT
+
+
 def run_script(root: Path, policy: str) -> tuple[ContextSession, list[str]]:
-    s = ContextSession(f"bench-{policy}", root, window=WINDOW, task=TASK, policy=policy)
+    task, window, _, script = _setup(root)
+    s = ContextSession(f"bench-{policy}", root, window=window, task=task, policy=policy)
     log = []
-    for kind, what, budget in SCRIPT:
+    for kind, what, budget in script:
         if kind == "pack":
-            d = s.pack(task=TASK, budget=budget)
+            d = s.pack(task=task, budget=budget)
         else:
-            d = s.read(root / what, task=TASK, budget=budget)
+            d = s.read(root / what, task=task, budget=budget)
         ev = ",".join(e["path"] for e in d.evicted) or "-"
         log.append(
-            f"{d.turn:>4} {kind:<5}{what:<15}{d.sent_tokens:>7,}{d.plain_tokens:>8,} {len(d.unchanged):>4} "
+            f"{d.turn:>4} {kind:<5}{what:<23}{d.sent_tokens:>7,}{d.plain_tokens:>8,} {len(d.unchanged):>4} "
             f"{d.used:>7,} {d.pressure:<9}{ev}"
         )
     return s, log
@@ -72,11 +97,11 @@ def test_session_vs_resending_and_rrf_vs_lru(tmp_path: Path) -> None:
     for policy in ("rrf", "lru"):
         s, log = run_script(root, policy)
         results[policy] = s
-        print(f"\n[{policy}] turn kind what           sent   plain same    used pressure evicted")
+        print(f"\n[{policy}] turn kind what                   sent   plain same    used pressure evicted")
         print("\n".join(log))
     for policy, s in results.items():
         t = s.totals()
-        kept = [n for n in NEEDED if n in s.items]
+        kept = [n for n in _setup(root)[2] if n in s.items]
         rereads = [
             (t2.what, "kept" if t2.what in t2.unchanged else "re-sent")
             for i, t2 in enumerate(s.turns)

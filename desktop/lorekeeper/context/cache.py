@@ -64,7 +64,10 @@ def lru_order(entries: list[CacheEntry]) -> list[str]:
 
 
 def evict(entries: list[CacheEntry], free_tokens: int, order: list[str] | None = None) -> list[str]:
-    """The keys to evict, in order (RRF's unless `order` is given), until `free_tokens` are freed."""
+    """The keys to evict, in order (RRF's unless `order` is given), until `free_tokens` are freed.
+
+    An entry taken on the way that the goal turned out not to need (a small file evicted before the
+    large one that freed the room) is kept after all: evicting it would lose it for nothing."""
     by_key = {e.key: e for e in entries}
     out: list[str] = []
     freed = 0
@@ -73,4 +76,9 @@ def evict(entries: list[CacheEntry], free_tokens: int, order: list[str] | None =
             break
         out.append(key)
         freed += by_key[key].tokens
+    surplus = freed - free_tokens
+    for key in reversed(out[:-1]):  # the most worth keeping first
+        if 0 < by_key[key].tokens <= surplus:
+            out.remove(key)
+            surplus -= by_key[key].tokens
     return out
