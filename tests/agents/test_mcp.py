@@ -21,6 +21,11 @@ TOOLS = {
     "conventions_for_path",
     "memory_search",
     "story_start",
+    # the connection's context session (issue 16)
+    "ctx_read",
+    "ctx_session_status",
+    "ctx_session_note",
+    "ctx_handoff",
 }
 
 

@@ -127,7 +127,8 @@ def build_server(ws: Workspace, default_project: str | None = None) -> MCPServer
         `lorekeeper feedback up|down ANSWER --json`."""
         return call(lambda: tools.record_feedback(answer, positive, reason, project))
 
-    @server.tool(annotations=read_only)
+    # not idempotent: the connection's context session sends a second pack as deltas
+    @server.tool(annotations=ToolAnnotations(read_only_hint=True, idempotent_hint=False, open_world_hint=False))
     def ctx_pack(
         path: Annotated[str, Field(description="Directory to pack (absolute, or relative to the server's folder).")],
         task: Annotated[str | None, Field(description="What the agent is about to do; drives relevance.")] = None,
@@ -137,7 +138,8 @@ def build_server(ws: Workspace, default_project: str | None = None) -> MCPServer
         ] = "auto",
     ) -> dict[str, Any]:
         """Compress a source tree into one text for the agent, never over the budget. Same JSON as
-        `lorekeeper ctx pack DIR --json` (the packed text in `text`)."""
+        `lorekeeper ctx pack DIR --json`; `text` is sent through this connection's context session:
+        files you already hold unchanged come back as one line ('unchanged since turn N')."""
         return call(lambda: tools.ctx_pack(path, task, budget, mode))
 
     @server.tool(annotations=read_only)
@@ -189,6 +191,51 @@ def build_server(ws: Workspace, default_project: str | None = None) -> MCPServer
         when the corpora hold fewer: under_corpus), traced and signed before the block is returned.
         Same JSON as `lorekeeper story start STORY --domain D --project P --json`."""
         return call(lambda: tools.story_start(story, domain, project))
+
+    # --- context session of this connection (issue 16): ctx_pack above sends deltas through it ---
+    session_tool = ToolAnnotations(read_only_hint=False, destructive_hint=False, open_world_hint=False)
+
+    @server.tool(annotations=session_tool)
+    def ctx_read(
+        path: Annotated[str, Field(description="The file to read.")],
+        mode: Annotated[
+            Literal["auto", "full", "map", "signatures", "reference"], Field(description="Compression mode.")
+        ] = "auto",
+        task: Annotated[str | None, Field(description="Keep whole the definitions this task needs.")] = None,
+        budget: Annotated[int | None, Field(ge=1, description="Hard limit in o200k_base tokens.")] = None,
+        root: Annotated[str | None, Field(description="The session's folder (default: the last one used).")] = None,
+    ) -> dict[str, Any]:
+        """Read one file compressed, in this connection's context session: a file you already hold
+        unchanged comes back as one line. Same JSON as `lorekeeper ctx session read ID FILE --json`."""
+        return call(lambda: tools.ctx_read(path, mode, task, budget, root))
+
+    @server.tool(annotations=read_only)
+    def ctx_session_status(
+        path: Annotated[str | None, Field(description="The session's folder (default: the last one used).")] = None,
+    ) -> dict[str, Any]:
+        """What this connection's context session holds: files (most worth keeping first), window
+        pressure, evictions, tokens sent vs without the session. As `lorekeeper ctx session status ID --json`."""
+        return call(lambda: tools.ctx_session_status(path))
+
+    @server.tool(annotations=session_tool)
+    def ctx_session_note(
+        text: Annotated[str, Field(description="The decision, open item or discovery.")],
+        kind: Annotated[Literal["decision", "open", "discovery"], Field(description="What it is.")] = "decision",
+        path: Annotated[str | None, Field(description="The session's folder (default: the last one used).")] = None,
+    ) -> dict[str, Any]:
+        """Record a decision, an open item or a discovery for the hand-off."""
+        return call(lambda: tools.ctx_session_note(text, kind, path))
+
+    @server.tool(annotations=read_only)
+    def ctx_handoff(
+        to_role: Annotated[str, Field(description="The receiving role: coder, reviewer, planner, ...")] = "reviewer",
+        to_agent: Annotated[str | None, Field(description="The receiving agent's name.")] = None,
+        budget: Annotated[int, Field(ge=1, description="o200k tokens the hand-off may take.")] = 800,
+        path: Annotated[str | None, Field(description="The session's folder (default: the last one used).")] = None,
+    ) -> dict[str, Any]:
+        """Summarise this connection's context session for another agent (files known, decisions, open
+        items) within a token budget. Same JSON as `lorekeeper ctx session handoff ID --json`."""
+        return call(lambda: tools.ctx_handoff(to_role, to_agent, budget, path))
 
     return server
 

@@ -29,6 +29,8 @@ class AgentTools:
     def __init__(self, ws: Workspace, default_project: str | None = None) -> None:
         self.ws = ws
         self.default_project = default_project or None
+        self._ctx_sessions: dict[str, Any] = {}  # resolved root -> ContextSession of this connection
+        self._ctx_last: str | None = None
 
     def _p(self, project: str | None) -> str | None:
         return project or self.default_project
@@ -89,7 +91,11 @@ class AgentTools:
             raise InvalidInputError(f"unknown mode {mode!r}: use {', '.join(PACK_MODES)}")
         if budget is not None and budget < 1:
             raise InvalidInputError("budget must be at least 1 token")
-        return pack(root, task=task, budget=budget, mode=mode).to_dict(with_text=True)
+        result = pack(root, task=task, budget=budget, mode=mode)
+        out = result.to_dict(with_text=True)
+        # the connection's context session: what this agent already holds comes back as one line
+        out["text"] = self._ctx_session(root).apply_pack(result, task).text
+        return out
 
     # ------------------------------------------------------------------ facts (issue 11)
     def facts_pack(
@@ -181,3 +187,76 @@ class AgentTools:
         if warnings:
             base["warnings"] = warnings
         return base
+
+    # ------------------------------------------------------------------ context session (issue 16)
+    def _ctx_session(self, root: Path) -> Any:
+        from lorekeeper.context.ledger import DEFAULT_WINDOW
+        from lorekeeper.context.session import ContextSession
+
+        key = str(root.resolve())
+        s = self._ctx_sessions.get(key)
+        if s is None:
+            window = int(self.ws.config.get("ctx.window", DEFAULT_WINDOW))
+            s = ContextSession(f"mcp-{len(self._ctx_sessions) + 1}", root, window=window, agent="mcp")
+            self._ctx_sessions[key] = s
+        self._ctx_last = key
+        return s
+
+    def _ctx_current(self, path: str | None) -> Any:
+        from lorekeeper.errors import NotFoundError
+
+        key = str(Path(path).expanduser().resolve()) if path else self._ctx_last
+        if key is None or key not in self._ctx_sessions:
+            raise NotFoundError(
+                "no context session for this folder on this connection yet: call ctx_pack or ctx_read first"
+            )
+        self._ctx_last = key
+        return self._ctx_sessions[key]
+
+    def ctx_read(
+        self, path: str, mode: str = "auto", task: str | None = None, budget: int | None = None, root: str | None = None
+    ) -> dict[str, Any]:
+        """`lorekeeper ctx session read ID FILE --json` in the connection's session of `root` (default:
+        the session used last, else the file's folder)."""
+        from lorekeeper.context.read import READ_MODES
+
+        file = Path(path).expanduser()
+        if not file.is_file():
+            raise InvalidInputError(f"{path} is not a file")
+        if mode not in READ_MODES:
+            raise InvalidInputError(f"unknown mode {mode!r}: use {', '.join(READ_MODES)}")
+        if budget is not None and budget < 1:
+            raise InvalidInputError("budget must be at least 1 token")
+        if root:
+            base = Path(root).expanduser()
+            if not base.is_dir():
+                raise InvalidInputError(f"{root} is not a directory")
+            s = self._ctx_session(base)
+        elif self._ctx_last is not None:
+            s = self._ctx_sessions[self._ctx_last]
+        else:
+            s = self._ctx_session(file.parent)
+        return dict(s.read(file, mode=mode, task=task, budget=budget).to_dict())
+
+    def ctx_session_status(self, path: str | None = None) -> dict[str, Any]:
+        """`lorekeeper ctx session status ID --json` of the connection's session."""
+        return dict(self._ctx_current(path).status())
+
+    def ctx_session_note(self, text: str, kind: str = "decision", path: str | None = None) -> dict[str, Any]:
+        """`lorekeeper ctx session note ID TEXT --kind K --json`."""
+        s = self._ctx_current(path)
+        return {"session": s.id, **s.note(text, kind)}
+
+    def ctx_handoff(
+        self, to_role: str = "reviewer", to_agent: str | None = None, budget: int = 800, path: str | None = None
+    ) -> dict[str, Any]:
+        """`lorekeeper ctx session handoff ID --to-role R --budget N --json`."""
+        from dataclasses import asdict
+
+        s = self._ctx_current(path)
+        try:
+            return asdict(s.handoff(to_role, to_agent=to_agent, budget=budget))
+        except ValueError as exc:  # an unknown role
+            if isinstance(exc, InvalidInputError):
+                raise
+            raise InvalidInputError(str(exc)) from None

@@ -8,10 +8,11 @@ from __future__ import annotations
 
 import sys
 from pathlib import Path
+from typing import Any
 
 import click
 
-from lorekeeper.cli.common import emit_json, handle_errors, json_option
+from lorekeeper.cli.common import emit_json, handle_errors, json_option, workspace_option
 from lorekeeper.context.pack import PACK_MODES
 from lorekeeper.context.read import READ_MODES
 
@@ -188,3 +189,249 @@ def bench_cmd(directory: Path, task: str | None, budget: int | None, as_json: bo
                 f"  {layer['layer']:<22}{layer['tokens_in']:>10,}{layer['tokens_out']:>9,}"
                 f"{float(str(layer['seconds'])):>8.3f}s  {layer['note']}"
             )
+
+
+# --- ctx session (issue 16 d5): a context session that sends deltas, evicts by RRF, hands off ---------
+
+
+def _session_store(workspace_dir: Path | None) -> Any:
+    """The workspace's session store, found without opening the workspace (no store, fast)."""
+    from lorekeeper.cli.common import open_workspace
+    from lorekeeper.context.session import SessionStore
+    from lorekeeper.errors import WorkspaceError
+    from lorekeeper.locations import default_workspace_dir, resolve_workspace_dir
+
+    if workspace_dir is None:
+        cur = click.get_current_context(silent=True)
+        workspace_dir = ((cur.find_root().obj or {}) if cur is not None else {}).get("workspace_dir")
+    path = resolve_workspace_dir(workspace_dir)
+    if not (path / "lorekeeper.toml").exists():
+        if path != default_workspace_dir():
+            raise WorkspaceError(f"no workspace at {path}: run `lorekeeper init {path}` first")
+        open_workspace(None)  # the default workspace is created on first use, as everywhere
+    return SessionStore(path)
+
+
+def _print_delivery(d: Any, output: Path | None, as_json: bool) -> None:
+    from lorekeeper.fsutil import atomic_write_text
+
+    if output is not None:
+        atomic_write_text(output, d.text)
+    if as_json:
+        data = d.to_dict()
+        if output is not None:
+            data.pop("text")
+        emit_json(data)
+        return
+    if output is None:
+        sys.stdout.write(d.text)
+    click.echo(
+        f"session {d.session} turn {d.turn}: sent {d.sent_tokens:,} tokens (without the session "
+        f"{d.plain_tokens:,}); {len(d.unchanged)} unchanged, {len(d.evicted)} evicted; window "
+        f"{d.used:,}/{d.window:,} ({d.pressure})",
+        err=True,
+    )
+
+
+@ctx.group("session")
+@workspace_option
+def session_group(workspace_dir: Path | None) -> None:
+    """A context session: send only what the agent lacks, evict by RRF, hand off to another role."""
+    cur = click.get_current_context()
+    cur.obj = {**(cur.find_root().obj or {}), **({"workspace_dir": workspace_dir} if workspace_dir else {})}
+
+
+def _ws(cur: click.Context) -> Path | None:
+    value = (cur.obj or {}).get("workspace_dir")
+    return Path(value) if value else None
+
+
+@session_group.command("start")
+@click.argument("directory", type=_DIR)
+@click.option("--id", "sid", default=None, help="Session id (default: a random s-xxxxxxxx).")
+@click.option("--window", "-w", type=click.IntRange(min=1), default=None, help="The model's window in tokens.")
+@click.option("--task", "-t", default=None, help="What the agent is about to do.")
+@click.option("--role", default="coder", show_default=True, help="The agent's role (coder, reviewer, ...).")
+@click.option("--agent", default="agent", show_default=True, help="The agent's name, for hand-offs.")
+@click.option("--policy", type=click.Choice(("rrf", "lru")), default="rrf", show_default=True, help="Eviction.")
+@json_option
+@handle_errors
+def session_start_cmd(
+    directory: Path,
+    sid: str | None,
+    window: int | None,
+    task: str | None,
+    role: str,
+    agent: str,
+    policy: str,
+    as_json: bool,
+) -> None:
+    """Start a context session on DIRECTORY; prints its id."""
+    from lorekeeper.context.ledger import DEFAULT_WINDOW
+    from lorekeeper.errors import InvalidInputError
+
+    try:
+        from lorekeeper.context.handoff import depth_for
+
+        depth_for(role)
+    except ValueError as exc:
+        raise InvalidInputError(str(exc)) from None
+    store = _session_store(_ws(click.get_current_context()))
+    s = store.start(
+        directory, sid=sid, window=window or DEFAULT_WINDOW, task=task, role=role, agent=agent, policy=policy
+    )
+    if as_json:
+        emit_json({"session": s.id, "root": str(s.root), "window": s.window, "role": s.role, "policy": s.policy})
+        return
+    click.echo(s.id)
+
+
+@session_group.command("pack")
+@click.argument("session_id")
+@click.option("--task", "-t", default=None, help="The task now (default: the session's).")
+@click.option("--budget", "-b", type=click.IntRange(min=1), default=None, help="Hard limit in o200k_base tokens.")
+@click.option("--mode", "-m", type=click.Choice(PACK_MODES), default="auto", show_default=True)
+@click.option("--output", "-o", type=click.Path(dir_okay=False, path_type=Path), default=None)
+@json_option
+@handle_errors
+def session_pack_cmd(
+    session_id: str, task: str | None, budget: int | None, mode: str, output: Path | None, as_json: bool
+) -> None:
+    """Pack the session's tree: files the agent already holds come back as one line each."""
+    store = _session_store(_ws(click.get_current_context()))
+    with store.editing(session_id) as s:
+        d = s.pack(task=task, budget=budget, mode=mode)
+    _print_delivery(d, output, as_json)
+
+
+@session_group.command("read")
+@click.argument("session_id")
+@click.argument("file", type=click.Path(exists=True, dir_okay=False, path_type=Path))
+@click.option("--mode", "-m", type=click.Choice(READ_MODES), default="auto", show_default=True)
+@click.option("--task", "-t", default=None, help="Keep whole the definitions this task needs.")
+@click.option("--budget", "-b", type=click.IntRange(min=1), default=None, help="Hard limit in tokens.")
+@json_option
+@handle_errors
+def session_read_cmd(
+    session_id: str, file: Path, mode: str, task: str | None, budget: int | None, as_json: bool
+) -> None:
+    """Read FILE in the session: one line if the agent already holds it unchanged."""
+    store = _session_store(_ws(click.get_current_context()))
+    with store.editing(session_id) as s:
+        d = s.read(file, mode=mode, task=task, budget=budget)
+    _print_delivery(d, None, as_json)
+
+
+@session_group.command("note")
+@click.argument("session_id")
+@click.argument("text")
+@click.option("--kind", type=click.Choice(("decision", "open", "discovery")), default="decision", show_default=True)
+@json_option
+@handle_errors
+def session_note_cmd(session_id: str, text: str, kind: str, as_json: bool) -> None:
+    """Record a decision, an open item or a discovery for the hand-off."""
+    store = _session_store(_ws(click.get_current_context()))
+    with store.editing(session_id) as s:
+        n = s.note(text, kind)
+    if as_json:
+        emit_json({"session": session_id, **n})
+        return
+    click.echo(f"{kind} noted at turn {n['turn']}")
+
+
+@session_group.command("status")
+@click.argument("session_id", required=False)
+@json_option
+@handle_errors
+def session_status_cmd(session_id: str | None, as_json: bool) -> None:
+    """The session's files, window and tokens saved (no SESSION_ID: list the sessions)."""
+    store = _session_store(_ws(click.get_current_context()))
+    if session_id is None:
+        rows = [
+            {"session": s.id, "root": str(s.root), "turn": s.turn, "role": s.role, **s.totals()} for s in store.list()
+        ]
+        if as_json:
+            emit_json(rows)
+            return
+        if not rows:
+            click.echo("No context session. `lorekeeper ctx session start DIR` starts one.")
+        for r in rows:
+            click.echo(
+                f"{r['session']}  turn {r['turn']}  {r['role']}  sent {r['sent_tokens']:,}/{r['plain_tokens']:,}  {r['root']}"
+            )
+        return
+    st = store.load(session_id).status()
+    if as_json:
+        emit_json(st)
+        return
+    t = st["totals"]
+    click.echo(
+        f"session {st['session']} on {st['root']} ({st['role']}, {st['policy']}): turn {st['turn']}, window "
+        f"{st['used']:,}/{st['window']:,} ({st['utilization']:.0%}, {st['pressure']})"
+    )
+    click.echo(
+        f"sent {t['sent_tokens']:,} tokens; without the session {t['plain_tokens']:,} ({t['ratio']:.1%}); "
+        f"{t['unchanged_lines']} unchanged lines, {t['evicted']} evicted"
+    )
+    click.echo(f"{'tokens':>7} {'mode':<10} {'sent':>4} {'last':>4} {'uses':>4}  path (most worth keeping first)")
+    for f in st["files"][:40]:
+        click.echo(
+            f"{f['tokens']:>7,} {f['mode']:<10} {f['sent_turn']:>4} {f['last_turn']:>4} {f['uses']:>4}  {f['path']}"
+        )
+    if len(st["files"]) > 40:
+        click.echo(f"... {len(st['files']) - 40} more")
+    for e in st["evicted"]:
+        click.echo(f"evicted at turn {e['turn']}: {e['path']}")
+
+
+@session_group.command("handoff")
+@click.argument("session_id")
+@click.option("--to-role", default="reviewer", show_default=True, help="The receiving agent's role.")
+@click.option("--to", "to_agent", default=None, help="The receiving agent's name (default: the role).")
+@click.option("--budget", "-b", type=click.IntRange(min=1), default=800, show_default=True, help="Tokens at most.")
+@click.option("--output", "-o", type=click.Path(dir_okay=False, path_type=Path), default=None)
+@json_option
+@handle_errors
+def session_handoff_cmd(
+    session_id: str, to_role: str, to_agent: str | None, budget: int, output: Path | None, as_json: bool
+) -> None:
+    """Summarise the session for another agent: files it knows, decisions, open items, in a budget."""
+    from dataclasses import asdict
+
+    from lorekeeper.errors import InvalidInputError
+    from lorekeeper.fsutil import atomic_write_text
+
+    store = _session_store(_ws(click.get_current_context()))
+    s = store.load(session_id)
+    try:
+        pkg = s.handoff(to_role, to_agent=to_agent, budget=budget)
+    except ValueError as exc:
+        if isinstance(exc, InvalidInputError):
+            raise
+        raise InvalidInputError(str(exc)) from None
+    if output is not None:
+        atomic_write_text(output, pkg.text)
+    if as_json:
+        emit_json(asdict(pkg))
+        return
+    if output is None:
+        sys.stdout.write(pkg.text)
+    click.echo(f"hand-off: {pkg.tokens:,} of {budget:,} tokens, {pkg.dropped_files} file lines left out", err=True)
+
+
+@session_group.command("end")
+@click.argument("session_id")
+@json_option
+@handle_errors
+def session_end_cmd(session_id: str, as_json: bool) -> None:
+    """End the session (its file is removed) and print what it saved."""
+    store = _session_store(_ws(click.get_current_context()))
+    s = store.end(session_id)
+    t = s.totals()
+    if as_json:
+        emit_json({"session": s.id, "ended": True, **t})
+        return
+    click.echo(
+        f"ended {s.id}: {t['turns']} turns, sent {t['sent_tokens']:,} tokens instead of {t['plain_tokens']:,} "
+        f"({t['saved_tokens']:,} saved)"
+    )
