@@ -83,6 +83,7 @@ class AgentTools:
     ) -> dict[str, Any]:
         """`lorekeeper ctx pack DIR [--task T] [--budget N] [--mode M] --json` (the text included)."""
         from lorekeeper.context.pack import PACK_MODES, pack
+        from lorekeeper.context.session import pack_budget
 
         root = Path(path).expanduser()
         if not root.is_dir():
@@ -91,10 +92,11 @@ class AgentTools:
             raise InvalidInputError(f"unknown mode {mode!r}: use {', '.join(PACK_MODES)}")
         if budget is not None and budget < 1:
             raise InvalidInputError("budget must be at least 1 token")
-        result = pack(root, task=task, budget=budget, mode=mode)
+        inner, notice = pack_budget(budget)  # room for the session's notice: the budget holds
+        result = pack(root, task=task, budget=inner, mode=mode)
         out = result.to_dict(with_text=True)
         # the connection's context session: what this agent already holds comes back as one line
-        out["text"] = self._ctx_session(root).apply_pack(result, task).text
+        out["text"] = self._ctx_session(root).apply_pack(result, task, notice_budget=notice).text
         return out
 
     # ------------------------------------------------------------------ facts (issue 11)

@@ -52,6 +52,16 @@ DEFAULT_HANDOFF_BUDGET = 800  # o200k tokens
 POLICIES = ("rrf", "lru")
 UNKNOWN_RELEVANCE = 0.5  # a file read by name that no pack of the session has scored
 NOTE_KINDS = ("decision", "open", "discovery")
+NOTICE_RESERVE = 96  # o200k tokens a session pack keeps for its notice lines, so the budget holds
+
+
+def pack_budget(budget: int | None) -> tuple[int | None, int | None]:
+    """The budget for the pack inside a session delivery, and the room left for the notice."""
+    if budget is None or budget <= 4 * NOTICE_RESERVE:
+        return budget, None
+    return budget - NOTICE_RESERVE, NOTICE_RESERVE
+
+
 _ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$")
 
 
@@ -236,10 +246,13 @@ class ContextSession:
         from lorekeeper.context.pack import pack
 
         task = task or self.task
-        result = pack(self.root, task=task, budget=budget, mode=mode)
-        return self.apply_pack(result, task)
+        # The session's notice (files held, files evicted) goes on top of the pack: room is kept
+        # for it so that the whole delivery stays within the budget the agent asked for.
+        inner, notice = pack_budget(budget)
+        result = pack(self.root, task=task, budget=inner, mode=mode)
+        return self.apply_pack(result, task, notice_budget=notice)
 
-    def apply_pack(self, result: PackResult, task: str | None) -> Delivery:
+    def apply_pack(self, result: PackResult, task: str | None, notice_budget: int | None = None) -> Delivery:
         self.turn += 1
         self.task = task
         rel_of = {e.rel: e for e in result.entries}
@@ -257,7 +270,7 @@ class ContextSession:
             if have is not None:
                 line = f"=== {rel} [unchanged since turn {have[2]}: {have[1]}]\n"
                 at = text.find(section, pos)
-                if at >= 0:
+                if at >= 0 and tokens.count(line) <= tokens.count(section):  # never longer than the section
                     text = text[:at] + line + text[at + len(section) :]
                     pos = at + len(line)
                 unchanged.append(rel)
@@ -283,7 +296,9 @@ class ContextSession:
         for rel, rv in self.relevance.items():  # relevance to the current task, for every file held
             if rel in self.items:
                 self.items[rel].relevance = rv
-        return self._deliver("pack", str(self.root), task, text, tokens.count(result.text), unchanged, resent, here)
+        return self._deliver(
+            "pack", str(self.root), task, text, tokens.count(result.text), unchanged, resent, here, notice_budget
+        )
 
     def read(self, path: Path, *, mode: str = "auto", task: str | None = None, budget: int | None = None) -> Delivery:
         """Read one file; one line if the agent holds this text (or the whole unchanged file)."""
@@ -329,20 +344,29 @@ class ContextSession:
         unchanged: list[str],
         resent: list[str],
         protect: set[str],
+        notice_budget: int | None = None,
     ) -> Delivery:
         dropped = self.evict_if_needed(protect)
-        lines = []
+        lines: list[str] = []
         if unchanged:
             lines.append(
                 f"# session {self.id} turn {self.turn}: {len(unchanged)} files you already hold are one line "
                 "each ('unchanged since turn N')"
             )
         if dropped:
-            lines.append(
+            head = (
                 f"# evicted from your context (the {self.window:,}-token window was full; now under "
                 f"{EVICT_TARGET:.0%}; asked again, they are sent in full): "
-                + ", ".join(f"{d['path']} ({d['tokens']:,} tokens, last used turn {d['last_turn']})" for d in dropped)
             )
+            names = [f"{d['path']} ({d['tokens']:,} tokens, last used turn {d['last_turn']})" for d in dropped]
+            line = head + ", ".join(names)
+            if notice_budget is not None:  # keep the notice in the room the pack left for it
+                room = notice_budget - sum(tokens.count(x) + 1 for x in lines)
+                shown = len(names)
+                while shown and tokens.count(line) > room:
+                    shown -= 1
+                    line = head + ", ".join(names[:shown]) + f", and {len(names) - shown} more (`ctx session status`)"
+            lines.append(line)
         if lines:
             text = "\n".join(lines) + "\n" + text
         sent = tokens.count(text)
