@@ -7,6 +7,11 @@ Corpora: public Python packages already installed in the venv (click ~0.45 MB of
 into a cache folder outside the repository (`$LOREKEEPER_BENCH_CACHE`, default
 `~/.cache/lorekeeper-bench`); without npm the repomix rows are skipped with a message.
 
+More Python trees: `LOREKEEPER_BENCH_PY` (paths joined with `os.pathsep`, e.g. a checkout's
+`httpx/httpx`). Signatures mode keeps constants and class attributes, which the naive dump does not
+hold, so its ratio is printed against two floors: the naive dump plus the first line of each
+constant and class attribute (tests/helpers/naive_floor.py; target <= 0.9x) and the naive dump alone.
+
 Rows per corpus: the naive dump (path + every import line + every def/class header verbatim),
 `repomix --compress`, and `lorekeeper ctx pack` in signatures and auto mode, each run as a
 subprocess (wall time includes interpreter start-up). Quality is measured with Python's `ast`

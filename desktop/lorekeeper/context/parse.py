@@ -163,7 +163,7 @@ _MEMBER_TYPES = frozenset(
 # Python members: every module-level and class-level assignment (`MAX = 3`, `F = TypeVar("F")`,
 # `name: str = ""`, enum members, dataclass fields, `a = b = f`) and `type X = ...` statements; never
 # a local or an assignment nested in an `if`/`try` block at module level.
-PY_SHORT_VALUE = 8  # a Python member's value is kept up to this many characters, else `= ...`
+PY_SHORT_VALUE = 12  # a Python member's value is kept up to this many characters, else `= ...`
 PY_TYPE_VALUE = 48  # ... and a type alias's (`X: TypeAlias = ...`) or a TypeVar/NewType's value
 _PY_TYPE_FACTORY = re.compile(rb"^(?:\w+\.)?(?:TypeVar|NewType|ParamSpec|TypeVarTuple)\(")
 SHORT_VALUE = 24  # a member's value is kept up to this many characters, else `= ...` (Python) or dropped
