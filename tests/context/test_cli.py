@@ -7,8 +7,9 @@ from pathlib import Path
 
 from click.testing import CliRunner
 
+from helpers import naive_floor
 from lorekeeper.cli import main
-from lorekeeper.context import tokens
+from lorekeeper.context import bench, tokens
 
 
 def _run(*args: str) -> object:
@@ -72,7 +73,12 @@ def test_overview_smells_and_bench(click_tree: Path) -> None:
     by = {r["label"]: r for r in rows}
     assert set(by) == {"naive dump", "lorekeeper full", "lorekeeper map", "lorekeeper signatures", "lorekeeper auto"}
     assert by["lorekeeper full"]["parses"] == 1.0
-    assert by["lorekeeper signatures"]["tokens_out"] < by["naive dump"]["tokens_out"]
+    # signatures mode keeps every constant and class attribute, which the naive dump (imports and
+    # headers) does not hold: its tokens are held to the floor that adds them (0.9x, as in the issue)
+    sig = by["lorekeeper signatures"]
+    assert sig["constant_recall"] == sig["attribute_recall"] == sig["name_recall"] == 1.0
+    members = tokens.count(naive_floor.members_dump(click_tree, bench.python_facts(click_tree)))
+    assert sig["tokens_out"] <= 0.9 * (by["naive dump"]["tokens_out"] + members)
     text = _run("ctx", "bench", str(click_tree)).stdout
     assert "lorekeeper signatures" in text and "naive dump" in text
     # per-layer metrics of the auto pack: each layer's tokens in/out and time, in pipeline order

@@ -198,3 +198,27 @@ def test_a_tight_budget_sends_the_outline_of_a_broken_file_not_its_text(tmp_path
         assert entry.mode == "signatures" and "lexical outline" in section.splitlines()[0]
         assert "def rule_39(invoice: Invoice) -> int:" in section and "def broken(x:" in section
         assert "step_3 = invoice.total" not in section
+
+
+def test_the_outline_of_a_broken_python_file_keeps_its_module_constants() -> None:
+    text = textwrap.dedent(
+        """
+        import decimal
+        MAX_LINES = 100
+        Amount: TypeAlias = decimal.Decimal
+        first = second = 0
+        def total(lines: list[Amount]) -> Amount:
+            running = 0
+            if running == 0:
+                return running +
+        """
+    ).lstrip()
+    assert not parse_file("m.py", text).parsed
+    shown = [line for _, line in outline_lines(text, "python")]
+    assert shown == [
+        "import decimal",
+        "MAX_LINES = 100",
+        "Amount: TypeAlias = decimal.Decimal",
+        "first = second = 0",
+        "def total(lines: list[Amount]) -> Amount:",
+    ]  # never a local (`running = 0`) nor a comparison

@@ -18,6 +18,9 @@ _PY = (
     r"^[ \t]*class[ \t]+\w+",
     r"^(?:import|from)[ \t]+[\w.]+",
     r"^type[ \t]+\w+.*=",
+    # a module-level constant, type alias or variable (`MAX = 3`, `JSON: TypeAlias = ...`, `a = b = 0`)
+    r"^(?!(?:else|try|finally|except|elif|if|while|for|with|return|print|assert|del|global|raise)\b)"
+    r"[A-Za-z_]\w*[ \t]*(?::[^=\n]+)?=(?!=)",
 )
 _JS_NAME = r"[A-Za-z_$][\w$]*"
 _JS = (

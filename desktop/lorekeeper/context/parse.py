@@ -154,19 +154,18 @@ _MEMBER_TYPES = frozenset(
         "field_definition",
         "macro_definition",
         "const_item",
+        "associated_type",
         "static_item",
         "const_declaration",
         "var_declaration",
     }
 )
-# Python module-level members: True keeps every module-level assignment (0.924x the naive floor on
-# click, over the 0.9x target), "constants" only constants and type aliases (a name starting with
-# a capital after any underscores: `MAX_SIZE`, `F = TypeVar("F")`, `JSON = dict[str, Any]`; or an
-# annotation naming TypeAlias; `type X = ...` statements), False none. "constants" measures 0.901x
-# on click (constant recall 26% -> 80%) and 0.832x on SQLAlchemy orm: off until click fits 0.9x.
-PYTHON_MEMBERS: bool | str = False
-_PY_CONSTANT_NAME = re.compile(r"_*[A-Z]")
-PY_SHORT_VALUE = 8  # tighter in Python, to stay under 0.9x the naive floor
+# Python members: every module-level and class-level assignment (`MAX = 3`, `F = TypeVar("F")`,
+# `name: str = ""`, enum members, dataclass fields, `a = b = f`) and `type X = ...` statements; never
+# a local or an assignment nested in an `if`/`try` block at module level.
+PY_SHORT_VALUE = 12  # a Python member's value is kept up to this many characters, else `= ...`
+PY_TYPE_VALUE = 48  # ... and a type alias's (`X: TypeAlias = ...`) or a TypeVar/NewType's value
+_PY_TYPE_FACTORY = re.compile(rb"^(?:\w+\.)?(?:TypeVar|NewType|ParamSpec|TypeVarTuple)\(")
 SHORT_VALUE = 24  # a member's value is kept up to this many characters, else `= ...` (Python) or dropped
 
 # TypeScript 4.7 variance annotations (`<in out T>`), which the newest tree-sitter-typescript wheel
@@ -177,6 +176,9 @@ _VARIANCE = re.compile(
     rb"(?<=[<,])((?:\s++|//[^\n]*+|/\*(?:[^*]++|\*(?!/))*+\*/)*+)((?:in|out|in\s+out)\s+)"
     rb"(?=[A-Za-z_$][\w$]*\s*(?:[,>=]|extends\b))"
 )
+
+
+_GAP_COMMENTS = re.compile(rb"//[^\n]*+|/\*(?:[^*]++|\*(?!/))*+\*/|#[^\n]*+")  # skipped comments in a gap
 
 
 CACHE_MAX_BYTES = 32 << 20  # parse results kept per content hash in this process (~8M tokens of text)
@@ -531,12 +533,10 @@ class _Walker:
         lang = self.spec.name
         parent = node.parent
         ptype = parent.type if parent is not None else ""
-        if lang == "python" and not PYTHON_MEMBERS:
-            return
         if lang == "python":
             in_class = ptype == "block" and parent.parent is not None and parent.parent.type == "class_definition"
-            if ptype != "module" or in_class:
-                return  # class attributes: over the 0.9x floor on click (1.03x with them); left out
+            if ptype != "module" and not in_class:
+                return
             if t == "type_alias_statement":
                 self._add_member(node, node.child_by_field_name("left"), None, depth)
                 return
@@ -548,9 +548,14 @@ class _Walker:
             left = a.child_by_field_name("left")
             if left is None or left.type not in ("identifier", "pattern_list"):
                 return
-            if PYTHON_MEMBERS == "constants" and not _py_constant(a, left):
-                return
-            self._add_member(a, left, a.child_by_field_name("right"), depth)
+            right = a.child_by_field_name("right")
+            while right is not None and right.type == "assignment":  # `a = b = value`: every name
+                right = right.child_by_field_name("right")
+            annotation = a.child_by_field_name("type")
+            typing = (annotation is not None and b"TypeAlias" in annotation.text) or (
+                right is not None and right.type == "call" and _PY_TYPE_FACTORY.search(right.text[:40]) is not None
+            )
+            self._add_member(a, left, right, depth, limit=PY_TYPE_VALUE if typing else PY_SHORT_VALUE)
         elif lang in ("javascript", "typescript", "tsx"):
             if t in ("public_field_definition", "field_definition"):
                 value = node.child_by_field_name("value")
@@ -578,6 +583,8 @@ class _Walker:
                 if name is not None:
                     text = "macro_rules! " + name.text.decode("utf-8", "replace")
                     self.pf.members.append(Member(name.text.decode("utf-8", "replace"), text, node.start_byte, depth))
+            elif t == "associated_type":  # `type Output: Clone;` in a trait
+                self._add_member(node, node.child_by_field_name("name"), None, depth)
             elif t in ("const_item", "static_item"):
                 self._add_member(node, node.child_by_field_name("name"), node.child_by_field_name("value"), depth)
         elif lang == "go" and t in ("const_declaration", "var_declaration") and ptype == "source_file":
@@ -599,6 +606,7 @@ class _Walker:
         *,
         prefix_from: Any = None,
         keyword: str = "",
+        limit: int = SHORT_VALUE,
     ) -> None:
         if name_node is None:
             return
@@ -608,10 +616,13 @@ class _Walker:
         else:
             head = self._one_line_bytes(start, value.start_byte).rstrip()
             shown = self._one_line(value, value.end_byte)
-            limit = PY_SHORT_VALUE if self.spec.name == "python" else SHORT_VALUE
             if len(shown) > limit or "\n" in shown:
                 shown = ""  # the name (and annotation) alone: `NAME: T` declares it
-            text = f"{head} {shown}" if shown else head.rstrip("=").rstrip()
+            text = (
+                f"{head} {shown}"
+                if shown
+                else (head + " ..." if self.spec.name == "python" else head.rstrip("=").rstrip())
+            )
             if node.end_byte > value.end_byte:  # `;` after the value (Rust)
                 text += self.src[value.end_byte : node.end_byte].decode("utf-8", "replace").strip()
         if keyword:
@@ -621,7 +632,9 @@ class _Walker:
 
     def _one_line_bytes(self, start: int, stop: int) -> str:
         raw = self.src[start:stop].decode("utf-8", "replace")
-        return " ".join(ln.strip() for ln in raw.splitlines() if ln.strip())
+        if "\n" not in raw:
+            return raw.strip()
+        return _TIGHT.sub("", " ".join(ln.strip() for ln in raw.splitlines() if ln.strip()))
 
     def _alias(self, node: object) -> None:
         """Module-level `name = other` or `name = factory(f, g)`: a call to `name` reaches them."""
@@ -695,23 +708,24 @@ class _Walker:
             if last_end is not None:
                 gap = src[last_end:s]
                 if b"\n" in gap or b"\r" in gap:
-                    # a line break: one space, none inside brackets (`f(\n    a,\n)` -> `f(a,)`)
+                    # a line break: one space, none inside brackets (`f(\n    a,\n)` -> `f(a,)`);
+                    # words in a gap are text no node holds (TypeScript variance words blanked
+                    # for the parse: `<\n /** c */\n out T>` keeps its `out`)
+                    words = [w for w in _GAP_COMMENTS.sub(b" ", gap).split() if w != b"\\"]
                     tight = src[last_end - 1 : last_end] in b"([{" or src[s : s + 1] in b")]}"
-                    pieces.append("" if tight else " ")
+                    if words:
+                        pieces.append(
+                            ("" if src[last_end - 1 : last_end] in b"([{<" else " ")
+                            + " ".join(w.decode("utf-8", "replace") for w in words)
+                            + " "
+                        )
+                    else:
+                        pieces.append("" if tight else " ")
                 else:
                     pieces.append(gap.decode("utf-8", "replace"))
             pieces.append(src[s:e].decode("utf-8", "replace"))
             last_end = e
         return "".join(pieces).strip()
-
-
-def _py_constant(assignment: Any, left: Any) -> bool:
-    """A module-level constant or type alias (see PYTHON_MEMBERS)."""
-    names = [left] if left.type == "identifier" else [c for c in left.named_children if c.type == "identifier"]
-    if any(_PY_CONSTANT_NAME.match(n.text.decode("utf-8", "replace")) for n in names):
-        return True
-    annotation = assignment.child_by_field_name("type")
-    return annotation is not None and b"TypeAlias" in annotation.text
 
 
 def _python_import_targets(node: object) -> list[str]:

@@ -153,17 +153,36 @@ def _signatures(pf: ParsedFile, skip_imports: set[str] | None) -> str:
     lines = _imports(pf, skip_imports)
     # Python's closing `:` carries nothing in a list of headers (the tabs show the nesting)
     colon = pf.language == "python"
-    entries = [
-        (d.start, "\t" * d.depth + _decorated(d.decorators, d.header.removesuffix(":") if colon else d.header))
+    entries: list[tuple[int, int, str, bool]] = [
+        (d.start, d.depth, _decorated(d.decorators, d.header.removesuffix(":") if colon else d.header), False)
         for d in pf.definitions
     ]
-    entries.extend((m.start, "\t" * m.depth + m.text) for m in pf.members)
+    entries.extend((m.start, m.depth, m.text, True) for m in pf.members)
     entries.sort(key=lambda e: e[0])
-    lines.extend(text for _, text in entries)
+    # consecutive members of one scope share a line (`RED = 1; GREEN = 2`): valid Python, and one
+    # line break and indentation less per member (an enum, a dataclass's fields, a constants block)
+    group = pf.language != "java"
+    prev_member = False
+    prev_depth = -1
+    for _start, depth, text, member in entries:
+        if (
+            group
+            and member
+            and prev_member
+            and depth == prev_depth
+            and len(lines[-1]) + len(text) + 2 <= MEMBER_LINE_MAX_CHARS
+        ):
+            lines[-1] += (" " if lines[-1].endswith(";") else "; ") + text
+        else:
+            lines.append("\t" * depth + text)
+        prev_member, prev_depth = member, depth
     return "\n".join(lines)
 
 
-DECORATOR_MAX_CHARS = 60  # a longer decorator is shown as `@name(...)`
+MEMBER_LINE_MAX_CHARS = 160  # grouped members wrap to a new line past this width
+
+
+DECORATOR_MAX_CHARS = 40  # a longer decorator is shown as `@name(...)`
 
 
 def _decorated(decorators: list[str], header: str) -> str:
