@@ -313,6 +313,18 @@ class ProposalsPanel(Panel):
             )
         self.model.set_rows(snap.rows)  # the queue keeps the selection in place and shows the current one
 
+    def open_proposal(self, pid: int) -> None:
+        """Select proposal #pid (from the Skills panel's "Open proposal"): in the current filter if it
+        is there, else once the list is reloaded (under "All" when the filter would hide it)."""
+        if self.queue.select_id(pid):
+            self.table.setFocus()
+            return
+        self.queue.keep(pid)
+        if self.status_combo.currentData() in ("pending", "all"):
+            self.reload()
+        else:
+            self.status_combo.setCurrentIndex(self.status_combo.findData("all"))
+
     def current(self) -> ProposalInfo | None:
         current: ProposalInfo | None = self.queue.current()
         return current
