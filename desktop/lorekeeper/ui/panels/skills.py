@@ -31,7 +31,7 @@ from PySide6.QtWidgets import (
 )
 from sqlalchemy import and_, select
 
-from lorekeeper.improve.service import RunSummary
+from lorekeeper.improve.nightly import RunSummary
 from lorekeeper.skills.library import Resolution, SkillInfo, SkillVersionInfo
 from lorekeeper.store.engine import Store
 from lorekeeper.store.models import Skill, SkillBlob, SkillVersion, SkillVersionFile
@@ -492,7 +492,9 @@ class SkillsPanel(Panel):
             bench = next((b for b in summary.benchmarks if b.get("proposal") == out.proposal), None)
             badge = ""
             if bench is not None:
-                badge = f" · benchmark: {bench['badge']}" if "badge" in bench else f" · benchmark failed: {bench['error']}"
+                badge = (
+                    f" · benchmark: {bench['badge']}" if "badge" in bench else f" · benchmark failed: {bench['error']}"
+                )
             self.sage_message.show_ok(f"Sage proposed #{out.proposal} for {name}: {created['reason']}{badge}")
             self._set_sage_proposal(out.proposal)
         else:
