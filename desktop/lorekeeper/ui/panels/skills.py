@@ -9,7 +9,6 @@ Lorekeeper) carries a warning in the list and a banner in the detail.
 
 from __future__ import annotations
 
-import hashlib
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -29,12 +28,10 @@ from PySide6.QtWidgets import (
     QVBoxLayout,
     QWidget,
 )
-from sqlalchemy import and_, select
 
 from lorekeeper.improve.nightly import RunSummary
+from lorekeeper.skills.integrity import SkillKey, tampered_files, tampered_text
 from lorekeeper.skills.library import Resolution, SkillInfo, SkillVersionInfo
-from lorekeeper.store.engine import Store
-from lorekeeper.store.models import Skill, SkillBlob, SkillVersion, SkillVersionFile
 from lorekeeper.ui import widgets
 from lorekeeper.ui.import_dialog import ConflictDialog
 from lorekeeper.ui.models.skills import FORK_MARK, SkillTableModel
@@ -47,46 +44,12 @@ from lorekeeper.ui.workers import Hold, HoldGate, cancel_key, run_task
 
 ALL = "__all__"
 GLOBAL = ""
-TAMPERED_CODE = "ERR_UNSIGNED_ENTRY"  # as the store's signed rows that do not verify (audit status)
-SkillKey = tuple[str, str]  # (name, project: "" for the global skill)
+IMPORT_HOLD: Hold = ("library", "import")
 
 
 def skill_hold(name: str, project: str) -> Hold:
-    """What a job on one skill holds (Sage): its edits wait while it runs."""
+    """What a job on one skill holds (Sage, a marketplace install): its edits wait while it runs."""
     return ("skill", (name, project or ""))
-
-
-def tampered_files(store: Store, only: SkillKey | None = None) -> dict[SkillKey, list[str]]:
-    """The files of each skill's current version whose stored bytes no longer hash to the SHA-256
-    they are stored under (or have another size): the database was edited outside Lorekeeper,
-    which always writes a blob under its own hash. No key is needed; run it in a job (it hashes)."""
-    q = (
-        select(Skill.name, Skill.project, SkillVersionFile.path, SkillBlob.sha256, SkillBlob.size, SkillBlob.data)
-        .join(SkillVersion, and_(SkillVersion.skill_id == Skill.id, SkillVersion.version == Skill.current_version))
-        .join(SkillVersionFile, SkillVersionFile.version_id == SkillVersion.id)
-        .join(SkillBlob, SkillBlob.sha256 == SkillVersionFile.sha256)
-    )
-    if only is not None:
-        q = q.where(Skill.name == only[0], Skill.project == only[1])
-    verdicts: dict[str, bool] = {}
-    out: dict[SkillKey, list[str]] = {}
-    with store.session() as s:
-        for name, project, path, sha, size, data in s.execute(q.execution_options(yield_per=64)):
-            ok = verdicts.get(sha)
-            if ok is None:
-                raw = bytes(data)
-                ok = verdicts[sha] = len(raw) == size and hashlib.sha256(raw).hexdigest() == sha
-            if not ok:
-                out.setdefault((name, project), []).append(path)
-    return out
-
-
-def tampered_text(paths: list[str]) -> str:
-    shown = ", ".join(paths[:3]) + (f" and {len(paths) - 3} more" if len(paths) > 3 else "")
-    return (
-        f"This skill's content was changed outside Lorekeeper (the stored bytes of {shown} do not match their "
-        f"hash) — review it before routing. {TAMPERED_CODE}"
-    )
 
 
 class _SkillsModel(SkillTableModel):
@@ -159,6 +122,9 @@ class SkillsPanel(Panel):
         self.delete_fork_button = QPushButton("Delete fork")
         self.delete_fork_button.clicked.connect(self.delete_selected_fork)
         self.explorer_message = MessageBox()
+        # an import in progress: Import… waits, saying why (one import at a time from this window)
+        self.import_reason = label("", "hintText", wrap=True)
+        self.import_gate = HoldGate(self, lambda: IMPORT_HOLD, self._update_buttons, self.import_reason)
 
         left = QWidget()
         ll = QVBoxLayout(left)
@@ -175,6 +141,7 @@ class SkillsPanel(Panel):
         buttons.addWidget(self.fork_button)
         buttons.addWidget(self.delete_fork_button)
         ll.addLayout(buttons)
+        ll.addWidget(self.import_reason)
         ll.addWidget(self.explorer_message)
 
         # ---------------------------------------------------------------- detail
@@ -440,6 +407,7 @@ class SkillsPanel(Panel):
 
     def _update_buttons(self) -> None:
         info = self.selected
+        self.import_gate.enable(self.import_button, True)
         self.fork_button.setEnabled(info is not None and not info.is_fork)
         self.skill_gate.enable(self.delete_fork_button, info is not None and info.is_fork)
         self.skill_gate.enable(self.sage_button, self.detail is not None)
@@ -547,6 +515,9 @@ class SkillsPanel(Panel):
     def import_path(self, path: Path, decisions: dict[str, Resolution] | None = None) -> None:
         """Import every valid skill found in `path`; a name that exists with other content is asked
         about (ConflictDialog, with the diff), then imported as answered."""
+        if self.import_gate.reason():
+            self.ctx.status(self.import_gate.reason())
+            return
         project = self._import_target()
         lib = self.ws.skills
         self.explorer_message.clear_message()
@@ -574,6 +545,9 @@ class SkillsPanel(Panel):
             strict=False,
             on_conflict=decisions if decisions is not None else "ask",
             name=f"Importing {path.name}",
+            holds=[IMPORT_HOLD],
+            hold_reason=f"Importing {path.name} — the next import can start when it finishes, or cancel it (Cancel "
+            "in the status bar)",
             on_result=done,
             on_error=self.explorer_message.show_error,
         )
