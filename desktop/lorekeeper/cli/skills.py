@@ -275,7 +275,9 @@ def verify_cmd(name: str | None, project: str | None, workspace_dir: Path | None
     with open_workspace(workspace_dir) as ws:
         only = (name, _scope(ws, name, project)) if name else None
         bad = tampered_files(ws.store, only)
-    rows = [{"skill": n, "project": p or None, "files": files} for (n, p), files in sorted(bad.items())]
+    rows: list[dict[str, Any]] = [
+        {"skill": n, "project": p or None, "files": files} for (n, p), files in sorted(bad.items())
+    ]
     if as_json:
         emit_json({"ok": not rows, "code": TAMPERED_CODE if rows else None, "tampered": rows})
     elif not rows:
