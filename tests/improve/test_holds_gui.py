@@ -127,3 +127,16 @@ def test_sage_without_a_model_is_a_clear_error(qtbot, weak_ws, sync_workers):
     assert win.error_dialog is None  # no traceback dialog
     assert panel.sage_button.isEnabled()
     win.close()
+
+
+def test_cancelling_sage_frees_the_skill_and_says_what_is_left(qtbot, skills, model_ws):
+    _win, panel = skills
+    model_ws.script.sage["code-review"] = sage_answer(new_skill_text(model_ws))
+    seen, stop = _during(
+        ("skill", ("code-review", "")), lambda: workers.tracker().cancel_holders(("skill", ("code-review", "")))
+    )
+    qtbot.mouseClick(panel.sage_button, Qt.MouseButton.LeftButton)
+    stop()
+    assert seen and "Sage on code-review cancelled: nothing was proposed." in panel.sage_message.text()
+    assert model_ws.script.calls["sage"] == 0 and model_ws.improve.proposals.list("all") == []
+    assert panel.sage_button.isEnabled() and panel.content_tab.edit_button.isEnabled()

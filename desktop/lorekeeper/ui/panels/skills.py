@@ -447,8 +447,27 @@ class SkillsPanel(Panel):
             "(Cancel in the status bar)",
             on_result=lambda out: self._on_sage(name, out),
             on_error=self.sage_message.show_error,  # no model: ERR_LLM_UNAVAILABLE and what to configure
-            on_cancelled=lambda: self.sage_message.show_ok(f"Sage on {name} cancelled: nothing was proposed."),
+            on_cancelled=lambda: self._sage_cancelled(name, project),
         )
+
+    def _sage_cancelled(self, name: str, project: str) -> None:
+        """Cancelled: a proposal Sage wrote before its benchmark was stopped stays pending (it is
+        complete); say which, or that nothing was proposed."""
+        proposals = self.ws.improve.proposals
+
+        def pending() -> int | None:
+            return next(
+                (p.id for p in proposals.list("pending") if p.skill == name and (p.scope or "") == project), None
+            )
+
+        def show(pid: int | None) -> None:
+            if pid is None:
+                self.sage_message.show_ok(f"Sage on {name} cancelled: nothing was proposed.")
+            else:
+                self.sage_message.show_ok(f"Sage on {name} cancelled; proposal #{pid} stays pending (not benchmarked).")
+            self._set_sage_proposal(pid)
+
+        run_task(pending, name="Looking for the proposal", visible=False, on_result=show)
 
     def _on_sage(self, name: str, out: SageOutcome) -> None:
         summary = out.summary
