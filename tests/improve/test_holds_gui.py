@@ -38,6 +38,14 @@ def test_a_benchmark_holds_its_proposal_with_a_reason(qtbot, proposals, model_ws
     win, panel = proposals
     hold = ("proposal", sage_proposal.id)
 
+    # Esc on the held proposal cancels its run: nothing stored, the actions are back
+    seen, stop = _during(hold, lambda: qtbot.keyClick(panel.table, Qt.Key.Key_Escape))
+    qtbot.mouseClick(panel.bench_button, Qt.MouseButton.LeftButton)
+    stop()
+    assert seen and "Benchmark cancelled" in panel.message.text()
+    assert not model_ws.improve.bench.list(proposal_id=sage_proposal.id)
+    assert panel.approve_button.isEnabled() and not panel.queue.hold_label.isVisible()
+
     def state():
         qtbot.keyClick(panel.table, Qt.Key.Key_A)  # the shortcut on the held item: said, not ignored
         return (
@@ -61,16 +69,6 @@ def test_a_benchmark_holds_its_proposal_with_a_reason(qtbot, proposals, model_ws
     assert panel.approve_button.isEnabled() and panel.bench_button.isEnabled()
     assert not panel.queue.hold_label.isVisible() and panel.approve_button.toolTip() == ""
     assert model_ws.improve.bench.list(proposal_id=sage_proposal.id)
-
-
-def test_esc_cancels_the_run_that_holds_the_item(qtbot, proposals, model_ws, sage_proposal):
-    _win, panel = proposals
-    seen, stop = _during(("proposal", sage_proposal.id), lambda: qtbot.keyClick(panel.table, Qt.Key.Key_Escape))
-    qtbot.mouseClick(panel.bench_button, Qt.MouseButton.LeftButton)
-    stop()
-    assert seen and "Benchmark cancelled" in panel.message.text()
-    assert not model_ws.improve.bench.list(proposal_id=sage_proposal.id)
-    assert panel.approve_button.isEnabled() and not panel.queue.hold_label.isVisible()
 
 
 @pytest.fixture
@@ -110,12 +108,22 @@ def test_sage_from_the_skills_panel_holds_the_skill_and_opens_its_proposal(qtbot
     assert win.current_panel().current().id == p.id
 
 
-def test_sage_that_proposes_nothing_says_why(qtbot, skills, model_ws):
+def test_sage_that_proposes_nothing_or_is_cancelled_says_why(qtbot, skills, model_ws):
     _win, panel = skills
     qtbot.mouseClick(panel.sage_button, Qt.MouseButton.LeftButton)  # the scripted model answers NO_CHANGE
     assert "Sage proposes nothing for code-review: Sage found nothing to improve" in panel.sage_message.text()
     assert not panel.open_proposal_button.isVisible()
     assert model_ws.improve.proposals.list("all") == []
+
+    # cancelled (the status bar's Cancel) before the model call: the skill is free, nothing proposed
+    model_ws.script.sage["code-review"] = sage_answer(new_skill_text(model_ws))
+    hold = ("skill", ("code-review", ""))
+    seen, stop = _during(hold, lambda: workers.tracker().cancel_holders(hold))
+    qtbot.mouseClick(panel.sage_button, Qt.MouseButton.LeftButton)
+    stop()
+    assert seen and "Sage on code-review cancelled: nothing was proposed." in panel.sage_message.text()
+    assert model_ws.script.calls["sage"] == 1 and model_ws.improve.proposals.list("all") == []
+    assert panel.sage_button.isEnabled() and panel.content_tab.edit_button.isEnabled()
 
 
 def test_sage_without_a_model_is_a_clear_error(qtbot, weak_ws, sync_workers):
@@ -127,16 +135,3 @@ def test_sage_without_a_model_is_a_clear_error(qtbot, weak_ws, sync_workers):
     assert win.error_dialog is None  # no traceback dialog
     assert panel.sage_button.isEnabled()
     win.close()
-
-
-def test_cancelling_sage_frees_the_skill_and_says_what_is_left(qtbot, skills, model_ws):
-    _win, panel = skills
-    model_ws.script.sage["code-review"] = sage_answer(new_skill_text(model_ws))
-    seen, stop = _during(
-        ("skill", ("code-review", "")), lambda: workers.tracker().cancel_holders(("skill", ("code-review", "")))
-    )
-    qtbot.mouseClick(panel.sage_button, Qt.MouseButton.LeftButton)
-    stop()
-    assert seen and "Sage on code-review cancelled: nothing was proposed." in panel.sage_message.text()
-    assert model_ws.script.calls["sage"] == 0 and model_ws.improve.proposals.list("all") == []
-    assert panel.sage_button.isEnabled() and panel.content_tab.edit_button.isEnabled()
