@@ -1,4 +1,4 @@
-"""`lorekeeper skills list|show|validate|import|versions|diff|restore|fork|unfork|edit|rules|suggest`.
+"""`lorekeeper skills list|show|validate|import|versions|diff|restore|fork|unfork|edit|rules|suggest|verify`.
 
 `edit`, `rules add|edit|delete` and `unfork` are the Skills panel's Save, rule dialog and Delete
 fork buttons: the same library calls, so the same new version and the same signed audit event.
@@ -257,6 +257,37 @@ def import_cmd(
             click.echo(f"  error {e['code']}: {e['message']}", err=True)
     if failed:
         sys.exit(EXIT_INVALID)
+
+
+@skills.command("verify")
+@click.argument("name", required=False)
+@click.option("--project", default=None, help="With NAME: the project's fork (default: the global skill).")
+@workspace_option
+@json_option
+@handle_errors
+def verify_cmd(name: str | None, project: str | None, workspace_dir: Path | None, as_json: bool) -> None:
+    """Check that the stored files of each skill's current version are the bytes Lorekeeper wrote.
+
+    A file whose bytes no longer match their SHA-256 was changed outside Lorekeeper (the Skills
+    panel shows the same warning): listed with ERR_UNSIGNED_ENTRY, exit 1. No key is needed."""
+    from lorekeeper.skills.integrity import TAMPERED_CODE, tampered_files
+
+    with open_workspace(workspace_dir) as ws:
+        only = (name, _scope(ws, name, project)) if name else None
+        bad = tampered_files(ws.store, only)
+    rows: list[dict[str, Any]] = [
+        {"skill": n, "project": p or None, "files": files} for (n, p), files in sorted(bad.items())
+    ]
+    if as_json:
+        emit_json({"ok": not rows, "code": TAMPERED_CODE if rows else None, "tampered": rows})
+    elif not rows:
+        click.echo("Every stored skill file verifies.")
+    else:
+        for r in rows:
+            where = f" (project {r['project']})" if r["project"] else ""
+            click.echo(f"{TAMPERED_CODE}: {r['skill']}{where}: changed outside Lorekeeper: {', '.join(r['files'])}")
+    if rows:
+        sys.exit(1)
 
 
 @skills.command("versions")

@@ -42,7 +42,7 @@ from lorekeeper.ui import widgets
 from lorekeeper.ui.flow import FlowLayout
 from lorekeeper.ui.theme import icon
 from lorekeeper.ui.widgets import EmptyState, MessageBox, label, set_progress, setup_table
-from lorekeeper.ui.workers import run_task
+from lorekeeper.ui.workers import HoldGate, run_task, tracker
 
 # what the queue's own decisions are called (the `kind` of a `Decision` and of `decided`)
 APPROVE, REJECT, BULK, UNDO = "approve", "reject", "bulk", "undo"
@@ -80,6 +80,7 @@ class QueueActions:
     edit: Callable[[Any], None] | None = None
     is_open: Callable[[Any], bool] = lambda _item: True
     item_id: Callable[[Any], Hashable] = lambda item: item.id
+    hold_kind: str = ""  # the kind of `ui.workers` hold a job on an item declares: (hold_kind, item_id)
 
 
 @dataclass
@@ -211,6 +212,9 @@ class ReviewQueue(QWidget):
         self.cheatsheet.hide()
 
         self.message = MessageBox()
+        # while a job holds the current item (its benchmark): why its decisions wait; the panel places it
+        self.hold_label = QLabel("")
+        self.gate = HoldGate(self, self.current_hold, self._update_actions, self.hold_label)
 
         # ------------------------------------------------------------ the keyboard
         self._keys: list[_Key] = []
@@ -393,12 +397,33 @@ class ReviewQueue(QWidget):
         self._update_actions()
         self.busy_changed.emit(busy)
 
+    def current_hold(self) -> tuple[str, Hashable] | None:
+        """The current item as a job would hold it (None without a `hold_kind` or an item)."""
+        cur = self.current()
+        if cur is None or not self.ops.hold_kind:
+            return None
+        return (self.ops.hold_kind, self.ops.item_id(cur))
+
+    def held_reason(self) -> str:
+        """Why the current item's decisions wait ("" when they need not)."""
+        return tracker().hold_reason(self.current_hold())
+
+    def _say_held(self) -> bool:
+        """A decision key on a held item: say why in the status bar (True), never silently ignore it."""
+        reason = self.held_reason()
+        if reason:
+            ctx = getattr(self.host, "ctx", None)
+            if ctx is not None:
+                ctx.status(reason)
+            self.gate.show_reason(reason)
+        return bool(reason)
+
     def _update_actions(self) -> None:
         cur = self.current()
         open_ = cur is not None and self.ops.is_open(cur) and not self.busy
-        self.approve_button.setEnabled(open_ and self.ops.approve is not None)
-        self.reject_button.setEnabled(open_ and self.ops.reject is not None)
-        self.edit_button.setEnabled(cur is not None and not self.busy)
+        self.gate.enable(self.approve_button, open_ and self.ops.approve is not None)
+        self.gate.enable(self.reject_button, open_ and self.ops.reject is not None)
+        self.gate.enable(self.edit_button, cur is not None and not self.busy)
         self.undo_button.setEnabled(not self.busy and (bool(self.history) or (cur is not None and not open_)))
         self.bulk_button.setEnabled(not self.busy and self.model.rowCount() > 0)
         row = self.current_row()
@@ -445,11 +470,18 @@ class ReviewQueue(QWidget):
             pass
         elif self.cheatsheet.isVisible():
             self.cheatsheet.hide()
+        elif self.held_reason():  # the job holding the current item: Esc cancels it
+            tracker().cancel_holders(self.current_hold())
+            ctx = getattr(self.host, "ctx", None)
+            if ctx is not None:
+                ctx.status(f"Cancelling the job on this {self.noun}…")
 
     # ------------------------------------------------------------------ decisions
     def _open_current(self) -> Any:
         cur = self.current()
         if cur is None or self.busy or not self.ops.is_open(cur) or self.reject_bar.isVisible():
+            return None
+        if self._say_held():
             return None
         return cur
 
@@ -517,6 +549,8 @@ class ReviewQueue(QWidget):
     def edit(self) -> None:
         cur = self.current()
         if cur is None or self.busy or self.ops.edit is None or self.reject_bar.isVisible():
+            return
+        if self._say_held():
             return
         self.ops.edit(cur)
 

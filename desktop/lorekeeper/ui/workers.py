@@ -17,6 +17,10 @@ Every panel uses `run_task(fn, *args, on_result=..., on_error=..., on_progress=.
 - `JobTracker` (one per app, `tracker()`) knows the running jobs and their progress; the status
   bar observes it, offers Cancel, and shows unexpected errors (not a `LorekeeperError`) in the
   error dialog.
+- Holds: a job declares the items it works on (`run_task(..., holds=[("proposal", 7)])`, with a
+  `hold_reason`); while it runs, `tracker().hold_reason(item)` says why the item's actions wait,
+  and a `HoldGate` keeps the buttons bound to the item disabled with that reason (tooltip and a
+  one-line label) until the job ends, fails or is cancelled.
 """
 
 from __future__ import annotations
@@ -25,11 +29,12 @@ import itertools
 import logging
 import time
 import traceback
-from collections.abc import Callable, Hashable
+from collections.abc import Callable, Hashable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from PySide6.QtCore import QObject, QRunnable, QThreadPool, Signal, Slot
+from PySide6.QtWidgets import QLabel, QWidget
 
 from lorekeeper.errors import LorekeeperError
 from lorekeeper.jobs import Cancelled, CancelToken, LatestWins, Progress, drive
@@ -40,9 +45,13 @@ _synchronous = False
 PROGRESS_INTERVAL = 0.05  # seconds: progress reaches the GUI thread at most 20 times a second...
 PROGRESS_BURST = 5  # ...after a first burst of this many steps
 
+Hold = tuple[str, Hashable]  # an item a job works on: ("proposal", 7), ("skill", ("code-review", ""))
+
 __all__ = [
     "CancelToken",
     "Cancelled",
+    "Hold",
+    "HoldGate",
     "JobTracker",
     "Progress",
     "Worker",
@@ -110,9 +119,18 @@ class Worker(QRunnable):
     _ids = itertools.count(1)
 
     def __init__(
-        self, fn: Callable[..., Any], *args: Any, name: str = "", key: Hashable | None = None, **kwargs: Any
+        self,
+        fn: Callable[..., Any],
+        *args: Any,
+        name: str = "",
+        key: Hashable | None = None,
+        holds: Iterable[Hold] = (),
+        hold_reason: str = "",
+        **kwargs: Any,
     ) -> None:
         super().__init__()
+        self.holds = tuple(holds)
+        self.hold_reason = hold_reason
         self.setAutoDelete(False)  # the tracker holds it until `finished`
         self.id = next(self._ids)
         self.fn = fn
@@ -265,12 +283,37 @@ class JobTracker(QObject):
     changed = Signal()
     failed = Signal(str, object)  # job name, exception (for jobs without their own error handler)
     unexpected = Signal(str, object)  # job name, exception without a Lorekeeper code (the error dialog)
+    holds_changed = Signal()  # a job holding items started or ended
 
     def __init__(self, parent: QObject | None = None) -> None:
         super().__init__(parent)
         self._workers: dict[int, Worker] = {}
         self._jobs: dict[int, Job] = {}
+        self._holds: dict[Hold, list[Worker]] = {}
         self.latest = LatestWins()
+
+    # ------------------------------------------------------------------ holds
+    def hold_reason(self, item: Hold | None) -> str:
+        """Why `item`'s actions wait ("" when no running job holds it): the oldest holder's reason."""
+        holders = self._holds.get(item) if item is not None else None
+        if not holders:
+            return ""
+        w = holders[0]
+        if w.hold_reason:
+            return w.hold_reason
+        kind = str(item[0]) if item is not None else "item"
+        return f"{w.name} is running on this {kind} — wait for it to finish or cancel it (Cancel in the status bar)"
+
+    def holding(self, item: Hold) -> list[Job]:
+        """The visible jobs that hold `item` (the status bar's entries, to cancel them)."""
+        return [self._jobs[w.id] for w in self._holds.get(item, []) if w.id in self._jobs]
+
+    def cancel_holders(self, item: Hold | None) -> bool:
+        """Cancel every job that holds `item` (Esc on a held item); True if there was one."""
+        holders = list(self._holds.get(item, [])) if item is not None else []
+        for w in holders:
+            self.cancel(w.id)
+        return bool(holders)
 
     def jobs(self) -> list[Job]:
         return list(self._jobs.values())
@@ -289,6 +332,10 @@ class JobTracker(QObject):
         if worker.key is not None:
             self.latest.begin(worker.key, worker.token)  # the older job under this key is cancelled
         _Relay(worker, self, callbacks)
+        for item in worker.holds:
+            self._holds.setdefault(item, []).append(worker)
+        if worker.holds:
+            self.holds_changed.emit()
         if visible:
             self._jobs[worker.id] = Job(worker.id, worker.name, worker=worker)
             self.changed.emit()
@@ -321,8 +368,16 @@ class JobTracker(QObject):
         self._workers.pop(worker.id, None)
         if worker.key is not None:
             self.latest.end(worker.key, worker.token)
+        for item in worker.holds:
+            holders = [w for w in self._holds.get(item, []) if w is not worker]
+            if holders:
+                self._holds[item] = holders
+            else:
+                self._holds.pop(item, None)
         if self._jobs.pop(worker.id, None) is not None:
             self.changed.emit()
+        if worker.holds:
+            self.holds_changed.emit()
 
 
 _tracker: JobTracker | None = None
@@ -348,6 +403,8 @@ def run_task(
     name: str = "",
     key: Hashable | None = None,
     visible: bool = True,
+    holds: Iterable[Hold] = (),
+    hold_reason: str = "",
     **kwargs: Any,
 ) -> Worker:
     """Run the job `fn(*args, **kwargs)` in the thread pool; the callbacks run on the GUI thread.
@@ -355,9 +412,10 @@ def run_task(
     `key`: latest answer wins among the jobs with this key. `visible=False` keeps quick look-ups
     (routing a message) out of the status bar's job list. Without `on_error`, failures with a code
     are reported through `tracker().failed` (the status bar shows them); unexpected errors always
-    go to `tracker().unexpected` (the error dialog) as well.
+    go to `tracker().unexpected` (the error dialog) as well. `holds`: the items the job works on
+    (their `HoldGate`s disable the actions on them, saying `hold_reason`, until it ends).
     """
-    worker = Worker(fn, *args, name=name, key=key, **kwargs)
+    worker = Worker(fn, *args, name=name, key=key, holds=holds, hold_reason=hold_reason, **kwargs)
     callbacks = {
         "result": on_result,
         "error": on_error,
@@ -401,3 +459,73 @@ def error_text(exc: BaseException) -> str:
     code = getattr(exc, "code", None)
     message = getattr(exc, "message", None) or str(exc) or type(exc).__name__
     return f"{code}: {message}" if code else f"{type(exc).__name__}: {message}"
+
+
+HOLD_TIP = "_lorekeeper_tooltip"  # a widget's own tooltip, kept while the hold's reason replaces it
+
+
+class HoldGate(QObject):
+    """Binds a panel's actions to the item it shows: while a job holds that item, the actions are
+    disabled and say why (their tooltip, and `label`, a one-line reason near the buttons).
+
+    `item()` names the shown item(s) (a `Hold`, several, or None). The panel sets its actions'
+    state through `enable(widget, on)` (its own rule, and not held) wherever it already did, and
+    passes its update function as `refresh`: the gate calls it whenever a hold starts or ends."""
+
+    def __init__(
+        self,
+        parent: QObject,
+        item: Callable[[], Hold | Sequence[Hold] | None],
+        refresh: Callable[[], None],
+        label: QLabel | None = None,
+    ) -> None:
+        super().__init__(parent)
+        self.item = item
+        self.refresh = refresh
+        self.label = label
+        if label is not None:
+            label.setObjectName("holdReason")
+            label.setWordWrap(True)
+            label.hide()
+        tracker().holds_changed.connect(self._holds_changed)
+
+    def items(self) -> list[Hold]:
+        it = self.item()
+        if it is None:
+            return []
+        if isinstance(it, tuple) and len(it) == 2 and isinstance(it[0], str):
+            return [it]
+        return [i for i in it if i is not None]
+
+    def reason(self) -> str:
+        """Why the shown item's actions wait ("" when they need not)."""
+        for it in self.items():
+            reason = tracker().hold_reason(it)
+            if reason:
+                return reason
+        return ""
+
+    def enable(self, widget: QWidget, on: bool) -> None:
+        """`widget` enabled when the panel says `on` and no job holds the item; its tooltip says why not."""
+        reason = self.reason()
+        widget.setEnabled(on and not reason)
+        own = widget.property(HOLD_TIP)
+        if own is None:
+            own = widget.toolTip()
+            widget.setProperty(HOLD_TIP, own)
+        widget.setToolTip(reason if reason else str(own))
+        self.show_reason(reason)
+
+    def show_reason(self, reason: str | None = None) -> None:
+        label = self.label
+        if label is None:
+            return
+        reason = self.reason() if reason is None else reason
+        label.setText(reason)
+        if label.parentWidget() is not None:  # a parentless label would open a window of its own
+            label.setVisible(bool(reason))
+
+    @Slot()
+    def _holds_changed(self) -> None:
+        self.refresh()
+        self.show_reason()

@@ -56,11 +56,12 @@ from lorekeeper.ui.models.base import RowsModel
 from lorekeeper.ui.panels.base import AppContext, Panel
 from lorekeeper.ui.theme import color, icon
 from lorekeeper.ui.widgets import EmptyState, MessageBox, label, mono_font, search_box, setup_table
-from lorekeeper.ui.workers import run_task
+from lorekeeper.ui.workers import HoldGate, run_task
 from lorekeeper.workspace import Workspace
 
 ANY = "__any__"
 TOPIC = "audit"  # ChangeBus topic: the key or the log changed
+KEY_HOLD = ("audit", "key")  # a key rotation holds the key: Verify and Rotate wait until the new session is up
 
 ADVICE = {
     CAUSE_NO_BACKEND: "Install or unlock an OS keyring (GNOME Keyring / Secret Service, KWallet, macOS Keychain), "
@@ -271,6 +272,11 @@ class AuditPanel(Panel):
         self.rotate_button.setToolTip("New key version; old versions stay readable for verification")
         self.rotate_button.clicked.connect(self.rotate)
         self.key_message = MessageBox()
+        # a key rotation in progress: Verify and Rotate wait, saying why, until the new session is up
+        self.hold_label = label("", "hintText", wrap=True)
+        self.key_gate = HoldGate(self, lambda: KEY_HOLD, self._update_key_buttons, self.hold_label)
+        self._key_loaded = False
+        self._verifying = False
         buttons = QHBoxLayout()
         buttons.addWidget(self.verify_button)
         buttons.addWidget(self.rotate_button)
@@ -280,6 +286,7 @@ class AuditPanel(Panel):
         kl.addLayout(form)
         kl.addLayout(buttons)
         kl.addWidget(self.key_message)
+        kl.addWidget(self.hold_label)
         kl.addStretch(1)
 
         # ---------------------------------------------------------------- verification
@@ -424,21 +431,34 @@ class AuditPanel(Panel):
             self.loaded_value.setText("not loaded" if st.state == "not_loaded" else "failed closed")
             if st.state == "failed":
                 self.key_message.show_error(f"{st.code}: {st.message}")
-        enabled = st.state == "loaded"
-        self.verify_button.setEnabled(enabled)
-        self.rotate_button.setEnabled(enabled)
+        self._key_loaded = st.state == "loaded"
+        self._update_key_buttons()
+
+    def _update_key_buttons(self) -> None:
+        loaded = self._key_loaded and self.ws.audit.key_session is not None
+        self.key_gate.enable(self.verify_button, loaded and not self._verifying)
+        self.key_gate.enable(self.rotate_button, loaded)
 
     @Slot()
     def verify(self) -> None:
-        self.verify_button.setEnabled(False)
+        if self.key_gate.reason():
+            self.ctx.status(self.key_gate.reason())
+            return
+        self._verifying = True
+        self._update_key_buttons()
         self.verify_summary.clear_message()
+
+        def finished() -> None:
+            self._verifying = False
+            self._update_key_buttons()
+
         run_task(
             verify_log,
             self.ws,
             name="Verifying the audit chain",
             on_result=self._on_report,
             on_error=self.verify_summary.show_error,
-            on_finished=lambda: self.verify_button.setEnabled(self.ws.audit.key_session is not None),
+            on_finished=finished,
         )
 
     def _on_report(self, out: tuple[VerifyReport, EventsPage]) -> None:
@@ -474,13 +494,13 @@ class AuditPanel(Panel):
             "on it at once: every event from then on is signed with the new version (one key per session).",
         ):
             return
-        self.rotate_button.setEnabled(False)
         run_task(
             self.ws.audit.rotate,
             name="Rotating the audit key",
+            holds=[KEY_HOLD],
+            hold_reason="Key rotation in progress — verify or rotate again once the new key's session has started",
             on_result=self._on_rotated,
             on_error=self.key_message.show_error,
-            on_finished=lambda: self.rotate_button.setEnabled(self.ws.audit.key_session is not None),
         )
 
     def _on_rotated(self, out: dict[str, Any]) -> None:

@@ -26,7 +26,7 @@ from PySide6.QtWidgets import (
 
 from lorekeeper.market.service import CompatNote, Scan, SearchHit
 from lorekeeper.ui.widgets import MessageBox, label, mono_font
-from lorekeeper.ui.workers import run_task
+from lorekeeper.ui.workers import Hold, HoldGate, run_task
 
 GLOBAL_TARGET = ""
 
@@ -85,6 +85,10 @@ class DiscoverView(QWidget):
         self.fork_button = QPushButton("Fork into project")
         self.fork_button.clicked.connect(self.fork)
         self.message = MessageBox()
+        # an install of the selected skill in progress: Install and Fork wait, saying why (so do the
+        # Skills panel's edits of that skill: the install holds it as Sage does)
+        self.hold_label = label("", "hintText", wrap=True)
+        self.gate = HoldGate(self, self._shown_holds, self._update_buttons, self.hold_label)
 
         top = QHBoxLayout()
         top.addWidget(self.location, 1)
@@ -118,6 +122,7 @@ class DiscoverView(QWidget):
         layout.addWidget(self.sources_label)
         layout.addLayout(search_row)
         layout.addWidget(split, 1)
+        layout.addWidget(self.hold_label)
         layout.addWidget(self.message)
 
         focus_search = QShortcut(QKeySequence("Ctrl+L"), self)
@@ -255,11 +260,18 @@ class DiscoverView(QWidget):
         self.note_view.setPlainText(f"{head}\n{sk.description}\n\n{note.text}")
         self._update_buttons()
 
+    def _shown_holds(self) -> list[Hold]:
+        hit = self.selected_hit()
+        if hit is None:
+            return []
+        return [("skill", (hit.skill.name, "")), ("skill", (hit.skill.name, self.target_project()))]
+
     def _update_buttons(self) -> None:
         hit = self.selected_hit()
-        self.install_button.setEnabled(hit is not None)
-        self.fork_button.setEnabled(hit is not None and bool(self.target_project()))
-        self.fork_button.setToolTip("" if self.target_project() else "Pick a project under For: first")
+        self.gate.enable(self.install_button, hit is not None)
+        self.gate.enable(self.fork_button, hit is not None and bool(self.target_project()))
+        if not self.gate.reason():
+            self.fork_button.setToolTip("" if self.target_project() else "Pick a project under For: first")
 
     @Slot()
     def install(self) -> None:
@@ -274,11 +286,16 @@ class DiscoverView(QWidget):
         hit = self.selected_hit()
         if hit is None:
             return
+        if self.gate.reason():  # the same skill is being installed: say so, do not start a second install
+            self.message.show_error(self.gate.reason())
+            return
         market = self.ws.market
         where = f"into project {project}" if project else "globally"
         run_task(
             lambda: market.install(hit.skill, project or None),
             name=f"Installing {hit.skill.name}",
+            holds=[("skill", (hit.skill.name, project or ""))],
+            hold_reason=f"Installing {hit.skill.name} {where} — wait for it to finish",
             on_result=lambda _r: self.message.show_ok(f"Installed {hit.skill.name} {where} from {hit.skill.source}"),
             on_error=self.message.show_error,
         )

@@ -37,7 +37,7 @@ from lorekeeper.ui.models.base import RowsModel
 from lorekeeper.ui.panels.base import AppContext, Panel
 from lorekeeper.ui.theme import color
 from lorekeeper.ui.widgets import MessageBox, label, mono_font, search_box, setup_table
-from lorekeeper.ui.workers import run_task
+from lorekeeper.ui.workers import HoldGate, run_task
 
 SECTIONS = (
     ("problem", "Problem / user need"),
@@ -216,9 +216,13 @@ class MemoryPanel(Panel):
             b.setEnabled(False)
         self.validate_btn.clicked.connect(self.validate)
         self.reject_btn.clicked.connect(self.reject)
+        # a purge run erasing this story (Purge runs panel): Validate waits, saying why (it would leave residue)
+        self.hold_label = label("", "hintText", wrap=True)
+        self.story_gate = HoldGate(self, self._draft_hold, self._update_validate, self.hold_label)
         QShortcut(QKeySequence("Ctrl+Return"), w, self.validate)
         QShortcut(QKeySequence("Escape"), w, self.reject)
         buttons = QHBoxLayout()
+        buttons.addWidget(self.hold_label, 1)
         buttons.addWidget(self.summarise_btn)
         buttons.addStretch(1)
         buttons.addWidget(self.reject_btn)
@@ -383,14 +387,17 @@ class MemoryPanel(Panel):
         self.draft = draft
         self.summarise_btn.setEnabled(True)
         self.summary_text.setPlainText("\n\n".join(f"{t}\n{draft.summary[k]}" for k, t in SECTIONS))
-        for b in (self.validate_btn, self.reject_btn):
-            b.setEnabled(True)
+        self.reject_btn.setEnabled(True)
+        self._update_validate()
         self.validate_btn.setFocus()
 
     @Slot()
     def validate(self) -> None:
         draft = self.draft
         if draft is None:
+            return
+        if self.story_gate.reason():  # Ctrl+Return while a purge erases the story: said, nothing saved
+            self.ctx.status(self.story_gate.reason())
             return
         ws = self.ws
         run_task(
@@ -401,6 +408,12 @@ class MemoryPanel(Panel):
             on_finished=self._clear_draft,
         )
 
+    def _draft_hold(self) -> tuple[str, str] | None:
+        return ("story", self.draft.story) if self.draft is not None else None
+
+    def _update_validate(self) -> None:
+        self.story_gate.enable(self.validate_btn, self.draft is not None)
+
     @Slot()
     def reject(self) -> None:
         if self.draft is not None:
@@ -410,8 +423,8 @@ class MemoryPanel(Panel):
     def _clear_draft(self) -> None:
         self.draft = None
         self.summary_text.clear()
-        for b in (self.validate_btn, self.reject_btn):
-            b.setEnabled(False)
+        self.reject_btn.setEnabled(False)
+        self._update_validate()
 
     @Slot()
     def measure(self) -> None:

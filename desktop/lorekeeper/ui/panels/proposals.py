@@ -36,9 +36,10 @@ from lorekeeper.ui.review_queue import UNDO, Decision, QueueActions, ReviewQueue
 from lorekeeper.ui.theme import color, icon
 from lorekeeper.ui.turns import in_turns
 from lorekeeper.ui.widgets import label
-from lorekeeper.ui.workers import is_synchronous, run_task
+from lorekeeper.ui.workers import HoldGate, is_synchronous, run_task
 from lorekeeper.workspace_jobs import in_workspace
 
+RUN_HOLD = ("improve", "run")  # nightly or a Sage analysis: one analysis run at a time from this window
 STATUSES = (("Pending", "pending"), ("Approved", "approved"), ("Rejected", "rejected"), ("All", "all"))
 
 
@@ -146,6 +147,7 @@ class ProposalsPanel(Panel):
                 reject=lambda p, why: proposals.reject(p.id, why=why),
                 undo=self._undo_decision,
                 is_open=lambda p: p.status == "pending",
+                hold_kind="proposal",  # a benchmark holds its proposal: decisions wait, saying why
             ),
             host=self,
             noun="proposal",
@@ -160,6 +162,9 @@ class ProposalsPanel(Panel):
         queue.current_changed.connect(self._show_proposal)
         queue.decided.connect(self._decided)
         queue.busy_changed.connect(self._update_bench_button)
+        queue.gate.refresh = self._update_actions  # a hold starts or ends: the queue's and the B button
+        self.run_reason = label("", "hintText", wrap=True)
+        self.run_gate = HoldGate(self, lambda: RUN_HOLD, self._update_run_buttons, self.run_reason)
         # the queue's widgets, under the names the panel has always had
         self.table, self.empty, self.message = queue.table, queue.empty, queue.message
         self.approve_button, self.reject_button = queue.approve_button, queue.reject_button
@@ -200,6 +205,7 @@ class ProposalsPanel(Panel):
         dl.addWidget(self.card)
         dl.addLayout(head)
         dl.addWidget(queue.action_bar)
+        dl.addWidget(queue.hold_label)
         dl.addWidget(self.reject_bar)
         dl.addWidget(self.cheatsheet)
         dl.addWidget(diff, 1)
@@ -223,6 +229,7 @@ class ProposalsPanel(Panel):
         )
         layout.addLayout(top)
         layout.addWidget(self.run_label)
+        layout.addWidget(self.run_reason)
         layout.addWidget(split, 1)
         layout.addWidget(self.message)
 
@@ -232,6 +239,7 @@ class ProposalsPanel(Panel):
         self.bench_button.clicked.connect(self.run_benchmark)
         ctx.bus.changed.connect(self._on_bus)
         self._show_proposal(None)
+        self._update_run_buttons()
         self.refresh()
 
     @property
@@ -305,13 +313,29 @@ class ProposalsPanel(Panel):
             )
         self.model.set_rows(snap.rows)  # the queue keeps the selection in place and shows the current one
 
+    def open_proposal(self, pid: int) -> None:
+        """Select proposal #pid (from the Skills panel's "Open proposal"): in the current filter if it
+        is there, else once the list is reloaded (under "All" when the filter would hide it)."""
+        if self.queue.select_id(pid):
+            self.table.setFocus()
+            return
+        self.queue.keep(pid)
+        if self.status_combo.currentData() in ("pending", "all"):
+            self.reload()
+        else:
+            self.status_combo.setCurrentIndex(self.status_combo.findData("all"))
+
     def current(self) -> ProposalInfo | None:
         current: ProposalInfo | None = self.queue.current()
         return current
 
+    def _update_actions(self) -> None:
+        self.queue._update_actions()
+        self._update_bench_button()
+
     def _update_bench_button(self, *_args: object) -> None:
         p = self.current()
-        self.bench_button.setEnabled(p is not None and p.status == "pending" and not self.busy)
+        self.queue.gate.enable(self.bench_button, p is not None and p.status == "pending" and not self.busy)
 
     def _show_proposal(self, p: ProposalInfo | None) -> None:
         self._update_bench_button()
@@ -400,18 +424,19 @@ class ProposalsPanel(Panel):
         self.message.show_error(exc)
 
     def _finished(self) -> None:
-        self.queue.set_busy(False)
         self.reload()
         self.table.setFocus()
 
     # ------------------------------------------------------------ jobs
-    def _job_buttons(self, enabled: bool) -> None:
+    def _update_run_buttons(self) -> None:
         for b in (self.nightly_button, self.sage_button):
-            b.setEnabled(enabled)
+            self.run_gate.enable(b, True)
 
     @Slot()
     def run_nightly(self) -> None:
-        self._job_buttons(False)
+        if self.run_gate.reason():
+            self.ctx.status(self.run_gate.reason())
+            return
         self.message.clear_message()
         ws = self.ws
         # Metrics and evidence are pure-Python work that holds the interpreter lock: outside
@@ -424,23 +449,29 @@ class ProposalsPanel(Panel):
         run_task(
             *job,
             name="Nightly analysis",
+            holds=[RUN_HOLD],
+            hold_reason="Nightly analysis running — the next run can start when it finishes (or cancel it in the "
+            "status bar)",
             on_result=self._on_run,
             on_error=self._failed,
-            on_finished=lambda: self._job_buttons(True),
         )
 
     @Slot()
     def run_sage(self) -> None:
-        self._job_buttons(False)  # without a model the worker fails at once with ERR_LLM_UNAVAILABLE and why
+        if self.run_gate.reason():  # without a model the worker fails at once with ERR_LLM_UNAVAILABLE and why
+            self.ctx.status(self.run_gate.reason())
+            return
         self.message.clear_message()
         sage = self.ws.improve.sage
         run_task(
             lambda cancel: sage.analyze_steps(should_stop=cancel),  # the status bar's Cancel stops it
             name="Sage analysis",
+            holds=[RUN_HOLD],
+            hold_reason="Sage analysis running — the next run can start when it finishes (or cancel it in the "
+            "status bar)",
             on_cancelled=lambda: self.message.show_ok("Sage run cancelled."),
             on_result=self._on_run,
             on_error=self._failed,
-            on_finished=lambda: self._job_buttons(True),
         )
 
     def _on_run(self, summary) -> None:
@@ -457,9 +488,9 @@ class ProposalsPanel(Panel):
         p = self.current()
         if p is None or p.status != "pending" or self.busy:
             return
-        self.queue.set_busy(True)
+        if self.queue._say_held():  # B again while it runs: say so, do not start a second one
+            return
         self.queue.keep(p.id)
-        self.bench_button.setEnabled(False)
         self.message.clear_message()
 
         def done(run) -> None:
@@ -476,6 +507,10 @@ class ProposalsPanel(Panel):
         run_task(
             *job,
             name=f"Benchmark #{p.id}",
+            # the proposal is held while it runs: its decisions wait, saying why (other proposals stay open)
+            holds=[("proposal", p.id)],
+            hold_reason=f"Benchmark running on proposal #{p.id} — approve or reject it when it finishes, or cancel "
+            "it (Esc)",
             on_cancelled=lambda: self.message.show_ok("Benchmark cancelled: nothing was stored."),
             on_result=done,
             on_error=self._failed,

@@ -33,7 +33,7 @@ from lorekeeper.ui.models.base import RowsModel
 from lorekeeper.ui.panels.base import AppContext, Panel
 from lorekeeper.ui.theme import color, icon
 from lorekeeper.ui.widgets import EmptyState, MessageBox, label, set_progress, setup_table
-from lorekeeper.ui.workers import run_task
+from lorekeeper.ui.workers import Hold, HoldGate, run_task
 
 LABELS = {
     "store": "store rows",
@@ -63,6 +63,14 @@ class Snapshot:
     preview: dict[str, Any]
     story: str
     plan: dict[str, int] | None
+
+
+PURGE_HOLD: Hold = ("purge", "run")
+
+
+def story_hold(story: str) -> Hold:
+    """What a purge run holds for each story it erases (the Memory panel's story actions wait on it)."""
+    return ("story", story)
 
 
 class RunsModel(RowsModel[RunInfo]):
@@ -160,6 +168,9 @@ class PurgePanel(Panel):
         self.progress = QProgressBar()
         self.progress.setVisible(False)
         self.message = MessageBox()
+        # while a purge run works: why Purge and Run retention wait (the Memory panel's story actions too)
+        self.hold_label = label("", "hintText", wrap=True)
+        self.gate = HoldGate(self, self.shown_holds, self._update_buttons, self.hold_label)
 
         layout = QVBoxLayout(self)
         layout.setContentsMargins(20, 16, 20, 12)
@@ -176,6 +187,7 @@ class PurgePanel(Panel):
         )
         layout.addLayout(top)
         layout.addWidget(self.plan_label)
+        layout.addWidget(self.hold_label)
         layout.addWidget(split, 1)
         layout.addWidget(self.progress)
         layout.addWidget(self.message)
@@ -239,7 +251,7 @@ class PurgePanel(Panel):
             )
         else:
             self.plan_label.setText("Type a story id to see what a purge of it would erase.")
-        self.purge_button.setEnabled(bool(snap.story))
+        self._update_buttons()
         self.purge_button.setText(f"Purge {snap.story}…" if snap.story else "Purge story…")
         pv = snap.preview
         self.due_list.clear()
@@ -255,8 +267,18 @@ class PurgePanel(Panel):
             f"{pv['today']}; a summary is kept on its last day)."
             + (f" Next expiry: {nxt['story']} after {nxt['retention_until']}." if nxt else "")
         )
-        self.retention_button.setEnabled(bool(due))
+        self._update_buttons()
         self._on_selected()
+
+    def shown_holds(self) -> list[Hold]:
+        """A purge run in progress holds the purge (one at a time) and the stories it erases."""
+        story = self.story_id()
+        return [PURGE_HOLD, *([story_hold(story)] if story else [])]
+
+    def _update_buttons(self) -> None:
+        snap = self.snapshot
+        self.gate.enable(self.purge_button, snap is not None and bool(snap.story) and snap.story == self.story_id())
+        self.gate.enable(self.retention_button, snap is not None and bool(snap.preview["due"]))
 
     def selected_run(self) -> RunInfo | None:
         idx = self.table.selectionModel().currentIndex()
@@ -296,7 +318,7 @@ class PurgePanel(Panel):
     def _confirm_purge(self, story: str, plan: dict[str, int]) -> None:
         if not widgets.confirm(self, f"Purge {story}?", confirmation_text(story, plan)):
             return
-        self._start(f"Purging {story}", self.ws.purge.run_iter, "story", [story])
+        self._start(f"Purging {story}", [story], self.ws.purge.run_iter, "story", [story])
 
     @Slot()
     def run_retention(self) -> None:
@@ -307,12 +329,15 @@ class PurgePanel(Panel):
             f"• {i['story']} (retention_until {i['retention_until']})" for i in pv["due"]
         )
         if widgets.confirm(self, "Run retention now?", text):
-            self._start("Retention purge", self.ws.purge.run_iter, "retention", None)
+            self._start(
+                "Retention purge", [str(i["story"]) for i in pv["due"]], self.ws.purge.run_iter, "retention", None
+            )
 
-    def _start(self, name: str, fn: Any, *args: Any) -> None:
+    def _start(self, name: str, stories: list[str], fn: Any, *args: Any) -> None:
+        if self.gate.reason():
+            self.ctx.status(self.gate.reason())
+            return
         self.message.clear_message()
-        self.purge_button.setEnabled(False)
-        self.retention_button.setEnabled(False)
         self.progress.setVisible(True)
         set_progress(self.progress, 0, 1)
         run_task(
@@ -320,6 +345,9 @@ class PurgePanel(Panel):
             *args,
             name=name,
             key=(self, "purge"),
+            holds=[PURGE_HOLD, *(story_hold(st) for st in stories)],
+            hold_reason=f"{name} in progress — a new purge can start when it finishes (cancelled, it resumes from "
+            "its journal at the next run)",
             on_progress=lambda d, t, _text: set_progress(self.progress, d, t),
             on_result=self._done,
             on_error=self._failed,

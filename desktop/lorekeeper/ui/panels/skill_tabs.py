@@ -45,6 +45,7 @@ class ContentTab(QWidget):
         super().__init__(panel)
         self.panel = panel
         self.detail: SkillDetail | None = None
+        self.saving = False
 
         self.edit_button = QPushButton("Edit")
         self.edit_button.setCheckable(True)
@@ -106,6 +107,13 @@ class ContentTab(QWidget):
             self.edit_button.setChecked(False)
         if not self.edit_button.isChecked():
             self.editor.setPlainText(cur.content)
+        self.update_buttons()
+
+    def update_buttons(self) -> None:
+        """Edit and Save wait (disabled, saying why) while a job holds the skill (Sage)."""
+        gate = self.panel.skill_gate
+        gate.enable(self.edit_button, self.detail is not None)
+        gate.enable(self.save_button, self.detail is not None and not self.saving)
 
     @Slot(bool)
     def set_editing(self, on: bool) -> None:
@@ -152,14 +160,24 @@ class ContentTab(QWidget):
         info = self.detail.info
         text = self.editor.toPlainText()
         message = self.commit_message.text().strip() or "edited in the app"
+        reason = self.panel.skill_gate.reason()
+        if reason:  # Ctrl+S while Sage holds the skill: the edit stays, the reason is said
+            self.panel.ctx.status(reason)
+            return
         lib = self.panel.ws.skills
-        self.save_button.setEnabled(False)
+        self.saving = True
+        self.update_buttons()
+
+        def finished() -> None:
+            self.saving = False
+            self.update_buttons()
+
         run_task(
             lambda: lib.save(info.name, info.project or None, text, None, message),
             name=f"Saving {info.name}",
             on_result=lambda v: self._on_saved(v, then),
             on_error=self.message.show_error,  # the edit stays, and so does the operator
-            on_finished=lambda: self.save_button.setEnabled(True),
+            on_finished=finished,
         )
 
     def _on_saved(self, version, then: Callable[[], object] | None = None) -> None:
@@ -280,9 +298,10 @@ class RulesTab(QWidget):
 
     def _update_buttons(self) -> None:
         has = self.selected_rule() is not None
-        self.add_button.setEnabled(self.detail is not None)
-        self.edit_button.setEnabled(has)
-        self.delete_button.setEnabled(has)
+        gate = self.panel.skill_gate
+        gate.enable(self.add_button, self.detail is not None)
+        gate.enable(self.edit_button, has)
+        gate.enable(self.delete_button, has)
 
     # ------------------------------------------------------------------ trial
     @Slot()
@@ -366,6 +385,11 @@ class RulesTab(QWidget):
 
     def _write(self, rules: list[Rule], message: str) -> None:
         if self.detail is None:
+            return
+        reason = self.panel.skill_gate.reason()
+        if reason:  # a rule dialog confirmed after Sage took the skill: nothing is written, the reason is said
+            self.message.show_error(reason)
+            self._then = None
             return
         info = self.detail.info
         lib = self.panel.ws.skills
@@ -484,6 +508,11 @@ class VersionsTab(QWidget):
         self.table.selectionModel().blockSignals(False)
         self._on_version_selected()
 
+    def update_restore(self) -> None:
+        """Restore: a past version selected, and no job holding the skill (Sage: it waits, saying why)."""
+        v = self.selected_version()
+        self.panel.skill_gate.enable(self.restore_button, v is not None and self.detail is not None and not v.current)
+
     def version(self, number: int | None):
         if self.detail is None or number is None:
             return None
@@ -496,7 +525,7 @@ class VersionsTab(QWidget):
     def _on_version_selected(self, *_args: object) -> None:
         v = self.selected_version()
         if v is None or self.detail is None:
-            self.restore_button.setEnabled(False)
+            self.update_restore()
             return
         versions = self.detail.versions  # newest first
         if v.current:  # what the latest change did
@@ -510,7 +539,7 @@ class VersionsTab(QWidget):
         self.right_combo.setCurrentIndex(self.right_combo.findData(right.version))
         self.left_combo.blockSignals(False)
         self.right_combo.blockSignals(False)
-        self.restore_button.setEnabled(not v.current)
+        self.update_restore()
         self.restore_button.setText(f"Restore v{v.version}…" if not v.current else "Restore selected version…")
         self._versions_changed()
 

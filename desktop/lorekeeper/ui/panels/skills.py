@@ -1,9 +1,17 @@
-"""Skills panel: the library explorer and a skill's Content, Evals and Versions."""
+"""Skills panel: the library explorer and a skill's Content, Evals and Versions.
+
+Sage (the skill improver, `lorekeeper sage analyze --skill NAME`) runs on the shown skill as a
+cancellable job that holds the skill (`ui.workers` holds): its edits, rules, restore and fork
+deletion wait, saying why, until it ends; its proposal opens in the Proposals panel. A skill
+whose stored files no longer match their content hashes (the database edited outside
+Lorekeeper) carries a warning in the list and a banner in the detail.
+"""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from PySide6.QtCore import Qt, Slot
 from PySide6.QtWidgets import (
@@ -21,6 +29,8 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from lorekeeper.improve.nightly import RunSummary
+from lorekeeper.skills.integrity import SkillKey, tampered_files, tampered_text
 from lorekeeper.skills.library import Resolution, SkillInfo, SkillVersionInfo
 from lorekeeper.ui import widgets
 from lorekeeper.ui.import_dialog import ConflictDialog
@@ -28,11 +38,34 @@ from lorekeeper.ui.models.skills import FORK_MARK, SkillTableModel
 from lorekeeper.ui.panels.base import AppContext, Panel
 from lorekeeper.ui.panels.discover import DiscoverView
 from lorekeeper.ui.panels.skill_tabs import ContentTab, RulesTab, VersionsTab
+from lorekeeper.ui.theme import icon
 from lorekeeper.ui.widgets import Debouncer, EmptyState, MessageBox, label, search_box, setup_table
-from lorekeeper.ui.workers import cancel_key, run_task
+from lorekeeper.ui.workers import Hold, HoldGate, cancel_key, run_task
 
 ALL = "__all__"
 GLOBAL = ""
+IMPORT_HOLD: Hold = ("library", "import")
+
+
+def skill_hold(name: str, project: str) -> Hold:
+    """What a job on one skill holds (Sage, a marketplace install): its edits wait while it runs."""
+    return ("skill", (name, project or ""))
+
+
+class _SkillsModel(SkillTableModel):
+    """The library's rows, with a warning on skills whose stored files do not verify."""
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.tampered: dict[SkillKey, list[str]] = {}
+
+    def cell(self, item: SkillInfo, column: int, role: int) -> Any:
+        bad = self.tampered.get((item.name, item.project or "")) if column == self.COL_NAME else None
+        if bad and role == Qt.ItemDataRole.DecorationRole:
+            return icon("warning")
+        if bad and role == Qt.ItemDataRole.ToolTipRole:
+            return tampered_text(bad)
+        return super().cell(item, column, role)
 
 
 @dataclass(frozen=True)
@@ -40,6 +73,16 @@ class SkillDetail:
     info: SkillInfo
     current: SkillVersionInfo
     versions: list[SkillVersionInfo]
+    tampered: list[str] = field(default_factory=list)  # files of the current version that do not verify
+
+
+@dataclass(frozen=True)
+class SageOutcome:
+    """What a Sage run on one skill gave: the run summary, and the proposal to open (new or pending)."""
+
+    summary: RunSummary
+    proposal: int | None
+    pending: int | None = None  # no new one because this proposal is already pending
 
 
 class SkillsPanel(Panel):
@@ -55,7 +98,7 @@ class SkillsPanel(Panel):
         self.search = search_box("Search name, description, triggers…  (Ctrl+F)")
         self.scope = QComboBox()
         self.scope.setToolTip("All skills, global skills only, or what one project sees (its forks replace globals)")
-        self.model = SkillTableModel(self)
+        self.model = _SkillsModel(self)
         self.table = QTableView()
         self.table.setModel(self.model)
         setup_table(self.table)
@@ -79,6 +122,9 @@ class SkillsPanel(Panel):
         self.delete_fork_button = QPushButton("Delete fork")
         self.delete_fork_button.clicked.connect(self.delete_selected_fork)
         self.explorer_message = MessageBox()
+        # an import in progress: Import… waits, saying why (one import at a time from this window)
+        self.import_reason = label("", "hintText", wrap=True)
+        self.import_gate = HoldGate(self, lambda: IMPORT_HOLD, self._update_buttons, self.import_reason)
 
         left = QWidget()
         ll = QVBoxLayout(left)
@@ -95,6 +141,7 @@ class SkillsPanel(Panel):
         buttons.addWidget(self.fork_button)
         buttons.addWidget(self.delete_fork_button)
         ll.addLayout(buttons)
+        ll.addWidget(self.import_reason)
         ll.addWidget(self.explorer_message)
 
         # ---------------------------------------------------------------- detail
@@ -102,9 +149,24 @@ class SkillsPanel(Panel):
         self.scope_chip = label("", "chip")
         self.description = label("", "panelSubtitle", wrap=True, selectable=True)
         self.terms = label("", "hintText", wrap=True, selectable=True)
+        self.hold_label = label("", "hintText", wrap=True)  # why the shown skill's edits wait (Sage on it)
+        self.skill_gate = HoldGate(self, self.shown_hold, self.update_held, self.hold_label)
         self.content_tab = ContentTab(self)
         self.rules_tab = RulesTab(self)
         self.versions_tab = VersionsTab(self)
+        self.sage_button = QPushButton("Sage")
+        self.sage_button.setIcon(icon("proposals"))
+        self.sage_button.setToolTip(
+            "Ask the model for a better version of this skill: a proposal, benchmarked, waiting in Proposals "
+            "(lorekeeper sage analyze --skill NAME)"
+        )
+        self.sage_button.clicked.connect(self.run_sage)
+        self.open_proposal_button = QPushButton("Open proposal")
+        self.open_proposal_button.clicked.connect(self.open_proposal)
+        self.open_proposal_button.hide()
+        self.sage_proposal: int | None = None
+        self.sage_message = MessageBox()
+        self.integrity_banner = MessageBox()
         self.tabs = QTabWidget()
         self.tabs.addTab(self.content_tab, "Content")
         self.tabs.addTab(self.rules_tab, "Evals")
@@ -117,7 +179,12 @@ class SkillsPanel(Panel):
         head.addWidget(self.title)
         head.addWidget(self.scope_chip)
         head.addStretch(1)
+        head.addWidget(self.open_proposal_button)
+        head.addWidget(self.sage_button)
         dl.addLayout(head)
+        dl.addWidget(self.integrity_banner)
+        dl.addWidget(self.hold_label)
+        dl.addWidget(self.sage_message)
         dl.addWidget(self.description)
         dl.addWidget(self.terms)
         dl.addWidget(self.tabs, 1)
@@ -194,23 +261,28 @@ class SkillsPanel(Panel):
         search = self.search.text().strip()
         lib = self.ws.skills
 
-        def load() -> list[SkillInfo]:
+        store = self.ws.store
+
+        def load() -> tuple[list[SkillInfo], dict[SkillKey, list[str]]]:
             if scope in (None, ALL):
-                return lib.list(search=search)
-            if scope == GLOBAL:
-                return lib.list(search=search, include_forks=False)
-            return lib.list(project=scope, search=search)
+                rows = lib.list(search=search)
+            elif scope == GLOBAL:
+                rows = lib.list(search=search, include_forks=False)
+            else:
+                rows = lib.list(project=scope, search=search)
+            return rows, tampered_files(store)
 
         run_task(
             load,
             name="Loading skills",
             key=(self, "list"),
             visible=False,
-            on_result=lambda rows: self._on_list(rows, search),
+            on_result=lambda got: self._on_list(got[0], search, got[1]),
             on_error=self.explorer_message.show_error,
         )
 
-    def _on_list(self, rows: list[SkillInfo], search: str) -> None:
+    def _on_list(self, rows: list[SkillInfo], search: str, tampered: dict[SkillKey, list[str]] | None = None) -> None:
+        self.model.tampered = tampered or {}
         keep = self._want or ((self.selected.name, self.selected.project) if self.selected else None)
         self._want = None
         self.table.selectionModel().blockSignals(True)
@@ -277,10 +349,13 @@ class SkillsPanel(Panel):
             self.detail = None
             self.detail_state.set_empty(True)
             return
-        lib = self.ws.skills
+        lib, store = self.ws.skills, self.ws.store
 
         def load() -> SkillDetail:
-            return SkillDetail(info, lib.get(info.name, info.project or None), lib.versions(info.name, info.project))
+            current = lib.get(info.name, info.project or None)
+            versions = lib.versions(info.name, info.project)
+            bad = tampered_files(store, (info.name, info.project or "")).get((info.name, info.project or ""), [])
+            return SkillDetail(info, current, versions, bad)
 
         run_task(
             load,
@@ -292,8 +367,16 @@ class SkillsPanel(Panel):
         )
 
     def _on_detail(self, detail: SkillDetail) -> None:
+        previous = self.detail.info if self.detail is not None else None
         self.detail = detail
         info = detail.info
+        if previous is None or (previous.name, previous.project) != (info.name, info.project):
+            self.sage_message.clear_message()
+            self._set_sage_proposal(None)
+        if detail.tampered:
+            self.integrity_banner.show_error(tampered_text(detail.tampered))
+        else:
+            self.integrity_banner.clear_message()
         self.detail_state.set_empty(False)
         self.title.setText(info.name)
         self.scope_chip.setText(f"{FORK_MARK} fork · project {info.project}" if info.is_fork else "global")
@@ -305,11 +388,125 @@ class SkillsPanel(Panel):
         self.content_tab.show_skill(detail)
         self.rules_tab.show_skill(detail)
         self.versions_tab.show_skill(detail)
+        self.update_held()
+
+    def shown_hold(self) -> list[Hold]:
+        """The holds that stop the shown skill's edits: the selected skill and the one in the detail."""
+        out = []
+        for info in (self.selected, self.detail.info if self.detail is not None else None):
+            if info is not None:
+                out.append(skill_hold(info.name, info.project))
+        return out
+
+    def update_held(self) -> None:
+        """A job on the shown skill started or ended: every action bound to it, enabled or not, saying why."""
+        self._update_buttons()
+        self.content_tab.update_buttons()
+        self.rules_tab._update_buttons()
+        self.versions_tab.update_restore()
 
     def _update_buttons(self) -> None:
         info = self.selected
+        self.import_gate.enable(self.import_button, True)
         self.fork_button.setEnabled(info is not None and not info.is_fork)
-        self.delete_fork_button.setEnabled(info is not None and info.is_fork)
+        self.skill_gate.enable(self.delete_fork_button, info is not None and info.is_fork)
+        self.skill_gate.enable(self.sage_button, self.detail is not None)
+
+    # ------------------------------------------------------------------ Sage
+    @Slot()
+    def run_sage(self) -> None:
+        """Sage on the shown skill: a cancellable job (the status bar's Cancel) holding the skill."""
+        if self.detail is None:
+            return
+        reason = self.skill_gate.reason()
+        if reason:
+            self.ctx.status(reason)
+            return
+        info = self.detail.info
+        name, project = info.name, info.project or ""
+        sage, proposals = self.ws.improve.sage, self.ws.improve.proposals
+        self.sage_message.clear_message()
+        self._set_sage_proposal(None)
+
+        def job(cancel) -> Any:
+            summary = yield from sage.analyze_steps(name, project or None, should_stop=cancel)
+            created = [c["proposal"] for c in summary.created]
+            pending = None
+            if not created and any("already pending" in str(k.get("why", "")) for k in summary.skipped):
+                pending = next(
+                    (p.id for p in proposals.list("pending") if p.skill == name and (p.scope or "") == project), None
+                )
+            return SageOutcome(summary, created[0] if created else None, pending)
+
+        where = f" ({project} fork)" if project else ""
+        run_task(
+            job,
+            name=f"Sage on {name}",
+            holds=[skill_hold(name, project)],
+            hold_reason=f"Sage is working on {name}{where} — edits wait until it finishes, or cancel it "
+            "(Cancel in the status bar)",
+            on_result=lambda out: self._on_sage(name, out),
+            on_error=self.sage_message.show_error,  # no model: ERR_LLM_UNAVAILABLE and what to configure
+            on_cancelled=lambda: self._sage_cancelled(name, project),
+        )
+
+    def _sage_cancelled(self, name: str, project: str) -> None:
+        """Cancelled: a proposal Sage wrote before its benchmark was stopped stays pending (it is
+        complete); say which, or that nothing was proposed."""
+        proposals = self.ws.improve.proposals
+
+        def pending() -> int | None:
+            return next(
+                (p.id for p in proposals.list("pending") if p.skill == name and (p.scope or "") == project), None
+            )
+
+        def show(pid: int | None) -> None:
+            if pid is None:
+                self.sage_message.show_ok(f"Sage on {name} cancelled: nothing was proposed.")
+            else:
+                self.sage_message.show_ok(f"Sage on {name} cancelled; proposal #{pid} stays pending (not benchmarked).")
+            self._set_sage_proposal(pid)
+
+        run_task(pending, name="Looking for the proposal", visible=False, on_result=show)
+
+    def _on_sage(self, name: str, out: SageOutcome) -> None:
+        summary = out.summary
+        if summary.errors:
+            e = summary.errors[0]
+            self.sage_message.show_error(f"Sage on {name} failed — {e.get('code', '')}: {e.get('error', '')}")
+        elif out.proposal is not None:
+            created = summary.created[0]
+            bench = next((b for b in summary.benchmarks if b.get("proposal") == out.proposal), None)
+            badge = ""
+            if bench is not None:
+                badge = (
+                    f" · benchmark: {bench['badge']}" if "badge" in bench else f" · benchmark failed: {bench['error']}"
+                )
+            self.sage_message.show_ok(f"Sage proposed #{out.proposal} for {name}: {created['reason']}{badge}")
+            self._set_sage_proposal(out.proposal)
+        else:
+            why = next((str(k.get("why", "")) for k in summary.skipped), "no target")
+            why = why.removeprefix("NO_CHANGE: ")
+            self.sage_message.show_ok(f"Sage proposes nothing for {name}: {why}.")
+            self._set_sage_proposal(out.pending)
+        self.ctx.status(f"Sage on {name}: done")
+
+    def _set_sage_proposal(self, pid: int | None) -> None:
+        self.sage_proposal = pid
+        self.open_proposal_button.setText(f"Open proposal #{pid}" if pid is not None else "Open proposal")
+        self.open_proposal_button.setVisible(pid is not None)
+
+    @Slot()
+    def open_proposal(self) -> None:
+        """Show Sage's proposal in the Proposals panel, selected."""
+        pid = self.sage_proposal
+        window = self.window()
+        if pid is None or not hasattr(window, "select_panel"):
+            return
+        panel = window.select_panel("proposals")
+        opener = getattr(panel, "open_proposal", None)
+        if opener is not None:
+            opener(pid)
 
     # ------------------------------------------------------------------ changes
     def changed(self, message: str, keep: tuple[str, str] | None = None) -> None:
@@ -337,6 +534,9 @@ class SkillsPanel(Panel):
     def import_path(self, path: Path, decisions: dict[str, Resolution] | None = None) -> None:
         """Import every valid skill found in `path`; a name that exists with other content is asked
         about (ConflictDialog, with the diff), then imported as answered."""
+        if self.import_gate.reason():
+            self.ctx.status(self.import_gate.reason())
+            return
         project = self._import_target()
         lib = self.ws.skills
         self.explorer_message.clear_message()
@@ -364,6 +564,9 @@ class SkillsPanel(Panel):
             strict=False,
             on_conflict=decisions if decisions is not None else "ask",
             name=f"Importing {path.name}",
+            holds=[IMPORT_HOLD],
+            hold_reason=f"Importing {path.name} — the next import can start when it finishes, or cancel it (Cancel "
+            "in the status bar)",
             on_result=done,
             on_error=self.explorer_message.show_error,
         )
