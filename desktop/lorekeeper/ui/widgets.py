@@ -90,8 +90,9 @@ class ElidedLabel(QLabel):
 
 
 class FlowLayout(QLayout):
-    """A row of widgets (buttons) that wraps onto more lines when the room is narrower than the
-    row: never wider than its widest item. `addStretch()` takes a line's spare room, like a box
+    """A row of widgets (buttons, filters) that wraps onto more lines when the room is narrower
+    than the row (Qt's flow layout example), so a bar fits a 1024-pixel window instead of widening
+    it: never wider than its widest item, an item wider than the room is narrowed to it. `addStretch()` takes a line's spare room, like a box
     layout's stretch (so right-aligned groups stay right on a wide window)."""
 
     def __init__(self, parent: QWidget | None = None, spacing: int = 6) -> None:
@@ -112,6 +113,11 @@ class FlowLayout(QLayout):
         spacer = QSpacerItem(0, 0, QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Minimum)
         self.addItem(spacer)
         return spacer
+
+    def insertWidget(self, index: int, widget: QWidget) -> None:
+        self.addWidget(widget)  # appended by Qt: move it where it belongs
+        self._items.insert(index, self._items.pop())
+        self.invalidate()
 
     def count(self) -> int:
         return len(self._items)
