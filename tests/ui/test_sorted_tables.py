@@ -114,3 +114,24 @@ def test_sort_columns_are_a_whitelist(ui_workspace):
     forward = [r.id for r in ui_workspace.evals.history(order_by="skill", descending=False, limit=1000)]
     backward = [r.id for r in ui_workspace.evals.history(order_by="skill", descending=True, limit=1000)]
     assert forward == backward[::-1]  # ties broken by id both ways: the reverse order is exact
+
+
+def test_in_memory_tables_sort_on_a_header_click_and_keep_the_order_on_reload(qtbot, window):
+    panel = window.select_panel("quality")
+    model, table = panel.model, panel.table
+    assert len(model.rows) > 2
+    header = table.horizontalHeader()
+    assert header.sortIndicatorSection() == -1  # the service's order until a click
+    _click_header(qtbot, table, model.COL_SUCCESS)
+    descending = header.sortIndicatorOrder() == Qt.SortOrder.DescendingOrder
+    rates = [m.success_rate for m in model.rows]
+    known = [r for r in rates if r is not None]
+    assert known == sorted(known, reverse=descending)
+    assert rates[: len(known)] == known  # skills without a rate come last, whichever the direction
+    table.selectRow(len(model.rows) - 1)
+    chosen = model.rows[-1].skill
+    _click_header(qtbot, table, model.COL_SUCCESS)
+    assert [m.success_rate for m in model.rows if m.success_rate is not None] == sorted(known, reverse=not descending)
+    assert model.row(table.currentIndex().row()).skill == chosen  # the selection follows its row
+    panel.reload()
+    assert [m.success_rate for m in model.rows if m.success_rate is not None] == sorted(known, reverse=not descending)
