@@ -101,8 +101,7 @@ class FlowLayout(QLayout):
         self._items: list[QLayoutItem] = []
         self._stretches: set[int] = set()
         self.setSpacing(spacing)
-        if parent is None:
-            self.setContentsMargins(0, 0, 0, 0)
+        self.setContentsMargins(0, 0, 0, 0)  # a bar inside a panel's layout: its margins are the panel's
 
     def addItem(self, item: QLayoutItem) -> None:
         self._items.append(item)
