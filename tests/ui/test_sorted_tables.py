@@ -135,3 +135,16 @@ def test_in_memory_tables_sort_on_a_header_click_and_keep_the_order_on_reload(qt
     assert model.row(table.currentIndex().row()).skill == chosen  # the selection follows its row
     panel.reload()
     assert [m.success_rate for m in model.rows if m.success_rate is not None] == sorted(known, reverse=not descending)
+
+
+def test_the_facts_queue_sorts_by_confidence(qtbot, window):
+    panel = window.select_panel("facts")
+    model, table = panel.model, panel.table
+    qtbot.waitUntil(lambda: model.total is not None and model.total > 3)
+    before = [f.id for f in model.rows]
+    _click_header(qtbot, table, model.COL_CONF)
+    descending = table.horizontalHeader().sortIndicatorOrder() == Qt.SortOrder.DescendingOrder
+    confidences = [f.confidence for f in model.rows]
+    assert confidences == sorted(confidences, reverse=descending)
+    assert sorted(f.id for f in model.rows) == sorted(before)  # the same queue, reordered
+    assert table.horizontalHeader().sortIndicatorSection() == model.COL_CONF
