@@ -148,3 +148,23 @@ def test_the_facts_queue_sorts_by_confidence(qtbot, window):
     assert confidences == sorted(confidences, reverse=descending)
     assert sorted(f.id for f in model.rows) == sorted(before)  # the same queue, reordered
     assert table.horizontalHeader().sortIndicatorSection() == model.COL_CONF
+
+
+def test_archiving_a_selection_of_rows_not_shown_yet_archives_them_all(qtbot, window):
+    from lorekeeper.store.models import Learning, utcnow
+
+    with window.ws.store.write() as s:
+        now = utcnow()
+        s.add_all(
+            Learning(project="bulk", rule=f"bulk rule {i}", source="manual", created_at=now, updated_at=now)
+            for i in range(120)
+        )
+    panel = window.select_panel("learnings")
+    panel.model.PAGE_SIZE = 25  # several pages, most not read yet
+    panel.load_projects()
+    panel.f_project.setCurrentIndex(panel.f_project.findData("bulk"))
+    qtbot.waitUntil(lambda: panel.model.total == 120)
+    assert not panel.model.is_loaded(119)
+    panel.table.selectAll()
+    qtbot.mouseClick(panel.archive_button, Qt.MouseButton.LeftButton)
+    assert window.ws.learnings.count(project="bulk", status="archived") == 120

@@ -10,7 +10,7 @@ reads one page with a small OFFSET, never the 100k rows before it.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from typing import Any, ClassVar, Generic, Protocol, TypeVar
 
 from PySide6.QtCore import (
@@ -226,6 +226,27 @@ class PagedRowsModel(RowsModel[Any], Generic[R, Q]):
         last = offset + len(rows) - 1
         self.dataChanged.emit(self.index(offset, 0), self.index(last, max(self.columnCount() - 1, 0)))
         self.page_loaded.emit(offset, last)
+
+    def load_rows(self, rows: Iterable[int], then: Callable[[], None]) -> None:
+        """Make every row of `rows` loaded (their missing pages in one worker job), then call
+        `then`: a selection over rows not shown yet (Ctrl+A, Shift+Ctrl+End) acts on all of them."""
+        pages = sorted({r // self.PAGE_SIZE for r in rows if 0 <= r < len(self.rows) and self.rows[r] is None})
+        if not pages or self.total is None or self._loading:
+            then()
+            return
+        self._asked.update(pages)
+        query, order_by, descending, total = self.query, self.sort_key, self.descending, self.total
+        generation, size = self._generation, self.PAGE_SIZE
+
+        def read() -> list[tuple[int, list[R]]]:
+            return [(p * size, self._read(query, order_by, descending, total, p * size, size)) for p in pages]
+
+        def done(out: list[tuple[int, list[R]]]) -> None:
+            for offset, page in out:
+                self._on_page(offset, page, generation)
+            then()
+
+        run_task(read, name=self.JOB_NAME, key=(self, "rows"), visible=True, on_result=done, on_error=self._on_error)
 
     def fetch_until(self, row: int, then: Callable[[], None] | None = None) -> None:
         """Make row `row` (clamped to the count) loaded, then call `then`: its page alone is read."""

@@ -388,7 +388,11 @@ class LearningsPanel(Panel):
 
         run_task(work, name="Saving learning", on_result=done, on_error=dlg.message.show_error)
 
-    def set_status(self, status: str) -> None:
+    def set_status(self, status: str, *, loaded: bool = False) -> None:
+        if not loaded:  # rows selected but not shown yet (Ctrl+A on 10k) are read first, then archived too
+            rows = [i.row() for i in self.table.selectionModel().selectedRows()]
+            self.model.load_rows(rows, lambda: self.set_status(status, loaded=True))
+            return
         ids = [r.id for r in self.selected() if r.status != status]
         if not ids:
             return
