@@ -10,7 +10,7 @@ import click
 
 from lorekeeper.cli.common import emit_json, handle_errors, json_option, open_workspace, workspace_option
 from lorekeeper.learnings.mdformat import decode_utf8
-from lorekeeper.learnings.service import SCOPES, SOURCES, STATUSES
+from lorekeeper.learnings.service import LIST_SORT, SCOPES, SOURCES, STATUSES
 
 if TYPE_CHECKING:
     from lorekeeper.workspace import Workspace
@@ -71,6 +71,8 @@ def add(
 @click.option("--status", type=click.Choice([*STATUSES, "all"]), default="active", show_default=True)
 @click.option("--search", default="", help="Text the rule, story, domain or tags contain.")
 @click.option("--limit", type=click.IntRange(min=1), default=None)
+@click.option("--sort", "sort_by", type=click.Choice(sorted(LIST_SORT)), default=None, help="Sort by this column.")
+@click.option("--desc", is_flag=True, help="With --sort: largest first.")
 @workspace_option
 @json_option
 @handle_errors
@@ -81,13 +83,22 @@ def list_cmd(
     status: str,
     search: str,
     limit: int | None,
+    sort_by: str | None,
+    desc: bool,
     workspace_dir: Path | None,
     as_json: bool,
 ) -> None:
     """List learnings, newest first."""
     with open_workspace(workspace_dir) as ws:
         rows = ws.learnings.list(
-            project=project, source=source or "", scope=scope or "", status=status, search=search, limit=limit
+            project=project,
+            source=source or "",
+            scope=scope or "",
+            status=status,
+            search=search,
+            limit=limit,
+            order_by=sort_by,
+            descending=desc,
         )
     if as_json:
         emit_json([r.to_dict() for r in rows])

@@ -16,7 +16,7 @@ import click
 from lorekeeper.cli.common import emit_json, handle_errors, json_option, open_workspace, workspace_option
 from lorekeeper.errors import InvalidInputError
 from lorekeeper.jobs import Progress
-from lorekeeper.privacy.purge import ARTEFACTS, PurgeIncompleteError, PurgeResult, RunInfo
+from lorekeeper.privacy.purge import ARTEFACTS, RUN_SORT, PurgeIncompleteError, PurgeResult, RunInfo
 
 
 def _progress(p: Progress) -> None:
@@ -115,13 +115,20 @@ def _run_line(r: RunInfo) -> str:
 @purge.command("runs")
 @click.option("--story", default=None, help="Only runs that erased this story (substring).")
 @click.option("--limit", default=50, show_default=True, type=int)
+@click.option("--sort", "sort_by", type=click.Choice(sorted(RUN_SORT)), default=None, help="Sort by this column.")
+@click.option("--desc", is_flag=True, help="With --sort: largest first.")
 @workspace_option
 @json_option
 @handle_errors
-def runs_cmd(story: str | None, limit: int, workspace_dir: Path | None, as_json: bool) -> None:
+def runs_cmd(
+    story: str | None, limit: int, sort_by: str | None, desc: bool, workspace_dir: Path | None, as_json: bool
+) -> None:
     """The purge runs, newest first: stories, counts per artefact, verification status."""
     with open_workspace(workspace_dir) as ws:
-        runs = ws.purge.runs(limit, story=story)
+        if sort_by is None:
+            runs = ws.purge.runs(limit, story=story)
+        else:
+            runs = ws.purge.runs(limit, story=story, order_by=sort_by, descending=desc)
     if as_json:
         emit_json({"runs": [r.to_dict() for r in runs]})
         return

@@ -13,6 +13,7 @@ from lorekeeper.evals.engine import EvalReport, evaluate
 from lorekeeper.evals.rules import RuleSet
 from lorekeeper.store.engine import Store
 from lorekeeper.store.models import EvalRun
+from lorekeeper.store.ordering import order_clauses
 from lorekeeper.store.scopes import validate_project
 
 
@@ -33,6 +34,17 @@ class SkillSource(Protocol):
 
 
 _S = TypeVar("_S", bound=Select[Any])
+
+#: the columns `history(order_by=...)` sorts on (the GUI's history table and `evals history --sort`)
+HISTORY_SORT: dict[str, Any] = {
+    "created_at": EvalRun.created_at,
+    "skill": EvalRun.skill,
+    "project": EvalRun.project,
+    "passed": EvalRun.passed,
+    "rules_failed": EvalRun.rules_failed,
+    "source": EvalRun.source,
+    "footnote": EvalRun.footnote,
+}
 
 
 @dataclass(frozen=True)
@@ -134,9 +146,14 @@ class EvalService:
         since: datetime | None = None,
         limit: int = 200,
         offset: int = 0,
+        order_by: str = "created_at",
+        descending: bool = True,
     ) -> list[EvalRunInfo]:
+        """The runs a filter selects, newest first unless `order_by` (a key of `HISTORY_SORT`) and
+        `descending` say otherwise; ties are broken by id in the same direction."""
         stmt = self._filtered(select(EvalRun), skill, project, passed, search, since)
-        stmt = stmt.order_by(EvalRun.created_at.desc(), EvalRun.id.desc()).limit(limit).offset(offset)
+        order = order_clauses(HISTORY_SORT, order_by, descending, EvalRun.id)
+        stmt = stmt.order_by(*order).limit(limit).offset(offset)
         with self.store.session() as s:
             return [
                 EvalRunInfo(

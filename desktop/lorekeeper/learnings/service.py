@@ -26,10 +26,22 @@ from lorekeeper.learnings import mdformat
 from lorekeeper.learnings.block import BUDGET, HEADER, LearningsBlock, learnings_block
 from lorekeeper.store.engine import Store
 from lorekeeper.store.models import GLOBAL, Learning, LearningFile, utcnow
+from lorekeeper.store.ordering import order_clauses
 from lorekeeper.store.scopes import validate_project
 
 # Any SELECT (one entity, some columns or a count): the filters below keep its row type.
 _Stmt = TypeVar("_Stmt", bound="Select[*tuple[Any, ...]]")
+
+#: the columns `list(order_by=...)` sorts on (the Learnings table's headers)
+LIST_SORT: dict[str, Any] = {
+    "created_at": Learning.created_at,
+    "project": Learning.project,
+    "source": Learning.source,
+    "scope": Learning.scope,
+    "status": Learning.status,
+    "rule": Learning.rule,
+    "tags": Learning.tags,
+}
 
 SOURCES = ("fixit", "negative", "manual", "import")
 SCOPES = mdformat.SCOPES
@@ -342,10 +354,16 @@ class LearningService:
         limit: int | None = None,
         offset: int = 0,
         newest_first: bool = True,
+        order_by: str | None = None,
+        descending: bool = True,
     ) -> list[LearningInfo]:
-        """Filtered learnings; `project=None` means every project, `""` the learnings without one."""
+        """Filtered learnings; `project=None` means every project, `""` the learnings without one.
+        `order_by` (a key of `LIST_SORT`, ties broken by id in the same direction) overrides
+        `newest_first`."""
         stmt = self._filtered(select(Learning), project, source, scope, status, search)
-        if newest_first:
+        if order_by is not None:
+            stmt = stmt.order_by(*order_clauses(LIST_SORT, order_by, descending, Learning.id))
+        elif newest_first:
             stmt = stmt.order_by(Learning.created_at.desc(), Learning.id.desc())
         else:
             stmt = stmt.order_by(Learning.id)

@@ -37,9 +37,9 @@ from collections.abc import Callable, Generator, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, date, datetime
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
-from sqlalchemy import select, text
+from sqlalchemy import Select, func, select, text
 
 from lorekeeper.audit.log import SessionLog
 from lorekeeper.errors import InvalidInputError, LorekeeperError, NotFoundError
@@ -47,6 +47,7 @@ from lorekeeper.jobs import Progress
 from lorekeeper.locks import RWLock
 from lorekeeper.store.engine import Store
 from lorekeeper.store.models import PurgeRun, PurgeStep
+from lorekeeper.store.ordering import order_clauses
 
 ARTEFACTS = ("store", "faiss", "embeddings", "cache", "sessions", "markdown")
 CRASH_ENV = "LOREKEEPER_PURGE_CRASH_AT"  # tests only: SIGKILL this process at the named point
@@ -179,6 +180,27 @@ def _run_info(run: PurgeRun) -> RunInfo:
         finished_at=run.finished_at.isoformat(timespec="seconds") if run.finished_at else None,
         verified_at=run.verified_at.isoformat(timespec="seconds") if run.verified_at else None,
     )
+
+
+#: the columns `PurgeService.runs(order_by=...)` sorts on (the Purge runs table's headers)
+RUN_SORT: dict[str, Any] = {
+    "id": PurgeRun.id,
+    "started_at": PurgeRun.started_at,
+    "mode": PurgeRun.mode,
+    "stories": PurgeRun.stories,
+    "status": PurgeRun.status,
+    "verified": PurgeRun.verified,
+}
+
+_Sel = TypeVar("_Sel", bound="Select[Any]")
+
+
+def _story_filter(stmt: _Sel, story: str | None) -> _Sel:
+    """Runs whose stories hold `story` (in SQL: the JSON list's text holds it, escaped as JSON)."""
+    if not story:
+        return stmt
+    needle = json.dumps(story.lower())[1:-1]
+    return stmt.where(func.lower(PurgeRun.stories).contains(needle, autoescape=True))
 
 
 class PurgeService:
@@ -540,14 +562,25 @@ class PurgeService:
         return found
 
     # ------------------------------------------------------------------ history
-    def runs(self, limit: int = 200, story: str | None = None) -> list[RunInfo]:
+    def runs(
+        self,
+        limit: int = 200,
+        story: str | None = None,
+        *,
+        offset: int = 0,
+        order_by: str = "id",
+        descending: bool = True,
+    ) -> list[RunInfo]:
+        """The runs (those that erased a story containing `story`, case-insensitive), newest first
+        unless `order_by` (a key of `RUN_SORT`, ties by id) and `descending` say otherwise."""
+        stmt = _story_filter(select(PurgeRun), story)
+        stmt = stmt.order_by(*order_clauses(RUN_SORT, order_by, descending, PurgeRun.id))
         with self.store.session() as s:
-            rows = list(s.scalars(select(PurgeRun).order_by(PurgeRun.id.desc()).limit(limit * 5 if story else limit)))
-            infos = [_run_info(r) for r in rows]
-        if story:
-            needle = story.lower()
-            infos = [i for i in infos if any(needle in s.lower() for s in i.stories)][:limit]
-        return infos
+            return [_run_info(r) for r in s.scalars(stmt.limit(limit).offset(offset))]
+
+    def count_runs(self, story: str | None = None) -> int:
+        with self.store.session() as s:
+            return int(s.scalar(_story_filter(select(func.count(PurgeRun.id)), story)) or 0)
 
     def run(self, run_id: int) -> RunInfo:
         with self.store.session() as s:

@@ -39,9 +39,8 @@ from PySide6.QtWidgets import (
 )
 
 from lorekeeper.ui import widgets
-from lorekeeper.ui.flow import FlowLayout
 from lorekeeper.ui.theme import icon
-from lorekeeper.ui.widgets import EmptyState, MessageBox, label, set_progress, setup_table
+from lorekeeper.ui.widgets import EmptyState, FlowLayout, MessageBox, label, set_progress, setup_table
 from lorekeeper.ui.workers import HoldGate, run_task, tracker
 
 # what the queue's own decisions are called (the `kind` of a `Decision` and of `decided`)

@@ -6,6 +6,7 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 
@@ -125,9 +126,9 @@ class ThemeFollower(QObject):
             self.apply()
 
 
-def color(name: str) -> QColor:
-    """Semantic colours that read well on both themes."""
-    dark = current_mode() == DARK
+def color(name: str, mode: str | None = None) -> QColor:
+    """Semantic colours that read well on both themes (`mode`: the current theme's unless given)."""
+    dark = (mode or current_mode()) == DARK
     table = {
         "pass": ("#1f7a45", "#7ddc9c"),
         "fail": ("#b3261e", "#ff8a80"),
@@ -144,3 +145,54 @@ def color(name: str) -> QColor:
     }
     light_value, dark_value = table[name]
     return QColor(dark_value if dark else light_value)
+
+
+# --------------------------------------------------------------------------- contrast (WCAG 2.x)
+
+BLACK = QColor("#000000")
+WHITE = QColor("#ffffff")
+
+
+def relative_luminance(c: QColor) -> float:
+    """WCAG 2.x relative luminance of an sRGB colour (0 black .. 1 white)."""
+
+    def channel(v: float) -> float:
+        return v / 12.92 if v <= 0.04045 else ((v + 0.055) / 1.055) ** 2.4
+
+    return 0.2126 * channel(c.redF()) + 0.7152 * channel(c.greenF()) + 0.0722 * channel(c.blueF())
+
+
+def contrast_ratio(a: QColor, b: QColor) -> float:
+    """WCAG contrast ratio, 1..21 (body text needs 4.5)."""
+    la, lb = sorted((relative_luminance(a), relative_luminance(b)), reverse=True)
+    return (la + 0.05) / (lb + 0.05)
+
+
+def text_on(fill: QColor) -> QColor:
+    """Black or white, whichever reads better on `fill`: at least 4.58:1 whatever the fill."""
+    return BLACK if contrast_ratio(BLACK, fill) >= contrast_ratio(WHITE, fill) else WHITE
+
+
+@dataclass(frozen=True)
+class GaugeColors:
+    chunk: QColor  # the filled part
+    groove: QColor  # the empty part
+    border: QColor
+    text_on_chunk: QColor
+    text_on_groove: QColor
+
+
+#: a pressure level (context/pack) -> the semantic colour its gauge fills with
+PRESSURE_LEVELS = {"none": "pass", "compress": "trigger", "evict": "fail"}
+
+
+def gauge_colors(level: str = "info", mode: str | None = None) -> GaugeColors:
+    """The colours of a gauge filled with the semantic colour `level` in theme `mode` (the current
+    one unless given): the text over the fill is black or white by the fill's luminance, the text
+    over the groove is the theme's text colour on its base colour, so both parts read (>= 4.5:1)."""
+    mode = mode or current_mode()
+    palette = _palette(mode)
+    chunk = color(level, mode)
+    groove = palette.color(QPalette.ColorRole.Base)
+    border = QColor("#3a4256") if mode == DARK else QColor("#c4c9d4")
+    return GaugeColors(chunk, groove, border, text_on(chunk), palette.color(QPalette.ColorRole.Text))

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from PySide6.QtCore import QMargins, QObject, QPoint, QRect, QSize, Qt, QTimer
-from PySide6.QtGui import QFont, QFontDatabase, QPainter
+from PySide6.QtGui import QFont, QFontDatabase, QPainter, QPaintEvent
 from PySide6.QtWidgets import (
     QLabel,
     QLayout,
@@ -20,6 +20,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from lorekeeper.ui.theme import GaugeColors, gauge_colors
 from lorekeeper.ui.workers import error_text
 
 
@@ -90,8 +91,9 @@ class ElidedLabel(QLabel):
 
 
 class FlowLayout(QLayout):
-    """A row of widgets (buttons) that wraps onto more lines when the room is narrower than the
-    row: never wider than its widest item. `addStretch()` takes a line's spare room, like a box
+    """A row of widgets (buttons, filters) that wraps onto more lines when the room is narrower
+    than the row (Qt's flow layout example), so a bar fits a 1024-pixel window instead of widening
+    it: never wider than its widest item, an item wider than the room is narrowed to it. `addStretch()` takes a line's spare room, like a box
     layout's stretch (so right-aligned groups stay right on a wide window)."""
 
     def __init__(self, parent: QWidget | None = None, spacing: int = 6) -> None:
@@ -99,8 +101,7 @@ class FlowLayout(QLayout):
         self._items: list[QLayoutItem] = []
         self._stretches: set[int] = set()
         self.setSpacing(spacing)
-        if parent is None:
-            self.setContentsMargins(0, 0, 0, 0)
+        self.setContentsMargins(0, 0, 0, 0)  # a bar inside a panel's layout: its margins are the panel's
 
     def addItem(self, item: QLayoutItem) -> None:
         self._items.append(item)
@@ -112,6 +113,11 @@ class FlowLayout(QLayout):
         spacer = QSpacerItem(0, 0, QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Minimum)
         self.addItem(spacer)
         return spacer
+
+    def insertWidget(self, index: int, widget: QWidget) -> None:
+        self.addWidget(widget)  # appended by Qt: move it where it belongs
+        self._items.insert(index, self._items.pop())
+        self.invalidate()
 
     def count(self) -> int:
         return len(self._items)
@@ -296,6 +302,59 @@ def set_progress(bar: QProgressBar, done: int, total: int, fmt: str | None = Non
             bar.setFormat(fmt)
     finally:
         bar.setUpdatesEnabled(True)
+
+
+class Gauge(QProgressBar):
+    """A bar whose fill says a level (`set_level("trigger")`: a semantic colour of ui.theme) and
+    whose text reads in both themes: it paints itself, the text over the fill in black or white by
+    the fill's luminance and the text over the groove in the theme's text colour (a style-sheet
+    chunk colour would leave one text colour over both, dark on brown or light on amber)."""
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self._level = "info"
+        self.setTextVisible(True)
+
+    def level(self) -> str:
+        return self._level
+
+    def set_level(self, level: str) -> None:
+        if level != self._level:
+            self._level = level
+            self.update()
+
+    def colors(self) -> GaugeColors:
+        """The colours it paints with now (the current theme's)."""
+        return gauge_colors(self._level)
+
+    def fill_width(self) -> int:
+        span = self.maximum() - self.minimum()
+        frac = (self.value() - self.minimum()) / span if span > 0 else 0.0
+        return round((self.width() - 2) * min(max(frac, 0.0), 1.0))
+
+    def paintEvent(self, _event: QPaintEvent) -> None:
+        c = self.colors()
+        p = QPainter(self)
+        try:
+            outer = self.rect().adjusted(0, 0, -1, -1)
+            p.setPen(c.border)
+            p.setBrush(c.groove)
+            p.drawRect(outer)
+            inner = self.rect().adjusted(1, 1, -1, -1)
+            chunk = QRect(inner.x(), inner.y(), self.fill_width(), inner.height())
+            p.fillRect(chunk, c.chunk)
+            if not self.isTextVisible():
+                return
+            text = p.fontMetrics().elidedText(self.text(), Qt.TextElideMode.ElideRight, max(inner.width() - 8, 0))
+            rest = QRect(chunk.right() + 1, inner.y(), inner.right() - chunk.right(), inner.height())
+            for part, ink in ((chunk, c.text_on_chunk), (rest, c.text_on_groove)):
+                if part.width() <= 0:
+                    continue
+                p.setClipRect(part)
+                p.setPen(ink)
+                p.drawText(inner, int(Qt.AlignmentFlag.AlignCenter), text)
+        finally:
+            p.end()
 
 
 def setup_table(view: QTableView) -> None:

@@ -2,18 +2,18 @@
 
 `ws.facts.list(...)` answers a filter in one call (in a worker: the rows are read and their
 signatures checked off the GUI thread); the confidence band and the scope filter apply there too.
-The model keeps that answer as a snapshot and gives the view `PAGE_SIZE` rows at a time
-(canFetchMore/fetchMore slice the snapshot, no I/O), so a 10k-fact queue costs the GUI thread one
-page, not 10k rows, whatever the filter.
+The model keeps that answer as a snapshot, sorted in the worker by the clicked header (the answer
+is whole, so sorting it there is the same as sorting in SQL), and shows it whole: the view only
+asks for the rows on screen.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, ClassVar
 
-from PySide6.QtCore import QModelIndex, QPersistentModelIndex, Qt
+from PySide6.QtCore import Qt
 
 from lorekeeper.facts.model import FactInfo
 from lorekeeper.ui.models.paged import PagedRowsModel
@@ -67,11 +67,23 @@ def query_facts(service: Any, q: FactQuery) -> list[FactInfo]:
     return [f for f in rows if q.keeps(f)]
 
 
+def sort_facts(facts: list[FactInfo], column: int, descending: bool) -> list[FactInfo]:
+    """`facts` ordered by a column of the table (ties in creation order); -1 keeps their order."""
+    key = FactsModel.SORT_KEYS.get(column)
+    if key is None:
+        return facts
+    return sorted(facts, key=lambda f: getattr(f, key), reverse=descending)
+
+
 class FactsModel(PagedRowsModel[Any, FactQuery]):
     COL_TYPE, COL_STATEMENT, COL_CONF, COL_DOCS, COL_SCOPE, COL_STATUS = range(6)
     HEADERS = ("Type", "Statement", "Conf.", "Docs", "Scope", "Status")
     JOB_NAME = "Loading facts"
     JOB_VISIBLE = False
+    SORT_KEYS: ClassVar[dict[int, str]] = dict(
+        enumerate(("type", "statement", "confidence", "corroboration", "scope", "status"))
+    )
+    DEFAULT_SORT = (-1, False)  # the service's order (creation order) until a header is clicked
 
     def __init__(self, service: Callable[[], Any], parent: Any = None) -> None:
         super().__init__(FactQuery(), parent)
@@ -80,22 +92,22 @@ class FactsModel(PagedRowsModel[Any, FactQuery]):
 
     def reload(self) -> None:
         query, service = self.query, self._service()
+        column, descending = self.sort_column, self.descending
+        self._generation += 1
+        generation = self._generation
         self._loading = True
         run_task(
-            query_facts,
-            service,
-            query,
+            lambda: sort_facts(query_facts(service, query), column, descending),
             name=self.JOB_NAME,
             key=(self, "page"),
             visible=self.JOB_VISIBLE,
-            on_result=self._on_snapshot,
+            on_result=lambda facts: self._on_snapshot(facts, generation),
             on_error=self._on_error,
         )
 
-    def _on_snapshot(self, facts: list[FactInfo]) -> None:
+    def _on_snapshot(self, facts: list[FactInfo], generation: int) -> None:
         self.snapshot = facts
-        keep = max(self.PAGE_SIZE, len(self.rows))  # rows already scrolled into stay loaded
-        self._on_first_page((len(facts), facts[:keep]))
+        self._on_first_page((len(facts), facts), generation)  # the whole answer: no page to ask later
 
     def drop_decided(self, ids: tuple[Any, ...], result: Any) -> None:
         """The queue decided `ids`: the facts that left the filter leave the list now (the next one
@@ -113,18 +125,6 @@ class FactsModel(PagedRowsModel[Any, FactQuery]):
     def query_keeps(self, f: FactInfo) -> bool:
         q = self.query
         return (not q.status or f.status == q.status) and q.keeps(f)
-
-    def canFetchMore(self, parent: QModelIndex | QPersistentModelIndex = QModelIndex()) -> bool:  # noqa: B008
-        return not parent.isValid() and not self._loading and len(self.rows) < len(self.snapshot)
-
-    def fetchMore(self, parent: QModelIndex | QPersistentModelIndex = QModelIndex()) -> None:  # noqa: B008
-        if not self.canFetchMore(parent):
-            return
-        first = len(self.rows)
-        page = self.snapshot[first : first + self.PAGE_SIZE]
-        self.beginInsertRows(QModelIndex(), first, first + len(page) - 1)
-        self.rows.extend(page)
-        self.endInsertRows()
 
     def cell(self, item: FactInfo, column: int, role: int) -> Any:
         if role == Qt.ItemDataRole.DisplayRole:

@@ -1,10 +1,10 @@
-"""Eval run history: a lazily loaded table (pages fetched in a worker as the view scrolls)."""
+"""Eval run history: a paged table sorted by the store (pages fetched in a worker as they are shown)."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import UTC, datetime
-from typing import Any
+from typing import Any, ClassVar
 
 from PySide6.QtCore import Qt
 
@@ -47,6 +47,10 @@ class EvalHistoryModel(PagedRowsModel[EvalRunInfo, HistoryQuery]):
     PAGE_SIZE = PAGE_SIZE
     JOB_NAME = "Loading eval history"
     CLEAR_ON_RELOAD = True
+    SORT_KEYS: ClassVar[dict[int, str]] = dict(
+        enumerate(("created_at", "skill", "project", "passed", "rules_failed", "source", "footnote"))
+    )
+    DEFAULT_SORT = (COL_TIME, True)  # newest first
 
     def __init__(self, service: EvalService, parent: Any = None) -> None:
         super().__init__(HistoryQuery(), parent)
@@ -55,8 +59,12 @@ class EvalHistoryModel(PagedRowsModel[EvalRunInfo, HistoryQuery]):
     def count_rows(self, query: HistoryQuery) -> int:
         return self.service.count(**query.kwargs())
 
-    def fetch_rows(self, query: HistoryQuery, limit: int, offset: int) -> list[EvalRunInfo]:
-        return self.service.history(**query.kwargs(), limit=limit, offset=offset)
+    def fetch_rows(
+        self, query: HistoryQuery, limit: int, offset: int, order_by: str, descending: bool
+    ) -> list[EvalRunInfo]:
+        return self.service.history(
+            **query.kwargs(), limit=limit, offset=offset, order_by=order_by, descending=descending
+        )
 
     # ------------------------------------------------------------------ display
     def cell(self, item: EvalRunInfo, column: int, role: int) -> Any:

@@ -1,25 +1,31 @@
-"""A table over a large query: the count and the first page load in a worker, later pages as the
-view scrolls (Qt's canFetchMore/fetchMore), so 100k rows never block the GUI thread."""
+"""A table over a large query, sorted by the store: the count and the first page load in a worker,
+and the table has its whole length at once (the scroll bar and Ctrl+End know the count); a row
+not loaded yet shows "…" and asks for its page, which loads in a worker a moment later.
+
+Clicking a header sorts in SQL (the service's whitelisted `order_by`): the model reloads its count
+and first page in the new order. A page in the second half is read as the first pages of the
+reverse order (the services break ties by id, so the reverse is exact): Ctrl+End on 100k rows
+reads one page with a small OFFSET, never the 100k rows before it.
+"""
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import Any, Generic, Protocol, TypeVar
+from collections.abc import Callable, Iterable
+from typing import Any, ClassVar, Generic, Protocol, TypeVar
 
 from PySide6.QtCore import (
     QAbstractItemModel,
     QAbstractProxyModel,
     QEvent,
-    QModelIndex,
     QObject,
-    QPersistentModelIndex,
     Qt,
+    QTimer,
     Signal,
 )
 from PySide6.QtGui import QKeyEvent
-from PySide6.QtWidgets import QAbstractItemView
+from PySide6.QtWidgets import QAbstractItemView, QTableView
 
-from lorekeeper.ui.models.base import RowsModel
+from lorekeeper.ui.models.base import Index, RowsModel
 from lorekeeper.ui.workers import run_task
 
 
@@ -31,28 +37,76 @@ class _HasId(Protocol):  # read-only, so frozen dataclasses match
 R = TypeVar("R", bound=_HasId)
 Q = TypeVar("Q")
 
+PLACEHOLDER = "…"  # what a row shows until its page arrives
+MAX_PAGES_ASKED = 3  # a fast scroll asks only for the pages still on screen, not every page passed
 
-class PagedRowsModel(RowsModel[R], Generic[R, Q]):
+
+class PagedRowsModel(RowsModel[Any], Generic[R, Q]):
     PAGE_SIZE = 200
     JOB_NAME = "Loading"  # what the status bar shows while a page loads
     JOB_VISIBLE = True
     CLEAR_ON_RELOAD = False  # True: empty the table at once; False: keep the old rows until the new ones arrive
+    #: column -> the service's `order_by` name; a header without one does not sort
+    SORT_KEYS: ClassVar[dict[int, str]] = {}
+    DEFAULT_SORT: ClassVar[tuple[int, bool]] = (0, True)  # (column, descending)
 
     loaded = Signal()  # the first page of a new query arrived (or failed)
     failed = Signal(object)
+    page_loaded = Signal(int, int)  # first and last row of a page that arrived
 
     def __init__(self, query: Q, parent: Any = None) -> None:
         super().__init__(parent)
         self.query = query
         self.total: int | None = None
+        self.rows: list[Any] = []  # R, or None for a row whose page has not arrived
         self._loading = False
+        self.sort_column, self.descending = self.DEFAULT_SORT
+        self._generation = 0  # bumped by each reload: pages of an older query or order are dropped
+        self._asked: set[int] = set()  # pages asked (or loaded) for the current generation
+        self._wanted: list[int] = []  # pages painting asked for, most recent last
+        self._ask_timer = QTimer(self)
+        self._ask_timer.setSingleShot(True)
+        self._ask_timer.setInterval(0)  # after the paint that found them: never change rows mid-paint
+        self._ask_timer.timeout.connect(self._ask_pages)
 
     # ------------------------------------------------------------------ what a subclass provides
     def count_rows(self, query: Q) -> int:  # pragma: no cover - overridden
         raise TypeError(f"{type(self).__name__} must define count_rows")
 
-    def fetch_rows(self, query: Q, limit: int, offset: int) -> list[R]:  # pragma: no cover - overridden
+    def fetch_rows(
+        self, query: Q, limit: int, offset: int, order_by: str, descending: bool
+    ) -> list[R]:  # pragma: no cover - overridden
         raise TypeError(f"{type(self).__name__} must define fetch_rows")
+
+    # ------------------------------------------------------------------ sorting
+    @property
+    def sort_key(self) -> str:
+        return self.SORT_KEYS.get(self.sort_column, "")
+
+    @property
+    def sort_order(self) -> Qt.SortOrder:
+        return Qt.SortOrder.DescendingOrder if self.descending else Qt.SortOrder.AscendingOrder
+
+    def sort(self, column: int, order: Qt.SortOrder = Qt.SortOrder.AscendingOrder) -> None:
+        """A header click: reload in that order from the store (a column without a sort key is ignored)."""
+        if column not in self.SORT_KEYS:
+            return
+        descending = order == Qt.SortOrder.DescendingOrder
+        if (column, descending) == (self.sort_column, self.descending):
+            return
+        self.sort_column, self.descending = column, descending
+        self.reload()
+
+    def _read(self, query: Q, order_by: str, descending: bool, total: int, offset: int, limit: int) -> list[R]:
+        """Rows [offset, offset+limit) in this order; in the second half, read from the other end."""
+        end = min(offset + limit, total)
+        if end <= offset:
+            return []
+        if offset > total // 2:
+            rows = self.fetch_rows(query, end - offset, total - end, order_by, not descending)
+            rows.reverse()
+            return rows
+        return self.fetch_rows(query, end - offset, offset, order_by, descending)
 
     # ------------------------------------------------------------------ loading
     @property
@@ -64,7 +118,9 @@ class PagedRowsModel(RowsModel[R], Generic[R, Q]):
         self.reload()
 
     def reload(self) -> None:
-        query = self.query
+        query, order_by, descending = self.query, self.sort_key, self.descending
+        self._generation += 1
+        generation = self._generation
         if self.CLEAR_ON_RELOAD:
             self.beginResetModel()
             self.rows = []
@@ -73,85 +129,153 @@ class PagedRowsModel(RowsModel[R], Generic[R, Q]):
         self._loading = True
 
         def first_page() -> tuple[int, list[R]]:
-            return self.count_rows(query), self.fetch_rows(query, self.PAGE_SIZE, 0)
+            total = self.count_rows(query)
+            return total, self._read(query, order_by, descending, total, 0, self.PAGE_SIZE)
 
         run_task(
             first_page,
             name=self.JOB_NAME,
-            key=(self, "page"),  # a new query drops the answers (first page or later) to the older one
+            key=(self, "page"),  # a new query drops the answers to the older one
             visible=self.JOB_VISIBLE,
-            on_result=lambda out: self._on_first_page(out),
+            on_result=lambda out: self._on_first_page(out, generation),
             on_error=lambda exc: self._on_error(exc),
         )
 
-    def _on_first_page(self, out: tuple[int, list[R]]) -> None:
+    def _on_first_page(self, out: tuple[int, list[Any]], generation: int | None = None) -> None:
+        if generation is not None and generation != self._generation:
+            return
         self._loading = False
+        total, first = out
         self.beginResetModel()
-        self.total, self.rows = out
+        self.total = total
+        self.rows = list(first[:total]) + [None] * max(total - len(first), 0)
+        self._asked = {0}
+        self._wanted = []
         self.endResetModel()
         self.loaded.emit()
 
     def _on_error(self, exc: BaseException) -> None:
         self._loading = False
-        self.total = len(self.rows)
+        if self.total is None:
+            self.total = len(self.rows)
         self.failed.emit(exc)
         self.loaded.emit()
 
-    def canFetchMore(self, parent: QModelIndex | QPersistentModelIndex = QModelIndex()) -> bool:  # noqa: B008
-        return not parent.isValid() and not self._loading and self.total is not None and len(self.rows) < self.total
+    def headerData(self, section: int, orientation: Qt.Orientation, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
+        if orientation == Qt.Orientation.Horizontal and role == Qt.ItemDataRole.ToolTipRole:
+            if section in self.SORT_KEYS:
+                return f"Click to sort every row by {self.HEADERS[section].lower()} (click again to reverse)"
+            return "This column does not sort"
+        return super().headerData(section, orientation, role)
 
-    def fetchMore(self, parent: QModelIndex | QPersistentModelIndex = QModelIndex()) -> None:  # noqa: B008
-        if not self.canFetchMore(parent):
-            return
-        self._loading = True
-        query, offset = self.query, len(self.rows)
-        run_task(
-            lambda: self.fetch_rows(query, self.PAGE_SIZE, offset),
-            name=self.JOB_NAME,
-            key=(self, "page"),
-            visible=self.JOB_VISIBLE,
-            on_result=lambda rows: self._on_page(rows),
-            on_error=lambda exc: self._on_error(exc),
-        )
+    def is_loaded(self, row: int) -> bool:
+        return 0 <= row < len(self.rows) and self.rows[row] is not None
 
-    def _on_page(self, rows: list[R]) -> None:
-        self._loading = False
-        known = {r.id for r in self.rows}
-        rows = [r for r in rows if r.id not in known]  # a row added meanwhile shifts the offsets
-        if not rows:
-            self.total = len(self.rows)
-            return
-        first = len(self.rows)
-        self.beginInsertRows(QModelIndex(), first, first + len(rows) - 1)
-        self.rows.extend(rows)
-        self.endInsertRows()
+    def data(self, index: Index, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
+        row = index.row()
+        if index.isValid() and 0 <= row < len(self.rows) and self.rows[row] is None:
+            self._want(row // self.PAGE_SIZE)
+            return PLACEHOLDER if role == Qt.ItemDataRole.DisplayRole and index.column() == 0 else None
+        return super().data(index, role)
 
-    def fetch_until(self, row: int, then: Callable[[], None] | None = None) -> None:
-        """Load every row up to `row` (clamped to the count) in one query in a worker, then call
-        `then`: Ctrl+End reaches the last row of 100k without scrolling page by page."""
-        if self.total is None or self._loading:
+    def _want(self, page: int) -> None:
+        if page in self._asked:
             return
-        row = min(row, self.total - 1)
-        if row < len(self.rows):
-            if then is not None:
+        if page in self._wanted:
+            self._wanted.remove(page)
+        self._wanted.append(page)
+        if not self._ask_timer.isActive():
+            self._ask_timer.start()
+
+    def _ask_pages(self) -> None:
+        wanted, self._wanted = self._wanted[-MAX_PAGES_ASKED:], []
+        for page in wanted:
+            self.load_page(page)
+
+    def load_page(self, page: int, then: Callable[[], None] | None = None) -> None:
+        """Read page `page` in a worker (once per reload), then call `then`."""
+        if self.total is None or self._loading or page in self._asked:
+            if then is not None and not self._loading:
                 then()
             return
-        self._loading = True
-        query, offset = self.query, len(self.rows)
+        self._asked.add(page)
+        query, order_by, descending, total = self.query, self.sort_key, self.descending, self.total
+        generation, offset = self._generation, page * self.PAGE_SIZE
 
         def done(rows: list[R]) -> None:
-            self._on_page(rows)
+            self._on_page(offset, rows, generation)
             if then is not None:
                 then()
 
         run_task(
-            lambda: self.fetch_rows(query, row + 1 - offset, offset),
+            lambda: self._read(query, order_by, descending, total, offset, self.PAGE_SIZE),
             name=self.JOB_NAME,
-            key=(self, "page"),
-            visible=True,
+            key=(self, "page", page),
+            visible=self.JOB_VISIBLE,
             on_result=done,
             on_error=lambda exc: self._on_error(exc),
         )
+
+    def _on_page(self, offset: int, rows: list[Any], generation: int) -> None:
+        if generation != self._generation or not rows:
+            return
+        rows = rows[: max(len(self.rows) - offset, 0)]
+        if not rows:
+            return
+        self.rows[offset : offset + len(rows)] = rows
+        last = offset + len(rows) - 1
+        self.dataChanged.emit(self.index(offset, 0), self.index(last, max(self.columnCount() - 1, 0)))
+        self.page_loaded.emit(offset, last)
+
+    def load_rows(self, rows: Iterable[int], then: Callable[[], None]) -> None:
+        """Make every row of `rows` loaded (their missing pages in one worker job), then call
+        `then`: a selection over rows not shown yet (Ctrl+A, Shift+Ctrl+End) acts on all of them."""
+        pages = sorted({r // self.PAGE_SIZE for r in rows if 0 <= r < len(self.rows) and self.rows[r] is None})
+        if not pages or self.total is None or self._loading:
+            then()
+            return
+        self._asked.update(pages)
+        query, order_by, descending, total = self.query, self.sort_key, self.descending, self.total
+        generation, size = self._generation, self.PAGE_SIZE
+
+        def read() -> list[tuple[int, list[R]]]:
+            return [(p * size, self._read(query, order_by, descending, total, p * size, size)) for p in pages]
+
+        def done(out: list[tuple[int, list[R]]]) -> None:
+            for offset, page in out:
+                self._on_page(offset, page, generation)
+            then()
+
+        run_task(read, name=self.JOB_NAME, key=(self, "rows"), visible=True, on_result=done, on_error=self._on_error)
+
+    def fetch_until(self, row: int, then: Callable[[], None] | None = None) -> None:
+        """Make row `row` (clamped to the count) loaded, then call `then`: its page alone is read."""
+        if self.total is None or self._loading:
+            return
+        row = max(min(row, self.total - 1), 0)
+        if self.total == 0 or self.is_loaded(row):
+            if then is not None:
+                then()
+            return
+        self.load_page(row // self.PAGE_SIZE, then)
+
+
+def setup_sorting(view: QTableView, model: PagedRowsModel[Any, Any]) -> None:
+    """Header clicks sort `model` in the store; the indicator shows its order, and a column the
+    store cannot sort keeps the indicator where it was."""
+    header = view.horizontalHeader()
+    header.setSortIndicatorShown(True)
+    header.setSectionsClickable(True)
+    header.setSortIndicator(model.sort_column, model.sort_order)
+    view.setSortingEnabled(True)  # asks model.sort with the indicator: the same order, no reload
+
+    def keep(column: int, _order: Qt.SortOrder) -> None:
+        if column not in model.SORT_KEYS:
+            header.blockSignals(True)
+            header.setSortIndicator(model.sort_column, model.sort_order)
+            header.blockSignals(False)
+
+    header.sortIndicatorChanged.connect(keep)
 
 
 def paged_model_of(view: QAbstractItemView) -> tuple[PagedRowsModel[Any, Any], QAbstractItemModel] | None:
@@ -164,14 +288,15 @@ def paged_model_of(view: QAbstractItemView) -> tuple[PagedRowsModel[Any, Any], Q
 
 
 class JumpToEnd(QObject):
-    """Ctrl+End in a table over a paged model: loads the rest, then selects the last row (Qt's own
-    Ctrl+End only reaches the rows fetched so far). Installed on every such view by the window."""
+    """Ctrl+End / Ctrl+Home in a table over a paged model: reads the last (first) page in the
+    current order, then selects its last (first) row, so the selection handlers see a loaded row.
+    Installed on every such view by the window."""
 
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:
         if (
             event.type() == QEvent.Type.KeyPress
             and isinstance(event, QKeyEvent)
-            and event.key() == Qt.Key.Key_End
+            and event.key() in (Qt.Key.Key_End, Qt.Key.Key_Home)
             and event.modifiers() & Qt.KeyboardModifier.ControlModifier
             and isinstance(watched, QAbstractItemView)
         ):
@@ -180,14 +305,15 @@ class JumpToEnd(QObject):
                 return False
             model, shown = found
             view = watched
+            to_end = event.key() == Qt.Key.Key_End
 
-            def select_last() -> None:
-                last = shown.rowCount() - 1
-                if last >= 0:
-                    index = shown.index(last, max(view.currentIndex().column(), 0))
+            def select() -> None:
+                row = shown.rowCount() - 1 if to_end else 0
+                if shown.rowCount() > 0:
+                    index = shown.index(row, max(view.currentIndex().column(), 0))
                     view.setCurrentIndex(index)
                     view.scrollTo(index)
 
-            model.fetch_until(model.total - 1 if model.total else 0, select_last)
+            model.fetch_until((model.total or 1) - 1 if to_end else 0, select)
             return True
         return False

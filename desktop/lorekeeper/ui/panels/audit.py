@@ -52,7 +52,7 @@ from lorekeeper.audit.errors import (
 )
 from lorekeeper.audit.log import EventRecord, Issue, VerifyReport
 from lorekeeper.ui import widgets
-from lorekeeper.ui.models.base import RowsModel
+from lorekeeper.ui.models.base import RowsModel, enable_sorting
 from lorekeeper.ui.panels.base import AppContext, Panel
 from lorekeeper.ui.theme import color, icon
 from lorekeeper.ui.widgets import EmptyState, MessageBox, label, mono_font, search_box, setup_table
@@ -179,6 +179,7 @@ class KeyStateLabel(QLabel):
 
 class EventsModel(RowsModel[EventRecord]):
     HEADERS = ("Line", "#", "Time (UTC)", "Type", "Story", "Key", "Status")
+    SORTABLE = tuple(range(7))
     STATUS_TEXT: ClassVar[dict[str, str]] = {
         "valid": "valid",
         "tombstone": "tombstone (erased)",
@@ -187,6 +188,17 @@ class EventsModel(RowsModel[EventRecord]):
         "unsigned": "UNSIGNED",
         "damaged": "DAMAGED",
     }
+
+    def sort_value(self, item: EventRecord, column: int) -> Any:
+        return (
+            f"{item.file}:{item.line:09d}",
+            item.seq,
+            item.ts,
+            item.type,
+            item.story or None,
+            item.key_version,
+            item.status,
+        )[column]
 
     def cell(self, item: EventRecord, column: int, role: int) -> Any:
         if role == Qt.ItemDataRole.DisplayRole:
@@ -336,6 +348,7 @@ class AuditPanel(Panel):
         self.events_model = EventsModel(self)
         self.events_table = QTableView()
         self.events_table.setModel(self.events_model)
+        enable_sorting(self.events_table, self.events_model)  # a header click sorts the rows (all in memory)
         setup_table(self.events_table)
         hh = self.events_table.horizontalHeader()
         hh.setStretchLastSection(True)

@@ -37,7 +37,7 @@ from PySide6.QtWidgets import (
 
 from lorekeeper.improve.bench import EVAL_WEIGHT, JUDGE_WEIGHT, BenchmarkInfo, ScenarioInfo, ScenarioResult
 from lorekeeper.ui.charts import ThemedPlot
-from lorekeeper.ui.models.base import RowsModel
+from lorekeeper.ui.models.base import RowsModel, enable_sorting
 from lorekeeper.ui.panels.base import AppContext, Panel
 from lorekeeper.ui.panels.proposals import badge_style
 from lorekeeper.ui.theme import color, icon
@@ -56,6 +56,19 @@ class RunsSnapshot:
 class RunsModel(RowsModel[BenchmarkInfo]):
     COL_RUN, COL_PROPOSAL, COL_SKILL, COL_VERDICT, COL_IMPROVEMENT, COL_WLT, COL_MODEL, COL_WHEN = range(8)
     HEADERS = ("Run", "Proposal", "Skill", "Verdict", "Improvement", "W/L/T", "Model", "When")
+    SORTABLE = tuple(range(8))
+
+    def sort_value(self, item: BenchmarkInfo, column: int) -> Any:
+        return (
+            item.id,
+            item.proposal_id,
+            item.skill,
+            item.verdict,
+            item.improvement_pct,
+            (item.wins_new - item.wins_old, item.wins_new),
+            item.model,
+            item.created_at,
+        )[column]
 
     def cell(self, item: BenchmarkInfo, column: int, role: int) -> Any:
         if role == Qt.ItemDataRole.DisplayRole:
@@ -196,6 +209,7 @@ class BenchmarksPanel(Panel):
         self.model = RunsModel(self)
         self.table = QTableView()
         self.table.setModel(self.model)
+        enable_sorting(self.table, self.model)  # a header click sorts the rows (all in memory)
         setup_table(self.table)
         hh = self.table.horizontalHeader()
         hh.setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
@@ -348,7 +362,7 @@ class BenchmarksPanel(Panel):
         self._select_run = None
         self.table.selectionModel().blockSignals(True)
         self.model.set_rows(snap.runs)
-        row = next((i for i, r in enumerate(snap.runs) if r.id == keep), 0 if snap.runs else None)
+        row = next((i for i, r in enumerate(self.model.rows) if r.id == keep), 0 if snap.runs else None)
         if row is not None:
             self.table.selectRow(row)
         self.table.selectionModel().blockSignals(False)

@@ -28,6 +28,7 @@ from lorekeeper.evals.engine import EvalReport
 from lorekeeper.evals.service import EvalRunInfo, EvalService
 from lorekeeper.ui.charts import ThemedPlot
 from lorekeeper.ui.models.history import EvalHistoryModel, HistoryQuery
+from lorekeeper.ui.models.paged import setup_sorting
 from lorekeeper.ui.models.rules import ResultsTableModel
 from lorekeeper.ui.panels.base import AppContext, Panel
 from lorekeeper.ui.theme import color
@@ -190,11 +191,17 @@ class EvalsPanel(Panel):
         self.history_table = QTableView()
         self.history_table.setModel(self.history_model)
         setup_table(self.history_table)
+        setup_sorting(self.history_table, self.history_model)
         hh = self.history_table.horizontalHeader()
         hh.setStretchLastSection(True)
         for col, width in ((0, 120), (1, 130), (2, 95), (3, 80), (4, 55), (5, 55)):
             self.history_table.setColumnWidth(col, width)
         self.history_table.selectionModel().currentRowChanged.connect(self._on_run_selected)
+        self.history_model.page_loaded.connect(
+            lambda first, last: (
+                self._on_run_selected() if first <= self.history_table.currentIndex().row() <= last else None
+            )
+        )  # the current row's page arrived after it was selected (a jump, a fast scroll)
         self.history_empty = EmptyState(self.history_table, EMPTY_HISTORY)
 
         self.chart = PassRateChart()
@@ -401,7 +408,7 @@ class EvalsPanel(Panel):
         q = self.history_model.query
         filtered = bool(q.skill or q.project is not None or q.passed is not None or q.search or q.since)
         self.history_empty.set_empty(total == 0, EMPTY_FILTERED if filtered else EMPTY_HISTORY)
-        self.history_count.setText(f"{total} run{'s' if total != 1 else ''}")
+        self.history_count.setText(f"{total:,} run{'s' if total != 1 else ''}")
         self._on_run_selected()
 
     @Slot()

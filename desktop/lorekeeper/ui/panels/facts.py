@@ -41,12 +41,12 @@ from PySide6.QtWidgets import (
 )
 
 from lorekeeper.facts.model import QUESTIONS, TYPES, WEIGHTS, FactInfo, quote_span
-from lorekeeper.ui.flow import FlowLayout
 from lorekeeper.ui.models.facts import BANDS, SCOPED, UNIVERSAL, FactQuery, FactsModel, band_of
+from lorekeeper.ui.models.paged import setup_sorting
 from lorekeeper.ui.panels.base import AppContext, Panel
 from lorekeeper.ui.review_queue import BULK, UNDO, Decision, QueueActions, ReviewQueue
 from lorekeeper.ui.theme import color
-from lorekeeper.ui.widgets import Debouncer, label, mono_font
+from lorekeeper.ui.widgets import Debouncer, FlowLayout, label, mono_font
 from lorekeeper.ui.workers import run_task
 
 STATUSES = (
@@ -404,6 +404,7 @@ class FactsPanel(Panel):
         hh.setSectionResizeMode(FactsModel.COL_STATEMENT, QHeaderView.ResizeMode.Stretch)
         for col, width in ((0, 86), (2, 48), (3, 46), (4, 92), (5, 74)):
             self.table.setColumnWidth(col, width)
+        setup_sorting(self.table, self.model)  # a header click orders the whole queue (Conf.: the fragile first)
         queue.set_empty_text("")
 
         # ------------------------------------------------------------ the detail

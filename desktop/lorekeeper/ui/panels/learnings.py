@@ -1,6 +1,7 @@
 """Learnings panel: every rule the reflect loop saved, filtered, edited, archived, imported, exported.
 
-The table is lazily loaded (pages fetched in a worker as it scrolls) and allows multi-selection
+The table is paged and sorted by the store (a header click sorts every row; pages are fetched in a
+worker as they are shown) and allows multi-selection
 for bulk archive/restore. Import and export speak the seed's learnings.md format.
 """
 
@@ -8,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, ClassVar
 
 from PySide6.QtCore import Qt, Slot
 from PySide6.QtWidgets import (
@@ -29,7 +30,7 @@ from PySide6.QtWidgets import (
 )
 
 from lorekeeper.learnings.service import SCOPES, SOURCES, LearningInfo, LearningService
-from lorekeeper.ui.models.paged import PagedRowsModel
+from lorekeeper.ui.models.paged import PagedRowsModel, setup_sorting
 from lorekeeper.ui.panels.base import AppContext, Panel
 from lorekeeper.ui.theme import color
 from lorekeeper.ui.widgets import Debouncer, EmptyState, MessageBox, label, search_box, setup_table
@@ -65,6 +66,10 @@ class LearningsModel(PagedRowsModel[LearningInfo, LearningQuery]):
     PAGE_SIZE = PAGE_SIZE
     JOB_NAME = "Loading learnings"
     JOB_VISIBLE = False
+    SORT_KEYS: ClassVar[dict[int, str]] = dict(
+        enumerate(("created_at", "project", "source", "scope", "status", "rule", "tags"))
+    )
+    DEFAULT_SORT = (COL_TIME, True)  # newest first
 
     def __init__(self, service: LearningService, parent: Any = None) -> None:
         super().__init__(LearningQuery(), parent)
@@ -73,8 +78,10 @@ class LearningsModel(PagedRowsModel[LearningInfo, LearningQuery]):
     def count_rows(self, query: LearningQuery) -> int:
         return self.service.count(**query.kwargs())
 
-    def fetch_rows(self, query: LearningQuery, limit: int, offset: int) -> list[LearningInfo]:
-        return self.service.list(**query.kwargs(), limit=limit, offset=offset)
+    def fetch_rows(
+        self, query: LearningQuery, limit: int, offset: int, order_by: str, descending: bool
+    ) -> list[LearningInfo]:
+        return self.service.list(**query.kwargs(), limit=limit, offset=offset, order_by=order_by, descending=descending)
 
     def cell(self, item: LearningInfo, column: int, role: int) -> Any:
         if role == Qt.ItemDataRole.DisplayRole:
@@ -189,6 +196,7 @@ class LearningsPanel(Panel):
         self.table = QTableView()
         self.table.setModel(self.model)
         setup_table(self.table)
+        setup_sorting(self.table, self.model)
         self.table.setSelectionMode(QAbstractItemView.SelectionMode.ExtendedSelection)
         hh = self.table.horizontalHeader()
         hh.setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
@@ -197,6 +205,7 @@ class LearningsPanel(Panel):
             self.table.setColumnWidth(col, width)
         self.table.doubleClicked.connect(lambda _i: self.edit_selected())
         self.table.selectionModel().selectionChanged.connect(self._update_buttons)
+        self.model.page_loaded.connect(self._update_buttons)  # a selected row's page arrived
         self.empty = EmptyState(self.table, EMPTY)
 
         self.add_button = QPushButton("Add…")
@@ -379,7 +388,11 @@ class LearningsPanel(Panel):
 
         run_task(work, name="Saving learning", on_result=done, on_error=dlg.message.show_error)
 
-    def set_status(self, status: str) -> None:
+    def set_status(self, status: str, *, loaded: bool = False) -> None:
+        if not loaded:  # rows selected but not shown yet (Ctrl+A on 10k) are read first, then archived too
+            rows = [i.row() for i in self.table.selectionModel().selectedRows()]
+            self.model.load_rows(rows, lambda: self.set_status(status, loaded=True))
+            return
         ids = [r.id for r in self.selected() if r.status != status]
         if not ids:
             return

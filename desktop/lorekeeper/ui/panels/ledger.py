@@ -45,9 +45,9 @@ from lorekeeper.jobs import process_steps
 from lorekeeper.ui.charts import ThemedPlot
 from lorekeeper.ui.models.ledger import MODE_COLORS, LedgerFilesModel, SourceSortProxy
 from lorekeeper.ui.panels.base import AppContext, Panel
-from lorekeeper.ui.theme import color
+from lorekeeper.ui.theme import PRESSURE_LEVELS, color
 from lorekeeper.ui.turns import in_turns
-from lorekeeper.ui.widgets import EmptyState, MessageBox, label, mono_font, set_progress, setup_table
+from lorekeeper.ui.widgets import EmptyState, Gauge, MessageBox, label, mono_font, set_progress, setup_table
 from lorekeeper.ui.workers import Worker, cancel_key, is_synchronous, run_task
 
 CHART_FILES = 24  # files shown in the chart (the largest originals)
@@ -181,7 +181,7 @@ class LedgerPanel(Panel):
         )
 
         self.summary = label("", "hintText", wrap=True)
-        self.gauge = QProgressBar()
+        self.gauge = Gauge()
         self.gauge.setRange(0, 1000)
         self.gauge.setTextVisible(True)
         self.gauge.setFormat("window: empty")
@@ -393,8 +393,7 @@ class LedgerPanel(Panel):
         set_progress(
             self.gauge, int(frac * 1000), 1000, f"{snap.used:,} of {snap.window:,} tokens ({snap.utilization:.1%})"
         )
-        level = {"none": "pass", "compress": "trigger", "evict": "fail"}[snap.pressure]
-        self._gauge_level(level)
+        self._gauge_level(PRESSURE_LEVELS[snap.pressure])
         self.pressure_label.setText(
             f"Pressure: {snap.pressure} (compress from {PRESSURE_COMPRESS:.0%}, evict from {PRESSURE_EVICT:.0%})"
         )
@@ -409,11 +408,9 @@ class LedgerPanel(Panel):
         self.plan_box.setPlainText("\n".join(lines))
 
     def _gauge_level(self, level: str) -> None:
-        """The gauge's colour; a style sheet is re-applied only when the level changes (setting one
-        re-polishes the widget: tens of ms on a loaded machine)."""
-        if getattr(self, "_level", None) != level:
-            self._level = level
-            self.gauge.setStyleSheet(f"QProgressBar::chunk {{ background-color: {color(level).name()}; }}")
+        """The gauge's colour (it repaints itself; no style sheet, whose chunk colour left the text
+        unreadable on it in both themes)."""
+        self.gauge.set_level(level)
 
     def selected_entry(self) -> FileEntry | None:
         idx = self.table.currentIndex()

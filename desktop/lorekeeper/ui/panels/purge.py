@@ -9,9 +9,10 @@ past run can be verified again.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import date
-from typing import Any
+from typing import Any, ClassVar
 
 from PySide6.QtCore import Qt, Slot
 from PySide6.QtWidgets import (
@@ -29,7 +30,7 @@ from PySide6.QtWidgets import (
 
 from lorekeeper.privacy.purge import ARTEFACTS, PurgeResult, RunInfo
 from lorekeeper.ui import widgets
-from lorekeeper.ui.models.base import RowsModel
+from lorekeeper.ui.models.paged import PagedRowsModel, setup_sorting
 from lorekeeper.ui.panels.base import AppContext, Panel
 from lorekeeper.ui.theme import color, icon
 from lorekeeper.ui.widgets import EmptyState, MessageBox, label, set_progress, setup_table
@@ -59,7 +60,6 @@ def confirmation_text(story: str, plan: dict[str, int]) -> str:
 
 @dataclass(frozen=True)
 class Snapshot:
-    runs: list[RunInfo]
     preview: dict[str, Any]
     story: str
     plan: dict[str, int] | None
@@ -73,9 +73,27 @@ def story_hold(story: str) -> Hold:
     return ("story", story)
 
 
-class RunsModel(RowsModel[RunInfo]):
+class RunsModel(PagedRowsModel[RunInfo, str]):
+    """Every purge run (the query: a story substring, "" for all), paged and sorted in the store."""
+
     HEADERS = ("Run", "Started", "Mode", "Stories", "Store", "FAISS", "Emb.", "Cache", "Sessions", "MD", "Status")
     NUMERIC = range(4, 10)
+    JOB_NAME = "Loading purge runs"
+    JOB_VISIBLE = False
+    SORT_KEYS: ClassVar[dict[int, str]] = {0: "id", 1: "started_at", 2: "mode", 3: "stories", 10: "verified"}
+    DEFAULT_SORT = (0, True)  # newest first
+
+    def __init__(self, service: Callable[[], Any], parent: Any = None) -> None:
+        super().__init__("", parent)
+        self._service = service
+
+    def count_rows(self, query: str) -> int:
+        return int(self._service().count_runs(query or None))
+
+    def fetch_rows(self, query: str, limit: int, offset: int, order_by: str, descending: bool) -> list[RunInfo]:
+        return list(
+            self._service().runs(limit, story=query or None, offset=offset, order_by=order_by, descending=descending)
+        )
 
     def cell(self, item: RunInfo, column: int, role: int) -> Any:
         if role == Qt.ItemDataRole.DisplayRole:
@@ -118,10 +136,14 @@ class PurgePanel(Panel):
         top.addWidget(self.story, 1)
         top.addWidget(self.purge_button)
 
-        self.model = RunsModel(self)
+        self.model = RunsModel(lambda: self.ws.purge, self)
         self.table = QTableView()
         self.table.setModel(self.model)
         setup_table(self.table)
+        setup_sorting(self.table, self.model)
+        self.model.loaded.connect(self._on_runs_loaded)
+        self.model.failed.connect(self._on_runs_failed)
+        self.model.page_loaded.connect(self._on_page_loaded)
         hh = self.table.horizontalHeader()
         hh.setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
         hh.setStretchLastSection(True)
@@ -140,7 +162,12 @@ class PurgePanel(Panel):
         left = QWidget()
         ll = QVBoxLayout(left)
         ll.setContentsMargins(0, 0, 0, 0)
-        ll.addWidget(label("History", "sectionTitle"))
+        self.count_label = label("", "hintText")
+        head = QHBoxLayout()
+        head.addWidget(label("History", "sectionTitle"))
+        head.addStretch(1)
+        head.addWidget(self.count_label)
+        ll.addLayout(head)
         ll.addWidget(self.empty, 1)
         ll.addLayout(drow)
 
@@ -226,7 +253,9 @@ class PurgePanel(Panel):
 
         def load() -> Snapshot:
             plan = ws.purge.plan(story) if story else None
-            return Snapshot(ws.purge.runs(200, story=story or None), ws.purge.preview(date.today()), story, plan)
+            return Snapshot(ws.purge.preview(date.today()), story, plan)
+
+        self.model.set_query(story)  # the runs: count and first page in the store's order
 
         run_task(
             load,
@@ -239,10 +268,6 @@ class PurgePanel(Panel):
 
     def _show(self, snap: Snapshot) -> None:
         self.snapshot = snap
-        self.model.set_rows(snap.runs)
-        self.empty.set_empty(
-            not snap.runs, EMPTY if not snap.story else f"No purge run erased a story like {snap.story!r}."
-        )
         if snap.plan is not None:
             total = sum(snap.plan.values())
             what = ", ".join(f"{LABELS[k]} {snap.plan[k]}" for k in ARTEFACTS if snap.plan[k])
@@ -279,6 +304,19 @@ class PurgePanel(Panel):
         snap = self.snapshot
         self.gate.enable(self.purge_button, snap is not None and bool(snap.story) and snap.story == self.story_id())
         self.gate.enable(self.retention_button, snap is not None and bool(snap.preview["due"]))
+
+    def _on_runs_loaded(self) -> None:
+        total, story = self.model.total or 0, self.model.query
+        self.empty.set_empty(not total, EMPTY if not story else f"No purge run erased a story like {story!r}.")
+        self.count_label.setText(f"{total:,} run{'s' if total != 1 else ''}" if total else "")
+        self._on_selected()
+
+    def _on_runs_failed(self, exc: BaseException) -> None:
+        self.message.show_error(exc)
+
+    def _on_page_loaded(self, first: int, last: int) -> None:
+        if first <= self.table.selectionModel().currentIndex().row() <= last:
+            self._on_selected()  # the current row's page arrived after it was selected
 
     def selected_run(self) -> RunInfo | None:
         idx = self.table.selectionModel().currentIndex()

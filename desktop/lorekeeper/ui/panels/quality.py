@@ -25,7 +25,7 @@ from PySide6.QtWidgets import (
 
 from lorekeeper.quality.metrics import MIN_APPLIED, SUCCESS_THRESHOLD, DayPoint, SkillMetrics, format_rate
 from lorekeeper.ui.charts import ThemedPlot
-from lorekeeper.ui.models.base import RowsModel
+from lorekeeper.ui.models.base import RowsModel, enable_sorting
 from lorekeeper.ui.panels.base import AppContext, Panel
 from lorekeeper.ui.theme import color, icon
 from lorekeeper.ui.widgets import EmptyState, MessageBox, label, setup_table
@@ -50,6 +50,14 @@ class Snapshot:
 class SkillHealthModel(RowsModel[SkillMetrics]):
     COL_SKILL, COL_PROJECT, COL_APPLIED, COL_SUCCESS, COL_UP, COL_DOWN, COL_STATUS = range(7)
     HEADERS = ("Skill", "Scope", "Applied", "Success", "Up", "Down", "Health")
+    SORTABLE = tuple(range(7))
+
+    def sort_value(self, item: SkillMetrics, column: int) -> Any:
+        if column == self.COL_SUCCESS:
+            return item.success_rate  # the rate, not its text ("79.9%" < "8.0%" as text)
+        if column == self.COL_STATUS:
+            return (0 if item.underperforming else 1 if item.applied_count < MIN_APPLIED else 2, item.skill)
+        return self.cell(item, column, Qt.ItemDataRole.DisplayRole)
 
     def cell(self, item: SkillMetrics, column: int, role: int) -> Any:
         if role == Qt.ItemDataRole.DisplayRole:
@@ -134,6 +142,7 @@ class QualityPanel(Panel):
         self.model = SkillHealthModel(self)
         self.table = QTableView()
         self.table.setModel(self.model)
+        enable_sorting(self.table, self.model)  # a header click sorts the rows (all in memory)
         setup_table(self.table)
         hh = self.table.horizontalHeader()
         hh.setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
@@ -257,7 +266,7 @@ class QualityPanel(Panel):
         self.table.selectionModel().blockSignals(True)
         self.model.set_rows(snap.metrics)
         if keep:
-            for i, m in enumerate(snap.metrics):
+            for i, m in enumerate(self.model.rows):  # the table's order (a header may have sorted it)
                 if m.skill == keep:
                     self.table.selectRow(i)
                     break
