@@ -521,6 +521,7 @@ class DiffView(QWidget):
         self.expanded: set[int] = set()
         self.pending = False
         self._serial = 0
+        self._shortcuts: list[QShortcut] = []
         self.canvas = DiffCanvas(self)
         self.canvas.set_titles(left_title, right_title)
         self.canvas.fold_clicked.connect(self.expand)
@@ -556,7 +557,12 @@ class DiffView(QWidget):
 
     def install_shortcuts(self, host: QWidget) -> None:
         """Alt+Down / Alt+Up (next/previous change) and Alt+V (toggle the view) while the focus is
-        in `host` (a panel puts them on itself: its focus is on its list, not on the diff)."""
+        in `host` (a panel puts them on itself: its focus is on its list, not on the diff); they
+        move from wherever they were (two hosts of the same keys would make them ambiguous)."""
+        for old in self._shortcuts:
+            old.setEnabled(False)
+            old.deleteLater()
+        self._shortcuts = []
         for keys, text, slot in (
             ("Alt+Down", "Next change in the diff", self.next_change),
             ("Alt+Up", "Previous change in the diff", self.previous_change),
@@ -566,6 +572,7 @@ class DiffView(QWidget):
             sc.setContext(Qt.ShortcutContext.WidgetWithChildrenShortcut)
             sc.setWhatsThis(text)
             sc.activated.connect(slot)
+            self._shortcuts.append(sc)
 
     # ------------------------------------------------------------------ feeding
     def set_titles(self, left: str, right: str) -> None:
