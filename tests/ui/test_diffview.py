@@ -212,3 +212,14 @@ def test_a_big_diff_is_computed_off_the_gui_thread(qtbot, view, monkeypatch):
     qtbot.addWidget(small)
     small.show_diff("a\n", "b\n")
     assert not small.pending and threads[-1] is threading.main_thread()
+
+
+def test_the_diff_opens_in_a_window_of_its_own(qtbot, view):
+    view.show_diff("a\nb\n", "a\nB\n")
+    qtbot.mouseClick(view.window_button, Qt.MouseButton.LeftButton)
+    pop = view.popout
+    assert pop is not None and pop.isVisible()
+    qtbot.addWidget(pop)
+    inner = pop.findChild(DiffView)
+    assert inner.diff is view.diff and inner.summary.text().startswith("1 change, +1 \u22121 lines")
+    pop.close()

@@ -37,7 +37,16 @@ from PySide6.QtGui import (
     QTextLayout,
     QTextOption,
 )
-from PySide6.QtWidgets import QAbstractScrollArea, QHBoxLayout, QLabel, QMenu, QToolButton, QVBoxLayout, QWidget
+from PySide6.QtWidgets import (
+    QAbstractScrollArea,
+    QDialog,
+    QHBoxLayout,
+    QLabel,
+    QMenu,
+    QToolButton,
+    QVBoxLayout,
+    QWidget,
+)
 
 from lorekeeper.diffs import (
     Cell,
@@ -339,8 +348,11 @@ class DiffCanvas(QAbstractScrollArea):
         return self.item_at(self.header_h + 1)
 
     def scroll_to_item(self, index: int, above: int = 2) -> None:
-        y = self._tops[max(index - above, 0)] - self.header_h
-        self.verticalScrollBar().setValue(int(y))
+        """Put item `index` near the top, `above` rows of context over it (at most a quarter of
+        the view: wrapped paragraphs of context must not push the change out of a short view)."""
+        y = self._tops[index]
+        context = min(y - self._tops[max(index - above, 0)], max(self.viewport().height() - self.header_h, 0) / 4)
+        self.verticalScrollBar().setValue(int(y - context - self.header_h))
 
     def hunk_items(self) -> dict[int, int]:
         return dict(self._hunk_item)
@@ -390,9 +402,6 @@ class DiffCanvas(QAbstractScrollArea):
                 break
             bottom = self._tops[i + 1] - offset
             self._paint_item(p, i, QRectF(0, top, w, bottom - top), cols, g, pal, base, text_col)
-        if self.mode == SPLIT and self.items:
-            p.setPen(pal["rule"])
-            p.drawLine(QPointF(w / 2, 0), QPointF(w / 2, h))
         if self.header_h:
             self._paint_header(p, w, pal, base)
         p.end()
@@ -468,6 +477,8 @@ class DiffCanvas(QAbstractScrollArea):
                 p.fillRect(QRectF(x, rect.top(), g, rect.height()), bg if it.kind != "equal" else pal["gutter"])
                 self._paint_number(p, cell.number, x, g, rect.top())
                 self._paint_text(p, i, c, cell, cols[c], rect.top(), text_col)
+            p.setPen(pal["rule"])  # the line between the halves (not across a fold)
+            p.drawLine(QPointF(cols[1][0] - g, rect.top()), QPointF(cols[1][0] - g, rect.bottom()))
         else:
             kind = it.kind if isinstance(it, Line) else "equal"
             bg = {"delete": pal["del_line"], "insert": pal["add_line"]}.get(kind, base)
@@ -531,15 +542,20 @@ class DiffView(QWidget):
         self.prev_button = self._tool("\u25b2", "Previous change (Alt+Up)", self.previous_change)
         self.next_button = self._tool("\u25bc", "Next change (Alt+Down)", self.next_change)
         self.mode_button = self._tool("", "Switch between side by side and unified (Alt+V)", self.toggle_mode)
-        bar = QHBoxLayout()
+        self.window_button = self._tool("\u2922", "Open this diff in a window of its own", self.open_window)
+        self.popout: QDialog | None = None
+        # the bar is a widget of its own: a panel short of height may put it in one of its rows
+        self.bar = QWidget(self)
+        bar = QHBoxLayout(self.bar)
         bar.setContentsMargins(0, 0, 0, 0)
+        bar.setSpacing(2)
         bar.addWidget(self.summary, 1)
-        for b in (self.prev_button, self.next_button, self.mode_button):
+        for b in (self.prev_button, self.next_button, self.mode_button, self.window_button):
             bar.addWidget(b)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         layout.setSpacing(2)
-        layout.addLayout(bar)
+        layout.addWidget(self.bar)
         layout.addWidget(self.canvas, 1)
         self.mode = saved_mode()
         self._update_bar()
@@ -601,6 +617,28 @@ class DiffView(QWidget):
             visible=False,
             on_result=lambda d: self._show(d, serial),
         )
+
+    def show_computed(self, diff: LineDiff) -> None:
+        """Show a diff already computed (another view's)."""
+        self._serial += 1
+        self.expanded = set()
+        self._show(diff, self._serial)
+
+    def open_window(self) -> None:
+        """The same diff in a resizable window (a laptop-sized panel leaves the diff little room)."""
+        if self.diff is None:
+            return
+        if self.popout is not None:
+            self.popout.close()
+        dlg = self.popout = QDialog(self.window())
+        left, right = self.canvas.titles
+        dlg.setWindowTitle(" \u2192 ".join(t for t in (left, right) if t) or "Diff")
+        view = DiffView(left, right, dlg)
+        QVBoxLayout(dlg).addWidget(view)
+        view.show_computed(self.diff)
+        size = self.window().size()
+        dlg.resize(int(size.width() * 0.9), int(size.height() * 0.9))
+        dlg.show()
 
     def _show(self, diff: LineDiff, serial: int) -> None:
         if serial != self._serial:
@@ -724,6 +762,7 @@ class DiffView(QWidget):
         self.prev_button.setEnabled(n > 0 and cur > 0)
         self.next_button.setEnabled(n > 0 and cur + 1 < n)
         self.mode_button.setText("Unified" if self.mode == SPLIT else "Side by side")
+        self.window_button.setEnabled(self.diff is not None)
         if self.diff is not None and n > 1 and cur >= 0:
             self.summary.setText(f"{self.diff.summary} \u00b7 change {cur + 1} of {n}")
         elif self.diff is not None:

@@ -194,7 +194,7 @@ class ProposalsPanel(Panel):
         dl.setContentsMargins(0, 0, 0, 0)
         head = QHBoxLayout()
         head.addWidget(self.badge)
-        head.addStretch(1)
+        head.addWidget(diff.bar, 1)  # the diff's count, change navigation and view toggle: one row less
         dl.addWidget(self.card)
         dl.addLayout(head)
         dl.addWidget(queue.action_bar)
