@@ -15,6 +15,7 @@ import difflib
 import re
 from collections.abc import Collection
 from dataclasses import dataclass
+from itertools import accumulate
 from typing import Literal
 
 RowKind = Literal["equal", "change", "delete", "insert"]
@@ -22,9 +23,11 @@ RowKind = Literal["equal", "change", "delete", "insert"]
 CONTEXT = 3  # unchanged lines kept on each side of a change when a stretch is folded
 MIN_FOLD = 4  # a stretch folds only when it hides at least this many lines
 WORD_DIFF_MAX_CHARS = 20_000  # longer lines are marked whole (word diffs are quadratic at worst)
+WORD_DIFF_MAX_EDITS = 400  # more token edits than this: the pair is marked whole, not word by word
 WORD_DIFF_MIN_RATIO = 0.3  # below this token similarity a pair is two different lines: no word marks
 
 _TOKEN = re.compile(r"\w+|\s+|[^\w\s]")
+_WORD_CHAR = re.compile(r"\w")
 _WRAP_WORD = re.compile(r"\S+\s*|\s+")
 
 
@@ -113,33 +116,124 @@ def _merge(spans: list[tuple[int, int]], text: str) -> tuple[tuple[int, int], ..
     return tuple(out)
 
 
+def _common_prefix(a: str, b: str) -> int:
+    """Length of the common prefix (a binary search of slice comparisons: C speed)."""
+    lo, hi = 0, min(len(a), len(b))
+    while lo < hi:
+        mid = (lo + hi + 1) // 2
+        if a[:mid] == b[:mid]:
+            lo = mid
+        else:
+            hi = mid - 1
+    return lo
+
+
+def _common_suffix(a: str, b: str, limit: int) -> int:
+    lo, hi = 0, limit
+    while lo < hi:
+        mid = (lo + hi + 1) // 2
+        if a[len(a) - mid :] == b[len(b) - mid :]:
+            lo = mid
+        else:
+            hi = mid - 1
+    return lo
+
+
+def _run_class(ch: str) -> str:
+    return "w" if _WORD_CHAR.match(ch) else "s" if ch.isspace() else "p"
+
+
 def word_spans(a: str, b: str) -> tuple[tuple[tuple[int, int], ...], tuple[tuple[int, int], ...]]:
     """The changed character ranges of `a` and of `b`, by words (runs of \\w, of spaces, or one
     punctuation mark). Two lines with little in common get no ranges (the whole line changed)."""
     if len(a) > WORD_DIFF_MAX_CHARS or len(b) > WORD_DIFF_MAX_CHARS:
         return (), ()
-    ta, tb = _TOKEN.findall(a), _TOKEN.findall(b)
-    # white space is junk: not an anchor of a match (it is everywhere; anchoring on it is slow and
-    # pairs unrelated words), though matches still extend over it
-    sm = difflib.SequenceMatcher(str.isspace, ta, tb, autojunk=False)
-    if sm.ratio() < WORD_DIFF_MIN_RATIO:
+    # The common head and tail first (C-speed slice comparisons), widened to whole words: a
+    # one-word edit of a paragraph leaves only that word to tokenise and match.
+    start = _common_prefix(a, b)
+    if start > 0 and _run_class(a[start - 1]) != "p":
+        cls = _run_class(a[start - 1])
+        while start > 0 and _run_class(a[start - 1]) == cls:
+            start -= 1
+    tail = _common_suffix(a, b, min(len(a), len(b)) - start)
+    end_a = len(a) - tail
+    if tail > 0 and _run_class(a[end_a]) != "p":
+        cls = _run_class(a[end_a])
+        while end_a < len(a) and _run_class(a[end_a]) == cls:
+            end_a += 1
+    end_b = len(b) - (len(a) - end_a)
+    ta, tb = _TOKEN.findall(a[start:end_a]), _TOKEN.findall(b[start:end_b])
+    pairs = _matched_tokens(ta, tb, WORD_DIFF_MAX_EDITS)
+    if pairs is None:  # too different to mark words in
         return (), ()
-    offa = [0]
-    for t in ta:
-        offa.append(offa[-1] + len(t))
-    offb = [0]
-    for t in tb:
-        offb.append(offb[-1] + len(t))
-    sa: list[tuple[int, int]] = []
-    sb: list[tuple[int, int]] = []
-    for tag, i1, i2, j1, j2 in sm.get_opcodes():
-        if tag == "equal":
+    offa = list(accumulate(map(len, ta), initial=start))
+    offb = list(accumulate(map(len, tb), initial=start))
+    matched = start + len(a) - end_a + sum(len(ta[i]) for i, _j in pairs)  # characters in common
+    if 2 * matched < WORD_DIFF_MIN_RATIO * (len(a) + len(b)):
+        return (), ()
+    in_a = {i for i, _j in pairs}
+    in_b = {j for _i, j in pairs}
+    return _runs(offa, len(ta), in_a, a), _runs(offb, len(tb), in_b, b)
+
+
+def _runs(offsets: list[int], n: int, matched: set[int], text: str) -> tuple[tuple[int, int], ...]:
+    """The character ranges of the runs of unmatched tokens."""
+    spans: list[tuple[int, int]] = []
+    i = 0
+    while i < n:
+        if i in matched:
+            i += 1
             continue
-        if i2 > i1 and a[offa[i1] : offa[i2]].strip():
-            sa.append((offa[i1], offa[i2]))
-        if j2 > j1 and b[offb[j1] : offb[j2]].strip():
-            sb.append((offb[j1], offb[j2]))
-    return _merge(sa, a), _merge(sb, b)
+        j = i
+        while j < n and j not in matched:
+            j += 1
+        spans.append((offsets[i], offsets[j]))
+        i = j
+    return _merge(spans, text)
+
+
+def _matched_tokens(a: list[str], b: list[str], max_edits: int) -> list[tuple[int, int]] | None:
+    """The (i, j) token pairs a shortest edit script keeps (Myers' O(ND) diff: fast when the lines
+    differ by a few words, however often their words repeat); None beyond `max_edits` edits."""
+    n, m = len(a), len(b)
+    v: dict[int, int] = {1: 0}
+    trace: list[dict[int, int]] = []
+    for d in range(min(max_edits, n + m) + 1):
+        trace.append(dict(v))
+        for k in range(-d, d + 1, 2):
+            if k == -d or (k != d and v[k - 1] < v[k + 1]):
+                x = v[k + 1]
+            else:
+                x = v[k - 1] + 1
+            y = x - k
+            while x < n and y < m and a[x] == b[y]:
+                x += 1
+                y += 1
+            v[k] = x
+            if x >= n and y >= m:
+                return _backtrack(trace, n, m)
+    return None
+
+
+def _backtrack(trace: list[dict[int, int]], n: int, m: int) -> list[tuple[int, int]]:
+    pairs: list[tuple[int, int]] = []
+    x, y = n, m
+    for d in range(len(trace) - 1, -1, -1):
+        v = trace[d]
+        k = x - y
+        if k == -d or (k != d and v[k - 1] < v[k + 1]):
+            prev_k = k + 1
+        else:
+            prev_k = k - 1
+        prev_x = v[prev_k] if d > 0 else 0
+        prev_y = prev_x - prev_k if d > 0 else 0
+        while x > prev_x and y > prev_y:
+            x -= 1
+            y -= 1
+            pairs.append((x, y))
+        x, y = prev_x, prev_y
+    pairs.reverse()
+    return pairs
 
 
 def compute_diff(a: str, b: str) -> LineDiff:
