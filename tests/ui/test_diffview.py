@@ -223,3 +223,39 @@ def test_the_diff_opens_in_a_window_of_its_own(qtbot, view):
     inner = pop.findChild(DiffView)
     assert inner.diff is view.diff and inner.summary.text().startswith("1 change, +1 \u22121 lines")
     pop.close()
+
+
+def test_the_versions_tab_computes_a_big_diff_in_a_job(qtbot, ui_workspace, monkeypatch):
+    """With real worker threads: the tab shows "computing diff…", the GUI thread goes on, then the
+    count of the big diff arrives."""
+    from lorekeeper.ui.main_window import MainWindow
+
+    threads: list[threading.Thread] = []
+    real = diffview.compute_diff
+
+    def compute(a: str, b: str):
+        threads.append(threading.current_thread())
+        return real(a, b)
+
+    monkeypatch.setattr(diffview, "compute_diff", compute)
+    skill = ui_workspace.skills.get("code-review")
+    body = "\n".join(f"Step {i}: check the change against the rule number {i}." for i in range(1, 1020))
+    ui_workspace.skills.save("code-review", None, skill.content + body + "\n", None, "long")
+    ui_workspace.skills.save(
+        "code-review", None, skill.content + body.replace("Step 700:", "Step 700 (edited):") + "\n", None, "edit"
+    )
+    win = MainWindow(ui_workspace)
+    qtbot.addWidget(win)
+    win.show()
+    panel = win.select_panel("skills")
+    qtbot.waitUntil(lambda: panel.select_skill("code-review"), timeout=10000)
+    tab = panel.versions_tab
+    qtbot.waitUntil(lambda: tab.detail is not None and tab.detail.info.name == "code-review", timeout=10000)
+    panel.tabs.setCurrentWidget(tab)
+    tab.table.selectRow(0)  # v3 (current) against v2: over 2,000 lines
+    qtbot.waitUntil(lambda: tab.diff.pending or tab.diff.diff is not None, timeout=10000)
+    if tab.diff.diff is None:
+        assert tab.summary.text() == PENDING_TEXT and tab.diff.canvas.message == PENDING_TEXT
+    qtbot.waitUntil(lambda: tab.summary.text().startswith("1 change, +1 \u22121 lines"), timeout=10000)
+    assert threads and all(t is not threading.main_thread() for t in threads)
+    win.close()
