@@ -260,3 +260,29 @@ def test_the_versions_tab_computes_a_big_diff_in_a_job(qtbot, ui_workspace, monk
     qtbot.waitUntil(lambda: tab.summary.text().startswith("1 change, +1 \u22121 lines"), timeout=10000)
     assert threads and all(t is not threading.main_thread() for t in threads)
     win.close()
+
+
+def _luminance(c) -> float:
+    def channel(v: float) -> float:
+        return v / 12.92 if v <= 0.03928 else ((v + 0.055) / 1.055) ** 2.4
+
+    return 0.2126 * channel(c.redF()) + 0.7152 * channel(c.greenF()) + 0.0722 * channel(c.blueF())
+
+
+@pytest.mark.parametrize("mode", ["light", "dark"])
+def test_text_on_every_diff_colour_is_readable_in_both_themes(qapp, mode):
+    from lorekeeper.ui import theme
+
+    before_mode, before_palette = qapp.property("lorekeeperTheme"), qapp.palette()
+    qapp.setProperty("lorekeeperTheme", mode)  # as apply_theme, without the app-wide style sheet
+    qapp.setPalette(theme._palette(mode))
+    try:
+        text = qapp.palette().text().color()
+        pal = diffview.palette()
+        for name in ("del_line", "add_line", "del_word", "add_word", "filler", "gutter", "fold"):
+            hi, lo = sorted((_luminance(text), _luminance(pal[name])), reverse=True)
+            assert (hi + 0.05) / (lo + 0.05) >= 4.5, (mode, name)  # WCAG AA for body text
+        assert pal["del_word"] != pal["del_line"] and pal["add_word"] != pal["add_line"]
+    finally:
+        qapp.setProperty("lorekeeperTheme", before_mode)
+        qapp.setPalette(before_palette)

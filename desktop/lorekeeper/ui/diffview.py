@@ -27,6 +27,7 @@ from PySide6.QtGui import (
     QColor,
     QFont,
     QFontMetricsF,
+    QGuiApplication,
     QKeySequence,
     QMouseEvent,
     QPainter,
@@ -381,7 +382,10 @@ class DiffCanvas(QAbstractScrollArea):
         super().mouseMoveEvent(event)
 
     def paintEvent(self, event: QPaintEvent) -> None:
-        self._pal = pal = palette()
+        pal = palette()
+        if pal["del_word"] != self._pal["del_word"]:  # the theme changed: the word colours too
+            self._layouts.clear()
+        self._pal = pal
         self._measure_visible()
         p = QPainter(self.viewport())
         base = self.palette().base().color()
@@ -772,4 +776,8 @@ class DiffView(QWidget):
         menu = QMenu(self)
         menu.addAction("Show all unchanged lines", self.expand_all)
         menu.addAction("Side by side" if self.mode == UNIFIED else "Unified", self.toggle_mode)
+        menu.addSeparator()
+        clip = QGuiApplication.clipboard()
+        menu.addAction("Copy the old text (left)", lambda: clip.setText(self.left_text()))
+        menu.addAction("Copy the new text (right)", lambda: clip.setText(self.right_text()))
         menu.exec(self.canvas.mapToGlobal(pos))
