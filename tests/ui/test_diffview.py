@@ -7,6 +7,7 @@ from __future__ import annotations
 import threading
 
 import pytest
+import shiboken6
 from PySide6.QtCore import QPoint, QPointF, QSettings, Qt
 from PySide6.QtGui import QWheelEvent
 from PySide6.QtWidgets import QApplication
@@ -71,6 +72,8 @@ def test_word_spans_join_neighbouring_words_and_skip_unrelated_lines():
 
 
 def test_the_toggle_switches_views_and_is_remembered(qtbot, view, remembered):
+    gone = DiffView()  # a view whose window was closed while Python still holds its wrapper
+    shiboken6.delete(gone)
     view.show_diff("a\nb\nc\n", "a\nB\nc\nd\n")
     assert view.mode == SPLIT and all(isinstance(it, Row) for it in view.canvas.items)
     assert view.mode_button.text() == "Unified"

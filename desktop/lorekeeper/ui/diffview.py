@@ -22,6 +22,7 @@ import weakref
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+import shiboken6
 from PySide6.QtCore import QPoint, QPointF, QRectF, QSettings, Qt, QTimer, Signal
 from PySide6.QtGui import (
     QColor,
@@ -649,6 +650,7 @@ class DiffView(QWidget):
             return
         self.pending = False
         self.diff = diff
+        self.canvas.current_hunk = -1
         self.summary.setText(diff.summary)
         self._render()
         self.scroll_to_first_change()
@@ -658,6 +660,7 @@ class DiffView(QWidget):
     def _render(self) -> None:
         diff = self.diff
         if diff is None:
+            self._update_bar()
             return
         rows = visible_rows(diff, self.expanded)
         items: list[Item] = list(rows) if self.mode == SPLIT else list(unified_items(rows))
@@ -691,7 +694,9 @@ class DiffView(QWidget):
         if remember:
             settings().setValue(SETTINGS_KEY, mode)
             for view in list(_views):
-                if view is not self and view.mode != mode:
+                if not shiboken6.isValid(view):  # its window is gone, its wrapper not yet
+                    _views.discard(view)
+                elif view is not self and view.mode != mode:
                     view.set_mode(mode, remember=False)
         if mode == self.mode:
             return
@@ -713,7 +718,7 @@ class DiffView(QWidget):
 
     def _item_of_row(self, anchor: Row | Fold | Cell) -> int:
         for i, it in enumerate(self.canvas.items):
-            if it is anchor or (isinstance(it, Line) and it.cell is anchor):
+            if it is anchor or (isinstance(it, Fold) and it == anchor) or (isinstance(it, Line) and it.cell is anchor):
                 return i
             if isinstance(it, Row) and isinstance(anchor, Cell) and anchor in (it.left, it.right):
                 return i

@@ -451,11 +451,11 @@ class VersionsTab(QWidget):
         compare.addWidget(label("with"))
         compare.addWidget(self.right_combo)
         compare.addStretch(1)
+        compare.addWidget(self.diff.bar)  # previous/next change, side by side/unified, own window
         which = QHBoxLayout()
         which.addWidget(label("File"))
         which.addWidget(self.file_combo, 1)
         which.addWidget(self.summary, 1)
-        which.addWidget(self.diff.bar)  # previous/next change, side by side/unified
         history = QHBoxLayout()  # Restore sits by the history it acts on: the compare row stays narrow
         history.addWidget(label("History (newest first)", "sectionTitle"), 1)
         history.addWidget(self.restore_button)
