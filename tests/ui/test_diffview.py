@@ -86,7 +86,7 @@ def test_the_toggle_switches_views_and_is_remembered(qtbot, view, remembered):
         ("equal", 3, 3),
         ("insert", None, 4),
     ]
-    assert view.mode_button.text() == "Side by side"
+    assert view.mode_button.text() == "Split"
     assert QSettings(remembered, QSettings.Format.IniFormat).value("diff/mode") == UNIFIED
     later = DiffView()  # a view opened later (or after a restart) starts in the chosen mode
     qtbot.addWidget(later)

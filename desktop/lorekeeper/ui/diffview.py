@@ -160,6 +160,7 @@ class DiffCanvas(QAbstractScrollArea):
         self.mode = SPLIT
         self.items: list[Item] = []
         self.titles = ("", "")
+        self.note = ""
         self.message = ""
         self.current_hunk = -1
         self._tops: list[float] = [0.0]  # y of each item, then the total height
@@ -192,6 +193,11 @@ class DiffCanvas(QAbstractScrollArea):
     def set_titles(self, left: str, right: str) -> None:
         self.titles = (left, right)
         self._relayout(force=True)
+
+    def set_note(self, text: str) -> None:
+        """A line said at the right end of the title row (the count, where a panel has no room)."""
+        self.note = text
+        self.viewport().update()
 
     # ------------------------------------------------------------------ geometry
     def _metrics(self) -> None:
@@ -438,13 +444,27 @@ class DiffCanvas(QAbstractScrollArea):
         p.setFont(font)
         p.setPen(self.palette().text().color())
         left, right = self.titles
+        fm = p.fontMetrics()
         if self.mode == UNIFIED:
             text = " \u2192 ".join(t for t in (left, right) if t)
-            p.drawText(QRectF(6, 0, w - 12, self.header_h), Qt.AlignmentFlag.AlignVCenter, text)
+            spans = [(6.0, w - 12, text)]
         else:
-            for x, width, t in ((6, w / 2 - 12, left), (w / 2 + 6, w / 2 - 12, right)):
-                elided = p.fontMetrics().elidedText(t, Qt.TextElideMode.ElideRight, int(width))
-                p.drawText(QRectF(x, 0, width, self.header_h), Qt.AlignmentFlag.AlignVCenter, elided)
+            spans = [(6.0, w / 2 - 12, left), (w / 2 + 6, w / 2 - 12, right)]
+        end = 0.0
+        for x, width, t in spans:
+            elided = fm.elidedText(t, Qt.TextElideMode.ElideRight, int(width))
+            p.drawText(QRectF(x, 0, width, self.header_h), Qt.AlignmentFlag.AlignVCenter, elided)
+            end = x + fm.horizontalAdvance(elided)
+        if self.note:  # right-aligned after the last title, elided if it would reach it
+            p.setFont(QGuiApplication.font())  # proportional: narrower than the text's font
+            p.setPen(pal["muted"])
+            room = int(max(w - 6 - (end + 12), 0))
+            nfm = p.fontMetrics()
+            short = self.note.removesuffix(" lines")  # "1 change, +1 −0" where the room is short
+            note = self.note if nfm.horizontalAdvance(self.note) <= room else short
+            note = nfm.elidedText(note, Qt.TextElideMode.ElideRight, room)
+            right_edge = QRectF(0, 0, w - 6, self.header_h)
+            p.drawText(right_edge, Qt.AlignmentFlag.AlignVCenter | Qt.AlignmentFlag.AlignRight, note)
         p.setFont(self.font())
 
     def _paint_item(
@@ -546,7 +566,7 @@ class DiffView(QWidget):
         self.summary: QLabel = label("", "hintText")
         self.prev_button = self._tool("\u25b2", "Previous change (Alt+Up)", self.previous_change)
         self.next_button = self._tool("\u25bc", "Next change (Alt+Down)", self.next_change)
-        self.mode_button = self._tool("", "Switch between side by side and unified (Alt+V)", self.toggle_mode)
+        self.mode_button = self._tool("", "Switch between split (side by side) and unified (Alt+V)", self.toggle_mode)
         self.window_button = self._tool("\u2922", "Open this diff in a window of its own", self.open_window)
         self.popout: QDialog | None = None
         # the bar is a widget of its own: a panel short of height may put it in one of its rows
@@ -770,7 +790,7 @@ class DiffView(QWidget):
         cur = self.canvas.current_hunk
         self.prev_button.setEnabled(n > 0 and cur > 0)
         self.next_button.setEnabled(n > 0 and cur + 1 < n)
-        self.mode_button.setText("Unified" if self.mode == SPLIT else "Side by side")
+        self.mode_button.setText("Unified" if self.mode == SPLIT else "Split")  # GitHub's names
         self.window_button.setEnabled(self.diff is not None)
         if self.diff is not None and n > 1 and cur >= 0:
             self.summary.setText(f"{self.diff.summary} \u00b7 change {cur + 1} of {n}")
@@ -780,7 +800,7 @@ class DiffView(QWidget):
     def _menu(self, pos: QPoint) -> None:
         menu = QMenu(self)
         menu.addAction("Show all unchanged lines", self.expand_all)
-        menu.addAction("Side by side" if self.mode == UNIFIED else "Unified", self.toggle_mode)
+        menu.addAction("Split (side by side)" if self.mode == UNIFIED else "Unified", self.toggle_mode)
         menu.addSeparator()
         clip = QGuiApplication.clipboard()
         menu.addAction("Copy the old text (left)", lambda: clip.setText(self.left_text()))

@@ -451,11 +451,11 @@ class VersionsTab(QWidget):
         compare.addWidget(label("with"))
         compare.addWidget(self.right_combo)
         compare.addStretch(1)
-        compare.addWidget(self.diff.bar)  # previous/next change, side by side/unified, own window
         which = QHBoxLayout()
         which.addWidget(label("File"))
         which.addWidget(self.file_combo, 1)
-        which.addWidget(self.summary, 1)
+        which.addWidget(self.diff.bar)  # previous/next change, split/unified, own window
+        self.summary.hide()  # said in the diff's title row, where it has room at 1024 px
         history = QHBoxLayout()  # Restore sits by the history it acts on: the compare row stays narrow
         history.addWidget(label("History (newest first)", "sectionTitle"), 1)
         history.addWidget(self.restore_button)
@@ -545,7 +545,7 @@ class VersionsTab(QWidget):
         b = self.version(self.right_combo.currentData())
         if a is None or b is None or self.detail is None:
             self.diff.clear()
-            self.summary.setText("")
+            self._say("")
             return
         path = self.file_combo.currentData()
         if path is not None:
@@ -562,10 +562,14 @@ class VersionsTab(QWidget):
             self._same_text = "No difference."
         self.diff.show_diff(version_text(a), version_text(b))  # a big one in a job: "computing diff…"
         if self.diff.pending:
-            self.summary.setText("computing diff…")
+            self._say("computing diff…")
 
     def _diff_ready(self, diff) -> None:
-        self.summary.setText(diff.summary if diff.hunks else self._same_text)
+        self._say(diff.summary if diff.hunks else self._same_text)
+
+    def _say(self, text: str) -> None:
+        self.summary.setText(text)
+        self.diff.canvas.set_note(text)
 
     def _show_file_diff(self, a, b, path: str) -> None:
         """One file of the folder in both versions: its bytes come from the store in a worker."""
