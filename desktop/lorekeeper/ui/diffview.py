@@ -18,6 +18,7 @@ computes diffs of more than `ASYNC_LINES` lines in a job, showing "computing dif
 from __future__ import annotations
 
 import bisect
+import math
 import weakref
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -167,6 +168,7 @@ class DiffCanvas(QAbstractScrollArea):
         self._hunk_item: dict[int, int] = {}  # hunk -> index of its first item
         self._layouts: dict[tuple[int, int, int], QTextLayout] = {}
         self._exact: dict[int, float] = {}  # row heights measured from real layouts, at this width
+        self._estimated: dict[int, float] = {}  # and estimated (the rows not painted yet)
         self._pal = palette()
         self._width = -1
         self._digits = 3
@@ -232,19 +234,23 @@ class DiffCanvas(QAbstractScrollArea):
         inner = width - 2 * self.PAD
         if not text or (text.isascii() and "\t" not in text and len(text) * self.char_w <= inner):
             return self.line_h
-        return self.line_h * wrapped_lines(text, int(inner // self.char_w))
+        columns = max(int(inner // self.char_w), 1)
+        if len(text) > 4 * columns:  # a paragraph: proportional (word wrap wastes some 5% of a line)
+            return self.line_h * math.ceil(len(text) / (columns * 0.95))
+        return self.line_h * wrapped_lines(text, columns)
 
     def _row_height(self, i: int, it: Item, cols: list[tuple[float, float]]) -> float:
         if isinstance(it, Fold):
             return self.line_h + 6
-        exact = self._exact.get(i)
-        if exact is not None:
-            return exact
+        known = self._exact.get(i) or self._estimated.get(i)
+        if known is not None:
+            return known
         h = self.line_h
         for c, cell in enumerate(self._cells(it)):
             if cell is not None:
                 h = max(h, self._text_height(cell.text, cols[c][1]))
-        return h + 2 * self.VPAD
+        h = self._estimated[i] = h + 2 * self.VPAD
+        return h
 
     def _exact_height(self, i: int, cols: list[tuple[float, float]]) -> float:
         """The row's height from its real text layouts (what painting uses), remembered."""
@@ -268,6 +274,7 @@ class DiffCanvas(QAbstractScrollArea):
         self._width = width
         self._layouts.clear()
         self._exact.clear()
+        self._estimated.clear()
         self._pal = palette()
         self._metrics()
         self._retop(0)
