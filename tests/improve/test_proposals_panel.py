@@ -95,11 +95,12 @@ def test_card_diff_and_badge(qtbot, panel):
     assert "low success rate (50%)" in text and "applied 4" in text and "0 up / 0 down" in text
     assert "Never force-push a shared branch" in text  # related learning
     assert "No force push (2/4)" in text
-    assert panel.current_view.toPlainText().rstrip("\n") == p.current_content.rstrip("\n")  # + blank filler lines
-    assert panel.proposed_view.toPlainText() == p.proposed_content
-    assert panel.current_view.blockCount() == panel.proposed_view.blockCount()  # line N faces line N
-    assert panel.proposed_view.extraSelections()  # the added lines are marked
-    assert "added" in panel.diff_summary.text()
+    assert panel.diff.left_text().rstrip("\n") == p.current_content.rstrip("\n")
+    assert panel.diff.right_text() == p.proposed_content
+    rows = panel.diff.diff.rows  # one row faces both sides: an added line faces a filler
+    assert all(r.left is None for r in rows if r.kind == "insert")
+    assert any(r.kind in ("insert", "change") for r in rows)  # the added lines are marked
+    assert "+" in panel.diff_summary.text() and "change" in panel.diff_summary.text()
     assert panel.badge.text() == "Benchmark: not run (press B)"
 
 

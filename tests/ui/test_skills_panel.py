@@ -154,9 +154,9 @@ def test_restore_an_old_version(qtbot, window, ui_workspace, confirm_yes):
     assert vt.model.rowCount() == 2
     vt.table.selectRow(1)  # v1
     assert vt.restore_button.isEnabled()
-    assert "changed" in vt.summary.text() or "added" in vt.summary.text()
-    assert "A later paragraph." not in vt.left_view.toPlainText()
-    assert "A later paragraph." in vt.right_view.toPlainText()  # selected v1 against the current v2
+    assert "1 change, +" in vt.summary.text()
+    assert "A later paragraph." not in vt.diff.left_text()
+    assert "A later paragraph." in vt.diff.right_text()  # selected v1 against the current v2
     click(qtbot, vt.restore_button)
 
     assert confirm_yes == ["Restore version"]
@@ -218,4 +218,4 @@ def test_versions_tab_diffs_each_file(qtbot, window, ui_workspace, tmp_path):
     items = [tab.file_combo.itemText(i) for i in range(tab.file_combo.count())]
     assert items == ["SKILL.md + rules", "• scripts/run.sh"]
     tab.file_combo.setCurrentIndex(1)
-    assert "echo one" in tab.left_view.toPlainText() and "echo two" in tab.right_view.toPlainText()
+    assert "echo one" in tab.diff.left_text() and "echo two" in tab.diff.right_text()

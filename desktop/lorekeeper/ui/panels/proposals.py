@@ -29,7 +29,7 @@ from PySide6.QtWidgets import (
 
 from lorekeeper.improve.proposals import ProposalInfo
 from lorekeeper.jobs import process_steps
-from lorekeeper.ui.diffview import SideBySideDiff, aligned_diff, stats_text  # noqa: F401 - aligned_diff re-exported
+from lorekeeper.ui.diffview import DiffView, aligned_diff  # noqa: F401 - aligned_diff re-exported
 from lorekeeper.ui.models.base import RowsModel
 from lorekeeper.ui.panels.base import AppContext, Panel
 from lorekeeper.ui.review_queue import UNDO, Decision, QueueActions, ReviewQueue
@@ -190,18 +190,16 @@ class ProposalsPanel(Panel):
         for b in (self.nightly_button, self.sage_button):
             b.setFocusPolicy(Qt.FocusPolicy.NoFocus)  # the keyboard stays on the queue
 
-        diff = self.diff = SideBySideDiff("Current", "Proposed")
-        self.current_view, self.proposed_view = diff.left, diff.right
-        self.current_title, self.proposed_title = diff.left_title, diff.right_title
-        self.diff_summary = label("", "hintText")
+        diff = self.diff = DiffView("Current", "Proposed")
+        diff.install_shortcuts(self)  # Alt+Down/Up, Alt+V while the focus is on the queue
+        self.diff_summary = diff.summary  # "3 changes, +12 −4 lines", in the diff's own bar
 
         detail = QWidget()
         dl = QVBoxLayout(detail)
         dl.setContentsMargins(0, 0, 0, 0)
         head = QHBoxLayout()
         head.addWidget(self.badge)
-        head.addStretch(1)
-        head.addWidget(self.diff_summary)
+        head.addWidget(diff.bar, 1)  # the diff's count, change navigation and view toggle: one row less
         dl.addWidget(self.card)
         dl.addLayout(head)
         dl.addWidget(queue.action_bar)
@@ -343,9 +341,7 @@ class ProposalsPanel(Panel):
             self.card.setText("<p>Select a proposal to see its card and the change it makes.</p>")
             self.badge.setText("")
             self.badge.hide()
-            self.current_view.setPlainText("")
-            self.proposed_view.setPlainText("")
-            self.diff_summary.setText("")
+            self.diff.clear()
             return
         b = p.benchmark
         self.badge.setText(f"Benchmark: {b.text}" if b else "Benchmark: not run (press B)")
@@ -353,23 +349,18 @@ class ProposalsPanel(Panel):
         if self.badge.styleSheet() != style:  # setting a style sheet re-polishes: only on a change
             self.badge.setStyleSheet(style)
         self.badge.show()
-        self.current_title.setText(f"Current (v{p.base_version})")
-        self.proposed_title.setText("Proposed" + (f" (now v{p.applied_version})" if p.applied_version else ""))
-        # The card (rich-text layout) and the diff (difflib, two text layouts) in event-loop turns
-        # of their own, each painted before the next: no single turn holds the GUI thread long.
+        self.diff.set_titles(
+            f"Current (v{p.base_version})", "Proposed" + (f" (now v{p.applied_version})" if p.applied_version else "")
+        )
+        # The card (rich-text layout) and the diff in event-loop turns of their own, each painted
+        # before the next: no single turn holds the GUI thread long (a big diff is a job).
         in_turns(self, self._show_steps(p), lambda: self.current() is p)
 
     def _show_steps(self, p: ProposalInfo) -> Generator[None, None, None]:
         yield
         self.card.setText(card_html(p))
         yield
-        yield from self.diff.show_diff_steps(p.current_content, p.proposed_content)
-        self._diff_shown()
-
-    def _diff_shown(self) -> None:
-        self.diff_summary.setText(stats_text(self.diff.stats))
-        self.diff.scroll_to_first_change()  # open the diff at the first change
-        QTimer.singleShot(0, self.diff, self.diff.scroll_to_first_change)  # again once the views have laid the text out
+        self.diff.show_diff(p.current_content, p.proposed_content)  # opens at the first change
 
     # ------------------------------------------------------------ the queue (keyboard and buttons)
     def next(self) -> None:

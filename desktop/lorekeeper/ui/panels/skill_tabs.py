@@ -26,7 +26,7 @@ from lorekeeper.evals.rules import Rule, RuleSet
 from lorekeeper.skills.files import is_text
 from lorekeeper.skills.spec import parse_skill_md
 from lorekeeper.ui import widgets
-from lorekeeper.ui.diffview import SideBySideDiff, stats_text
+from lorekeeper.ui.diffview import DiffView
 from lorekeeper.ui.models.rules import RulesTableModel
 from lorekeeper.ui.models.skills import VersionTableModel
 from lorekeeper.ui.rule_dialog import RuleDialog, rule_to_dict
@@ -463,8 +463,11 @@ class VersionsTab(QWidget):
         self.summary = label("", "hintText")
         self.message = MessageBox()
 
-        self.diff = SideBySideDiff()
-        self.left_view, self.right_view = self.diff.left, self.diff.right
+        self.diff = DiffView()
+        self.diff.install_shortcuts(self)  # Alt+Down/Up, Alt+V while the focus is in the tab
+        self.diff.summary.hide()  # the tab's own summary line says it (and what "no difference" means)
+        self.diff.ready.connect(self._diff_ready)
+        self._same_text = ""  # what the summary says when the diff shows no difference
 
         compare = QHBoxLayout()  # two rows (versions, then file): one row forced the panel wider than a laptop's
         compare.addWidget(label("Compare", "sectionTitle"))
@@ -475,7 +478,8 @@ class VersionsTab(QWidget):
         which = QHBoxLayout()
         which.addWidget(label("File"))
         which.addWidget(self.file_combo, 1)
-        which.addWidget(self.summary, 1)
+        which.addWidget(self.diff.bar)  # previous/next change, split/unified, own window
+        self.summary.hide()  # said in the diff's title row, where it has room at 1024 px
         history = QHBoxLayout()  # Restore sits by the history it acts on: the compare row stays narrow
         history.addWidget(label("History (newest first)", "sectionTitle"), 1)
         history.addWidget(self.restore_button)
@@ -570,24 +574,31 @@ class VersionsTab(QWidget):
         b = self.version(self.right_combo.currentData())
         if a is None or b is None or self.detail is None:
             self.diff.clear()
-            self.summary.setText("")
+            self._say("")
             return
         path = self.file_combo.currentData()
         if path is not None:
             self._show_file_diff(a, b, path)
             return
-        stats = self.diff.show_diff(version_text(a), version_text(b))
+        self.diff.set_titles(f"v{a.version}", f"v{b.version}")
         if a.version == b.version:
-            self.summary.setText(
+            self._same_text = (
                 "Only one version: nothing to compare yet."
                 if len(self.detail.versions) == 1
                 else "Same version on both sides."
             )
-        elif not any(stats.values()):
-            self.summary.setText("No difference.")
         else:
-            self.summary.setText(stats_text(stats))
-        self.diff.scroll_to_first_change()
+            self._same_text = "No difference."
+        self.diff.show_diff(version_text(a), version_text(b))  # a big one in a job: "computing diff…"
+        if self.diff.pending:
+            self._say("computing diff…")
+
+    def _diff_ready(self, diff) -> None:
+        self._say(diff.summary if diff.hunks else self._same_text)
+
+    def _say(self, text: str) -> None:
+        self.summary.setText(text)
+        self.diff.canvas.set_note(text)
 
     def _show_file_diff(self, a, b, path: str) -> None:
         """One file of the folder in both versions: its bytes come from the store in a worker."""
@@ -600,9 +611,9 @@ class VersionsTab(QWidget):
             return file_text(fa, blobs), file_text(fb, blobs)
 
         def show(texts: tuple[str, str]) -> None:
-            stats = self.diff.show_diff(*texts)
-            self.summary.setText(stats_text(stats) if any(stats.values()) else f"{path}: no difference.")
-            self.diff.scroll_to_first_change()
+            self.diff.set_titles(f"v{a.version}: {path}", f"v{b.version}: {path}")
+            self._same_text = f"{path}: no difference."
+            self.diff.show_diff(*texts)
 
         run_task(load, key=(id(self), "file-diff"), name=f"Loading {path}", visible=False, on_result=show)
 
