@@ -160,3 +160,29 @@ def test_aligned_diff_pads_the_shorter_side():
     assert right.splitlines() == ["a", "B", "c", "d", "e"]
     assert (ml, mr) == ({1: "chg"}, {1: "chg", 3: "add", 4: "add"})
     assert stats == {"chg": 1, "add": 2, "del": 0}
+
+
+def test_edit_then_approve_signs_the_operators_edit(qtbot, panel, three):
+    """E opens the proposed SKILL.md in an editor; Ctrl+Enter approves the edited text, which
+    becomes the skill's new version and is named in the signed decision; Ctrl+Z undoes it."""
+    cur = panel.current()
+    key(qtbot, panel, Qt.Key.Key_E)
+    dlg = panel.edit_dialog
+    qtbot.waitUntil(dlg.isVisible)
+    assert dlg.editor.toPlainText() == cur.proposed_content
+    dlg.editor.setPlainText("")  # an empty edit is refused in place, the dialog stays open
+    qtbot.keyClick(dlg.editor, Qt.Key.Key_Return, Qt.KeyboardModifier.ControlModifier)
+    assert dlg.isVisible() and dlg.error.isVisible() and "empty" in dlg.error.text()
+    dlg.editor.setPlainText(cur.proposed_content + "\n- Operator's note: keep it short.\n")
+    qtbot.keyClick(dlg.editor, Qt.Key.Key_Return, Qt.KeyboardModifier.ControlModifier)
+    assert not dlg.isVisible()
+    qtbot.waitUntil(lambda: "Approved with your edits" in panel.message.text(), timeout=10_000)
+    info = three.improve.proposals.get(cur.id)
+    assert info.status == "approved" and info.decision_reason.startswith("accepted with edits")
+    skill = three.skills.get(cur.skill)
+    assert "Operator's note: keep it short." in skill.content
+    events = [e.data for e in three.audit.log.events() if e.type == "proposal_approved" and e.status == "valid"]
+    assert events and events[-1]["edited"]["content_sha256"]
+    key(qtbot, panel, Qt.Key.Key_U)  # undo in place: back to pending, the old version current
+    qtbot.waitUntil(lambda: three.improve.proposals.get(cur.id).status == "pending", timeout=10_000)
+    assert "Operator's note" not in three.skills.get(cur.skill).content

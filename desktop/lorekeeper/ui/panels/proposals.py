@@ -1,7 +1,7 @@
 """Proposals: the keyboard-first review queue of the improvement loop.
 
-A approve · R reject (type the reason, Enter) · U / Ctrl+Z undo · J / N next · K / P previous ·
-B run benchmark · ? the cheat-sheet. The queue is the shared `ui.review_queue.ReviewQueue` (the
+A approve · E edit the proposed SKILL.md, then approve the edit · R reject (type the reason,
+Enter) · U / Ctrl+Z undo · J / N next · K / P previous · B run benchmark · ? the cheat-sheet. The queue is the shared `ui.review_queue.ReviewQueue` (the
 Facts review and Conflicts panels use it too). The card shows the seed's proposal card (project, skill,
 reason, metrics, feedback, related learnings) with the benchmark badge; below it, the current
 and the proposed SKILL.md side by side with the changed lines marked. Every decision goes
@@ -15,13 +15,19 @@ from collections.abc import Generator
 from dataclasses import dataclass
 from typing import Any
 
-from PySide6.QtCore import Qt, QTimer, Slot
+from PySide6.QtCore import QSettings, Qt, QTimer, Signal, Slot
+from PySide6.QtGui import QFontDatabase, QKeyEvent
 from PySide6.QtWidgets import (
     QComboBox,
+    QDialog,
+    QDialogButtonBox,
+    QFrame,
     QHBoxLayout,
     QHeaderView,
     QLabel,
+    QPlainTextEdit,
     QPushButton,
+    QScrollArea,
     QSplitter,
     QVBoxLayout,
     QWidget,
@@ -32,7 +38,7 @@ from lorekeeper.jobs import process_steps
 from lorekeeper.ui.diffview import DiffView, aligned_diff  # noqa: F401 - aligned_diff re-exported
 from lorekeeper.ui.models.base import RowsModel
 from lorekeeper.ui.panels.base import AppContext, Panel
-from lorekeeper.ui.review_queue import UNDO, Decision, QueueActions, ReviewQueue
+from lorekeeper.ui.review_queue import APPROVE, UNDO, Decision, QueueActions, ReviewQueue
 from lorekeeper.ui.theme import color, icon
 from lorekeeper.ui.turns import in_turns
 from lorekeeper.ui.widgets import label
@@ -54,6 +60,76 @@ def badge_style(verdict: str | None) -> str:
     name = {"PASSED": "pass", "FAILED": "fail"}.get(verdict or "", "muted")
     c = color(name).name()
     return f"color: {c}; border: 1px solid {c}; border-radius: 8px; padding: 2px 8px; font-weight: 600;"
+
+
+class _SubmitEdit(QPlainTextEdit):
+    """A plain-text editor where Ctrl+Enter submits (Enter alone types a new line)."""
+
+    submitted = Signal()
+
+    def keyPressEvent(self, event: QKeyEvent) -> None:
+        if event.key() in (Qt.Key.Key_Return, Qt.Key.Key_Enter) and (
+            event.modifiers() & Qt.KeyboardModifier.ControlModifier
+        ):
+            self.submitted.emit()
+            return
+        super().keyPressEvent(event)
+
+
+class EditApproveDialog(QDialog):
+    """Approve with edits: the operator edits the proposed SKILL.md, then approves the edit.
+
+    The edit (its hash, the proposed content's hash and a line summary) is part of the signed
+    decision (`proposals.approve(..., content=...)`, as `lorekeeper proposals approve
+    --content-file`). Ctrl+Enter approves, Esc cancels.
+    """
+
+    def __init__(self, proposal: ProposalInfo, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.proposal = proposal
+        self.setWindowTitle(f"Approve proposal #{proposal.id} with edits")
+        self.setObjectName("editApproveDialog")
+        self.resize(760, 560)
+        intro = label(
+            f"Edit the proposed SKILL.md of {proposal.skill} before approving it. Approve with edits makes your "
+            "text the new version; the edit is recorded in the signed decision.",
+            "hintText",
+            wrap=True,
+        )
+        self.editor = _SubmitEdit()
+        self.editor.setObjectName("editApproveText")
+        self.editor.setFont(QFontDatabase.systemFont(QFontDatabase.SystemFont.FixedFont))
+        self.editor.setLineWrapMode(QPlainTextEdit.LineWrapMode.WidgetWidth)
+        self.editor.setPlainText(proposal.proposed_content)
+        self.error = label("", "errorText", wrap=True)
+        self.error.hide()
+        self.buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Cancel)
+        self.approve_button = self.buttons.addButton("Approve with edits", QDialogButtonBox.ButtonRole.AcceptRole)
+        self.approve_button.setToolTip("Approve your edited text (Ctrl+Enter)")
+        self.approve_button.setDefault(False)
+        self.approve_button.setAutoDefault(False)  # Enter types a new line in the editor
+        self.reset_button = self.buttons.addButton("Reset to proposed", QDialogButtonBox.ButtonRole.ResetRole)
+        self.buttons.accepted.connect(self.try_accept)
+        self.buttons.rejected.connect(self.reject)
+        self.reset_button.clicked.connect(lambda: self.editor.setPlainText(proposal.proposed_content))
+        self.editor.submitted.connect(self.try_accept)
+        lay = QVBoxLayout(self)
+        lay.addWidget(intro)
+        lay.addWidget(self.editor, 1)
+        lay.addWidget(self.error)
+        lay.addWidget(self.buttons)
+        self.editor.setFocus(Qt.FocusReason.OtherFocusReason)
+
+    def text(self) -> str:
+        return self.editor.toPlainText()
+
+    @Slot()
+    def try_accept(self) -> None:
+        if not self.text().strip():  # the service refuses it too; say it here, keep the dialog open
+            self.error.setText("The edited SKILL.md is empty: write the content to approve, or Cancel.")
+            self.error.show()
+            return
+        self.accept()
 
 
 class ProposalsModel(RowsModel[ProposalInfo]):
@@ -139,6 +215,7 @@ class ProposalsPanel(Panel):
         self.run_label = label("", "hintText", wrap=True)
 
         self.model = ProposalsModel(self)
+        self.edit_dialog: EditApproveDialog | None = None  # E: the open "approve with edits" editor
         proposals = self.ws.improve.proposals
         self.queue = queue = ReviewQueue(
             self.model,
@@ -147,6 +224,7 @@ class ProposalsPanel(Panel):
                 reject=lambda p, why: proposals.reject(p.id, why=why),
                 undo=self._undo_decision,
                 is_open=lambda p: p.status == "pending",
+                edit=self.edit_and_approve,  # E: approve with edits
                 hold_kind="proposal",  # a benchmark holds its proposal: decisions wait, saying why
             ),
             host=self,
@@ -159,6 +237,8 @@ class ProposalsPanel(Panel):
         queue.add_shortcut(("B",), "Run the A/B benchmark of the selected proposal", self.run_benchmark)
         queue.add_shortcut(("F5",), "Refresh", self.reload)
         queue.add_action_button(self.bench_button)
+        queue.edit_button.setText("Edit && approve (E)")
+        queue.edit_button.setToolTip("Edit the proposed SKILL.md, then approve your edit (signed with the decision)")
         queue.current_changed.connect(self._show_proposal)
         queue.decided.connect(self._decided)
         queue.busy_changed.connect(self._update_bench_button)
@@ -194,19 +274,37 @@ class ProposalsPanel(Panel):
         diff.install_shortcuts(self)  # Alt+Down/Up, Alt+V while the focus is on the queue
         self.diff_summary = diff.summary  # "3 changes, +12 −4 lines", in the diff's own bar
 
-        detail = QWidget()
-        dl = QVBoxLayout(detail)
+        # the card scrolls above a splitter handle; the actions and the diff below keep the room
+        # (at 1024x640 the diff would otherwise get a few lines); the split is remembered
+        card_area = self.card_area = QScrollArea()
+        card_area.setObjectName("proposalCardArea")
+        card_area.setWidgetResizable(True)
+        card_area.setFrameShape(QFrame.Shape.NoFrame)
+        card_area.setWidget(self.card)
+        card_area.setMinimumHeight(48)
+        lower = QWidget()
+        dl = QVBoxLayout(lower)
         dl.setContentsMargins(0, 0, 0, 0)
         head = QHBoxLayout()
         head.addWidget(self.badge)
         head.addWidget(diff.bar, 1)  # the diff's count, change navigation and view toggle: one row less
-        dl.addWidget(self.card)
         dl.addLayout(head)
         dl.addWidget(queue.action_bar)
         dl.addWidget(queue.hold_label)
         dl.addWidget(self.reject_bar)
         dl.addWidget(self.cheatsheet)
         dl.addWidget(diff, 1)
+        detail = self.detail_split = QSplitter(Qt.Orientation.Vertical)
+        detail.setObjectName("proposalDetailSplit")
+        detail.setChildrenCollapsible(False)
+        detail.addWidget(card_area)
+        detail.addWidget(lower)
+        detail.setStretchFactor(0, 0)
+        detail.setStretchFactor(1, 1)
+        saved = QSettings().value("proposals/detail_split")
+        if saved is None or not detail.restoreState(saved):
+            detail.setSizes([260, 640])  # proportions: the card about 30%, the diff the rest
+        detail.splitterMoved.connect(lambda *_: QSettings().setValue("proposals/detail_split", detail.saveState()))
 
         split = QSplitter(Qt.Orientation.Horizontal)
         split.addWidget(queue)
@@ -390,6 +488,27 @@ class ProposalsPanel(Panel):
     def undo(self) -> None:
         self.queue.undo()
 
+    def edit_and_approve(self, proposal: ProposalInfo | None = None) -> None:
+        """E: edit the proposed SKILL.md, then approve the edit (the queue's decision, undoable)."""
+        cur = proposal if proposal is not None else self.queue.current()
+        if cur is None:
+            return
+        if cur.status != "pending":
+            self.message.show_error(f"Proposal #{cur.id} is {cur.status}: only a pending proposal can be approved.")
+            return
+        dialog = self.edit_dialog = EditApproveDialog(cur, self)
+        dialog.accepted.connect(lambda: self._approve_edit(cur, dialog.text()))
+        dialog.rejected.connect(self.table.setFocus)
+        dialog.open()  # window-modal, without a nested event loop
+
+    def _approve_edit(self, cur: ProposalInfo, content: str) -> None:
+        proposals = self.ws.improve.proposals
+        if content == cur.proposed_content:
+            self.queue.decide(APPROVE, (cur.id,), lambda p: proposals.approve(p.id), cur)
+        else:
+            self.queue.decide(APPROVE, (cur.id,), lambda p: proposals.approve(p.id, content=content), cur)
+        self.table.setFocus()
+
     def _undo_decision(self, decision: Decision) -> ProposalInfo:
         info: ProposalInfo | None = None
         for pid in decision.ids:
@@ -399,6 +518,8 @@ class ProposalsPanel(Panel):
 
     def _decided(self, kind: str, info: ProposalInfo) -> None:
         what = {UNDO: "Undid"}.get(kind, "Approved" if info.status == "approved" else "Rejected")
+        if kind == APPROVE and info.status == "approved" and info.decision_reason.startswith("accepted with edits"):
+            what = "Approved with your edits"
         self.message.show_ok(
             f"{what} #{info.id} ({info.skill})"
             + (
