@@ -765,11 +765,18 @@ class _Packer:
             before = self.estimate(fi, "lean", chosen) if chosen else 0
             after = self.estimate(fi, "lean", [*chosen, di])
             if after >= self._floor(fi, "full") and after >= self.cost(fi, "full"):
-                if not chosen and fi not in self.plan and spent + self.cost(fi, "full") <= cap:
+                full = self.cost(fi, "full")
+                if not chosen and fi not in self.plan and spent + full <= cap:
                     self.plan[fi] = "full"
                     self.reasons[fi] = "full: holds the task's most relevant code"
                     self.pinned.add(fi)
-                    spent += self.cost(fi, "full")
+                    spent += full
+                elif chosen and self.plan.get(fi) == "lean" and spent - before + full <= cap:
+                    # its map with one more needed body would cost more than the whole file
+                    self.plan[fi] = "full"
+                    self.bodies.pop(fi, None)
+                    self.reasons[fi] = "full: cheaper than its map with the bodies the task needs"
+                    spent += full - before
                 continue
             if self.plan.get(fi) == "full":
                 continue
