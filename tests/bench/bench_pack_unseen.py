@@ -1,7 +1,8 @@
 """Task packs on a large tree the planner was not tuned on: mypy's own sources.
 
 Run: `LOREKEEPER_BENCH_MYPY=/path/to/mypy-checkout python -m pytest -s tests/bench/bench_pack_unseen.py`
-(not collected by `make test`; skipped without the variable). The checkout is any clone or
+(not collected by `make test`; skipped without the variable; LOREKEEPER_BENCH_SPHINX adds the same
+rows on a checkout of sphinx-doc/sphinx: `sphinx/` and `tests/` without the test roots). The checkout is any clone or
 `git archive` of github.com/python/mypy; its `mypy/` package is copied without `typeshed/` (stubs,
 not code a fix reads): ~5 MB, ~1.2M o200k tokens of Python.
 
@@ -87,6 +88,37 @@ TASKS = [  # (task, the bodies a developer reads for the fix), written before ru
         {"FindModuleCache.find_module", "FindModuleCache._can_find_module_in_parent_dir", "get_search_dirs"},
     ),
 ]
+SPHINX = Path(os.environ["LOREKEEPER_BENCH_SPHINX"]) if os.environ.get("LOREKEEPER_BENCH_SPHINX") else None
+SPHINX_TASKS = [  # sphinx/ and tests/ of a sphinx checkout (~1.1M tokens); its tests are pytest functions
+    (
+        "object_description of a set whose items cannot be sorted raises instead of falling back to unsorted output",
+        {"object_description", "test_set_sorting_fallback"},
+    ),
+    (
+        "safe_getattr raises when the class overrides __dict__",
+        {"safe_getattr", "test_safe_getattr_with___dict___override"},
+    ),
+    ("unwrap_all does not unwrap a partial wrapping a decorated function", {"unwrap_all", "unpartial", "unwrap"}),
+    ("getslots fails for a class whose __slots__ is a single string", {"getslots"}),
+    (
+        "_translate_pattern turns ** of an exclude pattern into a regex that does not match nested folders",
+        {"_translate_pattern", "compile_matchers", "test_compile_matchers"},
+    ),
+    ("relative_uri gives a wrong path when the target is in a parent folder", {"relative_uri"}),
+    (
+        "format_date ignores the timezone when SOURCE_DATE_EPOCH is set",
+        {"format_date", "babel_format_date", "test_format_date_timezone"},
+    ),
+    (
+        "prepare_docstring strips the indentation of a docstring indented with tabs wrongly",
+        {"prepare_docstring", "test_prepare_docstring"},
+    ),
+    (
+        "the rst_prolog is inserted before the docinfo fields instead of after them",
+        {"_prepend_prologue", "test_prepend_prologue"},
+    ),
+    ("make_id produces an empty id for a term made only of non-ASCII characters", {"make_id", "_make_id"}),
+]
 SCALE_TASK = "FileSystemCache.isfile_case says a file exists when only the case of its name differs"
 _IGNORE = shutil.ignore_patterns("__pycache__", "*.so", "*.pyc", "typeshed")
 
@@ -117,15 +149,28 @@ def test_needed_bodies_on_mypy(tmp_path: Path) -> None:
     assert MYPY is not None
     root = tmp_path / "mypy"
     shutil.copytree(MYPY / "mypy", root / "mypy", ignore=_IGNORE)
+    _needed_bodies("mypy", root, TASKS)
+
+
+@pytest.mark.skipif(SPHINX is None, reason="set LOREKEEPER_BENCH_SPHINX to a checkout of sphinx-doc/sphinx")
+def test_needed_bodies_on_sphinx(tmp_path: Path) -> None:
+    assert SPHINX is not None
+    root = tmp_path / "sphinx"
+    for part in ("sphinx", "tests"):
+        shutil.copytree(SPHINX / part, root / part, ignore=shutil.ignore_patterns("__pycache__", "*.pyc", "roots"))
+    _needed_bodies("sphinx", root, SPHINX_TASKS)
+
+
+def _needed_bodies(name: str, root: Path, tasks: list[tuple[str, set[str]]]) -> None:
     sources, skipped = scan(root)
     files = [parse_file(s.rel, s.text, detail=True) for s in sources]
     counts = tokens.count_many([f.text for f in files])
-    print(f"\nmypy: {len(files)} files, {sum(counts):,} tokens")
-    for q in sorted({q for _, needed in TASKS for q in needed}):
-        assert any(d.qualname == q for pf in files for d in pf.definitions), f"{q} is not in this mypy"
+    print(f"\n{name}: {len(files)} files, {sum(counts):,} tokens")
+    for q in sorted({q for _, needed in tasks for q in needed}):
+        assert any(d.qualname == q for pf in files for d in pf.definitions), f"{q} is not in this {name}"
     for budget in (4000, 8000):
         got = total = present = over = 0
-        for task, needed in TASKS:
+        for task, needed in tasks:
             t0 = time.perf_counter()
             r = _run(pack_parsed(root, files, counts, skipped, task=task, budget=budget))
             secs = time.perf_counter() - t0
@@ -142,7 +187,7 @@ def test_needed_bodies_on_mypy(tmp_path: Path) -> None:
             )
         print(
             f"budget {budget}: needed bodies in full {got}/{total} = {got / total:.0%}; "
-            f"target file present {present}/{len(TASKS)}; over budget {over}"
+            f"target file present {present}/{len(tasks)}; over budget {over}"
         )
         assert over == 0
 
