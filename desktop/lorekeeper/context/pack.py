@@ -1033,7 +1033,10 @@ class _Packer:
         if intent.task:  # files holding the task's bodies first (high-attention position), then by relevance
 
             def best(k: int) -> float:
-                return max((self.def_scores.get(k, {}).get(d, 0.0) for d in self.bodies.get(k, [])), default=0.0)
+                scores = self.def_scores.get(k, {})
+                if k in self.pinned and self.plan.get(k) == "full":  # sent whole for the task's bodies
+                    return max(scores.values(), default=0.0)
+                return max((scores.get(d, 0.0) for d in self.bodies.get(k, [])), default=0.0)
 
             order = sorted(self.rendered, key=lambda k: (-round(best(k), 6), -self.file_rel[k], self.files[k].rel))
         else:
