@@ -51,6 +51,7 @@ class FileFacts:
     attributes: set[str] = field(default_factory=set)  # class-level assigned names (enum members too)
     decorators: list[str] = field(default_factory=list)  # dotted decorator names, "@pkg.name"
     language: str = "python"
+    source_parses: bool = True  # the file itself parses (else "parses" does not judge its section)
 
 
 @dataclass
@@ -289,7 +290,7 @@ def _hits(
         _count(hit["const"], [n in words for n in f.constants])
         _count(hit["attr"], [n in words for n in f.attributes])
         _count(hit["dec"], [d in squashed for d in f.decorators])
-        if modes.get(f.rel) == "full":
+        if modes.get(f.rel) == "full" and f.source_parses:
             parse_total += 1
             parse_ok += _parses(f.language, sec.lstrip("\n"))
     return hit, (parse_ok / parse_total) if parse_total else None
@@ -598,7 +599,7 @@ def _tree_facts(rel: str, text: str, lang: str) -> FileFacts:
 
     data = text.encode("utf-8")
     root = parser_for(lang).parse(data).root_node
-    f = FileFacts(rel, language=lang)
+    f = FileFacts(rel, language=lang, source_parses=not root.has_error)
     naive = [rel + "\n"]
     defs, members, imports = _DEF_NODES[lang], _MEMBER_NODES[lang], _IMPORT_NODES[lang]
     opaque = {"function_item"} if lang == "rust" else set()
