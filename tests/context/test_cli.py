@@ -69,7 +69,9 @@ def test_overview_smells_and_bench(click_tree: Path) -> None:
     assert ov["ranked"][0]["relevance"] == 1.0
     smells = json.loads(_run("ctx", "smells", str(click_tree), "--json", "--top", "3").stdout)
     assert len(smells) == 3 and smells[0]["score"] >= smells[-1]["score"]
-    rows = json.loads(_run("ctx", "bench", str(click_tree), "--json").stdout)
+    report = json.loads(_run("ctx", "bench", str(click_tree), "--json").stdout)
+    assert report["version"] == 1  # the stable shape of the README's "ctx bench" section
+    rows = report["rows"]
     by = {r["label"]: r for r in rows}
     assert set(by) == {"naive dump", "lorekeeper full", "lorekeeper map", "lorekeeper signatures", "lorekeeper auto"}
     assert by["lorekeeper full"]["parses"] == 1.0

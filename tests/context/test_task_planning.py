@@ -114,7 +114,10 @@ def test_the_targets_bodies_survive_a_hub_at_small_budgets(hub_tree: Path, budge
     for needed in NEEDED:
         assert needed in result.text, f"{needed} missing at {budget}"
     target = next(e for e in result.entries if e.rel == "pkg/headers.py")
-    assert target.mode == "map" and "parse_header" in target.bodies
+    # whole bodies in its map, or the whole file when that costs less than the map with them
+    assert (target.mode == "map" and "parse_header" in target.bodies) or (
+        target.mode == "full" and target.sent_tokens <= target.original_tokens + 20
+    )
     hub = next(e for e in result.entries if e.rel == "pkg/util.py")
     assert hub.mode != "full"  # the hub is central, but the task's bodies came first
     # the target's section comes first, before any other file

@@ -162,13 +162,14 @@ def smells_cmd(directory: Path, top: int, as_json: bool) -> None:
 @json_option
 @handle_errors
 def bench_cmd(directory: Path, task: str | None, budget: int | None, as_json: bool) -> None:
-    """Measure the packs of DIRECTORY with Python's ast: recall, parsing, tokens and time."""
-    from lorekeeper.context.bench import run
+    """Measure the packs of DIRECTORY per language: recall, parsing, tokens, time per layer."""
+    from lorekeeper.context.bench import measure
 
-    rows = run(directory, modes=("full", "map", "signatures", "auto"), task=task, budget=budget)
+    report = measure(directory, ("full", "map", "signatures", "auto"), task=task, budget=budget)
     if as_json:
-        emit_json([r.to_dict() for r in rows])
+        emit_json(report.to_dict())
         return
+    rows = report.rows
     click.echo(
         f"{'':<22}{'tokens':>9}{'reduct.':>9}{'names':>8}{'sigs':>8}{'multi':>8}{'imports':>8}"
         f"{'idents':>8}{'parses':>8}{'time':>8}"
@@ -180,11 +181,36 @@ def bench_cmd(directory: Path, task: str | None, budget: int | None, as_json: bo
             f"{r.multiline_signature_recall:>8.1%}{r.import_recall:>8.1%}{r.identifier_recall:>8.1%}"
             f"{parses:>8}{r.seconds:>7.2f}s"
         )
-    click.echo(f"input: {rows[0].tokens_in:,} tokens in {rows[0].files} Python files (o200k_base)")
-    auto = rows[-1]
-    if auto.layers:
-        click.echo(f"\nlayers of the auto pack: {'tokens in':>10}{'out':>9}{'time':>9}")
-        for layer in auto.layers:
+    click.echo(
+        f"input: {rows[0].tokens_in:,} tokens (o200k_base); {rows[0].files} files of a supported language measured"
+    )
+    for mode, why in report.errors.items():
+        click.echo(f"lorekeeper {mode}: not packed: {why}")
+    modes = [
+        m for m in ("naive", "full", "map", "signatures", "auto") if report.languages and m in report.languages[0].modes
+    ]
+    if report.languages:
+        click.echo(f"\nper language (tree-sitter facts; Python: ast){'':<2}tokens per mode, then names/sigs recall")
+        click.echo(f"{'language':<12}{'files':>6}{'tokens in':>11}" + "".join(f"{m:>11}" for m in modes))
+        for lang in report.languages:
+            click.echo(
+                f"{lang.language:<12}{lang.files:>6}{lang.tokens_in:>11,}"
+                + "".join(f"{int(str(lang.modes[m]['tokens'])):>11,}" for m in modes)
+            )
+            click.echo(
+                f"{'  names/sigs':<29}"
+                + "".join(
+                    f"{_pct(lang.modes[m]['name_recall'])}/{_pct(lang.modes[m]['signature_recall'])}".rjust(11)
+                    for m in modes
+                )
+                + f"  ({lang.names:,} names, {lang.signatures:,} signatures)"
+            )
+    shown = "auto" if "auto" in report.layers else next(reversed(report.layers), None)
+    for mode, layers in report.layers.items():
+        if mode != shown:
+            continue
+        click.echo(f"\nlayers of the {mode} pack: {'tokens in':>10}{'out':>9}{'time':>9}")
+        for layer in layers:
             click.echo(
                 f"  {layer['layer']:<22}{layer['tokens_in']:>10,}{layer['tokens_out']:>9,}"
                 f"{float(str(layer['seconds'])):>8.3f}s  {layer['note']}"
@@ -435,3 +461,9 @@ def session_end_cmd(session_id: str, as_json: bool) -> None:
         f"ended {s.id}: {t['turns']} turns, sent {t['sent_tokens']:,} tokens instead of {t['plain_tokens']:,} "
         f"({t['saved_tokens']:,} saved)"
     )
+
+
+def _pct(value: object) -> str:
+    """A recall as a short percentage: 100 for all, one decimal below."""
+    share = float(str(value))
+    return "100" if share >= 1 else f"{share * 100:.1f}"

@@ -21,10 +21,16 @@ import re
 import tokenize
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from lorekeeper.context import tokens
+from lorekeeper.context.languages import spec_for
 from lorekeeper.context.render import HEADER_PREFIX
-from lorekeeper.context.scan import scan
+from lorekeeper.context.scan import Source, scan
+from lorekeeper.errors import InvalidInputError
+
+if TYPE_CHECKING:
+    from tree_sitter import Node
 
 MIN_IDENTIFIER_LENGTH = 4
 _WS = re.compile(r"\s+")
@@ -44,6 +50,8 @@ class FileFacts:
     constants: set[str] = field(default_factory=set)  # module-level assigned names and type aliases
     attributes: set[str] = field(default_factory=set)  # class-level assigned names (enum members too)
     decorators: list[str] = field(default_factory=list)  # dotted decorator names, "@pkg.name"
+    language: str = "python"
+    source_parses: bool = True  # the file itself parses (else "parses" does not judge its section)
 
 
 @dataclass
@@ -240,28 +248,7 @@ def score(
         sections, modes, shared = sections_of(output)
         if not sections:  # unknown format: search the whole text
             sections = {f.rel: output for f in facts}
-    shared_sq = _WS.sub("", shared)
-    hit = {k: [0, 0] for k in ("names", "sig", "multi", "imp", "ident", "const", "attr", "dec")}
-    parse_ok = parse_total = 0
-    for f in facts:
-        sec = sections.get(f.rel, "")
-        words = set(re.findall(r"[A-Za-z_$][A-Za-z0-9_$]*", sec))
-        squashed = _WS.sub("", sec) + "\0" + _WS.sub("", _strip_comments(sec))
-        _count(hit["names"], [n in words for n in f.names])
-        _count(hit["sig"], [s in squashed for s in f.signatures])
-        _count(hit["multi"], [s in squashed for s in f.multiline])
-        _count(hit["imp"], [s in squashed or s in shared_sq for s in f.imports])
-        _count(hit["ident"], [i in words for i in f.identifiers])
-        _count(hit["const"], [n in words for n in f.constants])
-        _count(hit["attr"], [n in words for n in f.attributes])
-        _count(hit["dec"], [d in squashed for d in f.decorators])
-        if modes.get(f.rel) == "full":
-            parse_total += 1
-            try:
-                ast.parse(sec.lstrip("\n"))
-                parse_ok += 1
-            except (SyntaxError, ValueError):
-                pass
+    hit, parses = _hits(facts, sections, modes, shared)
     return Score(
         label=label,
         tokens_in=tokens_in,
@@ -272,12 +259,53 @@ def score(
         multiline_signature_recall=_ratio(hit["multi"]),
         import_recall=_ratio(hit["imp"]),
         identifier_recall=_ratio(hit["ident"]),
-        parses=(parse_ok / parse_total) if parse_total else None,
+        parses=parses,
         files=len(facts),
         constant_recall=_ratio(hit["const"]),
         attribute_recall=_ratio(hit["attr"]),
         decorator_recall=_ratio(hit["dec"]),
     )
+
+
+def _hits(
+    facts: list[FileFacts], sections: dict[str, str], modes: dict[str, str], shared: str
+) -> tuple[dict[str, list[int]], float | None]:
+    """[found, total] per kind of fact, and the share of the files claimed "full" that parse."""
+    shared_py, shared_code = _WS.sub("", shared), _squash_code(shared)
+    hit = {k: [0, 0] for k in ("names", "sig", "multi", "imp", "ident", "const", "attr", "dec")}
+    parse_ok = parse_total = 0
+    for f in facts:
+        sec = sections.get(f.rel, "")
+        words = set(re.findall(r"[A-Za-z_$][A-Za-z0-9_$]*", sec))
+        if f.language == "python":
+            squashed = _WS.sub("", sec) + "\0" + _WS.sub("", _strip_comments(sec))
+        else:
+            squashed = _squash_code(sec) + "\0" + _squash_code(_C_COMMENT.sub("", sec))
+        _count(hit["names"], [n in words for n in f.names])
+        _count(hit["sig"], [s in squashed for s in f.signatures])
+        _count(hit["multi"], [s in squashed for s in f.multiline])
+        shared_sq = shared_py if f.language == "python" else shared_code
+        _count(hit["imp"], [s in squashed or s in shared_sq for s in f.imports])
+        _count(hit["ident"], [i in words for i in f.identifiers])
+        _count(hit["const"], [n in words for n in f.constants])
+        _count(hit["attr"], [n in words for n in f.attributes])
+        _count(hit["dec"], [d in squashed for d in f.decorators])
+        if modes.get(f.rel) == "full" and f.source_parses:
+            parse_total += 1
+            parse_ok += _parses(f.language, sec.lstrip("\n"))
+    return hit, (parse_ok / parse_total) if parse_total else None
+
+
+def _parses(language: str, text: str) -> bool:
+    if language == "python":
+        try:
+            ast.parse(text)
+        except (SyntaxError, ValueError):
+            return False
+        return True
+    from lorekeeper.context.languages import parser_for
+
+    return not parser_for(language).parse(text.encode("utf-8")).root_node.has_error
 
 
 def _strip_comments(text: str) -> str:
@@ -312,42 +340,164 @@ def run(
     task: str | None = None,
     budget: int | None = None,
 ) -> list[Score]:
-    """Pack `root` in each mode and score it, with the naive dump as the first row."""
+    """Pack `root` in each mode and score it over every language, with the naive dump first."""
+    return measure(root, modes, task=task, budget=budget).rows
+
+
+@dataclass
+class LanguageReport:
+    """One language of the tree: its files, its input tokens and, per mode ("naive" is the naive
+    dump), the tokens its files take in the output and the recall of its facts."""
+
+    language: str
+    files: int
+    tokens_in: int
+    names: int  # how many reference names / signatures / imports there are to find
+    signatures: int
+    imports: int
+    modes: dict[str, dict[str, object]] = field(default_factory=dict)
+
+    def to_dict(self) -> dict[str, object]:
+        return asdict(self)
+
+
+@dataclass
+class BenchReport:
+    root: str
+    task: str | None
+    budget: int | None
+    rows: list[Score]
+    languages: list[LanguageReport]
+    layers: dict[str, list[dict[str, object]]]  # mode -> the pack's per-layer metrics
+    errors: dict[str, str] = field(default_factory=dict)  # mode -> why it could not be packed
+
+    def to_dict(self) -> dict[str, object]:
+        """The stable `ctx bench --json` shape (README, "ctx bench"): version 1."""
+        return {
+            "version": 1,
+            "root": self.root,
+            "task": self.task,
+            "budget": self.budget,
+            "rows": [r.to_dict() for r in self.rows],
+            "languages": [lang.to_dict() for lang in self.languages],
+            "layers": self.layers,
+            "errors": self.errors,
+        }
+
+
+def measure(
+    root: Path,
+    modes: tuple[str, ...] = ("full", "map", "signatures", "auto"),
+    *,
+    task: str | None = None,
+    budget: int | None = None,
+) -> BenchReport:
+    """Pack `root` once per mode (the budget applies to the auto pack) and score each pack
+    against the reference facts of every supported language: overall rows, per-language rows
+    and each pack's per-layer metrics."""
     import time
 
     from lorekeeper.context.pack import pack
 
-    facts = python_facts(root)
-    rows = []
-    dump = naive_dump(facts)
-    sources, _ = scan(Path(root))
-    tokens_in = sum(tokens.count_many([s.text for s in sources]))
-    rows.append(score("naive dump", dump, facts, tokens_in, 0.0, naive=True))
+    root = Path(root)
+    sources, _ = scan(root)
+    facts = ground_truth(root, sources)
+    counts = dict(zip((s.rel for s in sources), tokens.count_many([s.text for s in sources]), strict=True))
+    tokens_in = sum(counts.values())
+    rows = [score("naive dump", naive_dump(facts), facts, tokens_in, 0.0, naive=True)]
+    outputs: dict[str, tuple[dict[str, str], dict[str, str], str]] = {
+        "naive": ({f.rel: f.naive for f in facts}, {}, "")
+    }
+    layers: dict[str, list[dict[str, object]]] = {}
+    errors: dict[str, str] = {}
     for mode in modes:
         t0 = time.perf_counter()
-        result = pack(root, mode=mode, task=task, budget=budget if mode == "auto" else None)
+        try:
+            result = pack(root, mode=mode, task=task, budget=budget if mode == "auto" else None)
+        except InvalidInputError as exc:  # e.g. auto's default share of a tiny tree: the header alone
+            errors[mode] = exc.message
+            continue
         row = score(f"lorekeeper {mode}", result.text, facts, result.input_tokens, time.perf_counter() - t0)
         row.layers = list(result.layers)
         rows.append(row)
-    return rows
+        layers[mode] = list(result.layers)
+        outputs[mode] = sections_of(result.text)
+    return BenchReport(str(root), task, budget, rows, _by_language(facts, counts, outputs), layers, errors)
 
 
-# -- other languages: facts from tree-sitter node types (not the packer's walker) ----------------
+def _by_language(
+    facts: list[FileFacts],
+    counts: dict[str, int],
+    outputs: dict[str, tuple[dict[str, str], dict[str, str], str]],
+) -> list[LanguageReport]:
+    groups: dict[str, list[FileFacts]] = {}
+    for f in facts:
+        groups.setdefault(f.language, []).append(f)
+    order = {spec: k for k, spec in enumerate(_LANGUAGE_ORDER)}
+    out = []
+    for language in sorted(groups, key=lambda name: order.get(name, len(order))):
+        group = groups[language]
+        lang = LanguageReport(
+            language=language,
+            files=len(group),
+            tokens_in=sum(counts.get(f.rel, 0) for f in group),
+            names=sum(len(f.names) for f in group),
+            signatures=sum(len(f.signatures) for f in group),
+            imports=sum(len(f.imports) for f in group),
+        )
+        for mode, (sections, claimed, shared) in outputs.items():
+            texts = [sections.get(f.rel, "") for f in group]
+            hit, parses = _hits(group, sections, claimed, shared)
+            lang.modes[mode] = {
+                "tokens": sum(tokens.count_many(texts)),
+                "name_recall": _ratio(hit["names"]),
+                "signature_recall": _ratio(hit["sig"]),
+                "import_recall": _ratio(hit["imp"]),
+                "parses": parses,
+            }
+        out.append(lang)
+    return out
 
-_DEF_NODES = {
-    "typescript": {
-        "function_declaration",
-        "generator_function_declaration",
-        "class_declaration",
-        "abstract_class_declaration",
-        "interface_declaration",
-        "type_alias_declaration",
-        "enum_declaration",
-        "method_definition",
-        "method_signature",
-        "abstract_method_signature",
-        "function_signature",
-    },
+
+def ground_truth(root: Path, sources: list[Source] | None = None) -> list[FileFacts]:
+    """The reference facts of every file of a supported language: Python's from `ast` (the
+    stricter, fully independent reference), the others' from a tree-sitter walk of this module
+    (`_code_facts`), not from the packer's query, so a definition the renderer misses is a miss."""
+    if sources is None:
+        sources, _ = scan(Path(root))
+    out = []
+    for src in sources:
+        spec = spec_for(src.rel)
+        if spec is None:
+            continue
+        if spec.name == "python":
+            try:
+                tree = ast.parse(src.text)
+            except (SyntaxError, ValueError):
+                continue
+            out.append(_facts(src.rel, src.text, tree))
+        else:
+            out.append(_tree_facts(src.rel, src.text, spec.name))
+    return out
+
+
+# -- every other language: facts from a tree-sitter walk of our own (not the packer's query) ------
+
+_LANGUAGE_ORDER = ("python", "javascript", "typescript", "tsx", "rust", "go", "java")
+_JS_DEF_NODES = {"function_declaration", "generator_function_declaration", "class_declaration", "method_definition"}
+_TS_DEF_NODES = _JS_DEF_NODES | {
+    "abstract_class_declaration",
+    "interface_declaration",
+    "type_alias_declaration",
+    "enum_declaration",
+    "method_signature",
+    "abstract_method_signature",
+    "function_signature",
+}
+_DEF_NODES = {  # definitions: their name is a fact and their header is part of the naive dump
+    "javascript": _JS_DEF_NODES,
+    "typescript": _TS_DEF_NODES,
+    "tsx": _TS_DEF_NODES,
     "rust": {
         "function_item",
         "function_signature_item",
@@ -361,80 +511,182 @@ _DEF_NODES = {
         "static_item",
     },
     "go": {"function_declaration", "method_declaration", "type_spec", "const_spec", "var_spec"},
+    "java": {
+        "class_declaration",
+        "interface_declaration",
+        "enum_declaration",
+        "record_declaration",
+        "annotation_type_declaration",
+        "method_declaration",
+        "constructor_declaration",
+    },
 }
-_DEF_NODES["tsx"] = _DEF_NODES["typescript"]
+# members: their name is a fact, but they sit inside a header already in the naive dump (Go
+# interface methods, enum members) or are class attributes
+_MEMBER_NODES = {
+    "javascript": {"field_definition"},
+    "typescript": {"public_field_definition", "enum_assignment"},
+    "tsx": {"public_field_definition", "enum_assignment"},
+    "rust": {"enum_variant"},
+    "go": {"method_elem", "method_spec"},
+    "java": {"enum_constant"},
+}
+_FUNCTION_NODES = {  # definitions whose header is a signature fact
+    "function_declaration",
+    "generator_function_declaration",
+    "method_definition",
+    "method_signature",
+    "abstract_method_signature",
+    "function_signature",
+    "function_item",
+    "function_signature_item",
+    "method_declaration",
+    "constructor_declaration",
+    "method_elem",
+    "method_spec",
+}
 _IMPORT_NODES = {
+    "javascript": {"import_statement"},
     "typescript": {"import_statement"},
     "tsx": {"import_statement"},
-    "rust": {"use_declaration"},
+    "rust": {"use_declaration", "extern_crate_declaration"},
     "go": {"import_declaration"},
+    "java": {"import_declaration"},
 }
+_NAME_NODES = {
+    "identifier",
+    "type_identifier",
+    "property_identifier",
+    "field_identifier",
+    "private_property_identifier",
+}
+_COMMENT_NODES = {"comment", "line_comment", "block_comment"}
 _FUNCTION_VALUES = {"arrow_function", "function_expression", "function", "generator_function"}
+_JS_FAMILY = {"javascript", "typescript", "tsx"}
+_C_COMMENT = re.compile(r"/\*.*?\*/|//[^\n]*", re.DOTALL)
+_TRAILING_COMMA = re.compile(r",([)\]}>])")
 
 
-def code_facts(root: Path, languages: tuple[str, ...] = ("typescript", "tsx", "rust", "go")) -> list[FileFacts]:
-    """Names and the naive dump of every TypeScript/Rust/Go file: every definition name (functions,
-    methods, classes, interfaces, type aliases, enums; Rust macros, consts, statics, type aliases;
-    Go types, consts, vars) at any depth outside function bodies, JS/TS functions bound to a name
-    anywhere (test callbacks included), and module-level JS/TS variables. The naive dump holds
-    each import and each definition's text up to its body, verbatim."""
-    from lorekeeper.context.languages import parser_for, spec_for
+def _squash_code(text: str) -> str:
+    """Whitespace removed and a trailing comma before a closing bracket dropped (a header joined
+    on one line may lose it without losing anything)."""
+    return _TRAILING_COMMA.sub(r"\1", _WS.sub("", text))
 
+
+def code_facts(
+    root: Path, languages: tuple[str, ...] = ("javascript", "typescript", "tsx", "rust", "go", "java")
+) -> list[FileFacts]:
+    """The tree-sitter facts (`_tree_facts`) of every file of `languages` under `root`."""
     sources, _ = scan(Path(root))
     out = []
     for src in sources:
         spec = spec_for(src.rel)
-        if spec is None or spec.name not in languages:
-            continue
-        data = src.text.encode("utf-8")
-        tree = parser_for(spec.name).parse(data)
-        out.append(_code_facts(src.rel, data, tree.root_node, spec.name))
+        if spec is not None and spec.name in languages:
+            out.append(_tree_facts(src.rel, src.text, spec.name))
     return out
 
 
-def _code_facts(rel: str, data: bytes, root: object, lang: str) -> FileFacts:
-    f = FileFacts(rel)
+def _tree_facts(rel: str, text: str, lang: str) -> FileFacts:
+    """Names, signatures, imports and the naive dump of one JS/TS/Rust/Go/Java file, from the
+    grammar's own node types: every definition name (functions, methods, classes, interfaces,
+    type aliases, enums and their members, class fields; Rust macros, consts, statics, type
+    aliases, enum variants; Go types, consts, vars, interface methods; Java constructors, enum
+    constants, fields) outside Rust/Go/Java function bodies, JS/TS functions bound to a name
+    anywhere (test callbacks and object literals included) and module-level JS/TS variables.
+    Signatures: each function's or method's text up to its body, comments out, whitespace-free.
+    The naive dump holds each import and each definition's text up to its body, verbatim."""
+    from lorekeeper.context.languages import parser_for
+
+    data = text.encode("utf-8")
+    root = parser_for(lang).parse(data).root_node
+    f = FileFacts(rel, language=lang, source_parses=not root.has_error)
     naive = [rel + "\n"]
-    defs, imports = _DEF_NODES[lang], _IMPORT_NODES[lang]
+    defs, members, imports = _DEF_NODES[lang], _MEMBER_NODES[lang], _IMPORT_NODES[lang]
+    opaque = {"function_item"} if lang == "rust" else set()
+    if lang in ("go", "java"):
+        opaque = {"function_declaration", "method_declaration", "constructor_declaration", "func_literal"}
     stack = [root]
     while stack:
         node = stack.pop()
-        t = node.type  # type: ignore[attr-defined]
-        name = None
+        t = node.type
         if t in imports:
             naive.append(_line_span(data, node) + "\n")
+            f.imports.append(_squash_code(_tokens_text(node, node.end_byte)).rstrip(";"))
             continue
-        if t in defs:
-            name = node.child_by_field_name("name")  # type: ignore[attr-defined]
-        elif t == "variable_declarator":
-            value = node.child_by_field_name("value")  # type: ignore[attr-defined]
-            top = node.parent.parent  # type: ignore[attr-defined]
-            if top is not None and top.type == "export_statement":
-                top = top.parent
-            if (value is not None and value.type in _FUNCTION_VALUES) or (top is not None and top.type == "program"):
-                name = node.child_by_field_name("name")  # type: ignore[attr-defined]
-        if name is not None and name.type in ("identifier", "type_identifier", "property_identifier"):
-            f.names.add(name.text.decode("utf-8", "replace"))
-            body = node.child_by_field_name("body")  # type: ignore[attr-defined]
-            if t == "variable_declarator":
-                value = node.child_by_field_name("value")  # type: ignore[attr-defined]
-                body = (
-                    value.child_by_field_name("body") if value is not None and value.type in _FUNCTION_VALUES else value
-                )
-            stop: int = (
-                body.start_byte
-                if body is not None and t not in ("interface_declaration", "enum_item")
-                else node.end_byte  # type: ignore[attr-defined]
-            )
-            naive.append(_line_span(data, node, stop) + "\n")
-            if t in ("function_item", "function_declaration", "method_declaration") and lang != "typescript":
-                continue  # locals of a Rust/Go function are not definitions of the file
-        stack.extend(reversed(node.children))  # type: ignore[attr-defined]
+        names, header = _definition(node, lang, defs, members)
+        if names:
+            f.names.update(n.lstrip("#") for n in names)
+        if header is not None:
+            stop, is_function = header
+            if t not in members and t != "pair":  # (the naive floor of the last rounds, unchanged)
+                naive.append(_line_span(data, node, stop) + "\n")
+            if is_function:
+                f.signatures.append(_squash_code(_tokens_text(node, stop)).rstrip(";"))
+        if t in opaque:
+            continue  # the locals of a Rust/Go/Java function are not definitions of the file
+        stack.extend(reversed(node.children))
     f.naive = "".join(naive)
     return f
 
 
-def _line_span(data: bytes, node: object, stop: int | None = None) -> str:
-    start = data.rfind(b"\n", 0, node.start_byte) + 1  # type: ignore[attr-defined]
-    end = node.end_byte if stop is None else stop  # type: ignore[attr-defined]
+def _definition(node: Node, lang: str, defs: set[str], members: set[str]) -> tuple[list[str], tuple[int, bool] | None]:
+    """(names the node defines, (end of its header, whether it is a function) or None)."""
+    t = node.type
+    if t in defs or t in members:
+        found = [n for n in node.children_by_field_name("name") if n.type in _NAME_NODES]
+        if t == "field_definition":
+            found = [n for n in node.children_by_field_name("property") if n.type in _NAME_NODES]
+        if not found:
+            return [], None
+        body = node.child_by_field_name("body")
+        whole = body is None or t in ("interface_declaration", "enum_item")
+        stop = node.end_byte if body is None or whole else body.start_byte
+        return [_text(n) for n in found], (stop, t in _FUNCTION_NODES)
+    if t == "enum_body" and lang in _JS_FAMILY:  # bare TS enum members: `enum E { A, B }`
+        return [_text(c) for c in node.named_children if c.type == "property_identifier"], None
+    if t == "variable_declarator" and lang == "java":
+        parent = node.parent
+        if parent is not None and parent.type in ("field_declaration", "constant_declaration"):
+            name = node.child_by_field_name("name")
+            return ([_text(name)] if name is not None else []), None
+        return [], None
+    if t in ("variable_declarator", "pair") and lang in _JS_FAMILY:
+        name = node.child_by_field_name("name" if t == "variable_declarator" else "key")
+        value = node.child_by_field_name("value")
+        if name is None or name.type not in _NAME_NODES:
+            return [], None
+        if value is not None and value.type in _FUNCTION_VALUES:
+            fbody = value.child_by_field_name("body")
+            stop = fbody.start_byte if fbody is not None else node.end_byte
+            return [_text(name)], (stop, True)
+        top = node.parent.parent if node.parent is not None else None
+        if top is not None and top.type == "export_statement":
+            top = top.parent
+        if t == "variable_declarator" and top is not None and top.type == "program":
+            return [_text(name)], ((value.start_byte if value is not None else node.end_byte), False)
+    return [], None
+
+
+def _text(node: Node) -> str:
+    return (node.text or b"").decode("utf-8", "replace")
+
+
+def _tokens_text(node: Node, stop: int) -> str:
+    """The leaf tokens of `node` that end before `stop`, comments left out, joined by spaces."""
+    out: list[str] = []
+    stack = [node]
+    while stack:
+        n = stack.pop()
+        if n.start_byte >= stop or n.type in _COMMENT_NODES:
+            continue
+        if n.child_count == 0:
+            out.append(_text(n))
+            continue
+        stack.extend(reversed(n.children))
+    return " ".join(out)
+
+
+def _line_span(data: bytes, node: Node, stop: int | None = None) -> str:
+    start = data.rfind(b"\n", 0, node.start_byte) + 1
+    end = node.end_byte if stop is None else stop
     return data[start:end].decode("utf-8", "replace").rstrip()
