@@ -8,6 +8,7 @@ seed the relevance search, and the specificity sets the Boltzmann temperature.
 from __future__ import annotations
 
 import re
+import unicodedata
 from dataclasses import asdict, dataclass, field
 
 from lorekeeper.context.parse import words_of
@@ -15,39 +16,102 @@ from lorekeeper.context.parse import words_of
 TASK_TYPES = ("explore", "generate", "fix_bug", "refactor", "test", "review", "config", "deploy", "document")
 SCOPES = ("single_file", "multi_file", "cross_module", "project_wide")
 
-# First matching verb family wins; order matters ("fix the test" is a bug fix, not a test task).
-_TYPE_WORDS: tuple[tuple[str, tuple[str, ...]], ...] = (
-    (
-        "fix_bug",
-        (
-            "fix",
-            "bug",
-            "broken",
-            "crash",
-            "error",
-            "fails",
-            "failing",
-            "failure",
-            "wrong",
-            "regression",
-            "incorrect",
-            "exception",
-            "traceback",
-            "issue",
-            "ignores",
-            "doesn",
-            "not",
-            "nan",
-        ),
+# Weighted evidence, not first match: every cue found in the task adds its weight to one task
+# type and the highest total wins (ties: the order of TASK_TYPES). Cues are English and French
+# words (accents folded), error signatures and the sentence's form. Weights: STRONG for a word
+# that names the task ("refactor", "traceback"), WEAK for one that only leans ("config", "new").
+STRONG = 3.0
+WEAK = 1.0
+FIRST_WORD_BONUS = 2.0  # an imperative verb opening the request ("Add ...", "Corrige ...")
+ERROR_SIGNATURE = 4.0  # a traceback, an exception name, an `Error:` line, a Go panic
+PURPOSE_BONUS = 4.0  # "... to fix X" / "pour corriger": the goal outweighs the means
+OBJECT_BONUS = 4.0  # "add a test", "write docstrings": the object names the task, not the verb
+BUG_REPORT_FORM = 2.0  # a statement of behaviour ("X prints nothing when Y"): how bug titles read
+QUESTION_FORM = 2.0  # "how / where / what ..." or a trailing "?"
+
+# task type -> (words naming the task: STRONG, words leaning to it: WEAK); accents folded
+_CUE_WORDS: dict[str, tuple[str, str]] = {
+    "fix_bug": (
+        """fix fixes fixing bug bugs buggy broken crash crashes crashing crashed fails failing failed
+        regression incorrect incorrectly wrong wrongly traceback stacktrace segfault panic panics hang hangs
+        hanging freeze freezes leak leaks leaking deadlock corrupt corrupts corrupted misbehaves
+        corrige corriger corrigez repare reparer plante plantage crashe bogue beug casse cassee echoue
+        erreur erronee incorrecte""",
+        """error errors exception issue problem ignores ignored nan none null unexpected unexpectedly
+        instead expected actual anymore nothing empty twice doesn didn isn won probleme marche fonctionne""",
     ),
-    ("refactor", ("refactor", "rename", "extract", "simplify", "clean", "cleanup", "restructure", "split", "move")),
-    ("test", ("test", "tests", "testing", "coverage", "unittest", "pytest", "spec")),
-    ("review", ("review", "audit", "check", "inspect", "critique")),
-    ("config", ("config", "configure", "configuration", "setting", "settings", "env", "toml", "yaml", "dependency")),
-    ("deploy", ("deploy", "release", "ship", "publish", "docker", "kubernetes", "ci", "pipeline")),
-    ("document", ("document", "docs", "docstring", "readme", "explain", "comment", "describe")),
-    ("generate", ("add", "implement", "create", "generate", "write", "build", "support", "new", "introduce")),
-    ("explore", ("explore", "understand", "how", "where", "what", "find", "overview", "show", "why")),
+    "explore": (
+        "explore understand overview walkthrough comprendre apercu",
+        "how where what which explain happens fit together flow trace",
+    ),
+    "generate": (
+        """add implement create generate introduce support allow feature ajoute ajouter implemente
+        implementer cree creer permettre""",
+        "new build write option nouvelle nouveau nouvel ecris ecrire",
+    ),
+    "refactor": (
+        """refactor refactoring rename extract simplify restructure reorganize reorganise split migrate
+        deduplicate decouple inline refactorise refactoriser renomme renommer simplifie simplifier extrais
+        extraire decoupe decouper""",
+        "clean cleanup move modules nesting duplication imbrication",
+    ),
+    "test": (
+        "test tests coverage unittest unittests pytest spec specs fixture fixtures exercised",
+        "testing covered covering assert unitaires",
+    ),
+    "review": (
+        "review reviews audit critique relis relire revue relecture inspect",
+        "diff pr changes merge risky risks signale look check",
+    ),
+    "config": (
+        """config configure configuration configurer settings setting pin toml yaml yml env
+        environment variable dependency dependencies ini cfg parametre parametres""",
+        "ruff mypy lint level strict mode pyproject mod",
+    ),
+    "deploy": (
+        """deploy deployment deploiement deployer release publish ship docker kubernetes helm pypi
+        production livrer livraison wheels""",
+        "push image tag changelog ci pipeline workflow runners actions version",
+    ),
+    "document": (
+        "document documentation docs doc docstring docstrings readme tutorial guide documente documenter",
+        "comment comments clarify describe section",
+    ),
+}
+
+
+def _words(text: str) -> tuple[str, ...]:
+    return tuple(text.split())
+
+
+_CUES: dict[str, tuple[tuple[str, float], ...]] = {
+    kind: tuple((w, STRONG) for w in _words(strong)) + tuple((w, WEAK) for w in _words(weak))
+    for kind, (strong, weak) in _CUE_WORDS.items()
+}
+# "add a test", "write docstrings", "ajoute une section à la doc": the object decides
+_OBJECTS = {
+    "test": ("test", "tests", "unit", "unittest", "unittests", "coverage", "regression"),
+    "document": ("doc", "docs", "docstring", "docstrings", "documentation", "readme", "section", "comments"),
+    "config": ("config", "configuration", "setting", "settings"),
+}
+_MAKE_VERBS = frozenset(
+    _words("add write create generate improve update increase ajoute ajouter ecris ecrire cree creer mets ameliore")
+)
+_QUESTION_WORDS = frozenset(_words("how where what which who why when comment ou quel quelle quels pourquoi quand"))
+_WHY = frozenset(("why", "pourquoi"))
+_PURPOSE = re.compile(r"\b(?:to|in order to|pour|afin de)\s+(?:fix|correct|repair|corriger|reparer)\b")
+_ERROR_SIGNS = re.compile(
+    r"Traceback \(most recent call last\)|^\s*File \"[^\"]+\", line \d+|^\s*(?:error|panic|fatal)(?:\[\w+\])?:"
+    r"|\bpanic: |\bthread '[^']*' panicked|\bsegmentation fault\b",
+    re.M | re.I,
+)
+_EXCEPTION_NAME = re.compile(r"\b[A-Z]\w*(?:Error|Exception|Warning)\b")
+# verbs in the third person that describe what code does: a bug title states the behaviour
+_BEHAVIOUR = frozenset(
+    _words(
+        """accepts rejects returns prints raises throws ignores shows hangs loses drops skips breaks leaks
+        swallows overrides duplicates produces emits renvoie retourne affiche ignore perd"""
+    )
 )
 _URGENT = ("urgent", "asap", "critical", "production", "prod", "outage", "blocker", "hotfix", "now")
 _BROAD = ("codebase", "project", "everything", "all", "whole", "entire", "architecture", "overall", "global")
@@ -96,6 +160,73 @@ _TARGET_FILE = re.compile(r"[\w./-]+\.(?:py|pyi|ts|tsx|js|jsx|mjs|rs|go|java|md|
 _IDENT = re.compile(r"`([^`]+)`|\b([A-Za-z_]\w*(?:\.[A-Za-z_]\w*)+|[a-z]+_[\w]+|[a-z]+[A-Z]\w*|[A-Z][a-z]+[A-Z]\w*)\b")
 
 
+def _fold(text: str) -> str:
+    """Lower case without accents ("Écris" -> "ecris"), so French cues match however typed."""
+    decomposed = unicodedata.normalize("NFKD", text.lower())
+    return "".join(c for c in decomposed if not unicodedata.combining(c))
+
+
+def evidence(task: str) -> dict[str, tuple[float, str]]:
+    """Each task type's total weight of evidence in `task` and the cue that weighed most."""
+    folded = _fold(task)
+    words = re.findall(r"[a-z0-9_]+", folded)
+    cue_of = {w: (kind, weight) for kind, cues in _CUES.items() for w, weight in cues}
+    scores: dict[str, float] = dict.fromkeys(TASK_TYPES, 0.0)
+    best: dict[str, tuple[float, str]] = {}
+
+    def add(kind: str, weight: float, why: str) -> None:
+        scores[kind] += weight
+        if weight > best.get(kind, (0.0, ""))[0]:
+            best[kind] = (weight, why)
+
+    seen: set[str] = set()
+    for w in words:
+        hit = cue_of.get(w)
+        if hit is not None and w not in seen:  # a word counts once: "test ... tests" is one cue
+            seen.add(w)
+            add(hit[0], hit[1], w)
+    first = words[0] if words else ""
+    opening = cue_of.get(first)
+    if opening is not None and opening[1] == STRONG:
+        add(opening[0], FIRST_WORD_BONUS, first)
+    # "add a test", "écris des tests", "write docstrings": the object names the task
+    for k, w in enumerate(words):
+        if w in _MAKE_VERBS:
+            for obj in words[k + 1 : k + 5]:
+                kind = next((t for t, objs in _OBJECTS.items() if obj in objs), None)
+                if kind is not None:
+                    add(kind, OBJECT_BONUS, f"{w} {obj}")
+                    break
+    if _PURPOSE.search(folded):
+        add("fix_bug", PURPOSE_BONUS, "to fix")
+    if _ERROR_SIGNS.search(task) or _EXCEPTION_NAME.search(task):
+        sign = _EXCEPTION_NAME.search(task)
+        add("fix_bug", ERROR_SIGNATURE, sign.group(0) if sign else "traceback")
+    question = first in _QUESTION_WORDS or folded.rstrip().endswith("?")
+    imperative = opening is not None and opening[1] == STRONG
+    behaviour = next((w for w in words if w in _BEHAVIOUR), None)
+    if first in _WHY and (scores["fix_bug"] > 0 or behaviour):
+        # "why does X crash", "pourquoi X renvoie 0": a question about a symptom reports a bug
+        add("fix_bug", QUESTION_FORM, first)
+    elif question:
+        add("explore", QUESTION_FORM, first if first in _QUESTION_WORDS else "?")
+    elif not imperative and behaviour:
+        add("fix_bug", BUG_REPORT_FORM, behaviour)
+    return {k: (v, best.get(k, (0.0, ""))[1]) for k, v in scores.items()}
+
+
+def _task_type(task: str) -> tuple[str, str, float]:
+    """(task type, the cue that decided it, confidence) by weighted evidence; no cue: explore."""
+    ev = evidence(task)
+    ranked = sorted(TASK_TYPES, key=lambda k: (-ev[k][0], TASK_TYPES.index(k)))
+    top, second = ev[ranked[0]][0], ev[ranked[1]][0]
+    if top <= 0:
+        return "explore", "", 0.4
+    # the winner's share of the evidence, sharpened by its lead over the runner-up
+    confidence = 0.5 + 0.5 * (top - second) / top
+    return ranked[0], ev[ranked[0]][1], round(min(0.99, confidence), 2)
+
+
 def classify(task: str | None) -> StructuredIntent:
     """Classify `task` (None or empty: an exploration of the whole tree)."""
     text = (task or "").strip()
@@ -103,13 +234,7 @@ def classify(task: str | None) -> StructuredIntent:
         return StructuredIntent("", "explore", 1.0, [], [], "project_wide", None, 0.0, "", 0.0)
     lowered = text.lower()
     raw_words = re.findall(r"[a-z0-9_]+", lowered)
-    task_type, verb, confidence = "explore", "", 0.4
-    for kind, words in _TYPE_WORDS:
-        hit = next((w for w in raw_words if w in words), None)
-        if hit is not None:
-            task_type, verb = kind, hit
-            confidence = 0.95 if raw_words and raw_words[0] == hit else 0.75
-            break
+    task_type, verb, confidence = _task_type(text)
     files = _TARGET_FILE.findall(text)
     idents: list[str] = []
     for m in _IDENT.finditer(text):
