@@ -105,12 +105,20 @@ _ERROR_SIGNS = re.compile(
     r"|\bpanic: |\bthread '[^']*' panicked|\bsegmentation fault\b",
     re.M | re.I,
 )
-_EXCEPTION_NAME = re.compile(r"\b[A-Z]\w*(?:Error|Exception|Warning)\b")
+_EXCEPTION_NAME = re.compile(
+    r"\b[A-Z]\w*(?:Error|Exception|Warning)\b"
+    r"|\b(?:Bad|Missing|NoSuch|Invalid|Illegal|Unknown|Unexpected|Unsupported)[A-Z][a-z]\w*\b"
+)
+# a CamelCase name next to "raise"/"throw" is an exception whatever its suffix (click's BadParameter)
+_RAISED_NAME = re.compile(
+    r"\b(?:raises?|raised|raising|throws?|thrown|throwing|l[eè]ve)\s+(?:an?\s+|une?\s+)?([A-Z][a-z]+[A-Z]\w*)\b"
+    r"|\b([A-Z][a-z]+[A-Z]\w*)\s+(?:is\s+|was\s+|gets\s+)?(?:raised|thrown)\b"
+)
 # verbs in the third person that describe what code does: a bug title states the behaviour
 _BEHAVIOUR = frozenset(
     _words(
         """accepts rejects returns prints raises throws ignores shows hangs loses drops skips breaks leaks
-        swallows overrides duplicates produces emits renvoie retourne affiche ignore perd"""
+        swallows overrides duplicates produces emits raised thrown renvoie retourne affiche ignore perd"""
     )
 )
 _URGENT = ("urgent", "asap", "critical", "production", "prod", "outage", "blocker", "hotfix", "now")
@@ -130,7 +138,7 @@ STOPWORDS = frozenset(
     their them us so such than too very just also only all any some each every more most other same own
     fix bug issue error make use using used get set add implement support please need needs want wants
     code file files function functions method methods class classes when after before without within
-    instead doesn don t s""".split()  # noqa: SIM905 - a word list reads better as text
+    instead doesn don t s traceback recent last line""".split()  # noqa: SIM905 - a word list reads better as text
 )
 # Specificity: how concentrated the token allocation should be (0 broad .. 1 one named spot).
 SPECIFICITY_PER_TARGET = 0.25  # each explicit file or identifier named in the task
@@ -151,9 +159,30 @@ class StructuredIntent:
     action_verb: str
     specificity: float
     identifiers: list[str] = field(default_factory=list)  # whole identifiers as written (snake/camel)
+    exceptions: list[str] = field(default_factory=list)  # exception names quoted ("KeyError")
+    frames: list[tuple[str, int, str]] = field(default_factory=list)  # traceback (path, line, function)
 
     def to_dict(self) -> dict[str, object]:
         return asdict(self)
+
+
+# a stack frame in a pasted traceback: Python `File "p.py", line 3, in f`, JS `at f (p.js:3:7)`,
+# Go `\tp.go:3 +0x1d`, or any `path.ext:line`
+_FRAME_PY = re.compile(r'File "([^"]+)", line (\d+)(?:, in ([\w<>.]+))?')
+_FRAME_AT = re.compile(r"\bat (?:([\w$.<>]+) )?\(?([\w./@-]+\.(?:js|jsx|ts|tsx|mjs)):(\d+)(?::\d+)?\)?")
+_FRAME_ANY = re.compile(r"(?<![\w/.-])([\w./-]+\.(?:py|go|rs|java|c|cc|cpp)):(\d+)\b")
+
+
+def stack_frames(text: str) -> list[tuple[str, int, str]]:
+    """(path, line, function or "") of every stack frame in `text`, in order, without repeats."""
+    out: list[tuple[str, int, str]] = []
+    for m in _FRAME_PY.finditer(text):
+        out.append((m.group(1), int(m.group(2)), m.group(3) or ""))
+    for m in _FRAME_AT.finditer(text):
+        out.append((m.group(2), int(m.group(3)), (m.group(1) or "").rsplit(".", 1)[-1]))
+    if not out:
+        out.extend((m.group(1), int(m.group(2)), "") for m in _FRAME_ANY.finditer(text))
+    return list(dict.fromkeys(out))
 
 
 _TARGET_FILE = re.compile(r"[\w./-]+\.(?:py|pyi|ts|tsx|js|jsx|mjs|rs|go|java|md|toml|yaml|yml|json|cfg|ini)\b")
@@ -199,9 +228,9 @@ def evidence(task: str) -> dict[str, tuple[float, str]]:
                     break
     if _PURPOSE.search(folded):
         add("fix_bug", PURPOSE_BONUS, "to fix")
-    if _ERROR_SIGNS.search(task) or _EXCEPTION_NAME.search(task):
-        sign = _EXCEPTION_NAME.search(task)
-        add("fix_bug", ERROR_SIGNATURE, sign.group(0) if sign else "traceback")
+    if _ERROR_SIGNS.search(task) or _EXCEPTION_NAME.search(task) or _RAISED_NAME.search(task):
+        sign = _EXCEPTION_NAME.search(task) or _RAISED_NAME.search(task)
+        add("fix_bug", ERROR_SIGNATURE, (sign.group(sign.lastindex or 0) if sign else "") or "traceback")
     question = first in _QUESTION_WORDS or folded.rstrip().endswith("?")
     imperative = opening is not None and opening[1] == STRONG
     behaviour = next((w for w in words if w in _BEHAVIOUR), None)
@@ -280,4 +309,8 @@ def classify(task: str | None) -> StructuredIntent:
         action_verb=verb,
         specificity=specificity,
         identifiers=[i for i in idents if "." not in i or not _TARGET_FILE.fullmatch(i)],
+        exceptions=list(
+            dict.fromkeys([*_EXCEPTION_NAME.findall(text), *(a or b for a, b in _RAISED_NAME.findall(text))])
+        ),
+        frames=stack_frames(text),
     )
