@@ -59,3 +59,16 @@ def test_confidence_reflects_the_margin() -> None:
     assert clear.task_type == mixed.task_type == "fix_bug"
     assert clear.confidence > mixed.confidence
     assert clear.action_verb == "fix"
+
+
+def test_exceptions_and_stack_frames_are_slots() -> None:
+    py = classify(
+        'Traceback (most recent call last):\n  File "/site-packages/click/core.py", line 12, in main\nKeyError: 1'
+    )
+    assert py.frames == [("/site-packages/click/core.py", 12, "main")] and py.exceptions == ["KeyError"]
+    js = classify("TypeError: x is undefined\n    at parseArgs (src/cli/args.ts:40:7)")
+    assert js.frames == [("src/cli/args.ts", 40, "parseArgs")]
+    go = classify("panic: runtime error: index out of range\n\t/home/u/cobra/command.go:812 +0x1d")
+    assert go.task_type == "fix_bug" and go.frames == [("/home/u/cobra/command.go", 812, "")]
+    # click names its exceptions without an Error suffix: next to "raise" they still count
+    assert classify("resolve_command raises NoSuchCommand for upper-case names").exceptions == ["NoSuchCommand"]

@@ -81,6 +81,7 @@ DEFAULT_STRATEGY = Strategy(error_paths=False, tests=False, body_share=1.0)
 ERROR_PATH_BOOST = 0.3  # relevance multiplier bonus (x1.3) of a relevant definition on an error path
 RAISER_SHARE = 0.9  # a definition raising an exception the task names matches this share of the best match
 FRAME_SHARE = 1.05  # a traceback frame's definition matches above the best word match: it is the bug
+MAX_RAISERS = 3  # a named exception raised by more relevant definitions than this points at none
 MAX_FRAMES = 4  # the innermost frames of a pasted traceback (the ones in the tree)
 MAX_TESTS = 2  # test functions sent whole for fix_bug / test tasks
 TEST_MIN_RELEVANCE = 0.05  # ...among the test definitions at least this relevant
@@ -129,15 +130,23 @@ def intent_focus(
             notes.append(f"traceback frame {_qual(files, key)}")
         named = set(intent.exceptions)
         boosted = 0
+        raisers: dict[str, list[tuple[int, int]]] = {}
+        encoded: dict[int, bytes] = {}
         for key, v in list(def_rel.items()):
-            code = _body(files, key)
+            code = _body(files, key, encoded)
             if not _ERROR_CODE.search(code):
                 continue
             def_rel[key] = min(1.0, v * (1 + ERROR_PATH_BOOST))
             boosted += 1
-            if named and any(re.search(rf"\b(?:raise|throw new|throw)\s+{re.escape(n)}\b", code) for n in named):
+            for n in named:
+                if re.search(rf"\b(?:raise|throw new|throw)\s+(?:\w+\.)*{re.escape(n)}\b", code):
+                    raisers.setdefault(n, []).append(key)
+        for n, keys in sorted(raisers.items()):
+            if len(keys) > MAX_RAISERS:  # TypeError, ValueError: raised everywhere, it points nowhere
+                continue
+            for key in keys:
                 matches[key] = max(matches.get(key, 0.0), RAISER_SHARE * best)
-                notes.append(f"raises {'/'.join(sorted(named))}: {_qual(files, key)}")
+                notes.append(f"raises {n}: {_qual(files, key)}")
         if boosted:
             notes.append(f"{boosted} relevant definitions on error paths ranked higher")
     tests: list[tuple[int, int]] = []
@@ -156,10 +165,16 @@ def intent_focus(
     return IntentFocus(def_rel, matches, tests, plan.body_share, notes)
 
 
-def _body(files: list[ParsedFile], key: tuple[int, int]) -> str:
+def _body(files: list[ParsedFile], key: tuple[int, int], cache: dict[int, bytes] | None = None) -> str:
+    """The body of a definition (its offsets are in UTF-8 bytes)."""
     pf = files[key[0]]
     d = pf.definitions[key[1]]
-    return pf.text[d.body_start : d.end] if d.body_start < d.end else ""
+    if d.body_start >= d.end:
+        return ""
+    if pf.text.isascii():
+        return pf.text[d.body_start : d.end]
+    src = cache.setdefault(key[0], pf.text.encode("utf-8")) if cache is not None else pf.text.encode("utf-8")
+    return src[d.body_start : d.end].decode("utf-8", "replace")
 
 
 def _qual(files: list[ParsedFile], key: tuple[int, int]) -> str:

@@ -88,6 +88,7 @@ _CUES: dict[str, tuple[tuple[str, float], ...]] = {
     kind: tuple((w, STRONG) for w in _words(strong)) + tuple((w, WEAK) for w in _words(weak))
     for kind, (strong, weak) in _CUE_WORDS.items()
 }
+_CUE_OF = {w: (kind, weight) for kind, cues in _CUES.items() for w, weight in cues}  # word -> its cue
 # "add a test", "write docstrings", "ajoute une section à la doc": the object decides
 _OBJECTS = {
     "test": ("test", "tests", "unit", "unittest", "unittests", "coverage", "regression"),
@@ -199,7 +200,7 @@ def evidence(task: str) -> dict[str, tuple[float, str]]:
     """Each task type's total weight of evidence in `task` and the cue that weighed most."""
     folded = _fold(task)
     words = re.findall(r"[a-z0-9_]+", folded)
-    cue_of = {w: (kind, weight) for kind, cues in _CUES.items() for w, weight in cues}
+    cue_of = _CUE_OF
     scores: dict[str, float] = dict.fromkeys(TASK_TYPES, 0.0)
     best: dict[str, tuple[float, str]] = {}
 
