@@ -138,12 +138,18 @@ def intent_focus(
                 continue
             def_rel[key] = min(1.0, v * (1 + ERROR_PATH_BOOST))
             boosted += 1
-            for n in named:
+            # a class holds every raise of its methods; a test raising it only checks it is raised
+            code_fn = files[key[0]].definitions[key[1]].kind == "function" and not _is_test_file(files[key[0]].rel)
+            for n in named if code_fn else ():
                 if re.search(rf"\b(?:raise|throw new|throw)\s+(?:\w+\.)*{re.escape(n)}\b", code):
                     raisers.setdefault(n, []).append(key)
+        defined = {d.name for pf in files for d in pf.definitions if d.kind == "class" and d.name in raisers}
         for n, keys in sorted(raisers.items()):
-            if len(keys) > MAX_RAISERS:  # TypeError, ValueError: raised everywhere, it points nowhere
-                continue
+            if len(keys) > MAX_RAISERS:
+                if n not in defined:  # TypeError, ValueError: raised everywhere, it points nowhere
+                    continue
+                # the tree's own exception raised in many places: the places the task's words match best
+                keys = sorted(keys, key=lambda k: (-matches.get(k, 0.0), -def_rel.get(k, 0.0), k))[:MAX_RAISERS]
             for key in keys:
                 matches[key] = max(matches.get(key, 0.0), RAISER_SHARE * best)
                 notes.append(f"raises {n}: {_qual(files, key)}")
@@ -238,6 +244,8 @@ def _target_tests(
         d = pf.definitions[key[1]]
         if d.kind != "function" or v < TEST_MIN_RELEVANCE or not _is_test_file(pf.rel):
             continue
+        if not d.name.lower().startswith("test") and pf.language in ("python", "go", "java", "rust"):
+            continue  # a helper or a fake class inside a test file, not a test
         stem = pf.rel.rsplit("/", 1)[-1].rsplit(".", 1)[0].lower()
         own_file = any(stem in (f"test_{s}", f"{s}_test", f"{s}.test", f"{s}.spec") for s in stems)
         calls = bool(names & (d.calls | set(d.identifiers)))
