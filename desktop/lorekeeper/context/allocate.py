@@ -4,6 +4,10 @@ budget_i = total x exp(beta x E_i) / sum_j exp(beta x E_j), with E_i the file's 
 inverse temperature beta growing with the task's specificity: a precise task concentrates the
 budget on its few files, a broad one spreads it. Budgets are clamped per file, then each file
 gets the richest mode whose exact token cost fits its budget.
+
+`intent_focus` is how the task type changes the plan before that (`STRATEGIES`): a bug fix
+promotes traceback frames, raisers of the named exception and error paths, and pins the tests of
+the matched code; measured by tests/bench/bench_intent.py.
 """
 
 from __future__ import annotations
