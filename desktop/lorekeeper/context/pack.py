@@ -32,7 +32,7 @@ from pathlib import Path
 from typing import Any
 
 from lorekeeper.context import tokens
-from lorekeeper.context.allocate import boltzmann, temperature
+from lorekeeper.context.allocate import boltzmann, intent_focus, strategy, temperature
 from lorekeeper.context.intent import StructuredIntent, classify
 from lorekeeper.context.mmr import shared_lines
 from lorekeeper.context.parse import ParsedFile, parse_file
@@ -302,6 +302,7 @@ def pack_parsed(
     budget: int | None = None,
     mode: str = "auto",
     started: float | None = None,
+    intent_hook: bool = True,
 ) -> Generator[tuple[int, int, str], None, PackResult]:
     """The pipeline after parsing (files and their exact token counts given), so that several
     packs of one tree (tasks, budgets) parse it once."""
@@ -325,6 +326,13 @@ def pack_parsed(
     else:
         file_rel, def_rel, communities, call_graph = [0.0] * len(files), {}, [-1] * len(files), None
         matches = {}
+    tests: list[tuple[int, int]] = []
+    body_share = 1.0
+    if intent_hook and need_graph and files:  # the task type's strategy (allocate.intent_focus)
+        focus = intent_focus(files, intent, def_rel, matches)
+        def_rel, matches, tests, body_share = focus.def_rel, focus.matches, focus.tests, focus.body_share
+        if focus.notes:
+            layers[0]["note"] += "; " + "; ".join(focus.notes[:6])
     layers.append(
         _layer("relevance", input_tokens, input_tokens, time.perf_counter() - t_rank, "graph, PageRank, heat")
     )
@@ -333,7 +341,7 @@ def pack_parsed(
     cap = input_tokens if budget is None else min(budget, input_tokens)
     if mode == "auto" and budget is None:
         cap = max(1, int(input_tokens * AUTO_DEFAULT_SHARE)) if input_tokens else 0
-    packer = _Packer(files, counts, file_rel, def_rel, intent, mode, cap, call_graph, matches)
+    packer = _Packer(files, counts, file_rel, def_rel, intent, mode, cap, call_graph, matches, tests, body_share)
     packer.decide()
     planned = sum(packer.sent(i) for i in packer.rendered)
     modes = Counter(r.mode for r in packer.rendered.values())
@@ -438,6 +446,8 @@ class _Packer:
         cap: int,
         call_graph: Any = None,
         matches: dict[tuple[int, int], float] | None = None,
+        intent_tests: list[tuple[int, int]] | None = None,
+        body_share: float = 1.0,
     ) -> None:
         self.files = files
         self.counts = counts
@@ -459,6 +469,8 @@ class _Packer:
         self.call_graph = call_graph
         self.focus = False  # a tree too large for the budget: lean maps keep only the task's bodies
         self.matches = matches or {}
+        self.intent_tests = intent_tests or []  # FixBug / Test: the target's tests, sent whole
+        self.body_share = body_share  # the intent's multiplier of the share spent on bodies first
         self.pinned: set[int] = set()  # files holding the task's own bodies: downgraded last
         self.targets: set[int] = set()  # files the task names or whose code matches it best
         self.indexed: set[int] = set()  # files sent as their path only, in the index section
@@ -693,10 +705,12 @@ class _Packer:
                 for c in [c for c in callers if not _is_test(self.files[c[0]].rel)][:MAX_CALLERS]:
                     add(c)
                     pinned_callers.append(c)
-            if self.intent.task_type == "fix_bug":
+            if strategy(self.intent.task_type).tests:
                 for c in by_rel(set(tests))[:MAX_TEST_CALLERS]:
                     add(c)
         for k in self._around_target(top, pinned_callers, callees, by_match, seen):
+            add(k)
+        for k in self.intent_tests:
             add(k)
         for k in seeds:
             add(k)
@@ -750,7 +764,7 @@ class _Packer:
         outline does not fit, that part grows to PIN_SHARE; the files holding them are pinned."""
         large = sum(self.cost(i, "signatures") for i in range(len(self.files))) > avail
         self.focus = large
-        cap = int(avail * (PIN_SHARE if large else BODY_SHARE))
+        cap = int(avail * (PIN_SHARE if large else BODY_SHARE) * self.body_share)
         named = [t.lower().lstrip("./") for t in self.intent.targets if "/" in t or t.endswith(_CODE_EXTS)]
         self.targets |= {i for i, pf in enumerate(self.files) if any(pf.rel.lower().endswith(t) for t in named)}
         spent = 0
