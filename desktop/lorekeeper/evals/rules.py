@@ -68,11 +68,15 @@ def canonical_type(rtype: Any, *, file: str | None, rule_id: str) -> str:
             return rtype
         if rtype in ALIASES:
             return ALIASES[rtype]
-        if rtype in REFUSED:
+        dashed = rtype.strip().lower().replace("_", "-")  # contains_json, LLM-Rubric: promptfoo's names
+        refused = rtype if rtype in REFUSED else dashed if dashed in REFUSED else None
+        if refused is not None:
             raise InvalidSpecError(
-                f"rule type {rtype!r} is not supported: {REFUSED[rtype]}", file=file, rule_id=rule_id
+                f"rule type {rtype!r} is not supported: {REFUSED[refused]}", file=file, rule_id=rule_id
             )
-        close = difflib.get_close_matches(rtype, [*RULE_TYPES, *ALIASES], n=1)
+        lower = rtype.strip().lower()
+        close = [lower] if lower in RULE_TYPES or lower in ALIASES else []
+        close = close or difflib.get_close_matches(rtype, [*RULE_TYPES, *ALIASES], n=1)
         if close:
             hint = f"did you mean {ALIASES.get(close[0], close[0])!r}? "
         else:

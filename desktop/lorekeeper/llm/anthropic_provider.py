@@ -113,7 +113,7 @@ class AnthropicProvider(Provider):
             # The Messages API authenticates with x-api-key. SDK 2.x sends `api_key` as a Bearer
             # token only; 1.x sends X-Api-Key and merges this one with it (one header either way).
             # The Bearer header is dropped: next to x-api-key it would send the key a second time.
-            default_headers={"X-Api-Key": key, "Authorization": Omit()},
+            default_headers={"X-Api-Key": key, "Authorization": Omit()},  # type: ignore[dict-item]
         )
 
     def _request(self, prompt: str, system: str) -> dict[str, Any]:
