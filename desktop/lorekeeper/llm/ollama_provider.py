@@ -102,7 +102,17 @@ class OllamaProvider(Provider):
                     if text:
                         started = True
                         yield text
+                if not started:  # reported, not asked again (as the other providers do)
+                    raise LLMUnavailableError(
+                        f"the model sent an empty answer (stop reason {self.last_stop_reason or 'none'}); "
+                        "it was not asked again: rephrase or try again",
+                        provider=self.name,
+                        reason="empty_answer",
+                        stop_reason=self.last_stop_reason or None,
+                    )
                 return
+            except LLMUnavailableError:
+                raise  # already ours (the empty answer)
             except Exception as exc:  # noqa: BLE001 - SDK errors become one stable code
                 err = self._translate(exc)
                 retryable = getattr(err, "details", {}).get("retryable", False)
