@@ -248,6 +248,10 @@ def parse_rule(raw: Any, index: int, *, file: str | None = None) -> Rule:
                 raise InvalidSpecError(
                     f"invalid JSON Schema: {exc.message}", file=file, rule_id=rid, field="value"
                 ) from None
+            except RecursionError:
+                raise InvalidSpecError(
+                    "the JSON Schema is nested too deeply to check", file=file, rule_id=rid, field="value"
+                ) from None
     else:
         if "value" not in raw or raw["value"] is None:
             raise InvalidSpecError("missing 'value'", file=file, rule_id=rid)
@@ -321,6 +325,8 @@ def parse_rules(data: Any, *, file: str | None = None) -> RuleSet:
 def parse_rules_text(text: str, *, file: str | None = None) -> RuleSet:
     try:
         data = json.loads(text, object_pairs_hook=_reject_duplicates)
+    except RecursionError:
+        raise InvalidSpecError("the rules file is nested too deeply to read", file=file) from None
     except (json.JSONDecodeError, ValueError) as exc:
         raise InvalidSpecError(f"not valid JSON: {exc}", file=file) from None
     return parse_rules(data, file=file)
