@@ -382,3 +382,28 @@ def test_flags_keep_re_semantics() -> None:
     assert not result({"type": "regex_match", "pattern": "^b"}, "a\nb").passed
     assert result({"type": "regex_match", "pattern": "A.B", "flags": "is"}, "a\nb").passed
     assert result({"type": "regex_match", "pattern": r"\bcafé\b", "flags": "i"}, "CAFÉ noir").passed
+
+
+@pytest.mark.parametrize(
+    ("rule", "field"),
+    [
+        ({"type": "contains_any", "value": []}, "value"),
+        ({"type": "icontains"}, "value"),
+        ({"type": "min_words", "value": -1}, "value"),
+        ({"type": "equals", "value": {"a": 1}}, "value"),
+        ({"type": "regex_match"}, "pattern"),
+        ({"type": "regex_match", "pattern": "("}, "pattern"),
+        ({"type": "regex_match", "pattern": "a", "flags": "x"}, "flags"),
+        ({"type": "icontains", "value": "a", "severity": "error"}, "severity"),
+        ({"type": "no_such", "value": "a"}, "type"),
+        ({"type": "llm-rubric", "value": "a"}, "type"),
+    ],
+)
+def test_every_refusal_names_the_field(rule: dict, field: str) -> None:
+    """README: refused when the file loads, ERR_INVALID_SPEC naming the rule id and the field."""
+    err = spec_error(rule)
+    assert err.field == field, str(err)
+
+
+def test_equals_with_a_json_value_points_at_is_json() -> None:
+    assert "is_json" in str(spec_error({"type": "equals", "value": {"a": 1}}))
