@@ -421,3 +421,16 @@ def test_demo_learnings_reach_their_projects_prompts(demo_workspace):
     assert "- Storefront prices are integer cents" in r.stdout and "Odoo" not in r.stdout.split("\n\n")[1]
     with demo_workspace.store.session() as s:
         assert s.scalar(select(func.count()).select_from(AnswerRecord)) == 0
+
+
+def test_rules_add_and_edit_warn_about_nested_quantifiers(workspace):
+    """The same load-time warning as `skills validate` and `eval --json`: saved, but the operator is told."""
+    args = ("skills", "rules", "add", "code-review", "--id", "slow", "--type", "regex_match", "--pattern", "(.*a){20}")
+    r = cli(workspace, *args)
+    assert r.returncode == 0, r.stderr
+    assert "warning: rule slow: pattern '(.*a){20}' nests quantifiers" in r.stderr
+    r = cli(workspace, "skills", "rules", "edit", "code-review", "slow", "--pattern", r"^(a+)+$", "--json")
+    assert r.returncode == 0, r.stderr
+    assert "nests quantifiers" in json.loads(r.stdout)["warnings"][0]
+    r = cli(workspace, "skills", "rules", "edit", "code-review", "slow", "--pattern", "^a+$", "--json")
+    assert "warnings" not in json.loads(r.stdout) and "nests" not in r.stderr

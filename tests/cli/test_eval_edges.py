@@ -102,3 +102,25 @@ def test_skills_validate_warns_about_nested_quantifiers(tmp_path: Path) -> None:
     assert out["valid"] is True and "rule s1" in out["warnings"][0]
     text = lk("skills", "validate", str(d))
     assert b"warning" in text.stdout and b"nests quantifiers" in text.stdout
+
+
+@pytest.mark.parametrize("depth", [1000, 100_000])
+def test_a_deeply_nested_rules_file_is_an_invalid_spec_naming_the_file(tmp_path: Path, depth: int) -> None:
+    from helpers.cli import run_lorekeeper
+
+    f = tmp_path / "deep.evals.json"
+    f.write_text("[" * depth, encoding="utf-8")
+    schema = tmp_path / "schema.evals.json"
+    deep_schema = '{"items":' * 400 + "{}" + "}" * 400  # readable JSON; too deep for the schema check
+    rule = '{"id": "deep-schema", "type": "is_json", "severity": "warning", "value": ' + deep_schema + "}"
+    schema.write_text('{"rules": [' + rule + "]}", encoding="utf-8")
+    response = tmp_path / "r.txt"
+    response.write_text("{}", encoding="utf-8")
+    for path in (f, schema):
+        r = run_lorekeeper("eval", "--rules", str(path), "--response", str(response), "--json")
+        assert r.returncode == 2, (r.returncode, r.stderr)
+        err = json.loads(r.stdout)["error"]
+        assert err["code"] == "ERR_INVALID_SPEC" and err["file"] == str(path) and "nested too deeply" in err["message"]
+        assert "Traceback" not in r.stderr
+        if path == schema:
+            assert err["rule_id"] == "deep-schema" and err["field"] == "value"

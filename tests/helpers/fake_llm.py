@@ -43,6 +43,7 @@ class Behaviour:
     chunk_delay: float = 0.0  # seconds between two streamed pieces
     stop_reason: str = "end_turn"  # Anthropic: why the answer ended ("max_tokens": cut at the limit)
     drop_times: int = 0  # close the first N connections without a byte of answer (a connection error)
+    done_reason: str = "stop"  # Ollama: why the answer ended ("length": cut at num_predict)
 
 
 def last_user_text(body: dict[str, Any]) -> str:
@@ -340,7 +341,7 @@ class FakeOllama(FakeServer):
             "created_at": stamp,
             "message": {"role": "assistant", "content": ""},
             "done": True,
-            "done_reason": "stop",
+            "done_reason": b.done_reason,
             "total_duration": 1000,
             "eval_count": 3,
         }

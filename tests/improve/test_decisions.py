@@ -73,6 +73,17 @@ def test_related_learnings_need_relevance_not_shared_stop_words(ws):
     assert rules("security-audit") == []  # "review", "code" and "finding" are generic across the library
 
 
+def test_a_learning_naming_a_skills_trigger_is_related(ws):
+    # "changelog" is a trigger of release-notes only; dependency-upgrade's description also
+    # mentions changelogs, which must not make the trigger word generic
+    ws.learnings.add("Use ISO dates in the changelog", source="fixit")
+    ws.learnings.add("Always check the weather before leaving the house", source="fixit")
+    from lorekeeper.improve.evidence import related_learnings
+
+    rel = [str(x["rule"]) for x in related_learnings(ws.skills, ws.learnings, "release-notes", "", [])]
+    assert rel == ["Use ISO dates in the changelog"]
+
+
 def test_approve_with_edits_signs_the_edit(weak_ws):
     from lorekeeper.cli import main
 

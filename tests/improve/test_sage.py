@@ -144,3 +144,14 @@ def test_lenient_forms_real_models_use():
     assert ans.reason == "adds a push example"
     ans = parse_sage_answer("<<<SKILL\n---\nname: s\ndescription: d\n---\nBody\nSKILL>>>", "s")
     assert ans.reason == "Sage rewrite (the answer gave no REASON line)"
+
+
+def test_an_answer_cut_at_max_tokens_says_so(model_ws, anthropic_server):
+    cut = "REASON: answers recommend --force\n<<<SKILL\n---\nname: code-review\ndescription: Review code\n---\n## Push"
+    model_ws.script.sage["code-review"] = cut
+    anthropic_server.behaviour.stop_reason = "max_tokens"
+    summary = model_ws.improve.sage.analyze(skill="code-review")
+    assert summary.created == []
+    [err] = summary.errors
+    assert err["code"] == "ERR_MODEL_ANSWER_INVALID"
+    assert "cut at max_tokens" in err["error"] and "[llm] max_tokens" in err["error"], err["error"]

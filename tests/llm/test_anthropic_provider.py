@@ -143,6 +143,22 @@ def test_the_key_goes_out_in_exactly_one_x_api_key_header(anthropic_server):
     assert req.headers["x-api-key"] == KEY
 
 
+def test_the_key_goes_out_once_not_also_as_a_bearer_token(anthropic_server):
+    """SDK 2.x sends `api_key` as `Authorization: Bearer`; next to our x-api-key that is the key twice."""
+    import anthropic
+
+    p = provider(anthropic_server.url)
+    p.complete("x")
+    p.status()  # the model list too
+    for req in anthropic_server.requests:
+        carrying = [k for k, v in req.raw_headers if KEY in v]
+        assert carrying == ["X-Api-Key"] or [k.lower() for k in carrying] == ["x-api-key"], (
+            anthropic.__version__,
+            req.path,
+            carrying,
+        )
+
+
 def test_the_sdk_floor_in_pyproject_is_a_version_that_sends_the_key_once():
     """anthropic 0.x (0.40 ... 0.125 checked) sent a custom x-api-key next to its own X-Api-Key."""
     import re

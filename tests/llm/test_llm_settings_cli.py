@@ -129,3 +129,22 @@ def test_ask_streams_the_answer_with_its_footnote_and_records_quality(workspace,
     assert "code-review" in data["skills"]
     m = {x["skill"]: x for x in json.loads(run(workspace, "quality", "--json").output)}
     assert m["code-review"]["applied_count"] == 2
+
+
+def test_ask_says_when_the_answer_was_cut_at_max_tokens(workspace, anthropic_server, monkeypatch):
+    monkeypatch.setenv("ANTHROPIC_API_KEY", "sk-test-env")
+    run(workspace, "llm", "configure", "--provider", "anthropic", "--base-url", anthropic_server.url)
+    anthropic_server.behaviour.stop_reason = "max_tokens"
+    r = run(workspace, "llm", "ask", "hello")
+    assert r.exit_code == 0, r.output
+    assert "cut at max_tokens" in r.output and "[llm] max_tokens" in r.output
+    anthropic_server.behaviour.stop_reason = "end_turn"
+    assert "cut at max_tokens" not in run(workspace, "llm", "ask", "hello").output
+
+
+def test_an_empty_ollama_answer_is_reported_once(workspace, ollama_server):
+    run(workspace, "llm", "configure", "--provider", "ollama", "--model", "llama-test", "--base-url", ollama_server.url)
+    ollama_server.behaviour.reply = lambda body: ""
+    r = run(workspace, "llm", "ask", "hello")
+    assert r.exit_code == 4 and "empty answer" in r.output, r.output
+    assert len(ollama_server.posts()) == 1

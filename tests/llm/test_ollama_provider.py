@@ -59,6 +59,24 @@ def test_timeout(ollama_server):
         list(provider(ollama_server.url, timeout=0.3, max_retries=0).stream("x"))
 
 
+def test_no_retry_after_a_timeout_waiting_for_the_model(ollama_server):
+    """The server has the request: a second one would make the model generate the answer again."""
+    ollama_server.behaviour.delay = 1.5
+    with pytest.raises(LLMUnavailableError, match=r"did not answer within 0\.3 s"):
+        list(provider(ollama_server.url, timeout=0.3, max_retries=2).stream("x"))
+    assert len(ollama_server.posts()) == 1
+
+
+def test_max_tokens_is_sent_and_an_answer_cut_there_is_flagged(ollama_server):
+    ollama_server.behaviour.done_reason = "length"
+    p = provider(ollama_server.url, max_tokens=77)
+    done = p.complete("x")
+    assert ollama_server.posts()[-1].body["options"]["num_predict"] == 77
+    assert done.truncated and p.last_truncated
+    ollama_server.behaviour.done_reason = "stop"
+    assert not p.complete("x").truncated
+
+
 def test_embeddings(ollama_server):
     p = make_provider(LLMSettings(provider="ollama", base_url=ollama_server.url, embed_model="nomic-embed-text"))
     vecs = p.embed(["alpha", "beta gamma"])

@@ -111,6 +111,16 @@ def test_deep_nesting_fails_with_a_reason_and_never_raises(depth: int, rtype: st
         assert "nested too deeply" in r.reason
 
 
+def test_an_undecided_check_carries_a_stable_code() -> None:
+    deep = evaluate(parse_rules({"rules": [{"id": "j", "type": "is_json", "severity": "warning"}]}), "[" * 1000)
+    assert deep.to_dict()["results"][0]["code"] == "ERR_JSON_TOO_DEEP"  # type: ignore[index]
+    rs = parse_rules({"rules": [{"id": "n", "type": "regex_match", "pattern": r"(\w+\s?)*$", "severity": "warning"}]})
+    slow = evaluate(rs, "word " * 3000 + "!", regex_timeout=0.1).to_dict()
+    assert slow["results"][0]["code"] == "ERR_REGEX_TIMEOUT"  # type: ignore[index]
+    fine = evaluate(rs, "word").to_dict()
+    assert "code" not in fine["results"][0]  # type: ignore[operator]
+
+
 def test_deep_nesting_with_a_schema() -> None:
     r = result({"type": "is_json", "value": {"type": "array"}}, "[" * 5000 + "]" * 5000)
     assert r.passed is False and "nested too deeply" in r.reason
@@ -256,6 +266,20 @@ def test_unknown_type_suggests_the_closest_name() -> None:
     assert "did you mean 'icontains_any'" in str(spec_error({"type": "icontains_anyy", "value": "x"}))
 
 
+@pytest.mark.parametrize(
+    ("spelling", "fragment"),
+    [
+        ("contains_json", "use is_json"),  # underscores for promptfoo's dashes: the same refusal
+        ("LLM-Rubric", "not deterministic"),
+        ("is_sql", "no equivalent"),
+        ("IS-JSON", "did you mean 'is_json'"),  # upper case: the right spelling, not a random neighbour
+        ("Contains", "did you mean 'string_contains'"),
+    ],
+)
+def test_near_spellings_of_promptfoo_names_say_the_right_thing(spelling: str, fragment: str) -> None:
+    assert fragment in str(spec_error({"type": spelling, "value": "x"}))
+
+
 # ---- regexes: time limit, re semantics, warnings -----------------------------------------------
 
 
@@ -303,13 +327,27 @@ def test_report_json_carries_reason_and_warnings() -> None:
     assert d["footnote"] == "Eval: ⚠️ n"
 
 
-@pytest.mark.parametrize("pattern", [r"^(a+)+$", r"(\w+\s?)*$", r"(a*)*b", r"((ab?)+)+", r"(?:x|y+)*z"])
+@pytest.mark.parametrize(
+    "pattern", [r"^(a+)+$", r"(\w+\s?)*$", r"(a*)*b", r"((ab?)+)+", r"(?:x|y+)*z", r"(.*a){20}", r"(x+x+)+y", r"(.+,)*"]
+)
 def test_nested_quantifiers_warn(pattern: str) -> None:
     assert nested_quantifier_warning(pattern)
 
 
 @pytest.mark.parametrize(
-    "pattern", [r"(?:\s+\w+)*?", r"(ab)+", r"[(a+)]+", r"\(a+\)+", r"(?>a+)+", r"(a+)++", r"(a{3})+", r"a+b*"]
+    "pattern",
+    [
+        r"(?:\s+\w+)*?",
+        r"(ab)+",
+        r"[(a+)]+",
+        r"\(a+\)+",
+        r"(?>a+)+",
+        r"(a+)++",
+        r"(a{3})+",
+        r"a+b*",
+        r"(\d+\.)+",
+        r"(.a){3}",
+    ],
 )
 def test_safe_patterns_do_not_warn(pattern: str) -> None:
     assert nested_quantifier_warning(pattern) is None
@@ -344,3 +382,28 @@ def test_flags_keep_re_semantics() -> None:
     assert not result({"type": "regex_match", "pattern": "^b"}, "a\nb").passed
     assert result({"type": "regex_match", "pattern": "A.B", "flags": "is"}, "a\nb").passed
     assert result({"type": "regex_match", "pattern": r"\bcafé\b", "flags": "i"}, "CAFÉ noir").passed
+
+
+@pytest.mark.parametrize(
+    ("rule", "field"),
+    [
+        ({"type": "contains_any", "value": []}, "value"),
+        ({"type": "icontains"}, "value"),
+        ({"type": "min_words", "value": -1}, "value"),
+        ({"type": "equals", "value": {"a": 1}}, "value"),
+        ({"type": "regex_match"}, "pattern"),
+        ({"type": "regex_match", "pattern": "("}, "pattern"),
+        ({"type": "regex_match", "pattern": "a", "flags": "x"}, "flags"),
+        ({"type": "icontains", "value": "a", "severity": "error"}, "severity"),
+        ({"type": "no_such", "value": "a"}, "type"),
+        ({"type": "llm-rubric", "value": "a"}, "type"),
+    ],
+)
+def test_every_refusal_names_the_field(rule: dict, field: str) -> None:
+    """README: refused when the file loads, ERR_INVALID_SPEC naming the rule id and the field."""
+    err = spec_error(rule)
+    assert err.field == field, str(err)
+
+
+def test_equals_with_a_json_value_points_at_is_json() -> None:
+    assert "is_json" in str(spec_error({"type": "equals", "value": {"a": 1}}))

@@ -120,6 +120,7 @@ def fixit(answer: str, rule: str, project: str | None, reask: bool, workspace_di
         else:
             note = "not re-asked (add --reask to send the fix request to the configured model)"
         warn_unsigned(ws)
+        limit = ws.llm.settings.max_tokens
     if as_json:
         emit_json(
             {
@@ -132,9 +133,12 @@ def fixit(answer: str, rule: str, project: str | None, reask: bool, workspace_di
         )
         return
     if fixed is not None:
+        from lorekeeper.cli.llm import warn_truncated
+
         click.echo()
         if fixed.footnote:
             click.echo(f"---\n{fixed.footnote}")
+        warn_truncated(fixed.truncated, limit)
         click.echo(f"answer: {fixed.interaction}")
         return
     click.echo(f"learning {learning.id} saved: {learning.rule}")

@@ -179,8 +179,10 @@ def proposals_show(proposal_id: int, diff: bool, workspace_dir: Path | None, as_
     )
     click.echo(f"Reason: {p.reason}")
     click.echo(f"Change: {p.summary}")
+    from lorekeeper.quality.metrics import format_rate  # 79.9% never reads as 80%
+
     for m in p.metrics.get("by_project", []):
-        rate = "n/a" if m.get("success_rate") is None else f"{m['success_rate']:.0%}"
+        rate = format_rate(m.get("success_rate"), none="n/a")
         click.echo(
             f"Metrics ({m.get('project') or 'no project'}): applied {m['applied_count']}, success {rate}, "
             f"feedback +{m['feedback_positive']} / -{m['feedback_negative']}"

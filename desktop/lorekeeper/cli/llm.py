@@ -131,6 +131,16 @@ def delete_key(provider: str, workspace_dir: Path | None) -> None:
     click.echo("removed the key" if removed else "no key was stored")
 
 
+def warn_truncated(truncated: bool, limit: int) -> None:
+    """Say on stderr that the model stopped at the output limit (the Playground's label)."""
+    if truncated:
+        click.echo(
+            f"note: the answer was cut at max_tokens ({limit} tokens); raise [llm] max_tokens "
+            "(`lorekeeper llm configure --max-tokens N`) to get it whole",
+            err=True,
+        )
+
+
 @llm.command("ask")
 @click.argument("message")
 @click.option("--project", default=None)
@@ -152,6 +162,7 @@ def ask(message: str, project: str | None, no_stream: bool, workspace_dir: Path 
         prompt = ws.reflect.prepare(message, project)
         live = not (as_json or no_stream)
         answer = ws.reflect.send(prompt, on_chunk=(lambda t: click.echo(t, nl=False)) if live else None)
+        limit = ws.llm.settings.max_tokens
     if as_json:
         emit_json(answer.to_dict())
         return
@@ -161,5 +172,6 @@ def ask(message: str, project: str | None, no_stream: bool, workspace_dir: Path 
             click.echo(f"---\n{answer.footnote}")
     else:
         click.echo(with_footnote(answer.text, answer.footnote))
+    warn_truncated(answer.truncated, limit)
     # the id `feedback up|down` and `fixit` take (on stderr: stdout stays the answer)
     click.echo(f"answer: {answer.interaction}  (lorekeeper feedback up|down {answer.interaction[:8]})", err=True)

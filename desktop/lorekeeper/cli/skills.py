@@ -17,7 +17,7 @@ import click
 
 from lorekeeper.cli.common import emit_json, handle_errors, json_option, open_workspace, workspace_option
 from lorekeeper.errors import EXIT_INVALID, InvalidInputError, LorekeeperError, NotFoundError
-from lorekeeper.evals.rules import RULE_TYPES, SEVERITIES, parse_rule
+from lorekeeper.evals.rules import RULE_TYPES, SEVERITIES, parse_rule, parse_rules
 from lorekeeper.skills.library import CONFLICT_ACTIONS, Resolution
 from lorekeeper.skills.sources import open_source
 from lorekeeper.skills.spec import check_skill_dir
@@ -517,11 +517,24 @@ def _write_rules(ws: Workspace, name: str, scope: str, rules: list[dict[str, Any
     return v
 
 
+def _rule_warnings(rule: dict[str, Any] | None) -> list[str]:
+    """The load-time warnings of one rule (nested quantifiers), as `skills validate` reports them."""
+    if rule is None:
+        return []
+    return list(parse_rules({"rules": [rule]}, file="--rule").warnings)
+
+
 def _rules_out(v: Any, rule: dict[str, Any] | None, what: str, as_json: bool, name: str, scope: str) -> None:
+    warnings = _rule_warnings(rule)
     if as_json:
-        emit_json({**v.to_dict(), "rule": rule, "rules": [_rule_dict(r) for r in v.rules().rules]})
+        out = {**v.to_dict(), "rule": rule, "rules": [_rule_dict(r) for r in v.rules().rules]}
+        if warnings:
+            out["warnings"] = warnings
+        emit_json(out)
         return
     click.echo(f"{_where(name, scope)}: {what} (v{v.version})")
+    for w in warnings:
+        click.echo(f"warning: {w}", err=True)
 
 
 @rules_group.command("add")

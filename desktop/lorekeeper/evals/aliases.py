@@ -47,7 +47,7 @@ _MODEL = (
 _CODE = "runs user code; Lorekeeper evals are declarative (use regex_match or another deterministic type)"
 _META = "checks provider metadata (cost, latency, tool calls), not the response text"
 _SCORE = "scores similarity to a reference against a threshold; there is no equivalent (use equals or icontains)"
-_FORMAT = "there is no equivalent for this format (use regex_match)"
+_FORMAT = "checks a format that has no equivalent here (use regex_match)"
 
 _REFUSED_GROUPS: dict[str, tuple[str, ...]] = {
     _MODEL: (

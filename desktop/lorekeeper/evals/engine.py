@@ -5,8 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from lorekeeper.evals.footnote import footnote as make_footnote
-from lorekeeper.evals.jsoncheck import check_json
-from lorekeeper.evals.regexcheck import RegexTimeout, default_timeout, search
+from lorekeeper.evals.jsoncheck import JSON_TOO_DEEP, SCHEMA_UNAPPLIED, check_json
+from lorekeeper.evals.regexcheck import REGEX_TIMEOUT, RegexTimeout, default_timeout, search
 from lorekeeper.evals.rules import Rule, RuleSet
 
 
@@ -18,6 +18,7 @@ class RuleResult:
     severity: str
     passed: bool
     reason: str = ""  # why it failed, when the plain verdict is not enough (timeout, schema, nesting)
+    code: str = ""  # a stable code when the check could not be completed (UNDECIDED_CODES)
 
     def to_dict(self) -> dict[str, object]:
         out: dict[str, object] = {
@@ -29,6 +30,8 @@ class RuleResult:
         }
         if self.reason:
             out["reason"] = self.reason
+        if self.code:
+            out["code"] = self.code
         return out
 
 
@@ -58,14 +61,23 @@ class EvalReport:
         return out
 
 
+#: Codes of a check that could not be completed (the rule fails, whatever its negation).
+UNDECIDED_CODES = (REGEX_TIMEOUT, JSON_TOO_DEEP, SCHEMA_UNAPPLIED)
+
+
 @dataclass(frozen=True)
 class Outcome:
     passed: bool
     reason: str = ""
+    code: str = ""
 
 
 class _Undecided(Exception):
     """The check could not be completed (regex timeout, nesting too deep): the rule fails."""
+
+    def __init__(self, reason: str, code: str) -> None:
+        super().__init__(reason)
+        self.code = code
 
 
 def check(rule: Rule, response: str, *, regex_timeout: float | None = None) -> bool:
@@ -82,7 +94,7 @@ def outcome(rule: Rule, response: str, *, regex_timeout: float | None = None) ->
     try:
         ok = _check(rule, response, limit, reasons)
     except _Undecided as exc:
-        return Outcome(False, str(exc))
+        return Outcome(False, str(exc), exc.code)
     ok = ok != rule.negate
     return Outcome(ok, "" if ok else (reasons[0] if reasons else ""))
 
@@ -92,7 +104,7 @@ def _regex(rule: Rule, response: str, limit: float) -> bool:
     try:
         return search(rule.compiled, response, limit)
     except RegexTimeout as exc:
-        raise _Undecided(str(exc)) from None
+        raise _Undecided(str(exc), REGEX_TIMEOUT) from None
 
 
 def _check(rule: Rule, response: str, limit: float, reasons: list[str]) -> bool:
@@ -137,7 +149,7 @@ def _check(rule: Rule, response: str, limit: float, reasons: list[str]) -> bool:
     elif base == "is_json":
         verdict = check_json(response, rule.validator)
         if verdict.error:
-            raise _Undecided(verdict.reason)
+            raise _Undecided(verdict.reason, verdict.code)
         ok = verdict.ok
         if verdict.reason and not negate:
             reasons.append(verdict.reason)
@@ -155,7 +167,9 @@ def evaluate(rules: RuleSet, response: str, *, regex_timeout: float | None = Non
     for r in rules.rules:
         o = outcome(r, response, regex_timeout=regex_timeout)
         results.append(
-            RuleResult(id=r.id, name=r.label, type=r.type, severity=r.severity, passed=o.passed, reason=o.reason)
+            RuleResult(
+                id=r.id, name=r.label, type=r.type, severity=r.severity, passed=o.passed, reason=o.reason, code=o.code
+            )
         )
     done = tuple(results)
     return EvalReport(results=done, footnote=make_footnote(done), warnings=rules.warnings)

@@ -30,11 +30,17 @@ def _refuse_constant(name: str) -> Any:
     raise _NonFinite(f"{name} is not JSON (RFC 8259 has no NaN or Infinity)")
 
 
+#: Result codes of a check that could not be completed.
+JSON_TOO_DEEP = "ERR_JSON_TOO_DEEP"  # nested too deeply to parse or validate
+SCHEMA_UNAPPLIED = "ERR_SCHEMA_UNAPPLIED"  # the schema could not be applied (unresolvable $ref, bad pattern)
+
+
 @dataclass(frozen=True)
 class JsonVerdict:
     ok: bool
     reason: str = ""
     error: bool = False  # the check could not be completed (too deep): fails whatever the negation
+    code: str = ""  # with `error`: JSON_TOO_DEEP or SCHEMA_UNAPPLIED
 
 
 def json_text(response: str) -> str:
@@ -67,7 +73,7 @@ def check_json(response: str, validator: Validator | None = None) -> JsonVerdict
     except _NonFinite as exc:
         return JsonVerdict(False, str(exc))
     except RecursionError:
-        return JsonVerdict(False, "JSON nested too deeply to check (RecursionError)", error=True)
+        return JsonVerdict(False, "JSON nested too deeply to check (RecursionError)", error=True, code=JSON_TOO_DEEP)
     except ValueError as exc:
         return JsonVerdict(False, f"not JSON: {exc}")
     if validator is None:
@@ -78,10 +84,10 @@ def check_json(response: str, validator: Validator | None = None) -> JsonVerdict
     try:
         err = jsonschema.exceptions.best_match(validator.iter_errors(data))
     except RecursionError:
-        return JsonVerdict(False, "JSON nested too deeply to validate (RecursionError)", error=True)
+        return JsonVerdict(False, "JSON nested too deeply to validate (RecursionError)", error=True, code=JSON_TOO_DEEP)
     except (referencing.exceptions.Unresolvable, re.error, ValueError, TypeError) as exc:
         # an unresolvable $ref, a bad "pattern" in the schema: the check cannot be completed
-        return JsonVerdict(False, f"schema could not be applied: {exc}", error=True)
+        return JsonVerdict(False, f"schema could not be applied: {exc}", error=True, code=SCHEMA_UNAPPLIED)
     if err is None:
         return JsonVerdict(True)
     where = "/".join(str(p) for p in err.absolute_path) or "(root)"

@@ -12,6 +12,7 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass
 from functools import lru_cache
+from itertools import pairwise
 
 import regex
 
@@ -43,6 +44,9 @@ def compile_pattern(pattern: str, flags: int) -> regex.Pattern[str]:
     return regex.compile(pattern, flags | regex.VERSION0)
 
 
+REGEX_TIMEOUT = "ERR_REGEX_TIMEOUT"  # the result code of a rule whose regex ran past its limit
+
+
 class RegexTimeout(Exception):
     """A search ran past its time limit."""
 
@@ -70,6 +74,7 @@ class _Node:
     atomic: bool = False  # possessive quantifier or atomic group: no backtracking into it
     alts: list[list[_Node]] | None = None  # a group's alternatives
     quantified: bool = False
+    atom: str = ""  # the atom's text for a single-character atom (`.`, `x`, `\\d`, `[a-z]`); "" for a group
 
     @property
     def varies(self) -> bool:
@@ -114,16 +119,17 @@ class _Parser:
             if nxt in ("p", "P", "N") and p[self.i : self.i + 1] == "{":
                 end = p.find("}", self.i)
                 self.i = len(p) if end < 0 else end + 1
-            return _Node(zero_width=nxt in ("b", "B", "A", "Z", "z", "G"))
+            return _Node(zero_width=nxt in ("b", "B", "A", "Z", "z", "G"), atom=p[self.i - 2 : self.i])
         if c == "[":
+            start = self.i
             self._skip_class()
-            return _Node()
+            return _Node(atom=p[start : self.i])
         if c == "(":
             return self._group()
         self.i += 1
         if c in "^$":
             return _Node(zero_width=True)
-        return _Node()
+        return _Node(atom=c)
 
     def _skip_class(self) -> None:
         p = self.p
@@ -201,12 +207,19 @@ class _Parser:
 
 
 def _ambiguous(group: _Node) -> bool:
-    """A repeated group whose body is essentially one varying piece: `(a+)+`, `(\\w+\\s?)*`, `(a*)*`."""
+    """A repeated group whose body can match the same text many ways: essentially one varying piece
+    (`(a+)+`, `(\\w+\\s?)*`, `(a*)*`), an unbounded `.` (`(.*a){20}`), or the same atom repeated
+    twice in a row (`(x+x+)+`)."""
     for alt in group.alts or []:
         if not any(n.varies for n in alt):
             continue
         mandatory = [n for n in alt if n.lo >= 1 and not n.zero_width]
         if not mandatory or (len(mandatory) == 1 and mandatory[0].varies):
+            return True
+        if any(n.atom == "." and n.varies and n.hi == float("inf") for n in alt):
+            return True
+        pieces = [n for n in alt if not n.zero_width]
+        if any(a.atom and a.atom == b.atom and a.varies and b.varies for a, b in pairwise(pieces)):
             return True
     return False
 

@@ -68,11 +68,18 @@ def canonical_type(rtype: Any, *, file: str | None, rule_id: str) -> str:
             return rtype
         if rtype in ALIASES:
             return ALIASES[rtype]
-        if rtype in REFUSED:
+        dashed = rtype.strip().lower().replace("_", "-")  # contains_json, LLM-Rubric: promptfoo's names
+        refused = rtype if rtype in REFUSED else dashed if dashed in REFUSED else None
+        if refused is not None:
             raise InvalidSpecError(
-                f"rule type {rtype!r} is not supported: {REFUSED[rtype]}", file=file, rule_id=rule_id
+                f"rule type {rtype!r} is not supported: {REFUSED[refused]}",
+                file=file,
+                rule_id=rule_id,
+                field="type",
             )
-        close = difflib.get_close_matches(rtype, [*RULE_TYPES, *ALIASES], n=1)
+        lower = rtype.strip().lower()
+        close = [lower] if lower in RULE_TYPES or lower in ALIASES else []
+        close = close or difflib.get_close_matches(rtype, [*RULE_TYPES, *ALIASES], n=1)
         if close:
             hint = f"did you mean {ALIASES.get(close[0], close[0])!r}? "
         else:
@@ -80,7 +87,10 @@ def canonical_type(rtype: Any, *, file: str | None, rule_id: str) -> str:
     else:
         hint = ""
     raise InvalidSpecError(
-        f"unknown rule type {rtype!r}; {hint}known types: {', '.join(RULE_TYPES)}", file=file, rule_id=rule_id
+        f"unknown rule type {rtype!r}; {hint}known types: {', '.join(RULE_TYPES)}",
+        file=file,
+        rule_id=rule_id,
+        field="type",
     )
 
 
@@ -151,7 +161,9 @@ class RuleSet:
 def _as_count(raw: Any, *, file: str | None, rule_id: str) -> int:
     """A non-negative integer count (lengths, word counts). Digit strings are accepted."""
     if isinstance(raw, bool):
-        raise InvalidSpecError("value must be a non-negative integer, not a boolean", file=file, rule_id=rule_id)
+        raise InvalidSpecError(
+            "value must be a non-negative integer, not a boolean", file=file, rule_id=rule_id, field="value"
+        )
     if isinstance(raw, int):
         n = raw
     elif isinstance(raw, float) and raw.is_integer():
@@ -159,9 +171,13 @@ def _as_count(raw: Any, *, file: str | None, rule_id: str) -> int:
     elif isinstance(raw, str) and raw.strip().isdigit():
         n = int(raw.strip())
     else:
-        raise InvalidSpecError(f"value must be a non-negative integer, got {raw!r}", file=file, rule_id=rule_id)
+        raise InvalidSpecError(
+            f"value must be a non-negative integer, got {raw!r}", file=file, rule_id=rule_id, field="value"
+        )
     if n < 0:
-        raise InvalidSpecError(f"value must be a non-negative integer, got {n}", file=file, rule_id=rule_id)
+        raise InvalidSpecError(
+            f"value must be a non-negative integer, got {n}", file=file, rule_id=rule_id, field="value"
+        )
     return n
 
 
@@ -191,13 +207,15 @@ def parse_rule(raw: Any, index: int, *, file: str | None = None) -> Rule:
     rtype = canonical_type(raw.get("type"), file=file, rule_id=rid)
     severity = raw.get("severity")
     if severity not in SEVERITIES:
-        raise InvalidSpecError(f"severity must be 'warning' or 'info', got {severity!r}", file=file, rule_id=rid)
+        raise InvalidSpecError(
+            f"severity must be 'warning' or 'info', got {severity!r}", file=file, rule_id=rid, field="severity"
+        )
     name = raw.get("name")
     if name is not None and not isinstance(name, str):
-        raise InvalidSpecError("name must be a string", file=file, rule_id=rid)
+        raise InvalidSpecError("name must be a string", file=file, rule_id=rid, field="name")
     negate = raw.get("negate", False)
     if not isinstance(negate, bool):
-        raise InvalidSpecError("negate must be true or false", file=file, rule_id=rid)
+        raise InvalidSpecError("negate must be true or false", file=file, rule_id=rid, field="negate")
 
     flags = ""
     compiled = None
@@ -209,21 +227,23 @@ def parse_rule(raw: Any, index: int, *, file: str | None = None) -> Rule:
         key = "pattern" if raw.get("pattern") is not None else "value"
         value = raw.get(key)
         if value is None:
-            raise InvalidSpecError("missing 'pattern' (or 'value') for a regex rule", file=file, rule_id=rid)
+            raise InvalidSpecError(
+                "missing 'pattern' (or 'value') for a regex rule", file=file, rule_id=rid, field="pattern"
+            )
         if not isinstance(value, str):
             raise InvalidSpecError("pattern must be a string", file=file, rule_id=rid, field=key)
         if not value:
             raise InvalidSpecError("empty pattern (it would match every response)", file=file, rule_id=rid, field=key)
         flags = raw.get("flags") or ""
         if not isinstance(flags, str) or any(c not in FLAG_BITS for c in flags):
-            raise InvalidSpecError(f"flags may only hold i, m, s; got {flags!r}", file=file, rule_id=rid)
+            raise InvalidSpecError(f"flags may only hold i, m, s; got {flags!r}", file=file, rule_id=rid, field="flags")
         bits = 0
         for c in flags:
             bits |= FLAG_BITS[c]
         try:
             compiled = compile_pattern(value, bits)
         except (regex.error, ValueError, OverflowError) as exc:
-            raise InvalidSpecError(f"invalid regex {value!r}: {exc}", file=file, rule_id=rid) from None
+            raise InvalidSpecError(f"invalid regex {value!r}: {exc}", file=file, rule_id=rid, field=key) from None
         timeout = _as_timeout(raw.get("timeout"), file=file, rule_id=rid)
         warning = nested_quantifier_warning(value)
     elif rtype in _JSON_TYPES:
@@ -244,9 +264,13 @@ def parse_rule(raw: Any, index: int, *, file: str | None = None) -> Rule:
                 raise InvalidSpecError(
                     f"invalid JSON Schema: {exc.message}", file=file, rule_id=rid, field="value"
                 ) from None
+            except RecursionError:
+                raise InvalidSpecError(
+                    "the JSON Schema is nested too deeply to check", file=file, rule_id=rid, field="value"
+                ) from None
     else:
         if "value" not in raw or raw["value"] is None:
-            raise InvalidSpecError("missing 'value'", file=file, rule_id=rid)
+            raise InvalidSpecError("missing 'value'", file=file, rule_id=rid, field="value")
         value = raw["value"]
         if rtype in _LENGTH_TYPES:
             value = _as_count(value, file=file, rule_id=rid)
@@ -254,14 +278,23 @@ def parse_rule(raw: Any, index: int, *, file: str | None = None) -> Rule:
             if isinstance(value, str):
                 value = [v.strip() for v in value.split(",") if v.strip()]
             if not isinstance(value, list) or not value or not all(isinstance(v, str) for v in value):
-                raise InvalidSpecError("value must be a non-empty list of strings", file=file, rule_id=rid)
+                raise InvalidSpecError(
+                    "value must be a non-empty list of strings", file=file, rule_id=rid, field="value"
+                )
             if any(v == "" for v in value):
                 raise InvalidSpecError(
                     "value holds an empty string (it is in every response)", file=file, rule_id=rid, field="value"
                 )
             value = tuple(value)
         elif not isinstance(value, str):
-            raise InvalidSpecError(f"value must be a string, got {type(value).__name__}", file=file, rule_id=rid)
+            hint = (
+                ' (to compare JSON structure, use is_json with a JSON Schema, e.g. {"const": ...})'
+                if rtype.endswith("equals") and isinstance(value, (dict, list))
+                else ""
+            )
+            raise InvalidSpecError(
+                f"value must be a string, got {type(value).__name__}{hint}", file=file, rule_id=rid, field="value"
+            )
         elif not value:
             raise InvalidSpecError(
                 "empty value (an empty string is in every response, so the rule would never discriminate)",
@@ -317,6 +350,8 @@ def parse_rules(data: Any, *, file: str | None = None) -> RuleSet:
 def parse_rules_text(text: str, *, file: str | None = None) -> RuleSet:
     try:
         data = json.loads(text, object_pairs_hook=_reject_duplicates)
+    except RecursionError:
+        raise InvalidSpecError("the rules file is nested too deeply to read", file=file) from None
     except (json.JSONDecodeError, ValueError) as exc:
         raise InvalidSpecError(f"not valid JSON: {exc}", file=file) from None
     return parse_rules(data, file=file)

@@ -119,6 +119,7 @@ def relevance(
     description: set[str],
     library: list[set[str]],
     rule_words: set[str] | frozenset[str] = frozenset(),
+    router_library: list[set[str]] | None = None,
 ) -> float:
     """How much `learning` is about the skill: the sum, over the content words it shares with the
     skill, of the word's weight times its rarity in the library.
@@ -127,7 +128,9 @@ def relevance(
     keyword, or every word of "code review") or of a failing rule's name; 0.5 for a word of a
     router term only partly there ("query" of "slow query") or of the description. Rarity is BM25's
     idf over the skills' words, scaled so that a word only this skill has weighs 1.0 and a word
-    every skill has weighs about 0."""
+    every skill has weighs about 0. A word of a router term held whole takes its rarity among the
+    skills' router words (`router_library`, when given): "changelog", a trigger of one skill only,
+    is distinctive of it even when another skill's description mentions a changelog."""
     words = _words(learning)
     whole: set[str] = set()
     partial: set[str] = set()
@@ -141,13 +144,16 @@ def relevance(
     top = idf(1)
     score = 0.0
     for w in words:
+        docs = library
         if w in whole or w in rule_words:
             weight = ROUTER_WEIGHT
+            if w in whole and router_library is not None:
+                docs = router_library
         elif w in partial or w in description:
             weight = PARTIAL_WEIGHT
         else:
             continue
-        df = max(sum(1 for doc in library if w in doc), 1)
+        df = max(sum(1 for doc in docs if w in doc), 1)
         score += weight * idf(df) / top
     return score
 
@@ -163,6 +169,7 @@ def related_learnings(
     if listed is None:
         return []  # a removed skill has no related learnings
     library = [set().union(*_router_terms(i.name, i.triggers, i.keywords), _words(i.description)) for i in listed_all]
+    router_library = [set().union(*_router_terms(i.name, i.triggers, i.keywords)) for i in listed_all]
     router = _router_terms(listed.name, listed.triggers, listed.keywords)
     description = _words(listed.description)
     rule_words: set[str] = set()
@@ -170,7 +177,7 @@ def related_learnings(
         rule_words |= _words(name)
     scored: list[tuple[float, float, dict[str, object]]] = []
     for item in learnings.for_prompt(project or None):
-        score = relevance(item.rule, router, description, library, rule_words)
+        score = relevance(item.rule, router, description, library, rule_words, router_library)
         if skill in item.tags:
             score += TAG_SCORE
         if score >= RELATED_THRESHOLD:

@@ -275,7 +275,16 @@ class SageService:
             try:
                 prompt, fails, learn, base_version, current = self.prompt_for(t, days)
                 raw = provider.complete(prompt)
-                answer = parse_sage_answer(raw, t.skill)
+                try:
+                    answer = parse_sage_answer(raw, t.skill)
+                except ModelAnswerError as exc:
+                    if getattr(raw, "truncated", False):  # the model ran out of room: say so, and what to do
+                        raise ModelAnswerError(
+                            f"Sage's answer for {t.skill} was cut at max_tokens "
+                            f"({provider.settings.max_tokens} tokens) before the SKILL.md was complete; "
+                            f"raise [llm] max_tokens and analyse it again ({exc.message})"
+                        ) from None
+                    raise
             except LorekeeperError as exc:
                 summary.errors.append(
                     {"skill": t.skill, "project": t.scope or None, "code": exc.code, "error": exc.message}

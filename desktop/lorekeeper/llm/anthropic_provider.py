@@ -14,7 +14,7 @@ Safe with a real (paid) key:
 
 The key goes out in exactly one `x-api-key` header (the SDK from 1.0 on merges it with its own
 case-insensitively; 0.x sent it twice, hence the `anthropic>=1.0` floor; 2.x sends only a Bearer
-token for `api_key`, hence the explicit header). `llm status` lists the models through the free
+token for `api_key`, hence the explicit header, and the Bearer header is omitted). `llm status` lists the models through the free
 `GET /v1/models`, never a generation.
 """
 
@@ -102,6 +102,7 @@ class AnthropicProvider(Provider):
         if not key:
             raise LLMUnavailableError(NO_KEY, provider=self.name)
         import anthropic
+        from anthropic._types import Omit  # public since 0.x; `Omit()` drops a header the SDK would add
 
         return anthropic.Anthropic(
             api_key=key,
@@ -111,7 +112,8 @@ class AnthropicProvider(Provider):
             max_retries=0,  # the SDK would re-send after a timeout: a paid generation each time
             # The Messages API authenticates with x-api-key. SDK 2.x sends `api_key` as a Bearer
             # token only; 1.x sends X-Api-Key and merges this one with it (one header either way).
-            default_headers={"X-Api-Key": key},
+            # The Bearer header is dropped: next to x-api-key it would send the key a second time.
+            default_headers={"X-Api-Key": key, "Authorization": Omit()},  # type: ignore[dict-item]
         )
 
     def _request(self, prompt: str, system: str) -> dict[str, Any]:

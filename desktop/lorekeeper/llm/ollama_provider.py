@@ -78,19 +78,41 @@ class OllamaProvider(Provider):
 
         return ollama.Client(host=self.host, timeout=self.settings.timeout)
 
+    def _options(self) -> dict[str, Any]:
+        """[llm] max_tokens as Ollama's `num_predict`: the same output limit as the other providers."""
+        return {"num_predict": self.settings.max_tokens} if self.settings.max_tokens > 0 else {}
+
+    def _note_done(self, part: Any) -> None:
+        """Ollama ends a stream with `done_reason`: "length" is an answer cut at num_predict."""
+        if getattr(part, "done", False):
+            reason = str(getattr(part, "done_reason", "") or "")
+            self.last_stop_reason = "max_tokens" if reason == "length" else reason
+
     def stream(self, prompt: str, *, system: str = "") -> Iterator[str]:
+        self.last_stop_reason = ""
         messages = ([{"role": "system", "content": system}] if system else []) + [{"role": "user", "content": prompt}]
         attempts = max(self.settings.max_retries, 0) + 1
         for attempt in range(attempts):
             started = False
             try:
                 client = self._client()
-                for part in client.chat(model=self.model, messages=messages, stream=True):
+                for part in client.chat(model=self.model, messages=messages, stream=True, options=self._options()):
+                    self._note_done(part)
                     text = part.message.content if part.message else ""
                     if text:
                         started = True
                         yield text
+                if not started:  # reported, not asked again (as the other providers do)
+                    raise LLMUnavailableError(
+                        f"the model sent an empty answer (stop reason {self.last_stop_reason or 'none'}); "
+                        "it was not asked again: rephrase or try again",
+                        provider=self.name,
+                        reason="empty_answer",
+                        stop_reason=self.last_stop_reason or None,
+                    )
                 return
+            except LLMUnavailableError:
+                raise  # already ours (the empty answer)
             except Exception as exc:  # noqa: BLE001 - SDK errors become one stable code
                 err = self._translate(exc)
                 retryable = getattr(err, "details", {}).get("retryable", False)
@@ -105,11 +127,16 @@ class OllamaProvider(Provider):
         for attempt in range(attempts):
             try:
                 parts: list[str] = []
-                for part in self._client().chat(model=self.model, messages=messages, stream=True, format=schema):
+                self.last_stop_reason = ""
+                chat = self._client().chat(
+                    model=self.model, messages=messages, stream=True, format=schema, options=self._options()
+                )
+                for part in chat:
+                    self._note_done(part)
                     text = part.message.content if part.message else ""
                     if text:
                         parts.append(text)
-                return Completion("".join(parts), "")
+                return Completion("".join(parts), self.last_stop_reason)
             except Exception as exc:  # noqa: BLE001 - SDK errors become one stable code
                 err = self._translate(exc)
                 if not getattr(err, "details", {}).get("retryable", False) or attempt == attempts - 1:
@@ -150,10 +177,13 @@ class OllamaProvider(Provider):
                 retryable=status in (429, 500, 502, 503),
             )
         if isinstance(exc, httpx.TimeoutException):
+            # Only a connect timeout is retried: after a read timeout the server has the request and
+            # the model is generating; a second request would make it generate the answer again.
             return LLMUnavailableError(
                 f"Ollama at {self.host} did not answer within {self.settings.timeout:g} s; try again or raise [llm] timeout",
                 provider=self.name,
-                retryable=True,
+                retryable=isinstance(exc, httpx.ConnectTimeout),
+                reason="timeout",
             )
         if isinstance(exc, (ConnectionError, httpx.TransportError)):
             return LLMUnavailableError(
