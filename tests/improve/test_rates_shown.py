@@ -23,3 +23,8 @@ def test_proposal_card_shows_79_5_percent_not_80(ws):
     assert card.returncode == 0, card.stderr
     assert "success 79.5%" in card.stdout, card.stdout
     assert "80%" not in card.stdout
+    # the Proposals panel's card, on the same proposal
+    from lorekeeper.ui.panels.proposals import card_html
+
+    html = card_html(ws.improve.proposals.get(int(pid)))
+    assert "success 79.5%" in html and "80%" not in html

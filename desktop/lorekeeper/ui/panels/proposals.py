@@ -35,6 +35,7 @@ from PySide6.QtWidgets import (
 
 from lorekeeper.improve.proposals import ProposalInfo
 from lorekeeper.jobs import process_steps
+from lorekeeper.quality.metrics import format_rate
 from lorekeeper.ui.diffview import DiffView, aligned_diff  # noqa: F401 - aligned_diff re-exported
 from lorekeeper.ui.models.base import RowsModel
 from lorekeeper.ui.panels.base import AppContext, Panel
@@ -164,7 +165,7 @@ def card_html(p: ProposalInfo) -> str:
         f"<tr><td><b>Source</b></td><td>{e(p.source)}{' · ' + e(p.model) if p.model else ''}</td></tr>",
     ]
     for m in p.metrics.get("by_project", []):
-        rate = "n/a" if m.get("success_rate") is None else f"{m['success_rate']:.0%}"
+        rate = format_rate(m.get("success_rate"), none="n/a")  # 79.9% never reads as 80%
         parts.append(
             f"<tr><td><b>Metrics</b></td><td>{e(m.get('project') or 'no project')}: applied {m['applied_count']}, "
             f"success {rate}</td></tr>"
