@@ -129,7 +129,7 @@ def test_a_session_pack_with_its_notice_stays_within_the_budget(tree: Path) -> N
     """The notice of held and evicted files goes on top of the pack: the delivery still honours --budget."""
     for name in ("api", "jobs", "mail", "search", "cache"):  # more files than the window holds
         (tree / f"{name}.py").write_text(_module(name, 8), encoding="utf-8")
-    s = ContextSession("b", tree, window=800, task="fix the bug in auth_step_3 of auth.py")
+    s = ContextSession("b", tree, window=700, task="fix the bug in auth_step_3 of auth.py")
     budgets = (500, 900, 500, 700)
     deliveries = [s.pack(budget=b, mode="auto") for b in budgets]
     assert any(d.evicted for d in deliveries) and any(d.unchanged for d in deliveries)

@@ -92,11 +92,13 @@ class AgentTools:
             raise InvalidInputError(f"unknown mode {mode!r}: use {', '.join(PACK_MODES)}")
         if budget is not None and budget < 1:
             raise InvalidInputError("budget must be at least 1 token")
-        inner, notice = pack_budget(budget)  # room for the session's notice: the budget holds
+        session = self._ctx_session(root)
+        inner, notice = pack_budget(budget, holding=bool(session.items))  # room for the notice: the budget holds
         result = pack(root, task=task, budget=inner, mode=mode)
         out = result.to_dict(with_text=True)
+        out["budget"] = budget  # the budget asked for: the session's notice fits inside it
         # the connection's context session: what this agent already holds comes back as one line
-        out["text"] = self._ctx_session(root).apply_pack(result, task, notice_budget=notice).text
+        out["text"] = session.apply_pack(result, task, notice_budget=notice).text
         return out
 
     # ------------------------------------------------------------------ facts (issue 11)

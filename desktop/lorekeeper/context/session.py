@@ -55,9 +55,11 @@ NOTE_KINDS = ("decision", "open", "discovery")
 NOTICE_RESERVE = 96  # o200k tokens a session pack keeps for its notice lines, so the budget holds
 
 
-def pack_budget(budget: int | None) -> tuple[int | None, int | None]:
-    """The budget for the pack inside a session delivery, and the room left for the notice."""
-    if budget is None or budget <= 4 * NOTICE_RESERVE:
+def pack_budget(budget: int | None, *, holding: bool = True) -> tuple[int | None, int | None]:
+    """The budget for the pack inside a session delivery, and the room left for the notice.
+    A session that holds nothing yet has no notice to add (nothing unchanged, nothing to evict):
+    its first pack is exactly `ctx pack`'s."""
+    if budget is None or budget <= 4 * NOTICE_RESERVE or not holding:
         return budget, None
     return budget - NOTICE_RESERVE, NOTICE_RESERVE
 
@@ -248,7 +250,7 @@ class ContextSession:
         task = task or self.task
         # The session's notice (files held, files evicted) goes on top of the pack: room is kept
         # for it so that the whole delivery stays within the budget the agent asked for.
-        inner, notice = pack_budget(budget)
+        inner, notice = pack_budget(budget, holding=bool(self.items))
         result = pack(self.root, task=task, budget=inner, mode=mode)
         return self.apply_pack(result, task, notice_budget=notice)
 
