@@ -125,8 +125,13 @@ def test_cli_add_list_edit_archive_restore(workspace):
 
 
 def test_the_block_reads_only_what_can_fit_but_counts_what_was_left_out(workspace):
-    for i in range(600):
-        workspace.learnings.add(f"r{i}", project="big")
+    from datetime import UTC, datetime, timedelta
+
+    from lorekeeper.learnings.mdformat import format_stamp
+
+    t0 = datetime(2026, 1, 1, tzinfo=UTC)  # 600 rules a second apart, in one transaction (one import)
+    text = "".join(f"- [{format_stamp(t0 + timedelta(seconds=i))}] [manual] r{i}\n" for i in range(600))
+    assert workspace.learnings.import_text(text, "big").added == 600
     block = workspace.learnings.block("big")
     assert len(block.text) <= 2000
     assert block.used[0] == workspace.learnings.list(project="big", limit=1)[0].id  # newest first
