@@ -85,3 +85,43 @@ def test_synchronous_mode_runs_inline(sync_workers):
     workers.run_task(lambda: 7, on_result=out.append)
     assert out == [7]
     assert workers.tracker().running() == 0
+
+
+def test_an_answer_for_a_closed_panel_is_dropped_and_other_errors_still_surface(qtbot):
+    """A look-up that finishes after its panel was closed must not raise into Qt's event loop."""
+    import pytest
+    from PySide6.QtWidgets import QLabel
+
+    shown = QLabel()
+    gate = threading.Event()
+    done: dict[str, bool] = {}
+    workers.run_task(
+        lambda: gate.wait(5) and "late",
+        on_result=shown.setText,
+        on_finished=lambda: done.setdefault("finished", True),
+        name="late look-up",
+    )
+    shown.deleteLater()  # the panel closes while the job runs
+    qtbot.waitUntil(lambda: not _alive(shown))
+    gate.set()
+    qtbot.waitUntil(lambda: done.get("finished", False))  # finished normally, nothing raised
+    assert workers.tracker().running() == 0
+
+    relay_error = RuntimeError("a bug")
+    with pytest.raises(RuntimeError, match="a bug"):
+        workers._Relay._call(_FakeRelay(relay_error), "result", None)
+
+
+def _alive(widget) -> bool:
+    import shiboken6
+
+    return shiboken6.isValid(widget)
+
+
+class _FakeRelay:
+    def __init__(self, exc: BaseException) -> None:
+        def boom(_value):
+            raise exc
+
+        self.callbacks = {"result": boom}
+        self.worker = type("W", (), {"name": "fake"})()

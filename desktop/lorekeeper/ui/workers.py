@@ -218,8 +218,16 @@ class _Relay(QObject):
 
     def _call(self, key: str, *args: Any) -> None:
         cb = self.callbacks.get(key)
-        if cb is not None:
+        if cb is None:
+            return
+        try:
             cb(*args)
+        except RuntimeError as exc:
+            # the answer of a job whose panel (or window) was closed meanwhile: its widgets are
+            # gone, there is nobody to show it to. Any other RuntimeError is a bug: re-raised.
+            if "already deleted" not in str(exc):
+                raise
+            log.debug("%s: dropped the %s of %r, its widgets were closed", self.worker.name, key, exc)
 
     @Slot(int, int, str)
     def on_progress(self, done: int, total: int, text: str) -> None:
