@@ -5,7 +5,9 @@ from __future__ import annotations
 import sys
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Any
 
+from PySide6.QtCore import Qt
 from PySide6.QtGui import QKeySequence, QShortcut
 from PySide6.QtWidgets import QLineEdit, QPlainTextEdit, QWidget
 
@@ -66,3 +68,34 @@ class Panel(QWidget):
                 found.append((key, sc.whatsThis()))
                 known.add(key)
         return found
+
+
+class FactQueuePanel(Panel):
+    """What the Facts review and Conflicts panels share: a `ReviewQueue` (`self.queue`, its
+    `table` and `model`) that takes the keyboard when shown and reloads on the facts topics."""
+
+    queue: Any
+    table: Any
+    model: Any
+
+    def reload(self) -> None:
+        """Load the queue's items in a job (each panel's own query)."""
+
+    def refresh(self) -> None:
+        self.reload()
+
+    def showEvent(self, event: Any) -> None:
+        super().showEvent(event)
+        self.table.setFocus(Qt.FocusReason.OtherFocusReason)
+
+    def showcase(self) -> None:
+        if self.model.rows and self.queue.current_row() < 0:
+            self.queue.select_row(0)
+
+    def _filter_changed(self) -> None:
+        self.queue.reset_progress()
+        self.reload()
+
+    def _on_bus(self, topic: str) -> None:
+        if topic in ("facts", "fact_conflicts"):
+            self.reload()

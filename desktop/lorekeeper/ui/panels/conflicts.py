@@ -32,7 +32,7 @@ from PySide6.QtWidgets import (
 from lorekeeper.facts.model import ConflictInfo, FactInfo
 from lorekeeper.ui.models.base import RowsModel
 from lorekeeper.ui.models.facts import band_of
-from lorekeeper.ui.panels.base import AppContext, Panel
+from lorekeeper.ui.panels.base import AppContext, FactQueuePanel
 from lorekeeper.ui.review_queue import QueueActions, ReviewQueue
 from lorekeeper.ui.theme import color
 from lorekeeper.ui.widgets import label
@@ -110,7 +110,7 @@ class FactSide(QFrame):
         lay.addStretch(1)
 
 
-class ConflictsPanel(Panel):
+class ConflictsPanel(FactQueuePanel):
     def __init__(self, ctx: AppContext, parent: QWidget | None = None) -> None:
         super().__init__(ctx, parent)
         self.status_combo = QComboBox()
@@ -230,28 +230,7 @@ class ConflictsPanel(Panel):
         self.refresh()
 
     # ------------------------------------------------------------ loading
-    @Slot()
-    def refresh(self) -> None:
-        self.reload()
-
-    def showEvent(self, event: Any) -> None:
-        super().showEvent(event)
-        self.table.setFocus(Qt.FocusReason.OtherFocusReason)
-
-    def showcase(self) -> None:
-        if self.model.rows and self.queue.current_row() < 0:
-            self.queue.select_row(0)
-
-    @Slot(str)
-    def _on_bus(self, topic: str) -> None:
-        if topic in ("facts", "fact_conflicts"):
-            self.reload()
-
-    @Slot()
-    def _filter_changed(self) -> None:
-        self.queue.reset_progress()
-        self.reload()
-
+    # refresh, showEvent, showcase, the bus and the filter: FactQueuePanel
     @Slot()
     def reload(self) -> None:
         status = self.status_combo.currentData()

@@ -43,7 +43,7 @@ from PySide6.QtWidgets import (
 from lorekeeper.facts.model import QUESTIONS, TYPES, WEIGHTS, FactInfo, quote_span
 from lorekeeper.ui.models.facts import BANDS, SCOPED, UNIVERSAL, FactQuery, FactsModel, band_of
 from lorekeeper.ui.models.paged import setup_sorting
-from lorekeeper.ui.panels.base import AppContext, Panel
+from lorekeeper.ui.panels.base import AppContext, FactQueuePanel
 from lorekeeper.ui.review_queue import BULK, UNDO, Decision, QueueActions, ReviewQueue
 from lorekeeper.ui.theme import color
 from lorekeeper.ui.widgets import Debouncer, FlowLayout, label, mono_font
@@ -318,7 +318,7 @@ class DocumentView(QFrame):
         return self.text.textCursor().selectedText().replace("\u2029", "\n")
 
 
-class FactsPanel(Panel):
+class FactsPanel(FactQueuePanel):
     def __init__(self, ctx: AppContext, parent: QWidget | None = None) -> None:
         super().__init__(ctx, parent)
         self._quote_at = -1  # which provenance the document view shows
@@ -486,18 +486,11 @@ class FactsPanel(Panel):
         self.reload()
         self._load_options()
 
-    def showEvent(self, event: Any) -> None:
-        super().showEvent(event)
-        self.table.setFocus(Qt.FocusReason.OtherFocusReason)
-
-    def showcase(self) -> None:
-        if self.model.rows and self.queue.current_row() < 0:
-            self.queue.select_row(0)
-
+    # showEvent and showcase: FactQueuePanel
     @Slot(str)
     def _on_bus(self, topic: str) -> None:
+        super()._on_bus(topic)
         if topic in ("facts", "fact_conflicts"):
-            self.reload()
             self._options_later.poke()  # the counts and filter choices: once the decisions pause
 
     def query(self) -> FactQuery:
