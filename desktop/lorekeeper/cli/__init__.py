@@ -108,18 +108,25 @@ class LazyGroup(click.Group):
 
     def invoke(self, ctx: click.Context) -> object:
         """Every command's errors mapped: stable codes and exit codes, never a traceback."""
-        from lorekeeper.cli.common import PASS_THROUGH, fail, fail_unexpected
+        from lorekeeper.cli.common import PASS_THROUGH, closed_stdout, fail, fail_unexpected, flush_stdout
         from lorekeeper.errors import LorekeeperError
 
         as_json = "--json" in ctx.meta.get("lorekeeper.args", [])
         try:
-            return super().invoke(ctx)
-        except PASS_THROUGH:
-            raise
-        except LorekeeperError as exc:
-            fail(exc, as_json)
-        except Exception as exc:  # noqa: BLE001 - the catch-all: ERR_INTERNAL, exit 5, traceback logged
-            fail_unexpected(exc, as_json)
+            try:
+                return super().invoke(ctx)
+            except PASS_THROUGH:
+                raise
+            except BrokenPipeError:
+                raise
+            except LorekeeperError as exc:
+                fail(exc, as_json)
+            except Exception as exc:  # noqa: BLE001 - the catch-all: ERR_INTERNAL, exit 5, traceback logged
+                fail_unexpected(exc, as_json)
+            finally:
+                flush_stdout()  # a closed pipe surfaces here, not as a traceback at interpreter exit
+        except BrokenPipeError:
+            closed_stdout()  # `lorekeeper ... | head`: the reader is gone, end quietly
 
     def list_commands(self, ctx: click.Context) -> list[str]:
         return sorted({*super().list_commands(ctx), *self.lazy})
