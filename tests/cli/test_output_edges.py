@@ -1,4 +1,4 @@
-"""Issue 23 d5: `lorekeeper ... | head` — a reader that closes the pipe early ends the command
+"""Output edges: a closed stdout (issue 23 d5) and usage errors with --json (issue 31 item 2).
 quietly (exit 141, 128 + SIGPIPE), with no traceback and nothing in the error log."""
 
 from __future__ import annotations
@@ -32,3 +32,24 @@ def test_a_closed_stdout_ends_the_command_quietly(workspace: Workspace, args: tu
     assert proc.returncode == 141, proc.stderr
     assert proc.stderr == ""
     assert not (Path(root) / "logs" / "errors.log").exists()
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (("facts", "list", "--json", "--nosuch"), "No such option '--nosuch'"),
+        (("facts", "show", "--json"), "Missing argument 'FACT_ID'"),
+        (("facts", "list", "--status", "bogus", "--json"), "Invalid value for '--status'"),
+    ],
+)
+def test_usage_errors_are_json_with_json(workspace: Workspace, args: tuple[str, ...], message: str) -> None:
+    """Issue 31 item 2: with --json a usage error is the JSON error object on stdout (exit 2)."""
+    import json
+
+    from helpers.cli import run_lorekeeper
+
+    proc = run_lorekeeper("--workspace", str(workspace.root), *args)
+    assert proc.returncode == 2
+    error = json.loads(proc.stdout)["error"]
+    assert error["code"] == "ERR_INVALID_INPUT" and message in error["message"]
+    assert "Usage:" in proc.stderr
