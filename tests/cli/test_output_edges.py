@@ -1,5 +1,6 @@
-"""Output edges: a closed stdout (issue 23 d5) and usage errors with --json (issue 31 item 2).
-quietly (exit 141, 128 + SIGPIPE), with no traceback and nothing in the error log."""
+"""Output edges. Issue 23 d5: `lorekeeper ... | head` — a reader that closes the pipe early ends
+the command quietly (exit 141, 128 + SIGPIPE), with no traceback and nothing in the error log.
+Issue 31 item 2: usage errors with --json are JSON too."""
 
 from __future__ import annotations
 
