@@ -54,3 +54,23 @@ def test_usage_errors_are_json_with_json(workspace: Workspace, args: tuple[str, 
     error = json.loads(proc.stdout)["error"]
     assert error["code"] == "ERR_INVALID_INPUT" and message in error["message"]
     assert "Usage:" in proc.stderr
+
+
+def test_proposals_take_reason_like_facts(workspace_templates, tmp_path: Path) -> None:
+    """Issue 31 item 3: `proposals reject` takes --reason (as `facts reject` does); --why still works."""
+    import json
+
+    from helpers.cli import run_lorekeeper
+
+    ws = workspace_templates.copy(tmp_path / "ws", demo=True)
+    root = str(ws.root)
+    pending = [p for p in ws.improve.proposals.list() if p.status == "pending"]
+    ws.close()
+    assert pending, "the demo holds a pending proposal"
+    proc = run_lorekeeper(
+        "--workspace", root, "proposals", "reject", str(pending[0].id), "--reason", "too broad", "--json"
+    )
+    assert proc.returncode == 0, proc.stderr
+    assert json.loads(proc.stdout)["status"] == "rejected"
+    proc = run_lorekeeper("--workspace", root, "proposals", "undo", str(pending[0].id), "--why", "misclick", "--json")
+    assert proc.returncode == 0, proc.stderr

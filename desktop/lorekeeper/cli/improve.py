@@ -218,7 +218,7 @@ def proposals_show(proposal_id: int, diff: bool, workspace_dir: Path | None, as_
 
 @proposals.command("approve")
 @click.argument("proposal_id", type=int)
-@click.option("--why", default="", help="Why (kept in the signed event).")
+@click.option("--reason", "--why", "why", default="", help="Why (kept in the signed event; --why is the same option).")
 @_by
 @click.option("--force", is_flag=True, help="Approve even though the skill changed since the proposal was made.")
 @click.option(
@@ -256,7 +256,13 @@ def proposals_approve(
 
 @proposals.command("reject")
 @click.argument("proposal_id", type=int)
-@click.option("--why", required=True, help="Why it is rejected (required; kept in the signed event).")
+@click.option(
+    "--reason",
+    "--why",
+    "why",
+    required=True,
+    help="Why it is rejected (required; kept in the signed event; --why is the same option).",
+)
 @_by
 @workspace_option
 @json_option
@@ -273,7 +279,7 @@ def proposals_reject(proposal_id: int, why: str, by: str | None, workspace_dir: 
 
 @proposals.command("undo")
 @click.argument("proposal_id", type=int)
-@click.option("--why", default="", help="Why (kept in the signed event).")
+@click.option("--reason", "--why", "why", default="", help="Why (kept in the signed event; --why is the same option).")
 @_by
 @workspace_option
 @json_option
