@@ -92,6 +92,16 @@ def test_a_quote_not_in_the_document_is_refused(workspace: Workspace, tmp_path: 
     assert code == 2
 
 
+def test_a_document_over_the_size_cap_is_refused_naming_the_limit(workspace: Workspace, tmp_path: Path) -> None:
+    """Issue 31 item 7: a 1.1 MiB document names the 1 MiB limit, not "could not be read"."""
+    big = tmp_path / "big.md"
+    quote = "Always pin the base image digest."
+    big.write_text(quote + "\n" + "filler line for size\n" * 60_000, encoding="utf-8")
+    code, out, _ = add(workspace.root, big, "Pin base images.", quote=quote)
+    assert code == 2 and out["error"]["code"] == "ERR_INVALID_SPEC"
+    assert "1 MiB limit" in out["error"]["message"] and "big.md" in out["error"]["message"]
+
+
 def test_lexical_consolidation_062_merges_061_does_not(workspace: Workspace, tmp_path: Path) -> None:
     first = {"a.md": QUOTE, "b.md": QUOTE + "\n", "c.md": "Also: " + QUOTE}
     docs = write_docs(tmp_path, first)

@@ -110,7 +110,10 @@ def read_text(path: Path) -> str | Skipped:
     try:
         size = path.stat().st_size
         if size > MAX_BYTES:
-            return Skipped(path.name, f"larger than {MAX_BYTES // 1024} KiB")
+            return Skipped(
+                path.name,
+                f"{size:,} bytes, over the {MAX_BYTES // 1024 // 1024} MiB limit on a document (split it, or quote a smaller file)",
+            )
         data = path.read_bytes()
     except OSError as exc:
         return Skipped(path.name, f"unreadable: {exc.strerror or exc}")

@@ -931,6 +931,9 @@ class FactService:
         if not path.is_file():
             raise InvalidSpecError(f"no document {document!r}: give a file path or a document id of {project}")
         resolved = path.resolve()
+        readable = docs.read_text(resolved)
+        if isinstance(readable, docs.Skipped):  # say why (the size cap, binary, not UTF-8), not just "unreadable"
+            raise InvalidSpecError(f"{document} cannot be a fact's document: {readable.reason}", file=str(document))
         with self.store.session() as s:
             known = s.scalars(
                 select(FactDocument).where(
