@@ -166,3 +166,14 @@ def test_metrics_on_postgresql(tmp_path, pg_url):
         assert sum(m.applied_count for m in pg.quality.metrics(days=30)) == 121 - 12
         assert pg.quality.metrics(project="p1") == compute(pg.quality.events(project="p1"))
         assert {m.skill for m in pg.quality.metrics()} == {"a", "b", "git-manager"}
+
+
+def test_one_rounding_rule_for_every_rate_shown():
+    """Issue 31 item 8: 4 of 6 reads "66.6%" in the reason and 0.6666 in JSON (both rounded down),
+    never 0.6667 beside "66.6%"."""
+    from lorekeeper.quality.metrics import format_rate
+
+    (m,) = compute(events("a", applied=6, passed=4, failed=2))
+    assert format_rate(m.success_rate) == "66.6%"
+    assert m.to_dict()["success_rate"] == 0.6666
+    assert any("66.6%" in r for r in m.reasons)

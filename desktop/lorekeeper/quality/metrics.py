@@ -87,12 +87,20 @@ class SkillMetrics:
             "project": self.project,
             "applied_count": self.applied_count,
             "evaluated": self.evaluated,
-            "success_rate": None if rate is None else round(rate, 4),
+            "success_rate": json_rate(rate),
             "feedback_positive": self.feedback_positive,
             "feedback_negative": self.feedback_negative,
             "underperforming": self.underperforming,
             "reasons": self.reasons,
         }
+
+
+def json_rate(rate: float | None) -> float | None:
+    """A share for JSON: 4 decimals, rounded down like `format_rate` (one rule for every rate
+    shown): 2/3 -> 0.6666, which reads as "66.6%", never 0.6667 beside "66.6%"."""
+    if rate is None:
+        return None
+    return math.floor(rate * 10_000 + 1e-9) / 10_000
 
 
 def format_rate(rate: float | None, *, none: str = "-") -> str:
