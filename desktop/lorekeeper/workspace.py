@@ -268,6 +268,10 @@ class Workspace:
             )
 
     def close(self) -> None:
+        # issue 31: a killed export's temp files go at the end of the next command, not the next
+        # start (`lorekeeper repair` lists and sweeps whatever is left)
+        with contextlib.suppress(OSError):
+            self.skills.folder.sweep()
         self.store.close()
 
     def __enter__(self) -> Self:

@@ -126,7 +126,7 @@ class LazyGroup(click.Group):
 
     def invoke(self, ctx: click.Context) -> object:
         """Every command's errors mapped: stable codes and exit codes, never a traceback."""
-        from lorekeeper.cli.common import PASS_THROUGH, closed_stdout, fail, fail_unexpected, flush_stdout
+        from lorekeeper.cli.common import PASS_THROUGH, closed_stdout, fail, fail_unexpected, flush_stdout, sweep_debris
         from lorekeeper.errors import LorekeeperError
 
         as_json = "--json" in ctx.meta.get("lorekeeper.args", [])
@@ -145,6 +145,7 @@ class LazyGroup(click.Group):
             except Exception as exc:  # noqa: BLE001 - the catch-all: ERR_INTERNAL, exit 5, traceback logged
                 fail_unexpected(exc, as_json)
             finally:
+                sweep_debris(ctx.params.get("workspace_dir"))  # a killed export's temp files (issue 31)
                 flush_stdout()  # a closed pipe surfaces here, not as a traceback at interpreter exit
         except BrokenPipeError:
             closed_stdout()  # `lorekeeper ... | head`: the reader is gone, end quietly

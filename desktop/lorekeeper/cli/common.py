@@ -105,6 +105,20 @@ def flush_stdout() -> None:
         sys.stdout.flush()
 
 
+def sweep_debris(workspace_dir: Path | None) -> None:
+    """At the end of every command, also those that open no workspace (`ctx`, `route` without a
+    store...): the temp files a killed `skills import` left in the workspace's `skills/` export."""
+    try:
+        root = resolve_workspace_dir(workspace_dir)
+        if not (root / "lorekeeper.toml").is_file():
+            return
+        from lorekeeper.skills.debris import sweep
+
+        sweep(root / "skills")
+    except (OSError, LorekeeperError):
+        pass  # never the reason a command fails; `lorekeeper repair` lists what is left
+
+
 def closed_stdout() -> NoReturn:
     """End quietly when stdout's reader went away: what is still buffered goes to /dev/null (so
     the interpreter's exit flush cannot fail again), no traceback, no error log, exit 141."""

@@ -34,6 +34,8 @@ from lorekeeper.evals.rules import RuleSet, parse_rules, parse_rules_text
 from lorekeeper.fsutil import atomic_write_text, is_temp_file, sweep_temp_files
 from lorekeeper.jobs import Progress, drive
 from lorekeeper.locks import LockTimeoutError, RWLock
+from lorekeeper.skills import debris
+from lorekeeper.skills.debris import export_lock
 from lorekeeper.skills.files import Limits, SkillFile, diff_files, folder_differences, write_folder
 from lorekeeper.skills.router import RoutableSkill
 from lorekeeper.skills.sources import FORKS_DIR, open_source  # skills/_forks/<project>/<name>/
@@ -985,6 +987,11 @@ class SkillFolder:
         if marker is not None:
             marker.unlink(missing_ok=True)
 
+    def sweep(self) -> int:
+        """The export's crash debris removed (under the export lock); how many files."""
+        root = self.library.skills_dir
+        return len(debris.sweep(root)) if root is not None else 0
+
     def temp_files(self) -> list[Path]:
         root = self.library.skills_dir
         if root is None or not root.is_dir():
@@ -993,7 +1000,7 @@ class SkillFolder:
 
     def _lock(self) -> RWLock | None:
         root = self.library.skills_dir
-        return RWLock(root.parent / "locks" / "skills-export.lock") if root is not None else None
+        return export_lock(root) if root is not None else None
 
     @contextmanager
     def writing(self) -> Iterator[None]:

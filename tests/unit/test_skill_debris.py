@@ -1,0 +1,29 @@
+"""Issue 31 item 11: a killed `skills import` leaves a temp file in `skills/`; the next command of
+any kind sweeps it at its end (not only the next start), and never a live export's temp file."""
+
+from __future__ import annotations
+
+from helpers.cli import run_lorekeeper
+from lorekeeper.skills import debris
+from lorekeeper.workspace import Workspace
+
+
+def test_the_next_command_of_any_kind_sweeps_a_killed_exports_temp_file(workspace: Workspace) -> None:
+    folder = next(p for p in sorted((workspace.root / "skills").iterdir()) if p.is_dir())
+    root = str(workspace.root)
+    # the app stays open (this workspace) while a terminal's import is killed mid-export
+    for command in (("ctx", "read", str(workspace.root / "lorekeeper.toml")), ("skills", "list")):
+        tmp = folder / ".SKILL.md.k1ll3d.tmp"
+        tmp.write_text("half a SKILL.md", encoding="utf-8")
+        proc = run_lorekeeper("--workspace", root, *command)
+        assert proc.returncode == 0, proc.stderr
+        assert not tmp.exists(), command
+    # a running export holds the lock shared: its temp file is live and stays
+    live = folder / ".SKILL.md.l1v3ab.tmp"
+    live.write_text("being written", encoding="utf-8")
+    with workspace.skills.folder.writing():
+        assert debris.sweep(workspace.root / "skills", timeout=0.05) == []
+        assert live.exists()
+    # the workspace's own close sweeps too
+    workspace.close()
+    assert not live.exists()
