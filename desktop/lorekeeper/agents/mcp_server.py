@@ -57,6 +57,46 @@ def _log_unexpected(ws: Workspace, exc: BaseException) -> str:
     return str(path)
 
 
+def coded_tool_error(name: str, exc: BaseException) -> str:
+    """One line that starts with a stable code, for any tool failure (issue 31 item 1): bad
+    arguments are ERR_INVALID_INPUT naming each field (never pydantic's text with its web link), an
+    unknown tool ERR_NOT_FOUND, our own errors keep their code without the SDK's "Error executing
+    tool X: " prefix, and a crash inside the SDK is ERR_INTERNAL."""
+    from pydantic import ValidationError
+
+    cause = exc.__cause__
+    if isinstance(cause, ValidationError):
+        parts = []
+        for err in cause.errors():
+            field = ".".join(str(p) for p in err.get("loc", ())) or "arguments"
+            parts.append(f"{field}: {str(err.get('msg', 'invalid')).rstrip('.').lower()}")
+        return f"ERR_INVALID_INPUT: invalid arguments for {name}: " + "; ".join(parts)
+    text = " ".join(str(exc).split())
+    prefix = f"Error executing tool {name}"
+    if text.startswith(prefix):
+        text = text[len(prefix) :].lstrip(": ")
+    if text.startswith("ERR_"):
+        return text
+    if text.lower().startswith("unknown tool"):
+        return f"ERR_NOT_FOUND: {text}; tools/list names the tools"
+    return f"ERR_INTERNAL: {text or 'unexpected error'} in {name}; the server's log has the details"
+
+
+def _coded_server(base: type[MCPServer[Any]]) -> type[MCPServer[Any]]:
+    from mcp.server.mcpserver.exceptions import ToolError, UnexpectedToolError
+
+    class CodedServer(base):  # type: ignore[valid-type,misc]  # the SDK class, imported lazily
+        async def call_tool(self, name: str, arguments: dict[str, Any], context: Any = None) -> Any:
+            try:
+                return await super().call_tool(name, arguments, context)
+            except UnexpectedToolError as exc:
+                raise UnexpectedToolError(coded_tool_error(name, exc)) from exc.__cause__
+            except ToolError as exc:
+                raise ToolError(coded_tool_error(name, exc)) from exc.__cause__
+
+    return CodedServer
+
+
 def build_server(ws: Workspace, default_project: str | None = None) -> MCPServer[Any]:
     """The server with every tool registered over `ws` (which stays open); `default_project` applies
     to the calls that name no project (`lorekeeper mcp --project P`)."""
@@ -66,7 +106,9 @@ def build_server(ws: Workspace, default_project: str | None = None) -> MCPServer
 
     tools = AgentTools(ws, default_project)
     lock = threading.Lock()
-    server: MCPServer[Any] = MCPServer(SERVER_NAME, version=__version__, instructions=INSTRUCTIONS, log_level="WARNING")
+    server: MCPServer[Any] = _coded_server(MCPServer)(
+        SERVER_NAME, version=__version__, instructions=INSTRUCTIONS, log_level="WARNING"
+    )
 
     def call(fn: Callable[[], T]) -> T:
         with lock:
@@ -242,4 +284,38 @@ def build_server(ws: Workspace, default_project: str | None = None) -> MCPServer
 
 def serve(ws: Workspace, default_project: str | None = None) -> None:
     """Run the server on stdio until the client closes it."""
-    build_server(ws, default_project).run("stdio")
+    import anyio
+
+    anyio.run(_serve_stdio, build_server(ws, default_project))
+
+
+async def _serve_stdio(server: MCPServer[Any]) -> None:
+    """The SDK's stdio transport, except that a line that is not a JSON-RPC message gets the
+    JSON-RPC error reply (-32700 parse error, -32600 invalid request; id null) that the
+    specification asks for, instead of being dropped in silence (issue 31 item 1)."""
+    import anyio
+    from mcp.server.stdio import stdio_server
+    from mcp.shared.message import SessionMessage
+    from mcp_types import INVALID_REQUEST, PARSE_ERROR, ErrorData, JSONRPCError
+
+    async with stdio_server() as (read_stream, write_stream):
+        forward_in, forward_out = anyio.create_memory_object_stream[Any](0)
+
+        async def screen() -> None:
+            async with forward_in:
+                async for item in read_stream:
+                    if isinstance(item, Exception):
+                        bad_json = "json" in str(item).lower() and "invalid" in str(item).lower()
+                        code, message = (
+                            (PARSE_ERROR, "Parse error") if bad_json else (INVALID_REQUEST, "Invalid Request")
+                        )
+                        reply = JSONRPCError(jsonrpc="2.0", id=None, error=ErrorData(code=code, message=message))
+                        await write_stream.send(SessionMessage(reply))
+                        continue
+                    await forward_in.send(item)
+
+        lowlevel = server._lowlevel_server  # what run_stdio_async drives, with our screen in front
+        async with anyio.create_task_group() as tg:
+            tg.start_soon(screen)
+            await lowlevel.run(forward_out, write_stream, lowlevel.create_initialization_options())
+            tg.cancel_scope.cancel()

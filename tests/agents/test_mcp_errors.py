@@ -1,0 +1,68 @@
+"""Issue 31 item 1: every MCP tool error starts with a stable code and is one line (bad arguments
+are ERR_INVALID_INPUT naming the field, never pydantic's text and web link); a line that is not
+JSON-RPC gets the JSON-RPC error reply instead of silence."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+import anyio
+import pytest
+
+from lorekeeper.workspace import Workspace
+
+
+def _error_of(ws: Workspace, tool: str, arguments: dict[str, object]) -> str:
+    from mcp.server.mcpserver.exceptions import ToolError
+
+    from lorekeeper.agents.mcp_server import build_server
+
+    server = build_server(ws)
+    with pytest.raises(ToolError) as err:
+        anyio.run(server.call_tool, tool, arguments)
+    return str(err.value)
+
+
+@pytest.mark.parametrize(
+    ("tool", "arguments", "field"),
+    [
+        ("route_skills", {"message": "review this", "top": -1}, "top"),
+        ("route_skills", {}, "message"),
+        ("memory_search", {"query": "x", "corpus": "everything"}, "corpus"),
+    ],
+)
+def test_bad_arguments_are_err_invalid_input_naming_the_field(
+    workspace: Workspace, tool: str, arguments: dict[str, object], field: str
+) -> None:
+    text = _error_of(workspace, tool, arguments)
+    assert text.startswith(f"ERR_INVALID_INPUT: invalid arguments for {tool}: {field}: "), text
+    assert "\n" not in text and "http" not in text and "pydantic" not in text
+
+
+def test_our_own_codes_lead_and_an_unknown_tool_is_not_found(workspace: Workspace) -> None:
+    text = _error_of(workspace, "ctx_read", {"path": str(workspace.root / "no-such-file.py")})
+    assert text.startswith("ERR_"), text
+    assert "Error executing tool" not in text
+    assert _error_of(workspace, "no_such_tool", {}).startswith("ERR_NOT_FOUND: ")
+
+
+def test_a_line_that_is_not_json_rpc_gets_a_parse_error_reply(workspace: Workspace) -> None:
+    root = workspace.root
+    workspace.close()
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "lorekeeper", "--workspace", str(root), "mcp"],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.DEVNULL,
+        text=True,
+    )
+    try:
+        out, _ = proc.communicate('{"jsonrpc": "2.0", "id": 1, "method": \n{"not": "a message"}\n', timeout=120)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+    replies = [json.loads(line) for line in out.splitlines() if line.strip()]
+    assert [r["error"]["code"] for r in replies] == [-32700, -32600]
+    assert all(r["id"] is None and r["jsonrpc"] == "2.0" for r in replies)
