@@ -68,36 +68,77 @@ def _doc_vectors() -> list[dict[str, str]]:
     key = re.search(r"Test key: `([0-9a-f]{64})`", text).group(1)
     out = []
     for section in re.split(r"\n## ", text)[1:]:
-        payload = re.search(r"Payload:\s+```json\n(.*?)```", section, re.DOTALL).group(1)
-        canonical = re.search(r"Canonical:\s+```text\n(.*?)\n```", section, re.DOTALL).group(1)
+        event = re.search(r"Event line.*?```json\n(.*?)```", section, re.DOTALL).group(1)
+        content = re.search(r"Content \(canonical.*?```text\n(.*?)\n```", section, re.DOTALL).group(1)
+        header = re.search(r"Signed header \(canonical\):\s+```text\n(.*?)\n```", section, re.DOTALL).group(1)
         signature = re.search(r"Signature: `([0-9a-f]{64})`", section).group(1)
         out.append(
-            {"name": section.split()[0], "key": key, "payload": payload, "canonical": canonical, "signature": signature}
+            {
+                "name": section.split()[0],
+                "key": key,
+                "event": event,
+                "content": content,
+                "header": header,
+                "signature": signature,
+            }
         )
     return out
 
 
-def test_the_docs_publish_at_least_three_vectors():
-    assert len(_doc_vectors()) >= 3
+def test_the_docs_publish_the_four_seed_vectors_as_one_chain():
+    from lorekeeper.audit.jcs import loads
+
+    vectors = _doc_vectors()
+    assert [v["name"] for v in vectors] == ["V1", "V4", "V6", "V8"]
+    events = [loads(v["event"]) for v in vectors]
+    assert [e["seq"] for e in events] == [1, 2, 3, 4]
+    assert [e["prev"] for e in events] == ["", *(e["sig"] for e in events[:-1])]
+    for e in events:
+        if e["type"] == "memory_injected":  # the seed's count triple, as story start writes it
+            assert {"count_configured", "count_effective", "under_corpus"} <= set(e["content"]["data"])
 
 
 @pytest.mark.parametrize("vector", _doc_vectors(), ids=lambda v: v["name"])
 def test_published_vector_matches(vector):
     from lorekeeper.audit.jcs import canonical_text, loads
+    from lorekeeper.audit.log import content_hash, event_header
 
-    payload = loads(vector["payload"])
-    body = {k: v for k, v in payload.items() if k != "sig"}
-    assert canonical_text(body) == vector["canonical"]
-    assert sign_with(bytes.fromhex(vector["key"]), payload) == vector["signature"]
+    event = loads(vector["event"])
+    assert canonical_text(event["content"]) == vector["content"]
+    assert content_hash(event["content"]) == event["content_sha256"]
+    header = {k: v for k, v in event_header(event).items() if k != "sig"}
+    assert canonical_text(header) == vector["header"]
+    assert sign_with(bytes.fromhex(vector["key"]), header) == vector["signature"] == event["sig"]
+
+
+def test_the_vectors_have_the_layout_the_live_log_writes(workspace):
+    """Issue 31 item 9: the same fields as a line the log writes today (no "schema v3" layout)."""
+    from lorekeeper.audit.jcs import loads
+
+    ws = workspace
+    ws.audit.log.append("vector_layout_probe", {"n": 1})
+    live = loads(sorted((ws.root / "sessions").glob("*.jsonl"))[-1].read_text(encoding="utf-8").splitlines()[-1])
+    for vector in _doc_vectors():
+        event = loads(vector["event"])
+        assert set(event) == set(live) and set(event["content"]) == set(live["content"]), vector["name"]
+        assert event["v"] == live["v"]
 
 
 @pytest.mark.parametrize("vector", _doc_vectors()[:2], ids=lambda v: v["name"])
 def test_cli_sign_reproduces_published_vector(vector, tmp_path: Path):
-    f = tmp_path / "payload.json"
-    f.write_text(vector["payload"], encoding="utf-8")
+    f = tmp_path / "event.json"
+    f.write_text(vector["event"], encoding="utf-8")
     r = run_cli("audit", "sign", "--test-key", vector["key"], str(f), "--json")
     assert r.returncode == 0, r.stderr
-    assert json.loads(r.stdout) == {"canonical": vector["canonical"], "signature": vector["signature"]}
+    assert json.loads(r.stdout) == {"canonical": vector["header"], "signature": vector["signature"]}
+
+
+def test_cli_sign_refuses_an_event_whose_content_was_edited(tmp_path: Path):
+    vector = _doc_vectors()[0]
+    f = tmp_path / "event.json"
+    f.write_text(vector["event"].replace('"backend"', '"frontend"'), encoding="utf-8")
+    r = run_cli("audit", "sign", "--test-key", vector["key"], str(f), "--json")
+    assert r.returncode == 2 and "content_sha256" in r.stdout
 
 
 def test_cli_sign_rejects_duplicate_keys_and_bad_keys(tmp_path: Path):

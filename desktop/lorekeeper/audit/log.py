@@ -1286,6 +1286,14 @@ def _lines_after_head(path: Path, seq: int, sig: str) -> list[str] | None:
 
 
 def sign_payload_with_key(key: bytes, payload: dict[str, Any]) -> tuple[str, str]:
-    """(canonical text, signature) of a payload without its `sig`: `audit sign --test-key`."""
-    body = {k: v for k, v in payload.items() if k != "sig"}
+    """(canonical text, signature) of a payload without its `sig`: `audit sign --test-key`. A
+    session-log event line (it has `content_sha256`) is signed as the log signs it: its header,
+    without `content` and `tombstone`, after its content is checked against `content_sha256`."""
+    if "content_sha256" in payload:
+        content = payload.get("content")
+        if isinstance(content, dict) and content_hash(content) != payload["content_sha256"]:
+            raise InvalidInputError("the event's content does not hash to its content_sha256 (the content was edited)")
+        body = {k: v for k, v in payload.items() if k not in HEADER_EXCLUDES}
+    else:
+        body = {k: v for k, v in payload.items() if k != "sig"}
     return canonical_text(body), sign_with(key, body)
