@@ -19,6 +19,7 @@ workspace always has the schema of the code that opens it.
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import threading
 from collections.abc import Callable, Iterator
@@ -60,6 +61,29 @@ class StoreConflictError(StoreError):
     code = "ERR_STORE_CONFLICT"
 
 
+class StoreDamagedError(StoreError):
+    """The SQLite file is damaged ("database disk image is malformed", "file is not a database", a
+    file shorter than its header says). `Workspace.open` names the newest backup and the restore
+    command; nothing writes to the damaged file."""
+
+    code = "ERR_STORE_DAMAGED"
+
+
+#: SQLite's primary result codes for a damaged file: SQLITE_CORRUPT, SQLITE_NOTADB
+_DAMAGE_CODES = (11, 26)
+_DAMAGE_WORDS = ("malformed", "file is not a database", "is encrypted or is not a database", "database corrupt")
+
+
+def is_damage_error(exc: BaseException) -> bool:
+    """True for SQLite's "the file is damaged" errors, raw or wrapped by SQLAlchemy."""
+    orig = getattr(exc, "orig", None) or exc
+    code = getattr(orig, "sqlite_errorcode", None)
+    if isinstance(code, int) and (code & 0xFF) in _DAMAGE_CODES:
+        return True
+    msg = str(orig).lower()
+    return any(w in msg for w in _DAMAGE_WORDS)
+
+
 def busy_message(timeout: float) -> str:
     return (
         f"the store is busy: another process kept its write lock for more than {timeout:g} s. "
@@ -85,6 +109,15 @@ def is_unique_violation(exc: BaseException) -> bool:
     if getattr(orig, "sqlstate", None) == "23505":
         return True
     return "unique constraint" in str(orig or exc).lower()
+
+
+def sqlite_file(url: str) -> Path | None:
+    """The database file of a SQLite URL (None for PostgreSQL and in-memory stores)."""
+    prefix = "sqlite:///"
+    if not url.startswith(prefix) or url == "sqlite:///:memory:":
+        return None
+    path = url[len(prefix) :].split("?", 1)[0]
+    return Path(path) if path else None
 
 
 def resolve_url(url: str, base: Path) -> str:
@@ -141,6 +174,7 @@ class Store:
         self._write_sessions = sessionmaker(self._write_engine, expire_on_commit=False)
         feed_mod.install(self._write_sessions)
         self._write_lock = threading.RLock()
+        self.sqlite_path: Path | None = sqlite_file(url)
         self._local = threading.local()
         # Called with the session at the end of every write transaction, before its commit (the
         # audit chain signs the decision-driving rows here: `audit.rows.install_row_signing`). A
@@ -154,7 +188,11 @@ class Store:
         self.before_write: list[Callable[[], None]] = []
         self.feed = feed_mod.ChangeFeed(self)  # change sets: this process's commits, others' by poll()
         if migrate:
-            self.migrate()
+            try:
+                self.migrate()
+            except BaseException:
+                self.engine.dispose()  # a store that cannot open keeps no connection to the file
+                raise
 
     # ------------------------------------------------------------------ connection set-up
     def _sqlite_pragmas(self, dbapi_conn: Any, _record: Any) -> None:
@@ -182,11 +220,45 @@ class Store:
         from lorekeeper.store.migrate import upgrade
 
         try:
+            self.check_file()
             upgrade(self)
         except SQLAlchemyError as exc:
             if is_lock_error(exc):
                 raise StoreBusyError(busy_message(self.busy_timeout)) from None
+            if is_damage_error(exc):
+                raise StoreDamagedError(
+                    f"the database file {self.sqlite_path or self.url} is damaged ({getattr(exc, 'orig', None) or exc})",
+                    database=str(self.sqlite_path or ""),
+                ) from None
             raise StoreError(f"cannot migrate store: {exc}") from None
+
+    def check_file(self) -> None:
+        """A cheap check at open (no full scan): a SQLite file shorter than the page count its header
+        records lost its tail (the file of issue 23: 150 pages in the header, 149 in the file).
+
+        Only meaningful without a WAL holding frames (pages not yet checkpointed legitimately lie
+        beyond the end of the file); the size comes from stat, never by opening the file."""
+        path = self.sqlite_path
+        if path is None or not path.is_file():
+            return
+        wal = path.with_name(path.name + "-wal")
+        with contextlib.suppress(FileNotFoundError):
+            if wal.stat().st_size > 0:
+                return
+        with self.engine.connect() as conn:
+            pages = int(conn.exec_driver_sql("PRAGMA page_count").scalar() or 0)
+            size = int(conn.exec_driver_sql("PRAGMA page_size").scalar() or 0)
+            conn.rollback()
+        with contextlib.suppress(FileNotFoundError):
+            if wal.stat().st_size > 0:  # another process wrote meanwhile: its frames may be the tail
+                return
+        actual = path.stat().st_size
+        if size and actual < pages * size:
+            raise StoreDamagedError(
+                f"the database file {path} is damaged: its header records {pages} pages of {size} bytes, "
+                f"the file holds {actual // size} ({actual} bytes); its tail was lost",
+                database=str(path),
+            )
 
     @contextmanager
     def locked_connection(self) -> Iterator[Connection]:
