@@ -585,11 +585,12 @@ def head_in_log(sessions_dir: Path, head: dict[str, Any] | None) -> bool:
 
 def postgres_guidance(url: str, action: str = "backup") -> str:
     """The pg_dump (or pg_restore) command for the configured URL, without its password."""
-    from sqlalchemy.engine import make_url
+    from sqlalchemy.engine import URL, make_url
 
     try:
         u = make_url(url)
-        plain = u.set(drivername=u.get_backend_name(), password=None).render_as_string(hide_password=False)
+        bare = URL.create(u.get_backend_name(), u.username, None, u.host, u.port, u.database, u.query)
+        plain = bare.render_as_string(hide_password=False)
         db = u.database or "lorekeeper"
     except Exception:  # noqa: BLE001 - an odd URL still gets the advice
         plain, db = "postgresql://USER@HOST:5432/DATABASE", "lorekeeper"

@@ -19,7 +19,6 @@ workspace always has the schema of the code that opens it.
 
 from __future__ import annotations
 
-import contextlib
 import hashlib
 import threading
 from collections.abc import Callable, Iterator
@@ -62,8 +61,8 @@ class StoreConflictError(StoreError):
 
 
 class StoreDamagedError(StoreError):
-    """The SQLite file is damaged ("database disk image is malformed", "file is not a database", a
-    file shorter than its header says). `Workspace.open` names the newest backup and the restore
+    """The SQLite file is damaged ("database disk image is malformed": a lost tail, a torn page; "file
+    is not a database": a wrecked header). `Workspace.open` names the newest backup and the restore
     command; nothing writes to the damaged file."""
 
     code = "ERR_STORE_DAMAGED"
@@ -220,7 +219,6 @@ class Store:
         from lorekeeper.store.migrate import upgrade
 
         try:
-            self.check_file()
             upgrade(self)
         except SQLAlchemyError as exc:
             if is_lock_error(exc):
@@ -231,34 +229,6 @@ class Store:
                     database=str(self.sqlite_path or ""),
                 ) from None
             raise StoreError(f"cannot migrate store: {exc}") from None
-
-    def check_file(self) -> None:
-        """A cheap check at open (no full scan): a SQLite file shorter than the page count its header
-        records lost its tail (the file of issue 23: 150 pages in the header, 149 in the file).
-
-        Only meaningful without a WAL holding frames (pages not yet checkpointed legitimately lie
-        beyond the end of the file); the size comes from stat, never by opening the file."""
-        path = self.sqlite_path
-        if path is None or not path.is_file():
-            return
-        wal = path.with_name(path.name + "-wal")
-        with contextlib.suppress(FileNotFoundError):
-            if wal.stat().st_size > 0:
-                return
-        with self.engine.connect() as conn:
-            pages = int(conn.exec_driver_sql("PRAGMA page_count").scalar() or 0)
-            size = int(conn.exec_driver_sql("PRAGMA page_size").scalar() or 0)
-            conn.rollback()
-        with contextlib.suppress(FileNotFoundError):
-            if wal.stat().st_size > 0:  # another process wrote meanwhile: its frames may be the tail
-                return
-        actual = path.stat().st_size
-        if size and actual < pages * size:
-            raise StoreDamagedError(
-                f"the database file {path} is damaged: its header records {pages} pages of {size} bytes, "
-                f"the file holds {actual // size} ({actual} bytes); its tail was lost",
-                database=str(path),
-            )
 
     @contextmanager
     def locked_connection(self) -> Iterator[Connection]:
