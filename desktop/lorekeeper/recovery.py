@@ -122,7 +122,17 @@ def restore(
                 out["sessions_set_aside"] = str(aside)
             shutil.copytree(copy, sessions)
             out["sessions"] = "replaced"
-        ws = Workspace.open(root, in_use=lock)  # the proof: config, store, migrations, skills export
+        try:
+            ws = Workspace.open(root, in_use=lock)  # the proof: config, store, migrations, skills export
+        except LorekeeperError as exc:
+            kept = ", ".join(m["to"] for m in moved) or "nothing (there was no database)"
+            err = LorekeeperError(
+                f"the backup is in place but the workspace does not open: {exc.message} The replaced database "
+                f"is kept as {kept}.",
+                code=exc.code,
+            )
+            err.details = dict(exc.details)
+            raise err from None
     except BaseException:
         lock.release()
         raise

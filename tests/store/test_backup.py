@@ -12,9 +12,12 @@ import os
 import sqlite3
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
+from types import SimpleNamespace
+
+import pytest
 
 from helpers.cli import run_lorekeeper
-from lorekeeper.store.backup import BackupService, postgres_guidance
+from lorekeeper.store.backup import BackupService, BackupUnsupportedError, postgres_guidance
 from lorekeeper.workspace import Workspace
 
 SKIP_TABLES = {"store_revision", "store_changes", "audit_heads", "audit_checkpoints", "audit_outbox"}
@@ -164,6 +167,12 @@ def test_postgresql_stores_get_the_pg_dump_command_without_the_password(workspac
     text = postgres_guidance(url)
     assert "pg_dump --format=custom" in text and "postgresql://lore@db.example:5433/teamstore" in text
     assert "s3cret" not in text
+    stub = SimpleNamespace(sqlite_path=None, url=url)
+    svc = BackupService(stub, workspace.root / "backups", sessions_dir=workspace.root, config_path=workspace.root,
+                        session_lock=workspace.backups.session_lock)  # fmt: skip
+    with pytest.raises(BackupUnsupportedError, match="pg_dump") as caught:
+        svc.create()
+    assert caught.value.code == "ERR_BACKUP_UNSUPPORTED" and "s3cret" not in caught.value.message
     root = workspace.root
     workspace.close()
     cfg = root / "lorekeeper.toml"
