@@ -125,7 +125,8 @@ def test_a_wrecked_file_without_a_backup_gets_the_sqlite3_recover_route(workspac
     assert r.returncode == 4
     err = json.loads(r.stdout)["error"]
     assert err["code"] == "ERR_STORE_DAMAGED" and "backup" not in err
-    assert f"sqlite3 {db} .recover" in err["message"] and "lorekeeper" in err["message"] and "restore" in err["message"]
+    assert f"sqlite3 {db} .recover" in err["message"] and err["dump_command"] in err["message"]
+    assert err["restore_command"].endswith("restore " + str(root / "recovered.db"))
 
 
 def test_restore_is_refused_while_the_workspace_is_open(workspace) -> None:

@@ -632,12 +632,20 @@ def damaged_advice(root: Path, db: Path | None) -> tuple[str, dict[str, Any]]:
             "overwritten; changes made since the backup are not in it).",
             details,
         )
-    recovered = root / "recovered.db"
-    details["recover_command"] = f"sqlite3 {shlex.quote(where)} .recover | sqlite3 {shlex.quote(str(recovered))}"
+    recovered = shlex.quote(str(root / "recovered.db"))
+    src = shlex.quote(where)
+    details["recover_command"] = f"sqlite3 {src} .recover | sqlite3 {recovered}"
+    # Debian 12's sqlite3 (3.40.1) has no sqlite_dbpage: its .recover stops at "SQL logic error".
+    # .dump reads what it can and ends in ROLLBACK on the damaged pages: commit what it read instead.
+    details["dump_command"] = (
+        f"sqlite3 {src} .dump | sed '$s/^ROLLBACK; -- due to errors$/COMMIT;/' | sqlite3 {recovered}"
+    )
+    details["restore_command"] = restore_command(root, root / "recovered.db")
     return (
         f"There is no backup under {root / BACKUPS_DIR}. The damaged file is {where}. To salvage what it holds, "
-        f"close every Lorekeeper window, then run `{details['recover_command']}`, and restore the result: "
-        f"`{restore_command(root, recovered)}` (it is checked first; the damaged file is renamed aside). "
+        f"close every Lorekeeper window, then run `{details['recover_command']}` (if that sqlite3 has no working "
+        f".recover, `{details['dump_command']}`), and restore the result: `{details['restore_command']}` "
+        "(it is checked first; the damaged file is renamed aside; rows on the damaged pages are lost). "
         "From now on, `lorekeeper backup` (and `schedule run`, daily) keeps copies under backups/.",
         details,
     )
