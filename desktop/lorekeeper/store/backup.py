@@ -580,6 +580,19 @@ def head_in_log(sessions_dir: Path, head: dict[str, Any] | None) -> bool:
     return False
 
 
+def retained_copies(root: Path) -> list[Path]:
+    """The copies of the store a workspace keeps on purpose (relative to `root`): the backup folders
+    and what `restore` set aside. They hold what was purged after they were made, until pruned or
+    deleted by hand; a purge's verification should name them as retained copies, not as residue
+    it failed to erase (see the README)."""
+    out: list[Path] = []
+    backups = root / BACKUPS_DIR
+    if backups.is_dir():
+        out.extend(p.relative_to(root) for p in sorted(backups.iterdir()) if _NAME.match(p.name))
+    out.extend(p.relative_to(root) for p in sorted(root.glob("*.replaced-*")))
+    return out
+
+
 # --------------------------------------------------------------------------- guidance
 
 
