@@ -41,6 +41,12 @@ _EXIT_BY_CODE = {
     "ERR_MODEL_ANSWER_INVALID": EXIT_UNAVAILABLE,
     # GDPR purge (issue 13): verification still found the story's data somewhere
     "ERR_PURGE_INCOMPLETE": EXIT_CHECK_FAILED,
+    # backups and recovery (issue 23)
+    "ERR_STORE_DAMAGED": EXIT_UNAVAILABLE,  # names the newest backup and the restore command
+    "ERR_WORKSPACE_IN_USE": EXIT_UNAVAILABLE,  # restore refused while another process has the workspace open
+    "ERR_BACKUP_FAILED": EXIT_UNAVAILABLE,  # the copy failed integrity_check (or could not be written)
+    "ERR_BACKUP_INVALID": EXIT_INVALID,  # restore was given something that is not a usable backup
+    "ERR_BACKUP_UNSUPPORTED": EXIT_UNAVAILABLE,  # PostgreSQL store: pg_dump / pg_restore guidance
 }
 
 

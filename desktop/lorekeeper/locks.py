@@ -11,6 +11,7 @@ same process.
 
 from __future__ import annotations
 
+import contextlib
 import fcntl
 import os
 import time
@@ -70,3 +71,60 @@ class RWLock:
                 fcntl.flock(fd, fcntl.LOCK_UN)
         finally:
             os.close(fd)
+
+
+class InUseError(LorekeeperError):
+    """The workspace is open in another process (or a restore holds it): the operation needs it closed."""
+
+    code = "ERR_WORKSPACE_IN_USE"
+
+
+class HeldLock:
+    """A flock held until `release()` (not a block): each open `Workspace` holds the shared lock of
+    `locks/workspace.lock` for its lifetime; `lorekeeper restore` takes it exclusively, so it runs
+    only when no other process has the workspace open, and an open waits while a restore runs.
+
+    The kernel drops it when the holder dies (SIGKILL included), so the file never needs deleting.
+    """
+
+    def __init__(self, path: Path, fd: int, mode: int) -> None:
+        self.path = path
+        self._fd: int | None = fd
+        self.mode = mode
+
+    @classmethod
+    def acquire(cls, path: str | os.PathLike[str], *, exclusive: bool = False, timeout: float = 0.0) -> HeldLock:
+        """Take the lock, waiting at most `timeout` seconds (0: one try); BlockingIOError when busy."""
+        p = Path(path)
+        p.parent.mkdir(parents=True, exist_ok=True)
+        mode = fcntl.LOCK_EX if exclusive else fcntl.LOCK_SH
+        fd = os.open(p, os.O_RDWR | os.O_CREAT, 0o600)
+        deadline = time.monotonic() + max(0.0, float(timeout))
+        while True:
+            try:
+                fcntl.flock(fd, mode | fcntl.LOCK_NB)
+                return cls(p, fd, mode)
+            except BlockingIOError:
+                if time.monotonic() >= deadline:
+                    os.close(fd)
+                    raise
+                time.sleep(_POLL)
+            except BaseException:
+                os.close(fd)
+                raise
+
+    @property
+    def held(self) -> bool:
+        return self._fd is not None
+
+    def release(self) -> None:
+        fd, self._fd = self._fd, None
+        if fd is not None:
+            try:
+                fcntl.flock(fd, fcntl.LOCK_UN)
+            finally:
+                os.close(fd)
+
+    def __del__(self) -> None:  # a workspace nobody closed: the descriptor is not leaked
+        with contextlib.suppress(Exception):  # interpreter shutdown: the kernel releases it anyway
+            self.release()

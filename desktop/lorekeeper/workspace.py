@@ -29,6 +29,7 @@ from lorekeeper.learnings.audit_hook import audit_hook
 from lorekeeper.learnings.service import LearningService
 from lorekeeper.llm.service import LLMService
 from lorekeeper.locations import ENV_VAR, default_workspace_dir, resolve_workspace_dir  # noqa: F401 - re-exported
+from lorekeeper.locks import HeldLock, InUseError
 from lorekeeper.market.service import MarketService
 from lorekeeper.paths import starter_skills_dir
 from lorekeeper.privacy.purge import PurgeService
@@ -48,14 +49,32 @@ from lorekeeper.reflect import ReflectLoop
 from lorekeeper.skills.files import Limits
 from lorekeeper.skills.library import SkillLibrary
 from lorekeeper.skills.router import DEFAULT_TOP, Router
-from lorekeeper.store.engine import DEFAULT_BUSY_TIMEOUT, Store, resolve_url
+from lorekeeper.store.backup import BACKUPS_DIR, BackupService, damaged_advice
+from lorekeeper.store.engine import DEFAULT_BUSY_TIMEOUT, Store, StoreDamagedError, resolve_url
 
 if TYPE_CHECKING:
     from lorekeeper.memory.embedders import Embedder
 
 SUBDIRS = ("skills", "sources", "clarifications", "indexes", "sessions", "locks", "exports")
+IN_USE_LOCK = "workspace.lock"  # under locks/: shared while a Workspace is open, exclusive for a restore
+IN_USE_WAIT = 30.0  # seconds an open waits for a restore to finish
 
 __all__ = ["SUBDIRS", "DemoReport", "Workspace"]
+
+
+def in_use_lock_path(root: Path) -> Path:
+    return root / "locks" / IN_USE_LOCK
+
+
+def hold_in_use(root: Path, *, timeout: float = IN_USE_WAIT) -> HeldLock:
+    """The shared in-use lock of an open workspace (waits while a restore holds it exclusively)."""
+    try:
+        return HeldLock.acquire(in_use_lock_path(root), timeout=timeout)
+    except BlockingIOError:
+        raise InUseError(
+            f"the workspace {root} is being restored from a backup (another process holds "
+            f"{in_use_lock_path(root)} exclusively for more than {timeout:g} s): retry when the restore has finished."
+        ) from None
 
 
 class Workspace:
@@ -65,6 +84,7 @@ class Workspace:
         self.root = root
         self.config = config  # one shared object: `ws.llm.configure` reloads it in place
         self.store = store
+        self.in_use: HeldLock | None = None  # `open` sets it: released by `close`
         self._router_cache: dict[str, tuple[int, Router]] = {}
         self.init_warnings: list[str] = []
         # the signed audit chain; the key is loaded only by `ws.audit.require_key()` (fail closed)
@@ -157,6 +177,24 @@ class Workspace:
 
         self.stories.retention_purge = retention_purge
 
+        # backups and recovery (issue 23): online copies of the store and its session log
+        from lorekeeper.audit.log import LOCK_NAME
+        from lorekeeper.locks import RWLock
+
+        session_lock = RWLock(root / "locks" / LOCK_NAME)
+
+        def record_backup(type: str, data: dict[str, Any]) -> None:
+            audit.log.append(type, data)
+
+        self.backups = BackupService(
+            store,
+            root / BACKUPS_DIR,
+            sessions_dir=root / "sessions",
+            config_path=root / CONFIG_NAME,
+            session_lock=session_lock.shared,
+            record=record_backup,
+        )
+
     def _init_memory(self, audit_log: Callable[[], SessionLog]) -> None:
         """Living memory (issue 12): indexes, clarifications, reuse scores, stories, injection, measures."""
         from lorekeeper.learnings.reuse import ReuseService
@@ -208,7 +246,10 @@ class Workspace:
 
     # ------------------------------------------------------------------ lifecycle
     @classmethod
-    def open(cls, root: str | os.PathLike[str]) -> Workspace:
+    def open(cls, root: str | os.PathLike[str], *, in_use: HeldLock | None = None) -> Workspace:
+        """Open the workspace at `root`. The open workspace holds the shared in-use lock (`restore`
+        refuses while any process holds it); `in_use` hands over a lock the caller already holds
+        (restore opens the workspace it restored under its exclusive lock)."""
         root = Path(root).expanduser().resolve()
         cfg_path = root / CONFIG_NAME
         if not cfg_path.is_file():
@@ -218,9 +259,25 @@ class Workspace:
         config = Config.load(cfg_path)
         for sub in SUBDIRS:
             (root / sub).mkdir(exist_ok=True)
-        url = resolve_url(str(config.get("store.url", "sqlite:///lorekeeper.db")), root)
-        store = Store(url, busy_timeout=float(config.get("store.busy_timeout", DEFAULT_BUSY_TIMEOUT)))
-        ws = cls(root, config, store)
+        lock = in_use or hold_in_use(root)
+        try:
+            url = resolve_url(str(config.get("store.url", "sqlite:///lorekeeper.db")), root)
+            try:
+                store = Store(url, busy_timeout=float(config.get("store.busy_timeout", DEFAULT_BUSY_TIMEOUT)))
+            except StoreDamagedError as exc:
+                db = str(exc.details.get("database") or "")
+                advice, details = damaged_advice(root, Path(db) if db else None)
+                raise StoreDamagedError(f"{exc.message}. {advice}", **details) from None
+            try:
+                ws = cls(root, config, store)
+            except BaseException:
+                store.close()
+                raise
+        except BaseException:
+            if in_use is None:
+                lock.release()
+            raise
+        ws.in_use = lock
         try:  # issue 18: crash debris swept, a stale skills/ export rebuilt from the store
             ws.skills.folder.recover()
         except OSError as exc:
@@ -273,6 +330,8 @@ class Workspace:
         with contextlib.suppress(OSError):
             self.skills.folder.sweep()
         self.store.close()
+        if self.in_use is not None:
+            self.in_use.release()
 
     def __enter__(self) -> Self:
         return self

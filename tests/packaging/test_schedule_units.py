@@ -206,7 +206,9 @@ def test_installed_unit_command_runs_the_nightly_on_that_workspace(
     last = json.loads((ws / "schedule" / "last-run.json").read_text(encoding="utf-8"))
     assert last["ok"] and last["exit_code"] == 0
     steps = {s["name"]: s["status"] for s in last["steps"]}
-    assert steps == {"nightly": "ok", "retention-purge": "ok"}  # `purge --retention` exists now (issue 13)
+    # `purge --retention` exists now (issue 13); the daily backup comes last (issue 23)
+    assert steps == {"nightly": "ok", "retention-purge": "ok", "backup": "ok"}
+    assert len(list((ws / "backups").glob("lorekeeper-*-daily"))) == 1
     st = lk("schedule", "status", "--workspace", str(ws), env=env)
     assert st.returncode == 0 and "02:45 UTC" in st.stdout and "ok (exit 0)" in st.stdout
 

@@ -615,6 +615,73 @@ class SessionLog:
         except (ChainBrokenError, TraceWriteFailedError, LockTimeoutError, OSError) as exc:
             self.warnings.append(str(exc))
 
+    def after_restore(self, data: dict[str, Any], restored: dict[str, Any] | None = None) -> dict[str, Any]:
+        """`lorekeeper restore` put an older store back: a legitimate, operator-initiated rollback.
+
+        The log keeps its history. When it continues the restored head's chain, the head is rolled
+        forward over the events written since the backup (they stay: the record of what happened,
+        changes the restored store no longer holds) and the witness agrees again; otherwise (the
+        backup's own log was put back, or the head was adopted since) a new head is adopted over the
+        log as it stands, past the witness's epoch (a signed `audit_head_adopted` event). Then the
+        files written since the backup get their checkpoints, the restored outbox is written, and a
+        signed `store_restored` event (with `data`) closes it. So the next signed write works and
+        `audit verify` passes. Returns how, and the stories purged since the backup (their erasure
+        must be run again on the restored store). `restored`: the backup's head (file, seq, sig,
+        count) as the restored store held it, before anything rolled it forward."""
+        with self.lock.exclusive():
+            source = restored if restored is not None else self.head_row()
+            start = _Head.of(source) if source is not None else _Head()
+            how, why = "rolled_forward", ""
+            try:
+                head, seen = self._sync()
+            except ChainBrokenError as exc:
+                how, why = "adopted", exc.message
+                head = self._adopt(self._verify_all(use_head=False), automatic=False)
+                seen = set()
+            since = max(0, head.count - start.count - (1 if how == "adopted" else 0))
+            purged: list[str] = []
+            checkpoints = self.checkpoints()
+            fixed: list[tuple[str, int, str]] = []
+            for path in self.files():
+                if start.file and path.name < start.file:
+                    continue
+                last: tuple[int, str] | None = None
+                for _line, ev, problem in _read_lines(path):
+                    if problem or not self.signer.verify(event_header(ev)):
+                        continue
+                    last = (int(ev.get("seq") or 0), str(ev.get("sig") or ""))
+                    after_start = path.name > start.file or int(ev.get("seq") or 0) > start.seq
+                    if after_start and ev.get("type") == "clarification_purged" and isinstance(ev.get("story"), str):
+                        purged.append(str(ev["story"]))
+                cp = checkpoints.get(path.name)
+                if last is not None and (cp is None or int(cp.head_seq or 0) < last[0]):
+                    fixed.append((path.name, *last))
+            if fixed:
+                from lorekeeper.store.models import AuditCheckpoint
+
+                ts = self.clock()
+                with self.store.write() as s:
+                    for name, seq, sig in fixed:
+                        row = s.get(AuditCheckpoint, (self.workspace_id, name))
+                        if row is None:
+                            row = AuditCheckpoint(workspace=self.workspace_id, file=name)
+                            s.add(row)
+                        row.events, row.head_seq, row.head_sig, row.updated_at = seq, seq, sig, ts
+                        sign_row(self.signer, row)
+            head = self._flush_locked(head, seen)
+            payload = {**data, "audit": how, "events_since_backup": since, "purged_since_backup": sorted(set(purged))}
+            content = self._content("store_restored", payload, None)
+            event, head = self._write_event(head, "store_restored", content, None, self.clock())
+        return {
+            "audit": how,
+            "reason": why,
+            "events_since_backup": since,
+            "checkpoints_written": [name for name, _, _ in fixed],
+            "purged_since_backup": sorted(set(purged)),
+            "event_sig": event["sig"],
+            "head": {"epoch": head.epoch, "count": head.count, "file": head.file, "seq": head.seq},
+        }
+
     # ------------------------------------------------------------------ the outbox
     def record(
         self, type: str, data: Any = None, *, story: str | None = None, flush: bool = True, session: Any = None

@@ -54,6 +54,9 @@ COMMANDS = {
     "privacy": "lorekeeper.cli.privacy:privacy",
     "purge": "lorekeeper.cli.purge:purge",
     "facts": "lorekeeper.cli.facts:facts",
+    # backups and recovery (issue 23)
+    "backup": "lorekeeper.cli.backup:backup",
+    "restore": "lorekeeper.cli.backup:restore",
 }
 
 #: command name -> its one-line help, so `lorekeeper --help` lists the commands without importing
@@ -78,7 +81,7 @@ SUMMARIES = {
     "sage": "Sage: model-written skill improvements, benchmarked before review.",
     "skills": "The skill library: global skills and project forks, every version kept.",
     "repair": "Rewrite what is missing or out of date in the workspace's derived files (safe to run any time).",
-    "schedule": "The daily scheduled run of a workspace (nightly analysis; retention purge when available).",
+    "schedule": "The daily scheduled run of a workspace (nightly analysis; retention purge when available; backup).",
     "desktop": "Desktop integration: the menu entry, metainfo and icons in the user's data folders.",
     "market": "Marketplaces: add skill sources, search them, see a skill's fit for a project, install or fork.",
     "mcp": "The MCP server on stdio: skills, prompt, evals, feedback, context, facts and memory tools.",
@@ -92,6 +95,8 @@ SUMMARIES = {
     "privacy": "Privacy: the PII gate that clarification summaries must pass.",
     "purge": "GDPR purge: erase a story from every artefact (--story S --force) or by retention (--retention).",
     "facts": "Typed facts from documentation: ingest, extract, review, arbitrate, pack.",
+    "backup": "An online copy of the store and its signed log, under backups/ (or DEST); --list shows them.",
+    "restore": "Put BACKUP back (the current database is renamed aside, never overwritten); close the app first.",
 }
 
 

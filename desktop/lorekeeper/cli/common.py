@@ -160,6 +160,11 @@ def fail_unexpected(exc: BaseException, as_json: bool, workspace_dir: Path | Non
                 ),
                 as_json,
             )
+    if type(exc).__module__.startswith(("sqlalchemy", "sqlite3")):
+        from lorekeeper.store.engine import is_damage_error
+
+        if is_damage_error(exc):  # met mid-command (a page read): the same advice as at open
+            fail(_damaged(exc, workspace_dir), as_json)
     log = _append_traceback(error_log_path(workspace_dir), exc)
     err = LorekeeperError(
         f"unexpected error ({type(exc).__name__}: {str(exc)[:200]}). The details are in {log}; "
@@ -171,6 +176,28 @@ def fail_unexpected(exc: BaseException, as_json: bool, workspace_dir: Path | Non
         click.echo(json.dumps({"error": err.to_dict()}, ensure_ascii=False, indent=2))
     click.echo(f"error: {err.code}: {err.message}".replace("\n", " "), err=True)
     sys.exit(EXIT_INTERNAL)
+
+
+def _damaged(exc: BaseException, workspace_dir: Path | None) -> LorekeeperError:
+    from lorekeeper.store.backup import damaged_advice
+    from lorekeeper.store.engine import StoreDamagedError
+
+    ctx = click.get_current_context(silent=True)
+    if workspace_dir is None and ctx is not None:
+        workspace_dir = (ctx.find_root().obj or {}).get("workspace_dir")
+    root = resolve_workspace_dir(workspace_dir)
+    db: Path | None = root / "lorekeeper.db"
+    try:
+        from lorekeeper.config import CONFIG_NAME, Config
+        from lorekeeper.store.engine import resolve_url, sqlite_file
+
+        url = str(Config.load(root / CONFIG_NAME).get("store.url", "sqlite:///lorekeeper.db"))
+        db = sqlite_file(resolve_url(url, root))
+    except LorekeeperError:
+        pass
+    advice, details = damaged_advice(root, db)
+    reason = str(getattr(exc, "orig", None) or exc).splitlines()[0][:200]
+    return StoreDamagedError(f"the store is damaged ({reason}). {advice}", **details)
 
 
 #: exceptions that are not errors of the command: click's own flow, exits, Ctrl-C

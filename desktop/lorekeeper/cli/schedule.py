@@ -7,7 +7,8 @@ absolute workspace, so the scheduler's PATH and working directory do not matter.
 
 Every unit calls `lorekeeper --workspace WS schedule run`, which runs the scheduled jobs in order:
 the nightly improvement analysis, then the retention purge when this version has the `purge`
-command (issue 13: `purge --retention`); until then that step is recorded as skipped. Units
+command (issue 13: `purge --retention`; until then that step is recorded as skipped), then the
+daily backup (issue 23: `backups/lorekeeper-<time>-daily`, `[backup] keep` = 7 newest kept). Units
 installed today therefore gain the purge on upgrade without being reinstalled. The outcome of
 each run is written to WS/schedule/last-run.json, which `schedule status` shows.
 
@@ -376,6 +377,30 @@ def _purge_available() -> bool:
     return "purge" in COMMANDS
 
 
+def daily_backup(workspace: Path) -> dict[str, Any]:
+    """The last step (after the retention purge, so today's copy holds nothing it erased): one
+    backup a day under backups/, the `[backup] keep` newest daily ones kept (default 7)."""
+    from lorekeeper.store.backup import DEFAULT_KEEP, BackupUnsupportedError
+    from lorekeeper.workspace import Workspace
+
+    try:
+        with Workspace.open(workspace) as ws:
+            keep = int(ws.config.get("backup.keep", DEFAULT_KEEP))
+            out = ws.backups.daily(keep)
+    except BackupUnsupportedError as exc:  # PostgreSQL: the server's own backups (pg_dump)
+        return {"name": "backup", "status": "skipped", "detail": exc.message}
+    except Exception as exc:  # noqa: BLE001 - recorded as the run's outcome
+        code = exc.exit_code if isinstance(exc, LorekeeperError) else 1
+        return {"name": "backup", "status": "failed", "detail": str(exc) or type(exc).__name__, "exit_code": code}
+    detail = out["detail"] + (f"; pruned {len(out['pruned'])} older daily backup(s)" if out["pruned"] else "")
+    step: dict[str, Any] = {"name": "backup", "status": out["status"], "detail": detail}
+    step.update({k: out[k] for k in ("path", "keep", "pruned") if k in out})
+    for k in ("bytes", "revision", "created_at"):
+        if k in out:
+            step[k] = out[k]
+    return step
+
+
 def run_scheduled(workspace: Path) -> dict[str, Any]:
     """The scheduled jobs on `workspace`, in order; the outcome is recorded in WS/schedule/last-run.json."""
     from lorekeeper.workspace import Workspace
@@ -415,6 +440,10 @@ def run_scheduled(workspace: Path) -> dict[str, Any]:
         steps.append(
             {"name": "retention-purge", "status": "skipped", "detail": "this version has no `purge --retention` yet"}
         )
+    backup_step = daily_backup(workspace)
+    steps.append(backup_step)
+    if backup_step["status"] == "failed":
+        exit_code = exit_code or int(backup_step.pop("exit_code", 4))
     record = {
         "started_at": started.isoformat(timespec="seconds"),
         "finished_at": datetime.now(UTC).isoformat(timespec="seconds"),
@@ -441,7 +470,7 @@ _kind = click.option("--kind", type=click.Choice(KINDS), default=None, help="Sch
 
 @click.group("schedule")
 def schedule() -> None:
-    """The daily scheduled run of a workspace (nightly analysis; retention purge when available)."""
+    """The daily scheduled run of a workspace (nightly analysis; retention purge when available; backup)."""
 
 
 @schedule.command("install")
@@ -508,7 +537,7 @@ def status_cmd(workspace_dir: Path | None, as_json: bool) -> None:
 @json_option
 @handle_errors
 def run_cmd(workspace_dir: Path | None, as_json: bool) -> None:
-    """What the units run: the nightly analysis, then the retention purge when available (recorded)."""
+    """What the units run: the nightly analysis, the retention purge when available, the daily backup (recorded)."""
     record = run_scheduled(_workspace(workspace_dir))
     if as_json:
         emit_json(record)

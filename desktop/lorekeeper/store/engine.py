@@ -61,6 +61,29 @@ class StoreConflictError(StoreError):
     code = "ERR_STORE_CONFLICT"
 
 
+class StoreDamagedError(StoreError):
+    """The SQLite file is damaged ("database disk image is malformed": a lost tail, a torn page; "file
+    is not a database": a wrecked header). `Workspace.open` names the newest backup and the restore
+    command; nothing writes to the damaged file."""
+
+    code = "ERR_STORE_DAMAGED"
+
+
+#: SQLite's primary result codes for a damaged file: SQLITE_CORRUPT, SQLITE_NOTADB
+_DAMAGE_CODES = (11, 26)
+_DAMAGE_WORDS = ("malformed", "file is not a database", "is encrypted or is not a database", "database corrupt")
+
+
+def is_damage_error(exc: BaseException) -> bool:
+    """True for SQLite's "the file is damaged" errors, raw or wrapped by SQLAlchemy."""
+    orig = getattr(exc, "orig", None) or exc
+    code = getattr(orig, "sqlite_errorcode", None)
+    if isinstance(code, int) and (code & 0xFF) in _DAMAGE_CODES:
+        return True
+    msg = str(orig).lower()
+    return any(w in msg for w in _DAMAGE_WORDS)
+
+
 def busy_message(timeout: float) -> str:
     return (
         f"the store is busy: another process kept its write lock for more than {timeout:g} s. "
@@ -86,6 +109,15 @@ def is_unique_violation(exc: BaseException) -> bool:
     if getattr(orig, "sqlstate", None) == "23505":
         return True
     return "unique constraint" in str(orig or exc).lower()
+
+
+def sqlite_file(url: str) -> Path | None:
+    """The database file of a SQLite URL (None for PostgreSQL and in-memory stores)."""
+    prefix = "sqlite:///"
+    if not url.startswith(prefix) or url == "sqlite:///:memory:":
+        return None
+    path = url[len(prefix) :].split("?", 1)[0]
+    return Path(path) if path else None
 
 
 def resolve_url(url: str, base: Path) -> str:
@@ -144,6 +176,7 @@ class Store:
         self._write_sessions = sessionmaker(self._write_engine, expire_on_commit=False)
         feed_mod.install(self._write_sessions)
         self._write_lock = threading.RLock()
+        self.sqlite_path: Path | None = sqlite_file(url)
         self._local = threading.local()
         # Called with the session at the end of every write transaction, before its commit (the
         # audit chain signs the decision-driving rows here: `audit.rows.install_row_signing`). A
@@ -157,7 +190,11 @@ class Store:
         self.before_write: list[Callable[[], None]] = []
         self.feed = feed_mod.ChangeFeed(self)  # change sets: this process's commits, others' by poll()
         if migrate:
-            self.migrate()
+            try:
+                self.migrate()
+            except BaseException:
+                self.engine.dispose()  # a store that cannot open keeps no connection to the file
+                raise
 
     # ------------------------------------------------------------------ connection set-up
     def _sqlite_pragmas(self, dbapi_conn: Any, _record: Any) -> None:
@@ -189,6 +226,11 @@ class Store:
         except SQLAlchemyError as exc:
             if is_lock_error(exc):
                 raise StoreBusyError(busy_message(self.busy_timeout)) from None
+            if is_damage_error(exc):
+                raise StoreDamagedError(
+                    f"the database file {self.sqlite_path or self.url} is damaged ({getattr(exc, 'orig', None) or exc})",
+                    database=str(self.sqlite_path or ""),
+                ) from None
             raise StoreError(f"cannot migrate store: {exc}") from None
 
     @contextmanager

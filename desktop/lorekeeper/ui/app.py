@@ -42,7 +42,14 @@ _ADVICE = {
     "ERR_CANCELLED": "Opening was stopped before it finished. Retry opens the workspace again.",
     "ERR_AUDIT_KEY_UNAVAILABLE": "Provision the audit key (`lorekeeper audit init-key`) or check the keyring/Vault "
     "settings in [audit], then retry.",
+    "ERR_STORE_DAMAGED": "Restore the newest backup (the button below, or the command above): the damaged file "
+    "is renamed aside, never overwritten, and the workspace opens on the restored copy.",
+    "ERR_WORKSPACE_IN_USE": "Another process is restoring this workspace: retry in a moment.",
 }
+_NO_BACKUP_ADVICE = (
+    "There is no backup to restore. Quit, salvage the damaged file with sqlite3's .recover (the command "
+    "above), restore the result with `lorekeeper restore`, then retry."
+)
 
 
 class ErrorScreen(QWidget):
@@ -71,25 +78,87 @@ class ErrorScreen(QWidget):
         self.retry_button = QPushButton("Retry")
         self.retry_button.setObjectName("primary")
         self.retry_button.clicked.connect(self.retry_requested.emit)
+        # a damaged store (issue 23): restore the newest backup in a worker, then open the workspace
+        self.restore_button = QPushButton("Restore this backup")
+        self.restore_button.setToolTip("Put the newest backup in place (the damaged file is kept aside), then open")
+        self.restore_button.clicked.connect(self.restore_backup)
+        self.restore_button.hide()
+        self.restore_status = QLabel()
+        self.restore_status.setWordWrap(True)
+        self.restore_status.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.restore_status.hide()
+        self.backup: str = ""
+        self.workspace_root: str = ""
         quit_button = QPushButton("Quit")
         quit_button.clicked.connect(QCoreApplication.quit)
-        for w in (title, self.code_label, self.message_label, self.advice_label):
+        for w in (title, self.code_label, self.message_label, self.advice_label, self.restore_status):
             box.addWidget(w)
         box.addStretch(1)
         row = QHBoxLayout()
         row.addStretch(1)
         row.addWidget(quit_button)
+        row.addWidget(self.restore_button)
         row.addWidget(self.retry_button)
         box.addLayout(row)
         self.set_error(exc)
 
     def set_error(self, exc: BaseException) -> None:
         code = getattr(exc, "code", "ERR_INTERNAL")
+        details = getattr(exc, "details", None) or {}
         self.code_label.setText(code)
         self.message_label.setText(getattr(exc, "message", None) or str(exc) or type(exc).__name__)
-        self.advice_label.setText(
-            "What to do: " + _ADVICE.get(code, "Check the workspace folder and its lorekeeper.toml, then retry.")
+        self.backup = str(details.get("backup") or "") if code == "ERR_STORE_DAMAGED" else ""
+        self.workspace_root = str(details.get("workspace") or "")
+        advice = _ADVICE.get(code, "Check the workspace folder and its lorekeeper.toml, then retry.")
+        if code == "ERR_STORE_DAMAGED" and not self.backup:
+            advice = _NO_BACKUP_ADVICE
+        self.advice_label.setText("What to do: " + advice)
+        self.restore_button.setVisible(bool(self.backup and self.workspace_root))
+        self.restore_button.setEnabled(True)
+        if self.backup:
+            self.restore_button.setToolTip(f"Restore {self.backup}, keep the damaged file aside, then open")
+
+    @Slot()
+    def restore_backup(self) -> None:
+        """Confirm, then restore off the GUI thread; on success the workspace opens (Retry)."""
+        from lorekeeper.recovery import restore
+        from lorekeeper.ui import widgets
+
+        if not self.backup or not widgets.confirm(
+            self,
+            "Restore this backup",
+            f"Restore {self.backup}?\n\nThe damaged database is renamed aside (never overwritten or deleted); "
+            "changes made after the backup was taken are not in it.",
+        ):
+            return
+        self.restore_button.setEnabled(False)
+        self.retry_button.setEnabled(False)
+        self.restore_status.setText("Restoring the backup…")
+        self.restore_status.show()
+        workers.run_task(
+            restore,
+            self.workspace_root,
+            self.backup,
+            name="Restoring the backup",
+            key=(id(self), "restore"),
+            visible=False,
+            on_result=self._restored,
+            on_error=self._restore_failed,
         )
+
+    def _restored(self, out: dict[str, object]) -> None:
+        aside = out.get("set_aside") or []
+        kept = ", ".join(str(m.get("to")) for m in aside if isinstance(m, dict)) if isinstance(aside, list) else ""
+        self.restore_status.setText(
+            f"Restored {out.get('backup')}." + (f" The damaged file is kept as {kept}." if kept else "") + " Opening…"
+        )
+        self.retry_button.setEnabled(True)
+        self.retry_requested.emit()
+
+    def _restore_failed(self, exc: BaseException) -> None:
+        self.restore_status.setText(f"The restore did not happen: {workers.error_text(exc)}")
+        self.restore_button.setEnabled(True)
+        self.retry_button.setEnabled(True)
 
 
 class OpeningScreen(QWidget):
