@@ -159,14 +159,24 @@ def restore(
                 f"the signed log was not reconciled ({exc.code}: {exc.message}). When the key is available, run "
                 "`lorekeeper audit verify` (and, if it reports the store as rolled back, `lorekeeper audit verify --adopt`)."
             )
+        # a restore never brings an erased story back: the purges the log recorded since the
+        # backup are run again on the restored store (GDPR art. 17)
         purged = (out.get("audit") or {}).get("purged_since_backup") or []
-        if purged:
-            out["warnings"].append(
-                "the backup predates the purge of "
-                + ", ".join(purged)
-                + ": their data is back in the store; erase it again: "
-                + "; ".join(f"`lorekeeper purge --story {s} --force`" for s in purged)
-            )
+        out["repurged"] = []
+        for story in purged:
+            try:
+                erased = ws.purge.purge_story(story)
+            except LorekeeperError as exc:
+                out["warnings"].append(
+                    f"{story} was purged after this backup was made and could not be erased again "
+                    f"({exc.code}: {exc.message}); run `lorekeeper purge --story {story} --force`"
+                )
+                continue
+            out["repurged"].append(story)
+            if not erased.verified:
+                out["warnings"].append(
+                    f"{story} was erased again but the verification found: {'; '.join(erased.remaining)}"
+                )
     finally:
         ws.close()  # releases the in-use lock
     out["next"] = "run `lorekeeper repair` to rebuild the memory indexes from the restored store"

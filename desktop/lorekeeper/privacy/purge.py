@@ -47,6 +47,7 @@ from lorekeeper.audit.log import SessionLog
 from lorekeeper.errors import InvalidInputError, LorekeeperError, NotFoundError
 from lorekeeper.jobs import Progress
 from lorekeeper.locks import RWLock
+from lorekeeper.store.backup import retained_copies
 from lorekeeper.store.engine import Store
 from lorekeeper.store.models import PurgeRun, PurgeStep
 from lorekeeper.store.ordering import order_clauses
@@ -475,8 +476,18 @@ class PurgeService:
                     remaining.append(f"{story}: {p.purge_name} still holds {what}")
             step_ok[sid] = checked[key]
         for story, qs in probes.items():
-            for rel in self.residue(qs):
+            found, retained = self.scan(qs)
+            for rel in found:
                 remaining.append(f"{story}: bytes of its text remain in {rel}")
+            copies = sorted({"/".join(rel.split("/")[:2]) if rel.startswith("backups/") else rel for rel in retained})
+            if copies:
+                note = (
+                    f"{story}: {len(copies)} retained cop{'y' if len(copies) == 1 else 'ies'} made before this purge "
+                    f"still hold its text ({', '.join(copies)}): they go when pruned ([backup] keep) or deleted, and "
+                    "a restore of one erases the story again"
+                )
+                if note not in notes:
+                    notes.append(note)
         done += 1
         yield Progress(done, total, "signing the proof")
         counts_by_story: dict[str, dict[str, int]] = {s: dict.fromkeys(ARTEFACTS, 0) for s in stories}
@@ -583,16 +594,21 @@ class PurgeService:
         return PG_VACUUM_NOTE
 
     def residue(self, probes: Sequence[str]) -> list[str]:
-        """Workspace files (relative paths) whose bytes still hold one of `probes`.
+        """Workspace files (relative paths) whose bytes still hold one of `probes`, outside the
+        copies the workspace keeps on purpose (backups, stores set aside by a restore)."""
+        return self.scan(probes)[0]
 
-        The scan runs in a child process that holds no connection (`residue_scan`): this process's
-        SQLite connections would lose their `fcntl` locks the moment it closed a descriptor of the
-        database, its WAL or its shared-memory file (see `lorekeeper.dbfiles`). A scan that cannot
-        run is reported as a remaining item, never as a clean verification."""
+    def scan(self, probes: Sequence[str]) -> tuple[list[str], list[str]]:
+        """(residue, retained copies holding the text). The scan runs in a child process that holds
+        no connection (`residue_scan`): this process's SQLite connections would lose their `fcntl`
+        locks the moment it closed a descriptor of the database, its WAL or its shared-memory file
+        (see `lorekeeper.dbfiles`). A scan that cannot run is reported as residue, never as a clean
+        verification."""
         needles = [q for q in probes if q]
         if not needles:
-            return []
-        request = json.dumps({"root": str(self.root), "needles": needles}).encode("utf-8")
+            return [], []
+        kept = [p.as_posix() for p in retained_copies(self.root)]
+        request = json.dumps({"root": str(self.root), "needles": needles, "retained": kept}).encode("utf-8")
         try:
             proc = subprocess.run(
                 [sys.executable, "-m", "lorekeeper.privacy.residue_scan"],
@@ -603,9 +619,10 @@ class PurgeService:
             )
             if proc.returncode != 0:
                 raise OSError(proc.stderr.decode("utf-8", "replace").strip().splitlines()[-1:] or proc.returncode)
-            return [str(p) for p in json.loads(proc.stdout.decode("utf-8"))["found"]]
+            answer = json.loads(proc.stdout.decode("utf-8"))
+            return [str(p) for p in answer["found"]], [str(p) for p in answer.get("retained", [])]
         except (OSError, ValueError, KeyError, subprocess.SubprocessError) as exc:
-            return [f"(the byte scan of the workspace could not run: {exc}; run the purge again)"]
+            return [f"(the byte scan of the workspace could not run: {exc}; run the purge again)"], []
 
     # ------------------------------------------------------------------ history
     def runs(

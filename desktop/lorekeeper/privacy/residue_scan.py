@@ -1,8 +1,10 @@
 """The purge's byte scan, in a process that holds no database connection (issue 23).
 
-`python -m lorekeeper.privacy.residue_scan` reads `{"root": DIR, "needles": [text, ...]}` as JSON on
-stdin and writes `{"found": [relative path, ...]}` on stdout: every regular file under DIR (the
-database, its WAL and shared-memory files, indexes, logs) whose bytes hold one of the needles.
+`python -m lorekeeper.privacy.residue_scan` reads `{"root": DIR, "needles": [text, ...], "retained":
+[relative path, ...]}` as JSON on stdin and writes `{"found": [relative path, ...], "retained": [...]}`
+on stdout: every regular file under DIR (the database, its WAL and shared-memory files, indexes,
+logs) whose bytes hold one of the needles; files inside the `retained` paths (backups the operator
+keeps on purpose) are reported apart.
 
 It runs apart because the caller holds SQLite connections to the workspace's database: reading
 `lorekeeper.db`, `-wal` or `-shm` there and closing the descriptor would drop that process's
@@ -56,7 +58,12 @@ def scan(root: str, needles: list[bytes]) -> list[str]:
 def main() -> None:
     request = json.loads(sys.stdin.buffer.read().decode("utf-8"))
     needles = [str(n).encode("utf-8") for n in request.get("needles", []) if n]
-    out = {"found": scan(str(request["root"]), needles)}
+    kept = [str(r).rstrip("/") for r in request.get("retained", []) if r]
+    found: list[str] = []
+    retained: list[str] = []
+    for rel in scan(str(request["root"]), needles):
+        (retained if any(rel == k or rel.startswith(k + "/") for k in kept) else found).append(rel)
+    out = {"found": found, "retained": retained}
     sys.stdout.write(json.dumps(out))
     sys.stdout.flush()
 

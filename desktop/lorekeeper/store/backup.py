@@ -252,6 +252,7 @@ def copy_database(source: sqlite3.Connection, dest: Path) -> list[str]:
     Returns the copy's integrity problems (empty: it counts)."""
     dst = sqlite3.connect(str(dest))
     try:
+        dst.execute("PRAGMA synchronous=FULL")  # every commit of the copy is fsynced by SQLite itself
         source.backup(dst)
         dst.execute("PRAGMA journal_mode=DELETE")
         return integrity_problems(dst)
@@ -266,14 +267,6 @@ def _fsync_dir(path: Path) -> None:
             os.fsync(fd)
         finally:
             os.close(fd)
-
-
-def _fsync_file(path: Path) -> None:
-    fd = os.open(path, os.O_RDONLY)
-    try:
-        os.fsync(fd)
-    finally:
-        os.close(fd)
 
 
 class BackupService:
@@ -349,8 +342,8 @@ class BackupService:
                     "backup was kept. The store itself is probably damaged: keep your last good backup "
                     "(`lorekeeper backup --list`) and restore it (`lorekeeper restore BACKUP`)."
                 )
-            db_copy = tmp / DB_NAME
-            _fsync_file(db_copy)
+            # the copy is durable already: SQLite synced it when the backup step committed
+            # (synchronous=FULL, rollback journal); never reopened with open() (lorekeeper.dbfiles)
             if self.config_path.is_file():
                 shutil.copy2(self.config_path, tmp / CONFIG_COPY)
             from lorekeeper.store.migrate import current_revisions
@@ -360,7 +353,7 @@ class BackupService:
                 "created_at": now.isoformat(timespec="seconds"),
                 "kind": "daily" if daily else "manual",
                 "revision": revision,
-                "bytes": db_copy.stat().st_size,
+                "bytes": (tmp / DB_NAME).stat().st_size,
                 "schema": ",".join(sorted(current_revisions(self.store.engine))),
                 "database": DB_NAME,
                 "source": str(db_path),
@@ -546,8 +539,7 @@ def put_in_place(backup_db: Path, db: Path, *, revision_floor: int = 0) -> None:
         left = list(sidecars(tmp))
         if left:
             raise BackupError(f"the restored copy left {', '.join(p.name for p in left)}: not put in place")
-        _fsync_file(tmp)
-        os.rename(tmp, db)
+        os.rename(tmp, db)  # durable already: its commits were synced by SQLite (synchronous=FULL)
         _fsync_dir(db.parent)
     except BaseException:
         tmp.unlink(missing_ok=True)
