@@ -151,3 +151,18 @@ def test_a_key_lost_between_prompts_is_noticed_by_the_next_agent_call(demo_works
         for suffix, value in saved.items():
             if value is not None:
                 keyring.set_password(KEYRING_SERVICE, entry + suffix, value)
+
+
+def test_a_signed_snapshot_moved_to_another_projects_name_is_not_served(demo_workspace):
+    """Validly signed, but for another project: copied over this project's file, it is rejected."""
+    ws = demo_workspace
+    other = context_of(hook(ws))  # citadel-v2's snapshot
+    src = snapshot_file(ws)
+    payload = json.dumps({"session_id": "s", "hook_event_name": "UserPromptSubmit", "prompt": MESSAGE, "cwd": "/"})
+    own = lk(ws, "hooks", "claude-code", "user-prompt-submit", input=payload)  # no project
+    dest = next(p for p in (ws.root / "indexes").glob("hook-context-*.json") if p != src)
+    dest.write_bytes(src.read_bytes())
+    again = lk(ws, "hooks", "claude-code", "user-prompt-submit", input=payload)
+    assert again.stdout == own.stdout and context_of(again) != other
+    assert "another workspace, project or story" in hook_log(ws)
+    assert unsigned_snapshots(ws) == 1
