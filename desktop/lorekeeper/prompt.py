@@ -14,6 +14,12 @@ The prompt sent to the model is, in order, each block followed by a blank line w
 
 `PromptBuilder.register(name, injector)` adds a block producer; an injector receives the
 `PromptRequest` (message, project, routed skills) and returns its block text ("" for nothing).
+
+Fail closed (issue 24): LEARNINGS and every injector's block come from signed rows, so when the
+key session cannot start (`trust` raises ERR_AUDIT_KEY_UNAVAILABLE) they are all left out and the
+prompt carries one notice saying why (`AssembledPrompt.notices`); SKILLS_HINT, which needs no key
+(like `route`), stays. The notice is for the operator's log and stderr, never in the prompt text
+or `to_dict()` (what an agent reads). The Claude Code hook gives exactly these blocks and notice.
 """
 
 from __future__ import annotations
@@ -21,6 +27,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
+from lorekeeper.audit.errors import AuditKeyUnavailableError
 from lorekeeper.learnings.block import LearningsBlock
 from lorekeeper.learnings.service import LearningService
 from lorekeeper.skills.router import DEFAULT_TOP, Router, RouteResult
@@ -46,6 +53,7 @@ class AssembledPrompt:
     learnings: LearningsBlock
     blocks: tuple[tuple[str, str], ...] = field(default=())  # (injector name, block) of the extension point
     text: str = ""
+    notices: tuple[str, ...] = ()  # why blocks were left out (the operator's log, never the agent's)
 
     @property
     def skills(self) -> tuple[str, ...]:
@@ -66,20 +74,35 @@ class AssembledPrompt:
         }
 
 
+def keyless_notice(exc: AuditKeyUnavailableError) -> str:
+    """The one notice `prompt` and the hook log when the key session cannot start."""
+    return (
+        "LEARNINGS, FACTS and memory left out: their rows cannot be verified without the audit key "
+        f"({exc.code}: {exc.message})"
+    )
+
+
 def join_blocks(*parts: str) -> str:
     return "\n\n".join(p for p in parts if p)
 
 
 class PromptBuilder:
     """`router(project)` is the (cached) router over what a project sees; `top` the default number
-    of routed skills (`router.top` in lorekeeper.toml)."""
+    of routed skills (`router.top` in lorekeeper.toml); `trust()` starts the key session (the
+    audit service's `require_key`) and raises ERR_AUDIT_KEY_UNAVAILABLE when it cannot."""
 
     def __init__(
-        self, router: Callable[[str | None], Router], learnings: LearningService, *, top: int = DEFAULT_TOP
+        self,
+        router: Callable[[str | None], Router],
+        learnings: LearningService,
+        *,
+        top: int = DEFAULT_TOP,
+        trust: Callable[[], object] | None = None,
     ) -> None:
         self.router = router
         self.learnings = learnings
         self.top = top
+        self.trust = trust
         self._injectors: list[tuple[str, Injector]] = []
 
     def register(self, name: str, injector: Injector) -> None:
@@ -107,6 +130,12 @@ class PromptBuilder:
         proj = validate_project(project)
         n = top if top is not None else self.top
         route = self.router(proj or None).route(message if route_on is None else route_on, top=n)
+        try:
+            if self.trust is not None:
+                self.trust()
+        except AuditKeyUnavailableError as exc:  # fail closed: nothing read from signed rows
+            text = join_blocks(route.hint, message)
+            return AssembledPrompt(message, proj, route, LearningsBlock("", (), 0), (), text, (keyless_notice(exc),))
         block = self.learnings.block(proj)
         request = PromptRequest(message, proj, route, story or "")
         extra = tuple((name, text) for name, inj in self._injectors if (text := inj(request)))

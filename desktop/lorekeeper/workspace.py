@@ -118,7 +118,12 @@ class Workspace:
             store, on_event=audit_hook(audit_log, fail_closed=True), verifier=audit.row_verifier
         )
         self.quality = QualityTracker(store, verifier=audit.row_verifier)
-        self.prompts = PromptBuilder(self.router, self.learnings, top=int(config.get("router.top", DEFAULT_TOP)))
+        self.prompts = PromptBuilder(
+            self.router,
+            self.learnings,
+            top=int(config.get("router.top", DEFAULT_TOP)),
+            trust=audit.require_key,  # no key session: no LEARNINGS, FACTS or memory, and a notice (issue 24)
+        )
         self.llm = LLMService(config, root / CONFIG_NAME)
         self.reflect = ReflectLoop(
             prompts=self.prompts,

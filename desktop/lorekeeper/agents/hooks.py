@@ -15,12 +15,14 @@ and appends the error to `<workspace>/logs/hooks.log`.
 from __future__ import annotations
 
 import contextlib
+from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from lorekeeper.agents import hookctx
 
 if TYPE_CHECKING:
+    from lorekeeper.prompt import AssembledPrompt
     from lorekeeper.workspace import Workspace
 
 EVENT_PROMPT = "UserPromptSubmit"
@@ -38,14 +40,14 @@ def budget_of(config_value: object) -> int:
 
 
 def build_snapshot(ws: Workspace, project: str, story: str = "") -> hookctx.Snapshot:
-    """What the hook's context depends on, read through the services (the slow path)."""
+    """What the hook's context depends on, read through the services (the slow path): the same
+    builder as `lorekeeper prompt`, so the hook's blocks and notices are the prompt's."""
     from lorekeeper.store.scopes import validate_project
 
     proj = validate_project(project or None)
     revision = ws.store.revision()  # read first: a change racing with the reads below invalidates it
     skills = list(ws.skills.routable(proj or None))
-    learnings = ws.learnings.block(proj or None).text
-    blocks = [(name, block) for name, block in static_blocks(ws, proj, story) if block]
+    assembled = static_prompt(ws, proj, story)
     return hookctx.Snapshot(
         revision=revision,
         config_mtime=hookctx.config_mtime(ws.root),
@@ -54,25 +56,31 @@ def build_snapshot(ws: Workspace, project: str, story: str = "") -> hookctx.Snap
         top=int(ws.config.get("router.top", hookctx.DEFAULT_TOP)),
         budget=budget_of(ws.config.get("hooks.budget", hookctx.DEFAULT_BUDGET)),
         skills=skills,
-        learnings=learnings,
-        blocks=blocks,
+        learnings=assembled.learnings.text,
+        blocks=[(name, block) for name, block in assembled.blocks if block],
+        workspace_id=ws.audit.workspace_id,
+        key_env=hookctx.key_env(),
+        notices=list(assembled.notices),
     )
 
 
-def static_blocks(ws: Workspace, project: str, story: str = "") -> list[tuple[str, str]]:
+def static_prompt(ws: Workspace, project: str, story: str = "") -> AssembledPrompt:
     """The prompt injectors' blocks, which depend on the project and the story, not on the message:
-    FACTS (the project's pack) and, for a started story, its memory block. The same builder as
-    `lorekeeper prompt`, so the hook's blocks are the prompt's."""
+    LEARNINGS, FACTS (the project's pack) and, for a started story, its memory block."""
     from lorekeeper.errors import LorekeeperError
 
     try:
-        return list(ws.prompts.build(STATIC_PROBE, project or None, story=story or None).blocks)
+        return ws.prompts.build(STATIC_PROBE, project or None, story=story or None)
     except LorekeeperError as exc:
         if not story:
             raise
         # an unknown or unstarted story: the context goes on without its memory, and says why in the log
         log_failure(ws.root, f"UserPromptSubmit (story {story} left out)", exc)
-        return list(ws.prompts.build(STATIC_PROBE, project or None).blocks)
+        return ws.prompts.build(STATIC_PROBE, project or None)
+
+
+def static_blocks(ws: Workspace, project: str, story: str = "") -> list[tuple[str, str]]:
+    return list(static_prompt(ws, project, story).blocks)
 
 
 STATIC_PROBE = "."  # the message the static blocks are built for (they do not read it)
@@ -81,17 +89,149 @@ STATIC_PROBE = "."  # the message the static blocks are built for (they do not r
 def prompt_context(
     root: Path, project: str, prompt: str, *, budget: int | None = None, story: str = ""
 ) -> hookctx.HookContext:
-    """The fast path when the snapshot is still valid; else open the workspace and rebuild it."""
-    ctx = hookctx.fast_context(root, project, prompt, budget=budget, story=story)
-    if ctx is not None:
-        return ctx
+    """The fast path when the witnessed snapshot is still valid; else open the workspace, check the
+    file that was there (report a forged or replayed one), rebuild it from verified rows and sign it."""
+    found = hookctx.probe(root, project, story)
+    if found.snapshot is not None:
+        return hookctx.compose(found.snapshot, prompt, budget=budget, fast=True)
     from lorekeeper.workspace import Workspace
 
     with Workspace.open(root) as ws:
         snap = build_snapshot(ws, project, story)
-    with contextlib.suppress(OSError):  # the answer stands; the next prompt takes the slow path again
-        hookctx.save_snapshot(root, snap)
+        if snap.notices:  # no key session: nothing can be checked, signed or served from the cache
+            untrusted(ws.root, ws.audit.workspace_id, snap.notices, event=EVENT_PROMPT)
+            if found.suspect:
+                log_notice(
+                    ws.root,
+                    EVENT_PROMPT,
+                    f"hook snapshot {hookctx.snapshot_path(root, snap.project, story).name} not served "
+                    f"({found.reason}); it is checked when the audit key is back",
+                )
+        else:
+            signer = ws.audit.require_key().signer
+            if found.suspect:
+                check_replaced(ws, signer, snap.project, story)
+            try:
+                hookctx.save_snapshot(root, snap, signer)
+            except OSError as exc:  # the answer stands; the next prompt takes the slow path again
+                log_notice(ws.root, EVENT_PROMPT, f"hook snapshot not saved: {exc}")
+                if found.suspect:  # never leave the rejected copy in place
+                    hookctx.snapshot_path(root, snap.project, story).unlink(missing_ok=True)
     return hookctx.compose(snap, prompt, budget=budget, fast=False)
+
+
+def check_replaced(ws: Workspace, signer: hookctx.SignerLike, project: str, story: str) -> hookctx.Examined | None:
+    """The slow path found a snapshot that is not the witnessed one: check it with the key and
+    report it when it does not verify, belongs elsewhere or is an older one written back."""
+    path = hookctx.snapshot_path(ws.root, project, story)
+    try:
+        data = path.read_bytes()
+    except FileNotFoundError:
+        return None
+    except OSError:
+        data = b""
+    witness = hookctx.Witness(ws.audit.workspace_id)
+    found = hookctx.examine(
+        data,
+        signer,
+        workspace_id=ws.audit.workspace_id,
+        project=project,
+        story=story,
+        witnessed=witness.digest(hookctx.snapshot_tag(project, story)),
+    )
+    if found.forged:
+        report_rejected(ws, path.name, found, witness)
+    elif not found.ok:
+        log_notice(ws.root, EVENT_PROMPT, f"hook snapshot {path.name} of another format replaced")
+    return found
+
+
+REASONS = {
+    "unreadable": "it is not a readable snapshot",
+    "does not verify": "its signature does not verify (edited or forged)",
+    "foreign": "it is signed for another workspace, project or story",
+    "older": "it is an older signed snapshot written back over the latest one",
+}
+
+
+def report_rejected(ws: Workspace, name: str, found: hookctx.Examined, witness: hookctx.Witness) -> None:
+    """Discarded (it is rebuilt right after), reported: hooks.log, the witness's count (`audit
+    status`) and a signed `unsigned_entry` event; never on the agent's stdout."""
+    why = REASONS.get(found.reason, found.reason)
+    if found.reason == "older" and found.revision is not None:
+        why += f" (revision {found.revision})"
+    log_notice(
+        ws.root,
+        EVENT_PROMPT,
+        f"ERR_UNSIGNED_ENTRY: hook snapshot indexes/{name} rejected: {why}; discarded and rebuilt from verified rows",
+    )
+    with witness.locked(exclusive=True) as held:
+        if held:
+            with contextlib.suppress(OSError):
+                witness.reject(name, found.reason)
+    from lorekeeper.errors import LorekeeperError
+
+    try:
+        ws.audit.log.record(
+            "unsigned_entry",
+            {
+                "code": "ERR_UNSIGNED_ENTRY",
+                "table": hookctx.SNAPSHOT_KIND,
+                "count": 1,
+                "first_id": [name],
+                "purpose": f"hook snapshot: {found.reason}",
+            },
+        )
+    except LorekeeperError as exc:  # the log refuses (a broken chain): hooks.log and the count still have it
+        log_notice(ws.root, EVENT_PROMPT, f"the rejection could not be signed in the audit log: {exc}")
+
+
+def untrusted(root: Path, workspace_id: str, notices: Sequence[str], *, event: str) -> None:
+    """An agent-path call found the key session unavailable: log its notices and revoke the
+    workspace's witnessed snapshots, so the hook serves no learnings it cannot verify now."""
+    for notice in notices:
+        log_notice(root, event, notice)
+    hookctx.Witness(workspace_id).revoke()
+
+
+def snapshot_status(ws: Workspace, signer: hookctx.SignerLike) -> dict[str, Any]:
+    """For `audit status`: the hook snapshots on disk, those that would be rejected now, and how
+    many were rejected (and rebuilt) so far."""
+    witness = hookctx.Witness(ws.audit.workspace_id)
+    data = witness.read()
+    files = hookctx.snapshot_files(ws.root)
+    invalid = 0
+    tags = data.get("entries") if isinstance(data.get("entries"), dict) else {}
+    for path in files:
+        tag = path.stem.removeprefix("hook-context-")
+        try:
+            raw = path.read_bytes()
+        except OSError:
+            invalid += 1
+            continue
+        entry = tags.get(tag) if isinstance(tags, dict) else None
+        found = hookctx.examine(
+            raw,
+            signer,
+            workspace_id=ws.audit.workspace_id,
+            witnessed=str(entry["sha256"]) if isinstance(entry, dict) and "sha256" in entry else None,
+        )
+        if (
+            found.ok
+            and found.snapshot is not None
+            and hookctx.snapshot_tag(found.snapshot.project, found.snapshot.story) != tag
+        ):
+            invalid += 1  # a signed snapshot moved to another project's name
+        elif found.forged:
+            invalid += 1
+    rejected = witness.rejected()
+    return {
+        "files": len(files),
+        "invalid": invalid,
+        "rejected": int(rejected.get("count", 0) or 0),
+        "last_rejected": rejected.get("last"),
+        "witness": str(witness.path),
+    }
 
 
 def user_prompt_submit(
@@ -119,11 +259,27 @@ def stop(ws: Workspace, payload: dict[str, Any], *, project: str = "", story: st
     if turn is None:
         return None
     prompt = ws.prompts.build(turn.prompt, project or None, story=story or None)
+    if prompt.notices:  # the key is gone: the next UserPromptSubmit must not serve the old snapshot
+        untrusted(ws.root, ws.audit.workspace_id, prompt.notices, event=EVENT_STOP)
     answer = ws.reflect.check(prompt, turn.answer, model=SOURCE, source=SOURCE)
     out = answer.to_dict()
     out.pop("answer", None)
     out["session"] = payload.get("session_id")
     return out
+
+
+def log_notice(root: Path, event: str, text: str) -> None:
+    """One line in `<workspace>/logs/hooks.log` (the agent path's log: hooks and `prompt`)."""
+    import datetime
+
+    path = root / "logs" / HOOK_LOG
+    line = f"---- {datetime.datetime.now(datetime.UTC).isoformat()} {event}: {text}\n"
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        with open(path, "a", encoding="utf-8") as fh:
+            fh.write(line)
+    except OSError:
+        pass
 
 
 def log_failure(root: Path | None, event: str, exc: BaseException) -> None:

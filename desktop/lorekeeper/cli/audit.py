@@ -41,6 +41,11 @@ def status_cmd(workspace_dir: Path | None, as_json: bool) -> None:
         files = log.files()
         head = log.head_row()
         unsigned = ws.audit.unsigned_rows()  # issue 18: rows that do not verify, per signed table
+        from lorekeeper.agents.hooks import snapshot_status
+
+        # issue 24: the hook's snapshots, a cache that feeds the agent: forged on disk now + rejected so far
+        hook_snapshots = snapshot_status(ws, session.signer)
+        unsigned["hook_snapshot"] = hook_snapshots["invalid"] + hook_snapshots["rejected"]
         data: dict[str, Any] = {
             **session.to_dict(),
             "state": "loaded",
@@ -53,6 +58,7 @@ def status_cmd(workspace_dir: Path | None, as_json: bool) -> None:
             "witness": log.witness.name if log.witness is not None else None,
             "outbox_pending": log.pending(),
             "unsigned_entries": {"code": "ERR_UNSIGNED_ENTRY", "total": sum(unsigned.values()), "by_table": unsigned},
+            "caches": {"hook_snapshot": hook_snapshots},
             "warnings": list(log.warnings),
         }
     if as_json:
@@ -74,6 +80,11 @@ def status_cmd(workspace_dir: Path | None, as_json: bool) -> None:
     detail = ", ".join(f"{t}: {n}" for t, n in u["by_table"].items() if n)
     click.echo(
         f"unsigned     {u['total']} row(s) that do not verify (ERR_UNSIGNED_ENTRY){': ' + detail if detail else ''}"
+    )
+    hs = data["caches"]["hook_snapshot"]
+    click.echo(
+        f"hook cache   {hs['files']} snapshot(s), {hs['invalid']} that would be rejected now, "
+        f"{hs['rejected']} rejected and rebuilt so far"
     )
     for w in data["warnings"]:
         click.echo(f"warning: {w}", err=True)

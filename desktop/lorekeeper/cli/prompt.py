@@ -20,6 +20,12 @@ def prompt_cmd(message: str, project: str | None, story: str | None, workspace_d
     """Print the assembled prompt for MESSAGE: SKILLS_HINT, LEARNINGS, then the message."""
     with open_workspace(workspace_dir) as ws:
         assembled = ws.prompts.build(message, project, story=story)
+        if assembled.notices:  # no key session: logged and on stderr, never in the prompt an agent reads
+            from lorekeeper.agents.hooks import untrusted
+
+            untrusted(ws.root, ws.audit.workspace_id, assembled.notices, event="prompt")
+            for notice in assembled.notices:
+                click.echo(f"warning: {notice}", err=True)
     if as_json:
         emit_json(assembled.to_dict())
     else:
