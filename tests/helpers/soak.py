@@ -120,57 +120,72 @@ def prepare(ws: Any, actors: list[str], *, proposals: int, conflicts: int) -> di
 
     root = Path(ws.root)
     plan: dict[str, Any] = {a: {"proposals": [], "conflicts": [], "document": ""} for a in actors}
-    skills = [s.name for s in ws.skills.list()]
-    made = 0
-    for scope in ["", *[f"soak-p{i}" for i in range(proposals)]]:
-        for name in skills:
-            if made >= proposals:
-                break
-            current = ws.skills.get(name).content
-            info = ws.improve.proposals.create(
-                NewProposal(
-                    skill=name,
-                    scope=scope,
-                    project=scope,
-                    source="template",
-                    reason="soak: a proposal to decide",
-                    summary="adds one line",
-                    metrics={},
-                    failing_rules=[],
-                    learnings=[],
-                    base_version=ws.skills.get(name).version,
-                    current_content=current,
-                    proposed_content=current + f"\n\nSoak line {made}.\n",
-                )
+    base = root.parent / "soak-proposal-skills"
+    names = [f"soak-proposed-{i}" for i in range(proposals)]
+    for i, name in enumerate(names):
+        _skill_dir(base, name, f"proposal {i}")
+    ws.skills.import_path(base, message="soak: skills to propose changes to")
+    for i, name in enumerate(names):
+        sk = ws.skills.get(name)
+        info = ws.improve.proposals.create(
+            NewProposal(
+                skill=name,
+                scope="",
+                project="",
+                source="template",
+                reason="soak: a proposal to decide",
+                summary="adds one line",
+                metrics={},
+                failing_rules=[],
+                learnings=[],
+                base_version=sk.version,
+                current_content=sk.content,
+                proposed_content=sk.content + f"\n\nSoak line {i}.\n",
             )
-            if info is not None:
-                plan[actors[made % len(actors)]]["proposals"].append(info.id)
-                made += 1
-        if made >= proposals:
-            break
+        )
+        assert info is not None, name
+        plan[actors[i % len(actors)]]["proposals"].append(info.id)
     docs = root.parent / "soak-docs"
     docs.mkdir(exist_ok=True)
     lines = [f"Soak rule {i}: the {i}th line of the soak conventions stays verbatim." for i in range(400)]
     for a in actors:
         doc = docs / f"{a}-conventions.md"
-        doc.write_text(f"# Conventions of {a}\n\n" + "\n".join(f"{a} {line}" for line in lines) + "\n", encoding="utf-8")
+        doc.write_text(
+            f"# Conventions of {a}\n\n" + "\n".join(f"{a} {line}" for line in lines) + "\n", encoding="utf-8"
+        )
         plan[a]["document"] = str(doc)
     cdoc = docs / "conflicts.md"
     cdoc.write_text(
         "# Conflicts\n\n"
-        + "\n".join(f"Deploy window {i} opens on Friday.\nDeploy window {i} never opens on Friday." for i in range(conflicts))
+        + "\n".join(
+            f"Deploy window {i} opens on Friday.\nDeploy window {i} never opens on Friday." for i in range(conflicts)
+        )
         + "\n",
         encoding="utf-8",
     )
     statements = []
     for i in range(conflicts):
-        a = ws.facts.add(FACT_PROJECT, "runbook", f"Open deploy window {i} on Friday.", str(cdoc), f"Deploy window {i} opens on Friday.").fact
+        a = ws.facts.add(
+            FACT_PROJECT,
+            "runbook",
+            f"Open deploy window {i} on Friday.",
+            str(cdoc),
+            f"Deploy window {i} opens on Friday.",
+        ).fact
         b = ws.facts.add(
-            FACT_PROJECT, "runbook", f"Never open deploy window {i} on Friday.", str(cdoc), f"Deploy window {i} never opens on Friday."
+            FACT_PROJECT,
+            "runbook",
+            f"Never open deploy window {i} on Friday.",
+            str(cdoc),
+            f"Deploy window {i} never opens on Friday.",
         ).fact
         statements.append((a, b))
     ws.facts.apply_recorded_consolidation(
-        {"contradictions": [{"facts": [a.statement, b.statement], "reason": f"window {i}"} for i, (a, b) in enumerate(statements)]},
+        {
+            "contradictions": [
+                {"facts": [a.statement, b.statement], "reason": f"window {i}"} for i, (a, b) in enumerate(statements)
+            ]
+        },
         FACT_PROJECT,
     )
     by_pair = {}
@@ -255,7 +270,7 @@ class Worker:
         n = self.journal.start(op, target, args=list(args))
         try:
             proc = self.run_cli("--workspace", str(self.root), *args, input=input)
-        except BaseException as exc:  # noqa: BLE001 - the journal says what happened, the loop goes on
+        except BaseException as exc:
             self.journal.end(n, False, code="exception", error=repr(exc))
             return False, None
         out: Any = None
@@ -264,7 +279,9 @@ class Worker:
         except ValueError:
             out = proc.stdout[-300:]
         ok = proc.returncode == 0
-        self.journal.end(n, ok, code=proc.returncode, error=proc.stderr if not ok or "Traceback" in proc.stderr else "", out=out)
+        self.journal.end(
+            n, ok, code=proc.returncode, error=proc.stderr if not ok or "Traceback" in proc.stderr else "", out=out
+        )
         return ok, out
 
     # ---- operations
@@ -276,7 +293,10 @@ class Worker:
         tag = self.tag()
         rules = [f"Soak import {tag} {k}: keep it." for k in range(2)]
         f = self.tmp / f"learn-{tag}.md"
-        f.write_text("# L\n\n" + "".join(f"- [2026-01-01T00:00:0{k}Z] [fixit] {r}\n" for k, r in enumerate(rules)), encoding="utf-8")
+        f.write_text(
+            "# L\n\n" + "".join(f"- [2026-01-01T00:00:0{k}Z] [fixit] {r}\n" for k, r in enumerate(rules)),
+            encoding="utf-8",
+        )
         self.lk("learn_import", "rules:" + json.dumps(rules), "learn", "import", str(f), "--project", PROJECT, "--json")
 
     def skills_import(self) -> None:
@@ -352,7 +372,9 @@ class Worker:
         tag = self.tag()
         if self.rng.random() < 0.5:
             out = self.tmp / f"pack-{tag}.md"
-            self.lk("ctx_pack", f"file:{out}", "ctx", "pack", str(self.src), "--budget", "1500", "-o", str(out), "--json")
+            self.lk(
+                "ctx_pack", f"file:{out}", "ctx", "pack", str(self.src), "--budget", "1500", "-o", str(out), "--json"
+            )
             return
         ok, out = self.lk("ctx_session_start", f"ctx:{tag}", "ctx", "session", "start", str(self.src), "--json")
         sid = out.get("id") or out.get("session") if ok and isinstance(out, dict) else None
@@ -368,7 +390,9 @@ class Worker:
 
         tag = self.tag()
         params = StdioServerParameters(
-            command=sys.executable, args=["-m", "lorekeeper", "--workspace", str(self.root), "mcp"], env=dict(os.environ)
+            command=sys.executable,
+            args=["-m", "lorekeeper", "--workspace", str(self.root), "mcp"],
+            env=dict(os.environ),
         )
         rule = f"Soak feedback {tag}: answer with the version."
         story = f"MCP-{tag}".upper()
@@ -382,7 +406,7 @@ class Worker:
                     await s.initialize()
                     with anyio.fail_after(60):
                         await self._tool(s, "mcp_evaluate", f"answer:{tag}", "evaluate_response",
-                                         {"response": f"Release notes {tag}", "skill": "release-notes"})  # fmt: skip
+                                         {"response": f"Release notes {tag}", "message": "write the release notes", "project": PROJECT})  # fmt: skip
                         await self._tool(s, "mcp_feedback", f"rule:{rule}", "record_feedback",
                                          {"answer": "last", "positive": False, "reason": rule, "project": PROJECT})  # fmt: skip
                         await self._tool(s, "mcp_story_start", f"mcpstory:{story}", "story_start",
@@ -390,7 +414,7 @@ class Worker:
 
         try:
             anyio.run(session)
-        except BaseException as exc:  # noqa: BLE001 - journaled by _tool; the session's own failure too
+        except BaseException as exc:
             n = self.journal.start("mcp_session", f"mcp:{tag}")
             self.journal.end(n, False, code="exception", error=repr(exc))
 
@@ -398,7 +422,7 @@ class Worker:
         n = self.journal.start(op, target, args=args)
         try:
             result = await s.call_tool(tool, args)
-        except BaseException as exc:  # noqa: BLE001
+        except BaseException as exc:
             self.journal.end(n, False, code="exception", error=repr(exc))
             raise
         text = result.content[0].text if result.content else ""
@@ -519,6 +543,10 @@ class Verdict:
     errors: Counter[str] = field(default_factory=Counter)  # error code -> count (failed ops)
     internal: list[str] = field(default_factory=list)  # ERR_INTERNAL, raw driver errors, tracebacks
     corrupt: list[str] = field(default_factory=list)  # an operation that met a malformed database
+    # found by the soak, reported, not fixed here (tests/audit/test_rotation_outbox.py, strict xfail):
+    # a rotation that reported success whose `audit_key_rotated` event a staler process dropped,
+    # and rotation events of refused rotations
+    rotation_log: list[str] = field(default_factory=list)
     lost: list[str] = field(default_factory=list)
     unlogged: list[str] = field(default_factory=list)
 
@@ -538,8 +566,11 @@ class Verdict:
             f"total {sum(self.ops.values())}, ok {sum(self.successes.values())}, failed {sum(self.failures.values())}, "
             f"unknown (killed) {sum(self.unknown.values())}; failure codes {dict(self.errors)}",
         ]
-        lines += [f"LOST: {x}" for x in self.lost[:30]] + ([f"... {len(self.lost)} lost"] if len(self.lost) > 30 else [])
+        lines += [f"LOST: {x}" for x in self.lost[:30]] + (
+            [f"... {len(self.lost)} lost"] if len(self.lost) > 30 else []
+        )
         lines += [f"NOT IN THE LOG: {x}" for x in self.unlogged[:30]]
+        lines += [f"KNOWN (rotation events, test_rotation_outbox.py): {x}" for x in self.rotation_log[:10]]
         lines += [f"INTERNAL: {x}" for x in self.internal[:10]]
         lines += [f"MALFORMED DATABASE SEEN: {x}" for x in self.corrupt[:10]]
         lines += [f"... {len(self.corrupt)} operations met a malformed database"] if self.corrupt else []
@@ -582,9 +613,9 @@ def integrity(root: Path, url: str | None) -> str:
 
 def check(root: Path, url: str | None = None) -> Verdict:
     """Every journal's operations against the store and the log (all processes stopped first)."""
-    from helpers.cli import run_lorekeeper
     from sqlalchemy import select
 
+    from helpers.cli import run_lorekeeper
     from lorekeeper.store.models import Fact, FactConflict, Learning, Proposal, PurgeRun, Skill
     from lorekeeper.workspace import Workspace
 
@@ -607,16 +638,18 @@ def check(root: Path, url: str | None = None) -> Verdict:
                 v.internal.append(f"{op.actor}#{op.n} {op.op} {op.target}: {str(op.end.get('error'))[-400:]}")
     try:
         v.integrity = integrity(root, url)
-    except Exception as exc:  # noqa: BLE001 - the verdict says it
+    except Exception as exc:
         v.integrity = f"cannot check: {exc}"
     from kill_support import child_env
 
     proc = run_lorekeeper("--workspace", str(root), "audit", "verify", "--json", env=child_env())
     v.verify_ok = proc.returncode == 0
     v.verify_text = (proc.stdout + proc.stderr)[-800:] if not v.verify_ok else ""
-    if v.integrity != "ok":
+    try:  # a damaged store may still open: what it lost is evidence too
+        ws = Workspace.open(root)
+    except Exception as exc:
+        v.lost.append(f"the workspace does not open: {exc}")
         return v
-    ws = Workspace.open(root)
     try:
         ws.audit.require_key()
         log = ws.audit.log
@@ -636,23 +669,28 @@ def check(root: Path, url: str | None = None) -> Verdict:
         clarified = {c.story for c in ws.clarifications.list()}
         key_version = ws.audit.key_session.version if ws.audit.key_session else 0
         ids_in = lambda t, k: {str(d.get(k)) for d in by_type[t]}  # noqa: E731
-        learned_ids = {str(i) for d in by_type["learnings_imported"] for i in d.get("ids", [])}
         _presence(v, ops, rules, skills, facts, statements, proposals, conflicts, purged, clarified, by_type, ids_in)
-        rotated = ids_in("audit_key_rotated", "new_version")
+        rotated = Counter(str(d.get("new_version")) for d in by_type["audit_key_rotated"])
+        for nv, n in rotated.items():
+            if n > 1:
+                v.rotation_log.append(f"{n} events say the key was rotated to v{nv}")
         for op in ops:
             if op.op == "rotate" and op.ok:
                 nv = str((op.out or {}).get("new_version"))
                 if nv not in rotated:
-                    v.unlogged.append(f"{op.actor}#{op.n} rotation to v{nv}")
+                    v.rotation_log.append(f"{op.actor}#{op.n} rotation to v{nv} reported success, no event")
                 if int(nv) > key_version:
                     v.lost.append(f"{op.actor}#{op.n} rotation to v{nv} (the store's key is v{key_version})")
-        del learned_ids
+    except Exception as exc:
+        v.lost.append(f"the presence check could not read the store: {str(exc)[:300]}")
     finally:
         ws.close()
     return v
 
 
-def _presence(v, ops, rules, skills, facts, statements, proposals, conflicts, purged, clarified, by_type, ids_in) -> None:  # type: ignore[no-untyped-def]
+def _presence(
+    v, ops, rules, skills, facts, statements, proposals, conflicts, purged, clarified, by_type, ids_in
+) -> None:  # type: ignore[no-untyped-def]
     """Each successful operation's effect in the store, and its decision in the log."""
     last: dict[str, list[Op]] = defaultdict(list)
     for op in ops:
@@ -672,6 +710,8 @@ def _presence(v, ops, rules, skills, facts, statements, proposals, conflicts, pu
             v.lost.append(f"{who}: skill {key}")
         elif op.op == "fact_add" and key not in statements:
             v.lost.append(f"{who}: fact {key!r}")
+        elif op.op == "mcp_story_start" and key not in {str(d.get("_story")) for d in by_type["memory_injected"]}:
+            v.unlogged.append(f"{who}: the injection of story {key}")
         elif op.op == "clarify":
             later = [o for o in last[op.target] if o.n > op.n and o.op == "purge"]
             if not later and key not in clarified:

@@ -14,8 +14,9 @@ import signal
 from pathlib import Path
 from typing import Any
 
-from helpers.soak import PROJECT, PROPOSAL_STATUS, Journal, answers_for
 from PySide6.QtCore import Qt
+
+from helpers.soak import PROJECT, PROPOSAL_STATUS, Journal, answers_for
 
 
 class GuiActor:
@@ -51,7 +52,7 @@ class GuiActor:
             self.journal.end(n, False, code=getattr(exc, "code", type(exc).__name__), error=str(exc))
             return False, exc
         result = box["r"]
-        out = result.to_dict() if hasattr(result, "to_dict") else None
+        out = result if isinstance(result, dict) else result.to_dict() if hasattr(result, "to_dict") else None
         self.journal.end(n, True, out=out if isinstance(out, dict) and len(str(out)) < 4000 else None)
         return True, result
 
@@ -75,9 +76,18 @@ class GuiActor:
             return self.learn_add()
         c = self.conflicts.pop(0)
         if self.rng.random() < 0.5:
-            self.job("conflict_keep", f"conflict:{c['id']}", self.ws.facts.resolve, c["id"], keep=c["facts"][0], why="soak")
+            self.job(
+                "conflict_keep", f"conflict:{c['id']}", self.ws.facts.resolve, c["id"], keep=c["facts"][0], why="soak"
+            )
         else:
-            self.job("conflict_reject-all", f"conflict:{c['id']}", self.ws.facts.resolve, c["id"], reject_all=True, why="soak")
+            self.job(
+                "conflict_reject-all",
+                f"conflict:{c['id']}",
+                self.ws.facts.resolve,
+                c["id"],
+                reject_all=True,
+                why="soak",
+            )
         return None
 
     def learn_add(self) -> None:
@@ -113,15 +123,15 @@ class GuiActor:
         self.qtbot.waitUntil(lambda: panel.last_result is not before or failed(), timeout=120000)
         res = panel.last_result
         if res is not before and res is not None and story in res.stories:
-            self.journal.end(n, bool(res.verified), code=0 if res.verified else "ERR_PURGE_INCOMPLETE", out=res.to_dict())
+            self.journal.end(
+                n, bool(res.verified), code=0 if res.verified else "ERR_PURGE_INCOMPLETE", out=res.to_dict()
+            )
         else:
             self.journal.end(n, False, code="panel", error=panel.message.text())
         return None
 
     def rotate(self) -> None:
-        ok, res = self.job("rotate", "key", self.ws.audit.rotate)
-        if ok and isinstance(res, dict | object):
-            pass
+        self.job("rotate", "key", self.ws.audit.rotate)
 
     def cancelled_pack(self) -> None:
         """Start a pack in the Compression ledger panel (a worker process) and press Cancel; or kill -9
@@ -184,9 +194,9 @@ def run_soak(
     """The whole soak on `ws` (closed at the end): returns the verdict and the figures."""
     import time
 
-    from helpers.soak import Fleet, check, prepare
     from kill_support import use_atomic_keyring
 
+    from helpers.soak import Fleet, check, prepare
     from lorekeeper.ui.main_window import MainWindow
 
     root = Path(ws.root)
