@@ -62,6 +62,20 @@ def _isolated_user_dirs(tmp_path_factory: pytest.TempPathFactory):
             os.environ[k] = v
 
 
+@pytest.fixture(autouse=True)
+def _no_live_db_file_opened():
+    """Issue 23: a test fails when lorekeeper code opened a database file its process is connected
+    to (`lorekeeper.dbfiles`' guard refused it), even if the code then swallowed the error."""
+    from lorekeeper import dbfiles
+
+    before = len(dbfiles.violations)
+    yield
+    new = dbfiles.violations[before:]
+    if new:
+        del dbfiles.violations[before:]
+        pytest.fail("lorekeeper code opened a live database file outside SQLite: " + "; ".join(new))
+
+
 @pytest.fixture(scope="session")
 def workspace_templates(tmp_path_factory: pytest.TempPathFactory, _isolated_user_dirs):
     """Workspaces initialised once per session (each kind on first use); `.copy(dest, demo=...)`

@@ -148,3 +148,39 @@ def test_the_agent_hooks_context_cache_is_dropped_by_a_purge(workspace: Workspac
     out = purge_json(proc.stdout)
     assert out["verified"] is True and out["artefacts"]["cache"] == 2  # the index's cache entry and the snapshot
     assert not cache.exists() and files_holding(root, "zanzibar-quokka") == []
+
+
+SHARED = "Aucune donnée de production ne quitte le réseau interne de la société"
+
+
+def test_a_line_two_summaries_share_does_not_block_the_erasure(workspace: Workspace) -> None:
+    """Issue 23 d6: PD-1 and PD-2 carry the same generic constraint sentence. Purging PD-1 used to
+    end in ERR_PURGE_INCOMPLETE ("bytes of its text remain in clarifications/PD-2-..."), forever.
+    The shared line belongs to PD-2's live summary: the purge verifies with what is PD-1's own, says
+    in its notes what was shared (never the text), and PD-2 keeps its sentence everywhere."""
+    from lorekeeper.memory.layout import MemoryLayout
+    from lorekeeper.store.models import Clarification
+
+    ws = workspace
+    seed(ws, "PD-1")
+    seed(ws, "PD-2")
+    layout = MemoryLayout(ws.root)
+    for story in ("PD-1", "PD-2"):
+        path = layout.clarification_file(story)
+        path.write_text(path.read_text(encoding="utf-8") + f"\n## Contraintes\n{SHARED}.\n", encoding="utf-8")
+        with ws.store.write() as s:
+            row = s.get(Clarification, story)
+            assert row is not None
+            row.constraints = f"{SHARED}."
+    result = ws.purge.purge_story("PD-1")
+    assert result.verified, result.remaining
+    assert result.remaining == []
+    note = next(n for n in result.notes if "shared" in n)
+    assert "PD-2" in note and SHARED not in note
+    # PD-1's own words are gone from every file; PD-2's summary still holds the shared sentence
+    ws.close()
+    assert files_holding(ws.root, "zanzibar-quokka") == []
+    assert "clarifications/PD-2-clarifications.md" in files_holding(ws.root, SHARED)
+    with Workspace.open(ws.root) as again, again.store.session() as s:
+        kept = s.get(Clarification, "PD-2")
+        assert kept is not None and SHARED in kept.constraints

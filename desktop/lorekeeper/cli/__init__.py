@@ -95,6 +95,20 @@ SUMMARIES = {
 }
 
 
+def _json_usage_error(exc: click.UsageError, as_json: bool) -> None:
+    """With --json, a usage error (unknown option, missing argument, bad value) is also the JSON
+    error object on stdout, like every other error; click still prints its usage text on stderr
+    and exits 2."""
+    if not as_json:
+        return
+    import json
+
+    error = {"code": "ERR_INVALID_INPUT", "message": exc.format_message()}
+    if exc.ctx is not None:
+        error["command"] = exc.ctx.command_path
+    click.echo(json.dumps({"error": error}, ensure_ascii=False, indent=2))
+
+
 class LazyGroup(click.Group):
     """A group whose subcommands are imported on first use (click's documented lazy-loading pattern)."""
 
@@ -104,22 +118,36 @@ class LazyGroup(click.Group):
 
     def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
         ctx.meta["lorekeeper.args"] = list(args)  # the catch-all below needs to know about --json
-        return super().parse_args(ctx, args)
+        try:
+            return super().parse_args(ctx, args)
+        except click.UsageError as exc:
+            _json_usage_error(exc, "--json" in ctx.meta["lorekeeper.args"])  # click consumed `args`
+            raise
 
     def invoke(self, ctx: click.Context) -> object:
         """Every command's errors mapped: stable codes and exit codes, never a traceback."""
-        from lorekeeper.cli.common import PASS_THROUGH, fail, fail_unexpected
+        from lorekeeper.cli.common import PASS_THROUGH, closed_stdout, fail, fail_unexpected, flush_stdout
         from lorekeeper.errors import LorekeeperError
 
         as_json = "--json" in ctx.meta.get("lorekeeper.args", [])
         try:
-            return super().invoke(ctx)
-        except PASS_THROUGH:
-            raise
-        except LorekeeperError as exc:
-            fail(exc, as_json)
-        except Exception as exc:  # noqa: BLE001 - the catch-all: ERR_INTERNAL, exit 5, traceback logged
-            fail_unexpected(exc, as_json)
+            try:
+                return super().invoke(ctx)
+            except click.UsageError as exc:
+                _json_usage_error(exc, as_json)
+                raise
+            except PASS_THROUGH:
+                raise
+            except BrokenPipeError:
+                raise
+            except LorekeeperError as exc:
+                fail(exc, as_json)
+            except Exception as exc:  # noqa: BLE001 - the catch-all: ERR_INTERNAL, exit 5, traceback logged
+                fail_unexpected(exc, as_json)
+            finally:
+                flush_stdout()  # a closed pipe surfaces here, not as a traceback at interpreter exit
+        except BrokenPipeError:
+            closed_stdout()  # `lorekeeper ... | head`: the reader is gone, end quietly
 
     def list_commands(self, ctx: click.Context) -> list[str]:
         return sorted({*super().list_commands(ctx), *self.lazy})

@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import contextlib
 import functools
+import io
 import json
+import os
 import sys
 from collections.abc import Callable
 from pathlib import Path
@@ -90,10 +93,37 @@ def _append_traceback(path: Path, exc: BaseException) -> Path:
     return path
 
 
+#: the exit status of a command whose standard output was closed by its reader (`... | head`):
+#: 128 + SIGPIPE, what the shell reports for `yes | head` and git for the same case
+EXIT_CLOSED_STDOUT = 141
+
+
+def flush_stdout() -> None:
+    """Flush stdout now, so a reader that went away raises BrokenPipeError here (handled) rather
+    than at interpreter exit (a traceback and exit 120). A stdout already closed is left alone."""
+    with contextlib.suppress(ValueError):
+        sys.stdout.flush()
+
+
+def closed_stdout() -> NoReturn:
+    """End quietly when stdout's reader went away: what is still buffered goes to /dev/null (so
+    the interpreter's exit flush cannot fail again), no traceback, no error log, exit 141."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        try:
+            os.dup2(devnull, sys.stdout.fileno())
+        finally:
+            os.close(devnull)
+    except (OSError, ValueError, io.UnsupportedOperation):
+        pass  # not a real file descriptor (an in-process runner): nothing is left to flush
+    sys.exit(EXIT_CLOSED_STDOUT)
+
+
 def fail(exc: LorekeeperError, as_json: bool) -> NoReturn:
     """`error: CODE: message` on stderr (and the error object on stdout with --json), then exit."""
     if as_json:
-        click.echo(json.dumps({"error": exc.to_dict()}, ensure_ascii=False, indent=2))
+        with contextlib.suppress(BrokenPipeError):  # the reader is gone; stderr still gets the message
+            click.echo(json.dumps({"error": exc.to_dict()}, ensure_ascii=False, indent=2))
     click.echo(f"error: {exc}", err=True)
     sys.exit(exc.exit_code)
 
@@ -103,6 +133,8 @@ def fail_unexpected(exc: BaseException, as_json: bool, workspace_dir: Path | Non
     (exit 5), one line on stderr naming the log file that holds the traceback."""
     from lorekeeper.errors import EXIT_INTERNAL
 
+    if isinstance(exc, BrokenPipeError):
+        closed_stdout()  # not an error of the command: its reader went away (`... | head`)
     if type(exc).__module__.startswith("sqlalchemy"):
         from lorekeeper.store.engine import StoreBusyError, is_lock_error
 

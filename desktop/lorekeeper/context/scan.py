@@ -11,6 +11,8 @@ import os
 from dataclasses import dataclass
 from pathlib import Path
 
+from lorekeeper.dbfiles import is_database_file
+
 IGNORED_DIRS = frozenset(
     {
         ".git",
@@ -57,6 +59,8 @@ class Skipped:
 def scan(root: Path) -> tuple[list[Source], list[Skipped]]:
     root = Path(root)
     if root.is_file():
+        if is_database_file(root):
+            return [], [Skipped(root.name, "an SQLite database file")]
         data = root.read_bytes()
         return [Source(root.name, _decode(data) or "")], []
     patterns = _gitignore(root)
@@ -77,6 +81,9 @@ def scan(root: Path) -> tuple[list[Source], list[Skipped]]:
             if name.endswith(IGNORED_SUFFIXES) or _ignored(rel, name, False, patterns):
                 continue
             path = Path(dirpath) / name
+            if is_database_file(name):  # never read behind SQLite's back (lorekeeper.dbfiles)
+                skipped.append(Skipped(rel, "an SQLite database file"))
+                continue
             try:
                 size = path.stat().st_size
                 if size > MAX_FILE_BYTES:

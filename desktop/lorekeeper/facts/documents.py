@@ -14,6 +14,8 @@ import subprocess
 from dataclasses import dataclass
 from pathlib import Path
 
+from lorekeeper.dbfiles import is_database_file
+
 MARKDOWN = frozenset({".md", ".markdown", ".mdx"})
 TEXT = frozenset({".txt", ".rst", ".adoc", ".asciidoc", ".org", ".text"})
 SOURCE = frozenset(
@@ -103,6 +105,8 @@ def scan(path: Path) -> tuple[Path, list[Candidate]]:
 
 def read_text(path: Path) -> str | Skipped:
     """The file's text, or why it is skipped."""
+    if is_database_file(path):  # never read behind SQLite's back (lorekeeper.dbfiles)
+        return Skipped(path.name, "an SQLite database file, not a document")
     try:
         size = path.stat().st_size
         if size > MAX_BYTES:

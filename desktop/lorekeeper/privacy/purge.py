@@ -32,6 +32,8 @@ import getpass
 import json
 import os
 import signal
+import subprocess
+import sys
 import time
 from collections.abc import Callable, Generator, Sequence
 from dataclasses import dataclass, field
@@ -52,6 +54,7 @@ from lorekeeper.store.ordering import order_clauses
 ARTEFACTS = ("store", "faiss", "embeddings", "cache", "sessions", "markdown")
 CRASH_ENV = "LOREKEEPER_PURGE_CRASH_AT"  # tests only: SIGKILL this process at the named point
 LOCK_NAME = "purge.lock"
+RESIDUE_TIMEOUT = 600.0  # seconds: the byte scan of a large workspace
 PG_VACUUM_NOTE = (
     "PostgreSQL: VACUUM ran on the touched tables: dead tuples are reclaimable and out of the indexes, "
     "but their bytes stay in heap pages until reused, in WAL segments until recycled, and in WAL archives, "
@@ -399,6 +402,21 @@ class PurgeService:
             p = by_step.get(name, (None, ""))[0]
             if status == "pending" and p is not None and hasattr(p, "probes"):
                 probes.setdefault(story, []).extend(p.probes(story))
+        shared = self._shared_lines(probes, by_name.values())
+        for story, others in sorted(shared.items()):
+            lines = {q for q, _who in others}
+            probes[story] = [q for q in probes[story] if q not in lines]
+            who = sorted({w for _q, ws in others for w in ws})
+            own = len(probes[story])
+            note = (
+                f"{story}: {len(lines)} line(s) of its summary are shared with the live summary of "
+                f"{', '.join(who)} and were left there; verified byte for byte with its {own} own line(s)"
+                if own
+                else f"{story}: every line of its summary is shared with the live summary of {', '.join(who)}; "
+                "the erasure was verified per artefact, not byte for byte"
+            )
+            if note not in notes:
+                notes.append(note)
         erased_rows = False
         erased_now: set[tuple[str, str]] = set()
         for _sid, story, name, status in steps:
@@ -507,6 +525,26 @@ class PurgeService:
             runs=[run_id],
         )
 
+    @staticmethod
+    def _shared_lines(probes: dict[str, list[str]], purgeables: Any) -> dict[str, list[tuple[str, frozenset[str]]]]:
+        """Per purged story, its probe lines that a story outside this run also holds in a live
+        summary (file or row): text that belongs to another story is not residue of this one, and
+        must not be scrubbed from the other story's events either (issue 23)."""
+        stories = list(probes)
+        if not any(probes.values()):
+            return {}
+        others: list[tuple[str, str]] = []
+        for p in purgeables:
+            if hasattr(p, "others_text"):
+                others.extend(p.others_text(stories))
+        out: dict[str, list[tuple[str, frozenset[str]]]] = {}
+        for story, qs in probes.items():
+            for q in qs:
+                holders = frozenset(who for who, body in others if q in body and who not in stories)
+                if holders:
+                    out.setdefault(story, []).append((q, holders))
+        return out
+
     # ------------------------------------------------------------------ store bytes
     def _scrub_text(self, probes: Sequence[str], by_name: dict[str, Any]) -> None:
         """Text of the story copied elsewhere (a prompt that carried its summary, a trace): the
@@ -545,21 +583,29 @@ class PurgeService:
         return PG_VACUUM_NOTE
 
     def residue(self, probes: Sequence[str]) -> list[str]:
-        """Workspace files (relative paths) whose bytes still hold one of `probes`."""
-        needles = [q.encode("utf-8") for q in probes if q]
+        """Workspace files (relative paths) whose bytes still hold one of `probes`.
+
+        The scan runs in a child process that holds no connection (`residue_scan`): this process's
+        SQLite connections would lose their `fcntl` locks the moment it closed a descriptor of the
+        database, its WAL or its shared-memory file (see `lorekeeper.dbfiles`). A scan that cannot
+        run is reported as a remaining item, never as a clean verification."""
+        needles = [q for q in probes if q]
         if not needles:
             return []
-        found: list[str] = []
-        for path in sorted(self.root.rglob("*")):
-            if not path.is_file() or path.is_symlink():
-                continue
-            try:
-                data = path.read_bytes()
-            except OSError:
-                continue
-            if any(n in data for n in needles):
-                found.append(str(path.relative_to(self.root)))
-        return found
+        request = json.dumps({"root": str(self.root), "needles": needles}).encode("utf-8")
+        try:
+            proc = subprocess.run(
+                [sys.executable, "-m", "lorekeeper.privacy.residue_scan"],
+                input=request,
+                capture_output=True,
+                timeout=RESIDUE_TIMEOUT,
+                check=False,
+            )
+            if proc.returncode != 0:
+                raise OSError(proc.stderr.decode("utf-8", "replace").strip().splitlines()[-1:] or proc.returncode)
+            return [str(p) for p in json.loads(proc.stdout.decode("utf-8"))["found"]]
+        except (OSError, ValueError, KeyError, subprocess.SubprocessError) as exc:
+            return [f"(the byte scan of the workspace could not run: {exc}; run the purge again)"]
 
     # ------------------------------------------------------------------ history
     def runs(

@@ -20,7 +20,7 @@ from __future__ import annotations
 import json
 import os
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -29,7 +29,7 @@ from sqlalchemy import Table, delete, func, select, text
 from lorekeeper.audit.log import SessionLog
 from lorekeeper.locks import RWLock
 from lorekeeper.store.engine import Store
-from lorekeeper.store.models import Base
+from lorekeeper.store.models import Base, Clarification
 
 #: session-log event types that are the purge's own proof, never erased by it
 PROOF_EVENTS = ("clarification_purged",)
@@ -250,6 +250,21 @@ class ClarificationFiles:
     def count_for_story(self, story_id: str) -> int:
         return len(self.files(story_id))
 
+    def others_text(self, stories: Sequence[str]) -> Iterator[tuple[str, str]]:
+        """(story, text) of every summary file that belongs to none of `stories` (live artefacts
+        whose lines must not count as the purged stories' residue)."""
+        if not self.folder.is_dir():
+            return
+        mine = {p for story in stories for p in self.files(story)}
+        for path in sorted(self.folder.rglob("*.md")):
+            if path in mine or not path.is_file():
+                continue
+            try:
+                body = path.read_text(encoding="utf-8", errors="replace")
+            except OSError:
+                continue
+            yield str(front_matter(body).get("story") or path.name.removesuffix("-clarifications.md")), body
+
     def probes(self, story_id: str) -> list[str]:
         out: list[str] = []
         for path in self.files(story_id):
@@ -307,6 +322,13 @@ class ClarificationRows(StoreRows):
             [("memory_injections", "item", {"kind": "clarification"}), ("clarifications", "story")],
         )
         self.retention = StoreRetention(store)
+
+    def others_text(self, stories: Sequence[str]) -> Iterator[tuple[str, str]]:
+        """(story, text) of the summary rows of every other story."""
+        with self.store.session() as s:
+            rows = s.scalars(select(Clarification).where(Clarification.story.not_in(list(stories))))
+            for row in rows:
+                yield row.story, "\n".join((row.problem, row.criteria, row.constraints, row.priorities))
 
 
 class IndexEntries:

@@ -31,6 +31,7 @@ from sqlalchemy.engine import Connection, Engine
 from sqlalchemy.exc import DBAPIError, IntegrityError, OperationalError, SQLAlchemyError
 from sqlalchemy.orm import Session, sessionmaker
 
+from lorekeeper import dbfiles
 from lorekeeper.changes import ChangeSet
 from lorekeeper.errors import LorekeeperError
 from lorekeeper.store import feed as feed_mod
@@ -118,6 +119,8 @@ class Store:
     def __init__(self, url: str, *, migrate: bool = True, busy_timeout: float = DEFAULT_BUSY_TIMEOUT) -> None:
         self.url = url
         self.is_sqlite = url.startswith("sqlite")
+        if self.is_sqlite:
+            dbfiles.install_guard()  # nothing of ours opens the live files behind SQLite's back
         self.busy_timeout = float(busy_timeout)
         kwargs: dict[str, Any] = {}
         if self.is_sqlite:
