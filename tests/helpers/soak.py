@@ -155,30 +155,14 @@ def prepare(ws: Any, actors: list[str], *, proposals: int, conflicts: int) -> di
         )
         plan[a]["document"] = str(doc)
     cdoc = docs / "conflicts.md"
-    cdoc.write_text(
-        "# Conflicts\n\n"
-        + "\n".join(
-            f"Deploy window {i} opens on Friday.\nDeploy window {i} never opens on Friday." for i in range(conflicts)
-        )
-        + "\n",
-        encoding="utf-8",
-    )
+    # each pair in words of its own: the lexical consolidation of `facts add` must not merge pairs
+    vocab = [[word(1000 + i * 8 + k) for k in range(8)] for i in range(conflicts)]
+    quotes = [(f"Deploy {' '.join(w[:4])} on Friday.", f"Never deploy {' '.join(w[4:])} on Friday.") for w in vocab]
+    cdoc.write_text("# Conflicts\n\n" + "".join(f"{a}\n{b}\n" for a, b in quotes), encoding="utf-8")
     statements = []
-    for i in range(conflicts):
-        a = ws.facts.add(
-            FACT_PROJECT,
-            "runbook",
-            f"Open deploy window {i} on Friday.",
-            str(cdoc),
-            f"Deploy window {i} opens on Friday.",
-        ).fact
-        b = ws.facts.add(
-            FACT_PROJECT,
-            "runbook",
-            f"Never open deploy window {i} on Friday.",
-            str(cdoc),
-            f"Deploy window {i} never opens on Friday.",
-        ).fact
+    for a_quote, b_quote in quotes:
+        a = ws.facts.add(FACT_PROJECT, "runbook", a_quote, str(cdoc), a_quote).fact
+        b = ws.facts.add(FACT_PROJECT, "runbook", b_quote, str(cdoc), b_quote).fact
         statements.append((a, b))
     ws.facts.apply_recorded_consolidation(
         {
