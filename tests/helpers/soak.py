@@ -203,13 +203,13 @@ def word(n: int) -> str:
 
 
 def answers_for(story: str, n: int) -> dict[str, str]:
-    """Four clarification answers that share no line with another story's (issue 23 item 6: a shared
-    generic line makes the purge incomplete; the soak keeps that case out of its figures)."""
+    """Four clarification answers, each story's in words of its own, plus one generic sentence every
+    story shares (issue 23 item 6: text another story also holds is not the purged story's residue)."""
     w = [word(n * 4 + k) for k in range(4)]
     return {
         "problem": f"Customers of {story} cannot export {w[0]} ledgers",
         "criteria": f"Export works for every {w[1]} row",
-        "constraints": f"No {w[2]} vendor",
+        "constraints": "No third party vendor",  # the same line in every story's summary
         "priorities": f"Speed of {w[3]} first",
     }
 
@@ -690,6 +690,8 @@ def _presence(
             missing = [r for r in json.loads(key) if r not in rules]
             if missing:
                 v.lost.append(f"{who}: imported learnings {missing}")
+        elif op.op == "ctx_pack" and not Path(key).is_file():
+            v.lost.append(f"{who}: the pack file {key}")
         elif op.op == "skills_import" and key not in skills:
             v.lost.append(f"{who}: skill {key}")
         elif op.op == "fact_add" and key not in statements:
