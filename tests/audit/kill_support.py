@@ -71,11 +71,20 @@ def use_atomic_keyring(workspace_id: str, path: Path):  # type: ignore[no-untype
     return restore
 
 
-def start(root: Path, op: str) -> subprocess.Popen[str]:
+def child_env() -> dict[str, str]:
+    """The environment of a child that uses the `AtomicFileKeyring` (after `use_atomic_keyring`)."""
     env = {**os.environ, "PYTHON_KEYRING_BACKEND": "atomic_keyring.AtomicFileKeyring"}
     env["PYTHONPATH"] = os.pathsep.join([str(HERE), env.get("PYTHONPATH", "")])
+    return env
+
+
+def start(root: Path, op: str) -> subprocess.Popen[str]:
     return subprocess.Popen(
-        [sys.executable, "-c", CHILD, str(root), op], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env
+        [sys.executable, "-c", CHILD, str(root), op],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env=child_env(),
     )
 
 
