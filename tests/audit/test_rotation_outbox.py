@@ -1,8 +1,8 @@
 """A key rotation refused because another process rotated first must leave no event (found by the
 soak, issue 23): today its outbox row stays and the next process that flushes the outbox signs a
-rotation that never happened ("1 -> 2" twice in the log), and a process whose key session is older
-drops another process's rotation row while that rotation is under way (a rotation that reported
-success without its event). Strict xfail until audit/service.py `rotate` and the outbox replay fix it."""
+rotation that never happened ("1 -> 2" twice in the log). And a process whose key session is older
+must not drop another process's rotation row while that rotation is under way (a rotation that
+reported success without its event): it leaves a young row to the rotating process."""
 
 from __future__ import annotations
 
@@ -14,7 +14,6 @@ from helpers.cli import run_lorekeeper
 from lorekeeper.workspace import Workspace
 
 
-@pytest.mark.xfail(strict=True, reason="issue 23 soak: a refused rotation's outbox row is replayed as a rotation")
 def test_a_refused_rotation_leaves_no_rotation_event(workspace: Workspace) -> None:
     root = workspace.root
     assert workspace.audit.log is not None  # this process (the app) holds a key session on version 1
@@ -30,3 +29,24 @@ def test_a_refused_rotation_leaves_no_rotation_event(workspace: Workspace) -> No
         if e.get("content", {}).get("data", {}) and "new_version" in e["content"]["data"]
     ]
     assert rotations == [(1, 2)], rotations
+
+
+def test_an_older_session_leaves_a_rotation_under_way_to_its_process(workspace: Workspace) -> None:
+    from lorekeeper.store.models import AuditOutbox
+
+    log = workspace.audit.log
+    # another process holds the rotation lock: it has recorded its rotation to v2 and is asking the
+    # provider for the key (flock conflicts across file descriptors, so this holder stands for it)
+    with log.rotation_lock.exclusive():
+        row_id = log.record(
+            "audit_key_rotated", {"provider": "keyring", "previous_version": 1, "new_version": 2}, flush=False
+        )
+        log.flush_outbox()  # this process, still on v1, flushes (a learn add of its own, say)
+        with workspace.store.session() as s:
+            assert s.get(AuditOutbox, row_id) is not None, "the rotation under way lost its event"
+    assert not [e for e in log.events() if e.type == "audit_key_rotated"]
+    # the rotating process died before its flush (the kernel dropped its lock): the row is debris
+    log.flush_outbox()
+    with workspace.store.session() as s:
+        assert s.get(AuditOutbox, row_id) is None, "a dead rotation's row was replayed or kept"
+    assert not [e for e in log.events() if e.type == "audit_key_rotated"]

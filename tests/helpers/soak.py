@@ -527,9 +527,9 @@ class Verdict:
     errors: Counter[str] = field(default_factory=Counter)  # error code -> count (failed ops)
     internal: list[str] = field(default_factory=list)  # ERR_INTERNAL, raw driver errors, tracebacks
     corrupt: list[str] = field(default_factory=list)  # an operation that met a malformed database
-    # found by the soak, reported, not fixed here (tests/audit/test_rotation_outbox.py, strict xfail):
-    # a rotation that reported success whose `audit_key_rotated` event a staler process dropped,
-    # and rotation events of refused rotations
+    # found by the soak and fixed (tests/audit/test_rotation_outbox.py): a rotation that reported
+    # success whose `audit_key_rotated` event a staler process dropped, and rotation events of
+    # refused rotations; either is now a failure of the run
     rotation_log: list[str] = field(default_factory=list)
     lost: list[str] = field(default_factory=list)
     unlogged: list[str] = field(default_factory=list)
@@ -539,7 +539,7 @@ class Verdict:
         return (
             self.integrity == "ok"
             and self.verify_ok
-            and not (self.lost or self.unlogged or self.internal or self.corrupt)
+            and not (self.lost or self.unlogged or self.rotation_log or self.internal or self.corrupt)
         )
 
     def text(self) -> str:
@@ -554,7 +554,7 @@ class Verdict:
             [f"... {len(self.lost)} lost"] if len(self.lost) > 30 else []
         )
         lines += [f"NOT IN THE LOG: {x}" for x in self.unlogged[:30]]
-        lines += [f"KNOWN (rotation events, test_rotation_outbox.py): {x}" for x in self.rotation_log[:10]]
+        lines += [f"ROTATION EVENTS WRONG: {x}" for x in self.rotation_log[:10]]
         lines += [f"INTERNAL: {x}" for x in self.internal[:10]]
         lines += [f"MALFORMED DATABASE SEEN: {x}" for x in self.corrupt[:10]]
         lines += [f"... {len(self.corrupt)} operations met a malformed database"] if self.corrupt else []

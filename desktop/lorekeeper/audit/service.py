@@ -244,11 +244,20 @@ class AuditService:
         data = {"provider": session.provider, "previous_version": session.version, "new_version": expected + 1}
         # the event is committed (outbox) before the key changes: a crash at any point leaves either
         # no rotation (the outbox row is dropped at the next start) or a rotation with its event
-        self.log.record(EVENT_KEY_ROTATED, data, flush=False)
-        new = provider.rotate(expected)
-        new_signer = Signer(new.key, new.version, key_lookup=provider.key_version)
-        log = self._new_log(new_signer)
-        log.flush_outbox()
+        # the rotation lock covers the event from its outbox row to its flush with the new key: a
+        # process on an older key leaves a row under way alone, and drops one nobody holds
+        with self.log.rotation_lock.exclusive():
+            row_id = self.log.record(EVENT_KEY_ROTATED, data, flush=False)
+            try:
+                new = provider.rotate(expected)
+            except BaseException:
+                # refused (another process rotated first) or failed: this rotation never happened,
+                # so its event must not be replayed by the next flush as if it had
+                self.log.drop_outbox([row_id])
+                raise
+            new_signer = Signer(new.key, new.version, key_lookup=provider.key_version)
+            log = self._new_log(new_signer)
+            log.flush_outbox()
         event = log.last_event() or {"sig": ""}
         with self._lock:  # the next event, from any thread, is signed by the new session's key
             self._session = KeySession(
