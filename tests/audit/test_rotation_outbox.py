@@ -50,3 +50,52 @@ def test_an_older_session_leaves_a_rotation_under_way_to_its_process(workspace: 
     with workspace.store.session() as s:
         assert s.get(AuditOutbox, row_id) is None, "a dead rotation's row was replayed or kept"
     assert not [e for e in log.events() if e.type == "audit_key_rotated"]
+
+
+def _rotations(root) -> list[tuple[int, int]]:
+    return [
+        (e["content"]["data"]["previous_version"], e["content"]["data"]["new_version"])
+        for f in sorted((root / "sessions").glob("*.jsonl"))
+        for e in map(json.loads, f.read_text(encoding="utf-8").splitlines())
+        if e.get("type") == "audit_key_rotated"
+    ]
+
+
+ROW = {"provider": "keyring", "previous_version": 1, "new_version": 2}
+
+
+def test_a_rotation_killed_after_the_key_changed_gets_its_event_once(workspace: Workspace) -> None:
+    root = workspace.root
+    log = workspace.audit.log
+    # a terminal's `audit rotate`, killed -9 after the provider made v2 and before its flush
+    log.record("audit_key_rotated", ROW, flush=False)
+    workspace.audit.provider().rotate(1)
+    log.flush_outbox()  # this process holds v1 only: it cannot tell the story with v2's key, keeps the row
+    assert _rotations(root) == [] and log.pending() == 1
+    workspace.close()
+    assert run_lorekeeper("--workspace", str(root), "learn", "add", "a rule", "--json").returncode == 0
+    assert run_lorekeeper("--workspace", str(root), "learn", "add", "another", "--json").returncode == 0
+    assert _rotations(root) == [(1, 2)]
+    status = json.loads(run_lorekeeper("--workspace", str(root), "audit", "verify", "--json").stdout)
+    assert status.get("ok") is True, status
+
+
+def test_a_rotation_killed_before_the_key_changed_leaves_nothing(workspace: Workspace) -> None:
+    log = workspace.audit.log
+    row_id = log.record("audit_key_rotated", ROW, flush=False)  # killed before asking the provider
+    log.flush_outbox()
+    from lorekeeper.store.models import AuditOutbox
+
+    with workspace.store.session() as s:
+        assert s.get(AuditOutbox, row_id) is None
+    assert _rotations(workspace.root) == []
+
+
+def test_a_killed_refused_rotation_is_not_replayed_after_the_real_one(workspace: Workspace) -> None:
+    root = workspace.root
+    assert run_lorekeeper("--workspace", str(root), "audit", "rotate", "--json").returncode == 0  # v2, its event
+    # this process (v1) starts its own rotation and is killed before the provider refuses it
+    workspace.audit.log.record("audit_key_rotated", ROW, flush=False)
+    workspace.close()
+    assert run_lorekeeper("--workspace", str(root), "learn", "add", "any rule", "--json").returncode == 0
+    assert _rotations(root) == [(1, 2)]

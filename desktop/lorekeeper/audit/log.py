@@ -58,6 +58,9 @@ EVENT_FORMAT = 2  # 2: the first event of a file links to the last event of the 
 HEADER_EXCLUDES = ("sig", "content", "tombstone")
 LOCK_NAME = "sessions.lock"
 ROTATION_LOCK_NAME = "rotation.lock"  # held (exclusive) by a key rotation from its event to its flush
+EVENT_KEY_ROTATED = "audit_key_rotated"
+# outbox ids of the rotations this process is performing (it holds the rotation lock for them)
+OWN_ROTATIONS: set[int] = set()
 MAX_LINE_CHARS = 1_000_000  # a longer line is damage on read, and refused on write
 EVENT_HEAD_ADOPTED = "audit_head_adopted"
 EVENT_OUTBOX_REJECTED = "unsigned_entry"
@@ -772,18 +775,23 @@ class SessionLog:
             except CanonicalJSONError:
                 rejected.append(row.id)
                 continue
-            rotation = row.type == "audit_key_rotated" and isinstance(data, dict)
-            if rotation and int(data.get("new_version") or 0) > self.signer.version:
-                # a key this session does not have yet: the rotating process holds the rotation
-                # lock until its own flush wrote the event with the new key, so a row nobody's lock
-                # covers is the debris of a rotation that never happened (the kernel drops a dead
-                # holder's flock); one under way is left to its process (found by the soak, issue 23)
+            rotation = row.type == EVENT_KEY_ROTATED and isinstance(data, dict)
+            own = rotation and row.id in OWN_ROTATIONS and int(data.get("new_version") or 0) <= self.signer.version
+            if rotation and not own:
+                # another process's rotation: the rotating process holds the rotation lock from its
+                # outbox row to its own flush with the new key, so a row under way is left to it; a
+                # row nobody's lock covers is a dead process's (the kernel drops a dead holder's
+                # flock), and the provider and the log tell whether that rotation happened (found by
+                # the soak, issue 23: a refused or killed rotation was replayed as "1 -> 2" twice)
                 try:
                     with self.rotation_lock.shared(timeout=0):
-                        self._drop_outbox([row.id])
+                        verdict = self._dead_rotation(int(data.get("new_version") or 0))
+                        if verdict != "write":
+                            if verdict == "drop":
+                                self._drop_outbox([row.id])
+                            continue
                 except LockTimeoutError:
-                    pass
-                continue
+                    continue
             content = self._content(row.type, data, row.story, salt=row.salt)
             _event, head = self._write_event(head, row.type, content, row.story, row.created_at or self.clock())
         if rejected:
@@ -799,6 +807,36 @@ class SessionLog:
             content = self._content(EVENT_OUTBOX_REJECTED, report, None)
             _event, head = self._write_event(head, EVENT_OUTBOX_REJECTED, content, None, self.clock())
         return head
+
+    def _dead_rotation(self, new_version: int) -> str:
+        """What to do with a rotation row whose process died: "drop" it (the log has that rotation
+        already, or the provider has no such key version: it never happened), "keep" it for a
+        process that holds the new key, or "write" its event now (this session's key is at least
+        that version, so the rotation did happen)."""
+        if new_version < 2 or self._rotation_logged(new_version):
+            return "drop"
+        if new_version > self.signer.version:
+            return "keep" if self.signer.key_for(new_version) is not None else "drop"
+        return "write"
+
+    def _rotation_logged(self, new_version: int) -> bool:
+        """Whether a signed `audit_key_rotated` event to `new_version` is in the log (rare path: only
+        for a dead rotation's row; the caller holds the sessions lock)."""
+        needle = f'"{EVENT_KEY_ROTATED}"'
+        for path in self.files():
+            try:
+                text = path.read_text(encoding="utf-8", errors="replace")
+            except OSError:
+                continue
+            if needle not in text:
+                continue
+            for _line_no, ev, problem in _read_lines(path):
+                if problem or ev.get("type") != EVENT_KEY_ROTATED or self._status(ev) != "valid":
+                    continue
+                data = ev["content"].get("data")
+                if isinstance(data, dict) and data.get("new_version") == new_version:
+                    return True
+        return False
 
     def drop_outbox(self, ids: list[int]) -> None:
         """Remove outbox rows whose change did not happen (a refused key rotation)."""

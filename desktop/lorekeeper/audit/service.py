@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from lorekeeper.audit.errors import CAUSE_TITLES, AuditKeyUnavailableError
-from lorekeeper.audit.log import SessionLog, VerifyReport
+from lorekeeper.audit.log import OWN_ROTATIONS, SessionLog, VerifyReport
 from lorekeeper.audit.providers import KeyProvider, provider_from_config
 from lorekeeper.audit.rows import RowVerifier, install_row_signing
 from lorekeeper.audit.session import KeySession, start_key_session
@@ -257,7 +257,11 @@ class AuditService:
                 raise
             new_signer = Signer(new.key, new.version, key_lookup=provider.key_version)
             log = self._new_log(new_signer)
-            log.flush_outbox()
+            OWN_ROTATIONS.add(row_id)  # this process's flush writes it; others leave it alone
+            try:
+                log.flush_outbox()
+            finally:
+                OWN_ROTATIONS.discard(row_id)
         event = log.last_event() or {"sig": ""}
         with self._lock:  # the next event, from any thread, is signed by the new session's key
             self._session = KeySession(
