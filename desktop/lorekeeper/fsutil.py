@@ -122,9 +122,9 @@ def not_regular(path: os.PathLike[str] | str, mode: int, what: str = "file") -> 
 
 
 def too_large(shown: str, size: int | None, limit: int, what: str = "file") -> UnsafeInputError:
-    have = f"{size / MIB:.1f} MiB" if size is not None else "more"
+    have = f"holds {size / MIB:.1f} MiB" if size is not None else "is larger than that"
     return UnsafeInputError(
-        f"{what} holds {have}; the limit is {limit / MIB:g} MiB", code="ERR_INPUT_TOO_LARGE", file=shown
+        f"the limit of a {what} is {limit / MIB:g} MiB and this one {have}", code="ERR_INPUT_TOO_LARGE", file=shown
     )
 
 

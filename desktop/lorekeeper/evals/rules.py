@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any
 import regex
 
 from lorekeeper import safejson
-from lorekeeper.errors import InvalidInputError, InvalidSpecError
+from lorekeeper.errors import InvalidInputError, InvalidSpecError, UnsafeInputError
 from lorekeeper.evals.aliases import ALIASES, REFUSED
 from lorekeeper.evals.jsoncheck import make_validator
 from lorekeeper.evals.regexcheck import FLAG_BITS, MAX_REGEX_TIMEOUT, compile_pattern, nested_quantifier_warning
@@ -350,13 +350,17 @@ def parse_rules(data: Any, *, file: str | None = None) -> RuleSet:
 
 
 RULES_FILE_LIMIT = 10 * MIB  # a rules file is a few kilobytes; the skills' per-file limit
+#: a rule's JSON Schema may nest deeply; deeper than this no schema checker could apply it anyway
+RULES_MAX_DEPTH = 512
 
 
 def parse_rules_text(text: str, *, file: str | None = None) -> RuleSet:
     try:
-        data = safejson.loads(text, what=file, object_pairs_hook=_reject_duplicates)
-    except RecursionError:
-        raise InvalidSpecError("the rules file is nested too deeply to read", file=file) from None
+        data = safejson.loads(text, max_depth=RULES_MAX_DEPTH, what=file, object_pairs_hook=_reject_duplicates)
+    except (RecursionError, UnsafeInputError):
+        raise InvalidSpecError(
+            f"the rules file is nested too deeply to read (more than {RULES_MAX_DEPTH} levels)", file=file
+        ) from None
     except (json.JSONDecodeError, ValueError) as exc:
         raise InvalidSpecError(f"not valid JSON: {exc}", file=file) from None
     return parse_rules(data, file=file)
