@@ -122,9 +122,9 @@ def not_regular(path: os.PathLike[str] | str, mode: int, what: str = "file") -> 
 
 
 def too_large(shown: str, size: int | None, limit: int, what: str = "file") -> UnsafeInputError:
-    have = f"holds {size / MIB:.1f} MiB" if size is not None else "is larger than that"
+    held = f" (it holds {size / MIB:.1f} MiB)" if size is not None else ""
     return UnsafeInputError(
-        f"the limit of a {what} is {limit / MIB:g} MiB and this one {have}", code="ERR_INPUT_TOO_LARGE", file=shown
+        f"{what} is over the limit of {limit / MIB:g} MiB{held}", code="ERR_INPUT_TOO_LARGE", file=shown
     )
 
 
