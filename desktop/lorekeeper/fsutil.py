@@ -128,45 +128,71 @@ def too_large(shown: str, size: int | None, limit: int, what: str = "file") -> U
     )
 
 
-def read_regular_bytes(
-    path: os.PathLike[str] | str, *, limit: int = DEFAULT_READ_LIMIT, what: str = "file", follow: bool = True
-) -> bytes:
-    """The bytes of a regular file, at most `limit` of them, without ever blocking on it.
+class NotRegularFileError(OSError):
+    """`read_regular_raw` found a FIFO, device, socket or folder: never read."""
 
-    A FIFO, device or socket (or a symlink to one) is refused with ERR_NOT_REGULAR_FILE before a
-    byte is read: it is opened non-blocking and checked with fstat, so a FIFO without a writer or
-    /dev/zero cannot hang the process. A file over `limit` is ERR_INPUT_TOO_LARGE (its growth
-    while read is caught too). `follow=False` refuses a symlink itself. Other OS errors are
-    ERR_INVALID_INPUT naming the path.
-    """
-    shown = shown_path(path)
+    def __init__(self, path: os.PathLike[str] | str, mode: int) -> None:
+        super().__init__(errno.EINVAL, f"{_kind(mode)}, not a regular file", str(path))
+        self.mode = mode
+
+
+class FileTooLargeError(OSError):
+    """`read_regular_raw` found more than its limit."""
+
+    def __init__(self, path: os.PathLike[str] | str, size: int | None, limit: int) -> None:
+        super().__init__(errno.EFBIG, f"over the limit of {limit} bytes", str(path))
+        self.size, self.limit = size, limit
+
+
+def read_regular_raw(path: os.PathLike[str] | str, *, limit: int = DEFAULT_READ_LIMIT, follow: bool = True) -> bytes:
+    """The bytes of a regular file, at most `limit`, never blocking: the file is opened
+    non-blocking and checked with fstat (a FIFO without a writer, /dev/zero, a socket: refused
+    before a byte is read). Raises OSError as `open` does (FileNotFoundError, ...),
+    NotRegularFileError or FileTooLargeError (its growth while read is caught too). `follow=False`
+    refuses a symlink itself (ELOOP). For callers that sort OS errors themselves; the others use
+    `read_regular_bytes`."""
     flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0) | getattr(os, "O_CLOEXEC", 0)
     if not follow:
         flags |= getattr(os, "O_NOFOLLOW", 0)
+    st = os.stat(path, follow_symlinks=follow)
+    if not stat.S_ISREG(st.st_mode):
+        raise NotRegularFileError(path, st.st_mode)
+    if st.st_size > limit:
+        raise FileTooLargeError(path, st.st_size, limit)
+    fd = os.open(path, flags)
     try:
-        st = os.stat(path, follow_symlinks=follow)
+        st = os.fstat(fd)  # what was opened, not what the name pointed at a moment ago
         if not stat.S_ISREG(st.st_mode):
-            raise not_regular(path, st.st_mode, what)
-        if st.st_size > limit:
-            raise too_large(shown, st.st_size, limit, what)
-        fd = os.open(path, flags)
+            raise NotRegularFileError(path, st.st_mode)
+        with os.fdopen(fd, "rb", closefd=False) as fh:
+            data = fh.read(limit + 1)
+    finally:
+        os.close(fd)
+    if len(data) > limit:
+        raise FileTooLargeError(path, None, limit)
+    return data
+
+
+def read_regular_bytes(
+    path: os.PathLike[str] | str, *, limit: int = DEFAULT_READ_LIMIT, what: str = "file", follow: bool = True
+) -> bytes:
+    """The bytes of a regular file a user named, at most `limit` of them, without ever blocking.
+
+    A FIFO, device or socket (or a symlink to one) is ERR_NOT_REGULAR_FILE, a file over `limit`
+    ERR_INPUT_TOO_LARGE, a symlink with `follow=False` ERR_NOT_REGULAR_FILE; other OS errors are
+    ERR_INVALID_INPUT. Every message names the path (see `read_regular_raw`).
+    """
+    shown = shown_path(path)
+    try:
+        return read_regular_raw(path, limit=limit, follow=follow)
+    except NotRegularFileError as exc:
+        raise not_regular(path, exc.mode, what) from None
+    except FileTooLargeError as exc:
+        raise too_large(shown, exc.size, limit, what) from None
     except OSError as exc:
         if exc.errno == errno.ELOOP and not follow:
             raise UnsafeInputError(f"{what} is a symlink: refused", code="ERR_NOT_REGULAR_FILE", file=shown) from None
         raise InvalidInputError(f"cannot read {what} {shown}: {exc.strerror or exc}") from None
-    try:
-        st = os.fstat(fd)  # what was opened, not what the name pointed at a moment ago
-        if not stat.S_ISREG(st.st_mode):
-            raise not_regular(path, st.st_mode, what)
-        with os.fdopen(fd, "rb", closefd=False) as fh:
-            data = fh.read(limit + 1)
-    except OSError as exc:
-        raise InvalidInputError(f"cannot read {what} {shown}: {exc.strerror or exc}") from None
-    finally:
-        os.close(fd)
-    if len(data) > limit:
-        raise too_large(shown, None, limit, what)
-    return data
 
 
 def decode_text(data: bytes, shown: str, *, what: str = "file", encoding: str = "utf-8") -> str:

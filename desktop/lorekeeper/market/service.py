@@ -24,6 +24,7 @@ name in that scope is never replaced here.
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import re
 import shutil
@@ -437,11 +438,15 @@ class MarketService:
         dest = self.cache_dir / ".cache" / f"{archive.stem}-{digest}"
         if dest.is_dir():
             return dest
+        made = [p for p in (self.cache_dir, self.cache_dir / ".cache") if not p.exists()]
         tmp = Path(tempfile.mkdtemp(prefix="unzip-", dir=self._ensure(self.cache_dir / ".cache")))
         try:
             unpack_zip(archive, tmp, ZIP_SOURCE_LIMITS, shown=shown_path(archive), keep_modes=False)
         except BaseException:
             shutil.rmtree(tmp, ignore_errors=True)
+            for p in reversed(made):  # a refused archive leaves no trace, not even the cache folder
+                with contextlib.suppress(OSError):
+                    p.rmdir()
             raise
         tmp.rename(dest)
         return dest
