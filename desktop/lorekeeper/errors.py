@@ -47,6 +47,13 @@ _EXIT_BY_CODE = {
     "ERR_BACKUP_FAILED": EXIT_UNAVAILABLE,  # the copy failed integrity_check (or could not be written)
     "ERR_BACKUP_INVALID": EXIT_INVALID,  # restore was given something that is not a usable backup
     "ERR_BACKUP_UNSUPPORTED": EXIT_UNAVAILABLE,  # PostgreSQL store: pg_dump / pg_restore guidance
+    # hostile input (issue 24 d6): refused before it can hang the process or exhaust its memory
+    "ERR_NOT_REGULAR_FILE": EXIT_INVALID,  # a FIFO, device, socket or folder where a file was wanted
+    "ERR_INPUT_TOO_LARGE": EXIT_INVALID,  # a file, stdin or document over its size limit
+    "ERR_INPUT_TOO_DEEP": EXIT_INVALID,  # JSON or YAML nested deeper than the limit
+    "ERR_INPUT_TOO_COMPLEX": EXIT_INVALID,  # YAML whose aliases expand past the limit (an alias bomb)
+    "ERR_ARCHIVE_UNSAFE": EXIT_INVALID,  # an archive over its limits (members, size, ratio) or unsafe
+    "ERR_NOT_UTF8": EXIT_INVALID,  # a text file or file name that is not UTF-8
 }
 
 
@@ -106,6 +113,26 @@ class InvalidSpecError(LorekeeperError):
 
 class InvalidInputError(LorekeeperError):
     code = "ERR_INVALID_INPUT"
+
+
+class UnsafeInputError(InvalidSpecError):
+    """Input refused before reading or parsing it could hang the process or exhaust its memory:
+    a special file, an oversized file, too deep a nesting, an alias bomb, an archive over its
+    limits, bytes that are not UTF-8. Its code says which (ERR_NOT_REGULAR_FILE, ...; all exit 2);
+    it names the file like an InvalidSpecError, so every place that collects spec errors collects
+    these too."""
+
+    def __init__(
+        self,
+        message: str,
+        *,
+        code: str,
+        file: str | None = None,
+        field: str | None = None,
+        line: int | None = None,
+    ) -> None:
+        super().__init__(message, file=file, field=field, line=line)
+        self.code = code
 
 
 class NotFoundError(LorekeeperError):

@@ -1,4 +1,5 @@
-"""Atomic file writes: temp file in the same folder, fsync, rename.
+"""Atomic file writes (temp file in the same folder, fsync, rename) and bounded reads of files a
+user names (only regular files, never more than a limit: issue 24 d6).
 
 Modes: a written file follows the umask like any file the user creates (`0o666 & ~umask`: skills,
 config and exports that a team shares through git stay readable by the group when the umask says
@@ -9,10 +10,16 @@ are 0600 whatever the umask. mkstemp alone would make every file 0600.
 from __future__ import annotations
 
 import contextlib
+import errno
 import os
+import stat
+import sys
 import tempfile
 import threading
 from pathlib import Path
+from typing import BinaryIO
+
+from lorekeeper.errors import InvalidInputError, UnsafeInputError
 
 PRIVATE_MODE = 0o600
 _umask_lock = threading.Lock()
@@ -76,3 +83,161 @@ def sweep_temp_files(root: Path) -> list[Path]:
                 path.unlink()
                 removed.append(path)
     return removed
+
+
+# --------------------------------------------------------------------------- bounded reads
+
+MIB = 1024 * 1024
+#: what a file a user names may hold unless its caller says otherwise (a response, a transcript,
+#: a learnings file, a recording): far above any real one, far below what exhausts memory
+DEFAULT_READ_LIMIT = 32 * MIB
+
+
+def shown_path(path: os.PathLike[str] | str) -> str:
+    """A path as it can be printed whatever its bytes: a name that is not UTF-8 (kept by Python as
+    surrogate escapes) shows its odd bytes as `\\xNN` instead of failing to print."""
+    return os.fsencode(path).decode("utf-8", "backslashreplace")
+
+
+def _kind(mode: int) -> str:
+    if stat.S_ISDIR(mode):
+        return "a folder"
+    if stat.S_ISFIFO(mode):
+        return "a FIFO (named pipe)"
+    if stat.S_ISCHR(mode) or stat.S_ISBLK(mode):
+        return "a device"
+    if stat.S_ISSOCK(mode):
+        return "a socket"
+    return "not a regular file"
+
+
+def not_regular(path: os.PathLike[str] | str, mode: int, what: str = "file") -> UnsafeInputError:
+    """The refusal of a special file where a regular one was wanted (names the path)."""
+    link = " (through a symlink)" if os.path.islink(path) else ""
+    return UnsafeInputError(
+        f"{what} is {_kind(mode)}{link}, not a regular file: only regular files are read",
+        code="ERR_NOT_REGULAR_FILE",
+        file=shown_path(path),
+    )
+
+
+def too_large(shown: str, size: int | None, limit: int, what: str = "file") -> UnsafeInputError:
+    held = f" (it holds {size / MIB:.1f} MiB)" if size is not None else ""
+    return UnsafeInputError(
+        f"{what} is over the limit of {limit / MIB:g} MiB{held}", code="ERR_INPUT_TOO_LARGE", file=shown
+    )
+
+
+class NotRegularFileError(OSError):
+    """`read_regular_raw` found a FIFO, device, socket or folder: never read."""
+
+    def __init__(self, path: os.PathLike[str] | str, mode: int) -> None:
+        super().__init__(errno.EINVAL, f"{_kind(mode)}, not a regular file", str(path))
+        self.mode = mode
+
+
+class FileTooLargeError(OSError):
+    """`read_regular_raw` found more than its limit."""
+
+    def __init__(self, path: os.PathLike[str] | str, size: int | None, limit: int) -> None:
+        super().__init__(errno.EFBIG, f"over the limit of {limit} bytes", str(path))
+        self.size, self.limit = size, limit
+
+
+def read_regular_raw(path: os.PathLike[str] | str, *, limit: int = DEFAULT_READ_LIMIT, follow: bool = True) -> bytes:
+    """The bytes of a regular file, at most `limit`, never blocking: the file is opened
+    non-blocking and checked with fstat (a FIFO without a writer, /dev/zero, a socket: refused
+    before a byte is read). Raises OSError as `open` does (FileNotFoundError, ...),
+    NotRegularFileError or FileTooLargeError (its growth while read is caught too). `follow=False`
+    refuses a symlink itself (ELOOP). For callers that sort OS errors themselves; the others use
+    `read_regular_bytes`."""
+    flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0) | getattr(os, "O_CLOEXEC", 0)
+    if not follow:
+        flags |= getattr(os, "O_NOFOLLOW", 0)
+    st = os.stat(path, follow_symlinks=follow)
+    if not stat.S_ISREG(st.st_mode):
+        raise NotRegularFileError(path, st.st_mode)
+    if st.st_size > limit:
+        raise FileTooLargeError(path, st.st_size, limit)
+    fd = os.open(path, flags)
+    try:
+        st = os.fstat(fd)  # what was opened, not what the name pointed at a moment ago
+        if not stat.S_ISREG(st.st_mode):
+            raise NotRegularFileError(path, st.st_mode)
+        with os.fdopen(fd, "rb", closefd=False) as fh:
+            data = fh.read(limit + 1)
+    finally:
+        os.close(fd)
+    if len(data) > limit:
+        raise FileTooLargeError(path, None, limit)
+    return data
+
+
+def read_regular_bytes(
+    path: os.PathLike[str] | str, *, limit: int = DEFAULT_READ_LIMIT, what: str = "file", follow: bool = True
+) -> bytes:
+    """The bytes of a regular file a user named, at most `limit` of them, without ever blocking.
+
+    A FIFO, device or socket (or a symlink to one) is ERR_NOT_REGULAR_FILE, a file over `limit`
+    ERR_INPUT_TOO_LARGE, a symlink with `follow=False` ERR_NOT_REGULAR_FILE; other OS errors are
+    ERR_INVALID_INPUT. Every message names the path (see `read_regular_raw`).
+    """
+    shown = shown_path(path)
+    try:
+        return read_regular_raw(path, limit=limit, follow=follow)
+    except NotRegularFileError as exc:
+        raise not_regular(path, exc.mode, what) from None
+    except FileTooLargeError as exc:
+        raise too_large(shown, exc.size, limit, what) from None
+    except OSError as exc:
+        if exc.errno == errno.ELOOP and not follow:
+            raise UnsafeInputError(f"{what} is a symlink: refused", code="ERR_NOT_REGULAR_FILE", file=shown) from None
+        raise InvalidInputError(f"cannot read {what} {shown}: {exc.strerror or exc}") from None
+
+
+def decode_text(data: bytes, shown: str, *, what: str = "file", encoding: str = "utf-8") -> str:
+    """`data` as text, or ERR_NOT_UTF8 naming the file and the first bad byte's offset."""
+    try:
+        return data.decode(encoding)
+    except UnicodeDecodeError as exc:
+        raise UnsafeInputError(
+            f"{what} is not UTF-8 text: invalid byte 0x{data[exc.start]:02x} at byte offset {exc.start}",
+            code="ERR_NOT_UTF8",
+            file=shown,
+        ) from None
+
+
+def read_regular_text(
+    path: os.PathLike[str] | str,
+    *,
+    limit: int = DEFAULT_READ_LIMIT,
+    what: str = "file",
+    encoding: str = "utf-8",
+    follow: bool = True,
+) -> str:
+    """`read_regular_bytes` decoded (newlines untouched); bytes that are not UTF-8: ERR_NOT_UTF8."""
+    data = read_regular_bytes(path, limit=limit, what=what, follow=follow)
+    return decode_text(data, shown_path(path), what=what, encoding=encoding)
+
+
+def read_stream_bytes(stream: BinaryIO | None = None, *, limit: int = DEFAULT_READ_LIMIT, what: str = "stdin") -> bytes:
+    """At most `limit` bytes of a stream (stdin by default): `< /dev/zero` is refused, not read forever."""
+    fh = stream if stream is not None else sys.stdin.buffer
+    chunks: list[bytes] = []
+    got = 0
+    while got <= limit:
+        chunk = fh.read(min(1 << 20, limit + 1 - got))
+        if not chunk:
+            break
+        chunks.append(chunk)
+        got += len(chunk)
+    if got > limit:
+        raise too_large(what, None, limit, what)
+    return b"".join(chunks)
+
+
+def read_user_bytes(source: os.PathLike[str] | str, *, limit: int = DEFAULT_READ_LIMIT, what: str = "file") -> bytes:
+    """A file a user named, or stdin for `-`: bounded, regular files only."""
+    if str(source) == "-":
+        return read_stream_bytes(limit=limit, what="stdin")
+    return read_regular_bytes(source, limit=limit, what=what)

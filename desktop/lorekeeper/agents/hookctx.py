@@ -62,6 +62,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any, Protocol
 
+from lorekeeper.fsutil import read_regular_raw
 from lorekeeper.skills.router import DEFAULT_TOP, RoutableSkill, Router
 
 SNAPSHOT_VERSION = 3
@@ -88,6 +89,7 @@ DEFAULT_BUDGET = 8000  # characters of additionalContext ([hooks] budget in lore
 #: change kinds that never alter the hook's context (a Stop hook's own quality events among them)
 IRRELEVANT_KINDS = frozenset({"evals", "quality", "audit", "proposals", "benchmarks"})
 MAX_FEED_ROWS = 5000
+SNAPSHOT_LIMIT = 256 * 1024 * 1024  # a snapshot is a few hundred KB; a bigger file is not ours
 STATE_ENV = "LOREKEEPER_STATE_DIR"  # as lorekeeper.audit.witness: overrides the user state dir
 WITNESS_DIR = "hook-snapshots"
 MAX_WITNESSED = 256  # (project, story) entries kept per workspace, the most recent
@@ -490,8 +492,8 @@ def probe(root: Path, project: str, story: str = "") -> Probe:
     with witness.locked(exclusive=False) as held:
         if not held:
             return Probe(None, "locked")
-        try:
-            data = path.read_bytes()
+        try:  # a FIFO or device put in its place is unreadable, never a hang
+            data = read_regular_raw(path, limit=SNAPSHOT_LIMIT)
         except FileNotFoundError:
             return Probe(None, "missing")
         except OSError:

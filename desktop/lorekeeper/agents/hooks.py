@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from lorekeeper.agents import hookctx
+from lorekeeper.fsutil import read_regular_raw
 
 if TYPE_CHECKING:
     from lorekeeper.prompt import AssembledPrompt
@@ -124,8 +125,8 @@ def check_replaced(ws: Workspace, signer: hookctx.SignerLike, project: str, stor
     """The slow path found a snapshot that is not the witnessed one: check it with the key and
     report it when it does not verify, belongs elsewhere or is an older one written back."""
     path = hookctx.snapshot_path(ws.root, project, story)
-    try:
-        data = path.read_bytes()
+    try:  # a FIFO or device in its place reads as damage, never a hang
+        data = read_regular_raw(path, limit=hookctx.SNAPSHOT_LIMIT)
     except FileNotFoundError:
         return None
     except OSError:
@@ -205,7 +206,7 @@ def snapshot_status(ws: Workspace, signer: hookctx.SignerLike) -> dict[str, Any]
     for path in files:
         tag = path.stem.removeprefix("hook-context-")
         try:
-            raw = path.read_bytes()
+            raw = read_regular_raw(path, limit=hookctx.SNAPSHOT_LIMIT)
         except OSError:
             invalid += 1
             continue

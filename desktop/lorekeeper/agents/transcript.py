@@ -7,10 +7,15 @@ A user entry whose blocks are only tool results is the tool's output, not a prom
 
 from __future__ import annotations
 
-import json
+import os
+import stat
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
+
+from lorekeeper import safejson
+from lorekeeper.errors import UnsafeInputError
+from lorekeeper.fsutil import not_regular
 
 MAX_BYTES = 64 * 1024 * 1024
 
@@ -33,16 +38,25 @@ def _text(content: Any, *, user: bool) -> str | None:
     return "\n".join(t for t in texts if isinstance(t, str))
 
 
+def _tail(p: Path) -> str:
+    """The transcript's text, its last MAX_BYTES only when it is larger (only the tail matters).
+    A regular file only: a FIFO or a device (the hook input names any path) is refused, opened
+    non-blocking so that it cannot hang the agent's Stop."""
+    fd = os.open(p, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0))
+    with os.fdopen(fd, "rb") as fh:
+        st = os.fstat(fh.fileno())
+        if not stat.S_ISREG(st.st_mode):
+            raise not_regular(p, st.st_mode, "transcript")
+        if st.st_size > MAX_BYTES:
+            fh.seek(-MAX_BYTES, 2)
+            return fh.read(MAX_BYTES).decode("utf-8", errors="replace").split("\n", 1)[-1]
+        return fh.read(MAX_BYTES).decode("utf-8", errors="replace")
+
+
 def last_turn(path: str | Path) -> Turn | None:
     """The last prompt the user typed and the assistant's text after it (every text block of the
     turn, in order, blank-line separated); None when the transcript holds no such turn."""
-    p = Path(path)
-    if p.stat().st_size > MAX_BYTES:
-        with open(p, "rb") as fh:  # only the tail matters
-            fh.seek(-MAX_BYTES, 2)
-            raw = fh.read().decode("utf-8", errors="replace").split("\n", 1)[-1]
-    else:
-        raw = p.read_text(encoding="utf-8", errors="replace")
+    raw = _tail(Path(path))
     prompt: str | None = None
     answer: list[str] = []
     for line in raw.splitlines():
@@ -50,8 +64,8 @@ def last_turn(path: str | Path) -> Turn | None:
         if not line:
             continue
         try:
-            entry = json.loads(line)
-        except ValueError:
+            entry = safejson.loads(line)
+        except (ValueError, UnsafeInputError):  # not JSON, or nested too deep to be an entry
             continue
         if not isinstance(entry, dict) or entry.get("isSidechain"):
             continue

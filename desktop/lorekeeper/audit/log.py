@@ -51,7 +51,7 @@ from lorekeeper.audit.rows import row_payload, sign_row, verify_row
 from lorekeeper.audit.signer import SIG_FIELD, Signer, sign_with
 from lorekeeper.audit.witness import HeadWitness
 from lorekeeper.errors import InvalidInputError, LorekeeperError, NotFoundError
-from lorekeeper.fsutil import atomic_write_text
+from lorekeeper.fsutil import MIB, atomic_write_text, read_regular_bytes
 from lorekeeper.locks import LockTimeoutError, RWLock
 
 EVENT_FORMAT = 2  # 2: the first event of a file links to the last event of the previous file
@@ -1358,11 +1358,14 @@ def _parse_line(line: str) -> tuple[dict[str, Any] | None, str]:
     return ev, ""
 
 
+SESSION_FILE_LIMIT = 4096 * MIB  # one day's signed log; a reader never holds more than this in memory
+
+
 def _read_lines(path: Path, keep_raw: bool = False) -> Iterable[tuple[int, Any, str]]:
     """(line number, parsed event, problem) for each non-empty line; a blank line inside is damage."""
-    try:
-        text = path.read_text(encoding="utf-8", errors="replace")
-    except OSError:
+    try:  # a regular file only: a FIFO or device in sessions/ is unreadable, never a hang
+        text = read_regular_bytes(path, limit=SESSION_FILE_LIMIT, what="session log").decode("utf-8", "replace")
+    except (OSError, LorekeeperError):
         return
     lines = text.split("\n")
     if lines and lines[-1] == "":

@@ -7,6 +7,7 @@ an unavailable key stops it with ERR_AUDIT_KEY_UNAVAILABLE (exit 4) before anyth
 
 from __future__ import annotations
 
+import stat
 import sys
 from pathlib import Path
 from typing import Any
@@ -15,6 +16,7 @@ import click
 
 from lorekeeper.cli.common import emit_json, handle_errors, json_option, open_workspace, workspace_option
 from lorekeeper.errors import EXIT_CHECK_FAILED, InvalidInputError
+from lorekeeper.fsutil import not_regular, read_user_bytes
 
 
 @click.group()
@@ -23,10 +25,11 @@ def audit() -> None:
 
 
 def _read_source(source: str) -> bytes:
-    try:
-        return sys.stdin.buffer.read() if source == "-" else Path(source).read_bytes()
-    except OSError as exc:
-        raise InvalidInputError(f"cannot read {source}: {exc.strerror}") from None
+    """A JSON file or stdin ('-'): bounded, and a regular file only (a FIFO is refused, not read)."""
+    return read_user_bytes(source, limit=SOURCE_LIMIT, what="file")
+
+
+SOURCE_LIMIT = 64 * 1024 * 1024
 
 
 @audit.command("status")
@@ -119,6 +122,10 @@ def verify_cmd(path: Path | None, adopt: bool, workspace_dir: Path | None, as_js
 
     Exits 1 on any break and names the file and line.
     """
+    if path is not None and path.exists():
+        mode = path.stat().st_mode
+        if not (stat.S_ISDIR(mode) or stat.S_ISREG(mode)):  # a FIFO or a device: refused, never read
+            raise not_regular(path, mode, "session log")
     with open_workspace(workspace_dir) as ws:
         ws.audit.require_key()
         report = ws.audit.verify(path)

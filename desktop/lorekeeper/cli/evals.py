@@ -12,16 +12,14 @@ from lorekeeper.errors import EXIT_CHECK_FAILED, InvalidInputError
 from lorekeeper.evals.engine import EvalReport
 from lorekeeper.evals.footnote import ICONS
 from lorekeeper.evals.rules import load_rules_file
+from lorekeeper.fsutil import read_user_bytes, shown_path
 from lorekeeper.learnings.mdformat import decode_utf8
 
 
 def read_response(source: str) -> str:
     """The response exactly as given: bytes decoded as UTF-8, newlines untouched."""
-    try:
-        raw = sys.stdin.buffer.read() if source == "-" else Path(source).read_bytes()
-    except OSError as exc:
-        raise InvalidInputError(f"cannot read response {source}: {exc.strerror}") from None
-    return decode_utf8(raw, "stdin" if source == "-" else f"response file {source}")
+    raw = read_user_bytes(source, what="response file")  # bounded; a FIFO or device is refused
+    return decode_utf8(raw, "stdin" if source == "-" else f"response file {shown_path(source)}")
 
 
 def print_report(report: EvalReport) -> None:

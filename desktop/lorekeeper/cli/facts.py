@@ -90,12 +90,15 @@ def facts_ingest(
 
     An unchanged file is skipped; a new or changed one is extracted (the configured model, or
     --recorded); facts whose quote vanished from a changed file are flagged for review."""
+    from lorekeeper.facts.service import load_recording
+
+    recording = load_recording(recorded) if recorded is not None else None  # refused before anything is written
     with open_workspace(workspace_dir) as ws:
         report = ws.facts.ingest(path, project)
         extraction: dict[str, Any] | None = None
         note = ""
-        if recorded is not None:
-            extraction = ws.facts.apply_recorded(recorded, report.project).to_dict()
+        if recording is not None:
+            extraction = ws.facts.apply_recorded(recording, report.project).to_dict()
         elif not no_extract and report.to_extract:
             status = ws.llm.status()
             if status.ready:
@@ -151,11 +154,14 @@ def facts_extract(
     project: str | None, document_ids: tuple[str, ...], recorded: Path | None, workspace_dir: Path | None, as_json: bool
 ) -> None:
     """Extract facts with the configured model (a job; invalid facts and invented quotes are dropped)."""
+    from lorekeeper.facts.service import load_recording
+
+    recording = load_recording(recorded) if recorded is not None else None
     with open_workspace(workspace_dir) as ws:
-        if recorded is not None:
+        if recording is not None:
             if not project:
                 raise click.UsageError("--recorded needs --project")
-            rep = ws.facts.apply_recorded(recorded, project).to_dict()
+            rep = ws.facts.apply_recorded(recording, project).to_dict()
         else:
             result = drive(
                 ws.facts.extract, (project, list(document_ids) or None), on_progress=None if as_json else _progress

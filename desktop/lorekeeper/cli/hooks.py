@@ -46,8 +46,16 @@ def _root(workspace_dir: Path | None) -> Path:
     return resolve_workspace_dir(None)
 
 
+#: a hook payload is a prompt and a few paths: far below this (`< /dev/zero` is refused, not read forever)
+PAYLOAD_LIMIT = 16 * 1024 * 1024
+
+
 def _payload() -> dict[str, object]:
-    data = json.loads(sys.stdin.buffer.read().decode("utf-8") or "{}")
+    from lorekeeper import safejson
+    from lorekeeper.fsutil import read_stream_bytes
+
+    raw = read_stream_bytes(limit=PAYLOAD_LIMIT, what="hook input").decode("utf-8")
+    data = safejson.loads(raw or "{}", what="hook input")
     if not isinstance(data, dict):
         raise ValueError("the hook input is not a JSON object")
     return data

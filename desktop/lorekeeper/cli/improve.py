@@ -74,10 +74,9 @@ def nightly(
 
 def read_text_arg(path: Path) -> str:
     """A UTF-8 text file (or stdin for '-'), with clear errors instead of a traceback."""
-    try:
-        raw: bytes = sys.stdin.buffer.read() if str(path) == "-" else path.read_bytes()
-    except OSError as exc:
-        raise InvalidInputError(f"cannot read {path}: {exc.strerror or exc}") from exc
+    from lorekeeper.fsutil import read_user_bytes
+
+    raw = read_user_bytes(path, what="file")  # bounded; a FIFO or device is refused, never read
     try:
         return raw.decode("utf-8")
     except UnicodeDecodeError as exc:

@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING
 import click
 
 from lorekeeper.cli.common import emit_json, handle_errors, json_option, open_workspace, workspace_option
+from lorekeeper.fsutil import read_stream_bytes
 from lorekeeper.learnings.mdformat import decode_utf8
 from lorekeeper.learnings.service import LIST_SORT, SCOPES, SOURCES, STATUSES
 
@@ -266,7 +267,7 @@ def import_cmd(path: Path, project: str | None, workspace_dir: Path | None, as_j
     """Import a learnings.md: every rule line, its time, source and extra fields; duplicates are skipped."""
     with open_workspace(workspace_dir) as ws:
         if str(path) == "-":
-            text = decode_utf8(sys.stdin.buffer.read(), "stdin")
+            text = decode_utf8(read_stream_bytes(), "stdin")
             report = ws.learnings.import_text(text, project, file="<stdin>")
         else:
             report = ws.learnings.import_file(path, project)

@@ -2,13 +2,11 @@
 
 from __future__ import annotations
 
-import sys
 from pathlib import Path
 
 import click
 
 from lorekeeper.cli.common import emit_json, handle_errors, json_option, workspace_option
-from lorekeeper.errors import InvalidInputError
 
 
 @click.group()
@@ -23,12 +21,11 @@ def privacy() -> None:
 @handle_errors
 def check(path: str, workspace_dir: Path | None, as_json: bool) -> None:
     """Check a text (FILE or stdin) for personal data; ERR_PII_DETECTED when it holds some."""
+    from lorekeeper.fsutil import decode_text, read_user_bytes, shown_path
     from lorekeeper.privacy.pii import check_text, find_pii
 
-    try:
-        text = sys.stdin.read() if path == "-" else Path(path).read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
-        raise InvalidInputError(f"cannot read {path}: {exc}") from None
+    shown = "stdin" if path == "-" else shown_path(path)  # bounded; a FIFO or device is refused, never read
+    text = decode_text(read_user_bytes(path, what="text"), shown, what="text")
     found = find_pii(text)
     if as_json and not found:
         emit_json({"pii": False, "findings": []})

@@ -7,7 +7,6 @@ They are signed writes: without the audit key nothing is written and the command
 
 from __future__ import annotations
 
-import json
 import os
 import sys
 from pathlib import Path
@@ -15,15 +14,22 @@ from typing import TYPE_CHECKING, Any
 
 import click
 
+from lorekeeper import safejson
 from lorekeeper.cli.common import emit_json, handle_errors, json_option, open_workspace, workspace_option
 from lorekeeper.errors import EXIT_INVALID, InvalidInputError, LorekeeperError, NotFoundError
-from lorekeeper.evals.rules import RULE_TYPES, SEVERITIES, parse_rule, parse_rules
+from lorekeeper.evals.rules import RULE_TYPES, RULES_MAX_DEPTH, SEVERITIES, parse_rule, parse_rules
+from lorekeeper.fsutil import MIB, read_stream_bytes, read_user_bytes, shown_path
+from lorekeeper.learnings.mdformat import decode_utf8
 from lorekeeper.skills.library import CONFLICT_ACTIONS, Resolution
 from lorekeeper.skills.sources import open_source
 from lorekeeper.skills.spec import check_skill_dir
 
 if TYPE_CHECKING:
     from lorekeeper.workspace import Workspace
+
+#: what `skills edit --file` reads at most (the save applies the workspace's [skills] max_file_mb)
+SKILL_MD_INPUT_LIMIT = 64 * MIB
+RULE_INPUT_LIMIT = 10 * MIB  # `--rule -`: one rule object
 
 
 def _warn_unsigned(ws: Workspace) -> None:
@@ -388,15 +394,9 @@ def unfork_cmd(name: str, project: str, workspace_dir: Path | None, as_json: boo
 def _read_content(name: str, file: Path | None, current: str) -> str:
     """The new SKILL.md: from --file ('-' for stdin), else from $EDITOR when interactive."""
     if file is not None:
-        if str(file) == "-":
-            raw = sys.stdin.buffer.read()
-            source = "stdin"
-        else:
-            try:
-                raw = file.read_bytes()
-            except OSError as exc:
-                raise InvalidInputError(f"cannot read {file}: {exc.strerror or exc}") from None
-            source = str(file)
+        # bounded, and a regular file only: a FIFO or /dev/zero is refused, never read
+        raw = read_user_bytes(file, limit=SKILL_MD_INPUT_LIMIT, what="SKILL.md")
+        source = "stdin" if str(file) == "-" else shown_path(file)
         try:
             return raw.decode("utf-8-sig")
         except UnicodeDecodeError as exc:
@@ -458,9 +458,9 @@ def _rule_input(rule_json: str | None, fields: dict[str, Any]) -> dict[str, Any]
     """The rule object from --rule JSON ('-' for stdin) and/or the flags (flags win)."""
     out: dict[str, Any] = {}
     if rule_json is not None:
-        text = sys.stdin.read() if rule_json == "-" else rule_json
+        text = decode_utf8(read_stream_bytes(limit=RULE_INPUT_LIMIT), "stdin") if rule_json == "-" else rule_json
         try:
-            data = json.loads(text)
+            data = safejson.loads(text, max_depth=RULES_MAX_DEPTH, what="--rule")
         except ValueError as exc:
             raise InvalidInputError(f"--rule is not valid JSON: {exc}") from None
         if not isinstance(data, dict):

@@ -16,10 +16,12 @@ from typing import TYPE_CHECKING, Any
 
 import regex
 
-from lorekeeper.errors import InvalidSpecError
+from lorekeeper import safejson
+from lorekeeper.errors import InvalidInputError, InvalidSpecError, UnsafeInputError
 from lorekeeper.evals.aliases import ALIASES, REFUSED
 from lorekeeper.evals.jsoncheck import make_validator
 from lorekeeper.evals.regexcheck import FLAG_BITS, MAX_REGEX_TIMEOUT, compile_pattern, nested_quantifier_warning
+from lorekeeper.fsutil import MIB, read_regular_bytes, shown_path
 
 if TYPE_CHECKING:
     from jsonschema.protocols import Validator
@@ -347,11 +349,18 @@ def parse_rules(data: Any, *, file: str | None = None) -> RuleSet:
     return RuleSet(rules=tuple(rules), skill=skill, version=data.get("version", 1), source=file)
 
 
+RULES_FILE_LIMIT = 10 * MIB  # a rules file is a few kilobytes; the skills' per-file limit
+#: a rule's JSON Schema may nest deeply; deeper than this no schema checker could apply it anyway
+RULES_MAX_DEPTH = 512
+
+
 def parse_rules_text(text: str, *, file: str | None = None) -> RuleSet:
     try:
-        data = json.loads(text, object_pairs_hook=_reject_duplicates)
-    except RecursionError:
-        raise InvalidSpecError("the rules file is nested too deeply to read", file=file) from None
+        data = safejson.loads(text, max_depth=RULES_MAX_DEPTH, what=file, object_pairs_hook=_reject_duplicates)
+    except (RecursionError, UnsafeInputError):
+        raise InvalidSpecError(
+            f"the rules file is nested too deeply to read (more than {RULES_MAX_DEPTH} levels)", file=file
+        ) from None
     except (json.JSONDecodeError, ValueError) as exc:
         raise InvalidSpecError(f"not valid JSON: {exc}", file=file) from None
     return parse_rules(data, file=file)
@@ -359,10 +368,12 @@ def parse_rules_text(text: str, *, file: str | None = None) -> RuleSet:
 
 def load_rules_file(path: str | Path) -> RuleSet:
     p = Path(path)
+    try:  # a regular file only (a FIFO or /dev/zero is refused, not read), at most RULES_FILE_LIMIT
+        raw = read_regular_bytes(p, limit=RULES_FILE_LIMIT, what="rules file")
+    except InvalidInputError as exc:
+        raise InvalidSpecError(exc.message, file=shown_path(p)) from None
     try:
-        text = p.read_text(encoding="utf-8-sig")
-    except OSError as exc:
-        raise InvalidSpecError(f"cannot read rules file: {exc.strerror}", file=str(p)) from None
+        text = raw.decode("utf-8-sig")
     except UnicodeDecodeError:
-        raise InvalidSpecError("rules file is not UTF-8", file=str(p)) from None
-    return parse_rules_text(text, file=str(p))
+        raise InvalidSpecError("rules file is not UTF-8", file=shown_path(p)) from None
+    return parse_rules_text(text, file=shown_path(p))

@@ -15,6 +15,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from lorekeeper.dbfiles import is_database_file
+from lorekeeper.errors import LorekeeperError, UnsafeInputError
+from lorekeeper.fsutil import read_regular_bytes
 
 MARKDOWN = frozenset({".md", ".markdown", ".mdx"})
 TEXT = frozenset({".txt", ".rst", ".adoc", ".asciidoc", ".org", ".text"})
@@ -114,9 +116,13 @@ def read_text(path: Path) -> str | Skipped:
                 path.name,
                 f"{size:,} bytes, over the {MAX_BYTES // 1024 // 1024} MiB limit on a document (split it, or quote a smaller file)",
             )
-        data = path.read_bytes()
+        data = read_regular_bytes(path, limit=MAX_BYTES, what="document")  # never blocks on a FIFO
     except OSError as exc:
         return Skipped(path.name, f"unreadable: {exc.strerror or exc}")
+    except UnsafeInputError as exc:  # a special file, or it grew past the limit while read
+        return Skipped(path.name, exc.message.removeprefix(f"{exc.file}: "))
+    except LorekeeperError as exc:
+        return Skipped(path.name, f"unreadable: {exc.message.rsplit(': ', 1)[-1]}")
     if b"\0" in data[:8192]:
         return Skipped(path.name, "binary")
     try:

@@ -51,6 +51,7 @@ import dataclasses
 import getpass
 import json
 import logging
+import stat
 from collections.abc import Callable, Generator, Iterable, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
@@ -60,6 +61,7 @@ from typing import TYPE_CHECKING, Any
 from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
+from lorekeeper import safejson
 from lorekeeper.audit.rows import RowVerifier, sign_row
 from lorekeeper.changes import ChangeSet
 from lorekeeper.config import Config
@@ -89,6 +91,7 @@ from lorekeeper.facts.model import (
     squash,
     words,
 )
+from lorekeeper.fsutil import not_regular, read_regular_text, shown_path
 from lorekeeper.jobs import CancelToken, Progress
 from lorekeeper.store.engine import Store
 from lorekeeper.store.models import Fact, FactConflict, FactDocument, FactRun, utcnow
@@ -135,6 +138,24 @@ def _loads(text: str, default: Any) -> Any:
         return json.loads(text) if text else default
     except ValueError:
         return default
+
+
+#: a recorded extraction is the model's answers for a batch of documents: far below this
+RECORDING_LIMIT = 32 * 1024 * 1024
+
+
+def load_recording(path: str | Path) -> dict[str, Any]:
+    """A recorded extraction file read and parsed before anything is written: a regular file,
+    UTF-8, bounded in size and nesting; else an error naming the file (exit 2)."""
+    shown = shown_path(path)
+    text = read_regular_text(path, limit=RECORDING_LIMIT, what="recorded extraction")
+    try:
+        data = safejson.loads(text, what=shown)
+    except ValueError as exc:
+        raise InvalidSpecError(f"the recorded extraction is not valid JSON: {exc}", file=shown) from None
+    if not isinstance(data, dict):
+        raise InvalidSpecError('a recorded extraction is {"documents": {origin: {"facts": [...]}}}', file=shown)
+    return data
 
 
 @dataclass(frozen=True)
@@ -1041,7 +1062,10 @@ class FactService:
         facts whose quote vanished from a changed file are flagged for review."""
         target = Path(path).expanduser()
         if not target.exists():
-            raise InvalidSpecError(f"{path} does not exist: give a folder, a git checkout or a file")
+            raise InvalidSpecError(f"{shown_path(path)} does not exist: give a folder, a git checkout or a file")
+        mode = target.stat().st_mode
+        if not (stat.S_ISDIR(mode) or stat.S_ISREG(mode)):  # a FIFO or a device: refused, never read
+            raise not_regular(target, mode, "document")
         root, found = docs.scan(target)
         proj = validate_project(project or self._default_project(root))
         report = self._ingest_files(proj, root, found, whole_root=target.is_dir())
@@ -1198,7 +1222,7 @@ class FactService:
         the model's answers as they were given): the same checks as a live one. The demo and the
         tests use it; so can an operator who ran the prompt elsewhere."""
         proj = validate_project(project)
-        data = recording if isinstance(recording, dict) else json.loads(Path(recording).read_text(encoding="utf-8"))
+        data = recording if isinstance(recording, dict) else load_recording(recording)
         entries = data.get("documents") if isinstance(data, dict) else None
         if not isinstance(entries, dict):
             raise InvalidSpecError('a recorded extraction is {"documents": {origin: {"facts": [...]}}}')

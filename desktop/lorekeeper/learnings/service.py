@@ -21,7 +21,7 @@ from sqlalchemy import ColumnElement, Select, func, or_, select
 from sqlalchemy.orm import Session
 
 from lorekeeper.errors import InvalidInputError, InvalidSpecError, NotFoundError
-from lorekeeper.fsutil import atomic_write_text
+from lorekeeper.fsutil import atomic_write_text, read_regular_bytes, shown_path
 from lorekeeper.learnings import mdformat
 from lorekeeper.learnings.block import BUDGET, HEADER, LearningsBlock, learnings_block
 from lorekeeper.store.engine import Store
@@ -509,10 +509,11 @@ class LearningService:
 
     def import_file(self, path: str | Path, project: str | None = None) -> ImportReport:
         p = Path(path)
-        try:
-            text = p.read_bytes().decode("utf-8")  # not read_text(): keep CRLF line ends as written
-        except OSError as exc:
-            raise InvalidSpecError(f"cannot read: {exc.strerror}", file=str(p)) from None
+        shown = shown_path(p)
+        try:  # bytes, not read_text(): keep CRLF line ends as written; a FIFO or device is refused
+            text = read_regular_bytes(p, what="learnings file").decode("utf-8")
+        except InvalidInputError as exc:
+            raise InvalidSpecError(exc.message, file=shown) from None
         except UnicodeDecodeError:
-            raise InvalidSpecError("not UTF-8 text", file=str(p)) from None
-        return self.import_text(text, project, file=str(p))
+            raise InvalidSpecError("not UTF-8 text", file=shown) from None
+        return self.import_text(text, project, file=shown)

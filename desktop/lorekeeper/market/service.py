@@ -24,28 +24,30 @@ name in that scope is never replaced here.
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
-import json
 import re
 import shutil
+import stat
 import subprocess
 import tempfile
-import zipfile
 from collections.abc import Callable, Generator, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-import frontmatter
 import yaml
 from sqlalchemy import select
 
+from lorekeeper import safejson, safeyaml
+from lorekeeper.archives import ArchiveLimits, is_zip, unpack_zip
 from lorekeeper.errors import InvalidInputError, InvalidSpecError, LorekeeperError, NotFoundError
+from lorekeeper.fsutil import MIB, not_regular, read_regular_text, shown_path, too_large
 from lorekeeper.jobs import Progress, drive
 from lorekeeper.llm.service import LLMService
 from lorekeeper.skills.library import ImportReport, SkillLibrary
-from lorekeeper.skills.spec import SKILL_FILE
+from lorekeeper.skills.spec import SKILL_FILE, split_front_matter
 from lorekeeper.skills.textindex import TextIndex
 from lorekeeper.store.engine import Store
 from lorekeeper.store.models import MarketSource, utcnow
@@ -58,6 +60,10 @@ _NAME = re.compile(r"^[a-z0-9][a-z0-9._-]{0,63}$")
 _SCRIPT_REF = re.compile(r"(?<![\w/.-])((?:scripts|bin|tools)/[\w./-]+\.(?:py|sh|js|ts|mjs|rb|pl|ps1))")
 _RUNS = re.compile(r"`((?:python3?|node|bash|sh|npx|uv run|pip install|npm install)\s[^`\n]{1,80})`")
 OVERLAP_SHOW = 3  # installed skills named in a note
+MARKET_SKILL_MD_LIMIT = 10 * MIB  # a listing reads SKILL.md only: the import applies the real limits
+MARKETPLACE_JSON_LIMIT = 10 * MIB
+#: a zip source unpacks into the cache within these bounds (the shared ratio and member limits)
+ZIP_SOURCE_LIMITS = ArchiveLimits(max_file=50 * MIB, max_total=500 * MIB)
 OVERLAP_MIN = 0.1  # an installed skill overlaps when its similarity (see `_overlaps`) is at least this
 NOTE_PROMPT = """You advise an operator who considers adding an Agent Skill to a project.
 
@@ -197,6 +203,20 @@ def _split_tools(raw: Any) -> tuple[str, ...]:
     return tuple(dict.fromkeys(str(i).strip() for i in items if str(i).strip()))
 
 
+def _file_digest(path: Path, limit: int) -> str:
+    """SHA-256 of a regular file read in chunks (never all of it in memory), refused past `limit`."""
+    st = path.stat()
+    if not stat.S_ISREG(st.st_mode):
+        raise not_regular(path, st.st_mode, "archive")
+    if st.st_size > limit:
+        raise too_large(shown_path(path), st.st_size, limit, "archive")
+    h = hashlib.sha256()
+    with open(path, "rb") as fh:
+        while chunk := fh.read(1 << 20):
+            h.update(chunk)
+    return h.hexdigest()
+
+
 def _skill_dirs(root: Path) -> list[Path]:
     """Folders holding a SKILL.md under root, at any depth (hidden and vendored folders skipped)."""
     out: list[Path] = []
@@ -222,11 +242,18 @@ def _skill_dirs(root: Path) -> list[Path]:
 def read_market_skill(source: str, folder: Path, plugin: str = "", shown: Path | None = None) -> MarketSkill:
     """A skill folder as the market lists it; lenient (the import validates it for real)."""
     where = str(shown or folder)
+    md_file = f"{where}/{SKILL_FILE}"
     try:
-        text = (folder / SKILL_FILE).read_text(encoding="utf-8-sig")
-        meta = frontmatter.loads(text).metadata
-    except (OSError, UnicodeDecodeError, yaml.YAMLError) as exc:
-        raise InvalidSpecError(f"unreadable SKILL.md: {exc}", file=f"{where}/{SKILL_FILE}") from None
+        text = read_regular_text(
+            folder / SKILL_FILE, limit=MARKET_SKILL_MD_LIMIT, what="SKILL.md", encoding="utf-8-sig"
+        )
+        split = split_front_matter(text)
+        loaded = safeyaml.safe_load(split[0], what=md_file) if split is not None else {}
+        meta = loaded if isinstance(loaded, dict) else {}
+    except yaml.YAMLError as exc:
+        raise InvalidSpecError(f"unreadable SKILL.md: {exc}", file=md_file) from None
+    except LorekeeperError as exc:  # a special file, too large, not UTF-8, a YAML bomb
+        raise InvalidSpecError(f"unreadable SKILL.md: {exc.message}", file=md_file) from None
     name, desc = meta.get("name"), meta.get("description")
     if not isinstance(name, str) or not name.strip() or not isinstance(desc, str) or not desc.strip():
         raise InvalidSpecError("SKILL.md needs a name and a description", file=f"{where}/{SKILL_FILE}")
@@ -289,11 +316,14 @@ class MarketService:
                     f"nothing at {path}: give a folder, a git checkout or URL, a zip, or a marketplace.json"
                 )
             origin = ""
+            st = path.stat()
+            if not (stat.S_ISDIR(st.st_mode) or stat.S_ISREG(st.st_mode)):
+                raise not_regular(path, st.st_mode, "source")
             if path.is_file() and path.name == "marketplace.json":
                 kind = "marketplace"
                 path = path.parent.parent if path.parent.name == ".claude-plugin" else path.parent
             elif path.is_file():
-                if not zipfile.is_zipfile(path):
+                if not is_zip(path):
                     raise InvalidSpecError("not a zip archive, a folder or a marketplace.json", file=str(path))
                 kind = "zip"
             elif (path / MARKETPLACE_FILE).is_file():
@@ -403,18 +433,21 @@ class MarketService:
         return scan
 
     def _unzipped(self, archive: Path) -> Path:
-        digest = hashlib.sha256(archive.read_bytes()).hexdigest()[:16]
+        """The zip source unpacked once per content into the cache, within ZIP_SOURCE_LIMITS."""
+        digest = _file_digest(archive, ZIP_SOURCE_LIMITS.max_archive)[:16]
         dest = self.cache_dir / ".cache" / f"{archive.stem}-{digest}"
         if dest.is_dir():
             return dest
+        made = [p for p in (self.cache_dir, self.cache_dir / ".cache") if not p.exists()]
         tmp = Path(tempfile.mkdtemp(prefix="unzip-", dir=self._ensure(self.cache_dir / ".cache")))
-        with zipfile.ZipFile(archive) as zf:
-            for member in zf.infolist():
-                target = (tmp / member.filename).resolve()
-                if not target.is_relative_to(tmp.resolve()):
-                    shutil.rmtree(tmp, ignore_errors=True)
-                    raise InvalidSpecError(f"unsafe path in archive: {member.filename}", file=str(archive))
-            zf.extractall(tmp)
+        try:
+            unpack_zip(archive, tmp, ZIP_SOURCE_LIMITS, shown=shown_path(archive), keep_modes=False)
+        except BaseException:
+            shutil.rmtree(tmp, ignore_errors=True)
+            for p in reversed(made):  # a refused archive leaves no trace, not even the cache folder
+                with contextlib.suppress(OSError):
+                    p.rmdir()
+            raise
         tmp.rename(dest)
         return dest
 
@@ -426,7 +459,7 @@ class MarketService:
     def _marketplace_dirs(self, root: Path, problems: list[str]) -> list[tuple[Path, str]]:
         file = root / MARKETPLACE_FILE
         try:
-            data = json.loads(file.read_text(encoding="utf-8"))
+            data = safejson.loads(read_regular_text(file, limit=MARKETPLACE_JSON_LIMIT, what="marketplace.json"))
         except (OSError, ValueError) as exc:
             raise InvalidSpecError(f"marketplace.json is not valid JSON: {exc}", file=str(MARKETPLACE_FILE)) from None
         plugins = data.get("plugins") if isinstance(data, dict) else None

@@ -18,8 +18,8 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 
-from lorekeeper.errors import InvalidSpecError
-from lorekeeper.fsutil import atomic_write_bytes
+from lorekeeper.errors import InvalidSpecError, LorekeeperError, UnsafeInputError
+from lorekeeper.fsutil import atomic_write_bytes, read_regular_bytes
 
 MB = 1024 * 1024
 DEFAULT_MAX_FILE_MB = 10
@@ -70,17 +70,19 @@ def safe_relpath(rel: str, *, file: str) -> str:
 
 
 def read_folder_files(
-    folder: Path, *, display: str, limits: Limits, exclude: Iterable[str] = ()
+    folder: Path, *, display: str, limits: Limits, exclude: Iterable[str] = (), counted: int = 0
 ) -> tuple[list[SkillFile], dict[str, bytes], list[InvalidSpecError]]:
     """Every regular file under `folder` (except `exclude`, paths relative to it), with its bytes.
 
     Errors name `display/<path>` (the path inside the import source), never the folder on disk.
+    `counted`: bytes already read from the folder (SKILL.md, the evals file) that count toward the
+    per-skill limit.
     """
     skip = set(exclude)
     files: list[SkillFile] = []
     blobs: dict[str, bytes] = {}
     errors: list[InvalidSpecError] = []
-    total = 0
+    total = counted
     for dirpath, dirnames, filenames in os.walk(folder, followlinks=False):
         here = Path(dirpath)
         for d in list(dirnames):
@@ -115,7 +117,11 @@ def read_folder_files(
                 )
                 continue
             total += st.st_size
-            data = p.read_bytes()
+            try:  # opened without following a link, checked again after opening: never blocks
+                data = read_regular_bytes(p, limit=limits.max_file, what="file", follow=False)
+            except LorekeeperError as exc:
+                errors.append(UnsafeInputError(exc.message.split(": ", 1)[-1], code=exc.code, file=f"{display}/{rel}"))
+                continue
             sha = sha256_bytes(data)
             blobs[sha] = data
             files.append(SkillFile(rel, sha, stat.S_IMODE(st.st_mode), len(data)))

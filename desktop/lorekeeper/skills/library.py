@@ -449,7 +449,7 @@ class SkillLibrary:
         files: Sequence[SkillFile] | None = None,
     ) -> SkillVersionInfo:
         project = validate_project(project)
-        doc = parse_skill_md(content, file=f"{name}/{SKILL_FILE}")
+        doc = parse_skill_md(content, file=f"{name}/{SKILL_FILE}", max_bytes=self.limits.max_file)
         if doc.name != name:
             raise InvalidSpecError(
                 f"'name' is {doc.name!r} but the skill being saved is {name!r}",

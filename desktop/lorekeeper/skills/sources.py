@@ -14,14 +14,15 @@ from __future__ import annotations
 import os
 import stat
 import tempfile
-import zipfile
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
-from lorekeeper.errors import InvalidSpecError
-from lorekeeper.skills.files import IGNORED_DIRS, MB, Limits, safe_relpath
+from lorekeeper.archives import ArchiveLimits, is_zip, unpack_zip
+from lorekeeper.errors import InvalidInputError, InvalidSpecError
+from lorekeeper.fsutil import not_regular, shown_path
+from lorekeeper.skills.files import IGNORED_DIRS, MB, Limits
 from lorekeeper.skills.spec import SKILL_FILE
 
 ARCHIVE_SUFFIXES = (".zip", ".skill")
@@ -60,7 +61,13 @@ def open_source(path: Path, limits: Limits | None = None) -> Iterator[SkillSourc
         src = SkillSource(path, path, [], archive=False)
         yield SkillSource(path, path, find_skills(src), archive=False)
         return
-    if not zipfile.is_zipfile(path):
+    try:
+        st = path.stat()
+    except OSError as exc:
+        raise InvalidInputError(f"cannot read {shown_path(path)}: {exc.strerror or exc}") from None
+    if not stat.S_ISREG(st.st_mode):
+        raise not_regular(path, st.st_mode, "import source")
+    if not is_zip(path):
         raise InvalidSpecError(
             "not a skill folder or an archive (.zip, .skill): give a folder holding SKILL.md, or a zip of one",
             file=str(path),
@@ -102,52 +109,21 @@ def _single_wrapper(root: Path) -> Path | None:
     return None
 
 
+def _litter(name: str) -> bool:
+    return name.split("/", 1)[0] in IGNORED_DIRS or "/__MACOSX/" in f"/{name}"
+
+
+def archive_limits(limits: Limits) -> ArchiveLimits:
+    """The unpack limits of a skill archive: the skill limits per file; in all, four skills' worth
+    (at least 200 MB); the shared member count and expansion ratio bounds."""
+    return ArchiveLimits(
+        max_file=limits.max_file,
+        max_total=max(4 * limits.max_skill, 200 * MB),
+        file_limit_hint="[skills] max_file_mb in lorekeeper.toml",
+    )
+
+
 def unpack(archive: Path, dest: Path, limits: Limits) -> None:
-    """Unpack a zip safely: no path outside `dest`, no symlinks, sizes capped; modes kept."""
-    shown = str(archive.name)
-    with zipfile.ZipFile(archive) as zf:
-        members = zf.infolist()
-        total = 0
-        for m in members:
-            name = m.filename
-            if name.split("/", 1)[0] in IGNORED_DIRS or "/__MACOSX/" in f"/{name}":
-                continue
-            try:
-                rel = safe_relpath(name.rstrip("/"), file=shown)
-            except InvalidSpecError:
-                raise InvalidSpecError(
-                    f"unsafe path in archive: {name} (it would land outside the import)", file=shown
-                ) from None
-            mode = (m.external_attr >> 16) & 0xFFFF
-            if stat.S_ISLNK(mode):
-                raise InvalidSpecError(
-                    "symlinks are refused (a skill must hold its own files): replace it with the file it points to",
-                    file=f"{shown}:{rel}",
-                )
-            if m.is_dir():
-                continue
-            if m.file_size > limits.max_file:
-                raise InvalidSpecError(
-                    f"file is {m.file_size / MB:.1f} MB; the limit is {limits.max_file / MB:g} MB per file "
-                    "([skills] max_file_mb in lorekeeper.toml)",
-                    file=f"{shown}:{rel}",
-                )
-            total += m.file_size
-        if total > 4 * limits.max_skill and total > 200 * MB:
-            raise InvalidSpecError(f"the archive unpacks to {total / MB:.0f} MB: too large to import", file=shown)
-        for m in members:
-            name = m.filename
-            if m.is_dir() or name.split("/", 1)[0] in IGNORED_DIRS or "/__MACOSX/" in f"/{name}":
-                continue
-            rel = safe_relpath(name, file=shown)
-            target = dest / rel
-            target.parent.mkdir(parents=True, exist_ok=True)
-            with zf.open(m) as fh, open(target, "wb") as out:
-                read = 0
-                while chunk := fh.read(1 << 20):
-                    read += len(chunk)
-                    if read > limits.max_file:  # the header lied about the size
-                        raise InvalidSpecError(f"file is larger than its archive header says: {rel}", file=shown)
-                    out.write(chunk)
-            perms = ((m.external_attr >> 16) & 0o777) if m.create_system == 3 else 0
-            os.chmod(target, perms if perms & 0o400 else 0o644)
+    """Unpack a zip safely (`lorekeeper.archives`): no path outside `dest`, no symlinks or special
+    members, sizes, member count and expansion ratio capped; modes kept."""
+    unpack_zip(archive, dest, archive_limits(limits), shown=shown_path(archive.name), skip=_litter)

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import re
+import stat
 import unicodedata
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -18,9 +19,11 @@ from typing import Any
 
 import yaml
 
-from lorekeeper.errors import InvalidSpecError
+from lorekeeper import safeyaml
+from lorekeeper.errors import InvalidSpecError, LorekeeperError, UnsafeInputError
 from lorekeeper.evals.rules import RuleSet, parse_rules_text
-from lorekeeper.skills.files import Limits, SkillFile, read_folder_files
+from lorekeeper.fsutil import decode_text, not_regular, read_regular_bytes
+from lorekeeper.skills.files import DEFAULT_MAX_FILE_MB, MB, Limits, SkillFile, read_folder_files
 
 MAX_NAME = 64
 MAX_DESCRIPTION = 1024
@@ -41,6 +44,8 @@ CLAUDE_CODE_FIELDS = (
     "tags",
 )
 SKILL_FILE = "SKILL.md"
+#: front matter is a few fields (the description is at most 1,024 characters): far below these
+FRONT_MATTER_LIMITS = safeyaml.YamlLimits(max_chars=64 * 1024, max_depth=32, max_aliases=50, max_nodes=5_000)
 
 
 def evals_filename(name: str) -> str:
@@ -138,7 +143,7 @@ class SpecCheck:
 _FENCE = re.compile(r"^---[ \t]*\r?$", re.MULTILINE)
 
 
-def _split_front_matter(text: str) -> tuple[str, str, int] | None:
+def split_front_matter(text: str) -> tuple[str, str, int] | None:
     """(front matter YAML, body, offset of the YAML in text) or None when there is no front matter."""
     t = text[1:] if text.startswith("\ufeff") else text
     shift = len(text) - len(t)
@@ -171,16 +176,60 @@ def _plain(node: yaml.Node, source: str) -> Any:
     return None
 
 
+_YAML_TYPES = {"int": "a number", "float": "a number", "bool": "a boolean", "null": "null", "timestamp": "a date"}
+
+
+def _typed_scalar(root: Any, key: str) -> tuple[str, str] | None:
+    """(source text, what YAML reads it as) when the top-level `key` is a plain scalar that YAML
+    resolves to a number, boolean, null or date (`description: 12345`): agents' YAML readers see
+    no string there, so a field that must be one is refused. None otherwise."""
+    if not isinstance(root, yaml.MappingNode):
+        return None
+    for k, v in root.value:
+        if isinstance(k, yaml.ScalarNode) and k.value == key and isinstance(v, yaml.ScalarNode) and v.style is None:
+            kind = _YAML_TYPES.get(v.tag.rsplit(":", 1)[-1])
+            if kind is not None and v.value not in ("", "~"):
+                return v.value, kind
+    return None
+
+
 class _DuplicateKey(Exception):
     def __init__(self, key: str, line: int) -> None:
         super().__init__(key)
         self.key, self.line = key, line
 
 
-def check_skill_md(text: str, *, file: str = SKILL_FILE, folder: str | None = None) -> SpecCheck:
+def check_skill_md(
+    text: str, *, file: str = SKILL_FILE, folder: str | None = None, max_bytes: int = DEFAULT_MAX_FILE_MB * MB
+) -> SpecCheck:
     """Check a SKILL.md text against the Agent Skills rules: every error (file, field, line) and
-    every warning (fields outside the spec, kept verbatim). `folder`: the name it must match."""
-    split = _split_front_matter(text)
+    every warning (fields outside the spec, kept verbatim). `folder`: the name it must match;
+    `max_bytes`: its size limit (the per-file limit of skills). Hostile text (NUL characters, an
+    alias bomb, deep nesting, too large) is refused before its YAML is built."""
+    size = len(text.encode("utf-8", "surrogatepass"))
+    if size > max_bytes:
+        return SpecCheck(
+            None,
+            (
+                UnsafeInputError(
+                    f"SKILL.md is {size / MB:.1f} MB; the limit is {max_bytes / MB:g} MB "
+                    "([skills] max_file_mb in lorekeeper.toml)",
+                    code="ERR_INPUT_TOO_LARGE",
+                    file=file,
+                ),
+            ),
+        )
+    if "\0" in text:
+        at = text.index("\0")
+        return SpecCheck(
+            None,
+            (
+                InvalidSpecError(
+                    "SKILL.md holds a NUL character: it must be text", file=file, line=text.count("\n", 0, at) + 1
+                ),
+            ),
+        )
+    split = split_front_matter(text)
     if split is None:
         return SpecCheck(
             None, (InvalidSpecError("SKILL.md must start with YAML front matter between '---' lines", file=file),)
@@ -188,8 +237,10 @@ def check_skill_md(text: str, *, file: str = SKILL_FILE, folder: str | None = No
     yaml_text, body, offset = split
     line0 = text.count("\n", 0, offset) + 1  # file line of the YAML's first line
     try:
-        root = yaml.compose(yaml_text, Loader=yaml.SafeLoader)
+        root = safeyaml.compose(yaml_text, limits=FRONT_MATTER_LIMITS, what=file, line0=line0)
         meta_raw = _plain(root, yaml_text) if root is not None else {}
+    except UnsafeInputError as exc:  # an alias bomb, too deep, too large: refused before it is built
+        return SpecCheck(None, (exc,))
     except _DuplicateKey as dup:
         return SpecCheck(
             None,
@@ -232,13 +283,20 @@ def check_skill_md(text: str, *, file: str = SKILL_FILE, folder: str | None = No
                 f"{why}: kept verbatim in SKILL.md, not used by Lorekeeper", file=file, field=key, line=lines.get(key)
             )
         )
+    typed = {key: t for key in ("name", "description") if (t := _typed_scalar(root, key)) is not None}
+    for key, (value, kind) in typed.items():
+        err(f"{key!r} must be a string: YAML reads {value!r} as {kind}; put it in quotes", key)
     name = meta.get("name")
-    if "name" not in meta:
+    if "name" in typed:
+        pass
+    elif "name" not in meta:
         err("'name' is required and must be a non-empty string", "name")
     else:
         errors.extend(name_errors(name, file=file, folder=folder, line=lines.get("name")))
     desc = meta.get("description")
-    if not isinstance(desc, str) or not desc.strip():
+    if "description" in typed:
+        pass
+    elif not isinstance(desc, str) or not desc.strip():
         err("'description' is required and must be a non-empty string", "description")
     elif len(desc.strip()) > MAX_DESCRIPTION:
         err(f"'description' is {len(desc.strip())} characters; at most {MAX_DESCRIPTION}", "description")
@@ -293,13 +351,25 @@ def check_skill_md(text: str, *, file: str = SKILL_FILE, folder: str | None = No
     return SpecCheck(doc, (), tuple(warnings))
 
 
-def parse_skill_md(text: str, *, file: str = SKILL_FILE, folder: str | None = None) -> SkillDoc:
+def parse_skill_md(
+    text: str, *, file: str = SKILL_FILE, folder: str | None = None, max_bytes: int = DEFAULT_MAX_FILE_MB * MB
+) -> SkillDoc:
     """Validate a SKILL.md text (kept byte for byte in `content`); raise its first error.
-    `folder` is the directory name it must match, when known."""
-    check = check_skill_md(text, file=file, folder=folder)
+    `folder` is the directory name it must match, when known; `max_bytes` its size limit."""
+    check = check_skill_md(text, file=file, folder=folder, max_bytes=max_bytes)
     if check.doc is None:
         raise check.errors[0]
     return check.doc
+
+
+def _named(exc: LorekeeperError, file: str) -> InvalidSpecError:
+    """A read error as a spec error of `file` (the path inside the import source), code kept."""
+    if isinstance(exc, InvalidSpecError) and exc.file == file:
+        return exc
+    msg = exc.message
+    if isinstance(exc, InvalidSpecError) and exc.file and msg.startswith(f"{exc.file}: "):
+        msg = msg[len(exc.file) + 2 :]
+    return UnsafeInputError(msg, code=exc.code, file=file)
 
 
 _FOLDER = object()  # read_skill_dir's default: the name must match the folder's own name
@@ -316,11 +386,19 @@ def check_skill_dir(
     shown = display if display is not None else str(path)
     md_file = f"{shown}/{SKILL_FILE}"
     md = path / SKILL_FILE
-    if md.is_symlink():
-        return SpecCheck(None, (InvalidSpecError("symlinks are refused: SKILL.md must be a file", file=md_file),))
-    if not md.is_file():
+    limits = limits or Limits()
+    try:
+        st = md.lstat()
+    except OSError:
         return SpecCheck(None, (InvalidSpecError(f"no {SKILL_FILE} in skill folder", file=shown),))
-    raw = md.read_bytes()
+    if stat.S_ISLNK(st.st_mode):
+        return SpecCheck(None, (InvalidSpecError("symlinks are refused: SKILL.md must be a file", file=md_file),))
+    if not stat.S_ISREG(st.st_mode):
+        return SpecCheck(None, (_named(not_regular(md, st.st_mode, "SKILL.md"), md_file),))
+    try:
+        raw = read_regular_bytes(md, limit=limits.max_file, what="SKILL.md", follow=False)
+    except LorekeeperError as exc:
+        return SpecCheck(None, (_named(exc, md_file),))
     try:
         text = raw.decode("utf-8")
     except UnicodeDecodeError as exc:
@@ -329,18 +407,21 @@ def check_skill_dir(
         )
     want = path.name if folder is _FOLDER else folder
     assert want is None or isinstance(want, str)
-    check = check_skill_md(text, file=md_file, folder=want)
+    check = check_skill_md(text, file=md_file, folder=want, max_bytes=limits.max_file)
     errors = list(check.errors)
     warnings = list(check.warnings)
     doc = check.doc
     name = doc.name if doc is not None else None
     evals_text = ""
+    evals_size = 0
     if name is not None:
         evals = path / evals_filename(name)
         if evals.is_file() and not evals.is_symlink():
             ev_file = f"{shown}/{evals_filename(name)}"
             try:
-                evals_text = evals.read_text(encoding="utf-8-sig")
+                ev_raw = read_regular_bytes(evals, limit=limits.max_file, what="evals file", follow=False)
+                evals_size = len(ev_raw)
+                evals_text = decode_text(ev_raw, ev_file, what="evals file", encoding="utf-8-sig")
                 rs = parse_rules_text(evals_text, file=ev_file)
                 if rs.skill is not None and rs.skill != name:
                     errors.append(
@@ -348,12 +429,14 @@ def check_skill_dir(
                             f"'skill' is {rs.skill!r} but the skill is {name!r}", file=ev_file, field="skill"
                         )
                     )
-            except UnicodeDecodeError:
-                errors.append(InvalidSpecError("evals file is not UTF-8", file=ev_file))
             except InvalidSpecError as exc:
                 errors.append(exc)
+            except LorekeeperError as exc:
+                errors.append(_named(exc, ev_file))
     exclude = {SKILL_FILE} | ({evals_filename(name)} if name and evals_text else set())
-    files, blobs, file_errors = read_folder_files(path, display=shown, limits=limits or Limits(), exclude=exclude)
+    files, blobs, file_errors = read_folder_files(
+        path, display=shown, limits=limits, exclude=exclude, counted=len(raw) + evals_size
+    )
     errors.extend(file_errors)
     if errors or doc is None:
         return SpecCheck(None, tuple(errors), tuple(warnings))
