@@ -107,10 +107,18 @@ def test_verbatim_reaches_no_file_argv_or_log_and_the_summary_is_kept(workspace,
     assert popen_calls[0][0][1:] == ["-m", "lorekeeper.privacy.sanitizer"]
     assert popen_calls[0][1]["CLAUDE_DISABLE_SESSION_LOG"] == "1"
     # the invocation is a signed event without content; the summary is indexed
-    ev = events(ws, "verbatim_subprocess_invoked")
+    ev = events(ws, "verbatim_subprocess_invoked")  # the intent, before the call
     assert len(ev) == 1 and ev[0]["sig"] and ev[0]["story"] == "PD-77"
-    assert set(ev[0]["content"]["data"]) == {"story_id", "subprocess_name", "duration_ms", "success"}
-    assert ev[0]["content"]["data"]["success"] is True
+    assert ev[0]["content"]["data"] == {
+        "story_id": "PD-77",
+        "subprocess_name": "lorekeeper.privacy.sanitizer",
+        "duration_ms": None,
+        "success": None,
+    }
+    done = events(ws, "verbatim_subprocess_completed")  # its outcome, bound to the intent
+    assert len(done) == 1 and done[0]["seq"] > ev[0]["seq"] and done[0]["story"] == "PD-77"
+    assert set(done[0]["content"]["data"]) == {"story_id", "subprocess_name", "duration_ms", "success", "intent_sig"}
+    assert done[0]["content"]["data"]["success"] is True and done[0]["content"]["data"]["intent_sig"] == ev[0]["sig"]
     hits = ws.memory.search("invoice export ledger", "clarifications", filters=None, top=3)
     assert [h.doc.key for h in hits] == ["PD-77"]
 
@@ -172,3 +180,35 @@ def test_a_summary_that_still_holds_personal_data_is_refused(workspace, ollama_s
     assert not (Path(ws.root) / "clarifications" / "PD-79-clarifications.md").exists()
     chat = [r for r in ollama_server.posts() if r.path.startswith("/api/chat")]
     assert chat and chat[-1].body["options"]["temperature"] == 0.2
+
+
+def test_the_verbatim_is_not_sent_when_the_log_refuses_the_intent(workspace, popen_calls) -> None:
+    """A broken chain (the day file cut behind the signed head) refuses the
+    `verbatim_subprocess_invoked` intent: the sanitizer is never started, nothing is written."""
+    ws = workspace
+    ws.audit.log.append("probe", {"n": 1})
+    ws.audit.log.append("probe", {"n": 2})
+    day = sorted((Path(ws.root) / "sessions").glob("*.jsonl"))[-1]
+    lines = day.read_text(encoding="utf-8").splitlines(keepends=True)
+    day.write_text("".join(lines[:-1]), encoding="utf-8")  # the last event cut: the head disagrees
+    before = {p: b for p, b in _all_bytes_under(Path(ws.root)) if p.parent.name == "sessions"}
+    out = run_lorekeeper(
+        "clarify",
+        "PD-80",
+        "--domain",
+        "billing",
+        "--project",
+        "backend",
+        "--yes",
+        "--json",
+        "--workspace",
+        str(ws.root),
+        input=ANSWERS,
+    )
+    assert out.returncode == 4, out.stdout + out.stderr
+    assert json.loads(out.stdout)["error"]["code"] == "ERR_AUDIT_CHAIN_BROKEN"
+    assert not [argv for argv, _env in popen_calls if "lorekeeper.privacy.sanitizer" in argv]
+    assert events(ws, "verbatim_subprocess_invoked") == []
+    assert {p: b for p, b in _all_bytes_under(Path(ws.root)) if p.parent.name == "sessions"} == before
+    assert not (Path(ws.root) / "clarifications" / "PD-80-clarifications.md").exists()
+    assert ws.clarifications.list() == []

@@ -2,9 +2,10 @@
 
 The flow, in this order, with the verbatim of the four answers kept in memory only:
 1. `sanitize(story, answers)`: the answers go to the sanitizer child process on its stdin (see
-   `lorekeeper.privacy.runner`); a signed `verbatim_subprocess_invoked` event records the call
-   (story, subprocess name, duration, success), never its content; the verbatim buffer is
-   overwritten. The result is a `Draft`: the summary only.
+   `lorekeeper.privacy.runner`) only once the log has durably accepted a signed
+   `verbatim_subprocess_invoked` intent (story, subprocess name; duration and success still null):
+   if the log refuses it, nothing is sent. A `verbatim_subprocess_completed` event then records the
+   duration and success, never the content; the verbatim buffer is overwritten. The result is a `Draft`: the summary only.
 2. The PII gate checks the summary (ERR_PII_DETECTED: nothing written, the draft is dropped).
 3. The operator validates (binary). `save(draft)` writes the store row and
    `clarifications/<STORY>-clarifications.md` (the seed's front matter, `retention_until` = date +
@@ -13,6 +14,7 @@ The flow, in this order, with the verbatim of the four answers kept in memory on
 
 from __future__ import annotations
 
+import contextlib
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -23,7 +25,7 @@ import frontmatter
 from sqlalchemy import select
 
 from lorekeeper.audit.log import SessionLog
-from lorekeeper.errors import InvalidInputError, NotFoundError
+from lorekeeper.errors import InvalidInputError, LorekeeperError, NotFoundError
 from lorekeeper.fsutil import atomic_write_text
 from lorekeeper.memory.corpora import CLARIFICATION_HEADINGS
 from lorekeeper.memory.layout import MemoryLayout, check_story_id
@@ -33,7 +35,8 @@ from lorekeeper.privacy.runner import SANITIZER_NAME, SECTIONS, encode_request, 
 from lorekeeper.store.engine import Store
 from lorekeeper.store.models import Clarification
 
-EVENT_SUBPROCESS = "verbatim_subprocess_invoked"
+EVENT_SUBPROCESS = "verbatim_subprocess_invoked"  # the intent, written before the verbatim is sent
+EVENT_SUBPROCESS_DONE = "verbatim_subprocess_completed"  # its outcome: duration and success
 EVENT_SAVED = "clarification_saved"
 QUESTIONS = {
     "problem": "Problem / user need",
@@ -151,9 +154,18 @@ class ClarificationService:
         if missing:
             answers.clear()
             raise InvalidInputError(f"the answers are incomplete: {', '.join(missing)} missing (4 answers are needed)")
-        log = self.audit_log()  # fail closed before the verbatim moves: the invocation must be traceable
         buf = encode_request({s: str(answers[s]) for s in SECTIONS}, self.llm_table())
         answers.clear()
+        call = {"story_id": sid, "subprocess_name": SANITIZER_NAME}
+        try:
+            # the intent first, in its own durable log write: a key that is missing, a chain that
+            # is broken or a disk that refuses stops here, before any byte of the verbatim moves
+            # (issue 24: it used to be sent first and the event written after)
+            log = self.audit_log()
+            intent = log.append(EVENT_SUBPROCESS, {**call, "duration_ms": None, "success": None}, story=sid)
+        except BaseException:
+            buf[:] = b"\0" * len(buf)
+            raise
         ok = False
         duration = 0
         try:
@@ -162,11 +174,12 @@ class ClarificationService:
             ok = True
         finally:
             buf[:] = b"\0" * len(buf)
-            log.append(
-                EVENT_SUBPROCESS,
-                {"story_id": sid, "subprocess_name": SANITIZER_NAME, "duration_ms": duration, "success": ok},
-                story=sid,
-            )
+            outcome = {**call, "duration_ms": duration, "success": ok, "intent_sig": intent["sig"]}
+            if ok:
+                log.append(EVENT_SUBPROCESS_DONE, outcome, story=sid)
+            else:  # the sanitizer's own error is the one reported; the outcome event is best effort
+                with contextlib.suppress(LorekeeperError):
+                    log.append(EVENT_SUBPROCESS_DONE, outcome, story=sid)
         summary = {s: " ".join(result.summary.get(s, "").split())[:MAX_SECTION] for s in SECTIONS}
         check_text("\n".join(summary.values()))  # ERR_PII_DETECTED: the draft is dropped
         return Draft(sid, domain.strip(), project.strip(), summary, result.sanitizer)

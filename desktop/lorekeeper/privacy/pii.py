@@ -34,7 +34,7 @@ class PiiDetectedError(LorekeeperError):
 
 @dataclass(frozen=True)
 class Finding:
-    kind: str  # email | phone | iban | card | national_id | address
+    kind: str  # email | phone | iban | card | national_id | address | person | dob | ip
     start: int
     end: int
     detail: str = ""  # e.g. the validator that matched ("fr.nir"), never the value
@@ -45,21 +45,236 @@ class Finding:
 
 _EMAIL = re.compile(r"[A-Za-z0-9._%+\-]+@[A-Za-z0-9\-]+(?:\.[A-Za-z0-9\-]+)*\.[A-Za-z]{2,}")
 # "jean [at] example [dot] com", "jean(at)example(dot)com": the usual disguises
-_EMAIL_OBFUSCATED = re.compile(
-    r"[A-Za-z0-9._%+\-]+\s*[\[(\{]\s*at\s*[\])\}]\s*[A-Za-z0-9\-]+(?:\s*(?:[\[(\{]\s*dot\s*[\])\}]|\.)\s*[A-Za-z0-9\-]+)+",
-    re.IGNORECASE,
-)
 # Formats that are phone numbers whatever the numbering plan says (fictional 555 numbers included):
 # North American (415) 555-0134 / 555-123-4567, French 06 12 34 56 78
 _PHONE_FORMATS = (
     re.compile(r"(?<![\w-])\(?[2-9]\d{2}\)?[ .\-]\d{3}[ .\-]\d{4}(?![\w-])"),
     re.compile(r"(?<![\w-])0[1-9](?:[ .\-]?\d{2}){4}(?![\w-])"),
 )
-_IBAN = re.compile(r"\b[A-Z]{2}\d{2}(?:[ \-]?[A-Z0-9]){11,32}\b")
+_IBAN = re.compile(r"\b[A-Z]{2}\d{2}(?:[ \-]?[A-Z0-9]){11,32}\b", re.IGNORECASE)  # validated upper-cased
 _DIGIT_RUN = re.compile(r"(?<![\w])\+?\d(?:[ .\-/]?\d){6,22}(?![\w])")
 _ALNUM_ID = re.compile(r"\b[0-9A-Z](?:[ .\-]?[0-9A-Z]){7,17}\b")
 _SSN = re.compile(r"\b\d{3}-\d{2}-\d{4}\b")
-_NINO = re.compile(r"\b(?!BG|GB|NK|KN|TN|NT|ZZ)[A-CEGHJ-PR-TW-Z][A-CEGHJ-NPR-TW-Z] ?\d{2} ?\d{2} ?\d{2} ?[A-D]\b")
+_NINO = re.compile(
+    r"\b(?!BG|GB|NK|KN|TN|NT|ZZ)[A-CEGHJ-PR-TW-Z][A-CEGHJ-NPR-TW-Z][ \-]?\d{2}[ \-]?\d{2}[ \-]?\d{2}[ \-]?[A-D]\b",
+    re.IGNORECASE,
+)
+# ---------------------------------------------------------------- issue 24: the disguised forms
+# E-mail addresses written out: "jean.dupont at example dot fr", "jean(at)example(dot)fr",
+# "jean [arobase] exemple [point] fr", "jane @ example . com". The bare-word forms (" at ",
+# " arobase ") must end on a known top-level domain, and " at " also needs a spelled-out dot or a
+# local part that looks like one ("jean.dupont", "jane_doe"): "hosted at docs.python.org" is prose.
+_SPELLED_DOT = r"(?:\s*[\[(\{<]\s*(?:dot|point|\.)\s*[\])\}>]\s*|\s+(?:dot|point)\s+)"
+_DOT = rf"(?:{_SPELLED_DOT}|\.|\s+\.\s+)"  # "example . com", never "com. Later"
+_AT = r"(?P<at>\s*@\s*|\s*[\[(\{<]\s*(?:at|arobase|@)\s*[\])\}>]\s*|\s+(?:at|arobase)\s+)"
+_LABEL = r"[a-z0-9](?:[a-z0-9\-]{0,61}[a-z0-9])?"
+_EMAIL_SPELLED = re.compile(
+    rf"(?<![\w.@])(?P<local>[\w%+\-]+(?:(?:{_SPELLED_DOT}|\.)[\w%+\-]+)*){_AT}"
+    rf"(?P<domain>{_LABEL}(?:{_DOT}{_LABEL})*){_DOT}(?P<tld>[a-z]{{2,24}})(?![\w@])",
+    re.IGNORECASE,
+)
+_SPELLED_DOT_RE = re.compile(_SPELLED_DOT, re.IGNORECASE)
+_TLDS = frozenset(
+    [
+        "com",
+        "org",
+        "net",
+        "edu",
+        "gov",
+        "mil",
+        "int",
+        "info",
+        "biz",
+        "name",
+        "pro",
+        "mobi",
+        "io",
+        "co",
+        "ai",
+        "app",
+        "dev",
+        "me",
+        "tv",
+        "ly",
+        "xyz",
+        "online",
+        "site",
+        "tech",
+        "eu",
+        "fr",
+        "uk",
+        "de",
+        "es",
+        "it",
+        "nl",
+        "be",
+        "ch",
+        "lu",
+        "at",
+        "pt",
+        "pl",
+        "se",
+        "no",
+        "dk",
+        "fi",
+        "ie",
+        "is",
+        "cz",
+        "sk",
+        "hu",
+        "ro",
+        "bg",
+        "gr",
+        "ru",
+        "ua",
+        "tr",
+        "ca",
+        "us",
+        "mx",
+        "br",
+        "ar",
+        "cl",
+        "au",
+        "nz",
+        "jp",
+        "cn",
+        "kr",
+        "in",
+        "sg",
+        "hk",
+        "za",
+        "ma",
+        "tn",
+        "dz",
+        "sn",
+        "ci",
+        "re",
+        "mc",
+        "qc",
+        "cat",
+    ]
+)
+# A title, then one to three names (seed 004: "Mme Martin", "Dr. Jane Foster", "MR JOHN SMITH").
+# Titles that are also ordinary words or abbreviations (Me, Ms, Miss, Pr, Sir, "M.") count only
+# capitalised; an all-caps title needs an all-caps name ("MS Teams", "DR site" are not people); a
+# lower-case name follows only the unambiguous civil titles ("mr smith", "mme durand").
+_TITLE = re.compile(
+    r"(?<![\w.])(?P<title>mme|mmes|mlle|mlles|madame|mesdames|mademoiselle|monsieur|messieurs|mrs|mr|mister|"
+    r"dr|docteur|doctor|prof|professeur|professor|ma[iî]tre|m|me|ms|miss|pr|sir|lady|dame)"
+    r"(?P<dot>\.)?(?P<sep>\s+|(?<=\.)\s*)",
+    re.IGNORECASE,
+)
+_AMBIGUOUS_TITLES = frozenset({"m", "me", "ms", "miss", "pr", "sir", "lady", "dame"})
+_LOWER_OK_TITLES = frozenset(
+    {"mme", "mmes", "mlle", "mlles", "madame", "mademoiselle", "monsieur", "mrs", "mr", "mister"}
+)
+_NAME = re.compile(r"[^\W\d_][^\W\d_'’\-]*(?:['’\-][^\W\d_]+)*")
+_NOT_NAMES = frozenset(
+    # capitalised words that follow a title without naming anyone: articles, and the brands and
+    # products named "Dr ..." / "MS ..."
+    [
+        "the",
+        "a",
+        "an",
+        "and",
+        "or",
+        "of",
+        "for",
+        "to",
+        "in",
+        "on",
+        "at",
+        "by",
+        "le",
+        "la",
+        "les",
+        "l",
+        "de",
+        "du",
+        "des",
+        "d",
+        "un",
+        "une",
+        "et",
+        "ou",
+        "en",
+        "au",
+        "aux",
+        "pour",
+        "par",
+        "sur",
+        "pepper",
+        "martens",
+        "oetker",
+        "web",
+        "dre",
+        "who",
+        "no",
+        "strange",
+        "jekyll",
+        "sql",
+        "dos",
+        "teams",
+        "office",
+        "word",
+        "excel",
+        "azure",
+        "edge",
+        "access",
+        "project",
+        "outlook",
+        "paint",
+        "windows",
+    ]
+)
+_MONTHS = (
+    r"janvier|f[ée]vrier|mars|avril|mai|juin|juillet|ao[uû]t|septembre|octobre|novembre|d[ée]cembre|"
+    r"january|february|march|april|may|june|july|august|september|october|november|december|"
+    r"janv|f[ée]vr?|avr|juil|sept?|oct|nov|d[ée]c|jan|feb|mar|apr|jun|jul|aug"
+)
+_DATE = (
+    r"(?:\d{1,2}[/.\-]\d{1,2}[/.\-](?:\d{4}|\d{2})|\d{4}-\d{1,2}-\d{1,2}"
+    rf"|\d{{1,2}}(?:er|st|nd|rd|th)?\s+(?:of\s+)?(?:{_MONTHS})\.?,?\s+\d{{4}}"
+    rf"|(?:{_MONTHS})\.?\s+\d{{1,2}}(?:st|nd|rd|th)?,?\s+\d{{4}})"
+)
+# A date of birth: a birth word, then a full date (a date alone is a deadline or a release).
+_DOB = re.compile(
+    r"(?<![\w])(?:born(?:\s+on)?|date\s+of\s+birth|birth\s*date|birthday|d\.?\s?o\.?\s?b\.?"
+    r"|n[ée]e?(?:\s*\(e\))?\s+le|date\s+de\s+naissance|naissance)"
+    rf"\s*[:\-–]?\s*{_DATE}(?!\d)",
+    re.IGNORECASE,
+)
+_IPV4 = re.compile(r"(?<![\w.])(?:\d{1,3}\.){3}\d{1,3}(?![\w]|\.\d)")
+_IPV6 = re.compile(r"(?<![\w:.])[0-9A-Fa-f:.]*:[0-9A-Fa-f:.]*:[0-9A-Fa-f:.]*(?<!\.)(?![\w:])")
+# "version 1.2.3.4", "section 3.10.1.2": a dotted quad after one of these words is not an address
+_VERSION_BEFORE = re.compile(
+    r"(?:version|release|build|ver|rev|revision|firmware|v|§|section|chapter|chapitre|paragraphe?|art|article)"
+    r"\.?\s*$",
+    re.IGNORECASE,
+)
+_FORMAT_CHARS = ("Cf",)  # zero-width spaces and joiners, soft hyphens, BOMs, bidi marks
+
+
+def normalise(text: str) -> tuple[str, list[int]]:
+    """`text` in NFKC (full-width forms to ASCII, compatibility characters unfolded) without the
+    invisible format characters, and, for each of its characters, the index it came from."""
+    import unicodedata
+
+    out: list[str] = []
+    where: list[int] = []
+    for i, ch in enumerate(text):
+        if ch.isascii():
+            out.append(ch)
+            where.append(i)
+            continue
+        if unicodedata.category(ch) in _FORMAT_CHARS:
+            continue
+        for c in unicodedata.normalize("NFKC", ch):
+            out.append(c)
+            where.append(i)
+    return "".join(out), where
+
+
 _FR_STREET = (
     r"rue|avenue|av\.|boulevard|bd|chemin|impasse|all[ée]e|place|quai|route|cours|passage|square|voie|"
     r"r[ée]sidence|lotissement|faubourg|hameau|lieu-dit"
@@ -82,6 +297,8 @@ _ADDRESSES = [
     re.compile(
         r"\b(?:F-|B-|D-|CH-|L-)?\d{4,5}\s+[A-ZÀ-ÖØ-Ý][a-zà-öø-ÿ]+(?:[\- ](?:sur|sous|en|le|la|les|[A-ZÀ-ÖØ-Ý][a-zà-öø-ÿ]+))*(?:\s+cedex)?\b"
     ),
+    # the same in capitals: 75011 PARIS, 69003 LYON CEDEX (4 letters at least: "4096 RSA" is no town)
+    re.compile(r"\b(?:F-|B-|D-|CH-|L-)?\d{4,5}\s+[A-ZÀ-ÖØ-Ý]{4,}(?:[\- ](?:SUR|SOUS|EN|LE|LA|LES|[A-ZÀ-ÖØ-Ý]{2,}))*\b"),
     # SW1A 1AA, M1 1AE
     re.compile(r"\b[A-Z]{1,2}\d[A-Z\d]? ?\d[A-Z]{2}\b"),
     # Springfield, IL 62704
@@ -230,7 +447,99 @@ def _overlaps(f: Finding, found: list[Finding]) -> bool:
 
 
 def find_pii(text: str) -> list[Finding]:
-    """Every piece of personal data the gate recognises in `text`, in order of position."""
+    """Every piece of personal data the gate recognises in `text`, in order of position.
+
+    The text is matched in NFKC without its invisible characters (`normalise`): full-width "＠",
+    zero-width spaces inside a number or an address change nothing. Positions are `text`'s own."""
+    norm, where = normalise(text)
+    found = _find(norm)
+    if len(norm) == len(text) and norm == text:
+        return found
+    return [Finding(f.kind, where[f.start], where[f.end - 1] + 1, f.detail) for f in found]
+
+
+def _spelled_email_ok(m: re.Match[str]) -> bool:
+    at = m.group("at").strip().casefold()
+    if at in ("at", "arobase"):  # bare words: prose unless it ends on a real TLD...
+        if m.group("tld").casefold() not in _TLDS:
+            return False
+        spelled = _SPELLED_DOT_RE.search(m.group(0)) is not None
+        if at == "at" and not spelled and not re.search(r"[._\d]", m.group("local")):
+            return False  # ..."hosted at docs.python.org"
+    return True
+
+
+def _persons(text: str) -> list[tuple[int, int, str]]:
+    out: list[tuple[int, int, str]] = []
+    for m in _TITLE.finditer(text):
+        title = m.group("title")
+        key = _fold(title)
+        if key == "m" and not m.group("dot"):
+            continue  # "M." only: a bare M is a letter, a size, a million
+        if key in _AMBIGUOUS_TITLES and not title[0].isupper():
+            continue
+        caps = len(title) > 1 and title.isupper()
+        lower_title = title.islower()
+        pos = m.end()
+        end = -1
+        for _ in range(3):
+            n = _NAME.match(text, pos)
+            if not n:
+                break
+            word = n.group(0)
+            if _fold(word) in _NOT_NAMES or (len(word) < 2 and not word.isupper()):
+                break
+            if caps and not word.isupper():
+                break
+            if not word[0].isupper() and not (lower_title and key in _LOWER_OK_TITLES):
+                break
+            end = n.end()
+            sep = re.match(r"[ \t]+", text[end:])
+            if not sep:
+                break
+            pos = end + sep.end()
+        if end > 0:
+            out.append((m.start(), end, "title"))
+    return out
+
+
+def _ips(text: str) -> list[tuple[int, int, str]]:
+    import ipaddress
+
+    out: list[tuple[int, int, str]] = []
+    for m in _IPV6.finditer(text):  # first: "::ffff:192.0.2.128" is one address, not its IPv4 tail
+        raw = m.group(0)
+        try:
+            ip6 = ipaddress.IPv6Address(raw)
+        except ValueError:
+            continue
+        if not (ip6.is_loopback or ip6.is_unspecified):
+            out.append((m.start(), m.end(), "ipv6"))
+    for m in _IPV4.finditer(text):
+        if _VERSION_BEFORE.search(text[max(0, m.start() - 12) : m.start()]):
+            continue
+        try:
+            ip4 = ipaddress.IPv4Address(m.group(0))
+        except ValueError:
+            continue
+        if not (ip4.is_loopback or ip4.is_unspecified):
+            out.append((m.start(), m.end(), "ipv4"))
+    return out
+
+
+def _iban(raw: str) -> int:
+    """The length of the longest prefix of `raw` (cut at a separator) that is a valid IBAN, or 0."""
+    from stdnum import iban
+
+    cut = len(raw)
+    while cut >= 15:
+        if iban.is_valid(raw[:cut].upper()):
+            return cut
+        cut = max(raw.rfind(" ", 0, cut), raw.rfind("-", 0, cut))
+    return 0
+
+
+def _find(text: str) -> list[Finding]:
     out: list[Finding] = []
 
     def add(kind: str, start: int, end: int, detail: str = "") -> None:
@@ -240,13 +549,17 @@ def find_pii(text: str) -> list[Finding]:
 
     for m in _EMAIL.finditer(text):
         add("email", m.start(), m.end())
-    for m in _EMAIL_OBFUSCATED.finditer(text):
-        add("email", m.start(), m.end(), "obfuscated")
-    from stdnum import iban
-
+    for m in _EMAIL_SPELLED.finditer(text):
+        if _spelled_email_ok(m):
+            add("email", m.start(), m.end(), "spelled")
+    for m in _DOB.finditer(text):
+        add("dob", m.start(), m.end(), "birth")
+    for start, end, detail in _ips(text):
+        add("ip", start, end, detail)
     for m in _IBAN.finditer(text):
-        if iban.is_valid(m.group(0)):
-            add("iban", m.start(), m.end(), "iban")
+        n = _iban(m.group(0))
+        if n:
+            add("iban", m.start(), m.start() + n, "iban")
     for m in _DIGIT_RUN.finditer(text):
         digits = re.sub(r"\D", "", m.group(0))
         if 13 <= len(digits) <= 19 and digits[0] in "3456" and _luhn(digits) and not m.group(0).startswith("+"):
@@ -258,6 +571,8 @@ def find_pii(text: str) -> list[Finding]:
             add("national_id", m.start(), m.end(), "us.ssn")
     for m in _NINO.finditer(text):
         add("national_id", m.start(), m.end(), "gb.nino")
+    for start, end, detail in _persons(text):
+        add("person", start, end, detail)
     import phonenumbers
 
     for region in (None, *PHONE_REGIONS):
@@ -288,7 +603,7 @@ def find_pii(text: str) -> list[Finding]:
     for pattern in _ADDRESSES:
         for m in pattern.finditer(text):
             words = m.group(0).split()
-            if pattern is _ADDRESSES[3] and len(words) >= 2 and _fold(words[1]) in _NOT_TOWNS:
+            if pattern in (_ADDRESSES[3], _ADDRESSES[4]) and len(words) >= 2 and _fold(words[1]) in _NOT_TOWNS:
                 continue
             add("address", m.start(), m.end())
     return sorted(out, key=lambda f: f.start)

@@ -237,7 +237,7 @@ _STOP = frozenset(
         "comme",
     ]
 )
-_WORD = re.compile(r"[^\W\d_][\w'\-]*", re.UNICODE)
+_WORD = re.compile(r"[^\W\d_][\w'’\-]*", re.UNICODE)
 
 
 def _fold(word: str) -> str:
@@ -247,19 +247,25 @@ def _fold(word: str) -> str:
     return "".join(c for c in nfkd if not unicodedata.combining(c))
 
 
-def _strip_pii(text: str) -> str:
-    from lorekeeper.privacy.pii import find_pii
+def _strip_pii(text: str) -> tuple[str, set[str]]:
+    """`text` (normalised: NFKC, no zero-width characters) with every personal-data span blanked,
+    and the folded words of those spans, which the abstract must not keep even where they come
+    back elsewhere ("Mme Martin ... Martin asked")."""
+    from lorekeeper.privacy.pii import find_pii, normalise
 
-    out = text
-    for f in sorted(find_pii(text), key=lambda f: -f.start):
+    out, _where = normalise(text)
+    banned: set[str] = set()
+    for f in sorted(find_pii(out), key=lambda f: -f.start):
+        banned.update(_fold(w) for w in _WORD.findall(out[f.start : f.end]) for w in re.split(r"[-'’]", w))
         out = out[: f.start] + " " + out[f.end :]
-    return out
+    return out, banned
 
 
 def key_terms(text: str, limit: int = MAX_TERMS) -> list[str]:
     """The answer's most frequent content words: folded, no proper nouns (capitalised away from a
-    sentence start), no words with digits, no stop words; sorted, so no phrase survives."""
-    clean = _strip_pii(text)
+    sentence start), no words with digits, no stop words, no word of a personal-data item; sorted,
+    so no phrase survives."""
+    clean, banned = _strip_pii(text)
     counts: Counter[str] = Counter()
     first: dict[str, int] = {}
     sentence_start = True
@@ -273,9 +279,11 @@ def key_terms(text: str, limit: int = MAX_TERMS) -> list[str]:
         acronym = raw.isupper() and len(raw) <= 5  # CSV, PDF, SSO: kept (folded), not names
         if not acronym and (is_proper or any(c.isupper() for c in raw[1:])):
             continue
-        for part in re.split(r"[-']", raw):
+        if any(c.isdigit() for c in raw):
+            continue  # "ab123456c", "v2": identifiers, not terms
+        for part in re.split(r"[-'’]", raw):
             w = _fold(part)
-            if len(w) < 3 or w in _STOP:
+            if len(w) < 3 or w in _STOP or w in banned:
                 continue
             counts[w] += 1
             first.setdefault(w, m.start())

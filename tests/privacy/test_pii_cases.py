@@ -1,0 +1,52 @@
+"""The PII gate on its labelled set (issue 24 item 7): 118 disguised items in English and French
+(spelled-out @ and dots, full-width forms, zero-width spaces, upper case, titles with names, UK NI
+numbers, dates of birth, IP addresses...) and 64 clean texts chosen to tempt it (version numbers,
+loopback addresses, dates that are not birth dates, "Dr." in a product name, MS Teams...).
+
+Floors: every class's recall is at least RECALL_FLOOR, each class fires on at most FP_FLOOR of the
+clean texts, and at most one clean text per language is flagged. The table is printed (`-s`)."""
+
+from __future__ import annotations
+
+from helpers.pii_scores import load_cases, score, value_tokens
+from lorekeeper.privacy.pii import find_pii
+from lorekeeper.privacy.sanitizer import deterministic_summary
+
+RECALL_FLOOR = 0.95
+FP_FLOOR = 0.02  # of the 64 clean texts: at most 1 per class
+
+
+def test_the_labelled_set_is_large_and_bilingual() -> None:
+    cases = load_cases()
+    assert len(cases) >= 150
+    assert {c["lang"] for c in cases if c["kind"]} == {"en", "fr"}
+    assert sum(c["kind"] is None and c["lang"] == "fr" for c in cases) >= 30
+    assert sum(c["kind"] is None and c["lang"] == "en" for c in cases) >= 30
+    for c in cases:
+        assert c["kind"] is None or c["value"] in c["text"], c["id"]
+
+
+def test_recall_and_false_positives_per_class() -> None:
+    s = score()
+    print("\n" + s.table())
+    low = {k: (round(s.recall(k), 3), s.missed.get(k)) for k in s.positives if s.recall(k) < RECALL_FLOOR}
+    assert not low, f"recall under {RECALL_FLOOR:.0%}: {low}\n{s.table()}"
+    noisy = {k: ids for k, ids in s.false_positives.items() if s.fp_rate(k) > FP_FLOOR}
+    assert not noisy, f"false positives over {FP_FLOOR:.0%}: {noisy}\n{s.table()}"
+    assert all(len(ids) <= 1 for ids in s.fp_by_lang.values()), s.fp_by_lang
+
+
+def test_the_no_model_abstract_keeps_no_token_of_a_detected_item() -> None:
+    """What `clarify` stores without a model (kept 18 months) holds no word of any personal item,
+    even when the item's words come back elsewhere in the answer, and passes the gate."""
+    leaks = []
+    for case in load_cases():
+        if case["kind"] is None:
+            continue
+        text = f"{case['text']}. Later {case['value'].split()[-1].lower()} asked again for the CSV export."
+        summary = deterministic_summary({"problem": text, "criteria": "", "constraints": "", "priorities": ""})
+        kept = set(summary["problem"].removeprefix("Key terms: ").rstrip(".").split(", "))
+        if kept & value_tokens(case["value"]) or find_pii(summary["problem"]):
+            leaks.append((case["id"], sorted(kept & value_tokens(case["value"]))))
+        assert summary["problem"].startswith("Key terms: "), (case["id"], summary)
+    assert not leaks, f"{len(leaks)} abstracts keep a personal token: {leaks}"
