@@ -225,3 +225,22 @@ def _nightly_runs(ws: Path) -> int:
 
     with Workspace.open(ws) as w:
         return len([r for r in w.improve.runs(limit=1000) if r.get("kind") == "nightly"])
+
+
+def test_units_and_help_say_the_retention_purge_runs_now(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Issue 31 item 12: the purge exists, so nothing the operator reads says it is still to come."""
+    from click.testing import CliRunner
+
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "cfg"))
+    stale = re.compile(r"once this version has|when available|when this version has|until then|once the .purge", re.I)
+    texts = [
+        text for kind in ("systemd", "launchd", "cron") for text in sched.render(kind, tmp_path, "03:00").files.values()
+    ]
+    texts += [sched.render("cron", tmp_path, "03:00").cron_block or ""]
+    runner = CliRunner()
+    texts += [runner.invoke(sched.schedule, ["--help"]).output, runner.invoke(sched.schedule, ["run", "--help"]).output]
+    texts += [sched.__doc__ or "", Path(sched.__file__).read_text(encoding="utf-8")]
+    for text in texts:
+        assert not stale.search(text), stale.search(text)
+    service = next(t for t in sched.render("systemd", tmp_path, "03:00").files.values() if "[Service]" in t)
+    assert "retention purge" in service

@@ -6,11 +6,11 @@ templates in packaging/scheduler with the ABSOLUTE path of the running executabl
 absolute workspace, so the scheduler's PATH and working directory do not matter.
 
 Every unit calls `lorekeeper --workspace WS schedule run`, which runs the scheduled jobs in order:
-the nightly improvement analysis, then the retention purge when this version has the `purge`
-command (issue 13: `purge --retention`; until then that step is recorded as skipped), then the
-daily backup (issue 23: `backups/lorekeeper-<time>-daily`, `[backup] keep` = 7 newest kept). Units
-installed today therefore gain the purge on upgrade without being reinstalled. The outcome of
-each run is written to WS/schedule/last-run.json, which `schedule status` shows.
+the nightly improvement analysis, then the retention purge (`purge --retention`: the stories
+whose retention date has passed are erased), then the daily backup (`backups/lorekeeper-<time>-daily`,
+`[backup] keep` = 7 newest kept). The units name only `schedule run`, so a step added in a later
+version runs without reinstalling them. The outcome of each run is written to
+WS/schedule/last-run.json, which `schedule status` shows.
 
 `--at HH:MM` is UTC (systemd says so in OnCalendar; launchd and cron read local time, so the
 hour is converted with the offset in force at install time and the file says so).
@@ -371,12 +371,6 @@ def status_text(info: dict[str, Any]) -> str:
 
 
 # ------------------------------------------------------------------------------------ the run
-def _purge_available() -> bool:
-    from lorekeeper.cli import COMMANDS
-
-    return "purge" in COMMANDS
-
-
 def daily_backup(workspace: Path) -> dict[str, Any]:
     """The last step (after the retention purge, so today's copy holds nothing it erased): one
     backup a day under backups/, the `[backup] keep` newest daily ones kept (default 7)."""
@@ -422,24 +416,19 @@ def run_scheduled(workspace: Path) -> dict[str, Any]:
         except Exception as exc:  # noqa: BLE001 - any failure is recorded as the run's outcome
             steps.append({"name": "nightly", "status": "failed", "detail": str(exc) or type(exc).__name__})
             exit_code = exc.exit_code if isinstance(exc, LorekeeperError) else 1
-    if _purge_available():
-        proc = subprocess.run(
-            [*own_command(), "--workspace", str(workspace), "purge", "--retention"],
-            capture_output=True,
-            text=True,
-            timeout=3600,
-            check=False,
-        )
-        ok = proc.returncode == 0
-        detail = (proc.stdout if ok else proc.stderr).strip().splitlines()
-        steps.append(
-            {"name": "retention-purge", "status": "ok" if ok else "failed", "detail": detail[-1] if detail else ""}
-        )
-        exit_code = exit_code or proc.returncode
-    else:
-        steps.append(
-            {"name": "retention-purge", "status": "skipped", "detail": "this version has no `purge --retention` yet"}
-        )
+    proc = subprocess.run(
+        [*own_command(), "--workspace", str(workspace), "purge", "--retention"],
+        capture_output=True,
+        text=True,
+        timeout=3600,
+        check=False,
+    )
+    ok = proc.returncode == 0
+    detail = (proc.stdout if ok else proc.stderr).strip().splitlines()
+    steps.append(
+        {"name": "retention-purge", "status": "ok" if ok else "failed", "detail": detail[-1] if detail else ""}
+    )
+    exit_code = exit_code or proc.returncode
     backup_step = daily_backup(workspace)
     steps.append(backup_step)
     if backup_step["status"] == "failed":
@@ -470,7 +459,7 @@ _kind = click.option("--kind", type=click.Choice(KINDS), default=None, help="Sch
 
 @click.group("schedule")
 def schedule() -> None:
-    """The daily scheduled run of a workspace (nightly analysis; retention purge when available; backup)."""
+    """The daily scheduled run of a workspace (nightly analysis, retention purge, backup)."""
 
 
 @schedule.command("install")
@@ -537,7 +526,7 @@ def status_cmd(workspace_dir: Path | None, as_json: bool) -> None:
 @json_option
 @handle_errors
 def run_cmd(workspace_dir: Path | None, as_json: bool) -> None:
-    """What the units run: the nightly analysis, the retention purge when available, the daily backup (recorded)."""
+    """What the units run: the nightly analysis, the retention purge, the daily backup (recorded)."""
     record = run_scheduled(_workspace(workspace_dir))
     if as_json:
         emit_json(record)
