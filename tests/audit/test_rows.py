@@ -117,6 +117,7 @@ def test_cli_sign_rows_covers_every_signed_table(workspace):
     r = run_cli("--workspace", str(workspace.root), "audit", "sign-rows", "--json")
     assert r.returncode == 0 and json.loads(r.stdout) == {
         "signed": {
+            "clarifications": 0,
             "fact_conflicts": 0,
             "facts": 0,
             "learning_scores": 0,
@@ -124,6 +125,9 @@ def test_cli_sign_rows_covers_every_signed_table(workspace):
             "memory_injections": 0,
             "proposals": 0,
             "quality_events": 0,
+            "research_notes": 0,
+            "skill_versions": 0,
+            "skills": 0,
             "stories": 0,
         }
     }

@@ -84,7 +84,11 @@ def build_template(dest: Path, *, demo: bool) -> Template:
     else:
         # The audit checkpoints name the workspace id (they are keyed by workspace): a copy re-keys
         # and re-signs them (`_rekey_checkpoints`), so they are not a reason to fall back.
-        named = [n for n in _mentions(root, [str(root), wid]) if not n.endswith((":audit_checkpoints", ":audit_heads"))]
+        named = [
+            n
+            for n in _mentions(root, [str(root), wid])
+            if not n.endswith((":audit_checkpoints", ":audit_heads", ":row_anchors"))
+        ]
         if named:
             tpl.problem = f"the template's folder or id is stored in {named}"
     return tpl
@@ -175,6 +179,16 @@ def _rekey_checkpoints(ws: Any, old_id: str, new_id: str) -> None:
             s.flush()
             s.add(new_head)
             sign_row(signer, new_head)
+        # issue 24: the row ledger's anchor, keyed by workspace like the head
+        from lorekeeper.store.models import RowAnchor
+
+        anchor = s.get(RowAnchor, old_id)
+        if anchor is not None:
+            new_anchor = RowAnchor(workspace=new_id, epoch=anchor.epoch, head_sig=anchor.head_sig, clocks=anchor.clocks)
+            s.delete(anchor)
+            s.flush()
+            s.add(new_anchor)
+            sign_row(signer, new_anchor)
     log = ws.audit.log
     row = log.head_row()
     if row is not None:

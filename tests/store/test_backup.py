@@ -20,7 +20,14 @@ from helpers.cli import run_lorekeeper
 from lorekeeper.store.backup import BackupService, BackupUnsupportedError, postgres_guidance
 from lorekeeper.workspace import Workspace
 
-SKIP_TABLES = {"store_revision", "store_changes", "audit_heads", "audit_checkpoints", "audit_outbox"}
+SKIP_TABLES = {
+    "store_revision",
+    "store_changes",
+    "audit_heads",
+    "audit_checkpoints",
+    "audit_outbox",
+    "row_anchors",
+}  # the anchor moves with the head
 
 
 def _rows(db: Path) -> dict[str, list[tuple[object, ...]]]:

@@ -47,6 +47,7 @@ from typing import Any
 
 from lorekeeper.audit.errors import CanonicalJSONError, ChainBrokenError, TraceWriteFailedError
 from lorekeeper.audit.jcs import canonical_text, canonicalize, loads
+from lorekeeper.audit.ledger import anchor as anchor_ledger
 from lorekeeper.audit.rows import row_payload, sign_row, verify_row
 from lorekeeper.audit.signer import SIG_FIELD, Signer, sign_with
 from lorekeeper.audit.witness import HeadWitness
@@ -360,6 +361,8 @@ class SessionLog:
                 )
                 row.updated_at = ts
                 sign_row(self.signer, row)
+                # issue 24: the row ledger's clocks as of this head (a ledger written back is behind)
+                anchor_ledger(s, self.signer, self.workspace_id, head.epoch, head.sig)
                 if head.file:
                     cp = s.get(AuditCheckpoint, (self.workspace_id, head.file))
                     if cp is None:

@@ -32,13 +32,23 @@ from sqlalchemy import inspect as sa_inspect
 from sqlalchemy.orm import Session
 
 from lorekeeper.audit.errors import UnsignedEntryError
+from lorekeeper.audit.ledger import (
+    LedgerView,
+    anchored_clocks,
+    fill_view,
+    legacy_unsigned_keys,
+    load_view,
+    record_rows,
+    row_key,
+)
 from lorekeeper.audit.signer import SIG_FIELD, VERSION_FIELD, Signer, Verdict
-from lorekeeper.store.signed import SignedColumns
+from lorekeeper.store.signed import SignedColumns, VersionedColumns
 
 if TYPE_CHECKING:
     from lorekeeper.store.engine import Store
 
 T = TypeVar("T")
+ROW_VERSION_FIELD = "row_version"
 
 
 def _json_value(value: Any) -> Any:
@@ -61,6 +71,10 @@ def row_payload(row: Any, values: Mapping[str, Any] | None = None) -> dict[str, 
     for name in fields:
         out[name] = _json_value(src[name] if name in src else getattr(row, name))
     out[VERSION_FIELD] = src.get("key_version", row.key_version)
+    if isinstance(row, VersionedColumns):
+        version = src.get("row_version", row.row_version)
+        if version is not None:  # NULL: signed before row versions existed (migration 0017)
+            out[ROW_VERSION_FIELD] = version
     return out
 
 
@@ -83,6 +97,7 @@ def verify_row(signer: Signer, row: Any) -> Verdict:
 class FilterResult:
     kept: list[Any]
     rejected: list[Any] = field(default_factory=list)
+    stale: int = 0  # rejected rows that verify but are older than their ledger entry
 
     @property
     def rejected_count(self) -> int:
@@ -100,15 +115,69 @@ class RowVerifier:
     one HMAC each.
     """
 
-    def __init__(self, signer: Signer, report: Callable[[dict[str, Any]], object] | None = None) -> None:
+    def __init__(
+        self,
+        signer: Signer,
+        report: Callable[[dict[str, Any]], object] | None = None,
+        *,
+        store: Store | None = None,
+        workspace: str = "",
+    ) -> None:
         self.signer = signer
         self.report = report
         self.rejected_total = 0
         self.rejected_by_table: dict[str, int] = {}
         self._cache: OrderedDict[tuple[Any, ...], bool] = OrderedDict()
         self._lock = threading.Lock()
+        # issue 24: with the store, versioned rows must also be the row their ledger entry names
+        self.store = store
+        self.workspace = workspace
+        self._views: dict[str, tuple[str, LedgerView]] = {}  # table -> (head key, verified view)
+        self._fresh: dict[str, LedgerView] = {}  # views checked during the current filter/check call
+        self.reasons: dict[str, str] = {}  # table -> why rows were last rejected by the ledger
+
+    def refresh(self) -> None:
+        """Forget which ledger heads were read (the next check reads them again)."""
+        with self._lock:
+            self._fresh = {}
+
+    def _view(self, table: str) -> LedgerView:
+        with self._lock:
+            hit = self._fresh.get(table)
+        if hit is not None:
+            return hit
+        assert self.store is not None
+        with self.store.session() as s:
+            anchors = anchored_clocks(s, self.signer, self.workspace)
+            cache_key, view = load_view(s, self.signer, table, anchors)
+            if cache_key:
+                with self._lock:
+                    cached = self._views.get(table)
+                if cached is not None and cached[0] == cache_key:
+                    view = cached[1]
+                else:
+                    view = fill_view(s, self.signer, view)
+                    if view.trusted:
+                        with self._lock:
+                            self._views[table] = (cache_key, view)
+        with self._lock:
+            self._fresh[table] = view
+        return view
+
+    def _current(self, row: Any) -> bool:
+        """Not rolled back: the row is the one its ledger entry names."""
+        if self.store is None or not isinstance(row, VersionedColumns):
+            return True
+        view = self._view(str(row.__tablename__))
+        if view.accepts(row):
+            return True
+        self.reasons[view.table] = view.why(row)
+        return False
 
     def ok(self, row: Any) -> bool:
+        return self._signed(row) and self._current(row)
+
+    def _signed(self, row: Any) -> bool:
         if not row.sig or row.key_version is None:
             return False
         payload = row_payload(row)
@@ -138,21 +207,30 @@ class RowVerifier:
             if self.report is not None:
                 first = result.rejected[0]
                 ident = sa_inspect(first).identity if hasattr(first, "__tablename__") else None
-                self.report(
-                    {
-                        "code": "ERR_UNSIGNED_ENTRY",
-                        "table": getattr(first, "__tablename__", ""),
-                        "count": result.rejected_count,
-                        "first_id": list(ident) if ident else None,
-                        "purpose": purpose,
-                    }
-                )
+                data = {
+                    "code": "ERR_UNSIGNED_ENTRY",
+                    "table": getattr(first, "__tablename__", ""),
+                    "count": result.rejected_count,
+                    "first_id": list(ident) if ident else None,
+                    "purpose": purpose,
+                }
+                if result.stale:
+                    data["stale"] = result.stale  # signed, but not the row the ledger names (rolled back)
+                    data["reason"] = self.reasons.get(str(table), "")
+                self.report(data)
         return result.kept
 
     def check(self, rows: Iterable[T]) -> FilterResult:
+        self.refresh()
         out = FilterResult(kept=[])
         for row in rows:
-            (out.kept if self.ok(row) else out.rejected).append(row)
+            if not self._signed(row):
+                out.rejected.append(row)
+            elif not self._current(row):
+                out.rejected.append(row)
+                out.stale += 1
+            else:
+                out.kept.append(row)
         return out
 
 
@@ -163,6 +241,13 @@ def sign_unsigned(session: Session, model: type[SignedColumns], signer: Signer) 
     it). Runs inside the caller's transaction.
     """
     rows = session.scalars(select(model).where(or_(model.sig.is_(None), model.sig == ""))).all()
+    if issubclass(model, VersionedColumns):
+        # issue 24: only the rows migration 0017 found unsigned are legacy; one that appeared
+        # unsigned since was born signed and forged (never laundered by a signature now)
+        legacy = legacy_unsigned_keys(session, str(model.__tablename__))
+        refused = [r for r in rows if row_key(r) not in legacy]
+        rows = [r for r in rows if row_key(r) in legacy]
+        session.info.setdefault(REFUSED_UNSIGNED, {})[str(model.__tablename__)] = len(refused)
     for row in rows:
         sign_row(signer, row)
     session.info[ALLOW_UNSIGNED] = True  # the commit hook: these were unsigned on purpose
@@ -199,6 +284,8 @@ def signed_models() -> dict[str, type[SignedColumns]]:
 # --------------------------------------------------------------------------- the commit hook
 
 ALLOW_UNSIGNED = "lorekeeper_sign_unsigned"  # session.info: `sign_unsigned` signs legacy rows
+REFUSED_UNSIGNED = "lorekeeper_refused_unsigned"  # session.info: per table, unsigned rows sign-rows refused
+_DELETED = "lorekeeper_versioned_deleted"
 _PENDING = "lorekeeper_rows_to_sign"
 _SIGNING = "lorekeeper_signing_now"
 
@@ -207,7 +294,10 @@ def _old_values(row: Any) -> dict[str, Any]:
     """The row's values as last loaded or flushed (before this change)."""
     state = sa_inspect(row)
     out: dict[str, Any] = {}
-    for name in (*row.__signed_fields__, "key_version", "sig"):
+    names = (*row.__signed_fields__, "key_version", "sig")
+    if isinstance(row, VersionedColumns):
+        names = (*names, "row_version")
+    for name in names:
         hist = state.attrs[name].history
         if hist.deleted:
             out[name] = hist.deleted[0]
@@ -218,16 +308,29 @@ def _old_values(row: Any) -> dict[str, Any]:
     return out
 
 
-def _verifies_before(signer: Signer, row: Any) -> bool:
+def _verifies_before(signer: Signer, row: Any, s: Session | None = None) -> bool:
     old = _old_values(row)
     if not old.get("sig") or old.get("key_version") is None:
         return False
     payload = row_payload(row, old)
     payload[SIG_FIELD] = old["sig"]
-    return bool(signer.verify(payload))
+    if not signer.verify(payload):
+        return False
+    if s is not None and isinstance(row, VersionedColumns):
+        # issue 24: and it is the row its ledger entry names (a row written back from an older
+        # state is not re-signed by the next edit)
+        from lorekeeper.store.models import RowLedger
+
+        with s.no_autoflush:
+            entry = s.get(RowLedger, (str(row.__tablename__), row_key(row)))
+        if entry is None or entry.sig != old["sig"]:
+            return False
+        version = old.get("row_version")
+        return (version is None and entry.version == 0) or (version is not None and entry.version == version)
+    return True
 
 
-def install_row_signing(store: Store, signer: Callable[[], Signer]) -> None:
+def install_row_signing(store: Store, signer: Callable[[], Signer], *, workspace: str | Callable[[], str] = "") -> None:
     """Sign every mixin row a write transaction of `store` adds or changes (see the module docstring).
 
     `signer()` loads the session key on first use and raises ERR_AUDIT_KEY_UNAVAILABLE when it
@@ -247,7 +350,7 @@ def install_row_signing(store: Store, signer: Callable[[], Signer]) -> None:
             if id(obj) in pending or not s.is_modified(obj):
                 continue
             legacy = s.info.get(ALLOW_UNSIGNED) and not _old_values(obj).get("sig")
-            if not legacy and not _verifies_before(signer(), obj):
+            if not legacy and not _verifies_before(signer(), obj, s):
                 ident = sa_inspect(obj).identity
                 table = str(getattr(obj, "__tablename__", type(obj).__name__))
                 raise UnsignedEntryError(
@@ -257,17 +360,34 @@ def install_row_signing(store: Store, signer: Callable[[], Signer]) -> None:
                     table=table,
                 )
             pending[id(obj)] = obj
+        deleted: set[tuple[str, str]] = s.info.setdefault(_DELETED, set())
+        for obj in list(s.deleted):
+            if isinstance(obj, VersionedColumns) and obj.__signed_fields__ and not obj.__signed_manually__:
+                deleted.add((str(obj.__tablename__), row_key(obj)))
 
     def before_commit(s: Session) -> None:
         pending: dict[int, Any] = s.info.pop(_PENDING, {})
+        deleted: set[tuple[str, str]] = s.info.pop(_DELETED, set())
         rows = [o for o in pending.values() if o in s and not sa_inspect(o).deleted and not sa_inspect(o).was_deleted]
-        if not rows:
+        if not rows and not deleted:
             return
         sign = signer()  # raises when the key is unavailable: the transaction rolls back
+        versioned = [r for r in rows if isinstance(r, VersionedColumns)]
+        for row in versioned:
+            prepare = getattr(row, "sign_prepare", None)
+            if prepare is not None:  # fields derived from other rows (a skill version's files manifest)
+                with s.no_autoflush:
+                    prepare(s)
         for row in rows:
-            sign_row(sign, row)
+            if not isinstance(row, VersionedColumns):
+                sign_row(sign, row)
         s.info[_SIGNING] = True
         try:
+            if versioned or deleted:
+                with s.no_autoflush:
+                    record_rows(
+                        s, sign, versioned, deleted, workspace=workspace() if callable(workspace) else workspace
+                    )
             s.flush()
         finally:
             s.info.pop(_SIGNING, None)

@@ -88,7 +88,9 @@ class AuditService:
         self._provider: KeyProvider | None = None
         self._pending_version: int | None = None
         self._verifier: RowVerifier | None = None
-        install_row_signing(store, self.row_signer)  # every SignedColumns row is signed at commit
+        self.last_refused: dict[str, int] = {}  # sign-rows: unsigned rows born after the baseline, not signed
+        # every SignedColumns row is signed at commit (versioned ones recorded in the row ledger)
+        install_row_signing(store, self.row_signer, workspace=lambda: self.workspace_id)
 
     # ------------------------------------------------------------------ the key session
     @property
@@ -173,7 +175,10 @@ class AuditService:
         if self._verifier is None:
             log = self.log
             self._verifier = RowVerifier(
-                self.require_key().signer, report=lambda data: log.record(EVENT_UNSIGNED_ENTRY, data)
+                self.require_key().signer,
+                report=lambda data: log.record(EVENT_UNSIGNED_ENTRY, data),
+                store=self.store,
+                workspace=self.workspace_id,
             )
         return self._verifier
 
@@ -188,6 +193,7 @@ class AuditService:
         from lorekeeper.audit.rows import signed_models
 
         verifier = self.row_verifier()
+        verifier.refresh()  # issue 24: read every table's row ledger as it stands now
         out: dict[str, int] = {}
         with self.store.session() as s:
             for name, model in signed_models().items():
@@ -282,15 +288,22 @@ class AuditService:
         }
 
     def sign_unsigned_rows(self) -> dict[str, int]:
-        """Sign the rows of every signed model that exist unsigned (the data migration)."""
-        from lorekeeper.audit.rows import sign_unsigned, signed_models
+        """Sign the rows of every signed model that exist unsigned (the data migration).
+
+        Issue 24: only legacy rows (unsigned when migration 0017 recorded the baseline) are signed;
+        an unsigned row born after it is a forgery: left unsigned, counted in `self.last_refused`.
+        """
+        from lorekeeper.audit.rows import REFUSED_UNSIGNED, sign_unsigned, signed_models
 
         signer = self.require_key().signer
         log = self.log
         counts: dict[str, int] = {}
+        refused: dict[str, int] = {}
         with self.store.write() as s:
             for name, model in signed_models().items():
                 counts[name] = sign_unsigned(s, model, signer)
-            if any(counts.values()):
-                log.record("rows_signed", {"tables": counts})
+            refused = {k: v for k, v in s.info.pop(REFUSED_UNSIGNED, {}).items() if v}
+            if any(counts.values()) or refused:
+                log.record("rows_signed", {"tables": counts, **({"refused": refused} if refused else {})})
+        self.last_refused = refused
         return counts

@@ -286,7 +286,15 @@ def sign_rows_cmd(workspace_dir: Path | None, as_json: bool) -> None:
     with open_workspace(workspace_dir) as ws:
         ws.audit.require_key()
         counts = ws.audit.sign_unsigned_rows()
+        refused = dict(ws.audit.last_refused)
     if as_json:
-        emit_json({"signed": counts})
+        emit_json({"signed": counts, **({"refused": refused} if refused else {})})
     else:
         click.echo(", ".join(f"{t}: {n}" for t, n in counts.items()) or "no signed tables registered")
+    if refused:
+        # issue 24: never laundered; ERR_UNSIGNED_ENTRY's rows born signed stay out of every agent path
+        click.echo(
+            "ERR_UNSIGNED_ENTRY: not signed, they appeared unsigned after signing existed (forged): "
+            + ", ".join(f"{t}: {n}" for t, n in refused.items()),
+            err=True,
+        )

@@ -43,7 +43,10 @@ TABLE_KINDS: dict[str, str] = {
     "answers": "quality",  # the answers that feedback and Fix It refer to
     "audit_checkpoints": "audit",
     "audit_heads": "audit",  # issue 18: the log's signed head
-    "audit_outbox": "audit",  # issue 18: events committed with their change, waiting for the day file
+    "audit_outbox": "audit",
+    "row_ledger": "audit",  # issue 24: the row ledger, its signed heads and their anchor
+    "row_ledger_heads": "audit",
+    "row_anchors": "audit",  # issue 18: events committed with their change, waiting for the day file
     "improvement_runs": "proposals",
     "proposals": "proposals",
     "benchmark_scenarios": "benchmarks",

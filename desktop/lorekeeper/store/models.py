@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import hashlib
+import json
 from datetime import UTC, datetime
+from typing import Any
 
 from sqlalchemy import (
     BigInteger,
@@ -21,7 +24,7 @@ from sqlalchemy import (
 )
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, relationship
 
-from lorekeeper.store.signed import SignedColumns
+from lorekeeper.store.signed import SignedColumns, VersionedColumns
 from lorekeeper.store.types import UTCDateTime
 
 GLOBAL = ""  # the project value of a global skill
@@ -44,10 +47,12 @@ class Project(Base):
     created_at: Mapped[datetime] = mapped_column(UTCDateTime(), default=utcnow)
 
 
-class Skill(Base):
+class Skill(VersionedColumns, Base):
     """A skill: global (project == "") or a project's fork that overrides content and rules."""
 
     __tablename__ = "skills"
+    # signed (issue 24): the version exported to skills/ is the one the operator made current
+    __signed_fields__ = ("id", "name", "project", "current_version", "created_at")
     __table_args__ = (UniqueConstraint("name", "project", name="uq_skills_name_project"),)
 
     id: Mapped[int] = mapped_column(Integer, primary_key=True)
@@ -62,10 +67,15 @@ class Skill(Base):
     )
 
 
-class SkillVersion(Base):
+class SkillVersion(VersionedColumns, Base):
     """One immutable version of a skill: the whole SKILL.md and the whole rules file."""
 
     __tablename__ = "skill_versions"
+    # signed (issue 24): SKILL.md, the rules and the files manifest (`files_digest`) reach agents
+    __signed_fields__ = (
+        "id", "skill_id", "version", "content", "evals", "description", "triggers", "keywords", "message",
+        "author", "created_at", "files_digest",
+    )  # fmt: skip
     __table_args__ = (UniqueConstraint("skill_id", "version", name="uq_skill_versions_skill_version"),)
 
     id: Mapped[int] = mapped_column(Integer, primary_key=True)
@@ -79,8 +89,31 @@ class SkillVersion(Base):
     message: Mapped[str] = mapped_column(Text, default="")
     author: Mapped[str] = mapped_column(String(128), default="")
     created_at: Mapped[datetime] = mapped_column(UTCDateTime(), default=utcnow)
+    # sha256 of the files manifest ([path, sha256, mode] sorted), set by the commit hook before signing
+    files_digest: Mapped[str] = mapped_column(String(64), default="")
 
     skill: Mapped[Skill] = relationship(back_populates="versions")
+
+    def sign_prepare(self, s: Any) -> None:
+        """Before it is signed (commit hook): the digest of its files manifest as the store holds it."""
+        self.files_digest = files_digest_in(s, self.id)
+
+
+def files_digest(files: Any) -> str:
+    """sha256 of a files manifest: (path, sha256, mode) triples, in path order (issue 24)."""
+    rows = sorted([str(p), str(h), int(m)] for p, h, m in files)
+    return hashlib.sha256(json.dumps(rows, separators=(",", ":"), ensure_ascii=False).encode("utf-8")).hexdigest()
+
+
+def files_digest_in(s: Any, version_id: int) -> str:
+    from sqlalchemy import select
+
+    rows = s.execute(
+        select(SkillVersionFile.path, SkillVersionFile.sha256, SkillVersionFile.mode).where(
+            SkillVersionFile.version_id == version_id
+        )
+    ).all()
+    return files_digest(rows)
 
 
 class EvalRun(Base):
@@ -128,7 +161,7 @@ class StoreChange(Base):
 # --------------------------------------------------------------------------- learnings and quality (issue 4)
 
 
-class Learning(SignedColumns, Base):
+class Learning(VersionedColumns, Base):
     """A rule learnt from a correction (seed 000/001 reflect loop), per project ("" = no project).
 
     `stamp` keeps the timestamp text exactly as a learnings.md file wrote it, so an import
@@ -264,7 +297,7 @@ class ImprovementRun(Base):
     summary: Mapped[str] = mapped_column(Text, default="{}")  # JSON
 
 
-class Proposal(SignedColumns, Base):
+class Proposal(VersionedColumns, Base):
     """A proposed new content for one skill scope, waiting for (or carrying) the operator's decision."""
 
     __tablename__ = "proposals"
@@ -440,7 +473,7 @@ class SkillVersionFile(Base):
 # signed reuse scores. Signed rows keep their times as ISO 8601 strings (part of the signature).
 
 
-class Story(SignedColumns, Base):
+class Story(VersionedColumns, Base):
     """A story (`PD-42`) of this workspace: domain, project, state and gate outcome (signed: the
     gate outcome drives reuse scores)."""
 
@@ -456,10 +489,14 @@ class Story(SignedColumns, Base):
     closed_at: Mapped[str] = mapped_column(String(40), default="")
 
 
-class ResearchNote(Base):
+class ResearchNote(VersionedColumns, Base):
     """A research note (seed 004 B1) collected from the workspace's `sources/` (front matter + H1 + summary)."""
 
     __tablename__ = "research_notes"
+    # signed (issue 24): `story start` injects notes verbatim
+    __signed_fields__ = (
+        "id", "path", "title", "summary", "body", "verdict", "impact", "date", "tags", "domain", "project", "sha256",
+    )  # fmt: skip
     __table_args__ = (UniqueConstraint("path", name="uq_research_notes_path"),)
 
     id: Mapped[int] = mapped_column(Integer, primary_key=True)
@@ -477,13 +514,17 @@ class ResearchNote(Base):
     collected_at: Mapped[datetime] = mapped_column(UTCDateTime(), default=utcnow)
 
 
-class Clarification(Base):
+class Clarification(VersionedColumns, Base):
     """The validated, non-PII summary of a story's clarification (seed 004 B2); never the verbatim.
 
     The file `clarifications/<story>-clarifications.md` is written from this row; retention erases
     both (and every derived artefact) where today > retention_until."""
 
     __tablename__ = "clarifications"
+    # signed (issue 24): `story start` injects the summaries verbatim
+    __signed_fields__ = (
+        "story", "domain", "project", "date", "retention_until", "problem", "criteria", "constraints", "priorities",
+    )  # fmt: skip
     __table_args__ = (Index("ix_clarifications_domain_project", "domain", "project"),)
 
     story: Mapped[str] = mapped_column(String(64), primary_key=True)
@@ -498,7 +539,7 @@ class Clarification(Base):
     created_at: Mapped[datetime] = mapped_column(UTCDateTime(), default=utcnow)
 
 
-class MemoryInjection(SignedColumns, Base):
+class MemoryInjection(VersionedColumns, Base):
     """One item injected at a story's start (seed 004 B5), signed: reuse scores are computed from these."""
 
     __tablename__ = "memory_injections"
@@ -519,7 +560,7 @@ class MemoryInjection(SignedColumns, Base):
     created_at: Mapped[str] = mapped_column(String(40), default="")
 
 
-class LearningScore(SignedColumns, Base):
+class LearningScore(VersionedColumns, Base):
     """A learning's reuse score (seed 004 B3), signed: promotion reads only verified scores."""
 
     __tablename__ = "learning_scores"
@@ -604,7 +645,7 @@ class FactDocument(Base):
     updated_at: Mapped[datetime] = mapped_column(UTCDateTime(), default=utcnow)
 
 
-class Fact(SignedColumns, Base):
+class Fact(VersionedColumns, Base):
     """A typed, scoped, sourced fact (seed 003). Decision-driving: signed, filtered on read.
 
     `scope`, `tags` and `provenance` are JSON text; `merged_into` names the surviving fact of a
@@ -651,7 +692,7 @@ class Fact(SignedColumns, Base):
     updated_at: Mapped[datetime] = mapped_column(UTCDateTime(), default=utcnow)
 
 
-class FactConflict(SignedColumns, Base):
+class FactConflict(VersionedColumns, Base):
     """A contradiction the LLM consolidation found between facts: never decided without a human."""
 
     __tablename__ = "fact_conflicts"
@@ -724,3 +765,46 @@ class AuditOutbox(SignedColumns, Base):
     data: Mapped[str] = mapped_column(Text, default="null")  # canonical JSON
     salt: Mapped[str] = mapped_column(String(32))  # the event's content salt: finds it in the file after a crash
     created_at: Mapped[str] = mapped_column(String(40), default="")
+
+
+# --- row ledger (issue 24) ---
+
+
+class RowLedger(Base):
+    """The version and signature a versioned row must carry (by table and a hash of its key)."""
+
+    __tablename__ = "row_ledger"
+
+    tbl: Mapped[str] = mapped_column(String(64), primary_key=True)
+    key: Mapped[str] = mapped_column(String(40), primary_key=True)
+    version: Mapped[int] = mapped_column(
+        BigInteger
+    )  # -1: legacy unsigned (sign-rows may sign it); 0: signed before 0017
+    sig: Mapped[str] = mapped_column(String(64), default="")
+
+
+class RowLedgerHead(SignedColumns, Base):
+    """Per table: the signed digest of its ledger entries and its clock (the last row version)."""
+
+    __tablename__ = "row_ledger_heads"
+    __signed_fields__ = ("tbl", "clock", "count", "digest")
+    __signed_manually__ = True
+
+    tbl: Mapped[str] = mapped_column(String(64), primary_key=True)
+    clock: Mapped[int] = mapped_column(BigInteger, default=0)
+    count: Mapped[int] = mapped_column(Integer, default=0)
+    digest: Mapped[str] = mapped_column(String(64), default="")
+
+
+class RowAnchor(SignedColumns, Base):
+    """The ledger heads' clocks as of the session log's head (epoch and head_sig): a ledger head
+    written back from an older state is behind its anchor, and the head is kept by the witness."""
+
+    __tablename__ = "row_anchors"
+    __signed_fields__ = ("workspace", "epoch", "head_sig", "clocks")
+    __signed_manually__ = True
+
+    workspace: Mapped[str] = mapped_column(String(64), primary_key=True, default="")
+    epoch: Mapped[int] = mapped_column(Integer, default=0)
+    head_sig: Mapped[str] = mapped_column(String(64), default="")
+    clocks: Mapped[str] = mapped_column(Text, default="{}")  # canonical JSON {table: clock}

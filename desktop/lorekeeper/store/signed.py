@@ -9,7 +9,9 @@ A row whose signature fails is ignored on read and counted (ERR_UNSIGNED_ENTRY),
 
 from __future__ import annotations
 
-from sqlalchemy import Integer, String
+from typing import TYPE_CHECKING
+
+from sqlalchemy import BigInteger, Integer, String
 from sqlalchemy.orm import Mapped, mapped_column
 
 
@@ -26,3 +28,15 @@ class SignedColumns:
 
     key_version: Mapped[int | None] = mapped_column(Integer, nullable=True)
     sig: Mapped[str | None] = mapped_column(String(64), nullable=True)
+
+
+class VersionedColumns(SignedColumns):
+    """A signed row that cannot be rolled back (issue 24): `row_version` is a per-table monotonic
+    number set at each signed write and covered by the signature, and the row ledger
+    (`lorekeeper.audit.rows`) names the version and signature each row must carry. A row written
+    back from an older state (validly signed, but not the latest) is skipped on read."""
+
+    if TYPE_CHECKING:
+        __tablename__: str
+
+    row_version: Mapped[int | None] = mapped_column(BigInteger, nullable=True)

@@ -1,0 +1,286 @@
+"""The row ledger (issue 24): a validly signed row written back from an older state is detected.
+
+A row signature alone binds the row's fields, not its age: writing back the columns of an
+archived learning as they were before `learn archive` gives a row that verifies. So every
+`VersionedColumns` row also carries `row_version` (covered by its signature), and the store
+keeps three things, all written by the commit hook in the change's own transaction:
+
+- `row_ledger`: per table and row (a hash of the primary key: a purged story's id is not kept in
+  clear), the version and the signature the row must carry now;
+- `row_ledger_heads`: per table, a clock (the last version given) and a signed digest of the
+  table's ledger entries: an additive multiset hash, sum mod 2^256 of a keyed BLAKE2b of each
+  entry (the key derives from the audit key, so nobody without it can compute or balance a term);
+- `row_anchors`: the tables' clocks, written with the session log's signed head each time an
+  event is appended. The head is kept by the witness outside the workspace, so writing back a
+  whole older ledger (rows, entries and head together) leaves a ledger head behind its anchor.
+
+On read (`RowVerifier`), a row is kept only if its signature verifies and it is the row its
+ledger entry names (same version, same signature); a table whose ledger does not verify keeps
+none of its rows (fail closed) and the reason is reported with the count.
+
+The baseline: migration 0017 gives every row that existed then an entry, version 0 when it was
+signed (its signature covers no version) and -1 when it was not: only those -1 rows are the
+legacy rows `audit sign-rows` may sign. A row that appears without a signature later has no
+entry, so it is a forgery, never signed by `sign-rows`.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import json
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from sqlalchemy import inspect as sa_inspect
+from sqlalchemy import select
+from sqlalchemy.orm import Session
+
+from lorekeeper.audit.errors import UnsignedEntryError
+from lorekeeper.audit.signer import Signer
+
+MOD = 1 << 256
+LEGACY_UNSIGNED = -1  # an entry of a row that existed unsigned at migration 0017: sign-rows may sign it
+LEGACY_SIGNED = 0  # a row signed before row versions existed (its signature covers no version)
+_PRF_LABEL = b"lorekeeper/row-ledger/v1"
+
+
+def ledger_key(table: str, pk: Sequence[Any]) -> str:
+    """The ledger's key of a row: keep in step with migration 0017's `ledger_key`."""
+    text = json.dumps([table, *pk], ensure_ascii=False, separators=(",", ":"))
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()[:40]
+
+
+def row_key(row: Any) -> str:
+    mapper = sa_inspect(type(row))
+    return ledger_key(str(row.__tablename__), list(mapper.primary_key_from_instance(row)))
+
+
+def _prf_key(signer: Signer, version: int | None) -> bytes | None:
+    key = signer.key_for(int(version)) if version is not None else None
+    return hmac.new(key, _PRF_LABEL, hashlib.sha256).digest() if key is not None else None
+
+
+def _term(prf: bytes, table: str, key: str, version: int, sig: str) -> int:
+    data = f"{table}\0{key}\0{int(version)}\0{sig}".encode()
+    return int.from_bytes(hashlib.blake2b(data, key=prf, digest_size=32).digest(), "big")
+
+
+def _hex(n: int) -> str:
+    return f"{n % MOD:064x}"
+
+
+def digest_of(prf: bytes, table: str, entries: Iterable[tuple[str, int, str]]) -> int:
+    total = 0
+    for key, version, sig in entries:
+        total += _term(prf, table, key, version, sig)
+    return total % MOD
+
+
+def _head_ok(signer: Signer, head: Any) -> bool:
+    from lorekeeper.audit.rows import verify_row
+
+    return bool(verify_row(signer, head))
+
+
+def _sign(signer: Signer, row: Any) -> None:
+    from lorekeeper.audit.rows import sign_row
+
+    sign_row(signer, row)
+
+
+def _entries(s: Session, table: str) -> list[tuple[str, int, str]]:
+    from lorekeeper.store.models import RowLedger
+
+    rows = s.execute(select(RowLedger.key, RowLedger.version, RowLedger.sig).where(RowLedger.tbl == table))
+    return [(str(k), int(v), str(sig or "")) for k, v, sig in rows]
+
+
+def anchored_clocks(s: Session, signer: Signer, workspace: str) -> dict[str, int] | None:
+    """The tables' clocks as of the last anchor ({} when there is none yet); None when the anchor
+    does not verify (every table is then untrusted: fail closed)."""
+    from lorekeeper.store.models import RowAnchor
+
+    anchor = s.get(RowAnchor, workspace)
+    if anchor is None:
+        return {}
+    if not _head_ok(signer, anchor):
+        return None
+    try:
+        data = json.loads(anchor.clocks or "{}")
+    except ValueError:
+        return None
+    return {str(k): int(v) for k, v in data.items()} if isinstance(data, dict) else None
+
+
+# --------------------------------------------------------------------------- writing
+
+
+def record_rows(
+    s: Session, signer: Signer, rows: Sequence[Any], deleted: Iterable[tuple[str, str]], *, workspace: str = ""
+) -> None:
+    """In the commit hook: give `rows` their new version, sign them, update their ledger entries
+    and their tables' signed heads; drop the entries of `deleted` (table, key) rows."""
+    from lorekeeper.store.models import RowLedger, RowLedgerHead
+
+    by_table: dict[str, list[Any]] = {}
+    for row in rows:
+        by_table.setdefault(str(row.__tablename__), []).append(row)
+    gone: dict[str, set[str]] = {}
+    for table, key in deleted:
+        gone.setdefault(table, set()).add(key)
+    anchors: dict[str, int] | None = None
+    for table in sorted(set(by_table) | set(gone)):
+        head = s.get(RowLedgerHead, table)
+        prf = _prf_key(signer, signer.version)
+        assert prf is not None
+        if head is None:
+            if anchors is None:
+                anchors = anchored_clocks(s, signer, workspace)
+            if anchors is None or anchors.get(table, 0) > 0:
+                raise _ledger_error(table, "its ledger head is missing while the log's anchor names it")
+            entries = _entries(s, table)
+            head = RowLedgerHead(tbl=table, clock=max([v for _k, v, _s in entries] + [0]), count=len(entries))
+            total = digest_of(prf, table, entries)
+            s.add(head)
+        else:
+            if not _head_ok(signer, head):
+                raise _ledger_error(table, "its ledger head does not verify")
+            if head.key_version != signer.version:  # after a rotation: check with the old key, re-key
+                entries = _entries(s, table)
+                old = _prf_key(signer, head.key_version)
+                if old is None or _hex(digest_of(old, table, entries)) != head.digest:
+                    raise _ledger_error(table, "its ledger entries do not match their signed digest")
+                total = digest_of(prf, table, entries)
+            else:
+                total = int(head.digest or "0", 16)
+        clock = int(head.clock or 0) + 1
+        count = int(head.count or 0)
+        todo = by_table.get(table, [])
+        keys = [row_key(r) for r in todo]
+        dropped = sorted(gone.get(table, set()) - set(keys))
+        existing: dict[str, Any] = {}
+        wanted = keys + dropped
+        for i in range(0, len(wanted), 500):
+            chunk = wanted[i : i + 500]
+            for found in s.scalars(select(RowLedger).where(RowLedger.tbl == table, RowLedger.key.in_(chunk))):
+                existing[found.key] = found
+        for row, key in zip(todo, keys, strict=True):
+            row.row_version = clock
+            _sign(signer, row)
+            e = existing.get(key)
+            if e is None:
+                e = RowLedger(tbl=table, key=key, version=clock, sig=row.sig)
+                s.add(e)
+                existing[key] = e
+                count += 1
+            else:
+                total -= _term(prf, table, key, int(e.version), str(e.sig or ""))
+                e.version, e.sig = clock, row.sig
+            total += _term(prf, table, key, clock, str(row.sig))
+        for key in dropped:
+            e = existing.get(key)
+            if e is not None:
+                total -= _term(prf, table, key, int(e.version), str(e.sig or ""))
+                s.delete(e)
+                count -= 1
+        head.clock, head.count, head.digest = clock, count, _hex(total)
+        _sign(signer, head)
+
+
+def anchor(s: Session, signer: Signer, workspace: str, epoch: int, head_sig: str) -> None:
+    """With the session log's head (same transaction): record the tables' clocks, never lower."""
+    from lorekeeper.store.models import RowAnchor, RowLedgerHead
+
+    row = s.get(RowAnchor, workspace)
+    clocks = anchored_clocks(s, signer, workspace) or {}
+    for head in s.scalars(select(RowLedgerHead)):
+        if _head_ok(signer, head):
+            clocks[head.tbl] = max(clocks.get(head.tbl, 0), int(head.clock or 0))
+    if row is None:
+        row = RowAnchor(workspace=workspace)
+        s.add(row)
+    row.epoch, row.head_sig = int(epoch), str(head_sig or "")
+    row.clocks = json.dumps(dict(sorted(clocks.items())), separators=(",", ":"))
+    _sign(signer, row)
+
+
+def _ledger_error(table: str, why: str) -> UnsignedEntryError:
+    return UnsignedEntryError(
+        f"{table}: {why}, so it was changed outside Lorekeeper; nothing is written. Check it "
+        "(`lorekeeper audit status`) and restore a backup (`lorekeeper restore`).",
+        table=table,
+    )
+
+
+# --------------------------------------------------------------------------- reading
+
+
+@dataclass
+class LedgerView:
+    """One table's ledger as verified at one head: what each row must be."""
+
+    table: str
+    trusted: bool
+    reason: str = ""
+    entries: dict[str, tuple[int, str]] = field(default_factory=dict)
+
+    def accepts(self, row: Any) -> bool:
+        if not self.trusted:
+            return False
+        entry = self.entries.get(row_key(row))
+        if entry is None:  # inserted behind Lorekeeper's back (or written back after its deletion)
+            return False
+        version, sig = entry
+        if version <= LEGACY_SIGNED:
+            return bool(row.row_version is None and version == LEGACY_SIGNED and row.sig == sig)
+        return bool(row.row_version == version and row.sig == sig)
+
+    def why(self, row: Any) -> str:
+        if not self.trusted:
+            return self.reason
+        entry = self.entries.get(row_key(row))
+        if entry is None:
+            return "not in the row ledger (inserted outside Lorekeeper)"
+        return f"older than its ledger entry (row version {row.row_version}, ledger {entry[0]})"
+
+
+def load_view(s: Session, signer: Signer, table: str, anchors: dict[str, int] | None) -> tuple[str, LedgerView]:
+    """(cache key, view) of `table`'s ledger as the store holds it now."""
+    from lorekeeper.store.models import RowLedgerHead
+
+    head = s.get(RowLedgerHead, table)
+    if anchors is None:
+        return "", LedgerView(table, False, "the row ledger's anchor does not verify")
+    if head is None:
+        if anchors.get(table, 0) > 0:
+            return "", LedgerView(table, False, "the row ledger's head is missing")
+        entries = _entries(s, table)  # before the table's first signed write since migration 0017
+        return "", LedgerView(table, True, entries={k: (v, sig) for k, v, sig in entries})
+    if not _head_ok(signer, head):
+        return "", LedgerView(table, False, "the row ledger's head does not verify")
+    if int(head.clock or 0) < anchors.get(table, 0):
+        return "", LedgerView(table, False, "the row ledger was written back from an older state")
+    return f"{head.sig}:{anchors.get(table, 0)}", LedgerView(table, True)
+
+
+def fill_view(s: Session, signer: Signer, view: LedgerView) -> LedgerView:
+    """Load and check the entries of a view whose head verified."""
+    from lorekeeper.store.models import RowLedgerHead
+
+    head = s.get(RowLedgerHead, view.table)
+    entries = _entries(s, view.table)
+    prf = _prf_key(signer, head.key_version if head is not None else None)
+    if head is None or prf is None:
+        return LedgerView(view.table, False, "the row ledger's key version is unknown")
+    if len(entries) != int(head.count or 0) or _hex(digest_of(prf, view.table, entries)) != head.digest:
+        return LedgerView(view.table, False, "the row ledger's entries do not match their signed digest")
+    return LedgerView(view.table, True, entries={k: (v, sig) for k, v, sig in entries})
+
+
+def legacy_unsigned_keys(s: Session, table: str) -> set[str]:
+    """The rows migration 0017 found unsigned: the only ones `audit sign-rows` may sign."""
+    from lorekeeper.store.models import RowLedger
+
+    return set(s.scalars(select(RowLedger.key).where(RowLedger.tbl == table, RowLedger.version == LEGACY_UNSIGNED)))
