@@ -81,7 +81,7 @@ SUMMARIES = {
     "sage": "Sage: model-written skill improvements, benchmarked before review.",
     "skills": "The skill library: global skills and project forks, every version kept.",
     "repair": "Rewrite what is missing or out of date in the workspace's derived files (safe to run any time).",
-    "schedule": "The daily scheduled run of a workspace (nightly analysis; retention purge when available; backup).",
+    "schedule": "The daily scheduled run of a workspace (nightly analysis, retention purge, backup).",
     "desktop": "Desktop integration: the menu entry, metainfo and icons in the user's data folders.",
     "market": "Marketplaces: add skill sources, search them, see a skill's fit for a project, install or fork.",
     "mcp": "The MCP server on stdio: skills, prompt, evals, feedback, context, facts and memory tools.",
