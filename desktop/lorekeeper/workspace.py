@@ -110,6 +110,7 @@ class Workspace:
             on_event=audit_hook(audit_log),
             limits=Limits.from_mb(config.get("skills.max_file_mb"), config.get("skills.max_skill_mb")),
         )
+        self.skills.verifier = audit.row_verifier  # issue 24: only verified versions reach skills/
         self.evals = EvalService(store, self.skills)
 
         # learnings, quality tracking, prompt assembly and the model (issue 4)
@@ -287,6 +288,10 @@ class Workspace:
             ws.skills.folder.recover()
         except OSError as exc:
             ws.init_warnings.append(f"the skills folder could not be checked ({exc}); run `lorekeeper repair`")
+        except AuditKeyUnavailableError as exc:  # issue 24: only verified versions are exported
+            ws.init_warnings.append(
+                f"the skills folder was not rebuilt without the key ({exc.code}); run `lorekeeper repair`"
+            )
         return ws
 
     @classmethod
