@@ -230,6 +230,7 @@ class Workspace:
             return embedder_from_config(config)
 
         self.memory = MemoryIndexes(store, layout, embedder)
+        self.memory.verifier = verifier
         self.clarifications = ClarificationService(store, layout, audit_log, sanitizer_llm)
         self.reuse = ReuseService(store, self.learnings, audit_log=audit_log, verifier=verifier, lock=lock)
         counts = {
