@@ -307,7 +307,15 @@ class Workspace:
         ws = cls.open(root)
         ws._init_audit_key()
         if starter:
-            ws.skills.import_path(starter_skills_dir(), message="starter library", record=False)
+            from lorekeeper.audit.rows import KEYLESS_LEGACY
+
+            # issue 24: without a key yet, the starter rows are legacy rows `audit init-key` signs
+            keyless = ws.audit.key_session is None
+            ws.store.info[KEYLESS_LEGACY] = keyless
+            try:
+                ws.skills.import_path(starter_skills_dir(), message="starter library", record=False)
+            finally:
+                ws.store.info.pop(KEYLESS_LEGACY, None)
         if demo:
             report = load_demo(
                 root=ws.root,
