@@ -110,6 +110,7 @@ class Workspace:
             on_event=audit_hook(audit_log),
             limits=Limits.from_mb(config.get("skills.max_file_mb"), config.get("skills.max_skill_mb")),
         )
+        self.skills.verifier = audit.row_verifier  # issue 24: only verified versions reach skills/
         self.evals = EvalService(store, self.skills)
 
         # learnings, quality tracking, prompt assembly and the model (issue 4)
@@ -229,6 +230,7 @@ class Workspace:
             return embedder_from_config(config)
 
         self.memory = MemoryIndexes(store, layout, embedder)
+        self.memory.verifier = verifier
         self.clarifications = ClarificationService(store, layout, audit_log, sanitizer_llm)
         self.reuse = ReuseService(store, self.learnings, audit_log=audit_log, verifier=verifier, lock=lock)
         counts = {
@@ -287,6 +289,10 @@ class Workspace:
             ws.skills.folder.recover()
         except OSError as exc:
             ws.init_warnings.append(f"the skills folder could not be checked ({exc}); run `lorekeeper repair`")
+        except AuditKeyUnavailableError as exc:  # issue 24: only verified versions are exported
+            ws.init_warnings.append(
+                f"the skills folder was not rebuilt without the key ({exc.code}); run `lorekeeper repair`"
+            )
         return ws
 
     @classmethod
@@ -301,7 +307,15 @@ class Workspace:
         ws = cls.open(root)
         ws._init_audit_key()
         if starter:
-            ws.skills.import_path(starter_skills_dir(), message="starter library", record=False)
+            from lorekeeper.audit.rows import KEYLESS_LEGACY
+
+            # issue 24: without a key yet, the starter rows are legacy rows `audit init-key` signs
+            keyless = ws.audit.key_session is None
+            ws.store.info[KEYLESS_LEGACY] = keyless
+            try:
+                ws.skills.import_path(starter_skills_dir(), message="starter library", record=False)
+            finally:
+                ws.store.info.pop(KEYLESS_LEGACY, None)
         if demo:
             report = load_demo(
                 root=ws.root,

@@ -116,6 +116,10 @@ def test_init_without_keyring_backend_warns_and_deterministic_commands_still_wor
     assert r.returncode == 0, r.stderr
     r = run_cli("--workspace", str(root), "audit", "status", "--json")
     assert r.returncode == 0 and json.loads(r.stdout)["key_version"] == 1
+    # issue 24: the starter skills written before the key existed are its legacy rows, signed by init-key
+    assert json.loads(r.stdout)["unsigned_entries"]["total"] == 0
+    r = run_cli("--workspace", str(root), "skills", "verify", "--json")
+    assert r.returncode == 0 and json.loads(r.stdout)["ok"], r.stdout
 
 
 def test_unknown_provider_is_a_configuration_error_not_a_fallback(workspace: Workspace):

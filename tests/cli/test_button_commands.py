@@ -387,16 +387,17 @@ def test_gui_paths_sign_fork_deletion_import_and_save(workspace, tmp_path: Path)
     assert lib.take_audit_warnings() == []
 
 
-def test_skills_import_without_the_key_fails_closed(workspace, tmp_path: Path, no_key):
+def test_skills_import_without_the_key_exits_4_and_writes_nothing(workspace, tmp_path: Path, no_key):
+    # issue 24: skill versions are signed rows; without the key the import fails closed
     src = tmp_path / "imp" / "cli-imported"
     src.mkdir(parents=True)
     (src / "SKILL.md").write_text(
         "---\nname: cli-imported\ndescription: An imported skill for the audit test.\n---\n\nBody\n", encoding="utf-8"
     )
     r = cli(workspace, "skills", "import", str(src.parent))
-    assert r.returncode == 4 and "ERR_AUDIT_KEY_UNAVAILABLE" in r.stderr, r.stderr  # issue 24: signed or nothing
+    assert r.returncode == 4 and "ERR_AUDIT_KEY_UNAVAILABLE" in r.stderr
+    assert not workspace.skills.exists("cli-imported")
     assert not (workspace.root / "skills" / "cli-imported").exists()
-    assert "cli-imported" not in cli(workspace, "skills", "list").stdout
 
 
 # --------------------------------------------------------------------------- quality and the demo

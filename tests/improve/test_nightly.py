@@ -150,9 +150,9 @@ def test_nightly_on_postgresql(tmp_path, pg_url):
     root.mkdir()
     (root / "lorekeeper.toml").write_text(f'[store]\nurl = "{pg_url}"\n', encoding="utf-8")
     with Workspace.open(root) as ws:
+        ws.audit.init_key()  # issue 24: skill versions are signed rows, written with the key
         ws.skills.import_path(Path(__file__).resolve().parents[2] / "skills")
         ws.skills.set_rules("code-review", None, [FORCE_RULE])
-        ws.audit.init_key()
         record(ws, "code-review", None, passed=[True, False, False])
         summary = ws.improve.run_nightly()
         assert created_skills(summary) == ["code-review"]

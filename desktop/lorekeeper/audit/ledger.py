@@ -189,6 +189,28 @@ def record_rows(
         _sign(signer, head)
 
 
+def record_keyless(s: Session, rows: Sequence[Any], deleted: Iterable[tuple[str, str]]) -> None:
+    """A workspace that never had a key: its rows are legacy (version -1, unsigned) until
+    `audit init-key` signs them. Refused once a table's ledger is signed (fail closed)."""
+    from lorekeeper.store.models import RowLedger, RowLedgerHead
+
+    tables = {str(r.__tablename__) for r in rows} | {t for t, _k in deleted}
+    for table in tables:
+        if s.get(RowLedgerHead, table) is not None:
+            raise _ledger_error(table, "its ledger is signed, so it is not written without the key")
+    for table, key in deleted:
+        e = s.get(RowLedger, (table, key))
+        if e is not None:
+            s.delete(e)
+    for row in rows:
+        table, key = str(row.__tablename__), row_key(row)
+        e = s.get(RowLedger, (table, key))
+        if e is None:
+            s.add(RowLedger(tbl=table, key=key, version=LEGACY_UNSIGNED, sig=""))
+        else:
+            e.version, e.sig = LEGACY_UNSIGNED, ""
+
+
 def anchor(s: Session, signer: Signer, workspace: str, epoch: int, head_sig: str) -> None:
     """With the session log's head (same transaction): record the tables' clocks, never lower."""
     from lorekeeper.store.models import RowAnchor, RowLedgerHead

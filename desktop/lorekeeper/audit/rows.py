@@ -38,6 +38,7 @@ from lorekeeper.audit.ledger import (
     fill_view,
     legacy_unsigned_keys,
     load_view,
+    record_keyless,
     record_rows,
     row_key,
 )
@@ -286,6 +287,10 @@ def signed_models() -> dict[str, type[SignedColumns]]:
 ALLOW_UNSIGNED = "lorekeeper_sign_unsigned"  # session.info: `sign_unsigned` signs legacy rows
 REFUSED_UNSIGNED = "lorekeeper_refused_unsigned"  # session.info: per table, unsigned rows sign-rows refused
 _DELETED = "lorekeeper_versioned_deleted"
+# store.info: a workspace that has never had a key (`init` without a keyring, or before the Vault
+# key is provisioned) writes its starter rows unsigned, recorded as legacy rows in the ledger:
+# `audit init-key` signs them (they predate signing in this workspace)
+KEYLESS_LEGACY = "lorekeeper_keyless_legacy"
 _PENDING = "lorekeeper_rows_to_sign"
 _SIGNING = "lorekeeper_signing_now"
 
@@ -349,7 +354,7 @@ def install_row_signing(store: Store, signer: Callable[[], Signer], *, workspace
                 continue
             if id(obj) in pending or not s.is_modified(obj):
                 continue
-            legacy = s.info.get(ALLOW_UNSIGNED) and not _old_values(obj).get("sig")
+            legacy = (s.info.get(ALLOW_UNSIGNED) or store.info.get(KEYLESS_LEGACY)) and not _old_values(obj).get("sig")
             if not legacy and not _verifies_before(signer(), obj, s):
                 ident = sa_inspect(obj).identity
                 table = str(getattr(obj, "__tablename__", type(obj).__name__))
@@ -370,6 +375,10 @@ def install_row_signing(store: Store, signer: Callable[[], Signer], *, workspace
         deleted: set[tuple[str, str]] = s.info.pop(_DELETED, set())
         rows = [o for o in pending.values() if o in s and not sa_inspect(o).deleted and not sa_inspect(o).was_deleted]
         if not rows and not deleted:
+            return
+        if store.info.get(KEYLESS_LEGACY):
+            with s.no_autoflush:
+                record_keyless(s, [r for r in rows if isinstance(r, VersionedColumns)], deleted)
             return
         sign = signer()  # raises when the key is unavailable: the transaction rolls back
         versioned = [r for r in rows if isinstance(r, VersionedColumns)]

@@ -14,6 +14,8 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
+from sqlalchemy import select
+
 from lorekeeper.audit.errors import CAUSE_TITLES, AuditKeyUnavailableError
 from lorekeeper.audit.log import OWN_ROTATIONS, SessionLog, VerifyReport
 from lorekeeper.audit.providers import KeyProvider, provider_from_config
@@ -234,6 +236,15 @@ class AuditService:
         if record:
             event = self.log.append(EVENT_KEY_CREATED, {"provider": session.provider, "key_version": loaded.version})
             out["event_sig"] = event["sig"]
+        # issue 24: the rows written before this workspace had a key (a keyless `init`) are its
+        # legacy rows: signed now, as `audit sign-rows` would
+        from lorekeeper.audit.ledger import LEGACY_UNSIGNED
+        from lorekeeper.store.models import RowLedger
+
+        with self.store.session() as s:
+            legacy = s.scalar(select(RowLedger.key).where(RowLedger.version == LEGACY_UNSIGNED).limit(1))
+        if legacy is not None and record:
+            out["legacy_rows_signed"] = sum(self.sign_unsigned_rows().values())
         return out
 
     def rotate(self) -> dict[str, Any]:

@@ -272,15 +272,20 @@ def import_cmd(
 @json_option
 @handle_errors
 def verify_cmd(name: str | None, project: str | None, workspace_dir: Path | None, as_json: bool) -> None:
-    """Check that the stored files of each skill's current version are the bytes Lorekeeper wrote.
+    """Check that each skill's current version (SKILL.md, rules, files manifest, file bytes) is
+    what Lorekeeper signed and wrote.
 
-    A file whose bytes no longer match their SHA-256 was changed outside Lorekeeper (the Skills
-    panel shows the same warning): listed with ERR_UNSIGNED_ENTRY, exit 1. No key is needed."""
+    A file whose bytes no longer match their SHA-256, or a version whose signed row does not
+    verify or was written back from an older state, was changed outside Lorekeeper (the Skills
+    panel shows the same warning): listed with ERR_UNSIGNED_ENTRY, exit 1. Needs the key (issue 24)."""
     from lorekeeper.skills.integrity import TAMPERED_CODE, tampered_files
 
     with open_workspace(workspace_dir) as ws:
+        ws.audit.require_key()  # the signed rows are checked with it (fail closed: exit 4 without)
         only = (name, _scope(ws, name, project)) if name else None
         bad = tampered_files(ws.store, only)
+        for key, why in ws.skills.forged(only).items():
+            bad.setdefault(key, []).extend(why)
     rows: list[dict[str, Any]] = [
         {"skill": n, "project": p or None, "files": files} for (n, p), files in sorted(bad.items())
     ]

@@ -7,6 +7,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -102,12 +103,19 @@ def learning_doc(row: Learning) -> Doc:
     )
 
 
-def load_docs(store: Store, corpus: str) -> list[Doc]:
+def load_docs(store: Store, corpus: str, keep: Callable[[list[Any]], list[Any]] | None = None) -> list[Doc]:
+    """The corpus's documents; `keep` filters the rows first (issue 24: the session's row verifier,
+    so a row forged or written back in the database never reaches an index or a search result)."""
     check_corpus(corpus)
+
+    def kept(rows: Any) -> list[Any]:
+        out = list(rows)
+        return keep(out) if keep is not None else out
+
     with store.session() as s:
         if corpus == "notes":
-            return [note_doc(n) for n in s.scalars(select(ResearchNote).order_by(ResearchNote.path))]
+            return [note_doc(n) for n in kept(s.scalars(select(ResearchNote).order_by(ResearchNote.path)))]
         if corpus == "clarifications":
-            return [clarification_doc(c) for c in s.scalars(select(Clarification).order_by(Clarification.story))]
+            return [clarification_doc(c) for c in kept(s.scalars(select(Clarification).order_by(Clarification.story)))]
         rows = s.scalars(select(Learning).where(Learning.status == "active").order_by(Learning.id))
-        return [learning_doc(r) for r in rows]
+        return [learning_doc(r) for r in kept(rows)]

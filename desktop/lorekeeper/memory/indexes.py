@@ -113,6 +113,7 @@ class MemoryIndexes:
         self._bm25: dict[str, tuple[int, Bm25]] = {}
         self._status: dict[str, tuple[tuple[object, ...], IndexStatus]] = {}
         self._positions: dict[str, tuple[int, dict[int, int]]] = {}
+        self.verifier: Callable[[], Any] | None = None  # issue 24: set by the workspace (rows verified on read)
 
     # ------------------------------------------------------------------ pieces
     def embedder(self) -> Embedder:
@@ -132,7 +133,12 @@ class MemoryIndexes:
         hit = self._docs.get(corpus)
         if hit and hit[0] == rev:
             return hit[1]
-        docs = load_docs(self.store, corpus)
+        verifier = self.verifier() if self.verifier is not None else None
+        docs = load_docs(
+            self.store,
+            corpus,
+            (lambda rows: verifier.filter(rows, purpose=f"memory {corpus}")) if verifier is not None else None,
+        )
         self._docs[corpus] = (rev, docs)
         return docs
 

@@ -222,6 +222,13 @@ class StoryService:
             )
             own = s.get(Clarification, sid)
             notes = list(s.scalars(select(ResearchNote)))
+        # issue 18/24: only verified rows are injected (signed, and the version the ledger names)
+        verifier = self.verifier()
+        rows = verifier.filter(rows, purpose="story injection")
+        clar = verifier.filter(clar, purpose="story injection")
+        notes = verifier.filter(notes, purpose="story injection")
+        if own is not None and not verifier.filter([own], purpose="story injection"):
+            own = None
         scores = self.reuse.live_scores([r.id for r in rows])
         rows.sort(key=lambda r: (-scores.get(r.id, 0.0), -r.created_at.timestamp(), -r.id))
         inj.available = {"learnings": len(rows), "notes": len(notes), "clarifications": len(clar)}

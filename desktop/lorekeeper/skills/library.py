@@ -50,7 +50,16 @@ from lorekeeper.skills.spec import (
     validate_name,
 )
 from lorekeeper.store.engine import Store
-from lorekeeper.store.models import GLOBAL, Project, Skill, SkillBlob, SkillVersion, SkillVersionFile, utcnow
+from lorekeeper.store.models import (
+    GLOBAL,
+    Project,
+    Skill,
+    SkillBlob,
+    SkillVersion,
+    SkillVersionFile,
+    files_digest_in,
+    utcnow,
+)
 from lorekeeper.store.scopes import validate_project
 
 # Called after each committed change with (event name, plain data): the signed audit chain hooks in
@@ -217,6 +226,47 @@ class SkillLibrary:
         self.folder = SkillFolder(self)
         self.on_event = on_event  # saves, rule edits, restores, forks, fork deletions, imports: signed
         self.audit_warnings: list[str] = []
+        # issue 24: the session's row verifier (set by the workspace): a skill or skill version that
+        # does not verify, is older than its ledger entry or whose files manifest changed is never
+        # exported to skills/ (agents read that folder)
+        self.verifier: Callable[[], Any] | None = None
+        self.forged_skipped: set[tuple[str, str]] = set()
+
+    def _verified(self, s: Session, sk: Skill, v: SkillVersion) -> bool:
+        """The skill row, its current version and its files manifest are the ones Lorekeeper signed."""
+        if self.verifier is None or self.store.info.get("lorekeeper_keyless_legacy"):
+            return True  # (the starter rows a keyless `init` writes in this process: legacy, unsigned)
+        verifier = self.verifier()
+        kept = verifier.filter([sk], purpose="skills export")
+        kept_v = verifier.filter([v], purpose="skills export") if kept else []
+        return bool(kept_v) and v.files_digest == files_digest_in(s, v.id)
+
+    def forged(self, only: tuple[str, str] | None = None) -> dict[tuple[str, str], builtins.list[str]]:
+        """(name, project) -> what of the current version does not verify (needs the verifier)."""
+        out: dict[tuple[str, str], builtins.list[str]] = {}
+        if self.verifier is None:
+            return out
+        verifier = self.verifier()
+        with self.store.session() as s:
+            q = select(Skill)
+            if only is not None:
+                q = q.where(Skill.name == only[0], Skill.project == only[1])
+            for sk in s.scalars(q):
+                if not verifier.filter([sk], purpose="skills verify"):
+                    out[(sk.name, sk.project)] = ["the skill row (current version) does not verify"]
+                    continue
+                v = s.scalar(
+                    select(SkillVersion).where(
+                        SkillVersion.skill_id == sk.id, SkillVersion.version == sk.current_version
+                    )
+                )
+                if v is None:
+                    out[(sk.name, sk.project)] = ["its current version is missing"]
+                elif not verifier.filter([v], purpose="skills verify"):
+                    out[(sk.name, sk.project)] = [f"{SKILL_FILE}, rules and files of version {v.version} do not verify"]
+                elif v.files_digest != files_digest_in(s, v.id):
+                    out[(sk.name, sk.project)] = [f"the files manifest of version {v.version} was changed"]
+        return out
 
     def _emit(self, name: str, data: dict[str, object]) -> None:
         if self.on_event is not None:
@@ -852,6 +902,9 @@ class SkillLibrary:
                 select(SkillVersion).where(SkillVersion.skill_id == sk.id, SkillVersion.version == sk.current_version)
             )
             assert v is not None
+            if not self._verified(s, sk, v):  # issue 24: a forged version never reaches skills/
+                self.forged_skipped.add((name, project))
+                return None
             files = _manifest(s, v.id)
             content, evals = v.content, v.evals
         main = {SKILL_FILE: content.encode("utf-8")}

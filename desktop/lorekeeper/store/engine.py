@@ -188,6 +188,7 @@ class Store:
         # transaction it deadlocked with a process that held the log lock and waited for the store
         # (measured: 15 s waits per concurrent import on PostgreSQL).
         self.before_write: list[Callable[[], None]] = []
+        self.info: dict[str, Any] = {}  # flags for the write hooks (e.g. audit.rows.KEYLESS_LEGACY)
         self.feed = feed_mod.ChangeFeed(self)  # change sets: this process's commits, others' by poll()
         if migrate:
             try:
