@@ -102,6 +102,7 @@ class Workspace:
                 _ = audit.log
 
         store.before_write.append(open_audit_before_first_write)
+        store.write_guards.append(audit.guard_write)  # no key or a broken chain: no write (issue 24)
 
         # skill saves, rule edits, forks, fork deletions and imports are signed in ws.audit.log
         self.skills = SkillLibrary(
@@ -299,6 +300,12 @@ class Workspace:
         atomic_write_text(root / CONFIG_NAME, default_config_text())
         ensure_workspace_id(root / CONFIG_NAME)  # names this workspace's audit key
         ws = cls.open(root)
+        with ws.store.unguarded():  # creating the workspace: without a keyring it still gets its skills
+            ws._init(demo=demo, starter=starter)
+        return ws
+
+    def _init(self, *, demo: bool, starter: bool) -> None:
+        ws = self
         ws._init_audit_key()
         if starter:
             ws.skills.import_path(starter_skills_dir(), message="starter library", record=False)
@@ -314,7 +321,6 @@ class Workspace:
             record_demo_audit(ws.audit, ws.skills, report)
             load_memory_demo(root=ws.root, ws=ws)
             load_demo_facts(ws.root, ws.facts, warnings=ws.init_warnings)  # candidates + one conflict (issue 11)
-        return ws
 
     def _init_audit_key(self) -> None:
         """With the keyring provider, a new workspace gets its audit key; without a keyring it

@@ -387,15 +387,17 @@ def test_gui_paths_sign_fork_deletion_import_and_save(workspace, tmp_path: Path)
     assert lib.take_audit_warnings() == []
 
 
-def test_skills_import_without_the_key_is_kept_and_reported_unsigned(workspace, tmp_path: Path, no_key):
+def test_skills_import_without_the_key_fails_closed(workspace, tmp_path: Path, no_key):
+    """Issue 24 (5): no key, no event, so no import (it used to be kept and reported unsigned)."""
     src = tmp_path / "imp" / "cli-imported"
     src.mkdir(parents=True)
     (src / "SKILL.md").write_text(
         "---\nname: cli-imported\ndescription: An imported skill for the audit test.\n---\n\nBody\n", encoding="utf-8"
     )
     r = cli(workspace, "skills", "import", str(src.parent))
-    assert r.returncode == 0 and "created: cli-imported" in r.stdout
-    assert "skills_imported was saved but not signed" in r.stderr
+    assert r.returncode == 4 and "ERR_AUDIT_KEY_UNAVAILABLE" in r.stderr
+    assert "cli-imported" not in [s.name for s in workspace.skills.list()]
+    assert not (workspace.root / "skills" / "cli-imported").exists()
 
 
 # --------------------------------------------------------------------------- quality and the demo

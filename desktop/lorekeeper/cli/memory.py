@@ -114,9 +114,11 @@ def search_cmd(
     flt = Filters.of(impact, verdict, domain, project)
     with open_workspace(workspace_dir) as ws:
         story = check_story_id(trace_story) if trace_story else None
+        if story:  # a traced search writes: no key or a broken chain, no search (not even an index build)
+            ws.audit.check_writable()
         hits = [h.to_dict() for h in ws.memory.search(query, corpus, filters=flt, top=top, mode=mode)]
         if story:  # the trace is written before the results are shown (fail closed)
-            ws.audit.log.append(
+            ws.audit.log.record(
                 "memory_search",
                 {
                     "story_id": story,
