@@ -108,7 +108,7 @@ class Workspace:
         self.skills = SkillLibrary(
             store,
             root / "skills",
-            on_event=audit_hook(audit_log),
+            on_event=audit_hook(audit_log, fail_closed=True),  # in the change's transaction (issue 24)
             limits=Limits.from_mb(config.get("skills.max_file_mb"), config.get("skills.max_skill_mb")),
         )
         self.evals = EvalService(store, self.skills)

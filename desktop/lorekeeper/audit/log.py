@@ -702,6 +702,9 @@ class SessionLog:
         """Add the event to the outbox in the current store transaction (its own one when none is
         open): it commits with the change it records, or not at all. After the commit it is written
         to the day file (`flush=False`: later, by `flush_outbox`). Returns the outbox row id."""
+        return self._record(type, data, story=story, flush=flush)[0]
+
+    def _record(self, type: str, data: Any, *, story: str | None, flush: bool) -> tuple[int, dict[str, Any]]:
         from lorekeeper.store.models import AuditOutbox
 
         content = self._content(type, data, story)
@@ -720,7 +723,14 @@ class SessionLog:
             sign_row(self.signer, row)
             if flush:
                 self.store.after_commit(s, self._flush_after_commit)
-            return int(row.id)
+            return int(row.id), content
+
+    def record_ref(self, type: str, data: Any = None, *, story: str | None = None) -> str:
+        """`record` inside the caller's transaction (issue 24: the change and its event commit
+        together or not at all); returns the `content_sha256` the written event's signed header
+        will carry, so a row can name its event before the event reaches the day file."""
+        _row_id, content = self._record(type, data, story=story, flush=True)
+        return content_hash(content)
 
     def last_event(self) -> dict[str, Any] | None:
         """The event the head names (its header), or None."""
