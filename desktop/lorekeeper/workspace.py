@@ -134,7 +134,7 @@ class Workspace:
             quality=self.quality,
             learnings=self.learnings,
             answers=AnswerLog(store),  # answers by interaction id: `feedback`, `fixit` from the CLI
-            on_event=audit_hook(audit_log),  # feedback and Fix It events signed in ws.audit.log
+            on_event=audit_hook(audit_log, fail_closed=True),  # feedback and Fix It events, in their transaction
         )
         # ask: cited answers over skills, learnings and documents; more corpora register (issue 14)
         self.ask = AskService(
