@@ -80,6 +80,13 @@ def prepared(tmp_path_factory: pytest.TempPathFactory, workspace_templates) -> I
 
     market = make_marketplace(tmp / "team-market")
     _ok(root, "market", "add", str(market))
+    market2 = make_marketplace(tmp / "second" / "team-market-2")
+    listing = market2 / ".claude-plugin" / "marketplace.json"
+    listing.write_text(
+        listing.read_text(encoding="utf-8").replace('"team-market"', '"second-market"'), encoding="utf-8"
+    )
+    doc2 = tmp / "runbook.md"
+    doc2.write_text("# Runbook\n\nRestart the exporter before the close.\n", encoding="utf-8")
     new_skill = tmp / "import" / "matrix-skill"
     new_skill.mkdir(parents=True)
     (new_skill / "SKILL.md").write_text(SKILL_MD.format(name="matrix-skill"), encoding="utf-8")
@@ -118,12 +125,17 @@ def prepared(tmp_path_factory: pytest.TempPathFactory, workspace_templates) -> I
         "src": str(src),
         "md": str(md),
         "out": str(tmp / "pack.md"),
+        "doc": str(doc),
+        "doc2": str(doc2),
+        "market2": str(market2),
+        "scenario": "Review this diff: it force-pushes to main.",
     }
     yield Prepared(root, tmp, ids)
 
 
 # ---------------------------------------------------------------------------- the commands
 
+QUOTE = ["--document", "{doc}", "--quote", "Every export is written atomically."]
 WRITING: dict[str, list[str]] = {
     "skills import": ["skills", "import", "{import}"],
     "skills fork": ["skills", "fork", "code-review", "--project", "other-project"],
@@ -149,6 +161,18 @@ WRITING: dict[str, list[str]] = {
     "learn promote": ["learn", "promote"],
     "eval (recorded)": ["eval", "--skill", "code-review", "--response", "{response}"],
     "nightly": ["nightly", "--all-time"],
+    "facts add": ["facts", "add", "--project", PROJECT, "--type", "pitfall", "--statement", "Matrix pitfall", *QUOTE],
+    "facts edit": ["facts", "edit", "{fact}", "--statement", "Exports are always written atomically"],
+    "facts ingest": ["facts", "ingest", "{doc2}", "--project", PROJECT, "--no-extract"],
+    "facts settings": ["facts", "settings", "--project", PROJECT, "--approved-only"],
+    "learn edit": ["learn", "edit", "{learning}", "--rule", "Edited by the matrix"],
+    "skills unfork": ["skills", "unfork", "code-review", "--project", PROJECT],
+    "market add": ["market", "add", "{market2}"],
+    "market remove": ["market", "remove", "team-market"],
+    "memory collect": ["memory", "collect"],
+    "memory index": ["memory", "index"],
+    "purge --retention": ["purge", "--retention", "--today", "2099-01-01", "-q"],
+    "bench scenarios --add": ["bench", "scenarios", "code-review", "--add", "{scenario}"],
 }
 CLARIFY = ["clarify", "PD-902", "--domain", "billing", "--project", PROJECT, "--yes"]
 
@@ -251,11 +275,14 @@ class Broken:
             os.replace(self.kept, self.day)
 
 
-MODES = ["failing backend", "missing", "garbled", "broken chain"]
+# every command with a failing keyring backend and with a broken chain; a missing or garbled key
+# takes the same path (the key session refuses to start), so a sample of commands covers them
+SAMPLE = ["skills import", "market install", "story start", "purge --force", "facts approve", "feedback down"]
+CASES = [(c, m) for c in [*WRITING, "clarify"] for m in ("failing backend", "broken chain")]
+CASES += [(c, m) for c in SAMPLE for m in ("missing", "garbled")]
 
 
-@pytest.mark.parametrize("mode", MODES)
-@pytest.mark.parametrize("command", [*WRITING, "clarify"])
+@pytest.mark.parametrize(("command", "mode"), CASES)
 def test_a_writing_command_exits_4_and_writes_nothing(prepared: Prepared, mode: str, command: str) -> None:
     args = _args(prepared, CLARIFY if command == "clarify" else WRITING[command])
     with Broken(mode, prepared.root) as broken:

@@ -47,6 +47,8 @@ def index_cmd(corpus: str | None, workspace_dir: Path | None, as_json: bool) -> 
     """(Re)build the FAISS index, embeddings and cache of each corpus from the store."""
     out = []
     with open_workspace(workspace_dir) as ws:
+        # an explicit rebuild writes the index files from rows it must verify: fail closed (issue 24)
+        ws.audit.check_writable()
         for c in [corpus] if corpus else list(CORPORA):
 
             def progress(done: int, total: int, c: str = c) -> None:
