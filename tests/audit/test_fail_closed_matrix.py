@@ -299,3 +299,31 @@ def test_deterministic_commands_work_without_any_keyring(prepared: Prepared, com
     args = _args(prepared, DETERMINISTIC[command])
     r = _lk(prepared.root, *args, env=KEYLESS_ENV)
     assert r.returncode == 0, (r.stdout[-400:], r.stderr[-800:])
+
+
+def test_a_sealed_vault_fails_every_write_closed(tmp_path: Path, bao_factory, monkeypatch) -> None:
+    """The Vault provider, sealed after the key was made: the same refusal, nothing written."""
+    from audit_helpers import make_vault_workspace
+
+    from lorekeeper.workspace import Workspace
+
+    server = bao_factory()
+    root = make_vault_workspace(tmp_path / "sealed", server.addr, "lk/failclosed")
+    monkeypatch.setenv("VAULT_TOKEN", server.token)
+    with Workspace.open(root) as ws:
+        ws.audit.init_key()
+        ws.learnings.add("Signed while Vault was open")
+    assert server.bao("operator", "seal").returncode == 0
+    skill = tmp_path / "import" / "sealed-skill"
+    skill.mkdir(parents=True)
+    (skill / "SKILL.md").write_text(SKILL_MD.format(name="sealed-skill"), encoding="utf-8")
+    for args in (
+        ["skills", "import", str(skill)],
+        ["story", "start", "PD-903", "--domain", "billing", "--project", PROJECT],
+        ["learn", "add", "Written while sealed"],
+        ["schedule", "run"],
+    ):
+        before = snapshot(root)
+        r = _lk(root, *args)
+        assert r.returncode == 4 and "ERR_AUDIT_KEY_UNAVAILABLE" in r.stdout + r.stderr, (args, r.stderr[-400:])
+        assert diff(before, snapshot(root)) == [], args
