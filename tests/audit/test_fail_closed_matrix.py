@@ -178,7 +178,8 @@ CLARIFY = ["clarify", "PD-902", "--domain", "billing", "--project", PROJECT, "--
 
 DETERMINISTIC: dict[str, list[str]] = {
     "route": ["route", "review this pull request"],
-    "eval --no-record": ["eval", "--rules", "{rules}", "--response", "{response}", "--no-record"],
+    "eval --rules --no-record": ["eval", "--rules", "{rules}", "--response", "{response}", "--no-record"],
+    "eval --skill --no-record": ["eval", "--skill", "code-review", "--response", "{response}", "--no-record"],
     "ctx pack": ["ctx", "pack", "{src}", "--budget", "4000", "-o", "{out}"],
     "ctx overview": ["ctx", "overview", "{src}"],
 }
@@ -295,10 +296,20 @@ def test_a_writing_command_exits_4_and_writes_nothing(prepared: Prepared, mode: 
 
 
 @pytest.mark.parametrize("command", list(DETERMINISTIC))
-def test_deterministic_commands_work_without_any_keyring(prepared: Prepared, command: str) -> None:
+def test_deterministic_commands_never_load_the_key(
+    prepared: Prepared, command: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from lorekeeper.audit.service import AuditService
+
+    def no_key(_self: AuditService) -> None:
+        raise AssertionError(f"{command} asked for the audit key")
+
+    monkeypatch.setattr(AuditService, "require_key", no_key)
     args = _args(prepared, DETERMINISTIC[command])
+    before = snapshot(prepared.root)
     r = _lk(prepared.root, *args, env=KEYLESS_ENV)
     assert r.returncode == 0, (r.stdout[-400:], r.stderr[-800:])
+    assert diff(before, snapshot(prepared.root)) == []
 
 
 def test_a_sealed_vault_fails_every_write_closed(tmp_path: Path, bao_factory, monkeypatch) -> None:
