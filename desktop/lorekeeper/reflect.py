@@ -170,6 +170,11 @@ class ReflectLoop:
     ) -> Answer:
         """Evaluate an answer against each routed skill's rules and record the quality events.
         `source`: the eval runs' origin (the Playground's, or an agent's through MCP or a hook)."""
+        # the eval runs, the quality events and the stored answer: one commit (issue 24)
+        with self.quality.store.write():
+            return self._check(prompt, text, model=model, truncated=truncated, source=source)
+
+    def _check(self, prompt: AssembledPrompt, text: str, *, model: str, truncated: bool, source: str) -> Answer:
         interaction = uuid.uuid4().hex
         project = prompt.project
         results: list[RuleResult] = []
@@ -237,9 +242,11 @@ class ReflectLoop:
         return learning, fixed
 
     def save_fix(self, answer: Answer, rule: str) -> LearningInfo:
-        """Fix It, first half: the correction becomes a learning (source fixit)."""
-        learning = self.learnings.add(rule, project=answer.project or None, source="fixit")
-        self._emit("answer_fixed", {"interaction": answer.interaction, "learning": learning.id, **_about(answer)})
+        """Fix It, first half: the correction becomes a learning (source fixit); the learning and
+        both events are one commit (issue 24)."""
+        with self.quality.store.write():
+            learning = self.learnings.add(rule, project=answer.project or None, source="fixit")
+            self._emit("answer_fixed", {"interaction": answer.interaction, "learning": learning.id, **_about(answer)})
         return learning
 
     def fix_prompt(self, answer: Answer, learning: LearningInfo) -> AssembledPrompt:
@@ -253,24 +260,29 @@ class ReflectLoop:
         )
 
     def thumbs_up(self, answer: Answer) -> None:
-        self.quality.log_feedback(answer.skills, answer.project, True, interaction=answer.interaction)
-        self._emit("answer_feedback", {"interaction": answer.interaction, "positive": True, **_about(answer)})
+        with self.quality.store.write():  # the feedback rows and their event: one commit (issue 24)
+            self.quality.log_feedback(answer.skills, answer.project, True, interaction=answer.interaction)
+            self._emit("answer_feedback", {"interaction": answer.interaction, "positive": True, **_about(answer)})
 
     def thumbs_down(self, answer: Answer, reason: str = "") -> LearningInfo:
-        learning = self.learnings.add(
-            negative_rule(answer.text, reason), project=answer.project or None, source="negative"
-        )
-        self.quality.log_feedback(answer.skills, answer.project, False, interaction=answer.interaction, reason=reason)
-        self._emit(
-            "answer_feedback",
-            {
-                "interaction": answer.interaction,
-                "positive": False,
-                "reason": " ".join(reason.split()),
-                "learning": learning.id,
-                **_about(answer),
-            },
-        )
+        """The learning, the negative feedback rows and both events: one commit (issue 24; it was 5)."""
+        with self.quality.store.write():
+            learning = self.learnings.add(
+                negative_rule(answer.text, reason), project=answer.project or None, source="negative"
+            )
+            self.quality.log_feedback(
+                answer.skills, answer.project, False, interaction=answer.interaction, reason=reason
+            )
+            self._emit(
+                "answer_feedback",
+                {
+                    "interaction": answer.interaction,
+                    "positive": False,
+                    "reason": " ".join(reason.split()),
+                    "learning": learning.id,
+                    **_about(answer),
+                },
+            )
         return learning
 
 

@@ -102,12 +102,13 @@ class Workspace:
                 _ = audit.log
 
         store.before_write.append(open_audit_before_first_write)
+        store.write_guards.append(audit.guard_write)  # no key or a broken chain: no write (issue 24)
 
         # skill saves, rule edits, forks, fork deletions and imports are signed in ws.audit.log
         self.skills = SkillLibrary(
             store,
             root / "skills",
-            on_event=audit_hook(audit_log),
+            on_event=audit_hook(audit_log, fail_closed=True),  # in the change's transaction (issue 24)
             limits=Limits.from_mb(config.get("skills.max_file_mb"), config.get("skills.max_skill_mb")),
         )
         self.skills.verifier = audit.row_verifier  # issue 24: only verified versions reach skills/
@@ -134,7 +135,7 @@ class Workspace:
             quality=self.quality,
             learnings=self.learnings,
             answers=AnswerLog(store),  # answers by interaction id: `feedback`, `fixit` from the CLI
-            on_event=audit_hook(audit_log),  # feedback and Fix It events signed in ws.audit.log
+            on_event=audit_hook(audit_log, fail_closed=True),  # feedback and Fix It events, in their transaction
         )
         # ask: cited answers over skills, learnings and documents; more corpora register (issue 14)
         self.ask = AskService(
@@ -305,6 +306,12 @@ class Workspace:
         atomic_write_text(root / CONFIG_NAME, default_config_text())
         ensure_workspace_id(root / CONFIG_NAME)  # names this workspace's audit key
         ws = cls.open(root)
+        with ws.store.unguarded():  # creating the workspace: without a keyring it still gets its skills
+            ws._init(demo=demo, starter=starter)
+        return ws
+
+    def _init(self, *, demo: bool, starter: bool) -> None:
+        ws = self
         ws._init_audit_key()
         if starter:
             from lorekeeper.audit.rows import KEYLESS_LEGACY
@@ -328,7 +335,6 @@ class Workspace:
             record_demo_audit(ws.audit, ws.skills, report)
             load_memory_demo(root=ws.root, ws=ws)
             load_demo_facts(ws.root, ws.facts, warnings=ws.init_warnings)  # candidates + one conflict (issue 11)
-        return ws
 
     def _init_audit_key(self) -> None:
         """With the keyring provider, a new workspace gets its audit key; without a keyring it

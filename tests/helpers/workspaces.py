@@ -135,7 +135,8 @@ def copy_workspace(tpl: Template, dest: Path) -> Any:
         # the rekey moves the template's head and checkpoints to the new id: the audit session
         # (which the store opens before a first write) must start after it, on the moved rows
         prepare, ws.store.before_write[:] = list(ws.store.before_write), []
-        _rekey_checkpoints(ws, tpl.workspace_id, new_id)
+        with ws.store.unguarded():  # the guard would start the audit session on the old rows
+            _rekey_checkpoints(ws, tpl.workspace_id, new_id)
         ws.store.before_write.extend(prepare)
     ws.init_warnings.extend(tpl.init_warnings)
     return ws

@@ -141,9 +141,11 @@ class AgentTools:
         ws = self.ws
         flt = Filters.of(impact, verdict, domain, project)
         story = check_story_id(trace) if trace else None
+        if story:  # a traced search writes: fail closed before the search (issue 24), as the CLI
+            ws.audit.check_writable()
         hits = [h.to_dict() for h in ws.memory.search(query, corpus, filters=flt, top=top, mode=mode)]
         if story:  # the trace is written before the results are returned (fail closed), as the CLI
-            ws.audit.log.append(
+            ws.audit.log.record(
                 "memory_search",
                 {
                     "story_id": story,

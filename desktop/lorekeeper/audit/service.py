@@ -118,6 +118,19 @@ class AuditService:
                 raise
             return self._session
 
+    def check_writable(self) -> None:
+        """Fail closed before a write (issue 24): ERR_AUDIT_KEY_UNAVAILABLE / ERR_AUDIT_KEY_INVALID
+        without a usable key, ERR_AUDIT_CHAIN_BROKEN when the log disagrees with its signed head.
+        Both exit 4 and nothing is written: every change has its event, so no event, no change."""
+        self.require_key()
+        self.log.check()
+
+    def guard_write(self) -> None:
+        """The store's write guard (`Store.write_guards`): every write transaction of the workspace
+        is refused when `check_writable` fails, before the store's lock is taken. The chain's own
+        bookkeeping and the repairs (adopt, restore, init) run under `store.unguarded()`."""
+        self.check_writable()
+
     @property
     def key_session(self) -> KeySession | None:
         return self._session

@@ -533,6 +533,8 @@ def facts_pack(
 def facts_settings(project: str, include: bool | None, workspace_dir: Path | None, as_json: bool) -> None:
     """Show or set a project's fact settings (include_candidates, in lorekeeper.toml)."""
     with open_workspace(workspace_dir) as ws:
+        if include is not None:  # it decides which facts reach the agents: fail closed like a decision (issue 24)
+            ws.audit.check_writable()
         value = (
             ws.facts.include_candidates(project)
             if include is None

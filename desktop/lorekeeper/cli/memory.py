@@ -47,6 +47,8 @@ def index_cmd(corpus: str | None, workspace_dir: Path | None, as_json: bool) -> 
     """(Re)build the FAISS index, embeddings and cache of each corpus from the store."""
     out = []
     with open_workspace(workspace_dir) as ws:
+        # an explicit rebuild writes the index files from rows it must verify: fail closed (issue 24)
+        ws.audit.check_writable()
         for c in [corpus] if corpus else list(CORPORA):
 
             def progress(done: int, total: int, c: str = c) -> None:
@@ -114,9 +116,11 @@ def search_cmd(
     flt = Filters.of(impact, verdict, domain, project)
     with open_workspace(workspace_dir) as ws:
         story = check_story_id(trace_story) if trace_story else None
+        if story:  # a traced search writes: no key or a broken chain, no search (not even an index build)
+            ws.audit.check_writable()
         hits = [h.to_dict() for h in ws.memory.search(query, corpus, filters=flt, top=top, mode=mode)]
         if story:  # the trace is written before the results are shown (fail closed)
-            ws.audit.log.append(
+            ws.audit.log.record(
                 "memory_search",
                 {
                     "story_id": story,

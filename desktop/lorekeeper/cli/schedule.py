@@ -410,6 +410,9 @@ def run_scheduled(workspace: Path) -> dict[str, Any]:
         # nowhere to record the outcome when the workspace itself is missing: the scheduler's log has it
         raise WorkspaceError(f"the scheduled run cannot open its workspace: {exc.message}") from exc
     with ws:
+        # fail closed (issue 24): without the key or with a broken chain nothing runs and nothing is
+        # written, last-run.json included; the error (exit 4) reaches the scheduler's own log
+        ws.audit.check_writable()
         try:
             summary = ws.improve.run_nightly(None)
             steps.append({"name": "nightly", "status": "ok", "detail": summary.text().splitlines()[0]})

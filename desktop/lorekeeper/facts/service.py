@@ -115,7 +115,6 @@ EVENT_EDITED = "fact_edited"
 EVENT_RESOLVED = "fact_conflict_resolved"
 EVENT_EXTRACTED = "facts_extracted"
 EVENT_CONSOLIDATED = "facts_consolidated"
-EVENT_ABORTED = "fact_decision_aborted"
 MAX_REASON = 2000
 DEFAULT_PACK_BUDGET = 2000  # o200k tokens of `facts pack` without --budget
 DEFAULT_PROMPT_BUDGET = 600  # the FACTS block of `lorekeeper prompt` ([facts] prompt_budget)
@@ -390,7 +389,7 @@ class FactService:
 
     def _verifier(self) -> RowVerifier:
         log = self.audit_log()
-        return RowVerifier(log.signer, report=lambda data: log.append("unsigned_entry", data))
+        return RowVerifier(log.signer, report=lambda data: log.record("unsigned_entry", data))
 
     @staticmethod
     def _cache_key(row: Any) -> tuple[Any, ...]:
@@ -429,13 +428,10 @@ class FactService:
         sign_row(signer, row)
 
     def _event(self, log: Any, kind: str, data: dict[str, Any]) -> str:
-        return str(log.append(kind, data)["sig"])
-
-    def _abort(self, log: Any, kind: str, subject: str, exc: BaseException) -> None:
-        try:
-            log.append(EVENT_ABORTED, {"subject": subject, "decision": kind, "error": str(exc)[:500]})
-        except Exception as second:  # noqa: BLE001 - the original error is what the caller must see
-            log_module.warning("%s: the abort of a %s could not be logged: %s", subject, kind, second)
+        """The decision's event, in the decision's own transaction (the audit outbox, issue 24): it
+        commits with the rows or not at all. Returns the event's content hash, which its signed
+        header carries: the rows name their event by it (`event_sig`)."""
+        return str(log.record_ref(kind, data))
 
     # ------------------------------------------------------------------ conversion
     @staticmethod
@@ -675,23 +671,19 @@ class FactService:
             "at": now.isoformat(),
             "why": why,
         }
-        sig = self._event(log, event, data)
-        try:
-            with self.store.write() as s:
-                signer = log.signer
-                for fid in ids:
-                    row = self._load(s, fid)
-                    self._decidable(s, row)
-                    row.status = status
-                    row.flag = ""  # a decision is the review a flag asked for
-                    row.decided_by = by
-                    row.decided_at = now
-                    row.decision_reason = why
-                    row.event_sig = sig
-                    self._sign(row, signer)
-        except Exception as exc:
-            self._abort(log, event, ",".join(ids)[:200], exc)
-            raise
+        with self.store.write() as s:
+            sig = self._event(log, event, data)
+            signer = log.signer
+            for fid in ids:
+                row = self._load(s, fid)
+                self._decidable(s, row)
+                row.status = status
+                row.flag = ""  # a decision is the review a flag asked for
+                row.decided_by = by
+                row.decided_at = now
+                row.decision_reason = why
+                row.event_sig = sig
+                self._sign(row, signer)
         changes = self.store.last_changes()
         return Decision(changes, [self.show(fid) for fid in ids], None, sig)
 
@@ -748,57 +740,53 @@ class FactService:
         if not changed:
             return Decision(ChangeSet(), [self.show(fact_id)], None, "")
         now = utcnow()
-        sig = self._event(
-            log,
-            EVENT_EDITED,
-            {
-                "fact": fact_id,
-                "before": {k: before[k] for k in changed},
-                "after": changed,
-                "by": by,
-                "at": now.isoformat(),
-                "why": why,
-            },
-        )
         result_id = fact_id
-        try:
-            with self.store.write() as s:
-                signer = log.signer
-                row = self._load(s, fact_id)
-                if "type" in changed:
-                    result_id = self._free_id(s, row.project, changed["type"], changed.get("statement", row.statement))
-                    new = Fact(
-                        id=result_id,
-                        project=row.project,
-                        type=row.type,
-                        statement=row.statement,
-                        detail=row.detail,
-                        scope=row.scope,
-                        tags=row.tags,
-                        confidence=row.confidence,
-                        status=row.status,
-                        provenance=row.provenance,
-                        ordinal=row.ordinal,  # the same fact: it keeps its age
-                        source=row.source,
-                        created_at=row.created_at,
-                    )
-                    s.add(new)
-                    row.merged_into = result_id
-                    row.decision_reason = f"re-typed as {changed['type']}: {why}".strip(": ")
-                    self._sign(row, signer)
-                    row = new
-                for k, v in changed.items():
-                    setattr(row, k, v)
-                row.flag = ""
-                row.decided_by = by
-                row.decided_at = now
-                row.event_sig = sig
-                if why:
-                    row.decision_reason = why
+        with self.store.write() as s:
+            sig = self._event(
+                log,
+                EVENT_EDITED,
+                {
+                    "fact": fact_id,
+                    "before": {k: before[k] for k in changed},
+                    "after": changed,
+                    "by": by,
+                    "at": now.isoformat(),
+                    "why": why,
+                },
+            )
+            signer = log.signer
+            row = self._load(s, fact_id)
+            if "type" in changed:
+                result_id = self._free_id(s, row.project, changed["type"], changed.get("statement", row.statement))
+                new = Fact(
+                    id=result_id,
+                    project=row.project,
+                    type=row.type,
+                    statement=row.statement,
+                    detail=row.detail,
+                    scope=row.scope,
+                    tags=row.tags,
+                    confidence=row.confidence,
+                    status=row.status,
+                    provenance=row.provenance,
+                    ordinal=row.ordinal,  # the same fact: it keeps its age
+                    source=row.source,
+                    created_at=row.created_at,
+                )
+                s.add(new)
+                row.merged_into = result_id
+                row.decision_reason = f"re-typed as {changed['type']}: {why}".strip(": ")
                 self._sign(row, signer)
-        except Exception as exc:
-            self._abort(log, EVENT_EDITED, fact_id, exc)
-            raise
+                row = new
+            for k, v in changed.items():
+                setattr(row, k, v)
+            row.flag = ""
+            row.decided_by = by
+            row.decided_at = now
+            row.event_sig = sig
+            if why:
+                row.decision_reason = why
+            self._sign(row, signer)
         return Decision(self.store.last_changes(), [self.show(result_id)], None, sig)
 
     # ------------------------------------------------------------------ adding facts
@@ -901,41 +889,37 @@ class FactService:
             )
         now = utcnow()
         prov = Provenance(doc.id, doc.origin, squash(quote))
-        sig = self._event(
-            log,
-            EVENT_ADDED,
-            {
-                "project": proj,
-                "type": type_,
-                "statement": text,
-                "provenance": prov.to_dict(),
-                "by": by,
-                "at": now.isoformat(),
-                "why": why,
-            },
-        )
-        try:
-            with self.store.write() as s:
-                row = self._new_fact(
-                    s,
-                    log.signer,
-                    project=proj,
-                    type_=type_,
-                    statement=text,
-                    detail=squash(detail or ""),
-                    scope=globs,
-                    tags=tag_list,
-                    confidence=conf,
-                    provenance=[prov],
-                    source="operator",
-                )
-                row.decided_by = by
-                row.event_sig = sig
-                self._sign(row, log.signer)
-                merged = self._lexical(s, log.signer, [row])
-        except Exception as exc:
-            self._abort(log, EVENT_ADDED, text[:200], exc)
-            raise
+        with self.store.write() as s:
+            sig = self._event(
+                log,
+                EVENT_ADDED,
+                {
+                    "project": proj,
+                    "type": type_,
+                    "statement": text,
+                    "provenance": prov.to_dict(),
+                    "by": by,
+                    "at": now.isoformat(),
+                    "why": why,
+                },
+            )
+            row = self._new_fact(
+                s,
+                log.signer,
+                project=proj,
+                type_=type_,
+                statement=text,
+                detail=squash(detail or ""),
+                scope=globs,
+                tags=tag_list,
+                confidence=conf,
+                provenance=[prov],
+                source="operator",
+            )
+            row.decided_by = by
+            row.event_sig = sig
+            self._sign(row, log.signer)
+            merged = self._lexical(s, log.signer, [row])
         survivor = merged[0]["into"] if merged else row.id
         return Decision(self.store.last_changes(), [self.show(survivor)], None, sig)
 
@@ -1291,9 +1275,7 @@ class FactService:
             s.flush()
             report.run_id = int(run.id)
             run.report = dumps(report.to_dict())
-        report.changes = self.store.last_changes()
-        try:
-            log.append(
+            log.record(  # in the run's own transaction (issue 24): the facts and their event, or neither
                 EVENT_EXTRACTED,
                 {
                     "run": report.run_id,
@@ -1306,8 +1288,7 @@ class FactService:
                     "dropped": len(report.dropped),
                 },
             )
-        except LorekeeperError as exc:  # the facts are stored (signed rows); the summary event is a courtesy
-            log_module.warning("extraction run %s: summary event not written: %s", report.run_id, exc)
+        report.changes = self.store.last_changes()
 
     # ------------------------------------------------------------------ consolidation
     def consolidate(
@@ -1327,6 +1308,8 @@ class FactService:
                     q = q.where(Fact.project == proj)
                 rows = sorted(self._filter(s.scalars(q).all(), "consolidation"), key=lambda r: (r.ordinal, r.id))
                 report.lexical = self._lexical(s, log.signer, rows)
+                # each pass's event in the pass's own transaction (issue 24)
+                log.record(EVENT_CONSOLIDATED, {"project": proj, "pass": "lexical", "lexical": len(report.lexical)})
             if llm:
                 provider = self.provider()
                 status = provider.status()
@@ -1359,19 +1342,6 @@ class FactService:
                     self._apply_consolidation(data, {f.id for f in batch}, report, by="model")
                 yield Progress(len(batches), len(batches), "model consolidation done")
         report.changes = cap.changes
-        try:
-            log.append(
-                EVENT_CONSOLIDATED,
-                {
-                    "project": proj,
-                    "model": report.model,
-                    "lexical": len(report.lexical),
-                    "paraphrases": len(report.paraphrases),
-                    "conflicts": report.conflicts,
-                },
-            )
-        except LorekeeperError as exc:
-            log_module.warning("consolidation: summary event not written: %s", exc)
         return report
 
     def _apply_consolidation(
@@ -1379,6 +1349,7 @@ class FactService:
     ) -> None:
         """Apply a (validated) model consolidation answer: merges, then contradictions."""
         log = self.audit_log()
+        paraphrases, conflicts = len(report.paraphrases), len(report.conflicts)
         with self.store.write() as s:
             used: set[str] = set()
             for merge in data.get("merges", []):
@@ -1411,6 +1382,17 @@ class FactService:
                 cid = self._open_conflict(s, log.signer, rows, squash(contra["reason"])[:MAX_REASON])
                 used.update(r.id for r in rows)
                 report.conflicts.append(cid)
+            if len(report.paraphrases) > paraphrases or len(report.conflicts) > conflicts:
+                log.record(
+                    EVENT_CONSOLIDATED,
+                    {
+                        "project": report.project,
+                        "pass": by,
+                        "model": report.model,
+                        "paraphrases": report.paraphrases[paraphrases:],
+                        "conflicts": report.conflicts[conflicts:],
+                    },
+                )
 
     def _open_conflict(self, s: Session, signer: Any, rows: Sequence[Fact], reason: str) -> int:
         conflict = FactConflict(
@@ -1485,73 +1467,69 @@ class FactService:
             raise InvalidInputError(f"{keep} is not part of conflict #{cid}: choose one of {', '.join(conflict.facts)}")
         resolution = "keep" if keep is not None else "merge" if statement is not None else "reject_all"
         now = utcnow()
-        sig = self._event(
-            log,
-            EVENT_RESOLVED,
-            {
-                "conflict": cid,
-                "project": conflict.project,
-                "facts": list(conflict.facts),
-                "conflict_reason": conflict.reason,
-                "resolution": resolution,
-                "keep": keep,
-                "statement": statement,
-                "by": by,
-                "at": now.isoformat(),
-                "why": why,
-            },
-        )
         result_id = keep or ""
-        try:
-            with self.store.write() as s:
-                signer = log.signer
-                crow = s.get(FactConflict, cid)
-                if crow is None or crow.status != "open":
-                    raise InvalidInputError(f"conflict #{cid} was resolved by someone else meanwhile")
-                rows = [r for r in (s.get(Fact, i) for i in conflict.facts) if r is not None]
-                rows = self._filter(rows, "arbitration")
-                if statement is not None:
-                    rows.sort(key=lambda r: (r.ordinal, r.id))
-                    prov: tuple[Provenance, ...] = ()
-                    scope: builtins.list[str] = []
-                    tags: builtins.list[str] = []
-                    for r in rows:
-                        prov = merge_provenance(prov, [Provenance.from_dict(p) for p in _loads(r.provenance, [])])
-                        scope += [g for g in _loads(r.scope, []) if g not in scope]
-                        tags += [t for t in _loads(r.tags, []) if t not in tags]
-                    new = self._new_fact(
-                        s,
-                        signer,
-                        project=conflict.project,
-                        type_=rows[0].type,
-                        statement=statement,
-                        detail="",
-                        scope=scope,
-                        tags=tags,
-                        confidence=max(float(r.confidence) for r in rows),
-                        provenance=prov,
-                        source="merge",
-                        status="approved",
-                    )
-                    new.decided_by, new.decided_at, new.decision_reason, new.event_sig = by, now, why, sig
-                    self._sign(new, signer)
-                    result_id = new.id
+        with self.store.write() as s:
+            sig = self._event(
+                log,
+                EVENT_RESOLVED,
+                {
+                    "conflict": cid,
+                    "project": conflict.project,
+                    "facts": list(conflict.facts),
+                    "conflict_reason": conflict.reason,
+                    "resolution": resolution,
+                    "keep": keep,
+                    "statement": statement,
+                    "by": by,
+                    "at": now.isoformat(),
+                    "why": why,
+                },
+            )
+            signer = log.signer
+            crow = s.get(FactConflict, cid)
+            if crow is None or crow.status != "open":
+                raise InvalidInputError(f"conflict #{cid} was resolved by someone else meanwhile")
+            rows = [r for r in (s.get(Fact, i) for i in conflict.facts) if r is not None]
+            rows = self._filter(rows, "arbitration")
+            if statement is not None:
+                rows.sort(key=lambda r: (r.ordinal, r.id))
+                prov: tuple[Provenance, ...] = ()
+                scope: builtins.list[str] = []
+                tags: builtins.list[str] = []
                 for r in rows:
-                    r.status = "approved" if r.id == keep else "rejected"
-                    if statement is not None:
-                        r.merged_into = result_id
-                    r.decided_by, r.decided_at, r.event_sig = by, now, sig
-                    r.decision_reason = f"conflict #{cid}: {why}"
-                    self._sign(r, signer)
-                crow.status = "resolved"
-                crow.resolution = resolution
-                crow.result = result_id
-                crow.resolved_by, crow.resolved_at, crow.resolution_reason = by, now, why
-                crow.event_sig = sig
-                self._sign(crow, signer)
-        except Exception as exc:
-            self._abort(log, EVENT_RESOLVED, f"conflict #{cid}", exc)
-            raise
+                    prov = merge_provenance(prov, [Provenance.from_dict(p) for p in _loads(r.provenance, [])])
+                    scope += [g for g in _loads(r.scope, []) if g not in scope]
+                    tags += [t for t in _loads(r.tags, []) if t not in tags]
+                new = self._new_fact(
+                    s,
+                    signer,
+                    project=conflict.project,
+                    type_=rows[0].type,
+                    statement=statement,
+                    detail="",
+                    scope=scope,
+                    tags=tags,
+                    confidence=max(float(r.confidence) for r in rows),
+                    provenance=prov,
+                    source="merge",
+                    status="approved",
+                )
+                new.decided_by, new.decided_at, new.decision_reason, new.event_sig = by, now, why, sig
+                self._sign(new, signer)
+                result_id = new.id
+            for r in rows:
+                r.status = "approved" if r.id == keep else "rejected"
+                if statement is not None:
+                    r.merged_into = result_id
+                r.decided_by, r.decided_at, r.event_sig = by, now, sig
+                r.decision_reason = f"conflict #{cid}: {why}"
+                self._sign(r, signer)
+            crow.status = "resolved"
+            crow.resolution = resolution
+            crow.result = result_id
+            crow.resolved_by, crow.resolved_at, crow.resolution_reason = by, now, why
+            crow.event_sig = sig
+            self._sign(crow, signer)
         changes = self.store.last_changes()
         shown = [self.show(result_id)] if result_id else []
         shown += [f for f in (self.show(i) for i in conflict.facts) if f.id != result_id]

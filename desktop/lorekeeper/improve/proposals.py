@@ -346,16 +346,9 @@ class ProposalService:
         return row
 
     def _event(self, log, kind: str, data: dict[str, Any]) -> str:  # type: ignore[no-untyped-def]
-        return str(log.append(kind, data)["sig"])
-
-    def _abort(self, log, proposal_id: int, kind: str, exc: BaseException) -> None:  # type: ignore[no-untyped-def]
-        """The signed decision is in the log but the store refused it: say so in the log too."""
-        try:
-            log.append(
-                "proposal_decision_aborted", {"proposal": proposal_id, "decision": kind, "error": str(exc)[:500]}
-            )
-        except Exception as second:  # noqa: BLE001 - the original error is what the caller must see
-            log_module.warning("proposal #%s: the abort of a %s could not be logged: %s", proposal_id, kind, second)
+        """The decision's event in the decision's own transaction (the audit outbox, issue 24);
+        returns the content hash its signed header carries (the row's `event_sig`)."""
+        return str(log.record_ref(kind, data))
 
     def approve(
         self,
@@ -429,37 +422,33 @@ class ProposalService:
         }
         if edit is not None:
             data["edited"] = edit
-        sig = self._event(log, EVENT_APPROVED, data)
-        try:
-            with self.store.write() as s:
-                row = self._pending(s, proposal_id)
-                sk = lib.skill_in(s, p.skill, p.scope)
-                if sk is None and p.base_version != NEW_SKILL:  # deleted by another process since the check above
-                    raise NotFoundError(f"skill {p.skill!r} no longer exists")
-                if sk is None:  # a generated skill: it is created with the rules proposed beside it
-                    evals = proposed_evals_in(s, proposal_id, p.skill)
-                    if p.scope and s.scalar(select(Project).where(Project.name == p.scope)) is None:
-                        s.add(Project(name=p.scope))
-                else:
-                    cur = s.scalar(
-                        select(SkillVersion).where(
-                            SkillVersion.skill_id == sk.id, SkillVersion.version == sk.current_version
-                        )
+        with self.store.write() as s:
+            sig = self._event(log, EVENT_APPROVED, data)
+            row = self._pending(s, proposal_id)
+            sk = lib.skill_in(s, p.skill, p.scope)
+            if sk is None and p.base_version != NEW_SKILL:  # deleted by another process since the check above
+                raise NotFoundError(f"skill {p.skill!r} no longer exists")
+            if sk is None:  # a generated skill: it is created with the rules proposed beside it
+                evals = proposed_evals_in(s, proposal_id, p.skill)
+                if p.scope and s.scalar(select(Project).where(Project.name == p.scope)) is None:
+                    s.add(Project(name=p.scope))
+            else:
+                cur = s.scalar(
+                    select(SkillVersion).where(
+                        SkillVersion.skill_id == sk.id, SkillVersion.version == sk.current_version
                     )
-                    evals = normalise_evals_text(cur.evals, p.skill) if cur is not None and cur.evals.strip() else ""
-                how = "approved with edits" if edit else "approved"
-                message = f"proposal #{proposal_id} {how} by {by} ({p.source}): {p.reason}"[:500]
-                version = lib.write_version_in(s, doc, evals, p.scope, message, by)
-                row.status = "approved"
-                row.decided_at = now
-                row.decided_by = by
-                row.decision_reason = why
-                row.applied_version = version.version
-                row.base_version = backup
-                row.event_sig = sig
-        except Exception as exc:
-            self._abort(log, proposal_id, "approve", exc)
-            raise
+                )
+                evals = normalise_evals_text(cur.evals, p.skill) if cur is not None and cur.evals.strip() else ""
+            how = "approved with edits" if edit else "approved"
+            message = f"proposal #{proposal_id} {how} by {by} ({p.source}): {p.reason}"[:500]
+            version = lib.write_version_in(s, doc, evals, p.scope, message, by)
+            row.status = "approved"
+            row.decided_at = now
+            row.decided_by = by
+            row.decision_reason = why
+            row.applied_version = version.version
+            row.base_version = backup
+            row.event_sig = sig
         lib.committed(p.skill, p.scope)  # after commit: a failed write is ERR_DERIVED_WRITE_FAILED
         return self.get(proposal_id)
 
@@ -473,32 +462,28 @@ class ProposalService:
         with self.store.session() as s:
             p = _info(self._pending(s, proposal_id), None)
         now = utcnow()
-        sig = self._event(
-            log,
-            EVENT_REJECTED,
-            {
-                "proposal": proposal_id,
-                "skill": p.skill,
-                "scope": p.scope or None,
-                "project": p.project or None,
-                "source": p.source,
-                "by": by,
-                "at": now.isoformat(),
-                "why": why,
-                "proposal_reason": p.reason,
-            },
-        )
-        try:
-            with self.store.write() as s:
-                row = self._pending(s, proposal_id)
-                row.status = "rejected"
-                row.decided_at = now
-                row.decided_by = by
-                row.decision_reason = why
-                row.event_sig = sig
-        except Exception as exc:
-            self._abort(log, proposal_id, "reject", exc)
-            raise
+        with self.store.write() as s:
+            sig = self._event(
+                log,
+                EVENT_REJECTED,
+                {
+                    "proposal": proposal_id,
+                    "skill": p.skill,
+                    "scope": p.scope or None,
+                    "project": p.project or None,
+                    "source": p.source,
+                    "by": by,
+                    "at": now.isoformat(),
+                    "why": why,
+                    "proposal_reason": p.reason,
+                },
+            )
+            row = self._pending(s, proposal_id)
+            row.status = "rejected"
+            row.decided_at = now
+            row.decided_by = by
+            row.decision_reason = why
+            row.event_sig = sig
         return self.get(proposal_id)
 
     @staticmethod
@@ -535,29 +520,30 @@ class ProposalService:
                 "Edit or replace the skill in the Skills panel instead."
             )
         now = utcnow()
-        sig = self._event(
-            log,
-            EVENT_UNDONE,
-            {
-                "proposal": proposal_id,
-                "skill": p.skill,
-                "scope": p.scope or None,
-                "undone": p.status,
-                "by": by,
-                "at": now.isoformat(),
-                "why": why,
-                "restore_version": p.base_version if p.status == "approved" else None,
-            },
-        )
-        base = p.base_version
-        if p.status == "approved":
-            base = self.skills.restore(
-                p.skill,
-                p.scope or None,
-                p.base_version,
-                message=f"undo of proposal #{proposal_id} by {by}: restored v{p.base_version}",
-            ).version
+        # the undo, the restored version and their events: one transaction (issue 24)
         with self.store.write() as s:
+            sig = self._event(
+                log,
+                EVENT_UNDONE,
+                {
+                    "proposal": proposal_id,
+                    "skill": p.skill,
+                    "scope": p.scope or None,
+                    "undone": p.status,
+                    "by": by,
+                    "at": now.isoformat(),
+                    "why": why,
+                    "restore_version": p.base_version if p.status == "approved" else None,
+                },
+            )
+            base = p.base_version
+            if p.status == "approved":
+                base = self.skills.restore(
+                    p.skill,
+                    p.scope or None,
+                    p.base_version,
+                    message=f"undo of proposal #{proposal_id} by {by}: restored v{p.base_version}",
+                ).version
             row = s.get(Proposal, proposal_id)
             assert row is not None
             self._refuse_second_pending(s, row.skill, row.scope, proposal_id)

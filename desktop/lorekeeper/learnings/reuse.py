@@ -233,8 +233,8 @@ class ReuseService:
                     )
                     row.scope = target
                     row.updated_at = datetime.now(UTC)
-            for p in done:
-                log.append("learning_promoted", p, story=p["story"])
+                for p in done:  # in the promotion's transaction (issue 24)
+                    log.record("learning_promoted", p, story=p["story"])
         if done:
             self.learnings.revision += 1
         return done
@@ -253,10 +253,12 @@ class ReuseService:
                     stale.append({"id": r.id, "age_days": age, "story": r.story or None})
                     ids.append(r.id)
             if ids:
-                self.learnings.set_status(ids, "archived")
-                log.append(
-                    "learnings_evicted", {"ids": ids, "today": day.isoformat(), "older_than_days": EVICT_AFTER_DAYS}
-                )
+                with self.store.write():  # the statuses and the eviction event: one commit (issue 24)
+                    self.learnings.set_status(ids, "archived")
+                    log.record(
+                        "learnings_evicted",
+                        {"ids": ids, "today": day.isoformat(), "older_than_days": EVICT_AFTER_DAYS},
+                    )
         return stale
 
     def restore(self, ids: Iterable[int]) -> list[int]:
@@ -272,9 +274,10 @@ class ReuseService:
                 raise InvalidInputError(
                     f"learning {', '.join(map(str, not_archived))} is not archived: nothing to restore"
                 )
-            self.learnings.set_status(wanted, "active")
-            for i in wanted:
-                log.append(
-                    "learning_restored_from_archive", {"id": i, "rule": infos[i].rule}, story=infos[i].story or None
-                )
+            with self.store.write():  # the statuses and their events: one commit (issue 24)
+                self.learnings.set_status(wanted, "active")
+                for i in wanted:
+                    log.record(
+                        "learning_restored_from_archive", {"id": i, "rule": infos[i].rule}, story=infos[i].story or None
+                    )
         return wanted

@@ -201,18 +201,18 @@ class ClarificationService:
             s.flush()
             text = render_markdown(row)
             info = _info(row, self.layout)
+            self.audit_log().record(  # in the row's transaction (issue 24); the file after the commit
+                EVENT_SAVED,
+                {
+                    "story": draft.story,
+                    "domain": draft.domain,
+                    "project": draft.project,
+                    "retention_until": info.retention_until,
+                },
+                story=draft.story,
+            )
         self.layout.clarifications.mkdir(parents=True, exist_ok=True)
         atomic_write_text(self.layout.clarification_file(draft.story), text)
-        self.audit_log().append(
-            EVENT_SAVED,
-            {
-                "story": draft.story,
-                "domain": draft.domain,
-                "project": draft.project,
-                "retention_until": info.retention_until,
-            },
-            story=draft.story,
-        )
         return info
 
     def add_validated(

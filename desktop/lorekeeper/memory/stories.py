@@ -312,20 +312,19 @@ class StoryService:
         if not domain or not project:
             raise InvalidInputError("a story needs --domain and --project")
         failclosed.reset()
-        inj = Injection(sid, domain, project, count_configured=dict(self.counts))
-        try:
-            self._ensure_story(sid, domain, project)
-        except InvalidInputError:
-            raise
-        except LorekeeperError as exc:
-            return self._fail(inj, exc)
-        return self.inject(sid, domain, project)
+        return self.inject(sid, domain, project, ensure=True)
 
-    def inject(self, sid: str, domain: str, project: str) -> Injection:
+    def inject(self, sid: str, domain: str, project: str, *, ensure: bool = False) -> Injection:
+        """Select and trace one injection. The story row (`ensure`), the trace rows and the
+        signed event are one transaction (issue 24): a refused trace leaves no story behind."""
         try:
-            with self.lock.shared():
+            with self.lock.shared(), self.store.write():
+                if ensure:
+                    self._ensure_story(sid, domain, project)
                 inj = self.select(sid, domain, project)
                 self._trace(inj)
+        except InvalidInputError:
+            raise
         except LorekeeperError as exc:
             return self._fail(Injection(sid, domain, project, count_configured=dict(self.counts)), exc)
         return inj
@@ -343,7 +342,7 @@ class StoryService:
         ]
         import hashlib
 
-        log.append(
+        log.record(  # in the trace's transaction: the rows and their event commit together
             EVENT_INJECTED,
             {
                 "story_id": inj.story,
@@ -398,7 +397,7 @@ class StoryService:
         inj.emptied(err)
         with failclosed.fail_closed("memory injection"):
             try:
-                self.audit_log().append(
+                self.audit_log().record(
                     EVENT_FAILED, {"story_id": inj.story, "code": err.code, "trace": inj.trace or None}, story=inj.story
                 )
                 inj.failure_recorded = True
@@ -463,7 +462,7 @@ class StoryService:
             sign_row(log.signer, row)
             s.flush()
             info = story_dict(row)
-        log.append("story_closed", {"story_id": sid, "state": state, "gate": gate}, story=sid)
+            log.record("story_closed", {"story_id": sid, "state": state, "gate": gate}, story=sid)
         return {"story": info, **self.on_story_close(sid, state, today=today)}
 
     def on_story_close(self, story: str, state: str, *, today: date | None = None) -> dict[str, Any]:

@@ -352,7 +352,9 @@ class PurgeService:
             wanted = [" ".join(str(s).split()) for s in (stories or [])]
             if not wanted or not all(wanted):
                 raise InvalidInputError("name the story to purge: purge --story STORY --force")
-        self.audit_log()  # the key, fail closed, before anything is erased (tombstones and the proof are signed)
+        # the key and an intact chain, fail closed, before anything is erased (tombstones and the
+        # proof are signed; a broken chain would leave erased rows without their proof, issue 24)
+        self.audit_log().check()
         result = PurgeResult(mode=mode, today=day if mode == "retention" else None)
         with self.lock.exclusive():
             for run_id in self._interrupted():
@@ -491,32 +493,32 @@ class PurgeService:
         done += 1
         yield Progress(done, total, "signing the proof")
         counts_by_story: dict[str, dict[str, int]] = {s: dict.fromkeys(ARTEFACTS, 0) for s in stories}
+        verified = not remaining
+        log = self.audit_log()
+        # the verdicts, the signed proof and the run's outcome: one transaction (issue 24)
         with self.store.write() as s:
             for st in s.scalars(select(PurgeStep).where(PurgeStep.run_id == run_id)):
                 counts_by_story.setdefault(st.story, dict.fromkeys(ARTEFACTS, 0))[st.artefact] += int(st.erased)
                 if st.id in step_ok:
                     st.status = "verified" if step_ok[st.id] else "remains"
-        verified = not remaining
-        log = self.audit_log()
-        for story in stories:
-            left_over = [r.split(": ", 1)[1] for r in remaining if r.startswith(f"{story}: ")]
-            log.append(
-                "clarification_purged",
-                {
-                    "run": run_id,
-                    "mode": mode,
-                    "artefacts": counts_by_story[story],
-                    "verified": not left_over,
-                    "remaining": len(left_over),
-                },
-                story=story,
-            )
-        totals = dict.fromkeys(ARTEFACTS, 0)
-        for c in counts_by_story.values():
-            for k, v in c.items():
-                totals[k] += v
-        now = datetime.now(UTC)
-        with self.store.write() as s:
+            for story in stories:
+                left_over = [r.split(": ", 1)[1] for r in remaining if r.startswith(f"{story}: ")]
+                log.record(
+                    "clarification_purged",
+                    {
+                        "run": run_id,
+                        "mode": mode,
+                        "artefacts": counts_by_story[story],
+                        "verified": not left_over,
+                        "remaining": len(left_over),
+                    },
+                    story=story,
+                )
+            totals = dict.fromkeys(ARTEFACTS, 0)
+            for c in counts_by_story.values():
+                for k, v in c.items():
+                    totals[k] += v
+            now = datetime.now(UTC)
             run = s.get(PurgeRun, run_id)
             assert run is not None
             run.status = "done" if verified else "incomplete"

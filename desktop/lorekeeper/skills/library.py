@@ -513,24 +513,26 @@ class SkillLibrary:
         before = self._current_number(name, project)
         if files is not None:
             doc = _with_files(doc, files, {})
-        info = self._write_version(doc, evals, project, message or "edited", author or _author())
-        if info.version != before:
-            self._emit(
-                event,
-                {
-                    "skill": name,
-                    "project": project or None,
-                    "version": info.version,
-                    "previous": before,
-                    "message": info.message,
-                    "author": info.author,
-                    "content_sha256": _sha256(info.content),
-                    "evals_sha256": _sha256(info.evals),
-                    **({"files": len(info.files)} if info.files else {}),
-                    **(extra or {}),
-                },
-            )
-        self.export_after_commit([(name, project)])
+        # the version and its signed event: one transaction (issue 24); the folder after the commit
+        with self.store.write() as tx:
+            info = self._write_version(doc, evals, project, message or "edited", author or _author())
+            if info.version != before:
+                self._emit(
+                    event,
+                    {
+                        "skill": name,
+                        "project": project or None,
+                        "version": info.version,
+                        "previous": before,
+                        "message": info.message,
+                        "author": info.author,
+                        "content_sha256": _sha256(info.content),
+                        "evals_sha256": _sha256(info.evals),
+                        **({"files": len(info.files)} if info.files else {}),
+                        **(extra or {}),
+                    },
+                )
+            self.store.after_commit(tx, lambda: self.export_after_commit([(name, project)]))
         return info
 
     def set_rules(
@@ -630,18 +632,19 @@ class SkillLibrary:
         if self.exists(name, project):
             raise InvalidInputError(f"project {project} already has a fork of {name!r}")
         base = self.get(name)
-        self.add_project(project)
-        return self._save(
-            name,
-            project,
-            base.content,
-            base.evals,
-            f"forked from global v{base.version}",
-            None,
-            event="skill_forked",
-            extra={"base_version": base.version},
-            files=base.files,
-        )
+        with self.store.write():  # the project, the fork and its event: one commit (issue 24)
+            self.add_project(project)
+            return self._save(
+                name,
+                project,
+                base.content,
+                base.evals,
+                f"forked from global v{base.version}",
+                None,
+                event="skill_forked",
+                extra={"base_version": base.version},
+                files=base.files,
+            )
 
     def delete_fork(self, name: str, project: str) -> None:
         """Delete a project's fork with its history: the project sees the global skill again.
@@ -663,7 +666,7 @@ class SkillLibrary:
                 "content_sha256": _sha256(current.content) if current is not None else None,
             }
             s.delete(sk)
-        self._emit("skill_fork_deleted", data)
+            self._emit("skill_fork_deleted", data)  # in the deletion's transaction (issue 24)
         target = self._folder(name, project)
         try:
             if target is not None and target.exists():

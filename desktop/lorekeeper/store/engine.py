@@ -189,6 +189,11 @@ class Store:
         # (measured: 15 s waits per concurrent import on PostgreSQL).
         self.before_write: list[Callable[[], None]] = []
         self.info: dict[str, Any] = {}  # flags for the write hooks (e.g. audit.rows.KEYLESS_LEGACY)
+        # Called after `before_write`, before an outermost write transaction takes the lock, unless
+        # the thread is inside `unguarded()`: a guard that raises refuses the write before anything
+        # is written. The workspace installs `AuditService.guard_write` here (fail closed, issue 24):
+        # no key or a broken chain, no write at all, signed rows or not.
+        self.write_guards: list[Callable[[], None]] = []
         self.feed = feed_mod.ChangeFeed(self)  # change sets: this process's commits, others' by poll()
         if migrate:
             try:
@@ -275,6 +280,9 @@ class Store:
         after: list[Callable[[], None]] = []
         for prepare in list(self.before_write):
             prepare()
+        if not getattr(self._local, "unguarded", 0):
+            for guard in list(self.write_guards):
+                guard()
         with self._write_lock:
             s = self._write_sessions()
             self._local.session = s
@@ -324,6 +332,17 @@ class Store:
             self.feed.publish(committed)
         for fn in after:  # e.g. the audit outbox written to the day file (issue 18), published after
             fn()
+
+    @contextmanager
+    def unguarded(self) -> Iterator[None]:
+        """Write transactions of this thread inside the block skip `write_guards`: only for the
+        writes that must go through when the guards refuse (the audit chain's own head, outbox and
+        tombstones; an adopt or a restore that repairs the chain), never for a change of data."""
+        self._local.unguarded = getattr(self._local, "unguarded", 0) + 1
+        try:
+            yield
+        finally:
+            self._local.unguarded -= 1
 
     @property
     def write_sessionmaker(self) -> sessionmaker[Session]:
