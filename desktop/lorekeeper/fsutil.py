@@ -99,6 +99,16 @@ def shown_path(path: os.PathLike[str] | str) -> str:
     return os.fsencode(path).decode("utf-8", "backslashreplace")
 
 
+def utf8_name(name: str) -> bool:
+    """Whether a file name (as Python holds it) is valid UTF-8: a name that is not holds surrogate
+    escapes, which neither SQLite, JSON output nor a terminal can take."""
+    try:
+        name.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
+
+
 def _kind(mode: int) -> str:
     if stat.S_ISDIR(mode):
         return "a folder"

@@ -708,6 +708,8 @@ class SkillLibrary:
             with self.store.session() as s:
                 self._apply_import(s, docs, project, message, author, on_conflict, report, written, write=False)
             return report
+        if not docs:  # every skill refused (a hostile or broken source): nothing is written at all
+            return report
         # the import and its signed event: one change set, one transaction (the event goes to the
         # audit outbox in the same transaction, issue 18)
         with self.store.capture() as captured, self.store.write() as s:
