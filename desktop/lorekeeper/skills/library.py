@@ -28,10 +28,11 @@ from typing import Any
 from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
+from lorekeeper import safejson
 from lorekeeper.changes import ChangeSet
-from lorekeeper.errors import DerivedWriteError, InvalidInputError, InvalidSpecError, NotFoundError
+from lorekeeper.errors import DerivedWriteError, InvalidInputError, InvalidSpecError, LorekeeperError, NotFoundError
 from lorekeeper.evals.rules import RuleSet, parse_rules, parse_rules_text
-from lorekeeper.fsutil import atomic_write_text, is_temp_file, sweep_temp_files
+from lorekeeper.fsutil import atomic_write_text, is_temp_file, read_regular_text, sweep_temp_files
 from lorekeeper.jobs import Progress, drive
 from lorekeeper.locks import LockTimeoutError, RWLock
 from lorekeeper.skills import debris
@@ -966,8 +967,8 @@ class SkillFolder:
     def _read_marker(self) -> dict[str, Any]:
         marker = self._marker()
         try:
-            data = json.loads(marker.read_text(encoding="utf-8")) if marker else {}
-        except (OSError, ValueError):
+            data = safejson.loads(read_regular_text(marker, what="export marker")) if marker else {}
+        except (OSError, ValueError, LorekeeperError):
             return {}
         return data if isinstance(data, dict) else {}
 
