@@ -16,6 +16,7 @@ import stat
 import sys
 import tempfile
 import threading
+from collections.abc import Iterator
 from pathlib import Path
 from typing import BinaryIO
 
@@ -251,3 +252,44 @@ def read_user_bytes(source: os.PathLike[str] | str, *, limit: int = DEFAULT_READ
     if str(source) == "-":
         return read_stream_bytes(limit=limit, what="stdin")
     return read_regular_bytes(source, limit=limit, what=what)
+
+
+#: how deep a folder a user gives us may go (skills, imports): far below PATH_MAX, far above real trees
+MAX_WALK_DEPTH = 64
+
+
+def walk(
+    top: os.PathLike[str] | str, *, max_depth: int = MAX_WALK_DEPTH, what: str = "folder"
+) -> Iterator[tuple[str, list[str], list[str]]]:
+    """`os.walk(top, followlinks=False)` without its recursion (Python 3.11's recurses once per
+    level: 1,000 nested folders are a RecursionError) and with a depth bound: a folder nested more
+    than `max_depth` levels below `top` is ERR_INPUT_TOO_DEEP naming it. Top-down; pruning
+    `dirnames` in place works as with os.walk; symlinks to folders are listed in `dirnames`, never
+    entered; unreadable folders are skipped (os.walk's default)."""
+    stack: list[tuple[str, int]] = [(os.fspath(top), 0)]
+    while stack:
+        here, depth = stack.pop()
+        dirs: list[str] = []
+        files: list[str] = []
+        links: set[str] = set()
+        try:
+            with os.scandir(here) as it:
+                for entry in it:
+                    try:
+                        is_dir = entry.is_dir()
+                    except OSError:
+                        is_dir = False
+                    (dirs if is_dir else files).append(entry.name)
+                    if is_dir and entry.is_symlink():
+                        links.add(entry.name)
+        except OSError:
+            continue
+        yield here, dirs, files
+        below = [d for d in dirs if d not in links]
+        if below and depth >= max_depth:
+            raise UnsafeInputError(
+                f"{what} nests folders more than {max_depth} levels deep: refused",
+                code="ERR_INPUT_TOO_DEEP",
+                file=shown_path(os.path.join(here, below[0])),
+            )
+        stack.extend((os.path.join(here, d), depth + 1) for d in reversed(below))

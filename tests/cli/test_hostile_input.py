@@ -95,6 +95,59 @@ def odd_name(tmp: Path) -> Path:
     return folder
 
 
+def deep_folders(tmp: Path) -> Path:
+    """A skill whose folders nest 1,200 deep (Python 3.11's os.walk and rglob recurse per level)."""
+    folder = _skill(tmp / "deepdir", "name: deepdir\ndescription: Deep folders.\n")
+    here = os.open(folder, os.O_RDONLY)
+    try:
+        for _ in range(1200):  # relative to a descriptor: the whole path would pass PATH_MAX
+            os.mkdir("d", dir_fd=here)
+            nxt = os.open("d", os.O_RDONLY, dir_fd=here)
+            os.close(here)
+            here = nxt
+        fd = os.open("f", os.O_WRONLY | os.O_CREAT, 0o644, dir_fd=here)
+        os.close(fd)
+    finally:
+        os.close(here)
+    _deep.append(folder)
+    return folder
+
+
+_deep: list[Path] = []
+
+
+def _flatten_away(folder: Path) -> None:
+    """Remove a 1,200-deep tree one level at a time (shutil.rmtree recurses per level too)."""
+    d = folder / "d"
+    while d.is_dir():
+        inner = d / "d"
+        if inner.is_dir():
+            os.rename(inner, folder / "d.next")
+            for p in d.iterdir():
+                p.unlink()
+            d.rmdir()
+            os.rename(folder / "d.next", d)
+        else:
+            for p in d.iterdir():
+                p.unlink()
+            d.rmdir()
+
+
+@pytest.fixture(autouse=True, scope="module")
+def _remove_deep_trees() -> Iterator[None]:
+    yield
+    for folder in _deep:
+        _flatten_away(folder)
+
+
+def deep_zip(tmp: Path) -> Path:
+    z = tmp / "deep.zip"
+    with zipfile.ZipFile(z, "w") as zf:
+        zf.writestr("deepzip/SKILL.md", "---\nname: deepzip\ndescription: Deep paths.\n---\nbody\n")
+        zf.writestr("deepzip/" + "d/" * 1200 + "f", "x")
+    return z
+
+
 def fifo(tmp: Path) -> Path:
     p = tmp / "pipe"
     os.mkfifo(p)
@@ -171,6 +224,9 @@ CASES: list[tuple[str, Make, Callable[[str], list[str]], str]] = [
     ("SKILL.md with NUL", nul_skill, lambda p: ["skills", "import", p], "ERR_INVALID_SPEC"),
     ("numeric description", numeric_description, lambda p: ["skills", "import", p], "ERR_INVALID_SPEC"),
     ("non-UTF-8 file name", odd_name, lambda p: ["skills", "import", p], "ERR_NOT_UTF8"),
+    ("folders 1,200 deep", deep_folders, lambda p: ["skills", "import", p], "ERR_INPUT_TOO_DEEP"),
+    ("market add folders 1,200 deep", deep_folders, lambda p: ["market", "add", p], "ERR_INVALID_SPEC"),
+    ("zip paths 1,200 deep", deep_zip, lambda p: ["skills", "import", p], "ERR_ARCHIVE_UNSAFE"),
     ("skills import FIFO", fifo, lambda p: ["skills", "import", p], "ERR_NOT_REGULAR_FILE"),
     ("skills import device", lambda _t: Path("/dev/null"), lambda p: ["skills", "import", p], "ERR_NOT_REGULAR_FILE"),
     ("learn import FIFO", fifo, lambda p: ["learn", "import", p], "ERR_NOT_REGULAR_FILE"),

@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 
 from lorekeeper.errors import InvalidSpecError, LorekeeperError, UnsafeInputError
-from lorekeeper.fsutil import atomic_write_bytes, read_regular_bytes, shown_path, utf8_name
+from lorekeeper.fsutil import atomic_write_bytes, read_regular_bytes, shown_path, utf8_name, walk
 
 MB = 1024 * 1024
 DEFAULT_MAX_FILE_MB = 10
@@ -83,7 +83,7 @@ def read_folder_files(
     blobs: dict[str, bytes] = {}
     errors: list[InvalidSpecError] = []
     total = counted
-    for dirpath, dirnames, filenames in os.walk(folder, followlinks=False):
+    for dirpath, dirnames, filenames in walk(folder, what="the skill"):
         here = Path(dirpath)
         for d in list(dirnames):
             if d in IGNORED_DIRS:
