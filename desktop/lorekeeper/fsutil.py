@@ -86,6 +86,23 @@ def sweep_temp_files(root: Path) -> list[Path]:
     return removed
 
 
+def append_text(path: Path, text: str) -> None:
+    """Append `text` (UTF-8) to a log file, creating it. A FIFO, device or socket in its place is
+    refused with OSError instead of waiting for a reader: the file is opened non-blocking and
+    checked with fstat before a byte is written (a log must never hang the command)."""
+    flags = os.O_WRONLY | os.O_APPEND | os.O_CREAT | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0)
+    fd = os.open(path, flags, 0o666)
+    try:
+        mode = os.fstat(fd).st_mode
+        if not stat.S_ISREG(mode):
+            raise NotRegularFileError(path, mode)
+        data = text.encode("utf-8", "backslashreplace")
+        while data:
+            data = data[os.write(fd, data) :]
+    finally:
+        os.close(fd)
+
+
 # --------------------------------------------------------------------------- bounded reads
 
 MIB = 1024 * 1024
