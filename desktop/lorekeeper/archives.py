@@ -43,6 +43,10 @@ class ArchiveLimits:
     file_limit_hint: str = ""
 
 
+MAX_MEMBER_DEPTH = 64  # folders a member path may nest (the readers' walk refuses deeper trees too)
+MAX_MEMBER_PATH = 1024  # characters of a member path
+
+
 def is_zip(path: Path) -> bool:
     """`zipfile.is_zipfile` for a regular file only (it would block on a FIFO, read a device)."""
     try:
@@ -65,6 +69,12 @@ def member_path(name: str, shown: str) -> str:
     p = PurePosixPath(clean)
     if "\0" in name or not clean or p.is_absolute() or any(part in ("..", "") for part in p.parts) or ":" in p.parts[0]:
         raise _refuse(f"unsafe path in archive: {name!r} (it would land outside the folder it unpacks to)", shown)
+    if len(p.parts) > MAX_MEMBER_DEPTH or len(clean) > MAX_MEMBER_PATH:
+        raise _refuse(
+            f"member path {clean[:60]!r}... is {len(p.parts)} levels and {len(clean):,} characters long; "
+            f"the limits are {MAX_MEMBER_DEPTH} and {MAX_MEMBER_PATH:,}",
+            shown,
+        )
     return str(p)
 
 

@@ -16,6 +16,7 @@ import stat
 import sys
 import tempfile
 import threading
+from collections.abc import Iterator
 from pathlib import Path
 from typing import BinaryIO
 
@@ -85,6 +86,23 @@ def sweep_temp_files(root: Path) -> list[Path]:
     return removed
 
 
+def append_text(path: Path, text: str) -> None:
+    """Append `text` (UTF-8) to a log file, creating it. A FIFO, device or socket in its place is
+    refused with OSError instead of waiting for a reader: the file is opened non-blocking and
+    checked with fstat before a byte is written (a log must never hang the command)."""
+    flags = os.O_WRONLY | os.O_APPEND | os.O_CREAT | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0)
+    fd = os.open(path, flags, 0o666)
+    try:
+        mode = os.fstat(fd).st_mode
+        if not stat.S_ISREG(mode):
+            raise NotRegularFileError(path, mode)
+        data = text.encode("utf-8", "backslashreplace")
+        while data:
+            data = data[os.write(fd, data) :]
+    finally:
+        os.close(fd)
+
+
 # --------------------------------------------------------------------------- bounded reads
 
 MIB = 1024 * 1024
@@ -97,6 +115,16 @@ def shown_path(path: os.PathLike[str] | str) -> str:
     """A path as it can be printed whatever its bytes: a name that is not UTF-8 (kept by Python as
     surrogate escapes) shows its odd bytes as `\\xNN` instead of failing to print."""
     return os.fsencode(path).decode("utf-8", "backslashreplace")
+
+
+def utf8_name(name: str) -> bool:
+    """Whether a file name (as Python holds it) is valid UTF-8: a name that is not holds surrogate
+    escapes, which neither SQLite, JSON output nor a terminal can take."""
+    try:
+        name.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
 
 
 def _kind(mode: int) -> str:
@@ -241,3 +269,44 @@ def read_user_bytes(source: os.PathLike[str] | str, *, limit: int = DEFAULT_READ
     if str(source) == "-":
         return read_stream_bytes(limit=limit, what="stdin")
     return read_regular_bytes(source, limit=limit, what=what)
+
+
+#: how deep a folder a user gives us may go (skills, imports): far below PATH_MAX, far above real trees
+MAX_WALK_DEPTH = 64
+
+
+def walk(
+    top: os.PathLike[str] | str, *, max_depth: int = MAX_WALK_DEPTH, what: str = "folder"
+) -> Iterator[tuple[str, list[str], list[str]]]:
+    """`os.walk(top, followlinks=False)` without its recursion (Python 3.11's recurses once per
+    level: 1,000 nested folders are a RecursionError) and with a depth bound: a folder nested more
+    than `max_depth` levels below `top` is ERR_INPUT_TOO_DEEP naming it. Top-down; pruning
+    `dirnames` in place works as with os.walk; symlinks to folders are listed in `dirnames`, never
+    entered; unreadable folders are skipped (os.walk's default)."""
+    stack: list[tuple[str, int]] = [(os.fspath(top), 0)]
+    while stack:
+        here, depth = stack.pop()
+        dirs: list[str] = []
+        files: list[str] = []
+        links: set[str] = set()
+        try:
+            with os.scandir(here) as it:
+                for entry in it:
+                    try:
+                        is_dir = entry.is_dir()
+                    except OSError:
+                        is_dir = False
+                    (dirs if is_dir else files).append(entry.name)
+                    if is_dir and entry.is_symlink():
+                        links.add(entry.name)
+        except OSError:
+            continue
+        yield here, dirs, files
+        below = [d for d in dirs if d not in links]
+        if below and depth >= max_depth:
+            raise UnsafeInputError(
+                f"{what} nests folders more than {max_depth} levels deep: refused",
+                code="ERR_INPUT_TOO_DEEP",
+                file=shown_path(os.path.join(here, below[0])),
+            )
+        stack.extend((os.path.join(here, d), depth + 1) for d in reversed(below))

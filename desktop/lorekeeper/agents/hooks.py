@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from lorekeeper.agents import hookctx
-from lorekeeper.fsutil import read_regular_raw
+from lorekeeper.fsutil import append_text, read_regular_raw
 
 if TYPE_CHECKING:
     from lorekeeper.prompt import AssembledPrompt
@@ -277,8 +277,7 @@ def log_notice(root: Path, event: str, text: str) -> None:
     line = f"---- {datetime.datetime.now(datetime.UTC).isoformat()} {event}: {text}\n"
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
-        with open(path, "a", encoding="utf-8") as fh:
-            fh.write(line)
+        append_text(path, line)  # a FIFO put in its place is refused, never waited on
     except OSError:
         pass
 
@@ -297,8 +296,7 @@ def log_failure(root: Path | None, event: str, exc: BaseException) -> None:
     for target in targets:
         try:
             target.parent.mkdir(parents=True, exist_ok=True)
-            with open(target, "a", encoding="utf-8") as fh:
-                fh.write(entry)
+            append_text(target, entry)
             return
         except OSError:
             continue

@@ -15,10 +15,12 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from lorekeeper import safejson
 from lorekeeper.errors import InvalidInputError
-from lorekeeper.fsutil import atomic_write_text
+from lorekeeper.fsutil import atomic_write_text, read_regular_text
 
 SERVER_NAME = "lorekeeper"
+SETTINGS_LIMIT = 16 * 1024 * 1024  # a .claude/settings.json is a few KB
 HOOK_MARK = "hooks claude-code"  # every command we install contains it, after the program
 HOOK_EVENTS = {"UserPromptSubmit": "user-prompt-submit", "Stop": "stop"}
 HOOK_TIMEOUT = {"UserPromptSubmit": 10, "Stop": 30}  # seconds; Claude Code's default is 60
@@ -39,9 +41,9 @@ def program() -> list[str]:
 def _read_object(path: Path) -> dict[str, Any]:
     if not path.exists():
         return {}
-    try:
-        text = path.read_text(encoding="utf-8")
-        data = json.loads(text) if text.strip() else {}
+    try:  # a regular file only (a FIFO is refused, not waited on), bounded in size and nesting
+        text = read_regular_text(path, limit=SETTINGS_LIMIT, what="settings file")
+        data = safejson.loads(text, what=str(path)) if text.strip() else {}
     except (OSError, ValueError) as exc:
         raise InvalidInputError(f"{path} is not readable JSON ({exc}); fix or move it, nothing was written") from None
     if not isinstance(data, dict):

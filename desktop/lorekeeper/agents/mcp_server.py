@@ -20,6 +20,7 @@ from pydantic import Field
 from lorekeeper import __version__
 from lorekeeper.agents.tools import AgentTools
 from lorekeeper.errors import LorekeeperError
+from lorekeeper.fsutil import append_text
 
 if TYPE_CHECKING:
     from mcp.server.mcpserver import MCPServer
@@ -49,9 +50,11 @@ def _log_unexpected(ws: Workspace, exc: BaseException) -> str:
     path = ws.root / "logs" / "errors.log"
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
-        with open(path, "a", encoding="utf-8") as fh:
-            fh.write(f"---- {datetime.datetime.now(datetime.UTC).isoformat()} lorekeeper mcp\n")
-            fh.write("".join(traceback.format_exception(type(exc), exc, exc.__traceback__)))
+        append_text(  # a FIFO put in its place is refused, never waited on
+            path,
+            f"---- {datetime.datetime.now(datetime.UTC).isoformat()} lorekeeper mcp\n"
+            + "".join(traceback.format_exception(type(exc), exc, exc.__traceback__)),
+        )
     except OSError:
         pass
     return str(path)

@@ -9,7 +9,6 @@ and the sanitizer's pipes: it is never written, logged or passed as an argument.
 
 from __future__ import annotations
 
-import json
 import re
 import sys
 from pathlib import Path
@@ -17,10 +16,13 @@ from typing import Any
 
 import click
 
+from lorekeeper import safejson
 from lorekeeper.cli.common import emit_json, handle_errors, json_option, open_workspace, workspace_option
 from lorekeeper.errors import InvalidInputError
+from lorekeeper.fsutil import read_stream_bytes
 
 SECTIONS = ("problem", "criteria", "constraints", "priorities")
+ANSWERS_LIMIT = 1024 * 1024  # four answers typed by a person: `< /dev/zero` is refused, not read forever
 
 
 def parse_answers(raw: bytearray) -> dict[str, str]:
@@ -34,7 +36,7 @@ def parse_answers(raw: bytearray) -> dict[str, str]:
     stripped = text.strip()
     if stripped.startswith("{"):
         try:
-            data = json.loads(stripped)
+            data = safejson.loads(stripped, what="the answers")
         except ValueError:
             raise InvalidInputError("the answers look like JSON but do not parse") from None
         if not isinstance(data, dict):
@@ -112,7 +114,9 @@ def clarify(
 
     sid = check_story_id(story_id)
     with open_workspace(workspace_dir) as ws:
-        answers = _ask_terminal() if sys.stdin.isatty() else parse_answers(bytearray(sys.stdin.buffer.read()))
+        answers = (
+            _ask_terminal() if sys.stdin.isatty() else parse_answers(bytearray(read_stream_bytes(limit=ANSWERS_LIMIT)))
+        )
         draft = ws.clarifications.sanitize(sid, domain, project, answers)  # empties `answers`
         if not as_json:
             _show(draft.summary)

@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any, NoReturn, TypeVar
 import click
 
 from lorekeeper.errors import LorekeeperError
+from lorekeeper.fsutil import append_text
 from lorekeeper.locations import ENV_VAR, default_workspace_dir, resolve_workspace_dir
 
 if TYPE_CHECKING:
@@ -85,8 +86,7 @@ def _append_traceback(path: Path, exc: BaseException) -> Path:
     for target in (path, Path(tempfile.gettempdir()) / "lorekeeper-errors.log"):
         try:
             target.parent.mkdir(parents=True, exist_ok=True)
-            with open(target, "a", encoding="utf-8") as fh:
-                fh.write(entry)
+            append_text(target, entry)  # a FIFO put in its place is refused, never waited on
             return target
         except OSError:
             continue

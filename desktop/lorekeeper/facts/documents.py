@@ -8,7 +8,6 @@ with a reason.
 
 from __future__ import annotations
 
-import os
 import shutil
 import subprocess
 from dataclasses import dataclass
@@ -16,7 +15,7 @@ from pathlib import Path
 
 from lorekeeper.dbfiles import is_database_file
 from lorekeeper.errors import LorekeeperError, UnsafeInputError
-from lorekeeper.fsutil import read_regular_bytes
+from lorekeeper.fsutil import read_regular_bytes, walk
 
 MARKDOWN = frozenset({".md", ".markdown", ".mdx"})
 TEXT = frozenset({".txt", ".rst", ".adoc", ".asciidoc", ".org", ".text"})
@@ -77,7 +76,7 @@ def _git_files(root: Path) -> list[str] | None:
 
 def _walk(root: Path) -> list[str]:
     found: list[str] = []
-    for dirpath, dirnames, filenames in os.walk(root):
+    for dirpath, dirnames, filenames in walk(root, what="the documents folder"):  # iterative, depth-bounded
         dirnames[:] = sorted(d for d in dirnames if not d.startswith(".") and d not in SKIP_DIRS)
         for name in sorted(filenames):
             if name.startswith("."):

@@ -91,7 +91,7 @@ from lorekeeper.facts.model import (
     squash,
     words,
 )
-from lorekeeper.fsutil import not_regular, read_regular_text, shown_path
+from lorekeeper.fsutil import not_regular, read_regular_text, shown_path, utf8_name
 from lorekeeper.jobs import CancelToken, Progress
 from lorekeeper.store.engine import Store
 from lorekeeper.store.models import Fact, FactConflict, FactDocument, FactRun, utcnow
@@ -1068,6 +1068,9 @@ class FactService:
         import hashlib
 
         for cand in found:
+            if not utf8_name(cand.origin) or not utf8_name(str(cand.path)):
+                report.skipped.append({"origin": shown_path(cand.origin), "reason": "the file name is not UTF-8"})
+                continue
             text = docs.read_text(cand.path)
             if isinstance(text, docs.Skipped):
                 report.skipped.append({"origin": cand.origin, "reason": text.reason})

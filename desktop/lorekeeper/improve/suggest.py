@@ -20,8 +20,7 @@ import re
 from collections import Counter
 from dataclasses import dataclass
 
-import yaml
-
+from lorekeeper import safeyaml
 from lorekeeper.errors import InvalidInputError, InvalidSpecError
 from lorekeeper.improve.judge import ModelAnswerError
 from lorekeeper.improve.proposals import NewProposal, ProposalInfo, ProposalService
@@ -229,7 +228,7 @@ def with_router_words(content: str, triggers: tuple[str, ...], keywords: tuple[s
     end = next((i for i in range(1, len(lines)) if lines[i].rstrip("\r\n") == "---"), None) if start else None
     if start is None or end is None:
         raise InvalidSpecError("SKILL.md has no front matter between '---' lines", file=SKILL_FILE)
-    front = yaml.safe_load("".join(lines[start:end])) or {}
+    front = safeyaml.safe_load("".join(lines[start:end]), what=SKILL_FILE) or {}
     meta = front.get("metadata") if isinstance(front, dict) else None
     entries = []
     if triggers:

@@ -31,7 +31,8 @@ import re
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 
-from lorekeeper.errors import InvalidInputError, InvalidSpecError
+from lorekeeper import safejson
+from lorekeeper.errors import InvalidInputError, InvalidSpecError, UnsafeInputError
 
 DEFAULT_PREAMBLE = "# Learnings\n\n## Rules\n\n"
 DEFAULT_SCOPE = "story"
@@ -199,8 +200,8 @@ def parse(text: str, *, file: str = "learnings.md") -> Document:
         mm = _META.search(rest)
         if mm is not None:
             try:
-                meta = json.loads(mm.group("json"))
-            except ValueError:
+                meta = safejson.loads(mm.group("json"))
+            except (ValueError, UnsafeInputError):  # not JSON, or nested too deep to be our fields
                 meta = None
             if isinstance(meta, dict):
                 entry.rule = rest[: mm.start()]

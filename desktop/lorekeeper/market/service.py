@@ -43,7 +43,7 @@ from sqlalchemy import select
 from lorekeeper import safejson, safeyaml
 from lorekeeper.archives import ArchiveLimits, is_zip, unpack_zip
 from lorekeeper.errors import InvalidInputError, InvalidSpecError, LorekeeperError, NotFoundError
-from lorekeeper.fsutil import MIB, not_regular, read_regular_text, shown_path, too_large
+from lorekeeper.fsutil import MIB, not_regular, read_regular_text, shown_path, too_large, walk
 from lorekeeper.jobs import Progress, drive
 from lorekeeper.llm.service import LLMService
 from lorekeeper.skills.library import ImportReport, SkillLibrary
@@ -239,6 +239,16 @@ def _skill_dirs(root: Path) -> list[Path]:
     return sorted(out)
 
 
+def _folder_files(folder: Path) -> tuple[str, ...]:
+    """The files of a skill folder (relative, sorted, `.git/` left out), by an iterative and
+    depth-bounded walk: `rglob` recurses once per folder level (1,000 nested folders: a crash)."""
+    out: list[str] = []
+    for here, dirs, names in walk(folder, what="the skill"):
+        dirs[:] = [d for d in dirs if d != ".git"]
+        out.extend(str((Path(here) / n).relative_to(folder)) for n in names if (Path(here) / n).is_file())
+    return tuple(sorted(out))
+
+
 def read_market_skill(source: str, folder: Path, plugin: str = "", shown: Path | None = None) -> MarketSkill:
     """A skill folder as the market lists it; lenient (the import validates it for real)."""
     where = str(shown or folder)
@@ -257,9 +267,10 @@ def read_market_skill(source: str, folder: Path, plugin: str = "", shown: Path |
     name, desc = meta.get("name"), meta.get("description")
     if not isinstance(name, str) or not name.strip() or not isinstance(desc, str) or not desc.strip():
         raise InvalidSpecError("SKILL.md needs a name and a description", file=f"{where}/{SKILL_FILE}")
-    files = tuple(
-        sorted(str(p.relative_to(folder)) for p in folder.rglob("*") if p.is_file() and ".git" not in p.parts)
-    )
+    try:
+        files = _folder_files(folder)
+    except LorekeeperError as exc:
+        raise InvalidSpecError(f"unreadable skill folder: {exc.message}", file=where) from None
     return MarketSkill(
         source=source,
         name=name.strip(),

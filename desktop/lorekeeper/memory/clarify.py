@@ -26,7 +26,7 @@ from sqlalchemy import select
 
 from lorekeeper.audit.log import SessionLog
 from lorekeeper.errors import InvalidInputError, LorekeeperError, NotFoundError
-from lorekeeper.fsutil import atomic_write_text
+from lorekeeper.fsutil import atomic_write_text, read_regular_text
 from lorekeeper.memory.corpora import CLARIFICATION_HEADINGS
 from lorekeeper.memory.layout import MemoryLayout, check_story_id
 from lorekeeper.privacy.pii import check_text, find_pii
@@ -233,7 +233,7 @@ class ClarificationService:
             known = set(s.scalars(select(Clarification.story)))
         for p in sorted(folder.glob("*-clarifications.md")):
             try:
-                data = parse_markdown(p.read_text(encoding="utf-8"))
+                data = parse_markdown(read_regular_text(p, what="clarification file"))  # a FIFO: reported
                 story = check_story_id(data["story"] or p.name.removesuffix("-clarifications.md"))
                 if story in known:
                     continue

@@ -19,6 +19,10 @@ from typing import Any
 
 import frontmatter
 
+from lorekeeper import safeyaml
+from lorekeeper.errors import UnsafeInputError
+from lorekeeper.skills.spec import split_front_matter
+
 VERDICTS = ("signal", "bruit", "veille")
 IMPACTS = ("fort", "modere", "faible")
 _ALIASES = {
@@ -122,8 +126,13 @@ def is_note(meta: dict[str, Any]) -> bool:
 
 def parse_note(text: str, rel_path: str) -> ParsedNote | None:
     """The note in `text`, None when it is not a research note; NoteError when it is a bad one."""
+    split = split_front_matter(text)
     try:
+        if split is not None:  # bounded first: an alias bomb or deep nesting never reaches the loader
+            safeyaml.check(split[0], what=rel_path, line0=text.count("\n", 0, split[2]) + 1)
         post = frontmatter.loads(text)
+    except UnsafeInputError as exc:
+        raise NoteError(exc.message) from None
     except Exception as exc:  # noqa: BLE001 - YAML errors of every kind
         raise NoteError(f"front matter is not valid YAML: {exc}") from None
     meta = dict(post.metadata)

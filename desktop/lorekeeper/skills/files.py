@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 
 from lorekeeper.errors import InvalidSpecError, LorekeeperError, UnsafeInputError
-from lorekeeper.fsutil import atomic_write_bytes, read_regular_bytes
+from lorekeeper.fsutil import atomic_write_bytes, read_regular_bytes, shown_path, utf8_name, walk
 
 MB = 1024 * 1024
 DEFAULT_MAX_FILE_MB = 10
@@ -83,11 +83,20 @@ def read_folder_files(
     blobs: dict[str, bytes] = {}
     errors: list[InvalidSpecError] = []
     total = counted
-    for dirpath, dirnames, filenames in os.walk(folder, followlinks=False):
+    for dirpath, dirnames, filenames in walk(folder, what="the skill"):
         here = Path(dirpath)
         for d in list(dirnames):
             if d in IGNORED_DIRS:
                 dirnames.remove(d)
+            elif not utf8_name(d):
+                dirnames.remove(d)
+                errors.append(
+                    UnsafeInputError(
+                        "the folder name is not UTF-8: rename it (a skill's files are named in UTF-8)",
+                        code="ERR_NOT_UTF8",
+                        file=f"{shown_path(display)}/{shown_path((here / d).relative_to(folder).as_posix())}",
+                    )
+                )
             elif (here / d).is_symlink():
                 dirnames.remove(d)
                 rel = (here / d).relative_to(folder).as_posix()
@@ -97,6 +106,15 @@ def read_folder_files(
             p = here / name
             rel = p.relative_to(folder).as_posix()
             if rel in skip:
+                continue
+            if not utf8_name(rel):
+                errors.append(
+                    UnsafeInputError(
+                        "the file name is not UTF-8: rename it (a skill's files are named in UTF-8)",
+                        code="ERR_NOT_UTF8",
+                        file=f"{shown_path(display)}/{shown_path(rel)}",
+                    )
+                )
                 continue
             st = p.lstat()
             if stat.S_ISLNK(st.st_mode):

@@ -28,10 +28,11 @@ from typing import Any
 from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
+from lorekeeper import safejson
 from lorekeeper.changes import ChangeSet
-from lorekeeper.errors import DerivedWriteError, InvalidInputError, InvalidSpecError, NotFoundError
+from lorekeeper.errors import DerivedWriteError, InvalidInputError, InvalidSpecError, LorekeeperError, NotFoundError
 from lorekeeper.evals.rules import RuleSet, parse_rules, parse_rules_text
-from lorekeeper.fsutil import atomic_write_text, is_temp_file, sweep_temp_files
+from lorekeeper.fsutil import atomic_write_text, is_temp_file, read_regular_text, sweep_temp_files
 from lorekeeper.jobs import Progress, drive
 from lorekeeper.locks import LockTimeoutError, RWLock
 from lorekeeper.skills import debris
@@ -761,6 +762,8 @@ class SkillLibrary:
             with self.store.session() as s:
                 self._apply_import(s, docs, project, message, author, on_conflict, report, written, write=False)
             return report
+        if not docs:  # every skill refused (a hostile or broken source): nothing is written at all
+            return report
         # the import and its signed event: one change set, one transaction (the event goes to the
         # audit outbox in the same transaction, issue 18)
         with self.store.capture() as captured, self.store.write() as s:
@@ -1020,8 +1023,8 @@ class SkillFolder:
     def _read_marker(self) -> dict[str, Any]:
         marker = self._marker()
         try:
-            data = json.loads(marker.read_text(encoding="utf-8")) if marker else {}
-        except (OSError, ValueError):
+            data = safejson.loads(read_regular_text(marker, what="export marker")) if marker else {}
+        except (OSError, ValueError, LorekeeperError):
             return {}
         return data if isinstance(data, dict) else {}
 

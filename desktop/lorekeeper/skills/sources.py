@@ -11,7 +11,6 @@ source (`pack.zip:skills/pdf/SKILL.md`, the archive as given), never the tempora
 
 from __future__ import annotations
 
-import os
 import stat
 import tempfile
 from collections.abc import Iterator
@@ -21,7 +20,7 @@ from pathlib import Path
 
 from lorekeeper.archives import ArchiveLimits, is_zip, unpack_zip
 from lorekeeper.errors import InvalidInputError, InvalidSpecError
-from lorekeeper.fsutil import not_regular, shown_path
+from lorekeeper.fsutil import not_regular, shown_path, walk
 from lorekeeper.skills.files import IGNORED_DIRS, MB, Limits
 from lorekeeper.skills.spec import SKILL_FILE
 
@@ -83,7 +82,7 @@ def find_skills(src: SkillSource) -> list[FoundSkill]:
     root = src.root
     found: list[FoundSkill] = []
     wrapper = _single_wrapper(root) if src.archive else None
-    for dirpath, dirnames, filenames in os.walk(root, followlinks=False):
+    for dirpath, dirnames, filenames in walk(root, what="the import source"):
         here = Path(dirpath)
         dirnames[:] = sorted(d for d in dirnames if d not in IGNORED_DIRS and not (here / d).is_symlink())
         if here == root and FORKS_DIR in dirnames and SKILL_FILE not in filenames:

@@ -22,7 +22,7 @@ import yaml
 from lorekeeper import safeyaml
 from lorekeeper.errors import InvalidSpecError, LorekeeperError, UnsafeInputError
 from lorekeeper.evals.rules import RuleSet, parse_rules_text
-from lorekeeper.fsutil import decode_text, not_regular, read_regular_bytes
+from lorekeeper.fsutil import decode_text, not_regular, read_regular_bytes, shown_path, utf8_name
 from lorekeeper.skills.files import DEFAULT_MAX_FILE_MB, MB, Limits, SkillFile, read_folder_files
 
 MAX_NAME = 64
@@ -384,6 +384,15 @@ def check_skill_dir(
     (a skill at the root of an archive is named by its `name`)."""
     path = Path(path)
     shown = display if display is not None else str(path)
+    if not utf8_name(shown):
+        return SpecCheck(
+            None,
+            (
+                UnsafeInputError(
+                    "the skill folder's name is not UTF-8: rename it", code="ERR_NOT_UTF8", file=shown_path(shown)
+                ),
+            ),
+        )
     md_file = f"{shown}/{SKILL_FILE}"
     md = path / SKILL_FILE
     limits = limits or Limits()

@@ -35,13 +35,15 @@ from datetime import UTC, date, datetime
 from pathlib import Path
 from typing import Any
 
+from lorekeeper import safejson
 from lorekeeper.errors import InvalidInputError, LorekeeperError, NotFoundError
-from lorekeeper.fsutil import atomic_write_text
+from lorekeeper.fsutil import atomic_write_text, read_regular_raw
 from lorekeeper.store.engine import REVISION_TABLE, Store
 
 BACKUPS_DIR = "backups"
 DB_NAME = "lorekeeper.db"
 MANIFEST = "manifest.json"
+MANIFEST_LIMIT = 1024 * 1024
 SESSIONS = "sessions"
 CONFIG_COPY = "lorekeeper.toml"
 PREFIX = "lorekeeper-"
@@ -113,8 +115,9 @@ class BackupInfo:
 
 def _read_manifest(folder: Path) -> dict[str, Any]:
     try:
-        data = json.loads((folder / MANIFEST).read_text(encoding="utf-8"))
-    except (OSError, ValueError):
+        # a backup given to `restore` comes from anywhere: a FIFO or a bomb here reads as no manifest
+        data = safejson.loads(read_regular_raw(folder / MANIFEST, limit=MANIFEST_LIMIT))
+    except (OSError, ValueError, LorekeeperError):
         return {}
     return data if isinstance(data, dict) else {}
 
