@@ -12,7 +12,14 @@ What it finds, each by a real validator rather than a loose pattern where one ex
   Danish CPR, Finnish HETU, Swedish personnummer, Brazilian CPF, UK NHS number; the UK NINO by its
   format);
 - postal addresses (a house number with a street word in French, English or German, a postcode
-  followed by a town, a UK postcode, a US "Town, ST 12345", a PO box).
+  followed by a town, a UK postcode, a US "Town, ST 12345", a PO box);
+- e-mail addresses written out ("jean.dupont at example dot fr", "(at)", "[dot]", "arobase",
+  "point"), people named after a title (M., Mme, Mlle, Me, Dr, Pr, Mr, Mrs, Ms, Miss, Prof...),
+  UK NI numbers, dates of birth ("né le", "born on", "DOB" and a full date), IPv4 and IPv6
+  addresses (not loopback or unspecified, not a version or section number: "version 1.2.3.4").
+
+The text is matched after NFKC normalisation without its zero-width and other format characters,
+so full-width forms ("＠", "０６") and invisible separators change nothing; upper case neither.
 
 Findings carry the kind and the position only: the gate's messages never repeat the data itself.
 """
@@ -69,7 +76,7 @@ _DOT = rf"(?:{_SPELLED_DOT}|\.|\s+\.\s+)"  # "example . com", never "com. Later"
 _AT = r"(?P<at>\s*@\s*|\s*[\[(\{<]\s*(?:at|arobase|@)\s*[\])\}>]\s*|\s+(?:at|arobase)\s+)"
 _LABEL = r"[a-z0-9](?:[a-z0-9\-]{0,61}[a-z0-9])?"
 _EMAIL_SPELLED = re.compile(
-    rf"(?<![\w.@])(?P<local>[\w%+\-]+(?:(?:{_SPELLED_DOT}|\.)[\w%+\-]+)*){_AT}"
+    rf"(?<![\w.@])(?P<local>[\w%+\-]+(?:(?:{_SPELLED_DOT}|\.|\s+\.\s+)[\w%+\-]+)*){_AT}"
     rf"(?P<domain>{_LABEL}(?:{_DOT}{_LABEL})*){_DOT}(?P<tld>[a-z]{{2,24}})(?![\w@])",
     re.IGNORECASE,
 )
@@ -160,13 +167,45 @@ _TLDS = frozenset(
 # lower-case name follows only the unambiguous civil titles ("mr smith", "mme durand").
 _TITLE = re.compile(
     r"(?<![\w.])(?P<title>mme|mmes|mlle|mlles|madame|mesdames|mademoiselle|monsieur|messieurs|mrs|mr|mister|"
-    r"dr|docteur|doctor|prof|professeur|professor|ma[iî]tre|m|me|ms|miss|pr|sir|lady|dame)"
+    r"dr|docteur|doctor|prof|professeur|professor|ma[iî]tre|m|me|ms|mx|miss|pr|sir|lady|dame)"
     r"(?P<dot>\.)?(?P<sep>\s+|(?<=\.)\s*)",
     re.IGNORECASE,
 )
-_AMBIGUOUS_TITLES = frozenset({"m", "me", "ms", "miss", "pr", "sir", "lady", "dame"})
+_PARTICLES = frozenset({"de", "du", "des", "d", "van", "von", "der", "den", "di", "da", "del", "le", "la"})
+_AMBIGUOUS_TITLES = frozenset({"m", "me", "ms", "mx", "miss", "pr", "sir", "lady", "dame"})
 _LOWER_OK_TITLES = frozenset(
     {"mme", "mmes", "mlle", "mlles", "madame", "mademoiselle", "monsieur", "mrs", "mr", "mister"}
+)
+_TITLE_WORDS = frozenset(
+    [
+        "mme",
+        "mmes",
+        "mlle",
+        "mlles",
+        "madame",
+        "mesdames",
+        "mademoiselle",
+        "monsieur",
+        "messieurs",
+        "mrs",
+        "mr",
+        "mister",
+        "dr",
+        "docteur",
+        "doctor",
+        "prof",
+        "professeur",
+        "professor",
+        "maitre",
+        "me",
+        "ms",
+        "mx",
+        "miss",
+        "pr",
+        "sir",
+        "lady",
+        "dame",
+    ]
 )
 _NAME = re.compile(r"[^\W\d_][^\W\d_'’\-]*(?:['’\-][^\W\d_]+)*")
 _NOT_NAMES = frozenset(
@@ -204,6 +243,9 @@ _NOT_NAMES = frozenset(
         "par",
         "sur",
         "pepper",
+        "clean",
+        "robot",
+        "potato",
         "martens",
         "oetker",
         "web",
@@ -234,14 +276,16 @@ _MONTHS = (
 )
 _DATE = (
     r"(?:\d{1,2}[/.\-]\d{1,2}[/.\-](?:\d{4}|\d{2})|\d{4}-\d{1,2}-\d{1,2}"
-    rf"|\d{{1,2}}(?:er|st|nd|rd|th)?\s+(?:of\s+)?(?:{_MONTHS})\.?,?\s+\d{{4}}"
+    rf"|\d{{1,2}}(?:er|st|nd|rd|th)?\s+(?:of\s+)?(?:{_MONTHS})\.?,?\s+(?:\d{{4}}|\d{{2}}(?!\d))"
     rf"|(?:{_MONTHS})\.?\s+\d{{1,2}}(?:st|nd|rd|th)?,?\s+\d{{4}})"
 )
 # A date of birth: a birth word, then a full date (a date alone is a deadline or a release).
 _DOB = re.compile(
-    r"(?<![\w])(?:born(?:\s+on)?|date\s+of\s+birth|birth\s*date|birthday|d\.?\s?o\.?\s?b\.?"
-    r"|n[ée]e?(?:\s*\(e\))?\s+le|date\s+de\s+naissance|naissance)"
-    rf"\s*[:\-–]?\s*{_DATE}(?!\d)",
+    r"(?<![\w])(?:born|date\s+of\s+birth|birth\s*date|birthday|d\.?\s?o\.?\s?b\.?"
+    r"|n[ée]e?(?:\s*\(e\))?|date\s+de\s+naissance|naissance)"
+    # "born in Leeds on", "née à Lyon le", "DOB is", "date de naissance : le"
+    r"(?:\s+(?:in|at|à|a)\s+[^\W\d_][\w'\-]*)?(?:\s*(?:[:=\-–]|is|was|est|était))?(?:\s*(?:on|le|du))?(?:\s+the)?"
+    rf"\s*{_DATE}(?!\d)",
     re.IGNORECASE,
 )
 _IPV4 = re.compile(r"(?<![\w.])(?:\d{1,3}\.){3}\d{1,3}(?![\w]|\.\d)")
@@ -250,6 +294,11 @@ _IPV6 = re.compile(r"(?<![\w:.])[0-9A-Fa-f:.]*:[0-9A-Fa-f:.]*:[0-9A-Fa-f:.]*(?<!
 _VERSION_BEFORE = re.compile(
     r"(?:version|release|build|ver|rev|revision|firmware|v|§|section|chapter|chapitre|paragraphe?|art|article)"
     r"\.?\s*$",
+    re.IGNORECASE,
+)
+_VERSION_AFTER = re.compile(
+    r"\s+(?:(?:du|of\s+the|de\s+la|de\s+l')\s+)?(?:hotfix|release|patch|build|update|upgrade|firmware|version|"
+    r"pilote|driver|sdk|api|app|client\s+release)\b",
     re.IGNORECASE,
 )
 _FORMAT_CHARS = ("Cf",)  # zero-width spaces and joiners, soft hyphens, BOMs, bidi marks
@@ -275,6 +324,12 @@ def normalise(text: str) -> tuple[str, list[int]]:
     return "".join(out), where
 
 
+# After "NI number", "NINO", "national insurance": any two letters (HMRC's own examples use QQ)
+_NINO_CONTEXT = re.compile(
+    r"(?:\bNI\b|\bN\.I\.|\bNINO\b|national\s+insurance)(?:\s+(?:number|no\.?|num[ée]ro|nr))?\s*(?:[:#=]|is)?\s*"
+    r"(?P<id>[A-Z]{2}[ \-]?\d{2}[ \-]?\d{2}[ \-]?\d{2}(?:[ \-]?[A-D])?)\b",
+    re.IGNORECASE,
+)
 _FR_STREET = (
     r"rue|avenue|av\.|boulevard|bd|chemin|impasse|all[ée]e|place|quai|route|cours|passage|square|voie|"
     r"r[ée]sidence|lotissement|faubourg|hameau|lieu-dit"
@@ -482,18 +537,34 @@ def _persons(text: str) -> list[tuple[int, int, str]]:
         lower_title = title.islower()
         pos = m.end()
         end = -1
-        for _ in range(3):
+        words = 0
+        while words < 4:
             n = _NAME.match(text, pos)
             if not n:
                 break
             word = n.group(0)
-            if _fold(word) in _NOT_NAMES or (len(word) < 2 and not word.isupper()):
+            folded = _fold(word)
+            if folded in _PARTICLES:  # "M. de Villepin", "Mme van der Berg": only before a name
+                after = n.end()
+                while True:
+                    nxt = re.match(r"[ \t]+", text[after:])
+                    if not nxt:
+                        break
+                    follow = _NAME.match(text, after + nxt.end())
+                    if follow and _fold(follow.group(0)) in _PARTICLES:
+                        after = follow.end()
+                        continue
+                    break
+                if nxt and _name_word(text, after + nxt.end(), caps=caps, lower=False, key=key):
+                    pos = after + nxt.end()
+                    continue
                 break
-            if caps and not word.isupper():
-                break
-            if not word[0].isupper() and not (lower_title and key in _LOWER_OK_TITLES):
-                break
+            if folded in _TITLE_WORDS or not _name_word(text, pos, caps=caps, lower=lower_title, key=key):
+                break  # "Prof. Dr. Schmidt": the next title names him
             end = n.end()
+            words += 1
+            if len(word) == 1 and text[end : end + 1] == ".":
+                end += 1  # an initial: "Mr J. Smith"
             sep = re.match(r"[ \t]+", text[end:])
             if not sep:
                 break
@@ -501,6 +572,18 @@ def _persons(text: str) -> list[tuple[int, int, str]]:
         if end > 0:
             out.append((m.start(), end, "title"))
     return out
+
+
+def _name_word(text: str, pos: int, *, caps: bool, lower: bool, key: str) -> bool:
+    n = _NAME.match(text, pos)
+    if not n:
+        return False
+    word = n.group(0)
+    if _fold(word) in _NOT_NAMES or (len(word) < 2 and not word.isupper()):
+        return False
+    if caps and not word.isupper():
+        return False
+    return word[0].isupper() or (lower and key in _LOWER_OK_TITLES)
 
 
 def _ips(text: str) -> list[tuple[int, int, str]]:
@@ -516,7 +599,7 @@ def _ips(text: str) -> list[tuple[int, int, str]]:
         if not (ip6.is_loopback or ip6.is_unspecified):
             out.append((m.start(), m.end(), "ipv6"))
     for m in _IPV4.finditer(text):
-        if _VERSION_BEFORE.search(text[max(0, m.start() - 12) : m.start()]):
+        if _VERSION_BEFORE.search(text[max(0, m.start() - 12) : m.start()]) or _VERSION_AFTER.match(text, m.end()):
             continue
         try:
             ip4 = ipaddress.IPv4Address(m.group(0))
@@ -571,6 +654,8 @@ def _find(text: str) -> list[Finding]:
             add("national_id", m.start(), m.end(), "us.ssn")
     for m in _NINO.finditer(text):
         add("national_id", m.start(), m.end(), "gb.nino")
+    for m in _NINO_CONTEXT.finditer(text):
+        add("national_id", m.start("id"), m.end("id"), "gb.nino")
     for start, end, detail in _persons(text):
         add("person", start, end, detail)
     import phonenumbers
