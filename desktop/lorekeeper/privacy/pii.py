@@ -207,6 +207,7 @@ _TITLE_WORDS = frozenset(
         "dame",
     ]
 )
+_LOWER_OK_WITH_DOT = frozenset({"dr", "prof"})
 _NAME = re.compile(r"[^\W\d_][^\W\d_'’\-]*(?:['’\-][^\W\d_]+)*")
 _NOT_NAMES = frozenset(
     # capitalised words that follow a title without naming anyone: articles, and the brands and
@@ -281,7 +282,7 @@ _DATE = (
 )
 # A date of birth: a birth word, then a full date (a date alone is a deadline or a release).
 _DOB = re.compile(
-    r"(?<![\w])(?:born|date\s+of\s+birth|birth\s*date|birthday|d\.?\s?o\.?\s?b\.?"
+    r"(?<![\w])(?:born|b\.|date\s+of\s+birth|birth\s*date|birthday|d\.?\s?o\.?\s?b\.?"
     r"|n[ée]e?(?:\s*\(e\))?|date\s+de\s+naissance|naissance)"
     # "born in Leeds on", "née à Lyon le", "DOB is", "date de naissance : le"
     r"(?:\s+(?:in|at|à|a)\s+[^\W\d_][\w'\-]*)?(?:\s*(?:[:=\-–]|is|was|est|était))?(?:\s*(?:on|le|du))?(?:\s+the)?"
@@ -302,25 +303,35 @@ _VERSION_AFTER = re.compile(
     re.IGNORECASE,
 )
 _FORMAT_CHARS = ("Cf",)  # zero-width spaces and joiners, soft hyphens, BOMs, bidi marks
+_INVISIBLE = frozenset("\u034f\u115f\u1160\u3164\uffa0\u2800" + "".join(chr(c) for c in range(0xFE00, 0xFE10)))
+_DOTS = {"\u3002": ".", "\uff61": ".", "\u2024": ".", "\u2219": ".", "\u22c5": "."}  # 。 ｡ ․ ∙ ⋅
 
 
 def normalise(text: str) -> tuple[str, list[int]]:
-    """`text` in NFKC (full-width forms to ASCII, compatibility characters unfolded) without the
-    invisible format characters, and, for each of its characters, the index it came from."""
+    """`text` in NFKC (full-width forms to ASCII, compatibility characters unfolded, a letter and
+    its combining accents composed) without the invisible format characters, ideographic dots
+    read as dots, and, for each of its characters, the index in `text` it came from."""
     import unicodedata
 
-    out: list[str] = []
-    where: list[int] = []
+    clusters: list[tuple[int, str]] = []  # (index of the base character, the base and its marks)
     for i, ch in enumerate(text):
         if ch.isascii():
-            out.append(ch)
-            where.append(i)
+            clusters.append((i, ch))
             continue
-        if unicodedata.category(ch) in _FORMAT_CHARS:
+        if unicodedata.category(ch) in _FORMAT_CHARS or ch in _INVISIBLE:
             continue
-        for c in unicodedata.normalize("NFKC", ch):
-            out.append(c)
-            where.append(i)
+        ch = _DOTS.get(ch, ch)
+        if unicodedata.combining(ch) and clusters:
+            start, chars = clusters[-1]
+            clusters[-1] = (start, chars + ch)
+            continue
+        clusters.append((i, ch))
+    out: list[str] = []
+    where: list[int] = []
+    for start, chars in clusters:
+        norm = chars if chars.isascii() else unicodedata.normalize("NFKC", chars)
+        out.append(norm)
+        where.extend([start] * len(norm))
     return "".join(out), where
 
 
@@ -535,6 +546,8 @@ def _persons(text: str) -> list[tuple[int, int, str]]:
             continue
         caps = len(title) > 1 and title.isupper()
         lower_title = title.islower()
+        if lower_title and m.group("dot") and key in _LOWER_OK_WITH_DOT:
+            key = "mr"  # "dr. smith": with its dot, a lower-case doctor is a title too
         pos = m.end()
         end = -1
         words = 0

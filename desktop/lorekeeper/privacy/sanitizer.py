@@ -261,19 +261,34 @@ def _strip_pii(text: str) -> tuple[str, set[str]]:
     return out, banned
 
 
+def _shouting(text: str) -> list[tuple[int, int]]:
+    """The sentences written in capitals (3 words or more): there, names and words look alike."""
+    out = []
+    for m in re.finditer(r"[^.!?;:\n]+", text):
+        cased = [w for w in _WORD.findall(m.group(0)) if any(c.isalpha() for c in w)]
+        if len(cased) >= 3 and all(w.isupper() for w in cased):
+            out.append((m.start(), m.end()))
+    return out
+
+
 def key_terms(text: str, limit: int = MAX_TERMS) -> list[str]:
     """The answer's most frequent content words: folded, no proper nouns (capitalised away from a
     sentence start), no words with digits, no stop words, no word of a personal-data item; sorted,
-    so no phrase survives."""
+    so no phrase survives. A capitalised word at a sentence start, or any word of a sentence in
+    capitals, may be a name ("Marie wants...", "JEAN DUPONT WANTS..."): it is kept only when the
+    answer also uses it in lower case."""
     clean, banned = _strip_pii(text)
+    words = [(m, m.group(0).strip("'-")) for m in _WORD.finditer(clean)]
+    lower_seen = {_fold(p) for _m, raw in words if raw[:1].islower() for p in re.split(r"[-'’]", raw)}
+    shouting = _shouting(clean)
     counts: Counter[str] = Counter()
     first: dict[str, int] = {}
     sentence_start = True
-    for m in _WORD.finditer(clean):
-        raw = m.group(0).strip("'-")
+    for m, raw in words:
         before = clean[max(0, m.start() - 2) : m.start()]
         if before.strip()[-1:] in (".", "!", "?", ":", ";"):
             sentence_start = True
+        at_start = sentence_start
         is_proper = raw[:1].isupper() and not sentence_start
         sentence_start = False
         acronym = raw.isupper() and len(raw) <= 5  # CSV, PDF, SSO: kept (folded), not names
@@ -281,9 +296,11 @@ def key_terms(text: str, limit: int = MAX_TERMS) -> list[str]:
             continue
         if any(c.isdigit() for c in raw):
             continue  # "ab123456c", "v2": identifiers, not terms
+        in_caps = any(start <= m.start() < end for start, end in shouting)
+        uncertain = in_caps or (at_start and raw[:1].isupper() and not acronym)
         for part in re.split(r"[-'’]", raw):
             w = _fold(part)
-            if len(w) < 3 or w in _STOP or w in banned:
+            if len(w) < 3 or w in _STOP or w in banned or (uncertain and w not in lower_seen):
                 continue
             counts[w] += 1
             first.setdefault(w, m.start())
