@@ -64,3 +64,37 @@ def test_the_abstract_drops_untitled_names_at_a_sentence_start_and_in_capitals()
     kept = deterministic_summary(answers)["problem"]
     assert "marie" not in kept and "jean" not in kept and "dupont" not in kept
     assert "export" in kept and "nightly" in kept and "invoices" in kept
+
+
+def test_clarify_without_a_model_stores_no_token_of_the_items(workspace) -> None:
+    """End to end: `clarify` with the deterministic sanitizer; neither the stored row nor the
+    markdown file (kept 18 months) holds a word of any disguised item of the answers."""
+    import json
+    import re
+    from pathlib import Path
+
+    from helpers.cli import run_lorekeeper
+
+    items = [c for c in load_cases() if c["kind"]][::6]  # 26 items of every class, both languages
+    sections = [items[i::4] for i in range(4)]
+    answers = "\n---\n".join(". ".join(c["value"] for c in sec) + "." for sec in sections) + "\n"
+    out = run_lorekeeper(
+        "clarify",
+        "PD-90",
+        "--domain",
+        "billing",
+        "--project",
+        "backend",
+        "--yes",
+        "--json",
+        "--workspace",
+        str(workspace.root),
+        input=answers,
+    )
+    assert out.returncode == 0, out.stdout + out.stderr
+    stored = Path(json.loads(out.stdout)["written"]).read_text(encoding="utf-8").casefold()
+    row = json.dumps(workspace.clarifications.get("PD-90").summary).casefold()
+    for case in items:
+        for token in value_tokens(case["value"]):
+            for blob in (stored, row):
+                assert not re.search(rf"\b{re.escape(token)}\b", blob), (case["id"], token)
