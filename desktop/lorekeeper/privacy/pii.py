@@ -76,8 +76,8 @@ _DOT = rf"(?:{_SPELLED_DOT}|\.|\s+\.\s+)"  # "example . com", never "com. Later"
 _AT = r"(?P<at>\s*@\s*|\s*[\[(\{<]\s*(?:at|arobase|@)\s*[\])\}>]\s*|\s+(?:at|arobase)\s+)"
 _LABEL = r"[a-z0-9](?:[a-z0-9\-]{0,61}[a-z0-9])?"
 _EMAIL_SPELLED = re.compile(
-    rf"(?<![\w.@])(?P<local>[\w%+\-]+(?:(?:{_SPELLED_DOT}|\.|\s+\.\s+)[\w%+\-]+)*){_AT}"
-    rf"(?P<domain>{_LABEL}(?:{_DOT}{_LABEL})*){_DOT}(?P<tld>[a-z]{{2,24}})(?![\w@])",
+    rf"(?<![\w.@])(?P<local>[\w%+\-]{{1,64}}(?:(?:{_SPELLED_DOT}|\.|\s+\.\s+)[\w%+\-]{{1,64}}){{0,5}}){_AT}"
+    rf"(?P<domain>{_LABEL}(?:{_DOT}{_LABEL}){{0,5}}){_DOT}(?P<tld>[a-z]{{2,24}})(?![\w@])",  # bounded: linear time
     re.IGNORECASE,
 )
 _SPELLED_DOT_RE = re.compile(_SPELLED_DOT, re.IGNORECASE)
@@ -196,6 +196,7 @@ _TITLE_WORDS = frozenset(
         "prof",
         "professeur",
         "professor",
+        "m",
         "maitre",
         "me",
         "ms",
@@ -290,7 +291,7 @@ _DOB = re.compile(
     re.IGNORECASE,
 )
 _IPV4 = re.compile(r"(?<![\w.])(?:\d{1,3}\.){3}\d{1,3}(?![\w]|\.\d)")
-_IPV6 = re.compile(r"(?<![\w:.])[0-9A-Fa-f:.]*:[0-9A-Fa-f:.]*:[0-9A-Fa-f:.]*(?<!\.)(?![\w:])")
+_IPV6 = re.compile(r"(?<![\w:.])[0-9A-Fa-f:.]{2,46}(?![\w:.])")  # then 2 colons or more, validated
 # "version 1.2.3.4", "section 3.10.1.2": a dotted quad after one of these words is not an address
 _VERSION_BEFORE = re.compile(
     r"(?:version|release|build|ver|rev|revision|firmware|v|§|section|chapter|chapitre|paragraphe?|art|article)"
@@ -604,13 +605,15 @@ def _ips(text: str) -> list[tuple[int, int, str]]:
 
     out: list[tuple[int, int, str]] = []
     for m in _IPV6.finditer(text):  # first: "::ffff:192.0.2.128" is one address, not its IPv4 tail
-        raw = m.group(0)
+        raw = m.group(0).rstrip(".")  # "... from 2001:db8::1." ends a sentence
+        if raw.count(":") < 2:
+            continue
         try:
             ip6 = ipaddress.IPv6Address(raw)
         except ValueError:
             continue
         if not (ip6.is_loopback or ip6.is_unspecified):
-            out.append((m.start(), m.end(), "ipv6"))
+            out.append((m.start(), m.start() + len(raw), "ipv6"))
     for m in _IPV4.finditer(text):
         if _VERSION_BEFORE.search(text[max(0, m.start() - 12) : m.start()]) or _VERSION_AFTER.match(text, m.end()):
             continue
