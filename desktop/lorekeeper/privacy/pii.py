@@ -277,7 +277,7 @@ _MONTHS = (
     r"janv|f[ée]vr?|avr|juil|sept?|oct|nov|d[ée]c|jan|feb|mar|apr|jun|jul|aug"
 )
 _DATE = (
-    r"(?:\d{1,2}[/.\-]\d{1,2}[/.\-](?:\d{4}|\d{2})|\d{4}-\d{1,2}-\d{1,2}"
+    r"(?:\d{1,2}[/.\-]\d{1,2}[/.\-](?:\d{4}|\d{2})|\d{4}[\-/.]\d{1,2}[\-/.]\d{1,2}"
     rf"|\d{{1,2}}(?:er|st|nd|rd|th)?\s+(?:of\s+)?(?:{_MONTHS})\.?,?\s+(?:\d{{4}}|\d{{2}}(?!\d))"
     rf"|(?:{_MONTHS})\.?\s+\d{{1,2}}(?:st|nd|rd|th)?,?\s+\d{{4}})"
 )
@@ -340,6 +340,11 @@ def normalise(text: str) -> tuple[str, list[int]]:
 _NINO_CONTEXT = re.compile(
     r"(?:\bNI\b|\bN\.I\.|\bNINO\b|national\s+insurance)(?:\s+(?:number|no\.?|num[ée]ro|nr))?\s*(?:[:#=]|is)?\s*"
     r"(?P<id>[A-Z]{2}[ \-]?\d{2}[ \-]?\d{2}[ \-]?\d{2}(?:[ \-]?[A-D])?)\b",
+    re.IGNORECASE,
+)
+# After "SSN" or "social security number": spaces or dots between the groups too
+_SSN_CONTEXT = re.compile(
+    r"(?:\bSSN\b|social\s+security(?:\s+(?:number|no\.?|#))?)\s*(?:[:#=]|is)?\s*(?P<id>\d{3}[ .\-]?\d{2}[ .\-]?\d{4})\b",
     re.IGNORECASE,
 )
 _FR_STREET = (
@@ -617,10 +622,10 @@ def _ips(text: str) -> list[tuple[int, int, str]]:
     for m in _IPV4.finditer(text):
         if _VERSION_BEFORE.search(text[max(0, m.start() - 12) : m.start()]) or _VERSION_AFTER.match(text, m.end()):
             continue
-        try:
-            ip4 = ipaddress.IPv4Address(m.group(0))
-        except ValueError:
+        octets = [int(o) for o in m.group(0).split(".")]  # "192.168.001.001": leading zeros too
+        if max(octets) > 255:
             continue
+        ip4 = ipaddress.IPv4Address(".".join(map(str, octets)))
         if not (ip4.is_loopback or ip4.is_unspecified):
             out.append((m.start(), m.end(), "ipv4"))
     return out
@@ -638,11 +643,25 @@ def _iban(raw: str) -> int:
     return 0
 
 
+_DATE_ONLY = re.compile(r"\s*(\d{1,2})[./\-](\d{1,2})[./\-](\d{4})\s*|\s*(\d{4})[./\-](\d{1,2})[./\-](\d{1,2})\s*")
+
+
+def _is_date(raw: str) -> bool:
+    """`raw` is a whole date: day/month/year, month/day/year or year-month-day."""
+    m = _DATE_ONLY.fullmatch(raw)
+    if not m:
+        return False
+    x, y = (int(m.group(1)), int(m.group(2))) if m.group(1) else (int(m.group(6)), int(m.group(5)))
+    return (1 <= x <= 31 and 1 <= y <= 12) or (1 <= x <= 12 and 1 <= y <= 31)
+
+
 def _find(text: str) -> list[Finding]:
     out: list[Finding] = []
 
     def add(kind: str, start: int, end: int, detail: str = "") -> None:
         f = Finding(kind, start, end, detail)
+        if kind == "phone" and _is_date(text[start:end]):
+            return  # "06.12.2026" is a valid Rome number and a date: read as the date
         if not _overlaps(f, out):
             out.append(f)
 
@@ -668,6 +687,11 @@ def _find(text: str) -> list[Finding]:
 
         if ssn.is_valid(m.group(0)):
             add("national_id", m.start(), m.end(), "us.ssn")
+    for m in _SSN_CONTEXT.finditer(text):
+        from stdnum.us import ssn
+
+        if ssn.is_valid(re.sub(r"\D", "", m.group("id"))):
+            add("national_id", m.start("id"), m.end("id"), "us.ssn")
     for m in _NINO.finditer(text):
         add("national_id", m.start(), m.end(), "gb.nino")
     for m in _NINO_CONTEXT.finditer(text):
