@@ -741,11 +741,24 @@ def _fold(word: str) -> str:
     return "".join(c for c in nfkd if not unicodedata.combining(c)).strip(",.;:")
 
 
+_LABELS = {
+    "email": ("email", "emails"),
+    "phone": ("phone", "phones"),
+    "iban": ("iban", "ibans"),
+    "card": ("card", "cards"),
+    "national_id": ("national id", "national ids"),
+    "address": ("address", "addresses"),
+    "person": ("name with a title", "names with a title"),
+    "dob": ("date of birth", "dates of birth"),
+    "ip": ("IP address", "IP addresses"),
+}
+
+
 def describe(findings: list[Finding]) -> str:
     kinds: dict[str, int] = {}
     for f in findings:
         kinds[f.kind] = kinds.get(f.kind, 0) + 1
-    return ", ".join(f"{n} {k.replace('_', ' ')}{'s' if n > 1 else ''}" for k, n in sorted(kinds.items()))
+    return ", ".join(f"{n} {_LABELS.get(k, (k, k + 's'))[n > 1]}" for k, n in sorted(kinds.items()))
 
 
 def check_text(text: str, *, what: str = "the summary") -> None:

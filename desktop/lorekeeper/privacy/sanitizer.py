@@ -26,7 +26,7 @@ MAX_TERMS = 8
 PROMPT = (
     "You turn an operator's clarification of a software story into a structured summary that keeps the "
     "decision intent and nothing identifying. Remove every proper name, e-mail, phone number, postal address, "
-    "IBAN, card number, national id and external identifier. Write 2-4 short sentences per section, in your "
+    "IBAN, card number, national id, date of birth, IP address and external identifier. Write 2-4 short sentences per section, in your "
     "own words. Answer with one JSON object and nothing else, with exactly the keys "
     '"problem", "criteria", "constraints", "priorities".\n\n'
 )
