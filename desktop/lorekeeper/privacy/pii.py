@@ -548,8 +548,8 @@ def _persons(text: str) -> list[tuple[int, int, str]]:
         key = _fold(title)
         if key == "m" and not m.group("dot"):
             continue  # "M." only: a bare M is a letter, a size, a million
-        if key in _AMBIGUOUS_TITLES and not title[0].isupper():
-            continue
+        if key in _AMBIGUOUS_TITLES and (not title[0].isupper() or (len(title) > 1 and title.isupper())):
+            continue  # "me", "ms"; and in capitals "PR", "MS", "ME" are pull requests, Microsoft, Maine
         caps = len(title) > 1 and title.isupper()
         lower_title = title.islower()
         if lower_title and m.group("dot") and key in _LOWER_OK_WITH_DOT:
@@ -605,6 +605,9 @@ def _name_word(text: str, pos: int, *, caps: bool, lower: bool, key: str) -> boo
     return word[0].isupper() or (lower and key in _LOWER_OK_TITLES)
 
 
+_CLAIMED = "-"  # a span read as something harmless (a private network): no later detector takes it
+
+
 def _ips(text: str) -> list[tuple[int, int, str]]:
     import ipaddress
 
@@ -626,6 +629,14 @@ def _ips(text: str) -> list[tuple[int, int, str]]:
         if max(octets) > 255:
             continue
         ip4 = ipaddress.IPv4Address(".".join(map(str, octets)))
+        cidr = re.match(r"/(\d{1,2})(?!\d)", text[m.end() :])
+        if cidr and ip4.is_private and int(cidr.group(1)) <= 30:
+            try:  # "10.0.0.0/8": a private network, not a host (its span is claimed, not reported)
+                ipaddress.IPv4Network(f"{ip4}/{cidr.group(1)}", strict=True)
+                out.append((m.start(), m.end() + cidr.end(), _CLAIMED))
+                continue
+            except ValueError:
+                pass
         if not (ip4.is_loopback or ip4.is_unspecified):
             out.append((m.start(), m.end(), "ipv4"))
     return out
@@ -673,7 +684,7 @@ def _find(text: str) -> list[Finding]:
     for m in _DOB.finditer(text):
         add("dob", m.start(), m.end(), "birth")
     for start, end, detail in _ips(text):
-        add("ip", start, end, detail)
+        add(_CLAIMED if detail == _CLAIMED else "ip", start, end, detail)
     for m in _IBAN.finditer(text):
         n = _iban(m.group(0))
         if n:
@@ -731,7 +742,7 @@ def _find(text: str) -> list[Finding]:
             if pattern in (_ADDRESSES[3], _ADDRESSES[4]) and len(words) >= 2 and _fold(words[1]) in _NOT_TOWNS:
                 continue
             add("address", m.start(), m.end())
-    return sorted(out, key=lambda f: f.start)
+    return sorted((f for f in out if f.kind != _CLAIMED), key=lambda f: f.start)
 
 
 def _fold(word: str) -> str:
