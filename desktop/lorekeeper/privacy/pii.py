@@ -16,7 +16,8 @@ What it finds, each by a real validator rather than a loose pattern where one ex
 - e-mail addresses written out ("jean.dupont at example dot fr", "(at)", "[dot]", "arobase",
   "point"), people named after a title (M., Mme, Mlle, Me, Dr, Pr, Mr, Mrs, Ms, Miss, Prof...),
   UK NI numbers, dates of birth ("né le", "born on", "DOB" and a full date), IPv4 and IPv6
-  addresses (not loopback or unspecified, not a version or section number: "version 1.2.3.4").
+  addresses (not loopback, unspecified, link-local v4, multicast or reserved, not a private
+  network in CIDR form, not a version or section number: "version 1.2.3.4").
 
 The text is matched after NFKC normalisation without its zero-width and other format characters,
 so full-width forms ("＠", "０６") and invisible separators change nothing; upper case neither.
@@ -637,8 +638,8 @@ def _ips(text: str) -> list[tuple[int, int, str]]:
                 continue
             except ValueError:
                 pass
-        if not (ip4.is_loopback or ip4.is_unspecified):
-            out.append((m.start(), m.end(), "ipv4"))
+        if not (ip4.is_loopback or ip4.is_unspecified or ip4.is_link_local or ip4.is_multicast or ip4.is_reserved):
+            out.append((m.start(), m.end(), "ipv4"))  # not 169.254.169.254 (metadata), 255.255.255.0 (a mask)
     return out
 
 
