@@ -74,7 +74,7 @@ _NINO = re.compile(
 # local part that looks like one ("jean.dupont", "jane_doe"): "hosted at docs.python.org" is prose.
 _SPELLED_DOT = r"(?:\s*[\[(\{<]\s*(?:dot|point|\.)\s*[\])\}>]\s*|\s+(?:dot|point)\s+)"
 _DOT = rf"(?:{_SPELLED_DOT}|\.|\s+\.\s+)"  # "example . com", never "com. Later"
-_AT = r"(?P<at>\s*@\s*|\s*[\[(\{<]\s*(?:at|arobase|@)\s*[\])\}>]\s*|\s+(?:at|arobase)\s+)"
+_AT = r"(?P<at>\s*@\s*|%40|\s*[\[(\{<]\s*(?:at|arobase|@)\s*[\])\}>]\s*|\s+(?:at|arobase)\s+)"
 _LABEL = r"[a-z0-9](?:[a-z0-9\-]{0,61}[a-z0-9])?"
 _EMAIL_SPELLED = re.compile(
     rf"(?<![\w.@])(?P<local>[\w%+\-]{{1,64}}(?:(?:{_SPELLED_DOT}|\.|\s+\.\s+)[\w%+\-]{{1,64}}){{0,5}}){_AT}"
@@ -290,6 +290,15 @@ _DOB = re.compile(
     r"(?:\s+(?:in|at|à|a)\s+[^\W\d_][\w'\-]*)?(?:\s*(?:[:=\-–]|is|was|est|était))?(?:\s*(?:on|le|du))?(?:\s+the)?"
     rf"\s*{_DATE}(?!\d)",
     re.IGNORECASE,
+)
+# "12/03/1985 (DOB)", "1985-03-12, date de naissance": the birth word after the date
+_DOB_AFTER = re.compile(
+    rf"(?<![\w/.\-]){_DATE}\s*[(\[,\-–]?\s*(?:dob|d\.o\.b\.?|date\s+of\s+birth|birth\s*date|date\s+de\s+naissance)\b",
+    re.IGNORECASE,
+)
+# written defanged, as security reports do: 81[.]2[.]69[.]160, 81(.)2(.)69(.)160, 81[dot]2[dot]69[dot]160
+_IPV4_DEFANGED = re.compile(
+    r"(?<![\w.])(?:\d{1,3}\s*(?:\[\.\]|\(\.\)|\[dot\]|\(dot\))\s*){3}\d{1,3}(?![\w]|\.\d)", re.IGNORECASE
 )
 _IPV4 = re.compile(r"(?<![\w.])(?:\d{1,3}\.){3}\d{1,3}(?![\w]|\.\d)")
 _IPV6 = re.compile(r"(?<![\w:.])[0-9A-Fa-f:.]{2,46}(?![\w:.])")  # then 2 colons or more, validated
@@ -613,6 +622,10 @@ def _ips(text: str) -> list[tuple[int, int, str]]:
     import ipaddress
 
     out: list[tuple[int, int, str]] = []
+    for m in _IPV4_DEFANGED.finditer(text):
+        octets = [int(o) for o in re.findall(r"\d+", m.group(0))]
+        if max(octets) <= 255:
+            out.append((m.start(), m.end(), "ipv4-defanged"))
     for m in _IPV6.finditer(text):  # first: "::ffff:192.0.2.128" is one address, not its IPv4 tail
         raw = m.group(0).rstrip(".")  # "... from 2001:db8::1." ends a sentence
         if raw.count(":") < 2:
@@ -683,6 +696,8 @@ def _find(text: str) -> list[Finding]:
         if _spelled_email_ok(m):
             add("email", m.start(), m.end(), "spelled")
     for m in _DOB.finditer(text):
+        add("dob", m.start(), m.end(), "birth")
+    for m in _DOB_AFTER.finditer(text):
         add("dob", m.start(), m.end(), "birth")
     for start, end, detail in _ips(text):
         add(_CLAIMED if detail == _CLAIMED else "ip", start, end, detail)
