@@ -98,3 +98,15 @@ def test_clarify_without_a_model_stores_no_token_of_the_items(workspace) -> None
         for token in value_tokens(case["value"]):
             for blob in (stored, row):
                 assert not re.search(rf"\b{re.escape(token)}\b", blob), (case["id"], token)
+
+
+def test_a_word_of_an_item_is_dropped_from_every_section() -> None:
+    answers = {
+        "problem": "Mme Martin wants the ledger export.",
+        "criteria": "the export matches what martin checks by hand",
+        "constraints": "reach jean.dupont at example dot fr; dupont approves the export",
+        "priorities": "ledger export for dupont and martin first",
+    }
+    out = deterministic_summary(answers)
+    assert not any(w in text for text in out.values() for w in ("martin", "dupont", "jean", "example"))
+    assert all("export" in text for text in out.values())

@@ -271,13 +271,14 @@ def _shouting(text: str) -> list[tuple[int, int]]:
     return out
 
 
-def key_terms(text: str, limit: int = MAX_TERMS) -> list[str]:
+def key_terms(text: str, limit: int = MAX_TERMS, *, banned: set[str] | None = None) -> list[str]:
     """The answer's most frequent content words: folded, no proper nouns (capitalised away from a
     sentence start), no words with digits, no stop words, no word of a personal-data item; sorted,
     so no phrase survives. A capitalised word at a sentence start, or any word of a sentence in
     capitals, may be a name ("Marie wants...", "JEAN DUPONT WANTS..."): it is kept only when the
     answer also uses it in lower case."""
-    clean, banned = _strip_pii(text)
+    clean, found = _strip_pii(text)
+    banned = found | (banned or set())
     words = [(m, m.group(0).strip("'-")) for m in _WORD.finditer(clean)]
     lower_seen = {_fold(p) for _m, raw in words if raw[:1].islower() for p in re.split(r"[-'’]", raw)}
     shouting = _shouting(clean)
@@ -309,9 +310,14 @@ def key_terms(text: str, limit: int = MAX_TERMS) -> list[str]:
 
 
 def deterministic_summary(answers: dict[str, str]) -> dict[str, str]:
+    """The four key-term abstracts. A word of a personal item found in one answer is dropped from
+    all four ("Mme Martin" in the problem, "martin" again in the constraints)."""
+    banned: set[str] = set()
+    for sec in SECTIONS:
+        banned |= _strip_pii(answers.get(sec, ""))[1]
     out: dict[str, str] = {}
     for sec in SECTIONS:
-        terms = key_terms(answers.get(sec, ""))
+        terms = key_terms(answers.get(sec, ""), banned=banned)
         out[sec] = ("Key terms: " + ", ".join(terms) + ".") if terms else "Nothing stated."
     return out
 
