@@ -634,25 +634,28 @@ def _ips(text: str) -> list[tuple[int, int, str]]:
             ip6 = ipaddress.IPv6Address(raw)
         except ValueError:
             continue
-        if not (ip6.is_loopback or ip6.is_unspecified):
-            out.append((m.start(), m.start() + len(raw), "ipv6"))
+        harmless6 = ip6.is_loopback or ip6.is_unspecified
+        out.append((m.start(), m.start() + len(raw), _CLAIMED if harmless6 else "ipv6"))
     for m in _IPV4.finditer(text):
-        if _VERSION_BEFORE.search(text[max(0, m.start() - 12) : m.start()]) or _VERSION_AFTER.match(text, m.end()):
-            continue
         octets = [int(o) for o in m.group(0).split(".")]  # "192.168.001.001": leading zeros too
         if max(octets) > 255:
             continue
         ip4 = ipaddress.IPv4Address(".".join(map(str, octets)))
-        cidr = re.match(r"/(\d{1,2})(?!\d)", text[m.end() :])
+        end = m.end()
+        version = bool(
+            _VERSION_BEFORE.search(text[max(0, m.start() - 12) : m.start()]) or _VERSION_AFTER.match(text, end)
+        )
+        # not 169.254.169.254 (the cloud metadata address), 255.255.255.0 (a mask), 127.0.0.1...
+        harmless = ip4.is_loopback or ip4.is_unspecified or ip4.is_link_local or ip4.is_multicast or ip4.is_reserved
+        cidr = re.match(r"/(\d{1,2})(?!\d)", text[end:])
         if cidr and ip4.is_private and int(cidr.group(1)) <= 30:
-            try:  # "10.0.0.0/8": a private network, not a host (its span is claimed, not reported)
+            try:  # "10.0.0.0/8": a private network, not a host
                 ipaddress.IPv4Network(f"{ip4}/{cidr.group(1)}", strict=True)
-                out.append((m.start(), m.end() + cidr.end(), _CLAIMED))
-                continue
+                harmless, end = True, end + cidr.end()
             except ValueError:
                 pass
-        if not (ip4.is_loopback or ip4.is_unspecified or ip4.is_link_local or ip4.is_multicast or ip4.is_reserved):
-            out.append((m.start(), m.end(), "ipv4"))  # not 169.254.169.254 (metadata), 255.255.255.0 (a mask)
+        # a harmless quad's span is claimed, not reported: no phone or id detector reads its digits
+        out.append((m.start(), end, _CLAIMED if version or harmless else "ipv4"))
     return out
 
 
