@@ -172,6 +172,7 @@ _TITLE = re.compile(
     r"(?P<dot>\.)?(?P<sep>\s+|(?<=\.)\s*)",
     re.IGNORECASE,
 )
+_SIZE_BEFORE = re.compile(r"(?:size|taille|format|plan|type|option|level|niveau|grade|class|classe)\s*$", re.IGNORECASE)
 _PARTICLES = frozenset({"de", "du", "des", "d", "van", "von", "der", "den", "di", "da", "del", "le", "la"})
 _AMBIGUOUS_TITLES = frozenset({"m", "me", "ms", "mx", "miss", "pr", "sir", "lady", "dame"})
 _LOWER_OK_TITLES = frozenset(
@@ -270,6 +271,32 @@ _NOT_NAMES = frozenset(
         "outlook",
         "paint",
         "windows",
+        # sentence starters after a one-letter "M." (a size, a plan): "size M. Then ..."
+        "then",
+        "this",
+        "that",
+        "these",
+        "those",
+        "it",
+        "we",
+        "they",
+        "there",
+        "ensuite",
+        "puis",
+        "il",
+        "elle",
+        "ils",
+        "elles",
+        "on",
+        "nous",
+        "vous",
+        "ce",
+        "cette",
+        "ces",
+        "mais",
+        "donc",
+        "alors",
+        "enfin",
     ]
 )
 _MONTHS = (
@@ -556,8 +583,8 @@ def _persons(text: str) -> list[tuple[int, int, str]]:
     for m in _TITLE.finditer(text):
         title = m.group("title")
         key = _fold(title)
-        if key == "m" and not m.group("dot"):
-            continue  # "M." only: a bare M is a letter, a size, a million
+        if key == "m" and (not m.group("dot") or _SIZE_BEFORE.search(text[max(0, m.start() - 12) : m.start()])):
+            continue  # "M." only: a bare M is a letter, a million; "size M.", "taille M." a size
         if key in _AMBIGUOUS_TITLES and (not title[0].isupper() or (len(title) > 1 and title.isupper())):
             continue  # "me", "ms"; and in capitals "PR", "MS", "ME" are pull requests, Microsoft, Maine
         caps = len(title) > 1 and title.isupper()
