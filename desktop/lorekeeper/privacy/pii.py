@@ -72,9 +72,10 @@ _NINO = re.compile(
 # "jean [arobase] exemple [point] fr", "jane @ example . com". The bare-word forms (" at ",
 # " arobase ") must end on a known top-level domain, and " at " also needs a spelled-out dot or a
 # local part that looks like one ("jean.dupont", "jane_doe"): "hosted at docs.python.org" is prose.
+# French "chez" (jean.dupont chez exemple.fr) is read like " at ".
 _SPELLED_DOT = r"(?:\s*[\[(\{<]\s*(?:dot|point|\.)\s*[\])\}>]\s*|\s+(?:dot|point)\s+)"
 _DOT = rf"(?:{_SPELLED_DOT}|\.|\s+\.\s+)"  # "example . com", never "com. Later"
-_AT = r"(?P<at>\s*@\s*|%40|\s*[\[(\{<]\s*(?:at|arobase|@)\s*[\])\}>]\s*|\s+(?:at|arobase)\s+)"
+_AT = r"(?P<at>\s*@\s*|%40|\s*[\[(\{<]\s*(?:at|arobase|@)\s*[\])\}>]\s*|\s+(?:at|arobase|chez)\s+)"
 _LABEL = r"[a-z0-9](?:[a-z0-9\-]{0,61}[a-z0-9])?"
 _EMAIL_SPELLED = re.compile(
     rf"(?<![\w.@])(?P<local>[\w%+\-]{{1,64}}(?:(?:{_SPELLED_DOT}|\.|\s+\.\s+)[\w%+\-]{{1,64}}){{0,5}}){_AT}"
@@ -385,7 +386,7 @@ _SSN_CONTEXT = re.compile(
     re.IGNORECASE,
 )
 _FR_STREET = (
-    r"rue|avenue|av\.|boulevard|bd|chemin|impasse|all[ée]e|place|quai|route|cours|passage|square|voie|"
+    r"rue|r\.|avenue|av\.|boulevard|bd|chemin|impasse|all[ée]e|place|quai|route|cours|passage|square|voie|"
     r"r[ée]sidence|lotissement|faubourg|hameau|lieu-dit"
 )
 _EN_STREET = (
@@ -569,11 +570,11 @@ def find_pii(text: str) -> list[Finding]:
 
 def _spelled_email_ok(m: re.Match[str]) -> bool:
     at = m.group("at").strip().casefold()
-    if at in ("at", "arobase"):  # bare words: prose unless it ends on a real TLD...
+    if at in ("at", "arobase", "chez"):  # bare words: prose unless it ends on a real TLD...
         if m.group("tld").casefold() not in _TLDS:
             return False
         spelled = _SPELLED_DOT_RE.search(m.group(0)) is not None
-        if at == "at" and not spelled and not re.search(r"[._\d]", m.group("local")):
+        if at in ("at", "chez") and not spelled and not re.search(r"[._\d]", m.group("local")):
             return False  # ..."hosted at docs.python.org"
     return True
 
