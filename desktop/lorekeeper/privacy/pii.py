@@ -20,7 +20,8 @@ What it finds, each by a real validator rather than a loose pattern where one ex
   network in CIDR form, not a version or section number: "version 1.2.3.4").
 
 The text is matched after NFKC normalisation without its zero-width and other format characters,
-so full-width forms ("＠", "０６") and invisible separators change nothing; upper case neither.
+so full-width forms ("＠", "０６") and invisible separators change nothing; upper case neither;
+Cyrillic and Greek look-alikes inside a Latin word ("jеan" with a Cyrillic е) are read as Latin.
 
 Findings carry the kind and the position only: the gate's messages never repeat the data itself.
 """
@@ -341,6 +342,12 @@ _VERSION_AFTER = re.compile(
     r"pilote|driver|sdk|api|app|client\s+release)\b",
     re.IGNORECASE,
 )
+# Cyrillic and Greek letters drawn like Latin ones, read as Latin inside a word that mixes scripts
+_CONFUSABLES = str.maketrans(
+    "аеорсухіјѕԁһԛԝАВЕКМНОРСТХІЈЅΑΒΕΖΗΙΚΜΝΟΡΤΥΧοαν",
+    "aeopcyxijsdhqwABEKMHOPCTXIJSABEZHIKMNOPTYXoav",
+)
+_MIXED_WORD = re.compile(r"[\w.@\-]*[\u0370-\u03ff\u0400-\u04ff\u0500-\u052f][\w.@\-]*")
 _FORMAT_CHARS = ("Cf",)  # zero-width spaces and joiners, soft hyphens, BOMs, bidi marks
 _INVISIBLE = frozenset("\u034f\u115f\u1160\u3164\uffa0\u2800" + "".join(chr(c) for c in range(0xFE00, 0xFE10)))
 _DOTS = {"\u3002": ".", "\uff61": ".", "\u2024": ".", "\u2219": ".", "\u22c5": "."}  # 。 ｡ ․ ∙ ⋅
@@ -371,7 +378,17 @@ def normalise(text: str) -> tuple[str, list[int]]:
         norm = chars if chars.isascii() else unicodedata.normalize("NFKC", chars)
         out.append(norm)
         where.extend([start] * len(norm))
-    return "".join(out), where
+    text = "".join(out)
+    if not text.isascii():  # "jеan.dupont@exаmple.fr" with a Cyrillic е and а: one script per word
+        text = _MIXED_WORD.sub(_unconfuse, text)
+    return text, where
+
+
+def _unconfuse(m: re.Match[str]) -> str:
+    word = m.group(0)
+    if not any("a" <= c.lower() <= "z" for c in word):
+        return word  # a Cyrillic or Greek word of its own stays as it is
+    return word.translate(_CONFUSABLES)
 
 
 # After "NI number", "NINO", "national insurance": any two letters (HMRC's own examples use QQ)
