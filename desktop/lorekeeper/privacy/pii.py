@@ -593,6 +593,8 @@ def _spelled_email_ok(m: re.Match[str]) -> bool:
         spelled = _SPELLED_DOT_RE.search(m.group(0)) is not None
         if at in ("at", "chez") and not spelled and not re.search(r"[._\d]", m.group("local")):
             return False  # ..."hosted at docs.python.org"
+    elif at == "@" and m.group("at") != "@" and m.group("tld").casefold() not in _TLDS:
+        return False  # a spaced "@": "ruff check @arguments.txt" is a file argument
     return True
 
 
