@@ -25,9 +25,10 @@ def span(case: dict[str, Any]) -> tuple[int, int]:
 
 
 def hit(case: dict[str, Any], findings: list[Finding]) -> bool:
-    """A finding of the case's class that overlaps the labelled value."""
+    """A finding of the case's class that covers the whole labelled value, in the text's own
+    positions (zero-width and full-width characters included: the mapping back is checked too)."""
     start, end = span(case)
-    return any(f.kind == case["kind"] and f.start < end and start < f.end for f in findings)
+    return any(f.kind == case["kind"] and f.start <= start and end <= f.end for f in findings)
 
 
 def value_tokens(value: str) -> set[str]:

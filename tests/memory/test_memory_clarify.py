@@ -182,15 +182,26 @@ def test_a_summary_that_still_holds_personal_data_is_refused(workspace, ollama_s
     assert chat and chat[-1].body["options"]["temperature"] == 0.2
 
 
-def test_the_verbatim_is_not_sent_when_the_log_refuses_the_intent(workspace, popen_calls) -> None:
-    """A broken chain (the day file cut behind the signed head) refuses the
+@pytest.mark.parametrize("refusal", ["chain_broken", "key_missing"])
+def test_the_verbatim_is_not_sent_when_the_log_refuses_the_intent(workspace, popen_calls, refusal) -> None:
+    """A broken chain (the day file cut behind the signed head) or a missing key refuses the
     `verbatim_subprocess_invoked` intent: the sanitizer is never started, nothing is written."""
+    import keyring
+
+    from lorekeeper.audit.providers import KEYRING_SERVICE
+
     ws = workspace
     ws.audit.log.append("probe", {"n": 1})
     ws.audit.log.append("probe", {"n": 2})
-    day = sorted((Path(ws.root) / "sessions").glob("*.jsonl"))[-1]
-    lines = day.read_text(encoding="utf-8").splitlines(keepends=True)
-    day.write_text("".join(lines[:-1]), encoding="utf-8")  # the last event cut: the head disagrees
+    if refusal == "chain_broken":
+        day = sorted((Path(ws.root) / "sessions").glob("*.jsonl"))[-1]
+        lines = day.read_text(encoding="utf-8").splitlines(keepends=True)
+        day.write_text("".join(lines[:-1]), encoding="utf-8")  # the last event cut: the head disagrees
+        code = "ERR_AUDIT_CHAIN_BROKEN"
+    else:
+        for suffix in ("", ":v1", ":version"):
+            keyring.delete_password(KEYRING_SERVICE, f"audit-hmac:{ws.audit.workspace_id}{suffix}")
+        code = "ERR_AUDIT_KEY_UNAVAILABLE"
     before = {p: b for p, b in _all_bytes_under(Path(ws.root)) if p.parent.name == "sessions"}
     out = run_lorekeeper(
         "clarify",
@@ -206,7 +217,7 @@ def test_the_verbatim_is_not_sent_when_the_log_refuses_the_intent(workspace, pop
         input=ANSWERS,
     )
     assert out.returncode == 4, out.stdout + out.stderr
-    assert json.loads(out.stdout)["error"]["code"] == "ERR_AUDIT_CHAIN_BROKEN"
+    assert json.loads(out.stdout)["error"]["code"] == code
     assert not [argv for argv, _env in popen_calls if "lorekeeper.privacy.sanitizer" in argv]
     assert events(ws, "verbatim_subprocess_invoked") == []
     assert {p: b for p, b in _all_bytes_under(Path(ws.root)) if p.parent.name == "sessions"} == before

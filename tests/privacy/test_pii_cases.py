@@ -1,6 +1,6 @@
-"""The PII gate on its labelled set (issue 24 item 7): 118 disguised items in English and French
+"""The PII gate on its labelled set (issue 24 item 7): 171 disguised items in English and French
 (spelled-out @ and dots, full-width forms, zero-width spaces, upper case, titles with names, UK NI
-numbers, dates of birth, IP addresses...) and 64 clean texts chosen to tempt it (version numbers,
+numbers, dates of birth, IP addresses...) and 97 clean texts chosen to tempt it (version numbers,
 loopback addresses, dates that are not birth dates, "Dr." in a product name, MS Teams...).
 
 Floors: every class's recall is at least RECALL_FLOOR, each class fires on at most FP_FLOOR of the
@@ -13,7 +13,7 @@ from lorekeeper.privacy.pii import find_pii
 from lorekeeper.privacy.sanitizer import deterministic_summary
 
 RECALL_FLOOR = 0.95
-FP_FLOOR = 0.02  # of the 64 clean texts: at most 1 per class
+FP_FLOOR = 0.02  # of the 97 clean texts: at most 1 per class
 
 
 def test_the_labelled_set_is_large_and_bilingual() -> None:
@@ -50,3 +50,63 @@ def test_the_no_model_abstract_keeps_no_token_of_a_detected_item() -> None:
             leaks.append((case["id"], sorted(kept & value_tokens(case["value"]))))
         assert summary["problem"].startswith("Key terms: "), (case["id"], summary)
     assert not leaks, f"{len(leaks)} abstracts keep a personal token: {leaks}"
+
+
+def test_the_abstract_drops_untitled_names_at_a_sentence_start_and_in_capitals() -> None:
+    """A capitalised first word or a sentence in capitals may be a name the gate cannot see:
+    the abstract keeps such a word only when the answer also uses it in lower case."""
+    answers = {
+        "problem": "Marie wants the nightly export of invoices. JEAN DUPONT WANTS IT TOO. Export runs nightly.",
+        "criteria": "",
+        "constraints": "",
+        "priorities": "",
+    }
+    kept = deterministic_summary(answers)["problem"]
+    assert "marie" not in kept and "jean" not in kept and "dupont" not in kept
+    assert "export" in kept and "nightly" in kept and "invoices" in kept
+
+
+def test_clarify_without_a_model_stores_no_token_of_the_items(workspace) -> None:
+    """End to end: `clarify` with the deterministic sanitizer; neither the stored row nor the
+    markdown file (kept 18 months) holds a word of any disguised item of the answers."""
+    import json
+    import re
+    from pathlib import Path
+
+    from helpers.cli import run_lorekeeper
+
+    items = [c for c in load_cases() if c["kind"]][::6]  # 26 items of every class, both languages
+    sections = [items[i::4] for i in range(4)]
+    answers = "\n---\n".join(". ".join(c["value"] for c in sec) + "." for sec in sections) + "\n"
+    out = run_lorekeeper(
+        "clarify",
+        "PD-90",
+        "--domain",
+        "billing",
+        "--project",
+        "backend",
+        "--yes",
+        "--json",
+        "--workspace",
+        str(workspace.root),
+        input=answers,
+    )
+    assert out.returncode == 0, out.stdout + out.stderr
+    stored = Path(json.loads(out.stdout)["written"]).read_text(encoding="utf-8").casefold()
+    row = json.dumps(workspace.clarifications.get("PD-90").summary).casefold()
+    for case in items:
+        for token in value_tokens(case["value"]):
+            for blob in (stored, row):
+                assert not re.search(rf"\b{re.escape(token)}\b", blob), (case["id"], token)
+
+
+def test_a_word_of_an_item_is_dropped_from_every_section() -> None:
+    answers = {
+        "problem": "Mme Martin wants the ledger export.",
+        "criteria": "the export matches what martin checks by hand",
+        "constraints": "reach jean.dupont at example dot fr; dupont approves the export",
+        "priorities": "ledger export for dupont and martin first",
+    }
+    out = deterministic_summary(answers)
+    assert not any(w in text for text in out.values() for w in ("martin", "dupont", "jean", "example"))
+    assert all("export" in text for text in out.values())

@@ -12,7 +12,16 @@ What it finds, each by a real validator rather than a loose pattern where one ex
   Danish CPR, Finnish HETU, Swedish personnummer, Brazilian CPF, UK NHS number; the UK NINO by its
   format);
 - postal addresses (a house number with a street word in French, English or German, a postcode
-  followed by a town, a UK postcode, a US "Town, ST 12345", a PO box).
+  followed by a town, a UK postcode, a US "Town, ST 12345", a PO box);
+- e-mail addresses written out ("jean.dupont at example dot fr", "(at)", "[dot]", "arobase",
+  "point"), people named after a title (M., Mme, Mlle, Me, Dr, Pr, Mr, Mrs, Ms, Miss, Prof...),
+  UK NI numbers, dates of birth ("né le", "born on", "DOB" and a full date), IPv4 and IPv6
+  addresses (not loopback, unspecified, link-local v4, multicast or reserved, not a private
+  network in CIDR form, not a version or section number: "version 1.2.3.4").
+
+The text is matched after NFKC normalisation without its zero-width and other format characters,
+so full-width forms ("＠", "０６") and invisible separators change nothing; upper case neither;
+Cyrillic and Greek look-alikes inside a Latin word ("jеan" with a Cyrillic е) are read as Latin.
 
 Findings carry the kind and the position only: the gate's messages never repeat the data itself.
 """
@@ -64,13 +73,14 @@ _NINO = re.compile(
 # "jean [arobase] exemple [point] fr", "jane @ example . com". The bare-word forms (" at ",
 # " arobase ") must end on a known top-level domain, and " at " also needs a spelled-out dot or a
 # local part that looks like one ("jean.dupont", "jane_doe"): "hosted at docs.python.org" is prose.
+# French "chez" (jean.dupont chez exemple.fr) is read like " at ".
 _SPELLED_DOT = r"(?:\s*[\[(\{<]\s*(?:dot|point|\.)\s*[\])\}>]\s*|\s+(?:dot|point)\s+)"
 _DOT = rf"(?:{_SPELLED_DOT}|\.|\s+\.\s+)"  # "example . com", never "com. Later"
-_AT = r"(?P<at>\s*@\s*|\s*[\[(\{<]\s*(?:at|arobase|@)\s*[\])\}>]\s*|\s+(?:at|arobase)\s+)"
+_AT = r"(?P<at>\s*@\s*|%40|\s*[\[(\{<]\s*(?:at|arobase|@)\s*[\])\}>]\s*|\s+(?:at|arobase|chez)\s+)"
 _LABEL = r"[a-z0-9](?:[a-z0-9\-]{0,61}[a-z0-9])?"
 _EMAIL_SPELLED = re.compile(
-    rf"(?<![\w.@])(?P<local>[\w%+\-]+(?:(?:{_SPELLED_DOT}|\.)[\w%+\-]+)*){_AT}"
-    rf"(?P<domain>{_LABEL}(?:{_DOT}{_LABEL})*){_DOT}(?P<tld>[a-z]{{2,24}})(?![\w@])",
+    rf"(?<![\w.@])(?P<local>[\w%+\-]{{1,64}}(?:(?:{_SPELLED_DOT}|\.|\s+\.\s+)[\w%+\-]{{1,64}}){{0,5}}){_AT}"
+    rf"(?P<domain>{_LABEL}(?:{_DOT}{_LABEL}){{0,5}}){_DOT}(?P<tld>[a-z]{{2,24}})(?![\w@])",  # bounded: linear time
     re.IGNORECASE,
 )
 _SPELLED_DOT_RE = re.compile(_SPELLED_DOT, re.IGNORECASE)
@@ -160,14 +170,49 @@ _TLDS = frozenset(
 # lower-case name follows only the unambiguous civil titles ("mr smith", "mme durand").
 _TITLE = re.compile(
     r"(?<![\w.])(?P<title>mme|mmes|mlle|mlles|madame|mesdames|mademoiselle|monsieur|messieurs|mrs|mr|mister|"
-    r"dr|docteur|doctor|prof|professeur|professor|ma[iî]tre|m|me|ms|miss|pr|sir|lady|dame)"
+    r"dr|docteur|doctor|prof|professeur|professor|ma[iî]tre|m|me|ms|mx|miss|pr|sir|lady|dame)"
     r"(?P<dot>\.)?(?P<sep>\s+|(?<=\.)\s*)",
     re.IGNORECASE,
 )
-_AMBIGUOUS_TITLES = frozenset({"m", "me", "ms", "miss", "pr", "sir", "lady", "dame"})
+_SIZE_BEFORE = re.compile(r"(?:size|taille|format|plan|type|option|level|niveau|grade|class|classe)\s*$", re.IGNORECASE)
+_PARTICLES = frozenset({"de", "du", "des", "d", "van", "von", "der", "den", "di", "da", "del", "le", "la"})
+_AMBIGUOUS_TITLES = frozenset({"m", "me", "ms", "mx", "miss", "pr", "sir", "lady", "dame"})
 _LOWER_OK_TITLES = frozenset(
     {"mme", "mmes", "mlle", "mlles", "madame", "mademoiselle", "monsieur", "mrs", "mr", "mister"}
 )
+_TITLE_WORDS = frozenset(
+    [
+        "mme",
+        "mmes",
+        "mlle",
+        "mlles",
+        "madame",
+        "mesdames",
+        "mademoiselle",
+        "monsieur",
+        "messieurs",
+        "mrs",
+        "mr",
+        "mister",
+        "dr",
+        "docteur",
+        "doctor",
+        "prof",
+        "professeur",
+        "professor",
+        "m",
+        "maitre",
+        "me",
+        "ms",
+        "mx",
+        "miss",
+        "pr",
+        "sir",
+        "lady",
+        "dame",
+    ]
+)
+_LOWER_OK_WITH_DOT = frozenset({"dr", "prof"})
 _NAME = re.compile(r"[^\W\d_][^\W\d_'’\-]*(?:['’\-][^\W\d_]+)*")
 _NOT_NAMES = frozenset(
     # capitalised words that follow a title without naming anyone: articles, and the brands and
@@ -204,6 +249,9 @@ _NOT_NAMES = frozenset(
         "par",
         "sur",
         "pepper",
+        "clean",
+        "robot",
+        "potato",
         "martens",
         "oetker",
         "web",
@@ -225,6 +273,32 @@ _NOT_NAMES = frozenset(
         "outlook",
         "paint",
         "windows",
+        # sentence starters after a one-letter "M." (a size, a plan): "size M. Then ..."
+        "then",
+        "this",
+        "that",
+        "these",
+        "those",
+        "it",
+        "we",
+        "they",
+        "there",
+        "ensuite",
+        "puis",
+        "il",
+        "elle",
+        "ils",
+        "elles",
+        "on",
+        "nous",
+        "vous",
+        "ce",
+        "cette",
+        "ces",
+        "mais",
+        "donc",
+        "alors",
+        "enfin",
     ]
 )
 _MONTHS = (
@@ -233,50 +307,103 @@ _MONTHS = (
     r"janv|f[ée]vr?|avr|juil|sept?|oct|nov|d[ée]c|jan|feb|mar|apr|jun|jul|aug"
 )
 _DATE = (
-    r"(?:\d{1,2}[/.\-]\d{1,2}[/.\-](?:\d{4}|\d{2})|\d{4}-\d{1,2}-\d{1,2}"
-    rf"|\d{{1,2}}(?:er|st|nd|rd|th)?\s+(?:of\s+)?(?:{_MONTHS})\.?,?\s+\d{{4}}"
+    r"(?:\d{1,2}[/.\-]\d{1,2}[/.\-](?:\d{4}|\d{2})|\d{4}[\-/.]\d{1,2}[\-/.]\d{1,2}"
+    rf"|\d{{1,2}}(?:er|st|nd|rd|th)?\s+(?:of\s+)?(?:{_MONTHS})\.?,?\s+(?:\d{{4}}|\d{{2}}(?!\d))"
     rf"|(?:{_MONTHS})\.?\s+\d{{1,2}}(?:st|nd|rd|th)?,?\s+\d{{4}})"
 )
 # A date of birth: a birth word, then a full date (a date alone is a deadline or a release).
 _DOB = re.compile(
-    r"(?<![\w])(?:born(?:\s+on)?|date\s+of\s+birth|birth\s*date|birthday|d\.?\s?o\.?\s?b\.?"
-    r"|n[ée]e?(?:\s*\(e\))?\s+le|date\s+de\s+naissance|naissance)"
-    rf"\s*[:\-–]?\s*{_DATE}(?!\d)",
+    r"(?<![\w])(?:born|b\.|date\s+of\s+birth|birth\s*date|birthday|d\.?\s?o\.?\s?b\.?"
+    r"|n[ée]e?(?:\s*\(e\))?|date\s+de\s+naissance|naissance)"
+    # "born in Leeds on", "née à Lyon le", "DOB is", "date de naissance : le"
+    r"(?:\s+(?:in|at|à|a)\s+[^\W\d_][\w'\-]*)?(?:\s*(?:[:=\-–]|is|was|est|était))?(?:\s*(?:on|le|du))?(?:\s+the)?"
+    rf"\s*{_DATE}(?!\d)",
     re.IGNORECASE,
 )
+# "12/03/1985 (DOB)", "1985-03-12, date de naissance": the birth word after the date
+_DOB_AFTER = re.compile(
+    rf"(?<![\w/.\-]){_DATE}\s*[(\[,\-–]?\s*(?:dob|d\.o\.b\.?|date\s+of\s+birth|birth\s*date|date\s+de\s+naissance)\b",
+    re.IGNORECASE,
+)
+# written defanged, as security reports do: 81[.]2[.]69[.]160, 81(.)2(.)69(.)160, 81[dot]2[dot]69[dot]160
+_IPV4_DEFANGED = re.compile(
+    r"(?<![\w.])(?:\d{1,3}\s*(?:\[\.\]|\(\.\)|\[dot\]|\(dot\))\s*){3}\d{1,3}(?![\w]|\.\d)", re.IGNORECASE
+)
 _IPV4 = re.compile(r"(?<![\w.])(?:\d{1,3}\.){3}\d{1,3}(?![\w]|\.\d)")
-_IPV6 = re.compile(r"(?<![\w:.])[0-9A-Fa-f:.]*:[0-9A-Fa-f:.]*:[0-9A-Fa-f:.]*(?<!\.)(?![\w:])")
+_IPV6 = re.compile(r"(?<![\w:.])[0-9A-Fa-f:.]{2,46}(?![\w:.])")  # then 2 colons or more, validated
 # "version 1.2.3.4", "section 3.10.1.2": a dotted quad after one of these words is not an address
 _VERSION_BEFORE = re.compile(
     r"(?:version|release|build|ver|rev|revision|firmware|v|§|section|chapter|chapitre|paragraphe?|art|article)"
     r"\.?\s*$",
     re.IGNORECASE,
 )
+_VERSION_AFTER = re.compile(
+    r"\s+(?:(?:du|of\s+the|de\s+la|de\s+l')\s+)?(?:hotfix|release|patch|build|update|upgrade|firmware|version|"
+    r"pilote|driver|sdk|api|app|client\s+release)\b",
+    re.IGNORECASE,
+)
+# Cyrillic and Greek letters drawn like Latin ones, read as Latin inside a word that mixes scripts
+_CONFUSABLES = str.maketrans(
+    "аеорсухіјѕԁһԛԝАВЕКМНОРСТХІЈЅΑΒΕΖΗΙΚΜΝΟΡΤΥΧοαν",
+    "aeopcyxijsdhqwABEKMHOPCTXIJSABEZHIKMNOPTYXoav",
+)
+_MIXED_WORD = re.compile(r"[\w.@\-]*[\u0370-\u03ff\u0400-\u04ff\u0500-\u052f][\w.@\-]*")
 _FORMAT_CHARS = ("Cf",)  # zero-width spaces and joiners, soft hyphens, BOMs, bidi marks
+_INVISIBLE = frozenset("\u034f\u115f\u1160\u3164\uffa0\u2800" + "".join(chr(c) for c in range(0xFE00, 0xFE10)))
+_DOTS = {"\u3002": ".", "\uff61": ".", "\u2024": ".", "\u2219": ".", "\u22c5": "."}  # 。 ｡ ․ ∙ ⋅
 
 
 def normalise(text: str) -> tuple[str, list[int]]:
-    """`text` in NFKC (full-width forms to ASCII, compatibility characters unfolded) without the
-    invisible format characters, and, for each of its characters, the index it came from."""
+    """`text` in NFKC (full-width forms to ASCII, compatibility characters unfolded, a letter and
+    its combining accents composed) without the invisible format characters, ideographic dots
+    read as dots, and, for each of its characters, the index in `text` it came from."""
     import unicodedata
 
-    out: list[str] = []
-    where: list[int] = []
+    clusters: list[tuple[int, str]] = []  # (index of the base character, the base and its marks)
     for i, ch in enumerate(text):
         if ch.isascii():
-            out.append(ch)
-            where.append(i)
+            clusters.append((i, ch))
             continue
-        if unicodedata.category(ch) in _FORMAT_CHARS:
+        if unicodedata.category(ch) in _FORMAT_CHARS or ch in _INVISIBLE:
             continue
-        for c in unicodedata.normalize("NFKC", ch):
-            out.append(c)
-            where.append(i)
-    return "".join(out), where
+        ch = _DOTS.get(ch, ch)
+        if unicodedata.combining(ch) and clusters:
+            start, chars = clusters[-1]
+            clusters[-1] = (start, chars + ch)
+            continue
+        clusters.append((i, ch))
+    out: list[str] = []
+    where: list[int] = []
+    for start, chars in clusters:
+        norm = chars if chars.isascii() else unicodedata.normalize("NFKC", chars)
+        out.append(norm)
+        where.extend([start] * len(norm))
+    text = "".join(out)
+    if not text.isascii():  # "jеan.dupont@exаmple.fr" with a Cyrillic е and а: one script per word
+        text = _MIXED_WORD.sub(_unconfuse, text)
+    return text, where
 
 
+def _unconfuse(m: re.Match[str]) -> str:
+    word = m.group(0)
+    if not any("a" <= c.lower() <= "z" for c in word):
+        return word  # a Cyrillic or Greek word of its own stays as it is
+    return word.translate(_CONFUSABLES)
+
+
+# After "NI number", "NINO", "national insurance": any two letters (HMRC's own examples use QQ)
+_NINO_CONTEXT = re.compile(
+    r"(?:\bNI\b|\bN\.I\.|\bNINO\b|national\s+insurance)(?:\s+(?:number|no\.?|num[ée]ro|nr))?\s*(?:[:#=]|is)?\s*"
+    r"(?P<id>[A-Z]{2}[ \-]?\d{2}[ \-]?\d{2}[ \-]?\d{2}(?:[ \-]?[A-D])?)\b",
+    re.IGNORECASE,
+)
+# After "SSN" or "social security number": spaces or dots between the groups too
+_SSN_CONTEXT = re.compile(
+    r"(?:\bSSN\b|social\s+security(?:\s+(?:number|no\.?|#))?)\s*(?:[:#=]|is)?\s*(?P<id>\d{3}[ .\-]?\d{2}[ .\-]?\d{4})\b",
+    re.IGNORECASE,
+)
 _FR_STREET = (
-    r"rue|avenue|av\.|boulevard|bd|chemin|impasse|all[ée]e|place|quai|route|cours|passage|square|voie|"
+    r"rue|r\.|avenue|av\.|boulevard|bd|chemin|impasse|all[ée]e|place|quai|route|cours|passage|square|voie|"
     r"r[ée]sidence|lotissement|faubourg|hameau|lieu-dit"
 )
 _EN_STREET = (
@@ -460,12 +587,14 @@ def find_pii(text: str) -> list[Finding]:
 
 def _spelled_email_ok(m: re.Match[str]) -> bool:
     at = m.group("at").strip().casefold()
-    if at in ("at", "arobase"):  # bare words: prose unless it ends on a real TLD...
+    if at in ("at", "arobase", "chez"):  # bare words: prose unless it ends on a real TLD...
         if m.group("tld").casefold() not in _TLDS:
             return False
         spelled = _SPELLED_DOT_RE.search(m.group(0)) is not None
-        if at == "at" and not spelled and not re.search(r"[._\d]", m.group("local")):
+        if at in ("at", "chez") and not spelled and not re.search(r"[._\d]", m.group("local")):
             return False  # ..."hosted at docs.python.org"
+    elif at == "@" and m.group("at") != "@" and m.group("tld").casefold() not in _TLDS:
+        return False  # a spaced "@": "ruff check @arguments.txt" is a file argument
     return True
 
 
@@ -474,26 +603,44 @@ def _persons(text: str) -> list[tuple[int, int, str]]:
     for m in _TITLE.finditer(text):
         title = m.group("title")
         key = _fold(title)
-        if key == "m" and not m.group("dot"):
-            continue  # "M." only: a bare M is a letter, a size, a million
-        if key in _AMBIGUOUS_TITLES and not title[0].isupper():
-            continue
+        if key == "m" and (not m.group("dot") or _SIZE_BEFORE.search(text[max(0, m.start() - 12) : m.start()])):
+            continue  # "M." only: a bare M is a letter, a million; "size M.", "taille M." a size
+        if key in _AMBIGUOUS_TITLES and (not title[0].isupper() or (len(title) > 1 and title.isupper())):
+            continue  # "me", "ms"; and in capitals "PR", "MS", "ME" are pull requests, Microsoft, Maine
         caps = len(title) > 1 and title.isupper()
         lower_title = title.islower()
+        if lower_title and m.group("dot") and key in _LOWER_OK_WITH_DOT:
+            key = "mr"  # "dr. smith": with its dot, a lower-case doctor is a title too
         pos = m.end()
         end = -1
-        for _ in range(3):
+        words = 0
+        while words < 4:
             n = _NAME.match(text, pos)
             if not n:
                 break
             word = n.group(0)
-            if _fold(word) in _NOT_NAMES or (len(word) < 2 and not word.isupper()):
+            folded = _fold(word)
+            if folded in _PARTICLES:  # "M. de Villepin", "Mme van der Berg": only before a name
+                after = n.end()
+                while True:
+                    nxt = re.match(r"[ \t]+", text[after:])
+                    if not nxt:
+                        break
+                    follow = _NAME.match(text, after + nxt.end())
+                    if follow and _fold(follow.group(0)) in _PARTICLES:
+                        after = follow.end()
+                        continue
+                    break
+                if nxt and _name_word(text, after + nxt.end(), caps=caps, lower=False, key=key):
+                    pos = after + nxt.end()
+                    continue
                 break
-            if caps and not word.isupper():
-                break
-            if not word[0].isupper() and not (lower_title and key in _LOWER_OK_TITLES):
-                break
+            if folded in _TITLE_WORDS or not _name_word(text, pos, caps=caps, lower=lower_title, key=key):
+                break  # "Prof. Dr. Schmidt": the next title names him
             end = n.end()
+            words += 1
+            if len(word) == 1 and text[end : end + 1] == ".":
+                end += 1  # an initial: "Mr J. Smith"
             sep = re.match(r"[ \t]+", text[end:])
             if not sep:
                 break
@@ -503,27 +650,59 @@ def _persons(text: str) -> list[tuple[int, int, str]]:
     return out
 
 
+def _name_word(text: str, pos: int, *, caps: bool, lower: bool, key: str) -> bool:
+    n = _NAME.match(text, pos)
+    if not n:
+        return False
+    word = n.group(0)
+    if _fold(word) in _NOT_NAMES or (len(word) < 2 and not word.isupper()):
+        return False
+    if caps and not word.isupper():
+        return False
+    return word[0].isupper() or (lower and key in _LOWER_OK_TITLES)
+
+
+_CLAIMED = "-"  # a span read as something harmless (a private network): no later detector takes it
+
+
 def _ips(text: str) -> list[tuple[int, int, str]]:
     import ipaddress
 
     out: list[tuple[int, int, str]] = []
+    for m in _IPV4_DEFANGED.finditer(text):
+        octets = [int(o) for o in re.findall(r"\d+", m.group(0))]
+        if max(octets) <= 255:
+            out.append((m.start(), m.end(), "ipv4-defanged"))
     for m in _IPV6.finditer(text):  # first: "::ffff:192.0.2.128" is one address, not its IPv4 tail
-        raw = m.group(0)
+        raw = m.group(0).rstrip(".")  # "... from 2001:db8::1." ends a sentence
+        if raw.count(":") < 2:
+            continue
         try:
             ip6 = ipaddress.IPv6Address(raw)
         except ValueError:
             continue
-        if not (ip6.is_loopback or ip6.is_unspecified):
-            out.append((m.start(), m.end(), "ipv6"))
+        harmless6 = ip6.is_loopback or ip6.is_unspecified
+        out.append((m.start(), m.start() + len(raw), _CLAIMED if harmless6 else "ipv6"))
     for m in _IPV4.finditer(text):
-        if _VERSION_BEFORE.search(text[max(0, m.start() - 12) : m.start()]):
+        octets = [int(o) for o in m.group(0).split(".")]  # "192.168.001.001": leading zeros too
+        if max(octets) > 255:
             continue
-        try:
-            ip4 = ipaddress.IPv4Address(m.group(0))
-        except ValueError:
-            continue
-        if not (ip4.is_loopback or ip4.is_unspecified):
-            out.append((m.start(), m.end(), "ipv4"))
+        ip4 = ipaddress.IPv4Address(".".join(map(str, octets)))
+        end = m.end()
+        version = bool(
+            _VERSION_BEFORE.search(text[max(0, m.start() - 12) : m.start()]) or _VERSION_AFTER.match(text, end)
+        )
+        # not 169.254.169.254 (the cloud metadata address), 255.255.255.0 (a mask), 127.0.0.1...
+        harmless = ip4.is_loopback or ip4.is_unspecified or ip4.is_link_local or ip4.is_multicast or ip4.is_reserved
+        cidr = re.match(r"/(\d{1,2})(?!\d)", text[end:])
+        if cidr and ip4.is_private and int(cidr.group(1)) <= 30:
+            try:  # "10.0.0.0/8": a private network, not a host
+                ipaddress.IPv4Network(f"{ip4}/{cidr.group(1)}", strict=True)
+                harmless, end = True, end + cidr.end()
+            except ValueError:
+                pass
+        # a harmless quad's span is claimed, not reported: no phone or id detector reads its digits
+        out.append((m.start(), end, _CLAIMED if version or harmless else "ipv4"))
     return out
 
 
@@ -539,11 +718,25 @@ def _iban(raw: str) -> int:
     return 0
 
 
+_DATE_ONLY = re.compile(r"\s*(\d{1,2})[./\-](\d{1,2})[./\-](\d{4})\s*|\s*(\d{4})[./\-](\d{1,2})[./\-](\d{1,2})\s*")
+
+
+def _is_date(raw: str) -> bool:
+    """`raw` is a whole date: day/month/year, month/day/year or year-month-day."""
+    m = _DATE_ONLY.fullmatch(raw)
+    if not m:
+        return False
+    x, y = (int(m.group(1)), int(m.group(2))) if m.group(1) else (int(m.group(6)), int(m.group(5)))
+    return (1 <= x <= 31 and 1 <= y <= 12) or (1 <= x <= 12 and 1 <= y <= 31)
+
+
 def _find(text: str) -> list[Finding]:
     out: list[Finding] = []
 
     def add(kind: str, start: int, end: int, detail: str = "") -> None:
         f = Finding(kind, start, end, detail)
+        if kind == "phone" and _is_date(text[start:end]):
+            return  # "06.12.2026" is a valid Rome number and a date: read as the date
         if not _overlaps(f, out):
             out.append(f)
 
@@ -554,8 +747,10 @@ def _find(text: str) -> list[Finding]:
             add("email", m.start(), m.end(), "spelled")
     for m in _DOB.finditer(text):
         add("dob", m.start(), m.end(), "birth")
+    for m in _DOB_AFTER.finditer(text):
+        add("dob", m.start(), m.end(), "birth")
     for start, end, detail in _ips(text):
-        add("ip", start, end, detail)
+        add(_CLAIMED if detail == _CLAIMED else "ip", start, end, detail)
     for m in _IBAN.finditer(text):
         n = _iban(m.group(0))
         if n:
@@ -569,8 +764,15 @@ def _find(text: str) -> list[Finding]:
 
         if ssn.is_valid(m.group(0)):
             add("national_id", m.start(), m.end(), "us.ssn")
+    for m in _SSN_CONTEXT.finditer(text):
+        from stdnum.us import ssn
+
+        if ssn.is_valid(re.sub(r"\D", "", m.group("id"))):
+            add("national_id", m.start("id"), m.end("id"), "us.ssn")
     for m in _NINO.finditer(text):
         add("national_id", m.start(), m.end(), "gb.nino")
+    for m in _NINO_CONTEXT.finditer(text):
+        add("national_id", m.start("id"), m.end("id"), "gb.nino")
     for start, end, detail in _persons(text):
         add("person", start, end, detail)
     import phonenumbers
@@ -606,7 +808,7 @@ def _find(text: str) -> list[Finding]:
             if pattern in (_ADDRESSES[3], _ADDRESSES[4]) and len(words) >= 2 and _fold(words[1]) in _NOT_TOWNS:
                 continue
             add("address", m.start(), m.end())
-    return sorted(out, key=lambda f: f.start)
+    return sorted((f for f in out if f.kind != _CLAIMED), key=lambda f: f.start)
 
 
 def _fold(word: str) -> str:
@@ -616,11 +818,24 @@ def _fold(word: str) -> str:
     return "".join(c for c in nfkd if not unicodedata.combining(c)).strip(",.;:")
 
 
+_LABELS = {
+    "email": ("email", "emails"),
+    "phone": ("phone", "phones"),
+    "iban": ("iban", "ibans"),
+    "card": ("card", "cards"),
+    "national_id": ("national id", "national ids"),
+    "address": ("address", "addresses"),
+    "person": ("name with a title", "names with a title"),
+    "dob": ("date of birth", "dates of birth"),
+    "ip": ("IP address", "IP addresses"),
+}
+
+
 def describe(findings: list[Finding]) -> str:
     kinds: dict[str, int] = {}
     for f in findings:
         kinds[f.kind] = kinds.get(f.kind, 0) + 1
-    return ", ".join(f"{n} {k.replace('_', ' ')}{'s' if n > 1 else ''}" for k, n in sorted(kinds.items()))
+    return ", ".join(f"{n} {_LABELS.get(k, (k, k + 's'))[n > 1]}" for k, n in sorted(kinds.items()))
 
 
 def check_text(text: str, *, what: str = "the summary") -> None:

@@ -26,7 +26,7 @@ MAX_TERMS = 8
 PROMPT = (
     "You turn an operator's clarification of a software story into a structured summary that keeps the "
     "decision intent and nothing identifying. Remove every proper name, e-mail, phone number, postal address, "
-    "IBAN, card number, national id and external identifier. Write 2-4 short sentences per section, in your "
+    "IBAN, card number, national id, date of birth, IP address and external identifier. Write 2-4 short sentences per section, in your "
     "own words. Answer with one JSON object and nothing else, with exactly the keys "
     '"problem", "criteria", "constraints", "priorities".\n\n'
 )
@@ -261,19 +261,35 @@ def _strip_pii(text: str) -> tuple[str, set[str]]:
     return out, banned
 
 
-def key_terms(text: str, limit: int = MAX_TERMS) -> list[str]:
+def _shouting(text: str) -> list[tuple[int, int]]:
+    """The sentences written in capitals (3 words or more): there, names and words look alike."""
+    out = []
+    for m in re.finditer(r"[^.!?;:\n]+", text):
+        cased = [w for w in _WORD.findall(m.group(0)) if any(c.isalpha() for c in w)]
+        if len(cased) >= 3 and all(w.isupper() for w in cased):
+            out.append((m.start(), m.end()))
+    return out
+
+
+def key_terms(text: str, limit: int = MAX_TERMS, *, banned: set[str] | None = None) -> list[str]:
     """The answer's most frequent content words: folded, no proper nouns (capitalised away from a
     sentence start), no words with digits, no stop words, no word of a personal-data item; sorted,
-    so no phrase survives."""
-    clean, banned = _strip_pii(text)
+    so no phrase survives. A capitalised word at a sentence start, or any word of a sentence in
+    capitals, may be a name ("Marie wants...", "JEAN DUPONT WANTS..."): it is kept only when the
+    answer also uses it in lower case."""
+    clean, found = _strip_pii(text)
+    banned = found | (banned or set())
+    words = [(m, m.group(0).strip("'-")) for m in _WORD.finditer(clean)]
+    lower_seen = {_fold(p) for _m, raw in words if raw[:1].islower() for p in re.split(r"[-'’]", raw)}
+    shouting = _shouting(clean)
     counts: Counter[str] = Counter()
     first: dict[str, int] = {}
     sentence_start = True
-    for m in _WORD.finditer(clean):
-        raw = m.group(0).strip("'-")
+    for m, raw in words:
         before = clean[max(0, m.start() - 2) : m.start()]
         if before.strip()[-1:] in (".", "!", "?", ":", ";"):
             sentence_start = True
+        at_start = sentence_start
         is_proper = raw[:1].isupper() and not sentence_start
         sentence_start = False
         acronym = raw.isupper() and len(raw) <= 5  # CSV, PDF, SSO: kept (folded), not names
@@ -281,9 +297,11 @@ def key_terms(text: str, limit: int = MAX_TERMS) -> list[str]:
             continue
         if any(c.isdigit() for c in raw):
             continue  # "ab123456c", "v2": identifiers, not terms
+        in_caps = any(start <= m.start() < end for start, end in shouting)
+        uncertain = in_caps or (at_start and raw[:1].isupper() and not acronym)
         for part in re.split(r"[-'’]", raw):
             w = _fold(part)
-            if len(w) < 3 or w in _STOP or w in banned:
+            if len(w) < 3 or w in _STOP or w in banned or (uncertain and w not in lower_seen):
                 continue
             counts[w] += 1
             first.setdefault(w, m.start())
@@ -292,9 +310,14 @@ def key_terms(text: str, limit: int = MAX_TERMS) -> list[str]:
 
 
 def deterministic_summary(answers: dict[str, str]) -> dict[str, str]:
+    """The four key-term abstracts. A word of a personal item found in one answer is dropped from
+    all four ("Mme Martin" in the problem, "martin" again in the constraints)."""
+    banned: set[str] = set()
+    for sec in SECTIONS:
+        banned |= _strip_pii(answers.get(sec, ""))[1]
     out: dict[str, str] = {}
     for sec in SECTIONS:
-        terms = key_terms(answers.get(sec, ""))
+        terms = key_terms(answers.get(sec, ""), banned=banned)
         out[sec] = ("Key terms: " + ", ".join(terms) + ".") if terms else "Nothing stated."
     return out
 
