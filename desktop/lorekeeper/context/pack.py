@@ -37,7 +37,7 @@ from lorekeeper.context.intent import StructuredIntent, classify
 from lorekeeper.context.mmr import shared_lines
 from lorekeeper.context.parse import ParsedFile, parse_file
 from lorekeeper.context.render import MODES, Rendered, render
-from lorekeeper.context.scan import Skipped, scan
+from lorekeeper.context.scan import Skipped, scan, skipped_notes
 from lorekeeper.errors import InvalidInputError
 
 PACK_MODES = ("auto", *MODES[:3])  # what `--mode` accepts
@@ -1036,8 +1036,7 @@ class _Packer:
             lines.append(f"# listed by path only (index at the end): {len(self.indexed)} files")
         if self.omitted:
             lines.append(f"# omitted to fit the budget: {len(self.omitted)} files")
-        if skipped:
-            lines.append(f"# skipped: {len(skipped)} binary or oversized files")
+        lines.extend(skipped_notes(skipped))
         parts = ["\n".join(lines) + "\n"]
         for key, hoisted in sorted(self.shared.items()):
             where = f" in {key}/" if key else ""
