@@ -4,7 +4,8 @@ Input (scan) -> intent -> relevance (graph) -> allocation (Boltzmann) -> compres
 de-duplication (MMR) -> delivery (one text, exact o200k_base count checked last).
 
 Guarantees (each has a test):
-- the output is never larger than the input (the cap is min(budget, input tokens));
+- the output is never larger than the input (the cap is min(budget, input tokens)), except a tree
+  of at most TINY_TREE_TOKENS, which is packed whole, headers included, when the budget holds it;
 - the budget is never exceeded: the final text is counted exactly and files are downgraded,
   least relevant first (the files holding the task's bodies last), until it fits; each step frees
   a known number of tokens (per-file counts are cached), so the pack is re-counted only when the
@@ -57,6 +58,7 @@ MAX_SECOND_CALLEES = 4  # callees of the best match's callees, in its own file
 MAX_CALLERS = 3  # callers pinned per seed (the two best seeds), most relevant first
 MAX_TEST_CALLERS = 3  # FixBug: test functions calling a seed, pinned after the callers
 MAX_TARGET_FILE_MATCHES = 6  # then the target file's own definitions matching the task, before the other seeds
+TINY_TREE_TOKENS = 400  # a tree this small (~50 lines) is packed whole (headers included) when the budget holds it
 PARALLEL_MIN_BYTES = 3 << 20  # a tree parses in worker processes from this many bytes of source (~750k tokens)
 MAX_PARSE_WORKERS = 3
 _CODE_EXTS = (".py", ".pyi", ".ts", ".tsx", ".js", ".jsx", ".rs", ".go", ".java", ".md")
@@ -181,6 +183,26 @@ def pack_steps(
     result = yield from pack_parsed(root, files, counts, skipped, task=task, budget=budget, mode=mode, started=started)
     result.layers[:0] = layers
     return result
+
+
+def _whole_tree(
+    root: Path,
+    files: list[ParsedFile],
+    counts: list[int],
+    intent: StructuredIntent,
+    mode: str,
+    budget: int | None,
+    skipped: list[Skipped],
+) -> int | None:
+    """Exact tokens of a tiny tree packed whole (auto: every file full; a forced mode: in that
+    mode), or None when an explicit budget cannot hold it. Packing such a tree whole may exceed
+    its input by the headers; compressing it to fit its own size would only cut its code."""
+    whole_mode = "full" if mode == "auto" else mode
+    zeros = [0.0] * len(files)
+    trial = _Packer(files, counts, zeros, {}, intent, whole_mode, 1 << 40)
+    trial.decide()
+    n = tokens.count(trial.assemble(root, budget, skipped))
+    return n if budget is None or n <= budget else None
 
 
 def _layer(name: str, tokens_in: int, tokens_out: int, seconds: float, note: str = "") -> dict[str, Any]:
@@ -341,8 +363,16 @@ def pack_parsed(
     cap = input_tokens if budget is None else min(budget, input_tokens)
     if mode == "auto" and budget is None:
         cap = max(1, int(input_tokens * AUTO_DEFAULT_SHARE)) if input_tokens else 0
-    packer = _Packer(files, counts, file_rel, def_rel, intent, mode, cap, call_graph, matches, tests, body_share)
+    whole = (
+        _whole_tree(root, files, counts, intent, mode, budget, skipped) if input_tokens <= TINY_TREE_TOKENS else None
+    )
+    if whole is not None:  # a tiny tree goes whole (headers included) when the budget holds it
+        cap = max(cap, whole)
+    plan_mode = "full" if whole is not None and mode == "auto" else mode
+    packer = _Packer(files, counts, file_rel, def_rel, intent, plan_mode, cap, call_graph, matches, tests, body_share)
     packer.decide()
+    if plan_mode != mode:
+        packer.reasons = dict.fromkeys(packer.plan, f"full: the whole tree ({whole:,} tokens) fits the limit")
     planned = sum(packer.sent(i) for i in packer.rendered)
     modes = Counter(r.mode for r in packer.rendered.values())
     layers.append(
@@ -377,7 +407,9 @@ def pack_parsed(
             freed = packer.downgrade_one(need)
             if freed is None:
                 raise InvalidInputError(
-                    f"a budget of {budget} tokens cannot hold even the pack header ({out_tokens} tokens): raise --budget",
+                    f"a budget of {budget} tokens cannot hold even the pack header ({out_tokens} tokens): raise --budget"
+                    if budget is not None
+                    else f"the pack header alone ({out_tokens} tokens) is larger than the limit of {cap} tokens",
                 )
             need -= max(1, freed)
         text = packer.assemble(root, budget, skipped)
