@@ -28,9 +28,9 @@ import re
 import time
 from collections import Counter
 from collections.abc import Callable, Generator
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from lorekeeper.context import tokens
 from lorekeeper.context.allocate import boltzmann, intent_focus, strategy, temperature
@@ -40,6 +40,9 @@ from lorekeeper.context.parse import ParsedFile, parse_file
 from lorekeeper.context.render import MODES, Rendered, render
 from lorekeeper.context.scan import Skipped, scan
 from lorekeeper.errors import InvalidInputError
+
+if TYPE_CHECKING:
+    from lorekeeper.context.diskcache import DiskCache
 
 PACK_MODES = ("auto", *MODES[:3])  # what `--mode` accepts
 AUTO_DEFAULT_SHARE = 0.3  # auto mode without --budget packs to this share of the input tokens
@@ -109,6 +112,7 @@ class PackResult:
     indexed: list[str] = field(default_factory=list)  # omitted files still named in the pack's index
     # per-layer metrics in pipeline order: name, tokens_in, tokens_out, seconds, and what it did
     layers: list[dict[str, Any]] = field(default_factory=list)
+    cached: bool = False  # answered from the cache between runs (an unchanged tree, the same arguments)
 
     def to_dict(self, with_text: bool = False) -> dict[str, Any]:
         out = {
@@ -126,6 +130,7 @@ class PackResult:
             "omitted": self.omitted,
             "skipped": [asdict(s) for s in self.skipped],
             "shared_imports": len(self.shared_imports),
+            "cached": self.cached,
         }
         if with_text:
             out["text"] = self.text
@@ -139,9 +144,10 @@ def pack(
     budget: int | None = None,
     mode: str = "auto",
     progress: ProgressCallback | None = None,
+    cache: DiskCache | None = None,
 ) -> PackResult:
     """Pack `root` (a folder or one file). See `pack_steps` for the generator form."""
-    gen = pack_steps(root, task=task, budget=budget, mode=mode)
+    gen = pack_steps(root, task=task, budget=budget, mode=mode, cache=cache)
     while True:
         try:
             step = next(gen)
@@ -153,10 +159,17 @@ def pack(
 
 
 def pack_steps(
-    root: Path, *, task: str | None = None, budget: int | None = None, mode: str = "auto"
+    root: Path,
+    *,
+    task: str | None = None,
+    budget: int | None = None,
+    mode: str = "auto",
+    cache: DiskCache | None = None,
 ) -> Generator[tuple[int, int, str], None, PackResult]:
     """The packing pipeline as a generator yielding (done, total, text) progress; returns the result.
-    Stopping the iteration between two steps cancels it (the GUI's Cancel button does that)."""
+    Stopping the iteration between two steps cancels it (the GUI's Cancel button does that).
+    With a `cache` (`diskcache`), an unchanged tree packed again with the same arguments is
+    answered from it, and a file already parsed in an earlier run is not parsed again."""
     started = time.perf_counter()
     root = Path(root)
     if mode not in PACK_MODES:
@@ -171,7 +184,26 @@ def pack_steps(
     t1 = time.perf_counter()
     total_steps = len(sources) + 3
     detail = bool(task)  # calls and identifiers only matter for a task's relevance
-    files = yield from parse_sources([(s.rel, s.text) for s in sources], detail, total_steps)
+    pack_key = _pack_key(root, sources, skipped, task, budget, mode) if cache is not None else b""
+    if cache is not None:
+        hit = cache.get(pack_key)
+        if isinstance(hit, PackResult):
+            hit.seconds = time.perf_counter() - started
+            hit.cached = True
+            hit.skipped = skipped
+            hit.layers = [
+                _layer("scan", hit.input_tokens, hit.input_tokens, t1 - t0, f"{len(sources)} files read"),
+                _layer(
+                    "cache",
+                    hit.input_tokens,
+                    hit.output_tokens,
+                    time.perf_counter() - t1,
+                    "unchanged tree: cached pack",
+                ),
+            ]
+            yield (total_steps, total_steps, "done (cached)")
+            return hit
+    files = yield from parse_sources([(s.rel, s.text) for s in sources], detail, total_steps, cache=cache)
     t2 = time.perf_counter()
     counts = tokens.count_many([f.text for f in files])
     total = sum(counts)
@@ -182,7 +214,27 @@ def pack_steps(
     ]
     result = yield from pack_parsed(root, files, counts, skipped, task=task, budget=budget, mode=mode, started=started)
     result.layers[:0] = layers
+    if cache is not None:
+        cache.put("pack", pack_key, result)
     return result
+
+
+def _pack_key(
+    root: Path, sources: list[Any], skipped: list[Skipped], task: str | None, budget: int | None, mode: str
+) -> bytes:
+    """The cache key of a pack: the arguments, every (path, content hash) of the tree and the
+    files skipped (the pack's header counts them)."""
+    import hashlib
+
+    from lorekeeper.context.diskcache import content_key
+
+    h = hashlib.blake2b(digest_size=20)
+    for s in sources:
+        h.update(s.rel.encode("utf-8", "surrogatepass") + b"\0")
+        h.update(hashlib.blake2b(s.text.encode("utf-8", "surrogatepass"), digest_size=16).digest())
+    for sk in skipped:
+        h.update(repr(asdict(sk)).encode("utf-8", "surrogatepass"))
+    return content_key("pack", str(root), task or "", str(budget), mode, h.digest())
 
 
 def _whole_tree(
@@ -224,18 +276,28 @@ def parse_workers(total_bytes: int) -> int:
 
 
 def parse_sources(
-    items: list[tuple[str, str]], detail: bool, total_steps: int | None = None
+    items: list[tuple[str, str]], detail: bool, total_steps: int | None = None, *, cache: DiskCache | None = None
 ) -> Generator[tuple[int, int, str], None, list[ParsedFile]]:
     """Parse (rel, text) pairs in order, yielding progress: files already in the content cache
     are not parsed again; on a large tree the others are shared by bytes between this process
     and `parse_workers` worker processes (`parseworker`: tree-sitter and the query sweep hold the
     GIL, so threads would not help). A worker that fails is not fatal: its files are parsed here."""
-    from lorekeeper.context.parse import adopt, cached, parse_batch
+    from lorekeeper.context.parse import adopt, cached, disk_key, parse_batch
 
     total = len(items) + 3 if total_steps is None else total_steps
     todo = [k for k, (rel, text) in enumerate(items) if not cached(rel, text, detail)]
-    workers = parse_workers(sum(len(items[k][1]) for k in todo))
     done: dict[int, ParsedFile] = {}
+    keys: dict[int, bytes] = {}
+    if cache is not None and todo:  # parsed in an earlier run: the results are on disk
+        keys = {k: disk_key(*items[k], detail) for k in todo}
+        found = cache.get_many(list(keys.values()))
+        for k in todo:
+            pf = found.get(keys[k])
+            if isinstance(pf, ParsedFile):
+                done[k] = adopt(replace(pf, rel=items[k][0]), items[k][1], detail)
+        todo = [k for k in todo if k not in done]
+    from_disk = set(done)
+    workers = parse_workers(sum(len(items[k][1]) for k in todo))
     jobs: list[tuple[list[int], Any]] = []
     if workers:
         # the biggest files first, each to the least loaded of the workers and this process
@@ -265,6 +327,10 @@ def parse_sources(
     finally:
         for _share, job in jobs:
             _stop_worker(job)
+    if cache is not None:
+        cache.put_many(
+            "parse", ((keys[k], replace(done[k], text="")) for k in keys if k in done and k not in from_disk)
+        )
     return [done[k] if k in done else parse_file(rel, text, detail=detail) for k, (rel, text) in enumerate(items)]
 
 
