@@ -183,3 +183,9 @@ def click_tree(tmp_path_factory: pytest.TempPathFactory) -> Path:
     dest = tmp_path_factory.mktemp("corpus") / "click"
     shutil.copytree(Path(click.__file__).parent, dest, ignore=shutil.ignore_patterns("__pycache__"))
     return dest
+
+
+@pytest.fixture(autouse=True)
+def _pack_cache_dir(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch) -> None:
+    """`ctx pack` caches parses and packs between runs: the tests keep that cache to themselves."""
+    monkeypatch.setenv("LOREKEEPER_PACK_CACHE_DIR", str(tmp_path_factory.mktemp("pack-cache")))

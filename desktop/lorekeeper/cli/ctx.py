@@ -43,16 +43,39 @@ def ctx() -> None:
     default=None,
     help="Write the pack here (default: standard output).",
 )
+@click.option(
+    "--no-cache",
+    is_flag=True,
+    help="Parse everything again and store nothing (the cache is in the workspace's cache/ folder, "
+    "else the user cache folder; $LOREKEEPER_CACHE_DIR overrides; safe to delete).",
+)
 @json_option
 @handle_errors
+@click.pass_context
 def pack_cmd(
-    directory: Path, task: str | None, budget: int | None, mode: str, output: Path | None, as_json: bool
+    ctx: click.Context,
+    directory: Path,
+    task: str | None,
+    budget: int | None,
+    mode: str,
+    output: Path | None,
+    no_cache: bool,
+    as_json: bool,
 ) -> None:
-    """Pack DIRECTORY into one text for an agent, never over the budget nor over the input size."""
+    """Pack DIRECTORY into one text for an agent, never over the budget nor over the input size.
+    Parse results and packs are cached between runs by content: packing an unchanged tree again
+    is answered from the cache."""
+    from lorekeeper.context.diskcache import DiskCache, default_dir
     from lorekeeper.context.pack import pack
     from lorekeeper.fsutil import atomic_write_text
 
-    result = pack(directory, task=task, budget=budget, mode=mode)
+    workspace = (ctx.obj or {}).get("workspace_dir")
+    cache = None if no_cache else DiskCache(default_dir(Path(workspace) if workspace else None))
+    try:
+        result = pack(directory, task=task, budget=budget, mode=mode, cache=cache)
+    finally:
+        if cache is not None:
+            cache.close()
     if output is not None:
         atomic_write_text(output, result.text)
     if as_json:
@@ -67,7 +90,8 @@ def pack_cmd(
     click.echo(
         f"packed {len(result.entries)} files: {result.input_tokens:,} -> {result.output_tokens:,} tokens "
         f"({(1 - result.output_tokens / max(1, result.input_tokens)):.1%} less; limit {result.cap:,}) "
-        f"in {result.seconds:.2f}s [{summary}]" + (f" -> {output}" if output else ""),
+        f"in {result.seconds:.2f}s{' (cached)' if result.cached else ''} [{summary}]"
+        + (f" -> {output}" if output else ""),
         err=True,
     )
 

@@ -4,7 +4,8 @@ Input (scan) -> intent -> relevance (graph) -> allocation (Boltzmann) -> compres
 de-duplication (MMR) -> delivery (one text, exact o200k_base count checked last).
 
 Guarantees (each has a test):
-- the output is never larger than the input (the cap is min(budget, input tokens));
+- the output is never larger than the input (the cap is min(budget, input tokens)), except a tree
+  of at most TINY_TREE_TOKENS, which is packed whole, headers included, when the budget holds it;
 - the budget is never exceeded: the final text is counted exactly and files are downgraded,
   least relevant first (the files holding the task's bodies last), until it fits; each step frees
   a known number of tokens (per-file counts are cached), so the pack is re-counted only when the
@@ -27,9 +28,9 @@ import re
 import time
 from collections import Counter
 from collections.abc import Callable, Generator
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from lorekeeper.context import tokens
 from lorekeeper.context.allocate import boltzmann, intent_focus, strategy, temperature
@@ -39,6 +40,9 @@ from lorekeeper.context.parse import ParsedFile, parse_file
 from lorekeeper.context.render import MODES, Rendered, render
 from lorekeeper.context.scan import Skipped, scan, skipped_notes
 from lorekeeper.errors import InvalidInputError
+
+if TYPE_CHECKING:
+    from lorekeeper.context.diskcache import DiskCache
 
 PACK_MODES = ("auto", *MODES[:3])  # what `--mode` accepts
 AUTO_DEFAULT_SHARE = 0.3  # auto mode without --budget packs to this share of the input tokens
@@ -57,6 +61,7 @@ MAX_SECOND_CALLEES = 4  # callees of the best match's callees, in its own file
 MAX_CALLERS = 3  # callers pinned per seed (the two best seeds), most relevant first
 MAX_TEST_CALLERS = 3  # FixBug: test functions calling a seed, pinned after the callers
 MAX_TARGET_FILE_MATCHES = 6  # then the target file's own definitions matching the task, before the other seeds
+TINY_TREE_TOKENS = 400  # a tree this small (~50 lines) is packed whole (headers included) when the budget holds it
 PARALLEL_MIN_BYTES = 3 << 20  # a tree parses in worker processes from this many bytes of source (~750k tokens)
 MAX_PARSE_WORKERS = 3
 _CODE_EXTS = (".py", ".pyi", ".ts", ".tsx", ".js", ".jsx", ".rs", ".go", ".java", ".md")
@@ -107,6 +112,7 @@ class PackResult:
     indexed: list[str] = field(default_factory=list)  # omitted files still named in the pack's index
     # per-layer metrics in pipeline order: name, tokens_in, tokens_out, seconds, and what it did
     layers: list[dict[str, Any]] = field(default_factory=list)
+    cached: bool = False  # answered from the cache between runs (an unchanged tree, the same arguments)
 
     def to_dict(self, with_text: bool = False) -> dict[str, Any]:
         out = {
@@ -124,6 +130,7 @@ class PackResult:
             "omitted": self.omitted,
             "skipped": [asdict(s) for s in self.skipped],
             "shared_imports": len(self.shared_imports),
+            "cached": self.cached,
         }
         if with_text:
             out["text"] = self.text
@@ -137,9 +144,10 @@ def pack(
     budget: int | None = None,
     mode: str = "auto",
     progress: ProgressCallback | None = None,
+    cache: DiskCache | None = None,
 ) -> PackResult:
     """Pack `root` (a folder or one file). See `pack_steps` for the generator form."""
-    gen = pack_steps(root, task=task, budget=budget, mode=mode)
+    gen = pack_steps(root, task=task, budget=budget, mode=mode, cache=cache)
     while True:
         try:
             step = next(gen)
@@ -151,10 +159,17 @@ def pack(
 
 
 def pack_steps(
-    root: Path, *, task: str | None = None, budget: int | None = None, mode: str = "auto"
+    root: Path,
+    *,
+    task: str | None = None,
+    budget: int | None = None,
+    mode: str = "auto",
+    cache: DiskCache | None = None,
 ) -> Generator[tuple[int, int, str], None, PackResult]:
     """The packing pipeline as a generator yielding (done, total, text) progress; returns the result.
-    Stopping the iteration between two steps cancels it (the GUI's Cancel button does that)."""
+    Stopping the iteration between two steps cancels it (the GUI's Cancel button does that).
+    With a `cache` (`diskcache`), an unchanged tree packed again with the same arguments is
+    answered from it, and a file already parsed in an earlier run is not parsed again."""
     started = time.perf_counter()
     root = Path(root)
     if mode not in PACK_MODES:
@@ -169,7 +184,26 @@ def pack_steps(
     t1 = time.perf_counter()
     total_steps = len(sources) + 3
     detail = bool(task)  # calls and identifiers only matter for a task's relevance
-    files = yield from parse_sources([(s.rel, s.text) for s in sources], detail, total_steps)
+    pack_key = _pack_key(root, sources, skipped, task, budget, mode) if cache is not None else b""
+    if cache is not None:
+        hit = cache.get(pack_key)
+        if isinstance(hit, PackResult):
+            hit.seconds = time.perf_counter() - started
+            hit.cached = True
+            hit.skipped = skipped
+            hit.layers = [
+                _layer("scan", hit.input_tokens, hit.input_tokens, t1 - t0, f"{len(sources)} files read"),
+                _layer(
+                    "cache",
+                    hit.input_tokens,
+                    hit.output_tokens,
+                    time.perf_counter() - t1,
+                    "unchanged tree: cached pack",
+                ),
+            ]
+            yield (total_steps, total_steps, "done (cached)")
+            return hit
+    files = yield from parse_sources([(s.rel, s.text) for s in sources], detail, total_steps, cache=cache)
     t2 = time.perf_counter()
     counts = tokens.count_many([f.text for f in files])
     total = sum(counts)
@@ -180,7 +214,47 @@ def pack_steps(
     ]
     result = yield from pack_parsed(root, files, counts, skipped, task=task, budget=budget, mode=mode, started=started)
     result.layers[:0] = layers
+    if cache is not None:
+        cache.put("pack", pack_key, result)
     return result
+
+
+def _pack_key(
+    root: Path, sources: list[Any], skipped: list[Skipped], task: str | None, budget: int | None, mode: str
+) -> bytes:
+    """The cache key of a pack: the arguments, every (path, content hash) of the tree and the
+    files skipped (the pack's header counts them)."""
+    import hashlib
+
+    from lorekeeper.context.diskcache import content_key
+
+    h = hashlib.blake2b(digest_size=20)
+    for s in sources:
+        h.update(s.rel.encode("utf-8", "surrogatepass") + b"\0")
+        h.update(hashlib.blake2b(s.text.encode("utf-8", "surrogatepass"), digest_size=16).digest())
+    for sk in skipped:
+        h.update(repr(asdict(sk)).encode("utf-8", "surrogatepass"))
+    return content_key("pack", str(root), task or "", str(budget), mode, h.digest())
+
+
+def _whole_tree(
+    root: Path,
+    files: list[ParsedFile],
+    counts: list[int],
+    intent: StructuredIntent,
+    mode: str,
+    budget: int | None,
+    skipped: list[Skipped],
+) -> int | None:
+    """Exact tokens of a tiny tree packed whole (auto: every file full; a forced mode: in that
+    mode), or None when an explicit budget cannot hold it. Packing such a tree whole may exceed
+    its input by the headers; compressing it to fit its own size would only cut its code."""
+    whole_mode = "full" if mode == "auto" else mode
+    zeros = [0.0] * len(files)
+    trial = _Packer(files, counts, zeros, {}, intent, whole_mode, 1 << 40)
+    trial.decide()
+    n = tokens.count(trial.assemble(root, budget, skipped))
+    return n if budget is None or n <= budget else None
 
 
 def _layer(name: str, tokens_in: int, tokens_out: int, seconds: float, note: str = "") -> dict[str, Any]:
@@ -202,18 +276,28 @@ def parse_workers(total_bytes: int) -> int:
 
 
 def parse_sources(
-    items: list[tuple[str, str]], detail: bool, total_steps: int | None = None
+    items: list[tuple[str, str]], detail: bool, total_steps: int | None = None, *, cache: DiskCache | None = None
 ) -> Generator[tuple[int, int, str], None, list[ParsedFile]]:
     """Parse (rel, text) pairs in order, yielding progress: files already in the content cache
     are not parsed again; on a large tree the others are shared by bytes between this process
     and `parse_workers` worker processes (`parseworker`: tree-sitter and the query sweep hold the
     GIL, so threads would not help). A worker that fails is not fatal: its files are parsed here."""
-    from lorekeeper.context.parse import adopt, cached, parse_batch
+    from lorekeeper.context.parse import adopt, cached, disk_key, parse_batch
 
     total = len(items) + 3 if total_steps is None else total_steps
     todo = [k for k, (rel, text) in enumerate(items) if not cached(rel, text, detail)]
-    workers = parse_workers(sum(len(items[k][1]) for k in todo))
     done: dict[int, ParsedFile] = {}
+    keys: dict[int, bytes] = {}
+    if cache is not None and todo:  # parsed in an earlier run: the results are on disk
+        keys = {k: disk_key(*items[k], detail) for k in todo}
+        found = cache.get_many(list(keys.values()))
+        for k in todo:
+            pf = found.get(keys[k])
+            if isinstance(pf, ParsedFile):
+                done[k] = adopt(replace(pf, rel=items[k][0]), items[k][1], detail)
+        todo = [k for k in todo if k not in done]
+    from_disk = set(done)
+    workers = parse_workers(sum(len(items[k][1]) for k in todo))
     jobs: list[tuple[list[int], Any]] = []
     if workers:
         # the biggest files first, each to the least loaded of the workers and this process
@@ -243,6 +327,10 @@ def parse_sources(
     finally:
         for _share, job in jobs:
             _stop_worker(job)
+    if cache is not None:
+        cache.put_many(
+            "parse", ((keys[k], replace(done[k], text="")) for k in keys if k in done and k not in from_disk)
+        )
     return [done[k] if k in done else parse_file(rel, text, detail=detail) for k, (rel, text) in enumerate(items)]
 
 
@@ -341,8 +429,16 @@ def pack_parsed(
     cap = input_tokens if budget is None else min(budget, input_tokens)
     if mode == "auto" and budget is None:
         cap = max(1, int(input_tokens * AUTO_DEFAULT_SHARE)) if input_tokens else 0
-    packer = _Packer(files, counts, file_rel, def_rel, intent, mode, cap, call_graph, matches, tests, body_share)
+    whole = (
+        _whole_tree(root, files, counts, intent, mode, budget, skipped) if input_tokens <= TINY_TREE_TOKENS else None
+    )
+    if whole is not None:  # a tiny tree goes whole (headers included) when the budget holds it
+        cap = max(cap, whole)
+    plan_mode = "full" if whole is not None and mode == "auto" else mode
+    packer = _Packer(files, counts, file_rel, def_rel, intent, plan_mode, cap, call_graph, matches, tests, body_share)
     packer.decide()
+    if plan_mode != mode:
+        packer.reasons = dict.fromkeys(packer.plan, f"full: the whole tree ({whole:,} tokens) fits the limit")
     planned = sum(packer.sent(i) for i in packer.rendered)
     modes = Counter(r.mode for r in packer.rendered.values())
     layers.append(
@@ -377,7 +473,9 @@ def pack_parsed(
             freed = packer.downgrade_one(need)
             if freed is None:
                 raise InvalidInputError(
-                    f"a budget of {budget} tokens cannot hold even the pack header ({out_tokens} tokens): raise --budget",
+                    f"a budget of {budget} tokens cannot hold even the pack header ({out_tokens} tokens): raise --budget"
+                    if budget is not None
+                    else f"the pack header alone ({out_tokens} tokens) is larger than the limit of {cap} tokens",
                 )
             need -= max(1, freed)
         text = packer.assemble(root, budget, skipped)

@@ -235,6 +235,14 @@ def cached(rel: str, text: str, detail: bool) -> bool:
     return _key(rel, text, detail) in _cache
 
 
+def disk_key(rel: str, text: str, detail: bool) -> bytes:
+    """The key of this parse in the cache between runs (`diskcache`): content, language, detail."""
+    from lorekeeper.context.diskcache import content_key
+
+    digest, kind, detail = _key(rel, text, detail)
+    return content_key("parse", digest, kind, "detail" if detail else "light")
+
+
 def _key(rel: str, text: str, detail: bool) -> tuple[bytes, str, bool]:
     spec = spec_for(rel)
     kind = spec.name if spec is not None else PurePath(rel).suffix.lower()
