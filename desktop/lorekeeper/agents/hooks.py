@@ -291,7 +291,10 @@ def log_failure(root: Path | None, event: str, exc: BaseException) -> None:
     entry = f"---- {datetime.datetime.now(datetime.UTC).isoformat()} {event}\n" + "".join(
         traceback.format_exception(type(exc), exc, exc.__traceback__)
     )
-    targets = [root / "logs" / HOOK_LOG] if root is not None else []
+    # only a real workspace gets the log: a hook pointed at a folder that does not exist (or is
+    # not a workspace) must not create it (issue 31); the temp folder's log has the failure then
+    is_workspace = root is not None and (root / "lorekeeper.toml").is_file()
+    targets = [root / "logs" / HOOK_LOG] if root is not None and is_workspace else []
     targets.append(Path(tempfile.gettempdir()) / "lorekeeper-hooks.log")
     for target in targets:
         try:

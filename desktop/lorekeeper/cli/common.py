@@ -48,8 +48,58 @@ def open_workspace(workspace_dir: Path | None) -> Workspace:
         workspace_dir = (ctx.find_root().obj or {}).get("workspace_dir")
     path = resolve_workspace_dir(workspace_dir)
     if path == default_workspace_dir() and not (path / "lorekeeper.toml").exists():
-        return Workspace.init(path)
-    return Workspace.open(path)
+        ws = Workspace.init(path)
+    else:
+        ws = Workspace.open(path)
+    if ctx is not None:
+        try:
+            check_project(ws, ctx)
+        except BaseException:
+            ws.close()
+            raise
+    return ws
+
+
+#: the commands whose `--project` may name a new project: they write its first row
+CREATES_PROJECT = frozenset(
+    {
+        "skills import",
+        "skills fork",
+        "skills generate",
+        "market install",
+        "facts ingest",
+        "facts add",
+        "facts settings",
+        "learn add",
+        "learn import",
+        "clarify",
+        "story start",
+        # an agent is often set up for a project before anything is written for it: the agent's
+        # configuration and its runtime (the MCP server) see the global library until then
+        "hooks claude-code install",
+        "mcp",
+        "mcp install",
+    }
+)
+
+
+def check_project(ws: Workspace, ctx: click.Context) -> None:
+    """ERR_NOT_FOUND when a command that only reads a project names one the store does not know
+    (issue 31: `--project nosuch` was an empty success); the commands of CREATES_PROJECT are exempt."""
+    project = ctx.params.get("project")
+    if not isinstance(project, str) or not project:
+        return
+    names: list[str] = []
+    node: click.Context | None = ctx
+    while node is not None and node.parent is not None:  # the root's name is the program's
+        names.insert(0, node.info_name or "")
+        node = node.parent
+    if " ".join(names) in CREATES_PROJECT:
+        return
+    from lorekeeper.store.projects import require_project
+
+    with ws.store.session() as s:
+        require_project(s, project)
 
 
 def emit_json(data: Any) -> None:

@@ -60,7 +60,9 @@ def add(
         )
         _warn_unsigned(ws)
     if as_json:
-        emit_json(info.to_dict())
+        emit_json({**info.to_dict(), "result": "exists" if info.existed else "added"})
+    elif info.existed:
+        click.echo(f"exists: learning {info.id} already says this; nothing written")
     else:
         click.echo(f"added learning {info.id}: {info.rule}")
 

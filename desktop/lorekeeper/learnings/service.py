@@ -12,7 +12,7 @@ import builtins  # `list` is also a method name here
 import json
 from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any, Protocol, TypeVar
@@ -82,6 +82,7 @@ class LearningInfo:
     status: str
     extra: dict[str, object] = field(default_factory=dict)
     lead: str = ""  # the text just above it in the learnings.md it came from
+    existed: bool = False  # `add` found this active learning already saying the same rule: nothing written
 
     def to_dict(self) -> dict[str, object]:
         return {
@@ -229,6 +230,18 @@ class LearningService:
         tag_list = clean_tags(tags)
         # whole seconds, as the file's timestamp says: created_at and the exported stamp agree
         when = (_aware(created_at) if created_at else utcnow()).replace(microsecond=0)
+        # the same rule already active in the project (and trusted): said once, injected once (issue 31)
+        with self.store.session() as s:
+            same = list(
+                s.scalars(
+                    select(Learning)
+                    .where(Learning.project == proj, Learning.rule == text, Learning.status == "active")
+                    .order_by(Learning.id)
+                )
+            )
+        kept = self._verified(same, "add") if same else []
+        if kept:
+            return replace(_info(kept[0]), existed=True)
         with self.store.write() as s:
             row = Learning(
                 project=proj,
@@ -399,7 +412,13 @@ class LearningService:
             stmt = stmt.limit(limit)
         with self.store.session() as s:
             rows = list(s.scalars(stmt))
-        return [_info(r) for r in self._verified(rows, "prompt")]
+        seen: set[str] = set()
+        out: builtins.list[LearningInfo] = []
+        for r in self._verified(rows, "prompt"):
+            if r.rule not in seen:  # a rule saved twice (before `add` refused duplicates) is injected once
+                seen.add(r.rule)
+                out.append(_info(r))
+        return out
 
     def _verified(self, rows: builtins.list[Learning], purpose: str) -> builtins.list[Learning]:
         """The rows whose signature verifies; none when the key cannot be loaded (fail closed)."""
