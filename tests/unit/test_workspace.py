@@ -43,6 +43,7 @@ def test_workspace_on_postgresql(tmp_path: Path, pg_url: str) -> None:
     root.mkdir()
     (root / "lorekeeper.toml").write_text(f'[store]\nurl = "{pg_url}"\n', encoding="utf-8")
     with Workspace.open(root) as ws:
+        ws.audit.init_key(record=False)  # issue 24: no key, no write (an import is signed)
         ws.skills.import_path(Path(__file__).resolve().parents[2] / "skills")
         assert len(ws.skills.list()) >= 8
         report = ws.evals.run_skill("git push --force", "git-manager")
