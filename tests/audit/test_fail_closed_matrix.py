@@ -172,6 +172,8 @@ WRITING: dict[str, list[str]] = {
     "memory collect": ["memory", "collect"],
     "memory index": ["memory", "index"],
     "purge --retention": ["purge", "--retention", "--today", "2099-01-01", "-q"],
+    "backup": ["backup"],
+    "repair": ["repair"],
     "bench scenarios --add": ["bench", "scenarios", "code-review", "--add", "{scenario}"],
 }
 CLARIFY = ["clarify", "PD-902", "--domain", "billing", "--project", PROJECT, "--yes"]

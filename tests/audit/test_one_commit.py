@@ -16,7 +16,7 @@ from typing import Any
 from sqlalchemy import event
 from sqlalchemy.orm import Session
 
-CHAIN_TABLES = {"audit_heads", "audit_checkpoints", "audit_outbox", "store_changes", "store_revision"}
+CHAIN_TABLES = {"audit_heads", "audit_checkpoints", "audit_outbox", "store_changes", "store_revision", "row_anchors"}
 PROJECT = "citadel-v2"
 
 

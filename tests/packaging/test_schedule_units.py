@@ -196,7 +196,10 @@ def test_installed_unit_command_runs_the_nightly_on_that_workspace(
     argv = shlex.split(exec_start.removeprefix("ExecStart="))
     assert argv[0] == sys.executable and argv[argv.index("--workspace") + 1] == str(ws)
     # by hand, as a scheduler would: from /, with a bare PATH that has no lorekeeper on it
-    bare = {k: env[k] for k in ("HOME", "PYTHONPATH", "PYTHON_KEYRING_BACKEND", "XDG_DATA_HOME", "XDG_CONFIG_HOME")}
+    # XDG_STATE_HOME too: the audit head's witness lives there, and a run that cannot find it
+    # sees a broken chain and fails closed (issue 24); a real scheduler has the user's own
+    keep = ("HOME", "PYTHONPATH", "PYTHON_KEYRING_BACKEND", "XDG_DATA_HOME", "XDG_CONFIG_HOME", "XDG_STATE_HOME")
+    bare = {k: env[k] for k in keep}
     bare.update(PATH="/usr/bin:/bin", LOREKEEPER_WORKSPACE=str(decoy))
     before = _nightly_runs(ws)
     proc = subprocess.run(argv, capture_output=True, text=True, env=bare, cwd="/", timeout=300, check=False)

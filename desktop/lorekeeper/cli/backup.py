@@ -35,6 +35,9 @@ def backup(dest: Path | None, list_only: bool, workspace_dir: Path | None, as_js
             for b in found:
                 click.echo(f"{b.created_at}  {b.kind:<6}  {b.bytes:>12} bytes  revision {b.revision}  {b.path}")
             return
+        # a backup the signed log does not record is a copy a restore cannot reconcile (what was
+        # purged since): fail closed like every write (issue 24)
+        ws.audit.check_writable()
         made = ws.backups.create(dest)
     finally:
         ws.close()

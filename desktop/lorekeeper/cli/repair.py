@@ -18,6 +18,9 @@ def repair(workspace_dir: Path | None, as_json: bool) -> None:
     """Rewrite what is missing or out of date in the workspace's derived files (safe to run any time)."""
     ws = open_workspace(workspace_dir)
     try:
+        # the derived files are rebuilt from rows that must verify: no key or a broken chain, no
+        # rewrite (issue 24); `audit status` / `audit verify` say what to fix first
+        ws.audit.check_writable()
         results: list[tuple[str, list[str], int]] = []
         for item in ws.derived():
             stale = item.stale()

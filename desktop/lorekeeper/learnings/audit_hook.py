@@ -1,12 +1,11 @@
 """Learning events go to the signed audit chain (`ws.audit.log`), so who learnt what and when is provable.
 
-Each change to the learnings (added, edited, archived, restored, imported) is appended after its
-transaction committed, as a signed, chained event; `story` is passed along so a GDPR purge of a
-story tombstones its learning events too. When the audit key cannot be loaded, the learning is
-still kept (learnings are the operator's data, and deterministic features work without a key) but
-the change is reported as unsigned: the warning is returned to the caller, never swallowed. The
-learnings themselves fail closed (issue 18): their events are recorded inside their transaction
-and a learning that cannot be signed is not written.
+Each change (learnings added, edited, archived, restored, imported; skill saves, forks, imports;
+feedback and Fix It) is recorded in the audit outbox inside its own transaction, as a signed,
+chained event once written; `story` is passed along so a GDPR purge of a story tombstones its
+events too. The workspace builds every hook `fail_closed` (issue 24): an event that cannot be
+recorded rolls the change back, so nothing exists without its event. The non-fail-closed mode
+(the warning returned to the caller) remains for callers outside a workspace.
 """
 
 from __future__ import annotations
