@@ -53,7 +53,6 @@ class Finding:
 
 
 _EMAIL = re.compile(r"[A-Za-z0-9._%+\-]+@[A-Za-z0-9\-]+(?:\.[A-Za-z0-9\-]+)*\.[A-Za-z]{2,}")
-# "jean [at] example [dot] com", "jean(at)example(dot)com": the usual disguises
 # Formats that are phone numbers whatever the numbering plan says (fictional 555 numbers included):
 # North American (415) 555-0134 / 555-123-4567, French 06 12 34 56 78
 _PHONE_FORMATS = (
@@ -289,7 +288,6 @@ _NOT_NAMES = frozenset(
         "elle",
         "ils",
         "elles",
-        "on",
         "nous",
         "vous",
         "ce",
@@ -608,9 +606,9 @@ def _persons(text: str) -> list[tuple[int, int, str]]:
         if key in _AMBIGUOUS_TITLES and (not title[0].isupper() or (len(title) > 1 and title.isupper())):
             continue  # "me", "ms"; and in capitals "PR", "MS", "ME" are pull requests, Microsoft, Maine
         caps = len(title) > 1 and title.isupper()
-        lower_title = title.islower()
-        if lower_title and m.group("dot") and key in _LOWER_OK_WITH_DOT:
-            key = "mr"  # "dr. smith": with its dot, a lower-case doctor is a title too
+        # a lower-case name only after a lower-case civil title ("mr smith", "mme durand") or a
+        # doctor or professor with the dot ("dr. smith")
+        lower = title.islower() and (key in _LOWER_OK_TITLES or (bool(m.group("dot")) and key in _LOWER_OK_WITH_DOT))
         pos = m.end()
         end = -1
         words = 0
@@ -631,11 +629,11 @@ def _persons(text: str) -> list[tuple[int, int, str]]:
                         after = follow.end()
                         continue
                     break
-                if nxt and _name_word(text, after + nxt.end(), caps=caps, lower=False, key=key):
+                if nxt and _name_word(text, after + nxt.end(), caps=caps, lower=False):
                     pos = after + nxt.end()
                     continue
                 break
-            if folded in _TITLE_WORDS or not _name_word(text, pos, caps=caps, lower=lower_title, key=key):
+            if folded in _TITLE_WORDS or not _name_word(text, pos, caps=caps, lower=lower):
                 break  # "Prof. Dr. Schmidt": the next title names him
             end = n.end()
             words += 1
@@ -650,7 +648,9 @@ def _persons(text: str) -> list[tuple[int, int, str]]:
     return out
 
 
-def _name_word(text: str, pos: int, *, caps: bool, lower: bool, key: str) -> bool:
+def _name_word(text: str, pos: int, *, caps: bool, lower: bool) -> bool:
+    """A name starts at `pos`: capitalised (in capitals after a title in capitals), or in lower
+    case when `lower` allows it; not an article, a brand or a sentence starter."""
     n = _NAME.match(text, pos)
     if not n:
         return False
@@ -659,7 +659,7 @@ def _name_word(text: str, pos: int, *, caps: bool, lower: bool, key: str) -> boo
         return False
     if caps and not word.isupper():
         return False
-    return word[0].isupper() or (lower and key in _LOWER_OK_TITLES)
+    return word[0].isupper() or lower
 
 
 _CLAIMED = "-"  # a span read as something harmless (a private network): no later detector takes it
