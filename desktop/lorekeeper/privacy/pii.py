@@ -309,13 +309,14 @@ _DATE = (
     rf"|\d{{1,2}}(?:er|st|nd|rd|th)?\s+(?:of\s+)?(?:{_MONTHS})\.?,?\s+(?:\d{{4}}|\d{{2}}(?!\d))"
     rf"|(?:{_MONTHS})\.?\s+\d{{1,2}}(?:st|nd|rd|th)?,?\s+\d{{4}})"
 )
+_MONTH_YEAR = rf"(?:{_MONTHS})\.?\s+\d{{4}}"  # after a birth word only: "born in March 1985"
 # A date of birth: a birth word, then a full date (a date alone is a deadline or a release).
 _DOB = re.compile(
     r"(?<![\w])(?:born|b\.|date\s+of\s+birth|birth\s*date|birthday|d\.?\s?o\.?\s?b\.?"
     r"|n[ée]e?(?:\s*\(e\))?|date\s+de\s+naissance|naissance)"
     # "born in Leeds on", "née à Lyon le", "DOB is", "date de naissance : le"
-    r"(?:\s+(?:in|at|à|a)\s+[^\W\d_][\w'\-]*)?(?:\s*(?:[:=\-–]|is|was|est|était))?(?:\s*(?:on|le|du))?(?:\s+the)?"
-    rf"\s*{_DATE}(?!\d)",
+    r"(?:\s+(?:in|at|à|a)\s+[^\W\d_][\w'\-]*)?(?:\s*(?:[:=\-–]|is|was|est|était))?(?:\s*(?:on|le|du|en|in))?(?:\s+the)?"
+    rf"\s*(?:{_DATE}|{_MONTH_YEAR})(?!\d)",
     re.IGNORECASE,
 )
 # "12/03/1985 (DOB)", "1985-03-12, date de naissance": the birth word after the date
@@ -331,8 +332,8 @@ _IPV4 = re.compile(r"(?<![\w.])(?:\d{1,3}\.){3}\d{1,3}(?![\w]|\.\d)")
 _IPV6 = re.compile(r"(?<![\w:.])[0-9A-Fa-f:.]{2,46}(?![\w:.])")  # then 2 colons or more, validated
 # "version 1.2.3.4", "section 3.10.1.2": a dotted quad after one of these words is not an address
 _VERSION_BEFORE = re.compile(
-    r"(?:version|release|build|ver|rev|revision|firmware|v|§|section|chapter|chapitre|paragraphe?|art|article)"
-    r"\.?\s*$",
+    r"(?:version|release|build|ver|rev|revision|firmware|v|§|section|chapter|chapitre|paragraphe?|art|article"
+    r"|[<>=~!]=|[<>^~])\.?\s*$",  # and requirement specifiers: "brotlicffi>=1.2.0.0"
     re.IGNORECASE,
 )
 _VERSION_AFTER = re.compile(
@@ -589,11 +590,150 @@ def _spelled_email_ok(m: re.Match[str]) -> bool:
         if m.group("tld").casefold() not in _TLDS:
             return False
         spelled = _SPELLED_DOT_RE.search(m.group(0)) is not None
-        if at in ("at", "chez") and not spelled and not re.search(r"[._\d]", m.group("local")):
-            return False  # ..."hosted at docs.python.org"
+        local = m.group("local").casefold()
+        if at in ("at", "chez") and not spelled and not re.search(r"[._\d]", local) and _prose_word(local):
+            return False  # ..."hosted at docs.python.org", "find us at example.com"; "jean at example.fr" is one
     elif at == "@" and m.group("at") != "@" and m.group("tld").casefold() not in _TLDS:
         return False  # a spaced "@": "ruff check @arguments.txt" is a file argument
     return True
+
+
+_NOT_LOCAL = frozenset(
+    [
+        "us",
+        "me",
+        "him",
+        "her",
+        "them",
+        "it",
+        "you",
+        "we",
+        "they",
+        "one",
+        "here",
+        "there",
+        "home",
+        "work",
+        "docs",
+        "doc",
+        "site",
+        "page",
+        "online",
+        "live",
+        "up",
+        "open",
+        "anyone",
+        "someone",
+        "everyone",
+        "people",
+        "users",
+        "customers",
+        "team",
+        "staff",
+        "office",
+        "available",
+        "hosted",
+        "found",
+        "look",
+        "published",
+        "listed",
+        "located",
+        "running",
+        "served",
+        "deployed",
+        "mirrored",
+        "documented",
+        "described",
+        "app",
+        "apps",
+        "api",
+        "apis",
+        "service",
+        "services",
+        "server",
+        "servers",
+        "dashboard",
+        "portal",
+        "backend",
+        "frontend",
+        "endpoint",
+        "instance",
+        "store",
+        "shop",
+        "blog",
+        "wiki",
+        "repo",
+        "repos",
+        "registry",
+        "mirror",
+        "cdn",
+        "bucket",
+        "login",
+        "status",
+        "build",
+        "builds",
+        "release",
+        "releases",
+        "version",
+        "package",
+        "packages",
+        "project",
+        "projects",
+        "code",
+        "source",
+        "docs",
+        "demo",
+        "test",
+        "tests",
+        "staging",
+        "prod",
+        "production",
+        "serveur",
+        "serveurs",
+        "application",
+        "appli",
+        "client",
+        "clients",
+        "nous",
+        "vous",
+        "moi",
+        "lui",
+        "eux",
+        "equipe",
+        "projet",
+        "depot",
+        "site",
+        "heberge",
+        "hebergee",
+        "heberges",
+        "hebergees",
+        "deploye",
+        "deployee",
+        "installe",
+        "installee",
+        "publie",
+        "publiee",
+        "situe",
+        "situee",
+        "base",
+        "basee",
+        "stocke",
+        "stockee",
+        "localise",
+        "localisee",
+    ]
+)
+
+
+# English participles and adverbs: "hosted at", "available at" (French ones are listed: a name
+# such as André or Chloé ends like a participle)
+_PROSE_ENDINGS = ("ed", "ing", "ble", "ly", "ment")
+
+
+def _prose_word(word: str) -> bool:
+    """`word` before " at " reads as prose (a pronoun, a participle, "available") rather than a name."""
+    word = _fold(word)
+    return word in _NOT_LOCAL or word.endswith(_PROSE_ENDINGS) or len(word) < 3
 
 
 def _persons(text: str) -> list[tuple[int, int, str]]:
