@@ -223,3 +223,34 @@ def test_the_verbatim_is_not_sent_when_the_log_refuses_the_intent(workspace, pop
     assert {p: b for p, b in _all_bytes_under(Path(ws.root)) if p.parent.name == "sessions"} == before
     assert not (Path(ws.root) / "clarifications" / "PD-80-clarifications.md").exists()
     assert ws.clarifications.list() == []
+
+
+def test_the_intent_is_in_the_log_before_the_sanitizer_starts(workspace, monkeypatch) -> None:
+    """When the sanitizer process starts, its signed intent is already on disk in the day file."""
+    ws = workspace
+    seen: list[int] = []
+    real = subprocess.Popen
+
+    class Checking(real):  # type: ignore[misc, valid-type]
+        def __init__(self, args, *a, **kw):
+            if "lorekeeper.privacy.sanitizer" in [str(x) for x in args]:
+                seen.append(len(events(ws, "verbatim_subprocess_invoked")))
+            super().__init__(args, *a, **kw)
+
+    monkeypatch.setattr(subprocess, "Popen", Checking)
+    out = run_lorekeeper(
+        "clarify",
+        "PD-81",
+        "--domain",
+        "billing",
+        "--project",
+        "backend",
+        "--yes",
+        "--json",
+        "--workspace",
+        str(ws.root),
+        input=ANSWERS,
+    )
+    assert out.returncode == 0, out.stderr
+    assert seen == [1]
+    assert len(events(ws, "verbatim_subprocess_completed")) == 1

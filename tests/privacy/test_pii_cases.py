@@ -1,6 +1,6 @@
-"""The PII gate on its labelled set (issue 24 item 7): 171 disguised items in English and French
+"""The PII gate on its labelled set (issue 24 item 7): 175 disguised items in English and French
 (spelled-out @ and dots, full-width forms, zero-width spaces, upper case, titles with names, UK NI
-numbers, dates of birth, IP addresses...) and 97 clean texts chosen to tempt it (version numbers,
+numbers, dates of birth, IP addresses...) and 101 clean texts chosen to tempt it (version numbers,
 loopback addresses, dates that are not birth dates, "Dr." in a product name, MS Teams...).
 
 Floors: every class's recall is at least RECALL_FLOOR, each class fires on at most FP_FLOOR of the
@@ -13,7 +13,7 @@ from lorekeeper.privacy.pii import find_pii
 from lorekeeper.privacy.sanitizer import deterministic_summary
 
 RECALL_FLOOR = 0.95
-FP_FLOOR = 0.02  # of the 97 clean texts: at most 1 per class
+FP_FLOOR = 0.02  # of the 101 clean texts: at most 1 per class
 
 
 def test_the_labelled_set_is_large_and_bilingual() -> None:

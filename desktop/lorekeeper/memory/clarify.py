@@ -5,7 +5,8 @@ The flow, in this order, with the verbatim of the four answers kept in memory on
    `lorekeeper.privacy.runner`) only once the log has durably accepted a signed
    `verbatim_subprocess_invoked` intent (story, subprocess name; duration and success still null):
    if the log refuses it, nothing is sent. A `verbatim_subprocess_completed` event then records the
-   duration and success, never the content; the verbatim buffer is overwritten. The result is a `Draft`: the summary only.
+   duration and success, never the content; the verbatim buffer is overwritten. The result is a
+   `Draft`: the summary only.
 2. The PII gate checks the summary (ERR_PII_DETECTED: nothing written, the draft is dropped).
 3. The operator validates (binary). `save(draft)` writes the store row and
    `clarifications/<STORY>-clarifications.md` (the seed's front matter, `retention_until` = date +

@@ -53,7 +53,6 @@ class Finding:
 
 
 _EMAIL = re.compile(r"[A-Za-z0-9._%+\-]+@[A-Za-z0-9\-]+(?:\.[A-Za-z0-9\-]+)*\.[A-Za-z]{2,}")
-# "jean [at] example [dot] com", "jean(at)example(dot)com": the usual disguises
 # Formats that are phone numbers whatever the numbering plan says (fictional 555 numbers included):
 # North American (415) 555-0134 / 555-123-4567, French 06 12 34 56 78
 _PHONE_FORMATS = (
@@ -289,7 +288,6 @@ _NOT_NAMES = frozenset(
         "elle",
         "ils",
         "elles",
-        "on",
         "nous",
         "vous",
         "ce",
@@ -311,13 +309,14 @@ _DATE = (
     rf"|\d{{1,2}}(?:er|st|nd|rd|th)?\s+(?:of\s+)?(?:{_MONTHS})\.?,?\s+(?:\d{{4}}|\d{{2}}(?!\d))"
     rf"|(?:{_MONTHS})\.?\s+\d{{1,2}}(?:st|nd|rd|th)?,?\s+\d{{4}})"
 )
+_MONTH_YEAR = rf"(?:{_MONTHS})\.?\s+\d{{4}}"  # after a birth word only: "born in March 1985"
 # A date of birth: a birth word, then a full date (a date alone is a deadline or a release).
 _DOB = re.compile(
     r"(?<![\w])(?:born|b\.|date\s+of\s+birth|birth\s*date|birthday|d\.?\s?o\.?\s?b\.?"
     r"|n[ée]e?(?:\s*\(e\))?|date\s+de\s+naissance|naissance)"
     # "born in Leeds on", "née à Lyon le", "DOB is", "date de naissance : le"
-    r"(?:\s+(?:in|at|à|a)\s+[^\W\d_][\w'\-]*)?(?:\s*(?:[:=\-–]|is|was|est|était))?(?:\s*(?:on|le|du))?(?:\s+the)?"
-    rf"\s*{_DATE}(?!\d)",
+    r"(?:\s+(?:in|at|à|a)\s+[^\W\d_][\w'\-]*)?(?:\s*(?:[:=\-–]|is|was|est|était))?(?:\s*(?:on|le|du|en|in))?(?:\s+the)?"
+    rf"\s*(?:{_DATE}|{_MONTH_YEAR})(?!\d)",
     re.IGNORECASE,
 )
 # "12/03/1985 (DOB)", "1985-03-12, date de naissance": the birth word after the date
@@ -333,8 +332,8 @@ _IPV4 = re.compile(r"(?<![\w.])(?:\d{1,3}\.){3}\d{1,3}(?![\w]|\.\d)")
 _IPV6 = re.compile(r"(?<![\w:.])[0-9A-Fa-f:.]{2,46}(?![\w:.])")  # then 2 colons or more, validated
 # "version 1.2.3.4", "section 3.10.1.2": a dotted quad after one of these words is not an address
 _VERSION_BEFORE = re.compile(
-    r"(?:version|release|build|ver|rev|revision|firmware|v|§|section|chapter|chapitre|paragraphe?|art|article)"
-    r"\.?\s*$",
+    r"(?:version|release|build|ver|rev|revision|firmware|v|§|section|chapter|chapitre|paragraphe?|art|article"
+    r"|[<>=~!]=|[<>^~])\.?\s*$",  # and requirement specifiers: "brotlicffi>=1.2.0.0"
     re.IGNORECASE,
 )
 _VERSION_AFTER = re.compile(
@@ -591,11 +590,150 @@ def _spelled_email_ok(m: re.Match[str]) -> bool:
         if m.group("tld").casefold() not in _TLDS:
             return False
         spelled = _SPELLED_DOT_RE.search(m.group(0)) is not None
-        if at in ("at", "chez") and not spelled and not re.search(r"[._\d]", m.group("local")):
-            return False  # ..."hosted at docs.python.org"
+        local = m.group("local").casefold()
+        if at in ("at", "chez") and not spelled and not re.search(r"[._\d]", local) and _prose_word(local):
+            return False  # ..."hosted at docs.python.org", "find us at example.com"; "jean at example.fr" is one
     elif at == "@" and m.group("at") != "@" and m.group("tld").casefold() not in _TLDS:
         return False  # a spaced "@": "ruff check @arguments.txt" is a file argument
     return True
+
+
+_NOT_LOCAL = frozenset(
+    [
+        "us",
+        "me",
+        "him",
+        "her",
+        "them",
+        "it",
+        "you",
+        "we",
+        "they",
+        "one",
+        "here",
+        "there",
+        "home",
+        "work",
+        "docs",
+        "doc",
+        "site",
+        "page",
+        "online",
+        "live",
+        "up",
+        "open",
+        "anyone",
+        "someone",
+        "everyone",
+        "people",
+        "users",
+        "customers",
+        "team",
+        "staff",
+        "office",
+        "available",
+        "hosted",
+        "found",
+        "look",
+        "published",
+        "listed",
+        "located",
+        "running",
+        "served",
+        "deployed",
+        "mirrored",
+        "documented",
+        "described",
+        "app",
+        "apps",
+        "api",
+        "apis",
+        "service",
+        "services",
+        "server",
+        "servers",
+        "dashboard",
+        "portal",
+        "backend",
+        "frontend",
+        "endpoint",
+        "instance",
+        "store",
+        "shop",
+        "blog",
+        "wiki",
+        "repo",
+        "repos",
+        "registry",
+        "mirror",
+        "cdn",
+        "bucket",
+        "login",
+        "status",
+        "build",
+        "builds",
+        "release",
+        "releases",
+        "version",
+        "package",
+        "packages",
+        "project",
+        "projects",
+        "code",
+        "source",
+        "docs",
+        "demo",
+        "test",
+        "tests",
+        "staging",
+        "prod",
+        "production",
+        "serveur",
+        "serveurs",
+        "application",
+        "appli",
+        "client",
+        "clients",
+        "nous",
+        "vous",
+        "moi",
+        "lui",
+        "eux",
+        "equipe",
+        "projet",
+        "depot",
+        "site",
+        "heberge",
+        "hebergee",
+        "heberges",
+        "hebergees",
+        "deploye",
+        "deployee",
+        "installe",
+        "installee",
+        "publie",
+        "publiee",
+        "situe",
+        "situee",
+        "base",
+        "basee",
+        "stocke",
+        "stockee",
+        "localise",
+        "localisee",
+    ]
+)
+
+
+# English participles and adverbs: "hosted at", "available at" (French ones are listed: a name
+# such as André or Chloé ends like a participle)
+_PROSE_ENDINGS = ("ed", "ing", "ble", "ly", "ment")
+
+
+def _prose_word(word: str) -> bool:
+    """`word` before " at " reads as prose (a pronoun, a participle, "available") rather than a name."""
+    word = _fold(word)
+    return word in _NOT_LOCAL or word.endswith(_PROSE_ENDINGS) or len(word) < 3
 
 
 def _persons(text: str) -> list[tuple[int, int, str]]:
@@ -608,9 +746,9 @@ def _persons(text: str) -> list[tuple[int, int, str]]:
         if key in _AMBIGUOUS_TITLES and (not title[0].isupper() or (len(title) > 1 and title.isupper())):
             continue  # "me", "ms"; and in capitals "PR", "MS", "ME" are pull requests, Microsoft, Maine
         caps = len(title) > 1 and title.isupper()
-        lower_title = title.islower()
-        if lower_title and m.group("dot") and key in _LOWER_OK_WITH_DOT:
-            key = "mr"  # "dr. smith": with its dot, a lower-case doctor is a title too
+        # a lower-case name only after a lower-case civil title ("mr smith", "mme durand") or a
+        # doctor or professor with the dot ("dr. smith")
+        lower = title.islower() and (key in _LOWER_OK_TITLES or (bool(m.group("dot")) and key in _LOWER_OK_WITH_DOT))
         pos = m.end()
         end = -1
         words = 0
@@ -631,11 +769,11 @@ def _persons(text: str) -> list[tuple[int, int, str]]:
                         after = follow.end()
                         continue
                     break
-                if nxt and _name_word(text, after + nxt.end(), caps=caps, lower=False, key=key):
+                if nxt and _name_word(text, after + nxt.end(), caps=caps, lower=False):
                     pos = after + nxt.end()
                     continue
                 break
-            if folded in _TITLE_WORDS or not _name_word(text, pos, caps=caps, lower=lower_title, key=key):
+            if folded in _TITLE_WORDS or not _name_word(text, pos, caps=caps, lower=lower):
                 break  # "Prof. Dr. Schmidt": the next title names him
             end = n.end()
             words += 1
@@ -650,7 +788,9 @@ def _persons(text: str) -> list[tuple[int, int, str]]:
     return out
 
 
-def _name_word(text: str, pos: int, *, caps: bool, lower: bool, key: str) -> bool:
+def _name_word(text: str, pos: int, *, caps: bool, lower: bool) -> bool:
+    """A name starts at `pos`: capitalised (in capitals after a title in capitals), or in lower
+    case when `lower` allows it; not an article, a brand or a sentence starter."""
     n = _NAME.match(text, pos)
     if not n:
         return False
@@ -659,7 +799,7 @@ def _name_word(text: str, pos: int, *, caps: bool, lower: bool, key: str) -> boo
         return False
     if caps and not word.isupper():
         return False
-    return word[0].isupper() or (lower and key in _LOWER_OK_TITLES)
+    return word[0].isupper() or lower
 
 
 _CLAIMED = "-"  # a span read as something harmless (a private network): no later detector takes it

@@ -26,8 +26,8 @@ MAX_TERMS = 8
 PROMPT = (
     "You turn an operator's clarification of a software story into a structured summary that keeps the "
     "decision intent and nothing identifying. Remove every proper name, e-mail, phone number, postal address, "
-    "IBAN, card number, national id, date of birth, IP address and external identifier. Write 2-4 short sentences per section, in your "
-    "own words. Answer with one JSON object and nothing else, with exactly the keys "
+    "IBAN, card number, national id, date of birth, IP address and external identifier. Write 2-4 short "
+    "sentences per section, in your own words. Answer with one JSON object and nothing else, with exactly the keys "
     '"problem", "criteria", "constraints", "priorities".\n\n'
 )
 _STOP = frozenset(
@@ -279,7 +279,7 @@ def key_terms(text: str, limit: int = MAX_TERMS, *, banned: set[str] | None = No
     answer also uses it in lower case."""
     clean, found = _strip_pii(text)
     banned = found | (banned or set())
-    words = [(m, m.group(0).strip("'-")) for m in _WORD.finditer(clean)]
+    words = [(m, m.group(0).strip("'’-")) for m in _WORD.finditer(clean)]
     lower_seen = {_fold(p) for _m, raw in words if raw[:1].islower() for p in re.split(r"[-'’]", raw)}
     shouting = _shouting(clean)
     counts: Counter[str] = Counter()
