@@ -589,7 +589,10 @@ class _Walker:
                 self._add_member(node, node.child_by_field_name("name"), node.child_by_field_name("value"), depth)
         elif lang == "go" and t in ("const_declaration", "var_declaration") and ptype == "source_file":
             keyword = "const" if t == "const_declaration" else "var"
-            for spec_node in node.named_children:
+            specs = []
+            for child in node.named_children:  # `var ( ... )` holds its specs in a var_spec_list
+                specs.extend(child.named_children if child.type == "var_spec_list" else [child])
+            for spec_node in specs:
                 if spec_node.type not in ("const_spec", "var_spec"):
                     continue
                 names = spec_node.children_by_field_name("name")
@@ -621,7 +624,7 @@ class _Walker:
             text = (
                 f"{head} {shown}"
                 if shown
-                else (head + " ..." if self.spec.name == "python" else head.rstrip("=").rstrip())
+                else (head + " ..." if self.spec.name in ("python", "go") else head.rstrip("=").rstrip())
             )
             if node.end_byte > value.end_byte:  # `;` after the value (Rust)
                 text += self.src[value.end_byte : node.end_byte].decode("utf-8", "replace").strip()

@@ -2,8 +2,9 @@
 
 Modes, from richest to leanest:
 - `full`: the file, with only the safe whitespace rewrites (`rewrite.safe_rewrite`). Still parses.
-- `map`: every import and every definition header, the first line of each docstring, and the
-  complete bodies of the definitions chosen for the task (whole, never cut).
+- `map`: every import, definition header and member line (constants, variables, fields), the
+  first line of each docstring, and the complete bodies of the definitions chosen for the task
+  (whole, never cut).
 - `signatures`: every import and every definition header (one line each, nesting shown by tabs).
 - `reference`: the path and the names defined at the top level.
 
@@ -15,6 +16,7 @@ larger than the file itself: when a mode would be, `full` is used instead.
 
 from __future__ import annotations
 
+import bisect
 from dataclasses import dataclass, field
 
 from lorekeeper.context import tokens
@@ -240,6 +242,8 @@ def _map(
         for k, (i, t) in enumerate(doc_at):
             if k in kept:
                 per_def[i].append(t)
+    if keep is None and pf.members:
+        _map_members(pf, per_def, imports, bodies)
     if not scores or not bodies:
         lines = imports + [line for i in sorted(per_def) for line in per_def[i]]
         return "\n".join(lines), chosen, dropped
@@ -251,6 +255,33 @@ def _map(
     best = max(bodies, key=lambda i: (scores.get(i, 0.0), -i))
     anchor = pf.definitions[best].header
     return assemble([text_of(c) for c in relevant], [text_of(c) for c in rest], anchor), chosen, dropped
+
+
+def _map_members(pf: ParsedFile, per_def: dict[int, list[str]], imports: list[str], bodies: set[int]) -> None:
+    """A map names every constant, variable, attribute and type alias too (`var ( ... )` blocks,
+    class fields): each after the definition it follows (before the first one: after the imports),
+    consecutive ones of a scope on one line as in signatures mode; none inside a body printed whole."""
+    defs = pf.definitions
+    starts = [d.start for d in defs]
+    whole = [(defs[i].start, defs[i].end) for i in bodies if i < len(defs)]
+    last: tuple[int, int] | None = None  # (anchor, depth) of the line the previous member went to
+    for m in sorted(pf.members, key=lambda m: m.start):
+        if any(a <= m.start < b for a, b in whole):
+            continue
+        k = bisect.bisect_right(starts, m.start) - 1
+        while k >= 0 and k not in per_def:  # a definition left out (inside a printed body): earlier
+            k -= 1
+        target = per_def[k] if k >= 0 else imports
+        if (
+            last == (k, m.depth)
+            and target
+            and len(target[-1]) + len(m.text) + 2 <= MEMBER_LINE_MAX_CHARS
+            and pf.language != "java"
+        ):
+            target[-1] += (" " if target[-1].endswith(";") else "; ") + m.text
+        else:
+            target.append("\t" * m.depth + m.text)
+        last = (k, m.depth)
 
 
 def _lean_keep(pf: ParsedFile, bodies: set[int], focus: bool = False) -> set[int]:
