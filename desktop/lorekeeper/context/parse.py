@@ -589,7 +589,7 @@ class _Walker:
                 self._add_member(node, node.child_by_field_name("name"), node.child_by_field_name("value"), depth)
         elif lang == "go" and t in ("const_declaration", "var_declaration") and ptype == "source_file":
             keyword = "const" if t == "const_declaration" else "var"
-            specs = []
+            specs: list[Any] = []
             for child in node.named_children:  # `var ( ... )` holds its specs in a var_spec_list
                 specs.extend(child.named_children if child.type == "var_spec_list" else [child])
             for spec_node in specs:
