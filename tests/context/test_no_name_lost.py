@@ -70,3 +70,79 @@ def test_map_keeps_constants_and_fields_beside_their_definitions() -> None:
     assert body.index("RETRIES") < body.index("class Config") < body.index("name: str") < body.index("def load")
     whole = render(pf, "map", bodies={1}).body  # load's body printed whole: nothing inside it twice
     assert whole.count("return open(path).read()") == 1
+
+
+# vue core's own shapes the grammar rejects: an interface member the grammar reads as the previous
+# line's continuation (`in2?:` after a line without `;`) and an array of import types
+VUE_TS = """
+    export interface SVGAttributes {
+      hanging?: Numberish | undefined
+      in2?: Numberish | undefined
+      in?: string | undefined
+      intercept?: Numberish | undefined
+    }
+
+    export interface SFCScriptBlock extends SFCBlock {
+      imports?: Record<string, ImportBinding>
+      scriptAst?: import('@babel/types').Statement[]
+      warnings?: string[]
+    }
+
+    export function parse(
+      source: string,
+      options: SFCParseOptions = {},
+    ): SFCParseResult {
+      return cache.get(source)
+    }
+
+    export function shouldForceReload(prevImports: Record<string, ImportBinding>): boolean {
+      return false
+    }
+"""
+
+
+def test_typescript_the_grammar_rejects_is_reparsed_tolerantly() -> None:
+    pf = parse.parse_file("packages/compiler-sfc/src/parse.ts", textwrap.dedent(VUE_TS))
+    assert pf.parsed  # the tolerant second parse: no fallback outline
+    body = render(pf, "signatures").body
+    names = {"hanging", "in2", "in", "intercept", "imports", "scriptAst", "warnings", "parse", "shouldForceReload"}
+    assert words(body) >= names
+    assert "scriptAst?: import('@babel/types').Statement[]" in body  # verbatim, not the blanked copy
+    assert "parse(source: string, options: SFCParseOptions = {},): SFCParseResult" in body  # whole, one line
+
+
+ZOD_TS = """
+    export interface $ZodMemoizer {
+      alloc<T extends object>(inst: $ZodType, payload: ParsePayload, empty: T): T;
+    }
+
+    export interface _$ZodTypeInternals {
+      version: typeof version;
+      run(payload: ParsePayload<any>, ctx: ParseContextInternal): util.MaybeAsync<ParsePayload>;
+      parse(payload: ParsePayload<any>, ctx: ParseContextInternal): util.MaybeAsync<ParsePayload>;
+    }
+
+    export class Checker {
+      check(value: unknown): boolean {
+        const seen = new Set<unknown>();
+        for (const item of [value, value, value]) {
+          if (seen.has(item)) {
+            return false;
+          }
+          seen.add(item);
+        }
+        return seen.size > 0 && typeof value !== "undefined" && value !== null;
+      }
+    }
+"""
+
+
+def test_an_interface_member_is_printed_once() -> None:
+    pf = parse.parse_file("v4/core/schemas.ts", textwrap.dedent(ZOD_TS))
+    for mode in ("signatures", "map"):
+        r = render(pf, mode)
+        assert r.mode == mode
+        body = r.body
+        for name in ("alloc<T", "run(payload", "parse(payload"):
+            assert body.count(name) == 1, (mode, name, body)
+        assert "check(value: unknown): boolean" in body  # a class's methods still have their own lines
