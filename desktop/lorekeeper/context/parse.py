@@ -178,6 +178,45 @@ _VARIANCE = re.compile(
 )
 
 
+# `import('mod').T` (an import type, which the grammar fails on in `T[]` and a few other places):
+# the call blanked to an identifier of the same length (`______.T`), valid as a type and a value.
+_IMPORT_TYPE = re.compile(rb"""\bimport\(\s*(?:'[^'\n]*'|"[^"\n]*")\s*\)(?=\s*\.)""")
+TOLERANT_STEPS = 24  # member separators tried, one per parse, before the fallback outline is used
+
+
+def _tolerant_ts(parser: Any, src: bytes, tree: Any) -> Any:
+    """A second chance for a TypeScript file the grammar rejects, on a copy of the same length (so
+    every byte offset, and the text cut from `src`, stays): variance words blanked, import types
+    blanked, and a `;` put in the indentation of a line where an interface member the grammar
+    reads as the previous line's continuation starts (`x: number` then `in2?: string`). The copy's
+    tree is used only when it parses cleanly; otherwise the original (with its error) stands."""
+    work = bytearray(src)
+    if _VARIANCE.search(src):
+        work = bytearray(_VARIANCE.sub(lambda m: m.group(1) + b" " * len(m.group(2)), src))
+    if b"import(" in src:
+        work = bytearray(_IMPORT_TYPE.sub(lambda m: b"_" * len(m.group(0)), bytes(work)))
+    if work == src:
+        second = tree
+    else:
+        second = parser.parse(bytes(work))
+    last = -1
+    for _ in range(TOLERANT_STEPS):
+        if not second.root_node.has_error:
+            return second
+        row = _first_error_line(second.root_node) - 1
+        start = 0
+        for _k in range(row):
+            start = work.find(b"\n", start) + 1
+            if start == 0:
+                break
+        if start <= last or bytes(work[start : start + 1]) not in (b" ", b"\t"):
+            break  # no progress, or nothing to put a separator in: give up
+        last = start
+        work[start] = ord(";")
+        second = parser.parse(bytes(work))
+    return second if not second.root_node.has_error else tree
+
+
 _GAP_COMMENTS = re.compile(rb"//[^\n]*+|/\*(?:[^*]++|\*(?!/))*+\*/|#[^\n]*+")  # skipped comments in a gap
 
 
@@ -264,11 +303,8 @@ def _parse_code(rel: str, text: str, spec: LanguageSpec, detail: bool) -> Parsed
     src = text.encode("utf-8")
     parser = parser_for(spec.name)
     tree = parser.parse(src)
-    if tree.root_node.has_error and spec.name in ("typescript", "tsx") and _VARIANCE.search(src):
-        blanked = _VARIANCE.sub(lambda m: m.group(1) + b" " * len(m.group(2)), src)
-        second = parser.parse(blanked)
-        if not second.root_node.has_error:
-            tree = second  # the text is still cut from `src`: headers keep their `in`/`out`
+    if tree.root_node.has_error and spec.name in ("typescript", "tsx"):
+        tree = _tolerant_ts(parser, src, tree)  # the text is still cut from `src`: headers are verbatim
     pf = ParsedFile(rel, spec.name, text)
     root = tree.root_node
     if root.has_error:
@@ -597,7 +633,10 @@ class _Walker:
                 self._add_member(node, node.child_by_field_name("name"), node.child_by_field_name("value"), depth)
         elif lang == "go" and t in ("const_declaration", "var_declaration") and ptype == "source_file":
             keyword = "const" if t == "const_declaration" else "var"
-            for spec_node in node.named_children:
+            specs: list[Any] = []
+            for child in node.named_children:  # `var ( ... )` holds its specs in a var_spec_list
+                specs.extend(child.named_children if child.type == "var_spec_list" else [child])
+            for spec_node in specs:
                 if spec_node.type not in ("const_spec", "var_spec"):
                     continue
                 names = spec_node.children_by_field_name("name")
@@ -629,7 +668,7 @@ class _Walker:
             text = (
                 f"{head} {shown}"
                 if shown
-                else (head + " ..." if self.spec.name == "python" else head.rstrip("=").rstrip())
+                else (head + " ..." if self.spec.name in ("python", "go") else head.rstrip("=").rstrip())
             )
             if node.end_byte > value.end_byte:  # `;` after the value (Rust)
                 text += self.src[value.end_byte : node.end_byte].decode("utf-8", "replace").strip()

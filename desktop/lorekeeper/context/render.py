@@ -2,8 +2,9 @@
 
 Modes, from richest to leanest:
 - `full`: the file, with only the safe whitespace rewrites (`rewrite.safe_rewrite`). Still parses.
-- `map`: every import and every definition header, the first line of each docstring, and the
-  complete bodies of the definitions chosen for the task (whole, never cut).
+- `map`: every import, definition header and member line (constants, variables, fields), the
+  first line of each docstring, and the complete bodies of the definitions chosen for the task
+  (whole, never cut).
 - `signatures`: every import and every definition header (one line each, nesting shown by tabs).
 - `reference`: the path and the names defined at the top level.
 
@@ -15,6 +16,7 @@ larger than the file itself: when a mode would be, `full` is used instead.
 
 from __future__ import annotations
 
+import bisect
 from dataclasses import dataclass, field
 
 from lorekeeper.context import tokens
@@ -153,11 +155,14 @@ def _signatures(pf: ParsedFile, skip_imports: set[str] | None) -> str:
     lines = _imports(pf, skip_imports)
     # Python's closing `:` carries nothing in a list of headers (the tabs show the nesting)
     colon = pf.language == "python"
+    inside = _in_headers(pf)
     entries: list[tuple[int, int, str, bool]] = [
         (d.start, d.depth, _decorated(d.decorators, d.header.removesuffix(":") if colon else d.header), False)
-        for d in pf.definitions
+        for i, d in enumerate(pf.definitions)
+        if i not in inside
     ]
-    entries.extend((m.start, m.depth, m.text, True) for m in pf.members)
+    spans = _header_spans(pf)
+    entries.extend((m.start, m.depth, m.text, True) for m in pf.members if not _within(m.start, spans))
     entries.sort(key=lambda e: e[0])
     # consecutive members of one scope share a line (`RED = 1; GREEN = 2`): valid Python, and one
     # line break and indentation less per member (an enum, a dataclass's fields, a constants block)
@@ -180,6 +185,31 @@ def _signatures(pf: ParsedFile, skip_imports: set[str] | None) -> str:
 
 
 MEMBER_LINE_MAX_CHARS = 160  # grouped members wrap to a new line past this width
+
+
+def _in_headers(pf: ParsedFile) -> set[int]:
+    """Definitions printed already inside an enclosing definition's header: a TypeScript
+    interface's header is the whole interface, members and method signatures included."""
+    defs = pf.definitions
+    out: set[int] = set()
+    for i, d in enumerate(defs):
+        p = d.parent
+        while p is not None:
+            if defs[p].body_start >= d.end:  # the parent's header spans this definition
+                out.add(i)
+                break
+            p = defs[p].parent
+    return out
+
+
+def _header_spans(pf: ParsedFile) -> list[tuple[int, int]]:
+    """Byte spans of the definitions whose header is the whole definition (a TypeScript interface)."""
+    return [(d.start, d.end) for d in pf.definitions if d.body_start >= d.end > d.start]
+
+
+def _within(start: int, spans: list[tuple[int, int]]) -> bool:
+    """Whether a member at `start` lies in a header already printed whole (no member twice)."""
+    return any(a <= start < b for a, b in spans)
 
 
 DECORATOR_MAX_CHARS = 40  # a longer decorator is shown as `@name(...)`
@@ -218,8 +248,9 @@ def _map(
     doc_at: list[tuple[int, str]] = []  # (definition, doc line) candidates for MMR
     covered_until = -1  # byte offset: definitions inside an already printed body are skipped
     keep = _lean_keep(pf, bodies, focus) if lean else None
+    inside = _in_headers(pf)
     for i, d in enumerate(pf.definitions):
-        if d.start < covered_until:
+        if d.start < covered_until or i in inside:
             continue
         if keep is not None and i not in keep:
             continue
@@ -240,6 +271,8 @@ def _map(
         for k, (i, t) in enumerate(doc_at):
             if k in kept:
                 per_def[i].append(t)
+    if keep is None and pf.members:
+        _map_members(pf, per_def, imports, bodies)
     if not scores or not bodies:
         lines = imports + [line for i in sorted(per_def) for line in per_def[i]]
         return "\n".join(lines), chosen, dropped
@@ -251,6 +284,33 @@ def _map(
     best = max(bodies, key=lambda i: (scores.get(i, 0.0), -i))
     anchor = pf.definitions[best].header
     return assemble([text_of(c) for c in relevant], [text_of(c) for c in rest], anchor), chosen, dropped
+
+
+def _map_members(pf: ParsedFile, per_def: dict[int, list[str]], imports: list[str], bodies: set[int]) -> None:
+    """A map names every constant, variable, attribute and type alias too (`var ( ... )` blocks,
+    class fields): each after the definition it follows (before the first one: after the imports),
+    consecutive ones of a scope on one line as in signatures mode; none inside a body printed whole."""
+    defs = pf.definitions
+    starts = [d.start for d in defs]
+    whole = [(defs[i].start, defs[i].end) for i in bodies if i < len(defs)] + _header_spans(pf)
+    last: tuple[int, int] | None = None  # (anchor, depth) of the line the previous member went to
+    for m in sorted(pf.members, key=lambda m: m.start):
+        if any(a <= m.start < b for a, b in whole):
+            continue
+        k = bisect.bisect_right(starts, m.start) - 1
+        while k >= 0 and k not in per_def:  # a definition left out (inside a printed body): earlier
+            k -= 1
+        target = per_def[k] if k >= 0 else imports
+        if (
+            last == (k, m.depth)
+            and target
+            and len(target[-1]) + len(m.text) + 2 <= MEMBER_LINE_MAX_CHARS
+            and pf.language != "java"
+        ):
+            target[-1] += (" " if target[-1].endswith(";") else "; ") + m.text
+        else:
+            target.append("\t" * m.depth + m.text)
+        last = (k, m.depth)
 
 
 def _lean_keep(pf: ParsedFile, bodies: set[int], focus: bool = False) -> set[int]:
