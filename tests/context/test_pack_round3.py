@@ -124,3 +124,210 @@ def test_the_cache_stays_within_its_size(tmp_path: Path) -> None:
     assert cache.size() <= 200_000
     assert cache.get(bytes([39]) * 20) is not None  # the most recent stay
     assert cache.get(bytes([0]) * 20) is None  # the oldest went first
+
+
+# -- the file the task names first -----------------------------------------------------------------
+
+_METHODS = ["add", "get", "set", "touch", "delete", "get_many", "has_key", "incr", "set_many", "delete_many", "clear"]
+
+
+def _backend(cls: str, extra: str = "") -> str:
+    out = [f'"""{cls} cache backend."""\n', "from cache.backends.base import BaseCache, DEFAULT_TIMEOUT\n\n"]
+    out.append(f"class {cls}(BaseCache):\n")
+    for m in _METHODS:
+        out.append(f"    def {m}(self, key, value=None, timeout=DEFAULT_TIMEOUT, version=None):\n")
+        out.append("        key = self.make_and_validate_key(key, version=version)\n")
+        out.append(f"        stored = self._store.{m}(key, value, self.get_backend_timeout(timeout))\n")
+        out.append("        if stored is None:\n            return value\n        return stored\n\n")
+    out.append(extra)
+    return "".join(out)
+
+
+_FILEBASED = '''
+"""File-based cache backend."""
+import os, pickle, time, zlib
+from cache.backends.base import BaseCache, DEFAULT_TIMEOUT
+
+
+class FileBasedCache(BaseCache):
+    cache_suffix = ".djcache"
+
+    def __init__(self, dir, params):
+        super().__init__(params)
+        self._dir = os.path.abspath(dir)
+        self._createdir()
+
+    def add(self, key, value, timeout=DEFAULT_TIMEOUT, version=None):
+        if self.has_key(key, version):
+            return False
+        self.set(key, value, timeout, version)
+        return True
+
+    def get(self, key, default=None, version=None):
+        fname = self._key_to_file(key, version)
+        try:
+            with open(fname, "rb") as f:
+                if not self._is_expired(f):
+                    return pickle.loads(zlib.decompress(f.read()))
+        except FileNotFoundError:
+            pass
+        return default
+
+    def set(self, key, value, timeout=DEFAULT_TIMEOUT, version=None):
+        self._createdir()
+        fname = self._key_to_file(key, version)
+        self._cull()
+        with open(fname, "wb") as f:
+            f.write(pickle.dumps(self.get_backend_timeout(timeout)))
+            f.write(zlib.compress(pickle.dumps(value)))
+
+    def delete(self, key, version=None):
+        return self._delete(self._key_to_file(key, version))
+
+    def _delete(self, fname):
+        if not fname.startswith(self._dir) or not os.path.exists(fname):
+            return False
+        os.remove(fname)
+        return True
+
+    def has_key(self, key, version=None):
+        fname = self._key_to_file(key, version)
+        if os.path.exists(fname):
+            with open(fname, "rb") as f:
+                return not self._is_expired(f)
+        return False
+
+    def _cull(self):
+        filelist = self._list_cache_files()
+        if len(filelist) < self._max_entries:
+            return
+        for fname in filelist[: len(filelist) // self._cull_frequency]:
+            self._delete(fname)
+
+    def _createdir(self):
+        os.makedirs(self._dir, 0o700, exist_ok=True)
+
+    def _key_to_file(self, key, version=None):
+        key = self.make_and_validate_key(key, version=version)
+        return os.path.join(self._dir, key + self.cache_suffix)
+
+    def clear(self):
+        for fname in self._list_cache_files():
+            self._delete(fname)
+
+    def _is_expired(self, f):
+        exp = pickle.load(f)
+        if exp is not None and exp < time.time():
+            f.close()
+            self._delete(f.name)
+            return True
+        return False
+
+    def _list_cache_files(self):
+        return [os.path.join(self._dir, n) for n in os.listdir(self._dir) if n.endswith(self.cache_suffix)]
+'''
+
+_BASE = '''
+"""Base cache class."""
+import time
+
+DEFAULT_TIMEOUT = object()
+
+
+class BaseCache:
+    _missing_key = object()
+
+    def __init__(self, params):
+        self.default_timeout = int(params.get("timeout", 300))
+        self._max_entries = int(params.get("max_entries", 300))
+        self._cull_frequency = int(params.get("cull_frequency", 3))
+        self.key_prefix = params.get("KEY_PREFIX", "")
+        self.version = params.get("VERSION", 1)
+
+    def get_backend_timeout(self, timeout=DEFAULT_TIMEOUT):
+        if timeout == DEFAULT_TIMEOUT:
+            timeout = self.default_timeout
+        elif timeout == 0:
+            timeout = -1
+        return None if timeout is None else time.time() + timeout
+
+    def make_key(self, key, version=None):
+        return "%s:%s:%s" % (self.key_prefix, version or self.version, key)
+
+    def validate_key(self, key):
+        if len(key) > 250:
+            raise ValueError(key)
+
+    def make_and_validate_key(self, key, version=None):
+        key = self.make_key(key, version=version)
+        self.validate_key(key)
+        return key
+'''
+
+
+def _filler(k: int) -> str:
+    out = [f'"""Module {k} of the web framework."""\n\n']
+    for j in range(14):
+        out.append(f"def handle_request_{k}_{j}(request, value, cache=None):\n")
+        out.append(f'    """Answer request {j} of view {k}: reads the value, may hit the cache."""\n')
+        for n in range(6):
+            out.append(f"    value = value.replace('a{n}', 'b{n}') if value else request.get('k{n}')\n")
+        out.append("    return value\n\n")
+    return "".join(out)
+
+
+def _cache_tree(root: Path, fillers: int = 40) -> Path:
+    """Cache backends shaped like Django's (every one has get, has_key, delete...) among filler modules."""
+    b = root / "cache" / "backends"
+    b.mkdir(parents=True)
+    (root / "cache" / "__init__.py").write_text("")
+    (b / "__init__.py").write_text("")
+    (b / "base.py").write_text(
+        _BASE.lstrip()
+        + "".join(
+            f"\n    def {m}(self, key, value=None, timeout=DEFAULT_TIMEOUT, version=None):\n"
+            f"        raise NotImplementedError('subclasses of BaseCache must provide a {m}() method')\n"
+            for m in _METHODS
+        )
+    )
+    for name, cls in (
+        ("db", "DatabaseCache"),
+        ("redis", "RedisCache"),
+        ("locmem", "LocMemCache"),
+        ("memcached", "BaseMemcachedCache"),
+        ("dummy", "DummyCache"),
+    ):
+        (b / f"{name}.py").write_text(_backend(cls))
+    (b / "filebased.py").write_text(_FILEBASED.lstrip())
+    for k in range(fillers):
+        d = root / "web" / f"views{k // 20}"
+        d.mkdir(parents=True, exist_ok=True)
+        (d / f"mod{k}.py").write_text(_filler(k))
+    return root
+
+
+def test_a_named_class_brings_its_file_and_the_bodies_the_task_names(tmp_path: Path) -> None:
+    root = _cache_tree(tmp_path / "t")
+    task = (
+        "FileBasedCache returns a stale value from get and has_key says an expired key exists; "
+        "_is_expired should delete the file"
+    )
+    for budget in (4000, 8000):
+        result = pack(root, task=task, budget=budget)
+        assert result.output_tokens <= budget
+        (fb,) = [e for e in result.entries if e.rel == "cache/backends/filebased.py"]
+        # before: every backend's has_key and delete, but not FileBasedCache.get
+        assert {"FileBasedCache.get", "FileBasedCache.has_key", "FileBasedCache._is_expired"} <= set(fb.bodies)
+
+
+def test_a_file_named_by_its_path_keeps_every_top_level_definition(click_tree: Path) -> None:
+    for budget in (4000, 8000):
+        result = pack(
+            click_tree, task="fix in termui.py: prompt shows the default twice when hide_input is set", budget=budget
+        )
+        section = result.sections["termui.py"]
+        pf = parse.parse_file("termui.py", (click_tree / "termui.py").read_text(encoding="utf-8"))
+        names = {d.name for d in pf.definitions if d.depth == 0}
+        missing = {n for n in names if f"def {n}(" not in section and f"class {n}" not in section}
+        assert not missing, (budget, sorted(missing))  # before: 12 of 33 at 4k (a focus map)
+        assert "def prompt(" in section and result.output_tokens <= budget

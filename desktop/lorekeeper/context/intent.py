@@ -187,7 +187,9 @@ def stack_frames(text: str) -> list[tuple[str, int, str]]:
 
 
 _TARGET_FILE = re.compile(r"[\w./-]+\.(?:py|pyi|ts|tsx|js|jsx|mjs|rs|go|java|md|toml|yaml|yml|json|cfg|ini)\b")
-_IDENT = re.compile(r"`([^`]+)`|\b([A-Za-z_]\w*(?:\.[A-Za-z_]\w*)+|[a-z]+_[\w]+|[a-z]+[A-Z]\w*|[A-Z][a-z]+[A-Z]\w*)\b")
+_IDENT = re.compile(
+    r"`([^`]+)`|\b([A-Za-z_]\w*(?:\.[A-Za-z_]\w*)+|_*[a-z]+_[\w]+|_+[a-z][a-z0-9]*|[a-z]+[A-Z]\w*|[A-Z][a-z]+[A-Z]\w*)\b"
+)
 
 
 def _fold(text: str) -> str:

@@ -62,6 +62,8 @@ MAX_CALLERS = 3  # callers pinned per seed (the two best seeds), most relevant f
 MAX_TEST_CALLERS = 3  # FixBug: test functions calling a seed, pinned after the callers
 MAX_TARGET_FILE_MATCHES = 6  # then the target file's own definitions matching the task, before the other seeds
 TINY_TREE_TOKENS = 400  # a tree this small (~50 lines) is packed whole (headers included) when the budget holds it
+TARGET_OUTLINE_SHARE = 0.5  # a named file's whole outline may take this share of the budget
+MAX_NAMED_FILES = 2  # a name the task gives brings the files defining it when at most this many do
 PARALLEL_MIN_BYTES = 3 << 20  # a tree parses in worker processes from this many bytes of source (~750k tokens)
 MAX_PARSE_WORKERS = 3
 _CODE_EXTS = (".py", ".pyi", ".ts", ".tsx", ".js", ".jsx", ".rs", ".go", ".java", ".md")
@@ -571,6 +573,7 @@ class _Packer:
         self.body_share = body_share  # the intent's multiplier of the share spent on bodies first
         self.pinned: set[int] = set()  # files holding the task's own bodies: downgraded last
         self.targets: set[int] = set()  # files the task names or whose code matches it best
+        self.outline: dict[int, str] = {}  # target file -> the mode keeping its whole outline (map, lean)
         self.indexed: set[int] = set()  # files sent as their path only, in the index section
         self._costs: dict[tuple[int, str], int] = {}
         self._deltas: dict[tuple[int, int], int] = {}
@@ -610,7 +613,7 @@ class _Packer:
             scores=scores,
             note=note,
             lean=lean,
-            focus=lean and self.focus,
+            focus=lean and self.focus and self.outline.get(i) != "lean",
         )
 
     def sent(self, i: int) -> int:
@@ -671,7 +674,7 @@ class _Packer:
         best = max(bodies, key=lambda k: self.def_scores.get(i, {}).get(k, 0.0))
         anchor = tokens.count(self.files[i].definitions[best].header) + 8
         extra = sum(self.delta(i, di) for di in bodies)
-        if mode == "lean" and self.focus:  # a focus map has no skeleton line for the bodies' headers
+        if mode == "lean" and self.focus and self.outline.get(i) != "lean":  # no skeleton line for the bodies' headers
             extra += sum(self._shorts[(i, di)] for di in bodies)
         return self.cost(i, mode) + extra + anchor
 
@@ -864,8 +867,15 @@ class _Packer:
         self.focus = large
         cap = int(avail * (PIN_SHARE if large else BODY_SHARE) * self.body_share)
         named = [t.lower().lstrip("./") for t in self.intent.targets if "/" in t or t.endswith(_CODE_EXTS)]
-        self.targets |= {i for i, pf in enumerate(self.files) if any(pf.rel.lower().endswith(t) for t in named)}
+        by_path = {i for i, pf in enumerate(self.files) if any(pf.rel.lower().endswith(t) for t in named)}
+        self.targets |= by_path | self._named_files()
         spent = 0
+        # a file the task names by its path shows its whole outline before any body is chosen
+        room = int(TARGET_OUTLINE_SHARE * avail)
+        for fi in sorted(by_path, key=lambda k: (-self.file_rel[k], k)):
+            extra = self._widen_outline(fi, min(room, cap - spent))
+            spent += extra
+            room -= extra
         order = self._task_defs()
         if order:
             self.targets.add(order[0][0])
@@ -873,16 +883,18 @@ class _Packer:
             chosen = self.bodies.get(fi, [])
             if self._covered(fi, chosen, di):
                 continue
-            before = self.estimate(fi, "lean", chosen) if chosen else 0
-            after = self.estimate(fi, "lean", [*chosen, di])
+            outlined = fi in by_path and self.plan.get(fi) in ("map", "lean")
+            mode = self.plan[fi] if outlined else "lean"
+            before = self.estimate(fi, mode, chosen) if chosen or outlined else 0
+            after = self.estimate(fi, mode, [*chosen, di])
             if after >= self._floor(fi, "full") and after >= self.cost(fi, "full"):
                 full = self.cost(fi, "full")
-                if not chosen and fi not in self.plan and spent + full <= cap:
+                if not chosen and (fi not in self.plan or outlined) and spent - before + full <= cap:
                     self.plan[fi] = "full"
                     self.reasons[fi] = "full: holds the task's most relevant code"
                     self.pinned.add(fi)
-                    spent += full
-                elif chosen and self.plan.get(fi) == "lean" and spent - before + full <= cap:
+                    spent += full - before
+                elif chosen and self.plan.get(fi) == mode and spent - before + full <= cap:
                     # its map with one more needed body would cost more than the whole file
                     self.plan[fi] = "full"
                     self.bodies.pop(fi, None)
@@ -894,10 +906,67 @@ class _Packer:
             if spent + after - before <= cap:
                 spent += after - before
                 self.bodies[fi] = [*chosen, di]
-                self.plan[fi] = "lean"
+                self.plan[fi] = mode
                 self.pinned.add(fi)
-                self.reasons[fi] = f"map (lean): {len(self.bodies[fi])} whole bodies the task needs first"
+                kind = "map" if mode == "map" else "map (lean)"
+                self.reasons[fi] = f"{kind}: {len(self.bodies[fi])} whole bodies the task needs first"
+        # then the files the task names (and the best match's) show their whole outline, not only
+        # the task's bodies, from what the bodies left (the rest of the tree's index lines matter less)
+        room = min(avail - spent, room)
+        for fi in sorted(self.targets - by_path, key=lambda k: (-self.file_rel[k], k)):
+            extra = self._widen_outline(fi, room)
+            spent += extra
+            room -= extra
         return spent
+
+    def _widen_outline(self, fi: int, room: int) -> int:
+        """Plan file fi (a target) with its whole outline and the bodies it already has: its full
+        skeleton (map), else, on a large tree, its top-level names (a lean map instead of a focus
+        map), within `room` more tokens. Returns the tokens it took."""
+        if not self.files[fi].is_code or self.plan.get(fi) == "full" or room <= 0:
+            return 0
+        bodies = self.bodies.get(fi, [])
+        now = self.plan.get(fi)
+        before = self.estimate(fi, now, bodies) if now in ("lean", "map") else 0
+        for mode in ("map", "lean"):
+            if mode == "lean":
+                if not self.focus or now == "map":
+                    return 0  # without focus a lean map already lists every top-level name
+                self.outline[fi] = "lean"
+                self._costs.pop((fi, "lean"), None)  # the focus map's cost was cached
+            after = self.estimate(fi, mode, bodies)
+            if after - before <= room and (after < self._floor(fi, "full") or after < self.cost(fi, "full")):
+                self.plan[fi] = mode
+                if bodies:
+                    self.bodies[fi] = bodies
+                self.pinned.add(fi)
+                self.reasons[fi] = (
+                    f"{'map' if mode == 'map' else 'map (lean)'}: a file the task names, its outline whole"
+                    + (f", {len(bodies)} whole bodies the task needs first" if bodies else "")
+                )
+                return after - before
+            if mode == "lean":
+                del self.outline[fi]
+                self._costs.pop((fi, "lean"), None)
+        return 0
+
+    def _named_files(self) -> set[int]:
+        """The files defining a class or function the task names exactly (`FileBasedCache`,
+        `FileBasedCache.get`, `_is_expired`), when at most two files define that name."""
+        wanted: set[str] = set()
+        for ident in self.intent.identifiers:
+            parts = ident.split(".")
+            wanted.add(parts[0].lower())
+            if len(parts) > 1:
+                wanted.add(parts[-2].lower())
+        if not wanted:
+            return set()
+        where: dict[str, set[int]] = {}
+        for fi, pf in enumerate(self.files):
+            for d in pf.definitions:
+                if d.name.lower() in wanted:
+                    where.setdefault(d.name.lower(), set()).add(fi)
+        return {fi for files in where.values() if len(files) <= MAX_NAMED_FILES for fi in files}
 
     def _ladder(self, free: list[int], rest: int) -> None:
         """Plan the files that hold no task body when their outlines do not all fit: every file
