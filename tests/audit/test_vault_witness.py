@@ -33,7 +33,8 @@ def test_head_is_witnessed_in_vault_and_a_store_rollback_is_named(vault_ws_root:
     day.write_text(old_lines, encoding="utf-8")
     ws = Workspace.open(vault_ws_root)
     try:
-        with ws.store.write() as s:
+        # the attacker writes behind the guards (which now refuse writes on the broken chain)
+        with ws.store.unguarded(), ws.store.write() as s:
             s.execute(text("DELETE FROM audit_heads"))
             s.execute(
                 text("INSERT INTO audit_heads VALUES (:a,:b,:c,:d,:e,:f,:g,:h,:i)"),
