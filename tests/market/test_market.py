@@ -52,7 +52,7 @@ def test_install_globally_and_fork_into_a_project(workspace, market_dir) -> None
     assert code == 0 and out["created"] == ["pdf-forms"] and out["project"] is None
     assert workspace.skills.get("pdf-forms").content.startswith("---\nname: pdf-forms\n")
     code, out = _cli(workspace, "market", "install", "pdf-forms")
-    assert code == 2 and "exists" in out  # never replaced
+    assert code == 0 and out["result"] == "unchanged"  # the same skill again (issue 31); never replaced
     code, out = _cli(workspace, "market", "install", "outage-runbook", "--project", "shop")
     assert code == 0 and out["created"] == ["outage-runbook"]
     assert workspace.skills.exists("outage-runbook", "shop") and not workspace.skills.exists("outage-runbook")
@@ -96,3 +96,43 @@ def test_note_with_the_configured_model(workspace, market_dir, anthropic_server,
     assert note.model == "anthropic:claude-test" and note.model_note.endswith("VERDICT: install")
     asked = str(anthropic_server.requests[-1].body["messages"][-1]["content"])
     assert "Fill PDF forms" in asked and "code-review" in asked  # the skill and the installed skills
+
+
+def test_install_never_offers_what_it_refuses_and_names_the_source_not_a_temp_folder(workspace, market_dir) -> None:
+    """Issue 31 items 5 and 6: a skill the import would refuse is not offered (the listing says why,
+    naming the source and the path inside it); an identical install is "unchanged", exit 0."""
+    bad = market_dir / "plugins" / "docs-kit" / "skills" / "bad-rules"
+    bad.mkdir(parents=True)
+    (bad / "SKILL.md").write_text("---\nname: bad-rules\ndescription: Broken rules. Use when never.\n---\nBody\n")
+    rules = {
+        "version": 1,
+        "skill": "bad-rules",
+        "rules": [{"id": "x1", "type": "nope", "value": "a", "severity": "warning"}],
+    }
+    (bad / "bad-rules.evals.json").write_text(json.dumps(rules))
+    warned = market_dir / "plugins" / "docs-kit" / "skills" / "warned"
+    warned.mkdir()
+    (warned / "SKILL.md").write_text(
+        "---\nname: warned\ndescription: Has a Claude Code field. Use when.\nmodel: opus\n---\nB\n"
+    )
+    code, out = _cli(workspace, "market", "add", str(market_dir))
+    assert code == 0, out
+    assert "bad-rules" not in [s["name"] for s in out["skills"]]
+    shown = "team-market:plugins/docs-kit/skills/bad-rules/bad-rules.evals.json"
+    assert any(p.startswith(shown) and "rule x1" in p for p in out["problems"]), out["problems"]
+    code, hits = _cli(workspace, "market", "search", "")
+    assert "bad-rules" not in [h["name"] for h in hits["results"]]
+    r = run_lorekeeper("market", "install", "bad-rules", "--workspace", str(workspace.root), "--json")
+    assert r.returncode == 2 and shown in json.loads(r.stdout)["error"]["message"]
+    r = run_lorekeeper("market", "install", "warned", "--workspace", str(workspace.root), "--json")
+    assert r.returncode == 0, r.stderr
+    assert "team-market:plugins/docs-kit/skills/warned/SKILL.md" in json.dumps(json.loads(r.stdout)["warnings"])
+    assert "lk-market-" not in r.stdout + r.stderr
+    # the same skill again: unchanged, exit 0, nothing written; another content of that name: refused
+    version = workspace.skills.get("warned").version
+    code, out = _cli(workspace, "market", "install", "warned")
+    assert code == 0 and out["result"] == "unchanged" and out["unchanged"] == ["warned"] and out["created"] == []
+    assert workspace.skills.get("warned").version == version
+    (warned / "SKILL.md").write_text("---\nname: warned\ndescription: Another text. Use when.\n---\nB\n")
+    code, out = _cli(workspace, "market", "install", "warned")
+    assert code == 2 and "other content" in out and "lk-market-" not in out

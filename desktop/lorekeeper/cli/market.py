@@ -124,8 +124,22 @@ def install_cmd(skill: str, project: str | None, workspace_dir: Path | None, as_
     with open_workspace(workspace_dir) as ws:
         sk = ws.market.find(skill)
         report = ws.market.install(sk, project)
+    unchanged = sk.name in report.unchanged
     if as_json:
-        emit_json({"skill": sk.ref, "project": project or None, **report.to_dict()})
+        emit_json(
+            {
+                "skill": sk.ref,
+                "project": project or None,
+                "result": "unchanged" if unchanged else "installed",
+                **report.to_dict(),
+            }
+        )
+        return
+    where = f"in project {project}" if project else "globally"
+    if unchanged:
+        click.echo(f"unchanged: {sk.name} is installed {where} with the same content as {sk.shown}; nothing written")
         return
     where = f"into project {project}" if project else "globally"
     click.echo(f"installed {sk.name} {where} from {sk.source}")
+    for w in report.warnings:
+        click.echo(f"warning: {w.get('message', w)}", err=True)

@@ -47,7 +47,7 @@ from lorekeeper.fsutil import MIB, not_regular, read_regular_text, shown_path, t
 from lorekeeper.jobs import Progress, drive
 from lorekeeper.llm.service import LLMService
 from lorekeeper.skills.library import ImportReport, SkillLibrary
-from lorekeeper.skills.spec import SKILL_FILE, split_front_matter
+from lorekeeper.skills.spec import SKILL_FILE, check_skill_dir, split_front_matter
 from lorekeeper.skills.textindex import TextIndex
 from lorekeeper.store.engine import Store
 from lorekeeper.store.models import MarketSource, utcnow
@@ -113,10 +113,15 @@ class MarketSkill:
     allowed_tools: tuple[str, ...] = ()
     files: tuple[str, ...] = ()  # relative paths inside the folder
     content: str = ""
+    where: str = ""  # the folder as the operator knows it: "SOURCE:path/inside/it" (never a temp folder)
 
     @property
     def ref(self) -> str:
         return f"{self.source}:{self.name}"
+
+    @property
+    def shown(self) -> str:
+        return self.where or f"{self.source}:{self.name}"
 
     def to_dict(self) -> dict[str, object]:
         return {
@@ -127,6 +132,7 @@ class MarketSkill:
             "description": self.description,
             "allowed_tools": list(self.allowed_tools),
             "files": list(self.files),
+            "where": self.shown,
         }
 
 
@@ -135,6 +141,7 @@ class Scan:
     source: SourceInfo
     skills: tuple[MarketSkill, ...]
     problems: tuple[str, ...] = ()
+    refused: tuple[tuple[str, str], ...] = ()  # (name, why): skills found that the import would refuse
 
 
 @dataclass(frozen=True)
@@ -280,6 +287,7 @@ def read_market_skill(source: str, folder: Path, plugin: str = "", shown: Path |
         allowed_tools=_split_tools(meta.get("allowed-tools")),
         files=files,
         content=text,
+        where=f"{source}:{Path(where).as_posix()}" if shown is not None else "",
     )
 
 
@@ -423,12 +431,20 @@ class MarketService:
         else:
             found = [(d, "") for d in _skill_dirs(root)]
         skills: dict[str, MarketSkill] = {}
+        refused: list[tuple[str, str]] = []
         for folder, plugin in found:
             shown = folder.relative_to(root) if folder.is_relative_to(root) else folder
             try:
                 sk = read_market_skill(info.name, folder, plugin, shown)
             except LorekeeperError as exc:
                 problems.append(f"{shown}: {exc.message}")
+                continue
+            # validated as the import will (issue 31): a skill the install would refuse is not offered
+            check = check_skill_dir(folder, display=sk.shown, folder=None, limits=self.skills.limits)
+            if check.doc is None:
+                why = "; ".join(e.message for e in check.errors)
+                problems.append(why)
+                refused.append((sk.name, why))
                 continue
             if sk.name in skills:
                 problems.append(f"{shown}: a second skill named {sk.name!r} (the first is kept)")
@@ -438,6 +454,7 @@ class MarketService:
             SourceInfo(info.name, info.kind, info.location, info.origin, len(skills), tuple(problems)),
             tuple(sorted(skills.values(), key=lambda s: s.name)),
             tuple(problems),
+            tuple(refused),
         )
         self._scans = {k: v for k, v in self._scans.items() if k[0] != info.name}
         self._scans[key] = scan
@@ -536,8 +553,12 @@ class MarketService:
     def find(self, ref: str) -> MarketSkill:
         """`SOURCE:NAME` or `NAME` (then it must be unique across sources)."""
         src, _, name = ref.rpartition(":")
-        matches = [s for s in self.catalogue(src or None) if s.name == name]
+        scans = [self.scan(src)] if src else self.scan_all()
+        matches = [s for sc in scans for s in sc.skills if s.name == name]
         if not matches:
+            why = next((w for sc in scans for n, w in sc.refused if n == name), None)
+            if why is not None:
+                raise InvalidSpecError(f"{name} is in the marketplace but cannot be installed: {why}")
             raise NotFoundError(f"no skill {ref!r} in the marketplaces. `lorekeeper market search` lists them.")
         if len(matches) > 1:
             raise InvalidInputError(
@@ -610,14 +631,25 @@ class MarketService:
         Never replaces a skill of the same name in the same scope."""
         sk = ref if isinstance(ref, MarketSkill) else self.find(ref)
         project = validate_project(project)
-        if self.skills.exists(sk.name, project):
-            where = f"project {project}" if project else "the global library"
-            raise InvalidInputError(
-                f"{sk.name} exists in {where}; fork it into a project (--project P), or import it with "
-                "`lorekeeper skills import` to choose what happens to the existing one"
-            )
         with _staged(sk) as folder:
-            return self.skills.import_path(folder, project or None, message=f"installed from marketplace {sk.source}")
+            try:
+                if self.skills.exists(sk.name, project):
+                    # the same skill again is "unchanged" (exit 0); another one of that name is never replaced
+                    probe = self.skills.import_path(folder, project or None, on_conflict="ask", dry_run=True)
+                    if sk.name in probe.unchanged:
+                        probe.dry_run = False
+                        return _unstaged_report(probe, folder, sk)
+                    where = f"project {project}" if project else "the global library"
+                    raise InvalidInputError(
+                        f"{sk.name} exists in {where} with other content; fork it into a project (--project P), "
+                        "or import it with `lorekeeper skills import` to choose what happens to the existing one"
+                    )
+                report = self.skills.import_path(
+                    folder, project or None, message=f"installed from marketplace {sk.source}"
+                )
+            except LorekeeperError as exc:
+                raise _unstaged_error(exc, folder, sk) from None
+            return _unstaged_report(report, folder, sk)
 
 
 def _run_git(args: list[str]) -> None:
@@ -629,6 +661,33 @@ def _run_git(args: list[str]) -> None:
         raise InvalidInputError(f"git {' '.join(args[:1])} failed: {exc.stderr.strip()[:300]}") from None
     except subprocess.TimeoutExpired:
         raise InvalidInputError("git clone took longer than 5 minutes; clone it yourself and add the folder") from None
+
+
+def _unstage(value: Any, folder: Path, sk: MarketSkill) -> Any:
+    """`value` with the staged copy's path replaced by where the skill is in its source."""
+    if isinstance(value, str):
+        return value.replace(str(folder), sk.shown).replace(str(folder.parent), sk.source)
+    if isinstance(value, dict):
+        return {k: _unstage(v, folder, sk) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_unstage(v, folder, sk) for v in value]
+    return value
+
+
+def _unstaged_error(exc: LorekeeperError, folder: Path, sk: MarketSkill) -> LorekeeperError:
+    """The same error, naming the source and the path inside it instead of the temporary copy."""
+    exc.message = _unstage(exc.message, folder, sk)
+    exc.args = (exc.message,)
+    exc.details = _unstage(dict(exc.details), folder, sk)
+    if isinstance(exc, InvalidSpecError) and exc.file:
+        exc.file = _unstage(exc.file, folder, sk)
+    return exc
+
+
+def _unstaged_report(report: ImportReport, folder: Path, sk: MarketSkill) -> ImportReport:
+    for key in ("exists", "invalid", "warnings"):
+        setattr(report, key, _unstage(getattr(report, key), folder, sk))
+    return report
 
 
 @contextmanager
