@@ -3,8 +3,11 @@ never to its full text when the budget is tight."""
 
 from __future__ import annotations
 
+import re
 import textwrap
 from pathlib import Path
+
+import pytest
 
 from lorekeeper.context import tokens
 from lorekeeper.context.outline import lexical_outline, outline_lines
@@ -222,3 +225,18 @@ def test_the_outline_of_a_broken_python_file_keeps_its_module_constants() -> Non
         "first = second = 0",
         "def total(lines: list[Amount]) -> Amount:",
     ]  # never a local (`running = 0`) nor a comparison
+
+
+CORPUS = Path(__file__).parent / "data" / "unparsable"
+
+
+@pytest.mark.parametrize("name", sorted(p.name for p in CORPUS.iterdir()))
+def test_a_file_that_fails_to_parse_keeps_its_names(name: str) -> None:
+    """One broken file per language: the outline keeps every name its first line lists, the
+    parameters of a multi-line signature and TypeScript interface members included."""
+    text = (CORPUS / name).read_text(encoding="utf-8")
+    pf = parse_file(name.removesuffix(".txt"), text)  # stored as .txt: linters would reject them
+    assert not pf.parsed, name  # it really fails, tolerant re-parse included
+    body = render(pf, "signatures").body
+    expected = text.splitlines()[0].split("names:", 1)[1].split()
+    assert not [n for n in expected if not re.search(rf"(?<![\w$]){re.escape(n)}(?![\w$])", body)], body

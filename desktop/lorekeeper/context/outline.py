@@ -37,6 +37,15 @@ _JS = (
     r"^[ \t]*(?:import|export)[ \t]+.*\bfrom[ \t]+['\"]",
     r"^[ \t]*import[ \t]+['\"]",
 )
+# TypeScript only: the members of an interface or type literal (`name?: T`, `'x-y': T`,
+# `run(a: A): B;`), a line that does not end with `,` (an object literal's entry does)
+_TS = (
+    *_JS,
+    r"^[ \t]+(?:readonly[ \t]+)?(?!(?:default|case)\b)(?:[A-Za-z_$][\w$]*|'[^'\n]*'|\"[^\"\n]*\")\??[ \t]*:(?!:)"
+    r"[^\n]*(?<!,)$",
+    r"^[ \t]+(?:readonly[ \t]+)?(?!(?:if|for|while|switch|catch|return|await|new|typeof|else)\b)[A-Za-z_$][\w$]*\??"
+    r"[ \t]*(?:<[^\n]*>)?\([^\n]*\)[ \t]*:[^=\n{]*(?:\{[ \t]*\})?;?[ \t]*$",
+)
 _RUST = (
     r"^[ \t]*(?:pub(?:\([^)\n]*\))?[ \t]+)?(?:(?:async|unsafe|const|default|extern[ \t]+\"[^\"\n]*\")[ \t]+)*"
     r"(?:fn|struct|enum|trait|impl|type|mod|union)\b",
@@ -60,14 +69,15 @@ _JAVA = (
 PATTERNS: dict[str, tuple[str, ...]] = {
     "python": _PY,
     "javascript": _JS,
-    "typescript": _JS,
-    "tsx": _JS,
+    "typescript": _TS,
+    "tsx": _TS,
     "rust": _RUST,
     "go": _GO,
     "java": _JAVA,
 }
 _COMPILED = {lang: re.compile("|".join(f"(?:{p})" for p in pats), re.M) for lang, pats in PATTERNS.items()}
 LINE_MAX_CHARS = 160  # a longer matched line is cut (minified code has one very long line)
+CONTINUATION_MAX_LINES = 24  # a signature whose `(` is still open goes on for at most this many lines
 
 
 def outline_lines(text: str, language: str) -> list[tuple[int, str]]:
@@ -88,10 +98,40 @@ def outline_lines(text: str, language: str) -> list[tuple[int, str]]:
         last = start
         stop = text.find("\n", start)
         line = text[start : stop if stop >= 0 else len(text)].rstrip()
+        depth = _open_parens(line)
         if len(line) > LINE_MAX_CHARS:
             line = line[:LINE_MAX_CHARS] + " ..."
         out.append((line_no, line))
+        # a multi-line signature: its following lines until the parameter list closes
+        extra = 0
+        while depth > 0 and stop >= 0 and extra < CONTINUATION_MAX_LINES:
+            start = stop + 1
+            stop = text.find("\n", start)
+            prev = line
+            line = text[start : stop if stop >= 0 else len(text)].rstrip()
+            # a parameter list goes on after an open bracket or a comma, or closes on this line;
+            # anything else is a body after a header the parser could not close (`def f(x:`)
+            if not (prev.endswith(_GOES_ON) or line.lstrip().startswith((")", "]", ">", "}"))):
+                break
+            depth += _open_parens(line)
+            extra += 1
+            seen.add(start)
+            line_no += text.count("\n", last, start)
+            last = start
+            out.append((line_no, line[:LINE_MAX_CHARS] + " ..." if len(line) > LINE_MAX_CHARS else line))
     return out
+
+
+_STRINGS = re.compile(r"'(?:[^'\\\n]|\\.)*'|\"(?:[^\"\\\n]|\\.)*\"|`[^`\n]*`|//.*$|#.*$")
+
+
+_GOES_ON = ("(", ",", "[", "{", "<", "|", "&")
+
+
+def _open_parens(line: str) -> int:
+    """`(` minus `)` on `line`, strings and line comments left out."""
+    bare = _STRINGS.sub("", line)
+    return bare.count("(") - bare.count(")")
 
 
 def lexical_outline(text: str, language: str) -> str:
