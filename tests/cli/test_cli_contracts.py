@@ -217,3 +217,18 @@ def test_validate_zip_names_the_archive_member(tmp_path: Path) -> None:
     assert out["skills"] == ["good-one"]
     assert out["errors"][0]["field"] == "description"
     assert out["errors"][0]["file"].startswith(f"{z}:") and "bad-one" in out["errors"][0]["file"]
+
+
+def test_import_reporting_only_exists_says_how_many_skipped_and_why(ws: Path, tmp_path: Path) -> None:
+    """Issue 31 item 5: an import where every skill collides says so in one summary line."""
+    for text in ("# One\n", "# Two, other content\n"):
+        src = tmp_path / "lib" / "dup-skill"
+        src.mkdir(parents=True, exist_ok=True)
+        (src / "SKILL.md").write_text(
+            f'---\nname: dup-skill\ndescription: Dup.\nmetadata:\n  triggers: "dupdup"\n---\n{text}'
+        )
+        r = lk("skills", "import", str(tmp_path / "lib"), "--workspace", str(ws))
+    assert r.returncode == 0
+    last = r.stdout.decode().strip().splitlines()[-1]
+    assert last.startswith("nothing imported: 1 skipped")
+    assert "already exist with other content" in last and "--on-conflict" in last

@@ -251,6 +251,11 @@ def import_cmd(
                 f"differs from {e['path']}; nothing replaced. Choose: --on-conflict skip | new-version | "
                 "fork --fork-project P | rename --rename NEW"
             )
+        if report.exists:
+            n = len(report.exists)
+            done = len(report.created) + len(report.updated) + len(report.forked) + len(report.renamed)
+            head = f"{prefix}imported {done}, " if done else "nothing imported: "
+            click.echo(f"{head}{n} skipped (already exist with other content; re-run with --on-conflict to choose)")
         if dry_run:
             click.echo("dry run: nothing was written")
     for fw in report.warnings:
