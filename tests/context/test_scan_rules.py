@@ -247,3 +247,15 @@ def test_file_names_of_any_encoding(tmp_path: Path) -> None:
     res = CliRunner().invoke(main, ["ctx", "pack", str(tmp_path), "--json"], catch_exceptions=False)
     assert res.exit_code == 0, res.output
     assert "caf\\\\xe9.py" in res.output and "ERR_" not in res.output
+
+
+def test_include_secrets_flag_packs_them_deliberately_with_a_warning(tmp_path: Path) -> None:
+    _write(tmp_path, {".env": "API_KEY=sk-live-1\n", "app.py": APP})
+    runner = CliRunner()
+    plain = runner.invoke(main, ["ctx", "pack", str(tmp_path), "--no-cache"])
+    assert plain.exit_code == 0, plain.output
+    assert "sk-live-1" not in plain.stdout and "warning" not in plain.stderr
+    asked = runner.invoke(main, ["ctx", "pack", str(tmp_path), "--no-cache", "--include-secrets"])
+    assert asked.exit_code == 0, asked.output
+    assert "sk-live-1" in asked.stdout
+    assert "warning: --include-secrets: the pack holds files that look like secrets: .env" in asked.stderr

@@ -49,6 +49,12 @@ def ctx() -> None:
     help="Parse everything again and store nothing (the cache is in the workspace's cache/ folder, "
     "else the user cache folder; $LOREKEEPER_CACHE_DIR overrides; safe to delete).",
 )
+@click.option(
+    "--include-secrets",
+    is_flag=True,
+    help="Also pack files that look like secrets (.env, private keys, credentials), left out by default; "
+    "a warning names them.",
+)
 @json_option
 @handle_errors
 @click.pass_context
@@ -60,6 +66,7 @@ def pack_cmd(
     mode: str,
     output: Path | None,
     no_cache: bool,
+    include_secrets: bool,
     as_json: bool,
 ) -> None:
     """Pack DIRECTORY into one text for an agent, never over the budget nor over the input size.
@@ -72,10 +79,19 @@ def pack_cmd(
     workspace = (ctx.obj or {}).get("workspace_dir")
     cache = None if no_cache else DiskCache(default_dir(Path(workspace) if workspace else None))
     try:
-        result = pack(directory, task=task, budget=budget, mode=mode, cache=cache)
+        result = pack(directory, task=task, budget=budget, mode=mode, cache=cache, include_secrets=include_secrets)
     finally:
         if cache is not None:
             cache.close()
+    if include_secrets:
+        from lorekeeper.context.scan import is_secret
+
+        packed = sorted(e.rel for e in result.entries if is_secret(e.rel))
+        if packed:
+            click.echo(
+                f"warning: --include-secrets: the pack holds files that look like secrets: {', '.join(packed)}",
+                err=True,
+            )
     if output is not None:
         atomic_write_text(output, result.text)
     if as_json:

@@ -147,9 +147,10 @@ def pack(
     mode: str = "auto",
     progress: ProgressCallback | None = None,
     cache: DiskCache | None = None,
+    include_secrets: bool = False,
 ) -> PackResult:
     """Pack `root` (a folder or one file). See `pack_steps` for the generator form."""
-    gen = pack_steps(root, task=task, budget=budget, mode=mode, cache=cache)
+    gen = pack_steps(root, task=task, budget=budget, mode=mode, cache=cache, include_secrets=include_secrets)
     while True:
         try:
             step = next(gen)
@@ -167,6 +168,7 @@ def pack_steps(
     budget: int | None = None,
     mode: str = "auto",
     cache: DiskCache | None = None,
+    include_secrets: bool = False,
 ) -> Generator[tuple[int, int, str], None, PackResult]:
     """The packing pipeline as a generator yielding (done, total, text) progress; returns the result.
     Stopping the iteration between two steps cancels it (the GUI's Cancel button does that).
@@ -182,7 +184,7 @@ def pack_steps(
         raise InvalidInputError(f"{root} does not exist: give a folder or a file to pack")
     tokens.preload()
     t0 = time.perf_counter()
-    sources, skipped = scan(root)
+    sources, skipped = scan(root, include_secrets=include_secrets)
     t1 = time.perf_counter()
     total_steps = len(sources) + 3
     detail = bool(task)  # calls and identifiers only matter for a task's relevance
