@@ -18,10 +18,10 @@ from __future__ import annotations
 from pathlib import Path
 
 import frontmatter
+from bench_routing_quality import MESSAGES as IMPORTED_MESSAGES
+from bench_routing_quality import load_library, real_skills
 
 from lorekeeper.skills.router import VIA_DESCRIPTION, RoutableSkill, Router
-from tests.bench.bench_routing_quality import MESSAGES as IMPORTED_MESSAGES
-from tests.bench.bench_routing_quality import load_library, real_skills
 
 STARTERS = Path(__file__).resolve().parents[2] / "skills"
 

@@ -196,7 +196,7 @@ class Router:
         return RouteResult(skills=tuple(ranked), hint=hint_block(ranked))
 
 
-SEED_CALIBRATION = 1.0  # seed score s maps to s / (s + this): 1 keyword 0.5, 1 trigger 0.667, 2 triggers 0.8
+SEED_CALIBRATION = 0.4  # seed score s maps to s / (s + this): 1 keyword 0.714, 1 trigger 0.833, 2 triggers 0.909
 
 
 def calibrated_seed(score: float) -> float:
@@ -206,8 +206,8 @@ def calibrated_seed(score: float) -> float:
 def fuse(seed: list[RouteMatch], described: list[RouteMatch], top: int | None) -> list[RouteMatch]:
     """A mixed library (some skills with router words, some without): both kinds on one scale.
 
-    A seed score s becomes s / (s + 1) (monotonic, so seed matches keep their seed order among
-    themselves); a description match keeps BM25 / (1 + BM25). A single generic keyword (0.5) thus
+    A seed score s becomes s / (s + 0.4) (monotonic, so seed matches keep their seed order among
+    themselves); a description match keeps BM25 / (1 + BM25). A single generic keyword (0.714) thus
     loses to a description that matches the message well, while a trigger or two still beat a
     weak one-word description hit. Ties: name. A library whose skills all carry router words never
     comes here: the seed rule ranks it exactly. `route --json` shows the parts under "parts"."""
