@@ -7,12 +7,17 @@ Ranking: score descending, then name. Top 5 by default. Advisory only: the route
 skill, it only writes the SKILLS_HINT block that primes the model.
 
 Skills that declare neither triggers nor keywords (most public skills) are ranked by their name
-and description instead: BM25 over folded words (`lorekeeper.skills.textindex`). They come after
-every skill with a trigger or keyword match, carry `via: "description"` in `route --json`, and
-their `score` is `BM25 / (1 + BM25)` rounded to 4 decimals: in (0, 1), so below every seed score
-(integers >= 1) and growing with the relevance; `terms` lists the message's words found in the
-skill's name or description. A skill sharing no word with the message is never hinted. The seed
-rule is untouched for skills with router words: they are never scored by their description.
+and description instead: BM25 over folded words (`lorekeeper.skills.textindex`). They carry
+`via: "description"` in `route --json`, their `score` is `BM25 / (1 + BM25)` rounded to 4 decimals
+(in (0, 1), growing with the relevance) and `terms` lists the message's words found in the skill's
+name or description. A skill sharing no word with the message is never hinted. Skills with router
+words are never scored by their description.
+
+Fair ranking (issue 27): when a message has both kinds of match, both go on one scale (`fuse`): a
+seed score s counts s / (s + 0.4), a description match its BM25 / (1 + BM25); ranked by that, then
+name, and each entry's `parts` in `route --json` says how. So one generic keyword no longer beats a
+strong description match. A library whose skills all carry router words ranks exactly by the seed
+rule (no description matches exist to fuse), as does a message that hits no router word.
 
 Speed: terms are normalised once when the router is built and indexed by their first word, so a
 message only looks at the terms whose words it contains; the exact whole-word/phrase check then
