@@ -1,4 +1,4 @@
-"""Skills without router words are routed by name + description, after every seed match."""
+"""Skills without router words are routed by name + description, fused with the seed matches on one scale."""
 
 from __future__ import annotations
 
@@ -31,7 +31,13 @@ def test_trigger_skills_always_come_first() -> None:
     assert described[0].score >= described[1].score
     # JSON: the seed entries keep their four keys; description entries say how they matched
     d = r.to_dict()["skills"]
-    assert d[0] == {"name": "code-review", "score": 2, "triggers": ["review"], "keywords": []}
+    assert {k: v for k, v in d[0].items() if k != "parts"} == {
+        "name": "code-review",
+        "score": 2,
+        "triggers": ["review"],
+        "keywords": [],
+    }
+    assert d[0]["parts"] == {"fused": 0.8333, "triggers": 2, "keywords": 0}
     assert d[2]["via"] == "description" and d[2]["triggers"] == [] and d[2]["terms"]
 
 
@@ -86,3 +92,34 @@ def test_library_without_descriptions_or_without_described_skills() -> None:
     assert Router([]).route("anything").skills == ()
     only_seed = Router([RoutableSkill("a", "pdf tools", ("go",), ())])
     assert only_seed.route("pdf").skills == ()
+
+
+def test_strong_description_beats_one_generic_keyword() -> None:
+    """Issue 27: one generic word in a starter must not beat a strong description match."""
+    router = Router(
+        [
+            RoutableSkill("dependency-upgrade", "Upgrade dependencies", (), ("upgrade",)),
+            RoutableSkill(
+                "helm-recovery",
+                "Recover a failed Helm release: rollback, stuck pending-upgrade, history, chart values.",
+            ),
+            RoutableSkill("pdf", "Read and merge PDF files."),
+            # a real library holds many skills; BM25's word weights need a few documents to mean much
+            *(RoutableSkill(f"other-{i}", f"Topic number {i}: notes, drafts and reports.") for i in range(12)),
+        ]
+    )
+    r = router.route("My Helm release is stuck in pending-upgrade, how do I rollback the chart?")
+    assert [m.name for m in r.skills][:2] == ["helm-recovery", "dependency-upgrade"]
+    parts = r.to_dict()["skills"][0]["parts"]
+    assert parts["description"] == r.skills[0].score and parts["fused"] > 0.5
+    # a bare keyword hit with no description competition still routes
+    assert router.route("upgrade please").skills[0].name == "dependency-upgrade"
+
+
+def test_all_triggered_library_keeps_the_exact_seed_rule() -> None:
+    router = Router([RoutableSkill("a", "x", ("review",), ()), RoutableSkill("b", "y", (), ("review", "audit"))])
+    d = router.route("review and audit").to_dict()["skills"]
+    assert d == [
+        {"name": "a", "score": 2, "triggers": ["review"], "keywords": []},
+        {"name": "b", "score": 2, "triggers": [], "keywords": ["review", "audit"]},
+    ]

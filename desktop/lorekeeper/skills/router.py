@@ -7,12 +7,17 @@ Ranking: score descending, then name. Top 5 by default. Advisory only: the route
 skill, it only writes the SKILLS_HINT block that primes the model.
 
 Skills that declare neither triggers nor keywords (most public skills) are ranked by their name
-and description instead: BM25 over folded words (`lorekeeper.skills.textindex`). They come after
-every skill with a trigger or keyword match, carry `via: "description"` in `route --json`, and
-their `score` is `BM25 / (1 + BM25)` rounded to 4 decimals: in (0, 1), so below every seed score
-(integers >= 1) and growing with the relevance; `terms` lists the message's words found in the
-skill's name or description. A skill sharing no word with the message is never hinted. The seed
-rule is untouched for skills with router words: they are never scored by their description.
+and description instead: BM25 over folded words (`lorekeeper.skills.textindex`). They carry
+`via: "description"` in `route --json`, their `score` is `BM25 / (1 + BM25)` rounded to 4 decimals
+(in (0, 1), growing with the relevance) and `terms` lists the message's words found in the skill's
+name or description. A skill sharing no word with the message is never hinted. Skills with router
+words are never scored by their description.
+
+Fair ranking (issue 27): when a message has both kinds of match, both go on one scale (`fuse`): a
+seed score s counts s / (s + 0.4), a description match its BM25 / (1 + BM25); ranked by that, then
+name, and each entry's `parts` in `route --json` says how. So one generic keyword no longer beats a
+strong description match. A library whose skills all carry router words ranks exactly by the seed
+rule (no description matches exist to fuse), as does a message that hits no router word.
 
 Speed: terms are normalised once when the router is built and indexed by their first word, so a
 message only looks at the terms whose words it contains; the exact whole-word/phrase check then
@@ -58,6 +63,7 @@ class RouteMatch:
     description: str = ""
     via: str = ""  # "" the seed rule (triggers and keywords); "description" for a skill without router words
     terms: tuple[str, ...] = ()  # description matches: the message's folded words found in name/description
+    fused: float | None = None  # mixed library only: the calibrated score both kinds are ranked on
 
     def to_dict(self) -> dict[str, object]:
         out: dict[str, object] = {
@@ -69,6 +75,14 @@ class RouteMatch:
         if self.via:
             out["via"] = self.via
             out["terms"] = list(self.terms)
+        if self.fused is not None:
+            parts: dict[str, object] = {"fused": self.fused}
+            if self.via == VIA_DESCRIPTION:
+                parts["description"] = self.score
+            else:
+                parts["triggers"] = TRIGGER_WEIGHT * len(self.triggers)
+                parts["keywords"] = KEYWORD_WEIGHT * len(self.keywords)
+            out["parts"] = parts
         return out
 
 
@@ -166,10 +180,12 @@ class Router:
             if score > 0:
                 matches.append(RouteMatch(s.name, score, trig_sorted, kw_sorted, s.description))
         matches.sort(key=lambda m: (-m.score, m.name))
-        room = None if top is None else max(top - len(matches), 0)
-        if room != 0:
-            matches.extend(self.describe(message, room))
-        return matches
+        if not matches or not self._described:
+            room = None if top is None else max(top - len(matches), 0)
+            if room != 0:
+                matches.extend(self.describe(message, room))
+            return matches
+        return fuse(matches, self.describe(message, None), top)
 
     def describe(self, message: str, top: int | None = None) -> list[RouteMatch]:
         """The skills without router words that share a word with the message, by relevance."""
@@ -183,6 +199,29 @@ class Router:
     def route(self, message: str, top: int = DEFAULT_TOP) -> RouteResult:
         ranked = self.score_all(message, max(top, 0))[: max(top, 0)]
         return RouteResult(skills=tuple(ranked), hint=hint_block(ranked))
+
+
+SEED_CALIBRATION = 0.4  # seed score s maps to s / (s + this): 1 keyword 0.714, 1 trigger 0.833, 2 triggers 0.909
+
+
+def calibrated_seed(score: float) -> float:
+    return round(score / (score + SEED_CALIBRATION), 4)
+
+
+def fuse(seed: list[RouteMatch], described: list[RouteMatch], top: int | None) -> list[RouteMatch]:
+    """A mixed library (some skills with router words, some without): both kinds on one scale.
+
+    A seed score s becomes s / (s + 0.4) (monotonic, so seed matches keep their seed order among
+    themselves); a description match keeps BM25 / (1 + BM25). A single generic keyword (0.714) thus
+    loses to a description that matches the message well, while a trigger or two still beat a
+    weak one-word description hit. Ties: name. A library whose skills all carry router words never
+    comes here: the seed rule ranks it exactly. `route --json` shows the parts under "parts"."""
+    from dataclasses import replace
+
+    out = [replace(m, fused=calibrated_seed(m.score)) for m in seed]
+    out += [replace(m, fused=m.score) for m in described]
+    out.sort(key=lambda m: (-(m.fused or 0.0), m.name))
+    return out if top is None else out[:top]
 
 
 def short_description(text: str, limit: int = HINT_DESCRIPTION_CHARS) -> str:
