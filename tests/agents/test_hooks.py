@@ -164,3 +164,27 @@ def test_stop_hook_checks_the_last_answer_and_records_quality(demo_workspace):
     assert after["applied_count"] == before["applied_count"] + 1
     assert after["evaluated"] == before["evaluated"] + 1
     assert after["success_rate"] < before["success_rate"]
+
+
+def test_stop_hook_uses_last_assistant_message_when_the_transcript_lacks_the_answer(demo_workspace, tmp_path):
+    """Claude Code can run Stop before it writes the answer to the transcript: the hook then
+    checks `last_assistant_message` against the prompt the transcript does hold."""
+    from sqlalchemy import select
+
+    from lorekeeper.store.models import EvalRun
+
+    ws = demo_workspace
+    lines = (DATA / "transcript.jsonl").read_text(encoding="utf-8").splitlines()
+    # up to the git-push prompt: the answer is not written yet
+    cut = next(i for i, line in enumerate(lines) if "How do I push my rebased git branch" in line)
+    transcript = tmp_path / "partial.jsonl"
+    transcript.write_text("\n".join(lines[: cut + 1]) + "\n", encoding="utf-8")
+    payload = json.loads(hook_input("Stop", stop_hook_active=False))
+    payload["transcript_path"] = str(transcript)
+    payload["last_assistant_message"] = "Run `git push --force origin topic` and you are done."
+    res = lk(ws, "hooks", "claude-code", "stop", input=json.dumps(payload))
+    assert res.returncode == 0 and res.stdout == "", res.stderr
+    with ws.store.session() as s:
+        runs = s.scalars(select(EvalRun).where(EvalRun.source == "claude-code")).all()
+    assert {r.skill for r in runs} == {"git-manager"}  # routed on the transcript's prompt
+    assert all(r.passed is False for r in runs)  # the given answer force-pushes

@@ -253,11 +253,14 @@ def stop(ws: Workspace, payload: dict[str, Any], *, project: str = "", story: st
     if payload.get("stop_hook_active"):
         return None
     path = payload.get("transcript_path")
-    turn = last_turn(Path(str(path)).expanduser()) if isinstance(path, str) and path else None
     last = payload.get("last_assistant_message")
-    if isinstance(last, str) and last.strip() and turn is not None:
-        turn = Turn(turn.prompt, last)
-    if turn is None:
+    given = isinstance(last, str) and bool(last.strip())
+    # Claude Code may run Stop before the transcript holds the answer (the case the field exists
+    # for): the transcript then gives only the prompt, the answer is `last_assistant_message`
+    turn = last_turn(Path(str(path)).expanduser(), need_answer=not given) if isinstance(path, str) and path else None
+    if given and turn is not None:
+        turn = Turn(turn.prompt, str(last))
+    if turn is None or not turn.answer.strip():
         return None
     prompt = ws.prompts.build(turn.prompt, project or None, story=story or None)
     if prompt.notices:  # the key is gone: the next UserPromptSubmit must not serve the old snapshot

@@ -53,9 +53,11 @@ def _tail(p: Path) -> str:
         return fh.read(MAX_BYTES).decode("utf-8", errors="replace")
 
 
-def last_turn(path: str | Path) -> Turn | None:
+def last_turn(path: str | Path, *, need_answer: bool = True) -> Turn | None:
     """The last prompt the user typed and the assistant's text after it (every text block of the
-    turn, in order, blank-line separated); None when the transcript holds no such turn."""
+    turn, in order, blank-line separated); None when the transcript holds no such turn.
+    `need_answer=False`: the turn of the last prompt even when no answer follows it yet (its
+    answer is then ""), the case where the Stop hook's `last_assistant_message` has it."""
     raw = _tail(Path(path))
     prompt: str | None = None
     answer: list[str] = []
@@ -81,6 +83,6 @@ def last_turn(path: str | Path) -> Turn | None:
             text = _text(message.get("content"), user=False)
             if text:
                 answer.append(text)
-    if prompt is None or not answer:
+    if prompt is None or (need_answer and not answer):
         return None
     return Turn(prompt, "\n\n".join(answer))
