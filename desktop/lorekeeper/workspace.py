@@ -304,7 +304,9 @@ class Workspace:
             raise WorkspaceError(f"{root} is already a workspace; open it instead (or choose an empty folder).")
         root.mkdir(parents=True, exist_ok=True)
         atomic_write_text(root / CONFIG_NAME, default_config_text())
-        ensure_workspace_id(root / CONFIG_NAME)  # names this workspace's audit key
+        from lorekeeper.audit.witness import copy_of
+
+        copy_of(ensure_workspace_id(root / CONFIG_NAME), root)  # names its audit key; this folder is its home
         ws = cls.open(root)
         with ws.store.unguarded():  # creating the workspace: without a keyring it still gets its skills
             ws._init(demo=demo, starter=starter)

@@ -81,3 +81,11 @@ class ChainBrokenError(LorekeeperError):
     appended on top of it, so a later write never launders the break."""
 
     code = "ERR_AUDIT_CHAIN_BROKEN"
+
+
+class WorkspaceCopyError(LorekeeperError):
+    """The folder is a copy of a workspace that still exists elsewhere (same `[workspace] id`):
+    it would share the original's key entry and head witness, and lock the original out on its
+    next write. Nothing is written until `lorekeeper workspace adopt-copy` gives it its own id."""
+
+    code = "ERR_WORKSPACE_COPY"

@@ -56,6 +56,8 @@ from lorekeeper.errors import InvalidInputError, LorekeeperError, NotFoundError
 from lorekeeper.fsutil import MIB, atomic_write_text, read_regular_bytes
 from lorekeeper.locks import LockTimeoutError, RWLock
 
+_SETTLE_TIMEOUT = 5.0  # seconds a lockless check that saw a break waits to read it again under the lock
+
 EVENT_FORMAT = 2  # 2: the first event of a file links to the last event of the previous file
 HEADER_EXCLUDES = ("sig", "content", "tombstone")
 LOCK_NAME = "sessions.lock"
@@ -265,7 +267,23 @@ class SessionLog:
 
     def check(self) -> None:
         """ERR_AUDIT_CHAIN_BROKEN when the log disagrees with its signed head (nothing written)."""
-        self._sync(persist=False)
+        self._check_settled()
+
+    def _check_settled(self) -> None:
+        """`_sync(persist=False)` without the lock reads the head row, the witness, the checkpoints
+        and the files one after the other, so it can see another process's append half done (its
+        event and witness written, its head not yet committed: "no head checkpoint" on a fresh log,
+        issue 25 d4). A break seen that way is read again under the shared lock, where no append
+        is in progress; only a break that is still there is reported. The lock is waited for a
+        short while only: the caller may hold a store transaction the appender is waiting for."""
+        try:
+            self._sync(persist=False)
+        except ChainBrokenError:
+            try:
+                with self.lock.shared(timeout=_SETTLE_TIMEOUT):
+                    self._sync(persist=False)
+            except LockTimeoutError:
+                self._sync(persist=False)
 
     def append(self, type: str, data: Any = None, *, story: str | None = None) -> dict[str, Any]:
         """Sign, chain and durably write one event; returns it.
@@ -714,7 +732,7 @@ class SessionLog:
         from lorekeeper.store.models import AuditOutbox
 
         content = self._content(type, data, story)
-        self._sync(persist=False)  # a broken chain refuses the change too: nothing written
+        self._check_settled()  # a broken chain refuses the change too: nothing written
         with self.store.write() as s:
             row = AuditOutbox(
                 workspace=self.workspace_id,

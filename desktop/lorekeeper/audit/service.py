@@ -162,6 +162,26 @@ class AuditService:
             return VaultWitness(provider, self.workspace_id)
         return FileWitness(self.workspace_id)
 
+    def _refuse_copy(self) -> None:
+        """A copied folder (`cp -a ws ws2`) keeps the original's id, so its key entry and head
+        witness: its writes would move the witness past the original's store and lock the original
+        out ("rolled back"). Refused here, before anything is written (issue 25 d4)."""
+        from lorekeeper.audit.errors import WorkspaceCopyError
+        from lorekeeper.audit.witness import copy_of
+
+        if self.config.path is None or not self.workspace_id:
+            return
+        root = self.config.path.parent
+        original = copy_of(self.workspace_id, root)
+        if original is not None:
+            raise WorkspaceCopyError(
+                f"{root} is a copy of the workspace at {original} (same [workspace] id "
+                f"{self.workspace_id}): nothing is written, so the original keeps working. Run "
+                f"`lorekeeper workspace adopt-copy --workspace {root}` to give this copy its own id and "
+                "head witness (the original is not touched).",
+                original=str(original),
+            )
+
     def _new_log(self, signer: Signer) -> SessionLog:
         return SessionLog(
             self.sessions_dir,
@@ -177,6 +197,7 @@ class AuditService:
         session = self.require_key()
         with self._lock:
             if self._log is None:
+                self._refuse_copy()
                 self._log = self._new_log(session.signer)
                 fresh = True
             else:

@@ -16,6 +16,7 @@ write the user's state dir too; HMAC is symmetric, so whoever holds the key can 
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 from pathlib import Path
@@ -109,3 +110,40 @@ class VaultWitness:
                     continue
                 raise
         raise OSError(f"could not update {self.name}: concurrent writers kept changing it")
+
+
+def home_path(workspace_id: str, base: Path | None = None) -> Path:
+    """`<state dir>/audit-heads/<workspace id>.home`: the folder this workspace id belongs to."""
+    return (base or user_state_dir()) / "audit-heads" / f"{workspace_id or 'default'}.home"
+
+
+def _same_id(root: Path, workspace_id: str) -> bool:
+    """True when ROOT still holds a workspace whose config names WORKSPACE_ID."""
+    import tomllib
+
+    try:
+        data = tomllib.loads((root / "lorekeeper.toml").read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return False
+    return str((data.get("workspace") or {}).get("id") or "") == workspace_id
+
+
+def copy_of(workspace_id: str, root: Path, base: Path | None = None) -> Path | None:
+    """The original's folder when ROOT is a copy of it (the id's home is another folder that still
+    holds this id), else None; a workspace whose home is gone was moved: its home becomes ROOT."""
+    if not workspace_id:
+        return None
+    path = home_path(workspace_id, base)
+    here = root.resolve()
+    try:
+        recorded = path.read_text(encoding="utf-8").strip()
+    except FileNotFoundError:
+        recorded = ""
+    except OSError:
+        return None  # unreadable state dir: the witness reports its own problems
+    if recorded and Path(recorded) != here and _same_id(Path(recorded), workspace_id):
+        return Path(recorded)
+    if recorded != str(here):
+        with contextlib.suppress(OSError):  # a read-only state dir: the witness reports its own problems
+            atomic_write_text(path, str(here) + "\n", private=True)
+    return None

@@ -56,6 +56,7 @@ COMMANDS = {
     "facts": "lorekeeper.cli.facts:facts",
     # backups and recovery (issue 23)
     "backup": "lorekeeper.cli.backup:backup",
+    "workspace": "lorekeeper.cli.workspace_cmd:workspace",  # issue 25: adopt-copy
     "restore": "lorekeeper.cli.backup:restore",
 }
 
@@ -95,6 +96,7 @@ SUMMARIES = {
     "privacy": "Privacy: the PII gate that clarification summaries must pass.",
     "purge": "GDPR purge: erase a story from every artefact (--story S --force) or by retention (--retention).",
     "facts": "Typed facts from documentation: ingest, extract, review, arbitrate, pack.",
+    "workspace": "The workspace itself: adopt a copied folder as a workspace of its own.",
     "backup": "An online copy of the store and its signed log, under backups/ (or DEST); --list shows them.",
     "restore": "Put BACKUP back (the current database is renamed aside, never overwritten); close the app first.",
 }
