@@ -99,3 +99,27 @@ def test_a_killed_refused_rotation_is_not_replayed_after_the_real_one(workspace:
     workspace.close()
     assert run_lorekeeper("--workspace", str(root), "learn", "add", "any rule", "--json").returncode == 0
     assert _rotations(root) == [(1, 2)]
+
+
+def test_a_rotation_killed_inside_the_provider_before_its_commit_point_leaves_nothing(workspace: Workspace) -> None:
+    """Killed -9 after the keyring held the new key (`:v2`) and before `:version` moved (the commit
+    point): the rotation never happened, so its row is debris, not "kept for a process holding v2"
+    (found by tests/audit/test_kill9.py: the outbox never drained)."""
+    import keyring
+
+    from lorekeeper.audit.providers import KEYRING_SERVICE
+    from lorekeeper.audit.signer import new_key_hex
+
+    root = workspace.root
+    log = workspace.audit.log
+    log.record("audit_key_rotated", ROW, flush=False)
+    keyring.set_password(KEYRING_SERVICE, f"audit-hmac:{workspace.audit.workspace_id}:v2", new_key_hex())
+    workspace.close()
+    assert run_lorekeeper("--workspace", str(root), "learn", "add", "a rule", "--json").returncode == 0
+    ws = Workspace.open(root)
+    try:
+        assert ws.audit.log.pending() == 0, "a rotation that never happened stays in the outbox"
+        assert ws.audit.require_key().version == 1
+    finally:
+        ws.close()
+    assert _rotations(root) == []

@@ -247,8 +247,11 @@ class SessionLog:
         lock_timeout: float = 30.0,
         workspace_id: str = "",
         witness: HeadWitness | None = None,
+        current_version: Callable[[], int] | None = None,
     ) -> None:
         self.dir = Path(sessions_dir)
+        # the provider's committed key version (read only for a dead rotation's outbox row)
+        self.current_version = current_version
         self.workspace_id = workspace_id  # the checkpoints' key with the file name (shared stores)
         self.store = store
         self.signer = signer
@@ -858,7 +861,17 @@ class SessionLog:
         if new_version < 2 or self._rotation_logged(new_version):
             return "drop"
         if new_version > self.signer.version:
-            return "keep" if self.signer.key_for(new_version) is not None else "drop"
+            if self.signer.key_for(new_version) is None:
+                return "drop"
+            if self.current_version is not None:
+                # killed between storing the new key and its commit point (the provider's version):
+                # the key exists but the rotation never happened (found by the kill -9 test)
+                try:
+                    if self.current_version() < new_version:
+                        return "drop"
+                except Exception:  # noqa: BLE001 - the provider unreachable: leave the row for later
+                    return "keep"
+            return "keep"
         return "write"
 
     def _rotation_logged(self, new_version: int) -> bool:

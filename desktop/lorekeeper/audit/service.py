@@ -190,6 +190,7 @@ class AuditService:
             signer,
             workspace_id=self.workspace_id,
             witness=self.witness(),
+            current_version=lambda: self.provider().load().version,
         )
 
     @property
