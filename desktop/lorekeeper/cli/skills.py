@@ -19,10 +19,11 @@ from lorekeeper.cli.common import emit_json, handle_errors, json_option, open_wo
 from lorekeeper.errors import EXIT_INVALID, InvalidInputError, LorekeeperError, NotFoundError
 from lorekeeper.evals.rules import RULE_TYPES, RULES_MAX_DEPTH, SEVERITIES, parse_rule, parse_rules
 from lorekeeper.fsutil import MIB, read_stream_bytes, read_user_bytes, shown_path
+from lorekeeper.jobs import drive
 from lorekeeper.learnings.mdformat import decode_utf8
+from lorekeeper.skills.checks import SourceCheck, check_source_steps, group_warnings, warning_lines
 from lorekeeper.skills.library import CONFLICT_ACTIONS, Resolution
 from lorekeeper.skills.sources import open_source
-from lorekeeper.skills.spec import check_skill_dir
 
 if TYPE_CHECKING:
     from lorekeeper.workspace import Workspace
@@ -104,10 +105,21 @@ def show_cmd(name: str, project: str | None, version: int | None, workspace_dir:
 
 @skills.command("validate")
 @click.argument("path", required=False, type=click.Path(exists=True, path_type=Path))
+@click.option(
+    "--rename-to-folder",
+    is_flag=True,
+    help="Check as `skills import --rename-to-folder` would: a skill named unlike its folder takes the folder's name.",
+)
+@click.option("--quiet-warnings", is_flag=True, help="One counted line for all the warnings.")
 @workspace_option
 @json_option
-def validate_cmd(path: Path | None, workspace_dir: Path | None, as_json: bool) -> None:
-    """Validate skill folders (PATH: a skill, a folder of skills; default: the workspace's skills)."""
+def validate_cmd(
+    path: Path | None, rename_to_folder: bool, quiet_warnings: bool, workspace_dir: Path | None, as_json: bool
+) -> None:
+    """Validate skill folders (PATH: a skill, a folder of skills; default: the workspace's skills).
+
+    The same check as `skills import` (a skill valid here imports; a name present twice is refused
+    in both copies, as the import refuses it)."""
     limits = None
     if path is None:
         try:
@@ -117,10 +129,8 @@ def validate_cmd(path: Path | None, workspace_dir: Path | None, as_json: bool) -
         except LorekeeperError as exc:
             click.echo(f"error: {exc}", err=True)
             sys.exit(exc.exit_code)
-    checked: list[str] = []
+    checked = SourceCheck()
     errors: list[dict[str, Any]] = []
-    warnings: list[str] = []  # load-time eval warnings (nested quantifiers): reported, never fatal
-    field_warnings: list[dict[str, Any]] = []  # front matter fields outside the spec: kept, reported
     try:
         with open_source(path, limits) as source:
             if not source.skills:
@@ -131,40 +141,40 @@ def validate_cmd(path: Path | None, workspace_dir: Path | None, as_json: bool) -
                         "file": str(path),
                     }
                 )
-            for found in source.skills:
-                check = check_skill_dir(found.dir, display=found.display, folder=found.match_folder, limits=limits)
-                field_warnings.extend(w.to_dict() for w in check.warnings)
-                if check.doc is None:
-                    errors.extend(e.to_dict() for e in check.errors)
-                    continue
-                try:
-                    rules = check.doc.rules()
-                except LorekeeperError as exc:
-                    errors.append(exc.to_dict())
-                    continue
-                checked.append(check.doc.name)
-                warnings.extend(f"{check.doc.name}: {w}" for w in rules.warnings)
+            checked = drive(check_source_steps, (source, limits), {"rename_to_folder": rename_to_folder})
     except LorekeeperError as exc:
         errors.append(exc.to_dict())
+    for bad in checked.invalid:
+        errs = bad["errors"]
+        assert isinstance(errs, list)
+        errors.extend(errs)
+    names = [doc.name for doc, _shown in checked.docs]
     ok = not errors
     if as_json:
-        out: dict[str, object] = {"valid": ok, "skills": checked, "errors": errors}
-        if warnings:
-            out["warnings"] = warnings
-        if field_warnings:
-            out["field_warnings"] = field_warnings
+        out: dict[str, object] = {"valid": ok, "skills": names, "errors": errors}
+        if checked.invalid:
+            out["invalid"] = checked.invalid
+        if checked.rule_warnings:
+            out["warnings"] = checked.rule_warnings
+        if checked.warnings:
+            out["field_warnings"] = checked.warnings
+            out["warning_groups"] = group_warnings(checked.warnings)
+        if checked.folder_renames:
+            out["folder_renames"] = checked.folder_renames
         emit_json(out)
     else:
-        for name in checked:
+        for name in names:
             click.echo(f"ok     {name}")
-        for w in warnings:
+        for r in checked.folder_renames:
+            click.echo(f"renamed to its folder: {r['from']} -> {r['to']} ({r['path']})")
+        for w in checked.rule_warnings:
             click.echo(f"warning  {w}")
-        for fw in field_warnings:
-            click.echo(f"warning  {fw['message']}")
+        for line in warning_lines(checked.warnings, quiet=quiet_warnings):
+            click.echo(line)
         for e in errors:
             click.echo(f"error  {e['code']}: {e['message']}")
-        invalid = len({str(e.get("file", "")).rsplit("/", 1)[0] for e in errors})
-        click.echo(f"{len(checked)} valid, {invalid} invalid ({len(errors)} error{'s' if len(errors) != 1 else ''})")
+        invalid = len(checked.invalid) or (1 if errors else 0)
+        click.echo(f"{len(names)} valid, {invalid} invalid ({len(errors)} error{'s' if len(errors) != 1 else ''})")
     if not ok:
         sys.exit(EXIT_INVALID)
 
@@ -186,6 +196,13 @@ def validate_cmd(path: Path | None, workspace_dir: Path | None, as_json: bool) -
 )
 @click.option("--fork-project", default=None, help="--on-conflict fork: the project the fork goes to.")
 @click.option("--rename", "rename_to", default=None, help="--on-conflict rename: the new name.")
+@click.option(
+    "--rename-to-folder",
+    is_flag=True,
+    help="A skill whose name differs from its folder is imported under the folder's name "
+    "(only its front matter's name: line changes).",
+)
+@click.option("--quiet-warnings", is_flag=True, help="One counted line for all the warnings (on stderr).")
 @workspace_option
 @json_option
 @handle_errors
@@ -197,6 +214,8 @@ def import_cmd(
     on_conflict: str,
     fork_project: str | None,
     rename_to: str | None,
+    rename_to_folder: bool,
+    quiet_warnings: bool,
     workspace_dir: Path | None,
     as_json: bool,
 ) -> None:
@@ -221,11 +240,20 @@ def import_cmd(
             fork_project, project = project, None
     resolution = Resolution(action, project=fork_project or "", name=rename_to or "")
     with open_workspace(workspace_dir) as ws:
-        report = ws.skills.import_path(path, project=project, strict=strict, on_conflict=resolution, dry_run=dry_run)
+        report = ws.skills.import_path(
+            path,
+            project=project,
+            strict=strict,
+            on_conflict=resolution,
+            dry_run=dry_run,
+            rename_to_folder=rename_to_folder,
+        )
         _warn_unsigned(ws)
     failed = bool(report.invalid) and not (report.imported or report.unchanged or report.exists or report.skipped)
     if as_json:
         out = report.to_dict()
+        if report.warnings:
+            out["warning_groups"] = group_warnings(report.warnings)
         if failed:
             first = report.invalid[0]["errors"]
             assert isinstance(first, list)
@@ -245,6 +273,8 @@ def import_cmd(
             click.echo(f"{prefix}forked: {f['name']} into project {f['project']}")
         for r in report.renamed:
             click.echo(f"{prefix}renamed: {r['from']} -> {r['to']}")
+        for r in report.folder_renames:
+            click.echo(f"{prefix}renamed to its folder: {r['from']} -> {r['to']} ({r['path']})")
         for e in report.exists:
             click.echo(
                 f"exists: {e['name']} (v{e['version']}{', project ' + str(e['project']) if e['project'] else ''}) "
@@ -258,8 +288,8 @@ def import_cmd(
             click.echo(f"{head}{n} skipped (already exist with other content; re-run with --on-conflict to choose)")
         if dry_run:
             click.echo("dry run: nothing was written")
-    for fw in report.warnings:
-        click.echo(f"warning: {fw['message']}", err=True)
+    for line in warning_lines(report.warnings, quiet=quiet_warnings):
+        click.echo(line, err=True)
     for bad in report.invalid:
         errs = bad["errors"]
         assert isinstance(errs, list)

@@ -16,7 +16,6 @@ import difflib
 import getpass
 import hashlib
 import json
-import re
 import shutil
 from collections.abc import Callable, Generator, Iterator, Mapping, Sequence
 from contextlib import contextmanager
@@ -36,6 +35,7 @@ from lorekeeper.fsutil import atomic_write_text, is_temp_file, read_regular_text
 from lorekeeper.jobs import Progress, drive
 from lorekeeper.locks import LockTimeoutError, RWLock
 from lorekeeper.skills import debris
+from lorekeeper.skills.checks import check_source_steps, rename_doc, renamed_evals
 from lorekeeper.skills.debris import export_lock
 from lorekeeper.skills.files import Limits, SkillFile, diff_files, folder_differences, write_folder
 from lorekeeper.skills.router import RoutableSkill
@@ -43,7 +43,6 @@ from lorekeeper.skills.sources import FORKS_DIR, open_source  # skills/_forks/<p
 from lorekeeper.skills.spec import (
     SKILL_FILE,
     SkillDoc,
-    check_skill_dir,
     evals_filename,
     normalise_evals_text,
     parse_skill_md,
@@ -183,13 +182,15 @@ class ImportReport:
     #: skills that could not be imported: {"path", "errors": [every error]}
     invalid: list[dict[str, object]] = field(default_factory=list)
     warnings: list[dict[str, object]] = field(default_factory=list)
+    #: skills read under their folder's name (`--rename-to-folder`): {"from", "to", "path"}
+    folder_renames: list[dict[str, str]] = field(default_factory=list)
     dry_run: bool = False
     #: what the import's transaction committed (kinds -> ids); not part of `to_dict()` (the CLI's JSON)
     changes: ChangeSet = field(default_factory=ChangeSet, compare=False)
 
     def to_dict(self) -> dict[str, object]:
         out: dict[str, object] = {"created": self.created, "updated": self.updated, "unchanged": self.unchanged}
-        for key in ("exists", "skipped", "forked", "renamed", "invalid", "warnings"):
+        for key in ("exists", "skipped", "forked", "renamed", "folder_renames", "invalid", "warnings"):
             if getattr(self, key):
                 out[key] = getattr(self, key)
         if self.dry_run:
@@ -686,6 +687,7 @@ class SkillLibrary:
         strict: bool = True,
         on_conflict: ConflictPolicy = "new-version",
         dry_run: bool = False,
+        rename_to_folder: bool = False,
     ) -> ImportReport:
         """Import skill folders found at any depth in a folder or an archive (zip, GitHub archive, .skill).
 
@@ -699,7 +701,13 @@ class SkillLibrary:
         return drive(  # type: ignore[no-any-return]
             self.import_steps,
             (path, project, message),
-            {"record": record, "strict": strict, "on_conflict": on_conflict, "dry_run": dry_run},
+            {
+                "record": record,
+                "strict": strict,
+                "on_conflict": on_conflict,
+                "dry_run": dry_run,
+                "rename_to_folder": rename_to_folder,
+            },
         )
 
     def import_steps(
@@ -712,6 +720,7 @@ class SkillLibrary:
         strict: bool = True,
         on_conflict: ConflictPolicy = "new-version",
         dry_run: bool = False,
+        rename_to_folder: bool = False,
     ) -> Generator[Progress, None, ImportReport]:
         """`import_path` as a job: yields `Progress` per skill read and validated, so a cancelled
         job stops between two skills, before anything is written (the transaction and the
@@ -721,41 +730,23 @@ class SkillLibrary:
         if not path.exists():
             raise InvalidInputError(f"nothing to import at {path}")
         report = ImportReport(dry_run=dry_run)
-        docs: list[tuple[SkillDoc, str]] = []  # (document, its path in the source)
         with open_source(path, self.limits) as source:
             if not source.skills:
                 raise InvalidSpecError(f"no skill folder (a folder with {SKILL_FILE}) found", file=str(path))
             total = len(source.skills)
-            for n, found in enumerate(source.skills):
-                yield Progress(n, total, f"reading {found.display}")
-                check = check_skill_dir(found.dir, display=found.display, folder=found.match_folder, limits=self.limits)
-                report.warnings.extend(w.to_dict() for w in check.warnings)
-                if check.doc is None:
-                    if strict:
-                        raise check.errors[0]
-                    report.invalid.append({"path": found.display, "errors": [e.to_dict() for e in check.errors]})
-                else:
-                    docs.append((check.doc, found.display))
+            # the same check as `skills validate` (issue 27 d4): both agree on every skill
+            checked = yield from check_source_steps(source, self.limits, rename_to_folder=rename_to_folder)
+        report.warnings.extend(checked.warnings)
+        report.folder_renames.extend(checked.folder_renames)
+        if strict and checked.first_error is not None:
+            raise checked.first_error
+        if strict and checked.duplicates:
+            raise InvalidSpecError(
+                f"skill(s) present twice in the import: {', '.join(sorted(checked.duplicates))}", file=str(path)
+            )
+        report.invalid.extend(checked.invalid)
+        docs = checked.docs
         yield Progress(total, total, f"writing {len(docs)} skill(s)")
-        by_name: dict[str, list[str]] = {}
-        for doc, shown in docs:
-            by_name.setdefault(doc.name, []).append(shown)
-        dupes = {n: where for n, where in by_name.items() if len(where) > 1}
-        if dupes:
-            if strict:
-                raise InvalidSpecError(
-                    f"skill(s) present twice in the import: {', '.join(sorted(dupes))}", file=str(path)
-                )
-            for dup, where in sorted(dupes.items()):
-                for shown in where:
-                    others = ", ".join(w for w in where if w != shown)
-                    err = InvalidSpecError(
-                        f"skill {dup!r} is present twice in the import (also at {others}): import one",
-                        file=shown,
-                        field="name",
-                    )
-                    report.invalid.append({"path": shown, "errors": [err.to_dict()]})
-            docs = [(d, w) for d, w in docs if d.name not in dupes]
         author = _author()
         written: list[tuple[str, str]] = []
         if dry_run:
@@ -853,7 +844,7 @@ class SkillLibrary:
                         raise InvalidInputError(
                             f"cannot rename {doc.name!r} to {res.name!r}: that name exists too; choose another"
                         )
-                    evals = normalise_evals_text(_renamed_evals(doc.evals_text, res.name), res.name) if evals else ""
+                    evals = normalise_evals_text(renamed_evals(doc.evals_text, res.name), res.name) if evals else ""
                     report.renamed.append({"from": doc.name, "to": res.name})
             else:
                 report.created.append(doc.name)
@@ -1192,25 +1183,3 @@ def _resolution(policy: ConflictPolicy, name: str) -> Resolution:
     if isinstance(policy, str):
         return Resolution(policy)
     return policy.get(name, Resolution("ask"))
-
-
-_NAME_LINE = re.compile(r"^(name[ \t]*:[ \t]*)(.*?)([ \t]*)(\r?)$", re.MULTILINE)
-
-
-def rename_doc(doc: SkillDoc, new: str) -> SkillDoc:
-    """The same skill under another name: only the front matter's `name:` line changes."""
-    text = doc.content
-    end = text.find("\n---", 3)
-    head, tail = (text[:end], text[end:]) if end >= 0 else (text, "")
-    head, n = _NAME_LINE.subn(lambda m: f"{m.group(1)}{new}{m.group(3)}{m.group(4)}", head, count=1)
-    if n != 1:
-        raise InvalidInputError(f"cannot rename {doc.name!r}: no `name:` line in its front matter")
-    renamed = parse_skill_md(head + tail, file=f"{new}/{SKILL_FILE}")
-    return replace(renamed, evals_text=doc.evals_text, files=doc.files, blobs=doc.blobs)
-
-
-def _renamed_evals(text: str, new: str) -> str:
-    data = json.loads(text)
-    if isinstance(data, dict):
-        data["skill"] = new
-    return json.dumps(data)
