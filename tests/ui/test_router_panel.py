@@ -1,5 +1,6 @@
 from __future__ import annotations
 
+from PySide6.QtCore import Qt
 from PySide6.QtGui import QGuiApplication
 
 from lorekeeper.skills.router import HINT_HEADER
@@ -47,3 +48,29 @@ def test_a_message_that_matches_nothing_says_so(qtbot, window):
     )
     assert panel.hint.toPlainText() == ""
     assert not panel.copy_button.isEnabled()
+
+
+def test_trigger_evals_tab_scores_the_skills_and_shows_confusions(qtbot, window, ui_workspace):
+    from lorekeeper.skills.triggers import TriggerCase
+
+    ui_workspace.skills.set_trigger_cases(
+        "code-review",
+        None,
+        [
+            TriggerCase("please review this pull request", True),
+            TriggerCase("summarise the meeting notes for me", True),  # no router word: missed
+            TriggerCase("write a migration to add a column", False),
+        ],
+    )
+    panel = window.select_panel("router")
+    panel.tabs.setCurrentIndex(1)
+    assert panel.trigger_results.is_empty and "triggers.json" in panel.trigger_results.message.text()
+    qtbot.mouseClick(panel.run_triggers, Qt.MouseButton.LeftButton)
+    qtbot.waitUntil(lambda: panel.trigger_model.rowCount() == 1, timeout=10000)
+    row = panel.trigger_model.rows[0]
+    assert row.name == "code-review" and (row.tp, row.fn, row.tn) == (1, 1, 1)
+    assert panel.trigger_model.data(panel.trigger_model.index(0, panel.trigger_model.COL_RECALL)) == "50.0%"
+    assert panel.trigger_model.data(panel.trigger_model.index(0, panel.trigger_model.COL_PRECISION)) == "100.0%"
+    assert "missed “summarise the meeting notes for me”" in panel.confusions.toPlainText().replace('"', "“")
+    assert "1 skills, 3 cases, 1 confusions" in panel.trigger_summary.text()
+    assert panel.run_triggers.isEnabled()

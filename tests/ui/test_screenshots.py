@@ -13,7 +13,8 @@ def test_screenshot_mode_writes_one_png_per_panel(qapp, tmp_path, capsys):
     code = run_app(lambda: Workspace.open(root), screenshot_dir=out)
     assert code == 0
     files = sorted(p.name for p in out.glob("*.png"))
-    assert files == sorted(f"{spec.panel_id}.png" for spec in PANELS)
+    # one per panel, and one per other view a panel offers (the Router's Trigger evals tab)
+    assert files == sorted([f"{spec.panel_id}.png" for spec in PANELS] + ["router-triggers.png"])
     for p in out.glob("*.png"):
         assert p.stat().st_size > 10_000  # a real render, not an empty image
     printed = capsys.readouterr().out

@@ -753,6 +753,12 @@ def generate(
     help="Ask the configured model (default: when one is configured) or use the deterministic extraction.",
 )
 @click.option("--dry-run", is_flag=True, help="Print the proposal without queueing it.")
+@click.option(
+    "--triggers",
+    "trigger_cases",
+    is_flag=True,
+    help="Write trigger cases (triggers.json) from the description and the quality history instead.",
+)
 @workspace_option
 @json_option
 @handle_errors
@@ -761,10 +767,28 @@ def suggest_cmd(
     project: str | None,
     use_model: bool | None,
     dry_run: bool,
+    trigger_cases: bool,
     workspace_dir: Path | None,
     as_json: bool,
 ) -> None:
-    """Propose router words (triggers, keywords) for NAME from its description."""
+    """Propose router words (triggers, keywords) for NAME from its description.
+
+    --triggers: write NAME's trigger cases (for `skills trigger-eval`) as a new version instead."""
+    if trigger_cases:
+        with open_workspace(workspace_dir) as ws:
+            ts = ws.improve.trigger_cases.suggest(name, project, use_model=use_model, write=not dry_run)
+        if as_json:
+            emit_json(ts.to_dict())
+            return
+        for c in ts.added:
+            click.echo(f"{'+' if c.should_trigger else '-'} {c.query}")
+        src = ", ".join(f"{k}: {v}" for k, v in sorted(ts.sources.items())) or "nothing new"
+        click.echo(f"{len(ts.added)} case(s) added ({src}); {len(ts.cases)} in all")
+        if ts.version is not None:
+            click.echo(f"written as {name} v{ts.version}: `lorekeeper skills trigger-eval {name}` scores them")
+        elif dry_run:
+            click.echo("(dry run: nothing written)")
+        return
     with open_workspace(workspace_dir) as ws:
         sug = ws.improve.suggest.suggest(name, project, use_model=use_model, create=not dry_run)
     if as_json:
@@ -777,3 +801,69 @@ def suggest_cmd(
         click.echo(f"proposal #{sug.proposal.id} queued: `lorekeeper proposals approve {sug.proposal.id}` applies it")
     else:
         click.echo("(dry run: nothing queued)")
+
+
+# --------------------------------------------------------------------------- trigger evals (issue 27)
+@skills.command("trigger-eval")
+@click.argument("name", required=False)
+@click.option("--project", default=None, help="Route as this project sees the library (its forks in place).")
+@click.option(
+    "--top",
+    type=click.IntRange(min=1),
+    default=None,
+    help="A skill fires when it is in the top N (default router.top).",
+)
+@workspace_option
+@json_option
+@handle_errors
+def trigger_eval_cmd(
+    name: str | None, project: str | None, top: int | None, workspace_dir: Path | None, as_json: bool
+) -> None:
+    """Precision, recall and confusions of the router on each skill's trigger cases (triggers.json).
+
+    A skill fires for a query when the router puts it in the SKILLS_HINT of that query, over the
+    whole library. NAME: that skill's cases only."""
+    from lorekeeper.skills.router import DEFAULT_TOP
+    from lorekeeper.skills.triggers import TRIGGER_FILES, evaluate
+
+    with open_workspace(workspace_dir) as ws:
+        n = top if top is not None else int(ws.config.get("router.top", DEFAULT_TOP) or DEFAULT_TOP)
+        cases, problems = ws.skills.trigger_cases(project, name)
+        if name is not None and name not in cases and not problems:
+            raise NotFoundError(
+                f"skill {name!r} has no trigger cases: add {TRIGGER_FILES[0]} to its folder "
+                '([{"query": "...", "should_trigger": true}, ...]) or run `lorekeeper skills suggest --triggers`'
+            )
+        router = ws.router(project)
+        report = evaluate(cases, lambda q: router.route(q, top=n), top=n)
+    if as_json:
+        out = report.to_dict()
+        if problems:
+            out["errors"] = problems
+        emit_json(out)
+    else:
+        if not report.skills:
+            click.echo(f"No skill has trigger cases ({' or '.join(TRIGGER_FILES)} in its folder).")
+        else:
+            width = max(len(s.name) for s in report.skills)
+            click.echo(f"{'skill':<{width}}  cases  precision  recall  collisions (top {n})")
+            for sc in report.skills:
+                pr = "-" if sc.precision is None else f"{sc.precision:.2f}"
+                rc = "-" if sc.recall is None else f"{sc.recall:.2f}"
+                coll = ", ".join(
+                    f"{k} ({v})" for k, v in sorted(sc.collisions.items(), key=lambda kv: (-kv[1], kv[0]))[:3]
+                )
+                click.echo(f"{sc.name:<{width}}  {sc.cases:>5}  {pr:>9}  {rc:>6}  {coll or '-'}")
+            wrong = [(sc.name, c) for sc in report.skills for c in sc.confusions]
+            if wrong:
+                click.echo("")
+                click.echo(f"confusions ({len(wrong)}):")
+                for skill, c in wrong:
+                    if c["should_trigger"]:
+                        click.echo(f"  {skill}: missed {c['query']!r} (taken by {c['taken_by'] or 'no skill'})")
+                    else:
+                        click.echo(f"  {skill}: fired on {c['query']!r} (rank {c['rank']}, should not)")
+    for p in problems:
+        click.echo(f"error {p['code']}: {p['message']}", err=True)
+    if problems:
+        sys.exit(EXIT_INVALID)

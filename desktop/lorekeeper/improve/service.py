@@ -14,6 +14,7 @@ from lorekeeper.improve.nightly import DEFAULT_DAYS, NightlyAnalysis, RunSummary
 from lorekeeper.improve.proposals import ProposalService
 from lorekeeper.improve.sage import SageService, sage_provider
 from lorekeeper.improve.suggest import SuggestService
+from lorekeeper.improve.trigger_cases import TriggerCaseService
 from lorekeeper.learnings.service import LearningService
 from lorekeeper.llm.service import LLMService
 from lorekeeper.quality.tracker import QualityTracker
@@ -51,6 +52,7 @@ class ImproveService:
             bench=self.bench,
         )
         self.suggest = SuggestService(skills, llm, self.proposals)  # `skills suggest`: router words
+        self.trigger_cases = TriggerCaseService(skills, llm)  # `skills suggest --triggers`: trigger cases
         # the skill generator (issue 14): a new skill from an extraction goal, as a benchmarked proposal
         self.generator = (
             SkillGenerator(store=store, skills=skills, llm=llm, ask=ask, proposals=self.proposals, bench=self.bench)

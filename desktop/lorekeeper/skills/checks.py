@@ -23,6 +23,7 @@ from lorekeeper.jobs import Progress
 from lorekeeper.skills.files import Limits
 from lorekeeper.skills.sources import SkillSource
 from lorekeeper.skills.spec import SKILL_FILE, SkillDoc, check_skill_dir, name_errors, parse_skill_md
+from lorekeeper.skills.triggers import parse_cases, trigger_file
 
 _NAME_LINE = re.compile(r"^(name[ \t]*:[ \t]*)(.*?)([ \t]*)(\r?)$", re.MULTILINE)
 
@@ -118,6 +119,7 @@ def check_source_steps(
             out.folder_renames.append({"from": old, "to": folder, "path": found.display})
         try:
             rules = doc.rules()
+            _check_triggers(doc, found.display)
         except LorekeeperError as exc:
             out.refuse(found.display, [exc])
             continue
@@ -139,6 +141,14 @@ def check_source_steps(
     if out.duplicates:
         out.docs = [(d, w) for d, w in out.docs if d.name not in out.duplicates]
     return out
+
+
+def _check_triggers(doc: SkillDoc, shown: str) -> None:
+    """A trigger file that does not parse refuses the skill (as the trigger eval would fail on it)."""
+    files = {f.path: f for f in doc.files or ()}
+    path = trigger_file(list(files))
+    if path is not None:
+        parse_cases(doc.blobs.get(files[path].sha256, b""), file=f"{shown}/{path}")
 
 
 def group_warnings(warnings: Iterable[Mapping[str, object]], *, examples: int = 3) -> list[dict[str, object]]:

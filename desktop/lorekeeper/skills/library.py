@@ -49,6 +49,7 @@ from lorekeeper.skills.spec import (
     split_terms,
     validate_name,
 )
+from lorekeeper.skills.triggers import TRIGGER_FILES, TriggerCase, dump_cases, parse_cases, trigger_file
 from lorekeeper.store.engine import Store
 from lorekeeper.store.models import (
     GLOBAL,
@@ -413,6 +414,43 @@ class SkillLibrary:
     def rules(self, name: str, project: str | None = None) -> RuleSet:
         return self.get(name, project).rules()
 
+    def trigger_cases(
+        self, project: str | None = None, name: str | None = None
+    ) -> tuple[dict[str, builtins.list[TriggerCase]], builtins.list[dict[str, object]]]:
+        """The trigger cases of every skill `project` sees that carries a trigger file (issue 27
+        d2), or of `name` only: (name -> cases, problems: a file that does not parse)."""
+        visible = {i.name: i for i in self.list(project=project or GLOBAL)}
+        if name is not None and name not in visible:
+            raise NotFoundError(f"no skill named {name!r}" + (f" in project {project}" if project else ""))
+        ids = {i.id: i.name for i in visible.values() if name is None or i.name == name}
+        with self.store.session() as s:
+            holders = {
+                sk_id
+                for (sk_id,) in s.execute(
+                    select(Skill.id)
+                    .join(
+                        SkillVersion,
+                        (SkillVersion.skill_id == Skill.id) & (SkillVersion.version == Skill.current_version),
+                    )
+                    .join(SkillVersionFile, SkillVersionFile.version_id == SkillVersion.id)
+                    .where(SkillVersionFile.path.in_(TRIGGER_FILES), Skill.id.in_(builtins.list(ids)))
+                )
+            }
+        cases: dict[str, builtins.list[TriggerCase]] = {}
+        problems: builtins.list[dict[str, object]] = []
+        for sk_id in sorted(holders, key=lambda i: ids[i]):
+            skill = ids[sk_id]
+            v = self.get(skill, project)
+            path = trigger_file([f.path for f in v.files])
+            if path is None:
+                continue
+            data = self.version_files(v, main=False)[path][0]
+            try:
+                cases[skill] = parse_cases(data, file=f"{skill}/{path}")
+            except LorekeeperError as exc:
+                problems.append(exc.to_dict())
+        return cases, problems
+
     def routable(self, project: str | None = None) -> builtins.list[RoutableSkill]:
         """What the router scores for a project: globals, with that project's forks in their place."""
         return [
@@ -499,6 +537,7 @@ class SkillLibrary:
         event: str,
         extra: dict[str, object] | None = None,
         files: Sequence[SkillFile] | None = None,
+        blobs: dict[str, bytes] | None = None,
     ) -> SkillVersionInfo:
         project = validate_project(project)
         doc = parse_skill_md(content, file=f"{name}/{SKILL_FILE}", max_bytes=self.limits.max_file)
@@ -514,7 +553,7 @@ class SkillLibrary:
             parse_rules_text(evals, file=f"{name}/{evals_filename(name)}")
         before = self._current_number(name, project)
         if files is not None:
-            doc = _with_files(doc, files, {})
+            doc = _with_files(doc, files, blobs or {})
         # the version and its signed event: one transaction (issue 24); the folder after the commit
         with self.store.write() as tx:
             info = self._write_version(doc, evals, project, message or "edited", author or _author())
@@ -536,6 +575,31 @@ class SkillLibrary:
                 )
             self.store.after_commit(tx, lambda: self.export_after_commit([(name, project)]))
         return info
+
+    def set_trigger_cases(
+        self, name: str, project: str | None, cases: Sequence[TriggerCase], message: str = ""
+    ) -> SkillVersionInfo:
+        """A new version whose trigger file holds `cases` (the skill's other files unchanged): a
+        signed `skill_saved` event, as any edit."""
+        scope = self.resolve_scope(name, project)
+        cur = self.get(name, scope or None)
+        path = trigger_file([f.path for f in cur.files]) or TRIGGER_FILES[0]
+        data = dump_cases(cases).encode("utf-8")
+        parse_cases(data, file=f"{name}/{path}")
+        sha = hashlib.sha256(data).hexdigest()
+        files = sorted([f for f in cur.files if f.path != path] + [SkillFile(path, sha, 0o644, len(data))])
+        return self._save(
+            name,
+            scope,
+            cur.content,
+            cur.evals,
+            message or f"trigger cases ({len(cases)})",
+            None,
+            event="skill_saved",
+            extra={"trigger_cases": len(cases)},
+            files=files,
+            blobs={sha: data},
+        )
 
     def set_rules(
         self, name: str, project: str | None, rules: builtins.list[dict[str, Any]], message: str = ""

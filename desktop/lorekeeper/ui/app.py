@@ -398,6 +398,14 @@ def render_screenshots(window: MainWindow, out_dir: Path, size: tuple[int, int] 
         if not window.grab().save(str(path)):
             raise OSError(f"cannot write {path}")
         written.append(path)
+        for suffix, show in panel.more_showcases():
+            show()
+            for _ in range(5):
+                app.processEvents()
+            path = out_dir / f"{panel_id}-{suffix}.png"
+            if not window.grab().save(str(path)):
+                raise OSError(f"cannot write {path}")
+            written.append(path)
     return written
 
 

@@ -7,6 +7,7 @@ from typing import Any
 from PySide6.QtCore import Qt
 
 from lorekeeper.skills.router import RouteMatch
+from lorekeeper.skills.triggers import SkillTriggerScore
 from lorekeeper.ui.models.base import RowsModel
 from lorekeeper.ui.theme import color
 
@@ -42,4 +43,48 @@ class RouteTableModel(RowsModel[RouteMatch]):
             return int(Qt.AlignmentFlag.AlignCenter)
         if role == Qt.ItemDataRole.ToolTipRole and column == self.COL_SKILL:
             return item.description
+        return None
+
+
+def _rate(value: float | None) -> str:
+    return "—" if value is None else f"{value * 100:.1f}%"
+
+
+class TriggerTableModel(RowsModel[SkillTriggerScore]):
+    """One row per skill with trigger cases: how the router does on them."""
+
+    COL_SKILL, COL_CASES, COL_PRECISION, COL_RECALL, COL_COLLISIONS = range(5)
+    HEADERS = ("Skill", "Cases", "Precision", "Recall", "Collisions (other skills firing on its cases)")
+    SORTABLE = (0, 1, 2, 3)
+
+    def sort_value(self, item: SkillTriggerScore, column: int) -> Any:
+        if column == self.COL_PRECISION:
+            return item.precision
+        if column == self.COL_RECALL:
+            return item.recall
+        return super().sort_value(item, column)
+
+    def cell(self, item: SkillTriggerScore, column: int, role: int) -> Any:
+        if role == Qt.ItemDataRole.DisplayRole:
+            if column == self.COL_SKILL:
+                return item.name
+            if column == self.COL_CASES:
+                return item.cases
+            if column == self.COL_PRECISION:
+                return _rate(item.precision)
+            if column == self.COL_RECALL:
+                return _rate(item.recall)
+            if column == self.COL_COLLISIONS:
+                top = sorted(item.collisions.items(), key=lambda kv: (-kv[1], kv[0]))[:4]
+                return ", ".join(f"{k} ({v})" for k, v in top) or "—"
+        if role == Qt.ItemDataRole.ForegroundRole and column in (self.COL_PRECISION, self.COL_RECALL):
+            value = item.precision if column == self.COL_PRECISION else item.recall
+            if value is not None and value < 0.8:
+                return color("trigger") if value >= 0.5 else color("fail")
+        if role == Qt.ItemDataRole.TextAlignmentRole and column in (
+            self.COL_CASES,
+            self.COL_PRECISION,
+            self.COL_RECALL,
+        ):
+            return int(Qt.AlignmentFlag.AlignCenter)
         return None

@@ -53,6 +53,11 @@ class Panel(QWidget):
     def showcase(self) -> None:
         """Put a representative example on screen (screenshot mode); default: nothing to add."""
 
+    def more_showcases(self) -> list[tuple[str, Callable[[], object]]]:
+        """Other views of the panel worth a screenshot of their own (another tab): (suffix, the
+        call that puts it on screen); `--screenshot` saves each as `<panel>-<suffix>.png`."""
+        return []
+
     def cheatsheet_rows(self) -> list[tuple[str, str]]:
         """(keys, what they do) for the F1 cheat-sheet: the panel module's `SHORTCUTS` table if it
         has one, then every QShortcut under the panel whose `whatsThis` says what it does. A panel

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import html
 import re
+from collections.abc import Callable
 
 from PySide6.QtCore import Qt, Slot
 from PySide6.QtGui import QGuiApplication
@@ -17,13 +18,15 @@ from PySide6.QtWidgets import (
     QSpinBox,
     QSplitter,
     QTableView,
+    QTabWidget,
     QTextBrowser,
     QVBoxLayout,
     QWidget,
 )
 
 from lorekeeper.skills.router import DEFAULT_TOP, RouteResult, normalise
-from lorekeeper.ui.models.route import RouteTableModel
+from lorekeeper.skills.triggers import TRIGGER_FILES, SkillTriggerScore, TriggerReport, evaluate_steps
+from lorekeeper.ui.models.route import RouteTableModel, TriggerTableModel
 from lorekeeper.ui.panels.base import AppContext, Panel
 from lorekeeper.ui.theme import color
 from lorekeeper.ui.widgets import Debouncer, EmptyState, label, mono_font, setup_table
@@ -77,14 +80,17 @@ class RouterPanel(Panel):
 
         title = label("Router", "panelTitle")
         subtitle = label(
-            "Which skills would a message call for? Score = 2 × triggers matched + 1 × keywords matched. "
-            "Advisory only: the router never hides a skill.",
+            "Which skills would a message call for, and why? Advisory only: the router never hides a skill.",
             "panelSubtitle",
             wrap=True,
         )
+        subtitle.setToolTip(
+            "Score = 2 × triggers matched + 1 × keywords matched. In a library where some skills carry no "
+            "router words, both kinds are ranked on one calibrated scale (route --json shows the parts)."
+        )
         self.message = QPlainTextEdit()
         self.message.setPlaceholderText("Type or paste a message to an agent, e.g. “review this PR and write tests”")
-        self.message.setFixedHeight(96)
+        self.message.setFixedHeight(72)
         self.project = QComboBox()
         self.project.setMinimumWidth(200)
         self.top = QSpinBox()
@@ -157,14 +163,23 @@ class RouterPanel(Panel):
         split.addWidget(hint_box)
         split.setSizes([480, 220])
 
+        route_tab = QWidget()
+        rl = QVBoxLayout(route_tab)
+        rl.setContentsMargins(0, 8, 0, 0)
+        rl.addWidget(label("Message", "sectionTitle"))
+        rl.addWidget(self.message)
+        rl.addLayout(opts)
+        rl.addWidget(split, 1)
+
+        self.tabs = QTabWidget()
+        self.tabs.addTab(route_tab, "Route a message")
+        self.tabs.addTab(self._trigger_tab(), "Trigger evals")
+
         layout = QVBoxLayout(self)
         layout.setContentsMargins(20, 16, 20, 12)
         layout.addWidget(title)
         layout.addWidget(subtitle)
-        layout.addWidget(label("Message", "sectionTitle"))
-        layout.addWidget(self.message)
-        layout.addLayout(opts)
-        layout.addWidget(split, 1)
+        layout.addWidget(self.tabs, 1)
 
         self.debounce = Debouncer(150, self.route_now, self)
         self.message.textChanged.connect(self.debounce.poke)
@@ -172,6 +187,118 @@ class RouterPanel(Panel):
         self.project.currentIndexChanged.connect(self.debounce.poke)
         ctx.bus.skills_changed.connect(self.refresh)
         self.refresh()
+
+    # ------------------------------------------------------------------ trigger evals (issue 27 d2)
+    def _trigger_tab(self) -> QWidget:
+        self.trigger_report: TriggerReport | None = None
+        self.run_triggers = QPushButton("Run trigger evals")
+        self.run_triggers.setToolTip(
+            "Route every skill's trigger cases over the whole library (the project chosen in the other tab) "
+            "and score each skill: does it fire on its cases, and only on them?"
+        )
+        self.run_triggers.clicked.connect(self.run_trigger_evals)
+        self.trigger_summary = label("", "hintText")
+        head = QHBoxLayout()
+        head.addWidget(self.run_triggers)
+        head.addSpacing(12)
+        head.addWidget(self.trigger_summary, 1)
+
+        self.trigger_model = TriggerTableModel(self)
+        self.trigger_table = QTableView()
+        self.trigger_table.setModel(self.trigger_model)
+        setup_table(self.trigger_table)
+        th = self.trigger_table.horizontalHeader()
+        th.setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
+        th.setStretchLastSection(True)
+        for col, width in ((0, 200), (1, 60), (2, 80), (3, 80)):
+            self.trigger_table.setColumnWidth(col, width)
+        self.trigger_table.selectionModel().currentRowChanged.connect(lambda *_: self._show_confusions())
+        self.trigger_results = EmptyState(
+            self.trigger_table,
+            f"No trigger evals run yet. A skill's trigger cases live in {TRIGGER_FILES[0]} in its folder "
+            '([{"query": "...", "should_trigger": true}, ...], skill-creator\'s shape); '
+            "`lorekeeper skills suggest NAME --triggers` writes them from its description and history.",
+        )
+        self.trigger_results.set_empty(True)
+        self.confusions = QTextBrowser()
+        self.confusions.setPlaceholderText("Select a skill: its confusions and collisions appear here.")
+
+        split = QSplitter(Qt.Orientation.Vertical)
+        split.addWidget(self.trigger_results)
+        split.addWidget(self.confusions)
+        split.setSizes([320, 200])
+        tab = QWidget()
+        tl = QVBoxLayout(tab)
+        tl.setContentsMargins(0, 8, 0, 0)
+        tl.addLayout(head)
+        tl.addWidget(split, 1)
+        return tab
+
+    @Slot()
+    def run_trigger_evals(self) -> None:
+        ws, project, top = self.ws, self.project.currentData() or None, self.top.value()
+
+        def job():
+            cases, problems = ws.skills.trigger_cases(project)
+            router = ws.router(project)
+            report = yield from evaluate_steps(cases, lambda q: router.route(q, top=top), top=top)
+            return report, problems
+
+        self.run_triggers.setEnabled(False)
+        self.trigger_summary.setText("Routing the trigger cases…")
+        run_task(
+            job,
+            name="Trigger evals",
+            key=(self, "triggers"),
+            on_result=self._show_triggers,
+            on_error=lambda exc: self.trigger_summary.setText(f"Trigger evals failed: {exc}"),
+            on_finished=lambda: self.run_triggers.setEnabled(True),
+        )
+
+    def _show_triggers(self, outcome: tuple[TriggerReport, list[dict[str, object]]]) -> None:
+        report, problems = outcome
+        self.trigger_report = report
+        self.trigger_model.set_rows(list(report.skills))
+        self.trigger_results.set_empty(
+            not report.skills, f"No skill has trigger cases ({' or '.join(TRIGGER_FILES)} in its folder)."
+        )
+        cases = sum(s.cases for s in report.skills)
+        wrong = sum(len(s.confusions) for s in report.skills)
+        text = f"{len(report.skills)} skills, {cases} cases, {wrong} confusions (a skill fires when it is in the top {report.top})"
+        if problems:
+            text += f"; {len(problems)} trigger file(s) do not parse: {problems[0]['message']}"
+        self.trigger_summary.setText(text)
+        if report.skills:
+            self.trigger_table.selectRow(0)
+        self._show_confusions()
+
+    def _show_confusions(self) -> None:
+        idx = self.trigger_table.currentIndex()
+        if not idx.isValid() or idx.row() >= len(self.trigger_model.rows):
+            self.confusions.setHtml("")
+            return
+        sc: SkillTriggerScore = self.trigger_model.rows[idx.row()]
+        parts = [
+            f"<b>{html.escape(sc.name)}</b>: {sc.tp} hit, {sc.fn} missed, {sc.fp} false, {sc.tn} rightly left alone"
+        ]
+        if sc.collisions:
+            top3 = sorted(sc.collisions.items(), key=lambda kv: (-kv[1], kv[0]))
+            parts.append(
+                "<b>Collisions</b> (also fire on its should-trigger cases): "
+                + ", ".join(f"{html.escape(k)} ({v})" for k, v in top3)
+            )
+        if sc.confusions:
+            items = []
+            for c in sc.confusions:
+                q = html.escape(str(c["query"]))
+                if c["should_trigger"]:
+                    items.append(f"<li>missed “{q}”: taken by {html.escape(str(c['taken_by'] or 'no skill'))}</li>")
+                else:
+                    items.append(f"<li>fired on “{q}” (rank {c['rank']}), should not</li>")
+            parts.append("<b>Confusions</b><ul>" + "".join(items) + "</ul>")
+        else:
+            parts.append("No confusion: every case answered as expected.")
+        self.confusions.setHtml("<br>".join(parts))
 
     def search_box(self) -> QPlainTextEdit:
         return self.message  # Ctrl+F: the message box is this panel's query
@@ -227,6 +354,13 @@ class RouterPanel(Panel):
     def copy_hint(self) -> None:
         QGuiApplication.clipboard().setText(self.hint.toPlainText())
         self.ctx.status("SKILLS_HINT copied to the clipboard")
+
+    def more_showcases(self) -> list[tuple[str, Callable[[], object]]]:
+        def triggers() -> None:
+            self.tabs.setCurrentIndex(1)
+            self.run_trigger_evals()
+
+        return [("triggers", triggers)]
 
     def showcase(self) -> None:
         if not self.message.toPlainText().strip():

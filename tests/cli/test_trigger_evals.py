@@ -1,0 +1,92 @@
+"""Issue 27 d2: trigger cases per skill (skill-creator's shape), stored with the skill's files and
+versions; `skills trigger-eval` scores the router on them over the whole library; `skills suggest
+--triggers` writes them from the description and the quality history."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from helpers.cli import run_lorekeeper
+from lorekeeper.skills.triggers import TriggerCase
+from lorekeeper.workspace import Workspace
+
+CASES = [
+    {"query": "please review this pull request before merge", "should_trigger": True},
+    {"query": "can you look over my diff and comment", "should_trigger": True},  # no router word: missed
+    {"query": "write a migration to add a column", "should_trigger": False},
+    {"query": "review the deploy plan for tonight", "should_trigger": False},  # "review": a false trigger
+]
+
+
+def _folder(tmp_path: Path, triggers: object, name: str = "code-review") -> Path:
+    src = tmp_path / "src" / name
+    src.mkdir(parents=True)
+    (src / "SKILL.md").write_text(
+        f"---\nname: {name}\ndescription: Reviews code changes and pull requests.\n"
+        'metadata:\n  triggers: "review, code review, review this PR"\n  keywords: "pull request, PR"\n---\n# Review\n',
+        encoding="utf-8",
+    )
+    (src / "triggers.json").write_text(json.dumps(triggers), encoding="utf-8")
+    return src
+
+
+def test_trigger_eval_scores_each_skill_with_its_confusions_and_collisions(workspace: Workspace, tmp_path: Path):
+    src = _folder(tmp_path, {"evals": CASES})  # the {"evals": [...]} shape
+    root = str(workspace.root)
+    workspace.close()
+    r = run_lorekeeper("skills", "import", str(src), "--on-conflict", "new-version", "--workspace", root, "--json")
+    assert r.returncode == 0 and json.loads(r.stdout)["updated"] == ["code-review"], r.stdout
+    out = run_lorekeeper("skills", "trigger-eval", "--workspace", root, "--json", "--top", "2")
+    assert out.returncode == 0, out.stderr
+    report = json.loads(out.stdout)
+    [sc] = report["skills"]
+    assert (sc["name"], sc["cases"], sc["tp"], sc["fn"], sc["fp"], sc["tn"]) == ("code-review", 4, 1, 1, 1, 1)
+    assert sc["precision"] == 0.5 and sc["recall"] == 0.5
+    missed = [c for c in sc["confusions"] if c["should_trigger"]]
+    assert missed[0]["query"] == CASES[1]["query"] and missed[0]["fired"] is False
+    false = [c for c in sc["confusions"] if not c["should_trigger"]]
+    assert false[0]["query"] == CASES[3]["query"] and false[0]["rank"] in (1, 2)
+    text = run_lorekeeper("skills", "trigger-eval", "code-review", "--workspace", root).stdout
+    assert "0.50" in text and "missed 'can you look over my diff and comment'" in text
+    # the cases are a file of the skill: exported, and kept per version
+    assert json.loads((Path(root) / "skills" / "code-review" / "triggers.json").read_text())["evals"] == CASES
+    nocases = run_lorekeeper("skills", "trigger-eval", "git-manager", "--workspace", root)
+    assert nocases.returncode == 3 and "has no trigger cases" in nocases.stderr
+
+
+def test_a_malformed_trigger_file_is_refused_by_validate_and_import_alike(workspace: Workspace, tmp_path: Path):
+    src = _folder(tmp_path, [{"query": "x", "should_trigger": "yes"}], name="my-review")
+    root = str(workspace.root)
+    workspace.close()
+    v = run_lorekeeper("skills", "validate", str(src.parent), "--json")
+    i = run_lorekeeper("skills", "import", str(src.parent), "--workspace", root, "--json")
+    assert v.returncode == 2 and i.returncode == 2
+    assert "should_trigger' must be true or false" in json.loads(v.stdout)["errors"][0]["message"]
+    assert json.loads(v.stdout)["errors"] == json.loads(i.stdout)["invalid"][0]["errors"]
+
+
+def test_suggest_triggers_writes_cases_from_history_and_description(workspace: Workspace):
+    answers = workspace.reflect.answers
+    assert answers is not None
+    for n, (message, ranked) in enumerate(
+        [
+            ("go over this PR for me", [("code-review", 2), ("git-manager", 1)]),  # code-review first
+            ("squash my last three commits", [("git-manager", 2), ("code-review", 1)]),  # a near miss
+            ("bump the lodash version", [("dependency-upgrade", 2)]),  # not about code-review at all
+        ]
+    ):
+        answers.record(f"i{n}", project=None, message=message, prompt="p", text="a", skills=ranked)
+    workspace.skills.set_trigger_cases("code-review", None, [TriggerCase("review my PR", True)])
+    before = workspace.skills.get("code-review").version
+    s = workspace.improve.trigger_cases.suggest("code-review", use_model=False)
+    assert s.cases[0] == TriggerCase("review my PR", True)  # existing cases kept first
+    added = {c.query: c.should_trigger for c in s.added}
+    assert added["go over this PR for me"] is True and added["squash my last three commits"] is False
+    assert "bump the lodash version" not in added
+    assert s.sources["history"] == 2 and s.sources.get("description", 0) >= 1
+    assert s.version == before + 1
+    cases, problems = workspace.skills.trigger_cases(None, "code-review")
+    assert not problems and len(cases["code-review"]) == len(s.cases)
+    again = workspace.improve.trigger_cases.suggest("code-review", use_model=False, write=False)
+    assert again.added == () and again.version is None  # nothing new: no new version
