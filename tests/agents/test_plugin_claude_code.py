@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import subprocess
 from typing import Any
 
@@ -98,6 +99,22 @@ def test_claude_code_installs_the_plugin_and_one_turn_gets_the_blocks(claude, de
 
     def run(*args: str, timeout: float = 60) -> subprocess.CompletedProcess[str]:
         return subprocess.run([*claude, *args], cwd=project, env=env, capture_output=True, text=True, timeout=timeout)
+
+    # Claude Code's own validator agrees with `--check`: both pass what `plugin build` wrote...
+    for folder in (market, market / "lorekeeper"):
+        valid = run("plugin", "validate", "--strict", str(folder))
+        assert valid.returncode == 0, valid.stdout + valid.stderr
+    # ...and both refuse a hook event Claude Code does not know
+    broken = tmp_path / "broken"
+    shutil.copytree(market, broken)
+    hooks_file = broken / "lorekeeper" / "hooks" / "hooks.json"
+    hooks = json.loads(hooks_file.read_text(encoding="utf-8"))
+    hooks["hooks"]["OnTuesday"] = hooks["hooks"].pop("Stop")
+    hooks_file.write_text(json.dumps(hooks), encoding="utf-8")
+    refused = run("plugin", "validate", str(broken / "lorekeeper"))
+    assert refused.returncode == 1 and "OnTuesday" in refused.stdout + refused.stderr
+    ours = run_lorekeeper("plugin", "build", str(broken), "--check", "--json")
+    assert ours.returncode == 1 and any("OnTuesday" in e for e in json.loads(ours.stdout)["errors"])
 
     # the documented team install: add the marketplace, install the plugin from it
     added = run("plugin", "marketplace", "add", str(market))

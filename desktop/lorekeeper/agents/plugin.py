@@ -37,7 +37,7 @@ LAUNCHER = "scripts/lorekeeper"
 KEBAB = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")
 SEMVER = re.compile(r"^\d+\.\d+\.\d+(?:[-+][0-9A-Za-z.-]+)?$")
 #: the hook events Claude Code knows (hooks reference; the list Claude Code 2.1.197 validates
-#: against). An event outside it is a warning, not an error: newer versions add events.
+#: against: `claude plugin validate` refuses any other key, "Invalid key in record").
 HOOK_EVENTS = frozenset(
     [
         "PreToolUse",
@@ -299,7 +299,7 @@ def _check_hooks(data: dict[str, Any], plugin: Path, r: CheckResult) -> None:
         return
     for event, groups in hooks.items():
         if event not in HOOK_EVENTS:
-            r.warnings.append(f"{path}: hook event {event!r} is not one this check knows (a newer Claude Code?)")
+            r.errors.append(f"{path}: {event!r} is not a hook event Claude Code knows")
         if not isinstance(groups, list):
             r.errors.append(f"{path}: hooks.{event} must be a list of matcher groups")
             continue
@@ -316,7 +316,7 @@ def _check_hooks(data: dict[str, Any], plugin: Path, r: CheckResult) -> None:
                     r.errors.append(f"{w}: a hook is an object with a `type`")
                     continue
                 if hook["type"] not in HOOK_TYPES:
-                    r.warnings.append(f"{w}: hook type {hook['type']!r} is not one of {sorted(HOOK_TYPES)}")
+                    r.errors.append(f"{w}: hook type {hook['type']!r} is not one of {sorted(HOOK_TYPES)}")
                 timeout = hook.get("timeout")
                 if timeout is not None and (
                     isinstance(timeout, bool) or not isinstance(timeout, int | float) or timeout <= 0
@@ -374,7 +374,7 @@ def _check_skills(plugin: Path, r: CheckResult) -> None:
         r.errors.extend(f"skills/{folder.name}: {e}" for e in spec.errors)
 
 
-def _check_plugin(plugin: Path, entry_name: str, r: CheckResult) -> None:
+def _check_plugin(plugin: Path, entry_name: str, entry_version: object, r: CheckResult) -> None:
     meta = plugin / ".claude-plugin"
     manifest = _load(meta / "plugin.json", r.errors) if (meta / "plugin.json").exists() else None
     if manifest is not None:  # the manifest is optional; when there, its fields are checked
@@ -384,8 +384,14 @@ def _check_plugin(plugin: Path, entry_name: str, r: CheckResult) -> None:
         elif name != entry_name:
             r.errors.append(f"plugin.json name {name!r} differs from the marketplace entry {entry_name!r}")
         version = manifest.get("version")
-        if version is not None and (not isinstance(version, str) or not SEMVER.match(version)):
-            r.errors.append(f"plugin.json: `version` must be semantic (1.2.3), got {version!r}")
+        if version is not None and not isinstance(version, str):
+            r.errors.append(f"plugin.json: `version` must be a string, got {version!r}")
+        elif version is not None and not SEMVER.match(version):  # documented as semver; Claude Code takes any
+            r.warnings.append(f"plugin.json: `version` should be semantic (1.2.3), got {version!r}")
+        if isinstance(version, str) and isinstance(entry_version, str) and version != entry_version:
+            r.warnings.append(
+                f"plugin.json version {version!r} differs from the marketplace entry's {entry_version!r} (plugin.json wins)"
+            )
         for key in ("description", "homepage", "repository", "license"):
             if key in manifest and not isinstance(manifest[key], str):
                 r.errors.append(f"plugin.json: `{key}` must be a string")
@@ -449,7 +455,7 @@ def check(directory: Path) -> CheckResult:
             elif not plugin.is_dir():
                 r.errors.append(f"{where}.source: {source} is not a folder")
             else:
-                _check_plugin(plugin, entry["name"], r)
+                _check_plugin(plugin, entry["name"], entry.get("version"), r)
         elif isinstance(source, dict) and isinstance(source.get("source"), str):
             r.warnings.append(f"{where}: a {source['source']!r} source is fetched by Claude Code, not checked here")
         else:
