@@ -200,3 +200,16 @@ def test_build_never_overwrites_another_marketplace(workspace, tmp_path):
     r = _build(workspace, tmp_path / "p", "--project", "nosuch")  # a typo would ship the globals only
     assert r.returncode == 3 and json.loads(r.stdout)["error"]["code"] == "ERR_NOT_FOUND"
     assert not (tmp_path / "p").exists()
+
+
+def test_a_large_library_is_shipped_with_a_warning_about_claude_codes_context(workspace, tmp_path, monkeypatch):
+    from lorekeeper.agents import plugin
+
+    monkeypatch.setattr(plugin, "MANY_SKILLS", 5)  # 200 in use; the starter library has 12
+    r = _build(workspace, tmp_path / "market")
+    assert r.returncode == 0, r.stderr
+    report = json.loads(r.stdout)
+    assert len(report["skills"]) == 12
+    assert any(w.startswith("12 skills: Claude Code lists each plugin skill") for w in report["warnings"])
+    plain = run_lorekeeper("--workspace", str(workspace.root), "plugin", "build", str(tmp_path / "m2"))
+    assert "warning: 12 skills" in plain.stdout and "--no-skills" in plain.stdout

@@ -77,6 +77,9 @@ HOOK_TYPES = frozenset({"command", "http", "mcp_tool", "prompt", "agent"})
 #: component folders that belong at the plugin root, never inside .claude-plugin/
 COMPONENT_DIRS = ("commands", "agents", "skills", "hooks", "output-styles", "monitors", "bin")
 JSON_LIMIT = 4 * 1024 * 1024
+#: above this many skills, `build` warns: Claude Code lists every plugin skill by name in each
+#: session's context (measured with 2.1.197: 1,000 skills put about 25 KB of names in every request)
+MANY_SKILLS = 200
 
 
 def _dump(path: Path, data: dict[str, Any]) -> None:
@@ -235,7 +238,12 @@ def build(directory: Path, workspace: Any, project: str | None = None, *, skills
             ],
         },
     )
-    result = check(directory)
+    if len(chosen) > MANY_SKILLS:
+        warnings.append(
+            f"{len(chosen)} skills: Claude Code lists each plugin skill in every session's context "
+            f"(about {len(chosen) * 25 // 1000} KB per request); --no-skills leaves the choice to SKILLS_HINT"
+        )
+    result = check(directory, skills=False)  # the skills were checked above, before any write
     if not result.ok:  # what we wrote departs from the layout: a bug, never a plugin handed out silently
         raise RuntimeError("the plugin just written does not pass its check: " + "; ".join(result.errors))
     return {
@@ -374,7 +382,7 @@ def _check_skills(plugin: Path, r: CheckResult) -> None:
         r.errors.extend(f"skills/{folder.name}: {e}" for e in spec.errors)
 
 
-def _check_plugin(plugin: Path, entry_name: str, entry_version: object, r: CheckResult) -> None:
+def _check_plugin(plugin: Path, entry_name: str, entry_version: object, r: CheckResult, *, skills: bool) -> None:
     meta = plugin / ".claude-plugin"
     manifest = _load(meta / "plugin.json", r.errors) if (meta / "plugin.json").exists() else None
     if manifest is not None:  # the manifest is optional; when there, its fields are checked
@@ -414,12 +422,13 @@ def _check_plugin(plugin: Path, entry_name: str, entry_version: object, r: Check
         mcp = _load(plugin / ".mcp.json", r.errors)
         if mcp is not None:
             _check_mcp(mcp, plugin, r)
-    if (plugin / "skills").is_dir():
+    if skills and (plugin / "skills").is_dir():
         _check_skills(plugin, r)
 
 
-def check(directory: Path) -> CheckResult:
-    """Every way `directory` departs from Claude Code's documented marketplace + plugin layout."""
+def check(directory: Path, *, skills: bool = True) -> CheckResult:
+    """Every way `directory` departs from Claude Code's documented marketplace + plugin layout
+    (`skills=False`: the SKILL.md files are not parsed again)."""
     r = CheckResult()
     market = _load(directory / ".claude-plugin" / "marketplace.json", r.errors)
     if market is None:
@@ -455,7 +464,7 @@ def check(directory: Path) -> CheckResult:
             elif not plugin.is_dir():
                 r.errors.append(f"{where}.source: {source} is not a folder")
             else:
-                _check_plugin(plugin, entry["name"], entry.get("version"), r)
+                _check_plugin(plugin, entry["name"], entry.get("version"), r, skills=skills)
         elif isinstance(source, dict) and isinstance(source.get("source"), str):
             r.warnings.append(f"{where}: a {source['source']!r} source is fetched by Claude Code, not checked here")
         else:
