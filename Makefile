@@ -6,7 +6,7 @@ DEMO   ?= $(CURDIR)/.demo-workspace
 # No offscreen default: on a machine without a display `make run` says so (tests, screenshots and
 # dist-check set QT_QPA_PLATFORM=offscreen themselves).
 
-.PHONY: run test lint setup bench screenshots clean dist dist-check
+.PHONY: run test lint setup bench screenshots clean dist dist-check claude-code
 
 $(VENV)/.installed: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -34,6 +34,12 @@ PYTEST_ARGS ?= -n auto --dist loadfile
 test: setup
 	QT_QPA_PLATFORM=offscreen $(PY) -m pytest -q $(PYTEST_ARGS) -m "not serial"
 	QT_QPA_PLATFORM=offscreen $(PY) -m pytest -q -p no:xdist -m serial
+
+## make claude-code: install the real Claude Code CLI (npm, scripts disabled) into
+## ~/.cache/lorekeeper-tests/claude-code ($LOREKEEPER_TEST_CACHE) for the plugin's end-to-end test;
+## `make test` installs it too when it is missing (LOREKEEPER_TEST_NO_NPM=1: skip instead).
+claude-code:
+	$(PYTHON) tests/helpers/claude_code.py
 
 ## make lint: the house rules a clean checkout must pass (CI runs it before the tests);
 ## mypy reads [tool.mypy] in pyproject.toml (strict on the Qt-free packages, lighter on ui/)

@@ -210,7 +210,7 @@ class FakeAnthropic(FakeServer):
         b = self.behaviour
         if b.delay:
             time.sleep(b.delay)
-        if h.path.rstrip("/") != "/v1/messages":
+        if h.path.split("?")[0].rstrip("/") != "/v1/messages":  # Claude Code adds ?beta=true
             h._json(404, {"type": "error", "error": {"type": "not_found_error", "message": f"no route {h.path}"}})  # type: ignore[attr-defined]
             return
         if self._next_fails():

@@ -44,6 +44,7 @@ COMMANDS = {
     "market": "lorekeeper.cli.market:market",
     "mcp": "lorekeeper.cli.mcp:mcp",
     "hooks": "lorekeeper.cli.hooks:hooks",
+    "plugin": "lorekeeper.cli.plugin:plugin",  # issue 26: a Claude Code plugin
     "ask": "lorekeeper.cli.ask:ask",
     # living memory (issue 12)
     "memory": "lorekeeper.cli.memory:memory",
@@ -87,6 +88,7 @@ SUMMARIES = {
     "market": "Marketplaces: add skill sources, search them, see a skill's fit for a project, install or fork.",
     "mcp": "The MCP server on stdio: skills, prompt, evals, feedback, context, facts and memory tools.",
     "hooks": "Agent hooks: Claude Code's UserPromptSubmit (context) and Stop (evals, quality) hooks.",
+    "plugin": "Claude Code plugin: hooks, MCP server and skills in one package a team installs from a marketplace.",
     "ask": "Answer QUESTION from the knowledge (skills, learnings, documents, facts) with numbered citations.",
     "memory": "Living memory: research notes, clarification summaries and learnings, indexed and searched.",
     "story": "Stories: the memory injected at their start, promotion and eviction when they close.",
