@@ -234,6 +234,7 @@ class Workspace:
         self.memory.verifier = verifier
         self.clarifications = ClarificationService(store, layout, audit_log, sanitizer_llm)
         self.reuse = ReuseService(store, self.learnings, audit_log=audit_log, verifier=verifier, lock=lock)
+        self.memory.learning_scores = self.reuse.live_scores  # issue 25 d5: learnings search, secondary sort
         counts = {
             k: int(config.get(f"memory.inject_{k}", n))
             for k, n in (("learnings", 5), ("notes", 3), ("clarifications", 3))

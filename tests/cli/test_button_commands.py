@@ -172,6 +172,20 @@ def test_fixit_records_the_learning_and_says_it_did_not_reask_without_a_model(wo
     assert cli(workspace, "fixit", "fedcba987654", "--rule", "x").returncode == 3
 
 
+def test_fixit_without_rule_saves_the_seeds_default_rule(workspace):
+    """Seed 000/001 pillar 3: Fix It adds `rule: "Fix requested for: <last response>"`; `--rule`
+    replaces it (issue 25 d5). A long answer is cut to an excerpt, as the Playground's dialog does."""
+    ia = an_answer(workspace)
+    r = cli(workspace, "fixit", ia, "--json")
+    assert r.returncode == 0, r.stderr
+    learning = json.loads(r.stdout)["learning"]
+    assert learning["rule"] == f"Fix requested for: {ANSWER_TEXT}" and learning["source"] == "fixit"
+    assert workspace.learnings.block("citadel-v2").text.endswith(f"- Fix requested for: {ANSWER_TEXT}")
+    long = workspace.reflect.check(workspace.reflect.prepare("review", "citadel-v2"), "word " * 300, model="fake:m")
+    rule = json.loads(cli(workspace, "fixit", long.interaction, "--json").stdout)["learning"]["rule"]
+    assert rule.startswith("Fix requested for: word word") and rule.endswith("\u2026") and len(rule) < 240
+
+
 def test_fixit_reask_sends_the_fix_request_with_the_new_learning(workspace, anthropic_server, monkeypatch):
     monkeypatch.setenv("ANTHROPIC_API_KEY", "sk-env")
     cli(workspace, "llm", "configure", "--provider", "anthropic", "--base-url", anthropic_server.url)

@@ -119,7 +119,10 @@ def test_verbatim_reaches_no_file_argv_or_log_and_the_summary_is_kept(workspace,
     assert len(done) == 1 and done[0]["seq"] > ev[0]["seq"] and done[0]["story"] == "PD-77"
     assert set(done[0]["content"]["data"]) == {"story_id", "subprocess_name", "duration_ms", "success", "intent_sig"}
     assert done[0]["content"]["data"]["success"] is True and done[0]["content"]["data"]["intent_sig"] == ev[0]["sig"]
-    hits = ws.memory.search("invoice export ledger", "clarifications", filters=None, top=3)
+    from lorekeeper.memory.indexes import Filters
+
+    flt = Filters.of(domain="billing", project="backend")  # a clarification search is per domain and project
+    hits = ws.memory.search("invoice export ledger", "clarifications", filters=flt, top=3)
     assert [h.doc.key for h in hits] == ["PD-77"]
 
 

@@ -221,10 +221,16 @@ def build_server(ws: Workspace, default_project: str | None = None) -> MCPServer
         trace: Annotated[
             str | None, Field(description="A story id: the query and results are signed in its trace first.")
         ] = None,
+        min_score: Annotated[
+            float | None, Field(ge=0, le=1, description="Learnings: only those with a reuse score at least this.")
+        ] = None,
     ) -> dict[str, Any]:
         """Search the living memory (research notes, clarification summaries, learnings): BM25 and
-        vectors fused by reciprocal rank fusion. Same JSON as `lorekeeper memory search QUERY --json`."""
-        return call(lambda: tools.memory_search(query, corpus, impact, verdict, domain, project, top, mode, trace))
+        vectors fused by reciprocal rank fusion; learnings by relevance, then reuse score;
+        clarifications need a domain and a project. Same JSON as `lorekeeper memory search QUERY --json`."""
+        return call(
+            lambda: tools.memory_search(query, corpus, impact, verdict, domain, project, top, mode, trace, min_score)
+        )
 
     @server.tool(annotations=ToolAnnotations(read_only_hint=False, destructive_hint=False, open_world_hint=False))
     def story_start(

@@ -130,8 +130,9 @@ class AgentTools:
         top: int = 5,
         mode: str = "hybrid",
         trace: str | None = None,
+        min_score: float | None = None,
     ) -> dict[str, Any]:
-        """`lorekeeper memory search QUERY --corpus C [filters] [--top N] [--trace STORY] --json`;
+        """`lorekeeper memory search QUERY --corpus C [filters] [--min-score X] [--top N] [--trace STORY] --json`;
         with `trace` the query and its results are signed in the story's log before they return."""
         from lorekeeper.memory.indexes import Filters
         from lorekeeper.memory.layout import CORPORA, check_story_id
@@ -143,7 +144,9 @@ class AgentTools:
         story = check_story_id(trace) if trace else None
         if story:  # a traced search writes: fail closed before the search (issue 24), as the CLI
             ws.audit.check_writable()
-        hits = [h.to_dict() for h in ws.memory.search(query, corpus, filters=flt, top=top, mode=mode)]
+        hits = [
+            h.to_dict() for h in ws.memory.search(query, corpus, filters=flt, top=top, mode=mode, min_score=min_score)
+        ]
         if story:  # the trace is written before the results are returned (fail closed), as the CLI
             ws.audit.log.record(
                 "memory_search",
@@ -152,7 +155,8 @@ class AgentTools:
                     "query": query,
                     "corpus": corpus,
                     "mode": mode,
-                    "filters": {k: v for k, v in flt.__dict__.items() if v},
+                    "filters": {k: v for k, v in flt.__dict__.items() if v}
+                    | ({"min_score": min_score} if min_score is not None else {}),
                     "results": [h["id"] for h in hits],
                 },
                 story=story,

@@ -1,4 +1,4 @@
-"""`lorekeeper feedback up|down ANSWER` and `lorekeeper fixit ANSWER --rule TEXT`: the Playground's
+"""`lorekeeper feedback up|down ANSWER` and `lorekeeper fixit ANSWER [--rule TEXT]`: the Playground's
 thumbs and Fix It buttons for an answer the Playground or `llm ask` produced.
 
 ANSWER is the answer's id (`llm ask --json` prints it as `interaction`; the Playground shows it
@@ -92,18 +92,27 @@ def _skills(skills: tuple[str, ...]) -> str:
 
 @click.command("fixit")
 @_answer
-@click.option("--rule", required=True, help="The correction, as a rule every next prompt will carry.")
+@click.option(
+    "--rule",
+    default=None,
+    help="The correction, as a rule every next prompt will carry (default, as the seed: "
+    "'Fix requested for: <the answer>').",
+)
 @_project
 @click.option("--reask", is_flag=True, help="Send the fix request to the configured model at once (as the Playground).")
 @workspace_option
 @json_option
 @handle_errors
-def fixit(answer: str, rule: str, project: str | None, reask: bool, workspace_dir: Path | None, as_json: bool) -> None:
+def fixit(
+    answer: str, rule: str | None, project: str | None, reask: bool, workspace_dir: Path | None, as_json: bool
+) -> None:
     """Fix It for ANSWER: the correction becomes a learning (source fixit); --reask sends the fix request."""
+    from lorekeeper.reflect import fixit_rule
+
     with open_workspace(workspace_dir) as ws:
         a = ws.reflect.answer(answer, project)
         ws.audit.require_key()
-        learning = ws.reflect.save_fix(a, rule)
+        learning = ws.reflect.save_fix(a, fixit_rule(a.text) if rule is None else rule)
         fixed = None
         note = ""
         if reask:

@@ -185,6 +185,36 @@ def restore(ids: tuple[int, ...], workspace_dir: Path | None, as_json: bool) -> 
         click.echo(f"restored {len(infos)} learning(s): {', '.join(str(i.id) for i in infos)}")
 
 
+@learn.command("search")
+@click.argument("query")
+@click.option("--domain", default=None, help="Only this domain.")
+@click.option("--project", default=None, help="Only this project.")
+@click.option("--min-score", type=float, default=None, help="Only learnings with a reuse score at least this (0 to 1).")
+@click.option("--top", type=click.IntRange(min=1), default=5, show_default=True)
+@click.option("--mode", type=click.Choice(["hybrid", "bm25", "vector"]), default="hybrid", show_default=True)
+@click.option("--trace", "trace_story", default=None, help="Record the query and its results for STORY (signed).")
+@workspace_option
+@json_option
+@handle_errors
+def search(
+    query: str,
+    domain: str | None,
+    project: str | None,
+    min_score: float | None,
+    top: int,
+    mode: str,
+    trace_story: str | None,
+    workspace_dir: Path | None,
+    as_json: bool,
+) -> None:
+    """Search the learnings (seed 004 §5.3): by relevance, then reuse score; `memory search --corpus learnings`."""
+    from lorekeeper.cli.memory import run_search
+
+    run_search(
+        query, "learnings", None, None, domain, project, min_score, top, mode, trace_story, workspace_dir, as_json
+    )
+
+
 @learn.command("scores")
 @workspace_option
 @json_option

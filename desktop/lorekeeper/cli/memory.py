@@ -88,8 +88,11 @@ def status_cmd(workspace_dir: Path | None, as_json: bool) -> None:
 @click.option("--corpus", type=click.Choice(CORPORA), default="notes", show_default=True)
 @click.option("--impact", default=None, help="fort | modere | faible (notes).")
 @click.option("--verdict", default=None, help="signal | bruit | veille (notes).")
-@click.option("--domain", default=None)
-@click.option("--project", default=None)
+@click.option("--domain", default=None, help="Only this domain (required with --corpus clarifications).")
+@click.option("--project", default=None, help="Only this project (required with --corpus clarifications).")
+@click.option(
+    "--min-score", type=float, default=None, help="Learnings: only those with a reuse score at least this (0 to 1)."
+)
 @click.option("--top", type=click.IntRange(min=1), default=5, show_default=True)
 @click.option("--mode", type=click.Choice(["hybrid", "bm25", "vector"]), default="hybrid", show_default=True)
 @click.option("--trace", "trace_story", default=None, help="Record the query and its results for STORY (signed).")
@@ -103,13 +106,35 @@ def search_cmd(
     verdict: str | None,
     domain: str | None,
     project: str | None,
+    min_score: float | None,
     top: int,
     mode: str,
     trace_story: str | None,
     workspace_dir: Path | None,
     as_json: bool,
 ) -> None:
-    """Search a corpus: BM25 and vectors fused by reciprocal rank fusion, with filters."""
+    """Search a corpus: BM25 and vectors fused by reciprocal rank fusion, with filters. Learnings
+    come by relevance, then reuse score; clarifications need --domain and --project."""
+    run_search(
+        query, corpus, impact, verdict, domain, project, min_score, top, mode, trace_story, workspace_dir, as_json
+    )
+
+
+def run_search(
+    query: str,
+    corpus: str,
+    impact: str | None,
+    verdict: str | None,
+    domain: str | None,
+    project: str | None,
+    min_score: float | None,
+    top: int,
+    mode: str,
+    trace_story: str | None,
+    workspace_dir: Path | None,
+    as_json: bool,
+) -> None:
+    """`memory search` (and `learn search`, its learnings corpus)."""
     from lorekeeper.memory.indexes import Filters
     from lorekeeper.memory.layout import check_story_id
 
@@ -118,7 +143,9 @@ def search_cmd(
         story = check_story_id(trace_story) if trace_story else None
         if story:  # a traced search writes: no key or a broken chain, no search (not even an index build)
             ws.audit.check_writable()
-        hits = [h.to_dict() for h in ws.memory.search(query, corpus, filters=flt, top=top, mode=mode)]
+        hits = [
+            h.to_dict() for h in ws.memory.search(query, corpus, filters=flt, top=top, mode=mode, min_score=min_score)
+        ]
         if story:  # the trace is written before the results are shown (fail closed)
             ws.audit.log.record(
                 "memory_search",
@@ -127,7 +154,8 @@ def search_cmd(
                     "query": query,
                     "corpus": corpus,
                     "mode": mode,
-                    "filters": {k: v for k, v in flt.__dict__.items() if v},
+                    "filters": {k: v for k, v in flt.__dict__.items() if v}
+                    | ({"min_score": min_score} if min_score is not None else {}),
                     "results": [h["id"] for h in hits],
                 },
                 story=story,
@@ -138,4 +166,5 @@ def search_cmd(
     if not hits:
         click.echo("No results.")
     for h in hits:
-        click.echo(f"{h['score']:.4f}  {h['id']}  {h['title']}")
+        reuse = f"  reuse={h['reuse_score']:.4f}" if "reuse_score" in h else ""
+        click.echo(f"{h['score']:.4f}  {h['id']}  {h['title']}{reuse}")

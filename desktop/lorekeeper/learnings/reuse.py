@@ -5,7 +5,9 @@
   learning) and the SIGNED story rows (gate outcome). A row whose signature fails is ignored and
   reported (ERR_UNSIGNED_ENTRY), never counted. `injections` counts injection rows; `gate_go` the
   distinct stories it was injected into that passed their gate (GO); `domains` the distinct
-  domains of those injections.
+  domains of those injections where the learning is at home (its own domain; every domain once it
+  is global) or, for an injection on trial in another domain (issue 25 d5, see
+  `lorekeeper.memory.stories`), where that story passed its gate (GO).
 - Promotion: score >= 0.3 and domains >= 1 -> `domain`; score >= 0.6 and domains >= 2 -> `global`.
   Never a demotion. Each promotion is a signed `learning_promoted` event.
 - Eviction: an active learning with no injection and older than 8 weeks (56 days: at 56 days it
@@ -122,6 +124,9 @@ class ReuseService:
                 purpose="reuse score",
             )
             stories = {st.id: st for st in v.filter(s.scalars(select(Story)).all(), purpose="reuse score")}
+            home = {
+                lid: (dom, scope) for lid, dom, scope in s.execute(select(Learning.id, Learning.domain, Learning.scope))
+            }
         per: dict[int, list[MemoryInjection]] = {}
         for row in inj:
             try:
@@ -134,7 +139,10 @@ class ReuseService:
             if wanted is not None and lid not in wanted:
                 continue
             go = {r.story for r in rows if (st := stories.get(r.story)) is not None and st.gate == "GO"}
-            domains = {r.domain for r in rows if r.domain}
+            own, scope = home.get(lid, ("", "global"))
+            # a domain counts where the learning is at home (its own domain, or anywhere once
+            # global); an injection on trial in another domain counts once that story passed (GO)
+            domains = {r.domain for r in rows if r.domain and (scope == "global" or r.domain == own or r.story in go)}
             out[lid] = (len(rows), len(go), len(domains))
         return out
 

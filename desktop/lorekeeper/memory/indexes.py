@@ -86,9 +86,10 @@ class Hit:
     score: float
     bm25_rank: int | None
     vector_rank: int | None
+    reuse_score: float | None = None  # learnings: the reuse score (seed 004 B3), the secondary sort
 
     def to_dict(self) -> dict[str, Any]:
-        return {
+        out = {
             "id": self.doc.key,
             "title": self.doc.title,
             "score": round(self.score, 6),
@@ -97,6 +98,9 @@ class Hit:
             "vector_rank": self.vector_rank,
             **self.doc.fields,
         }
+        if self.reuse_score is not None:
+            out["reuse_score"] = self.reuse_score
+        return out
 
 
 class MemoryIndexes:
@@ -114,6 +118,8 @@ class MemoryIndexes:
         self._status: dict[str, tuple[tuple[object, ...], IndexStatus]] = {}
         self._positions: dict[str, tuple[int, dict[int, int]]] = {}
         self.verifier: Callable[[], Any] | None = None  # issue 24: set by the workspace (rows verified on read)
+        # issue 25 d5: learning id -> live reuse score, set by the workspace (the learnings search sorts on it)
+        self.learning_scores: Callable[[list[int]], dict[int, float]] | None = None
 
     # ------------------------------------------------------------------ pieces
     def embedder(self) -> Embedder:
@@ -233,34 +239,82 @@ class MemoryIndexes:
 
     # ------------------------------------------------------------------ search
     def search(
-        self, query: str, corpus: str, *, filters: Filters | None = None, top: int = DEFAULT_TOP, mode: str = "hybrid"
+        self,
+        query: str,
+        corpus: str,
+        *,
+        filters: Filters | None = None,
+        top: int = DEFAULT_TOP,
+        mode: str = "hybrid",
+        min_score: float | None = None,
     ) -> list[Hit]:
         """Top `top` documents of `corpus` for `query` among those the filters keep; `mode` is
-        hybrid (RRF of both), bm25 or vector."""
+        hybrid (RRF of both), bm25 or vector.
+
+        Seed 004 exactness (issue 25 d5): a clarification search needs a domain and a project
+        (§5.2); a learnings search sorts by relevance, then by reuse score (§5.3: within each
+        ranking and after the fusion, equal scores go to the higher reuse score), and
+        `min_score` keeps only the learnings whose reuse score is at least that (before `top`)."""
         if top < 1:
             raise InvalidInputError("--top must be at least 1")
         if mode not in ("hybrid", "bm25", "vector"):
             raise InvalidInputError(f"unknown search mode {mode!r}")
-        docs = self.docs(corpus)
         flt = filters or Filters()
-        allowed = [i for i, d in enumerate(docs) if flt.keep(d)]
+        if corpus == "clarifications" and not (flt.domain and flt.project):
+            raise InvalidInputError(
+                "a clarification search needs a domain and a project (--domain D --project P): past "
+                "decisions are searched within the story's own domain and project (seed 004 §5.2)"
+            )
+        if min_score is not None:
+            if corpus != "learnings":
+                raise InvalidInputError("--min-score is a learning's reuse score: use it with --corpus learnings")
+            if not 0.0 <= min_score <= 1.0:
+                raise InvalidInputError(f"--min-score {min_score} is not a reuse score: give a number from 0 to 1")
+        docs = self.docs(corpus)
+        reuse = self._reuse_scores(docs) if corpus == "learnings" else None
+        allowed = [
+            i
+            for i, d in enumerate(docs)
+            if flt.keep(d) and (min_score is None or reuse is None or reuse[i] >= min_score)
+        ]
         if not allowed or not query.strip():
             return []
         bm_rank: list[int] = []
         vec_rank: list[int] = []
         subset = None if len(allowed) == len(docs) else allowed  # no filter: no selector to build
         if mode in ("hybrid", "bm25"):
-            bm_rank = self._bm25_for(corpus, docs).rank(query, subset)
+            bm_rank = self._bm25_for(corpus, docs).rank(query, subset, tiebreak=reuse)
         if mode in ("hybrid", "vector"):
-            vec_rank = self.vector_rank(query, corpus, docs, subset)
+            vec_rank = self.vector_rank(query, corpus, docs, subset, tiebreak=reuse)
         from lorekeeper.memory.search import fuse
 
-        ranked = fuse(bm_rank, vec_rank, top)
-        return [Hit(docs[r.position], r.score, r.bm25_rank, r.vector_rank) for r in ranked]
+        if reuse is None:
+            ranked = fuse(bm_rank, vec_rank, top)
+            return [Hit(docs[r.position], r.score, r.bm25_rank, r.vector_rank) for r in ranked]
+        fused = fuse(bm_rank, vec_rank, len(docs))  # stable sort: equal scores and reuse keep their order
+        ranked = sorted(fused, key=lambda r: (-round(r.score, 9), -reuse[r.position]))[:top]
+        return [Hit(docs[r.position], r.score, r.bm25_rank, r.vector_rank, reuse[r.position]) for r in ranked]
 
-    def vector_rank(self, query: str, corpus: str, docs: list[Doc], allowed: list[int] | None) -> list[int]:
+    def _reuse_scores(self, docs: list[Doc]) -> list[float]:
+        """Each learning document's reuse score (4 decimals, as serialised), 0 when never injected."""
+        from lorekeeper.learnings.reuse import format_score
+
+        ids = [int(d.key) for d in docs]
+        live = self.learning_scores(ids) if self.learning_scores is not None and ids else {}
+        return [float(format_score(live.get(i, 0.0))) for i in ids]
+
+    def vector_rank(
+        self,
+        query: str,
+        corpus: str,
+        docs: list[Doc],
+        allowed: list[int] | None,
+        *,
+        tiebreak: list[float] | None = None,
+    ) -> list[int]:
         """Positions in `docs` of the nearest vectors (positive cosine), best first; `allowed`
-        restricts them (None: every document)."""
+        restricts them (None: every document); equal cosines (6 decimals) go to the larger
+        `tiebreak` value first."""
         import numpy as np
 
         self.ensure(corpus)
@@ -275,7 +329,10 @@ class MemoryIndexes:
         k = min(n, VECTOR_CANDIDATES)
         sel = None if allowed is None else [docs[i].id64 for i in allowed]
         hits = self.index(corpus).search(vec, k, allowed=sel)
-        return [pos[i] for i, score in hits if score > 0 and i in pos]
+        found = [(pos[i], score) for i, score in hits if score > 0 and i in pos]
+        if tiebreak is not None:
+            found.sort(key=lambda t: (-round(t[1], 6), -tiebreak[t[0]], t[0]))
+        return [p for p, _ in found]
 
     # ------------------------------------------------------------------ Purgeable
     def _story_ids(self, story: str) -> dict[str, set[int]]:

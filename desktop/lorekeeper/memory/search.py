@@ -45,15 +45,22 @@ class Bm25:
             return np.zeros(self.size, dtype=np.float32)
         return np.asarray(self._retriever.get_scores(q), dtype=np.float32)
 
-    def rank(self, query: str, allowed: Sequence[int] | None = None) -> list[int]:
-        """Positions of the documents with a positive score, best first (ties: position)."""
+    def rank(
+        self, query: str, allowed: Sequence[int] | None = None, *, tiebreak: Sequence[float] | None = None
+    ) -> list[int]:
+        """Positions of the documents with a positive score, best first (ties: the larger
+        `tiebreak` value, then position)."""
         s = self.scores(query)
         if allowed is not None:
             mask = np.zeros(self.size, dtype=bool)
             mask[np.asarray(allowed, dtype=np.int64)] = True
             s = np.where(mask, s, 0.0)
         hits = np.flatnonzero(s > 0)
-        order = np.lexsort((hits, -s[hits]))  # score descending, then position
+        if tiebreak is not None:
+            tb = np.asarray(tiebreak, dtype=np.float64)
+            order = np.lexsort((hits, -tb[hits], -s[hits]))  # score descending, then tiebreak, then position
+        else:
+            order = np.lexsort((hits, -s[hits]))  # score descending, then position
         return [int(i) for i in hits[order]]
 
 

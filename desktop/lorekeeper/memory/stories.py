@@ -6,7 +6,9 @@
    corpus (5 learnings + 3 research notes + 3 clarification summaries) when the corpora hold that
    many, else all there are (`under_corpus`). Learnings follow the scope filter (story-scope
    learnings of the same domain, domain-scope learnings of the domain, every global one), best
-   reuse score first, then newest; notes of the story's domain or project come first, then
+   reuse score first, then newest, with at most one learning of another domain on trial in the
+   last slot (a domain-scope learning whose reuse score already meets the global bar, 0.6: only
+   its second domain is missing; it counts there once that story passes its gate); notes of the story's domain or project come first, then
    those of no project, signal before veille before bruit, then by the hybrid search on the story's
    domain, project and own clarification, then impact and date; clarifications are the past stories' of
    the same domain and project, newest first (the story's own summary is not "past memory");
@@ -33,7 +35,7 @@ from lorekeeper.audit import failclosed
 from lorekeeper.audit.log import SessionLog
 from lorekeeper.audit.rows import RowVerifier, sign_row
 from lorekeeper.errors import InvalidInputError, LorekeeperError, NotFoundError
-from lorekeeper.learnings.reuse import ReuseService, format_score
+from lorekeeper.learnings.reuse import GLOBAL_SCORE, ReuseService, format_score
 from lorekeeper.locks import RWLock
 from lorekeeper.memory.clarify import ClarificationService
 from lorekeeper.memory.corpora import CLARIFICATION_HEADINGS
@@ -51,6 +53,8 @@ BLOCK_LABELS = {"problem": "Problem", "criteria": "Criteria", "constraints": "Co
 EVENT_INJECTED = "memory_injected"
 EVENT_FAILED = "injection_failed_fail_closed"
 KIND = {"learnings": "learning", "notes": "note", "clarifications": "clarification"}
+# issue 25 d5: at most this many learnings of another domain are offered on trial per injection
+TRIAL_SLOTS = 1
 
 # The retention purge of issue 13: (story, today) -> its report. `None`: not plugged in yet.
 RetentionPurge = Callable[[str, date], dict[str, Any]]
@@ -126,7 +130,10 @@ def render_block(inj: Injection) -> str:
     if not (inj.learnings or inj.notes or inj.clarifications):
         return ""
     lines = [f"MEMORY (story {inj.story}, domain {inj.domain}, project {inj.project}):", "", "### Learnings"]
-    lines += [f"- {x['rule']} [{x['scope']}]" for x in inj.learnings] or ["- (none)"]
+    lines += [
+        f"- {x['rule']} [domain {x['domain']}, trial]" if x.get("trial") else f"- {x['rule']} [{x['scope']}]"
+        for x in inj.learnings
+    ] or ["- (none)"]
     lines += ["", "### Research notes"]
     for n in inj.notes:
         meta = ", ".join(v for v in (n.get("verdict"), n.get("impact"), n.get("date")) if v)
@@ -213,6 +220,18 @@ class StoryService:
                     )
                 )
             )
+            # issue 25 d5: domain learnings of other domains, offered on trial (kept below if their
+            # reuse score already meets the global bar)
+            trials = list(
+                s.scalars(
+                    select(Learning).where(
+                        Learning.status == "active",
+                        Learning.scope == "domain",
+                        Learning.domain != "",
+                        Learning.domain != domain,
+                    )
+                )
+            )
             clar = list(
                 s.scalars(
                     select(Clarification)
@@ -229,9 +248,27 @@ class StoryService:
         notes = verifier.filter(notes, purpose="story injection")
         if own is not None and not verifier.filter([own], purpose="story injection"):
             own = None
-        scores = self.reuse.live_scores([r.id for r in rows])
-        rows.sort(key=lambda r: (-scores.get(r.id, 0.0), -r.created_at.timestamp(), -r.id))
-        inj.available = {"learnings": len(rows), "notes": len(notes), "clarifications": len(clar)}
+        trials = verifier.filter(trials, purpose="story injection")
+        scores = self.reuse.live_scores([r.id for r in rows + trials])
+        trials = [r for r in trials if scores.get(r.id, 0.0) >= GLOBAL_SCORE]
+
+        def rank(r: Learning) -> tuple[float, float, int]:
+            return (-scores.get(r.id, 0.0), -r.created_at.timestamp(), -r.id)
+
+        rows.sort(key=rank)
+        trials.sort(key=rank)
+        k = n["learnings"]
+        if limit is None:  # the domain's own first; at most one trial, in the last slot
+            trial = trials[:TRIAL_SLOTS] if k > 0 else []
+            chosen = rows[: k - len(trial)] + trial
+        else:  # a past injection re-rendered: every candidate (the trace says which were served)
+            chosen = rows + trials
+        trial_ids = {r.id for r in trials}
+        inj.available = {
+            "learnings": len(rows) + min(len(trials), TRIAL_SLOTS),
+            "notes": len(notes),
+            "clarifications": len(clar),
+        }
         inj.learnings = [
             {
                 "id": r.id,
@@ -242,8 +279,9 @@ class StoryService:
                 "project": r.project or None,
                 "tags": [t for t in r.tags.split(",") if t],
                 "reuse_score": float(format_score(scores.get(r.id, 0.0))),
+                "trial": r.id in trial_ids,
             }
-            for r in rows[: n["learnings"]]
+            for r in chosen
         ]
         inj.notes = self._rank_notes(notes, domain, project, own)[: n["notes"]]
         inj.clarifications = [
