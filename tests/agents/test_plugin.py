@@ -155,7 +155,19 @@ def test_check_reports_each_departure_from_the_layout(workspace, tmp_path):
     hooks_file.write_text(json.dumps(hooks), encoding="utf-8")
     manifest_file = plugin / ".claude-plugin" / "plugin.json"
     manifest = _read(manifest_file)
-    manifest_file.write_text(json.dumps({**manifest, "name": "Lore Keeper", "version": "one"}), encoding="utf-8")
+    manifest_file.write_text(
+        json.dumps(
+            {
+                **manifest,
+                "name": "Lore Keeper",
+                "version": "one",
+                "skills": "../elsewhere",
+                "agents": ["agents/"],
+                "commands": ["./commands"],
+            }
+        ),
+        encoding="utf-8",
+    )
     (plugin / "scripts" / "lorekeeper").chmod(0o644)
     (plugin / ".claude-plugin" / "skills").mkdir()
     skill_md = plugin / "skills" / "code-review" / "SKILL.md"
@@ -168,6 +180,9 @@ def test_check_reports_each_departure_from_the_layout(workspace, tmp_path):
     assert "`name` must be kebab-case, got 'Lore Keeper'" in errors
     assert "${CLAUDE_PLUGIN_ROOT}/scripts/lorekeeper is not executable" in errors  # the MCP server's command
     assert ".claude-plugin/ holds ['skills']" in errors
+    assert "skills path '../elsewhere' must start with ./" in errors
+    assert "agents path 'agents/' must start with ./" in errors
+    assert "commands path './commands' is not in the plugin" in errors
     assert "skills/code-review:" in errors
     assert "'OnTuesday' is not a hook event Claude Code knows" in errors
     warnings = "\n".join(checked["warnings"])  # Claude Code takes these, its validator warns too

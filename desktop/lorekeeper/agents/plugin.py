@@ -382,6 +382,33 @@ def _check_skills(plugin: Path, r: CheckResult) -> None:
         r.errors.extend(f"skills/{folder.name}: {e}" for e in spec.errors)
 
 
+#: plugin.json keys that name component paths (manifest reference); the last three may be inline objects
+PATH_FIELDS = ("commands", "agents", "skills", "outputStyles", "hooks", "mcpServers", "lspServers")
+INLINE_FIELDS = frozenset({"hooks", "mcpServers", "lspServers"})
+
+
+def _check_paths(manifest: dict[str, Any], plugin: Path, r: CheckResult) -> None:
+    """Component paths: `./`-relative, no `..`, inside the plugin, present (path rules)."""
+    root = plugin.resolve()
+    for key in PATH_FIELDS:
+        value = manifest.get(key)
+        if value is None or (key in INLINE_FIELDS and isinstance(value, dict)):
+            continue
+        paths = [value] if isinstance(value, str) else value
+        if not isinstance(paths, list) or not all(isinstance(v, str) for v in paths):
+            r.errors.append(f"plugin.json: `{key}` must be a ./path or a list of them")
+            continue
+        for rel in paths:
+            if not rel.startswith("./"):
+                r.errors.append(f"plugin.json: {key} path {rel!r} must start with ./")
+            elif ".." in Path(rel).parts:
+                r.errors.append(f"plugin.json: {key} path {rel!r} contains '..'")
+            elif not (plugin / rel).resolve().is_relative_to(root):
+                r.errors.append(f"plugin.json: {key} path {rel!r} leaves the plugin folder")
+            elif not (plugin / rel).exists():
+                r.errors.append(f"plugin.json: {key} path {rel!r} is not in the plugin")
+
+
 def _check_plugin(plugin: Path, entry_name: str, entry_version: object, r: CheckResult, *, skills: bool) -> None:
     meta = plugin / ".claude-plugin"
     manifest = _load(meta / "plugin.json", r.errors) if (meta / "plugin.json").exists() else None
@@ -406,6 +433,7 @@ def _check_plugin(plugin: Path, entry_name: str, entry_version: object, r: Check
         author = manifest.get("author")
         if author is not None and not (isinstance(author, dict) and isinstance(author.get("name"), str)):
             r.errors.append("plugin.json: `author` must be an object with a `name`")
+        _check_paths(manifest, plugin, r)
         keywords = manifest.get("keywords")
         if keywords is not None and not (isinstance(keywords, list) and all(isinstance(k, str) for k in keywords)):
             r.errors.append("plugin.json: `keywords` must be a list of strings")
