@@ -23,7 +23,10 @@ from helpers import claude_code
 from helpers.cli import run_lorekeeper
 from helpers.fake_llm import FakeAnthropic
 
-pytestmark = pytest.mark.slow
+# serial: run alone after the parallel suite. Claude Code lists the MCP tools only once `lorekeeper mcp`
+# has started, and with the other worker loading both cores it started too late (seen in the full
+# suite; the start-up speed itself is issue 26 d1, measured in tests/bench).
+pytestmark = [pytest.mark.slow, pytest.mark.serial]
 
 MESSAGE = "Review this code for XSS vulnerabilities"
 LEARNING = "Flag every innerHTML assignment fed by user input"
@@ -83,6 +86,14 @@ def test_claude_code_installs_the_plugin_and_one_turn_gets_the_blocks(claude, de
     expected = json.loads(run_lorekeeper(*lk, "prompt", MESSAGE, "--project", "citadel-v2", "--json").stdout)
     assert LEARNING in expected["learnings"]["block"]
 
+    # Warm the prompt hook's snapshot first: on a loaded 2-core machine a cold hook can near the
+    # 10 s budget the plugin gives it, and Claude Code would drop its context (the speed work, issue
+    # 26 d1-d2, is measured in tests/bench, not here).
+    payload = json.dumps({"hook_event_name": "UserPromptSubmit", "prompt": MESSAGE, "session_id": "warm-up"})
+    warm = run_lorekeeper(*lk, "hooks", "claude-code", "user-prompt-submit", "--project", "citadel-v2", input=payload)
+    assert warm.returncode == 0, warm.stderr
+    assert expected["hint"] in json.loads(warm.stdout)["hookSpecificOutput"]["additionalContext"]
+
     home = tmp_path / "home"
     project = tmp_path / "project"
     project.mkdir()
@@ -95,6 +106,9 @@ def test_claude_code_installs_the_plugin_and_one_turn_gets_the_blocks(claude, de
         DISABLE_AUTOUPDATER="1",
         DISABLE_ERROR_REPORTING="1",
         CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC="1",
+        # the MCP server's start-up budget (ms): `lorekeeper mcp` starts in seconds on a loaded
+        # 2-core machine and Claude Code's default left the request without the tools (full suite)
+        MCP_TIMEOUT="120000",
     )
 
     def run(*args: str, timeout: float = 60) -> subprocess.CompletedProcess[str]:
