@@ -78,5 +78,10 @@ def test_concurrent_saves_give_consecutive_versions(race_ws: Path, tmp_path: Pat
         saved += codes.get(0, 0)
         versions = _versions(race_ws, "race-save")
         assert versions == list(range(1, saved + 1)), versions  # every successful save is a version, no gap
+        with Workspace.open(race_ws) as ws:
+            latest = ws.skills.get("race-save").content
+        folder = (race_ws / "skills" / "race-save" / "SKILL.md").read_text(encoding="utf-8")
+        assert folder == latest, "the skills folder holds the latest version, whoever exported last"
+        assert not list((race_ws / "skills").rglob(".*.tmp")), "no writer's temp file is left"
         report.append((rnd, dict(codes), versions[-1]))
     print(f"\nsaves x{PROCS}: (round, exit codes, latest version) {report}")

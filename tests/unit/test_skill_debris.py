@@ -18,7 +18,7 @@ def test_the_next_command_of_any_kind_sweeps_a_killed_exports_temp_file(workspac
         proc = run_lorekeeper("--workspace", root, *command)
         assert proc.returncode == 0, proc.stderr
         assert not tmp.exists(), command
-    # a running export holds the lock shared: its temp file is live and stays
+    # a running export holds the lock: its temp file is live and stays
     live = folder / ".SKILL.md.l1v3ab.tmp"
     live.write_text("being written", encoding="utf-8")
     with workspace.skills.folder.writing():

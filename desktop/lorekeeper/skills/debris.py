@@ -1,7 +1,9 @@
 """Crash debris in the workspace's `skills/` export: the temp files of a write that was killed.
 
 An export writes each file atomically (a `.<name>.<random>.tmp` beside it, then a rename) while it
-holds the export lock shared; a killed export (`kill -9` of a `skills import`) leaves its temp file.
+holds the export lock (exclusive: exports serialise, so none removes another's temp file and the
+last one writes the latest version); a killed export (`kill -9` of a `skills import`) leaves its
+temp file.
 Sweeping takes the lock exclusively, so it never removes the live temp file of a running export.
 It runs when a workspace opens, when it closes (the end of every command that opened one), at the
 end of every other command, and in `lorekeeper repair`. Light on imports: `ctx` commands call it.

@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 
 from lorekeeper.errors import InvalidSpecError, LorekeeperError, UnsafeInputError
-from lorekeeper.fsutil import atomic_write_bytes, read_regular_bytes, shown_path, utf8_name, walk
+from lorekeeper.fsutil import atomic_write_bytes, is_temp_file, read_regular_bytes, shown_path, utf8_name, walk
 
 MB = 1024 * 1024
 DEFAULT_MAX_FILE_MB = 10
@@ -190,8 +190,8 @@ def write_folder(
     if folder.is_dir():
         for p in sorted(folder.rglob("*"), key=lambda q: len(q.parts), reverse=True):
             rel = p.relative_to(folder).as_posix()
-            if rel in want:
-                continue
+            if rel in want or (p.is_file() and not p.is_symlink() and is_temp_file(p)):
+                continue  # a temp file is another writer's (or crash debris the sweep removes)
             if p.is_symlink() or p.is_file():
                 p.unlink()
                 written += 1

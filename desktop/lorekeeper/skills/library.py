@@ -1003,7 +1003,10 @@ class SkillLibrary:
         naming the remedy (`lorekeeper repair`); every folder is attempted first.
         """
         first: tuple[Path | None, OSError] | None = None
-        with self.folder.writing():  # shared: a start-up sweep never removes a live temp file
+        # exclusive: two processes exporting at once would remove each other's temp files, and the
+        # one that read the older version could write last; serialised, the last holder reads the
+        # latest committed version. A start-up sweep never removes a live temp file either.
+        with self.folder.writing():
             with contextlib.suppress(OSError):
                 self.folder.unrecord()  # a crash from here on leaves the folder marked stale
             for name, project in skills:
@@ -1118,12 +1121,12 @@ class SkillFolder:
 
     @contextmanager
     def writing(self) -> Iterator[None]:
-        """Held (shared) while exports write: sweeping waits for them (exclusive)."""
+        """Held (exclusive) while an export writes: other exports and sweeping wait for it."""
         lock = self._lock()
         if lock is None or not lock.path.parent.parent.is_dir():
             yield
             return
-        with lock.shared():
+        with lock.exclusive():
             yield
 
     def recover(self) -> int:
