@@ -31,6 +31,9 @@ KINDS: tuple[str, ...] = (
     "benchmarks",
     "facts",
     "fact_conflicts",
+    "market",
+    "memory",
+    "purge",
 )
 
 __all__ = ["KINDS", "ChangeSet", "Subscribers"]

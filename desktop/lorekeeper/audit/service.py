@@ -135,7 +135,43 @@ class AuditService:
     def key_session(self) -> KeySession | None:
         return self._session
 
-    def status(self) -> AuditStatus:
+    def follow_rotation(self) -> bool:
+        """Another process rotated the key (issue 23 d4): this session moves to the provider's
+        committed version, as its own rotation would; True when it moved. A long-lived process (the
+        app) then signs with the new version and shows it. Asks the provider: call it off the GUI
+        thread. Nothing happens before the key is loaded, or when the provider cannot be read."""
+        session = self._session
+        if session is None:
+            return False
+        try:
+            provider = self.provider()
+            loaded = provider.load()
+        except AuditKeyUnavailableError:
+            return False
+        if loaded.version <= session.version:
+            return False
+        signer = Signer(loaded.key, loaded.version, key_lookup=provider.key_version)
+        with self._lock:
+            if self._session is not session:
+                return False  # this process rotated (or followed) meanwhile
+            self._session = KeySession(
+                provider=session.provider,
+                location=session.location,
+                version=loaded.version,
+                loaded_at=datetime.now(UTC).isoformat(timespec="seconds"),
+                signer=signer,
+            )
+            if self._log is not None:
+                self._log = self._new_log(signer)
+            self._verifier = None  # its cache was keyed to the old session
+            self._pending_version = None
+        return True
+
+    def status(self, *, follow: bool = False) -> AuditStatus:
+        """The key's state; `follow`: first move to a version another process rotated to
+        (`follow_rotation`; asks the provider, so only off the GUI thread)."""
+        if follow:
+            self.follow_rotation()
         name = str(self.config.get("audit.provider", "keyring"))
         if self._session is not None:
             s = self._session

@@ -34,7 +34,7 @@ from lorekeeper import __version__, gcpolicy
 from lorekeeper.errorlog import append_error
 from lorekeeper.ui.bus import ChangeBus
 from lorekeeper.ui.changefeed import ChangeFeedBridge
-from lorekeeper.ui.models.paged import JumpToEnd, paged_model_of
+from lorekeeper.ui.models.paged import JumpToEnd, keep_view_state, paged_model_of
 from lorekeeper.ui.panels import PANELS, AppContext, Panel, PanelSpec
 from lorekeeper.ui.theme import icon
 from lorekeeper.ui.widgets import ElidedLabel, set_progress
@@ -308,6 +308,7 @@ class MainWindow(QMainWindow):
             view.setTabKeyNavigation(False)  # Tab leaves a table (arrows move inside it)
             if paged_model_of(view) is not None:
                 view.installEventFilter(self.jump_to_end)  # Ctrl+End reaches the last row, not the last page
+                keep_view_state(view)  # a reload keeps the selection and the scroll position
         dict.__setitem__(self.panels, panel_id, panel)
         return panel
 
@@ -338,7 +339,7 @@ class MainWindow(QMainWindow):
         self.model_label = QLabel(f"Model: {provider}" + (f" ({model})" if model and provider != "none" else ""))
         from lorekeeper.ui.panels.audit import KeyStateLabel  # provider + key version, red when failed closed
 
-        self.keys_label = KeyStateLabel(self.ws.audit.status, self.bus)
+        self.keys_label = KeyStateLabel(lambda: self.ws.audit.status(follow=True), self.bus)
         self.version_label = QLabel(f"v{__version__}")
         self.jobs_label = QLabel("")
         self.jobs_progress = QProgressBar()

@@ -39,6 +39,7 @@ from PySide6.QtWidgets import (
 )
 
 from lorekeeper.ui import widgets
+from lorekeeper.ui.models.paged import KEEPS_OWN_SELECTION
 from lorekeeper.ui.theme import icon
 from lorekeeper.ui.widgets import EmptyState, FlowLayout, MessageBox, label, set_progress, setup_table
 from lorekeeper.ui.workers import HoldGate, run_task, tracker
@@ -243,6 +244,7 @@ class ReviewQueue(QWidget):
         self.add_shortcut(("Esc",), "Cancel the reason or the editor, hide the cheat-sheet", self.escape)
 
         self.table.selectionModel().currentRowChanged.connect(self._on_current)
+        self.table.setProperty(KEEPS_OWN_SELECTION, True)  # `_before_reset` / `_after_reset` keep it
         model.modelAboutToBeReset.connect(self._before_reset)
         model.modelReset.connect(self._after_reset)
         model.rowsInserted.connect(self._update_progress)

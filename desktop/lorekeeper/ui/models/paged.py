@@ -17,6 +17,9 @@ from PySide6.QtCore import (
     QAbstractItemModel,
     QAbstractProxyModel,
     QEvent,
+    QItemSelection,
+    QItemSelectionModel,
+    QModelIndex,
     QObject,
     Qt,
     QTimer,
@@ -24,6 +27,7 @@ from PySide6.QtCore import (
 )
 from PySide6.QtGui import QKeyEvent
 from PySide6.QtWidgets import QAbstractItemView, QTableView
+from shiboken6 import isValid
 
 from lorekeeper.ui.models.base import Index, RowsModel
 from lorekeeper.ui.workers import run_task
@@ -317,3 +321,132 @@ class JumpToEnd(QObject):
             model.fetch_until((model.total or 1) - 1 if to_end else 0, select)
             return True
         return False
+
+
+KEEPS_OWN_SELECTION = "lorekeeperKeepsSelection"  # a view property: its owner restores selection itself
+
+
+class KeepViewState(QObject):
+    """A reload of a paged model (another process's change, F5, a decision) keeps what the
+    operator was looking at (issue 23 d4): the selected rows and the current row, by id, and the
+    row at the top of the viewport (the view does not jump when rows arrive above it). A new
+    query or order keeps the selection of the rows it still holds and starts at the top.
+    Rows not loaded yet are selected when their page arrives. Installed on every view over a
+    paged model by the window, except those whose owner restores its own (`KEEPS_OWN_SELECTION`)."""
+
+    def __init__(self, view: QAbstractItemView, model: PagedRowsModel[Any, Any], shown: QAbstractItemModel) -> None:
+        super().__init__(view)
+        self.view, self.model, self.shown = view, model, shown
+        self._selected: set[Any] = set()
+        self._current: Any = None
+        self._top: tuple[Any, int] | None = None  # (id of the top row, pixels of it above the viewport)
+        self._scroll = 0
+        self._shown_key: object = None  # the query and order the view shows
+        self._pending: set[Any] = set()  # selected ids whose page has not arrived
+        model.modelAboutToBeReset.connect(self._remember)
+        model.modelReset.connect(self._restore)
+        model.page_loaded.connect(self._on_page)
+
+    def _key(self) -> object:
+        return (repr(self.model.query), self.model.sort_column, self.model.descending)
+
+    def _source_row(self, index: QModelIndex) -> int:
+        m: QAbstractItemModel = self.shown
+        while isinstance(m, QAbstractProxyModel):
+            index = m.mapToSource(index)
+            m = m.sourceModel()
+        return index.row() if index.isValid() else -1
+
+    def _id_at(self, index: QModelIndex) -> Any:
+        row = self._source_row(index)
+        if 0 <= row < len(self.model.rows) and self.model.rows[row] is not None:
+            return self.model.rows[row].id
+        return None
+
+    def _shown_index(self, row: int) -> QModelIndex:
+        index = self.model.index(row, 0)
+        chain: list[QAbstractProxyModel] = []
+        m: QAbstractItemModel = self.shown
+        while isinstance(m, QAbstractProxyModel):
+            chain.append(m)
+            m = m.sourceModel()
+        for proxy in reversed(chain):
+            index = proxy.mapFromSource(index)
+        return index
+
+    def _remember(self) -> None:
+        if not self.model.rows:
+            return  # a cleared model (CLEAR_ON_RELOAD): keep what was remembered before the clear
+        sel = self.view.selectionModel()
+        self._selected = {i for i in (self._id_at(ix) for ix in sel.selectedRows()) if i is not None} | self._pending
+        self._current = self._id_at(self.view.currentIndex())
+        same = self._shown_key == self._key()
+        bar = self.view.verticalScrollBar()
+        self._scroll = bar.value() if same else 0
+        self._top = None
+        if same and isinstance(self.view, QTableView):
+            top = self.view.indexAt(self.view.viewport().rect().topLeft())
+            top_id = self._id_at(top) if top.isValid() else None
+            if top_id is not None:
+                self._top = (top_id, -self.view.visualRect(top).top())
+
+    def _restore(self) -> None:
+        if self.model.total is None:
+            return  # the clear before a reload: the rows come with the next reset
+        self._shown_key = self._key()
+        self._pending = set(self._selected)
+        self._select_loaded()
+        scroll, top = self._scroll, self._top
+        QTimer.singleShot(0, lambda: self._scroll_back(scroll, top))  # once the view knows its new length
+
+    def _rows_of(self, ids: set[Any]) -> dict[Any, int]:
+        return {r.id: n for n, r in enumerate(self.model.rows) if r is not None and r.id in ids}
+
+    def _select_loaded(self) -> None:
+        sel = self.view.selectionModel()
+        if sel is None or (not self._pending and self._current is None):
+            return
+        wanted = set(self._pending) | ({self._current} if self._current is not None else set())
+        found = self._rows_of(wanted)
+        selection = QItemSelection()
+        for ident, row in found.items():
+            if ident in self._pending:
+                ix = self._shown_index(row)
+                if ix.isValid():
+                    selection.select(ix, ix)
+                self._pending.discard(ident)
+        flags = QItemSelectionModel.SelectionFlag.Rows
+        if not selection.isEmpty():
+            sel.select(selection, flags | QItemSelectionModel.SelectionFlag.Select)
+        if self._current is not None and self._current in found:
+            ix = self._shown_index(found[self._current])
+            if ix.isValid():
+                sel.setCurrentIndex(ix, QItemSelectionModel.SelectionFlag.NoUpdate)
+            self._current = None
+
+    def _on_page(self, _first: int, _last: int) -> None:
+        if self._pending or self._current is not None:
+            self._select_loaded()
+
+    def _scroll_back(self, scroll: int, top: tuple[Any, int] | None) -> None:
+        if not isValid(self.view):
+            return
+        bar = self.view.verticalScrollBar()
+        if top is not None and isinstance(self.view, QTableView):
+            row = self._rows_of({top[0]}).get(top[0])
+            if row is not None:
+                ix = self._shown_index(row)
+                if ix.isValid():
+                    self.view.scrollTo(ix, QAbstractItemView.ScrollHint.PositionAtTop)
+                    if self.view.verticalScrollMode() == QAbstractItemView.ScrollMode.ScrollPerPixel:
+                        bar.setValue(bar.value() + top[1])
+                    return
+        bar.setValue(min(scroll, bar.maximum()))
+
+
+def keep_view_state(view: QAbstractItemView) -> KeepViewState | None:
+    """Install `KeepViewState` on a view over a paged model (once); None when it does not apply."""
+    found = paged_model_of(view)
+    if found is None or view.property(KEEPS_OWN_SELECTION) or view.findChild(KeepViewState) is not None:
+        return None
+    return KeepViewState(view, found[0], found[1])

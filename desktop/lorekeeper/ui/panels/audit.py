@@ -240,6 +240,7 @@ class EventsPage:
 
 def load_events(ws: Workspace) -> EventsPage:
     ws.audit.require_key()
+    ws.audit.follow_rotation()  # another process rotated: the key box shows the version now in use
     records = ws.audit.log.events()
     records.reverse()  # newest first
     return EventsPage(
@@ -531,6 +532,7 @@ class AuditPanel(Panel):
 
     def _on_events(self, page: EventsPage) -> None:
         self.page = page
+        self.show_key()
         n, files = len(page.records), len({r.file for r in page.records})
         last = page.records[0].ts[:19].replace("T", " ") if page.records else ""
         self.log_value.setText(

@@ -129,7 +129,13 @@ class DiscoverView(QWidget):
         focus_search.activated.connect(self.query.setFocus)
         focus_search.setWhatsThis("Discover: search the marketplaces")  # listed by F1
         bus.skills_changed.connect(self.search)
+        bus.changed.connect(self._on_bus)  # a source added or removed by another process (issue 23 d4)
         self._update_buttons()
+
+    @Slot(str)
+    def _on_bus(self, topic: str) -> None:
+        if topic == "market" and self.isVisible():
+            self.rescan()  # hidden: the next switch to Discover refreshes (no scan behind the operator's back)
 
     # ------------------------------------------------------------------ sources
     def refresh(self) -> None:
