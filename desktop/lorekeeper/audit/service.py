@@ -22,8 +22,10 @@ from lorekeeper.audit.providers import KeyProvider, provider_from_config
 from lorekeeper.audit.rows import RowVerifier, install_row_signing
 from lorekeeper.audit.session import KeySession, start_key_session
 from lorekeeper.audit.signer import Signer
+from lorekeeper.audit.trust import TrustState, check_trust, require_trust, store_roots_unverified
 from lorekeeper.audit.witness import HeadWitness
 from lorekeeper.config import Config
+from lorekeeper.errors import LorekeeperError
 from lorekeeper.fsutil import atomic_write_text
 from lorekeeper.store.engine import Store
 
@@ -91,6 +93,7 @@ class AuditService:
         self._pending_version: int | None = None
         self._verifier: RowVerifier | None = None
         self.last_refused: dict[str, int] = {}  # sign-rows: unsigned rows born after the baseline, not signed
+        self._trusted_version: int | None = None  # issue 25: the key version the store's trust root accepted
         # every SignedColumns row is signed at commit (versioned ones recorded in the row ledger)
         install_row_signing(store, self.row_signer, workspace=lambda: self.workspace_id)
 
@@ -121,9 +124,38 @@ class AuditService:
     def check_writable(self) -> None:
         """Fail closed before a write (issue 24): ERR_AUDIT_KEY_UNAVAILABLE / ERR_AUDIT_KEY_INVALID
         without a usable key, ERR_AUDIT_CHAIN_BROKEN when the log disagrees with its signed head.
-        Both exit 4 and nothing is written: every change has its event, so no event, no change."""
+        Both exit 4 and nothing is written: every change has its event, so no event, no change.
+        Issue 25: ERR_STORE_KEY_MISMATCH (exit 4) first when the key is not the store's trust root."""
         self.require_key()
+        self.require_trust()
         self.log.check()
+
+    # ------------------------------------------------------------------ the store's trust root
+    def trust_state(self) -> TrustState:
+        """This session's key against the store's trust root (recorded when the store has none)."""
+        session = self.require_key()
+        return check_trust(
+            self.store,
+            session.signer,
+            provider=session.provider,
+            location=session.location,
+            workspace=self.workspace_id,
+        )
+
+    def require_trust(self) -> None:
+        """ERR_STORE_KEY_MISMATCH unless the store's trust root is this session's key (checked once
+        per key session: a root never changes to accept a key it refused)."""
+        session = self.require_key()
+        if self._trusted_version == session.version:
+            return
+        require_trust(
+            self.store,
+            session.signer,
+            provider=session.provider,
+            location=session.location,
+            workspace=self.workspace_id,
+        )
+        self._trusted_version = session.version
 
     def guard_write(self) -> None:
         """The store's write guard (`Store.write_guards`): every write transaction of the workspace
@@ -261,6 +293,21 @@ class AuditService:
             new_id = ensure_workspace_id(self.config.path)
             self.config.data.setdefault("workspace", {})["id"] = new_id
             self._provider = None
+        roots = store_roots_unverified(self.store)
+        if roots and record:
+            # issue 25: a new key could never verify a store that another key already signs
+            from lorekeeper.audit.trust import StoreKeyMismatchError
+
+            newest = roots[-1]
+            raise StoreKeyMismatchError(
+                f"this store is already signed by another key (fingerprint {newest.fingerprint}, version "
+                f"{newest.key_version}, from {newest.provider}: {newest.location}, recorded by workspace "
+                f"{newest.workspace}): no new key is created, since nothing it signs could be verified by the "
+                "other workspaces on the store. Use the store's key: `lorekeeper audit setup --provider vault "
+                "--addr ADDR --mount MOUNT --path PATH` with its Vault address, mount and path.",
+                store_fingerprint=newest.fingerprint,
+                store_location=newest.location,
+            )
         loaded = self.provider().init_key()
         session = self.require_key()
         out: dict[str, Any] = {
@@ -269,6 +316,8 @@ class AuditService:
             "key_version": loaded.version,
         }
         if record:
+            self.require_trust()  # the store's trust root: this key, from now on
+            out["fingerprint"] = self.trust_state().fingerprint
             event = self.log.append(EVENT_KEY_CREATED, {"provider": session.provider, "key_version": loaded.version})
             out["event_sig"] = event["sig"]
         # issue 24: the rows written before this workspace had a key (a keyless `init`) are its
@@ -325,6 +374,10 @@ class AuditService:
             )
             self._log = log
             self._pending_version = None
+        try:  # the store's trust root gains the new version now (else the next write records it)
+            self.require_trust()
+        except LorekeeperError as exc:
+            log.warnings.append(f"the store's trust root was not updated yet: {exc}")
         return {
             "provider": session.provider,
             "previous_version": session.version,
