@@ -176,9 +176,12 @@ def mismatch_message(mine: str, version: int, provider: str, location: str, root
     )
 
 
-def check_trust(store: Any, signer: Signer, *, provider: str, location: str, workspace: str) -> TrustState:
+def check_trust(
+    store: Any, signer: Signer, *, provider: str, location: str, workspace: str, record: bool = True
+) -> TrustState:
     """The session's standing on the store; records the root when the store has none yet, or a
-    newer version of the same root. Never raises for a mismatch: see `require_trust`."""
+    newer version of the same root (`record=False`: only says whether it would). Never raises for
+    a mismatch: see `require_trust`."""
     mine = fingerprint(signer.key_for(signer.version) or b"")
     version = signer.version
     roots = read_roots(store, signer)
@@ -186,6 +189,8 @@ def check_trust(store: Any, signer: Signer, *, provider: str, location: str, wor
         if _foreign_ledger(store, signer):
             msg = mismatch_message(mine, version, provider, location, [], " (no trust root recorded yet)")
             return TrustState("mismatch", version, mine, [], msg)
+        if not record:
+            return TrustState("trusted", version, mine, [])
         wrote = _record(store, signer, version, provider, location, workspace)
         roots = read_roots(store, signer)
         if not roots or not any(r.key_version == version and r.verified for r in roots):
@@ -211,7 +216,7 @@ def check_trust(store: Any, signer: Signer, *, provider: str, location: str, wor
             f" (the store's key version {newest.key_version} is not this provider's)",
         )
         return TrustState("mismatch", version, mine, roots, msg)
-    if version > newest.key_version:  # rotated from the store's key: the new version joins the root
+    if version > newest.key_version and record:  # rotated from the store's key: the new version joins the root
         wrote = _record(store, signer, version, provider, location, workspace)
         return TrustState("recorded" if wrote else "trusted", version, mine, read_roots(store, signer))
     return TrustState("trusted", version, mine, roots)  # an older version of the same root

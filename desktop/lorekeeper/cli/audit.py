@@ -124,6 +124,59 @@ def init_key_cmd(workspace_dir: Path | None, as_json: bool) -> None:
         click.echo(f"Audit key version {data['key_version']} created in {data['location']}.")
 
 
+@audit.command("setup")
+@click.option("--provider", "provider", type=click.Choice(["vault", "keyring"]), required=True)
+@click.option("--addr", default=None, help="Vault address (default: [audit.vault] addr).")
+@click.option("--mount", default=None, help="KV v2 mount (default: [audit.vault] mount).")
+@click.option("--path", "kv_path", default=None, help="KV path of the key: the team's shared path (Vault).")
+@click.option("--auth", type=click.Choice(["token", "approle"]), default=None, help="Vault login method.")
+@click.option("--role-id", default=None, help="AppRole role id (with --auth approle).")
+@workspace_option
+@json_option
+@handle_errors
+def setup_cmd(
+    provider: str,
+    addr: str | None,
+    mount: str | None,
+    kv_path: str | None,
+    auth: str | None,
+    role_id: str | None,
+    workspace_dir: Path | None,
+    as_json: bool,
+) -> None:
+    """Switch the key provider and move, create or join the key in one step, in any order.
+
+    An empty Vault path takes this workspace's key (all it signed still verifies); a path holding
+    the team's key is joined when that key signs this workspace's store. Writes lorekeeper.toml.
+    """
+    from lorekeeper.audit.settings import AuditSettings
+
+    with open_workspace(workspace_dir) as ws:
+        current = AuditSettings.from_config(ws.config)
+        settings = AuditSettings(
+            provider=provider,
+            addr=addr or current.addr,
+            mount=mount or current.mount,
+            path=kv_path or current.path,
+            auth=auth or current.auth,
+            role_id=role_id if role_id is not None else current.role_id,
+        )
+        data = ws.audit.setup(settings)
+    if as_json:
+        emit_json(data)
+        return
+    verbs = {
+        "moved": "this workspace's key moved to",
+        "joined": "joined the key at",
+        "created": "new key created in",
+        "same_key": "already using the key at",
+    }
+    click.echo(
+        f"Audit key: {verbs.get(data['setup'], data['setup'])} {data.get('location', '')} "
+        f"(version {data.get('key_version')}, fingerprint {data.get('fingerprint', '?')})."
+    )
+
+
 @audit.command("verify")
 @click.argument("path", required=False, type=click.Path(path_type=Path))
 @click.option(
