@@ -312,8 +312,9 @@ class AuditService:
             new_id = ensure_workspace_id(self.config.path)
             self.config.data.setdefault("workspace", {})["id"] = new_id
             self._provider = None
+        moved = self._move_keyring_key()  # a hand switch to an empty Vault path: the same key, moved
         roots = store_roots_unverified(self.store)
-        if roots and record and not self._provider_has_key():
+        if moved is None and roots and record and not self._provider_has_key():
             # issue 25: a new key could never verify a store that another key already signs
             from lorekeeper.audit.trust import StoreKeyMismatchError
 
@@ -327,7 +328,7 @@ class AuditService:
                 store_fingerprint=newest.fingerprint,
                 store_location=newest.location,
             )
-        loaded = self._move_keyring_key() or self.provider().init_key()
+        loaded = moved or self.provider().init_key()
         session = self.require_key()
         out: dict[str, Any] = {
             "provider": session.provider,
