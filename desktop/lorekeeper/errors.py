@@ -37,6 +37,7 @@ _EXIT_BY_CODE = {
     "ERR_AUDIT_VERIFY_FAILED": EXIT_CHECK_FAILED,
     "ERR_AUDIT_CHAIN_BROKEN": EXIT_UNAVAILABLE,  # issue 18: append refuses a log that disagrees with its head
     "ERR_WORKSPACE_COPY": EXIT_UNAVAILABLE,  # issue 25: a copied folder; `lorekeeper workspace adopt-copy`
+    "ERR_STORE_KEY_MISMATCH": EXIT_UNAVAILABLE,  # issue 25: the key is not the store's trust root; nothing written
     "ERR_CANONICAL_JSON": EXIT_INVALID,
     # improvement loop (issue 6): the model answered in a form the prompt did not ask for
     "ERR_MODEL_ANSWER_INVALID": EXIT_UNAVAILABLE,

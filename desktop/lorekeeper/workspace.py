@@ -316,6 +316,8 @@ class Workspace:
     def _init(self, *, demo: bool, starter: bool) -> None:
         ws = self
         ws._init_audit_key()
+        if ws.audit.key_session is not None:
+            ws.audit.require_trust()  # issue 25: the new store's trust root is this key (one commit, now)
         if starter:
             from lorekeeper.audit.rows import KEYLESS_LEGACY
 

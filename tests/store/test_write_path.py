@@ -195,6 +195,18 @@ def test_two_workspaces_on_one_postgres_database_both_verify(pg_url: str, tmp_pa
     b = tmp_path / "b"
     Workspace.init(b, starter=False).close()
     set_store(b, url=pg_url)
+    # issue 25: one trust root per store, so B signs with A's key (as with one shared Vault path);
+    # its own keyring key would be refused (tests/audit/test_store_trust.py)
+    import tomllib
+
+    import keyring
+
+    with Workspace.open(a) as ws_a:
+        a_key = ws_a.audit.require_key().signer.key_for(1)
+        assert a_key is not None
+    entry = "audit-hmac:" + tomllib.loads((b / "lorekeeper.toml").read_text(encoding="utf-8"))["workspace"]["id"]
+    for name in (entry, f"{entry}:v1"):
+        keyring.set_password("lorekeeper", name, a_key.hex())
     with Workspace.open(a) as ws:
         ws.audit.log.append("work_in_a", {"n": 1})
         pending = ws.improve.proposals.list("pending")

@@ -55,6 +55,8 @@ class KeyProvider(Protocol):
     def key_version(self, version: int) -> bytes: ...
     def init_key(self) -> LoadedKey: ...
     def rotate(self, expected_version: int) -> LoadedKey: ...
+    def has_key(self) -> bool: ...
+    def import_versions(self, keys: dict[int, bytes]) -> LoadedKey: ...
 
 
 # --------------------------------------------------------------------------- keyring
@@ -189,6 +191,9 @@ class KeyringProvider:
     def exists(self) -> bool:
         return self._get(self.entry) is not None or self._current_version() is not None
 
+    def has_key(self) -> bool:
+        return self.exists()
+
     def init_key(self) -> LoadedKey:
         if self.exists():
             raise AuditKeyUnavailableError(
@@ -202,6 +207,22 @@ class KeyringProvider:
         self._set(f"{self.entry}:version", "1")
         self._set(self.entry, hexkey)
         return LoadedKey(1, bytes.fromhex(hexkey))
+
+    def import_versions(self, keys: dict[int, bytes]) -> LoadedKey:
+        """Take over every version of a key kept elsewhere (`audit setup` moving it): the same key
+        bytes under the same version numbers, so everything it signed still verifies."""
+        if self.exists():
+            raise AuditKeyUnavailableError(
+                f"this workspace already has an audit key ({self.describe()}): nothing is imported over it.",
+                cause=CAUSE_CONFIG,
+                provider=self.name,
+            )
+        top = max(keys)
+        for version in sorted(keys):
+            self._set(f"{self.entry}:v{version}", keys[version].hex())
+        self._set(f"{self.entry}:version", str(top))  # the commit point
+        self._set(self.entry, keys[top].hex())
+        return LoadedKey(top, keys[top])
 
     def rotate(self, expected_version: int) -> LoadedKey:
         current = self.load()
@@ -381,6 +402,39 @@ class VaultProvider:
         version = self._write(self.path, {"key": hexkey}, cas=0)
         self._write(self._archive_path(version), {"key": hexkey, "version": version}, cas=None)
         return LoadedKey(version, bytes.fromhex(hexkey))
+
+    def has_key(self) -> bool:
+        return self._read(self.path, missing_ok=True) is not None
+
+    def import_versions(self, keys: dict[int, bytes]) -> LoadedKey:
+        """Take over every version of a key kept elsewhere (`audit setup` moving a keyring key into
+        Vault): written in order with check-and-set, so KV version N holds key version N (an empty
+        path only: a path with history would number them otherwise)."""
+        if self.has_key():
+            raise self._err(
+                f"an audit key already exists at {self.describe()}: nothing is imported over it.", CAUSE_CONFIG
+            )
+        top = max(keys)
+        if sorted(keys) != list(range(1, top + 1)):
+            raise self._err(
+                f"key versions {sorted(keys)} are not 1..{top}: they cannot be moved into Vault", CAUSE_CONFIG
+            )
+        for version in range(1, top + 1):
+            hexkey = keys[version].hex()
+            try:
+                got = self._write(self.path, {"key": hexkey}, cas=version - 1)
+            except AuditKeyUnavailableError as exc:
+                raise self._err(
+                    f"{self.describe()} already has a history (KV versions): use a new, empty path to move the key "
+                    f"into ({exc.message})",
+                    CAUSE_CONFIG,
+                ) from None
+            if got != version:
+                raise self._err(
+                    f"{self.describe()} numbered key version {version} as {got}: use a new path", CAUSE_CONFIG
+                )
+            self._write(self._archive_path(version), {"key": hexkey, "version": version}, cas=None)
+        return LoadedKey(top, keys[top])
 
     def rotate(self, expected_version: int) -> LoadedKey:
         current = self.load()

@@ -18,12 +18,15 @@ from sqlalchemy import select
 
 from lorekeeper.audit.errors import CAUSE_TITLES, AuditKeyUnavailableError
 from lorekeeper.audit.log import OWN_ROTATIONS, SessionLog, VerifyReport
-from lorekeeper.audit.providers import KeyProvider, provider_from_config
+from lorekeeper.audit.providers import KeyProvider, LoadedKey, provider_from_config
 from lorekeeper.audit.rows import RowVerifier, install_row_signing
 from lorekeeper.audit.session import KeySession, start_key_session
+from lorekeeper.audit.settings import AuditSettings
 from lorekeeper.audit.signer import Signer
-from lorekeeper.audit.witness import HeadWitness
+from lorekeeper.audit.trust import TrustState, check_trust, require_trust, store_roots_unverified
+from lorekeeper.audit.witness import FileWitness, HeadWitness
 from lorekeeper.config import Config
+from lorekeeper.errors import InvalidInputError, LorekeeperError
 from lorekeeper.fsutil import atomic_write_text
 from lorekeeper.store.engine import Store
 
@@ -74,6 +77,24 @@ def ensure_workspace_id(config_path: Path) -> str:
     return new_id
 
 
+class _ConfigView:
+    """`config.get` with the [audit] keys of `settings` (a provider built before they are saved)."""
+
+    def __init__(self, config: Config, settings: AuditSettings) -> None:
+        self.config = config
+        self.values = {
+            "audit.provider": settings.provider,
+            "audit.vault.addr": settings.addr,
+            "audit.vault.mount": settings.mount,
+            "audit.vault.path": settings.path,
+            "audit.vault.auth": settings.auth,
+            "audit.vault.role_id": settings.role_id,
+        }
+
+    def get(self, dotted: str, default: Any = None) -> Any:
+        return self.values[dotted] if dotted in self.values else self.config.get(dotted, default)
+
+
 class AuditService:
     """The chain's files live in `sessions_dir` (day files) and `locks_dir` (the append lock); its
     checkpoints and signed rows in `store`; `config` names the key provider and the workspace id."""
@@ -91,6 +112,7 @@ class AuditService:
         self._pending_version: int | None = None
         self._verifier: RowVerifier | None = None
         self.last_refused: dict[str, int] = {}  # sign-rows: unsigned rows born after the baseline, not signed
+        self._trusted_version: int | None = None  # issue 25: the key version the store's trust root accepted
         # every SignedColumns row is signed at commit (versioned ones recorded in the row ledger)
         install_row_signing(store, self.row_signer, workspace=lambda: self.workspace_id)
 
@@ -121,9 +143,38 @@ class AuditService:
     def check_writable(self) -> None:
         """Fail closed before a write (issue 24): ERR_AUDIT_KEY_UNAVAILABLE / ERR_AUDIT_KEY_INVALID
         without a usable key, ERR_AUDIT_CHAIN_BROKEN when the log disagrees with its signed head.
-        Both exit 4 and nothing is written: every change has its event, so no event, no change."""
+        Both exit 4 and nothing is written: every change has its event, so no event, no change.
+        Issue 25: ERR_STORE_KEY_MISMATCH (exit 4) first when the key is not the store's trust root."""
         self.require_key()
+        self.require_trust()
         self.log.check()
+
+    # ------------------------------------------------------------------ the store's trust root
+    def trust_state(self) -> TrustState:
+        """This session's key against the store's trust root (recorded when the store has none)."""
+        session = self.require_key()
+        return check_trust(
+            self.store,
+            session.signer,
+            provider=session.provider,
+            location=session.location,
+            workspace=self.workspace_id,
+        )
+
+    def require_trust(self) -> None:
+        """ERR_STORE_KEY_MISMATCH unless the store's trust root is this session's key (checked once
+        per key session: a root never changes to accept a key it refused)."""
+        session = self.require_key()
+        if self._trusted_version == session.version:
+            return
+        require_trust(
+            self.store,
+            session.signer,
+            provider=session.provider,
+            location=session.location,
+            workspace=self.workspace_id,
+        )
+        self._trusted_version = session.version
 
     def guard_write(self) -> None:
         """The store's write guard (`Store.write_guards`): every write transaction of the workspace
@@ -297,7 +348,23 @@ class AuditService:
             new_id = ensure_workspace_id(self.config.path)
             self.config.data.setdefault("workspace", {})["id"] = new_id
             self._provider = None
-        loaded = self.provider().init_key()
+        moved = self._move_keyring_key()  # a hand switch to an empty Vault path: the same key, moved
+        roots = store_roots_unverified(self.store)
+        if moved is None and roots and record and not self._provider_has_key():
+            # issue 25: a new key could never verify a store that another key already signs
+            from lorekeeper.audit.trust import StoreKeyMismatchError
+
+            newest = roots[-1]
+            raise StoreKeyMismatchError(
+                f"this store is already signed by another key (fingerprint {newest.fingerprint}, version "
+                f"{newest.key_version}, from {newest.provider}: {newest.location}, recorded by workspace "
+                f"{newest.workspace}): no new key is created, since nothing it signs could be verified by the "
+                "other workspaces on the store. Use the store's key: `lorekeeper audit setup --provider vault "
+                "--addr ADDR --mount MOUNT --path PATH` with its Vault address, mount and path.",
+                store_fingerprint=newest.fingerprint,
+                store_location=newest.location,
+            )
+        loaded = moved or self.provider().init_key()
         session = self.require_key()
         out: dict[str, Any] = {
             "provider": session.provider,
@@ -305,6 +372,8 @@ class AuditService:
             "key_version": loaded.version,
         }
         if record:
+            self.require_trust()  # the store's trust root: this key, from now on
+            out["fingerprint"] = self.trust_state().fingerprint
             event = self.log.append(EVENT_KEY_CREATED, {"provider": session.provider, "key_version": loaded.version})
             out["event_sig"] = event["sig"]
         # issue 24: the rows written before this workspace had a key (a keyless `init`) are its
@@ -317,6 +386,165 @@ class AuditService:
         if legacy is not None and record:
             out["legacy_rows_signed"] = sum(self.sign_unsigned_rows().values())
         return out
+
+    # ------------------------------------------------------------------ `audit setup` (issue 25 d2)
+    def setup(self, settings: AuditSettings) -> dict[str, Any]:
+        """Switch the key provider and create, move or adopt the key in one step, in any order.
+
+        - the new place holds no key: this workspace's key (every version) is moved there, so all it
+          signed still verifies and its head witness moves with it ("moved"); a workspace without a
+          key gets a new one there ("created");
+        - the new place holds this workspace's key already: the switch only ("same_key");
+        - it holds another key (the team's): the workspace joins it ("joined") when that key is the
+          store's trust root (or the store has none) and this workspace has no signed history under
+          its own key; else ERR_STORE_KEY_MISMATCH and nothing changes.
+        Then lorekeeper.toml is rewritten (atomically) and a signed `audit_provider_changed` event
+        opens the log under the new session.
+        """
+        from lorekeeper.audit.settings import save_audit_settings
+        from lorekeeper.audit.trust import fingerprint
+
+        settings.validate()
+        if self.config.path is None:
+            raise InvalidInputError("this workspace has no lorekeeper.toml to configure")
+        if not self.workspace_id:
+            self.config.data.setdefault("workspace", {})["id"] = ensure_workspace_id(self.config.path)
+            self._provider = None
+        old = self.provider()
+        target = provider_from_config(_ConfigView(self.config, settings), self.workspace_id)
+        old_keys = self._all_versions(old)
+        if target.describe() == old.describe():
+            how = "same_key" if old_keys else "created"
+        elif target.has_key():
+            loaded = target.load()
+            if old_keys and fingerprint(old_keys.get(loaded.version, b"")) == fingerprint(loaded.key):
+                how = "same_key"
+            else:
+                how = "joined"
+                self._check_join(Signer(loaded.key, loaded.version, key_lookup=target.key_version), target)
+        elif old_keys:
+            target.import_versions(old_keys)
+            how = "moved"
+        else:
+            how = "created"
+        if how in ("moved", "same_key") and target.describe() != old.describe():
+            old_witness, new_witness = self.witness(), self._witness_for(target)
+            head = old_witness.read()
+            if head is not None and new_witness.read() is None:
+                new_witness.write(head)  # signed by the same key: the head keeps its epoch
+        save_audit_settings(self.config.path, settings)
+        self.config.reload()
+        with self._lock:
+            self._provider = None
+            self._session = None
+            self._failure = None
+            self._log = None
+            self._verifier = None
+            self._trusted_version = None
+        out: dict[str, Any] = {"setup": how, "provider": settings.provider}
+        if how == "created":
+            out.update(self.init_key())
+            return out
+        session = self.require_key()
+        self.check_writable()  # the trust root (recorded now if the store had none) and the chain
+        event = self.log.append(
+            "audit_provider_changed",
+            {"provider": session.provider, "location": session.location, "setup": how, "previous": old.describe()},
+        )
+        out.update(
+            {
+                "location": session.location,
+                "key_version": session.version,
+                "fingerprint": self.trust_state().fingerprint,
+                "event_sig": event["sig"],
+            }
+        )
+        return out
+
+    def _witness_for(self, provider: KeyProvider) -> HeadWitness:
+        from lorekeeper.audit.providers import VaultProvider
+        from lorekeeper.audit.witness import FileWitness, VaultWitness
+
+        if isinstance(provider, VaultProvider):
+            return VaultWitness(provider, self.workspace_id)
+        return FileWitness(self.workspace_id)
+
+    @staticmethod
+    def _all_versions(provider: KeyProvider) -> dict[int, bytes]:
+        """Every version of the provider's key ({} when it has none)."""
+        try:
+            current = provider.load()
+        except AuditKeyUnavailableError as exc:
+            if exc.cause == "missing":
+                return {}
+            raise
+        keys = {current.version: current.key}
+        for version in range(1, current.version):
+            keys[version] = provider.key_version(version)
+        return keys
+
+    def _check_join(self, team: Signer, target: KeyProvider) -> None:
+        """Joining another key: it must be the store's trust root (or the store has none and no
+        other key signs it), and this workspace must have no signed history under its own key."""
+        from lorekeeper.audit.trust import StoreKeyMismatchError, check_trust
+        from lorekeeper.store.models import AuditCheckpoint, AuditHead
+
+        state = check_trust(
+            self.store, team, provider=target.name, location=target.describe(), workspace="", record=False
+        )
+        if not state.ok:
+            raise StoreKeyMismatchError(
+                f"the key at {target.describe()} is not the key that signs this workspace's store "
+                f"({self.config.get('store.url', '')}): nothing was changed. Point [store] url at the team's store "
+                "first (the one that key signs), or give `audit setup` a new, empty path to move this "
+                "workspace's own key there.",
+                fingerprint=state.fingerprint,
+            )
+        events = sum(1 for p in sorted(self.sessions_dir.glob("*.jsonl")) if p.stat().st_size)
+        with self.store.session() as s:
+            head = s.get(AuditHead, self.workspace_id)
+            count = int(head.count) if head is not None else 0
+        if events or count:
+            raise StoreKeyMismatchError(
+                f"this workspace has a signed session log under its own key ({count} event(s) in its head, "
+                f"{events} log file(s)); the key at {target.describe()} is another key, so that history would no "
+                "longer verify: nothing was changed. Give `audit setup` a new, empty path to move this key, or "
+                "join the team from a fresh `lorekeeper init`.",
+            )
+        if head is not None:  # an empty head signed by the old key: the new key starts the log afresh
+            with self.store.unguarded(), self.store.write() as s:
+                for model in (AuditHead, AuditCheckpoint):
+                    for row in s.scalars(select(model).where(model.workspace == self.workspace_id)):
+                        s.delete(row)
+
+    def _move_keyring_key(self) -> LoadedKey | None:
+        """`init-key` after switching a keyring workspace to Vault by hand (issue 25 d2): the empty
+        Vault path takes the workspace's keyring key (every version) and its head witness, instead of
+        a new key that nothing this workspace signed would verify with."""
+        from lorekeeper.audit.providers import KeyringProvider, VaultProvider
+
+        provider = self.provider()
+        if not isinstance(provider, VaultProvider) or not self.workspace_id or provider.has_key():
+            return None
+        try:
+            keys = self._all_versions(KeyringProvider(self.workspace_id))
+        except AuditKeyUnavailableError:  # no keyring on this machine: nothing to move
+            return None
+        if not keys:
+            return None
+        loaded = provider.import_versions(keys)
+        old_witness, new_witness = FileWitness(self.workspace_id), self._witness_for(provider)
+        head = old_witness.read()
+        if head is not None and new_witness.read() is None:
+            new_witness.write(head)
+        return loaded
+
+    def _provider_has_key(self) -> bool:
+        try:
+            self.provider().load()
+        except AuditKeyUnavailableError as exc:
+            return exc.cause != "missing"  # another failure is reported by init_key itself
+        return True
 
     def rotate(self) -> dict[str, Any]:
         """New key version in the provider (old ones archived), then a new key session on it.
@@ -361,6 +589,10 @@ class AuditService:
             )
             self._log = log
             self._pending_version = None
+        try:  # the store's trust root gains the new version now (else the next write records it)
+            self.require_trust()
+        except LorekeeperError as exc:
+            log.warnings.append(f"the store's trust root was not updated yet: {exc}")
         return {
             "provider": session.provider,
             "previous_version": session.version,

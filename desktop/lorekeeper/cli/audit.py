@@ -15,7 +15,7 @@ from typing import Any
 import click
 
 from lorekeeper.cli.common import emit_json, handle_errors, json_option, open_workspace, workspace_option
-from lorekeeper.errors import EXIT_CHECK_FAILED, InvalidInputError
+from lorekeeper.errors import EXIT_CHECK_FAILED, EXIT_UNAVAILABLE, InvalidInputError
 from lorekeeper.fsutil import not_regular, read_user_bytes
 
 
@@ -43,6 +43,7 @@ def status_cmd(workspace_dir: Path | None, as_json: bool) -> None:
         log = ws.audit.log
         files = log.files()
         head = log.head_row()
+        trust = ws.audit.trust_state()  # issue 25: the store's trust root (recorded when it has none)
         unsigned = ws.audit.unsigned_rows()  # issue 18: rows that do not verify, per signed table
         from lorekeeper.agents.hooks import snapshot_status
 
@@ -60,12 +61,21 @@ def status_cmd(workspace_dir: Path | None, as_json: bool) -> None:
             else {"epoch": head.epoch, "count": head.count, "file": head.file, "seq": head.seq},
             "witness": log.witness.name if log.witness is not None else None,
             "outbox_pending": log.pending(),
-            "unsigned_entries": {"code": "ERR_UNSIGNED_ENTRY", "total": sum(unsigned.values()), "by_table": unsigned},
+            "trust_root": trust.to_dict(),
+            "unsigned_entries": {
+                "code": "ERR_UNSIGNED_ENTRY",
+                "total": sum(unsigned.values()),
+                "by_table": unsigned,
+                # issue 25: with another key's trust root, what fails to verify was signed by that key
+                "reason": "signed_by_another_key" if not trust.ok else "bad_signature_or_tampered",
+            },
             "caches": {"hook_snapshot": hook_snapshots},
             "warnings": list(log.warnings),
         }
     if as_json:
         emit_json(data)
+        if not trust.ok:
+            sys.exit(EXIT_UNAVAILABLE)
         return
     click.echo(f"provider     {data['provider']}  ({data['location']})")
     click.echo(f"key version  {data['key_version']}")
@@ -79,11 +89,15 @@ def status_cmd(workspace_dir: Path | None, as_json: bool) -> None:
     )
     click.echo(f"witness      {data['witness'] or '-'}")
     click.echo(f"outbox       {data['outbox_pending']} event(s) waiting")
+    tr = data["trust_root"]
+    if tr["state"] == "mismatch":
+        click.echo(f"trust root   MISMATCH: this key {tr['fingerprint']} is not the store's (ERR_STORE_KEY_MISMATCH)")
+    else:
+        click.echo(f"trust root   {tr['state']}: key fingerprint {tr['fingerprint']} signs this store")
     u = data["unsigned_entries"]
     detail = ", ".join(f"{t}: {n}" for t, n in u["by_table"].items() if n)
-    click.echo(
-        f"unsigned     {u['total']} row(s) that do not verify (ERR_UNSIGNED_ENTRY){': ' + detail if detail else ''}"
-    )
+    why = "signed by another key (not this workspace's)" if not trust.ok else "do not verify"
+    click.echo(f"unsigned     {u['total']} row(s) {why} (ERR_UNSIGNED_ENTRY){': ' + detail if detail else ''}")
     hs = data["caches"]["hook_snapshot"]
     click.echo(
         f"hook cache   {hs['files']} snapshot(s), {hs['invalid']} that would be rejected now, "
@@ -91,6 +105,9 @@ def status_cmd(workspace_dir: Path | None, as_json: bool) -> None:
     )
     for w in data["warnings"]:
         click.echo(f"warning: {w}", err=True)
+    if not trust.ok:
+        click.echo(f"error: ERR_STORE_KEY_MISMATCH: {tr['message']}", err=True)
+        sys.exit(EXIT_UNAVAILABLE)
 
 
 @audit.command("init-key")
@@ -105,6 +122,59 @@ def init_key_cmd(workspace_dir: Path | None, as_json: bool) -> None:
         emit_json(data)
     else:
         click.echo(f"Audit key version {data['key_version']} created in {data['location']}.")
+
+
+@audit.command("setup")
+@click.option("--provider", "provider", type=click.Choice(["vault", "keyring"]), required=True)
+@click.option("--addr", default=None, help="Vault address (default: [audit.vault] addr).")
+@click.option("--mount", default=None, help="KV v2 mount (default: [audit.vault] mount).")
+@click.option("--path", "kv_path", default=None, help="KV path of the key: the team's shared path (Vault).")
+@click.option("--auth", type=click.Choice(["token", "approle"]), default=None, help="Vault login method.")
+@click.option("--role-id", default=None, help="AppRole role id (with --auth approle).")
+@workspace_option
+@json_option
+@handle_errors
+def setup_cmd(
+    provider: str,
+    addr: str | None,
+    mount: str | None,
+    kv_path: str | None,
+    auth: str | None,
+    role_id: str | None,
+    workspace_dir: Path | None,
+    as_json: bool,
+) -> None:
+    """Switch the key provider and move, create or join the key in one step, in any order.
+
+    An empty Vault path takes this workspace's key (all it signed still verifies); a path holding
+    the team's key is joined when that key signs this workspace's store. Writes lorekeeper.toml.
+    """
+    from lorekeeper.audit.settings import AuditSettings
+
+    with open_workspace(workspace_dir) as ws:
+        current = AuditSettings.from_config(ws.config)
+        settings = AuditSettings(
+            provider=provider,
+            addr=addr or current.addr,
+            mount=mount or current.mount,
+            path=kv_path or current.path,
+            auth=auth or current.auth,
+            role_id=role_id if role_id is not None else current.role_id,
+        )
+        data = ws.audit.setup(settings)
+    if as_json:
+        emit_json(data)
+        return
+    verbs = {
+        "moved": "this workspace's key moved to",
+        "joined": "joined the key at",
+        "created": "new key created in",
+        "same_key": "already using the key at",
+    }
+    click.echo(
+        f"Audit key: {verbs.get(data['setup'], data['setup'])} {data.get('location', '')} "
+        f"(version {data.get('key_version')}, fingerprint {data.get('fingerprint', '?')})."
+    )
 
 
 @audit.command("verify")

@@ -751,6 +751,26 @@ class AuditHead(SignedColumns, Base):
     updated_at: Mapped[str] = mapped_column(String(40), default="")
 
 
+class AuditTrustRoot(Base):
+    """The store's one trust root (issue 25): per key version, the fingerprint of the HMAC key that
+    signs this store's rows, so a workspace with another key is refused before it writes.
+
+    `fingerprint` is HMAC-SHA256(key, "lorekeeper-key-fingerprint") truncated to 32 hex characters:
+    it names the key without revealing it. `sig` is HMAC of the whole row with that key version
+    (provider, location and the recording workspace cannot be edited unnoticed by those who hold it).
+    """
+
+    __tablename__ = "audit_trust_roots"
+
+    key_version: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=False)
+    fingerprint: Mapped[str] = mapped_column(String(64))
+    provider: Mapped[str] = mapped_column(String(16), default="")
+    location: Mapped[str] = mapped_column(String(400), default="")  # e.g. the Vault address, mount and path
+    workspace: Mapped[str] = mapped_column(String(64), default="")  # the workspace that recorded it
+    recorded_at: Mapped[str] = mapped_column(String(40), default="")
+    sig: Mapped[str] = mapped_column(String(64), default="")
+
+
 class AuditOutbox(SignedColumns, Base):
     """An event committed with the change it records, waiting to be written to the day file."""
 
