@@ -48,7 +48,7 @@ def test_trigger_eval_scores_each_skill_with_its_confusions_and_collisions(works
     false = [c for c in sc["confusions"] if not c["should_trigger"]]
     assert false[0]["query"] == CASES[3]["query"] and false[0]["rank"] in (1, 2)
     text = run_lorekeeper("skills", "trigger-eval", "code-review", "--workspace", root).stdout
-    assert "0.50" in text and "missed 'can you look over my diff and comment'" in text
+    assert "50%" in text and "missed 'can you look over my diff and comment'" in text
     # the cases are a file of the skill: exported, and kept per version
     assert json.loads((Path(root) / "skills" / "code-review" / "triggers.json").read_text())["evals"] == CASES
     nocases = run_lorekeeper("skills", "trigger-eval", "git-manager", "--workspace", root)
@@ -90,3 +90,34 @@ def test_suggest_triggers_writes_cases_from_history_and_description(workspace: W
     assert not problems and len(cases["code-review"]) == len(s.cases)
     again = workspace.improve.trigger_cases.suggest("code-review", use_model=False, write=False)
     assert again.added == () and again.version is None  # nothing new: no new version
+
+
+def test_trigger_precision_and_recall_follow_the_one_rounding_rule(workspace: Workspace, tmp_path: Path, qtbot):
+    """Issue 31 item 8: every rate shown is rounded down (README): 2 of 3 is 0.6666 in --json and
+    "66.6%" in the text and the GUI, never 0.6667, "0.67" or "66.7%"."""
+    from lorekeeper.skills.triggers import SkillTriggerScore
+    from lorekeeper.ui.models.route import TriggerTableModel
+
+    cases = [
+        {"query": "please review this pull request before merge", "should_trigger": True},
+        {"query": "review this PR now", "should_trigger": True},
+        {"query": "can you look over my diff and comment", "should_trigger": True},  # missed
+        {"query": "review the deploy plan for tonight", "should_trigger": False},  # a false trigger
+        {"query": "write a migration to add a column", "should_trigger": False},
+    ]
+    src = _folder(tmp_path, cases)
+    root = str(workspace.root)
+    workspace.close()
+    r = run_lorekeeper("skills", "import", str(src), "--on-conflict", "new-version", "--workspace", root, "--json")
+    assert r.returncode == 0, r.stdout
+    out = run_lorekeeper("skills", "trigger-eval", "code-review", "--workspace", root, "--json", "--top", "2")
+    [sc] = json.loads(out.stdout)["skills"]
+    assert (sc["tp"], sc["fn"], sc["fp"]) == (2, 1, 1)
+    assert sc["precision"] == 0.6666 and sc["recall"] == 0.6666
+    text = run_lorekeeper("skills", "trigger-eval", "code-review", "--workspace", root, "--top", "2").stdout
+    row = next(line for line in text.splitlines() if line.startswith("code-review"))
+    assert row.count("66.6%") == 2 and "0.67" not in row and "66.7" not in row
+    model = TriggerTableModel()
+    model.set_rows([SkillTriggerScore("code-review", 5, tp=2, fp=1, fn=1, tn=1)])
+    shown = [model.data(model.index(0, c)) for c in (model.COL_PRECISION, model.COL_RECALL)]
+    assert shown == ["66.6%", "66.6%"]

@@ -269,3 +269,19 @@ def test_ingest_of_a_git_checkout_respects_gitignore(workspace: Workspace, tmp_p
     assert origins == ["README.md", "src/app.py"] and len(report.new) == 2  # tracked + untracked, not ignored
     kinds = {d.origin: d.kind for d in workspace.facts.documents("nord")}
     assert kinds == {"README.md": "markdown", "src/app.py": "source"}
+
+
+def test_ingest_of_a_document_over_the_cap_says_why_it_was_skipped(workspace: Workspace, tmp_path: Path) -> None:
+    """Issue 31 item 7: the text of `facts ingest` names the skipped file and the 1 MiB limit (it
+    said only "1 skipped"); `facts add` names the file once, not "big.md: big.md cannot be"."""
+    from helpers.cli import run_lorekeeper
+
+    big = tmp_path / "big.md"
+    quote = "Always pin the base image digest."
+    big.write_text(quote + "\n" + "filler line for size\n" * 60_000, encoding="utf-8")
+    r = run_lorekeeper("--workspace", str(workspace.root), "facts", "ingest", str(big), "--project", "p1")
+    assert r.returncode == 0, r.stderr
+    assert "1 skipped" in r.stdout
+    assert "skipped big.md: " in r.stdout and "over the 1 MiB limit" in r.stdout
+    code, out, _ = add(workspace.root, big, "Pin base images.", quote=quote)
+    assert code == 2 and out["error"]["message"].count("big.md") == 1, out["error"]["message"]

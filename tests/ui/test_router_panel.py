@@ -69,8 +69,10 @@ def test_trigger_evals_tab_scores_the_skills_and_shows_confusions(qtbot, window,
     qtbot.waitUntil(lambda: panel.trigger_model.rowCount() == 1, timeout=10000)
     row = panel.trigger_model.rows[0]
     assert row.name == "code-review" and (row.tp, row.fn, row.tn) == (1, 1, 1)
-    assert panel.trigger_model.data(panel.trigger_model.index(0, panel.trigger_model.COL_RECALL)) == "50.0%"
-    assert panel.trigger_model.data(panel.trigger_model.index(0, panel.trigger_model.COL_PRECISION)) == "100.0%"
+    assert (
+        panel.trigger_model.data(panel.trigger_model.index(0, panel.trigger_model.COL_RECALL)) == "50%"
+    )  # the one rule: as `quality` shows "25%"
+    assert panel.trigger_model.data(panel.trigger_model.index(0, panel.trigger_model.COL_PRECISION)) == "100%"
     assert "missed “summarise the meeting notes for me”" in panel.confusions.toPlainText().replace('"', "“")
     assert "1 skills, 3 cases, 1 confusions" in panel.trigger_summary.text()
     assert panel.run_triggers.isEnabled()

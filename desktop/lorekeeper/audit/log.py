@@ -36,8 +36,10 @@ Writers take the exclusive flock of `locks/sessions.lock`, append one `write()` 
 
 from __future__ import annotations
 
+import getpass
 import hashlib
 import os
+import re
 import secrets
 from collections.abc import Callable, Iterable
 from contextlib import AbstractContextManager, nullcontext
@@ -68,6 +70,8 @@ OWN_ROTATIONS: set[int] = set()
 MAX_LINE_CHARS = 1_000_000  # a longer line is damage on read, and refused on write
 EVENT_HEAD_ADOPTED = "audit_head_adopted"
 EVENT_OUTBOX_REJECTED = "unsigned_entry"
+EVENT_BREAK_ACKNOWLEDGED = "break_acknowledged"
+MAX_ACK_REASON = 2000
 
 
 def utc_now_iso() -> str:
@@ -207,6 +211,80 @@ class EventRecord:
     status: str  # valid | tombstone | bad_signature | content_mismatch | unsigned | damaged
     data: Any
     raw: str
+
+
+@dataclass(frozen=True)
+class ChainBreak:
+    """One break of the chain as `audit status` and the Audit panel name it, with the fingerprint
+    an acknowledgement records: the file, the line, the kind and the line's bytes (the message, its
+    numbers masked, for a break without a line), so a new or different break is never covered."""
+
+    file: str
+    line: int
+    seq: int | None
+    kind: str
+    message: str
+    fingerprint: str
+
+    def where(self) -> str:
+        at = self.file if not self.line else f"{self.file} line {self.line}"
+        return at + (f" (event #{self.seq})" if self.seq is not None else "")
+
+    def to_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+@dataclass
+class ChainState:
+    """The log's breaks, split into those no signed `break_acknowledged` event covers yet and
+    those one does; `acknowledgements` lists those events (file, seq, ts, operator, reason)."""
+
+    breaks: list[ChainBreak] = field(default_factory=list)
+    acknowledged: list[ChainBreak] = field(default_factory=list)
+    acknowledgements: list[dict[str, Any]] = field(default_factory=list)
+
+    @property
+    def ok(self) -> bool:
+        """No break at all (acknowledged breaks are still breaks)."""
+        return not self.breaks and not self.acknowledged
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "ok": self.ok,
+            "code": "ERR_AUDIT_VERIFY_FAILED" if self.breaks else None,
+            "unacknowledged": len(self.breaks),
+            "breaks": [b.to_dict() for b in self.breaks],
+            "acknowledged": [b.to_dict() for b in self.acknowledged],
+            "acknowledgements": list(self.acknowledgements),
+        }
+
+    def summary(self) -> str:
+        """One line: where the first unacknowledged break is, or that every break is acknowledged."""
+        if self.breaks:
+            first = self.breaks[0]
+            more = f" (+{len(self.breaks) - 1} more)" if len(self.breaks) > 1 else ""
+            return f"BREAK at {first.where()}: {first.message}{more}"
+        if self.acknowledged:
+            last = self.acknowledgements[-1] if self.acknowledgements else {}
+            return (
+                f"{len(self.acknowledged)} break(s) acknowledged"
+                + (f" by {last.get('operator')} at {str(last.get('ts', ''))[:19]}" if last else "")
+                + (f" ({last.get('reason')})" if last.get("reason") else "")
+            )
+        return "verified, no break"
+
+
+def operator_name() -> str:
+    """Who acknowledges (the OS login), as the review panels record it."""
+    try:
+        return getpass.getuser()
+    except Exception:  # noqa: BLE001 - no login name in some containers
+        return "operator"
+
+
+def _fingerprint(file: str, line: int, kind: str, basis: str) -> str:
+    text = "\0".join((file, str(line), kind, basis))
+    return hashlib.sha256(text.encode("utf-8", "replace")).hexdigest()[:32]
 
 
 # --------------------------------------------------------------------------- the log
@@ -1025,6 +1103,95 @@ class SessionLog:
                 rep, prev = self._verify_file(path, checkpoints.get(path.name), prev)
                 report.files.append(rep)
             return report
+
+    def chain_state(self) -> ChainState:
+        """Every break the full verification finds, each marked acknowledged or not (issue 31 item
+        10): `audit status` and the Audit panel say where the first unacknowledged one is."""
+        with self.lock.shared():
+            return self._chain_state(self._verify_all(use_head=True))
+
+    def _chain_state(self, report: VerifyReport) -> ChainState:
+        issues = report.issues
+        wanted = {(i.file, i.line) for i in issues if i.line > 0}
+        lines: dict[tuple[str, int], tuple[str, int | None]] = {}
+        acked: set[str] = set()
+        acks: list[dict[str, Any]] = []
+        needle = f'"{EVENT_BREAK_ACKNOWLEDGED}"'
+        for path in self.files():
+            has_issue = any(f == path.name for f, _ in wanted)
+            if not has_issue:
+                try:
+                    if needle not in path.read_text(encoding="utf-8", errors="replace"):
+                        continue
+                except OSError:
+                    continue
+            for line_no, ev, _problem in _read_lines(path, keep_raw=True):
+                raw = str(ev.pop("__raw__", "")) if isinstance(ev, dict) else ""
+                if (path.name, line_no) in wanted:
+                    seq = ev.get("seq") if isinstance(ev.get("seq"), int) else None
+                    lines[(path.name, line_no)] = (hashlib.sha256(raw.encode("utf-8", "replace")).hexdigest(), seq)
+                if ev.get("type") != EVENT_BREAK_ACKNOWLEDGED or self._status(ev) != "valid":
+                    continue
+                data = ev["content"].get("data")
+                covered = data.get("breaks") if isinstance(data, dict) else None
+                if not isinstance(covered, list):
+                    continue
+                acked.update(str(b.get("fingerprint")) for b in covered if isinstance(b, dict))
+                acks.append(
+                    {
+                        "file": path.name,
+                        "seq": ev.get("seq"),
+                        "ts": ev.get("ts"),
+                        "operator": data.get("operator"),
+                        "reason": data.get("reason"),
+                        "breaks": len(covered),
+                    }
+                )
+        state = ChainState(acknowledgements=acks)
+        seen: set[str] = set()
+        for issue in issues:
+            digest, seq = lines.get((issue.file, issue.line), ("", None))
+            basis = digest or re.sub(r"\d+", "#", issue.message)
+            fp = _fingerprint(issue.file, issue.line, issue.kind, basis)
+            if fp in seen:
+                continue
+            seen.add(fp)
+            brk = ChainBreak(issue.file, issue.line, seq, issue.kind, issue.message, fp)
+            (state.acknowledged if fp in acked else state.breaks).append(brk)
+        return state
+
+    def acknowledge(self, reason: str = "", *, operator: str | None = None) -> dict[str, Any]:
+        """Record that the operator has seen the breaks no acknowledgement covers yet: one signed
+        `break_acknowledged` event naming each of them (file, line, seq, kind, fingerprint). Nothing
+        is written when there is none. A break the head disagrees with (a cut tail, a rollback)
+        cannot be acknowledged: the append is refused (ERR_AUDIT_CHAIN_BROKEN), see `verify --adopt`."""
+        reason = (reason or "").strip()
+        if len(reason) > MAX_ACK_REASON:
+            raise InvalidInputError(f"the reason is {len(reason)} characters long (the limit is {MAX_ACK_REASON})")
+        state = self.chain_state()
+        if not state.breaks:
+            return {"acknowledged": [], "event": None, "already_acknowledged": len(state.acknowledged)}
+        who = (operator or operator_name()).strip() or "operator"
+        data = {
+            "breaks": [b.to_dict() for b in state.breaks],
+            "reason": reason,
+            "operator": who,
+        }
+        event = self.append(EVENT_BREAK_ACKNOWLEDGED, data)
+        row = self.head_row()
+        written_to = str(row.file) if row is not None and row.seq == event["seq"] else f"{event['ts'][:10]}.jsonl"
+        return {
+            "acknowledged": [b.to_dict() for b in state.breaks],
+            "already_acknowledged": len(state.acknowledged),
+            "operator": who,
+            "reason": reason,
+            "event": {
+                "file": written_to,
+                "seq": event["seq"],
+                "sig": event["sig"],
+                "type": EVENT_BREAK_ACKNOWLEDGED,
+            },
+        }
 
     def _verify_all(self, *, use_head: bool) -> VerifyReport:
         checkpoints = self.checkpoints()

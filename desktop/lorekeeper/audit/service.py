@@ -17,7 +17,7 @@ from typing import Any
 from sqlalchemy import select
 
 from lorekeeper.audit.errors import CAUSE_TITLES, AuditKeyUnavailableError
-from lorekeeper.audit.log import OWN_ROTATIONS, SessionLog, VerifyReport
+from lorekeeper.audit.log import OWN_ROTATIONS, ChainState, SessionLog, VerifyReport
 from lorekeeper.audit.providers import KeyProvider, LoadedKey, provider_from_config
 from lorekeeper.audit.rows import RowVerifier, install_row_signing
 from lorekeeper.audit.session import KeySession, start_key_session
@@ -330,6 +330,14 @@ class AuditService:
 
     def verify(self, target: Path | None = None) -> VerifyReport:
         return self.log.verify(target)
+
+    def chain_state(self) -> ChainState:
+        """The log's breaks, acknowledged or not (`audit status`, the Audit panel at start)."""
+        return self.log.chain_state()
+
+    def acknowledge(self, reason: str = "") -> dict[str, Any]:
+        """`audit acknowledge`: a signed `break_acknowledged` event naming the unacknowledged breaks."""
+        return self.log.acknowledge(reason)
 
     def init_key(self, *, record: bool = True) -> dict[str, Any]:
         """Create the first key in the configured provider (an operator action), then start on it.

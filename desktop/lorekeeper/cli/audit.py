@@ -1,4 +1,4 @@
-"""`lorekeeper audit status|init-key|verify [PATH]|rotate|sign --test-key HEX FILE|append|events|tombstone|set-secret`.
+"""`lorekeeper audit status|acknowledge|init-key|verify [PATH]|rotate|sign --test-key HEX FILE|append|events|tombstone|set-secret`.
 
 Every command that signs or verifies loads the key session first (`ws.audit.require_key()`), so
 an unavailable key stops it with ERR_AUDIT_KEY_UNAVAILABLE (exit 4) before anything is written.
@@ -70,6 +70,8 @@ def status_cmd(workspace_dir: Path | None, as_json: bool) -> None:
                 "reason": "signed_by_another_key" if not trust.ok else "bad_signature_or_tampered",
             },
             "caches": {"hook_snapshot": hook_snapshots},
+            # issue 31 item 10: a break in the middle of the log is said at every start until acknowledged
+            "chain": ws.audit.chain_state().to_dict(),
             "warnings": list(log.warnings),
         }
     if as_json:
@@ -103,11 +105,78 @@ def status_cmd(workspace_dir: Path | None, as_json: bool) -> None:
         f"hook cache   {hs['files']} snapshot(s), {hs['invalid']} that would be rejected now, "
         f"{hs['rejected']} rejected and rebuilt so far"
     )
+    chain = data["chain"]
+    if chain["breaks"]:
+        first = chain["breaks"][0]
+        at = first["file"] + (f" line {first['line']}" if first["line"] else "")
+        at += f" (event #{first['seq']})" if first["seq"] is not None else ""
+        more = f"; {len(chain['breaks']) - 1} more" if len(chain["breaks"]) > 1 else ""
+        click.echo(f"chain        BREAK (ERR_AUDIT_VERIFY_FAILED) at {at}: {first['message']}{more}")
+        for b in chain["breaks"][1:]:
+            click.echo(
+                f"             also {b['file']}" + (f" line {b['line']}" if b["line"] else "") + f": {b['message']}"
+            )
+        click.echo(
+            "             run `lorekeeper audit verify` for the report, then `lorekeeper audit acknowledge "
+            "--reason TEXT` once you have looked into it"
+        )
+        click.echo(
+            f"warning: the session log has {len(chain['breaks'])} unacknowledged break(s), first at {at}", err=True
+        )
+    elif chain["acknowledged"]:
+        last = chain["acknowledgements"][-1] if chain["acknowledgements"] else {}
+        click.echo(
+            f"chain        {len(chain['acknowledged'])} break(s), acknowledged"
+            + (f" by {last.get('operator')} at {str(last.get('ts') or '')[:19]}" if last else "")
+            + (f": {last['reason']}" if last.get("reason") else "")
+            + " (`audit verify` still lists them)"
+        )
+    else:
+        click.echo("chain        verified, no break")
     for w in data["warnings"]:
         click.echo(f"warning: {w}", err=True)
     if not trust.ok:
         click.echo(f"error: ERR_STORE_KEY_MISMATCH: {tr['message']}", err=True)
         sys.exit(EXIT_UNAVAILABLE)
+
+
+@audit.command("acknowledge")
+@click.option("--reason", default="", help="Why the break is acceptable (what you found); kept, signed, in the event.")
+@workspace_option
+@json_option
+@handle_errors
+def acknowledge_cmd(reason: str, workspace_dir: Path | None, as_json: bool) -> None:
+    """Acknowledge the chain's current breaks with a signed `break_acknowledged` event.
+
+    `audit status` and the Audit panel stop reporting the breaks it names; a new or different
+    break is reported again. `audit verify` still lists every break (the log is not changed).
+    """
+    from lorekeeper.audit.log import MAX_ACK_REASON
+
+    if len(reason.strip()) > MAX_ACK_REASON:  # validated before the key is loaded
+        raise InvalidInputError(f"--reason is {len(reason.strip())} characters long (the limit is {MAX_ACK_REASON})")
+    with open_workspace(workspace_dir) as ws:
+        ws.audit.require_key()
+        out = ws.audit.acknowledge(reason)
+    if as_json:
+        emit_json(out)
+        return
+    if not out["acknowledged"]:
+        n = out["already_acknowledged"]
+        click.echo(
+            "nothing to acknowledge: "
+            + (f"the {n} break(s) in the log are already acknowledged" if n else "the chain has no break")
+        )
+        return
+    ev = out["event"]
+    for b in out["acknowledged"]:
+        at = (
+            b["file"]
+            + (f" line {b['line']}" if b["line"] else "")
+            + (f" (event #{b['seq']})" if b["seq"] is not None else "")
+        )
+        click.echo(f"acknowledged {at}: {b['message']}")
+    click.echo(f"signed event break_acknowledged #{ev['seq']} written to {ev['file']} by {out['operator']}")
 
 
 @audit.command("init-key")

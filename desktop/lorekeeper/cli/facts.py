@@ -119,6 +119,8 @@ def facts_ingest(
         f"{report.project}: {len(report.new)} new, {len(report.changed)} changed, {len(report.unchanged)} unchanged, "
         f"{len(report.removed)} removed, {len(report.skipped)} skipped"
     )
+    for skipped in report.skipped:  # issue 31 item 7: why, not only how many
+        click.echo(f"skipped {skipped['origin']}: {skipped['reason']}")
     if report.flagged:
         click.echo(f"flagged for review (quote vanished): {', '.join(report.flagged)}")
     if extraction is not None:

@@ -21,6 +21,7 @@ from lorekeeper.evals.rules import RULE_TYPES, RULES_MAX_DEPTH, SEVERITIES, pars
 from lorekeeper.fsutil import MIB, read_stream_bytes, read_user_bytes, shown_path
 from lorekeeper.jobs import drive
 from lorekeeper.learnings.mdformat import decode_utf8
+from lorekeeper.rates import format_rate
 from lorekeeper.skills.checks import SourceCheck, check_source_steps, group_warnings, warning_lines
 from lorekeeper.skills.library import CONFLICT_ACTIONS, Resolution
 from lorekeeper.skills.sources import open_source
@@ -848,8 +849,8 @@ def trigger_eval_cmd(
             width = max(len(s.name) for s in report.skills)
             click.echo(f"{'skill':<{width}}  cases  precision  recall  collisions (top {n})")
             for sc in report.skills:
-                pr = "-" if sc.precision is None else f"{sc.precision:.2f}"
-                rc = "-" if sc.recall is None else f"{sc.recall:.2f}"
+                pr = format_rate(sc.precision)  # rounded down, as every rate shown
+                rc = format_rate(sc.recall)
                 coll = ", ".join(
                     f"{k} ({v})" for k, v in sorted(sc.collisions.items(), key=lambda kv: (-kv[1], kv[0]))[:3]
                 )

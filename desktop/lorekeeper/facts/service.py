@@ -938,7 +938,7 @@ class FactService:
         resolved = path.resolve()
         readable = docs.read_text(resolved)
         if isinstance(readable, docs.Skipped):  # say why (the size cap, binary, not UTF-8), not just "unreadable"
-            raise InvalidSpecError(f"{document} cannot be a fact's document: {readable.reason}", file=str(document))
+            raise InvalidSpecError(f"cannot be a fact's document: {readable.reason}", file=str(document))
         with self.store.session() as s:
             known = s.scalars(
                 select(FactDocument).where(

@@ -23,6 +23,7 @@ from sqlalchemy import func, select
 
 from lorekeeper.audit.rows import RowVerifier
 from lorekeeper.errors import InvalidInputError
+from lorekeeper.rates import json_rate
 from lorekeeper.store.engine import Store
 from lorekeeper.store.models import Learning, MemoryInjection, Story
 
@@ -44,7 +45,7 @@ def _day(iso: str) -> date | None:
 
 
 def _ratio(num: int, den: int) -> float | None:
-    return round(num / den, 4) if den else None
+    return json_rate(num / den) if den else None  # rounded down: the one rule for rates (issue 31 item 8)
 
 
 class Measures:

@@ -20,10 +20,12 @@ never shown as 80%.
 
 from __future__ import annotations
 
-import math
 from collections.abc import Iterable
 from dataclasses import dataclass, replace
 from datetime import datetime
+
+from lorekeeper.rates import format_rate as format_rate  # re-exported: the one rule (issue 31 item 8)
+from lorekeeper.rates import json_rate as json_rate
 
 MIN_APPLIED = 3
 SUCCESS_THRESHOLD = 0.80
@@ -93,23 +95,6 @@ class SkillMetrics:
             "underperforming": self.underperforming,
             "reasons": self.reasons,
         }
-
-
-def json_rate(rate: float | None) -> float | None:
-    """A share for JSON: 4 decimals, rounded down like `format_rate` (one rule for every rate
-    shown): 2/3 -> 0.6666, which reads as "66.6%", never 0.6667 beside "66.6%"."""
-    if rate is None:
-        return None
-    return math.floor(rate * 10_000 + 1e-9) / 10_000
-
-
-def format_rate(rate: float | None, *, none: str = "-") -> str:
-    """A share as a percentage with at most one decimal, rounded *down*, so a rate below a threshold
-    never reads as the threshold: 0.799 -> "79.9%", 0.8 -> "80%", 2/3 -> "66.6%"."""
-    if rate is None:
-        return none
-    tenths = math.floor(rate * 1000 + 1e-9)  # the epsilon absorbs float noise such as 0.29 * 1000
-    return f"{tenths // 10}%" if tenths % 10 == 0 else f"{tenths / 10:.1f}%"
 
 
 def merge(rows: Iterable[SkillMetrics], skill: str, project: str | None) -> SkillMetrics:

@@ -22,6 +22,7 @@ from dataclasses import dataclass, field
 from lorekeeper import safejson
 from lorekeeper.errors import InvalidSpecError, LorekeeperError
 from lorekeeper.jobs import Progress, drive
+from lorekeeper.rates import json_rate
 from lorekeeper.skills.router import RouteResult
 
 TRIGGER_FILES = ("triggers.json", "evals/triggers.json")
@@ -100,12 +101,12 @@ class SkillTriggerScore:
     @property
     def precision(self) -> float | None:
         fired = self.tp + self.fp
-        return round(self.tp / fired, 4) if fired else None
+        return json_rate(self.tp / fired) if fired else None  # rounded down: the one rule (issue 31 item 8)
 
     @property
     def recall(self) -> float | None:
         should = self.tp + self.fn
-        return round(self.tp / should, 4) if should else None
+        return json_rate(self.tp / should) if should else None
 
     def to_dict(self) -> dict[str, object]:
         return {

@@ -6,6 +6,7 @@ from typing import Any
 
 from PySide6.QtCore import Qt
 
+from lorekeeper.rates import format_rate
 from lorekeeper.skills.router import RouteMatch
 from lorekeeper.skills.triggers import SkillTriggerScore
 from lorekeeper.ui.models.base import RowsModel
@@ -47,7 +48,7 @@ class RouteTableModel(RowsModel[RouteMatch]):
 
 
 def _rate(value: float | None) -> str:
-    return "—" if value is None else f"{value * 100:.1f}%"
+    return format_rate(value, none="—")  # rounded down, as every rate shown (issue 31 item 8)
 
 
 class TriggerTableModel(RowsModel[SkillTriggerScore]):

@@ -50,7 +50,7 @@ from lorekeeper.audit.errors import (
     CAUSE_UNREACHABLE,
     AuditKeyUnavailableError,
 )
-from lorekeeper.audit.log import EventRecord, Issue, VerifyReport
+from lorekeeper.audit.log import ChainState, EventRecord, Issue, VerifyReport
 from lorekeeper.ui import widgets
 from lorekeeper.ui.models.base import RowsModel, enable_sorting
 from lorekeeper.ui.panels.base import AppContext, Panel
@@ -250,10 +250,28 @@ def load_events(ws: Workspace) -> EventsPage:
     )
 
 
-def verify_log(ws: Workspace) -> tuple[VerifyReport, EventsPage]:
-    """The report, and the events as they are now (so the browser shows what was verified)."""
+def verify_log(ws: Workspace) -> tuple[VerifyReport, EventsPage, ChainState]:
+    """The report, the events as they are now (so the browser shows what was verified) and the
+    breaks acknowledged or not."""
     ws.audit.require_key()
-    return ws.audit.verify(), load_events(ws)
+    return ws.audit.verify(), load_events(ws), ws.audit.chain_state()
+
+
+def chain_state(ws: Workspace) -> ChainState:
+    """The breaks of the log, acknowledged or not (the panel checks at every start)."""
+    ws.audit.require_key()
+    return ws.audit.chain_state()
+
+
+def chain_text(state: ChainState) -> str:
+    """The banner's words: where the first unacknowledged break is, and what to do."""
+    first = state.breaks[0]
+    more = f" {len(state.breaks) - 1} more break(s) after it." if len(state.breaks) > 1 else ""
+    return (
+        f"The audit chain has a break: {first.where()} — {first.message}.{more} Signed writes go on after it. "
+        "Look into it (Verify chain lists every problem), then acknowledge it with a reason: a signed "
+        "break_acknowledged event records who, when and why. A new break is reported again."
+    )
 
 
 # --------------------------------------------------------------------------- the panel
@@ -326,6 +344,27 @@ class AuditPanel(Panel):
         vl.addWidget(self.report_text)
         vl.addWidget(self.issues_empty, 1)
 
+        # ---------------------------------------------------------------- a break in the log (issue 31 item 10)
+        self.chain_message = MessageBox()
+        self.ack_reason = QLineEdit()
+        self.ack_reason.setPlaceholderText("Why the break is acceptable (kept, signed, in the event)…")
+        self.ack_button = QPushButton("Acknowledge break")
+        self.ack_button.setToolTip("Write a signed break_acknowledged event naming these breaks")
+        self.ack_button.clicked.connect(self.acknowledge)
+        self.chain: ChainState | None = None
+        ack_row = QHBoxLayout()
+        ack_row.setContentsMargins(0, 0, 0, 0)
+        ack_row.addWidget(self.ack_reason, 1)
+        ack_row.addWidget(self.ack_button)
+        self.chain_box = QWidget()
+        cl = QVBoxLayout(self.chain_box)
+        cl.setContentsMargins(0, 0, 0, 0)
+        cl.addWidget(self.chain_message)
+        self.ack_controls = QWidget()
+        self.ack_controls.setLayout(ack_row)
+        cl.addWidget(self.ack_controls)
+        self.chain_box.hide()
+
         top = QSplitter(Qt.Orientation.Horizontal)
         top.addWidget(key_box)
         top.addWidget(verify_box)
@@ -396,6 +435,7 @@ class AuditPanel(Panel):
                 wrap=True,
             )
         )
+        layout.addWidget(self.chain_box)
         layout.addWidget(main, 1)
 
         for combo in (self.f_type, self.f_date):
@@ -403,6 +443,7 @@ class AuditPanel(Panel):
         self.f_story.textChanged.connect(self.apply_filters)
         ctx.bus.changed.connect(self._on_topic)
         self.refresh()
+        self.check_chain()  # at every start: a break in the log is said until it is acknowledged
 
     # ------------------------------------------------------------------ panel API
     def search_box(self):
@@ -475,10 +516,65 @@ class AuditPanel(Panel):
             on_finished=finished,
         )
 
-    def _on_report(self, out: tuple[VerifyReport, EventsPage]) -> None:
-        report, page = out
+    # ------------------------------------------------------------------ breaks
+    def check_chain(self) -> None:
+        if self.ws.audit.key_session is None:
+            return
+        run_task(
+            chain_state,
+            self.ws,
+            name="Checking the audit chain",
+            key=(id(self), "chain"),
+            on_result=self._on_chain,
+            on_error=self.chain_message.show_error,
+        )
+
+    def _on_chain(self, state: ChainState) -> None:
+        self.chain = state
+        if state.breaks:
+            self.chain_message.show_error(chain_text(state))
+            self.ack_controls.show()
+            self.ack_button.setEnabled(True)
+            self.chain_box.show()
+        elif state.acknowledged:
+            self.chain_message.show_ok(
+                f"Chain: {state.summary()}. Verify chain still lists them; a new break is reported again."
+            )
+            self.ack_controls.hide()
+            self.chain_box.show()
+        else:
+            self.chain_message.clear_message()
+            self.chain_box.hide()
+
+    @Slot()
+    def acknowledge(self) -> None:
+        if self.chain is None or not self.chain.breaks:
+            return
+        self.ack_button.setEnabled(False)
+        run_task(
+            self.ws.audit.acknowledge,
+            self.ack_reason.text(),
+            name="Acknowledging the chain break",
+            on_result=self._on_acknowledged,
+            on_error=self._on_ack_failed,
+        )
+
+    def _on_acknowledged(self, out: dict[str, Any]) -> None:
+        self.ack_reason.clear()
+        n = len(out["acknowledged"])
+        if out.get("event"):
+            self.ctx.status(f"{n} chain break(s) acknowledged (signed event break_acknowledged #{out['event']['seq']})")
+        self.check_chain()
+
+    def _on_ack_failed(self, exc: BaseException) -> None:
+        self.ack_button.setEnabled(True)
+        self.chain_message.show_error(exc)
+
+    def _on_report(self, out: tuple[VerifyReport, EventsPage, ChainState]) -> None:
+        report, page, state = out
         self.last_report = report
         self._on_events(page)
+        self._on_chain(state)
         t = report.totals()
         self.report_text.setPlainText(report.text())
         self.issues_model.set_rows(report.issues)
