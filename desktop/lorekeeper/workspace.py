@@ -156,16 +156,16 @@ class Workspace:
             audit_log=audit_log,
             ask=self.ask,  # the skill generator's passages (issue 14)
         )
-        # typed facts from documentation (issue 11): rows signed, decisions signed in ws.audit.log
-        self.facts = FactService(
-            store, audit_log=audit_log, provider=self.llm.provider, config=config, workspace_root=root
-        )
-        self.prompts.register("facts", self.facts.prompt_block)  # the FACTS block, within [facts] prompt_budget
         # marketplaces: discover, note, install or fork skills from sources (issue 10)
         self.market = MarketService(store, self.skills, self.llm, root / "sources" / "market")
         # typed facts from documentation (issue 11): rows signed, decisions signed in ws.audit.log
         self.facts = FactService(
-            store, audit_log=audit_log, provider=self.llm.provider, config=config, workspace_root=root
+            store,
+            audit_log=audit_log,
+            provider=self.llm.provider,
+            config=config,
+            workspace_root=root,
+            verifier=audit.row_verifier,
         )
         self.prompts.register("facts", self.facts.prompt_block)  # the FACTS block, within [facts] prompt_budget
         self.ask.register("facts", facts_corpus(self.facts))  # ask cites the lines that prove a fact (issue 14)
