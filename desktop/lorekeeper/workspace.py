@@ -156,6 +156,7 @@ class Workspace:
             audit_log=audit_log,
             ask=self.ask,  # the skill generator's passages (issue 14)
         )
+        self.improve.proposals.verifier = audit.row_verifier  # issue 24: a written-back proposal is not queued
         # marketplaces: discover, note, install or fork skills from sources (issue 10)
         self.market = MarketService(store, self.skills, self.llm, root / "sources" / "market")
         # typed facts from documentation (issue 11): rows signed, decisions signed in ws.audit.log

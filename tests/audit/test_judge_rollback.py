@@ -236,7 +236,6 @@ def _proposal(demo_workspace) -> int:
     return int(created["proposal"])
 
 
-@pytest.mark.xfail(strict=True, reason="being fixed on this branch")
 def test_a_rejected_proposal_requeued_by_writing_it_back_cannot_be_approved(demo_workspace):
     pid = _proposal(demo_workspace)
     root = demo_workspace.root
