@@ -129,13 +129,18 @@ class PromptBuilder:
         routes its follow-up on the original request, not on the previous answer it quotes)."""
         proj = validate_project(project)
         n = top if top is not None else self.top
-        route = self.router(proj or None).route(message if route_on is None else route_on, top=n)
+        keyless: AuditKeyUnavailableError | None = None
         try:
             if self.trust is not None:
                 self.trust()
         except AuditKeyUnavailableError as exc:  # fail closed: nothing read from signed rows
+            keyless = exc
+        # routed after the key session started: the router then skips skills that do not verify
+        route = self.router(proj or None).route(message if route_on is None else route_on, top=n)
+        if keyless is not None:
             text = join_blocks(route.hint, message)
-            return AssembledPrompt(message, proj, route, LearningsBlock("", (), 0), (), text, (keyless_notice(exc),))
+            notice = keyless_notice(keyless)
+            return AssembledPrompt(message, proj, route, LearningsBlock("", (), 0), (), text, (notice,))
         block = self.learnings.block(proj)
         request = PromptRequest(message, proj, route, story or "")
         extra = tuple((name, text) for name, inj in self._injectors if (text := inj(request)))

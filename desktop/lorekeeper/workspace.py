@@ -112,6 +112,7 @@ class Workspace:
             limits=Limits.from_mb(config.get("skills.max_file_mb"), config.get("skills.max_skill_mb")),
         )
         self.skills.verifier = audit.row_verifier  # issue 24: only verified versions reach skills/
+        self.skills.key_loaded = lambda: audit.key_session is not None
         self.evals = EvalService(store, self.skills)
 
         # learnings, quality tracking, prompt assembly and the model (issue 4)
@@ -156,16 +157,17 @@ class Workspace:
             audit_log=audit_log,
             ask=self.ask,  # the skill generator's passages (issue 14)
         )
-        # typed facts from documentation (issue 11): rows signed, decisions signed in ws.audit.log
-        self.facts = FactService(
-            store, audit_log=audit_log, provider=self.llm.provider, config=config, workspace_root=root
-        )
-        self.prompts.register("facts", self.facts.prompt_block)  # the FACTS block, within [facts] prompt_budget
+        self.improve.proposals.verifier = audit.row_verifier  # issue 24: a written-back proposal is not queued
         # marketplaces: discover, note, install or fork skills from sources (issue 10)
         self.market = MarketService(store, self.skills, self.llm, root / "sources" / "market")
         # typed facts from documentation (issue 11): rows signed, decisions signed in ws.audit.log
         self.facts = FactService(
-            store, audit_log=audit_log, provider=self.llm.provider, config=config, workspace_root=root
+            store,
+            audit_log=audit_log,
+            provider=self.llm.provider,
+            config=config,
+            workspace_root=root,
+            verifier=audit.row_verifier,
         )
         self.prompts.register("facts", self.facts.prompt_block)  # the FACTS block, within [facts] prompt_budget
         self.ask.register("facts", facts_corpus(self.facts))  # ask cites the lines that prove a fact (issue 14)
@@ -376,12 +378,15 @@ class Workspace:
     # ------------------------------------------------------------------ services
     def router(self, project: str | None = None) -> Router:
         """A router over what `project` sees, rebuilt only when the library changed."""
-        key = project or ""
+        # issue 24: with the key session loaded (prompt, the hook, MCP), only skills that verify are
+        # routed; `route` never loads the key (deterministic) and scores the library as stored
+        verified = self.audit.key_session is not None
+        key = f"{'v' if verified else 'u'}:{project or ''}"
         revision = self.store.revision()  # moves on any process's change (another one's import too)
         cached = self._router_cache.get(key)
         if cached and cached[0] == revision:
             return cached[1]
-        router = Router(self.skills.routable(project))
+        router = Router(self.skills.routable(project, verified=verified))
         self._router_cache[key] = (revision, router)
         return router
 

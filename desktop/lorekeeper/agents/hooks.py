@@ -47,8 +47,9 @@ def build_snapshot(ws: Workspace, project: str, story: str = "") -> hookctx.Snap
 
     proj = validate_project(project or None)
     revision = ws.store.revision()  # read first: a change racing with the reads below invalidates it
-    skills = list(ws.skills.routable(proj or None))
-    assembled = static_prompt(ws, proj, story)
+    assembled = static_prompt(ws, proj, story)  # starts the key session when the key can be loaded
+    # issue 24: then only skills whose row and current version verify are routed (as `prompt`)
+    skills = list(ws.skills.routable(proj or None, verified=True))
     return hookctx.Snapshot(
         revision=revision,
         config_mtime=hookctx.config_mtime(ws.root),

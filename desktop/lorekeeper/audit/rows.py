@@ -169,6 +169,8 @@ class RowVerifier:
         """Not rolled back: the row is the one its ledger entry names."""
         if self.store is None or not isinstance(row, VersionedColumns):
             return True
+        if _written_here(row):
+            return True
         view = self._view(str(row.__tablename__))
         if view.accepts(row):
             return True
@@ -293,6 +295,15 @@ _DELETED = "lorekeeper_versioned_deleted"
 KEYLESS_LEGACY = "lorekeeper_keyless_legacy"
 _PENDING = "lorekeeper_rows_to_sign"
 _SIGNING = "lorekeeper_signing_now"
+
+
+def _written_here(row: Any) -> bool:
+    """The row was added or changed by the write transaction that reads it (its ledger entry is
+    recorded when that transaction commits): a change was checked against the ledger before it
+    was made (`_verifies_before`), a new row is the transaction's own."""
+    state = sa_inspect(row, raiseerr=False)
+    session = state.session if state is not None else None
+    return session is not None and id(row) in session.info.get(_PENDING, {})
 
 
 def _old_values(row: Any) -> dict[str, Any]:

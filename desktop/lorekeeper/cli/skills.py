@@ -7,6 +7,7 @@ They are signed writes: without the audit key nothing is written and the command
 
 from __future__ import annotations
 
+import contextlib
 import os
 import sys
 from pathlib import Path
@@ -92,6 +93,8 @@ def list_cmd(project: str | None, search: str, workspace_dir: Path | None, as_js
 def show_cmd(name: str, project: str | None, version: int | None, workspace_dir: Path | None, as_json: bool) -> None:
     """Show a skill's SKILL.md and rules."""
     with open_workspace(workspace_dir) as ws:
+        with contextlib.suppress(LorekeeperError):  # issue 24: with the key, a forged version is refused
+            ws.audit.require_key()
         v = ws.skills.get(name, project, version)
         rules = v.rules()
     if as_json:

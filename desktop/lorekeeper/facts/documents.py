@@ -99,7 +99,9 @@ def scan(path: Path) -> tuple[Path, list[Candidate]]:
     for origin in names:
         p = path / origin
         found = kind_of(p)
-        if found is not None and p.is_file():
+        # a FIFO, device or socket (or a link to one) is a candidate too: reading it is refused
+        # without blocking and the report names it among the skipped files (issue 24 d6)
+        if found is not None and (p.is_file() or (p.exists() and not p.is_dir())):
             out.append(Candidate(origin, p, found))
     return path, out
 

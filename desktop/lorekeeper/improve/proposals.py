@@ -18,7 +18,7 @@ import getpass
 import hashlib
 import json
 import logging
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
@@ -29,7 +29,7 @@ from sqlalchemy.orm import Session
 from lorekeeper.audit.errors import UnsignedEntryError
 from lorekeeper.audit.log import SessionLog
 from lorekeeper.audit.rows import verify_row
-from lorekeeper.errors import InvalidInputError, NotFoundError
+from lorekeeper.errors import InvalidInputError, LorekeeperError, NotFoundError
 from lorekeeper.skills.library import SkillLibrary
 from lorekeeper.skills.spec import SKILL_FILE, normalise_evals_text, parse_skill_md
 from lorekeeper.store.engine import Store, StoreConflictError
@@ -226,6 +226,21 @@ class ProposalService:
         self.store = store
         self.skills = skills
         self.audit_log = audit_log
+        # issue 24: the session's row verifier (set by the workspace): a proposal that does not
+        # verify or is older than its ledger entry (a rejected one written back as pending) is not
+        # listed and cannot be approved
+        self.verifier: Callable[[], Any] | None = None
+
+    def _verified(self, rows: Sequence[Proposal], purpose: str) -> list[Proposal]:
+        """The rows that verify (signature and row ledger); none when the key cannot be loaded."""
+        if self.verifier is None:
+            return list(rows)
+        try:
+            verifier = self.verifier()
+        except LorekeeperError:
+            return []
+        kept: list[Proposal] = verifier.filter(rows, purpose=purpose)
+        return kept
 
     # ------------------------------------------------------------------ reading
     def _badges(self, s, ids: list[int]) -> dict[int, BenchmarkBadge]:  # type: ignore[no-untyped-def]
@@ -258,7 +273,7 @@ class ProposalService:
         if limit:
             stmt = stmt.limit(limit)
         with self.store.session() as s:
-            rows = s.scalars(stmt).all()
+            rows = self._verified(s.scalars(stmt).all(), "proposals list")
             badges = self._badges(s, [r.id for r in rows])
             return [_info(r, badges.get(r.id)) for r in rows]
 
@@ -372,7 +387,9 @@ class ProposalService:
         lib = self.skills
         with self.store.session() as s:
             row = self._pending(s, proposal_id)
-            if not verify_row(log.signer, row):  # issue 18: the content approved is the content proposed
+            # issue 18: the content approved is the content proposed; issue 24: and the row is the
+            # one its ledger entry names (a rejected proposal written back as pending is refused)
+            if not verify_row(log.signer, row) or not self._verified([row], "proposal approval"):
                 raise UnsignedEntryError(
                     f"proposal #{proposal_id} does not verify: it was changed outside Lorekeeper (or never "
                     "signed), so it cannot be approved. Reject it, or run `lorekeeper audit sign-rows` once "

@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import contextlib
 import hashlib
+import os
 import re
 import shutil
 import stat
@@ -345,7 +346,9 @@ class MarketService:
                 if not is_zip(path):
                     raise InvalidSpecError("not a zip archive, a folder or a marketplace.json", file=str(path))
                 kind = "zip"
-            elif (path / MARKETPLACE_FILE).is_file():
+            elif os.path.lexists(path / MARKETPLACE_FILE):
+                # a FIFO, device or link to one named marketplace.json is refused when read (issue
+                # 24 d6), never silently skipped for a folder scan
                 kind = "marketplace"
             elif (path / ".git").exists():
                 kind = "git"

@@ -80,6 +80,12 @@ def _author() -> str:
         return "operator"
 
 
+class ForgedSkillError(LorekeeperError):
+    """A skill row or version that does not verify (the audit package's ERR_UNSIGNED_ENTRY)."""
+
+    code = "ERR_UNSIGNED_ENTRY"
+
+
 @dataclass(frozen=True)
 class SkillInfo:
     """A skill's current version, as lists and panels show it."""
@@ -233,7 +239,31 @@ class SkillLibrary:
         # does not verify, is older than its ledger entry or whose files manifest changed is never
         # exported to skills/ (agents read that folder)
         self.verifier: Callable[[], Any] | None = None
+        # whether the key session is loaded already: reads that must not load the key (`route`,
+        # `eval --no-record`) verify only then; the writers load it (they sign anyway)
+        self.key_loaded: Callable[[], bool] = lambda: False
         self.forged_skipped: set[tuple[str, str]] = set()
+
+    def _checking(self) -> bool:
+        return self.verifier is not None and self.key_loaded() and not self.store.info.get("lorekeeper_keyless_legacy")
+
+    def _refuse_forged(self, s: Session, sk: Skill, v: SkillVersion, *, current: bool) -> None:
+        """ERR_UNSIGNED_ENTRY when the version (and for the current one, the skill row) is not the
+        one Lorekeeper signed: a forged SKILL.md or rules are never shown, evaluated, forked or
+        restored as a new signed version (which would launder them)."""
+        if not self._checking():
+            return
+        assert self.verifier is not None
+        verifier = self.verifier()
+        ok_sk = not current or bool(verifier.filter([sk], purpose="skills read"))
+        ok_v = ok_sk and bool(verifier.filter([v], purpose="skills read"))
+        if ok_v and v.files_digest == files_digest_in(s, v.id):
+            return
+        where = f" (project {sk.project})" if sk.project else ""
+        raise ForgedSkillError(
+            f"skill {sk.name!r}{where} version {v.version} does not verify: it was changed outside Lorekeeper, "
+            "so it is not used. `lorekeeper skills verify` lists what; `lorekeeper skills restore` a version that verifies."
+        )
 
     def _verified(self, s: Session, sk: Skill, v: SkillVersion) -> bool:
         """The skill row, its current version and its files manifest are the ones Lorekeeper signed."""
@@ -293,18 +323,23 @@ class SkillLibrary:
         return self.store.revision()
 
     # ---------------------------------------------------------------- reading
-    def list(self, project: str | None = None, search: str = "", include_forks: bool = True) -> list[SkillInfo]:
+    def list(
+        self, project: str | None = None, search: str = "", include_forks: bool = True, *, verified: bool = False
+    ) -> list[SkillInfo]:
         """Current versions. project=None: every skill (globals and all forks); project=P: what P
         sees (its forks replace the globals of the same name); search filters on name,
-        description, triggers and keywords."""
+        description, triggers and keywords. `verified`: only skills whose row and current version
+        verify (when the key session is loaded; issue 24: the SKILLS_HINT of `prompt`)."""
         with self.store.session() as s:
-            rows = s.execute(
+            rows: Sequence[Any] = s.execute(
                 select(Skill, SkillVersion)
                 .join(
                     SkillVersion, (SkillVersion.skill_id == Skill.id) & (SkillVersion.version == Skill.current_version)
                 )
                 .order_by(Skill.name, Skill.project)
             ).all()
+            if verified and self._checking():
+                rows = [(sk, v) for sk, v in rows if self._verified(s, sk, v)]
         forked = {sk.name for sk, _ in rows if sk.project != GLOBAL}
         infos = [
             SkillInfo(
@@ -381,6 +416,7 @@ class SkillLibrary:
             v = s.scalar(select(SkillVersion).where(SkillVersion.skill_id == sk.id, SkillVersion.version == want))
             if v is None:
                 raise NotFoundError(f"skill {name!r} has no version {want}")
+            self._refuse_forged(s, sk, v, current=version is None or want == sk.current_version)
             return self._version_info(sk, v, _manifest(s, v.id))
 
     @staticmethod
@@ -451,10 +487,12 @@ class SkillLibrary:
                 problems.append(exc.to_dict())
         return cases, problems
 
-    def routable(self, project: str | None = None) -> builtins.list[RoutableSkill]:
-        """What the router scores for a project: globals, with that project's forks in their place."""
+    def routable(self, project: str | None = None, *, verified: bool = False) -> builtins.list[RoutableSkill]:
+        """What the router scores for a project: globals, with that project's forks in their place
+        (`verified`: only the skills that verify, see `list`)."""
         return [
-            RoutableSkill(i.name, i.description, i.triggers, i.keywords) for i in self.list(project=project or GLOBAL)
+            RoutableSkill(i.name, i.description, i.triggers, i.keywords)
+            for i in self.list(project=project or GLOBAL, verified=verified)
         ]
 
     def diff(self, name: str, project: str | None, a: int, b: int) -> str:
@@ -503,10 +541,16 @@ class SkillLibrary:
         return out
 
     def get_exact(self, name: str, project: str | None, version: int) -> SkillVersionInfo:
-        for v in self.versions(name, project):
-            if v.version == version:
-                return v
-        raise NotFoundError(f"skill {name!r} has no version {version}")
+        project = validate_project(project)
+        with self.store.session() as s:
+            sk = self._skill(s, name, project)
+            if sk is None:
+                raise NotFoundError(f"no skill named {name!r}" + (f" in project {project}" if project else ""))
+            v = s.scalar(select(SkillVersion).where(SkillVersion.skill_id == sk.id, SkillVersion.version == version))
+            if v is None:
+                raise NotFoundError(f"skill {name!r} has no version {version}")
+            self._refuse_forged(s, sk, v, current=False)
+            return self._version_info(sk, v, _manifest(s, v.id))
 
     # ---------------------------------------------------------------- writing
     def save(
@@ -677,6 +721,8 @@ class SkillLibrary:
 
     def restore(self, name: str, project: str | None, version: int, message: str = "") -> SkillVersionInfo:
         """Make an old version current again, as a new version (history is never rewritten)."""
+        if self.verifier is not None and not self.store.info.get("lorekeeper_keyless_legacy"):
+            self.verifier()  # the key session (a signed write anyway): the version copied is checked first
         old = self.get_exact(name, project, version)
         return self._save(
             name,
@@ -692,6 +738,8 @@ class SkillLibrary:
 
     def fork(self, name: str, project: str) -> SkillVersionInfo:
         """Start a project fork from the global skill's current version."""
+        if self.verifier is not None and not self.store.info.get("lorekeeper_keyless_legacy"):
+            self.verifier()  # the key session (a signed write anyway): the version copied is checked first
         project = validate_project(project)
         if not project:
             raise InvalidInputError("a fork needs a project")
