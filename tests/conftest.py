@@ -42,6 +42,7 @@ def _isolated_user_dirs(tmp_path_factory: pytest.TempPathFactory):
             "PYTHON_KEYRING_BACKEND",
             "LOREKEEPER_WORKSPACE",
             "XDG_STATE_HOME",
+            "LOREKEEPER_AGENTD",
         )
     }
     os.environ["XDG_DATA_HOME"] = str(home / "data")
@@ -49,6 +50,9 @@ def _isolated_user_dirs(tmp_path_factory: pytest.TempPathFactory):
     os.environ["XDG_STATE_HOME"] = str(home / "state")  # the audit head's witness (issue 18)
     os.environ["PYTHON_KEYRING_BACKEND"] = "keyrings.alt.file.PlaintextKeyring"
     os.environ.pop("LOREKEEPER_WORKSPACE", None)
+    # no resident agent service behind the suite's CLI subprocesses (each would leave one running
+    # until idle): tests/agents/test_agentd.py and the benchmarks switch it on where they test it
+    os.environ["LOREKEEPER_AGENTD"] = "off"
     os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
     import keyring
     from keyrings.alt.file import PlaintextKeyring

@@ -1,6 +1,6 @@
 """`python -m lorekeeper` is the `lorekeeper` command."""
 
-from lorekeeper.cli import main
+from lorekeeper.entry import main
 
 if __name__ == "__main__":
     main()
