@@ -292,6 +292,8 @@ def test_a_skill_version_edited_in_the_database_is_reported_and_never_served(dem
     assert r.returncode != 0 and "code-review" in r.stdout + r.stderr
     assert serving(agent_paths(root)) == []
     assert EVIL not in lk(root, "skills", "show", "code-review").stdout
+    asked = lk(root, "ask", "how do I review code", "--no-model", "--json")  # cites skills, learnings, facts
+    assert asked.returncode == 0 and EVIL not in asked.stdout, (asked.stdout[-400:], asked.stderr[-400:])
     assert counted(root).get("skill_versions", 0) >= 1
 
 
@@ -357,3 +359,27 @@ def test_restoring_an_old_version_edited_in_the_database_does_not_launder_it(dem
     assert serving(agent_paths(root)) == []
     fork = lk(root, "skills", "fork", "code-review", "--project", "other", "--json")
     assert fork.returncode == 0, fork.stderr  # the current version verifies: forking it is fine
+
+
+def test_a_research_note_rolled_back_is_not_injected_or_found(demo_workspace):
+    """A note's summary changed in its file and collected again; the older row written back (its
+    summary said the opposite) is neither injected at story start nor returned by MCP memory_search."""
+    root = demo_workspace.root
+    demo_workspace.close()
+    note = root / "sources" / "research" / "2026-11-postgres-concurrent-indexes.md"
+    honest = note.read_text(encoding="utf-8")
+    note.write_text(honest.replace("On a 40M-row", f"Always {MARK} the dump first. On a 40M-row", 1), encoding="utf-8")
+    ok(root, "memory", "collect")
+    ok(root, "memory", "index")
+    live = serving(agent_paths(root, domain="erp", story="PD-10", repair=False), MARK)
+    assert "story start" in live or "mcp memory_search notes" in live, live
+    old = row(root, "research_notes", "path = ?", ("research/2026-11-postgres-concurrent-indexes.md",))
+    note.write_text(honest, encoding="utf-8")
+    ok(root, "memory", "collect")
+    ok(root, "memory", "index")
+    assert serving(agent_paths(root, domain="erp", story="PD-11", repair=False), MARK) == []
+    write_back(root, "research_notes", old, "id = ?", (old["id"],))
+    assert serving(agent_paths(root, domain="erp", story="PD-12", repair=False), MARK) == []
+    ok(root, "memory", "index")  # the indexes rebuilt from the store: from verified rows only
+    assert serving(agent_paths(root, domain="erp", story="PD-13"), MARK) == []
+    assert counted(root).get("research_notes", 0) >= 1

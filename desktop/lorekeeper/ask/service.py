@@ -139,7 +139,8 @@ class AskService:
         return tuple(self._corpora)
 
     def _skills(self, project: str) -> Iterable[Passage]:
-        for info in self.skills.list(project or None, include_forks=bool(project)):
+        # issue 24: only skills that verify (with the key session loaded) are cited
+        for info in self.skills.list(project or None, include_forks=bool(project), verified=True):
             if project and info.project not in ("", project):
                 continue
             version = self.skills.get(info.name, info.project or None)

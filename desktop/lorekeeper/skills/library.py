@@ -247,6 +247,17 @@ class SkillLibrary:
     def _checking(self) -> bool:
         return self.verifier is not None and self.key_loaded() and not self.store.info.get("lorekeeper_keyless_legacy")
 
+    def _key_for_reading(self) -> bool:
+        """Start the key session for a caller that asked for verified skills; False when it
+        cannot start (nothing can be verified without the key: the library as stored)."""
+        if self.verifier is None or self.store.info.get("lorekeeper_keyless_legacy"):
+            return False
+        try:
+            self.verifier()
+        except LorekeeperError:
+            return False
+        return True
+
     def _refuse_forged(self, s: Session, sk: Skill, v: SkillVersion, *, current: bool) -> None:
         """ERR_UNSIGNED_ENTRY when the version (and for the current one, the skill row) is not the
         one Lorekeeper signed: a forged SKILL.md or rules are never shown, evaluated, forked or
@@ -329,7 +340,8 @@ class SkillLibrary:
         """Current versions. project=None: every skill (globals and all forks); project=P: what P
         sees (its forks replace the globals of the same name); search filters on name,
         description, triggers and keywords. `verified`: only skills whose row and current version
-        verify (when the key session is loaded; issue 24: the SKILLS_HINT of `prompt`)."""
+        verify (the key session is started for it; without a key, the library as stored). Issue 24:
+        the SKILLS_HINT of `prompt` and the hook, the skills `ask` cites."""
         with self.store.session() as s:
             rows: Sequence[Any] = s.execute(
                 select(Skill, SkillVersion)
@@ -338,7 +350,7 @@ class SkillLibrary:
                 )
                 .order_by(Skill.name, Skill.project)
             ).all()
-            if verified and self._checking():
+            if verified and self._key_for_reading():
                 rows = [(sk, v) for sk, v in rows if self._verified(s, sk, v)]
         forked = {sk.name for sk, _ in rows if sk.project != GLOBAL}
         infos = [
