@@ -397,7 +397,9 @@ class KeepViewState(QObject):
         self._pending = set(self._selected)
         self._select_loaded()
         scroll, top = self._scroll, self._top
-        QTimer.singleShot(0, lambda: self._scroll_back(scroll, top))  # once the view knows its new length
+        self._scroll, self._top = 0, None
+        if scroll or top is not None:  # a refresh of what was shown (a new query starts at the top)
+            QTimer.singleShot(0, lambda: self._scroll_back(scroll, top))  # once the view knows its new length
 
     def _rows_of(self, ids: set[Any]) -> dict[Any, int]:
         return {r.id: n for n, r in enumerate(self.model.rows) if r is not None and r.id in ids}
