@@ -43,7 +43,7 @@ def test_wheel_contains_resources_skills_and_migrations(tmp_path: Path) -> None:
     assert "lorekeeper/_data/resources/io.github.lorekeeper.lorekeeper.metainfo.xml" in names
     assert "lorekeeper/_data/resources/icons/hicolor/512x512/apps/lorekeeper.png" in names
     entry = next(n for n in names if n.endswith("entry_points.txt"))
-    assert "lorekeeper = lorekeeper.cli:main" in zipfile.ZipFile(wheel).read(entry).decode()
+    assert "lorekeeper = lorekeeper.entry:main" in zipfile.ZipFile(wheel).read(entry).decode()
 
 
 QT_MODULES = ("PySide6", "pyqtgraph", "PyQt5", "PyQt6", "shiboken6")

@@ -87,7 +87,7 @@ def build_template(dest: Path, *, demo: bool) -> Template:
         named = [
             n
             for n in _mentions(root, [str(root), wid])
-            if not n.endswith((":audit_checkpoints", ":audit_heads", ":row_anchors"))
+            if not n.endswith((":audit_checkpoints", ":audit_heads", ":row_anchors", ":audit_trust_roots"))
         ]
         if named:
             tpl.problem = f"the template's folder or id is stored in {named}"
@@ -190,6 +190,15 @@ def _rekey_checkpoints(ws: Any, old_id: str, new_id: str) -> None:
             s.flush()
             s.add(new_anchor)
             sign_row(signer, new_anchor)
+        # issue 25: the trust root names the workspace that recorded it (and its signature covers it)
+        from lorekeeper.audit.trust import _row_sig
+        from lorekeeper.store.models import AuditTrustRoot
+
+        for root in list(s.query(AuditTrustRoot).filter(AuditTrustRoot.workspace == old_id)):
+            key = signer.key_for(int(root.key_version))
+            root.workspace = new_id
+            if key is not None:
+                root.sig = _row_sig(key, root)
     log = ws.audit.log
     row = log.head_row()
     if row is not None:

@@ -14,6 +14,7 @@ from PySide6.QtWidgets import (
     QDialogButtonBox,
     QFrame,
     QHBoxLayout,
+    QHeaderView,
     QLabel,
     QListWidget,
     QListWidgetItem,
@@ -305,6 +306,8 @@ class MainWindow(QMainWindow):
         if current >= 0:
             self.stack.setCurrentIndex(current)
         for view in panel.findChildren(QAbstractItemView):
+            if isinstance(view, QHeaderView):
+                continue  # a table's header shares its model and selection: the table's own filters serve both
             view.setTabKeyNavigation(False)  # Tab leaves a table (arrows move inside it)
             if paged_model_of(view) is not None:
                 view.installEventFilter(self.jump_to_end)  # Ctrl+End reaches the last row, not the last page

@@ -26,7 +26,7 @@ from PySide6.QtCore import (
     Signal,
 )
 from PySide6.QtGui import QKeyEvent
-from PySide6.QtWidgets import QAbstractItemView, QTableView
+from PySide6.QtWidgets import QAbstractItemView, QHeaderView, QTableView
 from shiboken6 import isValid
 
 from lorekeeper.ui.models.base import Index, RowsModel
@@ -448,6 +448,8 @@ class KeepViewState(QObject):
 
 def keep_view_state(view: QAbstractItemView) -> KeepViewState | None:
     """Install `KeepViewState` on a view over a paged model (once); None when it does not apply."""
+    if isinstance(view, QHeaderView):
+        return None  # a header shares its table's model and selection model: only the table restores them
     found = paged_model_of(view)
     if found is None or view.property(KEEPS_OWN_SELECTION) or view.findChild(KeepViewState) is not None:
         return None
