@@ -138,6 +138,7 @@ def copy_workspace(tpl: Template, dest: Path) -> Any:
         with ws.store.unguarded():  # the guard would start the audit session on the old rows
             _rekey_checkpoints(ws, tpl.workspace_id, new_id)
         ws.store.before_write.extend(prepare)
+        ws.audit.row_verifier()  # init leaves the verifier built (its starter skills were read through it)
     ws.init_warnings.extend(tpl.init_warnings)
     return ws
 
