@@ -490,7 +490,9 @@ class MarketService:
     def _marketplace_dirs(self, root: Path, problems: list[str]) -> list[tuple[Path, str]]:
         file = root / MARKETPLACE_FILE
         try:
-            data = safejson.loads(read_regular_text(file, limit=MARKETPLACE_JSON_LIMIT, what="marketplace.json"))
+            data = safejson.loads(
+                read_regular_text(file, limit=MARKETPLACE_JSON_LIMIT, what="marketplace.json"), what=str(file)
+            )
         except (OSError, ValueError) as exc:
             raise InvalidSpecError(f"marketplace.json is not valid JSON: {exc}", file=str(MARKETPLACE_FILE)) from None
         plugins = data.get("plugins") if isinstance(data, dict) else None
