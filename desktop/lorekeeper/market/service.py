@@ -443,7 +443,7 @@ class MarketService:
                 problems.append(f"{shown}: {exc.message}")
                 continue
             # validated as the import will (issue 31): a skill the install would refuse is not offered
-            check = check_skill_dir(folder, display=sk.shown, folder=None, limits=self.skills.limits)
+            check = check_skill_dir(folder, display=sk.shown, limits=self.skills.limits)  # name = folder, as import
             if check.doc is None:
                 why = "; ".join(e.message for e in check.errors)
                 problems.append(why)
