@@ -66,3 +66,30 @@ def test_a_line_that_is_not_json_rpc_gets_a_parse_error_reply(workspace: Workspa
     replies = [json.loads(line) for line in out.splitlines() if line.strip()]
     assert [r["error"]["code"] for r in replies] == [-32700, -32600]
     assert all(r["id"] is None and r["jsonrpc"] == "2.0" for r in replies)
+
+
+@pytest.mark.parametrize(
+    ("tool", "arguments"),
+    [
+        ("route_skills", {"message": "review this deploy script"}),
+        ("build_prompt", {"message": "review this deploy script"}),
+        ("facts_pack", {}),
+        ("conventions_for_path", {"path": "src/app.py"}),
+        ("memory_search", {"query": "deploy"}),
+        ("evaluate_response", {"response": "git push origin topic", "skill": "code-review"}),
+    ],
+)
+def test_an_unknown_project_is_err_not_found_as_in_the_cli(
+    workspace: Workspace, tool: str, arguments: dict[str, object]
+) -> None:
+    """It used to be an empty success (no skills, no facts, no hits) the agent took for an answer."""
+    text = _error_of(workspace, tool, {**arguments, "project": "no-such-project"})
+    assert text.startswith("ERR_NOT_FOUND: no project 'no-such-project'"), text
+
+
+def test_story_start_may_name_a_new_project_as_story_start_does(workspace: Workspace) -> None:
+    from lorekeeper.agents.tools import AgentTools
+
+    workspace.audit.require_key()
+    out = AgentTools(workspace).story_start("PD-900", "billing", "brand-new-project")
+    assert "PD-900" in json.dumps(out)

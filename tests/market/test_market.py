@@ -136,3 +136,18 @@ def test_install_never_offers_what_it_refuses_and_names_the_source_not_a_temp_fo
     (warned / "SKILL.md").write_text("---\nname: warned\ndescription: Another text. Use when.\n---\nB\n")
     code, out = _cli(workspace, "market", "install", "warned")
     assert code == 2 and "other content" in out and "lk-market-" not in out
+
+
+def test_a_skill_named_unlike_its_folder_is_refused_as_skills_import_refuses_it(workspace, market_dir) -> None:
+    """`market add` offered a skill whose `name:` differs from its folder, which `skills import`
+    refuses: both now refuse it with the same reason (the listing's `problems` say it)."""
+    folder = market_dir / "plugins" / "docs-kit" / "skills" / "pdf-forms"
+    md = folder / "SKILL.md"
+    md.write_text(md.read_text(encoding="utf-8").replace("name: pdf-forms", "name: pdf-filler", 1), encoding="utf-8")
+    reason = "'name' 'pdf-filler' must match its folder name 'pdf-forms'"
+    r = run_lorekeeper("skills", "import", str(folder), "--workspace", str(workspace.root), "--json")
+    assert r.returncode == 2 and reason in r.stdout + r.stderr, (r.stdout[-400:], r.stderr[-400:])
+    code, out = _cli(workspace, "market", "add", str(market_dir))
+    assert code == 0, out
+    assert sorted(s["name"] for s in out["skills"]) == ["outage-runbook", "spreadsheet-cleanup"]
+    assert any(reason in p for p in out["problems"]), out["problems"]

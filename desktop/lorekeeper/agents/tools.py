@@ -32,7 +32,16 @@ class AgentTools:
         self._ctx_sessions: dict[str, Any] = {}  # resolved root -> ContextSession of this connection
         self._ctx_last: str | None = None
 
-    def _p(self, project: str | None) -> str | None:
+    def _p(self, project: str | None, *, creates: bool = False) -> str | None:
+        """The project a tool call is for. A project named in the call must be one the store knows
+        (ERR_NOT_FOUND, as the CLI's `--project`: it used to be an empty success) unless the tool
+        writes its first row (`story_start`, as `story start`). The server's default project is
+        not checked: `mcp --project P` may be set up before anything is written for P."""
+        if project and not creates:
+            from lorekeeper.store.projects import require_project
+
+            with self.ws.store.session() as s:
+                require_project(s, project)
         return project or self.default_project
 
     # ------------------------------------------------------------------ deterministic
@@ -140,7 +149,7 @@ class AgentTools:
         if corpus not in CORPORA:
             raise InvalidInputError(f"unknown corpus {corpus!r}: use {', '.join(CORPORA)}")
         ws = self.ws
-        flt = Filters.of(impact, verdict, domain, project)
+        flt = Filters.of(impact, verdict, domain, self._p(project) if project else None)
         story = check_story_id(trace) if trace else None
         if story:  # a traced search writes: fail closed before the search (issue 24), as the CLI
             ws.audit.check_writable()
@@ -166,7 +175,7 @@ class AgentTools:
     def story_start(self, story: str, domain: str, project: str | None = None) -> dict[str, Any]:
         """`lorekeeper story start STORY --domain D --project P --json`: 5 learnings + 3 notes + 3
         clarifications, traced (signed) before they are returned; a failed trace is its error code."""
-        proj = self._p(project)
+        proj = self._p(project, creates=True)
         if not proj:
             raise InvalidInputError("a story belongs to a project: give `project`")
         inj = self.ws.stories.start(story, domain, proj)

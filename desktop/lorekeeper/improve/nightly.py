@@ -270,6 +270,8 @@ class NightlyAnalysis:
                 summary.skipped.append({"skill": h.skill, "project": h.project, "why": f"not in the library ({exc})"})
                 continue
             groups[(h.skill, resolved)] = (h, seen)
+        # issue 24, fail closed: a skill that does not verify stops the run before any proposal is written
+        self.skills.require_verified(k for k in groups if k not in pending)
         day = summary.started_at.strftime("%Y-%m-%d")
         for n, ((skill, scope), (h, seen)) in enumerate(groups.items()):
             yield Progress(n, len(groups), f"proposal for {skill}")

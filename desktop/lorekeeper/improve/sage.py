@@ -257,6 +257,8 @@ class SageService:
             raise LLMUnavailableError(f"Sage needs a model: {status.reason}")
         summary = RunSummary("sage", project or None, utcnow(), days=days, model=f"{provider.name}:{provider.model}")
         targets, skipped = self.targets(skill, project, days=days, underperforming_only=underperforming_only)
+        # issue 24, fail closed: a target that does not verify stops the run before any model call or write
+        self.skills.require_verified((t.skill, t.scope) for t in targets)
         summary.skipped.extend(skipped)
         summary.projects = sorted({t.scope or "(global)" for t in targets})
         summary.skills_checked = len(targets)

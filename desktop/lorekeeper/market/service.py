@@ -443,7 +443,7 @@ class MarketService:
                 problems.append(f"{shown}: {exc.message}")
                 continue
             # validated as the import will (issue 31): a skill the install would refuse is not offered
-            check = check_skill_dir(folder, display=sk.shown, folder=None, limits=self.skills.limits)
+            check = check_skill_dir(folder, display=sk.shown, limits=self.skills.limits)  # name = folder, as import
             if check.doc is None:
                 why = "; ".join(e.message for e in check.errors)
                 problems.append(why)
@@ -490,7 +490,9 @@ class MarketService:
     def _marketplace_dirs(self, root: Path, problems: list[str]) -> list[tuple[Path, str]]:
         file = root / MARKETPLACE_FILE
         try:
-            data = safejson.loads(read_regular_text(file, limit=MARKETPLACE_JSON_LIMIT, what="marketplace.json"))
+            data = safejson.loads(
+                read_regular_text(file, limit=MARKETPLACE_JSON_LIMIT, what="marketplace.json"), what=str(file)
+            )
         except (OSError, ValueError) as exc:
             raise InvalidSpecError(f"marketplace.json is not valid JSON: {exc}", file=str(MARKETPLACE_FILE)) from None
         plugins = data.get("plugins") if isinstance(data, dict) else None

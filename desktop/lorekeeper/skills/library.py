@@ -17,7 +17,7 @@ import getpass
 import hashlib
 import json
 import shutil
-from collections.abc import Callable, Generator, Iterator, Mapping, Sequence
+from collections.abc import Callable, Generator, Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
 from datetime import datetime
@@ -275,6 +275,15 @@ class SkillLibrary:
             f"skill {sk.name!r}{where} version {v.version} does not verify: it was changed outside Lorekeeper, "
             "so it is not used. `lorekeeper skills verify` lists what; `lorekeeper skills restore` a version that verifies."
         )
+
+    def require_verified(self, skills: Iterable[tuple[str, str]]) -> None:
+        """Issue 24, fail closed: ERR_UNSIGNED_ENTRY naming the first (name, scope) whose row or
+        current version does not verify, before a run that reads them writes anything (nightly,
+        Sage). The key session is started for it; without a key the writers fail closed anyway."""
+        if not self._key_for_reading():
+            return
+        for name, scope in skills:
+            self.get(name, scope or None)
 
     def _verified(self, s: Session, sk: Skill, v: SkillVersion) -> bool:
         """The skill row, its current version and its files manifest are the ones Lorekeeper signed."""
