@@ -56,6 +56,7 @@ def main() -> None:
         from lorekeeper import mcpfront
 
         mcpfront.early_initialize()  # answered before the SDK and the workspace are imported
+    agentwire.HOOK_DEADLINE = True  # a hook run here answers within its budget (cold path)
     from lorekeeper.cli import main as cli_main
 
     cli_main()
