@@ -52,6 +52,10 @@ STAMP_VALUES = (
     "PYTHONPATH",
 )
 STAMP_SECRETS = ("VAULT_TOKEN",)  # digested, never sent
+#: True in a `lorekeeper` process that runs a command itself (set by `lorekeeper.entry.main`): a hook
+#: command there answers within its budget and exits (`lorekeeper.cli.hooks.Budget`). False where
+#: the CLI runs inside a longer-lived process: the agent service (whose client keeps the budget), tests
+HOOK_DEADLINE = False
 
 
 def disabled() -> bool:

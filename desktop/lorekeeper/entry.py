@@ -48,9 +48,15 @@ ROUTED_ENV_PREFIX = "LOREKEEPER_"
 
 
 def main() -> None:
-    code = warm(sys.argv[1:])
+    argv = sys.argv[1:]
+    code = warm(argv)
     if code is not None:
         sys.exit(code)
+    if mcp_serve(argv):
+        from lorekeeper import mcpfront
+
+        mcpfront.early_initialize()  # answered before the SDK and the workspace are imported
+    agentwire.HOOK_DEADLINE = True  # a hook run here answers within its budget (cold path)
     from lorekeeper.cli import main as cli_main
 
     cli_main()
@@ -82,6 +88,34 @@ def split(argv: list[str]) -> tuple[str | None, tuple[str, ...], list[str]] | No
                 return None
             return workspace, words, tail
     return None
+
+
+def mcp_serve(argv: list[str]) -> bool:
+    """`lorekeeper [--workspace W] mcp [--project P] [--workspace W]` on a pipe, for a workspace
+    that exists: the MCP server, whose `initialize` `lorekeeper.mcpfront` may answer early."""
+    workspace: str | None = None
+    i = 0
+    while i < len(argv) and argv[i].startswith("-"):
+        if argv[i] == "--workspace" and i + 1 < len(argv):
+            workspace, i = argv[i + 1], i + 2
+        elif argv[i].startswith("--workspace="):
+            workspace, i = argv[i].split("=", 1)[1], i + 1
+        else:
+            return False
+    if argv[i : i + 1] != ["mcp"]:
+        return False
+    tail = argv[i + 1 :]
+    j = 0
+    while j < len(tail):
+        if tail[j] in ("--project", "--workspace") and j + 1 < len(tail):
+            j += 2
+        elif tail[j].startswith(("--project=", "--workspace=")):
+            j += 1
+        else:
+            return False  # `mcp install`, --help, a typo: the CLI as it is
+    if sys.stdin is None or sys.stdin.isatty():
+        return False
+    return workspace_root(workspace, tail) is not None
 
 
 def _option(tail: list[str], name: str) -> str | None:

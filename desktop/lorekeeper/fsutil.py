@@ -75,15 +75,35 @@ def sweep_temp_files(root: Path) -> list[Path]:
     lives milliseconds): callers sweep at start and in `lorekeeper repair`.
     """
     removed: list[Path] = []
-    root = Path(root)
-    if not root.is_dir():
-        return removed
-    for path in root.rglob(".*.tmp"):
-        if path.is_file() and is_temp_file(path):
-            with contextlib.suppress(FileNotFoundError):
-                path.unlink()
-                removed.append(path)
+    for path in temp_files_under(Path(root)):
+        with contextlib.suppress(FileNotFoundError):
+            path.unlink()
+            removed.append(path)
     return removed
+
+
+def temp_files_under(root: Path) -> list[Path]:
+    """The `atomic_write_bytes` temp files under `root` (regular files, any depth; symlinked folders
+    are not entered). One `scandir` per folder: at 10,000 skill folders this walk runs on every
+    command, and `Path.rglob` took three times as long."""
+    found: list[Path] = []
+    stack = [os.fspath(root)]
+    while stack:
+        folder = stack.pop()
+        try:
+            entries = os.scandir(folder)
+        except OSError:  # gone, not a folder, unreadable: nothing to sweep there
+            continue
+        with entries:
+            for entry in entries:
+                try:
+                    if entry.is_dir(follow_symlinks=False):
+                        stack.append(entry.path)
+                    elif entry.name.endswith(".tmp") and entry.is_file() and is_temp_file(Path(entry.path)):
+                        found.append(Path(entry.path))
+                except OSError:
+                    continue
+    return found
 
 
 def append_text(path: Path, text: str) -> None:

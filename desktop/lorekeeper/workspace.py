@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+from collections import OrderedDict
 from collections.abc import Callable
 from datetime import date
 from pathlib import Path
@@ -55,6 +56,9 @@ from lorekeeper.store.engine import DEFAULT_BUSY_TIMEOUT, Store, StoreDamagedErr
 if TYPE_CHECKING:
     from lorekeeper.memory.embedders import Embedder
 
+#: routers kept by `Workspace.router` across the workspaces a process opens (the agent service)
+ROUTER_CACHE_SIZE = 8
+_ROUTERS: OrderedDict[tuple[Any, ...], tuple[int, Router]] = OrderedDict()
 SUBDIRS = ("skills", "sources", "clarifications", "indexes", "sessions", "locks", "exports")
 IN_USE_LOCK = "workspace.lock"  # under locks/: shared while a Workspace is open, exclusive for a restore
 IN_USE_WAIT = 30.0  # seconds an open waits for a restore to finish
@@ -85,7 +89,6 @@ class Workspace:
         self.config = config  # one shared object: `ws.llm.configure` reloads it in place
         self.store = store
         self.in_use: HeldLock | None = None  # `open` sets it: released by `close`
-        self._router_cache: dict[str, tuple[int, Router]] = {}
         self.init_warnings: list[str] = []
         # the signed audit chain; the key is loaded only by `ws.audit.require_key()` (fail closed)
         audit = self.audit = AuditService(store, config, root / "sessions", root / "locks")
@@ -377,18 +380,42 @@ class Workspace:
 
     # ------------------------------------------------------------------ services
     def router(self, project: str | None = None) -> Router:
-        """A router over what `project` sees, rebuilt only when the library changed."""
+        """A router over what `project` sees, rebuilt only when the library changed.
+
+        Kept per process, not per `Workspace`: the resident agent service (`lorekeeper agentd`)
+        opens the workspace afresh for every call, and at 10,000 skills loading and indexing the
+        library costs about a second. The key names the store (its URL, and the database file's
+        identity, so a restored or recreated file is another store) and the key session; the
+        store's revision, which moves on any process's write, says whether the router is current."""
         # issue 24: with the key session loaded (prompt, the hook, MCP), only skills that verify are
         # routed; `route` never loads the key (deterministic) and scores the library as stored
-        verified = self.audit.key_session is not None
-        key = f"{'v' if verified else 'u'}:{project or ''}"
+        session = self.audit.key_session
+        verified = session is not None
+        key = (
+            self._store_identity(),
+            f"{'v' if verified else 'u'}:{project or ''}",
+            (session.provider, session.location, session.version) if session is not None else None,
+        )
         revision = self.store.revision()  # moves on any process's change (another one's import too)
-        cached = self._router_cache.get(key)
+        cached = _ROUTERS.get(key)
         if cached and cached[0] == revision:
+            _ROUTERS.move_to_end(key)
             return cached[1]
         router = Router(self.skills.routable(project, verified=verified))
-        self._router_cache[key] = (revision, router)
+        _ROUTERS[key] = (revision, router)
+        while len(_ROUTERS) > ROUTER_CACHE_SIZE:
+            _ROUTERS.popitem(last=False)
         return router
+
+    def _store_identity(self) -> str:
+        path = self.store.sqlite_path
+        if path is None:
+            return self.store.url
+        try:
+            st = path.stat()
+        except OSError:
+            return self.store.url
+        return f"{self.store.url}#{st.st_dev}:{st.st_ino}:{st.st_ctime_ns}"
 
     def derived(self) -> list[Derived]:
         """Every artefact derived from the store (`lorekeeper repair` rebuilds them)."""

@@ -301,30 +301,62 @@ def serve(ws: Workspace, default_project: str | None = None) -> None:
 async def _serve_stdio(server: MCPServer[Any]) -> None:
     """The SDK's stdio transport, except that a line that is not a JSON-RPC message gets the
     JSON-RPC error reply (-32700 parse error, -32600 invalid request; id null) that the
-    specification asks for, instead of being dropped in silence (issue 31 item 1)."""
+    specification asks for, instead of being dropped in silence (issue 31 item 1); and that the
+    client's first line, read (and perhaps answered from the cache) by `lorekeeper.mcpfront` before
+    the SDK was imported, goes in first: the SDK's answer to that `initialize` is cached for the
+    next start, and dropped when the cached one went out already (issue 26)."""
+    import json
+
     import anyio
     from mcp.server.stdio import stdio_server
     from mcp.shared.message import SessionMessage
-    from mcp_types import INVALID_REQUEST, PARSE_ERROR, ErrorData, JSONRPCError
+    from mcp_types import INVALID_REQUEST, PARSE_ERROR, ErrorData, JSONRPCError, jsonrpc_message_adapter
 
-    async with stdio_server() as (read_stream, write_stream):
+    from lorekeeper import mcpfront
+
+    first = mcpfront.take_first()
+    async with stdio_server() as (read_stream, sdk_write_stream):
         forward_in, forward_out = anyio.create_memory_object_stream[Any](0)
+        write_stream, answers = anyio.create_memory_object_stream[Any](0)
+        pending = first if first is not None and first.key else None
+
+        async def screened(item: Any) -> None:
+            if isinstance(item, Exception):
+                bad_json = "json" in str(item).lower() and "invalid" in str(item).lower()
+                code, message = (PARSE_ERROR, "Parse error") if bad_json else (INVALID_REQUEST, "Invalid Request")
+                reply = JSONRPCError(jsonrpc="2.0", id=None, error=ErrorData(code=code, message=message))
+                await write_stream.send(SessionMessage(reply))
+                return
+            await forward_in.send(item)
 
         async def screen() -> None:
             async with forward_in:
+                if first is not None and first.line.strip():
+                    try:
+                        item: Any = SessionMessage(jsonrpc_message_adapter.validate_json(first.line, by_name=False))
+                    except Exception as exc:  # noqa: BLE001 - answered as the SDK reader's failures are
+                        item = exc
+                    await screened(item)
                 async for item in read_stream:
-                    if isinstance(item, Exception):
-                        bad_json = "json" in str(item).lower() and "invalid" in str(item).lower()
-                        code, message = (
-                            (PARSE_ERROR, "Parse error") if bad_json else (INVALID_REQUEST, "Invalid Request")
-                        )
-                        reply = JSONRPCError(jsonrpc="2.0", id=None, error=ErrorData(code=code, message=message))
-                        await write_stream.send(SessionMessage(reply))
-                        continue
-                    await forward_in.send(item)
+                    await screened(item)
+
+        async def outgoing() -> None:
+            nonlocal pending
+            async with answers, sdk_write_stream:  # closing the SDK's stream ends its stdout writer
+                async for item in answers:
+                    if pending is not None:
+                        sent = json.loads(item.message.model_dump_json(by_alias=True, exclude_unset=True))
+                        if "method" not in sent and sent.get("id") == pending.request_id:
+                            answered, pending = pending, None
+                            if isinstance(sent.get("result"), dict):
+                                mcpfront.remember(answered.key, sent["result"])
+                            if answered.answered is not None:
+                                continue  # the client has its answer already (one per request)
+                    await sdk_write_stream.send(item)
 
         lowlevel = server._lowlevel_server  # what run_stdio_async drives, with our screen in front
         async with anyio.create_task_group() as tg:
             tg.start_soon(screen)
+            tg.start_soon(outgoing)
             await lowlevel.run(forward_out, write_stream, lowlevel.create_initialization_options())
             tg.cancel_scope.cancel()

@@ -159,6 +159,8 @@ class Service:
 
         from lorekeeper.cli import main
 
+        agentwire.HOOK_DEADLINE = False  # the client keeps the hook's budget; this process never exits for it
+
         overrides: dict[str, str | None] = {k: None for k in os.environ if k.startswith("LOREKEEPER_")}
         overrides.pop(agentwire.ENV_IDLE, None)
         overrides.update(env)

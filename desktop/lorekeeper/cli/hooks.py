@@ -13,6 +13,8 @@ from pathlib import Path
 
 import click
 
+from lorekeeper import agentwire
+
 # `lorekeeper.cli.common` (and platformdirs behind it) is imported by the install commands only: the
 # two hook commands run on every prompt and keep their imports to the standard library and click.
 _workspace = click.option(
@@ -59,6 +61,63 @@ def _payload() -> dict[str, object]:
     if not isinstance(data, dict):
         raise ValueError("the hook input is not a JSON object")
     return data
+
+
+#: seconds a hook may take (Claude Code kills it at the 10 s our install sets): as the warm client's wait
+BUDGET_ENV = "LOREKEEPER_HOOK_WAIT"
+DEFAULT_BUDGET = 8.0
+
+
+class Budget:
+    """The hook's deadline on the cold path (issue 26): past it, the hook answers with what it has
+    (no context this turn; for Stop, nothing recorded: its transaction is never committed), exit 0,
+    and says so in `<workspace>/logs/hooks.log`, instead of running into Claude Code's timeout.
+    `answer()` holds the answer's write against the deadline: an answer being written is finished."""
+
+    def __init__(self, root: Path, event: str) -> None:
+        import datetime  # noqa: F401 - imported here, not in the timer thread (the import lock)
+        import os
+        import threading
+
+        from lorekeeper.fsutil import append_text  # noqa: F401 - likewise
+
+        try:
+            self.seconds = float(os.environ.get(BUDGET_ENV, "") or DEFAULT_BUDGET)
+        except ValueError:
+            self.seconds = DEFAULT_BUDGET
+        self.root, self.event = root, event
+        self._lock = threading.Lock()
+        self._timer: threading.Timer | None = None
+        if agentwire.HOOK_DEADLINE:  # the program's own process only (see there)
+            self._timer = threading.Timer(max(self.seconds, 0.0), self._expired)
+            self._timer.daemon = True
+            self._timer.start()
+
+    def _expired(self) -> None:
+        import os
+
+        if not self._lock.acquire(blocking=False):
+            return  # the answer is being written: it goes out
+        from lorekeeper.agents.hooks import log_notice
+
+        log_notice(
+            self.root, self.event, f"exceeded its {self.seconds:g} s budget: answered with what it had (nothing)"
+        )
+        try:
+            sys.stdout.flush()
+        finally:
+            os._exit(0)
+
+    def answer(self, text: str) -> None:
+        with self._lock:
+            self.cancel()
+            if text:
+                sys.stdout.write(text)
+                sys.stdout.flush()
+
+    def cancel(self) -> None:
+        if self._timer is not None:
+            self._timer.cancel()
 
 
 _project = click.option("--project", default="", help="Project: its skill forks and learnings.")
@@ -127,19 +186,23 @@ def uninstall(directory: Path, as_json: bool) -> None:
 def user_prompt_submit(project: str, story: str, budget: int | None, workspace_dir: Path | None) -> None:
     """The UserPromptSubmit hook: hook JSON on stdin; prints SKILLS_HINT, LEARNINGS, ... as additionalContext."""
     root: Path | None = None
+    deadline: Budget | None = None
     try:
         root = _root(workspace_dir)
+        deadline = Budget(root, "UserPromptSubmit")
         from lorekeeper.agents.hooks import user_prompt_submit as run
 
         out = run(root, _payload(), project=project, budget=budget, story=story)
     except BaseException as exc:
+        if deadline is not None:
+            deadline.cancel()
         if isinstance(exc, KeyboardInterrupt):
             raise
         from lorekeeper.agents.hooks import log_failure
 
         log_failure(root, "UserPromptSubmit", exc)
         return
-    sys.stdout.write(json.dumps(out, ensure_ascii=False) + "\n")
+    deadline.answer(json.dumps(out, ensure_ascii=False) + "\n")
 
 
 @claude_code.command("stop")
@@ -149,15 +212,20 @@ def user_prompt_submit(project: str, story: str, budget: int | None, workspace_d
 def stop(project: str, story: str, workspace_dir: Path | None) -> None:
     """The Stop hook: checks the transcript's last answer with the routed skills' rules (quality events)."""
     root: Path | None = None
+    deadline: Budget | None = None
     try:
         root = _root(workspace_dir)
+        deadline = Budget(root, "Stop")
         from lorekeeper.agents.hooks import stop as run
         from lorekeeper.workspace import Workspace
 
         payload = _payload()
         with Workspace.open(root) as ws:
             run(ws, payload, project=project, story=story)
+            deadline.answer("")  # recorded: the deadline no longer applies (closing is not cut short)
     except BaseException as exc:
+        if deadline is not None:
+            deadline.cancel()
         if isinstance(exc, KeyboardInterrupt):
             raise
         from lorekeeper.agents.hooks import log_failure

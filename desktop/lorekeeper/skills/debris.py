@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from lorekeeper.fsutil import is_temp_file, sweep_temp_files
+from lorekeeper.fsutil import sweep_temp_files, temp_files_under
 from lorekeeper.locks import LockTimeoutError, RWLock
 
 EXPORT_LOCK = "skills-export.lock"  # under the workspace's locks/
@@ -24,7 +24,7 @@ def export_lock(skills_dir: Path) -> RWLock:
 
 
 def has_debris(skills_dir: Path) -> bool:
-    return skills_dir.is_dir() and any(p.is_file() and is_temp_file(p) for p in skills_dir.rglob(".*.tmp"))
+    return bool(temp_files_under(skills_dir))
 
 
 def sweep(skills_dir: Path, *, timeout: float = 0.2) -> list[Path]:

@@ -31,7 +31,7 @@ from lorekeeper import safejson
 from lorekeeper.changes import ChangeSet
 from lorekeeper.errors import DerivedWriteError, InvalidInputError, InvalidSpecError, LorekeeperError, NotFoundError
 from lorekeeper.evals.rules import RuleSet, parse_rules, parse_rules_text
-from lorekeeper.fsutil import atomic_write_text, is_temp_file, read_regular_text, sweep_temp_files
+from lorekeeper.fsutil import atomic_write_text, read_regular_text, sweep_temp_files, temp_files_under
 from lorekeeper.jobs import Progress, drive
 from lorekeeper.locks import LockTimeoutError, RWLock
 from lorekeeper.skills import debris
@@ -1182,7 +1182,7 @@ class SkillFolder:
         root = self.library.skills_dir
         if root is None or not root.is_dir():
             return []
-        return sorted(p for p in root.rglob(".*.tmp") if p.is_file() and is_temp_file(p))
+        return sorted(temp_files_under(root))
 
     def _lock(self) -> RWLock | None:
         root = self.library.skills_dir
