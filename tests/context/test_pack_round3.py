@@ -5,9 +5,11 @@ from __future__ import annotations
 
 import json
 import os
+import random
 import shutil
 from pathlib import Path
 
+import pytest
 from click.testing import CliRunner
 
 from lorekeeper.cli import main as cli_main
@@ -115,6 +117,60 @@ def test_a_damaged_cache_file_is_set_aside_and_never_fails_a_pack(sample_tree: P
     _fresh_process_cache()
     assert pack(sample_tree, task="validate_token", budget=2000, cache=again).text == result.text
     assert again.hits == 1  # the fresh file holds the pack
+
+
+def test_a_re_pack_parses_only_the_files_that_changed(
+    click_tree: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from lorekeeper.context import pack as pack_module
+
+    root = tmp_path / "click"
+    shutil.copytree(click_tree, root)
+    parsed: list[str] = []
+    real = pack_module.parse_file
+
+    def spy(rel: str, text: str, *, detail: bool = True) -> parse.ParsedFile:
+        parsed.append(rel)
+        return real(rel, text, detail=detail)
+
+    monkeypatch.setattr(pack_module, "parse_file", spy)
+    monkeypatch.setenv("LOREKEEPER_PARSE_WORKERS", "0")  # every parse in this process, where the spy sees it
+    cache = DiskCache(tmp_path / "cache")
+    _fresh_process_cache()
+    first = pack(root, task="progress bar eta", budget=5000, cache=cache)
+    assert len(parsed) == len(first.entries) > 10
+    parsed.clear()
+    _fresh_process_cache()  # a new process: only the cache on disk is left
+    other = pack(root, task="shell completion for Choice options", budget=5000, cache=cache)
+    assert parsed == [] and not other.cached  # a new task on an unchanged tree: nothing parsed again
+    (root / "termui.py").write_text((root / "termui.py").read_text(encoding="utf-8") + "\n# edited\n")
+    _fresh_process_cache()
+    pack(root, task="progress bar eta", budget=5000, cache=cache)
+    assert parsed == ["termui.py"]
+
+
+def test_a_cache_file_garbled_after_it_opens_is_set_aside_and_rewritten(click_tree: Path, tmp_path: Path) -> None:
+    # the file opens (its first page is intact) but its other pages are garbage: every read fails
+    # as "malformed"; the cache used to stay broken, so every later pack ran cold
+    folder = tmp_path / "cache"
+    first_cache = DiskCache(folder)
+    _fresh_process_cache()
+    first = pack(click_tree, task="progress bar eta", budget=5000, cache=first_cache)
+    first_cache.close()
+    path = folder / CACHE_FILE
+    data = bytearray(path.read_bytes())
+    assert len(data) > 8 * 4096
+    rng = random.Random(29)
+    for page in range(4096, len(data), 4096):
+        data[page + 64 : page + 512] = rng.randbytes(448)
+    path.write_bytes(bytes(data))
+    _fresh_process_cache()
+    second = pack(click_tree, task="progress bar eta", budget=5000, cache=DiskCache(folder))
+    assert second.text == first.text and not second.cached
+    assert any(p.name.startswith(CACHE_FILE + ".damaged-") for p in folder.iterdir())
+    _fresh_process_cache()
+    third = pack(click_tree, task="progress bar eta", budget=5000, cache=DiskCache(folder))
+    assert third.cached and third.text == first.text  # the fresh file holds the pack again
 
 
 def test_the_cache_stays_within_its_size(tmp_path: Path) -> None:

@@ -95,6 +95,15 @@ def content_key(*parts: bytes | str) -> bytes:
     return h.digest()
 
 
+def _damaged(exc: sqlite3.DatabaseError) -> bool:
+    """Whether `exc` says the file itself is damaged (not merely locked or busy)."""
+    name = str(getattr(exc, "sqlite_errorname", "") or "")
+    if name.startswith(("SQLITE_CORRUPT", "SQLITE_NOTADB")):
+        return True
+    text = str(exc).lower()
+    return "malformed" in text or "not a database" in text
+
+
 class DiskCache:
     """One SQLite file of pickled, compressed values. Every method swallows the cache's own
     failures: `get_many` then finds nothing and `put_many` stores nothing."""
@@ -161,6 +170,8 @@ class DiskCache:
         except sqlite3.DatabaseError as exc:
             self.errors.append(str(exc))
             out = {}
+            if _damaged(exc):  # pages garbled after the file opened: start afresh, the next put fills it
+                self._restart()
         self.hits += len(out)
         self.misses += len(keys) - len(out)
         return out
@@ -175,18 +186,33 @@ class DiskCache:
         for key, value in items:
             blob = zlib.compress(pickle.dumps(value, protocol=pickle.HIGHEST_PROTOCOL), 1)
             rows.append((key, kind, blob, len(blob), now))
-        db = self._conn()
-        if db is None or not rows:
-            return
-        try:
-            db.execute("BEGIN IMMEDIATE")
-            db.executemany("INSERT OR REPLACE INTO entries (key, kind, value, size, used) VALUES (?, ?, ?, ?, ?)", rows)
-            self._trim(db)
-            db.execute("COMMIT")
-        except sqlite3.DatabaseError as exc:
-            self.errors.append(str(exc))
-            with contextlib.suppress(sqlite3.DatabaseError):
-                db.execute("ROLLBACK")
+        for attempt in (1, 2):
+            db = self._conn()
+            if db is None or not rows:
+                return
+            try:
+                db.execute("BEGIN IMMEDIATE")
+                db.executemany(
+                    "INSERT OR REPLACE INTO entries (key, kind, value, size, used) VALUES (?, ?, ?, ?, ?)", rows
+                )
+                self._trim(db)
+                db.execute("COMMIT")
+                return
+            except sqlite3.DatabaseError as exc:
+                self.errors.append(str(exc))
+                with contextlib.suppress(sqlite3.DatabaseError):
+                    db.execute("ROLLBACK")
+                if attempt == 2 or not _damaged(exc):
+                    return
+                self._restart()  # a damaged file is set aside and the entries go to a fresh one
+
+    def _restart(self) -> None:
+        """Close the damaged file, set it aside and let the next call open a fresh one."""
+        if self._db is not None:
+            with contextlib.suppress(sqlite3.Error):
+                self._db.close()
+            self._db = None
+        self._set_aside()
 
     def put(self, kind: str, key: bytes, value: Any) -> None:
         self.put_many(kind, [(key, value)])
