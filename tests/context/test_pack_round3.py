@@ -169,8 +169,20 @@ def test_a_cache_file_garbled_after_it_opens_is_set_aside_and_rewritten(click_tr
     assert second.text == first.text and not second.cached
     assert any(p.name.startswith(CACHE_FILE + ".damaged-") for p in folder.iterdir())
     _fresh_process_cache()
-    third = pack(click_tree, task="progress bar eta", budget=5000, cache=DiskCache(folder))
+    third_cache = DiskCache(folder)
+    third = pack(click_tree, task="progress bar eta", budget=5000, cache=third_cache)
     assert third.cached and third.text == first.text  # the fresh file holds the pack again
+    third_cache.close()
+    # broken again: still one file set aside (the newest), not one more per breakage
+    for p in folder.iterdir():
+        if ".damaged-" in p.name:
+            p.rename(folder / (CACHE_FILE + ".damaged-1"))  # an older one
+        elif p.name != CACHE_FILE:
+            p.unlink()  # no journal left beside it
+    (folder / CACHE_FILE).write_bytes(b"not a database at all" * 100)
+    _fresh_process_cache()
+    assert pack(click_tree, task="progress bar eta", budget=5000, cache=DiskCache(folder)).text == first.text
+    assert len([p for p in folder.iterdir() if ".damaged-" in p.name]) == 1, sorted(folder.iterdir())
 
 
 def test_the_cache_stays_within_its_size(tmp_path: Path) -> None:

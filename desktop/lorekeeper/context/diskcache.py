@@ -143,7 +143,11 @@ class DiskCache:
         return None
 
     def _set_aside(self) -> None:
-        """A damaged cache file is renamed (kept for a look, replaced by a fresh one)."""
+        """A damaged cache file is renamed (kept for a look, replaced by a fresh one). Only the
+        newest damaged file is kept, so a cache that keeps breaking stays within its bound."""
+        for old in self.path.parent.glob(self.path.name + ".damaged-*"):
+            with contextlib.suppress(OSError):
+                old.unlink()
         with contextlib.suppress(OSError):
             os.replace(self.path, self.path.with_name(self.path.name + f".damaged-{int(time.time())}"))
             for suffix in ("-wal", "-shm"):
