@@ -182,7 +182,8 @@ def pack_steps(
         raise InvalidInputError(f"the budget must be a positive number of tokens, not {budget}")
     if not root.exists():
         raise InvalidInputError(f"{root} does not exist: give a folder or a file to pack")
-    tokens.preload()
+    if cache is None:  # the vocabulary loads while the tree is read (with a cache: only on a miss)
+        tokens.preload()
     t0 = time.perf_counter()
     sources, skipped = scan(root, include_secrets=include_secrets)
     t1 = time.perf_counter()
@@ -207,6 +208,7 @@ def pack_steps(
             ]
             yield (total_steps, total_steps, "done (cached)")
             return hit
+        tokens.preload()  # a hit never counts a token: loading the vocabulary was most of its CPU
     files = yield from parse_sources([(s.rel, s.text) for s in sources], detail, total_steps, cache=cache)
     t2 = time.perf_counter()
     counts = tokens.count_many([f.text for f in files])
