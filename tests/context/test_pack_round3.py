@@ -151,6 +151,30 @@ def test_a_re_pack_parses_only_the_files_that_changed(
     assert parsed == ["termui.py"]
 
 
+def test_another_task_on_an_unchanged_tree_reuses_its_graphs(
+    click_tree: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from lorekeeper.context import graph
+
+    built: list[int] = []
+    real = graph.structure
+
+    def spy(files: list[parse.ParsedFile]) -> graph.Structure:
+        built.append(len(files))
+        return real(files)
+
+    monkeypatch.setattr(graph, "structure", spy)
+    cache = DiskCache(tmp_path / "cache")
+    _fresh_process_cache()
+    pack(click_tree, task="progress bar eta", budget=5000, cache=cache)
+    assert len(built) == 1
+    _fresh_process_cache()
+    other = pack(click_tree, task="shell completion for Choice options", budget=5000, cache=cache)
+    assert len(built) == 1 and not other.cached  # the import and call graphs came from the cache
+    _fresh_process_cache()
+    assert pack(click_tree, task="shell completion for Choice options", budget=5000).text == other.text
+
+
 def test_a_cache_file_garbled_after_it_opens_is_set_aside_and_rewritten(click_tree: Path, tmp_path: Path) -> None:
     # the file opens (its first page is intact) but its other pages are garbage: every read fails
     # as "malformed"; the cache used to stay broken, so every later pack ran cold
