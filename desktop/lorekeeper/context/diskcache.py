@@ -1,5 +1,6 @@
-"""The context engine's cache between runs: parse results and token counts per file content, and
-whole packs per (tree content, task, budget, mode), in one SQLite file.
+"""The context engine's cache between runs: parse results and token counts per file content, the
+task-independent graphs per tree content (graph.Structure), and whole packs per (tree content,
+task, budget, mode), in one SQLite file.
 
 - Keyed by content, never by path or time: a file's entry is the BLAKE2 hash of its text with its
   language and the parse detail; a pack's entry hashes every (path, content hash) of the tree with
