@@ -169,6 +169,21 @@ def test_a_subdirectory_of_a_repository_keeps_the_rules_above_it(tmp_path: Path)
     assert _ours(tmp_path / "src") == {"a.py"}
 
 
+def test_a_relative_folder_inside_a_repository_is_packed_with_its_rules(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # `lorekeeper ctx pack src` run from the repository's top: was ERR_INTERNAL (a relative root
+    # compared with the repository's absolute top)
+    _write(tmp_path, {".gitignore": "secret.txt\n", "src/secret.txt": "SECRET=1", "src/app.py": APP})
+    subprocess.run([*GIT, "init", "-q"], cwd=tmp_path, check=True)
+    monkeypatch.chdir(tmp_path)
+    assert {s.rel for s in scan(Path("src"))[0]} == {"app.py"}
+    out = CliRunner().invoke(main, ["ctx", "pack", "src", "--budget", "4000", "--no-cache", "--json"])
+    assert out.exit_code == 0, out.output
+    text = json.loads(out.output)["text"]
+    assert "handler_1" in text and "SECRET=1" not in text
+
+
 def test_secrets_are_left_out_and_reported(tmp_path: Path) -> None:
     _write(
         tmp_path,

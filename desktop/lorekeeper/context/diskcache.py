@@ -1,5 +1,6 @@
-"""The context engine's cache between runs: parse results and token counts per file content, and
-whole packs per (tree content, task, budget, mode), in one SQLite file.
+"""The context engine's cache between runs: parse results and token counts per file content, the
+task-independent graphs per tree content (graph.Structure), and whole packs per (tree content,
+task, budget, mode), in one SQLite file.
 
 - Keyed by content, never by path or time: a file's entry is the BLAKE2 hash of its text with its
   language and the parse detail; a pack's entry hashes every (path, content hash) of the tree with
@@ -95,6 +96,15 @@ def content_key(*parts: bytes | str) -> bytes:
     return h.digest()
 
 
+def _damaged(exc: sqlite3.DatabaseError) -> bool:
+    """Whether `exc` says the file itself is damaged (not merely locked or busy)."""
+    name = str(getattr(exc, "sqlite_errorname", "") or "")
+    if name.startswith(("SQLITE_CORRUPT", "SQLITE_NOTADB")):
+        return True
+    text = str(exc).lower()
+    return "malformed" in text or "not a database" in text
+
+
 class DiskCache:
     """One SQLite file of pickled, compressed values. Every method swallows the cache's own
     failures: `get_many` then finds nothing and `put_many` stores nothing."""
@@ -134,7 +144,11 @@ class DiskCache:
         return None
 
     def _set_aside(self) -> None:
-        """A damaged cache file is renamed (kept for a look, replaced by a fresh one)."""
+        """A damaged cache file is renamed (kept for a look, replaced by a fresh one). Only the
+        newest damaged file is kept, so a cache that keeps breaking stays within its bound."""
+        for old in self.path.parent.glob(self.path.name + ".damaged-*"):
+            with contextlib.suppress(OSError):
+                old.unlink()
         with contextlib.suppress(OSError):
             os.replace(self.path, self.path.with_name(self.path.name + f".damaged-{int(time.time())}"))
             for suffix in ("-wal", "-shm"):
@@ -161,6 +175,8 @@ class DiskCache:
         except sqlite3.DatabaseError as exc:
             self.errors.append(str(exc))
             out = {}
+            if _damaged(exc):  # pages garbled after the file opened: start afresh, the next put fills it
+                self._restart()
         self.hits += len(out)
         self.misses += len(keys) - len(out)
         return out
@@ -175,18 +191,33 @@ class DiskCache:
         for key, value in items:
             blob = zlib.compress(pickle.dumps(value, protocol=pickle.HIGHEST_PROTOCOL), 1)
             rows.append((key, kind, blob, len(blob), now))
-        db = self._conn()
-        if db is None or not rows:
-            return
-        try:
-            db.execute("BEGIN IMMEDIATE")
-            db.executemany("INSERT OR REPLACE INTO entries (key, kind, value, size, used) VALUES (?, ?, ?, ?, ?)", rows)
-            self._trim(db)
-            db.execute("COMMIT")
-        except sqlite3.DatabaseError as exc:
-            self.errors.append(str(exc))
-            with contextlib.suppress(sqlite3.DatabaseError):
-                db.execute("ROLLBACK")
+        for attempt in (1, 2):
+            db = self._conn()
+            if db is None or not rows:
+                return
+            try:
+                db.execute("BEGIN IMMEDIATE")
+                db.executemany(
+                    "INSERT OR REPLACE INTO entries (key, kind, value, size, used) VALUES (?, ?, ?, ?, ?)", rows
+                )
+                self._trim(db)
+                db.execute("COMMIT")
+                return
+            except sqlite3.DatabaseError as exc:
+                self.errors.append(str(exc))
+                with contextlib.suppress(sqlite3.DatabaseError):
+                    db.execute("ROLLBACK")
+                if attempt == 2 or not _damaged(exc):
+                    return
+                self._restart()  # a damaged file is set aside and the entries go to a fresh one
+
+    def _restart(self) -> None:
+        """Close the damaged file, set it aside and let the next call open a fresh one."""
+        if self._db is not None:
+            with contextlib.suppress(sqlite3.Error):
+                self._db.close()
+            self._db = None
+        self._set_aside()
 
     def put(self, kind: str, key: bytes, value: Any) -> None:
         self.put_many(kind, [(key, value)])

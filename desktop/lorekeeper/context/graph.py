@@ -144,14 +144,31 @@ def _resolve(
     return []
 
 
-def relevance(files: list[ParsedFile], intent: StructuredIntent) -> Relevance:
-    """Relevance of every file and definition for `intent` (PageRank alone without a task)."""
+@dataclass
+class Structure:
+    """What relevance needs of a tree whatever the task: the import graph, its PageRank, its
+    communities and the call graph (a pack caches it per tree content between runs)."""
+
+    graph: Any
+    pagerank: list[float]
+    communities: list[int]
+    call_graph: Any
+
+
+def structure(files: list[ParsedFile]) -> Structure:
+    g = build_import_graph(files)
+    pr = _normalise(_pagerank(g, None)) if files else []
+    return Structure(g, pr, _communities(g), _call_graph(files, g))
+
+
+def relevance(files: list[ParsedFile], intent: StructuredIntent, tree: Structure | None = None) -> Relevance:
+    """Relevance of every file and definition for `intent` (PageRank alone without a task);
+    `tree` is `structure(files)` when the caller has it already."""
     import networkx as nx
 
-    g = build_import_graph(files)
+    tree = structure(files) if tree is None else tree
+    g, pr, communities = tree.graph, tree.pagerank, tree.communities
     n = len(files)
-    pr = _normalise(_pagerank(g, None)) if n else []
-    communities = _communities(g)
     terms = {stem(t) for t in intent.terms}
     hits = _TermHits(terms)
     idf = _idf(files, terms, hits)
@@ -173,7 +190,7 @@ def relevance(files: list[ParsedFile], intent: StructuredIntent) -> Relevance:
                 def_base[(fi, di)] = score + 0.25 * s
 
     # call graph and its personalised PageRank
-    cg = _call_graph(files, g)
+    cg = tree.call_graph
     def_scores: dict[tuple[int, int], float] = {}
     base_norm: dict[tuple[int, int], float] = {}
     if def_base:

@@ -182,13 +182,15 @@ def pack_steps(
         raise InvalidInputError(f"the budget must be a positive number of tokens, not {budget}")
     if not root.exists():
         raise InvalidInputError(f"{root} does not exist: give a folder or a file to pack")
-    tokens.preload()
+    if cache is None:  # the vocabulary loads while the tree is read (with a cache: only on a miss)
+        tokens.preload()
     t0 = time.perf_counter()
     sources, skipped = scan(root, include_secrets=include_secrets)
     t1 = time.perf_counter()
     total_steps = len(sources) + 3
     detail = bool(task)  # calls and identifiers only matter for a task's relevance
-    pack_key = _pack_key(root, sources, skipped, task, budget, mode) if cache is not None else b""
+    digest = _tree_digest(sources) if cache is not None else b""
+    pack_key = _pack_key(root, digest, skipped, task, budget, mode) if cache is not None else b""
     if cache is not None:
         hit = cache.get(pack_key)
         if isinstance(hit, PackResult):
@@ -207,6 +209,7 @@ def pack_steps(
             ]
             yield (total_steps, total_steps, "done (cached)")
             return hit
+        tokens.preload()  # a hit never counts a token: loading the vocabulary was most of its CPU
     files = yield from parse_sources([(s.rel, s.text) for s in sources], detail, total_steps, cache=cache)
     t2 = time.perf_counter()
     counts = tokens.count_many([f.text for f in files])
@@ -216,26 +219,49 @@ def pack_steps(
         _layer("parse", total, total, t2 - t1, f"{sum(1 for f in files if not f.parsed)} parse errors"),
         _layer("count", total, total, time.perf_counter() - t2, "exact o200k counts"),
     ]
-    result = yield from pack_parsed(root, files, counts, skipped, task=task, budget=budget, mode=mode, started=started)
+    structure_cache = None
+    if cache is not None:
+        from lorekeeper.context.diskcache import content_key
+
+        structure_cache = (cache, content_key("graph", str(detail), digest))
+    result = yield from pack_parsed(
+        root,
+        files,
+        counts,
+        skipped,
+        task=task,
+        budget=budget,
+        mode=mode,
+        started=started,
+        structure_cache=structure_cache,
+    )
     result.layers[:0] = layers
     if cache is not None:
         cache.put("pack", pack_key, result)
     return result
 
 
-def _pack_key(
-    root: Path, sources: list[Any], skipped: list[Skipped], task: str | None, budget: int | None, mode: str
-) -> bytes:
-    """The cache key of a pack: the arguments, every (path, content hash) of the tree and the
-    files skipped (the pack's header counts them)."""
+def _tree_digest(sources: list[Any]) -> bytes:
+    """A hash of every (path, content) of the tree, in order."""
     import hashlib
-
-    from lorekeeper.context.diskcache import content_key
 
     h = hashlib.blake2b(digest_size=20)
     for s in sources:
         h.update(s.rel.encode("utf-8", "surrogatepass") + b"\0")
         h.update(hashlib.blake2b(s.text.encode("utf-8", "surrogatepass"), digest_size=16).digest())
+    return h.digest()
+
+
+def _pack_key(
+    root: Path, digest: bytes, skipped: list[Skipped], task: str | None, budget: int | None, mode: str
+) -> bytes:
+    """The cache key of a pack: the arguments, the tree's `_tree_digest` and the files skipped
+    (the pack's header counts them)."""
+    import hashlib
+
+    from lorekeeper.context.diskcache import content_key
+
+    h = hashlib.blake2b(digest, digest_size=20)
     for sk in skipped:
         h.update(repr(asdict(sk)).encode("utf-8", "surrogatepass"))
     return content_key("pack", str(root), task or "", str(budget), mode, h.digest())
@@ -395,9 +421,11 @@ def pack_parsed(
     mode: str = "auto",
     started: float | None = None,
     intent_hook: bool = True,
+    structure_cache: tuple[DiskCache, bytes] | None = None,
 ) -> Generator[tuple[int, int, str], None, PackResult]:
     """The pipeline after parsing (files and their exact token counts given), so that several
-    packs of one tree (tasks, budgets) parse it once."""
+    packs of one tree (tasks, budgets) parse it once. `structure_cache` (a cache and the tree's
+    content key) keeps the task-independent graphs between runs."""
     started = time.perf_counter() if started is None else started
     root = Path(root)
     total_steps = len(files) + 3
@@ -410,9 +438,16 @@ def pack_parsed(
     t_rank = time.perf_counter()
     need_graph = mode == "auto" or budget is not None or bool(task)
     if need_graph and files:
-        from lorekeeper.context.graph import relevance
+        from lorekeeper.context.graph import Structure, relevance, structure
 
-        rel = relevance(files, intent)
+        tree: Structure | None = None
+        if structure_cache is not None:
+            found = structure_cache[0].get(structure_cache[1])
+            tree = found if isinstance(found, Structure) else None
+            if tree is None:
+                tree = structure(files)
+                structure_cache[0].put("graph", structure_cache[1], tree)
+        rel = relevance(files, intent, tree)
         file_rel, def_rel, communities, call_graph = rel.files, rel.definitions, rel.community, rel.call_graph
         matches = rel.matches
     else:

@@ -148,7 +148,7 @@ class IgnoreRules:
         self.outer: list[tuple[str, GitIgnoreSpec]] = []
         top, gitdir = _repository(root)
         if top is not None:
-            parts = root.relative_to(top).parts
+            parts = Path(os.path.realpath(root)).relative_to(top).parts  # root may be relative
             for depth in range(len(parts) - 1, -1, -1):
                 base = top.joinpath(*parts[:depth])
                 spec = _read_spec(base)
