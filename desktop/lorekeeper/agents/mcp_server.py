@@ -340,7 +340,15 @@ async def _serve_stdio(server: MCPServer[Any]) -> None:
                 async for item in read_stream:
                     await screened(item)
 
+        answers_done = anyio.Event()
+
         async def outgoing() -> None:
+            try:
+                await forward_answers()
+            finally:
+                answers_done.set()
+
+        async def forward_answers() -> None:
             nonlocal pending
             async with answers, sdk_write_stream:  # closing the SDK's stream ends its stdout writer
                 async for item in answers:
@@ -359,4 +367,9 @@ async def _serve_stdio(server: MCPServer[Any]) -> None:
             tg.start_soon(screen)
             tg.start_soon(outgoing)
             await lowlevel.run(forward_out, write_stream, lowlevel.create_initialization_options())
+            # The input ended: let the answers already queued (the last line's error reply among
+            # them) reach stdout before the writer stops, instead of cancelling them mid-send.
+            await write_stream.aclose()
+            with anyio.move_on_after(5):  # a client that stopped reading does not hold the exit
+                await answers_done.wait()
             tg.cancel_scope.cancel()
