@@ -65,3 +65,26 @@ def test_declining_the_confirmation_erases_nothing(purge_panel, qtbot, monkeypat
     qtbot.mouseClick(purge_panel.purge_button, Qt.MouseButton.LeftButton)
     assert purge_panel.model.rowCount() == 0
     assert files_holding(purge_panel.ws.root, "zanzibar-quokka")
+
+
+def test_enter_in_the_story_field_asks_to_purge_it(purge_panel, qtbot, monkeypatch) -> None:
+    from lorekeeper.ui import widgets
+
+    asked: list[str] = []
+    monkeypatch.setattr(widgets, "confirm", lambda _p, title, _text: asked.append(title) or False)
+    qtbot.keyClicks(purge_panel.story, "PD-1")
+    qtbot.keyClick(purge_panel.story, Qt.Key.Key_Return)
+    assert asked == ["Purge PD-1?"]
+
+
+def test_purge_is_disabled_with_a_reason_when_the_story_has_nothing_left(purge_panel, qtbot, monkeypatch) -> None:
+    from lorekeeper.ui import widgets
+
+    asked: list[str] = []
+    monkeypatch.setattr(widgets, "confirm", lambda _p, title, _text: asked.append(title) or False)
+    qtbot.keyClicks(purge_panel.story, "PD-404")
+    assert "nothing is stored" in purge_panel.plan_label.text()
+    assert not purge_panel.purge_button.isEnabled()
+    assert "nothing to purge" in purge_panel.purge_button.toolTip()
+    qtbot.keyClick(purge_panel.story, Qt.Key.Key_Return)
+    assert asked == []

@@ -34,7 +34,7 @@ from lorekeeper.ui.models.paged import PagedRowsModel, setup_sorting
 from lorekeeper.ui.panels.base import AppContext, Panel
 from lorekeeper.ui.theme import color, icon
 from lorekeeper.ui.widgets import EmptyState, MessageBox, label, set_progress, setup_table
-from lorekeeper.ui.workers import Hold, HoldGate, run_task
+from lorekeeper.ui.workers import HOLD_TIP, Hold, HoldGate, run_task
 
 LABELS = {
     "store": "store rows",
@@ -220,6 +220,7 @@ class PurgePanel(Panel):
         layout.addWidget(self.message)
 
         self.story.textChanged.connect(self.reload)
+        self.story.returnPressed.connect(self._purge_on_enter)  # Enter submits the one-field form
         self.purge_button.clicked.connect(self.ask_purge)
         self.verify_button.clicked.connect(self.verify_selected)
         self.retention_button.clicked.connect(self.run_retention)
@@ -302,7 +303,17 @@ class PurgePanel(Panel):
 
     def _update_buttons(self) -> None:
         snap = self.snapshot
-        self.gate.enable(self.purge_button, snap is not None and bool(snap.story) and snap.story == self.story_id())
+        current = snap is not None and bool(snap.story) and snap.story == self.story_id()
+        left = current and snap is not None and snap.plan is not None and sum(snap.plan.values()) > 0
+        why = (
+            ""
+            if left
+            else (
+                "Nothing is stored for this story: there is nothing to purge." if current else "Type a story id first."
+            )
+        )
+        self.purge_button.setProperty(HOLD_TIP, why)  # the tooltip when no job holds the button
+        self.gate.enable(self.purge_button, left)
         self.gate.enable(self.retention_button, snap is not None and bool(snap.preview["due"]))
 
     def _on_runs_loaded(self) -> None:
@@ -339,6 +350,11 @@ class PurgePanel(Panel):
         self.details.setText("\n".join(lines))
 
     # ------------------------------------------------------------ actions
+    @Slot()
+    def _purge_on_enter(self) -> None:
+        if self.purge_button.isEnabled():
+            self.ask_purge()
+
     @Slot()
     def ask_purge(self) -> None:
         story = self.story_id()
