@@ -55,3 +55,34 @@ def test_failed_write_rolls_back(url: str) -> None:
             assert s.query(Project).count() == 0
     finally:
         store.close()
+
+
+def test_the_fast_head_check_agrees_with_alembic_and_spares_its_import(tmp_path: Path) -> None:
+    """Opening an up-to-date store answers from the migration files without importing Alembic
+    (a few hundred ms of every command); a store behind the heads is still migrated by Alembic."""
+    import subprocess
+    import sys
+
+    from lorekeeper.store.heads import script_heads
+
+    assert set(script_heads()) == head_revisions()
+    url = f"sqlite:///{tmp_path / 'lk.db'}"
+    Store(url).close()  # migrated here
+    probe = (
+        "import sys; from lorekeeper.store import Store; Store(sys.argv[1]).close(); "
+        "print(sorted(m for m in sys.modules if m.split('.')[0] == 'alembic'))"
+    )
+    out = subprocess.run([sys.executable, "-c", probe, url], capture_output=True, text=True, check=True).stdout
+    assert out.strip() == "[]"
+    store = Store(url)
+    try:
+        downgrade(store.engine, "0017_row_versions")
+        assert current_revisions(store.engine) != head_revisions()
+    finally:
+        store.close()
+    Store(url).close()  # behind the heads: Alembic brings it up again
+    store = Store(url)
+    try:
+        assert current_revisions(store.engine) == head_revisions()
+    finally:
+        store.close()

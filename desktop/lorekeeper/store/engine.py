@@ -225,9 +225,13 @@ class Store:
 
     # ------------------------------------------------------------------ migrations
     def migrate(self) -> None:
-        from lorekeeper.store.migrate import upgrade
+        from lorekeeper.store.heads import is_current
 
         try:
+            if is_current(self.engine):  # the usual case: no Alembic import at all
+                return
+            from lorekeeper.store.migrate import upgrade
+
             upgrade(self)
         except SQLAlchemyError as exc:
             if is_lock_error(exc):
