@@ -13,6 +13,16 @@ sys.path.insert(0, str(ROOT / "tests"))
 
 from helpers.pg import PostgresCluster, find_pg_bin  # noqa: E402
 
+# The suite starts the CLI, the MCP server and workers as real processes (well over a thousand of
+# them). With PYTHONDONTWRITEBYTECODE set (these machines set it), each one compiled every module
+# it imports from source again (~0.3-0.4 s of CPU per process for lorekeeper alone); an installed
+# user has bytecode. Subprocesses, and the test processes themselves, keep it in one folder of the
+# venv instead of __pycache__ folders in the tree.
+os.environ.pop("PYTHONDONTWRITEBYTECODE", None)
+os.environ.setdefault("PYTHONPYCACHEPREFIX", str(Path(sys.prefix) / "pycache-tests"))
+sys.pycache_prefix = os.environ["PYTHONPYCACHEPREFIX"]
+sys.dont_write_bytecode = False
+
 
 @pytest.hookimpl(optionalhook=True)  # known only when pytest-xdist is loaded
 def pytest_xdist_auto_num_workers(config: pytest.Config) -> int:
