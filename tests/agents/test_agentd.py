@@ -27,12 +27,15 @@ DATA = Path(__file__).parent / "data"
 PROMPT = "Review this code for XSS vulnerabilities"
 
 
-@pytest.fixture
-def runtime():
+def _runtime_folder():
     """A short private folder for the socket (a Unix socket path holds at most 107 bytes)."""
     folder = Path(tempfile.mkdtemp(prefix="lkrt-"))
     yield folder
     shutil.rmtree(folder, ignore_errors=True)
+
+
+runtime = pytest.fixture(_runtime_folder)
+shared_runtime = pytest.fixture(_runtime_folder, scope="module", name="shared_runtime")
 
 
 def _env(runtime: Path, **extra: str) -> dict[str, str]:
@@ -91,11 +94,14 @@ def _alive(pid: int) -> bool:
         return True
 
 
-@pytest.fixture
-def service(demo_workspace, runtime):
-    """The demo workspace with its service started on demand by a first (cold) hook call."""
-    ws = demo_workspace
-    env = _env(runtime)
+@pytest.fixture(scope="module")
+def service(workspace_templates, tmp_path_factory, shared_runtime):
+    """The demo workspace with its service started on demand by a first (cold) hook call.
+
+    One service for the module (starting one costs seconds): the tests below run in file order,
+    the read-only ones first, the one that adds a learning next and the one that kills it last."""
+    ws = workspace_templates.copy(tmp_path_factory.mktemp("agentd") / "demo", demo=True)
+    env = _env(shared_runtime)
     cold = _hook(ws, env)  # finds no service: answers cold, starts one in the background
     info = _wait_running(ws, env)
     yield ws, env, info, cold
@@ -105,9 +111,19 @@ def service(demo_workspace, runtime):
         time.sleep(0.1)
     if _alive(info["pid"]):
         os.kill(info["pid"], signal.SIGKILL)
+    ws.close()
 
 
-def test_warm_answers_are_byte_identical_to_cold_ones(service, runtime):
+def test_the_socket_is_private_to_its_user(service, shared_runtime):
+    info = service[2]
+    sock = Path(info["socket"])
+    assert stat.S_ISSOCK(sock.stat().st_mode)
+    assert stat.S_IMODE(sock.stat().st_mode) == 0o600
+    assert stat.S_IMODE(sock.parent.stat().st_mode) == 0o700
+    assert sock.parent == shared_runtime / "lorekeeper"
+
+
+def test_warm_answers_are_byte_identical_to_cold_ones(service):
     ws, env, _info, first = service
     cold_env = {**env, "LOREKEEPER_AGENTD": "off"}
     calls = [
@@ -147,8 +163,9 @@ def test_a_learning_added_by_another_process_shows_in_the_very_next_warm_hook(se
     assert after.stdout == _hook(ws, {**env, "LOREKEEPER_AGENTD": "off"}).stdout
 
 
-def test_a_killed_service_leaves_a_stale_socket_and_the_next_call_still_answers(service, runtime):
-    ws, env, info, cold = service
+def test_a_killed_service_leaves_a_stale_socket_and_the_next_call_still_answers(service):
+    ws, env, info, _first = service
+    cold = _hook(ws, {**env, "LOREKEEPER_AGENTD": "off"})  # the workspace as the tests above left it
     os.kill(info["pid"], signal.SIGKILL)
     deadline = time.monotonic() + 10
     while _alive(info["pid"]) and time.monotonic() < deadline:
@@ -160,15 +177,6 @@ def test_a_killed_service_leaves_a_stale_socket_and_the_next_call_still_answers(
     assert fresh["pid"] != info["pid"]
     assert _hook(ws, env).stdout == cold.stdout
     assert _status(ws, env)["calls"] >= 1
-
-
-def test_the_socket_is_private_to_its_user(service, runtime):
-    info = service[2]
-    sock = Path(info["socket"])
-    assert stat.S_ISSOCK(sock.stat().st_mode)
-    assert stat.S_IMODE(sock.stat().st_mode) == 0o600
-    assert stat.S_IMODE(sock.parent.stat().st_mode) == 0o700
-    assert sock.parent == runtime / "lorekeeper"
 
 
 def test_a_runtime_folder_open_to_others_is_refused_and_calls_run_cold(demo_workspace, runtime):

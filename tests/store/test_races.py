@@ -1,4 +1,4 @@
-"""Processes racing against one store (SQLite and PostgreSQL), 3 rounds each: concurrent nightly runs,
+"""Processes racing against one store (SQLite and PostgreSQL), 2 rounds each: concurrent nightly runs,
 concurrent imports of the same skill, concurrent saves of one skill. Exit codes 0 or 4 only, no
 traceback, at most one pending proposal per skill scope, consecutive version numbers."""
 
@@ -14,7 +14,7 @@ from store_helpers import assert_clean, make_demo, run_many, write_skill
 from lorekeeper.store.models import Proposal, Skill, SkillVersion
 from lorekeeper.workspace import Workspace
 
-ROUNDS = 3
+ROUNDS = 2
 PROCS = 3
 
 
