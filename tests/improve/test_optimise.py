@@ -156,3 +156,20 @@ def test_the_split_is_seeded_and_stratified_and_the_edit_keeps_other_lines() -> 
     assert out.startswith(
         '---\nname: office-helper\ndescription: "New d."\nmetadata:\n  triggers: "a b"\n  author: me\n---\n'
     )
+
+
+def test_the_models_answer_may_be_json_tags_or_labelled_lines() -> None:
+    from lorekeeper.improve.judge import ModelAnswerError
+    from lorekeeper.improve.optimise import parse_candidates
+
+    assert parse_candidates('```json\n[{"description": "D", "triggers": "a, b"}]\n```') == [
+        {"description": "D", "triggers": "a, b"}
+    ]
+    assert parse_candidates("Sure.\n<new_description>Write\n sheets.</new_description>") == [
+        {"description": "Write sheets."}
+    ]
+    assert parse_candidates("DESCRIPTION: Write sheets.\nTRIGGERS: excel formula, pivot table\n") == [
+        {"description": "Write sheets.", "triggers": "excel formula, pivot table"}
+    ]
+    with pytest.raises(ModelAnswerError):
+        parse_candidates("I cannot help with that.")

@@ -264,23 +264,53 @@ def _terms(value: object, limit: int) -> tuple[str, ...] | None:
     return _clean(items, limit)
 
 
-def parse_candidates(raw: str) -> list[dict[str, object]]:
-    """The model's candidates: `{"candidates": [...]}`, a bare list, or one object."""
+_FIELDS = ("description", "triggers", "keywords")
+_ALIASES = {"new_description": "description", "improved_description": "description"}
+_TAG = re.compile(r"<(new_description|description|triggers|keywords)>(.*?)</\1>", re.S | re.I)
+_LABEL = re.compile(r"^\W*(description|triggers|keywords)\W*:\s*(.+)$", re.I | re.M)
+
+
+def _fields(item: Mapping[str, object]) -> dict[str, object]:
+    out = {_ALIASES.get(str(k).lower(), str(k).lower()): v for k, v in item.items()}
+    return {k: v for k, v in out.items() if k in _FIELDS}
+
+
+def _json_candidates(raw: str) -> list[dict[str, object]] | None:
     starts = [i for i in (raw.find("{"), raw.find("[")) if i >= 0]
     if not starts:
-        raise ModelAnswerError("the model's answer holds no JSON; nothing was proposed")
-    first = min(starts)
+        return None
     last = max(raw.rfind("}"), raw.rfind("]"))
     try:
-        data = safejson.loads(raw[first : last + 1], what="the model's answer")
+        data = safejson.loads(raw[min(starts) : last + 1], what="the model's answer")
     except LorekeeperError:
         raise
-    except ValueError as exc:
-        raise ModelAnswerError(f"the model's answer is not valid JSON ({exc}); nothing was proposed") from None
+    except ValueError:
+        return None
     items = data.get("candidates", [data]) if isinstance(data, dict) else data
     if not isinstance(items, list):
-        raise ModelAnswerError('the model\'s answer has no "candidates" list; nothing was proposed')
-    return [i for i in items if isinstance(i, dict)]
+        return None
+    found = [f for f in (_fields(i) for i in items if isinstance(i, dict)) if f]
+    return found or None
+
+
+def parse_candidates(raw: str) -> list[dict[str, object]]:
+    """The model's candidates: JSON (`{"candidates": [...]}`, a bare list, or one object), else
+    skill-creator's `<new_description>` tags (and `<triggers>`, `<keywords>`), else labelled lines
+    (`DESCRIPTION: ...`, `TRIGGERS: a, b`, `KEYWORDS: c, d`)."""
+    found = _json_candidates(raw)
+    if found:
+        return found
+    for pattern in (_TAG, _LABEL):
+        item: dict[str, object] = {}
+        for m in pattern.finditer(raw):
+            key = _ALIASES.get(m.group(1).lower(), m.group(1).lower())
+            item.setdefault(key, " ".join(m.group(2).split()))
+        if item:
+            return [item]
+    raise ModelAnswerError(
+        'the model\'s answer holds no candidate (JSON {"candidates": [...]}, <new_description> tags or '
+        "DESCRIPTION:/TRIGGERS:/KEYWORDS: lines); nothing was proposed"
+    )
 
 
 def _case_lines(score: SkillTriggerScore, cases: Sequence[TriggerCase]) -> str:
