@@ -404,6 +404,9 @@ class OptimiseService:
         right_before = _right_cases(base_rest, others)
         notes: list[str] = []
         candidates: list[Candidate] = []
+        tried: set[tuple[str, tuple[str, ...], tuple[str, ...]]] = {
+            (_one_line(doc.description), doc.triggers, doc.keywords)
+        }
         best: Candidate | None = None
         shown = (doc.description, doc.triggers, doc.keywords, base_train)
         for rnd in range(1, rounds + 1):
@@ -431,6 +434,11 @@ class OptimiseService:
                 if cand is None:
                     notes.append(f"round {rnd}: a candidate without a usable description was skipped")
                     continue
+                ident = (cand.description, cand.triggers, cand.keywords)
+                if ident in tried:
+                    notes.append(f"round {rnd}: a candidate repeated an earlier one (not scored again)")
+                    continue
+                tried.add(ident)
                 candidates.append(cand)
                 routable = RoutableSkill(name, cand.description, cand.triggers, cand.keywords)
                 cand.train, cand.held_out, cand.whole, rest = score_as(routable)
