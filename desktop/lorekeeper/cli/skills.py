@@ -8,6 +8,7 @@ They are signed writes: without the audit key nothing is written and the command
 from __future__ import annotations
 
 import contextlib
+import copy
 import os
 import sys
 from pathlib import Path
@@ -946,3 +947,8 @@ def optimise_cmd(
                 click.echo("(dry run: nothing queued)")
     if res.chosen is None:
         sys.exit(1)
+
+
+_optimize = copy.copy(optimise_cmd)  # the US spelling, not listed in --help
+_optimize.hidden = True
+skills.add_command(_optimize, "optimize")
