@@ -173,3 +173,13 @@ def test_the_models_answer_may_be_json_tags_or_labelled_lines() -> None:
     ]
     with pytest.raises(ModelAnswerError):
         parse_candidates("I cannot help with that.")
+
+
+def test_a_folded_description_stays_folded_and_reads_back_the_same() -> None:
+    from lorekeeper.skills.spec import parse_skill_md
+
+    folded = "---\nname: x-y\ndescription: >-\n  Old words\n  over two lines.\nlicense: MIT\n---\nBody\n"
+    new = "Write and fix spreadsheet formulas: SUMIF, VLOOKUP and #REF! errors, " * 3 + "Use when asked."
+    out = with_candidate(folded, new, (), ())
+    assert out.startswith("---\nname: x-y\ndescription: >-\n  Write") and out.endswith("license: MIT\n---\nBody\n")
+    assert parse_skill_md(out, file="x").description == " ".join(new.split())

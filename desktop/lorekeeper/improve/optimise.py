@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import hashlib
 import re
+import textwrap
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -140,7 +141,15 @@ def with_candidate(content: str, description: str, triggers: tuple[str, ...], ke
     if desc_line is None:
         raise InvalidSpecError("the front matter has no description line", file=SKILL_FILE, field="description")
     stop = _key_extent(lines, desc_line, end)
-    lines[desc_line:stop] = [f"description: {_yaml_string(_one_line(description))}{newline}"]
+    text = _one_line(description)
+    if re.match(r"description\s*:\s*>-?\s*$", lines[desc_line].rstrip("\r\n")) and desc_line + 1 < stop:
+        # a folded block stays a folded block (a readable diff), in its own indentation
+        first = lines[desc_line + 1].rstrip("\r\n")
+        pad = first[: _indent(first)] or "  "
+        wrapped = textwrap.wrap(text, width=max(40, 96 - len(pad)), break_long_words=False, break_on_hyphens=False)
+        lines[desc_line:stop] = [f"description: >-{newline}"] + [f"{pad}{w}{newline}" for w in wrapped]
+    else:
+        lines[desc_line:stop] = [f"description: {_yaml_string(text)}{newline}"]
     start, end = _front(lines)
     meta_line = next((i for i in range(start, end) if re.match(r"metadata\s*:\s*$", lines[i].rstrip("\r\n"))), None)
     if meta_line is not None:  # drop the current router words of the metadata block
