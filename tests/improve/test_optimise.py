@@ -103,6 +103,8 @@ def test_optimise_files_a_proposal_whose_approval_improves_the_trigger_eval(shee
 
     card = card_html(p)
     assert "Held-out trigger cases" in card and "100%" in card
+    shown = run_lorekeeper("proposals", "show", str(p.id), "--workspace", str(sheet_ws.root)).stdout
+    assert "Held-out trigger cases: 4 cases: precision n/a → 100%, recall 0% → 100%" in shown
 
     # only the front matter changes: the body is byte for byte the same
     assert p.proposed_content.endswith("\n---\n\n# Spreadsheets\n\nPrefer XLOOKUP over VLOOKUP.\n")

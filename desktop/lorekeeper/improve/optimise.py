@@ -588,6 +588,28 @@ def _verdict(c: Candidate, train: SkillTriggerScore, held: SkillTriggerScore, wh
     return "eligible"
 
 
+def card_rows(metrics: Mapping[str, Any]) -> list[tuple[str, str]]:
+    """The proposal card's trigger-case rows of an optimiser proposal (Proposals panel and
+    `proposals show`): (title, "N cases: precision a -> b, recall c -> d"); none for others."""
+    opt = metrics.get("optimiser")
+    if not isinstance(opt, dict):
+        return []
+    rows = []
+    for key, title in (("held_out", "Held-out trigger cases"), ("train", "Train trigger cases")):
+        got = opt.get(key)
+        part: dict[str, Any] = got if isinstance(got, dict) else {}
+        b = part.get("before") or {}
+        a = part.get("after") or {}
+        rows.append(
+            (
+                title,
+                f"{part.get('cases', '?')} cases: precision {_pct(b.get('precision'))} → {_pct(a.get('precision'))}, "
+                f"recall {_pct(b.get('recall'))} → {_pct(a.get('recall'))}",
+            )
+        )
+    return rows
+
+
 def _pct(rate: float | None) -> str:
     from lorekeeper.rates import format_rate
 
