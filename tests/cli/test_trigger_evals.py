@@ -121,3 +121,22 @@ def test_trigger_precision_and_recall_follow_the_one_rounding_rule(workspace: Wo
     model.set_rows([SkillTriggerScore("code-review", 5, tp=2, fp=1, fn=1, tn=1)])
     shown = [model.data(model.index(0, c)) for c in (model.COL_PRECISION, model.COL_RECALL)]
     assert shown == ["66.6%", "66.6%"]
+
+
+def test_design_names_hold_name_triggers_json_took_and_top_level_collisions(workspace: Workspace, tmp_path: Path):
+    src = _folder(tmp_path, CASES)
+    (src / "triggers.json").rename(src / "code-review.triggers.json")  # DESIGN's `<name>.triggers.json`
+    root = str(workspace.root)
+    workspace.close()
+    v = run_lorekeeper("skills", "validate", str(src), "--json")
+    assert v.returncode == 0, v.stdout
+    r = run_lorekeeper("skills", "import", str(src), "--on-conflict", "new-version", "--workspace", root, "--json")
+    assert r.returncode == 0, r.stdout
+    report = json.loads(run_lorekeeper("skills", "trigger-eval", "--workspace", root, "--json", "--top", "2").stdout)
+    [sc] = report["skills"]
+    assert sc["cases"] == 4 and all(c["took"] == c["taken_by"] for c in sc["confusions"])
+    assert report["collisions"] and {"skill", "with", "cases"} <= set(report["collisions"][0])
+    assert report["collisions"][0]["skill"] == "code-review"
+    # a malformed one is refused by validate as the other names are
+    (src / "code-review.triggers.json").write_text("[{}]", encoding="utf-8")
+    assert run_lorekeeper("skills", "validate", str(src), "--json").returncode == 2

@@ -76,3 +76,53 @@ def test_trigger_evals_tab_scores_the_skills_and_shows_confusions(qtbot, window,
     assert "missed “summarise the meeting notes for me”" in panel.confusions.toPlainText().replace('"', "“")
     assert "1 skills, 3 cases, 1 confusions" in panel.trigger_summary.text()
     assert panel.run_triggers.isEnabled()
+
+
+def test_optimise_selected_queues_a_proposal_from_the_trigger_evals_tab(
+    qtbot, window, ui_workspace, tmp_path, anthropic_server, monkeypatch
+):
+    import json
+
+    from lorekeeper.llm.base import LLMSettings
+    from lorekeeper.skills.triggers import TriggerCase
+
+    folder = tmp_path / "src" / "minutes-helper"
+    folder.mkdir(parents=True)
+    (folder / "SKILL.md").write_text("---\nname: minutes-helper\ndescription: Helps with things.\n---\nBody\n")
+    ui_workspace.skills.import_path(folder.parent)
+    ui_workspace.skills.set_trigger_cases(
+        "minutes-helper",
+        None,
+        [
+            TriggerCase("summarise the meeting notes for me", True),
+            TriggerCase("turn these meeting notes into action items", True),
+            TriggerCase("clean up the notes from the standup", True),
+            TriggerCase("write a migration to add a column", False),
+        ],
+    )
+    monkeypatch.setenv("ANTHROPIC_API_KEY", "sk-test-env")
+    ui_workspace.llm.configure(
+        LLMSettings(provider="anthropic", base_url=anthropic_server.url, model="claude-test", max_retries=0, timeout=10)
+    )
+    anthropic_server.behaviour.reply = lambda body: json.dumps(
+        {
+            "candidates": [
+                {
+                    "description": "Summarise meeting and standup notes into decisions and action items.",
+                    "triggers": ["meeting notes", "standup"],
+                    "keywords": ["minutes"],
+                }
+            ]
+        }
+    )
+    panel = window.select_panel("router")
+    panel.tabs.setCurrentIndex(1)
+    assert not panel.optimise_button.isEnabled()  # nothing selected yet
+    qtbot.mouseClick(panel.run_triggers, Qt.MouseButton.LeftButton)
+    qtbot.waitUntil(lambda: panel.trigger_model.rowCount() == 1, timeout=10000)
+    assert panel.optimise_button.isEnabled()
+    qtbot.mouseClick(panel.optimise_button, Qt.MouseButton.LeftButton)
+    qtbot.waitUntil(lambda: "queued" in panel.trigger_summary.text(), timeout=30000)
+    assert "recall 0% → precision 100%, recall 100%" in panel.trigger_summary.text()
+    (p,) = ui_workspace.improve.proposals.list("pending", skill="minutes-helper")
+    assert p.source == "optimiser" and p.metrics["optimiser"]["held_out"]["after"]["recall"] == 1.0

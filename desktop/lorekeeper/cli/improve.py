@@ -186,6 +186,10 @@ def proposals_show(proposal_id: int, diff: bool, workspace_dir: Path | None, as_
             f"Metrics ({m.get('project') or 'no project'}): applied {m['applied_count']}, success {rate}, "
             f"feedback +{m['feedback_positive']} / -{m['feedback_negative']}"
         )
+    from lorekeeper.improve.optimise import card_rows
+
+    for title, text in card_rows(p.metrics):  # an optimiser proposal: its trigger cases before -> after
+        click.echo(f"{title}: {text}")
     for r in p.failing_rules:
         click.echo(f"Failing rule: {r['name']} ({r['failed']}/{r['checked']})")
     if p.learnings:

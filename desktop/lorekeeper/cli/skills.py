@@ -1,4 +1,4 @@
-"""`lorekeeper skills list|show|validate|import|versions|diff|restore|fork|unfork|edit|rules|suggest|verify`.
+"""`lorekeeper skills list|show|validate|import|versions|diff|restore|fork|unfork|edit|rules|suggest|verify|trigger-eval|optimise`.
 
 `edit`, `rules add|edit|delete` and `unfork` are the Skills panel's Save, rule dialog and Delete
 fork buttons: the same library calls, so the same new version and the same signed audit event.
@@ -8,6 +8,7 @@ They are signed writes: without the audit key nothing is written and the command
 from __future__ import annotations
 
 import contextlib
+import copy
 import os
 import sys
 from pathlib import Path
@@ -871,3 +872,83 @@ def trigger_eval_cmd(
         click.echo(f"error {p['code']}: {p['message']}", err=True)
     if problems:
         sys.exit(EXIT_INVALID)
+
+
+# --------------------------------------------------------------------------- optimise (issue 27 d3)
+def _rate_pair(r: dict[str, Any] | None) -> str:
+    if r is None:
+        return "-"
+    return f"precision {format_rate(r['precision'], none='n/a')}, recall {format_rate(r['recall'], none='n/a')}"
+
+
+@skills.command("optimise")
+@click.argument("name")
+@click.option("--project", default=None, help="The skill that serves this project (its fork when it has one).")
+@click.option(
+    "--holdout",
+    type=click.FloatRange(0.0, 1.0, min_open=True, max_open=True),
+    default=0.4,
+    show_default=True,
+    help="The share of the trigger cases held out (never shown to the model, never used to rank).",
+)
+@click.option("--seed", type=int, default=0, show_default=True, help="The split's seed (same seed, same split).")
+@click.option("--rounds", type=click.IntRange(1, 10), default=3, show_default=True, help="Rounds of model edits.")
+@click.option(
+    "--top", type=click.IntRange(min=1), default=None, help="A skill fires in the top N (default router.top)."
+)
+@click.option("--dry-run", is_flag=True, help="Score the candidates; queue nothing.")
+@workspace_option
+@json_option
+@handle_errors
+def optimise_cmd(
+    name: str,
+    project: str | None,
+    holdout: float,
+    seed: int,
+    rounds: int,
+    top: int | None,
+    dry_run: bool,
+    workspace_dir: Path | None,
+    as_json: bool,
+) -> None:
+    """Ask the model for description and router-word edits of NAME, scored on its trigger cases.
+
+    The cases are split (seeded, stratified) into a train part the candidates are ranked on and a
+    held-out part; the best candidate that lowers nothing (held-out, train, all cases, and every
+    other skill's cases) is queued as a proposal (source optimiser) showing the held-out precision
+    and recall before and after. Exit 1 when no candidate qualified. Needs a configured model."""
+    from lorekeeper.skills.router import DEFAULT_TOP
+
+    with open_workspace(workspace_dir) as ws:
+        n = top if top is not None else int(ws.config.get("router.top", DEFAULT_TOP) or DEFAULT_TOP)
+        res = ws.improve.optimiser.optimise(
+            name, project, holdout=holdout, seed=seed, rounds=rounds, top=n, create=not dry_run
+        )
+    if as_json:
+        emit_json(res.to_dict())
+    else:
+        click.echo(
+            f"{name}: {res.train_cases} train / {res.held_out_cases} held-out cases (seed {res.seed}), {res.model}"
+        )
+        for c in res.candidates:
+            click.echo(f"  round {c.round}: train {_rate_pair(c.to_dict()['train'])}: {c.verdict}")  # type: ignore[arg-type]
+        for note in res.notes:
+            click.echo(f"  note: {note}")
+        click.echo(f"held-out before: {_rate_pair(res.before)}")
+        if res.chosen is None:
+            click.echo("no candidate improved without lowering a score: nothing proposed")
+        else:
+            click.echo(f"held-out after:  {_rate_pair(res.after)}")
+            if res.proposal is not None:
+                click.echo(
+                    f"proposal #{res.proposal.id} queued: `lorekeeper proposals show {res.proposal.id}`, then approve"
+                )
+            else:
+                click.echo("(dry run: nothing queued)")
+    if res.chosen is None:
+        sys.exit(1)
+
+
+_optimize = copy.copy(optimise_cmd)  # the US spelling, not listed in --help
+_optimize.hidden = True
+skills.add_command(_optimize, "optimize")

@@ -37,7 +37,8 @@ from lorekeeper.store.models import BenchmarkRun, Project, Proposal, SkillGenera
 
 log_module = logging.getLogger(__name__)
 STATUSES = ("pending", "approved", "rejected")
-SOURCES = ("template", "sage", "suggest", "generator")  # suggest: router words from `skills suggest`
+SOURCES = ("template", "sage", "suggest", "generator", "optimiser")  # suggest: router words from `skills suggest`;
+# optimiser: description and router words from `skills optimise` (issue 27 d3)
 NEW_SKILL = 0  # base_version of a proposal that creates its skill (the skill generator's)
 EVENT_APPROVED = "proposal_approved"
 EVENT_REJECTED = "proposal_rejected"

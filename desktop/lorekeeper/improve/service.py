@@ -11,6 +11,7 @@ from lorekeeper.errors import LorekeeperError
 from lorekeeper.improve.bench import BenchmarkService
 from lorekeeper.improve.generate import SkillGenerator
 from lorekeeper.improve.nightly import DEFAULT_DAYS, NightlyAnalysis, RunSummary, latest_runs
+from lorekeeper.improve.optimise import OptimiseService
 from lorekeeper.improve.proposals import ProposalService
 from lorekeeper.improve.sage import SageService, sage_provider
 from lorekeeper.improve.suggest import SuggestService
@@ -53,6 +54,7 @@ class ImproveService:
         )
         self.suggest = SuggestService(skills, llm, self.proposals)  # `skills suggest`: router words
         self.trigger_cases = TriggerCaseService(skills, llm)  # `skills suggest --triggers`: trigger cases
+        self.optimiser = OptimiseService(skills, llm, self.proposals)  # `skills optimise`: against the cases
         # the skill generator (issue 14): a new skill from an extraction goal, as a benchmarked proposal
         self.generator = (
             SkillGenerator(store=store, skills=skills, llm=llm, ask=ask, proposals=self.proposals, bench=self.bench)

@@ -146,7 +146,7 @@ def check_source_steps(
 def _check_triggers(doc: SkillDoc, shown: str) -> None:
     """A trigger file that does not parse refuses the skill (as the trigger eval would fail on it)."""
     files = {f.path: f for f in doc.files or ()}
-    path = trigger_file(list(files))
+    path = trigger_file(list(files), doc.name)
     if path is not None:
         parse_cases(doc.blobs.get(files[path].sha256, b""), file=f"{shown}/{path}")
 

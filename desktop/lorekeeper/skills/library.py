@@ -49,7 +49,7 @@ from lorekeeper.skills.spec import (
     split_terms,
     validate_name,
 )
-from lorekeeper.skills.triggers import TRIGGER_FILES, TriggerCase, dump_cases, parse_cases, trigger_file
+from lorekeeper.skills.triggers import NAMED_SUFFIX, TRIGGER_FILES, TriggerCase, dump_cases, parse_cases, trigger_file
 from lorekeeper.store.engine import Store
 from lorekeeper.store.models import (
     GLOBAL,
@@ -490,7 +490,10 @@ class SkillLibrary:
                         (SkillVersion.skill_id == Skill.id) & (SkillVersion.version == Skill.current_version),
                     )
                     .join(SkillVersionFile, SkillVersionFile.version_id == SkillVersion.id)
-                    .where(SkillVersionFile.path.in_(TRIGGER_FILES), Skill.id.in_(builtins.list(ids)))
+                    .where(
+                        SkillVersionFile.path.in_(TRIGGER_FILES) | SkillVersionFile.path.like(f"%{NAMED_SUFFIX}"),
+                        Skill.id.in_(builtins.list(ids)),
+                    )
                 )
             }
         cases: dict[str, builtins.list[TriggerCase]] = {}
@@ -498,7 +501,7 @@ class SkillLibrary:
         for sk_id in sorted(holders, key=lambda i: ids[i]):
             skill = ids[sk_id]
             v = self.get(skill, project)
-            path = trigger_file([f.path for f in v.files])
+            path = trigger_file([f.path for f in v.files], skill)
             if path is None:
                 continue
             data = self.version_files(v, main=False)[path][0]
@@ -648,7 +651,7 @@ class SkillLibrary:
         signed `skill_saved` event, as any edit."""
         scope = self.resolve_scope(name, project)
         cur = self.get(name, scope or None)
-        path = trigger_file([f.path for f in cur.files]) or TRIGGER_FILES[0]
+        path = trigger_file([f.path for f in cur.files], name) or TRIGGER_FILES[0]
         data = dump_cases(cases).encode("utf-8")
         parse_cases(data, file=f"{name}/{path}")
         sha = hashlib.sha256(data).hexdigest()

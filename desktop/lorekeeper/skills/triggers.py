@@ -2,7 +2,8 @@
 and only for them?
 
 A skill carries its trigger cases in a file of its folder (stored with its other files, so every
-version keeps its own): `triggers.json`, or `evals/triggers.json`. The shape is Anthropic
+version keeps its own): `<name>.triggers.json` (DESIGN's name), `triggers.json`, or
+`evals/triggers.json`. The shape is Anthropic
 skill-creator's trigger eval set, `[{"query": "...", "should_trigger": true}, ...]`, or the same
 list under `{"evals": [...]}`.
 
@@ -39,9 +40,20 @@ class TriggerCase:
         return {"query": self.query, "should_trigger": self.should_trigger}
 
 
-def trigger_file(paths: Sequence[str]) -> str | None:
-    """Which of a skill's files holds its trigger cases (None: it has none)."""
+NAMED_SUFFIX = ".triggers.json"  # DESIGN's `<name>.triggers.json`, beside `<name>.evals.json`
+
+
+def trigger_file(paths: Sequence[str], name: str | None = None) -> str | None:
+    """Which of a skill's files holds its trigger cases (None: it has none): `<name>.triggers.json`
+    (DESIGN's name; any top-level `*.triggers.json` when the name is not given), else
+    `triggers.json`, else `evals/triggers.json`."""
     have = set(paths)
+    if name is not None and f"{name}{NAMED_SUFFIX}" in have:
+        return f"{name}{NAMED_SUFFIX}"
+    if name is None:
+        named = sorted(p for p in have if p.endswith(NAMED_SUFFIX) and "/" not in p and p != NAMED_SUFFIX[1:])
+        if named:
+            return named[0]
     return next((p for p in TRIGGER_FILES if p in have), None)
 
 
@@ -93,7 +105,7 @@ class SkillTriggerScore:
     fp: int = 0
     fn: int = 0
     tn: int = 0
-    #: cases answered wrongly: {"query", "should_trigger", "fired", "taken_by", "rank"}
+    #: cases answered wrongly: {"query", "should_trigger", "fired", "taken_by" (= "took"), "rank"}
     confusions: list[dict[str, object]] = field(default_factory=list)
     #: other skills that fire on this skill's should-trigger cases: name -> how many
     collisions: dict[str, int] = field(default_factory=dict)
@@ -130,8 +142,16 @@ class TriggerReport:
     top: int
     skills: list[SkillTriggerScore]
 
+    def collisions(self) -> list[dict[str, object]]:
+        """Every pair of skills that fire on the same cases: `skill`'s should-trigger cases on which
+        `with` fires too, most first (DESIGN's top-level "collisions")."""
+        pairs = [
+            {"skill": sc.name, "with": other, "cases": n} for sc in self.skills for other, n in sc.collisions.items()
+        ]
+        return sorted(pairs, key=lambda p: (-int(str(p["cases"])), str(p["skill"]), str(p["with"])))
+
     def to_dict(self) -> dict[str, object]:
-        return {"top": self.top, "skills": [s.to_dict() for s in self.skills]}
+        return {"top": self.top, "skills": [s.to_dict() for s in self.skills], "collisions": self.collisions()}
 
 
 def evaluate_steps(
@@ -170,6 +190,7 @@ def evaluate_steps(
                         "should_trigger": case.should_trigger,
                         "fired": fired,
                         "taken_by": ranked[0] if ranked else None,
+                        "took": ranked[0] if ranked else None,  # DESIGN's key (the same skill)
                         "rank": ranked.index(name) + 1 if fired else None,
                     }
                 )

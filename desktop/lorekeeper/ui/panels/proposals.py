@@ -33,6 +33,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from lorekeeper.improve.optimise import card_rows
 from lorekeeper.improve.proposals import ProposalInfo
 from lorekeeper.jobs import process_steps
 from lorekeeper.quality.metrics import format_rate
@@ -171,6 +172,8 @@ def card_html(p: ProposalInfo) -> str:
             f"success {rate}</td></tr>"
             f"<tr><td><b>Feedback</b></td><td>{m['feedback_positive']} up / {m['feedback_negative']} down</td></tr>"
         )
+    for title, text in card_rows(p.metrics):  # `skills optimise` (issue 27 d3): trigger cases before/after
+        parts.append(f"<tr><td><b>{e(title)}</b></td><td>{e(text)}</td></tr>")
     parts.append("</table>")
     if p.failing_rules:
         parts.append(

@@ -197,9 +197,18 @@ class RouterPanel(Panel):
             "and score each skill: does it fire on its cases, and only on them?"
         )
         self.run_triggers.clicked.connect(self.run_trigger_evals)
+        self.optimise_button = QPushButton("Optimise selected")
+        self.optimise_button.setToolTip(
+            "Ask the model for description and router-word edits of the selected skill, scored on its "
+            "trigger cases (a held-out part kept apart); the best one that lowers nothing is queued "
+            "as a proposal in Proposals"
+        )
+        self.optimise_button.setEnabled(False)
+        self.optimise_button.clicked.connect(self.optimise_selected)
         self.trigger_summary = label("", "hintText")
         head = QHBoxLayout()
         head.addWidget(self.run_triggers)
+        head.addWidget(self.optimise_button)
         head.addSpacing(12)
         head.addWidget(self.trigger_summary, 1)
 
@@ -272,8 +281,52 @@ class RouterPanel(Panel):
             self.trigger_table.selectRow(0)
         self._show_confusions()
 
+    def _selected_trigger_skill(self) -> str | None:
+        idx = self.trigger_table.currentIndex()
+        if not idx.isValid() or idx.row() >= len(self.trigger_model.rows):
+            return None
+        return str(self.trigger_model.rows[idx.row()].name)
+
+    @Slot()
+    def optimise_selected(self) -> None:
+        """`skills optimise NAME` for the selected skill, as a job (issue 27 d3)."""
+        name = self._selected_trigger_skill()
+        if name is None:
+            return
+        ws, project, top = self.ws, self.project.currentData() or None, self.top.value()
+
+        def job():
+            return ws.improve.optimiser.optimise(name, project, top=top)
+
+        def done(res) -> None:
+            from lorekeeper.rates import format_rate
+
+            def pair(r) -> str:
+                return f"precision {format_rate(r['precision'], none='n/a')}, recall {format_rate(r['recall'], none='n/a')}"
+
+            if res.proposal is None:
+                verdicts = "; ".join(sorted({c.verdict for c in res.candidates})) or "no candidate"
+                self.trigger_summary.setText(f"{name}: nothing proposed ({verdicts})")
+            else:
+                self.trigger_summary.setText(
+                    f"{name}: proposal #{res.proposal.id} queued; held-out {pair(res.before)} → {pair(res.after)}"
+                )
+                self.ctx.bus.emit("proposals")
+
+        self.optimise_button.setEnabled(False)
+        self.trigger_summary.setText(f"Optimising {name} with the model…")
+        run_task(
+            job,
+            name=f"Optimise {name}",
+            key=(self, "optimise"),
+            on_result=done,
+            on_error=lambda exc: self.trigger_summary.setText(f"Optimise {name} failed: {exc}"),
+            on_finished=lambda: self.optimise_button.setEnabled(self._selected_trigger_skill() is not None),
+        )
+
     def _show_confusions(self) -> None:
         idx = self.trigger_table.currentIndex()
+        self.optimise_button.setEnabled(idx.isValid() and idx.row() < len(self.trigger_model.rows))
         if not idx.isValid() or idx.row() >= len(self.trigger_model.rows):
             self.confusions.setHtml("")
             return
