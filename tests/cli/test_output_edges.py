@@ -35,6 +35,68 @@ def test_a_closed_stdout_ends_the_command_quietly(workspace: Workspace, args: tu
     assert not (Path(root) / "logs" / "errors.log").exists()
 
 
+#: a representative set of every kind of output: the eager options (printed while the arguments
+#: are parsed), tables, JSON, long exports, a group's help, an error object with --json
+CLOSED_PIPE_COMMANDS = [
+    ("--help",),
+    ("--version",),
+    ("audit", "--help"),
+    ("audit", "status"),
+    ("audit", "verify"),
+    ("facts", "list"),
+    ("learn", "list"),
+    ("learn", "export"),
+    ("skills", "list"),
+    ("skills", "list", "--json"),
+    ("route", "--json", "write the release notes"),
+    ("proposals", "list"),
+    ("purge", "runs"),
+    ("backup", "--list"),
+    ("story", "list"),
+    ("facts", "list", "--json", "--nosuch"),
+]
+
+
+def _run_into_closed_pipe(root: Path, args: tuple[str, ...]) -> tuple[object, str]:
+    """The command in this process with its stdout a real pipe whose reader is gone (cheaper than a
+    process per command; the interpreter's own exit flush is the subprocess test's above)."""
+    import io
+
+    from helpers.cli import _logging_restored
+    from lorekeeper.cli import main
+
+    read, write = os.pipe()
+    os.close(read)
+    out = io.TextIOWrapper(io.FileIO(write, "w", closefd=True), encoding="utf-8")
+    err = io.StringIO()
+    saved = sys.stdout, sys.stderr, sys.argv
+    code: object = 0
+    with _logging_restored():
+        sys.stdout, sys.stderr, sys.argv = out, err, ["lorekeeper", "--workspace", str(root), *args]
+        try:
+            main.main(args=["--workspace", str(root), *args], prog_name="lorekeeper")
+        except SystemExit as exc:
+            code = exc.code
+        finally:
+            sys.stdout, sys.stderr, sys.argv = saved
+            try:
+                out.close()
+            except OSError as exc:  # what was left unflushed: the interpreter would print this
+                err.write(f"at exit: {exc!r}")
+    return code, err.getvalue()
+
+
+def test_a_closed_stdout_ends_every_kind_of_command_quietly(demo_workspace: Workspace) -> None:
+    """`lorekeeper ... | head` on a representative set: each ends with 141 and nothing on stderr
+    (`--help` and `--version` ended with click's exit 1: their text is printed before `invoke`)."""
+    root = demo_workspace.root
+    demo_workspace.close()
+    outcomes = {" ".join(args): _run_into_closed_pipe(root, args) for args in CLOSED_PIPE_COMMANDS}
+    wrong = {cmd: got for cmd, got in outcomes.items() if got != (141, "")}
+    assert not wrong, wrong
+    assert not (Path(root) / "logs" / "errors.log").exists()
+
+
 @pytest.mark.parametrize(
     ("args", "message"),
     [

@@ -8,6 +8,8 @@ corrupted (https://sqlite.org/howtocorrupt.html §2.2)."""
 
 from __future__ import annotations
 
+import ast
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -103,3 +105,76 @@ def test_name_check_covers_the_sidecars() -> None:
         assert dbfiles.is_database_file(Path("/w") / name), name
     for name in ("lorekeeper.toml", "notes.md", "db.md", "wal.txt"):
         assert not dbfiles.is_database_file(Path("/w") / name), name
+
+
+# ------------------------------------------------------------------ the static half of the guard
+#: byte-level file access: open() and os.open(), Path.open/read_bytes/read_text/write_*, shutil copies
+_READERS = {"open", "read_bytes", "read_text", "write_bytes", "write_text"}
+_COPIERS = {"copy", "copy2", "copyfile", "copyfileobj", "move", "copytree"}
+#: a target expression that names a database or one of its sidecars (`db`, `db_path`, `"x.db-wal"`, ...)
+_DB_NAMED = re.compile(
+    r"(\.db\b|\.sqlite3?\b|-wal\b|-shm\b|-journal\b|\bdb\b|_db\b|\bdb_|database|\bwal\b|\bshm\b)", re.I
+)
+
+
+_ACCESS_CALL = re.compile(r"\bopen\(|\.read_bytes\(|\.read_text\(|\.write_bytes\(|\.write_text\(|shutil\.\w+\(")
+
+
+def _may_open_a_database(source: str) -> bool:
+    """A cheap superset of the AST rule: a file access call with a database name on its line or the next."""
+    if not _ACCESS_CALL.search(source):
+        return False
+    lines = source.splitlines()
+    return any(
+        _ACCESS_CALL.search(line) and _DB_NAMED.search(line + " " + (lines[i + 1] if i + 1 < len(lines) else ""))
+        for i, line in enumerate(lines)
+    )
+
+
+def _file_access_targets(source: str) -> list[tuple[int, str, str]]:
+    """(line, call, target expression) of every byte-level file access in `source`."""
+    found = []
+    for node in ast.walk(ast.parse(source)):
+        if not isinstance(node, ast.Call):
+            continue
+        fn = node.func
+        name = fn.attr if isinstance(fn, ast.Attribute) else fn.id if isinstance(fn, ast.Name) else ""
+        if name not in _READERS and name not in _COPIERS:
+            continue
+        owner = ast.unparse(fn.value) if isinstance(fn, ast.Attribute) else ""
+        if name in _COPIERS and owner == "shutil":
+            target = " ".join(ast.unparse(a) for a in node.args[:2])
+        elif name == "open" and (not owner or owner in ("os", "io", "builtins")):
+            target = ast.unparse(node.args[0]) if node.args else ""
+        elif name in _READERS and owner:
+            target = owner  # path.open(), path.read_bytes(), (root / "x.db").read_bytes()
+        else:
+            continue
+        found.append((node.lineno, name, target))
+    return found
+
+
+def test_no_package_code_opens_a_file_named_as_a_database() -> None:
+    """Static, over every module of the package (the runtime guard sees only the paths a test runs):
+    no open / read / copy call has a target that names a database or its -wal/-shm/-journal. Byte
+    scans of arbitrary folders go through `dbfiles.is_database_file` or run in a process without a
+    connection (`privacy/residue_scan.py`); backups and restores use SQLite's backup API."""
+    import lorekeeper
+
+    # the rule is not vacuous: each of these is what the purge's residue scan used to do
+    for bad in ('(root / "lorekeeper.db").read_bytes()', 'open(db_path, "rb")', "shutil.copy2(self.db, dst)",
+                'Path(str(db) + "-wal").read_bytes()', "os.open(wal, os.O_RDONLY)"):  # fmt: skip
+        assert _may_open_a_database(bad), bad
+        assert any(_DB_NAMED.search(t) for _l, _n, t in _file_access_targets(bad)), bad
+    package = Path(lorekeeper.__file__).parent
+    offenders = []
+    modules = sorted(package.rglob("*.py"))
+    assert len(modules) > 100  # the whole package, not a folder of it
+    for module in modules:
+        source = module.read_text(encoding="utf-8")
+        if not _may_open_a_database(source):
+            continue  # parsing all 2.6 MB of the package costs seconds; a line scan finds the candidates
+        for line, name, target in _file_access_targets(source):
+            if _DB_NAMED.search(target):
+                offenders.append(f"{module.relative_to(package)}:{line}: {name}({target})")
+    assert not offenders, "database files opened behind SQLite's back:\n" + "\n".join(offenders)

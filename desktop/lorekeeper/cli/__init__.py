@@ -134,6 +134,12 @@ class LazyGroup(click.Group):
         except click.UsageError as exc:
             _json_usage_error(exc, "--json" in ctx.meta["lorekeeper.args"])  # click consumed `args`
             raise
+        except BrokenPipeError:
+            # `lorekeeper --help | head`: the eager options print while the arguments are parsed,
+            # before `invoke`; click itself would end with exit 1 (issue 23 d5)
+            from lorekeeper.cli.common import closed_stdout
+
+            closed_stdout()
 
     def invoke(self, ctx: click.Context) -> object:
         """Every command's errors mapped: stable codes and exit codes, never a traceback."""
