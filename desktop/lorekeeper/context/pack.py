@@ -63,6 +63,10 @@ MAX_TEST_CALLERS = 3  # FixBug: test functions calling a seed, pinned after the 
 MAX_TARGET_FILE_MATCHES = 6  # then the target file's own definitions matching the task, before the other seeds
 TINY_TREE_TOKENS = 400  # a tree this small (~50 lines) is packed whole (headers included) when the budget holds it
 TARGET_OUTLINE_SHARE = 0.5  # a named file's whole outline may take this share of the budget
+NAMED_CLASS_SHARE = (
+    0.15  # a class the task names by itself is sent whole when it takes at most this share of the budget
+)
+MAX_NAMED_CLASSES = 2  # ...for the best-matching two
 MAX_NAMED_FILES = 2  # a name the task gives brings the files defining it when at most this many do
 PARALLEL_MIN_BYTES = 3 << 20  # a tree parses in worker processes from this many bytes of source (~750k tokens)
 MAX_PARSE_WORKERS = 3
@@ -832,6 +836,12 @@ class _Packer:
         for k in top[1:]:
             for c in callees(k):
                 add(c)
+        # the task names its target: the fix happens in that file, whose other matches come before
+        # the callers in other files (trio at 4k: DTLSChannel.do_handshake, a caller of
+        # move_on_after, took a third of the budget before fail_at beside fail_after)
+        if top and self._named(top[0]):
+            for k in [k for k, _v in by_match if k[0] == top[0][0]][:MAX_TARGET_FILE_MATCHES]:
+                add(k)
         pinned_callers: list[tuple[int, int]] = []
         if cg is not None:
             tests: list[tuple[int, int]] = []
@@ -852,6 +862,35 @@ class _Packer:
             add(k)
         for k in seeds:
             add(k)
+        return self._with_named_classes(out)
+
+    def _with_named_classes(self, order: list[tuple[int, int]]) -> list[tuple[int, int]]:
+        """`order` with each small class the task names by itself ("ObjectRefImpl's value getter",
+        not only as the `Class.` of a method) sent whole: put before the first of its methods in
+        the order (they are then inside it), else right after the best match. A class larger than
+        NAMED_CLASS_SHARE of the budget keeps its methods as the units. Before, a named class
+        reached the pack as its methods' bodies only (vue core: ObjectRefImpl's constructor and
+        fields missing at 4k and 8k)."""
+        task = self.intent.task or ""
+        room = NAMED_CLASS_SHARE * self.cap
+        named: list[tuple[int, int]] = []
+        for fi, di in sorted(self.matches, key=lambda k: (-self.matches[k], k)):
+            if not self._container(fi, di):
+                continue
+            name = self.files[fi].definitions[di].name
+            if not name or not re.search(r"(?<![\w$.])" + re.escape(name) + r"(?![\w$])(?!\.\w)", task):
+                continue
+            if self.delta(fi, di) <= room:
+                named.append((fi, di))
+        if not named:
+            return order
+        out = list(order)
+        for fi, di in named[:MAX_NAMED_CLASSES]:
+            d = self.files[fi].definitions[di]
+            inside = [
+                k for k, (f, m) in enumerate(out) if f == fi and d.start <= self.files[fi].definitions[m].start < d.end
+            ]
+            out.insert(inside[0] if inside else min(1, len(out)), (fi, di))
         return out
 
     def _around_target(
