@@ -563,3 +563,38 @@ def test_the_named_files_own_matches_come_before_callers_elsewhere(tmp_path: Pat
     # before: the callers' big handshakes took the room and fail_at, beside fail_after, was a header
     for q in ("fail_after", "move_on_after", "fail_at"):
         assert "".join(_body(root / "pkg/_timeouts.py", q).split()) in sent, q
+
+
+def _client_py(methods: int = 55, steps: int = 60) -> str:
+    out = ['"""HTTP client session."""\n\n\nclass Session:\n    """A client session."""\n\n']
+    for j in range(methods):
+        out.append(
+            f"    def option_{j}(self, name_{j}: str, value_{j}: int = {j}, *, strict: bool = False) -> dict[str, int]:\n"
+            f"        return {{name_{j}: value_{j}}}\n\n"
+        )
+    out.append(
+        "    def _prepare_headers(self, headers):\n        merged = dict(self.default_headers)\n"
+        "        merged.update(headers or {})\n        return merged\n\n"
+        "    async def _request(self, method, url, *, headers=None, data=None):\n"
+    )
+    for j in range(steps):
+        out.append(
+            f"        step_{j} = await self.transport.send(method, url, part={j}, headers=self._prepare_headers(headers))\n"
+        )
+    out.append("        return step_0\n")
+    return "".join(out)
+
+
+def test_a_method_the_task_names_keeps_room_beside_its_files_outline(tmp_path: Path) -> None:
+    root = tmp_path / "t"
+    (root / "pkg").mkdir(parents=True)
+    (root / "pkg" / "client.py").write_text(_client_py())
+    for k in range(30):
+        (root / "pkg" / f"mod{k}.py").write_text(_filler(k))
+    task = "in pkg/client.py Session._request sends a header twice when _prepare_headers merges the default headers"
+    result = pack(root, task=task, budget=4000)
+    assert result.output_tokens <= 4000
+    # before: the file's whole outline (named by its path) came first and left no room for _request
+    sent = "".join(result.sections["pkg/client.py"].split())
+    for q in ("Session._request", "Session._prepare_headers"):
+        assert "".join(_body(root / "pkg/client.py", q).split()) in sent, q

@@ -946,13 +946,22 @@ class _Packer:
         by_path = {i for i, pf in enumerate(self.files) if any(pf.rel.lower().endswith(t) for t in named)}
         self.targets |= by_path | self._named_files()
         spent = 0
-        # a file the task names by its path shows its whole outline before any body is chosen
+        order = self._task_defs()
+        # the leading definitions the task names keep room for their bodies (aiohttp at 8k: the
+        # outline of client.py, named by its path, left no room for ClientSession._request, 2.9k tokens)
+        reserve = 0
+        for k in order[:MAX_NAMED_CLASSES]:
+            if not self._named(k):
+                break
+            need = self.delta(*k) + tokens.count(self.files[k[0]].definitions[k[1]].header) + 8  # as `estimate`
+            if reserve + need <= cap:
+                reserve += need
+        # a file the task names by its path shows its whole outline before the other bodies
         room = int(TARGET_OUTLINE_SHARE * avail)
         for fi in sorted(by_path, key=lambda k: (-self.file_rel[k], k)):
-            extra = self._widen_outline(fi, min(room, cap - spent))
+            extra = self._widen_outline(fi, min(room, cap - spent - reserve))
             spent += extra
             room -= extra
-        order = self._task_defs()
         if order:
             self.targets.add(order[0][0])
         for fi, di in order:
@@ -989,7 +998,8 @@ class _Packer:
         # then the files the task names (and the best match's) show their whole outline, not only
         # the task's bodies, from what the bodies left (the rest of the tree's index lines matter less)
         room = min(avail - spent, room)
-        for fi in sorted(self.targets - by_path, key=lambda k: (-self.file_rel[k], k)):
+        widened = {fi for fi in by_path if fi in self.outline or self.plan.get(fi) == "map"}
+        for fi in sorted(self.targets - widened, key=lambda k: (-self.file_rel[k], k)):
             extra = self._widen_outline(fi, room)
             spent += extra
             room -= extra
