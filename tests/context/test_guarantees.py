@@ -99,7 +99,7 @@ def test_every_file_header_gives_mode_and_dropped_tokens(sample_tree: Path, clic
 def test_binary_files_are_skipped_and_counted(sample_tree: Path) -> None:
     result = pack(sample_tree, mode="full")
     assert [s.rel for s in result.skipped] == ["logo.png"]
-    assert "# skipped: 1 binary, oversized or special files" in result.text
+    assert "# skipped: 1 binary or oversized files" in result.text
 
 
 def test_bad_arguments(sample_tree: Path) -> None:

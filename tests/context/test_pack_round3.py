@@ -428,9 +428,29 @@ def test_a_named_class_brings_its_file_and_the_bodies_the_task_names(tmp_path: P
     for budget in (4000, 8000):
         result = pack(root, task=task, budget=budget)
         assert result.output_tokens <= budget
-        (fb,) = [e for e in result.entries if e.rel == "cache/backends/filebased.py"]
-        # before: every backend's has_key and delete, but not FileBasedCache.get
-        assert {"FileBasedCache.get", "FileBasedCache.has_key", "FileBasedCache._is_expired"} <= set(fb.bodies)
+        # before: every backend's has_key and delete, but not FileBasedCache.get (the class, named
+        # by itself and small, may also come whole: the three bodies are then inside it)
+        sent = "".join(result.sections["cache/backends/filebased.py"].split())
+        for q in ("FileBasedCache.get", "FileBasedCache.has_key", "FileBasedCache._is_expired"):
+            assert "".join(_body(root / "cache/backends/filebased.py", q).split()) in sent, q
+
+
+def _body(path: Path, qualname: str) -> str:
+    text = path.read_text(encoding="utf-8")
+    (d,) = [d for d in parse.parse_file(path.name, text).definitions if d.qualname == qualname]
+    return text.encode("utf-8")[d.start : d.end].decode("utf-8")
+
+
+def test_a_small_class_the_task_names_is_sent_whole(tmp_path: Path) -> None:
+    root = _cache_tree(tmp_path / "t")
+    task = "FileBasedCache keeps a stale file after a delete; the cache should forget it"
+    for budget in (4000, 8000):
+        result = pack(root, task=task, budget=budget)
+        assert result.output_tokens <= budget
+        # before: the methods matching the task's words only (delete), not the class's other code
+        assert "".join(_body(root / "cache/backends/filebased.py", "FileBasedCache").split()) in "".join(
+            result.sections["cache/backends/filebased.py"].split()
+        )
 
 
 def test_a_file_named_by_its_path_keeps_every_top_level_definition(click_tree: Path) -> None:
@@ -444,3 +464,137 @@ def test_a_file_named_by_its_path_keeps_every_top_level_definition(click_tree: P
         missing = {n for n in names if f"def {n}(" not in section and f"class {n}" not in section}
         assert not missing, (budget, sorted(missing))  # before: 12 of 33 at 4k (a focus map)
         assert "def prompt(" in section and result.output_tokens <= budget
+
+
+_TIMEOUTS = '''
+"""Cancel scopes with a deadline."""
+import math
+
+from pkg.scope import CancelScope, current_time
+
+
+class TooSlowError(Exception):
+    """Raised by fail_after and fail_at when the deadline passes."""
+
+
+def move_on_at(deadline, *, shield=False):
+    """A cancel scope with an absolute deadline."""
+    if math.isnan(deadline):
+        raise ValueError("deadline must not be NaN")
+    return CancelScope(deadline=deadline, shield=shield)
+
+
+def move_on_after(seconds, *, shield=False):
+    """A cancel scope with a relative timeout."""
+    if seconds < 0:
+        raise ValueError("timeout must be non-negative")
+    return move_on_at(current_time() + seconds, shield=shield)
+
+
+def fail_at(deadline, *, shield=False):
+    """An absolute deadline that errors when cancelled.
+
+    Step 0: the scope checks the clock of its runner 0 and its shield.
+    Step 1: the scope checks the clock of its runner 1 and its shield.
+    Step 2: the scope checks the clock of its runner 2 and its shield.
+    Step 3: the scope checks the clock of its runner 3 and its shield.
+    Step 4: the scope checks the clock of its runner 4 and its shield.
+    Step 5: the scope checks the clock of its runner 5 and its shield.
+    Step 6: the scope checks the clock of its runner 6 and its shield.
+    Step 7: the scope checks the clock of its runner 7 and its shield.
+    Step 8: the scope checks the clock of its runner 8 and its shield.
+    Step 9: the scope checks the clock of its runner 9 and its shield.
+    Step 10: the scope checks the clock of its runner 10 and its shield.
+    Step 11: the scope checks the clock of its runner 11 and its shield.
+    Step 12: the scope checks the clock of its runner 12 and its shield.
+    Step 13: the scope checks the clock of its runner 13 and its shield.
+    Step 14: the scope checks the clock of its runner 14 and its shield.
+    Step 15: the scope checks the clock of its runner 15 and its shield.
+    """
+    scope = move_on_at(deadline, shield=shield)
+    if scope.cancelled_caught:
+        raise TooSlowError
+    return scope
+
+
+def fail_after(seconds, *, shield=False):
+    """Like move_on_after, but raises TooSlowError when the scope is cancelled."""
+    scope = move_on_after(seconds, shield=shield)
+    if scope.cancelled_caught:
+        raise TooSlowError
+    return scope
+'''
+
+
+def _handshake(k: int) -> str:
+    steps = "".join(
+        f"        with move_on_after(self.timeout_{j}) as scope_{j}:\n"
+        f"            packet_{j} = self.read_volley({j}, retries=self.retries, size=self.mtu - {j})\n"
+        f"            if packet_{j} is None or scope_{j}.cancelled_caught:\n"
+        f"                raise OSError('handshake step {j} of channel {k} lost')\n"
+        for j in range(12)
+    )
+    return (
+        "from pkg._timeouts import move_on_after, fail_after\n\n\n"
+        f"class Channel{k}:\n    def do_handshake(self):\n        '''Run the handshake.'''\n"
+        + steps
+        + "        return fail_after(self.total)\n"
+    )
+
+
+def test_the_named_files_own_matches_come_before_callers_elsewhere(tmp_path: Path) -> None:
+    root = tmp_path / "t"
+    (root / "pkg").mkdir(parents=True)
+    (root / "pkg" / "__init__.py").write_text("")
+    (root / "pkg" / "scope.py").write_text("class CancelScope:\n    pass\n\n\ndef current_time():\n    return 0.0\n")
+    others = "".join(  # the rest of the module, which the task does not need
+        f"\n\ndef sleep_until_{j}(clock):\n" + "".join(f"    clock.tick({j}, {n})\n" for n in range(30))
+        for j in range(6)
+    )
+    (root / "pkg" / "_timeouts.py").write_text(_TIMEOUTS.lstrip() + others)
+    for k in range(4):
+        (root / "pkg" / f"dtls{k}.py").write_text(_handshake(k))
+    for k in range(30):
+        (root / "pkg" / f"mod{k}.py").write_text(_filler(k))
+    task = "fail_after with a negative timeout should raise ValueError like move_on_after does, in pkg/_timeouts.py"
+    result = pack(root, task=task, budget=4000)
+    assert result.output_tokens <= 4000
+    sent = "".join(result.sections["pkg/_timeouts.py"].split())
+    # before: the callers' big handshakes took the room and fail_at, beside fail_after, was a header
+    for q in ("fail_after", "move_on_after", "fail_at"):
+        assert "".join(_body(root / "pkg/_timeouts.py", q).split()) in sent, q
+
+
+def _client_py(methods: int = 55, steps: int = 60) -> str:
+    out = ['"""HTTP client session."""\n\n\nclass Session:\n    """A client session."""\n\n']
+    for j in range(methods):
+        out.append(
+            f"    def option_{j}(self, name_{j}: str, value_{j}: int = {j}, *, strict: bool = False) -> dict[str, int]:\n"
+            f"        return {{name_{j}: value_{j}}}\n\n"
+        )
+    out.append(
+        "    def _prepare_headers(self, headers):\n        merged = dict(self.default_headers)\n"
+        "        merged.update(headers or {})\n        return merged\n\n"
+        "    async def _request(self, method, url, *, headers=None, data=None):\n"
+    )
+    for j in range(steps):
+        out.append(
+            f"        step_{j} = await self.transport.send(method, url, part={j}, headers=self._prepare_headers(headers))\n"
+        )
+    out.append("        return step_0\n")
+    return "".join(out)
+
+
+def test_a_method_the_task_names_keeps_room_beside_its_files_outline(tmp_path: Path) -> None:
+    root = tmp_path / "t"
+    (root / "pkg").mkdir(parents=True)
+    (root / "pkg" / "client.py").write_text(_client_py())
+    for k in range(30):
+        (root / "pkg" / f"mod{k}.py").write_text(_filler(k))
+    task = "in pkg/client.py Session._request sends a header twice when _prepare_headers merges the default headers"
+    result = pack(root, task=task, budget=4000)
+    assert result.output_tokens <= 4000
+    # before: the file's whole outline (named by its path) came first and left no room for _request
+    sent = "".join(result.sections["pkg/client.py"].split())
+    for q in ("Session._request", "Session._prepare_headers"):
+        assert "".join(_body(root / "pkg/client.py", q).split()) in sent, q

@@ -244,6 +244,10 @@ def test_only_regular_files_are_read(tmp_path: Path) -> None:
     sock.close()
     result = pack(root)  # returns (a FIFO would block a plain open forever)
     assert "OUTSIDE" not in result.text
+    # the pack's header names each one with its reason (it only counted them)
+    header = next(ln for ln in result.text.splitlines() if ln.startswith("# skipped, not regular files:"))
+    for rel in ("pipe", "zero", "null.py", "out.py", "dirlink", "dangling.py"):
+        assert f"{rel} ({why[rel]})" in header
 
 
 @pytest.mark.skipif(os.name != "posix", reason="byte file names")

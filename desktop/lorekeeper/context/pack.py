@@ -63,6 +63,10 @@ MAX_TEST_CALLERS = 3  # FixBug: test functions calling a seed, pinned after the 
 MAX_TARGET_FILE_MATCHES = 6  # then the target file's own definitions matching the task, before the other seeds
 TINY_TREE_TOKENS = 400  # a tree this small (~50 lines) is packed whole (headers included) when the budget holds it
 TARGET_OUTLINE_SHARE = 0.5  # a named file's whole outline may take this share of the budget
+NAMED_CLASS_SHARE = (
+    0.15  # a class the task names by itself is sent whole when it takes at most this share of the budget
+)
+MAX_NAMED_CLASSES = 2  # ...for the best-matching two
 MAX_NAMED_FILES = 2  # a name the task gives brings the files defining it when at most this many do
 PARALLEL_MIN_BYTES = 3 << 20  # a tree parses in worker processes from this many bytes of source (~750k tokens)
 MAX_PARSE_WORKERS = 3
@@ -832,6 +836,12 @@ class _Packer:
         for k in top[1:]:
             for c in callees(k):
                 add(c)
+        # the task names its target: the fix happens in that file, whose other matches come before
+        # the callers in other files (trio at 4k: DTLSChannel.do_handshake, a caller of
+        # move_on_after, took a third of the budget before fail_at beside fail_after)
+        if top and self._named(top[0]):
+            for k in [k for k, _v in by_match if k[0] == top[0][0]][:MAX_TARGET_FILE_MATCHES]:
+                add(k)
         pinned_callers: list[tuple[int, int]] = []
         if cg is not None:
             tests: list[tuple[int, int]] = []
@@ -852,6 +862,35 @@ class _Packer:
             add(k)
         for k in seeds:
             add(k)
+        return self._with_named_classes(out)
+
+    def _with_named_classes(self, order: list[tuple[int, int]]) -> list[tuple[int, int]]:
+        """`order` with each small class the task names by itself ("ObjectRefImpl's value getter",
+        not only as the `Class.` of a method) sent whole: put before the first of its methods in
+        the order (they are then inside it), else right after the best match. A class larger than
+        NAMED_CLASS_SHARE of the budget keeps its methods as the units. Before, a named class
+        reached the pack as its methods' bodies only (vue core: ObjectRefImpl's constructor and
+        fields missing at 4k and 8k)."""
+        task = self.intent.task or ""
+        room = NAMED_CLASS_SHARE * self.cap
+        named: list[tuple[int, int]] = []
+        for fi, di in sorted(self.matches, key=lambda k: (-self.matches[k], k)):
+            if not self._container(fi, di):
+                continue
+            name = self.files[fi].definitions[di].name
+            if not name or not re.search(r"(?<![\w$.])" + re.escape(name) + r"(?![\w$])(?!\.\w)", task):
+                continue
+            if self.delta(fi, di) <= room:
+                named.append((fi, di))
+        if not named:
+            return order
+        out = list(order)
+        for fi, di in named[:MAX_NAMED_CLASSES]:
+            d = self.files[fi].definitions[di]
+            inside = [
+                k for k, (f, m) in enumerate(out) if f == fi and d.start <= self.files[fi].definitions[m].start < d.end
+            ]
+            out.insert(inside[0] if inside else min(1, len(out)), (fi, di))
         return out
 
     def _around_target(
@@ -907,13 +946,22 @@ class _Packer:
         by_path = {i for i, pf in enumerate(self.files) if any(pf.rel.lower().endswith(t) for t in named)}
         self.targets |= by_path | self._named_files()
         spent = 0
-        # a file the task names by its path shows its whole outline before any body is chosen
+        order = self._task_defs()
+        # the leading definitions the task names keep room for their bodies (aiohttp at 8k: the
+        # outline of client.py, named by its path, left no room for ClientSession._request, 2.9k tokens)
+        reserve = 0
+        for k in order[:MAX_NAMED_CLASSES]:
+            if not self._named(k):
+                break
+            need = self.delta(*k) + tokens.count(self.files[k[0]].definitions[k[1]].header) + 8  # as `estimate`
+            if reserve + need <= cap:
+                reserve += need
+        # a file the task names by its path shows its whole outline before the other bodies
         room = int(TARGET_OUTLINE_SHARE * avail)
         for fi in sorted(by_path, key=lambda k: (-self.file_rel[k], k)):
-            extra = self._widen_outline(fi, min(room, cap - spent))
+            extra = self._widen_outline(fi, min(room, cap - spent - reserve))
             spent += extra
             room -= extra
-        order = self._task_defs()
         if order:
             self.targets.add(order[0][0])
         for fi, di in order:
@@ -950,7 +998,8 @@ class _Packer:
         # then the files the task names (and the best match's) show their whole outline, not only
         # the task's bodies, from what the bodies left (the rest of the tree's index lines matter less)
         room = min(avail - spent, room)
-        for fi in sorted(self.targets - by_path, key=lambda k: (-self.file_rel[k], k)):
+        widened = {fi for fi in by_path if fi in self.outline or self.plan.get(fi) == "map"}
+        for fi in sorted(self.targets - widened, key=lambda k: (-self.file_rel[k], k)):
             extra = self._widen_outline(fi, room)
             spent += extra
             room -= extra

@@ -111,16 +111,27 @@ class Skipped:
     reason: str
 
 
+def _is_plain_skip(reason: str) -> bool:
+    """A regular file not packed for its content (binary, too large, a database, unreadable)."""
+    return reason in ("binary", "an SQLite database file") or reason.startswith(("larger than", "unreadable"))
+
+
 def skipped_notes(skipped: list[Skipped], shown: int = 8) -> list[str]:
-    """The pack's header lines about files not read: secrets by name (the user should know), others counted."""
+    """The pack's header lines about files not read: secrets and what is not a regular file (FIFOs,
+    devices, sockets, symlinks to them, out of the tree or to folders) by name, with the reason
+    (the user should know); binary and oversized files counted."""
     secrets = [s.rel for s in skipped if s.reason == SECRET_REASON]
-    others = len(skipped) - len(secrets)
+    special = [f"{s.rel} ({s.reason})" for s in skipped if s.reason != SECRET_REASON and not _is_plain_skip(s.reason)]
+    plain = len(skipped) - len(secrets) - len(special)
     lines = []
     if secrets:
         more = f" (+{len(secrets) - shown} more)" if len(secrets) > shown else ""
         lines.append(f"# left out as likely secrets: {', '.join(secrets[:shown])}{more}")
-    if others:
-        lines.append(f"# skipped: {others} binary, oversized or special files (FIFOs, devices, outside symlinks)")
+    if special:
+        more = f" (+{len(special) - shown} more)" if len(special) > shown else ""
+        lines.append(f"# skipped, not regular files: {', '.join(special[:shown])}{more}")
+    if plain:
+        lines.append(f"# skipped: {plain} binary or oversized files")
     return lines
 
 
