@@ -155,7 +155,7 @@ def load_memory_demo(*, root: Path, ws: Any, data: Path | None = None) -> dict[s
         domain = domains.get(info.project)
         if domain and not info.domain:
             ws.learnings.edit(info.id, domain=domain)
-    out["notes"] = collect(ws.store, ws.memory_layout).added
+    out["notes"] = collect(ws.store, ws.memory_layout, workspace=ws.audit.workspace_id).added
     if ws.audit.key_session is None:
         return out
     from datetime import date

@@ -26,7 +26,7 @@ def collect_cmd(workspace_dir: Path | None, as_json: bool) -> None:
     from lorekeeper.memory.collect import collect
 
     with open_workspace(workspace_dir) as ws:
-        report = collect(ws.store, ws.memory_layout, ws.clarifications)
+        report = collect(ws.store, ws.memory_layout, ws.clarifications, workspace=ws.audit.workspace_id)
     if as_json:
         emit_json(report.to_dict())
         return

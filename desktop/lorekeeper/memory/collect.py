@@ -35,15 +35,44 @@ class CollectReport:
         }
 
 
-def collect(store: Store, layout: MemoryLayout, clarifications: ClarificationService | None = None) -> CollectReport:
+def collect(
+    store: Store, layout: MemoryLayout, clarifications: ClarificationService | None = None, *, workspace: str = ""
+) -> CollectReport:
+    """Notes of this workspace's `sources/` into the store.
+
+    On a store shared by several workspaces (issue 25 d3) the notes are the team's: each row records
+    the workspace that collected it (`workspace`), a collect removes only its own rows whose file is
+    gone, and a path another workspace already collected with other content is skipped with the
+    reason (the note keeps its author's text; rename the file to add yours). On SQLite (one
+    workspace per database file, a copied folder keeps its notes) the rows stay unowned. A note collected before
+    the column existed (empty `workspace`) is claimed by the first collect that still has the file,
+    and removed by one that does not only while no other workspace has collected into the store."""
+    if store.is_sqlite:
+        workspace = ""  # one workspace per database file (a copied folder keeps its notes)
     notes, bad = scan(layout.sources)
     report = CollectReport(skipped=bad)
     with store.write() as s:
-        existing = {n.path: n for n in s.scalars(select(ResearchNote))}
+        rows = list(s.scalars(select(ResearchNote)))
+        others = {r.workspace for r in rows} - {"", workspace}
+        existing = {n.path: n for n in rows}
         now = utcnow()
         for note in notes:
             row = existing.pop(note.path, None)
+            if row is not None and row.workspace not in ("", workspace):
+                if row.sha256 == note.sha256:
+                    report.unchanged += 1
+                else:
+                    report.skipped.append(
+                        (
+                            note.path,
+                            f"the team's store already holds a note at this path, collected by workspace "
+                            f"{row.workspace}: rename the file to add yours",
+                        )
+                    )
+                continue
             if row is not None and row.sha256 == note.sha256:
+                if row.workspace != workspace:
+                    row.workspace = workspace  # claimed (not signed: the row's signature still holds)
                 report.unchanged += 1
                 continue
             if row is None:
@@ -55,10 +84,11 @@ def collect(store: Store, layout: MemoryLayout, clarifications: ClarificationSer
             row.title, row.summary, row.body = note.title, note.summary, note.body
             row.verdict, row.impact, row.date = note.verdict, note.impact, note.date
             row.tags, row.domain, row.project = ",".join(note.tags), note.domain, note.project
-            row.sha256, row.collected_at = note.sha256, now
+            row.sha256, row.collected_at, row.workspace = note.sha256, now, workspace
         for gone in existing.values():
-            s.delete(gone)
-            report.removed += 1
+            if gone.workspace == workspace or (gone.workspace == "" and not others):
+                s.delete(gone)
+                report.removed += 1
     if clarifications is not None:
         added, cbad = clarifications.import_files()
         report.clarifications = added

@@ -512,6 +512,10 @@ class ResearchNote(VersionedColumns, Base):
     project: Mapped[str] = mapped_column(String(128), default="")
     sha256: Mapped[str] = mapped_column(String(64), default="")
     collected_at: Mapped[datetime] = mapped_column(UTCDateTime(), default=utcnow)
+    # issue 25 d3: the workspace whose sources/ it came from ("" before 0019); on a shared store a
+    # workspace's collect removes only its own notes. Not signed: it decides no injection, and
+    # adding it to the signed fields would make every note signed before 0019 fail to verify.
+    workspace: Mapped[str] = mapped_column(String(64), default="", server_default="")
 
 
 class Clarification(VersionedColumns, Base):
