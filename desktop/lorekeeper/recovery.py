@@ -62,6 +62,14 @@ def _take_exclusive(root: Path) -> HeldLock:
         ) from None
 
 
+def _require_key(config: Config, workspace_id: str) -> None:
+    """ERR_AUDIT_KEY_UNAVAILABLE / ERR_AUDIT_KEY_INVALID (exit 4) unless the workspace's key loads."""
+    from lorekeeper.audit.providers import provider_from_config
+    from lorekeeper.audit.session import start_key_session
+
+    start_key_session(provider_from_config(config, workspace_id))
+
+
 def restore(
     root: str | os.PathLike[str], backup: str | os.PathLike[str], *, clock: Callable[[], datetime] = utc_now
 ) -> dict[str, Any]:
@@ -84,6 +92,10 @@ def restore(
     checked = check_database(info.database, known_schemas=known_schemas())
     workspace_id = str(config.get("workspace.id", "") or "")
     backup_head = checked["heads"].get(workspace_id)
+    # fail closed before anything moves (issue 24): without the key the log cannot record the
+    # restore nor name the stories purged since the backup, so a keyless restore brought erased
+    # stories back and left a store no write could follow; exit 4, the workspace untouched
+    _require_key(config, workspace_id)
 
     lock = _take_exclusive(root)
     out: dict[str, Any] = {

@@ -111,6 +111,8 @@ def prepared(tmp_path_factory: pytest.TempPathFactory, workspace_templates) -> I
     from lorekeeper.audit import failclosed
 
     shutil.copy(failclosed.__file__, src / "a.py")  # a real module (a 2-line file trips `ctx pack`)
+    made = _ok(root, "backup")  # what `restore` names (with the key: the backup is recorded)
+    day = sorted((root / "sessions").glob("*.jsonl"))[-1]  # `audit tombstone` rewrites one of its events
     md = tmp / "learnings.md"
     md.write_text("# L\n\n- [2026-01-01T00:00:00Z] [fixit] Imported by the matrix\n", encoding="utf-8")
     ids = {
@@ -129,6 +131,8 @@ def prepared(tmp_path_factory: pytest.TempPathFactory, workspace_templates) -> I
         "doc2": str(doc2),
         "market2": str(market2),
         "scenario": "Review this diff: it force-pushes to main.",
+        "backup": str(made["path"]),
+        "day": day.name,
     }
     yield Prepared(root, tmp, ids)
 
@@ -187,7 +191,13 @@ WRITING: dict[str, list[str]] = {
     "backup": ["backup"],
     "repair": ["repair"],
     "bench scenarios --add": ["bench", "scenarios", "code-review", "--add", "{scenario}"],
+    "audit tombstone": ["audit", "tombstone", "{day}", "1", "--reason", "matrix"],
 }
+# `restore` without the key: refused before anything moves (the log could neither record it nor
+# name the stories purged since the backup, which a restore must erase again). With a broken
+# chain it stays the operator's repair (it reconciles the log, or puts the backup's log back, and
+# signs an `audit_head_adopted` event saying so), so it is not in the broken-chain set.
+KEYLESS_ONLY: dict[str, list[str]] = {"restore": ["restore", "{backup}"]}
 CLARIFY = ["clarify", "PD-902", "--domain", "billing", "--project", PROJECT, "--yes"]
 
 DETERMINISTIC: dict[str, list[str]] = {
@@ -295,11 +305,12 @@ class Broken:
 SAMPLE = ["skills import", "market install", "story start", "purge --force", "facts approve", "feedback down"]
 CASES = [(c, m) for c in [*WRITING, "clarify"] for m in ("failing backend", "broken chain")]
 CASES += [(c, m) for c in SAMPLE for m in ("missing", "garbled")]
+CASES += [(c, m) for c in KEYLESS_ONLY for m in ("failing backend", "missing", "garbled")]
 
 
 @pytest.mark.parametrize(("command", "mode"), CASES)
 def test_a_writing_command_exits_4_and_writes_nothing(prepared: Prepared, mode: str, command: str) -> None:
-    args = _args(prepared, CLARIFY if command == "clarify" else WRITING[command])
+    args = _args(prepared, CLARIFY if command == "clarify" else {**WRITING, **KEYLESS_ONLY}[command])
     with Broken(mode, prepared.root) as broken:
         before = snapshot(prepared.root)
         r = _lk(prepared.root, *args, env=broken.env, input=ANSWERS if command == "clarify" else None)

@@ -9,7 +9,17 @@ import hashlib
 from pathlib import Path
 
 import pytest
-from test_fail_closed_matrix import ANSWERS, CLARIFY, WRITING, Broken, Prepared, _args, _lk, prepared  # noqa: F401
+from test_fail_closed_matrix import (  # noqa: F401
+    ANSWERS,
+    CLARIFY,
+    KEYLESS_ONLY,
+    WRITING,
+    Broken,
+    Prepared,
+    _args,
+    _lk,
+    prepared,
+)
 
 
 def _bytes(root: Path) -> dict[str, str]:
@@ -28,8 +38,9 @@ COMMANDS = [*WRITING, "clarify"]
 def test_every_writing_command_leaves_the_files_byte_identical(prepared: Prepared, mode: str) -> None:  # noqa: F811
     changed: dict[str, list[str]] = {}
     codes: dict[str, int] = {}
-    for command in COMMANDS:
-        args = _args(prepared, CLARIFY if command == "clarify" else WRITING[command])
+    commands = [*COMMANDS, *KEYLESS_ONLY] if mode == "failing backend" else COMMANDS
+    for command in commands:
+        args = _args(prepared, CLARIFY if command == "clarify" else {**WRITING, **KEYLESS_ONLY}[command])
         with Broken(mode, prepared.root) as broken:
             before = _bytes(prepared.root)
             r = _lk(prepared.root, *args, env=broken.env, input=ANSWERS if command == "clarify" else None)

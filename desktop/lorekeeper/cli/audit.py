@@ -389,7 +389,9 @@ def events_cmd(
 def tombstone_cmd(file: str, seq: int, reason: str, workspace_dir: Path | None, as_json: bool) -> None:
     """Replace event SEQ of FILE by a signed tombstone (GDPR erasure): the chain still verifies."""
     with open_workspace(workspace_dir) as ws:
-        ws.audit.require_key()
+        # fail closed like every write (issue 24), and like `purge --force`: a tombstone rewrites a
+        # line of a log that no longer agrees with its signed head (exit 4, the file untouched)
+        ws.audit.check_writable()
         ws.audit.log.tombstone(file, seq, reason=reason)
     if as_json:
         emit_json({"file": file, "seq": seq, "tombstoned": True})
