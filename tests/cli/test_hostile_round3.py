@@ -57,6 +57,25 @@ def non_utf8_doc(tmp: Path) -> Path:
     return p
 
 
+def fifo_db(tmp: Path) -> Path:
+    p = tmp / "backup.db"
+    os.mkfifo(p)
+    return p
+
+
+def dev_zero_db(tmp: Path) -> Path:
+    link = tmp / "zero.db"
+    link.symlink_to("/dev/zero")
+    return link
+
+
+def fifo_backup(tmp: Path) -> Path:
+    folder = tmp / "backup-2026"
+    folder.mkdir()
+    os.mkfifo(folder / "lorekeeper.db")
+    return folder
+
+
 Make = Callable[[Path], "Path | str"]
 CASES: list[tuple[str, Make, Callable[[str], list[str]], tuple[str, ...]]] = [
     ("skills validate: 20,000-deep YAML", deep_yaml, lambda p: ["skills", "validate", p], ("ERR_INPUT_TOO_DEEP",)),
@@ -81,6 +100,10 @@ CASES: list[tuple[str, Make, Callable[[str], list[str]], tuple[str, ...]]] = [
     ("facts ingest: link to /dev/zero", dev_zero_link, lambda p: ["facts", "ingest", p, "--project", "p", "--no-extract"], ("ERR_NOT_REGULAR_FILE",)),
     ("audit append --data: FIFO", fifo, lambda p: ["audit", "append", "operator_note", "--data", p], ("ERR_NOT_REGULAR_FILE",)),
     ("audit append --data: 50,000 deep", deep_json_file, lambda p: ["audit", "append", "operator_note", "--data", p], ("ERR_INPUT_TOO_DEEP", "ERR_CANONICAL_JSON")),
+    ("restore: a FIFO named .db", fifo_db, lambda p: ["restore", p], ("ERR_NOT_REGULAR_FILE", "ERR_BACKUP_INVALID")),
+    ("restore: a .db link to /dev/zero", dev_zero_db, lambda p: ["restore", p], ("ERR_NOT_REGULAR_FILE", "ERR_BACKUP_INVALID")),
+    ("restore: a folder whose lorekeeper.db is a FIFO", fifo_backup, lambda p: ["restore", p], ("ERR_NOT_REGULAR_FILE", "ERR_BACKUP_INVALID")),
+    ("restore: not a database", non_utf8_doc, lambda p: ["restore", p], ("ERR_INVALID_INPUT", "ERR_BACKUP_INVALID", "ERR_INVALID_SPEC")),
     ("ctx pack: the path is a FIFO", fifo, lambda p: ["ctx", "pack", p, "--budget", "4000"], ("ERR_NOT_REGULAR_FILE",)),
     ("ctx pack: the path links to /dev/zero", dev_zero_link, lambda p: ["ctx", "pack", p, "--budget", "4000"], ("ERR_NOT_REGULAR_FILE",)),
     ("ctx read: the path is a FIFO", fifo, lambda p: ["ctx", "read", p], ("ERR_NOT_REGULAR_FILE", "ERR_INVALID_INPUT")),
