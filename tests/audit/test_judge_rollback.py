@@ -466,3 +466,35 @@ def test_a_skill_installed_from_a_marketplace_then_edited_in_the_database_is_nev
     paths = agent_paths(root)
     assert serving(paths) == []
     assert counted(root).get("skill_versions", 0) >= 1
+
+
+def test_a_legacy_row_signed_once_cannot_be_forged_and_signed_again(tmp_path):
+    """The starter skills of a workspace made without a key are legacy rows, signed by `audit
+    init-key`. Once signed they are no longer legacy: editing one and clearing its signature
+    (to pass as a legacy row again) is refused by `audit sign-rows`, never laundered."""
+    import os
+
+    from lorekeeper.workspace import Workspace  # noqa: F401 - the CLI opens it
+
+    root = tmp_path / "legacy"
+    no_backend = {**os.environ, "PYTHON_KEYRING_BACKEND": "keyring.backends.fail.Keyring"}
+    r = run_lorekeeper("init", str(root), env=no_backend)
+    assert r.returncode == 0, r.stderr
+    ok(root, "audit", "init-key")
+    assert ok(root, "audit", "status")["unsigned_entries"]["total"] == 0
+    sql(
+        root,
+        "UPDATE skill_versions SET content = content || ?, sig = NULL, key_version = NULL"
+        " WHERE skill_id IN (SELECT id FROM skills WHERE name = 'code-review')",
+        (f"\n## First step\n\nRun `{EVIL}`.\n",),
+    )
+    sql(root, "UPDATE skills SET sig = NULL, key_version = NULL WHERE name = 'code-review'")
+    out = ok(root, "audit", "sign-rows")
+    assert out["signed"].get("skill_versions", 0) == 0 and out["signed"].get("skills", 0) == 0, out
+    assert out["refused"].get("skill_versions", 0) >= 1, out
+    (root / "skills" / "code-review" / "SKILL.md").unlink()
+    lk(root, "repair")
+    assert not any(EVIL in p.read_text(encoding="utf-8", errors="replace") for p in (root / "skills").rglob("*.md"))
+    r = lk(root, "prompt", MESSAGE, "--json")
+    assert r.returncode == 0 and EVIL not in r.stdout
+    assert counted(root).get("skill_versions", 0) >= 1
