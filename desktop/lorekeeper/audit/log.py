@@ -616,7 +616,12 @@ class SessionLog:
                 if problem or ev is None:
                     continue  # a torn or foreign line: verify reports it, it is never chained on
                 if not self.signer.verify(event_header(ev)):
-                    continue
+                    # a whole JSON object that does not verify is no torn write (an append writes a
+                    # signed line or a cut prefix of one): an event edited or forged after the head
+                    raise ChainBrokenError(
+                        f"{name}: a line after the head event #{cur.seq} does not verify (an event edited or "
+                        "forged after the head): nothing is appended. Run `lorekeeper audit verify`."
+                    )
                 first = name != cur.file
                 if (ev.get("seq"), ev.get("prev")) != ((1 if first else cur.seq + 1), cur.sig):
                     raise ChainBrokenError(
