@@ -58,3 +58,31 @@ def test_the_no_model_abstract_keeps_no_token_of_a_round3_item() -> None:
         if kept & value_tokens(case["value"]) or find_pii(summary):
             leaks.append((case["id"], sorted(kept & value_tokens(case["value"]))))
     assert not leaks, leaks
+
+
+def test_clarify_without_a_model_stores_no_token_of_a_round3_item(workspace) -> None:
+    """End to end through the CLI: neither the stored row nor the markdown file (kept 18 months)
+    holds a word of any held-out item given in the answers."""
+    import re
+
+    from helpers.cli import run_lorekeeper
+    from helpers.pii_scores import value_tokens
+
+    items = [c for c in _cases() if c["kind"]]
+    sections = [items[i::4] for i in range(4)]
+    answers = "\n---\n".join(". ".join(c["text"] for c in sec) + "." for sec in sections) + "\n"
+    out = run_lorekeeper(
+        "clarify", "PD-91", "--domain", "erp", "--project", "backend", "--yes", "--json",
+        "--workspace", str(workspace.root), input=answers,
+    )  # fmt: skip
+    assert out.returncode == 0, out.stdout + out.stderr
+    stored = Path(json.loads(out.stdout)["written"]).read_text(encoding="utf-8").casefold()
+    row = json.dumps(workspace.clarifications.get("PD-91").summary).casefold()
+    leaks = sorted(
+        (case["id"], token)
+        for case in items
+        for token in value_tokens(case["value"])
+        for blob in (stored, row)
+        if re.search(rf"\b{re.escape(token)}\b", blob)
+    )
+    assert not leaks, leaks
