@@ -57,9 +57,12 @@ _EMAIL = re.compile(r"[A-Za-z0-9._%+\-]+@[A-Za-z0-9\-]+(?:\.[A-Za-z0-9\-]+)*\.[A
 # North American (415) 555-0134 / 555-123-4567, French 06 12 34 56 78
 _PHONE_FORMATS = (
     re.compile(r"(?<![\w-])\(?[2-9]\d{2}\)?[ .\-]\d{3}[ .\-]\d{4}(?![\w-])"),
+    # a country code in brackets: (+44) 7700 900 123, (+33) 6 12 34 56 78
+    re.compile(r"\(\+\d{1,3}\)\s?\d(?:[ .\-]?\d){6,12}(?![\w-])"),
     re.compile(r"(?<![\w-])0[1-9](?:[ .\-]?\d{2}){4}(?![\w-])"),
 )
 _IBAN = re.compile(r"\b[A-Z]{2}\d{2}(?:[ \-]?[A-Z0-9]){11,32}\b", re.IGNORECASE)  # validated upper-cased
+_SPACED_CHARS = re.compile(r"(?<!\w)(?<!\b\w\s)[A-Za-z]\s[A-Za-z](?:\s[A-Za-z0-9]){12,32}(?!\w)")
 _DIGIT_RUN = re.compile(r"(?<![\w])\+?\d(?:[ .\-/]?\d){6,22}(?![\w])")
 _ALNUM_ID = re.compile(r"\b[0-9A-Z](?:[ .\-]?[0-9A-Z]){7,17}\b")
 _SSN = re.compile(r"\b\d{3}-\d{2}-\d{4}\b")
@@ -75,7 +78,8 @@ _NINO = re.compile(
 # French "chez" (jean.dupont chez exemple.fr) is read like " at ".
 _SPELLED_DOT = r"(?:\s*[\[(\{<]\s*(?:dot|point|\.)\s*[\])\}>]\s*|\s+(?:dot|point)\s+)"
 _DOT = rf"(?:{_SPELLED_DOT}|\.|\s+\.\s+)"  # "example . com", never "com. Later"
-_AT = r"(?P<at>\s*@\s*|%40|\s*[\[(\{<]\s*(?:at|arobase|@)\s*[\])\}>]\s*|\s+(?:at|arobase|chez)\s+)"
+# "(a)" only written tight ("jean.dupont(a)example.fr"): "option (a) docs.python.org" is prose
+_AT = r"(?P<at>\s*@\s*|%40|\(a\)|\s*[\[(\{<]\s*(?:at|arobase|@)\s*[\])\}>]\s*|\s+(?:at|arobase|chez)\s+)"
 _LABEL = r"[a-z0-9](?:[a-z0-9\-]{0,61}[a-z0-9])?"
 _EMAIL_SPELLED = re.compile(
     rf"(?<![\w.@])(?P<local>[\w%+\-]{{1,64}}(?:(?:{_SPELLED_DOT}|\.|\s+\.\s+)[\w%+\-]{{1,64}}){{0,5}}){_AT}"
@@ -307,7 +311,8 @@ _MONTHS = (
 _DATE = (
     r"(?:\d{1,2}[/.\-]\d{1,2}[/.\-](?:\d{4}|\d{2})|\d{4}[\-/.]\d{1,2}[\-/.]\d{1,2}"
     rf"|\d{{1,2}}(?:er|st|nd|rd|th)?\s+(?:of\s+)?(?:{_MONTHS})\.?,?\s+(?:\d{{4}}|\d{{2}}(?!\d))"
-    rf"|(?:{_MONTHS})\.?\s+\d{{1,2}}(?:st|nd|rd|th)?,?\s+\d{{4}})"
+    rf"|(?:{_MONTHS})\.?\s+\d{{1,2}}(?:st|nd|rd|th)?,?\s+\d{{4}}"
+    rf"|\d{{1,2}}[\-/.](?:{_MONTHS})[\-/.](?:\d{{4}}|\d{{2}}(?!\d)))"  # 12-Mar-1984, 3/mars/79
 )
 _MONTH_YEAR = rf"(?:{_MONTHS})\.?\s+\d{{4}}"  # after a birth word only: "born in March 1985"
 # A date of birth: a birth word, then a full date (a date alone is a deadline or a release).
@@ -602,6 +607,8 @@ def _spelled_email_ok(m: re.Match[str]) -> bool:
             return False  # ..."hosted at docs.python.org", "find us at example.com"; "jean at example.fr" is one
     elif at == "@" and m.group("at") != "@" and m.group("tld").casefold() not in _TLDS:
         return False  # a spaced "@": "ruff check @arguments.txt" is a file argument
+    elif at == "(a)" and m.group("tld").casefold() not in _TLDS:
+        return False  # "item(a)config.yaml" is no address
     return True
 
 
@@ -905,6 +912,10 @@ def _find(text: str) -> list[Finding]:
         n = _iban(m.group(0))
         if n:
             add("iban", m.start(), m.start() + n, "iban")
+    for m in _SPACED_CHARS.finditer(text):  # "F R 7 6 3 0 0 0 ...": one character at a time
+        compact = m.group(0).replace(" ", "")
+        if _iban(compact) == len(compact):
+            add("iban", m.start(), m.end(), "iban")
     for m in _DIGIT_RUN.finditer(text):
         digits = re.sub(r"\D", "", m.group(0))
         if 13 <= len(digits) <= 19 and digits[0] in "3456" and _luhn(digits) and not m.group(0).startswith("+"):
