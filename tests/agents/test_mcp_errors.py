@@ -31,6 +31,7 @@ def _error_of(ws: Workspace, tool: str, arguments: dict[str, object]) -> str:
         ("route_skills", {"message": "review this", "top": -1}, "top"),
         ("route_skills", {}, "message"),
         ("memory_search", {"query": "x", "corpus": "everything"}, "corpus"),
+        ("route_skills", {"message": "review this", "projct": "citadel"}, "projct"),  # was ignored
     ],
 )
 def test_bad_arguments_are_err_invalid_input_naming_the_field(

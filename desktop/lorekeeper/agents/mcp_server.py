@@ -90,6 +90,17 @@ def _coded_server(base: type[MCPServer[Any]]) -> type[MCPServer[Any]]:
 
     class CodedServer(base):  # type: ignore[valid-type,misc]  # the SDK class, imported lazily
         async def call_tool(self, name: str, arguments: dict[str, Any], context: Any = None) -> Any:
+            tool = self._tool_manager.get_tool(name)
+            if tool is not None and isinstance(arguments, dict):
+                # pydantic ignores them: a mistyped `projct` ran the call for no project at all
+                known = tool.parameters.get("properties", {})
+                unknown = sorted(str(k) for k in arguments if k not in known)
+                if unknown:
+                    raise ToolError(
+                        f"ERR_INVALID_INPUT: invalid arguments for {name}: "
+                        + "; ".join(f"{k}: unknown argument" for k in unknown)
+                        + f" (the arguments are {', '.join(known) or 'none'})"
+                    )
             try:
                 return await super().call_tool(name, arguments, context)
             except UnexpectedToolError as exc:

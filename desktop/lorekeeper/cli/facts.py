@@ -535,6 +535,13 @@ def facts_pack(
 def facts_settings(project: str, include: bool | None, workspace_dir: Path | None, as_json: bool) -> None:
     """Show or set a project's fact settings (include_candidates, in lorekeeper.toml)."""
     with open_workspace(workspace_dir) as ws:
+        if include is None and project not in (ws.config.get("facts.projects", {}) or {}):
+            # showing reads a project: a name neither the store nor lorekeeper.toml knows is a typo
+            # (issue 31 item 4); setting may come before the project's first document
+            from lorekeeper.store.projects import require_project
+
+            with ws.store.session() as s:
+                require_project(s, project)
         if include is not None:  # it decides which facts reach the agents: fail closed like a decision (issue 24)
             ws.audit.check_writable()
         value = (
