@@ -45,7 +45,7 @@ from sqlalchemy import Select, func, select, text
 
 from lorekeeper.audit.log import SessionLog
 from lorekeeper.errors import InvalidInputError, LorekeeperError, NotFoundError
-from lorekeeper.jobs import Progress
+from lorekeeper.jobs import Progress, drive
 from lorekeeper.locks import RWLock
 from lorekeeper.protocols import Purgeable
 from lorekeeper.store.backup import retained_copies
@@ -302,30 +302,22 @@ class PurgeService:
 
     # ------------------------------------------------------------------ running
     def purge_story(self, story: str, *, progress: Callable[[Progress], None] | None = None) -> PurgeResult:
-        return self._drive(self.run_iter("story", [story]), progress)
+        result: PurgeResult = drive(self.run_iter, ("story", [story]), on_progress=progress)
+        return result
 
     def purge_retention(
         self, today: str | date | None = None, *, progress: Callable[[Progress], None] | None = None
     ) -> PurgeResult:
-        return self._drive(self.run_iter("retention", None, today=today), progress)
-
-    @staticmethod
-    def _drive(gen: Generator[Progress, None, PurgeResult], progress: Callable[[Progress], None] | None) -> PurgeResult:
-        while True:
-            try:
-                p = next(gen)
-            except StopIteration as stop:
-                result: PurgeResult = stop.value
-                return result
-            if progress is not None:
-                progress(p)
+        result: PurgeResult = drive(self.run_iter, ("retention", None), {"today": today}, on_progress=progress)
+        return result
 
     def on_story_close(self, story: str, today: str | date | None = None) -> PurgeResult | None:
         """The hook `story close` calls (seed 004 §3.8, §3.12.3): the retention purge for that story,
         when its summary is due; idempotent (nothing due: nothing run, None)."""
         if story not in dict(self.due(today)):
             return None
-        return self._drive(self.run_iter("retention", None, today=today, only=[story]), None)
+        result: PurgeResult = drive(self.run_iter, ("retention", None), {"today": today, "only": [story]})
+        return result
 
     def run_iter(
         self,
