@@ -1195,10 +1195,11 @@ class SkillFolder:
     def writing(self) -> Iterator[None]:
         """Held (exclusive) while an export writes: other exports and sweeping wait for it."""
         lock = self._lock()
-        if lock is None or not lock.path.parent.parent.is_dir():
+        root = self.library.skills_dir
+        if lock is None or root is None or not lock.path.parent.parent.is_dir():
             yield
             return
-        with lock.exclusive():
+        with lock.exclusive(), debris.exporting(root):
             yield
 
     def recover(self) -> int:
@@ -1210,11 +1211,14 @@ class SkillFolder:
             return 0
         try:
             with lock.exclusive(timeout=0.2):
-                sweep_temp_files(root)
                 marker = self._read_marker()
-                if marker.get("failed") or str(marker.get("revision")) == self.fingerprint():
+                current = str(marker.get("revision")) == self.fingerprint()
+                if not current or debris.has_debris(root):  # an export died (the journal), or it is stale
+                    debris.sweep_locked(root)
+                if marker.get("failed") or current:
                     return 0  # up to date; or a failed write the user was told to `repair` (a file may block it)
-                return self._rebuild_locked()
+                with debris.exporting(root):
+                    return self._rebuild_locked()
         except LockTimeoutError:
             return 0
 
@@ -1230,9 +1234,10 @@ class SkillFolder:
     def rebuild(self) -> int:
         """Write what differs from the store; a file standing where a folder belongs is moved aside."""
         lock = self._lock()
-        if lock is None:
+        root = self.library.skills_dir
+        if lock is None or root is None:
             return self._rebuild_locked()
-        with lock.exclusive():
+        with lock.exclusive(), debris.exporting(root):
             return self._rebuild_locked()
 
     def _rebuild_locked(self) -> int:
