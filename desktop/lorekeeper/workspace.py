@@ -235,7 +235,7 @@ class Workspace:
 
             return embedder_from_config(config)
 
-        self.memory = MemoryIndexes(store, layout, embedder)
+        self.memory = MemoryIndexes(store, layout, embedder, backend=str(config.get("memory.backend", "auto")))
         self.memory.verifier = verifier
         self.clarifications = ClarificationService(store, layout, audit_log, sanitizer_llm)
         self.reuse = ReuseService(store, self.learnings, audit_log=audit_log, verifier=verifier, lock=lock)
@@ -421,13 +421,24 @@ class Workspace:
         """Every artefact derived from the store (`lorekeeper repair` rebuilds them)."""
         return [self.skills.folder, self.memory]
 
+    def _index_entries(self, corpus: str, item_id64: Callable[[str, str], int]) -> Purgeable:
+        """A corpus index's purgeable: its FAISS files, or its rows in the store's shared index."""
+        from lorekeeper.memory.index import CorpusIndex
+        from lorekeeper.memory.layout import MemoryLayout
+        from lorekeeper.memory.pgindex import PgCorpusIndex, PgIndexEntries
+
+        idx = self.memory.index(corpus)
+        retention = corpus == "clarifications"
+        if isinstance(idx, PgCorpusIndex):
+            return PgIndexEntries(idx, item_id64, on_retention=retention)
+        layout = MemoryLayout(self.root)
+        return IndexEntries(CorpusIndex(corpus, layout.index(corpus)), layout.lock, item_id64, on_retention=retention)
+
     def purgeables(self) -> list[Purgeable]:
         """Every holder of story-linked data, in erasure order (the purge run enumerates them; the
         markdown summary, the retention's source, goes last so an interrupted run stays due)."""
-        from lorekeeper.memory.index import CorpusIndex
-        from lorekeeper.memory.layout import CORPORA, MemoryLayout, item_id64
+        from lorekeeper.memory.layout import CORPORA, item_id64
 
-        layout = MemoryLayout(self.root)
         return [
             # the clarification summary and the injection rows that served it (retention erases them)
             ClarificationRows(self.store),
@@ -438,12 +449,7 @@ class Workspace:
                 [("memory_injections", "story"), ("learnings", "story"), ("stories", "id")],
                 on_retention=False,
             ),
-            *(
-                IndexEntries(
-                    CorpusIndex(c, layout.index(c)), layout.lock, item_id64, on_retention=c == "clarifications"
-                )
-                for c in CORPORA
-            ),
+            *(self._index_entries(c, item_id64) for c in CORPORA),
             SessionEvents(self._audit_log),
             HookSnapshots(self.root / "indexes"),  # the agent hook's caches of learnings and memory blocks
             ClarificationFiles(self.root / "clarifications"),
