@@ -227,6 +227,15 @@ class PurgeService:
         self.lock = RWLock(Path(locks_dir) / LOCK_NAME, timeout=60.0)
         self.today = today
 
+    def _operator(self) -> str:
+        """Who runs the purge: the signed log's operator (the Vault identity, else the OS login)."""
+        from lorekeeper.errors import LorekeeperError
+
+        try:
+            return self.audit_log().operator()
+        except LorekeeperError:
+            return operator()
+
     # ------------------------------------------------------------------ what there is
     def selected(self, mode: str) -> list[Any]:
         ps = list(self.purgeables())
@@ -378,7 +387,7 @@ class PurgeService:
         plan = [(story, step) for story in stories for p in self.selected(mode) for step in self._counts(p, story)]
         with self.store.write() as s:
             run = PurgeRun(
-                mode=mode, stories=json.dumps(stories), today=day if mode == "retention" else "", by=operator()
+                mode=mode, stories=json.dumps(stories), today=day if mode == "retention" else "", by=self._operator()
             )
             s.add(run)
             s.flush()
