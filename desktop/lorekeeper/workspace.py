@@ -164,7 +164,7 @@ class Workspace:
         # marketplaces: discover, note, install or fork skills from sources (issue 10)
         self.market = MarketService(store, self.skills, self.llm, root / "sources" / "market")
         # typed facts from documentation (issue 11): rows signed, decisions signed in ws.audit.log
-        self.facts = FactService(
+        self.facts = FactService.wire(  # each fact service built once (issue 28); front ends get the facade
             store,
             audit_log=audit_log,
             provider=self.llm.provider,
@@ -172,8 +172,8 @@ class Workspace:
             workspace_root=root,
             verifier=audit.row_verifier,
         )
-        self.prompts.register("facts", self.facts.prompt_block)  # the FACTS block, within [facts] prompt_budget
-        self.ask.register("facts", facts_corpus(self.facts))  # ask cites the lines that prove a fact (issue 14)
+        self.prompts.register("facts", self.facts.packs.prompt_block)  # the FACTS block, within [facts] prompt_budget
+        self.ask.register("facts", facts_corpus(self.facts.reader))  # ask cites the lines that prove a fact (issue 14)
 
         self._init_memory(audit_log)
         # GDPR purge runs and retention (issue 13): enumerates `self.purgeables()`; `story close`

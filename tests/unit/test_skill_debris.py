@@ -27,3 +27,23 @@ def test_the_next_command_of_any_kind_sweeps_a_killed_exports_temp_file(workspac
     # the workspace's own close sweeps too
     workspace.close()
     assert not live.exists()
+
+
+def test_the_eager_options_and_a_subcommands_own_workspace_option_sweep_too(workspace: Workspace) -> None:
+    """`--version`, `--help` (handled while the arguments are parsed, before any command runs) and
+    a command given `--workspace` after its name (not the group's) left the temp file in place."""
+    folder = next(p for p in sorted((workspace.root / "skills").iterdir()) if p.is_dir())
+    root = str(workspace.root)
+    workspace.close()
+    commands = (
+        ("--workspace", root, "--version"),
+        ("--workspace", root, "--help"),
+        ("--workspace", root, "--no-such-option"),
+        ("skills", "validate", str(folder), "--workspace", root),
+        ("route", "review this", "--workspace", root),
+    )
+    for command in commands:
+        tmp = folder / ".SKILL.md.k1ll3d.tmp"
+        tmp.write_text("half a SKILL.md", encoding="utf-8")
+        run_lorekeeper(*command)
+        assert not tmp.exists(), command

@@ -141,7 +141,13 @@ def status_cmd(workspace_dir: Path | None, as_json: bool) -> None:
 
 
 @audit.command("acknowledge")
-@click.option("--reason", default="", help="Why the break is acceptable (what you found); kept, signed, in the event.")
+@click.option(
+    "--reason",
+    "--why",
+    "reason",
+    default="",
+    help="Why the break is acceptable (what you found); kept, signed, in the event (--why is the same option).",
+)
 @workspace_option
 @json_option
 @handle_errors
@@ -394,7 +400,13 @@ def events_cmd(
 @audit.command("tombstone")
 @click.argument("file")
 @click.argument("seq", type=int)
-@click.option("--reason", required=True, help="Why (e.g. the erasure request); kept, signed, in the tombstone.")
+@click.option(
+    "--reason",
+    "--why",
+    "reason",
+    required=True,
+    help="Why (e.g. the erasure request); kept, signed, in the tombstone (--why is the same option).",
+)
 @workspace_option
 @json_option
 @handle_errors

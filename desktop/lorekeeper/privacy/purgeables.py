@@ -237,15 +237,23 @@ class ClarificationFiles:
     def files(self, story_id: str) -> list[Path]:
         if not self.folder.is_dir() or not story_id or "/" in story_id or story_id.startswith("."):
             return []
-        found = set(self.folder.rglob(f"{story_id}-*.md"))
-        for path in self.folder.rglob("*.md"):  # a file named otherwise whose front matter says so
-            if path not in found and path.is_file():
-                try:
-                    if front_matter(path.read_text(encoding="utf-8", errors="replace")).get("story") == story_id:
-                        found.add(path)
-                except OSError:
-                    continue
-        return sorted(p for p in found if p.is_file())
+        found: set[Path] = set()
+        for path in self.folder.rglob("*.md"):
+            if not path.is_file():
+                continue
+            try:
+                owner = front_matter(path.read_text(encoding="utf-8", errors="replace")).get("story")
+            except OSError:
+                continue
+            if owner:  # the front matter says whose it is (PD-1-2's file is never PD-1's)
+                if owner == story_id:
+                    found.add(path)
+            elif path.name.endswith("-clarifications.md"):
+                if path.name.removesuffix("-clarifications.md") == story_id:
+                    found.add(path)
+            elif path.name.startswith(f"{story_id}-"):  # another STORY-*.md of the story (seed 004 §3.12.7)
+                found.add(path)
+        return sorted(found)
 
     def count_for_story(self, story_id: str) -> int:
         return len(self.files(story_id))
