@@ -81,13 +81,23 @@ def hold_in_use(root: Path, *, timeout: float = IN_USE_WAIT) -> HeldLock:
         ) from None
 
 
-def purgeables(root: Path, store: Store, audit_log: Callable[[], SessionLog]) -> list[Purgeable]:
+def purgeables(root: Path, store: Store, audit_log: Callable[[], SessionLog], memory: Any) -> list[Purgeable]:
     """Every holder of story-linked data, in erasure order (the purge run enumerates them; the
     markdown summary, the retention's source, goes last so an interrupted run stays due)."""
     from lorekeeper.memory.index import CorpusIndex
     from lorekeeper.memory.layout import CORPORA, MemoryLayout, item_id64
+    from lorekeeper.memory.pgindex import PgCorpusIndex, PgIndexEntries
 
     layout = MemoryLayout(root)
+
+    def index_entries(corpus: str) -> Purgeable:
+        """A corpus index's purgeable: its FAISS files, or its rows in the store's shared index."""
+        idx = memory.index(corpus)
+        retention = corpus == "clarifications"
+        if isinstance(idx, PgCorpusIndex):
+            return PgIndexEntries(idx, item_id64, on_retention=retention)
+        return IndexEntries(CorpusIndex(corpus, layout.index(corpus)), layout.lock, item_id64, on_retention=retention)
+
     return [
         # the clarification summary and the injection rows that served it (retention erases them)
         ClarificationRows(store),
@@ -98,10 +108,7 @@ def purgeables(root: Path, store: Store, audit_log: Callable[[], SessionLog]) ->
             [("memory_injections", "story"), ("learnings", "story"), ("stories", "id")],
             on_retention=False,
         ),
-        *(
-            IndexEntries(CorpusIndex(c, layout.index(c)), layout.lock, item_id64, on_retention=c == "clarifications")
-            for c in CORPORA
-        ),
+        *(index_entries(c) for c in CORPORA),
         SessionEvents(audit_log),
         HookSnapshots(root / "indexes"),  # the agent hook's caches of learnings and memory blocks
         ClarificationFiles(root / "clarifications"),
@@ -207,7 +214,7 @@ class Workspace:
         # (issue 28); `story close` runs the retention purge for its story through it (seed 004 §3.8)
         self.purge = PurgeService(
             store=store,
-            purgeables=purgeables(root, store, audit_log),
+            purgeables=purgeables(root, store, audit_log, self.memory),
             audit_log=audit_log,
             root=root,
             locks_dir=root / "locks",
@@ -265,7 +272,7 @@ class Workspace:
 
             return embedder_from_config(config)
 
-        self.memory = MemoryIndexes(store, layout, embedder)
+        self.memory = MemoryIndexes(store, layout, embedder, backend=str(config.get("memory.backend", "auto")))
         self.memory.verifier = verifier
         self.clarifications = ClarificationService(store, layout, audit_log, sanitizer_llm)
         self.reuse = ReuseService(store, self.learnings, audit_log=audit_log, verifier=verifier, lock=lock)

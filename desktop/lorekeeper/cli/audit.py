@@ -14,7 +14,7 @@ from typing import Any
 
 import click
 
-from lorekeeper.cli.common import emit_json, handle_errors, json_option, open_workspace, workspace_option
+from lorekeeper.cli.common import emit_json, handle_errors, json_option, open_workspace, same_operator, workspace_option
 from lorekeeper.errors import EXIT_CHECK_FAILED, EXIT_UNAVAILABLE, InvalidInputError
 from lorekeeper.fsutil import not_regular, read_user_bytes
 
@@ -372,11 +372,19 @@ def append_cmd(
 @click.option("--type", "event_type", default=None, help="Only this event type.")
 @click.option("--story", default=None, help="Only this story.")
 @click.option("--date", "day", default=None, help="Only this day (YYYY-MM-DD).")
+@click.option(
+    "--by", "by", default=None, help='Only the events of this operator (the Vault identity or OS login shown as "by").'
+)
 @workspace_option
 @json_option
 @handle_errors
 def events_cmd(
-    event_type: str | None, story: str | None, day: str | None, workspace_dir: Path | None, as_json: bool
+    event_type: str | None,
+    story: str | None,
+    day: str | None,
+    by: str | None,
+    workspace_dir: Path | None,
+    as_json: bool,
 ) -> None:
     """List the session log's events with their verification status."""
     with open_workspace(workspace_dir) as ws:
@@ -388,12 +396,16 @@ def events_cmd(
         if (not event_type or r.type == event_type)
         and (not story or r.story == story)
         and (not day or r.file.startswith(day))
+        and (by is None or same_operator(r.by, by))
     ]
     if as_json:
-        emit_json({"events": [{k: v for k, v in r.__dict__.items() if k != "raw"} for r in records]})
+        emit_json({"events": [{**{k: v for k, v in r.__dict__.items() if k != "raw"}, "by": r.by} for r in records]})
         return
     for r in records:
-        click.echo(f"{r.file}:{r.line:<5} #{r.seq or '?':<5} {r.ts[:19]}  {r.type:<24} {r.story or '-':<10} {r.status}")
+        click.echo(
+            f"{r.file}:{r.line:<5} #{r.seq or '?':<5} {r.ts[:19]}  {r.type:<24} {r.story or '-':<10} {r.status:<8} "
+            f"{r.by or '-'}"
+        )
 
 
 @audit.command("tombstone")

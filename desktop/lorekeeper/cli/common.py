@@ -114,6 +114,11 @@ def check_project(ws: Workspace, ctx: click.Context) -> None:
         require_project(s, project)
 
 
+def same_operator(recorded: str | None, wanted: str) -> bool:
+    """`--by NAME` (issue 25 d2): the recorded operator is NAME, case and spaces aside."""
+    return (recorded or "").strip().casefold() == wanted.strip().casefold()
+
+
 def emit_json(data: Any) -> None:
     click.echo(json.dumps(data, ensure_ascii=False, indent=2))
 

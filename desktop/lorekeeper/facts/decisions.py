@@ -55,6 +55,15 @@ class FactDecisions:
         self.reader = reader
         self.work = work  # `add` ingests the document it quotes when it is a new or changed file
 
+    def _operator(self) -> str:
+        """Who decides: the signed log's operator (the Vault identity, else the OS login; issue 25 d2)."""
+        from lorekeeper.errors import LorekeeperError
+
+        try:
+            return self.rows.audit_log().operator()
+        except LorekeeperError:  # no key session: the decision fails closed later, with its own error
+            return operator_name()
+
     def _decide(
         self,
         fact_ids: Sequence[str],
@@ -65,7 +74,7 @@ class FactDecisions:
         *,
         require_reason: bool = False,
     ) -> Decision:
-        by = (by or operator_name()).strip() or "operator"
+        by = (by or self._operator()).strip() or "operator"
         why = (why or "").strip()[:MAX_REASON]
         if require_reason and not why:
             raise InvalidInputError("a rejection needs a reason (--reason), so the next review can learn from it")
@@ -133,7 +142,7 @@ class FactDecisions:
     ) -> Decision:
         """Change what a fact says. The status stays; a type change re-ids the fact (the id names
         its type): the old row stays, merged into the new one, so its history is kept."""
-        by = (by or operator_name()).strip() or "operator"
+        by = (by or self._operator()).strip() or "operator"
         why = (why or "").strip()[:MAX_REASON]
         new_values: dict[str, Any] = {}
         if statement is not None:
@@ -235,7 +244,7 @@ class FactDecisions:
         tag_list = normalise_tags(tags)
         if not squash(quote or ""):
             raise InvalidSpecError("a fact needs a verbatim quote of its document (--quote)")
-        by = (by or operator_name()).strip() or "operator"
+        by = (by or self._operator()).strip() or "operator"
         log = self.rows.audit_log()
         doc = self.work.document_for(proj, document)
         if not quote_in(quote, doc.text):
@@ -293,7 +302,7 @@ class FactDecisions:
         """Arbitrate a conflict: keep one fact (the others rejected), merge into a new statement
         (a new approved fact with every provenance; the others rejected, merged into it), or reject
         them all. A reason is required; the decision is a signed event; the losers keep their rows."""
-        by = (by or operator_name()).strip() or "operator"
+        by = (by or self._operator()).strip() or "operator"
         why = (why or "").strip()[:MAX_REASON]
         choices = sum(1 for c in (keep is not None, merge is not None, reject_all) if c)
         if choices != 1:

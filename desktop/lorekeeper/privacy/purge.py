@@ -240,6 +240,15 @@ class PurgeService:
         self.lock = RWLock(Path(locks_dir) / LOCK_NAME, timeout=60.0)
         self.today = today
 
+    def _operator(self) -> str:
+        """Who runs the purge: the signed log's operator (the Vault identity, else the OS login)."""
+        from lorekeeper.errors import LorekeeperError
+
+        try:
+            return self.audit_log().operator()
+        except LorekeeperError:
+            return operator()
+
     # ------------------------------------------------------------------ what there is
     def selected(self, mode: str) -> tuple[Purgeable, ...]:
         return self._retained if mode == "retention" else self.purgeables
@@ -364,7 +373,7 @@ class PurgeService:
         plan = [(story, step) for story in stories for p in self.selected(mode) for step in self._counts(p, story)]
         with self.store.write() as s:
             run = PurgeRun(
-                mode=mode, stories=json.dumps(stories), today=day if mode == "retention" else "", by=operator()
+                mode=mode, stories=json.dumps(stories), today=day if mode == "retention" else "", by=self._operator()
             )
             s.add(run)
             s.flush()
@@ -576,6 +585,8 @@ class PurgeService:
             return "SQLite: secure_delete, VACUUM and WAL checkpoint (TRUNCATE): no free page or WAL frame keeps erased rows"
         with self.store.engine.connect().execution_options(isolation_level="AUTOCOMMIT") as conn:
             for table in tables:
+                if conn.execute(text("SELECT to_regclass(:t)"), {"t": f'"{table}"'}).scalar() is None:
+                    continue  # a shared index table not created yet (nothing to compact)
                 conn.execute(text(f'VACUUM (ANALYZE) "{table}"'))
         return PG_VACUUM_NOTE
 

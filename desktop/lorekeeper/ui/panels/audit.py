@@ -178,8 +178,8 @@ class KeyStateLabel(QLabel):
 
 
 class EventsModel(RowsModel[EventRecord]):
-    HEADERS = ("Line", "#", "Time (UTC)", "Type", "Story", "Key", "Status")
-    SORTABLE = tuple(range(7))
+    HEADERS = ("Line", "#", "Time (UTC)", "Type", "Story", "Key", "Status", "By")
+    SORTABLE = tuple(range(8))
     STATUS_TEXT: ClassVar[dict[str, str]] = {
         "valid": "valid",
         "tombstone": "tombstone (erased)",
@@ -198,6 +198,7 @@ class EventsModel(RowsModel[EventRecord]):
             item.story or None,
             item.key_version,
             item.status,
+            item.by or None,
         )[column]
 
     def cell(self, item: EventRecord, column: int, role: int) -> Any:
@@ -210,6 +211,7 @@ class EventsModel(RowsModel[EventRecord]):
                 item.story or "",
                 f"v{item.key_version}" if item.key_version is not None else "",
                 self.STATUS_TEXT.get(item.status, item.status),
+                item.by,  # who made the decision (issue 25 d2: the Vault identity or the OS login)
             )[column]
         if role == Qt.ItemDataRole.ForegroundRole and column == 6:
             if item.status == "valid":
@@ -236,6 +238,7 @@ class EventsPage:
     records: list[EventRecord] = field(default_factory=list)
     types: list[str] = field(default_factory=list)
     dates: list[str] = field(default_factory=list)
+    operators: list[str] = field(default_factory=list)
 
 
 def load_events(ws: Workspace) -> EventsPage:
@@ -247,6 +250,7 @@ def load_events(ws: Workspace) -> EventsPage:
         records=records,
         types=sorted({r.type for r in records if r.type}),
         dates=sorted({r.file[:10] for r in records}, reverse=True),
+        operators=sorted({r.by for r in records if r.by}, key=str.casefold),
     )
 
 
@@ -375,6 +379,8 @@ class AuditPanel(Panel):
         self.f_type.setMinimumWidth(170)
         self.f_date = QComboBox()
         self.f_date.setMinimumWidth(120)
+        self.f_by = QComboBox()  # issue 25 d2: the decisions of one operator
+        self.f_by.setMinimumWidth(120)
         self.f_story = search_box("Story (e.g. PD-42)…  (Ctrl+F)")
         self.count_label = label("", "hintText")
         filters = QHBoxLayout()
@@ -382,6 +388,8 @@ class AuditPanel(Panel):
         filters.addWidget(self.f_type)
         filters.addWidget(QLabel("Date:"))
         filters.addWidget(self.f_date)
+        filters.addWidget(QLabel("By:"))
+        filters.addWidget(self.f_by)
         filters.addWidget(self.f_story, 1)
         filters.addWidget(self.count_label)
 
@@ -392,7 +400,7 @@ class AuditPanel(Panel):
         setup_table(self.events_table)
         hh = self.events_table.horizontalHeader()
         hh.setStretchLastSection(True)
-        for col, width in ((0, 140), (1, 45), (2, 140), (3, 170), (4, 80), (5, 45)):
+        for col, width in ((0, 140), (1, 45), (2, 140), (3, 170), (4, 80), (5, 45), (6, 110)):
             self.events_table.setColumnWidth(col, width)
         self.events_table.selectionModel().currentRowChanged.connect(self._on_event_selected)
         self.events_empty = EmptyState(
@@ -438,7 +446,7 @@ class AuditPanel(Panel):
         layout.addWidget(self.chain_box)
         layout.addWidget(main, 1)
 
-        for combo in (self.f_type, self.f_date):
+        for combo in (self.f_type, self.f_date, self.f_by):
             combo.currentIndexChanged.connect(self.apply_filters)
         self.f_story.textChanged.connect(self.apply_filters)
         ctx.bus.changed.connect(self._on_topic)
@@ -638,6 +646,7 @@ class AuditPanel(Panel):
         )
         self._fill(self.f_type, [("Any type", ANY)] + [(t, t) for t in page.types])
         self._fill(self.f_date, [("Any date", ANY)] + [(d, d) for d in page.dates])
+        self._fill(self.f_by, [("Anyone", ANY)] + [(o, o) for o in page.operators])
         self.apply_filters()
 
     @staticmethod
@@ -655,18 +664,20 @@ class AuditPanel(Panel):
     def apply_filters(self) -> None:
         etype = self.f_type.currentData()
         day = self.f_date.currentData()
+        by = self.f_by.currentData()
         story = self.f_story.text().strip().lower()
         rows = [
             r
             for r in self.page.records
             if (etype in (None, ANY) or r.type == etype)
             and (day in (None, ANY) or r.file.startswith(day))
+            and (by in (None, ANY) or r.by == by)
             and (not story or story in (r.story or "").lower())
         ]
         self.events_model.set_rows(rows)
         total = len(self.page.records)
         self.count_label.setText(f"{len(rows)} of {total} event{'s' if total != 1 else ''}")
-        filtered = etype not in (None, ANY) or day not in (None, ANY) or bool(story)
+        filtered = etype not in (None, ANY) or day not in (None, ANY) or by not in (None, ANY) or bool(story)
         self.events_empty.set_empty(
             not rows,
             "No event matches these filters."
