@@ -156,6 +156,7 @@ class ConflictsPanel(FactQueuePanel):
         queue.current_changed.connect(self._show_conflict)
         queue.decided.connect(self._decided)
         queue.busy_changed.connect(lambda _b: self._update_buttons())
+        queue.table.selectionModel().selectionChanged.connect(lambda *_a: self._update_buttons())
         self.table, self.message = queue.table, queue.message
         hh = self.table.horizontalHeader()
         hh.setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
@@ -295,6 +296,9 @@ class ConflictsPanel(FactQueuePanel):
     def _update_buttons(self) -> None:
         row = self.current()
         open_ = row is not None and row.info.status == "open" and not self.queue.busy
+        many = self.queue.multi()
+        if many:
+            open_ = any(r.info.status == "open" for r in many) and not self.queue.busy
         for i, b in enumerate(self.keep_buttons):
             b.setEnabled(open_ and row is not None and i < len(row.facts))
         self.merge_button.setEnabled(open_)
@@ -312,7 +316,37 @@ class ConflictsPanel(FactQueuePanel):
         cid = row.id
         self.queue.decide(kind, (cid,), lambda: facts.resolve(cid, why=why, **how))
 
+    def _selection(self) -> list[ConflictRow] | None:
+        """The open conflicts of a multi-selection (None without one; [] when none can be decided)."""
+        many = self.queue.multi()
+        if not many:
+            return None
+        if self.queue.busy or self.queue.reject_bar.isVisible() or self.merge_bar.isVisible():
+            return []
+        rows = [r for r in many if r.info.status == "open"]
+        if not rows:
+            self.message.show_ok(self.tr("None of the {0} selected conflicts is open.").format(len(many)))
+        return rows
+
+    def _resolve_many(self, rows: list[ConflictRow], kind: str, why: str, how: Any) -> None:
+        facts = self.ws.facts
+        ids = tuple(r.id for r in rows)
+        self.queue.decide(kind, ids, lambda: [facts.resolve(r.id, why=why, **how(r)) for r in rows])
+
     def keep(self, n: int) -> None:
+        rows = self._selection()
+        if rows is not None:  # several selected: keep the n-th fact of each (the others rejected)
+            rows = [r for r in rows if n < len(r.facts)]
+            if rows:
+                self.queue.ask_reason(
+                    self.tr(
+                        "Why keep fact {0} in each of the {1} selected conflicts? One reason for all, Enter"
+                    ).format(LETTERS[n], len(rows)),
+                    self.tr("Keep {0} in {1}").format(LETTERS[n], len(rows)),
+                    lambda why: self._resolve_many(rows, "keep", why, lambda r: {"keep": r.facts[n].id}),
+                    missing=self.tr("Keeping a fact needs a reason"),
+                )
+            return
         row = self._open_row()
         if row is None or self.merge_bar.isVisible() or n >= len(row.facts):
             return
@@ -325,6 +359,18 @@ class ConflictsPanel(FactQueuePanel):
         )
 
     def reject_all(self) -> None:
+        rows = self._selection()
+        if rows is not None:  # several selected: reject every fact of each, one reason
+            if rows:
+                self.queue.ask_reason(
+                    self.tr("Why reject every fact of the {0} selected conflicts? One reason for all, Enter").format(
+                        len(rows)
+                    ),
+                    self.tr("Reject all in {0}").format(len(rows)),
+                    lambda why: self._resolve_many(rows, "reject_all", why, lambda _r: {"reject_all": True}),
+                    missing=self.tr("Rejecting them all needs a reason"),
+                )
+            return
         row = self._open_row()
         if row is None or self.merge_bar.isVisible():
             return
@@ -368,6 +414,14 @@ class ConflictsPanel(FactQueuePanel):
         return False
 
     def _decided(self, kind: str, result: Any) -> None:
+        if isinstance(result, list):  # a multi-selection, one reason for all
+            what = {"keep": self.tr("one fact kept in each"), "reject_all": self.tr("every fact rejected")}.get(
+                kind, kind
+            )
+            text = self.tr("{0} conflicts resolved: {1} (signed in the audit log).").format(len(result), what)
+            self.message.show_ok(text)
+            self.ctx.status(text)
+            return
         c = getattr(result, "conflict", None)
         what = {"keep": "Kept one fact", "merge": "Merged", "reject_all": "Rejected all"}.get(kind, kind)
         text = f"Conflict #{c.id if c else '?'} resolved: {what}"

@@ -25,6 +25,7 @@ from PySide6.QtWidgets import (
     QHBoxLayout,
     QHeaderView,
     QLabel,
+    QLineEdit,
     QPlainTextEdit,
     QPushButton,
     QScrollArea,
@@ -40,7 +41,7 @@ from lorekeeper.quality.metrics import format_rate
 from lorekeeper.ui.diffview import DiffView, aligned_diff  # noqa: F401 - aligned_diff re-exported
 from lorekeeper.ui.models.base import RowsModel
 from lorekeeper.ui.panels.base import AppContext, Panel
-from lorekeeper.ui.review_queue import APPROVE, UNDO, Decision, QueueActions, ReviewQueue
+from lorekeeper.ui.review_queue import APPROVE, BULK, BULK_REJECT, UNDO, Decision, QueueActions, ReviewQueue
 from lorekeeper.ui.theme import color, icon
 from lorekeeper.ui.turns import in_turns
 from lorekeeper.ui.widgets import label
@@ -243,6 +244,7 @@ class ProposalsPanel(Panel):
         queue.add_action_button(self.bench_button)
         queue.edit_button.setText("Edit && approve (E)")
         queue.edit_button.setToolTip("Edit the proposed SKILL.md, then approve your edit (signed with the decision)")
+        queue.on_escape = self._escape  # Esc in the diff's search closes it first
         queue.current_changed.connect(self._show_proposal)
         queue.decided.connect(self._decided)
         queue.busy_changed.connect(self._update_bench_button)
@@ -513,14 +515,32 @@ class ProposalsPanel(Panel):
             self.queue.decide(APPROVE, (cur.id,), lambda p: proposals.approve(p.id, content=content), cur)
         self.table.setFocus()
 
-    def _undo_decision(self, decision: Decision) -> ProposalInfo:
-        info: ProposalInfo | None = None
-        for pid in decision.ids:
-            info = self.ws.improve.proposals.undo(int(str(pid)))
-        assert info is not None  # a decision names at least one proposal
-        return info
+    def _undo_decision(self, decision: Decision) -> ProposalInfo | list[ProposalInfo]:
+        infos = [self.ws.improve.proposals.undo(int(str(pid))) for pid in decision.ids]
+        assert infos  # a decision names at least one proposal
+        return infos if len(infos) > 1 else infos[0]
 
-    def _decided(self, kind: str, info: ProposalInfo) -> None:
+    def _escape(self) -> bool:
+        if self.diff.find_bar.isVisible():
+            self.diff.close_find()
+            return True
+        return False
+
+    def search_box(self) -> QLineEdit:
+        """Ctrl+F: search inside the diff (Enter / Shift+Enter: next / previous match, Esc: back)."""
+        self.diff.open_find()
+        return self.diff.find_edit
+
+    def _decided(self, kind: str, info: ProposalInfo | list[ProposalInfo]) -> None:
+        if isinstance(info, list):  # a multi-selection decided, or its undo
+            n = len(info)
+            text = {
+                BULK: self.tr("Approved {0} proposals (Ctrl+Z or H undoes them)"),
+                BULK_REJECT: self.tr("Rejected {0} proposals (Ctrl+Z or H undoes them)"),
+            }.get(kind, self.tr("Undid {0} decisions: the proposals are pending again")).format(n)
+            self.message.show_ok(text)
+            self.ctx.status(text)
+            return
         what = {UNDO: "Undid"}.get(kind, "Approved" if info.status == "approved" else "Rejected")
         if kind == APPROVE and info.status == "approved" and info.decision_reason.startswith("accepted with edits"):
             what = "Approved with your edits"
