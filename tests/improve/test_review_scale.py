@@ -117,3 +117,34 @@ def test_ctrl_f_searches_inside_the_diff(qtbot, win, panel):
     assert diff.find_count.text() == "no match"
     qtbot.keyClick(diff.find_edit, Qt.Key.Key_Escape)
     assert not diff.find_bar.isVisible() and panel.table.hasFocus()
+
+
+def test_comment_assign_and_the_mine_view(qtbot, panel, weak_ws):
+    from lorekeeper.review import reviewer_name
+
+    q = panel.queue
+    first = panel.current()
+    press(qtbot, panel, Qt.Key.Key_C)  # a comment: one line, Enter
+    assert q.reject_bar.isVisible() and q.reason_edit.hasFocus()
+    qtbot.keyClicks(q.reason_edit, "the nightly template is too vague")
+    qtbot.keyClick(q.reason_edit, Qt.Key.Key_Return)
+    assert [c.text for c in weak_ws.review.comments("proposal", first.id)] == ["the nightly template is too vague"]
+    notes = panel.notes.history_label.text()
+    assert "the nightly template is too vague" in notes and reviewer_name() in notes  # the item's history
+
+    press(qtbot, panel, Qt.Key.Key_G)  # assign: the field starts with my name, Enter
+    assert q.reason_edit.text() == reviewer_name()
+    qtbot.keyClick(q.reason_edit, Qt.Key.Key_Return)
+    press(qtbot, panel, Qt.Key.Key_J)
+    other = panel.current()
+    press(qtbot, panel, Qt.Key.Key_G)
+    qtbot.keyClicks(q.reason_edit, "camille")  # replaces the selected name
+    qtbot.keyClick(q.reason_edit, Qt.Key.Key_Return)
+    assert weak_ws.review.assignments("proposal")[str(other.id)].assignee == "camille"
+    assert "Assigned to</b> camille" in panel.notes.history_label.text()
+
+    press(qtbot, panel, Qt.Key.Key_M, CTRL)  # mine only
+    assert panel.notes.mine_box.isChecked()
+    assert [p.id for p in panel.model.rows] == [first.id]
+    press(qtbot, panel, Qt.Key.Key_M, CTRL)
+    assert panel.model.rowCount() == 3

@@ -141,6 +141,7 @@ class ReviewQueue(QWidget):
         self._empty_text = f"No {noun} to review."
         self._reason_then: Callable[[str], None] | None = None
         self._reason_missing = "This decision needs a reason"
+        self._reason_optional = False
 
         # ------------------------------------------------------------ the list
         self.table = QTableView()
@@ -616,24 +617,35 @@ class ReviewQueue(QWidget):
         )
 
     def ask_reason(
-        self, prompt: str, button: str, then: Callable[[str], None], *, missing: str = "This decision needs a reason"
+        self,
+        prompt: str,
+        button: str,
+        then: Callable[[str], None],
+        *,
+        missing: str = "This decision needs a reason",
+        text: str = "",
+        allow_empty: bool = False,
     ) -> None:
-        """Open the reason bar (it takes the keyboard); Enter calls `then(reason)` once a reason is typed.
-        A panel uses it for its own decisions (keep A, merge…)."""
+        """Open the reason bar (it takes the keyboard); Enter calls `then(reason)` once a reason is typed
+        (or at once with `allow_empty`). A panel uses it for its own decisions (keep A, merge…), the
+        notes for a comment or an assignee (`text`: what the field starts with, selected)."""
         if self.busy:
             return
         self._reason_then = then
         self._reason_missing = missing
+        self._reason_optional = allow_empty
         self.reason_edit.setPlaceholderText(prompt)
+        self.reason_edit.setToolTip(prompt)
         self.confirm_reject_button.setText(button)
         self.reject_bar.show()
-        self.reason_edit.clear()
+        self.reason_edit.setText(text)
+        self.reason_edit.selectAll()
         self.reason_edit.setFocus(Qt.FocusReason.ShortcutFocusReason)
 
     @Slot()
     def confirm_reject(self) -> None:
         why = self.reason_edit.text().strip()
-        if not why:
+        if not why and not self._reason_optional:
             self.message.show_error(f"{self._reason_missing}: type it, then Enter.")
             self.reason_edit.setFocus()
             return

@@ -33,6 +33,7 @@ from lorekeeper.facts.model import ConflictInfo, FactInfo
 from lorekeeper.ui.models.base import RowsModel
 from lorekeeper.ui.models.facts import band_of
 from lorekeeper.ui.panels.base import AppContext, FactQueuePanel
+from lorekeeper.ui.review_notes import QueueNotes
 from lorekeeper.ui.review_queue import QueueActions, ReviewQueue
 from lorekeeper.ui.theme import color
 from lorekeeper.ui.widgets import label
@@ -153,6 +154,8 @@ class ConflictsPanel(FactQueuePanel):
         queue.add_shortcut(("X",), "Reject them all; type the reason, Enter", self.reject_all)
         queue.add_shortcut(("F5",), "Refresh", self.refresh)
         queue.on_escape = self._escape
+        self._rows: list[ConflictRow] = []
+        self.notes = QueueNotes(queue, "conflict", lambda: self.ws, self._mine_changed, self)
         queue.current_changed.connect(self._show_conflict)
         queue.decided.connect(self._decided)
         queue.busy_changed.connect(lambda _b: self._update_buttons())
@@ -187,6 +190,7 @@ class ConflictsPanel(FactQueuePanel):
         dl.addWidget(self.header)
         dl.addWidget(self.resolution)
         dl.addWidget(self.sides_box)
+        dl.addWidget(self.notes.history_label)  # the conflict's assignment and comments
         dl.addStretch(1)
         scroll = QScrollArea()
         scroll.setWidgetResizable(True)
@@ -217,6 +221,7 @@ class ConflictsPanel(FactQueuePanel):
         top.addWidget(QLabel("Show:"))
         top.addWidget(self.status_combo)
         top.addWidget(self.counts_label, 1)
+        top.addWidget(self.notes.mine_box)
         layout.addLayout(top)
         layout.addWidget(queue.action_bar)
         layout.addWidget(self.merge_bar)
@@ -255,7 +260,12 @@ class ConflictsPanel(FactQueuePanel):
     def _show(self, rows: list[ConflictRow]) -> None:
         n_open = sum(1 for r in rows if r.info.status == "open")
         self.counts_label.setText(f"{len(rows)} shown · {n_open} open")
-        self.model.set_rows(rows)
+        self._rows = rows
+        self.model.set_rows([r for r in rows if self.notes.keeps(r)])
+
+    def _mine_changed(self, _ids: set[str] | None) -> None:
+        self.queue.reset_progress()
+        self._show(self._rows)
 
     def current(self) -> ConflictRow | None:
         cur: ConflictRow | None = self.queue.current()

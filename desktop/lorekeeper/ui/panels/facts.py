@@ -44,6 +44,7 @@ from lorekeeper.facts.model import QUESTIONS, TYPES, WEIGHTS, FactInfo, quote_sp
 from lorekeeper.ui.models.facts import BANDS, SCOPED, UNIVERSAL, FactQuery, FactsModel, band_of
 from lorekeeper.ui.models.paged import setup_sorting
 from lorekeeper.ui.panels.base import AppContext, FactQueuePanel
+from lorekeeper.ui.review_notes import QueueNotes
 from lorekeeper.ui.review_queue import BULK, BULK_REJECT, UNDO, Decision, QueueActions, ReviewQueue
 from lorekeeper.ui.theme import color
 from lorekeeper.ui.widgets import Debouncer, FlowLayout, label, mono_font
@@ -396,6 +397,8 @@ class FactsPanel(FactQueuePanel):
         queue.add_shortcut(("Ctrl+N",), "Add a fact by hand (its document and a verbatim quote)", self.start_add)
         queue.add_shortcut(("F5",), "Refresh", self.refresh)
         queue.on_escape = self._escape
+        self.notes = QueueNotes(queue, "fact", lambda: self.ws, lambda _ids: self._filter_changed(), self)
+        top.addWidget(self.notes.mine_box)
         queue.current_changed.connect(self._show_fact)
         queue.decided.connect(self._decided)
         self.quote_button = QPushButton("Quote (O)")
@@ -421,7 +424,13 @@ class FactsPanel(FactQueuePanel):
         card_scroll = QScrollArea()
         card_scroll.setWidgetResizable(True)
         card_scroll.setFrameShape(QFrame.Shape.NoFrame)
-        card_scroll.setWidget(self.card)
+        card_box = QWidget()
+        cb = QVBoxLayout(card_box)
+        cb.setContentsMargins(0, 0, 0, 0)
+        cb.addWidget(self.card)
+        cb.addWidget(self.notes.history_label)  # the fact's assignment and comments
+        cb.addStretch(1)
+        card_scroll.setWidget(card_box)
         card_scroll.setFocusPolicy(Qt.FocusPolicy.NoFocus)
         self.editor = FactEditor()
         self.editor.save_button.clicked.connect(self.save_edit)
@@ -505,6 +514,7 @@ class FactsPanel(FactQueuePanel):
             document=self.document_combo.currentData() or None,
             band=tuple(self.band_combo.currentData()),
             scope=self.scope_combo.currentData() or None,
+            only=frozenset(self.notes.mine_ids) if self.notes.mine_ids is not None else None,
         )
 
     @Slot()

@@ -41,6 +41,7 @@ from lorekeeper.quality.metrics import format_rate
 from lorekeeper.ui.diffview import DiffView, aligned_diff  # noqa: F401 - aligned_diff re-exported
 from lorekeeper.ui.models.base import RowsModel
 from lorekeeper.ui.panels.base import AppContext, Panel
+from lorekeeper.ui.review_notes import QueueNotes
 from lorekeeper.ui.review_queue import APPROVE, BULK, BULK_REJECT, UNDO, Decision, QueueActions, ReviewQueue
 from lorekeeper.ui.theme import color, icon
 from lorekeeper.ui.turns import in_turns
@@ -245,6 +246,9 @@ class ProposalsPanel(Panel):
         queue.edit_button.setText("Edit && approve (E)")
         queue.edit_button.setToolTip("Edit the proposed SKILL.md, then approve your edit (signed with the decision)")
         queue.on_escape = self._escape  # Esc in the diff's search closes it first
+        self._snap: QueueSnapshot | None = None
+        self.notes = QueueNotes(queue, "proposal", lambda: self.ws, self._mine_changed, self)
+        top.insertWidget(top.indexOf(self.nightly_button), self.notes.mine_box)
         queue.current_changed.connect(self._show_proposal)
         queue.decided.connect(self._decided)
         queue.busy_changed.connect(self._update_bench_button)
@@ -286,7 +290,13 @@ class ProposalsPanel(Panel):
         card_area.setObjectName("proposalCardArea")
         card_area.setWidgetResizable(True)
         card_area.setFrameShape(QFrame.Shape.NoFrame)
-        card_area.setWidget(self.card)
+        card_box = QWidget()
+        cb = QVBoxLayout(card_box)
+        cb.setContentsMargins(0, 0, 0, 0)
+        cb.addWidget(self.card)
+        cb.addWidget(self.notes.history_label)  # the proposal's assignment and comments
+        cb.addStretch(1)
+        card_area.setWidget(card_box)
         card_area.setMinimumHeight(48)
         lower = QWidget()
         dl = QVBoxLayout(lower)
@@ -413,7 +423,14 @@ class ProposalsPanel(Panel):
                 + (f", {len(r.get('errors', []))} error(s)" if r.get("errors") else "")
                 + "."
             )
-        self.model.set_rows(snap.rows)  # the queue keeps the selection in place and shows the current one
+        self._snap = snap
+        # the queue keeps the selection in place and shows the current one; "mine": only those assigned to me
+        self.model.set_rows([r for r in snap.rows if self.notes.keeps(r)])
+
+    def _mine_changed(self, _ids: set[str] | None) -> None:
+        self.queue.reset_progress()
+        if self._snap is not None:
+            self._show(self._snap)
 
     def open_proposal(self, pid: int) -> None:
         """Select proposal #pid (from the Skills panel's "Open proposal"): in the current filter if it
