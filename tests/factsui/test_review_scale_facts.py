@@ -75,3 +75,31 @@ def test_conflicts_resolve_a_selection_with_one_reason(qtbot, win, demo_workspac
     resolved = ws.facts.conflicts(status="resolved")
     assert len(resolved) == n and {c.resolution_reason for c in resolved} == {"both rules are obsolete"}
     assert f"{n} conflicts resolved" in panel.message.text()
+
+
+def test_a_saved_view_puts_the_filters_back(qtbot, win):
+    panel = win.select_panel("facts")
+    panel.table.setFocus()
+    qtbot.waitUntil(lambda: panel.project_combo.findData("shop") >= 0)
+    panel.project_combo.setCurrentIndex(panel.project_combo.findData("shop"))
+    panel.status_combo.setCurrentIndex(panel.status_combo.findData("approved"))
+    views = panel.views
+    press(qtbot, panel, Qt.Key.Key_S, CTRL | SHIFT)  # one field: the name, Enter saves
+    assert views.name_edit.isVisible() and views.name_edit.hasFocus()
+    qtbot.keyClicks(views.name_edit, "shop approved")
+    qtbot.keyClick(views.name_edit, Qt.Key.Key_Return)
+    assert not views.name_edit.isVisible() and "shop approved" in views.views()
+
+    panel.project_combo.setCurrentIndex(0)
+    panel.status_combo.setCurrentIndex(panel.status_combo.findData("candidate"))
+    views.choice.setCurrentIndex(views.choice.findData("shop approved"))
+    views.choice.activated.emit(views.choice.currentIndex())  # chosen in the list
+    assert panel.project_combo.currentData() == "shop" and panel.status_combo.currentData() == "approved"
+    assert panel.query().project == "shop" and panel.query().status == "approved"
+
+    # a new window (the next start) still has it
+    again = type(views)("facts", panel.filters, [panel.notes.mine_box])
+    assert "shop approved" in again.views()
+    again.deleteLater()
+    views.forget()
+    assert views.views() == {}

@@ -35,6 +35,7 @@ from lorekeeper.ui.models.facts import band_of
 from lorekeeper.ui.panels.base import AppContext, FactQueuePanel
 from lorekeeper.ui.review_notes import QueueNotes
 from lorekeeper.ui.review_queue import QueueActions, ReviewQueue
+from lorekeeper.ui.saved_views import SavedViews, saved_view_note
 from lorekeeper.ui.theme import color
 from lorekeeper.ui.widgets import label
 from lorekeeper.ui.workers import run_task
@@ -222,6 +223,9 @@ class ConflictsPanel(FactQueuePanel):
         top.addWidget(self.status_combo)
         top.addWidget(self.counts_label, 1)
         top.addWidget(self.notes.mine_box)
+        self.views = SavedViews("conflicts", [self.status_combo], [self.notes.mine_box], host=self)
+        self.views.applied.connect(lambda _n: saved_view_note(self.views, queue.message))
+        top.addWidget(self.views)
         layout.addLayout(top)
         layout.addWidget(queue.action_bar)
         layout.addWidget(self.merge_bar)

@@ -46,6 +46,7 @@ from lorekeeper.ui.models.paged import setup_sorting
 from lorekeeper.ui.panels.base import AppContext, FactQueuePanel
 from lorekeeper.ui.review_notes import QueueNotes
 from lorekeeper.ui.review_queue import BULK, BULK_REJECT, UNDO, Decision, QueueActions, ReviewQueue
+from lorekeeper.ui.saved_views import SavedViews, saved_view_note
 from lorekeeper.ui.theme import color
 from lorekeeper.ui.widgets import Debouncer, FlowLayout, label, mono_font
 from lorekeeper.ui.workers import run_task
@@ -399,6 +400,9 @@ class FactsPanel(FactQueuePanel):
         queue.on_escape = self._escape
         self.notes = QueueNotes(queue, "fact", lambda: self.ws, lambda _ids: self._filter_changed(), self)
         top.addWidget(self.notes.mine_box)
+        self.views = SavedViews("facts", self.filters, [self.notes.mine_box], host=self)
+        self.views.applied.connect(lambda _n: saved_view_note(self.views, queue.message))
+        top.addWidget(self.views)
         queue.current_changed.connect(self._show_fact)
         queue.decided.connect(self._decided)
         self.quote_button = QPushButton("Quote (O)")

@@ -43,9 +43,10 @@ from lorekeeper.ui.models.base import RowsModel
 from lorekeeper.ui.panels.base import AppContext, Panel
 from lorekeeper.ui.review_notes import QueueNotes
 from lorekeeper.ui.review_queue import APPROVE, BULK, BULK_REJECT, UNDO, Decision, QueueActions, ReviewQueue
+from lorekeeper.ui.saved_views import SavedViews, saved_view_note
 from lorekeeper.ui.theme import color, icon
 from lorekeeper.ui.turns import in_turns
-from lorekeeper.ui.widgets import label
+from lorekeeper.ui.widgets import FlowLayout, label
 from lorekeeper.ui.workers import HoldGate, is_synchronous, run_task
 from lorekeeper.workspace_jobs import in_workspace
 
@@ -212,10 +213,11 @@ class ProposalsPanel(Panel):
         self.sage_button.setToolTip("Ask the model for better versions of up to 5 skills; each is benchmarked")
         self.bench_button = QPushButton("Run benchmark (B)")
         self.counts_label = label("", "hintText")
-        top = QHBoxLayout()
+        top_bar = QWidget()
+        top = FlowLayout(top_bar)  # wraps in a narrow window (the saved views and "mine" take room)
         top.addWidget(QLabel("Show:"))
         top.addWidget(self.status_combo)
-        top.addWidget(self.counts_label, 1)
+        top.addWidget(self.counts_label)
         top.addWidget(self.nightly_button)
         top.addWidget(self.sage_button)
         self.run_label = label("", "hintText", wrap=True)
@@ -249,6 +251,9 @@ class ProposalsPanel(Panel):
         self._snap: QueueSnapshot | None = None
         self.notes = QueueNotes(queue, "proposal", lambda: self.ws, self._mine_changed, self)
         top.insertWidget(top.indexOf(self.nightly_button), self.notes.mine_box)
+        self.views = SavedViews("proposals", [self.status_combo], [self.notes.mine_box], host=self)
+        self.views.applied.connect(lambda _n: saved_view_note(self.views, queue.message))
+        top.insertWidget(top.indexOf(self.nightly_button), self.views)
         queue.current_changed.connect(self._show_proposal)
         queue.decided.connect(self._decided)
         queue.busy_changed.connect(self._update_bench_button)
@@ -339,7 +344,7 @@ class ProposalsPanel(Panel):
                 wrap=True,
             )
         )
-        layout.addLayout(top)
+        layout.addWidget(top_bar)
         layout.addWidget(self.run_label)
         layout.addWidget(self.run_reason)
         layout.addWidget(split, 1)
