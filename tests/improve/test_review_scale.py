@@ -148,3 +148,35 @@ def test_comment_assign_and_the_mine_view(qtbot, panel, weak_ws):
     assert [p.id for p in panel.model.rows] == [first.id]
     press(qtbot, panel, Qt.Key.Key_M, CTRL)
     assert panel.model.rowCount() == 3
+
+
+def test_an_undo_says_which_version_it_restores(qtbot, win, panel, weak_ws):
+    """Issue 30 d5: approve then undo writes two versions and no net change; both say so."""
+    p = panel.current()
+    base = p.base_version
+    press(qtbot, panel, Qt.Key.Key_A)
+    approved = weak_ws.improve.proposals.get(p.id).applied_version
+    press(qtbot, panel, Qt.Key.Key_Z, CTRL)
+    restored = weak_ws.improve.proposals.get(p.id).base_version
+    assert restored == approved + 1
+    assert f"v{restored} restores v{base}, no net change since v{base}" in panel.message.text()
+    assert panel.current().id == p.id
+    assert panel.diff.canvas.titles[0] == f"Current (v{restored}, restores v{base})"
+
+    skills = win.select_panel("skills")
+    assert skills.select_skill(p.skill)
+    vt = skills.versions_tab
+    qtbot.waitUntil(lambda: vt.model.rowCount() >= 3)
+    newest = vt.model.rows[0]
+    assert newest.version == restored
+    version_cell = vt.model.data(vt.model.index(0, vt.model.COL_VERSION))
+    message_cell = vt.model.data(vt.model.index(0, vt.model.COL_MESSAGE))
+    assert f"v{restored} \u21ba v{base}" in version_cell
+    assert message_cell.startswith(f"[restores v{base} · no net change since v{base}]")
+    assert vt.model.data(vt.model.index(1, vt.model.COL_VERSION)).startswith(f"v{approved}")  # the approval: no mark
+    assert "\u21ba" not in vt.model.data(vt.model.index(1, vt.model.COL_VERSION))
+    vt.left_combo.setCurrentIndex(vt.left_combo.findData(base))  # v_base against the restore: nothing changed
+    vt.right_combo.setCurrentIndex(vt.right_combo.findData(restored))
+    qtbot.waitUntil(lambda: vt.summary.text() != "")
+    assert vt.summary.text() == f"No net change: v{restored} restores v{base}."
+    assert vt.diff.canvas.titles == (f"v{base}", f"v{restored} (restores v{base})")

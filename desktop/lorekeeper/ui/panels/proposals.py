@@ -249,6 +249,8 @@ class ProposalsPanel(Panel):
         queue.edit_button.setToolTip("Edit the proposed SKILL.md, then approve your edit (signed with the decision)")
         queue.on_escape = self._escape  # Esc in the diff's search closes it first
         self._snap: QueueSnapshot | None = None
+        # proposal id -> (the version its undo wrote, the version that one restores, the undone one)
+        self.restored: dict[int, tuple[int, int, int]] = {}
         self.notes = QueueNotes(queue, "proposal", lambda: self.ws, self._mine_changed, self)
         top.insertWidget(top.indexOf(self.nightly_button), self.notes.mine_box)
         self.views = SavedViews("proposals", [self.status_combo], [self.notes.mine_box], host=self)
@@ -475,9 +477,11 @@ class ProposalsPanel(Panel):
         if self.badge.styleSheet() != style:  # setting a style sheet re-polishes: only on a change
             self.badge.setStyleSheet(style)
         self.badge.show()
-        self.diff.set_titles(
-            f"Current (v{p.base_version})", "Proposed" + (f" (now v{p.applied_version})" if p.applied_version else "")
-        )
+        restored = self.restored.get(p.id) if p.status == "pending" else None
+        current = f"Current (v{p.base_version})"
+        if restored is not None and restored[0] == p.base_version:
+            current = self.tr("Current (v{0}, restores v{1})").format(restored[0], restored[1])
+        self.diff.set_titles(current, "Proposed" + (f" (now v{p.applied_version})" if p.applied_version else ""))
         # The card (rich-text layout) and the diff in event-loop turns of their own, each painted
         # before the next: no single turn holds the GUI thread long (a big diff is a job).
         in_turns(self, self._show_steps(p), lambda: self.current() is p)
@@ -538,7 +542,14 @@ class ProposalsPanel(Panel):
         self.table.setFocus()
 
     def _undo_decision(self, decision: Decision) -> ProposalInfo | list[ProposalInfo]:
-        infos = [self.ws.improve.proposals.undo(int(str(pid))) for pid in decision.ids]
+        proposals = self.ws.improve.proposals
+        infos = []
+        for pid in decision.ids:
+            before = proposals.get(int(str(pid)))
+            after = proposals.undo(int(str(pid)))
+            if before.status == "approved":  # the undo wrote v{after.base} with v{before.base}'s content
+                self.restored[after.id] = (after.base_version, before.base_version, before.applied_version or 0)
+            infos.append(after)
         assert infos  # a decision names at least one proposal
         return infos if len(infos) > 1 else infos[0]
 
@@ -566,6 +577,15 @@ class ProposalsPanel(Panel):
         what = {UNDO: "Undid"}.get(kind, "Approved" if info.status == "approved" else "Rejected")
         if kind == APPROVE and info.status == "approved" and info.decision_reason.startswith("accepted with edits"):
             what = "Approved with your edits"
+        if kind == UNDO and info.id in self.restored:
+            new, old, undone = self.restored[info.id]
+            text = self.tr(
+                "Undid #{0} ({1}): v{2} restores v{3}, no net change since v{3} (v{4} stays in the history); "
+                "pending again"
+            ).format(info.id, info.skill, new, old, undone)
+            self.message.show_ok(text)
+            self.ctx.status(text)
+            return
         self.message.show_ok(
             f"{what} #{info.id} ({info.skill})"
             + (
