@@ -47,6 +47,7 @@ from lorekeeper.protocols import Derived, Purgeable
 from lorekeeper.quality.answers import AnswerLog
 from lorekeeper.quality.tracker import QualityTracker
 from lorekeeper.reflect import ReflectLoop
+from lorekeeper.review import ReviewNotes
 from lorekeeper.skills.files import Limits
 from lorekeeper.skills.library import SkillLibrary
 from lorekeeper.skills.router import DEFAULT_TOP, Router
@@ -206,6 +207,8 @@ class Workspace:
             workspace_root=root,
             verifier=audit.row_verifier,
         )
+        # comments on review items and their assignment (issue 30 d3): signed rows, signed events
+        self.review = ReviewNotes(store, audit_log, verifier=audit.row_verifier)
         self.prompts.register("facts", self.facts.packs.prompt_block)  # the FACTS block, within [facts] prompt_budget
         self.ask.register("facts", facts_corpus(self.facts.reader))  # ask cites the lines that prove a fact (issue 14)
 

@@ -123,6 +123,10 @@ class FactDecisions:
     def reject(self, fact_id: str, *, why: str, by: str | None = None) -> Decision:
         return self._decide([fact_id], "rejected", EVENT_REJECTED, why, by, require_reason=True)
 
+    def reject_many(self, fact_ids: Iterable[str], *, why: str, by: str | None = None) -> Decision:
+        """Bulk rejection of a selection, one reason for all: one signed event, one transaction."""
+        return self._decide(list(fact_ids), "rejected", EVENT_REJECTED, why, by, require_reason=True)
+
     def reopen(self, fact_id: str, *, why: str = "", by: str | None = None) -> Decision:
         """Back to candidate: the undo of an approval or a rejection (signed too)."""
         return self._decide([fact_id], "candidate", EVENT_REOPENED, why or "undo", by)

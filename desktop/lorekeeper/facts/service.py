@@ -7,7 +7,7 @@ The work is done by six services with one job each (issue 28), built once by `Fa
   into a `FactInfo` / `ConflictInfo` / `DocumentInfo`; verified rows are cached.
 - `FactReader` (`reading.py`): `list`, `show`, `counts`, `projects`, `documents`, `document`,
   `conflicts`, `conflict`, `runs`, `pending`.
-- `FactDecisions` (`decisions.py`): `approve`, `approve_many`, `reject`, `reopen`, `edit`, `add`,
+- `FactDecisions` (`decisions.py`): `approve`, `approve_many`, `reject`, `reject_many`, `reopen`, `edit`, `add`,
   `resolve`; each a signed audit event in the change's own transaction (fail closed).
 - `FactWork` (`work.py`): `ingest`, `extract`, `apply_recorded`, `consolidate`,
   `apply_recorded_consolidation` (jobs: generators yielding `jobs.Progress`).
@@ -109,6 +109,7 @@ class FactService:
         self.approve = decisions.approve
         self.approve_many = decisions.approve_many
         self.reject = decisions.reject
+        self.reject_many = decisions.reject_many
         self.reopen = decisions.reopen
         self.edit = decisions.edit
         self.add = decisions.add

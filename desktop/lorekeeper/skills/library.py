@@ -150,6 +150,21 @@ class SkillVersionInfo:
         }
 
 
+def restored_versions(versions: Iterable[SkillVersionInfo]) -> dict[int, int]:
+    """version -> the earlier version whose whole content (SKILL.md, rules, files) it has again,
+    for every version that brings an earlier one back (a restore, the undo of an approval): v5 -> v3
+    says v5 restores v3 and that v4..v5 together changed nothing (no net change since v3)."""
+    seen: dict[tuple[object, ...], int] = {}
+    out: dict[int, int] = {}
+    for v in sorted(versions, key=lambda x: x.version):
+        key = (v.content, v.evals, tuple(sorted((f.path, f.sha256, f.mode) for f in v.files)))
+        earlier = seen.get(key)
+        if earlier is not None:
+            out[v.version] = earlier  # the latest earlier one: v5 restores v3 (= v1) after v4
+        seen[key] = v.version
+    return out
+
+
 CONFLICT_ACTIONS = ("ask", "skip", "new-version", "fork", "rename")
 
 

@@ -296,6 +296,8 @@ class MainWindow(QMainWindow):
         panel = spec.factory(self.ctx)
         panel.panel_id = spec.panel_id
         panel.setObjectName(f"panel-{spec.panel_id}")
+        if spec.panel_id == "start":  # its lines go to the other panels
+            panel.go = self.select_panel  # type: ignore[attr-defined]
         index = self.panel_ids.index(panel_id)
         current = self.stack.currentIndex()
         placeholder = self.stack.widget(index)

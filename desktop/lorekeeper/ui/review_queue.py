@@ -31,6 +31,8 @@ from PySide6.QtWidgets import (
     QHBoxLayout,
     QLabel,
     QLineEdit,
+    QListWidget,
+    QListWidgetItem,
     QProgressBar,
     QPushButton,
     QTableView,
@@ -46,6 +48,7 @@ from lorekeeper.ui.workers import HoldGate, run_task, tracker
 
 # what the queue's own decisions are called (the `kind` of a `Decision` and of `decided`)
 APPROVE, REJECT, BULK, UNDO = "approve", "reject", "bulk", "undo"
+BULK_REJECT = "bulk_reject"  # the selected items rejected with one reason
 
 
 @dataclass(frozen=True)
@@ -67,6 +70,9 @@ class QueueActions:
     - `bulk_approve(ids)`: approve the open items of the panel's current filter. `bulk_ids()` (on
       the GUI thread) names them (default: the open items the model holds); `bulk_text(n)` is the
       confirmation question.
+    - `approve_many(items)`, `reject_many(items, reason)`: decide the selected open items (a
+      multi-selection: Shift/Ctrl+click, Shift+↓, Ctrl+A) at once; default: `approve` / `reject`
+      of each in one job, returning the list of what they returned.
     - `edit(item)`: on the GUI thread, open the panel's editor for the item.
     - `is_open(item)`: the item still waits for a decision (approve/reject apply to it).
     """
@@ -75,6 +81,8 @@ class QueueActions:
     reject: Callable[[Any, str], Any] | None = None
     undo: Callable[[Decision], Any] | None = None
     bulk_approve: Callable[[list[Any]], Any] | None = None
+    approve_many: Callable[[list[Any]], Any] | None = None
+    reject_many: Callable[[list[Any], str], Any] | None = None
     bulk_ids: Callable[[], list[Any]] | None = None
     bulk_text: Callable[[int], str] = lambda n: f"Approve the {n} open item(s) of the current filter?"
     edit: Callable[[Any], None] | None = None
@@ -133,11 +141,14 @@ class ReviewQueue(QWidget):
         self._empty_text = f"No {noun} to review."
         self._reason_then: Callable[[str], None] | None = None
         self._reason_missing = "This decision needs a reason"
+        self._reason_optional = False
 
         # ------------------------------------------------------------ the list
         self.table = QTableView()
         self.table.setModel(model)
         setup_table(self.table)
+        # several rows at once (Shift/Ctrl+click, Shift+↓/↑, Ctrl+A): A and R then decide them all
+        self.table.setSelectionMode(QTableView.SelectionMode.ExtendedSelection)
         self.empty = EmptyState(self.table, self._empty_text)
         self.progress_label = label("", "queueProgress")
         self.progress_bar = QProgressBar()
@@ -166,12 +177,29 @@ class ReviewQueue(QWidget):
         self.bulk_button.setToolTip("Approve every open item of the current filter (asks first)")
         self.prev_button = self._button(f"◀ Prev ({previous_keys[0]})", "", self.previous)
         self.next_button = self._button(f"Next ({next_keys[0]}) ▶", "", self.next)
+        self.history_button = self._button(self.tr("History (H)"), "", self.show_history)
+        self.history_button.setToolTip(
+            self.tr("This session's decisions, newest first: pick one to undo it (not only the last)")
+        )
+        # H: the session's decisions in a list under the queue; Enter undoes the chosen one, Esc closes
+        self.history_frame = QFrame()
+        self.history_frame.setObjectName("decisionHistory")
+        hl = QVBoxLayout(self.history_frame)
+        hl.setContentsMargins(0, 4, 0, 0)
+        hl.addWidget(label(self.tr("Decisions of this session — Enter undoes the chosen one, Esc closes"), "hintText"))
+        self.history_list = QListWidget()
+        self.history_list.setObjectName("decisionHistoryList")
+        self.history_list.setMaximumHeight(140)
+        self.history_list.itemActivated.connect(self._history_chosen)
+        hl.addWidget(self.history_list)
+        self.history_frame.hide()
+        lay.addWidget(self.history_frame)
         self.help_button = self._button("?", "", self.toggle_cheatsheet)
         self.help_button.setToolTip("Keyboard shortcuts (?; F1 lists every shortcut of the app)")
         self.help_button.setFixedWidth(32)
         self.action_bar = QWidget()
         self._actions_layout = ab = FlowLayout(self.action_bar)  # wraps in a narrow window
-        for b in (self.approve_button, self.reject_button, self.edit_button, self.undo_button):
+        for b in (self.approve_button, self.reject_button, self.edit_button, self.undo_button, self.history_button):
             ab.addWidget(b)
         self._extra_at = ab.count()
         for b in (self.bulk_button, self.prev_button, self.next_button, self.help_button):
@@ -182,6 +210,7 @@ class ReviewQueue(QWidget):
         self.reject_button.setHidden(actions.reject is None)
         self.edit_button.setHidden(actions.edit is None)
         self.undo_button.setHidden(actions.undo is None)
+        self.history_button.setHidden(actions.undo is None)
         self.bulk_button.setHidden(actions.bulk_approve is None)
 
         self.reject_bar = QFrame()
@@ -227,6 +256,12 @@ class ReviewQueue(QWidget):
         )
         self.add_shortcut(("E",), f"Edit the selected {noun}", self.edit, enabled=actions.edit is not None)
         self.add_shortcut(tuple(undo_keys), undo_text, self.undo, enabled=actions.undo is not None and bool(undo_keys))
+        self.add_shortcut(
+            ("H",),
+            self.tr("History: this session's decisions; pick one to undo it"),
+            self.show_history,
+            enabled=actions.undo is not None,
+        )
         self.add_shortcut(tuple(next_keys), f"Next {noun} (also ↓)", self.next)
         self.add_shortcut(tuple(previous_keys), f"Previous {noun} (also ↑)", self.previous)
         self.add_shortcut(
@@ -244,6 +279,7 @@ class ReviewQueue(QWidget):
         self.add_shortcut(("Esc",), "Cancel the reason or the editor, hide the cheat-sheet", self.escape)
 
         self.table.selectionModel().currentRowChanged.connect(self._on_current)
+        self.table.selectionModel().selectionChanged.connect(lambda *_a: self._update_actions())
         self.table.setProperty(KEEPS_OWN_SELECTION, True)  # `_before_reset` / `_after_reset` keep it
         model.modelAboutToBeReset.connect(self._before_reset)
         model.modelReset.connect(self._after_reset)
@@ -343,6 +379,16 @@ class ReviewQueue(QWidget):
                 return True
         return False
 
+    def selected_items(self) -> list[Any]:
+        """The items of the selected rows, in the list's order (the current one alone, usually)."""
+        rows = sorted({i.row() for i in self.table.selectionModel().selectedRows()})
+        return [it for it in (self.item(r) for r in rows) if it is not None]
+
+    def multi(self) -> list[Any]:
+        """The selected items when more than one row is selected (A and R decide them all), else []."""
+        items = self.selected_items()
+        return items if len(items) > 1 else []
+
     def keep(self, item_id: Hashable | None) -> None:
         """Select `item_id` after the next reload (an undone item coming back)."""
         self._keep_id = item_id
@@ -422,8 +468,18 @@ class ReviewQueue(QWidget):
     def _update_actions(self) -> None:
         cur = self.current()
         open_ = cur is not None and self.ops.is_open(cur) and not self.busy
+        many = self.multi()
+        if many:  # a multi-selection: the decisions apply to its open items
+            n = sum(1 for it in many if self.ops.is_open(it))
+            self.approve_button.setText(self.tr("Approve {0} (A)").format(n))
+            self.reject_button.setText(self.tr("Reject {0} (R)").format(n))
+            open_ = n > 0 and not self.busy
+        else:
+            self.approve_button.setText(self.tr("Approve (A)"))
+            self.reject_button.setText(self.tr("Reject (R)"))
         self.gate.enable(self.approve_button, open_ and self.ops.approve is not None)
         self.gate.enable(self.reject_button, open_ and self.ops.reject is not None)
+        self.history_button.setEnabled(not self.busy and bool(self.history))
         self.gate.enable(self.edit_button, cur is not None and not self.busy)
         self.undo_button.setEnabled(not self.busy and (bool(self.history) or (cur is not None and not open_)))
         self.bulk_button.setEnabled(not self.busy and self.model.rowCount() > 0)
@@ -467,6 +523,8 @@ class ReviewQueue(QWidget):
     def escape(self) -> None:
         if self.reject_bar.isVisible():
             self.cancel_reject()
+        elif self.history_frame.isVisible():
+            self.hide_history()
         elif self.on_escape is not None and self.on_escape():
             pass
         elif self.cheatsheet.isVisible():
@@ -486,8 +544,42 @@ class ReviewQueue(QWidget):
             return None
         return cur
 
+    def _open_selection(self) -> list[Any] | None:
+        """The open items of a multi-selection (None: no multi-selection; [] with a message: none is open)."""
+        many = self.multi()
+        if not many:
+            return None
+        if self.busy or self.reject_bar.isVisible():
+            return []
+        open_items = [it for it in many if self.ops.is_open(it)]
+        if not open_items:
+            self.message.show_ok(self.tr("None of the {0} selected is waiting for a decision.").format(len(many)))
+            return []
+        for it in open_items:  # one of them held by a job (its benchmark): say why, decide none
+            reason = tracker().hold_reason((self.ops.hold_kind, self.ops.item_id(it))) if self.ops.hold_kind else ""
+            if reason:
+                self.gate.show_reason(reason)
+                return []
+        return open_items
+
+    def _many(self, items: list[Any], one: Callable[..., Any] | None, many: Callable[..., Any] | None) -> Any:
+        if many is not None:
+            return many
+        assert one is not None
+
+        def each(chosen: list[Any], *args: Any) -> list[Any]:
+            return [one(it, *args) for it in chosen]
+
+        return each
+
     @Slot()
     def approve(self) -> None:
+        selection = self._open_selection()
+        if selection is not None:
+            if selection and self.ops.approve is not None:
+                ids = tuple(self.ops.item_id(it) for it in selection)
+                self.decide(BULK, ids, self._many(selection, self.ops.approve, self.ops.approve_many), selection)
+            return
         cur = self._open_current()
         if cur is None or self.ops.approve is None:
             return
@@ -495,6 +587,20 @@ class ReviewQueue(QWidget):
 
     @Slot()
     def start_reject(self) -> None:
+        selection = self._open_selection()
+        if selection is not None:
+            if selection and self.ops.reject is not None:
+                ids = tuple(self.ops.item_id(it) for it in selection)
+                fn = self._many(selection, self.ops.reject, self.ops.reject_many)
+                self.ask_reason(
+                    self.tr(
+                        "Why are the {0} selected rejected? One reason for all (Enter to reject, Esc to cancel)"
+                    ).format(len(ids)),
+                    self.tr("Reject {0}").format(len(ids)),
+                    lambda why: self.decide(BULK_REJECT, ids, fn, selection, why),
+                    missing=self.tr("A rejection needs a reason"),
+                )
+            return
         cur = self._open_current()
         if cur is None or self.ops.reject is None:
             return
@@ -511,24 +617,35 @@ class ReviewQueue(QWidget):
         )
 
     def ask_reason(
-        self, prompt: str, button: str, then: Callable[[str], None], *, missing: str = "This decision needs a reason"
+        self,
+        prompt: str,
+        button: str,
+        then: Callable[[str], None],
+        *,
+        missing: str = "This decision needs a reason",
+        text: str = "",
+        allow_empty: bool = False,
     ) -> None:
-        """Open the reason bar (it takes the keyboard); Enter calls `then(reason)` once a reason is typed.
-        A panel uses it for its own decisions (keep A, merge…)."""
+        """Open the reason bar (it takes the keyboard); Enter calls `then(reason)` once a reason is typed
+        (or at once with `allow_empty`). A panel uses it for its own decisions (keep A, merge…), the
+        notes for a comment or an assignee (`text`: what the field starts with, selected)."""
         if self.busy:
             return
         self._reason_then = then
         self._reason_missing = missing
+        self._reason_optional = allow_empty
         self.reason_edit.setPlaceholderText(prompt)
+        self.reason_edit.setToolTip(prompt)
         self.confirm_reject_button.setText(button)
         self.reject_bar.show()
-        self.reason_edit.clear()
+        self.reason_edit.setText(text)
+        self.reason_edit.selectAll()
         self.reason_edit.setFocus(Qt.FocusReason.ShortcutFocusReason)
 
     @Slot()
     def confirm_reject(self) -> None:
         why = self.reason_edit.text().strip()
-        if not why:
+        if not why and not self._reason_optional:
             self.message.show_error(f"{self._reason_missing}: type it, then Enter.")
             self.reason_edit.setFocus()
             return
@@ -586,6 +703,60 @@ class ReviewQueue(QWidget):
         else:
             self.message.show_ok("Nothing to undo.")
             return
+        self._keep_id = decision.ids[0] if decision.ids else None
+        self.decide(UNDO, decision.ids, self.ops.undo, decision, undoing=decision)
+
+    @Slot()
+    def show_history(self) -> None:
+        """H: this session's decisions, newest first; picking one undoes it (any of them, not only
+        the last: each names its items, so an older decision is undone on its own items)."""
+        if self.ops.undo is None or self.busy:
+            return
+        if not self.history:
+            self.message.show_ok(self.tr("No decision yet in this session: nothing to undo."))
+            return
+        if self.history_frame.isVisible():
+            self.hide_history()
+            return
+        self._fill_history()
+        self.history_frame.show()
+        self.history_list.setCurrentRow(0)
+        self.history_list.setFocus(Qt.FocusReason.ShortcutFocusReason)
+
+    def _fill_history(self) -> None:
+        self.history_list.clear()
+        for decision in reversed(self.history):
+            entry = QListWidgetItem(self.decision_text(decision))
+            entry.setData(Qt.ItemDataRole.UserRole, decision)
+            self.history_list.addItem(entry)
+
+    def hide_history(self) -> None:
+        if self.history_frame.isVisible():
+            self.history_frame.hide()
+            self.table.setFocus()
+
+    @Slot(QListWidgetItem)
+    def _history_chosen(self, entry: QListWidgetItem) -> None:
+        decision = entry.data(Qt.ItemDataRole.UserRole)
+        self.hide_history()
+        if isinstance(decision, Decision):
+            self.undo_decision(decision)
+
+    def decision_text(self, decision: Decision) -> str:
+        what = {
+            APPROVE: self.tr("Approved"),
+            REJECT: self.tr("Rejected"),
+            BULK: self.tr("Approved"),
+            BULK_REJECT: self.tr("Rejected"),
+        }.get(decision.kind, decision.kind.replace("_", " ").capitalize())
+        ids = ", ".join(f"#{i}" for i in decision.ids[:6]) + (" …" if len(decision.ids) > 6 else "")
+        return self.tr("Undo: {0} {1} {2}").format(what, self.noun, ids)
+
+    def undo_decision(self, decision: Decision) -> None:
+        """Undo one decision of the session's history (whichever; it leaves the history)."""
+        if self.busy or self.ops.undo is None or decision not in self.history:
+            return
+        self.history.remove(decision)
         self._keep_id = decision.ids[0] if decision.ids else None
         self.decide(UNDO, decision.ids, self.ops.undo, decision, undoing=decision)
 

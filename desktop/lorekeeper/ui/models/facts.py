@@ -47,8 +47,11 @@ class FactQuery:
     document: str | None = None
     band: tuple[float, float] = (0.0, 1.0)
     scope: str | None = None  # None: any; UNIVERSAL; SCOPED; else one glob
+    only: frozenset[str] | None = None  # the "mine" view: the ids assigned to the operator
 
     def keeps(self, f: FactInfo) -> bool:
+        if self.only is not None and f.id not in self.only:
+            return False
         lo, hi = self.band
         if not lo <= f.confidence <= hi:
             return False

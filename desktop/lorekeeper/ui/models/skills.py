@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from PySide6.QtCore import Qt
+from PySide6.QtCore import QCoreApplication, Qt
 
-from lorekeeper.skills.library import SkillInfo, SkillVersionInfo
+from lorekeeper.skills.library import SkillInfo, SkillVersionInfo, restored_versions
 from lorekeeper.ui.models.base import RowsModel
 from lorekeeper.ui.theme import color, icon
 
@@ -61,16 +61,41 @@ class VersionTableModel(RowsModel[SkillVersionInfo]):
     COL_VERSION, COL_DATE, COL_AUTHOR, COL_MESSAGE = range(4)
     HEADERS = ("Version", "Saved", "Author", "Message")
 
+    def __init__(self, parent: Any = None) -> None:
+        super().__init__(parent)
+        self.restores: dict[int, int] = {}  # version -> the earlier version it brings back whole
+
+    def set_rows(self, rows: list[SkillVersionInfo]) -> None:
+        rows = list(rows)
+        self.restores = restored_versions(rows)
+        super().set_rows(rows)
+
+    def note(self, version: int) -> str:
+        """ "restores v3 · no net change since v3" for a version with an earlier one's whole content."""
+        old = self.restores.get(version)
+        if old is None:
+            return ""
+        return QCoreApplication.translate("VersionTableModel", "restores v{0} · no net change since v{0}").format(old)
+
     def cell(self, item: SkillVersionInfo, column: int, role: int) -> Any:
         if role == Qt.ItemDataRole.DisplayRole:
             if column == self.COL_VERSION:
-                return f"v{item.version}" + ("  (current)" if item.current else "")
+                restored = self.restores.get(item.version)
+                return (
+                    f"v{item.version}"
+                    + (f" \u21ba v{restored}" if restored is not None else "")
+                    + ("  (current)" if item.current else "")
+                )
             if column == self.COL_DATE:
                 return item.created_at.strftime("%Y-%m-%d %H:%M")
             if column == self.COL_AUTHOR:
                 return item.author
             if column == self.COL_MESSAGE:
-                return item.message
+                note = self.note(item.version)
+                return f"[{note}] {item.message}" if note else item.message
+        if role == Qt.ItemDataRole.ToolTipRole and column in (self.COL_VERSION, self.COL_MESSAGE):
+            note = self.note(item.version)
+            return f"v{item.version} {note}" if note else None
         if role == Qt.ItemDataRole.FontRole and item.current and column == self.COL_VERSION:
             from PySide6.QtGui import QFont
 

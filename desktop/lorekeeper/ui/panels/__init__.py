@@ -30,6 +30,8 @@ def lazy(module: str, cls: str) -> Callable[[AppContext], Panel]:
 
 # the sidebar's order (DESIGN.md "Desktop app"): the daily loop, then the knowledge, then the records
 PANELS: list[PanelSpec] = [
+    # the first-run view (issue 30 d1): what waits, one key to each; the window opens on it
+    PanelSpec("start", "Start", "info", lazy("lorekeeper.ui.panels.start", "StartPanel")),
     PanelSpec("skills", "Skills", "skills", lazy("lorekeeper.ui.panels.skills", "SkillsPanel")),
     PanelSpec("evals", "Evals", "evals", lazy("lorekeeper.ui.panels.evals", "EvalsPanel")),
     PanelSpec("router", "Router", "router", lazy("lorekeeper.ui.panels.router", "RouterPanel")),

@@ -355,6 +355,9 @@ class AuditPanel(Panel):
         self.ack_button = QPushButton("Acknowledge break")
         self.ack_button.setToolTip("Write a signed break_acknowledged event naming these breaks")
         self.ack_button.clicked.connect(self.acknowledge)
+        self.ack_reason.returnPressed.connect(  # a one-field form: Enter acknowledges
+            lambda: self.acknowledge() if self.ack_button.isEnabled() else None
+        )
         self.chain: ChainState | None = None
         ack_row = QHBoxLayout()
         ack_row.setContentsMargins(0, 0, 0, 0)

@@ -33,7 +33,9 @@ from lorekeeper.facts.model import ConflictInfo, FactInfo
 from lorekeeper.ui.models.base import RowsModel
 from lorekeeper.ui.models.facts import band_of
 from lorekeeper.ui.panels.base import AppContext, FactQueuePanel
+from lorekeeper.ui.review_notes import QueueNotes
 from lorekeeper.ui.review_queue import QueueActions, ReviewQueue
+from lorekeeper.ui.saved_views import SavedViews, saved_view_note
 from lorekeeper.ui.theme import color
 from lorekeeper.ui.widgets import label
 from lorekeeper.ui.workers import run_task
@@ -153,9 +155,12 @@ class ConflictsPanel(FactQueuePanel):
         queue.add_shortcut(("X",), "Reject them all; type the reason, Enter", self.reject_all)
         queue.add_shortcut(("F5",), "Refresh", self.refresh)
         queue.on_escape = self._escape
+        self._rows: list[ConflictRow] = []
+        self.notes = QueueNotes(queue, "conflict", lambda: self.ws, self._mine_changed, self)
         queue.current_changed.connect(self._show_conflict)
         queue.decided.connect(self._decided)
         queue.busy_changed.connect(lambda _b: self._update_buttons())
+        queue.table.selectionModel().selectionChanged.connect(lambda *_a: self._update_buttons())
         self.table, self.message = queue.table, queue.message
         hh = self.table.horizontalHeader()
         hh.setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
@@ -186,6 +191,7 @@ class ConflictsPanel(FactQueuePanel):
         dl.addWidget(self.header)
         dl.addWidget(self.resolution)
         dl.addWidget(self.sides_box)
+        dl.addWidget(self.notes.history_label)  # the conflict's assignment and comments
         dl.addStretch(1)
         scroll = QScrollArea()
         scroll.setWidgetResizable(True)
@@ -216,6 +222,10 @@ class ConflictsPanel(FactQueuePanel):
         top.addWidget(QLabel("Show:"))
         top.addWidget(self.status_combo)
         top.addWidget(self.counts_label, 1)
+        top.addWidget(self.notes.mine_box)
+        self.views = SavedViews("conflicts", [self.status_combo], [self.notes.mine_box], host=self)
+        self.views.applied.connect(lambda _n: saved_view_note(self.views, queue.message))
+        top.addWidget(self.views)
         layout.addLayout(top)
         layout.addWidget(queue.action_bar)
         layout.addWidget(self.merge_bar)
@@ -254,7 +264,12 @@ class ConflictsPanel(FactQueuePanel):
     def _show(self, rows: list[ConflictRow]) -> None:
         n_open = sum(1 for r in rows if r.info.status == "open")
         self.counts_label.setText(f"{len(rows)} shown · {n_open} open")
-        self.model.set_rows(rows)
+        self._rows = rows
+        self.model.set_rows([r for r in rows if self.notes.keeps(r)])
+
+    def _mine_changed(self, _ids: set[str] | None) -> None:
+        self.queue.reset_progress()
+        self._show(self._rows)
 
     def current(self) -> ConflictRow | None:
         cur: ConflictRow | None = self.queue.current()
@@ -295,6 +310,9 @@ class ConflictsPanel(FactQueuePanel):
     def _update_buttons(self) -> None:
         row = self.current()
         open_ = row is not None and row.info.status == "open" and not self.queue.busy
+        many = self.queue.multi()
+        if many:
+            open_ = any(r.info.status == "open" for r in many) and not self.queue.busy
         for i, b in enumerate(self.keep_buttons):
             b.setEnabled(open_ and row is not None and i < len(row.facts))
         self.merge_button.setEnabled(open_)
@@ -312,7 +330,37 @@ class ConflictsPanel(FactQueuePanel):
         cid = row.id
         self.queue.decide(kind, (cid,), lambda: facts.resolve(cid, why=why, **how))
 
+    def _selection(self) -> list[ConflictRow] | None:
+        """The open conflicts of a multi-selection (None without one; [] when none can be decided)."""
+        many = self.queue.multi()
+        if not many:
+            return None
+        if self.queue.busy or self.queue.reject_bar.isVisible() or self.merge_bar.isVisible():
+            return []
+        rows = [r for r in many if r.info.status == "open"]
+        if not rows:
+            self.message.show_ok(self.tr("None of the {0} selected conflicts is open.").format(len(many)))
+        return rows
+
+    def _resolve_many(self, rows: list[ConflictRow], kind: str, why: str, how: Any) -> None:
+        facts = self.ws.facts
+        ids = tuple(r.id for r in rows)
+        self.queue.decide(kind, ids, lambda: [facts.resolve(r.id, why=why, **how(r)) for r in rows])
+
     def keep(self, n: int) -> None:
+        rows = self._selection()
+        if rows is not None:  # several selected: keep the n-th fact of each (the others rejected)
+            rows = [r for r in rows if n < len(r.facts)]
+            if rows:
+                self.queue.ask_reason(
+                    self.tr(
+                        "Why keep fact {0} in each of the {1} selected conflicts? One reason for all, Enter"
+                    ).format(LETTERS[n], len(rows)),
+                    self.tr("Keep {0} in {1}").format(LETTERS[n], len(rows)),
+                    lambda why: self._resolve_many(rows, "keep", why, lambda r: {"keep": r.facts[n].id}),
+                    missing=self.tr("Keeping a fact needs a reason"),
+                )
+            return
         row = self._open_row()
         if row is None or self.merge_bar.isVisible() or n >= len(row.facts):
             return
@@ -325,6 +373,18 @@ class ConflictsPanel(FactQueuePanel):
         )
 
     def reject_all(self) -> None:
+        rows = self._selection()
+        if rows is not None:  # several selected: reject every fact of each, one reason
+            if rows:
+                self.queue.ask_reason(
+                    self.tr("Why reject every fact of the {0} selected conflicts? One reason for all, Enter").format(
+                        len(rows)
+                    ),
+                    self.tr("Reject all in {0}").format(len(rows)),
+                    lambda why: self._resolve_many(rows, "reject_all", why, lambda _r: {"reject_all": True}),
+                    missing=self.tr("Rejecting them all needs a reason"),
+                )
+            return
         row = self._open_row()
         if row is None or self.merge_bar.isVisible():
             return
@@ -368,6 +428,14 @@ class ConflictsPanel(FactQueuePanel):
         return False
 
     def _decided(self, kind: str, result: Any) -> None:
+        if isinstance(result, list):  # a multi-selection, one reason for all
+            what = {"keep": self.tr("one fact kept in each"), "reject_all": self.tr("every fact rejected")}.get(
+                kind, kind
+            )
+            text = self.tr("{0} conflicts resolved: {1} (signed in the audit log).").format(len(result), what)
+            self.message.show_ok(text)
+            self.ctx.status(text)
+            return
         c = getattr(result, "conflict", None)
         what = {"keep": "Kept one fact", "merge": "Merged", "reject_all": "Rejected all"}.get(kind, kind)
         text = f"Conflict #{c.id if c else '?'} resolved: {what}"

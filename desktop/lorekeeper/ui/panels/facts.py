@@ -16,7 +16,7 @@ and says clearly why it cannot run when no model is configured.
 from __future__ import annotations
 
 import html
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from PySide6.QtCore import Qt, Slot
@@ -44,7 +44,9 @@ from lorekeeper.facts.model import QUESTIONS, TYPES, WEIGHTS, FactInfo, quote_sp
 from lorekeeper.ui.models.facts import BANDS, SCOPED, UNIVERSAL, FactQuery, FactsModel, band_of
 from lorekeeper.ui.models.paged import setup_sorting
 from lorekeeper.ui.panels.base import AppContext, FactQueuePanel
-from lorekeeper.ui.review_queue import BULK, UNDO, Decision, QueueActions, ReviewQueue
+from lorekeeper.ui.review_notes import QueueNotes
+from lorekeeper.ui.review_queue import BULK, BULK_REJECT, UNDO, Decision, QueueActions, ReviewQueue
+from lorekeeper.ui.saved_views import SavedViews, saved_view_note
 from lorekeeper.ui.theme import color
 from lorekeeper.ui.widgets import Debouncer, FlowLayout, label, mono_font
 from lorekeeper.ui.workers import run_task
@@ -375,6 +377,10 @@ class FactsPanel(FactQueuePanel):
                 reject=lambda f, why: facts.reject(f.id, why=why),
                 undo=self._undo_decision,
                 bulk_approve=lambda ids: facts.approve_many(ids, why="bulk approval by filter in the review queue"),
+                approve_many=lambda items: facts.approve_many(
+                    [f.id for f in items], why="bulk approval of a selection in the review queue"
+                ),
+                reject_many=lambda items, why: facts.reject_many([f.id for f in items], why=why),
                 bulk_ids=self._bulk_ids,
                 bulk_text=self._bulk_text,
                 edit=self.start_edit,
@@ -392,6 +398,11 @@ class FactsPanel(FactQueuePanel):
         queue.add_shortcut(("Ctrl+N",), "Add a fact by hand (its document and a verbatim quote)", self.start_add)
         queue.add_shortcut(("F5",), "Refresh", self.refresh)
         queue.on_escape = self._escape
+        self.notes = QueueNotes(queue, "fact", lambda: self.ws, lambda _ids: self._filter_changed(), self)
+        top.addWidget(self.notes.mine_box)
+        self.views = SavedViews("facts", self.filters, [self.notes.mine_box], host=self)
+        self.views.applied.connect(lambda _n: saved_view_note(self.views, queue.message))
+        top.addWidget(self.views)
         queue.current_changed.connect(self._show_fact)
         queue.decided.connect(self._decided)
         self.quote_button = QPushButton("Quote (O)")
@@ -417,7 +428,13 @@ class FactsPanel(FactQueuePanel):
         card_scroll = QScrollArea()
         card_scroll.setWidgetResizable(True)
         card_scroll.setFrameShape(QFrame.Shape.NoFrame)
-        card_scroll.setWidget(self.card)
+        card_box = QWidget()
+        cb = QVBoxLayout(card_box)
+        cb.setContentsMargins(0, 0, 0, 0)
+        cb.addWidget(self.card)
+        cb.addWidget(self.notes.history_label)  # the fact's assignment and comments
+        cb.addStretch(1)
+        card_scroll.setWidget(card_box)
         card_scroll.setFocusPolicy(Qt.FocusPolicy.NoFocus)
         self.editor = FactEditor()
         self.editor.save_button.clicked.connect(self.save_edit)
@@ -501,6 +518,7 @@ class FactsPanel(FactQueuePanel):
             document=self.document_combo.currentData() or None,
             band=tuple(self.band_combo.currentData()),
             scope=self.scope_combo.currentData() or None,
+            only=frozenset(self.notes.mine_ids) if self.notes.mine_ids is not None else None,
         )
 
     @Slot()
@@ -641,14 +659,22 @@ class FactsPanel(FactQueuePanel):
 
     def _undo_decision(self, decision: Decision) -> Any:
         out = None
+        facts: list[Any] = []
         for fid in decision.ids:
             out = self.ws.facts.reopen(str(fid), why="undo in the review queue")
+            facts.extend(getattr(out, "facts", []) or [])
+        if out is not None and len(decision.ids) > 1:
+            out = replace(out, facts=facts)  # the message counts every fact put back
         return out
 
     def _decided(self, kind: str, result: Any) -> None:
         facts = list(getattr(result, "facts", []) or [])
         if kind == BULK:
             text = f"Approved {len(facts)} fact{'s' if len(facts) != 1 else ''}: Ctrl+Z puts them back in the queue"
+        elif kind == BULK_REJECT:
+            text = self.tr("Rejected {0} facts: Ctrl+Z puts them back in the queue").format(len(facts))
+        elif kind == UNDO and len(facts) > 1:
+            text = self.tr("Back in the queue: {0} facts").format(len(facts))
         elif not facts:
             text = "Done."
         else:

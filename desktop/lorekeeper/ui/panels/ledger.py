@@ -258,6 +258,9 @@ class LedgerPanel(Panel):
         self.pack_button.clicked.connect(self.start_pack)
         self.cancel_button.clicked.connect(self.cancel)
         self.task_edit.returnPressed.connect(self.start_pack)
+        self.folder_edit.returnPressed.connect(self.start_pack)  # Enter in either field packs
+        self.folder_edit.textChanged.connect(lambda _t: self._update_pack_button())
+        self._update_pack_button()
         self._show(None)
 
     # -- actions ------------------------------------------------------------------------------
@@ -297,6 +300,7 @@ class LedgerPanel(Panel):
         cancel_key((self, "original"))  # a file read for the previous pack must not land in the new one
         budget = self.budget_spin.value() or None
         self.pack_button.setEnabled(False)
+        self.pack_button.setToolTip(self.tr("A pack is running: wait for it or Cancel it"))
         self.cancel_button.setEnabled(True)
         set_progress(self.progress, 0, 0, "starting…")
         # Packing is long pure-Python work that would hold the interpreter lock and stall the GUI:
@@ -343,8 +347,19 @@ class LedgerPanel(Panel):
 
     def _on_finished(self) -> None:
         self.worker = None
-        self.pack_button.setEnabled(True)
+        self._update_pack_button()
         self.cancel_button.setEnabled(False)
+
+    def _update_pack_button(self) -> None:
+        """Pack can do nothing without a folder, or while a pack runs: disabled, saying why."""
+        if self.worker is not None:
+            why = self.tr("A pack is running: wait for it or Cancel it")
+        elif not self.folder_edit.text().strip():
+            why = self.tr("Choose a folder to pack first (type it, or Browse…)")
+        else:
+            why = ""
+        self.pack_button.setEnabled(not why)
+        self.pack_button.setToolTip(why or self.tr("Pack the folder for the task (Enter in the folder or task field)"))
 
     # -- display ------------------------------------------------------------------------------
 

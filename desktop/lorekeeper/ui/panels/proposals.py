@@ -25,6 +25,7 @@ from PySide6.QtWidgets import (
     QHBoxLayout,
     QHeaderView,
     QLabel,
+    QLineEdit,
     QPlainTextEdit,
     QPushButton,
     QScrollArea,
@@ -40,10 +41,12 @@ from lorekeeper.quality.metrics import format_rate
 from lorekeeper.ui.diffview import DiffView, aligned_diff  # noqa: F401 - aligned_diff re-exported
 from lorekeeper.ui.models.base import RowsModel
 from lorekeeper.ui.panels.base import AppContext, Panel
-from lorekeeper.ui.review_queue import APPROVE, UNDO, Decision, QueueActions, ReviewQueue
+from lorekeeper.ui.review_notes import QueueNotes
+from lorekeeper.ui.review_queue import APPROVE, BULK, BULK_REJECT, UNDO, Decision, QueueActions, ReviewQueue
+from lorekeeper.ui.saved_views import SavedViews, saved_view_note
 from lorekeeper.ui.theme import color, icon
 from lorekeeper.ui.turns import in_turns
-from lorekeeper.ui.widgets import label
+from lorekeeper.ui.widgets import FlowLayout, label
 from lorekeeper.ui.workers import HoldGate, is_synchronous, run_task
 from lorekeeper.workspace_jobs import in_workspace
 
@@ -210,10 +213,11 @@ class ProposalsPanel(Panel):
         self.sage_button.setToolTip("Ask the model for better versions of up to 5 skills; each is benchmarked")
         self.bench_button = QPushButton("Run benchmark (B)")
         self.counts_label = label("", "hintText")
-        top = QHBoxLayout()
+        top_bar = QWidget()
+        top = FlowLayout(top_bar)  # wraps in a narrow window (the saved views and "mine" take room)
         top.addWidget(QLabel("Show:"))
         top.addWidget(self.status_combo)
-        top.addWidget(self.counts_label, 1)
+        top.addWidget(self.counts_label)
         top.addWidget(self.nightly_button)
         top.addWidget(self.sage_button)
         self.run_label = label("", "hintText", wrap=True)
@@ -243,6 +247,15 @@ class ProposalsPanel(Panel):
         queue.add_action_button(self.bench_button)
         queue.edit_button.setText("Edit && approve (E)")
         queue.edit_button.setToolTip("Edit the proposed SKILL.md, then approve your edit (signed with the decision)")
+        queue.on_escape = self._escape  # Esc in the diff's search closes it first
+        self._snap: QueueSnapshot | None = None
+        # proposal id -> (the version its undo wrote, the version that one restores, the undone one)
+        self.restored: dict[int, tuple[int, int, int]] = {}
+        self.notes = QueueNotes(queue, "proposal", lambda: self.ws, self._mine_changed, self)
+        top.insertWidget(top.indexOf(self.nightly_button), self.notes.mine_box)
+        self.views = SavedViews("proposals", [self.status_combo], [self.notes.mine_box], host=self)
+        self.views.applied.connect(lambda _n: saved_view_note(self.views, queue.message))
+        top.insertWidget(top.indexOf(self.nightly_button), self.views)
         queue.current_changed.connect(self._show_proposal)
         queue.decided.connect(self._decided)
         queue.busy_changed.connect(self._update_bench_button)
@@ -284,7 +297,13 @@ class ProposalsPanel(Panel):
         card_area.setObjectName("proposalCardArea")
         card_area.setWidgetResizable(True)
         card_area.setFrameShape(QFrame.Shape.NoFrame)
-        card_area.setWidget(self.card)
+        card_box = QWidget()
+        cb = QVBoxLayout(card_box)
+        cb.setContentsMargins(0, 0, 0, 0)
+        cb.addWidget(self.card)
+        cb.addWidget(self.notes.history_label)  # the proposal's assignment and comments
+        cb.addStretch(1)
+        card_area.setWidget(card_box)
         card_area.setMinimumHeight(48)
         lower = QWidget()
         dl = QVBoxLayout(lower)
@@ -327,7 +346,7 @@ class ProposalsPanel(Panel):
                 wrap=True,
             )
         )
-        layout.addLayout(top)
+        layout.addWidget(top_bar)
         layout.addWidget(self.run_label)
         layout.addWidget(self.run_reason)
         layout.addWidget(split, 1)
@@ -411,7 +430,14 @@ class ProposalsPanel(Panel):
                 + (f", {len(r.get('errors', []))} error(s)" if r.get("errors") else "")
                 + "."
             )
-        self.model.set_rows(snap.rows)  # the queue keeps the selection in place and shows the current one
+        self._snap = snap
+        # the queue keeps the selection in place and shows the current one; "mine": only those assigned to me
+        self.model.set_rows([r for r in snap.rows if self.notes.keeps(r)])
+
+    def _mine_changed(self, _ids: set[str] | None) -> None:
+        self.queue.reset_progress()
+        if self._snap is not None:
+            self._show(self._snap)
 
     def open_proposal(self, pid: int) -> None:
         """Select proposal #pid (from the Skills panel's "Open proposal"): in the current filter if it
@@ -451,9 +477,11 @@ class ProposalsPanel(Panel):
         if self.badge.styleSheet() != style:  # setting a style sheet re-polishes: only on a change
             self.badge.setStyleSheet(style)
         self.badge.show()
-        self.diff.set_titles(
-            f"Current (v{p.base_version})", "Proposed" + (f" (now v{p.applied_version})" if p.applied_version else "")
-        )
+        restored = self.restored.get(p.id) if p.status == "pending" else None
+        current = f"Current (v{p.base_version})"
+        if restored is not None and restored[0] == p.base_version:
+            current = self.tr("Current (v{0}, restores v{1})").format(restored[0], restored[1])
+        self.diff.set_titles(current, "Proposed" + (f" (now v{p.applied_version})" if p.applied_version else ""))
         # The card (rich-text layout) and the diff in event-loop turns of their own, each painted
         # before the next: no single turn holds the GUI thread long (a big diff is a job).
         in_turns(self, self._show_steps(p), lambda: self.current() is p)
@@ -513,17 +541,51 @@ class ProposalsPanel(Panel):
             self.queue.decide(APPROVE, (cur.id,), lambda p: proposals.approve(p.id, content=content), cur)
         self.table.setFocus()
 
-    def _undo_decision(self, decision: Decision) -> ProposalInfo:
-        info: ProposalInfo | None = None
+    def _undo_decision(self, decision: Decision) -> ProposalInfo | list[ProposalInfo]:
+        proposals = self.ws.improve.proposals
+        infos = []
         for pid in decision.ids:
-            info = self.ws.improve.proposals.undo(int(str(pid)))
-        assert info is not None  # a decision names at least one proposal
-        return info
+            before = proposals.get(int(str(pid)))
+            after = proposals.undo(int(str(pid)))
+            if before.status == "approved":  # the undo wrote v{after.base} with v{before.base}'s content
+                self.restored[after.id] = (after.base_version, before.base_version, before.applied_version or 0)
+            infos.append(after)
+        assert infos  # a decision names at least one proposal
+        return infos if len(infos) > 1 else infos[0]
 
-    def _decided(self, kind: str, info: ProposalInfo) -> None:
+    def _escape(self) -> bool:
+        if self.diff.find_bar.isVisible():
+            self.diff.close_find()
+            return True
+        return False
+
+    def search_box(self) -> QLineEdit:
+        """Ctrl+F: search inside the diff (Enter / Shift+Enter: next / previous match, Esc: back)."""
+        self.diff.open_find()
+        return self.diff.find_edit
+
+    def _decided(self, kind: str, info: ProposalInfo | list[ProposalInfo]) -> None:
+        if isinstance(info, list):  # a multi-selection decided, or its undo
+            n = len(info)
+            text = {
+                BULK: self.tr("Approved {0} proposals (Ctrl+Z or H undoes them)"),
+                BULK_REJECT: self.tr("Rejected {0} proposals (Ctrl+Z or H undoes them)"),
+            }.get(kind, self.tr("Undid {0} decisions: the proposals are pending again")).format(n)
+            self.message.show_ok(text)
+            self.ctx.status(text)
+            return
         what = {UNDO: "Undid"}.get(kind, "Approved" if info.status == "approved" else "Rejected")
         if kind == APPROVE and info.status == "approved" and info.decision_reason.startswith("accepted with edits"):
             what = "Approved with your edits"
+        if kind == UNDO and info.id in self.restored:
+            new, old, undone = self.restored[info.id]
+            text = self.tr(
+                "Undid #{0} ({1}): v{2} restores v{3}, no net change since v{3} (v{4} stays in the history); "
+                "pending again"
+            ).format(info.id, info.skill, new, old, undone)
+            self.message.show_ok(text)
+            self.ctx.status(text)
+            return
         self.message.show_ok(
             f"{what} #{info.id} ({info.skill})"
             + (

@@ -580,7 +580,7 @@ class VersionsTab(QWidget):
         if path is not None:
             self._show_file_diff(a, b, path)
             return
-        self.diff.set_titles(f"v{a.version}", f"v{b.version}")
+        self.diff.set_titles(self._title(a.version), self._title(b.version))
         if a.version == b.version:
             self._same_text = (
                 "Only one version: nothing to compare yet."
@@ -588,10 +588,19 @@ class VersionsTab(QWidget):
                 else "Same version on both sides."
             )
         else:
-            self._same_text = "No difference."
+            self._same_text = self.tr("No difference.")
+            lo, hi = sorted((a.version, b.version))
+            if self.model.restores.get(hi) is not None and self.model.restores[hi] <= lo:
+                # v3 against v5 that restores it: the versions between changed nothing in the end
+                self._same_text = self.tr("No net change: v{0} restores v{1}.").format(hi, self.model.restores[hi])
         self.diff.show_diff(version_text(a), version_text(b))  # a big one in a job: "computing diff…"
         if self.diff.pending:
             self._say("computing diff…")
+
+    def _title(self, version: int) -> str:
+        """ "v5 (restores v3)" in the diff's titles for a version that brings an earlier one back."""
+        restored = self.model.restores.get(version)
+        return f"v{version}" + (self.tr(" (restores v{0})").format(restored) if restored is not None else "")
 
     def _diff_ready(self, diff) -> None:
         self._say(diff.summary if diff.hunks else self._same_text)
