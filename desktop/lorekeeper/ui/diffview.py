@@ -644,7 +644,7 @@ class DiffView(QWidget):
             compute_diff,
             a,
             b,
-            name="Computing diff",
+            name=self.tr("Computing diff"),
             key=(id(self), "diff"),
             visible=False,
             on_result=lambda d: self._show(d, serial),
@@ -797,19 +797,23 @@ class DiffView(QWidget):
         cur = self.canvas.current_hunk
         self.prev_button.setEnabled(n > 0 and cur > 0)
         self.next_button.setEnabled(n > 0 and cur + 1 < n)
-        self.mode_button.setText("Unified" if self.mode == SPLIT else "Split")  # GitHub's names
+        self.mode_button.setText(self.tr("Unified") if self.mode == SPLIT else self.tr("Split"))  # GitHub's names
         self.window_button.setEnabled(self.diff is not None)
         if self.diff is not None and n > 1 and cur >= 0:
-            self.summary.setText(f"{self.diff.summary} \u00b7 change {cur + 1} of {n}")
+            self.summary.setText(
+                self.tr("{summary} · change {0} of {n}").format(cur + 1, summary=self.diff.summary, n=n)
+            )
         elif self.diff is not None:
             self.summary.setText(self.diff.summary)
 
     def _menu(self, pos: QPoint) -> None:
         menu = QMenu(self)
-        menu.addAction("Show all unchanged lines", self.expand_all)
-        menu.addAction("Split (side by side)" if self.mode == UNIFIED else "Unified", self.toggle_mode)
+        menu.addAction(self.tr("Show all unchanged lines"), self.expand_all)
+        menu.addAction(
+            self.tr("Split (side by side)") if self.mode == UNIFIED else self.tr("Unified"), self.toggle_mode
+        )
         menu.addSeparator()
         clip = QGuiApplication.clipboard()
-        menu.addAction("Copy the old text (left)", lambda: clip.setText(self.left_text()))
-        menu.addAction("Copy the new text (right)", lambda: clip.setText(self.right_text()))
+        menu.addAction(self.tr("Copy the old text (left)"), lambda: clip.setText(self.left_text()))
+        menu.addAction(self.tr("Copy the new text (right)"), lambda: clip.setText(self.right_text()))
         menu.exec(self.canvas.mapToGlobal(pos))

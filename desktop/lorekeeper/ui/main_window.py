@@ -81,7 +81,7 @@ class CheatSheet(QDialog):
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
-        self.setWindowTitle("Keyboard shortcuts")
+        self.setWindowTitle(self.tr("Keyboard shortcuts"))
         self.view = QTextBrowser()
         self.view.setOpenLinks(False)
         buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Close)
@@ -115,16 +115,22 @@ class ErrorDialog(QDialog):
 
     def __init__(self, job_name: str, exc: BaseException, details: str, log_path: str, parent: QWidget | None = None):
         super().__init__(parent)
-        self.setWindowTitle("Unexpected error")
+        self.setWindowTitle(self.tr("Unexpected error"))
         self.setMinimumWidth(520)
         self.details = details
         first = (str(exc) or type(exc).__name__).strip().splitlines()
         self.code_label = QLabel("ERR_INTERNAL")
         self.code_label.setObjectName("errorCode")
-        self.message_label = QLabel(f"{job_name} failed: {type(exc).__name__}: {first[0] if first else ''}")
+        self.message_label = QLabel(
+            self.tr("{job_name} failed: {name__}: {0}").format(
+                first[0] if first else "", job_name=job_name, name__=type(exc).__name__
+            )
+        )
         self.message_label.setWordWrap(True)
         self.message_label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
-        hint = QLabel(f"This is a bug or an environment failure. The details are in {log_path}.")
+        hint = QLabel(
+            self.tr("This is a bug or an environment failure. The details are in {log_path}.").format(log_path=log_path)
+        )
         hint.setObjectName("hintText")
         hint.setWordWrap(True)
         self.details_view = QPlainTextEdit(details)
@@ -132,9 +138,9 @@ class ErrorDialog(QDialog):
         self.details_view.setMaximumHeight(160)
         self.details_view.hide()
         buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Close)
-        self.copy_button = buttons.addButton("Copy details", QDialogButtonBox.ButtonRole.ActionRole)
+        self.copy_button = buttons.addButton(self.tr("Copy details"), QDialogButtonBox.ButtonRole.ActionRole)
         self.copy_button.clicked.connect(self.copy_details)
-        self.show_button = buttons.addButton("Show details", QDialogButtonBox.ButtonRole.ActionRole)
+        self.show_button = buttons.addButton(self.tr("Show details"), QDialogButtonBox.ButtonRole.ActionRole)
         self.show_button.clicked.connect(lambda: self.details_view.setVisible(not self.details_view.isVisible()))
         buttons.rejected.connect(self.reject)
         box = QVBoxLayout(self)
@@ -144,7 +150,7 @@ class ErrorDialog(QDialog):
     @Slot()
     def copy_details(self) -> None:
         QGuiApplication.clipboard().setText(self.details)
-        self.copy_button.setText("Copied")
+        self.copy_button.setText(self.tr("Copied"))
 
 
 # The window's first size: a share of the screen's available area, capped, never below the size
@@ -248,7 +254,7 @@ class MainWindow(QMainWindow):
         # the one place that feeds the bus: this process's change sets and other processes' (polled)
         self.feed = ChangeFeedBridge(ws, self.bus, self)
         self.ctx = AppContext(ws=ws, bus=self.bus, status=self.show_message)
-        self.setWindowTitle(f"Lorekeeper — {ws.name}")
+        self.setWindowTitle(self.tr("Lorekeeper — {name}").format(name=ws.name))
         self.setWindowIcon(icon("lorekeeper"))
         screen = QGuiApplication.primaryScreen()
         self.resize(initial_size(screen.availableGeometry().size() if screen is not None else None))
@@ -333,13 +339,16 @@ class MainWindow(QMainWindow):
     def _build_status_bar(self) -> None:
         bar = self.statusBar()
         bar.setSizeGripEnabled(False)
-        self.workspace_label = ElidedLabel(f"Workspace: {self.ws.name}")
+        self.workspace_label = ElidedLabel(self.tr("Workspace: {name}").format(name=self.ws.name))
         self.workspace_label.setToolTip(str(self.ws.root))
         self.path_label = ElidedLabel(str(self.ws.root))
         self.path_label.setObjectName("hintText")
         provider = str(self.ws.config.get("llm.provider", "none") or "none")
         model = str(self.ws.config.get("llm.model", "") or "")
-        self.model_label = QLabel(f"Model: {provider}" + (f" ({model})" if model and provider != "none" else ""))
+        self.model_label = QLabel(
+            self.tr("Model: {provider}").format(provider=provider)
+            + (f" ({model})" if model and provider != "none" else "")
+        )
         from lorekeeper.ui.panels.audit import KeyStateLabel  # provider + key version, red when failed closed
 
         self.keys_label = KeyStateLabel(lambda: self.ws.audit.status(follow=True), self.bus)
@@ -352,8 +361,8 @@ class MainWindow(QMainWindow):
         self.jobs_progress.hide()
         self.cancel_button = QToolButton()
         self.cancel_button.setObjectName("cancelJobs")
-        self.cancel_button.setText("Cancel")
-        self.cancel_button.setToolTip("Cancel the running jobs (the arrow: one of them)")
+        self.cancel_button.setText(self.tr("Cancel"))
+        self.cancel_button.setToolTip(self.tr("Cancel the running jobs (the arrow: one of them)"))
         self.cancel_button.setPopupMode(QToolButton.ToolButtonPopupMode.MenuButtonPopup)
         self.cancel_menu = QMenu(self.cancel_button)
         self.cancel_button.setMenu(self.cancel_menu)
@@ -378,22 +387,30 @@ class MainWindow(QMainWindow):
         jobs = tracker().jobs()
         self.cancel_menu.clear()
         for job in jobs:
-            self.cancel_menu.addAction(f"Cancel {job.name}", functools.partial(tracker().cancel, job.id))
+            self.cancel_menu.addAction(
+                self.tr("Cancel {name}").format(name=job.name), functools.partial(tracker().cancel, job.id)
+            )
         if not jobs:
-            self.jobs_label.setText("Idle")
+            self.jobs_label.setText(self.tr("Idle"))
             self.jobs_progress.hide()
             self.cancel_button.hide()
             return
         self.cancel_button.show()
         names = ", ".join(j.text or j.name for j in jobs[:2]) + ("…" if len(jobs) > 2 else "")
-        self.jobs_label.setText(f"{len(jobs)} job{'s' if len(jobs) > 1 else ''}: {names}")
+        self.jobs_label.setText(
+            self.tr("{n} job{0}: {names}").format("s" if len(jobs) > 1 else "", n=len(jobs), names=names)
+        )
         done, total = tracker().progress()
         set_progress(self.jobs_progress, done, total)  # total 0: not known yet
         self.jobs_progress.show()
 
     @Slot(str, object)
     def on_job_failed(self, name: str, exc: object) -> None:
-        self.show_message(f"{name} failed — {error_text(exc)}" if isinstance(exc, BaseException) else str(exc))
+        self.show_message(
+            self.tr("{name} failed — {0}").format(error_text(exc), name=name)
+            if isinstance(exc, BaseException)
+            else str(exc)
+        )
 
     @Slot(str, object)
     def on_unexpected_error(self, name: str, exc: object) -> None:
@@ -407,7 +424,9 @@ class MainWindow(QMainWindow):
             log_path = str(append_error(self.ws.root, f"ERR_INTERNAL in job {name!r}\n{details}"))
         except OSError as log_exc:  # the log is a help, never a second failure
             log_path = f"(not written: {log_exc})"
-        self.show_message(f"{name} failed — ERR_INTERNAL: {type(exc).__name__}")
+        self.show_message(
+            self.tr("{name} failed — ERR_INTERNAL: {name__}").format(name=name, name__=type(exc).__name__)
+        )
         if self.error_dialog is not None:
             self.error_dialog.close()
         self.error_dialog = ErrorDialog(name, exc, details, log_path, self)
@@ -472,7 +491,7 @@ class MainWindow(QMainWindow):
         panel = self.current_panel()
         if panel is not None:
             panel.refresh()
-            self.show_message("Refreshed")
+            self.show_message(self.tr("Refreshed"))
 
     def closeEvent(self, event) -> None:
         for panel in list(self.panels.values()):  # unsaved edits: Save (then close), Discard or Cancel

@@ -158,16 +158,18 @@ class ReviewQueue(QWidget):
         lay.addWidget(self.empty, 1)
 
         # ------------------------------------------------------------ the controls
-        self.approve_button = self._button("Approve (A)", "pass", self.approve)
-        self.reject_button = self._button("Reject (R)", "fail", self.start_reject)
-        self.edit_button = self._button("Edit (E)", "", self.edit)
-        self.undo_button = self._button(f"Undo ({undo_keys[0]})" if undo_keys else "Undo", "", self.undo)
-        self.bulk_button = self._button("Approve all (Shift+A)", "", self.bulk_approve)
-        self.bulk_button.setToolTip("Approve every open item of the current filter (asks first)")
-        self.prev_button = self._button(f"◀ Prev ({previous_keys[0]})", "", self.previous)
-        self.next_button = self._button(f"Next ({next_keys[0]}) ▶", "", self.next)
+        self.approve_button = self._button(self.tr("Approve (A)"), "pass", self.approve)
+        self.reject_button = self._button(self.tr("Reject (R)"), "fail", self.start_reject)
+        self.edit_button = self._button(self.tr("Edit (E)"), "", self.edit)
+        self.undo_button = self._button(
+            self.tr("Undo ({0})").format(undo_keys[0]) if undo_keys else self.tr("Undo"), "", self.undo
+        )
+        self.bulk_button = self._button(self.tr("Approve all (Shift+A)"), "", self.bulk_approve)
+        self.bulk_button.setToolTip(self.tr("Approve every open item of the current filter (asks first)"))
+        self.prev_button = self._button(self.tr("◀ Prev ({0})").format(previous_keys[0]), "", self.previous)
+        self.next_button = self._button(self.tr("Next ({0}) ▶").format(next_keys[0]), "", self.next)
         self.help_button = self._button("?", "", self.toggle_cheatsheet)
-        self.help_button.setToolTip("Keyboard shortcuts (?; F1 lists every shortcut of the app)")
+        self.help_button.setToolTip(self.tr("Keyboard shortcuts (?; F1 lists every shortcut of the app)"))
         self.help_button.setFixedWidth(32)
         self.action_bar = QWidget()
         self._actions_layout = ab = FlowLayout(self.action_bar)  # wraps in a narrow window
@@ -189,13 +191,13 @@ class ReviewQueue(QWidget):
         rb = QHBoxLayout(self.reject_bar)
         rb.setContentsMargins(0, 0, 0, 0)
         self.reason_edit = QLineEdit()
-        self.reason_edit.setPlaceholderText("Why is it rejected? (Enter to reject, Esc to cancel)")
+        self.reason_edit.setPlaceholderText(self.tr("Why is it rejected? (Enter to reject, Esc to cancel)"))
         self.reason_edit.returnPressed.connect(self.confirm_reject)
-        self.confirm_reject_button = QPushButton("Reject")
+        self.confirm_reject_button = QPushButton(self.tr("Reject"))
         self.confirm_reject_button.clicked.connect(self.confirm_reject)
-        self.cancel_reject_button = QPushButton("Cancel")
+        self.cancel_reject_button = QPushButton(self.tr("Cancel"))
         self.cancel_reject_button.clicked.connect(self.cancel_reject)
-        rb.addWidget(QLabel("Reason:"))
+        rb.addWidget(QLabel(self.tr("Reason:")))
         rb.addWidget(self.reason_edit, 1)
         rb.addWidget(self.confirm_reject_button)
         rb.addWidget(self.cancel_reject_button)
@@ -205,7 +207,7 @@ class ReviewQueue(QWidget):
         self.cheatsheet.setObjectName("cheatsheet")
         self.cheatsheet.setFrameShape(QFrame.Shape.StyledPanel)
         cs = QVBoxLayout(self.cheatsheet)
-        cs.addWidget(label("Keyboard shortcuts", "sectionTitle"))
+        cs.addWidget(label(self.tr("Keyboard shortcuts"), "sectionTitle"))
         self.cheatsheet_text = label("")
         self.cheatsheet_text.setTextFormat(Qt.TextFormat.RichText)
         cs.addWidget(self.cheatsheet_text)
@@ -290,12 +292,12 @@ class ReviewQueue(QWidget):
         rows.append((shown, text))
         self._sheet_rows = rows
         self.cheatsheet_text.setText(
-            "<table>"
+            self.tr("<table>")
             + "".join(
                 f"<tr><td style='padding-right:14px'><b>{html.escape(k)}</b></td><td>{html.escape(v)}</td></tr>"
                 for k, v in rows
             )
-            + "</table>"
+            + self.tr("</table>")
         )
 
     def add_action_button(self, button: QPushButton) -> None:
@@ -435,10 +437,18 @@ class ReviewQueue(QWidget):
     def _update_progress(self, *_args: object) -> None:
         remaining = self.total()
         whole = self.reviewed + remaining
-        self.progress_label.setText(f"{self.reviewed} of {whole} reviewed" if whole else "Nothing to review")
+        self.progress_label.setText(
+            self.tr("{reviewed} of {whole} reviewed").format(reviewed=self.reviewed, whole=whole)
+            if whole
+            else self.tr("Nothing to review")
+        )
         set_progress(self.progress_bar, self.reviewed, max(whole, 1))
         row = self.current_row()
-        self.position_label.setText(f"{self.noun} {row + 1} of {remaining}" if row >= 0 else "")
+        self.position_label.setText(
+            self.tr("{noun} {0} of {remaining}").format(row + 1, noun=self.noun, remaining=remaining)
+            if row >= 0
+            else ""
+        )
 
     # ------------------------------------------------------------------ navigation
     @Slot()
@@ -475,7 +485,7 @@ class ReviewQueue(QWidget):
             tracker().cancel_holders(self.current_hold())
             ctx = getattr(self.host, "ctx", None)
             if ctx is not None:
-                ctx.status(f"Cancelling the job on this {self.noun}…")
+                ctx.status(self.tr("Cancelling the job on this {noun}…").format(noun=self.noun))
 
     # ------------------------------------------------------------------ decisions
     def _open_current(self) -> Any:
@@ -529,7 +539,9 @@ class ReviewQueue(QWidget):
     def confirm_reject(self) -> None:
         why = self.reason_edit.text().strip()
         if not why:
-            self.message.show_error(f"{self._reason_missing}: type it, then Enter.")
+            self.message.show_error(
+                self.tr("{reason_missing}: type it, then Enter.").format(reason_missing=self._reason_missing)
+            )
             self.reason_edit.setFocus()
             return
         then, self._reason_then = self._reason_then, None
@@ -565,9 +577,9 @@ class ReviewQueue(QWidget):
             items = (self.item(r) for r in range(self.model.rowCount()))
             ids = [self.ops.item_id(it) for it in items if it is not None and self.ops.is_open(it)]
         if not ids:
-            self.message.show_ok(f"No open {self.noun} in this filter.")
+            self.message.show_ok(self.tr("No open {noun} in this filter.").format(noun=self.noun))
             return
-        if not widgets.confirm(self.host, "Approve all", self.ops.bulk_text(len(ids))):
+        if not widgets.confirm(self.host, self.tr("Approve all"), self.ops.bulk_text(len(ids))):
             return
         self.decide(BULK, tuple(ids), self.ops.bulk_approve, ids)
 
@@ -584,7 +596,7 @@ class ReviewQueue(QWidget):
         elif self.history:
             decision = self.history.pop()
         else:
-            self.message.show_ok("Nothing to undo.")
+            self.message.show_ok(self.tr("Nothing to undo."))
             return
         self._keep_id = decision.ids[0] if decision.ids else None
         self.decide(UNDO, decision.ids, self.ops.undo, decision, undoing=decision)

@@ -48,17 +48,19 @@ class AskPanel(Panel):
         super().__init__(ctx, parent)
         self.last_result: AskResult | None = None
 
-        title = label("Ask", "panelTitle")
+        title = label(self.tr("Ask"), "panelTitle")
         subtitle = label(
-            "Questions over the knowledge (BM25 over skills, learnings, documents and facts). The configured "
-            "model answers from the retrieved passages only and cites them; without one, the passages are ranked.",
+            self.tr(
+                "Questions over the knowledge (BM25 over skills, learnings, documents and facts). The configured "
+                "model answers from the retrieved passages only and cites them; without one, the passages are ranked."
+            ),
             "panelSubtitle",
             wrap=True,
         )
         self.question = QLineEdit()
-        self.question.setPlaceholderText("Ask a question, e.g. “how do we deploy Citadel?” — Enter asks")
+        self.question.setPlaceholderText(self.tr("Ask a question, e.g. “how do we deploy Citadel?” — Enter asks"))
         self.question.returnPressed.connect(self.ask_now)
-        self.ask_button = QPushButton("Ask")
+        self.ask_button = QPushButton(self.tr("Ask"))
         self.ask_button.setDefault(True)
         self.ask_button.clicked.connect(self.ask_now)
         row = QHBoxLayout()
@@ -67,10 +69,10 @@ class AskPanel(Panel):
 
         self.project = QComboBox()
         self.project.setMinimumWidth(200)
-        self.use_model = QCheckBox("Answer with the model")
+        self.use_model = QCheckBox(self.tr("Answer with the model"))
         self.use_model.setChecked(True)
         opts = QHBoxLayout()
-        opts.addWidget(QLabel("Project:"))
+        opts.addWidget(QLabel(self.tr("Project:")))
         opts.addWidget(self.project)
         opts.addSpacing(12)
         opts.addWidget(self.use_model)
@@ -85,12 +87,12 @@ class AskPanel(Panel):
         answer_box = QWidget()
         al = QVBoxLayout(answer_box)
         al.setContentsMargins(0, 0, 0, 0)
-        al.addWidget(label("Answer", "sectionTitle"))
+        al.addWidget(label(self.tr("Answer"), "sectionTitle"))
         al.addWidget(self.answer, 1)
         passages_box = QWidget()
         pl = QVBoxLayout(passages_box)
         pl.setContentsMargins(0, 0, 0, 0)
-        pl.addWidget(label("Passages", "sectionTitle"))
+        pl.addWidget(label(self.tr("Passages"), "sectionTitle"))
         pl.addWidget(self.passages, 1)
         split = QSplitter()
         split.addWidget(answer_box)
@@ -103,7 +105,7 @@ class AskPanel(Panel):
         layout.setContentsMargins(20, 16, 20, 12)
         layout.addWidget(title)
         layout.addWidget(subtitle)
-        layout.addWidget(label("Question", "sectionTitle"))
+        layout.addWidget(label(self.tr("Question"), "sectionTitle"))
         layout.addLayout(row)
         layout.addLayout(opts)
         layout.addWidget(self.message)
@@ -117,7 +119,7 @@ class AskPanel(Panel):
 
     @Slot()
     def refresh(self) -> None:
-        run_task(self.ws.skills.projects, name="Loading projects", on_result=self._on_projects, visible=False)
+        run_task(self.ws.skills.projects, name=self.tr("Loading projects"), on_result=self._on_projects, visible=False)
 
     def _on_projects(self, projects: list[str]) -> None:
         current = self.project.currentData()
@@ -134,14 +136,14 @@ class AskPanel(Panel):
     def ask_now(self) -> None:
         question = self.question.text().strip()
         if not question:
-            self.message.show_error("Type a question first.")
+            self.message.show_error(self.tr("Type a question first."))
             return
         self.message.clear_message()
-        self.summary.setText("asking…")
+        self.summary.setText(self.tr("asking…"))
         ws, project, use_model = self.ws, self.project.currentData() or None, self.use_model.isChecked()
         run_task(
             lambda: ws.ask.ask(question, project, use_model=use_model),
-            name="Asking the knowledge",
+            name=self.tr("Asking the knowledge"),
             key=(self, "ask"),
             on_result=self._show,
             on_error=self._failed,
@@ -174,7 +176,10 @@ class AskPanel(Panel):
         else:
             self.passages.setHtml("<p>No passage of the knowledge matches the question.</p>")
         n = len(result.passages)
-        self.summary.setText(f"{n} passage{'s' if n != 1 else ''}" + (f", {len(cited)} cited" if cited else ""))
+        self.summary.setText(
+            self.tr("{n} passage{0}").format("s" if n != 1 else "", n=n)
+            + (self.tr(", {n} cited").format(n=len(cited)) if cited else "")
+        )
 
     def showcase(self) -> None:
         if not self.question.text().strip():

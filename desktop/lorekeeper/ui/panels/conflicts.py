@@ -129,13 +129,13 @@ class ConflictsPanel(FactQueuePanel):
         )
         self.keep_buttons: list[QPushButton] = []
         for i in range(2):
-            b = QPushButton(f"Keep {LETTERS[i]} ({i + 1})")
+            b = QPushButton(self.tr("Keep {0} ({1})").format(LETTERS[i], i + 1))
             b.clicked.connect(lambda _=False, n=i: self.keep(n))
             queue.add_action_button(b)
             self.keep_buttons.append(b)
-        self.merge_button = QPushButton("Merge… (M)")
+        self.merge_button = QPushButton(self.tr("Merge… (M)"))
         self.merge_button.clicked.connect(self.start_merge)
-        self.reject_all_button = QPushButton("Reject all (X)")
+        self.reject_all_button = QPushButton(self.tr("Reject all (X)"))
         self.reject_all_button.clicked.connect(self.reject_all)
         queue.add_action_button(self.merge_button)
         queue.add_action_button(self.reject_all_button)
@@ -168,9 +168,9 @@ class ConflictsPanel(FactQueuePanel):
         mb = QHBoxLayout(self.merge_bar)
         mb.setContentsMargins(0, 0, 0, 0)
         self.merge_edit = QLineEdit()
-        self.merge_edit.setPlaceholderText("The merged statement (Enter, then the reason; Esc cancels)")
+        self.merge_edit.setPlaceholderText(self.tr("The merged statement (Enter, then the reason; Esc cancels)"))
         self.merge_edit.returnPressed.connect(self._merge_statement_done)
-        mb.addWidget(QLabel("Merged statement:"))
+        mb.addWidget(QLabel(self.tr("Merged statement:")))
         mb.addWidget(self.merge_edit, 1)
         self.merge_bar.hide()
 
@@ -202,18 +202,20 @@ class ConflictsPanel(FactQueuePanel):
 
         layout = QVBoxLayout(self)
         layout.setContentsMargins(20, 16, 20, 12)
-        layout.addWidget(label("Conflicts", "panelTitle"))
+        layout.addWidget(label(self.tr("Conflicts"), "panelTitle"))
         layout.addWidget(
             label(
-                "Facts that contradict each other, side by side with their sources. Keep one, merge them into a new "
-                "statement or reject them all: a reason is required, the decision is signed and the other facts keep "
-                "their history. Press ? for the keyboard shortcuts.",
+                self.tr(
+                    "Facts that contradict each other, side by side with their sources. Keep one, merge them into a new "
+                    "statement or reject them all: a reason is required, the decision is signed and the other facts keep "
+                    "their history. Press ? for the keyboard shortcuts."
+                ),
                 "panelSubtitle",
                 wrap=True,
             )
         )
         top = QHBoxLayout()
-        top.addWidget(QLabel("Show:"))
+        top.addWidget(QLabel(self.tr("Show:")))
         top.addWidget(self.status_combo)
         top.addWidget(self.counts_label, 1)
         layout.addLayout(top)
@@ -244,7 +246,7 @@ class ConflictsPanel(FactQueuePanel):
             load_conflicts,
             self.ws.facts,
             status,
-            name="Loading conflicts",
+            name=self.tr("Loading conflicts"),
             key=(self, "list"),
             visible=False,
             on_result=self._show,
@@ -253,7 +255,7 @@ class ConflictsPanel(FactQueuePanel):
 
     def _show(self, rows: list[ConflictRow]) -> None:
         n_open = sum(1 for r in rows if r.info.status == "open")
-        self.counts_label.setText(f"{len(rows)} shown · {n_open} open")
+        self.counts_label.setText(self.tr("{n} shown · {n_open} open").format(n=len(rows), n_open=n_open))
         self.model.set_rows(rows)
 
     def current(self) -> ConflictRow | None:
@@ -271,17 +273,23 @@ class ConflictsPanel(FactQueuePanel):
         for i, side in enumerate(self.side_widgets):
             side.setVisible(i < len(facts))
         if row is None:
-            self.header.setText("Select a conflict to see its facts side by side." if self.model.rowCount() else "")
+            self.header.setText(
+                self.tr("Select a conflict to see its facts side by side.") if self.model.rowCount() else ""
+            )
             self.resolution.setText("")
             self._update_buttons()
             return
         c = row.info
-        self.header.setText(f"Conflict #{c.id} · {c.project} — {c.reason}")
+        self.header.setText(
+            self.tr("Conflict #{id} · {project} — {reason}").format(id=c.id, project=c.project, reason=c.reason)
+        )
         if c.status == "open":
-            self.resolution.setText("Open: 1 / 2 keep a fact, M merge, X reject all (each asks for a reason).")
+            self.resolution.setText(self.tr("Open: 1 / 2 keep a fact, M merge, X reject all (each asks for a reason)."))
         else:
             self.resolution.setText(
-                f"Resolved ({c.resolution}) by {c.resolved_by} · {c.resolved_at[:16].replace('T', ' ')}"
+                self.tr("Resolved ({resolution}) by {resolved_by} · {0}").format(
+                    c.resolved_at[:16].replace("T", " "), resolution=c.resolution, resolved_by=c.resolved_by
+                )
                 + (f" → {c.result}" if c.result else "")
                 + (f" — {c.resolution_reason}" if c.resolution_reason else "")
             )
@@ -350,7 +358,7 @@ class ConflictsPanel(FactQueuePanel):
         if row is None:
             return
         if not statement:
-            self.message.show_error("A merge needs the new statement: type it, then Enter.")
+            self.message.show_error(self.tr("A merge needs the new statement: type it, then Enter."))
             return
         self.merge_bar.hide()
         self.queue.ask_reason(
@@ -375,5 +383,5 @@ class ConflictsPanel(FactQueuePanel):
         if kind in ("keep", "merge") and facts:
             kept = next((f for f in facts if f.status == "approved"), facts[0])
             text += f" — “{kept.statement}” is approved"
-        self.message.show_ok(text + " (signed in the audit log).")
+        self.message.show_ok(text + self.tr(" (signed in the audit log)."))
         self.ctx.status(text)

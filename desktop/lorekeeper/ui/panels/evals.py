@@ -114,27 +114,27 @@ class EvalsPanel(Panel):
         self.skill.setMinimumWidth(180)
         self.project = QComboBox()
         self.project.setMinimumWidth(150)
-        self.load_button = QPushButton("Load file…")
+        self.load_button = QPushButton(self.tr("Load file…"))
         self.load_button.clicked.connect(self.load_file)
-        self.run_button = QPushButton("Run")
+        self.run_button = QPushButton(self.tr("Run"))
         self.run_button.setObjectName("primary")
         self.run_button.setShortcut("Ctrl+Return")
-        self.run_button.setToolTip("Run the skill's rules on this response (Ctrl+Enter); the run is recorded")
+        self.run_button.setToolTip(self.tr("Run the skill's rules on this response (Ctrl+Enter); the run is recorded"))
         self.run_button.clicked.connect(lambda: self.run_eval())
         self.response = QPlainTextEdit()
-        self.response.setPlaceholderText("Paste or type the model's answer here, or load it from a file.")
+        self.response.setPlaceholderText(self.tr("Paste or type the model's answer here, or load it from a file."))
         self.response.textChanged.connect(self._update_run_enabled)
         self.run_message = MessageBox()
 
         pick = QHBoxLayout()
-        pick.addWidget(QLabel("Skill:"))
+        pick.addWidget(QLabel(self.tr("Skill:")))
         pick.addWidget(self.skill, 1)
-        pick.addWidget(QLabel("Project:"))
+        pick.addWidget(QLabel(self.tr("Project:")))
         pick.addWidget(self.project, 1)
         pick.addWidget(self.load_button)
         pick.addWidget(self.run_button)
 
-        run_box = QGroupBox("Run an eval")
+        run_box = QGroupBox(self.tr("Run an eval"))
         rl = QVBoxLayout(run_box)
         rl.addLayout(pick)
         rl.addWidget(self.response, 1)
@@ -155,7 +155,7 @@ class EvalsPanel(Panel):
         self.footnote = label("", "footnote", wrap=True, selectable=True)
         self.footnote.hide()
 
-        result_box = QGroupBox("Result")
+        result_box = QGroupBox(self.tr("Result"))
         res_l = QVBoxLayout(result_box)
         res_l.addWidget(self.results_empty, 1)
         res_l.addWidget(self.footnote)
@@ -172,7 +172,7 @@ class EvalsPanel(Panel):
         # String data, not bools: a QVariant<bool> round trip is where PySide's refcounts are fragile.
         for text, data in (("Passed and failed", "any"), ("Passed", "passed"), ("Failed", "failed")):
             self.f_passed.addItem(text, data)
-        self.f_search = search_box("Search responses and footnotes…  (Ctrl+F)")
+        self.f_search = search_box(self.tr("Search responses and footnotes…  (Ctrl+F)"))
         self.f_range = QComboBox()
         for text, days in TIME_RANGES:
             self.f_range.addItem(text, days)
@@ -187,7 +187,7 @@ class EvalsPanel(Panel):
 
         self.history_model = EvalHistoryModel(self.ws.evals, self)
         self.history_model.loaded.connect(self._on_history_loaded)
-        self.history_model.failed.connect(lambda exc: self.ctx.status(f"Eval history: {exc}"))
+        self.history_model.failed.connect(lambda exc: self.ctx.status(self.tr("Eval history: {exc}").format(exc=exc)))
         self.history_table = QTableView()
         self.history_table.setModel(self.history_model)
         setup_table(self.history_table)
@@ -205,14 +205,16 @@ class EvalsPanel(Panel):
         self.history_empty = EmptyState(self.history_table, EMPTY_HISTORY)
 
         self.chart = PassRateChart()
-        self.chart_title = label(f"Pass rate per day, last {CHART_DAYS} days", "sectionTitle")
-        self.detail_title = label("Selected run", "sectionTitle")
+        self.chart_title = label(
+            self.tr("Pass rate per day, last {CHART_DAYS} days").format(CHART_DAYS=CHART_DAYS), "sectionTitle"
+        )
+        self.detail_title = label(self.tr("Selected run"), "sectionTitle")
         self.detail_footnote = label(
-            "Select a run in the table to see its response and rule results.", "hintText", wrap=True
+            self.tr("Select a run in the table to see its response and rule results."), "hintText", wrap=True
         )
         self.detail_response = QPlainTextEdit()
         self.detail_response.setReadOnly(True)
-        self.detail_response.setPlaceholderText("The selected run's response.")
+        self.detail_response.setPlaceholderText(self.tr("The selected run's response."))
         self.detail_results = ResultsTableModel(self)
         self.detail_table = QTableView()
         self.detail_table.setModel(self.detail_results)
@@ -239,7 +241,7 @@ class EvalsPanel(Panel):
         bottom_split.addWidget(side)
         bottom_split.setSizes([640, 520])
 
-        history_box = QGroupBox("History")
+        history_box = QGroupBox(self.tr("History"))
         hl = QVBoxLayout(history_box)
         hl.addLayout(filters)
         hl.addWidget(bottom_split, 1)
@@ -251,11 +253,13 @@ class EvalsPanel(Panel):
 
         layout = QVBoxLayout(self)
         layout.setContentsMargins(20, 16, 20, 12)
-        layout.addWidget(label("Evals", "panelTitle"))
+        layout.addWidget(label(self.tr("Evals"), "panelTitle"))
         layout.addWidget(
             label(
-                "Binary, deterministic checks of an answer against a skill's rules. Failed rules make the footnote; "
-                "a run succeeds when no warning rule fails.",
+                self.tr(
+                    "Binary, deterministic checks of an answer against a skill's rules. Failed rules make the footnote; "
+                    "a run succeeds when no warning rule fails."
+                ),
                 "panelSubtitle",
                 wrap=True,
             )
@@ -294,7 +298,7 @@ class EvalsPanel(Panel):
         ws = self.ws
         run_task(
             lambda: (sorted({i.name for i in ws.skills.list()}), ws.skills.projects()),
-            name="Loading skills",
+            name=self.tr("Loading skills"),
             visible=False,
             on_result=self._on_choices,
         )
@@ -306,7 +310,7 @@ class EvalsPanel(Panel):
         self._fill(self.f_skill, [("Any skill", ANY)] + [(n, n) for n in self.skill_names], ANY)
         self._fill(self.f_project, [("Any project", ANY), ("Global", "")] + [(p, p) for p in self.projects], ANY)
         if not self.skill_names:
-            self.run_message.show_error("The library has no skill yet: import one in the Skills panel first.")
+            self.run_message.show_error(self.tr("The library has no skill yet: import one in the Skills panel first."))
         self._update_run_enabled()
 
     @staticmethod
@@ -341,7 +345,7 @@ class EvalsPanel(Panel):
 
         run_task(
             read,
-            name=f"Reading {path.name}",
+            name=self.tr("Reading {name}").format(name=path.name),
             on_result=self.response.setPlainText,
             on_error=self.run_message.show_error,
         )
@@ -357,7 +361,7 @@ class EvalsPanel(Panel):
         evals = self.ws.evals
         run_task(
             lambda: evals.run_skill(response, skill, project, source="app", record=record),
-            name=f"Eval {skill}",
+            name=self.tr("Eval {skill}").format(skill=skill),
             on_result=lambda report: self._on_report(report, record),
             on_error=self.run_message.show_error,
             on_finished=self._update_run_enabled,
@@ -399,7 +403,10 @@ class EvalsPanel(Panel):
         self.history_model.set_query(query)
         evals = self.ws.evals
         run_task(
-            lambda: daily_pass_rate(evals, query), name="Pass-rate chart", visible=False, on_result=self.chart.set_rate
+            lambda: daily_pass_rate(evals, query),
+            name=self.tr("Pass-rate chart"),
+            visible=False,
+            on_result=self.chart.set_rate,
         )
 
     @Slot()
@@ -408,16 +415,16 @@ class EvalsPanel(Panel):
         q = self.history_model.query
         filtered = bool(q.skill or q.project is not None or q.passed is not None or q.search or q.since)
         self.history_empty.set_empty(total == 0, EMPTY_FILTERED if filtered else EMPTY_HISTORY)
-        self.history_count.setText(f"{total:,} run{'s' if total != 1 else ''}")
+        self.history_count.setText(self.tr("{total:,} run{0}").format("s" if total != 1 else "", total=total))
         self._on_run_selected()
 
     @Slot()
     def _on_run_selected(self, *_args: object) -> None:
         run = self.history_model.row(self.history_table.currentIndex().row())
         if run is None:
-            self.detail_title.setText("Selected run")
+            self.detail_title.setText(self.tr("Selected run"))
             self.detail_footnote.setObjectName("hintText")
-            self.detail_footnote.setText("Select a run in the table to see its response and rule results.")
+            self.detail_footnote.setText(self.tr("Select a run in the table to see its response and rule results."))
             self.detail_footnote.style().polish(self.detail_footnote)
             self.detail_response.setPlainText("")
             self.detail_results.set_rows([])
@@ -429,7 +436,9 @@ class EvalsPanel(Panel):
         scope = f" · {run.project}" if run.project else ""
         version = f" v{run.skill_version}" if run.skill_version else ""
         self.detail_title.setText(
-            f"Run #{run.id} · {run.skill or 'rules file'}{version}{scope} · {when} · {run.source}"
+            self.tr("Run #{id} · {0}{version}{scope} · {when} · {source}").format(
+                run.skill or "rules file", id=run.id, version=version, scope=scope, when=when, source=run.source
+            )
         )
         self._show_footnote(self.detail_footnote, run.footnote, bool(run.results))
         self.detail_response.setPlainText(run.response)

@@ -123,28 +123,30 @@ class FactEditor(QFrame):
         for t in TYPES:
             self.type_combo.addItem(t, t)
         self.scope = QLineEdit()
-        self.scope.setPlaceholderText("globs, comma-separated (empty: everywhere), e.g. db/migration/**, *.sql")
+        self.scope.setPlaceholderText(
+            self.tr("globs, comma-separated (empty: everywhere), e.g. db/migration/**, *.sql")
+        )
         self.confidence = QDoubleSpinBox()
         self.confidence.setRange(0.05, 1.0)
         self.confidence.setSingleStep(0.05)
         self.confidence.setDecimals(2)
-        self.save_button = QPushButton("Save (Enter)")
-        self.cancel_button = QPushButton("Cancel (Esc)")
+        self.save_button = QPushButton(self.tr("Save (Enter)"))
+        self.cancel_button = QPushButton(self.tr("Cancel (Esc)"))
         form = QFormLayout()
-        form.addRow("Statement", self.statement)
+        form.addRow(self.tr("Statement"), self.statement)
         row = QHBoxLayout()
         row.addWidget(self.type_combo)
-        row.addWidget(QLabel("Confidence"))
+        row.addWidget(QLabel(self.tr("Confidence")))
         row.addWidget(self.confidence)
         row.addStretch(1)
-        form.addRow("Type", row)
-        form.addRow("Scope", self.scope)
+        form.addRow(self.tr("Type"), row)
+        form.addRow(self.tr("Scope"), self.scope)
         buttons = QHBoxLayout()
         buttons.addStretch(1)
         buttons.addWidget(self.save_button)
         buttons.addWidget(self.cancel_button)
         lay = QVBoxLayout(self)
-        lay.addWidget(label("Edit the fact", "sectionTitle"))
+        lay.addWidget(label(self.tr("Edit the fact"), "sectionTitle"))
         lay.addLayout(form)
         lay.addLayout(buttons)
         self.fact_id = ""
@@ -183,47 +185,47 @@ class AddFactForm(QFrame):
             self.type_combo.addItem(t, t)
         self.type_combo.setCurrentIndex(TYPES.index("convention"))
         self.statement = QLineEdit()
-        self.statement.setPlaceholderText("One imperative, self-contained sentence")
+        self.statement.setPlaceholderText(self.tr("One imperative, self-contained sentence"))
         self.document = QComboBox()
         self.document.setEditable(True)
         edit = self.document.lineEdit()
         if edit is not None:
-            edit.setPlaceholderText("an ingested document, or a file path")
-        self.browse_button = QPushButton("Browse…")
+            edit.setPlaceholderText(self.tr("an ingested document, or a file path"))
+        self.browse_button = QPushButton(self.tr("Browse…"))
         self.quote = QPlainTextEdit()
-        self.quote.setPlaceholderText("The verbatim quote of the document that supports the fact")
+        self.quote.setPlaceholderText(self.tr("The verbatim quote of the document that supports the fact"))
         self.quote.setTabChangesFocus(True)
         self.quote.setFixedHeight(60)
         self.scope = QLineEdit()
-        self.scope.setPlaceholderText("globs, comma-separated (empty: everywhere)")
+        self.scope.setPlaceholderText(self.tr("globs, comma-separated (empty: everywhere)"))
         self.confidence = QDoubleSpinBox()
         self.confidence.setRange(0.05, 1.0)
         self.confidence.setSingleStep(0.05)
         self.confidence.setDecimals(2)
         self.confidence.setValue(0.9)
-        self.add_button = QPushButton("Add fact (Ctrl+Enter)")
-        self.cancel_button = QPushButton("Cancel (Esc)")
+        self.add_button = QPushButton(self.tr("Add fact (Ctrl+Enter)"))
+        self.cancel_button = QPushButton(self.tr("Cancel (Esc)"))
         form = QFormLayout()
         row = QHBoxLayout()
         row.addWidget(self.project, 1)
-        row.addWidget(QLabel("Type"))
+        row.addWidget(QLabel(self.tr("Type")))
         row.addWidget(self.type_combo)
-        row.addWidget(QLabel("Confidence"))
+        row.addWidget(QLabel(self.tr("Confidence")))
         row.addWidget(self.confidence)
-        form.addRow("Project", row)
-        form.addRow("Statement", self.statement)
+        form.addRow(self.tr("Project"), row)
+        form.addRow(self.tr("Statement"), self.statement)
         doc = QHBoxLayout()
         doc.addWidget(self.document, 1)
         doc.addWidget(self.browse_button)
-        form.addRow("Document", doc)
-        form.addRow("Quote", self.quote)
-        form.addRow("Scope", self.scope)
+        form.addRow(self.tr("Document"), doc)
+        form.addRow(self.tr("Quote"), self.quote)
+        form.addRow(self.tr("Scope"), self.scope)
         buttons = QHBoxLayout()
         buttons.addStretch(1)
         buttons.addWidget(self.add_button)
         buttons.addWidget(self.cancel_button)
         lay = QVBoxLayout(self)
-        lay.addWidget(label("Add a fact by hand", "sectionTitle"))
+        lay.addWidget(label(self.tr("Add a fact by hand"), "sectionTitle"))
         lay.addLayout(form)
         lay.addLayout(buttons)
         self.browse_button.clicked.connect(self._browse)
@@ -295,7 +297,7 @@ class DocumentView(QFrame):
         self.text.setPlainText(text)
         self.span = quote_span(quote, text)
         if self.span is None:
-            self.hint.setText(f"{position} · the quote is no longer in this document")
+            self.hint.setText(self.tr("{position} · the quote is no longer in this document").format(position=position))
             self.text.setExtraSelections([])
         else:
             start, end = self.span
@@ -311,7 +313,11 @@ class DocumentView(QFrame):
             self.text.setTextCursor(cursor)  # the quote is selected (copy it with Ctrl+C)
             self.text.centerCursor()
             line = text.count("\n", 0, start) + 1
-            self.hint.setText(f"{position} · line {line} · O: next provenance · Esc: close")
+            self.hint.setText(
+                self.tr("{position} · line {line} · O: next provenance · Esc: close").format(
+                    position=position, line=line
+                )
+            )
         self.show()
 
     def selected_text(self) -> str:
@@ -330,20 +336,20 @@ class FactsPanel(FactQueuePanel):
         for text, value in STATUSES:
             self.status_combo.addItem(text, value)
         self.project_combo = QComboBox()
-        self.project_combo.addItem("All projects", "")
+        self.project_combo.addItem(self.tr("All projects"), "")
         self.type_combo = QComboBox()
-        self.type_combo.addItem("All types", "")
+        self.type_combo.addItem(self.tr("All types"), "")
         for t in TYPES:
             self.type_combo.addItem(t, t)
         self.band_combo = QComboBox()
         for text, band in BANDS:
             self.band_combo.addItem(text, band)
         self.document_combo = QComboBox()
-        self.document_combo.addItem("All documents", "")
+        self.document_combo.addItem(self.tr("All documents"), "")
         self.scope_combo = QComboBox()
-        self.scope_combo.addItem("Any scope", "")
-        self.scope_combo.addItem("Everywhere (no scope)", UNIVERSAL)
-        self.scope_combo.addItem("Scoped", SCOPED)
+        self.scope_combo.addItem(self.tr("Any scope"), "")
+        self.scope_combo.addItem(self.tr("Everywhere (no scope)"), UNIVERSAL)
+        self.scope_combo.addItem(self.tr("Scoped"), SCOPED)
         self.filters = (
             self.status_combo,
             self.project_combo,
@@ -352,9 +358,11 @@ class FactsPanel(FactQueuePanel):
             self.document_combo,
             self.scope_combo,
         )
-        self.add_button = QPushButton("Add fact… (Ctrl+N)")
-        self.extract_button = QPushButton("Extract")
-        self.extract_button.setToolTip("Extract facts from the documents not extracted yet, with the configured model")
+        self.add_button = QPushButton(self.tr("Add fact… (Ctrl+N)"))
+        self.extract_button = QPushButton(self.tr("Extract"))
+        self.extract_button.setToolTip(
+            self.tr("Extract facts from the documents not extracted yet, with the configured model")
+        )
         for w in (*self.filters, self.add_button, self.extract_button):
             w.setFocusPolicy(Qt.FocusPolicy.NoFocus if isinstance(w, QPushButton) else Qt.FocusPolicy.ClickFocus)
         for combo in (self.project_combo, self.document_combo, self.scope_combo):
@@ -394,8 +402,10 @@ class FactsPanel(FactQueuePanel):
         queue.on_escape = self._escape
         queue.current_changed.connect(self._show_fact)
         queue.decided.connect(self._decided)
-        self.quote_button = QPushButton("Quote (O)")
-        self.quote_button.setToolTip("Show the quote highlighted in its document (O again: the next provenance)")
+        self.quote_button = QPushButton(self.tr("Quote (O)"))
+        self.quote_button.setToolTip(
+            self.tr("Show the quote highlighted in its document (O again: the next provenance)")
+        )
         queue.add_action_button(self.quote_button)
         self.quote_button.clicked.connect(self.show_quote)
         self.table, self.message = queue.table, queue.message
@@ -450,15 +460,17 @@ class FactsPanel(FactQueuePanel):
         layout = QVBoxLayout(self)
         layout.setContentsMargins(20, 16, 20, 12)
         head = QHBoxLayout()
-        head.addWidget(label("Facts review", "panelTitle"))
+        head.addWidget(label(self.tr("Facts review"), "panelTitle"))
         head.addStretch(1)
         head.addWidget(self.add_button)
         head.addWidget(self.extract_button)
         layout.addLayout(head)
         layout.addWidget(
             label(
-                "Typed, scoped, sourced facts from your documentation: approve what a newcomer would need, reject the "
-                "rest with a reason. Press O for the quote in its document, ? for the keyboard shortcuts.",
+                self.tr(
+                    "Typed, scoped, sourced facts from your documentation: approve what a newcomer would need, reject the "
+                    "rest with a reason. Press O for the quote in its document, ? for the keyboard shortcuts."
+                ),
                 "panelSubtitle",
                 wrap=True,
             )
@@ -528,7 +540,7 @@ class FactsPanel(FactQueuePanel):
         run_task(
             load_options,
             self.ws.facts,
-            name="Loading fact filters",
+            name=self.tr("Loading fact filters"),
             key=(self, "options"),
             visible=False,
             on_result=self._set_options,
@@ -539,8 +551,11 @@ class FactsPanel(FactQueuePanel):
         self._options = opts
         c = opts.counts
         self.counts_label.setText(
-            f"{c['candidate']} candidate · {c['approved']} approved · {c['rejected']} rejected · "
-            f"{c['conflicting']} conflicting"
+            self.tr(
+                "{candidate} candidate · {approved} approved · {rejected} rejected · {conflicting} conflicting"
+            ).format(
+                candidate=c["candidate"], approved=c["approved"], rejected=c["rejected"], conflicting=c["conflicting"]
+            )
         )
         self._refill(self.project_combo, "All projects", [(p, p) for p in opts.projects])
         self._refill(self.document_combo, "All documents", opts.documents)
@@ -576,7 +591,7 @@ class FactsPanel(FactQueuePanel):
             self.editor.hide()
         if f is None:
             self.card.setText(
-                "<p>Select a fact to see its statement, scope, confidence and where it comes from.</p>"
+                self.tr("<p>Select a fact to see its statement, scope, confidence and where it comes from.</p>")
                 if self.model.rowCount()
                 else ""
             )
@@ -600,7 +615,7 @@ class FactsPanel(FactQueuePanel):
         run_task(
             self.ws.facts.document,
             prov.document_id,
-            name="Opening the document",
+            name=self.tr("Opening the document"),
             key=(self, "document"),
             visible=False,
             on_result=lambda doc: self._show_document(fid, doc, prov.quote, position),
@@ -675,12 +690,15 @@ class FactsPanel(FactQueuePanel):
             new = result.facts[0] if getattr(result, "facts", None) else None
             if new is not None:
                 self.queue.keep(new.id)
-                self.message.show_ok(f"Edited: {new.statement}" + (f" (now {new.id})" if new.id != fid else ""))
+                self.message.show_ok(
+                    self.tr("Edited: {statement}").format(statement=new.statement)
+                    + (self.tr(" (now {id})").format(id=new.id) if new.id != fid else "")
+                )
             self.table.setFocus()
 
         run_task(
             lambda: facts.edit(fid, **values, why="edited in the review queue"),
-            name="Edit fact",
+            name=self.tr("Edit fact"),
             on_result=done,
             on_error=self._edit_failed,
         )
@@ -729,13 +747,15 @@ class FactsPanel(FactQueuePanel):
             self.add_form.hide()
             self.queue.keep(f.id)
             self.message.show_ok(
-                f"Added {f.id}: {f.statement}"
+                self.tr("Added {id}: {statement}").format(id=f.id, statement=f.statement)
                 if merged
-                else f"Merged into the older fact {f.id} (lexical consolidation): {f.statement}"
+                else self.tr("Merged into the older fact {id} (lexical consolidation): {statement}").format(
+                    id=f.id, statement=f.statement
+                )
             )
             self.table.setFocus()
 
-        run_task(add, name="Add fact", on_result=done, on_error=self._add_failed)
+        run_task(add, name=self.tr("Add fact"), on_result=done, on_error=self._add_failed)
 
     def _add_failed(self, exc: BaseException) -> None:
         self.message.show_error(exc)
@@ -760,23 +780,28 @@ class FactsPanel(FactQueuePanel):
             dropped = d.get("dropped", [])
             n_kept = len(kept) if isinstance(kept, list) else kept
             n_dropped = len(dropped) if isinstance(dropped, list) else dropped
-            self.message.show_ok(f"Extraction done: {n_kept} fact(s) kept, {n_dropped} dropped (see the run report).")
+            self.message.show_ok(
+                self.tr("Extraction done: {n_kept} fact(s) kept, {n_dropped} dropped (see the run report).").format(
+                    n_kept=n_kept, n_dropped=n_dropped
+                )
+            )
 
         def failed(exc: BaseException) -> None:
             if getattr(exc, "code", "") == "ERR_LLM_UNAVAILABLE":
                 self.message.show_error(
-                    f"{getattr(exc, 'code', '')}: extraction needs a model — {getattr(exc, 'message', exc)}. "
-                    "Configure one in the model settings (or `lorekeeper llm`), or add facts by hand (Ctrl+N)."
+                    self.tr(
+                        "{0}: extraction needs a model — {1}. Configure one in the model settings (or `lorekeeper llm`), or add facts by hand (Ctrl+N)."
+                    ).format(getattr(exc, "code", ""), getattr(exc, "message", exc))
                 )
             else:
                 self.message.show_error(exc)
 
         run_task(
             lambda cancel: facts.extract(project, cancel=cancel),  # the status bar's Cancel stops it
-            name="Extracting facts",
+            name=self.tr("Extracting facts"),
             on_result=done,
             on_error=failed,
-            on_cancelled=lambda: self.message.show_ok("Extraction cancelled: nothing was stored."),
+            on_cancelled=lambda: self.message.show_ok(self.tr("Extraction cancelled: nothing was stored.")),
             on_finished=lambda: self.extract_button.setEnabled(True),
         )
 

@@ -119,10 +119,10 @@ class LedgerPanel(Panel):
         self.snapshot: LedgerSnapshot | None = None
 
         self.folder_edit = QLineEdit()
-        self.folder_edit.setPlaceholderText("Source folder to pack")
-        self.browse_button = QPushButton("Browse…")
+        self.folder_edit.setPlaceholderText(self.tr("Source folder to pack"))
+        self.browse_button = QPushButton(self.tr("Browse…"))
         self.task_edit = QLineEdit()
-        self.task_edit.setPlaceholderText("Task, e.g. fix the NaN bug in entropy.rs (optional)")
+        self.task_edit.setPlaceholderText(self.tr("Task, e.g. fix the NaN bug in entropy.rs (optional)"))
         self.budget_spin = QSpinBox()
         self.budget_spin.setRange(0, 2_000_000)
         self.budget_spin.setSingleStep(1000)
@@ -134,9 +134,9 @@ class LedgerPanel(Panel):
         self.window_spin.setValue(DEFAULT_WINDOW)
         self.mode_combo = QComboBox()
         self.mode_combo.addItems(PACK_MODES)
-        self.pack_button = QPushButton("Pack")
+        self.pack_button = QPushButton(self.tr("Pack"))
         self.pack_button.setDefault(True)
-        self.cancel_button = QPushButton("Cancel")
+        self.cancel_button = QPushButton(self.tr("Cancel"))
         self.cancel_button.setEnabled(False)
         self.progress = QProgressBar()
         self.progress.setTextVisible(True)
@@ -147,14 +147,14 @@ class LedgerPanel(Panel):
         row1 = QHBoxLayout()
         row1.addWidget(self.folder_edit, 1)
         row1.addWidget(self.browse_button)
-        form.addRow("Folder:", row1)
-        form.addRow("Task:", self.task_edit)
+        form.addRow(self.tr("Folder:"), row1)
+        form.addRow(self.tr("Task:"), self.task_edit)
         row3 = QHBoxLayout()
-        row3.addWidget(QLabel("Budget:"))
+        row3.addWidget(QLabel(self.tr("Budget:")))
         row3.addWidget(self.budget_spin)
-        row3.addWidget(QLabel("Window:"))
+        row3.addWidget(QLabel(self.tr("Window:")))
         row3.addWidget(self.window_spin)
-        row3.addWidget(QLabel("Mode:"))
+        row3.addWidget(QLabel(self.tr("Mode:")))
         row3.addWidget(self.mode_combo)
         row3.addStretch(1)
         row3.addWidget(self.pack_button)
@@ -199,9 +199,9 @@ class LedgerPanel(Panel):
         rl.addWidget(self.summary)
         rl.addWidget(self.pressure_label)
         rl.addWidget(self.gauge)
-        rl.addWidget(label("Re-injection plan and suggestions", "sectionTitle"))
+        rl.addWidget(label(self.tr("Re-injection plan and suggestions"), "sectionTitle"))
         rl.addWidget(self.plan_box)
-        rl.addWidget(label("Tokens by file and mode", "sectionTitle"))
+        rl.addWidget(label(self.tr("Tokens by file and mode"), "sectionTitle"))
         rl.addWidget(self.chart, 1)
 
         top_split = QSplitter(Qt.Orientation.Horizontal)
@@ -215,8 +215,8 @@ class LedgerPanel(Panel):
             view.setReadOnly(True)
             view.setFont(mono_font(9))
             view.setLineWrapMode(QPlainTextEdit.LineWrapMode.NoWrap)
-        self.original_title = label("Original", "sectionTitle")
-        self.sent_title = label("Sent", "sectionTitle")
+        self.original_title = label(self.tr("Original"), "sectionTitle")
+        self.sent_title = label(self.tr("Sent"), "sectionTitle")
         left_box = QWidget()
         lb = QVBoxLayout(left_box)
         lb.setContentsMargins(0, 0, 0, 0)
@@ -239,13 +239,15 @@ class LedgerPanel(Panel):
 
         layout = QVBoxLayout(self)
         layout.setContentsMargins(20, 16, 20, 12)
-        layout.addWidget(label("Compression ledger", "panelTitle"))
+        layout.addWidget(label(self.tr("Compression ledger"), "panelTitle"))
         layout.addWidget(
             label(
-                "What a context pack sends for a task: relevance from the task's words, the import and call graphs "
-                "(heat diffusion + PageRank), Boltzmann token budgets, and a mode per file. The budget is never "
-                "exceeded and the pack is never larger than the files; every file's header says its mode and the "
-                "tokens dropped. Same engine as `lorekeeper ctx pack`.",
+                self.tr(
+                    "What a context pack sends for a task: relevance from the task's words, the import and call graphs "
+                    "(heat diffusion + PageRank), Boltzmann token budgets, and a mode per file. The budget is never "
+                    "exceeded and the pack is never larger than the files; every file's header says its mode and the "
+                    "tokens dropped. Same engine as `lorekeeper ctx pack`."
+                ),
                 "panelSubtitle",
                 wrap=True,
             )
@@ -289,7 +291,7 @@ class LedgerPanel(Panel):
     def start_pack(self) -> None:
         folder = self.folder_edit.text().strip()
         if not folder:
-            self.message.show_error("Choose a folder to pack first.")
+            self.message.show_error(self.tr("Choose a folder to pack first."))
             return
         if self.worker is not None:
             return
@@ -310,7 +312,7 @@ class LedgerPanel(Panel):
             budget=budget,
             mode=self.mode_combo.currentText(),
             window=self.window_spin.value(),
-            name=f"Packing {Path(folder).name}",
+            name=self.tr("Packing {name}").format(name=Path(folder).name),
             on_progress=self._on_progress,
             on_result=self._show,
             on_error=self._on_error,
@@ -339,7 +341,7 @@ class LedgerPanel(Panel):
         self.progress.setRange(0, 1)
         self.progress.setValue(0)
         self.progress.setFormat("cancelled")
-        self.message.show_ok("Pack cancelled: nothing changed.")
+        self.message.show_ok(self.tr("Pack cancelled: nothing changed."))
 
     def _on_finished(self) -> None:
         self.worker = None
@@ -361,7 +363,7 @@ class LedgerPanel(Panel):
             self.model.set_rows([])
             self.empty.set_empty(True)
             self.summary.setText("")
-            self.pressure_label.setText("Pressure: —")
+            self.pressure_label.setText(self.tr("Pressure: —"))
             self.plan_box.setPlainText("")
             self.chart.show_entries([])
             return
@@ -386,8 +388,16 @@ class LedgerPanel(Panel):
             f"{intent.task_type}, scope {intent.scope}, specificity {intent.specificity}" if intent.task else "no task"
         )
         self.summary.setText(
-            f"{len(r.entries)} files: {r.input_tokens:,} → {r.output_tokens:,} tokens "
-            f"({1 - r.output_tokens / max(1, r.input_tokens):.1%} less, limit {r.cap:,}) · {task}"
+            self.tr(
+                "{n} files: {input_tokens:,} → {output_tokens:,} tokens ({0:.1%} less, limit {cap:,}) · {task}"
+            ).format(
+                1 - r.output_tokens / max(1, r.input_tokens),
+                n=len(r.entries),
+                input_tokens=r.input_tokens,
+                output_tokens=r.output_tokens,
+                cap=r.cap,
+                task=task,
+            )
         )
         frac = min(1.0, snap.utilization)
         set_progress(
@@ -395,7 +405,9 @@ class LedgerPanel(Panel):
         )
         self._gauge_level(PRESSURE_LEVELS[snap.pressure])
         self.pressure_label.setText(
-            f"Pressure: {snap.pressure} (compress from {PRESSURE_COMPRESS:.0%}, evict from {PRESSURE_EVICT:.0%})"
+            self.tr(
+                "Pressure: {pressure} (compress from {PRESSURE_COMPRESS:.0%}, evict from {PRESSURE_EVICT:.0%})"
+            ).format(pressure=snap.pressure, PRESSURE_COMPRESS=PRESSURE_COMPRESS, PRESSURE_EVICT=PRESSURE_EVICT)
         )
         lines = [f"{s.path}: {s.from_mode} → {s.to_mode} (frees {s.saves:,} tokens)" for s in snap.plan]
         if snap.plan and snap.protected:
@@ -425,8 +437,14 @@ class LedgerPanel(Panel):
             return
         r: Any = snap.result
         self.sent_view.setPlainText(r.sections.get(entry.rel, "(omitted to fit the budget)"))
-        self.sent_title.setText(f"Sent: {entry.mode}, {entry.sent_tokens:,} tokens")
-        self.original_title.setText(f"Original: {entry.rel}, {entry.original_tokens:,} tokens")
+        self.sent_title.setText(
+            self.tr("Sent: {mode}, {sent_tokens:,} tokens").format(mode=entry.mode, sent_tokens=entry.sent_tokens)
+        )
+        self.original_title.setText(
+            self.tr("Original: {rel}, {original_tokens:,} tokens").format(
+                rel=entry.rel, original_tokens=entry.original_tokens
+            )
+        )
         root, rel = Path(r.root), entry.rel
 
         def load() -> str:  # the stat and the read both in the worker
@@ -435,7 +453,7 @@ class LedgerPanel(Panel):
 
         run_task(
             load,
-            name="Reading file",
+            name=self.tr("Reading file"),
             key=(self, "original"),
             visible=False,
             on_result=self.original_view.setPlainText,

@@ -89,12 +89,13 @@ class EditApproveDialog(QDialog):
     def __init__(self, proposal: ProposalInfo, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.proposal = proposal
-        self.setWindowTitle(f"Approve proposal #{proposal.id} with edits")
+        self.setWindowTitle(self.tr("Approve proposal #{id} with edits").format(id=proposal.id))
         self.setObjectName("editApproveDialog")
         self.resize(760, 560)
         intro = label(
-            f"Edit the proposed SKILL.md of {proposal.skill} before approving it. Approve with edits makes your "
-            "text the new version; the edit is recorded in the signed decision.",
+            self.tr(
+                "Edit the proposed SKILL.md of {skill} before approving it. Approve with edits makes your text the new version; the edit is recorded in the signed decision."
+            ).format(skill=proposal.skill),
             "hintText",
             wrap=True,
         )
@@ -106,11 +107,13 @@ class EditApproveDialog(QDialog):
         self.error = label("", "errorText", wrap=True)
         self.error.hide()
         self.buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Cancel)
-        self.approve_button = self.buttons.addButton("Approve with edits", QDialogButtonBox.ButtonRole.AcceptRole)
-        self.approve_button.setToolTip("Approve your edited text (Ctrl+Enter)")
+        self.approve_button = self.buttons.addButton(
+            self.tr("Approve with edits"), QDialogButtonBox.ButtonRole.AcceptRole
+        )
+        self.approve_button.setToolTip(self.tr("Approve your edited text (Ctrl+Enter)"))
         self.approve_button.setDefault(False)
         self.approve_button.setAutoDefault(False)  # Enter types a new line in the editor
-        self.reset_button = self.buttons.addButton("Reset to proposed", QDialogButtonBox.ButtonRole.ResetRole)
+        self.reset_button = self.buttons.addButton(self.tr("Reset to proposed"), QDialogButtonBox.ButtonRole.ResetRole)
         self.buttons.accepted.connect(self.try_accept)
         self.buttons.rejected.connect(self.reject)
         self.reset_button.clicked.connect(lambda: self.editor.setPlainText(proposal.proposed_content))
@@ -128,7 +131,7 @@ class EditApproveDialog(QDialog):
     @Slot()
     def try_accept(self) -> None:
         if not self.text().strip():  # the service refuses it too; say it here, keep the dialog open
-            self.error.setText("The edited SKILL.md is empty: write the content to approve, or Cancel.")
+            self.error.setText(self.tr("The edited SKILL.md is empty: write the content to approve, or Cancel."))
             self.error.show()
             return
         self.accept()
@@ -204,14 +207,16 @@ class ProposalsPanel(Panel):
         self.status_combo = QComboBox()
         for text, value in STATUSES:
             self.status_combo.addItem(text, value)
-        self.nightly_button = QPushButton("Run nightly")
-        self.nightly_button.setToolTip("Find underperforming skills now and write template proposals (no model)")
-        self.sage_button = QPushButton("Sage analyze")
-        self.sage_button.setToolTip("Ask the model for better versions of up to 5 skills; each is benchmarked")
-        self.bench_button = QPushButton("Run benchmark (B)")
+        self.nightly_button = QPushButton(self.tr("Run nightly"))
+        self.nightly_button.setToolTip(
+            self.tr("Find underperforming skills now and write template proposals (no model)")
+        )
+        self.sage_button = QPushButton(self.tr("Sage analyze"))
+        self.sage_button.setToolTip(self.tr("Ask the model for better versions of up to 5 skills; each is benchmarked"))
+        self.bench_button = QPushButton(self.tr("Run benchmark (B)"))
         self.counts_label = label("", "hintText")
         top = QHBoxLayout()
-        top.addWidget(QLabel("Show:"))
+        top.addWidget(QLabel(self.tr("Show:")))
         top.addWidget(self.status_combo)
         top.addWidget(self.counts_label, 1)
         top.addWidget(self.nightly_button)
@@ -241,8 +246,10 @@ class ProposalsPanel(Panel):
         queue.add_shortcut(("B",), "Run the A/B benchmark of the selected proposal", self.run_benchmark)
         queue.add_shortcut(("F5",), "Refresh", self.reload)
         queue.add_action_button(self.bench_button)
-        queue.edit_button.setText("Edit && approve (E)")
-        queue.edit_button.setToolTip("Edit the proposed SKILL.md, then approve your edit (signed with the decision)")
+        queue.edit_button.setText(self.tr("Edit && approve (E)"))
+        queue.edit_button.setToolTip(
+            self.tr("Edit the proposed SKILL.md, then approve your edit (signed with the decision)")
+        )
         queue.current_changed.connect(self._show_proposal)
         queue.decided.connect(self._decided)
         queue.busy_changed.connect(self._update_bench_button)
@@ -317,12 +324,14 @@ class ProposalsPanel(Panel):
 
         layout = QVBoxLayout(self)
         layout.setContentsMargins(20, 16, 20, 12)
-        layout.addWidget(label("Proposals", "panelTitle"))
+        layout.addWidget(label(self.tr("Proposals"), "panelTitle"))
         layout.addWidget(
             label(
-                "Skill improvements waiting for your decision: from the nightly analysis (templates, no model) and from "
-                "Sage (model-written, benchmarked). Approve keeps the current version in the skill's history; press ? for "
-                "the keyboard shortcuts.",
+                self.tr(
+                    "Skill improvements waiting for your decision: from the nightly analysis (templates, no model) and from "
+                    "Sage (model-written, benchmarked). Approve keeps the current version in the skill's history; press ? for "
+                    "the keyboard shortcuts."
+                ),
                 "panelSubtitle",
                 wrap=True,
             )
@@ -383,7 +392,7 @@ class ProposalsPanel(Panel):
 
         run_task(
             load,
-            name="Loading proposals",
+            name=self.tr("Loading proposals"),
             key=(self, "list"),
             visible=False,
             on_result=lambda snap: self._show(snap),
@@ -392,7 +401,11 @@ class ProposalsPanel(Panel):
 
     def _show(self, snap: QueueSnapshot) -> None:
         c = snap.counts
-        self.counts_label.setText(f"{c['pending']} pending · {c['approved']} approved · {c['rejected']} rejected")
+        self.counts_label.setText(
+            self.tr("{pending} pending · {approved} approved · {rejected} rejected").format(
+                pending=c["pending"], approved=c["approved"], rejected=c["rejected"]
+            )
+        )
         status = self.status_combo.currentData()
         self.queue.set_empty_text(
             "No pending proposal. Run the nightly analysis (or `lorekeeper nightly`) to look for underperforming skills, "
@@ -405,10 +418,18 @@ class ProposalsPanel(Panel):
         if snap.last_run:
             r = snap.last_run
             self.run_label.setText(
-                f"Last {r.get('kind')} run #{r.get('run_id')} ({str(r.get('finished_at') or r.get('started_at') or '')[:16].replace('T', ' ')} UTC): "
-                f"{r.get('skills_checked', 0)} skill(s) checked, {len(r.get('underperforming', []))} underperforming, "
-                f"{len(r.get('created', []))} proposal(s) created, {len(r.get('skipped', []))} skipped"
-                + (f", {len(r.get('errors', []))} error(s)" if r.get("errors") else "")
+                self.tr(
+                    "Last {kind} run #{run_id} ({0} UTC): {skills_checked} skill(s) checked, {n} underperforming, {n2} proposal(s) created, {n3} skipped"
+                ).format(
+                    str(r.get("finished_at") or r.get("started_at") or "")[:16].replace("T", " "),
+                    kind=r.get("kind"),
+                    run_id=r.get("run_id"),
+                    skills_checked=r.get("skills_checked", 0),
+                    n=len(r.get("underperforming", [])),
+                    n2=len(r.get("created", [])),
+                    n3=len(r.get("skipped", [])),
+                )
+                + (self.tr(", {n} error(s)").format(n=len(r.get("errors", []))) if r.get("errors") else "")
                 + "."
             )
         self.model.set_rows(snap.rows)  # the queue keeps the selection in place and shows the current one
@@ -440,13 +461,15 @@ class ProposalsPanel(Panel):
     def _show_proposal(self, p: ProposalInfo | None) -> None:
         self._update_bench_button()
         if p is None:
-            self.card.setText("<p>Select a proposal to see its card and the change it makes.</p>")
+            self.card.setText(self.tr("<p>Select a proposal to see its card and the change it makes.</p>"))
             self.badge.setText("")
             self.badge.hide()
             self.diff.clear()
             return
         b = p.benchmark
-        self.badge.setText(f"Benchmark: {b.text}" if b else "Benchmark: not run (press B)")
+        self.badge.setText(
+            self.tr("Benchmark: {text}").format(text=b.text) if b else self.tr("Benchmark: not run (press B)")
+        )
         style = badge_style(b.verdict if b else None)
         if self.badge.styleSheet() != style:  # setting a style sheet re-polishes: only on a change
             self.badge.setStyleSheet(style)
@@ -498,7 +521,11 @@ class ProposalsPanel(Panel):
         if cur is None:
             return
         if cur.status != "pending":
-            self.message.show_error(f"Proposal #{cur.id} is {cur.status}: only a pending proposal can be approved.")
+            self.message.show_error(
+                self.tr("Proposal #{id} is {status}: only a pending proposal can be approved.").format(
+                    id=cur.id, status=cur.status
+                )
+            )
             return
         dialog = self.edit_dialog = EditApproveDialog(cur, self)
         dialog.accepted.connect(lambda: self._approve_edit(cur, dialog.text()))
@@ -527,14 +554,18 @@ class ProposalsPanel(Panel):
         self.message.show_ok(
             f"{what} #{info.id} ({info.skill})"
             + (
-                f": now v{info.applied_version}, v{info.base_version} kept in its history"
+                self.tr(": now v{applied_version}, v{base_version} kept in its history").format(
+                    applied_version=info.applied_version, base_version=info.base_version
+                )
                 if info.status == "approved"
                 else f": {info.decision_reason}"
                 if info.status == "rejected"
-                else ": pending again"
+                else self.tr(": pending again")
             )
         )
-        self.ctx.status(f"{what} proposal #{info.id}")  # the change feed refreshes the panels
+        self.ctx.status(
+            self.tr("{what} proposal #{id}").format(what=what, id=info.id)
+        )  # the change feed refreshes the panels
 
     def _failed(self, exc: BaseException) -> None:
         self.message.show_error(exc)
@@ -564,7 +595,7 @@ class ProposalsPanel(Panel):
         )
         run_task(
             *job,
-            name="Nightly analysis",
+            name=self.tr("Nightly analysis"),
             holds=[RUN_HOLD],
             hold_reason="Nightly analysis running — the next run can start when it finishes (or cancel it in the "
             "status bar)",
@@ -581,11 +612,11 @@ class ProposalsPanel(Panel):
         sage = self.ws.improve.sage
         run_task(
             lambda cancel: sage.analyze_steps(should_stop=cancel),  # the status bar's Cancel stops it
-            name="Sage analysis",
+            name=self.tr("Sage analysis"),
             holds=[RUN_HOLD],
             hold_reason="Sage analysis running — the next run can start when it finishes (or cancel it in the "
             "status bar)",
-            on_cancelled=lambda: self.message.show_ok("Sage run cancelled."),
+            on_cancelled=lambda: self.message.show_ok(self.tr("Sage run cancelled.")),
             on_result=self._on_run,
             on_error=self._failed,
         )
@@ -610,7 +641,11 @@ class ProposalsPanel(Panel):
         self.message.clear_message()
 
         def done(run) -> None:
-            self.message.show_ok(f"Benchmark #{run.id} of proposal #{run.proposal_id}: {run.badge}")
+            self.message.show_ok(
+                self.tr("Benchmark #{id} of proposal #{proposal_id}: {badge}").format(
+                    id=run.id, proposal_id=run.proposal_id, badge=run.badge
+                )
+            )
 
         bench, pid = self.ws.improve.bench, p.id
         # The model client's request handling and the scoring hold the interpreter lock: outside
@@ -622,12 +657,12 @@ class ProposalsPanel(Panel):
         )
         run_task(
             *job,
-            name=f"Benchmark #{p.id}",
+            name=self.tr("Benchmark #{id}").format(id=p.id),
             # the proposal is held while it runs: its decisions wait, saying why (other proposals stay open)
             holds=[("proposal", p.id)],
             hold_reason=f"Benchmark running on proposal #{p.id} — approve or reject it when it finishes, or cancel "
             "it (Esc)",
-            on_cancelled=lambda: self.message.show_ok("Benchmark cancelled: nothing was stored."),
+            on_cancelled=lambda: self.message.show_ok(self.tr("Benchmark cancelled: nothing was stored.")),
             on_result=done,
             on_error=self._failed,
             on_finished=self._finished,

@@ -126,9 +126,9 @@ class PurgePanel(Panel):
         self.last_result: PurgeResult | None = None
 
         self.story = QLineEdit()
-        self.story.setPlaceholderText("Story id (e.g. PD-42): filters the history, shows what a purge erases")
+        self.story.setPlaceholderText(self.tr("Story id (e.g. PD-42): filters the history, shows what a purge erases"))
         self.story.setClearButtonEnabled(True)
-        self.purge_button = QPushButton("Purge story…")
+        self.purge_button = QPushButton(self.tr("Purge story…"))
         self.purge_button.setObjectName("danger")
         self.purge_button.setEnabled(False)
         self.plan_label = label("", "hintText", wrap=True)
@@ -153,7 +153,7 @@ class PurgePanel(Panel):
             self.table.setColumnWidth(col, 70 if col == 8 else 56)
         self.empty = EmptyState(self.table, EMPTY)
         self.details = label("", "hintText", wrap=True, selectable=True)
-        self.verify_button = QPushButton("Verify again")
+        self.verify_button = QPushButton(self.tr("Verify again"))
         self.verify_button.setEnabled(False)
         drow = QHBoxLayout()
         drow.addWidget(self.details, 1)
@@ -164,19 +164,19 @@ class PurgePanel(Panel):
         ll.setContentsMargins(0, 0, 0, 0)
         self.count_label = label("", "hintText")
         head = QHBoxLayout()
-        head.addWidget(label("History", "sectionTitle"))
+        head.addWidget(label(self.tr("History"), "sectionTitle"))
         head.addStretch(1)
         head.addWidget(self.count_label)
         ll.addLayout(head)
         ll.addWidget(self.empty, 1)
         ll.addLayout(drow)
 
-        self.retention_title = label("Retention preview", "sectionTitle")
+        self.retention_title = label(self.tr("Retention preview"), "sectionTitle")
         self.retention_info = label("", "hintText", wrap=True)
         self.due_list = QListWidget()
         self.due_list.setWordWrap(True)
         self.due_list.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
-        self.retention_button = QPushButton("Run retention now")
+        self.retention_button = QPushButton(self.tr("Run retention now"))
         right = QWidget()
         rl = QVBoxLayout(right)
         rl.setContentsMargins(0, 0, 0, 0)
@@ -201,13 +201,15 @@ class PurgePanel(Panel):
 
         layout = QVBoxLayout(self)
         layout.setContentsMargins(20, 16, 20, 12)
-        layout.addWidget(label("Purge runs", "panelTitle"))
+        layout.addWidget(label(self.tr("Purge runs"), "panelTitle"))
         layout.addWidget(
             label(
-                "GDPR erasure (right to be forgotten) and the daily retention of clarification summaries: each run "
-                "erases store rows, FAISS vectors, embedding rows, cache entries, session-log events (replaced by "
-                "signed tombstones, so the chain still verifies) and the markdown summary, then verifies every "
-                "artefact byte for byte.",
+                self.tr(
+                    "GDPR erasure (right to be forgotten) and the daily retention of clarification summaries: each run "
+                    "erases store rows, FAISS vectors, embedding rows, cache entries, session-log events (replaced by "
+                    "signed tombstones, so the chain still verifies) and the markdown summary, then verifies every "
+                    "artefact byte for byte."
+                ),
                 "panelSubtitle",
                 wrap=True,
             )
@@ -260,7 +262,7 @@ class PurgePanel(Panel):
 
         run_task(
             load,
-            name="Loading purge runs",
+            name=self.tr("Loading purge runs"),
             key=(self, "load"),
             visible=False,
             on_result=self._show,
@@ -273,25 +275,44 @@ class PurgePanel(Panel):
             total = sum(snap.plan.values())
             what = ", ".join(f"{LABELS[k]} {snap.plan[k]}" for k in ARTEFACTS if snap.plan[k])
             self.plan_label.setText(
-                f"{snap.story}: a purge now erases {what}." if total else f"{snap.story}: nothing is stored for it."
+                self.tr("{story}: a purge now erases {what}.").format(story=snap.story, what=what)
+                if total
+                else self.tr("{story}: nothing is stored for it.").format(story=snap.story)
             )
         else:
-            self.plan_label.setText("Type a story id to see what a purge of it would erase.")
+            self.plan_label.setText(self.tr("Type a story id to see what a purge of it would erase."))
         self._update_buttons()
-        self.purge_button.setText(f"Purge {snap.story}…" if snap.story else "Purge story…")
+        self.purge_button.setText(
+            self.tr("Purge {story}…").format(story=snap.story) if snap.story else self.tr("Purge story…")
+        )
         pv = snap.preview
         self.due_list.clear()
         for item in pv["due"]:
             counts = ", ".join(f"{k} {item['artefacts'][k]}" for k in ARTEFACTS if item["artefacts"][k])
-            self.due_list.addItem(f"{item['story']} — expired {item['retention_until']}: {counts or 'nothing left'}")
+            self.due_list.addItem(
+                self.tr("{story} — expired {retention_until}: {0}").format(
+                    counts or "nothing left", story=item["story"], retention_until=item["retention_until"]
+                )
+            )
         for item in pv["kept"][:50]:
-            self.due_list.addItem(f"{item['story']} — kept until {item['retention_until']}")
+            self.due_list.addItem(
+                self.tr("{story} — kept until {retention_until}").format(
+                    story=item["story"], retention_until=item["retention_until"]
+                )
+            )
         nxt = pv["next_expiry"]
         due = len(pv["due"])
         self.retention_info.setText(
-            f"The next daily run erases {due} summar{'y' if due == 1 else 'ies'} (retention_until before "
-            f"{pv['today']}; a summary is kept on its last day)."
-            + (f" Next expiry: {nxt['story']} after {nxt['retention_until']}." if nxt else "")
+            self.tr(
+                "The next daily run erases {due} summar{0} (retention_until before {today}; a summary is kept on its last day)."
+            ).format("y" if due == 1 else "ies", due=due, today=pv["today"])
+            + (
+                self.tr(" Next expiry: {story} after {retention_until}.").format(
+                    story=nxt["story"], retention_until=nxt["retention_until"]
+                )
+                if nxt
+                else ""
+            )
         )
         self._update_buttons()
         self._on_selected()
@@ -319,7 +340,9 @@ class PurgePanel(Panel):
     def _on_runs_loaded(self) -> None:
         total, story = self.model.total or 0, self.model.query
         self.empty.set_empty(not total, EMPTY if not story else f"No purge run erased a story like {story!r}.")
-        self.count_label.setText(f"{total:,} run{'s' if total != 1 else ''}" if total else "")
+        self.count_label.setText(
+            self.tr("{total:,} run{0}").format("s" if total != 1 else "", total=total) if total else ""
+        )
         self._on_selected()
 
     def _on_runs_failed(self, exc: BaseException) -> None:
@@ -338,7 +361,7 @@ class PurgePanel(Panel):
         run = self.selected_run()
         self.verify_button.setEnabled(run is not None and run.status != "running")
         if run is None:
-            self.details.setText("Select a run to see what it erased and how it was verified.")
+            self.details.setText(self.tr("Select a run to see what it erased and how it was verified."))
             return
         lines = [
             f"Run #{run.id} ({run.mode}) by {run.by or '?'}, started {run.started_at}, "
@@ -363,14 +386,14 @@ class PurgePanel(Panel):
         ws = self.ws
         run_task(
             lambda: ws.purge.plan(story),
-            name=f"Counting {story}",
+            name=self.tr("Counting {story}").format(story=story),
             visible=False,
             on_result=lambda plan: self._confirm_purge(story, plan),
             on_error=self.message.show_error,
         )
 
     def _confirm_purge(self, story: str, plan: dict[str, int]) -> None:
-        if not widgets.confirm(self, f"Purge {story}?", confirmation_text(story, plan)):
+        if not widgets.confirm(self, self.tr("Purge {story}?").format(story=story), confirmation_text(story, plan)):
             return
         self._start(f"Purging {story}", [story], self.ws.purge.run_iter, "story", [story])
 
@@ -382,7 +405,7 @@ class PurgePanel(Panel):
         text = "Erase the summaries past their retention date?\n\n" + "\n".join(
             f"• {i['story']} (retention_until {i['retention_until']})" for i in pv["due"]
         )
-        if widgets.confirm(self, "Run retention now?", text):
+        if widgets.confirm(self, self.tr("Run retention now?"), text):
             self._start(
                 "Retention purge", [str(i["story"]) for i in pv["due"]], self.ws.purge.run_iter, "retention", None
             )
@@ -413,9 +436,9 @@ class PurgePanel(Panel):
         what = ", ".join(f"{LABELS[k]} {result.artefacts[k]}" for k in ARTEFACTS if result.artefacts[k])
         who = ", ".join(result.stories) or "nothing due"
         if result.verified:
-            self.message.show_ok(f"Purged {who}: {what or 'nothing was left'}. Verified.")
+            self.message.show_ok(self.tr("Purged {who}: {0}. Verified.").format(what or "nothing was left", who=who))
         else:
-            self.message.show_error("ERR_PURGE_INCOMPLETE: " + "; ".join(result.remaining))
+            self.message.show_error(self.tr("ERR_PURGE_INCOMPLETE: ") + "; ".join(result.remaining))
         self.reload()
 
     def _failed(self, exc: BaseException) -> None:
@@ -432,7 +455,7 @@ class PurgePanel(Panel):
         run_task(
             ws.purge.reverify,
             run.id,
-            name=f"Verifying purge #{run.id}",
+            name=self.tr("Verifying purge #{id}").format(id=run.id),
             on_result=self._verified,
             on_error=self.message.show_error,
         )
@@ -440,8 +463,12 @@ class PurgePanel(Panel):
     def _verified(self, info: RunInfo) -> None:
         if info.verified:
             self.message.show_ok(
-                f"Purge #{info.id} verified again: nothing of {', '.join(info.stories) or '-'} is back."
+                self.tr("Purge #{id} verified again: nothing of {0} is back.").format(
+                    ", ".join(info.stories) or "-", id=info.id
+                )
             )
         else:
-            self.message.show_error(f"ERR_PURGE_INCOMPLETE: purge #{info.id}: " + "; ".join(info.remaining))
+            self.message.show_error(
+                self.tr("ERR_PURGE_INCOMPLETE: purge #{id}: ").format(id=info.id) + "; ".join(info.remaining)
+            )
         self.reload()

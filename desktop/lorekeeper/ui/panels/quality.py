@@ -132,9 +132,9 @@ class QualityPanel(Panel):
         self.project.setMinimumWidth(150)
         self.summary = label("", "hintText")
         filters = QHBoxLayout()
-        filters.addWidget(QLabel("Window:"))
+        filters.addWidget(QLabel(self.tr("Window:")))
         filters.addWidget(self.window_combo)
-        filters.addWidget(QLabel("Project:"))
+        filters.addWidget(QLabel(self.tr("Project:")))
         filters.addWidget(self.project)
         filters.addStretch(1)
         filters.addWidget(self.summary)
@@ -154,7 +154,7 @@ class QualityPanel(Panel):
         self.table.selectionModel().currentRowChanged.connect(self._on_selected)
         self.empty = EmptyState(self.table, EMPTY)
 
-        self.chart_title = label("Success rate per day — all skills", "sectionTitle")
+        self.chart_title = label(self.tr("Success rate per day — all skills"), "sectionTitle")
         self.rate_chart = _Chart("success %")
         self.rate_chart.plotItem.setYRange(0, 100, padding=0.05)
         self.feedback_chart = _Chart("feedback")
@@ -166,7 +166,7 @@ class QualityPanel(Panel):
         cl.setContentsMargins(0, 0, 0, 0)
         cl.addWidget(self.chart_title)
         cl.addWidget(self.rate_chart, 3)
-        cl.addWidget(label("Feedback per day (thumbs up above, thumbs down below)", "sectionTitle"))
+        cl.addWidget(label(self.tr("Feedback per day (thumbs up above, thumbs down below)"), "sectionTitle"))
         cl.addWidget(self.feedback_chart, 2)
 
         split = QSplitter(Qt.Orientation.Horizontal)
@@ -176,14 +176,12 @@ class QualityPanel(Panel):
 
         layout = QVBoxLayout(self)
         layout.setContentsMargins(20, 16, 20, 12)
-        layout.addWidget(label("Quality", "panelTitle"))
+        layout.addWidget(label(self.tr("Quality"), "panelTitle"))
         layout.addWidget(
             label(
-                "Skill health per skill scope (the global skill or a project's fork) from the answers since its "
-                "current version and its last reviewed proposal: applied count, success rate (no warning rule "
-                f"failed) and feedback. Underperforming: applied ≥ {MIN_APPLIED} and success < "
-                f"{format_rate(SUCCESS_THRESHOLD)} or more thumbs down than up — the skills the nightly run "
-                "proposes to fix. Worst first.",
+                self.tr(
+                    "Skill health per skill scope (the global skill or a project's fork) from the answers since its current version and its last reviewed proposal: applied count, success rate (no warning rule failed) and feedback. Underperforming: applied ≥ {MIN_APPLIED} and success < {0} or more thumbs down than up — the skills the nightly run proposes to fix. Worst first."
+                ).format(format_rate(SUCCESS_THRESHOLD), MIN_APPLIED=MIN_APPLIED),
                 "panelSubtitle",
                 wrap=True,
             )
@@ -203,7 +201,7 @@ class QualityPanel(Panel):
         ws = self.ws
         run_task(
             lambda: sorted(set(ws.skills.projects()) | set(ws.learnings.projects())),
-            name="Loading projects",
+            name=self.tr("Loading projects"),
             visible=False,
             on_result=self._on_projects,
         )
@@ -222,7 +220,7 @@ class QualityPanel(Panel):
         current = self.project.currentData()
         self.project.blockSignals(True)
         self.project.clear()
-        self.project.addItem("All projects", ALL)
+        self.project.addItem(self.tr("All projects"), ALL)
         for p in projects:
             self.project.addItem(p, p)
         idx = self.project.findData(current) if current else 0
@@ -253,7 +251,7 @@ class QualityPanel(Panel):
 
         run_task(
             load,
-            name="Loading quality",
+            name=self.tr("Loading quality"),
             key=(self, "load"),
             visible=False,
             on_result=lambda snap: self._show(snap),
@@ -273,8 +271,8 @@ class QualityPanel(Panel):
         self.table.selectionModel().blockSignals(False)
         self.empty.set_empty(not snap.metrics)
         bad = sum(1 for m in snap.metrics if m.underperforming)
-        self.summary.setText(f"{len(snap.metrics)} skill(s) used · {bad} underperforming")
-        self.chart_title.setText(f"Success rate per day — {snap.skill or 'all skills'}")
+        self.summary.setText(self.tr("{n} skill(s) used · {bad} underperforming").format(n=len(snap.metrics), bad=bad))
+        self.chart_title.setText(self.tr("Success rate per day — {0}").format(snap.skill or "all skills"))
         self._draw(snap)
 
     def _draw(self, snap: Snapshot) -> None:

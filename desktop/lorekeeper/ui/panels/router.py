@@ -78,31 +78,35 @@ class RouterPanel(Panel):
         super().__init__(ctx, parent)
         self.last_result: RouteResult | None = None
 
-        title = label("Router", "panelTitle")
+        title = label(self.tr("Router"), "panelTitle")
         subtitle = label(
-            "Which skills would a message call for, and why? Advisory only: the router never hides a skill.",
+            self.tr("Which skills would a message call for, and why? Advisory only: the router never hides a skill."),
             "panelSubtitle",
             wrap=True,
         )
         subtitle.setToolTip(
-            "Score = 2 × triggers matched + 1 × keywords matched. In a library where some skills carry no "
-            "router words, both kinds are ranked on one calibrated scale (route --json shows the parts)."
+            self.tr(
+                "Score = 2 × triggers matched + 1 × keywords matched. In a library where some skills carry no "
+                "router words, both kinds are ranked on one calibrated scale (route --json shows the parts)."
+            )
         )
         self.message = QPlainTextEdit()
-        self.message.setPlaceholderText("Type or paste a message to an agent, e.g. “review this PR and write tests”")
+        self.message.setPlaceholderText(
+            self.tr("Type or paste a message to an agent, e.g. “review this PR and write tests”")
+        )
         self.message.setFixedHeight(72)
         self.project = QComboBox()
         self.project.setMinimumWidth(200)
         self.top = QSpinBox()
         self.top.setRange(1, 50)
         self.top.setValue(int(self.ws.config.get("router.top", DEFAULT_TOP) or DEFAULT_TOP))
-        self.top.setPrefix("top ")
+        self.top.setPrefix(self.tr("top "))
 
         opts = QHBoxLayout()
-        opts.addWidget(QLabel("Project:"))
+        opts.addWidget(QLabel(self.tr("Project:")))
         opts.addWidget(self.project)
         opts.addSpacing(12)
-        opts.addWidget(QLabel("Show:"))
+        opts.addWidget(QLabel(self.tr("Show:")))
         opts.addWidget(self.top)
         opts.addStretch(1)
         self.summary = label("", "hintText")
@@ -122,37 +126,38 @@ class RouterPanel(Panel):
 
         self.highlighted = QTextBrowser()
         self.highlighted.setMaximumHeight(90)
-        self.highlighted.setPlaceholderText("Matched words are highlighted here.")
+        self.highlighted.setPlaceholderText(self.tr("Matched words are highlighted here."))
         legend = QLabel()
         legend.setTextFormat(Qt.TextFormat.RichText)
         legend.setText(
-            f'<span style="background:{color("hl_trigger").name()}">&nbsp;trigger&nbsp;</span>&nbsp;&nbsp;'
-            f'<span style="background:{color("hl_keyword").name()}">&nbsp;keyword&nbsp;</span>'
+            self.tr(
+                '<span style="background:{0}">&nbsp;trigger&nbsp;</span>&nbsp;&nbsp;<span style="background:{1}">&nbsp;keyword&nbsp;</span>'
+            ).format(color("hl_trigger").name(), color("hl_keyword").name())
         )
 
         self.hint = QPlainTextEdit()
         self.hint.setReadOnly(True)
         self.hint.setObjectName("mono")
         self.hint.setFont(mono_font())
-        self.hint.setPlaceholderText("The SKILLS_HINT block appears here when at least one skill scores.")
-        self.copy_button = QPushButton("Copy hint")
+        self.hint.setPlaceholderText(self.tr("The SKILLS_HINT block appears here when at least one skill scores."))
+        self.copy_button = QPushButton(self.tr("Copy hint"))
         self.copy_button.setEnabled(False)
         self.copy_button.clicked.connect(self.copy_hint)
 
         top_box = QWidget()
         tl = QVBoxLayout(top_box)
         tl.setContentsMargins(0, 0, 0, 0)
-        tl.addWidget(label("Matched words in the message", "sectionTitle"))
+        tl.addWidget(label(self.tr("Matched words in the message"), "sectionTitle"))
         tl.addWidget(self.highlighted)
         tl.addWidget(legend)
-        tl.addWidget(label("Ranked skills", "sectionTitle"))
+        tl.addWidget(label(self.tr("Ranked skills"), "sectionTitle"))
         tl.addWidget(self.results, 1)
 
         hint_box = QWidget()
         hl = QVBoxLayout(hint_box)
         hl.setContentsMargins(0, 0, 0, 0)
         head = QHBoxLayout()
-        head.addWidget(label("Hint block injected into the prompt", "sectionTitle"))
+        head.addWidget(label(self.tr("Hint block injected into the prompt"), "sectionTitle"))
         head.addStretch(1)
         head.addWidget(self.copy_button)
         hl.addLayout(head)
@@ -166,14 +171,14 @@ class RouterPanel(Panel):
         route_tab = QWidget()
         rl = QVBoxLayout(route_tab)
         rl.setContentsMargins(0, 8, 0, 0)
-        rl.addWidget(label("Message", "sectionTitle"))
+        rl.addWidget(label(self.tr("Message"), "sectionTitle"))
         rl.addWidget(self.message)
         rl.addLayout(opts)
         rl.addWidget(split, 1)
 
         self.tabs = QTabWidget()
-        self.tabs.addTab(route_tab, "Route a message")
-        self.tabs.addTab(self._trigger_tab(), "Trigger evals")
+        self.tabs.addTab(route_tab, self.tr("Route a message"))
+        self.tabs.addTab(self._trigger_tab(), self.tr("Trigger evals"))
 
         layout = QVBoxLayout(self)
         layout.setContentsMargins(20, 16, 20, 12)
@@ -191,17 +196,21 @@ class RouterPanel(Panel):
     # ------------------------------------------------------------------ trigger evals (issue 27 d2)
     def _trigger_tab(self) -> QWidget:
         self.trigger_report: TriggerReport | None = None
-        self.run_triggers = QPushButton("Run trigger evals")
+        self.run_triggers = QPushButton(self.tr("Run trigger evals"))
         self.run_triggers.setToolTip(
-            "Route every skill's trigger cases over the whole library (the project chosen in the other tab) "
-            "and score each skill: does it fire on its cases, and only on them?"
+            self.tr(
+                "Route every skill's trigger cases over the whole library (the project chosen in the other tab) "
+                "and score each skill: does it fire on its cases, and only on them?"
+            )
         )
         self.run_triggers.clicked.connect(self.run_trigger_evals)
-        self.optimise_button = QPushButton("Optimise selected")
+        self.optimise_button = QPushButton(self.tr("Optimise selected"))
         self.optimise_button.setToolTip(
-            "Ask the model for description and router-word edits of the selected skill, scored on its "
-            "trigger cases (a held-out part kept apart); the best one that lowers nothing is queued "
-            "as a proposal in Proposals"
+            self.tr(
+                "Ask the model for description and router-word edits of the selected skill, scored on its "
+                "trigger cases (a held-out part kept apart); the best one that lowers nothing is queued "
+                "as a proposal in Proposals"
+            )
         )
         self.optimise_button.setEnabled(False)
         self.optimise_button.clicked.connect(self.optimise_selected)
@@ -230,7 +239,7 @@ class RouterPanel(Panel):
         )
         self.trigger_results.set_empty(True)
         self.confusions = QTextBrowser()
-        self.confusions.setPlaceholderText("Select a skill: its confusions and collisions appear here.")
+        self.confusions.setPlaceholderText(self.tr("Select a skill: its confusions and collisions appear here."))
 
         split = QSplitter(Qt.Orientation.Vertical)
         split.addWidget(self.trigger_results)
@@ -254,13 +263,13 @@ class RouterPanel(Panel):
             return report, problems
 
         self.run_triggers.setEnabled(False)
-        self.trigger_summary.setText("Routing the trigger cases…")
+        self.trigger_summary.setText(self.tr("Routing the trigger cases…"))
         run_task(
             job,
-            name="Trigger evals",
+            name=self.tr("Trigger evals"),
             key=(self, "triggers"),
             on_result=self._show_triggers,
-            on_error=lambda exc: self.trigger_summary.setText(f"Trigger evals failed: {exc}"),
+            on_error=lambda exc: self.trigger_summary.setText(self.tr("Trigger evals failed: {exc}").format(exc=exc)),
             on_finished=lambda: self.run_triggers.setEnabled(True),
         )
 
@@ -306,21 +315,27 @@ class RouterPanel(Panel):
 
             if res.proposal is None:
                 verdicts = "; ".join(sorted({c.verdict for c in res.candidates})) or "no candidate"
-                self.trigger_summary.setText(f"{name}: nothing proposed ({verdicts})")
+                self.trigger_summary.setText(
+                    self.tr("{name}: nothing proposed ({verdicts})").format(name=name, verdicts=verdicts)
+                )
             else:
                 self.trigger_summary.setText(
-                    f"{name}: proposal #{res.proposal.id} queued; held-out {pair(res.before)} → {pair(res.after)}"
+                    self.tr("{name}: proposal #{id} queued; held-out {0} → {1}").format(
+                        pair(res.before), pair(res.after), name=name, id=res.proposal.id
+                    )
                 )
                 self.ctx.bus.emit("proposals")
 
         self.optimise_button.setEnabled(False)
-        self.trigger_summary.setText(f"Optimising {name} with the model…")
+        self.trigger_summary.setText(self.tr("Optimising {name} with the model…").format(name=name))
         run_task(
             job,
-            name=f"Optimise {name}",
+            name=self.tr("Optimise {name}").format(name=name),
             key=(self, "optimise"),
             on_result=done,
-            on_error=lambda exc: self.trigger_summary.setText(f"Optimise {name} failed: {exc}"),
+            on_error=lambda exc: self.trigger_summary.setText(
+                self.tr("Optimise {name} failed: {exc}").format(name=name, exc=exc)
+            ),
             on_finished=lambda: self.optimise_button.setEnabled(self._selected_trigger_skill() is not None),
         )
 
@@ -358,7 +373,7 @@ class RouterPanel(Panel):
 
     @Slot()
     def refresh(self) -> None:
-        run_task(self.ws.skills.projects, name="Loading projects", on_result=self._on_projects, visible=False)
+        run_task(self.ws.skills.projects, name=self.tr("Loading projects"), on_result=self._on_projects, visible=False)
 
     def _on_projects(self, projects: list[str]) -> None:
         current = self.project.currentData()
@@ -382,11 +397,11 @@ class RouterPanel(Panel):
         ws, project, top = self.ws, self.project.currentData() or None, self.top.value()
         run_task(
             lambda: ws.router(project).route(message, top=top),
-            name="Routing",
+            name=self.tr("Routing"),
             key=(self, "route"),
             visible=False,
             on_result=lambda result: self._show(message, result),
-            on_error=lambda exc: self.ctx.status(f"Routing failed: {exc}"),
+            on_error=lambda exc: self.ctx.status(self.tr("Routing failed: {exc}").format(exc=exc)),
         )
 
     def _show(self, message: str, result: RouteResult) -> None:
@@ -398,7 +413,9 @@ class RouterPanel(Panel):
         else:
             self.results.set_empty(not result.skills, EMPTY_NO_MATCH)
             n = len(result.skills)
-            self.summary.setText(f"{n} skill{'s' if n != 1 else ''} hinted" if n else "no skill hinted")
+            self.summary.setText(
+                self.tr("{n} skill{0} hinted").format("s" if n != 1 else "", n=n) if n else self.tr("no skill hinted")
+            )
         self.highlighted.setHtml(highlight_html(message, result))
         self.hint.setPlainText(result.hint)
         self.copy_button.setEnabled(bool(result.hint))
@@ -406,7 +423,7 @@ class RouterPanel(Panel):
     @Slot()
     def copy_hint(self) -> None:
         QGuiApplication.clipboard().setText(self.hint.toPlainText())
-        self.ctx.status("SKILLS_HINT copied to the clipboard")
+        self.ctx.status(self.tr("SKILLS_HINT copied to the clipboard"))
 
     def more_showcases(self) -> list[tuple[str, Callable[[], object]]]:
         def triggers() -> None:

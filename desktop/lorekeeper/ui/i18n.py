@@ -1,0 +1,192 @@
+"""The app's language: English (the source strings) or French (resources/i18n/lorekeeper_fr.ts).
+
+Which language: `LOREKEEPER_LANG` (`en`, `fr`, `fr_FR.UTF-8`, `system`) if set, else the
+operator's choice saved by the status bar's language menu (`ui/language` in the user's
+`lorekeeper/ui.ini`, see `preference_path`), else the system locale (`QLocale.system()`), else
+English. The Qt Linguist sources (`.ts`) are kept in the repository and compiled to `.qm` by
+`make setup`/`make i18n` (pyside6-lrelease); a checkout or wheel without the `.qm` compiles it
+once into the user cache at start (the `lrelease` shipped with PySide6).
+
+Dates and numbers follow the chosen language's QLocale (`fmt_int`, `fmt_float`, `fmt_datetime`).
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+from datetime import datetime
+from pathlib import Path
+
+from PySide6.QtCore import QCoreApplication, QDateTime, QLibraryInfo, QLocale, QSettings, QTranslator
+
+from lorekeeper.paths import resources_dir
+
+# The languages the app speaks: code -> its own name (shown in the language menu).
+LANGUAGES: dict[str, str] = {"en": "English", "fr": "Français"}
+DEFAULT_LANGUAGE = "en"
+ENV_VAR = "LOREKEEPER_LANG"
+
+_installed: list[QTranslator] = []  # kept alive while installed (Qt does not own them)
+_current = DEFAULT_LANGUAGE
+
+
+def i18n_dir() -> Path:
+    """Where the `.ts` sources (and the `.qm` compiled from them by `make i18n`) live."""
+    return resources_dir() / "i18n"
+
+
+def ts_path(lang: str) -> Path:
+    return i18n_dir() / f"lorekeeper_{lang}.ts"
+
+
+def _normalise(value: str) -> str:
+    """`fr_FR.UTF-8`, `fr-CA`, `FR` -> `fr`; `system`/empty -> ""; an unknown language -> "en"."""
+    value = value.strip().lower()
+    if not value or value in ("system", "auto"):
+        return ""
+    code = value.replace("-", "_").split(".")[0].split("_")[0]
+    return code if code in LANGUAGES else DEFAULT_LANGUAGE
+
+
+def preference_path() -> Path:
+    """The user's UI preferences file (XDG config dir on Linux), shared by every workspace."""
+    import platformdirs
+
+    return Path(platformdirs.user_config_dir("lorekeeper", appauthor=False)) / "ui.ini"
+
+
+def _settings() -> QSettings:
+    return QSettings(str(preference_path()), QSettings.Format.IniFormat)
+
+
+def saved_preference() -> str:
+    """The language chosen in the app ("" = follow the system)."""
+    return _normalise(str(_settings().value("ui/language", "") or ""))
+
+
+def save_preference(lang: str) -> None:
+    """Remember `lang` ("" or "system": follow the system locale) for the next start."""
+    settings = _settings()
+    settings.setValue("ui/language", _normalise(lang) or "system")
+    settings.sync()
+
+
+def system_language() -> str:
+    for name in QLocale.system().uiLanguages():
+        code = _normalise(name)
+        if name and code in LANGUAGES and name.lower().startswith(code):
+            return code
+    return DEFAULT_LANGUAGE
+
+
+def resolve_language() -> str:
+    """The language to start in: LOREKEEPER_LANG, else the saved choice, else the system's."""
+    return _normalise(os.environ.get(ENV_VAR, "")) or saved_preference() or system_language()
+
+
+def source_of_language() -> str:
+    """Where the current choice comes from: "env", "preference" or "system" (the menu says it)."""
+    if _normalise(os.environ.get(ENV_VAR, "")):
+        return "env"
+    return "preference" if saved_preference() else "system"
+
+
+def _cache_dir() -> Path:
+    import platformdirs
+
+    return Path(platformdirs.user_cache_dir("lorekeeper", appauthor=False)) / "i18n"
+
+
+def _lrelease() -> str | None:
+    import PySide6
+
+    binary = Path(PySide6.__file__).resolve().parent / ("lrelease.exe" if os.name == "nt" else "lrelease")
+    return str(binary) if binary.exists() else None
+
+
+def qm_path(lang: str) -> Path | None:
+    """The compiled catalogue of `lang`: next to its .ts when `make i18n` built it (and it is not
+    older), else compiled once into the user cache. None when there is none (English)."""
+    ts = ts_path(lang)
+    if not ts.exists():
+        return None
+    built = ts.with_suffix(".qm")
+    if built.exists() and built.stat().st_mtime >= ts.stat().st_mtime:
+        return built
+    cached = _cache_dir() / built.name
+    if cached.exists() and cached.stat().st_mtime >= ts.stat().st_mtime:
+        return cached
+    tool = _lrelease()
+    if tool is None:
+        return built if built.exists() else None
+    cached.parent.mkdir(parents=True, exist_ok=True)
+    tmp = cached.with_suffix(".qm.tmp")
+    done = subprocess.run([tool, "-silent", str(ts), "-qm", str(tmp)], capture_output=True, check=False)
+    if done.returncode != 0 or not tmp.exists():
+        return built if built.exists() else None
+    os.replace(tmp, cached)  # atomic: a concurrent start never loads half a file
+    return cached
+
+
+def install(lang: str | None = None, app: QCoreApplication | None = None) -> str:
+    """Install the translators of `lang` (default: `resolve_language()`) on the application and
+    make it QLocale's default; returns the language now in use. Widgets built afterwards speak it."""
+    global _current
+    app = app or QCoreApplication.instance()
+    code = _normalise(lang) if lang is not None else resolve_language()
+    code = code or system_language()
+    for old in _installed:
+        if app is not None:
+            app.removeTranslator(old)
+    _installed.clear()
+    _current = DEFAULT_LANGUAGE
+    locale = QLocale(QLocale.Language.English, QLocale.Country.UnitedStates)
+    if code != DEFAULT_LANGUAGE:
+        qm = qm_path(code)
+        tr = QTranslator()
+        if qm is not None and tr.load(str(qm)) and app is not None:
+            app.installTranslator(tr)
+            _installed.append(tr)
+            qt = QTranslator()  # Qt's own strings (standard buttons: Save, Cancel, Close…)
+            if qt.load(f"qtbase_{code}", QLibraryInfo.path(QLibraryInfo.LibraryPath.TranslationsPath)):
+                app.installTranslator(qt)
+                _installed.append(qt)
+            _current = code
+            locale = QLocale(code)
+    QLocale.setDefault(locale)
+    return _current
+
+
+def current_language() -> str:
+    return _current
+
+
+# ---------------------------------------------------------------- locale-aware formatting
+def fmt_int(value: int) -> str:
+    """12345 -> "12,345" (English) or "12 345" (French)."""
+    return QLocale().toString(int(value))
+
+
+def fmt_float(value: float, decimals: int = 1) -> str:
+    return QLocale().toString(float(value), "f", decimals)
+
+
+def fmt_percent(ratio: float, decimals: int = 0) -> str:
+    """0.5 -> "50%" / "50 %"."""
+    text = fmt_float(ratio * 100, decimals)
+    return f"{text} %" if _current == "fr" else f"{text}%"
+
+
+def fmt_datetime(value: datetime | str | None, seconds: bool = False) -> str:
+    """A timestamp in the locale's short date format and 24-hour time (UTC as stored)."""
+    if value is None or value == "":
+        return ""
+    if isinstance(value, str):
+        try:
+            value = datetime.fromisoformat(value.replace("Z", "+00:00"))
+        except ValueError:
+            return value
+    dt = QDateTime(value.replace(tzinfo=None))
+    loc = QLocale()
+    date = loc.toString(dt.date(), QLocale.FormatType.ShortFormat)
+    return f"{date} {dt.time().toString('HH:mm:ss' if seconds else 'HH:mm')}"
