@@ -22,6 +22,7 @@ from lorekeeper import __version__
 from lorekeeper.errors import LorekeeperError
 from lorekeeper.jobs import Cancelled, Progress, drive
 from lorekeeper.ui import i18n, workers
+from lorekeeper.ui.i18n import QT_TRANSLATE_NOOP, tr_const
 from lorekeeper.ui.main_window import MainWindow
 from lorekeeper.ui.theme import ThemeFollower, icon
 from lorekeeper.ui.widgets import set_progress
@@ -34,21 +35,36 @@ APP_NAME = "Lorekeeper"
 SCREENSHOT_SIZE = (1400, 900)
 
 _ADVICE = {
-    "ERR_WORKSPACE": "Create the workspace with `lorekeeper init DIR` (add --demo for sample data), "
-    "or open another one with `lorekeeper --workspace DIR`.",
-    "ERR_STORE": "Check [store] url in lorekeeper.toml, that the database file is readable, "
-    "and that no other program holds it locked.",
-    "ERR_INVALID_SPEC": "Fix the file named above (lorekeeper.toml is TOML), then retry.",
-    "ERR_CANCELLED": "Opening was stopped before it finished. Retry opens the workspace again.",
-    "ERR_AUDIT_KEY_UNAVAILABLE": "Provision the audit key (`lorekeeper audit init-key`) or check the keyring/Vault "
-    "settings in [audit], then retry.",
-    "ERR_STORE_DAMAGED": "Restore the newest backup (the button below, or the command above): the damaged file "
-    "is renamed aside, never overwritten, and the workspace opens on the restored copy.",
-    "ERR_WORKSPACE_IN_USE": "Another process is restoring this workspace: retry in a moment.",
+    "ERR_WORKSPACE": QT_TRANSLATE_NOOP(
+        "app",
+        "Create the workspace with `lorekeeper init DIR` (add --demo for sample data), "
+        "or open another one with `lorekeeper --workspace DIR`.",
+    ),
+    "ERR_STORE": QT_TRANSLATE_NOOP(
+        "app",
+        "Check [store] url in lorekeeper.toml, that the database file is readable, "
+        "and that no other program holds it locked.",
+    ),
+    "ERR_INVALID_SPEC": QT_TRANSLATE_NOOP("app", "Fix the file named above (lorekeeper.toml is TOML), then retry."),
+    "ERR_CANCELLED": QT_TRANSLATE_NOOP(
+        "app", "Opening was stopped before it finished. Retry opens the workspace again."
+    ),
+    "ERR_AUDIT_KEY_UNAVAILABLE": QT_TRANSLATE_NOOP(
+        "app",
+        "Provision the audit key (`lorekeeper audit init-key`) or check the keyring/Vault "
+        "settings in [audit], then retry.",
+    ),
+    "ERR_STORE_DAMAGED": QT_TRANSLATE_NOOP(
+        "app",
+        "Restore the newest backup (the button below, or the command above): the damaged file "
+        "is renamed aside, never overwritten, and the workspace opens on the restored copy.",
+    ),
+    "ERR_WORKSPACE_IN_USE": QT_TRANSLATE_NOOP("app", "Another process is restoring this workspace: retry in a moment."),
 }
-_NO_BACKUP_ADVICE = (
+_NO_BACKUP_ADVICE = QT_TRANSLATE_NOOP(
+    "app",
     "There is no backup to restore. Quit, salvage the damaged file with sqlite3's .recover (the command "
-    "above), restore the result with `lorekeeper restore`, then retry."
+    "above), restore the result with `lorekeeper restore`, then retry.",
 )
 
 
@@ -111,9 +127,11 @@ class ErrorScreen(QWidget):
         self.message_label.setText(getattr(exc, "message", None) or str(exc) or type(exc).__name__)
         self.backup = str(details.get("backup") or "") if code == "ERR_STORE_DAMAGED" else ""
         self.workspace_root = str(details.get("workspace") or "")
-        advice = _ADVICE.get(code, "Check the workspace folder and its lorekeeper.toml, then retry.")
+        advice = tr_const("app", _ADVICE.get(code, "")) or self.tr(
+            "Check the workspace folder and its lorekeeper.toml, then retry."
+        )
         if code == "ERR_STORE_DAMAGED" and not self.backup:
-            advice = _NO_BACKUP_ADVICE
+            advice = tr_const("app", _NO_BACKUP_ADVICE)
         self.advice_label.setText(self.tr("What to do: ") + advice)
         self.restore_button.setVisible(bool(self.backup and self.workspace_root))
         self.restore_button.setEnabled(True)
@@ -183,7 +201,7 @@ class OpeningScreen(QWidget):
         box.setSpacing(10)
         title = QLabel(self.tr("Opening workspace…"))
         title.setObjectName("sectionTitle")
-        self.where_label = QLabel(where or "the workspace")
+        self.where_label = QLabel(where or self.tr("the workspace"))
         self.where_label.setObjectName("hintText")
         self.where_label.setWordWrap(True)
         self.where_label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
@@ -207,13 +225,13 @@ class OpeningScreen(QWidget):
         box.addLayout(row)
 
     def set_step(self, done: int, total: int, text: str) -> None:
-        self.step_label.setText(text)
+        self.step_label.setText(tr_const("app", text))
         set_progress(self.progress, done, total)
 
 
 OPEN_STEPS = (
-    "Opening the workspace (configuration, store, migrations)…",
-    "Loading the audit key…",
+    QT_TRANSLATE_NOOP("app", "Opening the workspace (configuration, store, migrations)…"),
+    QT_TRANSLATE_NOOP("app", "Loading the audit key…"),
 )
 
 
@@ -231,7 +249,7 @@ def open_for_session(
     box["ws"] = ws
     yield Progress(1, len(OPEN_STEPS), OPEN_STEPS[1])
     require_key_at_launch(ws)  # session start: no audit key, no app (fail closed); closes ws on failure
-    yield Progress(len(OPEN_STEPS), len(OPEN_STEPS), "Building the window…")
+    yield Progress(len(OPEN_STEPS), len(OPEN_STEPS), QCoreApplication.translate("app", "Building the window…"))
     return ws
 
 

@@ -61,6 +61,7 @@ from lorekeeper.diffs import (
     visible_rows,
     wrapped_lines,
 )
+from lorekeeper.ui.i18n import QT_TRANSLATE_NOOP, tr_const
 from lorekeeper.ui.theme import DARK, color, current_mode
 from lorekeeper.ui.widgets import label, mono_font
 from lorekeeper.ui.workers import run_task
@@ -71,7 +72,7 @@ SPLIT = "split"
 UNIFIED = "unified"
 ASYNC_LINES = 2000  # more lines than this (both sides together): the diff is computed in a job
 SETTINGS_KEY = "diff/mode"
-PENDING_TEXT = "computing diff…"
+PENDING_TEXT = QT_TRANSLATE_NOOP("diffview", "computing diff…")
 
 
 def settings() -> QSettings:
@@ -493,7 +494,7 @@ class DiffCanvas(QAbstractScrollArea):
             p.drawText(
                 rect.adjusted(g, 0, 0, 0),
                 Qt.AlignmentFlag.AlignVCenter,
-                f"\u2026 {n} unchanged line{'s' if n != 1 else ''} (click to show)",
+                self.tr("… {n} unchanged line{0} (click to show)").format("s" if n != 1 else "", n=n),
             )
             return
         if isinstance(it, Row) and self.mode == SPLIT:
@@ -571,10 +572,12 @@ class DiffView(QWidget):
         self.canvas.setContextMenuPolicy(Qt.ContextMenuPolicy.CustomContextMenu)
         self.canvas.customContextMenuRequested.connect(self._menu)
         self.summary: QLabel = label("", "hintText")
-        self.prev_button = self._tool("\u25b2", "Previous change (Alt+Up)", self.previous_change)
-        self.next_button = self._tool("\u25bc", "Next change (Alt+Down)", self.next_change)
-        self.mode_button = self._tool("", "Switch between split (side by side) and unified (Alt+V)", self.toggle_mode)
-        self.window_button = self._tool("\u2922", "Open this diff in a window of its own", self.open_window)
+        self.prev_button = self._tool("\u25b2", self.tr("Previous change (Alt+Up)"), self.previous_change)
+        self.next_button = self._tool("\u25bc", self.tr("Next change (Alt+Down)"), self.next_change)
+        self.mode_button = self._tool(
+            "", self.tr("Switch between split (side by side) and unified (Alt+V)"), self.toggle_mode
+        )
+        self.window_button = self._tool("\u2922", self.tr("Open this diff in a window of its own"), self.open_window)
         self.popout: QDialog | None = None
         # the bar is a widget of its own: a panel short of height may put it in one of its rows
         self.bar = QWidget(self)
@@ -612,9 +615,9 @@ class DiffView(QWidget):
             old.deleteLater()
         self._shortcuts = []
         for keys, text, slot in (
-            ("Alt+Down", "Next change in the diff", self.next_change),
-            ("Alt+Up", "Previous change in the diff", self.previous_change),
-            ("Alt+V", "Diff: side by side / unified", self.toggle_mode),
+            ("Alt+Down", self.tr("Next change in the diff"), self.next_change),
+            ("Alt+Up", self.tr("Previous change in the diff"), self.previous_change),
+            ("Alt+V", self.tr("Diff: side by side / unified"), self.toggle_mode),
         ):
             sc = QShortcut(QKeySequence(keys), host)
             sc.setContext(Qt.ShortcutContext.WidgetWithChildrenShortcut)
@@ -637,8 +640,8 @@ class DiffView(QWidget):
             return
         self.pending = True
         self.diff = None
-        self.summary.setText(PENDING_TEXT)
-        self.canvas.set_message(PENDING_TEXT)
+        self.summary.setText(tr_const("diffview", PENDING_TEXT))
+        self.canvas.set_message(tr_const("diffview", PENDING_TEXT))
         self._update_bar()
         run_task(
             compute_diff,
@@ -664,7 +667,7 @@ class DiffView(QWidget):
             self.popout.close()
         dlg = self.popout = QDialog(self.window())
         left, right = self.canvas.titles
-        dlg.setWindowTitle(" \u2192 ".join(t for t in (left, right) if t) or "Diff")
+        dlg.setWindowTitle(" \u2192 ".join(t for t in (left, right) if t) or self.tr("Diff"))
         view = DiffView(left, right, dlg)
         QVBoxLayout(dlg).addWidget(view)
         view.show_computed(self.diff)

@@ -17,7 +17,7 @@ import subprocess
 from datetime import datetime
 from pathlib import Path
 
-from PySide6.QtCore import QCoreApplication, QDateTime, QLibraryInfo, QLocale, QSettings, QTranslator
+from PySide6.QtCore import QCoreApplication, QDate, QLibraryInfo, QLocale, QSettings, QTranslator
 
 from lorekeeper.paths import resources_dir
 
@@ -185,8 +185,36 @@ def fmt_datetime(value: datetime | str | None, seconds: bool = False) -> str:
         try:
             value = datetime.fromisoformat(value.replace("Z", "+00:00"))
         except ValueError:
-            return value
-    dt = QDateTime(value.replace(tzinfo=None))
+            return str(value)
     loc = QLocale()
-    date = loc.toString(dt.date(), QLocale.FormatType.ShortFormat)
-    return f"{date} {dt.time().toString('HH:mm:ss' if seconds else 'HH:mm')}"
+    date = loc.toString(QDate(value.year, value.month, value.day), QLocale.FormatType.ShortFormat)
+    return f"{date} {value:%H:%M:%S}" if seconds else f"{date} {value:%H:%M}"
+
+
+# ---------------------------------------------------------------- marked constants
+def tr_const(context: str, text: str) -> str:
+    """A module constant marked `QT_TRANSLATE_NOOP(context, ...)`, translated where it is shown."""
+    return QCoreApplication.translate(context, text) if text else text
+
+
+def header_text(model: object, section: int) -> str:
+    """A model's HEADERS[section], translated in the context of the class that defines HEADERS
+    (the context lupdate gives its QT_TRANSLATE_NOOP marks)."""
+    headers: tuple[str, ...] = getattr(model, "HEADERS", ())
+    if not 0 <= section < len(headers):
+        return ""
+    owner = next((c for c in type(model).__mro__ if "HEADERS" in vars(c)), type(model))
+    return QCoreApplication.translate(owner.__name__, headers[section])
+
+
+def class_text(obj: object, attr: str) -> str:
+    """A class attribute marked `QT_TRANSLATE_NOOP("<its class>", ...)` (e.g. a model's
+    JOB_NAME), translated in the context of the class that defines it."""
+    owner = next((c for c in type(obj).__mro__ if attr in vars(c)), type(obj))
+    return QCoreApplication.translate(owner.__name__, str(getattr(obj, attr)))
+
+
+def QT_TRANSLATE_NOOP(context: str, text: str) -> str:
+    """Marks `text` for lupdate in `context` and returns it unchanged (Qt's macro, typed `str`):
+    translate it where it is shown (`tr_const(context, text)`)."""
+    return text

@@ -27,7 +27,7 @@ class ConflictDialog(QDialog):
         name = str(conflict["name"])
         self.setWindowTitle(self.tr("{name} exists").format(name=name))
         self.resolution: Resolution | None = None
-        where = f" in project {conflict['project']}" if conflict.get("project") else ""
+        where = self.tr(" in project {project}").format(project=conflict["project"]) if conflict.get("project") else ""
         intro = label(
             self.tr(
                 "A skill named {name} exists{where} (v{version}) with other content than {path}. Nothing is replaced unless you choose so."

@@ -35,6 +35,7 @@ from lorekeeper import __version__, gcpolicy
 from lorekeeper.errorlog import append_error
 from lorekeeper.ui.bus import ChangeBus
 from lorekeeper.ui.changefeed import ChangeFeedBridge
+from lorekeeper.ui.i18n import QT_TRANSLATE_NOOP, tr_const
 from lorekeeper.ui.models.paged import JumpToEnd, keep_view_state, paged_model_of
 from lorekeeper.ui.panels import PANELS, AppContext, Panel, PanelSpec
 from lorekeeper.ui.theme import icon
@@ -55,12 +56,15 @@ class _PanelMap(dict[str, Panel]):
 
 
 GLOBAL_SHORTCUTS: list[tuple[str, str]] = [
-    ("F1", "Show this list of keyboard shortcuts"),
-    ("Ctrl+F", "Search in the current panel"),
-    ("F5", "Refresh the current panel"),
-    ("Tab / Shift+Tab", "Next / previous field (Tab leaves a table; the arrows move inside it)"),
-    ("Ctrl+Tab", "Next tab inside a panel"),
-    ("Ctrl+Q", "Quit Lorekeeper"),
+    ("F1", QT_TRANSLATE_NOOP("main_window", "Show this list of keyboard shortcuts")),
+    ("Ctrl+F", QT_TRANSLATE_NOOP("main_window", "Search in the current panel")),
+    ("F5", QT_TRANSLATE_NOOP("main_window", "Refresh the current panel")),
+    (
+        QT_TRANSLATE_NOOP("main_window", "Tab / Shift+Tab"),
+        QT_TRANSLATE_NOOP("main_window", "Next / previous field (Tab leaves a table; the arrows move inside it)"),
+    ),
+    ("Ctrl+Tab", QT_TRANSLATE_NOOP("main_window", "Next tab inside a panel")),
+    ("Ctrl+Q", QT_TRANSLATE_NOOP("main_window", "Quit Lorekeeper")),
 ]
 
 
@@ -102,7 +106,7 @@ class CheatSheet(QDialog):
         parts = []
         if panel_title:
             parts.append(f"<h3>{html.escape(panel_title)}</h3>")
-            parts.append(table(panel_rows) if panel_rows else "<p>No shortcuts of its own.</p>")
+            parts.append(table(panel_rows) if panel_rows else self.tr("<p>No shortcuts of its own.</p>"))
         parts.append("<h3>Everywhere</h3>" + table(global_rows))
         self.view.setHtml("".join(parts))
 
@@ -122,8 +126,8 @@ class ErrorDialog(QDialog):
         self.code_label = QLabel("ERR_INTERNAL")
         self.code_label.setObjectName("errorCode")
         self.message_label = QLabel(
-            self.tr("{job_name} failed: {name__}: {0}").format(
-                first[0] if first else "", job_name=job_name, name__=type(exc).__name__
+            self.tr("{job_name} failed: {error_type}: {0}").format(
+                first[0] if first else "", job_name=job_name, error_type=type(exc).__name__
             )
         )
         self.message_label.setWordWrap(True)
@@ -274,10 +278,10 @@ class MainWindow(QMainWindow):
             self.specs[spec.panel_id] = spec
             self.panel_ids.append(spec.panel_id)
             self.stack.addWidget(QWidget())  # a placeholder until the panel is first shown
-            item = QListWidgetItem(icon(spec.icon), spec.title)
+            item = QListWidgetItem(icon(spec.icon), spec.label)
             item.setData(Qt.ItemDataRole.UserRole, spec.panel_id)
             keys = panel_keys(len(self.panel_ids) - 1)
-            item.setToolTip(f"{spec.title}  ({keys})" if keys else spec.title)
+            item.setToolTip(f"{spec.label}  ({keys})" if keys else spec.label)
             self.sidebar.addItem(item)
         self.sidebar.currentRowChanged.connect(self._show_row)
         # Wide enough for the longest title (item padding from the theme included), never a scroll bar.
@@ -423,9 +427,9 @@ class MainWindow(QMainWindow):
         try:  # one small append to the local error log, only after a failure: left on the GUI thread
             log_path = str(append_error(self.ws.root, f"ERR_INTERNAL in job {name!r}\n{details}"))
         except OSError as log_exc:  # the log is a help, never a second failure
-            log_path = f"(not written: {log_exc})"
+            log_path = self.tr("(not written: {log_exc})").format(log_exc=log_exc)
         self.show_message(
-            self.tr("{name} failed — ERR_INTERNAL: {name__}").format(name=name, name__=type(exc).__name__)
+            self.tr("{name} failed — ERR_INTERNAL: {error_type}").format(name=name, error_type=type(exc).__name__)
         )
         if self.error_dialog is not None:
             self.error_dialog.close()
@@ -452,15 +456,17 @@ class MainWindow(QMainWindow):
 
     def global_shortcuts(self) -> list[tuple[str, str]]:
         rows = [
-            (keys, f"Go to {self.specs[pid].title}") for i, pid in enumerate(self.panel_ids) if (keys := panel_keys(i))
+            (keys, self.tr("Go to {title}").format(title=self.specs[pid].label))
+            for i, pid in enumerate(self.panel_ids)
+            if (keys := panel_keys(i))
         ]
-        return [*GLOBAL_SHORTCUTS, *rows]
+        return [(tr_const("main_window", k), tr_const("main_window", v)) for k, v in GLOBAL_SHORTCUTS] + rows
 
     @Slot()
     def show_cheatsheet(self) -> None:
         """F1: the current panel's shortcuts, then the ones that work everywhere."""
         panel = self.current_panel()
-        title = self.specs[panel.panel_id].title if panel is not None and panel.panel_id in self.specs else ""
+        title = self.specs[panel.panel_id].label if panel is not None and panel.panel_id in self.specs else ""
         if self.cheatsheet is None:
             self.cheatsheet = CheatSheet(self)
         self.cheatsheet.set_rows(title, panel.cheatsheet_rows() if panel is not None else [], self.global_shortcuts())

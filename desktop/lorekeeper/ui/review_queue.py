@@ -130,9 +130,9 @@ class ReviewQueue(QWidget):
         self._keep_id: Hashable | None = None
         self._keep_row = 0
         self._restoring = False
-        self._empty_text = f"No {noun} to review."
+        self._empty_text = self.tr("No {noun} to review.").format(noun=noun)
         self._reason_then: Callable[[str], None] | None = None
-        self._reason_missing = "This decision needs a reason"
+        self._reason_missing = self.tr("This decision needs a reason")
 
         # ------------------------------------------------------------ the list
         self.table = QTableView()
@@ -220,30 +220,37 @@ class ReviewQueue(QWidget):
 
         # ------------------------------------------------------------ the keyboard
         self._keys: list[_Key] = []
-        self.add_shortcut(("A",), f"Approve the selected {noun}", self.approve, enabled=actions.approve is not None)
+        self.add_shortcut(
+            ("A",),
+            self.tr("Approve the selected {noun}").format(noun=noun),
+            self.approve,
+            enabled=actions.approve is not None,
+        )
         self.add_shortcut(
             ("R",),
-            "Reject: type the reason, Enter to confirm, Esc to cancel",
+            self.tr("Reject: type the reason, Enter to confirm, Esc to cancel"),
             self.start_reject,
             enabled=actions.reject is not None,
         )
-        self.add_shortcut(("E",), f"Edit the selected {noun}", self.edit, enabled=actions.edit is not None)
+        self.add_shortcut(
+            ("E",), self.tr("Edit the selected {noun}").format(noun=noun), self.edit, enabled=actions.edit is not None
+        )
         self.add_shortcut(tuple(undo_keys), undo_text, self.undo, enabled=actions.undo is not None and bool(undo_keys))
-        self.add_shortcut(tuple(next_keys), f"Next {noun} (also ↓)", self.next)
-        self.add_shortcut(tuple(previous_keys), f"Previous {noun} (also ↑)", self.previous)
+        self.add_shortcut(tuple(next_keys), self.tr("Next {noun} (also ↓)").format(noun=noun), self.next)
+        self.add_shortcut(tuple(previous_keys), self.tr("Previous {noun} (also ↑)").format(noun=noun), self.previous)
         self.add_shortcut(
             ("Shift+A",),
-            "Approve every open item of the current filter (asks first)",
+            self.tr("Approve every open item of the current filter (asks first)"),
             self.bulk_approve,
             enabled=actions.bulk_approve is not None,
         )
         self.add_shortcut(
             ("?", "Shift+?"),
-            "Show or hide this cheat-sheet (F1: every shortcut of the app)",
+            self.tr("Show or hide this cheat-sheet (F1: every shortcut of the app)"),
             self.toggle_cheatsheet,
             label="?",
         )
-        self.add_shortcut(("Esc",), "Cancel the reason or the editor, hide the cheat-sheet", self.escape)
+        self.add_shortcut(("Esc",), self.tr("Cancel the reason or the editor, hide the cheat-sheet"), self.escape)
 
         self.table.selectionModel().currentRowChanged.connect(self._on_current)
         self.table.setProperty(KEEPS_OWN_SELECTION, True)  # `_before_reset` / `_after_reset` keep it
@@ -517,7 +524,10 @@ class ReviewQueue(QWidget):
                 self.decide(REJECT, (item_id,), reject, item, why)
 
         self.ask_reason(
-            "Why is it rejected? (Enter to reject, Esc to cancel)", "Reject", then, missing="A rejection needs a reason"
+            self.tr("Why is it rejected? (Enter to reject, Esc to cancel)"),
+            self.tr("Reject"),
+            then,
+            missing=self.tr("A rejection needs a reason"),
         )
 
     def ask_reason(

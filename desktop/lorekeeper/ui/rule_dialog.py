@@ -20,17 +20,18 @@ from PySide6.QtWidgets import (
 
 from lorekeeper.errors import InvalidSpecError
 from lorekeeper.evals.rules import RULE_TYPES, SEVERITIES, Rule, parse_rule
+from lorekeeper.ui.i18n import QT_TRANSLATE_NOOP, tr_const
 from lorekeeper.ui.widgets import MessageBox
 
 _REGEX = ("regex_match", "regex_not_match")
 _NO_VALUE = ("is_json", "not_is_json")
 _COUNT = ("max_length", "min_length", "min_words", "max_words")
 _HELP = {
-    "count": "A whole number (Unicode code points for lengths, inclusive).",
-    "list": "Several values separated by commas.",
-    "regex": "A Python regular expression, searched anywhere in the response.",
-    "none": "This rule type needs no value.",
-    "text": "Literal text, case-sensitive unless the type starts with 'i'.",
+    "count": QT_TRANSLATE_NOOP("rule_dialog", "A whole number (Unicode code points for lengths, inclusive)."),
+    "list": QT_TRANSLATE_NOOP("rule_dialog", "Several values separated by commas."),
+    "regex": QT_TRANSLATE_NOOP("rule_dialog", "A Python regular expression, searched anywhere in the response."),
+    "none": QT_TRANSLATE_NOOP("rule_dialog", "This rule type needs no value."),
+    "text": QT_TRANSLATE_NOOP("rule_dialog", "Literal text, case-sensitive unless the type starts with 'i'."),
 }
 
 
@@ -152,7 +153,7 @@ class RuleDialog(QDialog):
         self.value_edit.setPlaceholderText(
             {"count": "e.g. 1200", "list": "e.g. rollback, revert, roll back"}.get(kind, "e.g. ## Summary")
         )
-        self.help_label.setText(_HELP[kind])
+        self.help_label.setText(tr_const("rule_dialog", _HELP[kind]))
 
     def raw_rule(self) -> dict[str, Any]:
         rtype = self.type_combo.currentText()
@@ -183,9 +184,9 @@ class RuleDialog(QDialog):
         raw = self.raw_rule()
         try:
             if raw["id"] in self.taken_ids:
-                raise InvalidSpecError("another rule already has this id", rule_id=raw["id"], field="id")
+                raise InvalidSpecError(self.tr("another rule already has this id"), rule_id=raw["id"], field="id")
             if "value" in raw and raw["value"] in ("", []):
-                raise InvalidSpecError("missing 'value'", rule_id=raw["id"] or "#new", field="value")
+                raise InvalidSpecError(self.tr("missing 'value'"), rule_id=raw["id"] or "#new", field="value")
             rule = parse_rule(raw, 0)
         except InvalidSpecError as exc:
             self.error.show_error(exc)

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import html
 
-from PySide6.QtCore import Slot
+from PySide6.QtCore import QCoreApplication, Slot
 from PySide6.QtWidgets import (
     QCheckBox,
     QComboBox,
@@ -20,27 +20,32 @@ from PySide6.QtWidgets import (
 )
 
 from lorekeeper.ask.service import AskResult, Hit
+from lorekeeper.ui.i18n import QT_TRANSLATE_NOOP, tr_const
 from lorekeeper.ui.panels.base import AppContext, Panel
 from lorekeeper.ui.widgets import EmptyState, MessageBox, label
 from lorekeeper.ui.workers import run_task
 
-GLOBAL_SCOPE = "Global (no project)"
+GLOBAL_SCOPE = QT_TRANSLATE_NOOP("ask", "Global (no project)")
 EXAMPLE = "How do we deploy Citadel v2 safely?"
-EMPTY = (
+EMPTY = QT_TRANSLATE_NOOP(
+    "ask",
     "Ask a question about this workspace's knowledge: skills, learnings, facts and the documents "
-    "under sources/ (research notes too) and clarifications/. Answers cite the exact passages they come from."
+    "under sources/ (research notes too) and clarifications/. Answers cite the exact passages they come from.",
 )
 
 
 def passage_html(hit: Hit, cited: bool) -> str:
     p = hit.passage
-    head = (
-        f"<b>[{hit.n}]</b> <code>{html.escape(p.document)}</code> lines {p.start}–{p.end}"
-        f" <span style='color:gray'>({html.escape(p.corpus)}, score {hit.score:.2f})</span>"
-        + (" <b>· cited</b>" if cited else "")
+    head = QCoreApplication.translate(
+        "ask",
+        "<b>[{n}]</b> <code>{0}</code> lines {start}–{end} <span style='color:gray'>({1}, score {score:.2f})</span>",
+    ).format(html.escape(p.document), html.escape(p.corpus), n=hit.n, start=p.start, end=p.end, score=hit.score) + (
+        " <b>· cited</b>" if cited else ""
     )
     body = html.escape(p.text).replace("\n", "<br>")
-    return f"<p>{head}<br><span style='font-family:monospace'>{body}</span></p>"
+    return QCoreApplication.translate(
+        "ask", "<p>{head}<br><span style='font-family:monospace'>{body}</span></p>"
+    ).format(head=head, body=body)
 
 
 class AskPanel(Panel):
@@ -98,7 +103,7 @@ class AskPanel(Panel):
         split.addWidget(answer_box)
         split.addWidget(passages_box)
         split.setSizes([420, 520])
-        self.results = EmptyState(split, EMPTY)
+        self.results = EmptyState(split, tr_const("ask", EMPTY))
         self.results.set_empty(True)
 
         layout = QVBoxLayout(self)
@@ -125,7 +130,7 @@ class AskPanel(Panel):
         current = self.project.currentData()
         self.project.blockSignals(True)
         self.project.clear()
-        self.project.addItem(GLOBAL_SCOPE, "")
+        self.project.addItem(tr_const("ask", GLOBAL_SCOPE), "")
         for p in projects:
             self.project.addItem(p, p)
         idx = self.project.findData(current) if current else 0
@@ -165,16 +170,16 @@ class AskPanel(Panel):
             self.answer.setHtml(
                 f"<p>{html.escape(result.answer).replace(chr(10), '<br>')}</p>"
                 + (f"<p><b>Citations</b></p><ul>{refs}</ul>" if refs else "")
-                + f"<p style='color:gray'>{html.escape(result.model)}</p>"
+                + self.tr("<p style='color:gray'>{0}</p>").format(html.escape(result.model))
             )
         else:
-            text = result.answer or "No model answer."
-            note = f"<p style='color:gray'>{html.escape(result.note)}</p>" if result.note else ""
+            text = result.answer or self.tr("No model answer.")
+            note = self.tr("<p style='color:gray'>{0}</p>").format(html.escape(result.note)) if result.note else ""
             self.answer.setHtml(f"<p><b>{html.escape(text)}</b></p>{note}")
         if result.passages:
             self.passages.setHtml("".join(passage_html(h, h.n in cited) for h in result.passages))
         else:
-            self.passages.setHtml("<p>No passage of the knowledge matches the question.</p>")
+            self.passages.setHtml(self.tr("<p>No passage of the knowledge matches the question.</p>"))
         n = len(result.passages)
         self.summary.setText(
             self.tr("{n} passage{0}").format("s" if n != 1 else "", n=n)

@@ -52,6 +52,7 @@ from lorekeeper.audit.errors import (
 )
 from lorekeeper.audit.log import ChainState, EventRecord, Issue, VerifyReport
 from lorekeeper.ui import widgets
+from lorekeeper.ui.i18n import QT_TRANSLATE_NOOP, tr_const
 from lorekeeper.ui.models.base import RowsModel, enable_sorting
 from lorekeeper.ui.panels.base import AppContext, Panel
 from lorekeeper.ui.theme import color, icon
@@ -64,22 +65,40 @@ TOPIC = "audit"  # ChangeBus topic: the key or the log changed
 KEY_HOLD = ("audit", "key")  # a key rotation holds the key: Verify and Rotate wait until the new session is up
 
 ADVICE = {
-    CAUSE_NO_BACKEND: "Install or unlock an OS keyring (GNOME Keyring / Secret Service, KWallet, macOS Keychain), "
-    "or switch to the Vault provider in Settings. Then press Retry.",
-    CAUSE_SEALED: "Unseal Vault (`bao operator unseal` or `vault operator unseal`), then press Retry.",
-    CAUSE_UNREACHABLE: "Start Vault or fix its address in Settings (VAULT_ADDR overrides it), then press Retry.",
-    CAUSE_MISSING: "Provision the key with `lorekeeper audit init-key` (an operator action: Lorekeeper never "
-    "creates a Vault key silently), then press Retry.",
-    CAUSE_INVALID: "The stored key must be 64 hexadecimal characters (32 bytes). Restore the right value "
-    "in the provider, then press Retry.",
-    CAUSE_DENIED: "Check the Vault token or AppRole and its policy on the key's path (Settings), then press Retry.",
-    CAUSE_NO_TOKEN: "Set VAULT_TOKEN before starting Lorekeeper, or store a token in the OS keyring "
-    "(Settings), then press Retry.",
-    CAUSE_CONFIG: "Fix the [audit] table of lorekeeper.toml (Settings), then press Retry.",
+    CAUSE_NO_BACKEND: QT_TRANSLATE_NOOP(
+        "audit",
+        "Install or unlock an OS keyring (GNOME Keyring / Secret Service, KWallet, macOS Keychain), "
+        "or switch to the Vault provider in Settings. Then press Retry.",
+    ),
+    CAUSE_SEALED: QT_TRANSLATE_NOOP(
+        "audit", "Unseal Vault (`bao operator unseal` or `vault operator unseal`), then press Retry."
+    ),
+    CAUSE_UNREACHABLE: QT_TRANSLATE_NOOP(
+        "audit", "Start Vault or fix its address in Settings (VAULT_ADDR overrides it), then press Retry."
+    ),
+    CAUSE_MISSING: QT_TRANSLATE_NOOP(
+        "audit",
+        "Provision the key with `lorekeeper audit init-key` (an operator action: Lorekeeper never "
+        "creates a Vault key silently), then press Retry.",
+    ),
+    CAUSE_INVALID: QT_TRANSLATE_NOOP(
+        "audit",
+        "The stored key must be 64 hexadecimal characters (32 bytes). Restore the right value "
+        "in the provider, then press Retry.",
+    ),
+    CAUSE_DENIED: QT_TRANSLATE_NOOP(
+        "audit", "Check the Vault token or AppRole and its policy on the key's path (Settings), then press Retry."
+    ),
+    CAUSE_NO_TOKEN: QT_TRANSLATE_NOOP(
+        "audit",
+        "Set VAULT_TOKEN before starting Lorekeeper, or store a token in the OS keyring (Settings), then press Retry.",
+    ),
+    CAUSE_CONFIG: QT_TRANSLATE_NOOP("audit", "Fix the [audit] table of lorekeeper.toml (Settings), then press Retry."),
 }
-WHY = (
+WHY = QT_TRANSLATE_NOOP(
+    "audit",
     "Lorekeeper fails closed: without its audit key it cannot sign what it decides, so it does "
-    "nothing until the key loads. It never falls back to another provider."
+    "nothing until the key loads. It never falls back to another provider.",
 )
 
 
@@ -125,13 +144,19 @@ def fail_closed_screen_class(exc: BaseException) -> type[FailClosedScreen] | Non
 def key_state(status: Any) -> tuple[str, bool]:
     """(text, failed) for the status bar."""
     if status.state == "loaded":
-        text = f"Key: {status.provider} v{status.key_version}"
+        text = QCoreApplication.translate("audit", "Key: {provider} v{key_version}").format(
+            provider=status.provider, key_version=status.key_version
+        )
         if status.pending_version:
-            text += f" (v{status.pending_version} from next launch)"
+            text += QCoreApplication.translate("audit", " (v{pending_version} from next launch)").format(
+                pending_version=status.pending_version
+            )
         return text, False
     if status.state == "failed":
-        return f"Key: {status.provider} — failed closed ({CAUSE_TITLES.get(status.cause or '', 'unavailable')})", True
-    return f"Key: {status.provider} (not loaded)", False
+        return QCoreApplication.translate("audit", "Key: {provider} — failed closed ({0})").format(
+            CAUSE_TITLES.get(status.cause or "", "unavailable"), provider=status.provider
+        ), True
+    return QCoreApplication.translate("audit", "Key: {provider} (not loaded)").format(provider=status.provider), False
 
 
 class KeyStateLabel(QLabel):
@@ -178,13 +203,21 @@ class KeyStateLabel(QLabel):
 
 
 class EventsModel(RowsModel[EventRecord]):
-    HEADERS = ("Line", "#", "Time (UTC)", "Type", "Story", "Key", "Status")
+    HEADERS = (
+        QT_TRANSLATE_NOOP("EventsModel", "Line"),
+        "#",
+        QT_TRANSLATE_NOOP("EventsModel", "Time (UTC)"),
+        QT_TRANSLATE_NOOP("EventsModel", "Type"),
+        QT_TRANSLATE_NOOP("EventsModel", "Story"),
+        QT_TRANSLATE_NOOP("EventsModel", "Key"),
+        QT_TRANSLATE_NOOP("EventsModel", "Status"),
+    )
     SORTABLE = tuple(range(7))
     STATUS_TEXT: ClassVar[dict[str, str]] = {
-        "valid": "valid",
-        "tombstone": "tombstone (erased)",
-        "bad_signature": "BAD SIGNATURE",
-        "content_mismatch": "EDITED CONTENT",
+        "valid": QT_TRANSLATE_NOOP("EventsModel", "valid"),
+        "tombstone": QT_TRANSLATE_NOOP("EventsModel", "tombstone (erased)"),
+        "bad_signature": QT_TRANSLATE_NOOP("EventsModel", "BAD SIGNATURE"),
+        "content_mismatch": QT_TRANSLATE_NOOP("EventsModel", "EDITED CONTENT"),
         "unsigned": "UNSIGNED",
         "damaged": "DAMAGED",
     }
@@ -209,7 +242,7 @@ class EventsModel(RowsModel[EventRecord]):
                 item.type,
                 item.story or "",
                 f"v{item.key_version}" if item.key_version is not None else "",
-                self.STATUS_TEXT.get(item.status, item.status),
+                tr_const("EventsModel", self.STATUS_TEXT.get(item.status, item.status)),
             )[column]
         if role == Qt.ItemDataRole.ForegroundRole and column == 6:
             if item.status == "valid":
@@ -221,7 +254,12 @@ class EventsModel(RowsModel[EventRecord]):
 
 
 class IssuesModel(RowsModel[Issue]):
-    HEADERS = ("File", "Line", "Problem", "Details")
+    HEADERS = (
+        QT_TRANSLATE_NOOP("IssuesModel", "File"),
+        QT_TRANSLATE_NOOP("IssuesModel", "Line"),
+        QT_TRANSLATE_NOOP("IssuesModel", "Problem"),
+        QT_TRANSLATE_NOOP("IssuesModel", "Details"),
+    )
 
     def cell(self, item: Issue, column: int, role: int) -> Any:
         if role == Qt.ItemDataRole.DisplayRole:
@@ -266,12 +304,15 @@ def chain_state(ws: Workspace) -> ChainState:
 def chain_text(state: ChainState) -> str:
     """The banner's words: where the first unacknowledged break is, and what to do."""
     first = state.breaks[0]
-    more = f" {len(state.breaks) - 1} more break(s) after it." if len(state.breaks) > 1 else ""
-    return (
-        f"The audit chain has a break: {first.where()} — {first.message}.{more} Signed writes go on after it. "
-        "Look into it (Verify chain lists every problem), then acknowledge it with a reason: a signed "
-        "break_acknowledged event records who, when and why. A new break is reported again."
+    more = (
+        QCoreApplication.translate("audit", " {0} more break(s) after it.").format(len(state.breaks) - 1)
+        if len(state.breaks) > 1
+        else ""
     )
+    return QCoreApplication.translate(
+        "audit",
+        "The audit chain has a break: {0} — {message}.{more} Signed writes go on after it. Look into it (Verify chain lists every problem), then acknowledge it with a reason: a signed break_acknowledged event records who, when and why. A new break is reported again.",
+    ).format(first.where(), message=first.message, more=more)
 
 
 # --------------------------------------------------------------------------- the panel
@@ -336,7 +377,7 @@ class AuditPanel(Panel):
         self.report_text.setFont(mono_font())
         self.report_text.setPlaceholderText(self.tr("Press Verify chain: the report per file appears here."))
         self.report_text.setMaximumHeight(90)
-        self.issues_empty = EmptyState(self.issues_table, "No verification yet.")
+        self.issues_empty = EmptyState(self.issues_table, self.tr("No verification yet."))
         self.issues_empty.set_empty(True)
         verify_box = QGroupBox(self.tr("Verification"))
         vl = QVBoxLayout(verify_box)
@@ -396,7 +437,7 @@ class AuditPanel(Panel):
             self.events_table.setColumnWidth(col, width)
         self.events_table.selectionModel().currentRowChanged.connect(self._on_event_selected)
         self.events_empty = EmptyState(
-            self.events_table, "No signed event yet: they appear as Lorekeeper records its decisions."
+            self.events_table, self.tr("No signed event yet: they appear as Lorekeeper records its decisions.")
         )
         self.payload_title = label(self.tr("Signed event"), "sectionTitle")
         self.payload_status = label(self.tr("Select an event to see exactly what was signed."), "hintText", wrap=True)
@@ -484,7 +525,9 @@ class AuditPanel(Panel):
         if st.state == "loaded":
             version = f"v{st.key_version}"
             if st.pending_version:
-                version += f"  (rotated to v{st.pending_version}: used from the next launch)"
+                version += self.tr("  (rotated to v{pending_version}: used from the next launch)").format(
+                    pending_version=st.pending_version
+                )
             self.version_value.setText(version)
             self.loaded_value.setText((st.loaded_at or "").replace("T", " ").replace("+00:00", " UTC"))
         else:
@@ -596,7 +639,7 @@ class AuditPanel(Panel):
                     "Chain verified: {events} events in {files} file(s), {valid} valid, {tombstones} tombstone(s)."
                 ).format(events=t["events"], files=t["files"], valid=t["valid"], tombstones=t["tombstones"])
             )
-            self.issues_empty.set_empty(True, "No break: every signature, link and checkpoint verifies.")
+            self.issues_empty.set_empty(True, self.tr("No break: every signature, link and checkpoint verifies."))
         else:
             first = report.issues[0]
             self.verify_summary.show_error(
@@ -622,7 +665,9 @@ class AuditPanel(Panel):
             self.ws.audit.rotate,
             name=self.tr("Rotating the audit key"),
             holds=[KEY_HOLD],
-            hold_reason="Key rotation in progress — verify or rotate again once the new key's session has started",
+            hold_reason=self.tr(
+                "Key rotation in progress — verify or rotate again once the new key's session has started"
+            ),
             on_result=self._on_rotated,
             on_error=self.key_message.show_error,
         )
@@ -640,7 +685,9 @@ class AuditPanel(Panel):
 
     # ------------------------------------------------------------------ events
     def _on_load_error(self, exc: BaseException) -> None:
-        self.events_empty.set_empty(True, f"The session log cannot be read: {widgets.describe_error(exc)}")
+        self.events_empty.set_empty(
+            True, self.tr("The session log cannot be read: {0}").format(widgets.describe_error(exc))
+        )
 
     def _on_events(self, page: EventsPage) -> None:
         self.page = page
@@ -654,8 +701,8 @@ class AuditPanel(Panel):
             + (self.tr(" · last {last} UTC").format(last=last) if last else "")
             + f"\n{self.ws.root / 'sessions'}"
         )
-        self._fill(self.f_type, [("Any type", ANY)] + [(t, t) for t in page.types])
-        self._fill(self.f_date, [("Any date", ANY)] + [(d, d) for d in page.dates])
+        self._fill(self.f_type, [(self.tr("Any type"), ANY)] + [(t, t) for t in page.types])
+        self._fill(self.f_date, [(self.tr("Any date"), ANY)] + [(d, d) for d in page.dates])
         self.apply_filters()
 
     @staticmethod
@@ -689,9 +736,9 @@ class AuditPanel(Panel):
         filtered = etype not in (None, ANY) or day not in (None, ANY) or bool(story)
         self.events_empty.set_empty(
             not rows,
-            "No event matches these filters."
+            self.tr("No event matches these filters.")
             if filtered and total
-            else "No signed event yet: they appear as Lorekeeper records its decisions.",
+            else self.tr("No signed event yet: they appear as Lorekeeper records its decisions."),
         )
         self._on_event_selected()
 
@@ -867,7 +914,7 @@ class FailClosedScreen(QWidget):
         self.message_label = label("", wrap=True, selectable=True)
         self.provider_label = label("", "hintText", wrap=True, selectable=True)
         self.advice_label = label("", wrap=True)
-        self.why_label = label(WHY, "panelSubtitle", wrap=True)
+        self.why_label = label(tr_const("audit", WHY), "panelSubtitle", wrap=True)
         for w in (
             self.cause_label,
             self.code_label,
@@ -913,7 +960,7 @@ class FailClosedScreen(QWidget):
                 + (f" — {self.info.location}" if self.info.location else "")
                 + self.tr("\nWorkspace: {workspace_root}").format(workspace_root=self.info.workspace_root)
             )
-        self.advice_label.setText(self.tr("What to do: ") + ADVICE.get(cause, ADVICE[CAUSE_CONFIG]))
+        self.advice_label.setText(self.tr("What to do: ") + tr_const("audit", ADVICE.get(cause, ADVICE[CAUSE_CONFIG])))
         provider = self.info.provider if self.info else getattr(exc, "provider", "") or "?"
         self.status_label.setText(
             self.tr("Key: {provider} — failed closed ({0})").format(

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from typing import Any
 
 import pyqtgraph as pg
-from PySide6.QtCore import Qt, Slot
+from PySide6.QtCore import QCoreApplication, Qt, Slot
 from PySide6.QtWidgets import (
     QComboBox,
     QFrame,
@@ -37,6 +37,7 @@ from PySide6.QtWidgets import (
 
 from lorekeeper.improve.bench import EVAL_WEIGHT, JUDGE_WEIGHT, BenchmarkInfo, ScenarioInfo, ScenarioResult
 from lorekeeper.ui.charts import ThemedPlot
+from lorekeeper.ui.i18n import QT_TRANSLATE_NOOP, tr_const
 from lorekeeper.ui.models.base import RowsModel, enable_sorting
 from lorekeeper.ui.panels.base import AppContext, Panel
 from lorekeeper.ui.panels.proposals import badge_style
@@ -55,7 +56,16 @@ class RunsSnapshot:
 
 class RunsModel(RowsModel[BenchmarkInfo]):
     COL_RUN, COL_PROPOSAL, COL_SKILL, COL_VERDICT, COL_IMPROVEMENT, COL_WLT, COL_MODEL, COL_WHEN = range(8)
-    HEADERS = ("Run", "Proposal", "Skill", "Verdict", "Improvement", "W/L/T", "Model", "When")
+    HEADERS = (
+        QT_TRANSLATE_NOOP("RunsModel", "Run"),
+        QT_TRANSLATE_NOOP("RunsModel", "Proposal"),
+        QT_TRANSLATE_NOOP("RunsModel", "Skill"),
+        QT_TRANSLATE_NOOP("RunsModel", "Verdict"),
+        QT_TRANSLATE_NOOP("RunsModel", "Improvement"),
+        "W/L/T",
+        QT_TRANSLATE_NOOP("RunsModel", "Model"),
+        QT_TRANSLATE_NOOP("RunsModel", "When"),
+    )
     SORTABLE = tuple(range(8))
 
     def sort_value(self, item: BenchmarkInfo, column: int) -> Any:
@@ -94,14 +104,15 @@ def _fmt(v: float | None, scale: float = 1.0) -> str:
     return "n/a" if v is None else f"{v * scale:.1f}"
 
 
-HOW_IT_WORKS = (
+HOW_IT_WORKS = QT_TRANSLATE_NOOP(
+    "benchmarks",
     "How a benchmark decides: the current and the proposed content each answer the same scenarios "
     "(3 by default: yours first, then the model's) through the configured model. Each answer gets the "
     "skill's deterministic eval rules (share passed × 10) and an LLM judge's 1-10 score, asked twice with "
     "the two answers swapped and their labels hidden; a judge that changes its mind when the order is "
     "swapped counts as a tie. Combined = 60% evals + 40% judge. The verdict is PASSED when the new content "
     "wins more scenarios, FAILED when it wins fewer, TIE otherwise; improvement = (new − old) / old × 100.\n\n"
-    "Runs need a model: configure one in Playground → Model settings (anthropic, ollama or claude-cli)."
+    "Runs need a model: configure one in Playground → Model settings (anthropic, ollama or claude-cli).",
 )
 
 
@@ -109,8 +120,8 @@ class BattleCard(QGroupBox):
     """One scenario: the request, old vs new side by side with scores, the star, the judge's reasons."""
 
     def __init__(self, r: ScenarioResult, parent: QWidget | None = None) -> None:
-        winner = {"new": "new ★", "old": "old ★", "tie": "tie"}[r.winner]
-        super().__init__(f"Scenario {r.position + 1} — winner: {winner}", parent)
+        winner = {"new": self.tr("new ★"), "old": self.tr("old ★"), "tie": "tie"}[r.winner]
+        super().__init__(self.tr("Scenario {0} — winner: {winner}").format(r.position + 1, winner=winner), parent)
         self.result = r
         grid = QGridLayout(self)
         request = label(r.scenario, wrap=True, selectable=True)
@@ -146,8 +157,13 @@ class BattleCard(QGroupBox):
         judge_lines = []
         for c in r.judge_calls:
             judge_lines.append(
-                f"<b>{html.escape(str(c.get('order')))}</b>: A {c.get('score_a')}/10, B {c.get('score_b')}/10 → prefers "
-                f"{html.escape(str(c.get('prefers')))} — {html.escape(str(c.get('reason') or ''))}"
+                self.tr("<b>{0}</b>: A {score_a}/10, B {score_b}/10 → prefers {1} — {2}").format(
+                    html.escape(str(c.get("order"))),
+                    html.escape(str(c.get("prefers"))),
+                    html.escape(str(c.get("reason") or "")),
+                    score_a=c.get("score_a"),
+                    score_b=c.get("score_b"),
+                )
             )
         verdict = {"tie": "the two orders disagree (or score equal): judge part is a tie, evals decide"}.get(
             r.judge_winner, f"both orders prefer {r.judge_winner}"
@@ -161,7 +177,9 @@ class BattleCard(QGroupBox):
 
 class ScoreChart(ThemedPlot):
     def __init__(self, parent: QWidget | None = None) -> None:
-        super().__init__("combined /10", min_height=150, max_height=200, parent=parent)
+        super().__init__(
+            QCoreApplication.translate("ScoreChart", "combined /10"), min_height=150, max_height=200, parent=parent
+        )
         self.legend = self.plotItem.addLegend(offset=(-10, 5))
         self.bars: list[pg.BarGraphItem] = []
 
@@ -229,8 +247,10 @@ class BenchmarksPanel(Panel):
         self.empty = EmptyState(
             self.table,
             (
-                "No benchmark yet. Select a pending proposal in Proposals and press B (or `lorekeeper bench run ID`); "
-                "Sage proposals are benchmarked automatically."
+                self.tr(
+                    "No benchmark yet. Select a pending proposal in Proposals and press B (or `lorekeeper bench run ID`); "
+                    "Sage proposals are benchmarked automatically."
+                )
             ),
         )
 
@@ -404,7 +424,7 @@ class BenchmarksPanel(Panel):
         if run is None:
             self.summary.setText("")
             self.summary.hide()
-            self.detail_label.setText(HOW_IT_WORKS)
+            self.detail_label.setText(tr_const("benchmarks", HOW_IT_WORKS))
             return
         self.summary.setText(
             self.tr("Run #{id} · proposal #{proposal_id} · {badge}").format(

@@ -14,7 +14,7 @@ import string
 from dataclasses import dataclass
 from typing import Any
 
-from PySide6.QtCore import Qt, Slot
+from PySide6.QtCore import QCoreApplication, Qt, Slot
 from PySide6.QtWidgets import (
     QComboBox,
     QFrame,
@@ -30,6 +30,7 @@ from PySide6.QtWidgets import (
 )
 
 from lorekeeper.facts.model import ConflictInfo, FactInfo
+from lorekeeper.ui.i18n import QT_TRANSLATE_NOOP, tr_const
 from lorekeeper.ui.models.base import RowsModel
 from lorekeeper.ui.models.facts import band_of
 from lorekeeper.ui.panels.base import AppContext, FactQueuePanel
@@ -38,7 +39,11 @@ from lorekeeper.ui.theme import color
 from lorekeeper.ui.widgets import label
 from lorekeeper.ui.workers import run_task
 
-STATUSES = (("Open", "open"), ("Resolved", "resolved"), ("All", ""))
+STATUSES = (
+    (QT_TRANSLATE_NOOP("conflicts", "Open"), "open"),
+    (QT_TRANSLATE_NOOP("conflicts", "Resolved"), "resolved"),
+    (QT_TRANSLATE_NOOP("conflicts", "All"), ""),
+)
 LETTERS = string.ascii_uppercase
 
 
@@ -63,7 +68,11 @@ def load_conflicts(service: Any, status: str | None) -> list[ConflictRow]:
 
 
 class ConflictsModel(RowsModel[ConflictRow]):
-    HEADERS = ("#", "Why they conflict", "Status")
+    HEADERS = (
+        "#",
+        QT_TRANSLATE_NOOP("ConflictsModel", "Why they conflict"),
+        QT_TRANSLATE_NOOP("ConflictsModel", "Status"),
+    )
 
     def cell(self, item: ConflictRow, column: int, role: int) -> Any:
         c = item.info
@@ -80,9 +89,19 @@ def fact_side_html(letter: str, f: FactInfo, outcome: str = "") -> str:
     e = html.escape
     scope = ", ".join(f"<code>{e(g)}</code>" for g in f.scope) if f.scope else "everywhere"
     parts = [
-        f"<p style='font-size:12pt; font-weight:600'>{letter}. {e(f.statement)}</p>",
-        f"<p>{e(f.type)} · confidence {f.confidence:.2f} ({band_of(f.confidence)}) · scope {scope} · "
-        f"{f.corroboration} document{'s' if f.corroboration != 1 else ''}</p>",
+        QCoreApplication.translate("conflicts", "<p style='font-size:12pt; font-weight:600'>{letter}. {0}</p>").format(
+            e(f.statement), letter=letter
+        ),
+        QCoreApplication.translate(
+            "conflicts", "<p>{0} · confidence {confidence:.2f} ({1}) · scope {scope} · {corroboration} document{2}</p>"
+        ).format(
+            e(f.type),
+            band_of(f.confidence),
+            "s" if f.corroboration != 1 else "",
+            confidence=f.confidence,
+            scope=scope,
+            corroboration=f.corroboration,
+        ),
     ]
     if outcome:
         parts.append(f"<p><b>{e(outcome)}</b></p>")
@@ -90,8 +109,16 @@ def fact_side_html(letter: str, f: FactInfo, outcome: str = "") -> str:
         parts.append(f"<p>{e(f.detail)}</p>")
     parts.append("<p><b>Provenance</b></p>")
     for p in f.provenance:
-        parts.append(f"<p style='margin-left:6px'><b>{e(p.origin or p.document_id)}</b><br><i>“{e(p.quote)}”</i></p>")
-    parts.append(f"<p style='color:{color('muted').name()}'><code>{e(f.id)}</code></p>")
+        parts.append(
+            QCoreApplication.translate("conflicts", "<p style='margin-left:6px'><b>{0}</b><br><i>“{1}”</i></p>").format(
+                e(p.origin or p.document_id), e(p.quote)
+            )
+        )
+    parts.append(
+        QCoreApplication.translate("conflicts", "<p style='color:{0}'><code>{1}</code></p>").format(
+            color("muted").name(), e(f.id)
+        )
+    )
     return "".join(parts)
 
 
@@ -115,7 +142,7 @@ class ConflictsPanel(FactQueuePanel):
         super().__init__(ctx, parent)
         self.status_combo = QComboBox()
         for text, value in STATUSES:
-            self.status_combo.addItem(text, value)
+            self.status_combo.addItem(tr_const("conflicts", text), value)
         self.status_combo.setFocusPolicy(Qt.FocusPolicy.ClickFocus)
         self.counts_label = label("", "hintText")
 
@@ -141,7 +168,7 @@ class ConflictsPanel(FactQueuePanel):
         queue.add_action_button(self.reject_all_button)
         queue.add_shortcut(
             tuple(str(i + 1) for i in range(9)),
-            "Keep fact A, B, … (the others are rejected); type the reason, Enter",
+            self.tr("Keep fact A, B, … (the others are rejected); type the reason, Enter"),
             lambda: None,
             label="1 / 2 …",
         )
@@ -149,9 +176,11 @@ class ConflictsPanel(FactQueuePanel):
             n = int(sc.key().toString()) - 1
             sc.activated.disconnect()
             sc.activated.connect(lambda n=n: self.keep(n))
-        queue.add_shortcut(("M",), "Merge into a new statement (type it, Enter; then the reason)", self.start_merge)
-        queue.add_shortcut(("X",), "Reject them all; type the reason, Enter", self.reject_all)
-        queue.add_shortcut(("F5",), "Refresh", self.refresh)
+        queue.add_shortcut(
+            ("M",), self.tr("Merge into a new statement (type it, Enter; then the reason)"), self.start_merge
+        )
+        queue.add_shortcut(("X",), self.tr("Reject them all; type the reason, Enter"), self.reject_all)
+        queue.add_shortcut(("F5",), self.tr("Refresh"), self.refresh)
         queue.on_escape = self._escape
         queue.current_changed.connect(self._show_conflict)
         queue.decided.connect(self._decided)
@@ -237,10 +266,12 @@ class ConflictsPanel(FactQueuePanel):
     def reload(self) -> None:
         status = self.status_combo.currentData()
         self.queue.set_empty_text(
-            "No open conflict. Contradictions appear here when `lorekeeper facts consolidate --llm` finds facts "
-            "that cannot both be true; the model never chooses, you do."
+            self.tr(
+                "No open conflict. Contradictions appear here when `lorekeeper facts consolidate --llm` finds facts "
+                "that cannot both be true; the model never chooses, you do."
+            )
             if status == "open"
-            else "No conflict."
+            else self.tr("No conflict.")
         )
         run_task(
             load_conflicts,
@@ -326,10 +357,10 @@ class ConflictsPanel(FactQueuePanel):
             return
         fact = row.facts[n]
         self.queue.ask_reason(
-            f"Why keep {LETTERS[n]} (“{fact.statement[:60]}”)? Enter to confirm, Esc to cancel",
-            f"Keep {LETTERS[n]}",
+            self.tr("Why keep {0} (“{1}”)? Enter to confirm, Esc to cancel").format(LETTERS[n], fact.statement[:60]),
+            self.tr("Keep {0}").format(LETTERS[n]),
             lambda why: self._resolve(row, "keep", why, keep=fact.id),
-            missing="Keeping a fact needs a reason",
+            missing=self.tr("Keeping a fact needs a reason"),
         )
 
     def reject_all(self) -> None:
@@ -337,10 +368,10 @@ class ConflictsPanel(FactQueuePanel):
         if row is None or self.merge_bar.isVisible():
             return
         self.queue.ask_reason(
-            "Why reject them all? Enter to confirm, Esc to cancel",
-            "Reject all",
+            self.tr("Why reject them all? Enter to confirm, Esc to cancel"),
+            self.tr("Reject all"),
             lambda why: self._resolve(row, "reject_all", why, reject_all=True),
-            missing="Rejecting them all needs a reason",
+            missing=self.tr("Rejecting them all needs a reason"),
         )
 
     def start_merge(self) -> None:
@@ -362,10 +393,10 @@ class ConflictsPanel(FactQueuePanel):
             return
         self.merge_bar.hide()
         self.queue.ask_reason(
-            "Why merge them into this statement? Enter to confirm, Esc to cancel",
-            "Merge",
+            self.tr("Why merge them into this statement? Enter to confirm, Esc to cancel"),
+            self.tr("Merge"),
             lambda why: self._resolve(row, "merge", why, merge=statement),
-            missing="A merge needs a reason",
+            missing=self.tr("A merge needs a reason"),
         )
 
     def _escape(self) -> bool:
@@ -378,10 +409,10 @@ class ConflictsPanel(FactQueuePanel):
     def _decided(self, kind: str, result: Any) -> None:
         c = getattr(result, "conflict", None)
         what = {"keep": "Kept one fact", "merge": "Merged", "reject_all": "Rejected all"}.get(kind, kind)
-        text = f"Conflict #{c.id if c else '?'} resolved: {what}"
+        text = self.tr("Conflict #{0} resolved: {what}").format(c.id if c else "?", what=what)
         facts = list(getattr(result, "facts", []) or [])
         if kind in ("keep", "merge") and facts:
             kept = next((f for f in facts if f.status == "approved"), facts[0])
-            text += f" — “{kept.statement}” is approved"
+            text += self.tr(" — “{statement}” is approved").format(statement=kept.statement)
         self.message.show_ok(text + self.tr(" (signed in the audit log)."))
         self.ctx.status(text)

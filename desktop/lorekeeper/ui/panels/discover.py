@@ -25,6 +25,7 @@ from PySide6.QtWidgets import (
 )
 
 from lorekeeper.market.service import CompatNote, Scan, SearchHit
+from lorekeeper.ui.i18n import QT_TRANSLATE_NOOP, tr_const
 from lorekeeper.ui.widgets import MessageBox, label, mono_font
 from lorekeeper.ui.workers import Hold, HoldGate, run_task
 
@@ -32,7 +33,13 @@ GLOBAL_TARGET = ""
 
 
 class DiscoverView(QWidget):
-    COLUMNS = ("Skill", "Source", "Score", "Installed", "Description")
+    COLUMNS = (
+        QT_TRANSLATE_NOOP("DiscoverView", "Skill"),
+        QT_TRANSLATE_NOOP("DiscoverView", "Source"),
+        QT_TRANSLATE_NOOP("DiscoverView", "Score"),
+        QT_TRANSLATE_NOOP("DiscoverView", "Installed"),
+        QT_TRANSLATE_NOOP("DiscoverView", "Description"),
+    )
 
     def __init__(self, ws, bus, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -63,7 +70,7 @@ class DiscoverView(QWidget):
         self.project.currentIndexChanged.connect(self._load_note)
 
         self.table = QTableWidget(0, len(self.COLUMNS))
-        self.table.setHorizontalHeaderLabels(list(self.COLUMNS))
+        self.table.setHorizontalHeaderLabels([tr_const("DiscoverView", c) for c in self.COLUMNS])
         self.table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
         self.table.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
         self.table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
@@ -266,7 +273,9 @@ class DiscoverView(QWidget):
         if hit is None:
             return
         market, project = self.ws.market, self.target_project()
-        self.note_view.setPlainText(f"{hit.skill.ref}\n\nReading the skill and the project's skills…")
+        self.note_view.setPlainText(
+            self.tr("{ref}\n\nReading the skill and the project's skills…").format(ref=hit.skill.ref)
+        )
         run_task(
             lambda: market.note(hit.skill, project or None),
             name=self.tr("Compatibility of {name}").format(name=hit.skill.name),
@@ -278,7 +287,7 @@ class DiscoverView(QWidget):
     def _on_note(self, note: CompatNote) -> None:
         self.note = note
         sk = note.skill
-        head = f"{sk.ref}" + (f"  (plugin {sk.plugin})" if sk.plugin else "")
+        head = f"{sk.ref}" + (self.tr("  (plugin {plugin})").format(plugin=sk.plugin) if sk.plugin else "")
         self.note_view.setPlainText(f"{head}\n{sk.description}\n\n{note.text}")
         self._update_buttons()
 
@@ -312,12 +321,14 @@ class DiscoverView(QWidget):
             self.message.show_error(self.gate.reason())
             return
         market = self.ws.market
-        where = f"into project {project}" if project else "globally"
+        where = self.tr("into project {project}").format(project=project) if project else "globally"
         run_task(
             lambda: market.install(hit.skill, project or None),
             name=self.tr("Installing {name}").format(name=hit.skill.name),
             holds=[("skill", (hit.skill.name, project or ""))],
-            hold_reason=f"Installing {hit.skill.name} {where} — wait for it to finish",
+            hold_reason=self.tr("Installing {name} {where} — wait for it to finish").format(
+                name=hit.skill.name, where=where
+            ),
             on_result=lambda _r: self.message.show_ok(
                 self.tr("Installed {name} {where} from {source}").format(
                     name=hit.skill.name, where=where, source=hit.skill.source

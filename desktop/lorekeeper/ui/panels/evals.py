@@ -8,7 +8,7 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import pyqtgraph as pg
-from PySide6.QtCore import Qt, Slot
+from PySide6.QtCore import QCoreApplication, Qt, Slot
 from PySide6.QtWidgets import (
     QComboBox,
     QFileDialog,
@@ -27,6 +27,7 @@ from PySide6.QtWidgets import (
 from lorekeeper.evals.engine import EvalReport
 from lorekeeper.evals.service import EvalRunInfo, EvalService
 from lorekeeper.ui.charts import ThemedPlot
+from lorekeeper.ui.i18n import QT_TRANSLATE_NOOP, tr_const
 from lorekeeper.ui.models.history import EvalHistoryModel, HistoryQuery
 from lorekeeper.ui.models.paged import setup_sorting
 from lorekeeper.ui.models.rules import ResultsTableModel
@@ -38,10 +39,19 @@ from lorekeeper.ui.workers import run_task
 ANY = "__any__"
 CHART_DAYS = 30
 MAX_FILE_BYTES = 5 * 1024 * 1024
-TIME_RANGES = (("All time", None), ("Last 24 hours", 1), ("Last 7 days", 7), ("Last 30 days", 30))
-EMPTY_HISTORY = "No eval runs yet — run one above, or use `lorekeeper eval` from a script."
-EMPTY_FILTERED = "No eval run matches these filters. Widen the time range or clear the search."
-EMPTY_RESULT = "Pick a skill, paste a response and press Run: each rule shows pass or fail here."
+TIME_RANGES = (
+    (QT_TRANSLATE_NOOP("evals", "All time"), None),
+    (QT_TRANSLATE_NOOP("evals", "Last 24 hours"), 1),
+    (QT_TRANSLATE_NOOP("evals", "Last 7 days"), 7),
+    (QT_TRANSLATE_NOOP("evals", "Last 30 days"), 30),
+)
+EMPTY_HISTORY = QT_TRANSLATE_NOOP("evals", "No eval runs yet — run one above, or use `lorekeeper eval` from a script.")
+EMPTY_FILTERED = QT_TRANSLATE_NOOP(
+    "evals", "No eval run matches these filters. Widen the time range or clear the search."
+)
+EMPTY_RESULT = QT_TRANSLATE_NOOP(
+    "evals", "Pick a skill, paste a response and press Run: each rule shows pass or fail here."
+)
 EXAMPLE_RESPONSE = (
     "Review of PR #482 — verdict: request changes.\n\n"
     "Major: src/api/users.py:88 builds SQL with string formatting; use a bound parameter instead.\n"
@@ -81,7 +91,7 @@ class PassRateChart(ThemedPlot):
     """Bars: pass rate per day (%), for the history filters in force."""
 
     def __init__(self, parent: QWidget | None = None) -> None:
-        super().__init__("pass %", min_height=150, parent=parent)
+        super().__init__(QCoreApplication.translate("PassRateChart", "pass %"), min_height=150, parent=parent)
         self.plotItem.setYRange(0, 100, padding=0.02)
         self.plotItem.setXRange(-0.7, CHART_DAYS - 0.3, padding=0)
         self.bars: pg.BarGraphItem | None = None
@@ -150,7 +160,7 @@ class EvalsPanel(Panel):
         self.results_table.setColumnWidth(2, 150)
         self.results_table.setColumnWidth(3, 80)
         self.results_table.setColumnWidth(4, 70)
-        self.results_empty = EmptyState(self.results_table, EMPTY_RESULT)
+        self.results_empty = EmptyState(self.results_table, tr_const("evals", EMPTY_RESULT))
         self.results_empty.set_empty(True)
         self.footnote = label("", "footnote", wrap=True, selectable=True)
         self.footnote.hide()
@@ -170,12 +180,16 @@ class EvalsPanel(Panel):
         self.f_project = QComboBox()
         self.f_passed = QComboBox()
         # String data, not bools: a QVariant<bool> round trip is where PySide's refcounts are fragile.
-        for text, data in (("Passed and failed", "any"), ("Passed", "passed"), ("Failed", "failed")):
+        for text, data in (
+            (self.tr("Passed and failed"), "any"),
+            (self.tr("Passed"), "passed"),
+            (self.tr("Failed"), "failed"),
+        ):
             self.f_passed.addItem(text, data)
         self.f_search = search_box(self.tr("Search responses and footnotes…  (Ctrl+F)"))
         self.f_range = QComboBox()
         for text, days in TIME_RANGES:
-            self.f_range.addItem(text, days)
+            self.f_range.addItem(tr_const("evals", text), days)
         filters = QHBoxLayout()
         filters.addWidget(self.f_skill)
         filters.addWidget(self.f_project)
@@ -202,7 +216,7 @@ class EvalsPanel(Panel):
                 self._on_run_selected() if first <= self.history_table.currentIndex().row() <= last else None
             )
         )  # the current row's page arrived after it was selected (a jump, a fast scroll)
-        self.history_empty = EmptyState(self.history_table, EMPTY_HISTORY)
+        self.history_empty = EmptyState(self.history_table, tr_const("evals", EMPTY_HISTORY))
 
         self.chart = PassRateChart()
         self.chart_title = label(
@@ -306,9 +320,13 @@ class EvalsPanel(Panel):
     def _on_choices(self, out: tuple[list[str], list[str]]) -> None:
         self.skill_names, self.projects = out
         self._fill(self.skill, [(n, n) for n in self.skill_names], None)
-        self._fill(self.project, [("Global", "")] + [(p, p) for p in self.projects], None)
-        self._fill(self.f_skill, [("Any skill", ANY)] + [(n, n) for n in self.skill_names], ANY)
-        self._fill(self.f_project, [("Any project", ANY), ("Global", "")] + [(p, p) for p in self.projects], ANY)
+        self._fill(self.project, [(self.tr("Global"), "")] + [(p, p) for p in self.projects], None)
+        self._fill(self.f_skill, [(self.tr("Any skill"), ANY)] + [(n, n) for n in self.skill_names], ANY)
+        self._fill(
+            self.f_project,
+            [(self.tr("Any project"), ANY), (self.tr("Global"), "")] + [(p, p) for p in self.projects],
+            ANY,
+        )
         if not self.skill_names:
             self.run_message.show_error(self.tr("The library has no skill yet: import one in the Skills panel first."))
         self._update_run_enabled()
@@ -332,7 +350,7 @@ class EvalsPanel(Panel):
     @Slot()
     def load_file(self) -> None:
         path, _ = QFileDialog.getOpenFileName(
-            self, "Load a response", "", "Text files (*.txt *.md *.json);;All files (*)"
+            self, self.tr("Load a response"), "", self.tr("Text files (*.txt *.md *.json);;All files (*)")
         )
         if path:
             self.load_path(Path(path))
@@ -340,7 +358,9 @@ class EvalsPanel(Panel):
     def load_path(self, path: Path) -> None:
         def read() -> str:
             if path.stat().st_size > MAX_FILE_BYTES:
-                raise ValueError(f"{path.name} is larger than {MAX_FILE_BYTES // (1024 * 1024)} MB")
+                raise ValueError(
+                    self.tr("{name} is larger than {0} MB").format(MAX_FILE_BYTES // (1024 * 1024), name=path.name)
+                )
             return path.read_text(encoding="utf-8", errors="replace")
 
         run_task(
@@ -371,7 +391,7 @@ class EvalsPanel(Panel):
         self.last_report = report
         self.results_model.set_rows([r.to_dict() for r in report.results])
         self.results_empty.set_empty(
-            not report.results, "This skill has no eval rules yet: add some in Skills → Evals."
+            not report.results, self.tr("This skill has no eval rules yet: add some in Skills → Evals.")
         )
         self._show_footnote(self.footnote, report.footnote, bool(report.results))
         # a recorded run reaches the history through the change feed ("evals")
@@ -379,7 +399,14 @@ class EvalsPanel(Panel):
     @staticmethod
     def _show_footnote(lab: QLabel, footnote: str, has_rules: bool) -> None:
         lab.setObjectName("footnote" if footnote else "footnoteOk")
-        lab.setText(footnote or ("Every rule passed — no footnote." if has_rules else "No rules to check."))
+        lab.setText(
+            footnote
+            or (
+                QCoreApplication.translate("EvalsPanel", "Every rule passed — no footnote.")
+                if has_rules
+                else QCoreApplication.translate("EvalsPanel", "No rules to check.")
+            )
+        )
         lab.style().unpolish(lab)
         lab.style().polish(lab)
         lab.show()
@@ -414,7 +441,7 @@ class EvalsPanel(Panel):
         total = self.history_model.total or 0
         q = self.history_model.query
         filtered = bool(q.skill or q.project is not None or q.passed is not None or q.search or q.since)
-        self.history_empty.set_empty(total == 0, EMPTY_FILTERED if filtered else EMPTY_HISTORY)
+        self.history_empty.set_empty(total == 0, tr_const("evals", EMPTY_FILTERED if filtered else EMPTY_HISTORY))
         self.history_count.setText(self.tr("{total:,} run{0}").format("s" if total != 1 else "", total=total))
         self._on_run_selected()
 

@@ -19,7 +19,7 @@ import html
 from dataclasses import dataclass
 from typing import Any
 
-from PySide6.QtCore import Qt, Slot
+from PySide6.QtCore import QCoreApplication, Qt, Slot
 from PySide6.QtGui import QKeySequence, QShortcut, QTextCharFormat, QTextCursor
 from PySide6.QtWidgets import (
     QComboBox,
@@ -41,6 +41,7 @@ from PySide6.QtWidgets import (
 )
 
 from lorekeeper.facts.model import QUESTIONS, TYPES, WEIGHTS, FactInfo, quote_span
+from lorekeeper.ui.i18n import QT_TRANSLATE_NOOP, tr_const
 from lorekeeper.ui.models.facts import BANDS, SCOPED, UNIVERSAL, FactQuery, FactsModel, band_of
 from lorekeeper.ui.models.paged import setup_sorting
 from lorekeeper.ui.panels.base import AppContext, FactQueuePanel
@@ -50,11 +51,11 @@ from lorekeeper.ui.widgets import Debouncer, FlowLayout, label, mono_font
 from lorekeeper.ui.workers import run_task
 
 STATUSES = (
-    ("Candidates", "candidate"),
-    ("Approved", "approved"),
-    ("Rejected", "rejected"),
-    ("Conflicting", "conflicting"),
-    ("All", ""),
+    (QT_TRANSLATE_NOOP("facts", "Candidates"), "candidate"),
+    (QT_TRANSLATE_NOOP("facts", "Approved"), "approved"),
+    (QT_TRANSLATE_NOOP("facts", "Rejected"), "rejected"),
+    (QT_TRANSLATE_NOOP("facts", "Conflicting"), "conflicting"),
+    (QT_TRANSLATE_NOOP("facts", "All"), ""),
 )
 
 
@@ -80,33 +81,72 @@ def load_options(service: Any) -> FilterOptions:
 
 def fact_html(f: FactInfo) -> str:
     e = html.escape
-    scope = ", ".join(f"<code>{e(g)}</code>" for g in f.scope) if f.scope else "everywhere (no scope)"
+    scope = (
+        ", ".join(f"<code>{e(g)}</code>" for g in f.scope)
+        if f.scope
+        else QCoreApplication.translate("facts", "everywhere (no scope)")
+    )
     status = {"approved": "pass", "rejected": "fail", "conflicting": "trigger"}.get(f.status, "info")
     parts = [
-        f"<p style='font-size:13pt; font-weight:600'>{e(f.statement)}</p>",
-        "<table cellspacing='0' cellpadding='2'>",
-        f"<tr><td><b>Type</b></td><td>{e(f.type)} <span style='color:{color('muted').name()}'>— "
-        f"{e(QUESTIONS.get(f.type, ''))} (weight {WEIGHTS.get(f.type, 0):.2f})</span></td></tr>",
-        f"<tr><td><b>Confidence</b></td><td>{f.confidence:.2f} ({band_of(f.confidence)}) · corroborated by "
-        f"{f.corroboration} document{'s' if f.corroboration != 1 else ''} · pack score {f.score:.3f}</td></tr>",
+        QCoreApplication.translate("facts", "<p style='font-size:13pt; font-weight:600'>{0}</p>").format(
+            e(f.statement)
+        ),
+        QCoreApplication.translate("facts", "<table cellspacing='0' cellpadding='2'>"),
+        QCoreApplication.translate(
+            "facts", "<tr><td><b>Type</b></td><td>{0} <span style='color:{1}'>— {2} (weight {3:.2f})</span></td></tr>"
+        ).format(e(f.type), color("muted").name(), e(QUESTIONS.get(f.type, "")), WEIGHTS.get(f.type, 0)),
+        QCoreApplication.translate(
+            "facts",
+            "<tr><td><b>Confidence</b></td><td>{confidence:.2f} ({0}) · corroborated by {corroboration} document{1} · pack score {score:.3f}</td></tr>",
+        ).format(
+            band_of(f.confidence),
+            "s" if f.corroboration != 1 else "",
+            confidence=f.confidence,
+            corroboration=f.corroboration,
+            score=f.score,
+        ),
         f"<tr><td><b>Scope</b></td><td>{scope}</td></tr>",
         f"<tr><td><b>Tags</b></td><td>{e(', '.join(f.tags)) if f.tags else '—'}</td></tr>",
-        f"<tr><td><b>Status</b></td><td><span style='color:{color(status).name()}; font-weight:600'>{e(f.status)}</span>"
-        + (f" by {e(f.decided_by)} · {e(f.decided_at[:16].replace('T', ' '))}" if f.decided_by else "")
+        QCoreApplication.translate(
+            "facts", "<tr><td><b>Status</b></td><td><span style='color:{0}; font-weight:600'>{1}</span>"
+        ).format(color(status).name(), e(f.status))
+        + (
+            QCoreApplication.translate("facts", " by {0} · {1}").format(
+                e(f.decided_by), e(f.decided_at[:16].replace("T", " "))
+            )
+            if f.decided_by
+            else ""
+        )
         + (f" — {e(f.decision_reason)}" if f.decision_reason else "")
-        + (f" · in conflict #{f.conflict} (Conflicts panel)" if f.conflict else "")
+        + (
+            QCoreApplication.translate("facts", " · in conflict #{conflict} (Conflicts panel)").format(
+                conflict=f.conflict
+            )
+            if f.conflict
+            else ""
+        )
         + "</td></tr>",
         f"<tr><td><b>Id</b></td><td><code>{e(f.id)}</code> · {e(f.source or 'extracted')}</td></tr>",
         "</table>",
     ]
     if f.flag:
-        parts.append(f"<p style='color:{color('fail').name()}'>⚑ {e(f.flag)}</p>")
+        parts.append(
+            QCoreApplication.translate("facts", "<p style='color:{0}'>⚑ {1}</p>").format(
+                color("fail").name(), e(f.flag)
+            )
+        )
     if f.detail:
         parts.append(f"<p><b>Detail</b><br>{e(f.detail)}</p>")
-    parts.append(f"<p><b>Provenance</b> ({len(f.provenance)}) — press <b>O</b> to see the quote in its document</p>")
+    parts.append(
+        QCoreApplication.translate(
+            "facts", "<p><b>Provenance</b> ({n}) — press <b>O</b> to see the quote in its document</p>"
+        ).format(n=len(f.provenance))
+    )
     for i, p in enumerate(f.provenance, 1):
         parts.append(
-            f"<p style='margin-left:8px'>{i}. <b>{e(p.origin or p.document_id)}</b><br><i>“{e(p.quote)}”</i></p>"
+            QCoreApplication.translate(
+                "facts", "<p style='margin-left:8px'>{i}. <b>{0}</b><br><i>“{1}”</i></p>"
+            ).format(e(p.origin or p.document_id), e(p.quote), i=i)
         )
     return "".join(parts)
 
@@ -232,7 +272,7 @@ class AddFactForm(QFrame):
         self.hide()
 
     def _browse(self) -> None:
-        path, _ = QFileDialog.getOpenFileName(self, "Document of the fact")
+        path, _ = QFileDialog.getOpenFileName(self, self.tr("Document of the fact"))
         if path:
             self.document.setEditText(path)
 
@@ -334,7 +374,7 @@ class FactsPanel(FactQueuePanel):
         # ------------------------------------------------------------ filters
         self.status_combo = QComboBox()
         for text, value in STATUSES:
-            self.status_combo.addItem(text, value)
+            self.status_combo.addItem(tr_const("facts", text), value)
         self.project_combo = QComboBox()
         self.project_combo.addItem(self.tr("All projects"), "")
         self.type_combo = QComboBox()
@@ -343,7 +383,7 @@ class FactsPanel(FactQueuePanel):
             self.type_combo.addItem(t, t)
         self.band_combo = QComboBox()
         for text, band in BANDS:
-            self.band_combo.addItem(text, band)
+            self.band_combo.addItem(tr_const("facts", text), band)
         self.document_combo = QComboBox()
         self.document_combo.addItem(self.tr("All documents"), "")
         self.scope_combo = QComboBox()
@@ -382,7 +422,9 @@ class FactsPanel(FactQueuePanel):
                 approve=lambda f: facts.approve(f.id),
                 reject=lambda f, why: facts.reject(f.id, why=why),
                 undo=self._undo_decision,
-                bulk_approve=lambda ids: facts.approve_many(ids, why="bulk approval by filter in the review queue"),
+                bulk_approve=lambda ids: facts.approve_many(
+                    ids, why=self.tr("bulk approval by filter in the review queue")
+                ),
                 bulk_ids=self._bulk_ids,
                 bulk_text=self._bulk_text,
                 edit=self.start_edit,
@@ -396,9 +438,13 @@ class FactsPanel(FactQueuePanel):
         self.counts_label.setMinimumHeight(self.status_combo.sizeHint().height())
         top.addWidget(queue.bulk_button)
         top.addWidget(self.counts_label)
-        queue.add_shortcut(("O",), "Show the quote in its document (again: the next provenance)", self.show_quote)
-        queue.add_shortcut(("Ctrl+N",), "Add a fact by hand (its document and a verbatim quote)", self.start_add)
-        queue.add_shortcut(("F5",), "Refresh", self.refresh)
+        queue.add_shortcut(
+            ("O",), self.tr("Show the quote in its document (again: the next provenance)"), self.show_quote
+        )
+        queue.add_shortcut(
+            ("Ctrl+N",), self.tr("Add a fact by hand (its document and a verbatim quote)"), self.start_add
+        )
+        queue.add_shortcut(("F5",), self.tr("Refresh"), self.refresh)
         queue.on_escape = self._escape
         queue.current_changed.connect(self._show_fact)
         queue.decided.connect(self._decided)
@@ -530,11 +576,11 @@ class FactsPanel(FactQueuePanel):
 
     def _empty_text(self, q: FactQuery) -> str:
         if q == FactQuery(project=q.project):
-            return (
+            return self.tr(
                 "No candidate fact to review. Ingest documentation with `lorekeeper facts ingest PATH`, then Extract "
                 "(a model is needed), or add a fact by hand (Ctrl+N)."
             )
-        return "No fact matches these filters."
+        return self.tr("No fact matches these filters.")
 
     def _load_options(self) -> None:
         run_task(
@@ -557,10 +603,10 @@ class FactsPanel(FactQueuePanel):
                 candidate=c["candidate"], approved=c["approved"], rejected=c["rejected"], conflicting=c["conflicting"]
             )
         )
-        self._refill(self.project_combo, "All projects", [(p, p) for p in opts.projects])
-        self._refill(self.document_combo, "All documents", opts.documents)
-        fixed = [("Everywhere (no scope)", UNIVERSAL), ("Scoped", SCOPED)]
-        self._refill(self.scope_combo, "Any scope", [(v, t) for t, v in fixed] + [(g, g) for g in opts.globs])
+        self._refill(self.project_combo, self.tr("All projects"), [(p, p) for p in opts.projects])
+        self._refill(self.document_combo, self.tr("All documents"), opts.documents)
+        fixed = [(self.tr("Everywhere (no scope)"), UNIVERSAL), (self.tr("Scoped"), SCOPED)]
+        self._refill(self.scope_combo, self.tr("Any scope"), [(v, t) for t, v in fixed] + [(g, g) for g in opts.globs])
         self.add_form.set_options(opts.projects, opts.documents)
 
     @staticmethod
@@ -610,7 +656,7 @@ class FactsPanel(FactQueuePanel):
             return
         self._quote_at = (self._quote_at + 1) % len(f.provenance)
         prov = f.provenance[self._quote_at]
-        position = f"quote {self._quote_at + 1} of {len(f.provenance)}"
+        position = self.tr("quote {0} of {n}").format(self._quote_at + 1, n=len(f.provenance))
         fid = f.id
         run_task(
             self.ws.facts.document,
@@ -652,20 +698,24 @@ class FactsPanel(FactQueuePanel):
 
     @staticmethod
     def _bulk_text(n: int) -> str:
-        return f"Approve the {n} candidate fact{'s' if n != 1 else ''} matching the current filter? (Ctrl+Z undoes it)"
+        return QCoreApplication.translate(
+            "FactsPanel", "Approve the {n} candidate fact{0} matching the current filter? (Ctrl+Z undoes it)"
+        ).format("s" if n != 1 else "", n=n)
 
     def _undo_decision(self, decision: Decision) -> Any:
         out = None
         for fid in decision.ids:
-            out = self.ws.facts.reopen(str(fid), why="undo in the review queue")
+            out = self.ws.facts.reopen(str(fid), why=self.tr("undo in the review queue"))
         return out
 
     def _decided(self, kind: str, result: Any) -> None:
         facts = list(getattr(result, "facts", []) or [])
         if kind == BULK:
-            text = f"Approved {len(facts)} fact{'s' if len(facts) != 1 else ''}: Ctrl+Z puts them back in the queue"
+            text = self.tr("Approved {n} fact{0}: Ctrl+Z puts them back in the queue").format(
+                "s" if len(facts) != 1 else "", n=len(facts)
+            )
         elif not facts:
-            text = "Done."
+            text = self.tr("Done.")
         else:
             f = facts[0]
             what = {UNDO: "Back in the queue"}.get(kind, f.status.capitalize())
@@ -697,7 +747,7 @@ class FactsPanel(FactQueuePanel):
             self.table.setFocus()
 
         run_task(
-            lambda: facts.edit(fid, **values, why="edited in the review queue"),
+            lambda: facts.edit(fid, **values, why=self.tr("edited in the review queue")),
             name=self.tr("Edit fact"),
             on_result=done,
             on_error=self._edit_failed,

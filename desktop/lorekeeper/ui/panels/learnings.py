@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, ClassVar
 
-from PySide6.QtCore import Qt, Slot
+from PySide6.QtCore import QCoreApplication, Qt, Slot
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QComboBox,
@@ -30,6 +30,7 @@ from PySide6.QtWidgets import (
 )
 
 from lorekeeper.learnings.service import SCOPES, SOURCES, LearningInfo, LearningService
+from lorekeeper.ui.i18n import QT_TRANSLATE_NOOP, tr_const
 from lorekeeper.ui.models.paged import PagedRowsModel, setup_sorting
 from lorekeeper.ui.panels.base import AppContext, Panel
 from lorekeeper.ui.theme import color
@@ -38,8 +39,11 @@ from lorekeeper.ui.workers import run_task
 
 PAGE_SIZE = 200
 ALL = "__all__"
-EMPTY = "No learnings yet. Fix It and thumbs down in the Playground create them; Add or Import brings your own."
-EMPTY_FILTERED = "No learning matches these filters."
+EMPTY = QT_TRANSLATE_NOOP(
+    "learnings",
+    "No learnings yet. Fix It and thumbs down in the Playground create them; Add or Import brings your own.",
+)
+EMPTY_FILTERED = QT_TRANSLATE_NOOP("learnings", "No learning matches these filters.")
 
 
 @dataclass(frozen=True)
@@ -62,9 +66,17 @@ class LearningQuery:
 
 class LearningsModel(PagedRowsModel[LearningInfo, LearningQuery]):
     COL_TIME, COL_PROJECT, COL_SOURCE, COL_SCOPE, COL_STATUS, COL_RULE, COL_TAGS = range(7)
-    HEADERS = ("When (UTC)", "Project", "Source", "Scope", "Status", "Rule", "Tags")
+    HEADERS = (
+        QT_TRANSLATE_NOOP("LearningsModel", "When (UTC)"),
+        QT_TRANSLATE_NOOP("LearningsModel", "Project"),
+        QT_TRANSLATE_NOOP("LearningsModel", "Source"),
+        QT_TRANSLATE_NOOP("LearningsModel", "Scope"),
+        QT_TRANSLATE_NOOP("LearningsModel", "Status"),
+        QT_TRANSLATE_NOOP("LearningsModel", "Rule"),
+        QT_TRANSLATE_NOOP("LearningsModel", "Tags"),
+    )
     PAGE_SIZE = PAGE_SIZE
-    JOB_NAME = "Loading learnings"
+    JOB_NAME = QT_TRANSLATE_NOOP("LearningsModel", "Loading learnings")
     JOB_VISIBLE = False
     SORT_KEYS: ClassVar[dict[int, str]] = dict(
         enumerate(("created_at", "project", "source", "scope", "status", "rule", "tags"))
@@ -95,8 +107,16 @@ class LearningsModel(PagedRowsModel[LearningInfo, LearningQuery]):
                 ", ".join(item.tags),
             )[column]
         if role == Qt.ItemDataRole.ToolTipRole and column == self.COL_RULE:
-            extra = [f"story {item.story}"] if item.story else []
-            extra += [f"domain {item.domain}"] if item.domain else []
+            extra = (
+                [QCoreApplication.translate("LearningsModel", "story {story}").format(story=item.story)]
+                if item.story
+                else []
+            )
+            extra += (
+                [QCoreApplication.translate("LearningsModel", "domain {domain}").format(domain=item.domain)]
+                if item.domain
+                else []
+            )
             return item.rule + ("\n" + " · ".join(extra) if extra else "")
         if role == Qt.ItemDataRole.ForegroundRole and item.status == "archived":
             return color("muted")
@@ -180,7 +200,11 @@ class LearningsPanel(Panel):
         for s in SCOPES:
             self.f_scope.addItem(s, s)
         self.f_status = QComboBox()
-        for text, data in (("Active", "active"), ("Archived", "archived"), ("Active and archived", "all")):
+        for text, data in (
+            (self.tr("Active"), "active"),
+            (self.tr("Archived"), "archived"),
+            (self.tr("Active and archived"), "all"),
+        ):
             self.f_status.addItem(text, data)
         self.f_search = search_box(self.tr("Search rules, stories, domains, tags…  (Ctrl+F)"))
         filters = QHBoxLayout()
@@ -206,7 +230,7 @@ class LearningsPanel(Panel):
         self.table.doubleClicked.connect(lambda _i: self.edit_selected())
         self.table.selectionModel().selectionChanged.connect(self._update_buttons)
         self.model.page_loaded.connect(self._update_buttons)  # a selected row's page arrived
-        self.empty = EmptyState(self.table, EMPTY)
+        self.empty = EmptyState(self.table, tr_const("learnings", EMPTY))
 
         self.add_button = QPushButton(self.tr("Add…"))
         self.add_button.clicked.connect(self.add)
@@ -315,7 +339,7 @@ class LearningsPanel(Panel):
     def _on_loaded(self) -> None:
         total = self.model.total or 0
         filtered = self.current_query() != LearningQuery()
-        self.empty.set_empty(total == 0, EMPTY_FILTERED if filtered else EMPTY)
+        self.empty.set_empty(total == 0, tr_const("learnings", EMPTY_FILTERED if filtered else EMPTY))
         self.count_label.setText(self.tr("{total:,} learning{0}").format("s" if total != 1 else "", total=total))
         self._update_buttons()
 
@@ -386,7 +410,7 @@ class LearningsPanel(Panel):
 
         def done(info: LearningInfo) -> None:
             dlg.accept()
-            self._changed(f"Saved learning {info.id}.")
+            self._changed(self.tr("Saved learning {id}.").format(id=info.id))
 
         run_task(work, name=self.tr("Saving learning"), on_result=done, on_error=dlg.message.show_error)
 
@@ -399,11 +423,13 @@ class LearningsPanel(Panel):
         if not ids:
             return
         ws = self.ws
-        verb = "Archived" if status == "archived" else "Restored"
+        verb = self.tr("Archived") if status == "archived" else self.tr("Restored")
         run_task(
             lambda: ws.learnings.set_status(ids, status),
             name=self.tr("{verb} learnings").format(verb=verb),
-            on_result=lambda infos: self._changed(f"{verb} {len(infos)} learning{'s' if len(infos) != 1 else ''}."),
+            on_result=lambda infos: self._changed(
+                self.tr("{verb} {n} learning{0}.").format("s" if len(infos) != 1 else "", verb=verb, n=len(infos))
+            ),
             on_error=self.message.show_error,
         )
 
@@ -414,7 +440,7 @@ class LearningsPanel(Panel):
     @Slot()
     def import_dialog(self) -> None:
         path, _ = QFileDialog.getOpenFileName(
-            self, "Import learnings.md", str(Path.home()), "Markdown (*.md);;All files (*)"
+            self, self.tr("Import learnings.md"), str(Path.home()), self.tr("Markdown (*.md);;All files (*)")
         )
         if path:
             self.import_path(Path(path), self._file_project())
@@ -424,10 +450,14 @@ class LearningsPanel(Panel):
 
         def done(report: Any) -> None:
             skipped = (
-                f"; {len(report.skipped_lines)} line(s) between the rules kept as text" if report.skipped_lines else ""
+                self.tr("; {n} line(s) between the rules kept as text").format(n=len(report.skipped_lines))
+                if report.skipped_lines
+                else ""
             )
             self._changed(
-                f"Imported {report.added} learning(s) into {project or 'no project'}, {report.unchanged} already there{skipped}."
+                self.tr("Imported {added} learning(s) into {0}, {unchanged} already there{skipped}.").format(
+                    project or "no project", added=report.added, unchanged=report.unchanged, skipped=skipped
+                )
             )
 
         run_task(
@@ -440,7 +470,7 @@ class LearningsPanel(Panel):
     @Slot()
     def export_dialog(self) -> None:
         start = str(self.ws.root / "exports" / "learnings.md")
-        path, _ = QFileDialog.getSaveFileName(self, "Export learnings.md", start, "Markdown (*.md)")
+        path, _ = QFileDialog.getSaveFileName(self, self.tr("Export learnings.md"), start, self.tr("Markdown (*.md)"))
         if path:
             self.export_path(Path(path), self._file_project())
 

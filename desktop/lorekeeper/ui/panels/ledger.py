@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any
 
 import pyqtgraph as pg
-from PySide6.QtCore import Qt, Slot
+from PySide6.QtCore import QCoreApplication, Qt, Slot
 from PySide6.QtWidgets import (
     QComboBox,
     QFileDialog,
@@ -43,6 +43,7 @@ from lorekeeper.context.ledger import (
 from lorekeeper.context.pack import PACK_MODES, FileEntry
 from lorekeeper.jobs import process_steps
 from lorekeeper.ui.charts import ThemedPlot
+from lorekeeper.ui.i18n import QT_TRANSLATE_NOOP
 from lorekeeper.ui.models.ledger import MODE_COLORS, LedgerFilesModel, SourceSortProxy
 from lorekeeper.ui.panels.base import AppContext, Panel
 from lorekeeper.ui.theme import PRESSURE_LEVELS, color
@@ -51,7 +52,7 @@ from lorekeeper.ui.widgets import EmptyState, Gauge, MessageBox, label, mono_fon
 from lorekeeper.ui.workers import Worker, cancel_key, is_synchronous, run_task
 
 CHART_FILES = 24  # files shown in the chart (the largest originals)
-SHOWCASE_TASK = "fix the budget overrun when a pack downgrades files"
+SHOWCASE_TASK = QT_TRANSLATE_NOOP("ledger", "fix the budget overrun when a pack downgrades files")
 
 
 class TokensChart(ThemedPlot):
@@ -100,7 +101,7 @@ class TokensChart(ThemedPlot):
                 width=0.5,
                 brush=pg.mkBrush(color(cname)),
                 pen=pg.mkPen(None),
-                name=f"sent: {mode}",
+                name=QCoreApplication.translate("TokensChart", "sent: {mode}").format(mode=mode),
             )
             pi.addItem(bar)
             self.bars.append(bar)
@@ -177,14 +178,14 @@ class LedgerPanel(Panel):
         self.table.selectionModel().currentRowChanged.connect(self._on_current)
         self.empty = EmptyState(
             self.table,
-            "Choose a folder (and a task), then press Pack to see what an agent would receive, file by file.",
+            self.tr("Choose a folder (and a task), then press Pack to see what an agent would receive, file by file."),
         )
 
         self.summary = label("", "hintText", wrap=True)
         self.gauge = Gauge()
         self.gauge.setRange(0, 1000)
         self.gauge.setTextVisible(True)
-        self.gauge.setFormat("window: empty")
+        self.gauge.setFormat(self.tr("window: empty"))
         self.pressure_label = label("", "sectionTitle")
         self.plan_box = QPlainTextEdit()
         self.plan_box.setReadOnly(True)
@@ -283,7 +284,9 @@ class LedgerPanel(Panel):
 
     @Slot()
     def browse(self) -> None:
-        folder = QFileDialog.getExistingDirectory(self, "Folder to pack", self.folder_edit.text() or str(Path.home()))
+        folder = QFileDialog.getExistingDirectory(
+            self, self.tr("Folder to pack"), self.folder_edit.text() or str(Path.home())
+        )
         if folder:
             self.folder_edit.setText(folder)
 
@@ -300,7 +303,7 @@ class LedgerPanel(Panel):
         budget = self.budget_spin.value() or None
         self.pack_button.setEnabled(False)
         self.cancel_button.setEnabled(True)
-        set_progress(self.progress, 0, 0, "starting…")
+        set_progress(self.progress, 0, 0, self.tr("starting…"))
         # Packing is long pure-Python work that would hold the interpreter lock and stall the GUI:
         # it runs in a worker process (Cancel terminates it). Synchronous mode (tests, screenshots)
         # packs inline.
@@ -324,7 +327,7 @@ class LedgerPanel(Panel):
     def cancel(self) -> None:
         if self.worker is not None:
             self.worker.cancel()
-            self.progress.setFormat("cancelling…")
+            self.progress.setFormat(self.tr("cancelling…"))
 
     # -- worker callbacks -------------------------------------------------------------------------
 
@@ -371,7 +374,7 @@ class LedgerPanel(Panel):
         self.model.set_rows(r.entries)
         self.empty.set_empty(not r.entries)
         self.table.sortByColumn(LedgerFilesModel.COL_RELEVANCE, Qt.SortOrder.DescendingOrder)
-        set_progress(self.progress, 1, 1, f"done in {r.seconds:.2f}s")
+        set_progress(self.progress, 1, 1, self.tr("done in {seconds:.2f}s").format(seconds=r.seconds))
         yield
         self._show_summary(snap)
         yield
@@ -385,7 +388,11 @@ class LedgerPanel(Panel):
         r: Any = snap.result
         intent = r.intent
         task = (
-            f"{intent.task_type}, scope {intent.scope}, specificity {intent.specificity}" if intent.task else "no task"
+            self.tr("{task_type}, scope {scope}, specificity {specificity}").format(
+                task_type=intent.task_type, scope=intent.scope, specificity=intent.specificity
+            )
+            if intent.task
+            else self.tr("no task")
         )
         self.summary.setText(
             self.tr(
@@ -401,7 +408,12 @@ class LedgerPanel(Panel):
         )
         frac = min(1.0, snap.utilization)
         set_progress(
-            self.gauge, int(frac * 1000), 1000, f"{snap.used:,} of {snap.window:,} tokens ({snap.utilization:.1%})"
+            self.gauge,
+            int(frac * 1000),
+            1000,
+            self.tr("{used:,} of {window:,} tokens ({utilization:.1%})").format(
+                used=snap.used, window=snap.window, utilization=snap.utilization
+            ),
         )
         self._gauge_level(PRESSURE_LEVELS[snap.pressure])
         self.pressure_label.setText(
@@ -409,14 +421,19 @@ class LedgerPanel(Panel):
                 "Pressure: {pressure} (compress from {PRESSURE_COMPRESS:.0%}, evict from {PRESSURE_EVICT:.0%})"
             ).format(pressure=snap.pressure, PRESSURE_COMPRESS=PRESSURE_COMPRESS, PRESSURE_EVICT=PRESSURE_EVICT)
         )
-        lines = [f"{s.path}: {s.from_mode} → {s.to_mode} (frees {s.saves:,} tokens)" for s in snap.plan]
+        lines = [
+            self.tr("{path}: {from_mode} → {to_mode} (frees {saves:,} tokens)").format(
+                path=s.path, from_mode=s.from_mode, to_mode=s.to_mode, saves=s.saves
+            )
+            for s in snap.plan
+        ]
         if snap.plan and snap.protected:
-            lines.append(f"protected (task targets): {', '.join(snap.protected[:6])}")
+            lines.append(self.tr("protected (task targets): {0}").format(", ".join(snap.protected[:6])))
         if not snap.plan and snap.pressure == "none":
-            lines.append("No re-injection needed: the window is below the compress level.")
+            lines.append(self.tr("No re-injection needed: the window is below the compress level."))
         elif not snap.plan:
-            lines.append("Nothing left to downgrade: every file still in the window is a target of the task.")
-        lines.extend(f"suggest: {d}" for d in snap.deficits)
+            lines.append(self.tr("Nothing left to downgrade: every file still in the window is a target of the task."))
+        lines.extend(self.tr("suggest: {d}").format(d=d) for d in snap.deficits)
         self.plan_box.setPlainText("\n".join(lines))
 
     def _gauge_level(self, level: str) -> None:

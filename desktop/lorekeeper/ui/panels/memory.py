@@ -12,7 +12,7 @@ from __future__ import annotations
 from typing import Any
 
 import pyqtgraph as pg
-from PySide6.QtCore import Qt, Slot
+from PySide6.QtCore import QCoreApplication, Qt, Slot
 from PySide6.QtGui import QKeySequence, QShortcut
 from PySide6.QtWidgets import (
     QComboBox,
@@ -33,6 +33,7 @@ from PySide6.QtWidgets import (
 from lorekeeper.memory.layout import CORPORA
 from lorekeeper.memory.measure import METRICS, TITLES, WINDOWS
 from lorekeeper.ui.charts import ThemedPlot
+from lorekeeper.ui.i18n import QT_TRANSLATE_NOOP, tr_const
 from lorekeeper.ui.models.base import RowsModel
 from lorekeeper.ui.panels.base import AppContext, Panel
 from lorekeeper.ui.theme import color
@@ -40,19 +41,30 @@ from lorekeeper.ui.widgets import MessageBox, label, mono_font, search_box, setu
 from lorekeeper.ui.workers import HoldGate, run_task
 
 SECTIONS = (
-    ("problem", "Problem / user need"),
-    ("criteria", "Success criteria"),
-    ("constraints", "Known constraints"),
-    ("priorities", "Priorities (must-have / nice-to-have)"),
+    ("problem", QT_TRANSLATE_NOOP("memory", "Problem / user need")),
+    ("criteria", QT_TRANSLATE_NOOP("memory", "Success criteria")),
+    ("constraints", QT_TRANSLATE_NOOP("memory", "Known constraints")),
+    ("priorities", QT_TRANSLATE_NOOP("memory", "Priorities (must-have / nice-to-have)")),
 )
 
 
 class CorporaModel(RowsModel[dict[str, Any]]):
-    HEADERS = ("Corpus", "Documents", "Indexed", "Embedder", "Dims", "State")
+    HEADERS = (
+        QT_TRANSLATE_NOOP("CorporaModel", "Corpus"),
+        QT_TRANSLATE_NOOP("CorporaModel", "Documents"),
+        QT_TRANSLATE_NOOP("CorporaModel", "Indexed"),
+        QT_TRANSLATE_NOOP("CorporaModel", "Embedder"),
+        QT_TRANSLATE_NOOP("CorporaModel", "Dims"),
+        QT_TRANSLATE_NOOP("CorporaModel", "State"),
+    )
 
     def cell(self, item: dict[str, Any], column: int, role: int) -> Any:
         if role == Qt.ItemDataRole.DisplayRole:
-            state = f"stale: {item['reason']}" if item["stale"] else "up to date"
+            state = (
+                QCoreApplication.translate("CorporaModel", "stale: {reason}").format(reason=item["reason"])
+                if item["stale"]
+                else QCoreApplication.translate("CorporaModel", "up to date")
+            )
             return (item["corpus"], item["documents"], item["indexed"], item["embedder"], item["dimension"], state)[
                 column
             ]
@@ -62,7 +74,12 @@ class CorporaModel(RowsModel[dict[str, Any]]):
 
 
 class ResultsModel(RowsModel[dict[str, Any]]):
-    HEADERS = ("Score", "Title", "Id", "Details")
+    HEADERS = (
+        QT_TRANSLATE_NOOP("ResultsModel", "Score"),
+        QT_TRANSLATE_NOOP("ResultsModel", "Title"),
+        QT_TRANSLATE_NOOP("ResultsModel", "Id"),
+        QT_TRANSLATE_NOOP("ResultsModel", "Details"),
+    )
 
     def cell(self, item: dict[str, Any], column: int, role: int) -> Any:
         if role == Qt.ItemDataRole.DisplayRole:
@@ -151,7 +168,11 @@ class MemoryPanel(Panel):
         go.clicked.connect(self.search)
         row = QHBoxLayout()
         row.addWidget(self.query, 3)
-        for text, widget in (("Corpus", self.corpus), ("Impact", self.impact), ("Verdict", self.verdict)):
+        for text, widget in (
+            (self.tr("Corpus"), self.corpus),
+            (self.tr("Impact"), self.impact),
+            (self.tr("Verdict"), self.verdict),
+        ):
             row.addWidget(QLabel(text))
             row.addWidget(widget)
         row.addWidget(self.domain, 1)
@@ -198,7 +219,11 @@ class MemoryPanel(Panel):
         self.answers: dict[str, QPlainTextEdit] = {}
         form = QFormLayout()
         ids = QHBoxLayout()
-        for text, widget in (("Story", self.c_story), ("Domain", self.c_domain), ("Project", self.c_project)):
+        for text, widget in (
+            (self.tr("Story"), self.c_story),
+            (self.tr("Domain"), self.c_domain),
+            (self.tr("Project"), self.c_project),
+        ):
             ids.addWidget(QLabel(text))
             ids.addWidget(widget)
         form.addRow(ids)
@@ -206,7 +231,7 @@ class MemoryPanel(Panel):
             box = QPlainTextEdit()
             box.setMaximumHeight(52)
             self.answers[key] = box
-            form.addRow(text, box)
+            form.addRow(tr_const("memory", text), box)
         self.summarise_btn = QPushButton(self.tr("Summarise (no personal data kept)"))
         self.summarise_btn.clicked.connect(self.summarise)
         self.summary_text = QPlainTextEdit()
@@ -362,7 +387,7 @@ class MemoryPanel(Panel):
         )
 
     def _show_preview(self, block: str) -> None:
-        self.preview_text.setPlainText(block or "(no traced injection for this story)")
+        self.preview_text.setPlainText(block or self.tr("(no traced injection for this story)"))
         self.preview_note.setText(
             self.tr("The block of the story's latest traced injection, as the agent received it.")
         )
@@ -390,7 +415,7 @@ class MemoryPanel(Panel):
     def _show_draft(self, draft: Any) -> None:
         self.draft = draft
         self.summarise_btn.setEnabled(True)
-        self.summary_text.setPlainText("\n\n".join(f"{t}\n{draft.summary[k]}" for k, t in SECTIONS))
+        self.summary_text.setPlainText("\n\n".join(f"{tr_const('memory', t)}\n{draft.summary[k]}" for k, t in SECTIONS))
         self.reject_btn.setEnabled(True)
         self._update_validate()
         self.validate_btn.setFocus()

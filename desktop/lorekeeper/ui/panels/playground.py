@@ -35,13 +35,16 @@ from lorekeeper.learnings.service import LearningInfo
 from lorekeeper.llm.base import LLMUnavailableError, ProviderStatus
 from lorekeeper.prompt import AssembledPrompt
 from lorekeeper.reflect import Answer, fixit_rule
+from lorekeeper.ui.i18n import QT_TRANSLATE_NOOP, tr_const
 from lorekeeper.ui.panels.base import AppContext, Panel
 from lorekeeper.ui.panels.llm_settings import LLMSettingsDialog
 from lorekeeper.ui.widgets import Debouncer, MessageBox, label, mono_font
 from lorekeeper.ui.workers import Worker, run_task
 
-NO_PROJECT = "No project"
-TRUNCATED_LABEL = "✂ Cut at max_tokens: the answer is incomplete (raise [llm] max_tokens in Settings)"
+NO_PROJECT = QT_TRANSLATE_NOOP("playground", "No project")
+TRUNCATED_LABEL = QT_TRANSLATE_NOOP(
+    "playground", "✂ Cut at max_tokens: the answer is incomplete (raise [llm] max_tokens in Settings)"
+)
 EXAMPLE = "Please review this pull request: it rebases the feature branch and pushes it."
 EXAMPLE_ANSWER = (
     "Looks good overall. After the rebase, publish the branch with `git push --force` so the PR updates.\n"
@@ -292,7 +295,9 @@ class PlaygroundPanel(Panel):
     def _show_example(self, out: tuple[str, str]) -> None:
         text, note = out
         self.answer_view.setPlainText(text)
-        self.footnote.setText((note or "Eval: all rules passed") + self.tr("   (example answer: no model call)"))
+        self.footnote.setText(
+            (note or self.tr("Eval: all rules passed")) + self.tr("   (example answer: no model call)")
+        )
         self.footnote.show()
 
     @Slot(str)
@@ -308,7 +313,7 @@ class PlaygroundPanel(Panel):
         current = self.project.currentData()
         self.project.blockSignals(True)
         self.project.clear()
-        self.project.addItem(NO_PROJECT, "")
+        self.project.addItem(tr_const("playground", NO_PROJECT), "")
         for p in projects:
             self.project.addItem(p, p)
         idx = self.project.findData(current) if current else 0
@@ -367,7 +372,9 @@ class PlaygroundPanel(Panel):
         )
         n = len(prompt.learnings.used)
         dropped = (
-            f", {prompt.learnings.dropped} left out by the 2,000-character budget" if prompt.learnings.dropped else ""
+            self.tr(", {dropped} left out by the 2,000-character budget").format(dropped=prompt.learnings.dropped)
+            if prompt.learnings.dropped
+            else ""
         )
         self.preview_size.setText(
             self.tr("{n:,} characters · {n2} learning{0}{dropped}").format(
@@ -445,7 +452,7 @@ class PlaygroundPanel(Panel):
         else:
             self.footnote.setText(self.tr("Eval: no skill routed, nothing to check"))
         if answer.truncated:  # the model hit [llm] max_tokens: the answer is incomplete
-            self.footnote.setText(f"{TRUNCATED_LABEL}\n{self.footnote.text()}")
+            self.footnote.setText(f"{tr_const('playground', TRUNCATED_LABEL)}\n{self.footnote.text()}")
         self.footnote.show()
         self.answer_id.setText(self.tr("Answer {interaction}").format(interaction=answer.interaction))
         self.answer_id.setToolTip(
@@ -511,7 +518,7 @@ class PlaygroundPanel(Panel):
         run_task(
             lambda: ws.reflect.thumbs_up(answer),
             name=self.tr("Saving feedback"),
-            on_result=lambda _r: self._after_feedback("Thanks: positive feedback recorded."),
+            on_result=lambda _r: self._after_feedback(self.tr("Thanks: positive feedback recorded.")),
             on_error=self.info.show_error,
         )
 
@@ -531,7 +538,11 @@ class PlaygroundPanel(Panel):
         self.down_button.setEnabled(False)
 
         def done(learning: LearningInfo) -> None:
-            self._after_feedback(f"Negative feedback recorded; learning {learning.id} saved: {learning.rule}")
+            self._after_feedback(
+                self.tr("Negative feedback recorded; learning {id} saved: {rule}").format(
+                    id=learning.id, rule=learning.rule
+                )
+            )
 
         run_task(
             lambda: ws.reflect.thumbs_down(answer, reason),

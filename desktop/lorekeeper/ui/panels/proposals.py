@@ -15,7 +15,7 @@ from collections.abc import Generator
 from dataclasses import dataclass
 from typing import Any
 
-from PySide6.QtCore import QSettings, Qt, QTimer, Signal, Slot
+from PySide6.QtCore import QCoreApplication, QSettings, Qt, QTimer, Signal, Slot
 from PySide6.QtGui import QFontDatabase, QKeyEvent
 from PySide6.QtWidgets import (
     QComboBox,
@@ -38,6 +38,7 @@ from lorekeeper.improve.proposals import ProposalInfo
 from lorekeeper.jobs import process_steps
 from lorekeeper.quality.metrics import format_rate
 from lorekeeper.ui.diffview import DiffView, aligned_diff  # noqa: F401 - aligned_diff re-exported
+from lorekeeper.ui.i18n import QT_TRANSLATE_NOOP, tr_const
 from lorekeeper.ui.models.base import RowsModel
 from lorekeeper.ui.panels.base import AppContext, Panel
 from lorekeeper.ui.review_queue import APPROVE, UNDO, Decision, QueueActions, ReviewQueue
@@ -48,7 +49,12 @@ from lorekeeper.ui.workers import HoldGate, is_synchronous, run_task
 from lorekeeper.workspace_jobs import in_workspace
 
 RUN_HOLD = ("improve", "run")  # nightly or a Sage analysis: one analysis run at a time from this window
-STATUSES = (("Pending", "pending"), ("Approved", "approved"), ("Rejected", "rejected"), ("All", "all"))
+STATUSES = (
+    (QT_TRANSLATE_NOOP("proposals", "Pending"), "pending"),
+    (QT_TRANSLATE_NOOP("proposals", "Approved"), "approved"),
+    (QT_TRANSLATE_NOOP("proposals", "Rejected"), "rejected"),
+    (QT_TRANSLATE_NOOP("proposals", "All"), "all"),
+)
 
 
 @dataclass(frozen=True)
@@ -139,7 +145,15 @@ class EditApproveDialog(QDialog):
 
 class ProposalsModel(RowsModel[ProposalInfo]):
     COL_ID, COL_SKILL, COL_PROJECT, COL_SOURCE, COL_STATUS, COL_BENCH, COL_REASON = range(7)
-    HEADERS = ("#", "Skill", "Project", "Source", "Status", "Benchmark", "Reason")
+    HEADERS = (
+        "#",
+        QT_TRANSLATE_NOOP("ProposalsModel", "Skill"),
+        QT_TRANSLATE_NOOP("ProposalsModel", "Project"),
+        QT_TRANSLATE_NOOP("ProposalsModel", "Source"),
+        QT_TRANSLATE_NOOP("ProposalsModel", "Status"),
+        QT_TRANSLATE_NOOP("ProposalsModel", "Benchmark"),
+        QT_TRANSLATE_NOOP("ProposalsModel", "Reason"),
+    )
 
     def cell(self, item: ProposalInfo, column: int, role: int) -> Any:
         if role == Qt.ItemDataRole.DisplayRole:
@@ -158,12 +172,20 @@ class ProposalsModel(RowsModel[ProposalInfo]):
 
 def card_html(p: ProposalInfo) -> str:
     e = html.escape
-    scope = f"fork of project {e(p.scope)}" if p.scope else "global skill"
+    scope = (
+        QCoreApplication.translate("proposals", "fork of project {0}").format(e(p.scope))
+        if p.scope
+        else QCoreApplication.translate("proposals", "global skill")
+    )
     parts = [
-        f"<p style='font-size:13pt; font-weight:600'>Improvement proposal #{p.id}</p>",
-        "<table cellspacing='0' cellpadding='2'>",
+        QCoreApplication.translate(
+            "proposals", "<p style='font-size:13pt; font-weight:600'>Improvement proposal #{id}</p>"
+        ).format(id=p.id),
+        QCoreApplication.translate("proposals", "<table cellspacing='0' cellpadding='2'>"),
         f"<tr><td><b>Project</b></td><td>{e(p.project or '—')}</td></tr>",
-        f"<tr><td><b>Skill</b></td><td>{e(p.skill)} ({scope}, from v{p.base_version})</td></tr>",
+        QCoreApplication.translate(
+            "proposals", "<tr><td><b>Skill</b></td><td>{0} ({scope}, from v{base_version})</td></tr>"
+        ).format(e(p.skill), scope=scope, base_version=p.base_version),
         f"<tr><td><b>Reason</b></td><td>{e(p.reason)}</td></tr>",
         f"<tr><td><b>Change</b></td><td>{e(p.summary)}</td></tr>",
         f"<tr><td><b>Source</b></td><td>{e(p.source)}{' · ' + e(p.model) if p.model else ''}</td></tr>",
@@ -171,31 +193,48 @@ def card_html(p: ProposalInfo) -> str:
     for m in p.metrics.get("by_project", []):
         rate = format_rate(m.get("success_rate"), none="n/a")  # 79.9% never reads as 80%
         parts.append(
-            f"<tr><td><b>Metrics</b></td><td>{e(m.get('project') or 'no project')}: applied {m['applied_count']}, "
-            f"success {rate}</td></tr>"
-            f"<tr><td><b>Feedback</b></td><td>{m['feedback_positive']} up / {m['feedback_negative']} down</td></tr>"
+            QCoreApplication.translate(
+                "proposals",
+                "<tr><td><b>Metrics</b></td><td>{0}: applied {applied_count}, success {rate}</td></tr><tr><td><b>Feedback</b></td><td>{feedback_positive} up / {feedback_negative} down</td></tr>",
+            ).format(
+                e(m.get("project") or "no project"),
+                applied_count=m["applied_count"],
+                rate=rate,
+                feedback_positive=m["feedback_positive"],
+                feedback_negative=m["feedback_negative"],
+            )
         )
     for title, text in card_rows(p.metrics):  # `skills optimise` (issue 27 d3): trigger cases before/after
         parts.append(f"<tr><td><b>{e(title)}</b></td><td>{e(text)}</td></tr>")
     parts.append("</table>")
     if p.failing_rules:
         parts.append(
-            "<p><b>Failing rules:</b> "
+            QCoreApplication.translate("proposals", "<p><b>Failing rules:</b> ")
             + ", ".join(f"{e(r['name'])} ({r['failed']}/{r['checked']})" for r in p.failing_rules)
             + "</p>"
         )
     if p.learnings:
         parts.append(
-            "<p><b>Related learnings:</b><br>" + "<br>".join(f"• {e(str(i['rule']))}" for i in p.learnings) + "</p>"
+            QCoreApplication.translate("proposals", "<p><b>Related learnings:</b><br>")
+            + "<br>".join(f"• {e(str(i['rule']))}" for i in p.learnings)
+            + "</p>"
         )
     else:
-        parts.append("<p><b>Related learnings:</b> none</p>")
+        parts.append(QCoreApplication.translate("proposals", "<p><b>Related learnings:</b> none</p>"))
     if p.status != "pending":
         when = p.decided_at.strftime("%Y-%m-%d %H:%M UTC") if p.decided_at else ""
         parts.append(
-            f"<p><b>{e(p.status.capitalize())}</b> by {e(p.decided_by)} · {when}"
+            QCoreApplication.translate("proposals", "<p><b>{0}</b> by {1} · {when}").format(
+                e(p.status.capitalize()), e(p.decided_by), when=when
+            )
             + (f" — {e(p.decision_reason)}" if p.decision_reason else "")
-            + (f" · now v{p.applied_version}" if p.applied_version else "")
+            + (
+                QCoreApplication.translate("proposals", " · now v{applied_version}").format(
+                    applied_version=p.applied_version
+                )
+                if p.applied_version
+                else ""
+            )
             + "</p>"
         )
     return "".join(parts)
@@ -206,7 +245,7 @@ class ProposalsPanel(Panel):
         super().__init__(ctx, parent)
         self.status_combo = QComboBox()
         for text, value in STATUSES:
-            self.status_combo.addItem(text, value)
+            self.status_combo.addItem(tr_const("proposals", text), value)
         self.nightly_button = QPushButton(self.tr("Run nightly"))
         self.nightly_button.setToolTip(
             self.tr("Find underperforming skills now and write template proposals (no model)")
@@ -241,10 +280,10 @@ class ProposalsPanel(Panel):
             next_keys=("J", "N"),
             previous_keys=("K", "P"),
             undo_keys=("U", "Ctrl+Z"),
-            undo_text="Undo the decision (an approval restores the backed-up version)",
+            undo_text=self.tr("Undo the decision (an approval restores the backed-up version)"),
         )
-        queue.add_shortcut(("B",), "Run the A/B benchmark of the selected proposal", self.run_benchmark)
-        queue.add_shortcut(("F5",), "Refresh", self.reload)
+        queue.add_shortcut(("B",), self.tr("Run the A/B benchmark of the selected proposal"), self.run_benchmark)
+        queue.add_shortcut(("F5",), self.tr("Refresh"), self.reload)
         queue.add_action_button(self.bench_button)
         queue.edit_button.setText(self.tr("Edit && approve (E)"))
         queue.edit_button.setToolTip(
@@ -408,12 +447,14 @@ class ProposalsPanel(Panel):
         )
         status = self.status_combo.currentData()
         self.queue.set_empty_text(
-            "No pending proposal. Run the nightly analysis (or `lorekeeper nightly`) to look for underperforming skills, "
-            "or ask Sage."
+            self.tr(
+                "No pending proposal. Run the nightly analysis (or `lorekeeper nightly`) to look for underperforming skills, "
+                "or ask Sage."
+            )
             if status == "pending"
-            else f"No {status} proposal."
+            else self.tr("No {status} proposal.").format(status=status)
             if status != "all"
-            else "No proposal yet."
+            else self.tr("No proposal yet.")
         )
         if snap.last_run:
             r = snap.last_run
@@ -475,7 +516,13 @@ class ProposalsPanel(Panel):
             self.badge.setStyleSheet(style)
         self.badge.show()
         self.diff.set_titles(
-            f"Current (v{p.base_version})", "Proposed" + (f" (now v{p.applied_version})" if p.applied_version else "")
+            self.tr("Current (v{base_version})").format(base_version=p.base_version),
+            self.tr("Proposed")
+            + (
+                self.tr(" (now v{applied_version})").format(applied_version=p.applied_version)
+                if p.applied_version
+                else ""
+            ),
         )
         # The card (rich-text layout) and the diff in event-loop turns of their own, each painted
         # before the next: no single turn holds the GUI thread long (a big diff is a job).
@@ -550,7 +597,7 @@ class ProposalsPanel(Panel):
     def _decided(self, kind: str, info: ProposalInfo) -> None:
         what = {UNDO: "Undid"}.get(kind, "Approved" if info.status == "approved" else "Rejected")
         if kind == APPROVE and info.status == "approved" and info.decision_reason.startswith("accepted with edits"):
-            what = "Approved with your edits"
+            what = self.tr("Approved with your edits")
         self.message.show_ok(
             f"{what} #{info.id} ({info.skill})"
             + (
@@ -597,8 +644,9 @@ class ProposalsPanel(Panel):
             *job,
             name=self.tr("Nightly analysis"),
             holds=[RUN_HOLD],
-            hold_reason="Nightly analysis running — the next run can start when it finishes (or cancel it in the "
-            "status bar)",
+            hold_reason=self.tr(
+                "Nightly analysis running — the next run can start when it finishes (or cancel it in the status bar)"
+            ),
             on_result=self._on_run,
             on_error=self._failed,
         )
@@ -614,8 +662,9 @@ class ProposalsPanel(Panel):
             lambda cancel: sage.analyze_steps(should_stop=cancel),  # the status bar's Cancel stops it
             name=self.tr("Sage analysis"),
             holds=[RUN_HOLD],
-            hold_reason="Sage analysis running — the next run can start when it finishes (or cancel it in the "
-            "status bar)",
+            hold_reason=self.tr(
+                "Sage analysis running — the next run can start when it finishes (or cancel it in the status bar)"
+            ),
             on_cancelled=lambda: self.message.show_ok(self.tr("Sage run cancelled.")),
             on_result=self._on_run,
             on_error=self._failed,
@@ -660,8 +709,9 @@ class ProposalsPanel(Panel):
             name=self.tr("Benchmark #{id}").format(id=p.id),
             # the proposal is held while it runs: its decisions wait, saying why (other proposals stay open)
             holds=[("proposal", p.id)],
-            hold_reason=f"Benchmark running on proposal #{p.id} — approve or reject it when it finishes, or cancel "
-            "it (Esc)",
+            hold_reason=self.tr(
+                "Benchmark running on proposal #{id} — approve or reject it when it finishes, or cancel it (Esc)"
+            ).format(id=p.id),
             on_cancelled=lambda: self.message.show_ok(self.tr("Benchmark cancelled: nothing was stored.")),
             on_result=done,
             on_error=self._failed,

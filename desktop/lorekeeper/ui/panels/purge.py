@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from datetime import date
 from typing import Any, ClassVar
 
-from PySide6.QtCore import Qt, Slot
+from PySide6.QtCore import QCoreApplication, Qt, Slot
 from PySide6.QtWidgets import (
     QHBoxLayout,
     QHeaderView,
@@ -30,6 +30,7 @@ from PySide6.QtWidgets import (
 
 from lorekeeper.privacy.purge import ARTEFACTS, PurgeResult, RunInfo
 from lorekeeper.ui import widgets
+from lorekeeper.ui.i18n import QT_TRANSLATE_NOOP, tr_const
 from lorekeeper.ui.models.paged import PagedRowsModel, setup_sorting
 from lorekeeper.ui.panels.base import AppContext, Panel
 from lorekeeper.ui.theme import color, icon
@@ -37,24 +38,35 @@ from lorekeeper.ui.widgets import EmptyState, MessageBox, label, set_progress, s
 from lorekeeper.ui.workers import HOLD_TIP, Hold, HoldGate, run_task
 
 LABELS = {
-    "store": "store rows",
-    "faiss": "FAISS vectors",
-    "embeddings": "embedding rows (.npy)",
-    "cache": "index cache entries",
-    "sessions": "session-log events (signed tombstones)",
-    "markdown": "clarification summary files",
+    "store": QT_TRANSLATE_NOOP("purge", "store rows"),
+    "faiss": QT_TRANSLATE_NOOP("purge", "FAISS vectors"),
+    "embeddings": QT_TRANSLATE_NOOP("purge", "embedding rows (.npy)"),
+    "cache": QT_TRANSLATE_NOOP("purge", "index cache entries"),
+    "sessions": QT_TRANSLATE_NOOP("purge", "session-log events (signed tombstones)"),
+    "markdown": QT_TRANSLATE_NOOP("purge", "clarification summary files"),
 }
-EMPTY = (
+EMPTY = QT_TRANSLATE_NOOP(
+    "purge",
     "No purge run yet. Type a story id above and press Purge to erase it from every artefact, or let the "
-    "daily retention run erase the summaries past their retention date."
+    "daily retention run erase the summaries past their retention date.",
 )
 
 
 def confirmation_text(story: str, plan: dict[str, int]) -> str:
-    lines = [f"Erase story {story} from every artefact? This cannot be undone.", ""]
+    lines = [
+        QCoreApplication.translate("purge", "Erase story {story} from every artefact? This cannot be undone.").format(
+            story=story
+        ),
+        "",
+    ]
     for k in ARTEFACTS:
-        lines.append(f"• {LABELS[k]}: {plan.get(k, 0)}")
-    lines += ["", "Then every artefact is verified and a signed clarification_purged event records the counts."]
+        lines.append(f"• {tr_const('purge', LABELS[k])}: {plan.get(k, 0)}")
+    lines += [
+        "",
+        QCoreApplication.translate(
+            "purge", "Then every artefact is verified and a signed clarification_purged event records the counts."
+        ),
+    ]
     return "\n".join(lines)
 
 
@@ -76,9 +88,21 @@ def story_hold(story: str) -> Hold:
 class RunsModel(PagedRowsModel[RunInfo, str]):
     """Every purge run (the query: a story substring, "" for all), paged and sorted in the store."""
 
-    HEADERS = ("Run", "Started", "Mode", "Stories", "Store", "FAISS", "Emb.", "Cache", "Sessions", "MD", "Status")
+    HEADERS = (
+        QT_TRANSLATE_NOOP("RunsModel", "Run"),
+        QT_TRANSLATE_NOOP("RunsModel", "Started"),
+        QT_TRANSLATE_NOOP("RunsModel", "Mode"),
+        QT_TRANSLATE_NOOP("RunsModel", "Stories"),
+        QT_TRANSLATE_NOOP("RunsModel", "Store"),
+        "FAISS",
+        QT_TRANSLATE_NOOP("RunsModel", "Emb."),
+        QT_TRANSLATE_NOOP("RunsModel", "Cache"),
+        QT_TRANSLATE_NOOP("RunsModel", "Sessions"),
+        "MD",
+        QT_TRANSLATE_NOOP("RunsModel", "Status"),
+    )
     NUMERIC = range(4, 10)
-    JOB_NAME = "Loading purge runs"
+    JOB_NAME = QT_TRANSLATE_NOOP("RunsModel", "Loading purge runs")
     JOB_VISIBLE = False
     SORT_KEYS: ClassVar[dict[int, str]] = {0: "id", 1: "started_at", 2: "mode", 3: "stories", 10: "verified"}
     DEFAULT_SORT = (0, True)  # newest first
@@ -104,7 +128,7 @@ class RunsModel(PagedRowsModel[RunInfo, str]):
             if column == 2:
                 return "retention" if item.mode == "retention" else "forced"
             if column == 3:
-                return ", ".join(item.stories) or "(nothing due)"
+                return ", ".join(item.stories) or QCoreApplication.translate("RunsModel", "(nothing due)")
             if column in self.NUMERIC:
                 return item.artefacts[ARTEFACTS[column - 4]]
             return "verified" if item.verified else ("running" if item.status == "running" else "INCOMPLETE")
@@ -151,7 +175,7 @@ class PurgePanel(Panel):
             self.table.setColumnWidth(col, width)
         for col in range(4, 10):
             self.table.setColumnWidth(col, 70 if col == 8 else 56)
-        self.empty = EmptyState(self.table, EMPTY)
+        self.empty = EmptyState(self.table, tr_const("purge", EMPTY))
         self.details = label("", "hintText", wrap=True, selectable=True)
         self.verify_button = QPushButton(self.tr("Verify again"))
         self.verify_button.setEnabled(False)
@@ -273,7 +297,7 @@ class PurgePanel(Panel):
         self.snapshot = snap
         if snap.plan is not None:
             total = sum(snap.plan.values())
-            what = ", ".join(f"{LABELS[k]} {snap.plan[k]}" for k in ARTEFACTS if snap.plan[k])
+            what = ", ".join(f"{tr_const('purge', LABELS[k])} {snap.plan[k]}" for k in ARTEFACTS if snap.plan[k])
             self.plan_label.setText(
                 self.tr("{story}: a purge now erases {what}.").format(story=snap.story, what=what)
                 if total
@@ -330,7 +354,9 @@ class PurgePanel(Panel):
             ""
             if left
             else (
-                "Nothing is stored for this story: there is nothing to purge." if current else "Type a story id first."
+                self.tr("Nothing is stored for this story: there is nothing to purge.")
+                if current
+                else self.tr("Type a story id first.")
             )
         )
         self.purge_button.setProperty(HOLD_TIP, why)  # the tooltip when no job holds the button
@@ -339,7 +365,12 @@ class PurgePanel(Panel):
 
     def _on_runs_loaded(self) -> None:
         total, story = self.model.total or 0, self.model.query
-        self.empty.set_empty(not total, EMPTY if not story else f"No purge run erased a story like {story!r}.")
+        self.empty.set_empty(
+            not total,
+            tr_const("purge", EMPTY)
+            if not story
+            else self.tr("No purge run erased a story like {story!r}.").format(story=story),
+        )
         self.count_label.setText(
             self.tr("{total:,} run{0}").format("s" if total != 1 else "", total=total) if total else ""
         )
@@ -364,12 +395,18 @@ class PurgePanel(Panel):
             self.details.setText(self.tr("Select a run to see what it erased and how it was verified."))
             return
         lines = [
-            f"Run #{run.id} ({run.mode}) by {run.by or '?'}, started {run.started_at}, "
-            + (f"verified {run.verified_at}" if run.verified_at else "not verified yet")
+            self.tr("Run #{id} ({mode}) by {0}, started {started_at}, ").format(
+                run.by or "?", id=run.id, mode=run.mode, started_at=run.started_at
+            )
+            + (
+                self.tr("verified {verified_at}").format(verified_at=run.verified_at)
+                if run.verified_at
+                else self.tr("not verified yet")
+            )
         ]
-        lines.append(", ".join(f"{LABELS[k]} {run.artefacts[k]}" for k in ARTEFACTS))
-        lines += [f"remains: {r}" for r in run.remaining]
-        lines += [f"note: {n}" for n in run.notes]
+        lines.append(", ".join(f"{tr_const('purge', LABELS[k])} {run.artefacts[k]}" for k in ARTEFACTS))
+        lines += [self.tr("remains: {r}").format(r=r) for r in run.remaining]
+        lines += [self.tr("note: {n}").format(n=n) for n in run.notes]
         self.details.setText("\n".join(lines))
 
     # ------------------------------------------------------------ actions
@@ -395,19 +432,23 @@ class PurgePanel(Panel):
     def _confirm_purge(self, story: str, plan: dict[str, int]) -> None:
         if not widgets.confirm(self, self.tr("Purge {story}?").format(story=story), confirmation_text(story, plan)):
             return
-        self._start(f"Purging {story}", [story], self.ws.purge.run_iter, "story", [story])
+        self._start(self.tr("Purging {story}").format(story=story), [story], self.ws.purge.run_iter, "story", [story])
 
     @Slot()
     def run_retention(self) -> None:
         pv = self.snapshot.preview if self.snapshot else None
         if not pv or not pv["due"]:
             return
-        text = "Erase the summaries past their retention date?\n\n" + "\n".join(
+        text = self.tr("Erase the summaries past their retention date?\n\n") + "\n".join(
             f"• {i['story']} (retention_until {i['retention_until']})" for i in pv["due"]
         )
         if widgets.confirm(self, self.tr("Run retention now?"), text):
             self._start(
-                "Retention purge", [str(i["story"]) for i in pv["due"]], self.ws.purge.run_iter, "retention", None
+                self.tr("Retention purge"),
+                [str(i["story"]) for i in pv["due"]],
+                self.ws.purge.run_iter,
+                "retention",
+                None,
             )
 
     def _start(self, name: str, stories: list[str], fn: Any, *args: Any) -> None:
@@ -423,8 +464,9 @@ class PurgePanel(Panel):
             name=name,
             key=(self, "purge"),
             holds=[PURGE_HOLD, *(story_hold(st) for st in stories)],
-            hold_reason=f"{name} in progress — a new purge can start when it finishes (cancelled, it resumes from "
-            "its journal at the next run)",
+            hold_reason=self.tr(
+                "{name} in progress — a new purge can start when it finishes (cancelled, it resumes from its journal at the next run)"
+            ).format(name=name),
             on_progress=lambda d, t, _text: set_progress(self.progress, d, t),
             on_result=self._done,
             on_error=self._failed,
@@ -433,8 +475,10 @@ class PurgePanel(Panel):
     def _done(self, result: PurgeResult) -> None:
         self.last_result = result
         self.progress.setVisible(False)
-        what = ", ".join(f"{LABELS[k]} {result.artefacts[k]}" for k in ARTEFACTS if result.artefacts[k])
-        who = ", ".join(result.stories) or "nothing due"
+        what = ", ".join(
+            f"{tr_const('purge', LABELS[k])} {result.artefacts[k]}" for k in ARTEFACTS if result.artefacts[k]
+        )
+        who = ", ".join(result.stories) or self.tr("nothing due")
         if result.verified:
             self.message.show_ok(self.tr("Purged {who}: {0}. Verified.").format(what or "nothing was left", who=who))
         else:

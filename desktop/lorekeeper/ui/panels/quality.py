@@ -11,7 +11,7 @@ from datetime import UTC, datetime, timedelta
 from typing import Any
 
 import pyqtgraph as pg
-from PySide6.QtCore import Qt, Slot
+from PySide6.QtCore import QCoreApplication, Qt, Slot
 from PySide6.QtWidgets import (
     QComboBox,
     QHBoxLayout,
@@ -25,17 +25,24 @@ from PySide6.QtWidgets import (
 
 from lorekeeper.quality.metrics import MIN_APPLIED, SUCCESS_THRESHOLD, DayPoint, SkillMetrics, format_rate
 from lorekeeper.ui.charts import ThemedPlot
+from lorekeeper.ui.i18n import QT_TRANSLATE_NOOP, tr_const
 from lorekeeper.ui.models.base import RowsModel, enable_sorting
 from lorekeeper.ui.panels.base import AppContext, Panel
 from lorekeeper.ui.theme import color, icon
 from lorekeeper.ui.widgets import EmptyState, MessageBox, label, setup_table
 from lorekeeper.ui.workers import run_task
 
-WINDOWS = (("Last 7 days", 7), ("Last 30 days", 30), ("Last 90 days", 90), ("All time", None))
+WINDOWS = (
+    (QT_TRANSLATE_NOOP("quality", "Last 7 days"), 7),
+    (QT_TRANSLATE_NOOP("quality", "Last 30 days"), 30),
+    (QT_TRANSLATE_NOOP("quality", "Last 90 days"), 90),
+    (QT_TRANSLATE_NOOP("quality", "All time"), None),
+)
 ALL = "__all__"
-EMPTY = (
+EMPTY = QT_TRANSLATE_NOOP(
+    "quality",
     "No quality events in this window. Every answer in the Playground (or `lorekeeper llm ask`) records the "
-    "skills it was routed to, their eval outcome and your feedback."
+    "skills it was routed to, their eval outcome and your feedback.",
 )
 
 
@@ -49,7 +56,15 @@ class Snapshot:
 
 class SkillHealthModel(RowsModel[SkillMetrics]):
     COL_SKILL, COL_PROJECT, COL_APPLIED, COL_SUCCESS, COL_UP, COL_DOWN, COL_STATUS = range(7)
-    HEADERS = ("Skill", "Scope", "Applied", "Success", "Up", "Down", "Health")
+    HEADERS = (
+        QT_TRANSLATE_NOOP("SkillHealthModel", "Skill"),
+        QT_TRANSLATE_NOOP("SkillHealthModel", "Scope"),
+        QT_TRANSLATE_NOOP("SkillHealthModel", "Applied"),
+        QT_TRANSLATE_NOOP("SkillHealthModel", "Success"),
+        QT_TRANSLATE_NOOP("SkillHealthModel", "Up"),
+        QT_TRANSLATE_NOOP("SkillHealthModel", "Down"),
+        QT_TRANSLATE_NOOP("SkillHealthModel", "Health"),
+    )
     SORTABLE = tuple(range(7))
 
     def sort_value(self, item: SkillMetrics, column: int) -> Any:
@@ -63,11 +78,13 @@ class SkillHealthModel(RowsModel[SkillMetrics]):
         if role == Qt.ItemDataRole.DisplayRole:
             rate = format_rate(item.success_rate, none="—")
             if item.underperforming:
-                status = "Underperforming: " + "; ".join(item.reasons)
+                status = QCoreApplication.translate("SkillHealthModel", "Underperforming: ") + "; ".join(item.reasons)
             elif item.applied_count < MIN_APPLIED:
-                status = f"Too few uses (< {MIN_APPLIED})"
+                status = QCoreApplication.translate("SkillHealthModel", "Too few uses (< {MIN_APPLIED})").format(
+                    MIN_APPLIED=MIN_APPLIED
+                )
             else:
-                status = "Healthy"
+                status = QCoreApplication.translate("SkillHealthModel", "Healthy")
             return (
                 item.skill,
                 item.project or "global",
@@ -126,7 +143,7 @@ class QualityPanel(Panel):
 
         self.window_combo = QComboBox()
         for text, days in WINDOWS:
-            self.window_combo.addItem(text, days)
+            self.window_combo.addItem(tr_const("quality", text), days)
         self.window_combo.setCurrentIndex(1)
         self.project = QComboBox()
         self.project.setMinimumWidth(150)
@@ -152,10 +169,10 @@ class QualityPanel(Panel):
         # rows are per skill scope (the global skill or a project's fork): the scope column tells
         # a fork from its global skill, whatever the project filter
         self.table.selectionModel().currentRowChanged.connect(self._on_selected)
-        self.empty = EmptyState(self.table, EMPTY)
+        self.empty = EmptyState(self.table, tr_const("quality", EMPTY))
 
         self.chart_title = label(self.tr("Success rate per day — all skills"), "sectionTitle")
-        self.rate_chart = _Chart("success %")
+        self.rate_chart = _Chart(self.tr("success %"))
         self.rate_chart.plotItem.setYRange(0, 100, padding=0.05)
         self.feedback_chart = _Chart("feedback")
         self.feedback_chart.setXLink(self.rate_chart)

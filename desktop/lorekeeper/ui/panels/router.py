@@ -6,7 +6,7 @@ import html
 import re
 from collections.abc import Callable
 
-from PySide6.QtCore import Qt, Slot
+from PySide6.QtCore import QCoreApplication, Qt, Slot
 from PySide6.QtGui import QGuiApplication
 from PySide6.QtWidgets import (
     QComboBox,
@@ -26,18 +26,22 @@ from PySide6.QtWidgets import (
 
 from lorekeeper.skills.router import DEFAULT_TOP, RouteResult, normalise
 from lorekeeper.skills.triggers import TRIGGER_FILES, SkillTriggerScore, TriggerReport, evaluate_steps
+from lorekeeper.ui.i18n import QT_TRANSLATE_NOOP, tr_const
 from lorekeeper.ui.models.route import RouteTableModel, TriggerTableModel
 from lorekeeper.ui.panels.base import AppContext, Panel
 from lorekeeper.ui.theme import color
 from lorekeeper.ui.widgets import Debouncer, EmptyState, label, mono_font, setup_table
 from lorekeeper.ui.workers import cancel_key, run_task
 
-GLOBAL_SCOPE = "Global (no project)"
+GLOBAL_SCOPE = QT_TRANSLATE_NOOP("router", "Global (no project)")
 EXAMPLE = "Please review this pull request and add regression tests before we deploy the migration."
-EMPTY_NO_MESSAGE = "Type a message above: the skills it calls for appear here, ranked, with the words that matched."
-EMPTY_NO_MATCH = (
+EMPTY_NO_MESSAGE = QT_TRANSLATE_NOOP(
+    "router", "Type a message above: the skills it calls for appear here, ranked, with the words that matched."
+)
+EMPTY_NO_MATCH = QT_TRANSLATE_NOOP(
+    "router",
     "No skill matches this message. The router only hints skills whose triggers or keywords appear "
-    "as whole words — try the words an operator would use, e.g. “review”, “deploy”, “migration”."
+    "as whole words — try the words an operator would use, e.g. “review”, “deploy”, “migration”.",
 )
 
 
@@ -67,7 +71,11 @@ def highlight_html(message: str, result: RouteResult) -> str:
     for a, b, kind in spans:
         out.append(html.escape(message[pos:a]))
         bg = color("hl_trigger" if kind == "trigger" else "hl_keyword").name()
-        out.append(f'<span style="background:{bg}; font-weight:600">{html.escape(message[a:b])}</span>')
+        out.append(
+            QCoreApplication.translate("router", '<span style="background:{bg}; font-weight:600">{0}</span>').format(
+                html.escape(message[a:b]), bg=bg
+            )
+        )
         pos = b
     out.append(html.escape(message[pos:]))
     return "".join(out).replace("\n", "<br>")
@@ -121,7 +129,7 @@ class RouterPanel(Panel):
         hh.setStretchLastSection(True)
         for col, width in ((0, 40), (1, 190), (2, 60), (3, 300)):
             self.table.setColumnWidth(col, width)
-        self.results = EmptyState(self.table, EMPTY_NO_MESSAGE)
+        self.results = EmptyState(self.table, tr_const("router", EMPTY_NO_MESSAGE))
         self.results.set_empty(True)
 
         self.highlighted = QTextBrowser()
@@ -233,9 +241,9 @@ class RouterPanel(Panel):
         self.trigger_table.selectionModel().currentRowChanged.connect(lambda *_: self._show_confusions())
         self.trigger_results = EmptyState(
             self.trigger_table,
-            f"No trigger evals run yet. A skill's trigger cases live in {TRIGGER_FILES[0]} in its folder "
-            '([{"query": "...", "should_trigger": true}, ...], skill-creator\'s shape); '
-            "`lorekeeper skills suggest NAME --triggers` writes them from its description and history.",
+            self.tr(
+                'No trigger evals run yet. A skill\'s trigger cases live in {0} in its folder ([{{"query": "...", "should_trigger": true}}, ...], skill-creator\'s shape); `lorekeeper skills suggest NAME --triggers` writes them from its description and history.'
+            ).format(TRIGGER_FILES[0]),
         )
         self.trigger_results.set_empty(True)
         self.confusions = QTextBrowser()
@@ -278,13 +286,18 @@ class RouterPanel(Panel):
         self.trigger_report = report
         self.trigger_model.set_rows(list(report.skills))
         self.trigger_results.set_empty(
-            not report.skills, f"No skill has trigger cases ({' or '.join(TRIGGER_FILES)} in its folder)."
+            not report.skills,
+            self.tr("No skill has trigger cases ({0} in its folder).").format(" or ".join(TRIGGER_FILES)),
         )
         cases = sum(s.cases for s in report.skills)
         wrong = sum(len(s.confusions) for s in report.skills)
-        text = f"{len(report.skills)} skills, {cases} cases, {wrong} confusions (a skill fires when it is in the top {report.top})"
+        text = self.tr(
+            "{n} skills, {cases} cases, {wrong} confusions (a skill fires when it is in the top {top})"
+        ).format(n=len(report.skills), cases=cases, wrong=wrong, top=report.top)
         if problems:
-            text += f"; {len(problems)} trigger file(s) do not parse: {problems[0]['message']}"
+            text += self.tr("; {n} trigger file(s) do not parse: {message}").format(
+                n=len(problems), message=problems[0]["message"]
+            )
         self.trigger_summary.setText(text)
         if report.skills:
             self.trigger_table.selectRow(0)
@@ -311,10 +324,12 @@ class RouterPanel(Panel):
             from lorekeeper.rates import format_rate
 
             def pair(r) -> str:
-                return f"precision {format_rate(r['precision'], none='n/a')}, recall {format_rate(r['recall'], none='n/a')}"
+                return self.tr("precision {0}, recall {1}").format(
+                    format_rate(r["precision"], none="n/a"), format_rate(r["recall"], none="n/a")
+                )
 
             if res.proposal is None:
-                verdicts = "; ".join(sorted({c.verdict for c in res.candidates})) or "no candidate"
+                verdicts = "; ".join(sorted({c.verdict for c in res.candidates})) or self.tr("no candidate")
                 self.trigger_summary.setText(
                     self.tr("{name}: nothing proposed ({verdicts})").format(name=name, verdicts=verdicts)
                 )
@@ -347,12 +362,14 @@ class RouterPanel(Panel):
             return
         sc: SkillTriggerScore = self.trigger_model.rows[idx.row()]
         parts = [
-            f"<b>{html.escape(sc.name)}</b>: {sc.tp} hit, {sc.fn} missed, {sc.fp} false, {sc.tn} rightly left alone"
+            self.tr("<b>{0}</b>: {tp} hit, {fn} missed, {fp} false, {tn} rightly left alone").format(
+                html.escape(sc.name), tp=sc.tp, fn=sc.fn, fp=sc.fp, tn=sc.tn
+            )
         ]
         if sc.collisions:
             top3 = sorted(sc.collisions.items(), key=lambda kv: (-kv[1], kv[0]))
             parts.append(
-                "<b>Collisions</b> (also fire on its should-trigger cases): "
+                self.tr("<b>Collisions</b> (also fire on its should-trigger cases): ")
                 + ", ".join(f"{html.escape(k)} ({v})" for k, v in top3)
             )
         if sc.confusions:
@@ -360,12 +377,18 @@ class RouterPanel(Panel):
             for c in sc.confusions:
                 q = html.escape(str(c["query"]))
                 if c["should_trigger"]:
-                    items.append(f"<li>missed “{q}”: taken by {html.escape(str(c['taken_by'] or 'no skill'))}</li>")
+                    items.append(
+                        self.tr("<li>missed “{q}”: taken by {0}</li>").format(
+                            html.escape(str(c["taken_by"] or "no skill")), q=q
+                        )
+                    )
                 else:
-                    items.append(f"<li>fired on “{q}” (rank {c['rank']}), should not</li>")
+                    items.append(
+                        self.tr("<li>fired on “{q}” (rank {rank}), should not</li>").format(q=q, rank=c["rank"])
+                    )
             parts.append("<b>Confusions</b><ul>" + "".join(items) + "</ul>")
         else:
-            parts.append("No confusion: every case answered as expected.")
+            parts.append(self.tr("No confusion: every case answered as expected."))
         self.confusions.setHtml("<br>".join(parts))
 
     def search_box(self) -> QPlainTextEdit:
@@ -379,7 +402,7 @@ class RouterPanel(Panel):
         current = self.project.currentData()
         self.project.blockSignals(True)
         self.project.clear()
-        self.project.addItem(GLOBAL_SCOPE, "")
+        self.project.addItem(tr_const("router", GLOBAL_SCOPE), "")
         for p in projects:
             self.project.addItem(p, p)
         idx = self.project.findData(current) if current else 0
@@ -408,10 +431,10 @@ class RouterPanel(Panel):
         self.last_result = result
         self.model.set_rows(list(result.skills))
         if not message.strip():
-            self.results.set_empty(True, EMPTY_NO_MESSAGE)
+            self.results.set_empty(True, tr_const("router", EMPTY_NO_MESSAGE))
             self.summary.setText("")
         else:
-            self.results.set_empty(not result.skills, EMPTY_NO_MATCH)
+            self.results.set_empty(not result.skills, tr_const("router", EMPTY_NO_MATCH))
             n = len(result.skills)
             self.summary.setText(
                 self.tr("{n} skill{0} hinted").format("s" if n != 1 else "", n=n) if n else self.tr("no skill hinted")

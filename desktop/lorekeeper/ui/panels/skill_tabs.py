@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
-from PySide6.QtCore import Qt, QTimer, Slot
+from PySide6.QtCore import QCoreApplication, Qt, QTimer, Slot
 from PySide6.QtWidgets import (
     QComboBox,
     QHBoxLayout,
@@ -144,7 +144,7 @@ class ContentTab(QWidget):
         if not self.has_unsaved() or self.detail is None:
             return True
         info = self.detail.info
-        where = f" (fork for {info.project})" if info.project else ""
+        where = self.tr(" (fork for {project})").format(project=info.project) if info.project else ""
         answer = widgets.ask_unsaved(
             self,
             self.tr("Unsaved changes"),
@@ -165,7 +165,7 @@ class ContentTab(QWidget):
             return
         info = self.detail.info
         text = self.editor.toPlainText()
-        message = self.commit_message.text().strip() or "edited in the app"
+        message = self.commit_message.text().strip() or self.tr("edited in the app")
         reason = self.panel.skill_gate.reason()
         if reason:  # Ctrl+S while Sage holds the skill: the edit stays, the reason is said
             self.panel.ctx.status(reason)
@@ -193,7 +193,7 @@ class ContentTab(QWidget):
             self.message.show_ok(self.tr("No change: the content is identical to the current version."))
         else:
             self.message.show_ok(self.tr("Saved as v{version}.").format(version=version.version))
-        text = f"Saved {version.name} v{version.version}"
+        text = self.tr("Saved {name} v{version}").format(name=version.name, version=version.version)
         if then is None:
             self.panel.changed(text, (version.name, version.project))
         else:  # the operator moves on: do not bring the saved skill back on the next reload
@@ -222,7 +222,7 @@ class RulesTab(QWidget):
             self.table.setColumnWidth(col, width)
         self.table.doubleClicked.connect(lambda _i: self.edit_rule())
         self.table.selectionModel().currentRowChanged.connect(lambda *_: self._update_buttons())
-        self.rules_state = EmptyState(self.table, "No eval rules yet — add one with Add rule…")
+        self.rules_state = EmptyState(self.table, self.tr("No eval rules yet — add one with Add rule…"))
 
         self.add_button = QPushButton(self.tr("Add rule…"))
         self.add_button.clicked.connect(self.add_rule)
@@ -380,10 +380,10 @@ class RulesTab(QWidget):
         rules = list(self.ruleset.rules)
         if old is None:
             rules.append(new)
-            what = f"added rule {new.id}"
+            what = self.tr("added rule {id}").format(id=new.id)
         else:
             rules = [new if r.id == old.id else r for r in rules]
-            what = f"edited rule {new.id}"
+            what = self.tr("edited rule {id}").format(id=new.id)
         self._write(rules, what)
 
     @Slot()
@@ -397,7 +397,7 @@ class RulesTab(QWidget):
             self.tr("Delete rule {id} ({label})? A new version is saved.").format(id=rule.id, label=rule.label),
         ):
             return
-        self._write([r for r in self.ruleset.rules if r.id != rule.id], f"deleted rule {rule.id}")
+        self._write([r for r in self.ruleset.rules if r.id != rule.id], self.tr("deleted rule {id}").format(id=rule.id))
 
     def _write(self, rules: list[Rule], message: str) -> None:
         if self.detail is None:
@@ -433,7 +433,11 @@ class RulesTab(QWidget):
 def version_text(v) -> str:
     """What a version holds, as compared: SKILL.md, then the rules file."""
     evals = v.evals.strip()
-    return v.content.rstrip("\n") + ("\n\n# ---- evals.json ----\n" + evals if evals else "") + "\n"
+    return (
+        v.content.rstrip("\n")
+        + (QCoreApplication.translate("skill_tabs", "\n\n# ---- evals.json ----\n") + evals if evals else "")
+        + "\n"
+    )
 
 
 def file_text(f, blobs: dict[str, bytes]) -> str:
@@ -441,10 +445,12 @@ def file_text(f, blobs: dict[str, bytes]) -> str:
     if f is None:
         return ""
     data = blobs.get(f.sha256, b"")
-    mode = f"(mode {f.mode:o})\n"
+    mode = QCoreApplication.translate("skill_tabs", "(mode {mode:o})\n").format(mode=f.mode)
     if is_text(data):
         return mode + data.decode("utf-8")
-    return mode + f"binary file, {f.size} bytes, sha256 {f.sha256[:16]}\n"
+    return mode + QCoreApplication.translate("skill_tabs", "binary file, {size} bytes, sha256 {0}\n").format(
+        f.sha256[:16], size=f.size
+    )
 
 
 class VersionsTab(QWidget):
@@ -603,15 +609,15 @@ class VersionsTab(QWidget):
         self.diff.set_titles(f"v{a.version}", f"v{b.version}")
         if a.version == b.version:
             self._same_text = (
-                "Only one version: nothing to compare yet."
+                self.tr("Only one version: nothing to compare yet.")
                 if len(self.detail.versions) == 1
-                else "Same version on both sides."
+                else self.tr("Same version on both sides.")
             )
         else:
-            self._same_text = "No difference."
+            self._same_text = self.tr("No difference.")
         self.diff.show_diff(version_text(a), version_text(b))  # a big one in a job: "computing diff…"
         if self.diff.pending:
-            self._say("computing diff…")
+            self._say(self.tr("computing diff…"))
 
     def _diff_ready(self, diff) -> None:
         self._say(diff.summary if diff.hunks else self._same_text)
@@ -632,7 +638,7 @@ class VersionsTab(QWidget):
 
         def show(texts: tuple[str, str]) -> None:
             self.diff.set_titles(f"v{a.version}: {path}", f"v{b.version}: {path}")
-            self._same_text = f"{path}: no difference."
+            self._same_text = self.tr("{path}: no difference.").format(path=path)
             self.diff.show_diff(*texts)
 
         run_task(
@@ -667,4 +673,7 @@ class VersionsTab(QWidget):
 
     def _on_restored(self, nv, old: int) -> None:
         self.message.show_ok(self.tr("Restored v{old} as v{version}.").format(old=old, version=nv.version))
-        self.panel.changed(f"Restored {nv.name} v{old} as v{nv.version}", (nv.name, nv.project))
+        self.panel.changed(
+            self.tr("Restored {name} v{old} as v{version}").format(name=nv.name, old=old, version=nv.version),
+            (nv.name, nv.project),
+        )

@@ -111,7 +111,7 @@ class SkillsPanel(Panel):
         self.table.setColumnWidth(SkillTableModel.COL_VERSION, 46)
         self.table.setColumnWidth(SkillTableModel.COL_RULES, 48)
         self.table.selectionModel().currentRowChanged.connect(self._on_row_changed)
-        self.explorer = EmptyState(self.table, "Loading the library…")
+        self.explorer = EmptyState(self.table, self.tr("Loading the library…"))
         self.count_label = label("", "hintText")
 
         self.import_button = QPushButton(self.tr("Import…"))
@@ -192,7 +192,9 @@ class SkillsPanel(Panel):
         dl.addWidget(self.description)
         dl.addWidget(self.terms)
         dl.addWidget(self.tabs, 1)
-        self.detail_state = EmptyState(detail, "Select a skill on the left to see its content, rules and history.")
+        self.detail_state = EmptyState(
+            detail, self.tr("Select a skill on the left to see its content, rules and history.")
+        )
         self.detail_state.set_empty(True)
 
         split = QSplitter(Qt.Orientation.Horizontal)
@@ -297,9 +299,11 @@ class SkillsPanel(Panel):
         self.count_label.setText(self.tr("{n} skill{0}").format("s" if n != 1 else "", n=n))
         if not rows:
             text = (
-                f"No skill matches “{search}”. Search looks at names, descriptions, triggers and keywords."
+                self.tr(
+                    "No skill matches “{search}”. Search looks at names, descriptions, triggers and keywords."
+                ).format(search=search)
                 if search
-                else "The library is empty — import a skill folder or a zip with Import…"
+                else self.tr("The library is empty — import a skill folder or a zip with Import…")
             )
             self.explorer.set_empty(True, text)
             self._select(None)
@@ -456,8 +460,9 @@ class SkillsPanel(Panel):
             job,
             name=self.tr("Sage on {name}").format(name=name),
             holds=[skill_hold(name, project)],
-            hold_reason=f"Sage is working on {name}{where} — edits wait until it finishes, or cancel it "
-            "(Cancel in the status bar)",
+            hold_reason=self.tr(
+                "Sage is working on {name}{where} — edits wait until it finishes, or cancel it (Cancel in the status bar)"
+            ).format(name=name, where=where),
             on_result=lambda out: self._on_sage(name, out),
             on_error=self.sage_message.show_error,  # no model: ERR_LLM_UNAVAILABLE and what to configure
             on_cancelled=lambda: self._sage_cancelled(name, project),
@@ -501,7 +506,9 @@ class SkillsPanel(Panel):
             badge = ""
             if bench is not None:
                 badge = (
-                    f" · benchmark: {bench['badge']}" if "badge" in bench else f" · benchmark failed: {bench['error']}"
+                    self.tr(" · benchmark: {badge}").format(badge=bench["badge"])
+                    if "badge" in bench
+                    else self.tr(" · benchmark failed: {error}").format(error=bench["error"])
                 )
             self.sage_message.show_ok(
                 self.tr("Sage proposed #{proposal} for {name}: {reason}{badge}").format(
@@ -510,7 +517,7 @@ class SkillsPanel(Panel):
             )
             self._set_sage_proposal(out.proposal)
         else:
-            why = next((str(k.get("why", "")) for k in summary.skipped), "no target")
+            why = next((str(k.get("why", "")) for k in summary.skipped), self.tr("no target"))
             why = why.removeprefix("NO_CHANGE: ")
             self.sage_message.show_ok(self.tr("Sage proposes nothing for {name}: {why}.").format(name=name, why=why))
             self._set_sage_proposal(out.pending)
@@ -548,13 +555,15 @@ class SkillsPanel(Panel):
 
     @Slot()
     def import_folder(self) -> None:
-        path = QFileDialog.getExistingDirectory(self, "Import a skill folder (or a folder of skill folders)")
+        path = QFileDialog.getExistingDirectory(self, self.tr("Import a skill folder (or a folder of skill folders)"))
         if path:
             self.import_path(Path(path))
 
     @Slot()
     def import_zip(self) -> None:
-        path, _ = QFileDialog.getOpenFileName(self, "Import skills from a zip", "", "Zip archives (*.zip)")
+        path, _ = QFileDialog.getOpenFileName(
+            self, self.tr("Import skills from a zip"), "", self.tr("Zip archives (*.zip)")
+        )
         if path:
             self.import_path(Path(path))
 
@@ -570,8 +579,10 @@ class SkillsPanel(Panel):
 
         def done(report) -> None:
             parts = [f"{len(v)} {k}" for k, v in report.to_dict().items() if v and k not in ("warnings", "exists")]
-            where = f" into project {project}" if project else ""
-            text = f"Imported {path.name}{where}: " + (", ".join(parts) or "nothing to do")
+            where = self.tr(" into project {project}").format(project=project) if project else ""
+            text = self.tr("Imported {name}{where}: ").format(name=path.name, where=where) + (
+                ", ".join(parts) or self.tr("nothing to do")
+            )
             for bad in report.invalid:
                 errs = bad["errors"]
                 text += f"\n{bad['path']}: " + "; ".join(str(e["message"]) for e in errs)
@@ -579,7 +590,7 @@ class SkillsPanel(Panel):
                 self.explorer_message.show_error(text)
             else:
                 self.explorer_message.show_ok(text)
-            self.changed(f"Imported {path.name}")
+            self.changed(self.tr("Imported {name}").format(name=path.name))
             if report.exists and decisions is None:
                 self._ask_conflicts(path, list(report.exists), {})
 
@@ -587,13 +598,14 @@ class SkillsPanel(Panel):
             lib.import_steps,  # progress per skill; Cancel stops it between skills, before any write
             path,
             project,
-            f"imported from {path.name}",
+            self.tr("imported from {name}").format(name=path.name),
             strict=False,
             on_conflict=decisions if decisions is not None else "ask",
             name=self.tr("Importing {name}").format(name=path.name),
             holds=[IMPORT_HOLD],
-            hold_reason=f"Importing {path.name} — the next import can start when it finishes, or cancel it (Cancel "
-            "in the status bar)",
+            hold_reason=self.tr(
+                "Importing {name} — the next import can start when it finishes, or cancel it (Cancel in the status bar)"
+            ).format(name=path.name),
             on_result=done,
             on_error=self.explorer_message.show_error,
         )
@@ -623,7 +635,12 @@ class SkillsPanel(Panel):
             return
         projects = self.projects
         project, ok = QInputDialog.getItem(
-            self, "Fork to project", f"Fork {info.name} for project (pick one or type a new name):", projects, 0, True
+            self,
+            self.tr("Fork to project"),
+            self.tr("Fork {name} for project (pick one or type a new name):").format(name=info.name),
+            projects,
+            0,
+            True,
         )
         if ok and project.strip():
             self.fork_to(info.name, project.strip())
@@ -633,7 +650,12 @@ class SkillsPanel(Panel):
         run_task(
             lambda: lib.fork(name, project),
             name=self.tr("Forking {name}").format(name=name),
-            on_result=lambda v: self.changed(f"Forked {name} for {project} (v{v.version})", (name, project)),
+            on_result=lambda v: self.changed(
+                self.tr("Forked {name} for {project} (v{version})").format(
+                    name=name, project=project, version=v.version
+                ),
+                (name, project),
+            ),
             on_error=self.explorer_message.show_error,
         )
 
@@ -654,6 +676,9 @@ class SkillsPanel(Panel):
         run_task(
             lambda: lib.delete_fork(info.name, info.project),
             name=self.tr("Deleting fork of {name}").format(name=info.name),
-            on_result=lambda _r: self.changed(f"Deleted the {info.project} fork of {info.name}", (info.name, "")),
+            on_result=lambda _r: self.changed(
+                self.tr("Deleted the {project} fork of {name}").format(project=info.project, name=info.name),
+                (info.name, ""),
+            ),
             on_error=self.explorer_message.show_error,
         )
