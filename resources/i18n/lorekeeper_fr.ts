@@ -5,524 +5,526 @@
     <name>AddFactForm</name>
     <message>
         <source>One imperative, self-contained sentence</source>
-        <translation type="unfinished"></translation>
+        <translation>Une phrase impérative et autonome</translation>
     </message>
     <message>
         <source>an ingested document, or a file path</source>
-        <translation type="unfinished"></translation>
+        <translation>un document ingéré, ou un chemin de fichier</translation>
     </message>
     <message>
         <source>Browse…</source>
-        <translation type="unfinished"></translation>
+        <translation>Parcourir…</translation>
     </message>
     <message>
         <source>The verbatim quote of the document that supports the fact</source>
-        <translation type="unfinished"></translation>
+        <translation>La citation exacte du document qui étaye le fait</translation>
     </message>
     <message>
         <source>globs, comma-separated (empty: everywhere)</source>
-        <translation type="unfinished"></translation>
+        <translation>globs, séparés par des virgules (vide : partout)</translation>
     </message>
     <message>
         <source>Add fact (Ctrl+Enter)</source>
-        <translation type="unfinished"></translation>
+        <translation>Ajouter le fait (Ctrl+Entrée)</translation>
     </message>
     <message>
         <source>Cancel (Esc)</source>
-        <translation type="unfinished"></translation>
+        <translation>Annuler (Échap)</translation>
     </message>
     <message>
         <source>Type</source>
-        <translation type="unfinished"></translation>
+        <translation>Type</translation>
     </message>
     <message>
         <source>Confidence</source>
-        <translation type="unfinished"></translation>
+        <translation>Confiance</translation>
     </message>
     <message>
         <source>Project</source>
-        <translation type="unfinished"></translation>
+        <translation>Projet</translation>
     </message>
     <message>
         <source>Statement</source>
-        <translation type="unfinished"></translation>
+        <translation>Énoncé</translation>
     </message>
     <message>
         <source>Document</source>
-        <translation type="unfinished"></translation>
+        <translation>Document</translation>
     </message>
     <message>
         <source>Quote</source>
-        <translation type="unfinished"></translation>
+        <translation>Citation</translation>
     </message>
     <message>
         <source>Scope</source>
-        <translation type="unfinished"></translation>
+        <translation>Portée</translation>
     </message>
     <message>
         <source>Add a fact by hand</source>
-        <translation type="unfinished"></translation>
+        <translation>Ajouter un fait à la main</translation>
     </message>
     <message>
         <source>Document of the fact</source>
-        <translation type="unfinished"></translation>
+        <translation>Document du fait</translation>
     </message>
 </context>
 <context>
     <name>AskPanel</name>
     <message>
         <source>Ask</source>
-        <translation type="unfinished"></translation>
+        <translation>Questions</translation>
     </message>
     <message>
         <source>Questions over the knowledge (BM25 over skills, learnings, documents and facts). The configured model answers from the retrieved passages only and cites them; without one, the passages are ranked.</source>
-        <translation type="unfinished"></translation>
+        <translation>Questions sur la connaissance (BM25 sur les skills, apprentissages, documents et faits). Le modèle configuré répond à partir des seuls passages retrouvés et les cite ; sans modèle, les passages sont classés.</translation>
     </message>
     <message>
         <source>Ask a question, e.g. “how do we deploy Citadel?” — Enter asks</source>
-        <translation type="unfinished"></translation>
+        <translation>Posez une question, p. ex. « comment déployer Citadel ? » — Entrée pour demander</translation>
     </message>
     <message>
         <source>Answer with the model</source>
-        <translation type="unfinished"></translation>
+        <translation>Répondre avec le modèle</translation>
     </message>
     <message>
         <source>Project:</source>
-        <translation type="unfinished"></translation>
+        <translation>Projet :</translation>
     </message>
     <message>
         <source>Answer</source>
-        <translation type="unfinished"></translation>
+        <translation>Réponse</translation>
     </message>
     <message>
         <source>Passages</source>
-        <translation type="unfinished"></translation>
+        <translation>Passages</translation>
     </message>
     <message>
         <source>Question</source>
-        <translation type="unfinished"></translation>
+        <translation>Question</translation>
     </message>
     <message>
         <source>Loading projects</source>
-        <translation type="unfinished"></translation>
+        <translation>Chargement des projets</translation>
     </message>
     <message>
         <source>Type a question first.</source>
-        <translation type="unfinished"></translation>
+        <translation>Saisissez d'abord une question.</translation>
     </message>
     <message>
         <source>asking…</source>
-        <translation type="unfinished"></translation>
+        <translation>question en cours…</translation>
     </message>
     <message>
         <source>Asking the knowledge</source>
-        <translation type="unfinished"></translation>
+        <translation>Interrogation de la connaissance</translation>
     </message>
     <message>
-        <source>&lt;p style=&apos;color:gray&apos;&gt;{0}&lt;/p&gt;</source>
-        <translation type="unfinished"></translation>
+        <source>&lt;p style='color:gray'&gt;{0}&lt;/p&gt;</source>
+        <translation>&lt;p style='color:gray'&gt;{0}&lt;/p&gt;</translation>
     </message>
     <message>
         <source>No model answer.</source>
-        <translation type="unfinished"></translation>
+        <translation>Aucune réponse du modèle.</translation>
     </message>
     <message>
         <source>&lt;p&gt;No passage of the knowledge matches the question.&lt;/p&gt;</source>
-        <translation type="unfinished"></translation>
+        <translation>&lt;p&gt;Aucun passage de la connaissance ne correspond à la question.&lt;/p&gt;</translation>
     </message>
     <message>
         <source>{n} passage{0}</source>
-        <translation type="unfinished"></translation>
+        <translation>{n} passage{0}</translation>
     </message>
     <message>
         <source>, {n} cited</source>
-        <translation type="unfinished"></translation>
+        <translation>, {n} cité(s)</translation>
     </message>
 </context>
 <context>
     <name>AuditPanel</name>
     <message>
         <source>Provider:</source>
-        <translation type="unfinished"></translation>
+        <translation>Fournisseur :</translation>
     </message>
     <message>
         <source>Where:</source>
-        <translation type="unfinished"></translation>
+        <translation>Emplacement :</translation>
     </message>
     <message>
         <source>Key version:</source>
-        <translation type="unfinished"></translation>
+        <translation>Version de la clé :</translation>
     </message>
     <message>
         <source>Loaded at:</source>
-        <translation type="unfinished"></translation>
+        <translation>Chargée à :</translation>
     </message>
     <message>
         <source>Session log:</source>
-        <translation type="unfinished"></translation>
+        <translation>Journal de session :</translation>
     </message>
     <message>
         <source>Verify chain</source>
-        <translation type="unfinished"></translation>
+        <translation>Vérifier la chaîne</translation>
     </message>
     <message>
-        <source>Check every event&apos;s signature, the chain and the checkpoints</source>
-        <translation type="unfinished"></translation>
+        <source>Check every event's signature, the chain and the checkpoints</source>
+        <translation>Vérifier la signature de chaque événement, la chaîne et les points de contrôle</translation>
     </message>
     <message>
         <source>Rotate key…</source>
-        <translation type="unfinished"></translation>
+        <translation>Renouveler la clé…</translation>
     </message>
     <message>
         <source>New key version; old versions stay readable for verification</source>
-        <translation type="unfinished"></translation>
+        <translation>Nouvelle version de clé ; les anciennes restent lisibles pour la vérification</translation>
     </message>
     <message>
         <source>Audit key (this session)</source>
-        <translation type="unfinished"></translation>
+        <translation>Clé d'audit (cette session)</translation>
     </message>
     <message>
         <source>Press Verify chain: the report per file appears here.</source>
-        <translation type="unfinished"></translation>
+        <translation>Cliquez sur Vérifier la chaîne : le rapport par fichier s'affiche ici.</translation>
     </message>
     <message>
         <source>No verification yet.</source>
-        <translation type="unfinished"></translation>
+        <translation>Aucune vérification pour l'instant.</translation>
     </message>
     <message>
         <source>Verification</source>
-        <translation type="unfinished"></translation>
+        <translation>Vérification</translation>
     </message>
     <message>
         <source>Why the break is acceptable (kept, signed, in the event)…</source>
-        <translation type="unfinished"></translation>
+        <translation>Pourquoi la rupture est acceptable (conservé, signé, dans l'événement)…</translation>
     </message>
     <message>
         <source>Acknowledge break</source>
-        <translation type="unfinished"></translation>
+        <translation>Acquitter la rupture</translation>
     </message>
     <message>
         <source>Write a signed break_acknowledged event naming these breaks</source>
-        <translation type="unfinished"></translation>
+        <translation>Écrire un événement signé break_acknowledged qui nomme ces ruptures</translation>
     </message>
     <message>
         <source>Story (e.g. PD-42)…  (Ctrl+F)</source>
-        <translation type="unfinished"></translation>
+        <translation>Story (p. ex. PD-42)…  (Ctrl+F)</translation>
     </message>
     <message>
         <source>Type:</source>
-        <translation type="unfinished"></translation>
+        <translation>Type :</translation>
     </message>
     <message>
         <source>Date:</source>
-        <translation type="unfinished"></translation>
+        <translation>Date :</translation>
     </message>
     <message>
         <source>No signed event yet: they appear as Lorekeeper records its decisions.</source>
-        <translation type="unfinished"></translation>
+        <translation>Aucun événement signé pour l'instant : ils apparaissent à mesure que Lorekeeper enregistre ses décisions.</translation>
     </message>
     <message>
         <source>Signed event</source>
-        <translation type="unfinished"></translation>
+        <translation>Événement signé</translation>
     </message>
     <message>
         <source>Select an event to see exactly what was signed.</source>
-        <translation type="unfinished"></translation>
+        <translation>Sélectionnez un événement pour voir exactement ce qui a été signé.</translation>
     </message>
     <message>
         <source>Session log</source>
-        <translation type="unfinished"></translation>
+        <translation>Journal de session</translation>
     </message>
     <message>
         <source>Audit</source>
-        <translation type="unfinished"></translation>
+        <translation>Audit</translation>
     </message>
     <message>
         <source>Every decision is signed (HMAC-SHA256 over RFC 8785 JSON) and chained in the session log; a checkpoint in the store catches a cut tail. Erased events stay in place as signed tombstones.</source>
-        <translation type="unfinished"></translation>
+        <translation>Chaque décision est signée (HMAC-SHA256 sur du JSON RFC 8785) et chaînée dans le journal de session ; un point de contrôle dans le store détecte une fin tronquée. Les événements effacés restent en place sous forme de tombstones signés.</translation>
     </message>
     <message>
         <source>Reading the session log</source>
-        <translation type="unfinished"></translation>
+        <translation>Lecture du journal de session</translation>
     </message>
     <message>
         <source>  (rotated to v{pending_version}: used from the next launch)</source>
-        <translation type="unfinished"></translation>
+        <translation>  (renouvelée en v{pending_version} : utilisée au prochain lancement)</translation>
     </message>
     <message>
         <source>not loaded</source>
-        <translation type="unfinished"></translation>
+        <translation>non chargée</translation>
     </message>
     <message>
         <source>failed closed</source>
-        <translation type="unfinished"></translation>
+        <translation>fermé par sécurité</translation>
     </message>
     <message>
         <source>Verifying the audit chain</source>
-        <translation type="unfinished"></translation>
+        <translation>Vérification de la chaîne d'audit</translation>
     </message>
     <message>
         <source>Checking the audit chain</source>
-        <translation type="unfinished"></translation>
+        <translation>Contrôle de la chaîne d'audit</translation>
     </message>
     <message>
         <source>Chain: {0}. Verify chain still lists them; a new break is reported again.</source>
-        <translation type="unfinished"></translation>
+        <translation>Chaîne : {0}. Vérifier la chaîne les liste toujours ; une nouvelle rupture sera signalée.</translation>
     </message>
     <message>
         <source>Acknowledging the chain break</source>
-        <translation type="unfinished"></translation>
+        <translation>Acquittement de la rupture de chaîne</translation>
     </message>
     <message>
         <source>{n} chain break(s) acknowledged (signed event break_acknowledged #{seq})</source>
-        <translation type="unfinished"></translation>
+        <translation>{n} rupture(s) de chaîne acquittée(s) (événement signé break_acknowledged n° {seq})</translation>
     </message>
     <message>
         <source>Chain verified: {events} events in {files} file(s), {valid} valid, {tombstones} tombstone(s).</source>
-        <translation type="unfinished"></translation>
+        <translation>Chaîne vérifiée : {events} événements dans {files} fichier(s), {valid} valides, {tombstones} tombstone(s).</translation>
     </message>
     <message>
         <source>No break: every signature, link and checkpoint verifies.</source>
-        <translation type="unfinished"></translation>
+        <translation>Aucune rupture : chaque signature, chaque lien et chaque point de contrôle sont vérifiés.</translation>
     </message>
     <message>
         <source>ERR_AUDIT_VERIFY_FAILED: {n} problem(s). First: {file} line {line} — {message}</source>
-        <translation type="unfinished"></translation>
+        <translation>ERR_AUDIT_VERIFY_FAILED : {n} problème(s). Premier : {file} ligne {line} — {message}</translation>
     </message>
     <message>
         <source>Rotate the audit key</source>
-        <translation type="unfinished"></translation>
+        <translation>Renouveler la clé d'audit</translation>
     </message>
     <message>
         <source>Create key version {0} in {provider}?
 
 The current version stays archived so every past event still verifies. A signed audit_key_rotated event is written with the new key, and a new audit session starts on it at once: every event from then on is signed with the new version (one key per session).</source>
-        <translation type="unfinished"></translation>
+        <translation>Créer la version {0} de la clé dans {provider} ?
+
+La version actuelle reste archivée pour que chaque événement passé soit toujours vérifiable. Un événement signé audit_key_rotated est écrit avec la nouvelle clé, et une nouvelle session d'audit démarre aussitôt avec elle : chaque événement suivant est signé avec la nouvelle version (une clé par session).</translation>
     </message>
     <message>
         <source>Rotating the audit key</source>
-        <translation type="unfinished"></translation>
+        <translation>Renouvellement de la clé d'audit</translation>
     </message>
     <message>
-        <source>Key rotation in progress — verify or rotate again once the new key&apos;s session has started</source>
-        <translation type="unfinished"></translation>
+        <source>Key rotation in progress — verify or rotate again once the new key's session has started</source>
+        <translation>Renouvellement de la clé en cours — vérifiez ou renouvelez à nouveau une fois la session de la nouvelle clé démarrée</translation>
     </message>
     <message>
         <source>Key rotated: v{previous_version} → v{new_version}. The audit_key_rotated event is signed with v{new_version}, and so is every event from now on (a new session started on it); v{previous_version} stays readable for verification.</source>
-        <translation type="unfinished"></translation>
+        <translation>Clé renouvelée : v{previous_version} → v{new_version}. L'événement audit_key_rotated est signé avec la v{new_version}, comme chaque événement désormais (une nouvelle session a démarré avec elle) ; la v{previous_version} reste lisible pour la vérification.</translation>
     </message>
     <message>
         <source>Audit key rotated to v{new_version}</source>
-        <translation type="unfinished"></translation>
+        <translation>Clé d'audit renouvelée en v{new_version}</translation>
     </message>
     <message>
         <source>The session log cannot be read: {0}</source>
-        <translation type="unfinished"></translation>
+        <translation>Le journal de session est illisible : {0}</translation>
     </message>
     <message>
         <source>{n} event{0} in {files} file{1}</source>
-        <translation type="unfinished"></translation>
+        <translation>{n} événement{0} dans {files} fichier{1}</translation>
     </message>
     <message>
         <source> · last {last} UTC</source>
-        <translation type="unfinished"></translation>
+        <translation> · dernier à {last} UTC</translation>
     </message>
     <message>
         <source>Any type</source>
-        <translation type="unfinished"></translation>
+        <translation>Tout type</translation>
     </message>
     <message>
         <source>Any date</source>
-        <translation type="unfinished"></translation>
+        <translation>Toute date</translation>
     </message>
     <message>
         <source>{n} of {total} event{0}</source>
-        <translation type="unfinished"></translation>
+        <translation>{n} sur {total} événement{0}</translation>
     </message>
     <message>
         <source>No event matches these filters.</source>
-        <translation type="unfinished"></translation>
+        <translation>Aucun événement ne correspond à ces filtres.</translation>
     </message>
     <message>
         <source>Signed event — {file} line {line}</source>
-        <translation type="unfinished"></translation>
+        <translation>Événement signé — {file} ligne {line}</translation>
     </message>
 </context>
 <context>
     <name>AuditSettingsDialog</name>
     <message>
         <source>Audit key settings</source>
-        <translation type="unfinished"></translation>
+        <translation>Réglages de la clé d'audit</translation>
     </message>
     <message>
         <source>optional: stored in the OS keyring, never in a file</source>
-        <translation type="unfinished"></translation>
+        <translation>facultatif : stocké dans le trousseau du système, jamais dans un fichier</translation>
     </message>
     <message>
         <source>Provider:</source>
-        <translation type="unfinished"></translation>
+        <translation>Fournisseur :</translation>
     </message>
     <message>
         <source>Vault address:</source>
-        <translation type="unfinished"></translation>
+        <translation>Adresse Vault :</translation>
     </message>
     <message>
         <source>KV v2 mount:</source>
-        <translation type="unfinished"></translation>
+        <translation>Montage KV v2 :</translation>
     </message>
     <message>
         <source>Key path:</source>
-        <translation type="unfinished"></translation>
+        <translation>Chemin de la clé :</translation>
     </message>
     <message>
         <source>Vault auth:</source>
-        <translation type="unfinished"></translation>
+        <translation>Authentification Vault :</translation>
     </message>
     <message>
         <source>AppRole role id:</source>
-        <translation type="unfinished"></translation>
+        <translation>Role id AppRole :</translation>
     </message>
     <message>
         <source>Token / secret id:</source>
-        <translation type="unfinished"></translation>
+        <translation>Jeton / secret id :</translation>
     </message>
     <message>
         <source>Saved to {config_path}</source>
-        <translation type="unfinished"></translation>
+        <translation>Enregistré dans {config_path}</translation>
     </message>
     <message>
         <source>Saving the audit key settings</source>
-        <translation type="unfinished"></translation>
+        <translation>Enregistrement des réglages de la clé d'audit</translation>
     </message>
 </context>
 <context>
     <name>BattleCard</name>
     <message>
         <source>new ★</source>
-        <translation type="unfinished"></translation>
+        <translation>nouvelle ★</translation>
     </message>
     <message>
         <source>old ★</source>
-        <translation type="unfinished"></translation>
+        <translation>ancienne ★</translation>
     </message>
     <message>
         <source>Scenario {0} — winner: {winner}</source>
-        <translation type="unfinished"></translation>
+        <translation>Scénario {0} — gagnante : {winner}</translation>
     </message>
     <message>
         <source>&lt;b&gt;{0}{star}&lt;/b&gt; — combined &lt;b&gt;{score:.2f}&lt;/b&gt;/10 · evals {1}/10 · judge {judge:.1f}/10</source>
-        <translation type="unfinished"></translation>
+        <translation>&lt;b&gt;{0}{star}&lt;/b&gt; — combiné &lt;b&gt;{score:.2f}&lt;/b&gt;/10 · évals {1}/10 · juge {judge:.1f}/10</translation>
     </message>
     <message>
         <source>&lt;b&gt;{0}&lt;/b&gt;: A {score_a}/10, B {score_b}/10 → prefers {1} — {2}</source>
-        <translation type="unfinished"></translation>
+        <translation>&lt;b&gt;{0}&lt;/b&gt; : A {score_a}/10, B {score_b}/10 → préfère {1} — {2}</translation>
     </message>
     <message>
         <source>Judge: </source>
-        <translation type="unfinished"></translation>
+        <translation>Juge : </translation>
     </message>
     <message>
         <source>&lt;br&gt;</source>
-        <translation type="unfinished"></translation>
+        <translation>&lt;br&gt;</translation>
     </message>
 </context>
 <context>
     <name>BenchmarksPanel</name>
     <message>
         <source>Re-run benchmark</source>
-        <translation type="unfinished"></translation>
+        <translation>Relancer le benchmark</translation>
     </message>
     <message>
-        <source>Benchmark the selected run&apos;s proposal again (kept scenarios are reused)</source>
-        <translation type="unfinished"></translation>
+        <source>Benchmark the selected run's proposal again (kept scenarios are reused)</source>
+        <translation>Relancer le benchmark de la proposition de l'exécution sélectionnée (les scénarios conservés sont réutilisés)</translation>
     </message>
     <message>
         <source>Proposal:</source>
-        <translation type="unfinished"></translation>
+        <translation>Proposition :</translation>
     </message>
     <message>
         <source>No benchmark yet. Select a pending proposal in Proposals and press B (or `lorekeeper bench run ID`); Sage proposals are benchmarked automatically.</source>
-        <translation type="unfinished"></translation>
+        <translation>Aucun benchmark pour l'instant. Sélectionnez une proposition en attente dans Propositions et appuyez sur B (ou `lorekeeper bench run ID`) ; les propositions de Sage sont évaluées automatiquement.</translation>
     </message>
     <message>
         <source>Battle view</source>
-        <translation type="unfinished"></translation>
+        <translation>Vue du duel</translation>
     </message>
     <message>
         <source>Kept scenarios</source>
-        <translation type="unfinished"></translation>
+        <translation>Scénarios conservés</translation>
     </message>
     <message>
         <source>Write a scenario (a request both versions answer), Enter to keep it</source>
-        <translation type="unfinished"></translation>
+        <translation>Écrivez un scénario (une demande à laquelle les deux versions répondent), Entrée pour le conserver</translation>
     </message>
     <message>
         <source>Add</source>
-        <translation type="unfinished"></translation>
+        <translation>Ajouter</translation>
     </message>
     <message>
         <source>Delete</source>
-        <translation type="unfinished"></translation>
+        <translation>Supprimer</translation>
     </message>
     <message>
-        <source>Used first by the next runs of this skill (yours before the model&apos;s); missing ones are generated by the model and kept.</source>
-        <translation type="unfinished"></translation>
+        <source>Used first by the next runs of this skill (yours before the model's); missing ones are generated by the model and kept.</source>
+        <translation>Utilisés en premier par les prochaines exécutions de cette skill (les vôtres avant ceux du modèle) ; ceux qui manquent sont générés par le modèle et conservés.</translation>
     </message>
     <message>
         <source>Benchmarks</source>
-        <translation type="unfinished"></translation>
+        <translation>Benchmarks</translation>
     </message>
     <message>
         <source>A/B runs of proposals: current vs proposed content on the same scenarios. Combined score (0-10) = {EVAL_WEIGHT:.0%} evals (share of rules passed × 10) + {JUDGE_WEIGHT:.0%} LLM judge (1-10, both orders, labels hidden; a judge that changes its mind when the order is swapped counts as a tie).</source>
-        <translation type="unfinished"></translation>
+        <translation>Exécutions A/B des propositions : contenu actuel contre contenu proposé sur les mêmes scénarios. Score combiné (0-10) = {EVAL_WEIGHT:.0%} évals (part des règles réussies × 10) + {JUDGE_WEIGHT:.0%} juge LLM (1-10, dans les deux ordres, étiquettes masquées ; un juge qui change d'avis quand l'ordre est inversé compte comme une égalité).</translation>
     </message>
     <message>
         <source>Loading benchmarks</source>
-        <translation type="unfinished"></translation>
+        <translation>Chargement des benchmarks</translation>
     </message>
     <message>
         <source>All proposals</source>
-        <translation type="unfinished"></translation>
+        <translation>Toutes les propositions</translation>
     </message>
     <message>
         <source>{n} run(s)</source>
-        <translation type="unfinished"></translation>
+        <translation>{n} exécution(s)</translation>
     </message>
     <message>
         <source>Run #{id} · proposal #{proposal_id} · {badge}</source>
-        <translation type="unfinished"></translation>
+        <translation>Exécution n° {id} · proposition n° {proposal_id} · {badge}</translation>
     </message>
     <message>
         <source>{skill}: mean combined old {old_avg:.2f} → new {new_avg:.2f} (0-10). Model {provider}:{model}, judge {judge_model}, seed {seed}, {created_at:%Y-%m-%d %H:%M} UTC.</source>
-        <translation type="unfinished"></translation>
+        <translation>{skill} : moyenne combinée ancienne {old_avg:.2f} → nouvelle {new_avg:.2f} (0-10). Modèle {provider}:{model}, juge {judge_model}, graine {seed}, {created_at:%d/%m/%Y %H:%M} UTC.</translation>
     </message>
     <message>
         <source>Benchmark #{id} of proposal #{proposal_id}: {badge}</source>
-        <translation type="unfinished"></translation>
+        <translation>Benchmark n° {id} de la proposition n° {proposal_id} : {badge}</translation>
     </message>
     <message>
         <source>Benchmark #{proposal_id}</source>
-        <translation type="unfinished"></translation>
+        <translation>Benchmark n° {proposal_id}</translation>
     </message>
     <message>
         <source>Benchmark cancelled: nothing was stored.</source>
-        <translation type="unfinished"></translation>
+        <translation>Benchmark annulé : rien n'a été enregistré.</translation>
     </message>
     <message>
         <source>Kept scenarios of {skill}</source>
-        <translation type="unfinished"></translation>
+        <translation>Scénarios conservés de {skill}</translation>
     </message>
     <message>
         <source>Loading scenarios</source>
-        <translation type="unfinished"></translation>
+        <translation>Chargement des scénarios</translation>
     </message>
     <message>
         <source>Adding a scenario</source>
-        <translation type="unfinished"></translation>
+        <translation>Ajout d'un scénario</translation>
     </message>
     <message>
         <source>Deleting a scenario</source>
-        <translation type="unfinished"></translation>
+        <translation>Suppression d'un scénario</translation>
     </message>
 </context>
 <context>
@@ -530,4265 +532,4298 @@ The current version stays archived so every past event still verifies. A signed 
     <message>
         <source>Watching the store</source>
         <extracomment>change kind -&gt; bus topics</extracomment>
-        <translation type="unfinished"></translation>
+        <translation>Surveillance du store</translation>
     </message>
 </context>
 <context>
     <name>CheatSheet</name>
     <message>
         <source>Keyboard shortcuts</source>
-        <translation type="unfinished"></translation>
+        <translation>Raccourcis clavier</translation>
     </message>
     <message>
         <source>&lt;p&gt;No shortcuts of its own.&lt;/p&gt;</source>
-        <translation type="unfinished"></translation>
+        <translation>&lt;p&gt;Aucun raccourci propre.&lt;/p&gt;</translation>
     </message>
 </context>
 <context>
     <name>ConflictDialog</name>
     <message>
         <source>{name} exists</source>
-        <translation type="unfinished"></translation>
+        <translation>{name} existe déjà</translation>
     </message>
     <message>
         <source> in project {project}</source>
-        <translation type="unfinished"></translation>
+        <translation> dans le projet {project}</translation>
     </message>
     <message>
         <source>A skill named {name} exists{where} (v{version}) with other content than {path}. Nothing is replaced unless you choose so.</source>
-        <translation type="unfinished"></translation>
+        <translation>Une skill nommée {name} existe{where} (v{version}) avec un contenu différent de {path}. Rien n'est remplacé sans votre choix.</translation>
     </message>
     <message>
         <source>Skip</source>
-        <translation type="unfinished"></translation>
+        <translation>Ignorer</translation>
     </message>
     <message>
         <source>Import as a new version</source>
-        <translation type="unfinished"></translation>
+        <translation>Importer comme nouvelle version</translation>
     </message>
     <message>
         <source>Fork into project</source>
-        <translation type="unfinished"></translation>
+        <translation>Forker dans le projet</translation>
     </message>
     <message>
         <source>Import renamed</source>
-        <translation type="unfinished"></translation>
+        <translation>Importer sous un autre nom</translation>
     </message>
     <message>
         <source>Project</source>
-        <translation type="unfinished"></translation>
+        <translation>Projet</translation>
     </message>
     <message>
         <source>New name</source>
-        <translation type="unfinished"></translation>
+        <translation>Nouveau nom</translation>
     </message>
     <message>
         <source>What the import would change</source>
-        <translation type="unfinished"></translation>
+        <translation>Ce que l'import changerait</translation>
     </message>
 </context>
 <context>
     <name>ConflictsModel</name>
     <message>
         <source>Why they conflict</source>
-        <translation type="unfinished"></translation>
+        <translation>Pourquoi ils se contredisent</translation>
     </message>
     <message>
         <source>Status</source>
-        <translation type="unfinished"></translation>
+        <translation>Statut</translation>
     </message>
 </context>
 <context>
     <name>ConflictsPanel</name>
     <message>
         <source>Keep {0} ({1})</source>
-        <translation type="unfinished"></translation>
+        <translation>Garder {0} ({1})</translation>
     </message>
     <message>
         <source>Merge… (M)</source>
-        <translation type="unfinished"></translation>
+        <translation>Fusionner… (M)</translation>
     </message>
     <message>
         <source>Reject all (X)</source>
-        <translation type="unfinished"></translation>
+        <translation>Tout rejeter (X)</translation>
     </message>
     <message>
         <source>Keep fact A, B, … (the others are rejected); type the reason, Enter</source>
-        <translation type="unfinished"></translation>
+        <translation>Garder le fait A, B, … (les autres sont rejetés) ; saisissez la raison, Entrée</translation>
     </message>
     <message>
         <source>Merge into a new statement (type it, Enter; then the reason)</source>
-        <translation type="unfinished"></translation>
+        <translation>Fusionner en un nouvel énoncé (saisissez-le, Entrée ; puis la raison)</translation>
     </message>
     <message>
         <source>Reject them all; type the reason, Enter</source>
-        <translation type="unfinished"></translation>
+        <translation>Les rejeter tous ; saisissez la raison, Entrée</translation>
     </message>
     <message>
         <source>Refresh</source>
-        <translation type="unfinished"></translation>
+        <translation>Actualiser</translation>
     </message>
     <message>
         <source>The merged statement (Enter, then the reason; Esc cancels)</source>
-        <translation type="unfinished"></translation>
+        <translation>L'énoncé fusionné (Entrée, puis la raison ; Échap annule)</translation>
     </message>
     <message>
         <source>Merged statement:</source>
-        <translation type="unfinished"></translation>
+        <translation>Énoncé fusionné :</translation>
     </message>
     <message>
         <source>Conflicts</source>
-        <translation type="unfinished"></translation>
+        <translation>Conflits</translation>
     </message>
     <message>
         <source>Facts that contradict each other, side by side with their sources. Keep one, merge them into a new statement or reject them all: a reason is required, the decision is signed and the other facts keep their history. Press ? for the keyboard shortcuts.</source>
-        <translation type="unfinished"></translation>
+        <translation>Des faits qui se contredisent, côte à côte avec leurs sources. Gardez-en un, fusionnez-les en un nouvel énoncé ou rejetez-les tous : une raison est requise, la décision est signée et les autres faits gardent leur historique. Appuyez sur ? pour les raccourcis clavier.</translation>
     </message>
     <message>
         <source>Show:</source>
-        <translation type="unfinished"></translation>
+        <translation>Afficher :</translation>
     </message>
     <message>
         <source>No open conflict. Contradictions appear here when `lorekeeper facts consolidate --llm` finds facts that cannot both be true; the model never chooses, you do.</source>
-        <translation type="unfinished"></translation>
+        <translation>Aucun conflit ouvert. Les contradictions apparaissent ici quand `lorekeeper facts consolidate --llm` trouve des faits qui ne peuvent pas être vrais tous les deux ; le modèle ne choisit jamais, c'est vous qui décidez.</translation>
     </message>
     <message>
         <source>No conflict.</source>
-        <translation type="unfinished"></translation>
+        <translation>Aucun conflit.</translation>
     </message>
     <message>
         <source>Loading conflicts</source>
-        <translation type="unfinished"></translation>
+        <translation>Chargement des conflits</translation>
     </message>
     <message>
         <source>{n} shown · {n_open} open</source>
-        <translation type="unfinished"></translation>
+        <translation>{n} affiché(s) · {n_open} ouvert(s)</translation>
     </message>
     <message>
         <source>Select a conflict to see its facts side by side.</source>
-        <translation type="unfinished"></translation>
+        <translation>Sélectionnez un conflit pour voir ses faits côte à côte.</translation>
     </message>
     <message>
         <source>Conflict #{id} · {project} — {reason}</source>
-        <translation type="unfinished"></translation>
+        <translation>Conflit n° {id} · {project} — {reason}</translation>
     </message>
     <message>
         <source>Open: 1 / 2 keep a fact, M merge, X reject all (each asks for a reason).</source>
-        <translation type="unfinished"></translation>
+        <translation>Ouvert : 1 / 2 garde un fait, M fusionne, X rejette tout (chacun demande une raison).</translation>
     </message>
     <message>
         <source>Resolved ({resolution}) by {resolved_by} · {0}</source>
-        <translation type="unfinished"></translation>
+        <translation>Résolu ({resolution}) par {resolved_by} · {0}</translation>
     </message>
     <message>
         <source>Why keep {0} (“{1}”)? Enter to confirm, Esc to cancel</source>
-        <translation type="unfinished"></translation>
+        <translation>Pourquoi garder {0} (« {1} ») ? Entrée pour confirmer, Échap pour annuler</translation>
     </message>
     <message>
         <source>Keep {0}</source>
-        <translation type="unfinished"></translation>
+        <translation>Garder {0}</translation>
     </message>
     <message>
         <source>Keeping a fact needs a reason</source>
-        <translation type="unfinished"></translation>
+        <translation>Garder un fait demande une raison</translation>
     </message>
     <message>
         <source>Why reject them all? Enter to confirm, Esc to cancel</source>
-        <translation type="unfinished"></translation>
+        <translation>Pourquoi les rejeter tous ? Entrée pour confirmer, Échap pour annuler</translation>
     </message>
     <message>
         <source>Reject all</source>
-        <translation type="unfinished"></translation>
+        <translation>Tout rejeter</translation>
     </message>
     <message>
         <source>Rejecting them all needs a reason</source>
-        <translation type="unfinished"></translation>
+        <translation>Les rejeter tous demande une raison</translation>
     </message>
     <message>
         <source>A merge needs the new statement: type it, then Enter.</source>
-        <translation type="unfinished"></translation>
+        <translation>Une fusion demande le nouvel énoncé : saisissez-le, puis Entrée.</translation>
     </message>
     <message>
         <source>Why merge them into this statement? Enter to confirm, Esc to cancel</source>
-        <translation type="unfinished"></translation>
+        <translation>Pourquoi les fusionner en cet énoncé ? Entrée pour confirmer, Échap pour annuler</translation>
     </message>
     <message>
         <source>Merge</source>
-        <translation type="unfinished"></translation>
+        <translation>Fusionner</translation>
     </message>
     <message>
         <source>A merge needs a reason</source>
-        <translation type="unfinished"></translation>
+        <translation>Une fusion demande une raison</translation>
     </message>
     <message>
         <source>Conflict #{0} resolved: {what}</source>
-        <translation type="unfinished"></translation>
+        <translation>Conflit n° {0} résolu : {what}</translation>
     </message>
     <message>
         <source> — “{statement}” is approved</source>
-        <translation type="unfinished"></translation>
+        <translation> — « {statement} » est approuvé</translation>
     </message>
     <message>
         <source> (signed in the audit log).</source>
-        <translation type="unfinished"></translation>
+        <translation> (signé dans le journal d'audit).</translation>
     </message>
 </context>
 <context>
     <name>ContentTab</name>
     <message>
         <source>Edit</source>
-        <translation type="unfinished"></translation>
+        <translation>Modifier</translation>
     </message>
     <message>
         <source>Edit the whole SKILL.md (front matter included)</source>
-        <translation type="unfinished"></translation>
+        <translation>Modifier tout le SKILL.md (front matter compris)</translation>
     </message>
     <message>
         <source>Commit message: what changed and why</source>
-        <translation type="unfinished"></translation>
+        <translation>Message de commit : ce qui a changé et pourquoi</translation>
     </message>
     <message>
         <source>Save as new version</source>
-        <translation type="unfinished"></translation>
+        <translation>Enregistrer comme nouvelle version</translation>
     </message>
     <message>
         <source>Discard</source>
-        <translation type="unfinished"></translation>
+        <translation>Abandonner</translation>
     </message>
     <message>
         <source>SKILL.md · v{version} · {author} · {message}</source>
-        <translation type="unfinished"></translation>
+        <translation>SKILL.md · v{version} · {author} · {message}</translation>
     </message>
     <message>
         <source>Editing…</source>
-        <translation type="unfinished"></translation>
+        <translation>Modification…</translation>
     </message>
     <message>
         <source> (fork for {project})</source>
-        <translation type="unfinished"></translation>
+        <translation> (fork pour {project})</translation>
     </message>
     <message>
         <source>Unsaved changes</source>
-        <translation type="unfinished"></translation>
+        <translation>Modifications non enregistrées</translation>
     </message>
     <message>
         <source>SKILL.md of {name}{where} has unsaved changes. Save them as a new version?</source>
-        <translation type="unfinished"></translation>
+        <translation>Le SKILL.md de {name}{where} a des modifications non enregistrées. Les enregistrer comme nouvelle version ?</translation>
     </message>
     <message>
         <source>edited in the app</source>
-        <translation type="unfinished"></translation>
+        <translation>modifié dans l'application</translation>
     </message>
     <message>
         <source>Saving {name}</source>
-        <translation type="unfinished"></translation>
+        <translation>Enregistrement de {name}</translation>
     </message>
     <message>
         <source>No change: the content is identical to the current version.</source>
-        <translation type="unfinished"></translation>
+        <translation>Aucun changement : le contenu est identique à la version actuelle.</translation>
     </message>
     <message>
         <source>Saved as v{version}.</source>
-        <translation type="unfinished"></translation>
+        <translation>Enregistré en v{version}.</translation>
     </message>
     <message>
         <source>Saved {name} v{version}</source>
-        <translation type="unfinished"></translation>
+        <translation>{name} v{version} enregistrée</translation>
     </message>
 </context>
 <context>
     <name>CorporaModel</name>
     <message>
         <source>Corpus</source>
-        <translation type="unfinished"></translation>
+        <translation>Corpus</translation>
     </message>
     <message>
         <source>Documents</source>
-        <translation type="unfinished"></translation>
+        <translation>Documents</translation>
     </message>
     <message>
         <source>Indexed</source>
-        <translation type="unfinished"></translation>
+        <translation>Indexés</translation>
     </message>
     <message>
         <source>Embedder</source>
-        <translation type="unfinished"></translation>
+        <translation>Embedder</translation>
     </message>
     <message>
         <source>Dims</source>
-        <translation type="unfinished"></translation>
+        <translation>Dim.</translation>
     </message>
     <message>
         <source>State</source>
-        <translation type="unfinished"></translation>
+        <translation>État</translation>
     </message>
     <message>
         <source>stale: {reason}</source>
-        <translation type="unfinished"></translation>
+        <translation>périmé : {reason}</translation>
     </message>
     <message>
         <source>up to date</source>
-        <translation type="unfinished"></translation>
+        <translation>à jour</translation>
     </message>
 </context>
 <context>
     <name>DiffCanvas</name>
     <message>
         <source>… {n} unchanged line{0} (click to show)</source>
-        <translation type="unfinished"></translation>
+        <translation>… {n} ligne{0} inchangée{0} (cliquer pour afficher)</translation>
     </message>
 </context>
 <context>
     <name>DiffView</name>
     <message>
         <source>Previous change (Alt+Up)</source>
-        <translation type="unfinished"></translation>
+        <translation>Modification précédente (Alt+Haut)</translation>
     </message>
     <message>
         <source>Next change (Alt+Down)</source>
-        <translation type="unfinished"></translation>
+        <translation>Modification suivante (Alt+Bas)</translation>
     </message>
     <message>
         <source>Switch between split (side by side) and unified (Alt+V)</source>
-        <translation type="unfinished"></translation>
+        <translation>Basculer entre côte à côte et unifié (Alt+V)</translation>
     </message>
     <message>
         <source>Open this diff in a window of its own</source>
-        <translation type="unfinished"></translation>
+        <translation>Ouvrir ce diff dans sa propre fenêtre</translation>
     </message>
     <message>
         <source>Next change in the diff</source>
-        <translation type="unfinished"></translation>
+        <translation>Modification suivante du diff</translation>
     </message>
     <message>
         <source>Previous change in the diff</source>
-        <translation type="unfinished"></translation>
+        <translation>Modification précédente du diff</translation>
     </message>
     <message>
         <source>Diff: side by side / unified</source>
-        <translation type="unfinished"></translation>
+        <translation>Diff : côte à côte / unifié</translation>
     </message>
     <message>
         <source>Computing diff</source>
-        <translation type="unfinished"></translation>
+        <translation>Calcul du diff</translation>
     </message>
     <message>
         <source>Diff</source>
-        <translation type="unfinished"></translation>
+        <translation>Diff</translation>
     </message>
     <message>
         <source>Unified</source>
-        <translation type="unfinished"></translation>
+        <translation>Unifié</translation>
     </message>
     <message>
         <source>Split</source>
-        <translation type="unfinished"></translation>
+        <translation>Côte à côte</translation>
     </message>
     <message>
         <source>{summary} · change {0} of {n}</source>
-        <translation type="unfinished"></translation>
+        <translation>{summary} · modification {0} sur {n}</translation>
     </message>
     <message>
         <source>Show all unchanged lines</source>
-        <translation type="unfinished"></translation>
+        <translation>Afficher toutes les lignes inchangées</translation>
     </message>
     <message>
         <source>Split (side by side)</source>
-        <translation type="unfinished"></translation>
+        <translation>Côte à côte (deux colonnes)</translation>
     </message>
     <message>
         <source>Copy the old text (left)</source>
-        <translation type="unfinished"></translation>
+        <translation>Copier l'ancien texte (gauche)</translation>
     </message>
     <message>
         <source>Copy the new text (right)</source>
-        <translation type="unfinished"></translation>
+        <translation>Copier le nouveau texte (droite)</translation>
     </message>
 </context>
 <context>
     <name>DiscoverView</name>
     <message>
         <source>Skill</source>
-        <translation type="unfinished"></translation>
+        <translation>Skill</translation>
     </message>
     <message>
         <source>Source</source>
-        <translation type="unfinished"></translation>
+        <translation>Source</translation>
     </message>
     <message>
         <source>Score</source>
-        <translation type="unfinished"></translation>
+        <translation>Score</translation>
     </message>
     <message>
         <source>Installed</source>
-        <translation type="unfinished"></translation>
+        <translation>Installée</translation>
     </message>
     <message>
         <source>Description</source>
-        <translation type="unfinished"></translation>
+        <translation>Description</translation>
     </message>
     <message>
         <source>A folder, a git checkout or URL, a zip, or a .claude-plugin/marketplace.json</source>
-        <translation type="unfinished"></translation>
+        <translation>Un dossier, un dépôt git ou son URL, un zip, ou un .claude-plugin/marketplace.json</translation>
     </message>
     <message>
         <source>Add source</source>
-        <translation type="unfinished"></translation>
+        <translation>Ajouter la source</translation>
     </message>
     <message>
         <source>Rescan</source>
-        <translation type="unfinished"></translation>
+        <translation>Réanalyser</translation>
     </message>
     <message>
         <source>No sources yet.</source>
-        <translation type="unfinished"></translation>
+        <translation>Aucune source pour l'instant.</translation>
     </message>
     <message>
         <source>Search the marketplaces: what should the skill do?  (Ctrl+L)</source>
-        <translation type="unfinished"></translation>
+        <translation>Chercher dans les marketplaces : que doit faire la skill ?  (Ctrl+L)</translation>
     </message>
     <message>
         <source>Search</source>
-        <translation type="unfinished"></translation>
+        <translation>Chercher</translation>
     </message>
     <message>
         <source>The project the compatibility note and a fork are for</source>
-        <translation type="unfinished"></translation>
+        <translation>Le projet visé par la note de compatibilité et un fork</translation>
     </message>
     <message>
         <source>Select a skill to see what it needs and how it overlaps with your skills.</source>
-        <translation type="unfinished"></translation>
+        <translation>Sélectionnez une skill pour voir ce dont elle a besoin et comment elle recoupe vos skills.</translation>
     </message>
     <message>
         <source>Install globally</source>
-        <translation type="unfinished"></translation>
+        <translation>Installer globalement</translation>
     </message>
     <message>
         <source>Fork into project</source>
-        <translation type="unfinished"></translation>
+        <translation>Forker dans le projet</translation>
     </message>
     <message>
         <source>For:</source>
-        <translation type="unfinished"></translation>
+        <translation>Pour :</translation>
     </message>
     <message>
         <source>Compatibility note</source>
-        <translation type="unfinished"></translation>
+        <translation>Note de compatibilité</translation>
     </message>
     <message>
         <source>Discover: search the marketplaces</source>
-        <translation type="unfinished"></translation>
+        <translation>Découvrir : chercher dans les marketplaces</translation>
     </message>
     <message>
         <source>Loading projects</source>
-        <translation type="unfinished"></translation>
+        <translation>Chargement des projets</translation>
     </message>
     <message>
         <source>Global library</source>
-        <translation type="unfinished"></translation>
+        <translation>Bibliothèque globale</translation>
     </message>
     <message>
         <source>Project: {p}</source>
-        <translation type="unfinished"></translation>
+        <translation>Projet : {p}</translation>
     </message>
     <message>
         <source>Give a folder, a zip, a git URL or a marketplace.json first.</source>
-        <translation type="unfinished"></translation>
+        <translation>Indiquez d'abord un dossier, un zip, une URL git ou un marketplace.json.</translation>
     </message>
     <message>
         <source>Added {name}: {skills} skill(s){skipped}</source>
-        <translation type="unfinished"></translation>
+        <translation>{name} ajoutée : {skills} skill(s){skipped}</translation>
     </message>
     <message>
         <source>Adding {where}</source>
-        <translation type="unfinished"></translation>
+        <translation>Ajout de {where}</translation>
     </message>
     <message>
         <source>Scanning marketplaces</source>
-        <translation type="unfinished"></translation>
+        <translation>Analyse des marketplaces</translation>
     </message>
     <message>
         <source>No sources yet: add a folder, a zip, a git URL or a marketplace.json above.</source>
-        <translation type="unfinished"></translation>
+        <translation>Aucune source pour l'instant : ajoutez ci-dessus un dossier, un zip, une URL git ou un marketplace.json.</translation>
     </message>
     <message>
         <source>Sources: </source>
-        <translation type="unfinished"></translation>
+        <translation>Sources : </translation>
     </message>
     <message>
         <source>Searching marketplaces</source>
-        <translation type="unfinished"></translation>
+        <translation>Recherche dans les marketplaces</translation>
     </message>
     <message>
         <source>{ref}
 
-Reading the skill and the project&apos;s skills…</source>
-        <translation type="unfinished"></translation>
+Reading the skill and the project's skills…</source>
+        <translation>{ref}
+
+Lecture de la skill et des skills du projet…</translation>
     </message>
     <message>
         <source>Compatibility of {name}</source>
-        <translation type="unfinished"></translation>
+        <translation>Compatibilité de {name}</translation>
     </message>
     <message>
         <source>  (plugin {plugin})</source>
-        <translation type="unfinished"></translation>
+        <translation>  (plugin {plugin})</translation>
     </message>
     <message>
         <source>Pick a project under For: first</source>
-        <translation type="unfinished"></translation>
+        <translation>Choisissez d'abord un projet dans Pour :</translation>
     </message>
     <message>
         <source>into project {project}</source>
-        <translation type="unfinished"></translation>
+        <translation>dans le projet {project}</translation>
     </message>
     <message>
         <source>Installing {name}</source>
-        <translation type="unfinished"></translation>
+        <translation>Installation de {name}</translation>
     </message>
     <message>
         <source>Installing {name} {where} — wait for it to finish</source>
-        <translation type="unfinished"></translation>
+        <translation>Installation de {name} {where} — attendez qu'elle se termine</translation>
     </message>
     <message>
         <source>Installed {name} {where} from {source}</source>
-        <translation type="unfinished"></translation>
+        <translation>{name} installée {where} depuis {source}</translation>
     </message>
 </context>
 <context>
     <name>DocumentView</name>
     <message>
         <source>{position} · the quote is no longer in this document</source>
-        <translation type="unfinished"></translation>
+        <translation>{position} · la citation ne figure plus dans ce document</translation>
     </message>
     <message>
         <source>{position} · line {line} · O: next provenance · Esc: close</source>
-        <translation type="unfinished"></translation>
+        <translation>{position} · ligne {line} · O : provenance suivante · Échap : fermer</translation>
     </message>
 </context>
 <context>
     <name>EditApproveDialog</name>
     <message>
         <source>Approve proposal #{id} with edits</source>
-        <translation type="unfinished"></translation>
+        <translation>Approuver la proposition n° {id} avec des modifications</translation>
     </message>
     <message>
         <source>Edit the proposed SKILL.md of {skill} before approving it. Approve with edits makes your text the new version; the edit is recorded in the signed decision.</source>
-        <translation type="unfinished"></translation>
+        <translation>Modifiez le SKILL.md proposé de {skill} avant de l'approuver. Approuver avec modifications fait de votre texte la nouvelle version ; la modification est consignée dans la décision signée.</translation>
     </message>
     <message>
         <source>Approve with edits</source>
-        <translation type="unfinished"></translation>
+        <translation>Approuver avec modifications</translation>
     </message>
     <message>
         <source>Approve your edited text (Ctrl+Enter)</source>
-        <translation type="unfinished"></translation>
+        <translation>Approuver votre texte modifié (Ctrl+Entrée)</translation>
     </message>
     <message>
         <source>Reset to proposed</source>
-        <translation type="unfinished"></translation>
+        <translation>Revenir à la proposition</translation>
     </message>
     <message>
         <source>The edited SKILL.md is empty: write the content to approve, or Cancel.</source>
-        <translation type="unfinished"></translation>
+        <translation>Le SKILL.md modifié est vide : écrivez le contenu à approuver, ou Annuler.</translation>
     </message>
 </context>
 <context>
     <name>ErrorDialog</name>
     <message>
         <source>Unexpected error</source>
-        <translation type="unfinished"></translation>
+        <translation>Erreur inattendue</translation>
     </message>
     <message>
         <source>{job_name} failed: {error_type}: {0}</source>
-        <translation type="unfinished"></translation>
+        <translation>{job_name} a échoué : {error_type} : {0}</translation>
     </message>
     <message>
         <source>This is a bug or an environment failure. The details are in {log_path}.</source>
-        <translation type="unfinished"></translation>
+        <translation>C'est un bug ou une défaillance de l'environnement. Les détails sont dans {log_path}.</translation>
     </message>
     <message>
         <source>Copy details</source>
-        <translation type="unfinished"></translation>
+        <translation>Copier les détails</translation>
     </message>
     <message>
         <source>Show details</source>
-        <translation type="unfinished"></translation>
+        <translation>Afficher les détails</translation>
     </message>
     <message>
         <source>Copied</source>
-        <translation type="unfinished"></translation>
+        <translation>Copié</translation>
     </message>
 </context>
 <context>
     <name>ErrorScreen</name>
     <message>
         <source>{APP_NAME} — cannot open the workspace</source>
-        <translation type="unfinished"></translation>
+        <translation>{APP_NAME} — impossible d'ouvrir l'espace de travail</translation>
     </message>
     <message>
         <source>The workspace could not be opened</source>
-        <translation type="unfinished"></translation>
+        <translation>L'espace de travail n'a pas pu être ouvert</translation>
     </message>
     <message>
         <source>Retry</source>
-        <translation type="unfinished"></translation>
+        <translation>Réessayer</translation>
     </message>
     <message>
         <source>Restore this backup</source>
-        <translation type="unfinished"></translation>
+        <translation>Restaurer cette sauvegarde</translation>
     </message>
     <message>
         <source>Put the newest backup in place (the damaged file is kept aside), then open</source>
-        <translation type="unfinished"></translation>
+        <translation>Mettre en place la sauvegarde la plus récente (le fichier endommagé est mis de côté), puis ouvrir</translation>
     </message>
     <message>
         <source>Quit</source>
-        <translation type="unfinished"></translation>
+        <translation>Quitter</translation>
     </message>
     <message>
         <source>Check the workspace folder and its lorekeeper.toml, then retry.</source>
-        <translation type="unfinished"></translation>
+        <translation>Vérifiez le dossier de l'espace de travail et son lorekeeper.toml, puis réessayez.</translation>
     </message>
     <message>
         <source>What to do: </source>
-        <translation type="unfinished"></translation>
+        <translation>Que faire : </translation>
     </message>
     <message>
         <source>Restore {backup}, keep the damaged file aside, then open</source>
-        <translation type="unfinished"></translation>
+        <translation>Restaurer {backup}, mettre de côté le fichier endommagé, puis ouvrir</translation>
     </message>
     <message>
         <source>Restore {backup}?
 
 The damaged database is renamed aside (never overwritten or deleted); changes made after the backup was taken are not in it.</source>
-        <translation type="unfinished"></translation>
+        <translation>Restaurer {backup} ?
+
+La base endommagée est renommée à côté (jamais écrasée ni supprimée) ; les modifications faites après la sauvegarde n'y figurent pas.</translation>
     </message>
     <message>
         <source>Restoring the backup…</source>
-        <translation type="unfinished"></translation>
+        <translation>Restauration de la sauvegarde…</translation>
     </message>
     <message>
         <source>Restoring the backup</source>
-        <translation type="unfinished"></translation>
+        <translation>Restauration de la sauvegarde</translation>
     </message>
     <message>
         <source>Restored {backup}.</source>
-        <translation type="unfinished"></translation>
+        <translation>{backup} restaurée.</translation>
     </message>
     <message>
         <source> The damaged file is kept as {kept}.</source>
-        <translation type="unfinished"></translation>
+        <translation> Le fichier endommagé est conservé sous {kept}.</translation>
     </message>
     <message>
         <source> Opening…</source>
-        <translation type="unfinished"></translation>
+        <translation> Ouverture…</translation>
     </message>
     <message>
         <source>The restore did not happen: {0}</source>
-        <translation type="unfinished"></translation>
+        <translation>La restauration n'a pas eu lieu : {0}</translation>
     </message>
 </context>
 <context>
     <name>EvalHistoryModel</name>
     <message>
         <source>When</source>
-        <translation type="unfinished"></translation>
+        <translation>Quand</translation>
     </message>
     <message>
         <source>Skill</source>
-        <translation type="unfinished"></translation>
+        <translation>Skill</translation>
     </message>
     <message>
         <source>Project</source>
-        <translation type="unfinished"></translation>
+        <translation>Projet</translation>
     </message>
     <message>
         <source>Result</source>
-        <translation type="unfinished"></translation>
+        <translation>Résultat</translation>
     </message>
     <message>
         <source>Failed</source>
-        <translation type="unfinished"></translation>
+        <translation>Échecs</translation>
     </message>
     <message>
         <source>Source</source>
-        <translation type="unfinished"></translation>
+        <translation>Source</translation>
     </message>
     <message>
         <source>Footnote</source>
-        <translation type="unfinished"></translation>
+        <translation>Note de bas de réponse</translation>
     </message>
     <message>
         <source>Loading eval history</source>
-        <translation type="unfinished"></translation>
+        <translation>Chargement de l'historique des évals</translation>
     </message>
     <message>
         <source>(rules file)</source>
-        <translation type="unfinished"></translation>
+        <translation>(fichier de règles)</translation>
     </message>
     <message>
         <source>every rule passed</source>
-        <translation type="unfinished"></translation>
+        <translation>toutes les règles sont respectées</translation>
     </message>
 </context>
 <context>
     <name>EvalsPanel</name>
     <message>
         <source>Load file…</source>
-        <translation type="unfinished"></translation>
+        <translation>Charger un fichier…</translation>
     </message>
     <message>
         <source>Run</source>
-        <translation type="unfinished"></translation>
+        <translation>Lancer</translation>
     </message>
     <message>
-        <source>Run the skill&apos;s rules on this response (Ctrl+Enter); the run is recorded</source>
-        <translation type="unfinished"></translation>
+        <source>Run the skill's rules on this response (Ctrl+Enter); the run is recorded</source>
+        <translation>Appliquer les règles de la skill à cette réponse (Ctrl+Entrée) ; l'exécution est enregistrée</translation>
     </message>
     <message>
-        <source>Paste or type the model&apos;s answer here, or load it from a file.</source>
-        <translation type="unfinished"></translation>
+        <source>Paste or type the model's answer here, or load it from a file.</source>
+        <translation>Collez ou saisissez ici la réponse du modèle, ou chargez-la depuis un fichier.</translation>
     </message>
     <message>
         <source>Skill:</source>
-        <translation type="unfinished"></translation>
+        <translation>Skill :</translation>
     </message>
     <message>
         <source>Project:</source>
-        <translation type="unfinished"></translation>
+        <translation>Projet :</translation>
     </message>
     <message>
         <source>Run an eval</source>
-        <translation type="unfinished"></translation>
+        <translation>Lancer une éval</translation>
     </message>
     <message>
         <source>Result</source>
-        <translation type="unfinished"></translation>
+        <translation>Résultat</translation>
     </message>
     <message>
         <source>Passed and failed</source>
-        <translation type="unfinished"></translation>
+        <translation>Réussies et échouées</translation>
     </message>
     <message>
         <source>Passed</source>
-        <translation type="unfinished"></translation>
+        <translation>Réussies</translation>
     </message>
     <message>
         <source>Failed</source>
-        <translation type="unfinished"></translation>
+        <translation>Échecs</translation>
     </message>
     <message>
         <source>Search responses and footnotes…  (Ctrl+F)</source>
-        <translation type="unfinished"></translation>
+        <translation>Chercher dans les réponses et les notes…  (Ctrl+F)</translation>
     </message>
     <message>
         <source>Eval history: {exc}</source>
-        <translation type="unfinished"></translation>
+        <translation>Historique des évals : {exc}</translation>
     </message>
     <message>
         <source>Pass rate per day, last {CHART_DAYS} days</source>
-        <translation type="unfinished"></translation>
+        <translation>Taux de réussite par jour, {CHART_DAYS} derniers jours</translation>
     </message>
     <message>
         <source>Selected run</source>
-        <translation type="unfinished"></translation>
+        <translation>Exécution sélectionnée</translation>
     </message>
     <message>
         <source>Select a run in the table to see its response and rule results.</source>
-        <translation type="unfinished"></translation>
+        <translation>Sélectionnez une exécution dans le tableau pour voir sa réponse et le résultat de ses règles.</translation>
     </message>
     <message>
-        <source>The selected run&apos;s response.</source>
-        <translation type="unfinished"></translation>
+        <source>The selected run's response.</source>
+        <translation>La réponse de l'exécution sélectionnée.</translation>
     </message>
     <message>
         <source>History</source>
-        <translation type="unfinished"></translation>
+        <translation>Historique</translation>
     </message>
     <message>
         <source>Evals</source>
-        <translation type="unfinished"></translation>
+        <translation>Évals</translation>
     </message>
     <message>
-        <source>Binary, deterministic checks of an answer against a skill&apos;s rules. Failed rules make the footnote; a run succeeds when no warning rule fails.</source>
-        <translation type="unfinished"></translation>
+        <source>Binary, deterministic checks of an answer against a skill's rules. Failed rules make the footnote; a run succeeds when no warning rule fails.</source>
+        <translation>Contrôles binaires et déterministes d'une réponse contre les règles d'une skill. Les règles échouées forment la note ; une exécution réussit quand aucune règle d'avertissement n'échoue.</translation>
     </message>
     <message>
         <source>Loading skills</source>
-        <translation type="unfinished"></translation>
+        <translation>Chargement des skills</translation>
     </message>
     <message>
         <source>Global</source>
-        <translation type="unfinished"></translation>
+        <translation>Global</translation>
     </message>
     <message>
         <source>Any skill</source>
-        <translation type="unfinished"></translation>
+        <translation>Toute skill</translation>
     </message>
     <message>
         <source>Any project</source>
-        <translation type="unfinished"></translation>
+        <translation>Tout projet</translation>
     </message>
     <message>
         <source>The library has no skill yet: import one in the Skills panel first.</source>
-        <translation type="unfinished"></translation>
+        <translation>La bibliothèque n'a encore aucune skill : importez-en une dans le panneau Skills.</translation>
     </message>
     <message>
         <source>Load a response</source>
-        <translation type="unfinished"></translation>
+        <translation>Charger une réponse</translation>
     </message>
     <message>
         <source>Text files (*.txt *.md *.json);;All files (*)</source>
-        <translation type="unfinished"></translation>
+        <translation>Fichiers texte (*.txt *.md *.json);;Tous les fichiers (*)</translation>
     </message>
     <message>
         <source>{name} is larger than {0} MB</source>
-        <translation type="unfinished"></translation>
+        <translation>{name} dépasse {0} Mo</translation>
     </message>
     <message>
         <source>Reading {name}</source>
-        <translation type="unfinished"></translation>
+        <translation>Lecture de {name}</translation>
     </message>
     <message>
         <source>Eval {skill}</source>
-        <translation type="unfinished"></translation>
+        <translation>Éval {skill}</translation>
     </message>
     <message>
         <source>This skill has no eval rules yet: add some in Skills → Evals.</source>
-        <translation type="unfinished"></translation>
+        <translation>Cette skill n'a pas encore de règles d'éval : ajoutez-en dans Skills → Évals.</translation>
     </message>
     <message>
         <source>Every rule passed — no footnote.</source>
-        <translation type="unfinished"></translation>
+        <translation>Toutes les règles sont respectées — aucune note.</translation>
     </message>
     <message>
         <source>No rules to check.</source>
-        <translation type="unfinished"></translation>
+        <translation>Aucune règle à vérifier.</translation>
     </message>
     <message>
         <source>Pass-rate chart</source>
-        <translation type="unfinished"></translation>
+        <translation>Graphique du taux de réussite</translation>
     </message>
     <message>
         <source>{total:,} run{0}</source>
-        <translation type="unfinished"></translation>
+        <translation>{total:,} exécution{0}</translation>
     </message>
     <message>
         <source>Run #{id} · {0}{version}{scope} · {when} · {source}</source>
-        <translation type="unfinished"></translation>
+        <translation>Exécution n° {id} · {0}{version}{scope} · {when} · {source}</translation>
     </message>
 </context>
 <context>
     <name>EventsModel</name>
     <message>
         <source>Line</source>
-        <translation type="unfinished"></translation>
+        <translation>Ligne</translation>
     </message>
     <message>
         <source>Time (UTC)</source>
-        <translation type="unfinished"></translation>
+        <translation>Heure (UTC)</translation>
     </message>
     <message>
         <source>Type</source>
-        <translation type="unfinished"></translation>
+        <translation>Type</translation>
     </message>
     <message>
         <source>Story</source>
-        <translation type="unfinished"></translation>
+        <translation>Story</translation>
     </message>
     <message>
         <source>Key</source>
-        <translation type="unfinished"></translation>
+        <translation>Clé</translation>
     </message>
     <message>
         <source>Status</source>
-        <translation type="unfinished"></translation>
+        <translation>Statut</translation>
     </message>
     <message>
         <source>valid</source>
-        <translation type="unfinished"></translation>
+        <translation>valide</translation>
     </message>
     <message>
         <source>tombstone (erased)</source>
-        <translation type="unfinished"></translation>
+        <translation>tombstone (effacé)</translation>
     </message>
     <message>
         <source>BAD SIGNATURE</source>
-        <translation type="unfinished"></translation>
+        <translation>SIGNATURE INVALIDE</translation>
     </message>
     <message>
         <source>EDITED CONTENT</source>
-        <translation type="unfinished"></translation>
+        <translation>CONTENU MODIFIÉ</translation>
     </message>
 </context>
 <context>
     <name>FactEditor</name>
     <message>
         <source>globs, comma-separated (empty: everywhere), e.g. db/migration/**, *.sql</source>
-        <translation type="unfinished"></translation>
+        <translation>globs, séparés par des virgules (vide : partout), p. ex. db/migration/**, *.sql</translation>
     </message>
     <message>
         <source>Save (Enter)</source>
-        <translation type="unfinished"></translation>
+        <translation>Enregistrer (Entrée)</translation>
     </message>
     <message>
         <source>Cancel (Esc)</source>
-        <translation type="unfinished"></translation>
+        <translation>Annuler (Échap)</translation>
     </message>
     <message>
         <source>Statement</source>
-        <translation type="unfinished"></translation>
+        <translation>Énoncé</translation>
     </message>
     <message>
         <source>Confidence</source>
-        <translation type="unfinished"></translation>
+        <translation>Confiance</translation>
     </message>
     <message>
         <source>Type</source>
-        <translation type="unfinished"></translation>
+        <translation>Type</translation>
     </message>
     <message>
         <source>Scope</source>
-        <translation type="unfinished"></translation>
+        <translation>Portée</translation>
     </message>
     <message>
         <source>Edit the fact</source>
-        <translation type="unfinished"></translation>
+        <translation>Modifier le fait</translation>
     </message>
 </context>
 <context>
     <name>FactsModel</name>
     <message>
         <source>Type</source>
-        <translation type="unfinished"></translation>
+        <translation>Type</translation>
     </message>
     <message>
         <source>Statement</source>
-        <translation type="unfinished"></translation>
+        <translation>Énoncé</translation>
     </message>
     <message>
         <source>Conf.</source>
-        <translation type="unfinished"></translation>
+        <translation>Conf.</translation>
     </message>
     <message>
         <source>Docs</source>
-        <translation type="unfinished"></translation>
+        <translation>Docs</translation>
     </message>
     <message>
         <source>Scope</source>
-        <translation type="unfinished"></translation>
+        <translation>Portée</translation>
     </message>
     <message>
         <source>Status</source>
-        <translation type="unfinished"></translation>
+        <translation>Statut</translation>
     </message>
     <message>
         <source>Loading facts</source>
-        <translation type="unfinished"></translation>
+        <translation>Chargement des faits</translation>
     </message>
 </context>
 <context>
     <name>FactsPanel</name>
     <message>
         <source>All projects</source>
-        <translation type="unfinished"></translation>
+        <translation>Tous les projets</translation>
     </message>
     <message>
         <source>All types</source>
-        <translation type="unfinished"></translation>
+        <translation>Tous les types</translation>
     </message>
     <message>
         <source>All documents</source>
-        <translation type="unfinished"></translation>
+        <translation>Tous les documents</translation>
     </message>
     <message>
         <source>Any scope</source>
-        <translation type="unfinished"></translation>
+        <translation>Toute portée</translation>
     </message>
     <message>
         <source>Everywhere (no scope)</source>
-        <translation type="unfinished"></translation>
+        <translation>Partout (sans portée)</translation>
     </message>
     <message>
         <source>Scoped</source>
-        <translation type="unfinished"></translation>
+        <translation>Avec portée</translation>
     </message>
     <message>
         <source>Add fact… (Ctrl+N)</source>
-        <translation type="unfinished"></translation>
+        <translation>Ajouter un fait… (Ctrl+N)</translation>
     </message>
     <message>
         <source>Extract</source>
-        <translation type="unfinished"></translation>
+        <translation>Extraire</translation>
     </message>
     <message>
         <source>Extract facts from the documents not extracted yet, with the configured model</source>
-        <translation type="unfinished"></translation>
+        <translation>Extraire les faits des documents pas encore traités, avec le modèle configuré</translation>
     </message>
     <message>
         <source>bulk approval by filter in the review queue</source>
-        <translation type="unfinished"></translation>
+        <translation>approbation groupée par filtre dans la file de revue</translation>
     </message>
     <message>
         <source>Show the quote in its document (again: the next provenance)</source>
-        <translation type="unfinished"></translation>
+        <translation>Afficher la citation dans son document (à nouveau : la provenance suivante)</translation>
     </message>
     <message>
         <source>Add a fact by hand (its document and a verbatim quote)</source>
-        <translation type="unfinished"></translation>
+        <translation>Ajouter un fait à la main (son document et une citation exacte)</translation>
     </message>
     <message>
         <source>Refresh</source>
-        <translation type="unfinished"></translation>
+        <translation>Actualiser</translation>
     </message>
     <message>
         <source>Quote (O)</source>
-        <translation type="unfinished"></translation>
+        <translation>Citation (O)</translation>
     </message>
     <message>
         <source>Show the quote highlighted in its document (O again: the next provenance)</source>
-        <translation type="unfinished"></translation>
+        <translation>Afficher la citation surlignée dans son document (O à nouveau : la provenance suivante)</translation>
     </message>
     <message>
         <source>Facts review</source>
-        <translation type="unfinished"></translation>
+        <translation>Revue des faits</translation>
     </message>
     <message>
         <source>Typed, scoped, sourced facts from your documentation: approve what a newcomer would need, reject the rest with a reason. Press O for the quote in its document, ? for the keyboard shortcuts.</source>
-        <translation type="unfinished"></translation>
+        <translation>Des faits typés, avec portée et source, tirés de votre documentation : approuvez ce dont un nouveau venu aurait besoin, rejetez le reste avec une raison. Appuyez sur O pour la citation dans son document, ? pour les raccourcis clavier.</translation>
     </message>
     <message>
         <source>No candidate fact to review. Ingest documentation with `lorekeeper facts ingest PATH`, then Extract (a model is needed), or add a fact by hand (Ctrl+N).</source>
-        <translation type="unfinished"></translation>
+        <translation>Aucun fait candidat à revoir. Ingérez la documentation avec `lorekeeper facts ingest PATH`, puis Extraire (un modèle est nécessaire), ou ajoutez un fait à la main (Ctrl+N).</translation>
     </message>
     <message>
         <source>No fact matches these filters.</source>
-        <translation type="unfinished"></translation>
+        <translation>Aucun fait ne correspond à ces filtres.</translation>
     </message>
     <message>
         <source>Loading fact filters</source>
-        <translation type="unfinished"></translation>
+        <translation>Chargement des filtres de faits</translation>
     </message>
     <message>
         <source>{candidate} candidate · {approved} approved · {rejected} rejected · {conflicting} conflicting</source>
-        <translation type="unfinished"></translation>
+        <translation>{candidate} candidat(s) · {approved} approuvé(s) · {rejected} rejeté(s) · {conflicting} en conflit</translation>
     </message>
     <message>
         <source>&lt;p&gt;Select a fact to see its statement, scope, confidence and where it comes from.&lt;/p&gt;</source>
-        <translation type="unfinished"></translation>
+        <translation>&lt;p&gt;Sélectionnez un fait pour voir son énoncé, sa portée, sa confiance et sa provenance.&lt;/p&gt;</translation>
     </message>
     <message>
         <source>quote {0} of {n}</source>
-        <translation type="unfinished"></translation>
+        <translation>citation {0} sur {n}</translation>
     </message>
     <message>
         <source>Opening the document</source>
-        <translation type="unfinished"></translation>
+        <translation>Ouverture du document</translation>
     </message>
     <message>
         <source>Approve the {n} candidate fact{0} matching the current filter? (Ctrl+Z undoes it)</source>
-        <translation type="unfinished"></translation>
+        <translation>Approuver le(s) {n} fait{0} candidat{0} correspondant au filtre actuel ? (Ctrl+Z annule)</translation>
     </message>
     <message>
         <source>undo in the review queue</source>
-        <translation type="unfinished"></translation>
+        <translation>annulation dans la file de revue</translation>
     </message>
     <message>
         <source>Approved {n} fact{0}: Ctrl+Z puts them back in the queue</source>
-        <translation type="unfinished"></translation>
+        <translation>{n} fait{0} approuvé{0} : Ctrl+Z les remet dans la file</translation>
     </message>
     <message>
         <source>Done.</source>
-        <translation type="unfinished"></translation>
+        <translation>Terminé.</translation>
     </message>
     <message>
         <source>Edited: {statement}</source>
-        <translation type="unfinished"></translation>
+        <translation>Modifié : {statement}</translation>
     </message>
     <message>
         <source> (now {id})</source>
-        <translation type="unfinished"></translation>
+        <translation> (désormais {id})</translation>
     </message>
     <message>
         <source>edited in the review queue</source>
-        <translation type="unfinished"></translation>
+        <translation>modifié dans la file de revue</translation>
     </message>
     <message>
         <source>Edit fact</source>
-        <translation type="unfinished"></translation>
+        <translation>Modifier le fait</translation>
     </message>
     <message>
         <source>Added {id}: {statement}</source>
-        <translation type="unfinished"></translation>
+        <translation>{id} ajouté : {statement}</translation>
     </message>
     <message>
         <source>Merged into the older fact {id} (lexical consolidation): {statement}</source>
-        <translation type="unfinished"></translation>
+        <translation>Fusionné dans le fait plus ancien {id} (consolidation lexicale) : {statement}</translation>
     </message>
     <message>
         <source>Add fact</source>
-        <translation type="unfinished"></translation>
+        <translation>Ajouter un fait</translation>
     </message>
     <message>
         <source>Extraction done: {n_kept} fact(s) kept, {n_dropped} dropped (see the run report).</source>
-        <translation type="unfinished"></translation>
+        <translation>Extraction terminée : {n_kept} fait(s) gardé(s), {n_dropped} écarté(s) (voir le rapport d'exécution).</translation>
     </message>
     <message>
         <source>{0}: extraction needs a model — {1}. Configure one in the model settings (or `lorekeeper llm`), or add facts by hand (Ctrl+N).</source>
-        <translation type="unfinished"></translation>
+        <translation>{0} : l'extraction demande un modèle — {1}. Configurez-en un dans les réglages du modèle (ou `lorekeeper llm`), ou ajoutez des faits à la main (Ctrl+N).</translation>
     </message>
     <message>
         <source>Extracting facts</source>
-        <translation type="unfinished"></translation>
+        <translation>Extraction des faits</translation>
     </message>
     <message>
         <source>Extraction cancelled: nothing was stored.</source>
-        <translation type="unfinished"></translation>
+        <translation>Extraction annulée : rien n'a été enregistré.</translation>
     </message>
 </context>
 <context>
     <name>FailClosedScreen</name>
     <message>
         <source>Lorekeeper — stopped: audit key unavailable</source>
-        <translation type="unfinished"></translation>
+        <translation>Lorekeeper — arrêté : clé d'audit indisponible</translation>
     </message>
     <message>
         <source>Lorekeeper has stopped: the audit key is unavailable</source>
-        <translation type="unfinished"></translation>
+        <translation>Lorekeeper s'est arrêté : la clé d'audit est indisponible</translation>
     </message>
     <message>
         <source>Quit</source>
-        <translation type="unfinished"></translation>
+        <translation>Quitter</translation>
     </message>
     <message>
         <source>Settings…</source>
-        <translation type="unfinished"></translation>
+        <translation>Réglages…</translation>
     </message>
     <message>
         <source>Retry</source>
-        <translation type="unfinished"></translation>
+        <translation>Réessayer</translation>
     </message>
     <message>
         <source>{0} · cause: {1}</source>
-        <translation type="unfinished"></translation>
+        <translation>{0} · cause : {1}</translation>
     </message>
     <message>
         <source>Provider: {provider}</source>
-        <translation type="unfinished"></translation>
+        <translation>Fournisseur : {provider}</translation>
     </message>
     <message>
         <source>
 Workspace: {workspace_root}</source>
-        <translation type="unfinished"></translation>
+        <translation>
+Espace de travail : {workspace_root}</translation>
     </message>
     <message>
         <source>What to do: </source>
-        <translation type="unfinished"></translation>
+        <translation>Que faire : </translation>
     </message>
     <message>
         <source>Key: {provider} — failed closed ({0})</source>
-        <translation type="unfinished"></translation>
+        <translation>Clé : {provider} — fermé par sécurité ({0})</translation>
     </message>
     <message>
         <source>Checking…</source>
-        <translation type="unfinished"></translation>
+        <translation>Vérification…</translation>
     </message>
     <message>
         <source>Loading the audit key</source>
-        <translation type="unfinished"></translation>
+        <translation>Chargement de la clé d'audit</translation>
     </message>
     <message>
         <source>Settings saved. Press Retry to start with them.</source>
-        <translation type="unfinished"></translation>
+        <translation>Réglages enregistrés. Cliquez sur Réessayer pour démarrer avec eux.</translation>
     </message>
 </context>
 <context>
     <name>FixItDialog</name>
     <message>
         <source>Fix It</source>
-        <translation type="unfinished"></translation>
+        <translation>Fix It</translation>
     </message>
     <message>
         <source>Save rule and send fix</source>
-        <translation type="unfinished"></translation>
+        <translation>Enregistrer la règle et envoyer la correction</translation>
     </message>
     <message>
         <source>The answer</source>
-        <translation type="unfinished"></translation>
+        <translation>La réponse</translation>
     </message>
     <message>
         <source>The correction, as a rule every next prompt will carry</source>
-        <translation type="unfinished"></translation>
+        <translation>La correction, sous forme de règle que chaque prochain prompt portera</translation>
     </message>
 </context>
 <context>
     <name>IssuesModel</name>
     <message>
         <source>File</source>
-        <translation type="unfinished"></translation>
+        <translation>Fichier</translation>
     </message>
     <message>
         <source>Line</source>
-        <translation type="unfinished"></translation>
+        <translation>Ligne</translation>
     </message>
     <message>
         <source>Problem</source>
-        <translation type="unfinished"></translation>
+        <translation>Problème</translation>
     </message>
     <message>
         <source>Details</source>
-        <translation type="unfinished"></translation>
+        <translation>Détails</translation>
     </message>
 </context>
 <context>
     <name>JobTracker</name>
     <message>
         <source>{name} is running on this {kind} — wait for it to finish or cancel it (Cancel in the status bar)</source>
-        <translation type="unfinished"></translation>
+        <translation>{name} est en cours sur cet élément ({kind}) — attendez la fin ou annulez-le (Annuler dans la barre d'état)</translation>
     </message>
     <message>
         <source>cancelling {name}…</source>
-        <translation type="unfinished"></translation>
+        <translation>annulation de {name}…</translation>
     </message>
 </context>
 <context>
     <name>KeyStateLabel</name>
     <message>
         <source>Key: …</source>
-        <translation type="unfinished"></translation>
+        <translation>Clé : …</translation>
     </message>
     <message>
         <source>Reading the audit key state</source>
-        <translation type="unfinished"></translation>
+        <translation>Lecture de l'état de la clé d'audit</translation>
     </message>
 </context>
 <context>
     <name>LLMSettingsDialog</name>
     <message>
         <source>Model settings</source>
-        <translation type="unfinished"></translation>
+        <translation>Réglages du modèle</translation>
     </message>
     <message>
-        <source>empty: the provider&apos;s default</source>
-        <translation type="unfinished"></translation>
+        <source>empty: the provider's default</source>
+        <translation>vide : la valeur par défaut du fournisseur</translation>
     </message>
     <message>
         <source>Provider</source>
-        <translation type="unfinished"></translation>
+        <translation>Fournisseur</translation>
     </message>
     <message>
         <source>Model</source>
-        <translation type="unfinished"></translation>
+        <translation>Modèle</translation>
     </message>
     <message>
         <source>Server URL</source>
-        <translation type="unfinished"></translation>
+        <translation>URL du serveur</translation>
     </message>
     <message>
         <source>Timeout</source>
-        <translation type="unfinished"></translation>
+        <translation>Délai d'attente</translation>
     </message>
     <message>
         <source>Retries</source>
-        <translation type="unfinished"></translation>
+        <translation>Nouvelles tentatives</translation>
     </message>
     <message>
         <source>Max answer tokens</source>
-        <translation type="unfinished"></translation>
+        <translation>Jetons max. de la réponse</translation>
     </message>
     <message>
         <source>claude program</source>
-        <translation type="unfinished"></translation>
+        <translation>Programme claude</translation>
     </message>
     <message>
         <source>Anthropic API key</source>
-        <translation type="unfinished"></translation>
+        <translation>Clé d'API Anthropic</translation>
     </message>
     <message>
         <source>Secrets never go to lorekeeper.toml: the key is stored in the OS keyring.</source>
-        <translation type="unfinished"></translation>
+        <translation>Les secrets ne vont jamais dans lorekeeper.toml : la clé est stockée dans le trousseau du système.</translation>
     </message>
     <message>
         <source>empty: {0}</source>
-        <translation type="unfinished"></translation>
+        <translation>vide : {0}</translation>
     </message>
     <message>
         <source>Looking up the API key</source>
-        <translation type="unfinished"></translation>
+        <translation>Recherche de la clé d'API</translation>
     </message>
     <message>
         <source>Saving model settings</source>
-        <translation type="unfinished"></translation>
+        <translation>Enregistrement des réglages du modèle</translation>
     </message>
 </context>
 <context>
     <name>LearningDialog</name>
     <message>
         <source>Edit learning</source>
-        <translation type="unfinished"></translation>
+        <translation>Modifier l'apprentissage</translation>
     </message>
     <message>
         <source>Add learning</source>
-        <translation type="unfinished"></translation>
+        <translation>Ajouter un apprentissage</translation>
     </message>
     <message>
         <source>(no project)</source>
-        <translation type="unfinished"></translation>
+        <translation>(aucun projet)</translation>
     </message>
     <message>
         <source>Rule</source>
-        <translation type="unfinished"></translation>
+        <translation>Règle</translation>
     </message>
     <message>
         <source>Project</source>
-        <translation type="unfinished"></translation>
+        <translation>Projet</translation>
     </message>
     <message>
         <source>Story</source>
-        <translation type="unfinished"></translation>
+        <translation>Story</translation>
     </message>
     <message>
         <source>Domain</source>
-        <translation type="unfinished"></translation>
+        <translation>Domaine</translation>
     </message>
     <message>
         <source>Tags</source>
-        <translation type="unfinished"></translation>
+        <translation>Étiquettes</translation>
     </message>
     <message>
         <source>Scope</source>
-        <translation type="unfinished"></translation>
+        <translation>Portée</translation>
     </message>
 </context>
 <context>
     <name>LearningsModel</name>
     <message>
         <source>When (UTC)</source>
-        <translation type="unfinished"></translation>
+        <translation>Quand (UTC)</translation>
     </message>
     <message>
         <source>Project</source>
-        <translation type="unfinished"></translation>
+        <translation>Projet</translation>
     </message>
     <message>
         <source>Source</source>
-        <translation type="unfinished"></translation>
+        <translation>Source</translation>
     </message>
     <message>
         <source>Scope</source>
-        <translation type="unfinished"></translation>
+        <translation>Portée</translation>
     </message>
     <message>
         <source>Status</source>
-        <translation type="unfinished"></translation>
+        <translation>Statut</translation>
     </message>
     <message>
         <source>Rule</source>
-        <translation type="unfinished"></translation>
+        <translation>Règle</translation>
     </message>
     <message>
         <source>Tags</source>
-        <translation type="unfinished"></translation>
+        <translation>Étiquettes</translation>
     </message>
     <message>
         <source>Loading learnings</source>
-        <translation type="unfinished"></translation>
+        <translation>Chargement des apprentissages</translation>
     </message>
     <message>
         <source>story {story}</source>
-        <translation type="unfinished"></translation>
+        <translation>story {story}</translation>
     </message>
     <message>
         <source>domain {domain}</source>
-        <translation type="unfinished"></translation>
+        <translation>domaine {domain}</translation>
     </message>
 </context>
 <context>
     <name>LearningsPanel</name>
     <message>
         <source>Any source</source>
-        <translation type="unfinished"></translation>
+        <translation>Toute source</translation>
     </message>
     <message>
         <source>Any scope</source>
-        <translation type="unfinished"></translation>
+        <translation>Toute portée</translation>
     </message>
     <message>
         <source>Active</source>
-        <translation type="unfinished"></translation>
+        <translation>Actifs</translation>
     </message>
     <message>
         <source>Archived</source>
-        <translation type="unfinished"></translation>
+        <translation>Archivés</translation>
     </message>
     <message>
         <source>Active and archived</source>
-        <translation type="unfinished"></translation>
+        <translation>Actifs et archivés</translation>
     </message>
     <message>
         <source>Search rules, stories, domains, tags…  (Ctrl+F)</source>
-        <translation type="unfinished"></translation>
+        <translation>Chercher règles, stories, domaines, étiquettes…  (Ctrl+F)</translation>
     </message>
     <message>
         <source>Add…</source>
-        <translation type="unfinished"></translation>
+        <translation>Ajouter…</translation>
     </message>
     <message>
         <source>Edit…</source>
-        <translation type="unfinished"></translation>
+        <translation>Modifier…</translation>
     </message>
     <message>
         <source>Archive</source>
-        <translation type="unfinished"></translation>
+        <translation>Archiver</translation>
     </message>
     <message>
         <source>Restore</source>
-        <translation type="unfinished"></translation>
+        <translation>Restaurer</translation>
     </message>
     <message>
         <source>Import learnings.md…</source>
-        <translation type="unfinished"></translation>
+        <translation>Importer learnings.md…</translation>
     </message>
     <message>
         <source>Export learnings.md…</source>
-        <translation type="unfinished"></translation>
+        <translation>Exporter learnings.md…</translation>
     </message>
     <message>
         <source>Learnings</source>
-        <translation type="unfinished"></translation>
+        <translation>Apprentissages</translation>
     </message>
     <message>
-        <source>Rules learnt from corrections. A project&apos;s prompts carry its active rules (and the global-scope ones), newest first, within 2,000 characters.</source>
-        <translation type="unfinished"></translation>
+        <source>Rules learnt from corrections. A project's prompts carry its active rules (and the global-scope ones), newest first, within 2,000 characters.</source>
+        <translation>Des règles apprises des corrections. Les prompts d'un projet portent ses règles actives (et celles de portée globale), les plus récentes d'abord, dans la limite de 2 000 caractères.</translation>
     </message>
     <message>
         <source>Loading projects</source>
-        <translation type="unfinished"></translation>
+        <translation>Chargement des projets</translation>
     </message>
     <message>
         <source>All projects</source>
-        <translation type="unfinished"></translation>
+        <translation>Tous les projets</translation>
     </message>
     <message>
         <source>No project</source>
-        <translation type="unfinished"></translation>
+        <translation>Aucun projet</translation>
     </message>
     <message>
         <source>{total:,} learning{0}</source>
-        <translation type="unfinished"></translation>
+        <translation>{total:,} apprentissage{0}</translation>
     </message>
     <message>
         <source>Archive {n}</source>
-        <translation type="unfinished"></translation>
+        <translation>Archiver {n}</translation>
     </message>
     <message>
         <source>Restore {n}</source>
-        <translation type="unfinished"></translation>
+        <translation>Restaurer {n}</translation>
     </message>
     <message>
         <source>Saved learning {id}.</source>
-        <translation type="unfinished"></translation>
+        <translation>Apprentissage {id} enregistré.</translation>
     </message>
     <message>
         <source>Saving learning</source>
-        <translation type="unfinished"></translation>
+        <translation>Enregistrement de l'apprentissage</translation>
     </message>
     <message>
         <source>Restored</source>
-        <translation type="unfinished"></translation>
+        <translation>Restaurés</translation>
     </message>
     <message>
         <source>{verb} learnings</source>
-        <translation type="unfinished"></translation>
+        <translation>{verb} : apprentissages</translation>
     </message>
     <message>
         <source>{verb} {n} learning{0}.</source>
-        <translation type="unfinished"></translation>
+        <translation>{verb} : {n} apprentissage{0}.</translation>
     </message>
     <message>
         <source>Import learnings.md</source>
-        <translation type="unfinished"></translation>
+        <translation>Importer learnings.md</translation>
     </message>
     <message>
         <source>Markdown (*.md);;All files (*)</source>
-        <translation type="unfinished"></translation>
+        <translation>Markdown (*.md);;Tous les fichiers (*)</translation>
     </message>
     <message>
         <source>; {n} line(s) between the rules kept as text</source>
-        <translation type="unfinished"></translation>
+        <translation> ; {n} ligne(s) entre les règles conservée(s) comme texte</translation>
     </message>
     <message>
         <source>Imported {added} learning(s) into {0}, {unchanged} already there{skipped}.</source>
-        <translation type="unfinished"></translation>
+        <translation>{added} apprentissage(s) importé(s) dans {0}, {unchanged} déjà présent(s){skipped}.</translation>
     </message>
     <message>
         <source>Importing learnings</source>
-        <translation type="unfinished"></translation>
+        <translation>Import des apprentissages</translation>
     </message>
     <message>
         <source>Export learnings.md</source>
-        <translation type="unfinished"></translation>
+        <translation>Exporter learnings.md</translation>
     </message>
     <message>
         <source>Markdown (*.md)</source>
-        <translation type="unfinished"></translation>
+        <translation>Markdown (*.md)</translation>
     </message>
     <message>
         <source>Exporting learnings</source>
-        <translation type="unfinished"></translation>
+        <translation>Export des apprentissages</translation>
     </message>
     <message>
         <source>Wrote {n} learning(s) of {0} to {path}.</source>
-        <translation type="unfinished"></translation>
+        <translation>{n} apprentissage(s) de {0} écrit(s) dans {path}.</translation>
     </message>
 </context>
 <context>
     <name>LedgerFilesModel</name>
     <message>
         <source>File</source>
-        <translation type="unfinished"></translation>
+        <translation>Fichier</translation>
     </message>
     <message>
         <source>Relevance</source>
-        <translation type="unfinished"></translation>
+        <translation>Pertinence</translation>
     </message>
     <message>
         <source>Mode</source>
-        <translation type="unfinished"></translation>
+        <translation>Mode</translation>
     </message>
     <message>
         <source>Original</source>
-        <translation type="unfinished"></translation>
+        <translation>Original</translation>
     </message>
     <message>
         <source>Sent</source>
-        <translation type="unfinished"></translation>
+        <translation>Envoyé</translation>
     </message>
     <message>
         <source>Dropped</source>
-        <translation type="unfinished"></translation>
+        <translation>Retiré</translation>
     </message>
     <message>
         <source>Why this mode</source>
-        <translation type="unfinished"></translation>
+        <translation>Pourquoi ce mode</translation>
     </message>
     <message>
         <source>
 whole bodies: {0}</source>
-        <translation type="unfinished"></translation>
+        <translation>
+corps entiers : {0}</translation>
     </message>
 </context>
 <context>
     <name>LedgerPanel</name>
     <message>
         <source>Source folder to pack</source>
-        <translation type="unfinished"></translation>
+        <translation>Dossier source à empaqueter</translation>
     </message>
     <message>
         <source>Browse…</source>
-        <translation type="unfinished"></translation>
+        <translation>Parcourir…</translation>
     </message>
     <message>
         <source>Task, e.g. fix the NaN bug in entropy.rs (optional)</source>
-        <translation type="unfinished"></translation>
+        <translation>Tâche, p. ex. corriger le bug NaN dans entropy.rs (facultatif)</translation>
     </message>
     <message>
         <source>Pack</source>
-        <translation type="unfinished"></translation>
+        <translation>Empaqueter</translation>
     </message>
     <message>
         <source>Cancel</source>
-        <translation type="unfinished"></translation>
+        <translation>Annuler</translation>
     </message>
     <message>
         <source>Folder:</source>
-        <translation type="unfinished"></translation>
+        <translation>Dossier :</translation>
     </message>
     <message>
         <source>Task:</source>
-        <translation type="unfinished"></translation>
+        <translation>Tâche :</translation>
     </message>
     <message>
         <source>Budget:</source>
-        <translation type="unfinished"></translation>
+        <translation>Budget :</translation>
     </message>
     <message>
         <source>Window:</source>
-        <translation type="unfinished"></translation>
+        <translation>Fenêtre :</translation>
     </message>
     <message>
         <source>Mode:</source>
-        <translation type="unfinished"></translation>
+        <translation>Mode :</translation>
     </message>
     <message>
         <source>Choose a folder (and a task), then press Pack to see what an agent would receive, file by file.</source>
-        <translation type="unfinished"></translation>
+        <translation>Choisissez un dossier (et une tâche), puis cliquez sur Empaqueter pour voir ce qu'un agent recevrait, fichier par fichier.</translation>
     </message>
     <message>
         <source>window: empty</source>
-        <translation type="unfinished"></translation>
+        <translation>fenêtre : vide</translation>
     </message>
     <message>
         <source>Re-injection plan and suggestions</source>
-        <translation type="unfinished"></translation>
+        <translation>Plan de réinjection et suggestions</translation>
     </message>
     <message>
         <source>Tokens by file and mode</source>
-        <translation type="unfinished"></translation>
+        <translation>Jetons par fichier et par mode</translation>
     </message>
     <message>
         <source>Original</source>
-        <translation type="unfinished"></translation>
+        <translation>Original</translation>
     </message>
     <message>
         <source>Sent</source>
-        <translation type="unfinished"></translation>
+        <translation>Envoyé</translation>
     </message>
     <message>
         <source>Compression ledger</source>
-        <translation type="unfinished"></translation>
+        <translation>Registre de compression</translation>
     </message>
     <message>
-        <source>What a context pack sends for a task: relevance from the task&apos;s words, the import and call graphs (heat diffusion + PageRank), Boltzmann token budgets, and a mode per file. The budget is never exceeded and the pack is never larger than the files; every file&apos;s header says its mode and the tokens dropped. Same engine as `lorekeeper ctx pack`.</source>
-        <translation type="unfinished"></translation>
+        <source>What a context pack sends for a task: relevance from the task's words, the import and call graphs (heat diffusion + PageRank), Boltzmann token budgets, and a mode per file. The budget is never exceeded and the pack is never larger than the files; every file's header says its mode and the tokens dropped. Same engine as `lorekeeper ctx pack`.</source>
+        <translation>Ce qu'un pack de contexte envoie pour une tâche : la pertinence à partir des mots de la tâche, des graphes d'import et d'appels (diffusion de chaleur + PageRank), des budgets de jetons de Boltzmann, et un mode par fichier. Le budget n'est jamais dépassé et le pack n'est jamais plus gros que les fichiers ; l'en-tête de chaque fichier indique son mode et les jetons retirés. Même moteur que `lorekeeper ctx pack`.</translation>
     </message>
     <message>
         <source>Folder to pack</source>
-        <translation type="unfinished"></translation>
+        <translation>Dossier à empaqueter</translation>
     </message>
     <message>
         <source>Choose a folder to pack first.</source>
-        <translation type="unfinished"></translation>
+        <translation>Choisissez d'abord un dossier à empaqueter.</translation>
     </message>
     <message>
         <source>starting…</source>
-        <translation type="unfinished"></translation>
+        <translation>démarrage…</translation>
     </message>
     <message>
         <source>Packing {name}</source>
-        <translation type="unfinished"></translation>
+        <translation>Empaquetage de {name}</translation>
     </message>
     <message>
         <source>cancelling…</source>
-        <translation type="unfinished"></translation>
+        <translation>annulation…</translation>
     </message>
     <message>
         <source>Pack cancelled: nothing changed.</source>
-        <translation type="unfinished"></translation>
+        <translation>Empaquetage annulé : rien n'a changé.</translation>
     </message>
     <message>
         <source>Pressure: —</source>
-        <translation type="unfinished"></translation>
+        <translation>Pression : —</translation>
     </message>
     <message>
         <source>done in {seconds:.2f}s</source>
-        <translation type="unfinished"></translation>
+        <translation>terminé en {seconds:.2f} s</translation>
     </message>
     <message>
         <source>{task_type}, scope {scope}, specificity {specificity}</source>
-        <translation type="unfinished"></translation>
+        <translation>{task_type}, portée {scope}, spécificité {specificity}</translation>
     </message>
     <message>
         <source>no task</source>
-        <translation type="unfinished"></translation>
+        <translation>aucune tâche</translation>
     </message>
     <message>
         <source>{n} files: {input_tokens:,} → {output_tokens:,} tokens ({0:.1%} less, limit {cap:,}) · {task}</source>
-        <translation type="unfinished"></translation>
+        <translation>{n} fichiers : {input_tokens:,} → {output_tokens:,} jetons ({0:.1%} de moins, limite {cap:,}) · {task}</translation>
     </message>
     <message>
         <source>{used:,} of {window:,} tokens ({utilization:.1%})</source>
-        <translation type="unfinished"></translation>
+        <translation>{used:,} sur {window:,} jetons ({utilization:.1%})</translation>
     </message>
     <message>
         <source>Pressure: {pressure} (compress from {PRESSURE_COMPRESS:.0%}, evict from {PRESSURE_EVICT:.0%})</source>
-        <translation type="unfinished"></translation>
+        <translation>Pression : {pressure} (compression dès {PRESSURE_COMPRESS:.0%}, éviction dès {PRESSURE_EVICT:.0%})</translation>
     </message>
     <message>
         <source>{path}: {from_mode} → {to_mode} (frees {saves:,} tokens)</source>
-        <translation type="unfinished"></translation>
+        <translation>{path} : {from_mode} → {to_mode} (libère {saves:,} jetons)</translation>
     </message>
     <message>
         <source>protected (task targets): {0}</source>
-        <translation type="unfinished"></translation>
+        <translation>protégés (cibles de la tâche) : {0}</translation>
     </message>
     <message>
         <source>No re-injection needed: the window is below the compress level.</source>
-        <translation type="unfinished"></translation>
+        <translation>Aucune réinjection nécessaire : la fenêtre est sous le seuil de compression.</translation>
     </message>
     <message>
         <source>Nothing left to downgrade: every file still in the window is a target of the task.</source>
-        <translation type="unfinished"></translation>
+        <translation>Plus rien à rétrograder : chaque fichier encore dans la fenêtre est une cible de la tâche.</translation>
     </message>
     <message>
         <source>suggest: {d}</source>
-        <translation type="unfinished"></translation>
+        <translation>suggestion : {d}</translation>
     </message>
     <message>
         <source>Sent: {mode}, {sent_tokens:,} tokens</source>
-        <translation type="unfinished"></translation>
+        <translation>Envoyé : {mode}, {sent_tokens:,} jetons</translation>
     </message>
     <message>
         <source>Original: {rel}, {original_tokens:,} tokens</source>
-        <translation type="unfinished"></translation>
+        <translation>Original : {rel}, {original_tokens:,} jetons</translation>
     </message>
     <message>
         <source>Reading file</source>
-        <translation type="unfinished"></translation>
+        <translation>Lecture du fichier</translation>
     </message>
 </context>
 <context>
     <name>MainWindow</name>
     <message>
         <source>Lorekeeper — {name}</source>
-        <translation type="unfinished"></translation>
+        <translation>Lorekeeper — {name}</translation>
     </message>
     <message>
         <source>Workspace: {name}</source>
-        <translation type="unfinished"></translation>
+        <translation>Espace de travail : {name}</translation>
     </message>
     <message>
         <source>Model: {provider}</source>
-        <translation type="unfinished"></translation>
+        <translation>Modèle : {provider}</translation>
     </message>
     <message>
         <source>Cancel</source>
-        <translation type="unfinished"></translation>
+        <translation>Annuler</translation>
     </message>
     <message>
         <source>Cancel the running jobs (the arrow: one of them)</source>
-        <translation type="unfinished"></translation>
+        <translation>Annuler les tâches en cours (la flèche : l'une d'elles)</translation>
     </message>
     <message>
         <source>Cancel {name}</source>
-        <translation type="unfinished"></translation>
+        <translation>Annuler {name}</translation>
     </message>
     <message>
         <source>Idle</source>
-        <translation type="unfinished"></translation>
+        <translation>Inactif</translation>
     </message>
     <message>
         <source>{n} job{0}: {names}</source>
-        <translation type="unfinished"></translation>
+        <translation>{n} tâche{0} : {names}</translation>
     </message>
     <message>
         <source>{name} failed — {0}</source>
-        <translation type="unfinished"></translation>
+        <translation>{name} a échoué — {0}</translation>
     </message>
     <message>
         <source>(not written: {log_exc})</source>
-        <translation type="unfinished"></translation>
+        <translation>(non écrit : {log_exc})</translation>
     </message>
     <message>
         <source>{name} failed — ERR_INTERNAL: {error_type}</source>
-        <translation type="unfinished"></translation>
+        <translation>{name} a échoué — ERR_INTERNAL : {error_type}</translation>
     </message>
     <message>
         <source>Go to {title}</source>
-        <translation type="unfinished"></translation>
+        <translation>Aller à {title}</translation>
     </message>
     <message>
         <source>Refreshed</source>
-        <translation type="unfinished"></translation>
+        <translation>Actualisé</translation>
     </message>
 </context>
 <context>
     <name>MemoryPanel</name>
     <message>
         <source>Rebuild indexes</source>
-        <translation type="unfinished"></translation>
+        <translation>Reconstruire les index</translation>
     </message>
     <message>
-        <source>Rebuild every corpus&apos;s FAISS index from the store (progress and Cancel in the status bar)</source>
-        <translation type="unfinished"></translation>
+        <source>Rebuild every corpus's FAISS index from the store (progress and Cancel in the status bar)</source>
+        <translation>Reconstruire l'index FAISS de chaque corpus à partir du store (progression et Annuler dans la barre d'état)</translation>
     </message>
     <message>
         <source>Search</source>
-        <translation type="unfinished"></translation>
+        <translation>Chercher</translation>
     </message>
     <message>
         <source>Injection preview</source>
-        <translation type="unfinished"></translation>
+        <translation>Aperçu de l'injection</translation>
     </message>
     <message>
         <source>Clarify</source>
-        <translation type="unfinished"></translation>
+        <translation>Clarifier</translation>
     </message>
     <message>
         <source>Measures</source>
-        <translation type="unfinished"></translation>
+        <translation>Mesures</translation>
     </message>
     <message>
         <source>Corpora and indexes</source>
-        <translation type="unfinished"></translation>
+        <translation>Corpus et index</translation>
     </message>
     <message>
         <source>Memory</source>
-        <translation type="unfinished"></translation>
+        <translation>Mémoire</translation>
     </message>
     <message>
         <source>Research notes, validated clarification summaries (never their verbatim) and learnings, indexed with FAISS and BM25. Each story starts with exactly 5 learnings + 3 notes + 3 clarifications, traced and signed before they are injected.</source>
-        <translation type="unfinished"></translation>
+        <translation>Notes de recherche, résumés de clarification validés (jamais leur verbatim) et apprentissages, indexés avec FAISS et BM25. Chaque story démarre avec exactement 5 apprentissages + 3 notes + 3 clarifications, tracés et signés avant d'être injectés.</translation>
     </message>
     <message>
         <source>Search the memory (BM25 + vectors, fused)…</source>
-        <translation type="unfinished"></translation>
+        <translation>Chercher dans la mémoire (BM25 + vecteurs, fusionnés)…</translation>
     </message>
     <message>
         <source>Corpus</source>
-        <translation type="unfinished"></translation>
+        <translation>Corpus</translation>
     </message>
     <message>
         <source>Impact</source>
-        <translation type="unfinished"></translation>
+        <translation>Impact</translation>
     </message>
     <message>
         <source>Verdict</source>
-        <translation type="unfinished"></translation>
+        <translation>Verdict</translation>
     </message>
     <message>
         <source>Story:</source>
-        <translation type="unfinished"></translation>
+        <translation>Story :</translation>
     </message>
     <message>
         <source>PD-42</source>
-        <translation type="unfinished"></translation>
+        <translation>PD-42</translation>
     </message>
     <message>
         <source>Story</source>
-        <translation type="unfinished"></translation>
+        <translation>Story</translation>
     </message>
     <message>
         <source>Domain</source>
-        <translation type="unfinished"></translation>
+        <translation>Domaine</translation>
     </message>
     <message>
         <source>Project</source>
-        <translation type="unfinished"></translation>
+        <translation>Projet</translation>
     </message>
     <message>
         <source>Summarise (no personal data kept)</source>
-        <translation type="unfinished"></translation>
+        <translation>Résumer (aucune donnée personnelle conservée)</translation>
     </message>
     <message>
         <source>The structured summary appears here for your validation.</source>
-        <translation type="unfinished"></translation>
+        <translation>Le résumé structuré s'affiche ici pour votre validation.</translation>
     </message>
     <message>
         <source>Validate  (Ctrl+Return)</source>
-        <translation type="unfinished"></translation>
+        <translation>Valider  (Ctrl+Entrée)</translation>
     </message>
     <message>
         <source>Reject  (Esc)</source>
-        <translation type="unfinished"></translation>
+        <translation>Rejeter  (Échap)</translation>
     </message>
     <message>
         <source>Last {d} days</source>
-        <translation type="unfinished"></translation>
+        <translation>{d} derniers jours</translation>
     </message>
     <message>
         <source>Window:</source>
-        <translation type="unfinished"></translation>
+        <translation>Fenêtre :</translation>
     </message>
     <message>
         <source>Memory status</source>
-        <translation type="unfinished"></translation>
+        <translation>État de la mémoire</translation>
     </message>
     <message>
         <source>Stories</source>
-        <translation type="unfinished"></translation>
+        <translation>Stories</translation>
     </message>
     <message>
         <source>Rebuilding memory indexes</source>
-        <translation type="unfinished"></translation>
+        <translation>Reconstruction des index de la mémoire</translation>
     </message>
     <message>
         <source>Indexes rebuilt.</source>
-        <translation type="unfinished"></translation>
+        <translation>Index reconstruits.</translation>
     </message>
     <message>
         <source>Searching the memory</source>
-        <translation type="unfinished"></translation>
+        <translation>Recherche dans la mémoire</translation>
     </message>
     <message>
         <source>No story yet: `lorekeeper story start STORY --domain D --project P`.</source>
-        <translation type="unfinished"></translation>
+        <translation>Aucune story pour l'instant : `lorekeeper story start STORY --domain D --project P`.</translation>
     </message>
     <message>
         <source>(no traced injection for this story)</source>
-        <translation type="unfinished"></translation>
+        <translation>(aucune injection tracée pour cette story)</translation>
     </message>
     <message>
-        <source>The block of the story&apos;s latest traced injection, as the agent received it.</source>
-        <translation type="unfinished"></translation>
+        <source>The block of the story's latest traced injection, as the agent received it.</source>
+        <translation>Le bloc de la dernière injection tracée de la story, tel que l'agent l'a reçu.</translation>
     </message>
     <message>
         <source>Summarising the clarification</source>
-        <translation type="unfinished"></translation>
+        <translation>Résumé de la clarification</translation>
     </message>
     <message>
         <source>Saving the clarification</source>
-        <translation type="unfinished"></translation>
+        <translation>Enregistrement de la clarification</translation>
     </message>
     <message>
         <source>Saved {path} (kept until {retention_until}).</source>
-        <translation type="unfinished"></translation>
+        <translation>{path} enregistré (conservé jusqu'au {retention_until}).</translation>
     </message>
     <message>
         <source>Rejected: nothing was kept.</source>
-        <translation type="unfinished"></translation>
+        <translation>Rejeté : rien n'a été conservé.</translation>
     </message>
     <message>
         <source>Memory measures</source>
-        <translation type="unfinished"></translation>
+        <translation>Mesures de la mémoire</translation>
     </message>
 </context>
 <context>
     <name>OpeningScreen</name>
     <message>
         <source>{APP_NAME} — opening the workspace</source>
-        <translation type="unfinished"></translation>
+        <translation>{APP_NAME} — ouverture de l'espace de travail</translation>
     </message>
     <message>
         <source>Opening workspace…</source>
-        <translation type="unfinished"></translation>
+        <translation>Ouverture de l'espace de travail…</translation>
     </message>
     <message>
         <source>the workspace</source>
-        <translation type="unfinished"></translation>
+        <translation>l'espace de travail</translation>
     </message>
     <message>
         <source>Reading the configuration…</source>
-        <translation type="unfinished"></translation>
+        <translation>Lecture de la configuration…</translation>
     </message>
     <message>
         <source>Cancel</source>
-        <translation type="unfinished"></translation>
+        <translation>Annuler</translation>
     </message>
     <message>
         <source>Stop waiting: back to a screen with Retry</source>
-        <translation type="unfinished"></translation>
+        <translation>Arrêter d'attendre : retour à un écran avec Réessayer</translation>
     </message>
     <message>
         <source>Quit</source>
-        <translation type="unfinished"></translation>
+        <translation>Quitter</translation>
     </message>
 </context>
 <context>
     <name>PagedRowsModel</name>
     <message>
         <source>Loading</source>
-        <translation type="unfinished"></translation>
+        <translation>Chargement</translation>
     </message>
     <message>
         <source>Click to sort every row by {0} (click again to reverse)</source>
-        <extracomment>column -&gt; the service&apos;s `order_by` name; a header without one does not sort</extracomment>
-        <translation type="unfinished"></translation>
+        <extracomment>column -&gt; the service's `order_by` name; a header without one does not sort</extracomment>
+        <translation>Cliquer pour trier toutes les lignes par {0} (cliquer à nouveau pour inverser)</translation>
     </message>
     <message>
         <source>This column does not sort</source>
-        <translation type="unfinished"></translation>
+        <translation>Cette colonne ne se trie pas</translation>
     </message>
 </context>
 <context>
     <name>PassRateChart</name>
     <message>
         <source>pass %</source>
-        <translation type="unfinished"></translation>
+        <translation>% réussite</translation>
     </message>
 </context>
 <context>
     <name>PlaygroundPanel</name>
     <message>
         <source>Model settings…</source>
-        <translation type="unfinished"></translation>
+        <translation>Réglages du modèle…</translation>
     </message>
     <message>
         <source>Project:</source>
-        <translation type="unfinished"></translation>
+        <translation>Projet :</translation>
     </message>
     <message>
         <source>Message to the model, e.g. “review this PR for XSS”  (Ctrl+Enter sends)</source>
-        <translation type="unfinished"></translation>
+        <translation>Message au modèle, p. ex. « relis cette PR pour les failles XSS »  (Ctrl+Entrée envoie)</translation>
     </message>
     <message>
         <source>Send</source>
-        <translation type="unfinished"></translation>
+        <translation>Envoyer</translation>
     </message>
     <message>
         <source>Send the assembled prompt to the model (Ctrl+Enter)</source>
-        <translation type="unfinished"></translation>
+        <translation>Envoyer le prompt assemblé au modèle (Ctrl+Entrée)</translation>
     </message>
     <message>
         <source>Stop</source>
-        <translation type="unfinished"></translation>
+        <translation>Arrêter</translation>
     </message>
     <message>
         <source>Send the message</source>
-        <translation type="unfinished"></translation>
+        <translation>Envoyer le message</translation>
     </message>
     <message>
         <source>Routed skills: —</source>
-        <translation type="unfinished"></translation>
+        <translation>Skills routées : —</translation>
     </message>
     <message>
         <source>Assembled prompt</source>
-        <translation type="unfinished"></translation>
+        <translation>Prompt assemblé</translation>
     </message>
     <message>
         <source>The prompt the model will get: SKILLS_HINT, LEARNINGS, then your message.</source>
-        <translation type="unfinished"></translation>
+        <translation>Le prompt que le modèle recevra : SKILLS_HINT, LEARNINGS, puis votre message.</translation>
     </message>
     <message>
-        <source>The model&apos;s answer streams here.</source>
-        <translation type="unfinished"></translation>
+        <source>The model's answer streams here.</source>
+        <translation>La réponse du modèle s'affiche ici au fil de l'eau.</translation>
     </message>
     <message>
         <source>Fix It</source>
-        <translation type="unfinished"></translation>
+        <translation>Fix It</translation>
     </message>
     <message>
         <source>Write the correction: it becomes a learning and the fix request is sent at once</source>
-        <translation type="unfinished"></translation>
+        <translation>Écrivez la correction : elle devient un apprentissage et la demande de correction part aussitôt</translation>
     </message>
     <message>
         <source>Thumbs up</source>
-        <translation type="unfinished"></translation>
+        <translation>Pouce levé</translation>
     </message>
     <message>
         <source>Good answer (positive feedback for the routed skills)</source>
-        <translation type="unfinished"></translation>
+        <translation>Bonne réponse (retour positif pour les skills routées)</translation>
     </message>
     <message>
         <source>Thumbs down</source>
-        <translation type="unfinished"></translation>
+        <translation>Pouce baissé</translation>
     </message>
     <message>
         <source>Bad answer: negative feedback and a learning</source>
-        <translation type="unfinished"></translation>
+        <translation>Mauvaise réponse : retour négatif et un apprentissage</translation>
     </message>
     <message>
         <source>Answer</source>
-        <translation type="unfinished"></translation>
+        <translation>Réponse</translation>
     </message>
     <message>
         <source>Playground</source>
-        <translation type="unfinished"></translation>
+        <translation>Bac à sable</translation>
     </message>
     <message>
         <source>Talk to the configured model through Lorekeeper: the router hints skills, learnings ride along, evals check each answer. Fix It and thumbs down turn a bad answer into a rule for every next prompt.</source>
-        <translation type="unfinished"></translation>
+        <translation>Parlez au modèle configuré à travers Lorekeeper : le routeur suggère des skills, les apprentissages suivent, les évals vérifient chaque réponse. Fix It et le pouce baissé transforment une mauvaise réponse en règle pour chaque prochain prompt.</translation>
     </message>
     <message>
         <source>Loading playground</source>
-        <translation type="unfinished"></translation>
+        <translation>Chargement du bac à sable</translation>
     </message>
     <message>
         <source>Example</source>
-        <translation type="unfinished"></translation>
+        <translation>Exemple</translation>
     </message>
     <message>
         <source>Eval: all rules passed</source>
-        <translation type="unfinished"></translation>
+        <translation>Éval : toutes les règles sont respectées</translation>
     </message>
     <message>
         <source>   (example answer: no model call)</source>
-        <translation type="unfinished"></translation>
+        <translation>   (réponse d'exemple : aucun appel au modèle)</translation>
     </message>
     <message>
         <source>Model: {provider}{model}</source>
-        <translation type="unfinished"></translation>
+        <translation>Modèle : {provider}{model}</translation>
     </message>
     <message>
         <source>Model unavailable — {reason}</source>
-        <translation type="unfinished"></translation>
+        <translation>Modèle indisponible — {reason}</translation>
     </message>
     <message>
         <source>Assembling prompt</source>
-        <translation type="unfinished"></translation>
+        <translation>Assemblage du prompt</translation>
     </message>
     <message>
         <source>Routed skills: {skills}</source>
-        <translation type="unfinished"></translation>
+        <translation>Skills routées : {skills}</translation>
     </message>
     <message>
         <source>Routed skills: none (no trigger or keyword matched)</source>
-        <translation type="unfinished"></translation>
+        <translation>Skills routées : aucune (aucun déclencheur ni mot-clé reconnu)</translation>
     </message>
     <message>
         <source>, {dropped} left out by the 2,000-character budget</source>
-        <translation type="unfinished"></translation>
+        <translation>, {dropped} écarté(s) par le budget de 2 000 caractères</translation>
     </message>
     <message>
         <source>{n:,} characters · {n2} learning{0}{dropped}</source>
-        <translation type="unfinished"></translation>
+        <translation>{n:,} caractères · {n2} apprentissage{0}{dropped}</translation>
     </message>
     <message>
         <source>Type a message first.</source>
-        <translation type="unfinished"></translation>
+        <translation>Saisissez d'abord un message.</translation>
     </message>
     <message>
         <source>Asking the model</source>
-        <translation type="unfinished"></translation>
+        <translation>Interrogation du modèle</translation>
     </message>
     <message>
         <source>Stopped.</source>
-        <translation type="unfinished"></translation>
+        <translation>Arrêté.</translation>
     </message>
     <message>
         <source>Eval: no skill routed, nothing to check</source>
-        <translation type="unfinished"></translation>
+        <translation>Éval : aucune skill routée, rien à vérifier</translation>
     </message>
     <message>
         <source>Answer {interaction}</source>
-        <translation type="unfinished"></translation>
+        <translation>Réponse {interaction}</translation>
     </message>
     <message>
         <source>From the command line: lorekeeper feedback up|down {interaction}, lorekeeper fixit {interaction} --rule TEXT</source>
-        <translation type="unfinished"></translation>
+        <translation>En ligne de commande : lorekeeper feedback up|down {interaction}, lorekeeper fixit {interaction} --rule TEXTE</translation>
     </message>
     <message>
         <source>Sending the fix</source>
-        <translation type="unfinished"></translation>
+        <translation>Envoi de la correction</translation>
     </message>
     <message>
         <source>Learning {id} saved: {rule}</source>
-        <translation type="unfinished"></translation>
+        <translation>Apprentissage {id} enregistré : {rule}</translation>
     </message>
     <message>
         <source>Saving feedback</source>
-        <translation type="unfinished"></translation>
+        <translation>Enregistrement du retour</translation>
     </message>
     <message>
         <source>Thanks: positive feedback recorded.</source>
-        <translation type="unfinished"></translation>
+        <translation>Merci : retour positif enregistré.</translation>
     </message>
     <message>
         <source>Negative feedback recorded; learning {id} saved: {rule}</source>
-        <translation type="unfinished"></translation>
+        <translation>Retour négatif enregistré ; apprentissage {id} enregistré : {rule}</translation>
     </message>
     <message>
         <source>Model: {provider}{shown}</source>
-        <translation type="unfinished"></translation>
+        <translation>Modèle : {provider}{shown}</translation>
     </message>
 </context>
 <context>
     <name>ProposalsModel</name>
     <message>
         <source>Skill</source>
-        <translation type="unfinished"></translation>
+        <translation>Skill</translation>
     </message>
     <message>
         <source>Project</source>
-        <translation type="unfinished"></translation>
+        <translation>Projet</translation>
     </message>
     <message>
         <source>Source</source>
-        <translation type="unfinished"></translation>
+        <translation>Source</translation>
     </message>
     <message>
         <source>Status</source>
-        <translation type="unfinished"></translation>
+        <translation>Statut</translation>
     </message>
     <message>
         <source>Benchmark</source>
-        <translation type="unfinished"></translation>
+        <translation>Benchmark</translation>
     </message>
     <message>
         <source>Reason</source>
-        <translation type="unfinished"></translation>
+        <translation>Raison</translation>
     </message>
 </context>
 <context>
     <name>ProposalsPanel</name>
     <message>
         <source>Run nightly</source>
-        <translation type="unfinished"></translation>
+        <translation>Analyse nocturne</translation>
     </message>
     <message>
         <source>Find underperforming skills now and write template proposals (no model)</source>
-        <translation type="unfinished"></translation>
+        <translation>Trouver maintenant les skills sous-performantes et écrire des propositions à partir de templates (sans modèle)</translation>
     </message>
     <message>
         <source>Sage analyze</source>
-        <translation type="unfinished"></translation>
+        <translation>Analyse Sage</translation>
     </message>
     <message>
         <source>Ask the model for better versions of up to 5 skills; each is benchmarked</source>
-        <translation type="unfinished"></translation>
+        <translation>Demander au modèle de meilleures versions de 5 skills au plus ; chacune passe un benchmark</translation>
     </message>
     <message>
         <source>Run benchmark (B)</source>
-        <translation type="unfinished"></translation>
+        <translation>Lancer le benchmark (B)</translation>
     </message>
     <message>
         <source>Show:</source>
-        <translation type="unfinished"></translation>
+        <translation>Afficher :</translation>
     </message>
     <message>
         <source>Undo the decision (an approval restores the backed-up version)</source>
-        <translation type="unfinished"></translation>
+        <translation>Annuler la décision (une approbation restaure la version sauvegardée)</translation>
     </message>
     <message>
         <source>Run the A/B benchmark of the selected proposal</source>
-        <translation type="unfinished"></translation>
+        <translation>Lancer le benchmark A/B de la proposition sélectionnée</translation>
     </message>
     <message>
         <source>Refresh</source>
-        <translation type="unfinished"></translation>
+        <translation>Actualiser</translation>
     </message>
     <message>
         <source>Edit &amp;&amp; approve (E)</source>
-        <translation type="unfinished"></translation>
+        <translation>Modifier &amp;&amp; approuver (E)</translation>
     </message>
     <message>
         <source>Edit the proposed SKILL.md, then approve your edit (signed with the decision)</source>
-        <translation type="unfinished"></translation>
+        <translation>Modifier le SKILL.md proposé, puis approuver votre version (signée avec la décision)</translation>
     </message>
     <message>
         <source>Proposals</source>
-        <translation type="unfinished"></translation>
+        <translation>Propositions</translation>
     </message>
     <message>
-        <source>Skill improvements waiting for your decision: from the nightly analysis (templates, no model) and from Sage (model-written, benchmarked). Approve keeps the current version in the skill&apos;s history; press ? for the keyboard shortcuts.</source>
-        <translation type="unfinished"></translation>
+        <source>Skill improvements waiting for your decision: from the nightly analysis (templates, no model) and from Sage (model-written, benchmarked). Approve keeps the current version in the skill's history; press ? for the keyboard shortcuts.</source>
+        <translation>Les améliorations de skills qui attendent votre décision : de l'analyse nocturne (templates, sans modèle) et de Sage (écrites par le modèle, avec benchmark). Approuver garde la version actuelle dans l'historique de la skill ; appuyez sur ? pour les raccourcis clavier.</translation>
     </message>
     <message>
         <source>Loading proposals</source>
-        <translation type="unfinished"></translation>
+        <translation>Chargement des propositions</translation>
     </message>
     <message>
         <source>{pending} pending · {approved} approved · {rejected} rejected</source>
-        <translation type="unfinished"></translation>
+        <translation>{pending} en attente · {approved} approuvée(s) · {rejected} rejetée(s)</translation>
     </message>
     <message>
         <source>No pending proposal. Run the nightly analysis (or `lorekeeper nightly`) to look for underperforming skills, or ask Sage.</source>
-        <translation type="unfinished"></translation>
+        <translation>Aucune proposition en attente. Lancez l'analyse nocturne (ou `lorekeeper nightly`) pour chercher les skills sous-performantes, ou demandez à Sage.</translation>
     </message>
     <message>
         <source>No {status} proposal.</source>
-        <translation type="unfinished"></translation>
+        <translation>Aucune proposition ({status}).</translation>
     </message>
     <message>
         <source>No proposal yet.</source>
-        <translation type="unfinished"></translation>
+        <translation>Aucune proposition pour l'instant.</translation>
     </message>
     <message>
         <source>Last {kind} run #{run_id} ({0} UTC): {skills_checked} skill(s) checked, {n} underperforming, {n2} proposal(s) created, {n3} skipped</source>
-        <translation type="unfinished"></translation>
+        <translation>Dernière exécution {kind} n° {run_id} ({0} UTC) : {skills_checked} skill(s) vérifiée(s), {n} sous-performante(s), {n2} proposition(s) créée(s), {n3} ignorée(s)</translation>
     </message>
     <message>
         <source>, {n} error(s)</source>
-        <translation type="unfinished"></translation>
+        <translation>, {n} erreur(s)</translation>
     </message>
     <message>
         <source>&lt;p&gt;Select a proposal to see its card and the change it makes.&lt;/p&gt;</source>
-        <translation type="unfinished"></translation>
+        <translation>&lt;p&gt;Sélectionnez une proposition pour voir sa fiche et le changement qu'elle apporte.&lt;/p&gt;</translation>
     </message>
     <message>
         <source>Benchmark: {text}</source>
-        <translation type="unfinished"></translation>
+        <translation>Benchmark : {text}</translation>
     </message>
     <message>
         <source>Benchmark: not run (press B)</source>
-        <translation type="unfinished"></translation>
+        <translation>Benchmark : pas lancé (appuyez sur B)</translation>
     </message>
     <message>
         <source>Current (v{base_version})</source>
-        <translation type="unfinished"></translation>
+        <translation>Actuelle (v{base_version})</translation>
     </message>
     <message>
         <source>Proposed</source>
-        <translation type="unfinished"></translation>
+        <translation>Proposée</translation>
     </message>
     <message>
         <source> (now v{applied_version})</source>
-        <translation type="unfinished"></translation>
+        <translation> (désormais v{applied_version})</translation>
     </message>
     <message>
         <source>Proposal #{id} is {status}: only a pending proposal can be approved.</source>
-        <translation type="unfinished"></translation>
+        <translation>La proposition n° {id} est {status} : seule une proposition en attente peut être approuvée.</translation>
     </message>
     <message>
         <source>Approved with your edits</source>
-        <translation type="unfinished"></translation>
+        <translation>Approuvée avec vos modifications</translation>
     </message>
     <message>
         <source>: now v{applied_version}, v{base_version} kept in its history</source>
-        <translation type="unfinished"></translation>
+        <translation> : désormais v{applied_version}, v{base_version} gardée dans son historique</translation>
     </message>
     <message>
         <source>: pending again</source>
-        <translation type="unfinished"></translation>
+        <translation> : de nouveau en attente</translation>
     </message>
     <message>
         <source>{what} proposal #{id}</source>
-        <translation type="unfinished"></translation>
+        <translation>{what} : proposition n° {id}</translation>
     </message>
     <message>
         <source>Nightly analysis</source>
-        <translation type="unfinished"></translation>
+        <translation>Analyse nocturne</translation>
     </message>
     <message>
         <source>Nightly analysis running — the next run can start when it finishes (or cancel it in the status bar)</source>
-        <translation type="unfinished"></translation>
+        <translation>Analyse nocturne en cours — la prochaine pourra démarrer à la fin de celle-ci (ou annulez-la dans la barre d'état)</translation>
     </message>
     <message>
         <source>Sage analysis</source>
-        <translation type="unfinished"></translation>
+        <translation>Analyse Sage</translation>
     </message>
     <message>
         <source>Sage analysis running — the next run can start when it finishes (or cancel it in the status bar)</source>
-        <translation type="unfinished"></translation>
+        <translation>Analyse Sage en cours — la prochaine pourra démarrer à la fin de celle-ci (ou annulez-la dans la barre d'état)</translation>
     </message>
     <message>
         <source>Sage run cancelled.</source>
-        <translation type="unfinished"></translation>
+        <translation>Exécution Sage annulée.</translation>
     </message>
     <message>
         <source>Benchmark #{id} of proposal #{proposal_id}: {badge}</source>
-        <translation type="unfinished"></translation>
+        <translation>Benchmark n° {id} de la proposition n° {proposal_id} : {badge}</translation>
     </message>
     <message>
         <source>Benchmark #{id}</source>
-        <translation type="unfinished"></translation>
+        <translation>Benchmark n° {id}</translation>
     </message>
     <message>
         <source>Benchmark running on proposal #{id} — approve or reject it when it finishes, or cancel it (Esc)</source>
-        <translation type="unfinished"></translation>
+        <translation>Benchmark en cours sur la proposition n° {id} — approuvez-la ou rejetez-la à la fin, ou annulez-le (Échap)</translation>
     </message>
     <message>
         <source>Benchmark cancelled: nothing was stored.</source>
-        <translation type="unfinished"></translation>
+        <translation>Benchmark annulé : rien n'a été enregistré.</translation>
     </message>
 </context>
 <context>
     <name>PurgePanel</name>
     <message>
         <source>Story id (e.g. PD-42): filters the history, shows what a purge erases</source>
-        <translation type="unfinished"></translation>
+        <translation>Id de story (p. ex. PD-42) : filtre l'historique, montre ce qu'une purge efface</translation>
     </message>
     <message>
         <source>Purge story…</source>
-        <translation type="unfinished"></translation>
+        <translation>Purger la story…</translation>
     </message>
     <message>
         <source>Verify again</source>
-        <translation type="unfinished"></translation>
+        <translation>Vérifier à nouveau</translation>
     </message>
     <message>
         <source>History</source>
-        <translation type="unfinished"></translation>
+        <translation>Historique</translation>
     </message>
     <message>
         <source>Retention preview</source>
-        <translation type="unfinished"></translation>
+        <translation>Aperçu de la rétention</translation>
     </message>
     <message>
         <source>Run retention now</source>
-        <translation type="unfinished"></translation>
+        <translation>Lancer la rétention maintenant</translation>
     </message>
     <message>
         <source>Purge runs</source>
-        <translation type="unfinished"></translation>
+        <translation>Purges</translation>
     </message>
     <message>
         <source>GDPR erasure (right to be forgotten) and the daily retention of clarification summaries: each run erases store rows, FAISS vectors, embedding rows, cache entries, session-log events (replaced by signed tombstones, so the chain still verifies) and the markdown summary, then verifies every artefact byte for byte.</source>
-        <translation type="unfinished"></translation>
+        <translation>Effacement RGPD (droit à l'oubli) et rétention quotidienne des résumés de clarification : chaque exécution efface les lignes du store, les vecteurs FAISS, les lignes d'embeddings, les entrées de cache, les événements du journal de session (remplacés par des tombstones signés, pour que la chaîne reste vérifiable) et le résumé markdown, puis vérifie chaque artefact octet par octet.</translation>
     </message>
     <message>
         <source>Loading purge runs</source>
-        <translation type="unfinished"></translation>
+        <translation>Chargement des purges</translation>
     </message>
     <message>
         <source>{story}: a purge now erases {what}.</source>
-        <translation type="unfinished"></translation>
+        <translation>{story} : une purge effacerait maintenant {what}.</translation>
     </message>
     <message>
         <source>{story}: nothing is stored for it.</source>
-        <translation type="unfinished"></translation>
+        <translation>{story} : rien n'est stocké pour elle.</translation>
     </message>
     <message>
         <source>Type a story id to see what a purge of it would erase.</source>
-        <translation type="unfinished"></translation>
+        <translation>Saisissez un id de story pour voir ce qu'une purge effacerait.</translation>
     </message>
     <message>
         <source>Purge {story}…</source>
-        <translation type="unfinished"></translation>
+        <translation>Purger {story}…</translation>
     </message>
     <message>
         <source>{story} — expired {retention_until}: {0}</source>
-        <translation type="unfinished"></translation>
+        <translation>{story} — expirée le {retention_until} : {0}</translation>
     </message>
     <message>
         <source>{story} — kept until {retention_until}</source>
-        <translation type="unfinished"></translation>
+        <translation>{story} — conservée jusqu'au {retention_until}</translation>
     </message>
     <message>
         <source>The next daily run erases {due} summar{0} (retention_until before {today}; a summary is kept on its last day).</source>
-        <translation type="unfinished"></translation>
+        <translation>La prochaine exécution quotidienne efface {due} résumé(s) (retention_until avant le {today} ; un résumé est conservé le dernier jour).</translation>
     </message>
     <message>
         <source> Next expiry: {story} after {retention_until}.</source>
-        <translation type="unfinished"></translation>
+        <translation> Prochaine expiration : {story} après le {retention_until}.</translation>
     </message>
     <message>
         <source>Nothing is stored for this story: there is nothing to purge.</source>
-        <translation type="unfinished"></translation>
+        <translation>Rien n'est stocké pour cette story : il n'y a rien à purger.</translation>
     </message>
     <message>
         <source>Type a story id first.</source>
-        <translation type="unfinished"></translation>
+        <translation>Saisissez d'abord un id de story.</translation>
     </message>
     <message>
         <source>No purge run erased a story like {story!r}.</source>
-        <translation type="unfinished"></translation>
+        <translation>Aucune purge n'a effacé de story comme {story!r}.</translation>
     </message>
     <message>
         <source>{total:,} run{0}</source>
-        <translation type="unfinished"></translation>
+        <translation>{total:,} exécution{0}</translation>
     </message>
     <message>
         <source>Select a run to see what it erased and how it was verified.</source>
-        <translation type="unfinished"></translation>
+        <translation>Sélectionnez une exécution pour voir ce qu'elle a effacé et comment elle a été vérifiée.</translation>
     </message>
     <message>
         <source>Run #{id} ({mode}) by {0}, started {started_at}, </source>
-        <translation type="unfinished"></translation>
+        <translation>Exécution n° {id} ({mode}) par {0}, démarrée le {started_at}, </translation>
     </message>
     <message>
         <source>verified {verified_at}</source>
-        <translation type="unfinished"></translation>
+        <translation>vérifiée le {verified_at}</translation>
     </message>
     <message>
         <source>not verified yet</source>
-        <translation type="unfinished"></translation>
+        <translation>pas encore vérifiée</translation>
     </message>
     <message>
         <source>remains: {r}</source>
-        <translation type="unfinished"></translation>
+        <translation>reste : {r}</translation>
     </message>
     <message>
         <source>note: {n}</source>
-        <translation type="unfinished"></translation>
+        <translation>note : {n}</translation>
     </message>
     <message>
         <source>Counting {story}</source>
-        <translation type="unfinished"></translation>
+        <translation>Décompte de {story}</translation>
     </message>
     <message>
         <source>Purge {story}?</source>
-        <translation type="unfinished"></translation>
+        <translation>Purger {story} ?</translation>
     </message>
     <message>
         <source>Purging {story}</source>
-        <translation type="unfinished"></translation>
+        <translation>Purge de {story}</translation>
     </message>
     <message>
         <source>Erase the summaries past their retention date?
 
 </source>
-        <translation type="unfinished"></translation>
+        <translation>Effacer les résumés dont la date de rétention est passée ?
+
+</translation>
     </message>
     <message>
         <source>Run retention now?</source>
-        <translation type="unfinished"></translation>
+        <translation>Lancer la rétention maintenant ?</translation>
     </message>
     <message>
         <source>Retention purge</source>
-        <translation type="unfinished"></translation>
+        <translation>Purge de rétention</translation>
     </message>
     <message>
         <source>{name} in progress — a new purge can start when it finishes (cancelled, it resumes from its journal at the next run)</source>
-        <translation type="unfinished"></translation>
+        <translation>{name} en cours — une nouvelle purge pourra démarrer à la fin de celle-ci (annulée, elle reprend depuis son journal à la prochaine exécution)</translation>
     </message>
     <message>
         <source>nothing due</source>
-        <translation type="unfinished"></translation>
+        <translation>rien à échéance</translation>
     </message>
     <message>
         <source>Purged {who}: {0}. Verified.</source>
-        <translation type="unfinished"></translation>
+        <translation>{who} purgé(s) : {0}. Vérifié.</translation>
     </message>
     <message>
         <source>ERR_PURGE_INCOMPLETE: </source>
-        <translation type="unfinished"></translation>
+        <translation>ERR_PURGE_INCOMPLETE : </translation>
     </message>
     <message>
         <source>Verifying purge #{id}</source>
-        <translation type="unfinished"></translation>
+        <translation>Vérification de la purge n° {id}</translation>
     </message>
     <message>
         <source>Purge #{id} verified again: nothing of {0} is back.</source>
-        <translation type="unfinished"></translation>
+        <translation>Purge n° {id} vérifiée à nouveau : rien de {0} n'est revenu.</translation>
     </message>
     <message>
         <source>ERR_PURGE_INCOMPLETE: purge #{id}: </source>
-        <translation type="unfinished"></translation>
+        <translation>ERR_PURGE_INCOMPLETE : purge n° {id} : </translation>
     </message>
 </context>
 <context>
     <name>QualityPanel</name>
     <message>
         <source>Window:</source>
-        <translation type="unfinished"></translation>
+        <translation>Fenêtre :</translation>
     </message>
     <message>
         <source>Project:</source>
-        <translation type="unfinished"></translation>
+        <translation>Projet :</translation>
     </message>
     <message>
         <source>Success rate per day — all skills</source>
-        <translation type="unfinished"></translation>
+        <translation>Taux de réussite par jour — toutes les skills</translation>
     </message>
     <message>
         <source>success %</source>
-        <translation type="unfinished"></translation>
+        <translation>% réussite</translation>
     </message>
     <message>
         <source>Feedback per day (thumbs up above, thumbs down below)</source>
-        <translation type="unfinished"></translation>
+        <translation>Retours par jour (pouces levés au-dessus, pouces baissés en dessous)</translation>
     </message>
     <message>
         <source>Quality</source>
-        <translation type="unfinished"></translation>
+        <translation>Qualité</translation>
     </message>
     <message>
-        <source>Skill health per skill scope (the global skill or a project&apos;s fork) from the answers since its current version and its last reviewed proposal: applied count, success rate (no warning rule failed) and feedback. Underperforming: applied ≥ {MIN_APPLIED} and success &lt; {0} or more thumbs down than up — the skills the nightly run proposes to fix. Worst first.</source>
-        <translation type="unfinished"></translation>
+        <source>Skill health per skill scope (the global skill or a project's fork) from the answers since its current version and its last reviewed proposal: applied count, success rate (no warning rule failed) and feedback. Underperforming: applied ≥ {MIN_APPLIED} and success &lt; {0} or more thumbs down than up — the skills the nightly run proposes to fix. Worst first.</source>
+        <translation>Santé de chaque skill par portée (la skill globale ou le fork d'un projet), d'après les réponses depuis sa version actuelle et sa dernière proposition revue : nombre d'applications, taux de réussite (aucune règle d'avertissement échouée) et retours. Sous-performante : appliquée ≥ {MIN_APPLIED} fois et réussite &lt; {0}, ou plus de pouces baissés que levés — les skills que l'analyse nocturne propose de corriger. Les pires d'abord.</translation>
     </message>
     <message>
         <source>Loading projects</source>
-        <translation type="unfinished"></translation>
+        <translation>Chargement des projets</translation>
     </message>
     <message>
         <source>All projects</source>
-        <translation type="unfinished"></translation>
+        <translation>Tous les projets</translation>
     </message>
     <message>
         <source>Loading quality</source>
-        <translation type="unfinished"></translation>
+        <translation>Chargement de la qualité</translation>
     </message>
     <message>
         <source>{n} skill(s) used · {bad} underperforming</source>
-        <translation type="unfinished"></translation>
+        <translation>{n} skill(s) utilisée(s) · {bad} sous-performante(s)</translation>
     </message>
     <message>
         <source>Success rate per day — {0}</source>
-        <translation type="unfinished"></translation>
+        <translation>Taux de réussite par jour — {0}</translation>
     </message>
 </context>
 <context>
     <name>ReasonDialog</name>
     <message>
         <source>What was wrong?</source>
-        <translation type="unfinished"></translation>
+        <translation>Qu'est-ce qui n'allait pas ?</translation>
     </message>
     <message>
         <source>Optional: what the model should do instead</source>
-        <translation type="unfinished"></translation>
+        <translation>Facultatif : ce que le modèle devrait faire à la place</translation>
     </message>
     <message>
         <source>The answer gets negative feedback and a learning is saved.</source>
-        <translation type="unfinished"></translation>
+        <translation>La réponse reçoit un retour négatif et un apprentissage est enregistré.</translation>
     </message>
 </context>
 <context>
     <name>ResultsModel</name>
     <message>
         <source>Score</source>
-        <translation type="unfinished"></translation>
+        <translation>Score</translation>
     </message>
     <message>
         <source>Title</source>
-        <translation type="unfinished"></translation>
+        <translation>Titre</translation>
     </message>
     <message>
         <source>Id</source>
-        <translation type="unfinished"></translation>
+        <translation>Id</translation>
     </message>
     <message>
         <source>Details</source>
-        <translation type="unfinished"></translation>
+        <translation>Détails</translation>
     </message>
 </context>
 <context>
     <name>ResultsTableModel</name>
     <message>
         <source>Result</source>
-        <translation type="unfinished"></translation>
+        <translation>Résultat</translation>
     </message>
     <message>
         <source>Rule</source>
-        <translation type="unfinished"></translation>
+        <translation>Règle</translation>
     </message>
     <message>
         <source>Type</source>
-        <translation type="unfinished"></translation>
+        <translation>Type</translation>
     </message>
     <message>
         <source>Severity</source>
-        <translation type="unfinished"></translation>
+        <translation>Gravité</translation>
     </message>
 </context>
 <context>
     <name>ReviewQueue</name>
     <message>
         <source>No {noun} to review.</source>
-        <translation type="unfinished"></translation>
+        <translation>Aucun élément à revoir ({noun}).</translation>
     </message>
     <message>
         <source>This decision needs a reason</source>
-        <translation type="unfinished"></translation>
+        <translation>Cette décision demande une raison</translation>
     </message>
     <message>
         <source>Approve (A)</source>
-        <translation type="unfinished"></translation>
+        <translation>Approuver (A)</translation>
     </message>
     <message>
         <source>Reject (R)</source>
-        <translation type="unfinished"></translation>
+        <translation>Rejeter (R)</translation>
     </message>
     <message>
         <source>Edit (E)</source>
-        <translation type="unfinished"></translation>
+        <translation>Modifier (E)</translation>
     </message>
     <message>
         <source>Undo ({0})</source>
-        <translation type="unfinished"></translation>
+        <translation>Annuler ({0})</translation>
     </message>
     <message>
         <source>Undo</source>
-        <translation type="unfinished"></translation>
+        <translation>Annuler</translation>
     </message>
     <message>
         <source>Approve all (Shift+A)</source>
-        <translation type="unfinished"></translation>
+        <translation>Tout approuver (Maj+A)</translation>
     </message>
     <message>
         <source>Approve every open item of the current filter (asks first)</source>
-        <translation type="unfinished"></translation>
+        <translation>Approuver chaque élément ouvert du filtre actuel (demande d'abord)</translation>
     </message>
     <message>
         <source>◀ Prev ({0})</source>
-        <translation type="unfinished"></translation>
+        <translation>◀ Préc. ({0})</translation>
     </message>
     <message>
         <source>Next ({0}) ▶</source>
-        <translation type="unfinished"></translation>
+        <translation>Suiv. ({0}) ▶</translation>
     </message>
     <message>
         <source>Keyboard shortcuts (?; F1 lists every shortcut of the app)</source>
-        <translation type="unfinished"></translation>
+        <translation>Raccourcis clavier (? ; F1 liste tous les raccourcis de l'application)</translation>
     </message>
     <message>
         <source>Why is it rejected? (Enter to reject, Esc to cancel)</source>
-        <translation type="unfinished"></translation>
+        <translation>Pourquoi est-ce rejeté ? (Entrée pour rejeter, Échap pour annuler)</translation>
     </message>
     <message>
         <source>Reject</source>
-        <translation type="unfinished"></translation>
+        <translation>Rejeter</translation>
     </message>
     <message>
         <source>Cancel</source>
-        <translation type="unfinished"></translation>
+        <translation>Annuler</translation>
     </message>
     <message>
         <source>Reason:</source>
-        <translation type="unfinished"></translation>
+        <translation>Raison :</translation>
     </message>
     <message>
         <source>Keyboard shortcuts</source>
-        <translation type="unfinished"></translation>
+        <translation>Raccourcis clavier</translation>
     </message>
     <message>
         <source>Approve the selected {noun}</source>
-        <translation type="unfinished"></translation>
+        <translation>Approuver l'élément sélectionné ({noun})</translation>
     </message>
     <message>
         <source>Reject: type the reason, Enter to confirm, Esc to cancel</source>
-        <translation type="unfinished"></translation>
+        <translation>Rejeter : saisissez la raison, Entrée pour confirmer, Échap pour annuler</translation>
     </message>
     <message>
         <source>Edit the selected {noun}</source>
-        <translation type="unfinished"></translation>
+        <translation>Modifier l'élément sélectionné ({noun})</translation>
     </message>
     <message>
         <source>Next {noun} (also ↓)</source>
-        <translation type="unfinished"></translation>
+        <translation>Élément suivant ({noun}) (aussi ↓)</translation>
     </message>
     <message>
         <source>Previous {noun} (also ↑)</source>
-        <translation type="unfinished"></translation>
+        <translation>Élément précédent ({noun}) (aussi ↑)</translation>
     </message>
     <message>
         <source>Show or hide this cheat-sheet (F1: every shortcut of the app)</source>
-        <translation type="unfinished"></translation>
+        <translation>Afficher ou masquer cet aide-mémoire (F1 : tous les raccourcis de l'application)</translation>
     </message>
     <message>
         <source>Cancel the reason or the editor, hide the cheat-sheet</source>
-        <translation type="unfinished"></translation>
+        <translation>Annuler la raison ou l'éditeur, masquer l'aide-mémoire</translation>
     </message>
     <message>
         <source>&lt;table&gt;</source>
-        <translation type="unfinished"></translation>
+        <translation>&lt;table&gt;</translation>
     </message>
     <message>
         <source>&lt;/table&gt;</source>
-        <translation type="unfinished"></translation>
+        <translation>&lt;/table&gt;</translation>
     </message>
     <message>
         <source>{reviewed} of {whole} reviewed</source>
-        <translation type="unfinished"></translation>
+        <translation>{reviewed} sur {whole} revu(s)</translation>
     </message>
     <message>
         <source>Nothing to review</source>
-        <translation type="unfinished"></translation>
+        <translation>Rien à revoir</translation>
     </message>
     <message>
         <source>{noun} {0} of {remaining}</source>
-        <translation type="unfinished"></translation>
+        <translation>{noun} {0} sur {remaining}</translation>
     </message>
     <message>
         <source>Cancelling the job on this {noun}…</source>
-        <translation type="unfinished"></translation>
+        <translation>Annulation de la tâche sur cet élément ({noun})…</translation>
     </message>
     <message>
         <source>A rejection needs a reason</source>
-        <translation type="unfinished"></translation>
+        <translation>Un rejet demande une raison</translation>
     </message>
     <message>
         <source>{reason_missing}: type it, then Enter.</source>
-        <translation type="unfinished"></translation>
+        <translation>{reason_missing} : saisissez-la, puis Entrée.</translation>
     </message>
     <message>
         <source>No open {noun} in this filter.</source>
-        <translation type="unfinished"></translation>
+        <translation>Aucun élément ouvert ({noun}) dans ce filtre.</translation>
     </message>
     <message>
         <source>Approve all</source>
-        <translation type="unfinished"></translation>
+        <translation>Tout approuver</translation>
     </message>
     <message>
         <source>Nothing to undo.</source>
-        <translation type="unfinished"></translation>
+        <translation>Rien à annuler.</translation>
     </message>
 </context>
 <context>
     <name>RouteTableModel</name>
     <message>
         <source>Skill</source>
-        <translation type="unfinished"></translation>
+        <translation>Skill</translation>
     </message>
     <message>
         <source>Score</source>
-        <translation type="unfinished"></translation>
+        <translation>Score</translation>
     </message>
     <message>
         <source>Matched triggers (×2)</source>
-        <translation type="unfinished"></translation>
+        <translation>Déclencheurs reconnus (×2)</translation>
     </message>
     <message>
         <source>Matched keywords (×1)</source>
-        <translation type="unfinished"></translation>
+        <translation>Mots-clés reconnus (×1)</translation>
     </message>
 </context>
 <context>
     <name>RouterPanel</name>
     <message>
         <source>Router</source>
-        <translation type="unfinished"></translation>
+        <translation>Routeur</translation>
     </message>
     <message>
         <source>Which skills would a message call for, and why? Advisory only: the router never hides a skill.</source>
-        <translation type="unfinished"></translation>
+        <translation>Quelles skills un message appellerait-il, et pourquoi ? Simple conseil : le routeur ne masque jamais une skill.</translation>
     </message>
     <message>
         <source>Score = 2 × triggers matched + 1 × keywords matched. In a library where some skills carry no router words, both kinds are ranked on one calibrated scale (route --json shows the parts).</source>
-        <translation type="unfinished"></translation>
+        <translation>Score = 2 × déclencheurs reconnus + 1 × mots-clés reconnus. Dans une bibliothèque où certaines skills n'ont pas de mots de routage, les deux sortes sont classées sur une même échelle calibrée (route --json montre le détail).</translation>
     </message>
     <message>
         <source>Type or paste a message to an agent, e.g. “review this PR and write tests”</source>
-        <translation type="unfinished"></translation>
+        <translation>Saisissez ou collez un message à un agent, p. ex. « relis cette PR et écris des tests »</translation>
     </message>
     <message>
         <source>top </source>
-        <translation type="unfinished"></translation>
+        <translation>top </translation>
     </message>
     <message>
         <source>Project:</source>
-        <translation type="unfinished"></translation>
+        <translation>Projet :</translation>
     </message>
     <message>
         <source>Show:</source>
-        <translation type="unfinished"></translation>
+        <translation>Afficher :</translation>
     </message>
     <message>
         <source>Matched words are highlighted here.</source>
-        <translation type="unfinished"></translation>
+        <translation>Les mots reconnus sont surlignés ici.</translation>
     </message>
     <message>
-        <source>&lt;span style=&quot;background:{0}&quot;&gt;&amp;nbsp;trigger&amp;nbsp;&lt;/span&gt;&amp;nbsp;&amp;nbsp;&lt;span style=&quot;background:{1}&quot;&gt;&amp;nbsp;keyword&amp;nbsp;&lt;/span&gt;</source>
-        <translation type="unfinished"></translation>
+        <source>&lt;span style="background:{0}"&gt;&amp;nbsp;trigger&amp;nbsp;&lt;/span&gt;&amp;nbsp;&amp;nbsp;&lt;span style="background:{1}"&gt;&amp;nbsp;keyword&amp;nbsp;&lt;/span&gt;</source>
+        <translation>&lt;span style="background:{0}"&gt;&amp;nbsp;déclencheur&amp;nbsp;&lt;/span&gt;&amp;nbsp;&amp;nbsp;&lt;span style="background:{1}"&gt;&amp;nbsp;mot-clé&amp;nbsp;&lt;/span&gt;</translation>
     </message>
     <message>
         <source>The SKILLS_HINT block appears here when at least one skill scores.</source>
-        <translation type="unfinished"></translation>
+        <translation>Le bloc SKILLS_HINT s'affiche ici dès qu'au moins une skill obtient un score.</translation>
     </message>
     <message>
         <source>Copy hint</source>
-        <translation type="unfinished"></translation>
+        <translation>Copier le bloc</translation>
     </message>
     <message>
         <source>Matched words in the message</source>
-        <translation type="unfinished"></translation>
+        <translation>Mots reconnus dans le message</translation>
     </message>
     <message>
         <source>Ranked skills</source>
-        <translation type="unfinished"></translation>
+        <translation>Skills classées</translation>
     </message>
     <message>
         <source>Hint block injected into the prompt</source>
-        <translation type="unfinished"></translation>
+        <translation>Bloc injecté dans le prompt</translation>
     </message>
     <message>
         <source>Message</source>
-        <translation type="unfinished"></translation>
+        <translation>Message</translation>
     </message>
     <message>
         <source>Route a message</source>
-        <translation type="unfinished"></translation>
+        <translation>Router un message</translation>
     </message>
     <message>
         <source>Trigger evals</source>
-        <translation type="unfinished"></translation>
+        <translation>Évals de déclenchement</translation>
     </message>
     <message>
         <source>Run trigger evals</source>
-        <translation type="unfinished"></translation>
+        <translation>Lancer les évals de déclenchement</translation>
     </message>
     <message>
-        <source>Route every skill&apos;s trigger cases over the whole library (the project chosen in the other tab) and score each skill: does it fire on its cases, and only on them?</source>
-        <translation type="unfinished"></translation>
+        <source>Route every skill's trigger cases over the whole library (the project chosen in the other tab) and score each skill: does it fire on its cases, and only on them?</source>
+        <translation>Router les cas de déclenchement de chaque skill sur toute la bibliothèque (le projet choisi dans l'autre onglet) et noter chaque skill : se déclenche-t-elle sur ses cas, et seulement sur eux ?</translation>
     </message>
     <message>
         <source>Optimise selected</source>
-        <translation type="unfinished"></translation>
+        <translation>Optimiser la sélection</translation>
     </message>
     <message>
         <source>Ask the model for description and router-word edits of the selected skill, scored on its trigger cases (a held-out part kept apart); the best one that lowers nothing is queued as a proposal in Proposals</source>
-        <translation type="unfinished"></translation>
+        <translation>Demander au modèle des modifications de la description et des mots de routage de la skill sélectionnée, notées sur ses cas de déclenchement (une partie mise de côté) ; la meilleure qui ne fait rien baisser est mise en file comme proposition dans Propositions</translation>
     </message>
     <message>
-        <source>No trigger evals run yet. A skill&apos;s trigger cases live in {0} in its folder ([{{&quot;query&quot;: &quot;...&quot;, &quot;should_trigger&quot;: true}}, ...], skill-creator&apos;s shape); `lorekeeper skills suggest NAME --triggers` writes them from its description and history.</source>
-        <translation type="unfinished"></translation>
+        <source>No trigger evals run yet. A skill's trigger cases live in {0} in its folder ([{{"query": "...", "should_trigger": true}}, ...], skill-creator's shape); `lorekeeper skills suggest NAME --triggers` writes them from its description and history.</source>
+        <translation>Aucune éval de déclenchement lancée. Les cas de déclenchement d'une skill sont dans {0} dans son dossier ([{{"query": "...", "should_trigger": true}}, ...], la forme de skill-creator) ; `lorekeeper skills suggest NAME --triggers` les écrit à partir de sa description et de son historique.</translation>
     </message>
     <message>
         <source>Select a skill: its confusions and collisions appear here.</source>
-        <translation type="unfinished"></translation>
+        <translation>Sélectionnez une skill : ses confusions et collisions s'affichent ici.</translation>
     </message>
     <message>
         <source>Routing the trigger cases…</source>
-        <translation type="unfinished"></translation>
+        <translation>Routage des cas de déclenchement…</translation>
     </message>
     <message>
         <source>Trigger evals failed: {exc}</source>
-        <translation type="unfinished"></translation>
+        <translation>Les évals de déclenchement ont échoué : {exc}</translation>
     </message>
     <message>
         <source>No skill has trigger cases ({0} in its folder).</source>
-        <translation type="unfinished"></translation>
+        <translation>Aucune skill n'a de cas de déclenchement ({0} dans son dossier).</translation>
     </message>
     <message>
         <source>{n} skills, {cases} cases, {wrong} confusions (a skill fires when it is in the top {top})</source>
-        <translation type="unfinished"></translation>
+        <translation>{n} skills, {cases} cas, {wrong} confusions (une skill se déclenche quand elle est dans le top {top})</translation>
     </message>
     <message>
         <source>; {n} trigger file(s) do not parse: {message}</source>
-        <translation type="unfinished"></translation>
+        <translation> ; {n} fichier(s) de déclenchement illisible(s) : {message}</translation>
     </message>
     <message>
         <source>precision {0}, recall {1}</source>
-        <translation type="unfinished"></translation>
+        <translation>précision {0}, rappel {1}</translation>
     </message>
     <message>
         <source>no candidate</source>
-        <translation type="unfinished"></translation>
+        <translation>aucun candidat</translation>
     </message>
     <message>
         <source>{name}: nothing proposed ({verdicts})</source>
-        <translation type="unfinished"></translation>
+        <translation>{name} : rien de proposé ({verdicts})</translation>
     </message>
     <message>
         <source>{name}: proposal #{id} queued; held-out {0} → {1}</source>
-        <translation type="unfinished"></translation>
+        <translation>{name} : proposition n° {id} en file ; mis de côté {0} → {1}</translation>
     </message>
     <message>
         <source>Optimising {name} with the model…</source>
-        <translation type="unfinished"></translation>
+        <translation>Optimisation de {name} avec le modèle…</translation>
     </message>
     <message>
         <source>Optimise {name}</source>
-        <translation type="unfinished"></translation>
+        <translation>Optimiser {name}</translation>
     </message>
     <message>
         <source>Optimise {name} failed: {exc}</source>
-        <translation type="unfinished"></translation>
+        <translation>L'optimisation de {name} a échoué : {exc}</translation>
     </message>
     <message>
         <source>&lt;b&gt;{0}&lt;/b&gt;: {tp} hit, {fn} missed, {fp} false, {tn} rightly left alone</source>
-        <translation type="unfinished"></translation>
+        <translation>&lt;b&gt;{0}&lt;/b&gt; : {tp} trouvé(s), {fn} manqué(s), {fp} faux, {tn} laissé(s) à juste titre</translation>
     </message>
     <message>
         <source>&lt;b&gt;Collisions&lt;/b&gt; (also fire on its should-trigger cases): </source>
-        <translation type="unfinished"></translation>
+        <translation>&lt;b&gt;Collisions&lt;/b&gt; (se déclenchent aussi sur ses cas should-trigger) : </translation>
     </message>
     <message>
         <source>&lt;li&gt;missed “{q}”: taken by {0}&lt;/li&gt;</source>
-        <translation type="unfinished"></translation>
+        <translation>&lt;li&gt;manqué « {q} » : pris par {0}&lt;/li&gt;</translation>
     </message>
     <message>
         <source>&lt;li&gt;fired on “{q}” (rank {rank}), should not&lt;/li&gt;</source>
-        <translation type="unfinished"></translation>
+        <translation>&lt;li&gt;déclenchée sur « {q} » (rang {rank}), ne devrait pas&lt;/li&gt;</translation>
     </message>
     <message>
         <source>No confusion: every case answered as expected.</source>
-        <translation type="unfinished"></translation>
+        <translation>Aucune confusion : chaque cas a répondu comme prévu.</translation>
     </message>
     <message>
         <source>Loading projects</source>
-        <translation type="unfinished"></translation>
+        <translation>Chargement des projets</translation>
     </message>
     <message>
         <source>Routing</source>
-        <translation type="unfinished"></translation>
+        <translation>Routage</translation>
     </message>
     <message>
         <source>Routing failed: {exc}</source>
-        <translation type="unfinished"></translation>
+        <translation>Le routage a échoué : {exc}</translation>
     </message>
     <message>
         <source>{n} skill{0} hinted</source>
-        <translation type="unfinished"></translation>
+        <translation>{n} skill{0} suggérée{0}</translation>
     </message>
     <message>
         <source>no skill hinted</source>
-        <translation type="unfinished"></translation>
+        <translation>aucune skill suggérée</translation>
     </message>
     <message>
         <source>SKILLS_HINT copied to the clipboard</source>
-        <translation type="unfinished"></translation>
+        <translation>SKILLS_HINT copié dans le presse-papiers</translation>
     </message>
 </context>
 <context>
     <name>RuleDialog</name>
     <message>
         <source>Edit rule</source>
-        <translation type="unfinished"></translation>
+        <translation>Modifier la règle</translation>
     </message>
     <message>
         <source>Add rule</source>
-        <translation type="unfinished"></translation>
+        <translation>Ajouter une règle</translation>
     </message>
     <message>
         <source>a short unique id, e.g. cr-006</source>
-        <translation type="unfinished"></translation>
+        <translation>un id court et unique, p. ex. cr-006</translation>
     </message>
     <message>
         <source>what the footnote shows, e.g. “Mentions rollback”</source>
-        <translation type="unfinished"></translation>
+        <translation>ce que la note affiche, p. ex. « Mentionne le rollback »</translation>
     </message>
     <message>
         <source>e.g. \brollback\b</source>
-        <translation type="unfinished"></translation>
+        <translation>p. ex. \brollback\b</translation>
     </message>
     <message>
         <source>i  ignore case</source>
-        <translation type="unfinished"></translation>
+        <translation>i  ignorer la casse</translation>
     </message>
     <message>
         <source>m  multi-line</source>
-        <translation type="unfinished"></translation>
+        <translation>m  multiligne</translation>
     </message>
     <message>
         <source>s  dot matches newline</source>
-        <translation type="unfinished"></translation>
+        <translation>s  le point reconnaît le saut de ligne</translation>
     </message>
     <message>
         <source>Name</source>
-        <translation type="unfinished"></translation>
+        <translation>Nom</translation>
     </message>
     <message>
         <source>Type</source>
-        <translation type="unfinished"></translation>
+        <translation>Type</translation>
     </message>
     <message>
         <source>Severity</source>
-        <translation type="unfinished"></translation>
+        <translation>Gravité</translation>
     </message>
     <message>
         <source>Value</source>
-        <translation type="unfinished"></translation>
+        <translation>Valeur</translation>
     </message>
     <message>
         <source>Pattern</source>
-        <translation type="unfinished"></translation>
+        <translation>Motif</translation>
     </message>
     <message>
         <source>Flags</source>
-        <translation type="unfinished"></translation>
+        <translation>Options</translation>
     </message>
     <message>
         <source>another rule already has this id</source>
-        <translation type="unfinished"></translation>
+        <translation>une autre règle a déjà cet id</translation>
     </message>
     <message>
-        <source>missing &apos;value&apos;</source>
-        <translation type="unfinished"></translation>
+        <source>missing 'value'</source>
+        <translation>'value' manquante</translation>
     </message>
 </context>
 <context>
     <name>RulesTab</name>
     <message>
         <source>No eval rules yet — add one with Add rule…</source>
-        <translation type="unfinished"></translation>
+        <translation>Aucune règle d'éval pour l'instant — ajoutez-en une avec Ajouter une règle…</translation>
     </message>
     <message>
         <source>Add rule…</source>
-        <translation type="unfinished"></translation>
+        <translation>Ajouter une règle…</translation>
     </message>
     <message>
         <source>Edit…</source>
-        <translation type="unfinished"></translation>
+        <translation>Modifier…</translation>
     </message>
     <message>
         <source>Delete</source>
-        <translation type="unfinished"></translation>
+        <translation>Supprimer</translation>
     </message>
     <message>
         <source>Try a response: paste an answer here and each rule above shows pass or fail.</source>
-        <translation type="unfinished"></translation>
+        <translation>Essayez une réponse : collez une réponse ici et chaque règle ci-dessus indique réussite ou échec.</translation>
     </message>
     <message>
         <source>Rules</source>
-        <translation type="unfinished"></translation>
+        <translation>Règles</translation>
     </message>
     <message>
         <source>Try a response</source>
-        <translation type="unfinished"></translation>
+        <translation>Essayer une réponse</translation>
     </message>
     <message>
         <source>Unsaved changes</source>
-        <translation type="unfinished"></translation>
+        <translation>Modifications non enregistrées</translation>
     </message>
     <message>
         <source>The rule being edited has unsaved changes. Save them as a new version?</source>
-        <translation type="unfinished"></translation>
+        <translation>La règle en cours de modification a des changements non enregistrés. Les enregistrer comme nouvelle version ?</translation>
     </message>
     <message>
         <source>Checking the response</source>
-        <translation type="unfinished"></translation>
+        <translation>Vérification de la réponse</translation>
     </message>
     <message>
         <source>Every rule passed — no footnote.</source>
-        <translation type="unfinished"></translation>
+        <translation>Toutes les règles sont respectées — aucune note.</translation>
     </message>
     <message>
         <source>No rules to check.</source>
-        <translation type="unfinished"></translation>
+        <translation>Aucune règle à vérifier.</translation>
     </message>
     <message>
         <source>added rule {id}</source>
-        <translation type="unfinished"></translation>
+        <translation>règle {id} ajoutée</translation>
     </message>
     <message>
         <source>edited rule {id}</source>
-        <translation type="unfinished"></translation>
+        <translation>règle {id} modifiée</translation>
     </message>
     <message>
         <source>Delete rule</source>
-        <translation type="unfinished"></translation>
+        <translation>Supprimer la règle</translation>
     </message>
     <message>
         <source>Delete rule {id} ({label})? A new version is saved.</source>
-        <translation type="unfinished"></translation>
+        <translation>Supprimer la règle {id} ({label}) ? Une nouvelle version est enregistrée.</translation>
     </message>
     <message>
         <source>deleted rule {id}</source>
-        <translation type="unfinished"></translation>
+        <translation>règle {id} supprimée</translation>
     </message>
     <message>
         <source>Saving rules of {name}</source>
-        <translation type="unfinished"></translation>
+        <translation>Enregistrement des règles de {name}</translation>
     </message>
 </context>
 <context>
     <name>RulesTableModel</name>
     <message>
         <source>Result</source>
-        <translation type="unfinished"></translation>
+        <translation>Résultat</translation>
     </message>
     <message>
         <source>Name</source>
-        <translation type="unfinished"></translation>
+        <translation>Nom</translation>
     </message>
     <message>
         <source>Type</source>
-        <translation type="unfinished"></translation>
+        <translation>Type</translation>
     </message>
     <message>
         <source>Severity</source>
-        <translation type="unfinished"></translation>
+        <translation>Gravité</translation>
     </message>
     <message>
         <source>Value / pattern</source>
-        <translation type="unfinished"></translation>
+        <translation>Valeur / motif</translation>
     </message>
 </context>
 <context>
     <name>RunsModel</name>
     <message>
         <source>Run</source>
-        <translation type="unfinished"></translation>
+        <translation>Lancer</translation>
     </message>
     <message>
         <source>Proposal</source>
-        <translation type="unfinished"></translation>
+        <translation>Proposition</translation>
     </message>
     <message>
         <source>Skill</source>
-        <translation type="unfinished"></translation>
+        <translation>Skill</translation>
     </message>
     <message>
         <source>Verdict</source>
-        <translation type="unfinished"></translation>
+        <translation>Verdict</translation>
     </message>
     <message>
         <source>Improvement</source>
-        <translation type="unfinished"></translation>
+        <translation>Amélioration</translation>
     </message>
     <message>
         <source>Model</source>
-        <translation type="unfinished"></translation>
+        <translation>Modèle</translation>
     </message>
     <message>
         <source>When</source>
-        <translation type="unfinished"></translation>
+        <translation>Quand</translation>
     </message>
     <message>
         <source>Started</source>
-        <translation type="unfinished"></translation>
+        <translation>Démarrée</translation>
     </message>
     <message>
         <source>Mode</source>
-        <translation type="unfinished"></translation>
+        <translation>Mode</translation>
     </message>
     <message>
         <source>Stories</source>
-        <translation type="unfinished"></translation>
+        <translation>Stories</translation>
     </message>
     <message>
         <source>Store</source>
-        <translation type="unfinished"></translation>
+        <translation>Store</translation>
     </message>
     <message>
         <source>Emb.</source>
-        <translation type="unfinished"></translation>
+        <translation>Emb.</translation>
     </message>
     <message>
         <source>Cache</source>
-        <translation type="unfinished"></translation>
+        <translation>Cache</translation>
     </message>
     <message>
         <source>Sessions</source>
-        <translation type="unfinished"></translation>
+        <translation>Sessions</translation>
     </message>
     <message>
         <source>Status</source>
-        <translation type="unfinished"></translation>
+        <translation>Statut</translation>
     </message>
     <message>
         <source>Loading purge runs</source>
-        <translation type="unfinished"></translation>
+        <translation>Chargement des purges</translation>
     </message>
     <message>
         <source>(nothing due)</source>
-        <translation type="unfinished"></translation>
+        <translation>(rien à échéance)</translation>
     </message>
 </context>
 <context>
     <name>ScoreChart</name>
     <message>
         <source>combined /10</source>
-        <translation type="unfinished"></translation>
+        <translation>combiné /10</translation>
     </message>
 </context>
 <context>
     <name>SkillHealthModel</name>
     <message>
         <source>Skill</source>
-        <translation type="unfinished"></translation>
+        <translation>Skill</translation>
     </message>
     <message>
         <source>Scope</source>
-        <translation type="unfinished"></translation>
+        <translation>Portée</translation>
     </message>
     <message>
         <source>Applied</source>
-        <translation type="unfinished"></translation>
+        <translation>Appliquée</translation>
     </message>
     <message>
         <source>Success</source>
-        <translation type="unfinished"></translation>
+        <translation>Réussite</translation>
     </message>
     <message>
         <source>Up</source>
-        <translation type="unfinished"></translation>
+        <translation>Pour</translation>
     </message>
     <message>
         <source>Down</source>
-        <translation type="unfinished"></translation>
+        <translation>Contre</translation>
     </message>
     <message>
         <source>Health</source>
-        <translation type="unfinished"></translation>
+        <translation>Santé</translation>
     </message>
     <message>
         <source>Underperforming: </source>
-        <translation type="unfinished"></translation>
+        <translation>Sous-performante : </translation>
     </message>
     <message>
         <source>Too few uses (&lt; {MIN_APPLIED})</source>
-        <translation type="unfinished"></translation>
+        <translation>Trop peu d'utilisations (&lt; {MIN_APPLIED})</translation>
     </message>
     <message>
         <source>Healthy</source>
-        <translation type="unfinished"></translation>
+        <translation>En bonne santé</translation>
     </message>
 </context>
 <context>
     <name>SkillTableModel</name>
     <message>
         <source>Skill</source>
-        <translation type="unfinished"></translation>
+        <translation>Skill</translation>
     </message>
     <message>
         <source>Ver.</source>
-        <translation type="unfinished"></translation>
+        <translation>Ver.</translation>
     </message>
     <message>
         <source>Rules</source>
-        <translation type="unfinished"></translation>
+        <translation>Règles</translation>
     </message>
     <message>
         <source>Triggers</source>
-        <translation type="unfinished"></translation>
+        <translation>Déclencheurs</translation>
     </message>
     <message>
         <source>fork for project {project}</source>
-        <translation type="unfinished"></translation>
+        <translation>fork pour le projet {project}</translation>
     </message>
     <message>
         <source>
 Forked by at least one project.</source>
-        <translation type="unfinished"></translation>
+        <translation>
+Forkée par au moins un projet.</translation>
     </message>
     <message>
         <source>{name} ({scope}), v{version}, {rules_count} rules
 {description}
 Triggers: {0}
 Keywords: {1}{forked}</source>
-        <translation type="unfinished"></translation>
+        <translation>{name} ({scope}), v{version}, {rules_count} règles
+{description}
+Déclencheurs : {0}
+Mots-clés : {1}{forked}</translation>
     </message>
 </context>
 <context>
     <name>SkillsPanel</name>
     <message>
         <source>Search name, description, triggers…  (Ctrl+F)</source>
-        <translation type="unfinished"></translation>
+        <translation>Chercher nom, description, déclencheurs…  (Ctrl+F)</translation>
     </message>
     <message>
         <source>All skills, global skills only, or what one project sees (its forks replace globals)</source>
-        <translation type="unfinished"></translation>
+        <translation>Toutes les skills, les skills globales seulement, ou ce qu'un projet voit (ses forks remplacent les globales)</translation>
     </message>
     <message>
         <source>Loading the library…</source>
-        <translation type="unfinished"></translation>
+        <translation>Chargement de la bibliothèque…</translation>
     </message>
     <message>
         <source>Import…</source>
-        <translation type="unfinished"></translation>
+        <translation>Importer…</translation>
     </message>
     <message>
         <source>Skill folder…</source>
-        <translation type="unfinished"></translation>
+        <translation>Dossier de skill…</translation>
     </message>
     <message>
         <source>Zip archive…</source>
-        <translation type="unfinished"></translation>
+        <translation>Archive zip…</translation>
     </message>
     <message>
         <source>Fork to project…</source>
-        <translation type="unfinished"></translation>
+        <translation>Forker dans un projet…</translation>
     </message>
     <message>
         <source>Delete fork</source>
-        <translation type="unfinished"></translation>
+        <translation>Supprimer le fork</translation>
     </message>
     <message>
         <source>Scope:</source>
-        <translation type="unfinished"></translation>
+        <translation>Portée :</translation>
     </message>
     <message>
         <source>Sage</source>
-        <translation type="unfinished"></translation>
+        <translation>Sage</translation>
     </message>
     <message>
         <source>Ask the model for a better version of this skill: a proposal, benchmarked, waiting in Proposals (lorekeeper sage analyze --skill NAME)</source>
-        <translation type="unfinished"></translation>
+        <translation>Demander au modèle une meilleure version de cette skill : une proposition, avec benchmark, qui attend dans Propositions (lorekeeper sage analyze --skill NAME)</translation>
     </message>
     <message>
         <source>Open proposal</source>
-        <translation type="unfinished"></translation>
+        <translation>Ouvrir la proposition</translation>
     </message>
     <message>
         <source>Content</source>
-        <translation type="unfinished"></translation>
+        <translation>Contenu</translation>
     </message>
     <message>
         <source>Evals</source>
-        <translation type="unfinished"></translation>
+        <translation>Évals</translation>
     </message>
     <message>
         <source>Versions</source>
-        <translation type="unfinished"></translation>
+        <translation>Versions</translation>
     </message>
     <message>
         <source>Select a skill on the left to see its content, rules and history.</source>
-        <translation type="unfinished"></translation>
+        <translation>Sélectionnez une skill à gauche pour voir son contenu, ses règles et son historique.</translation>
     </message>
     <message>
         <source>Skills</source>
-        <translation type="unfinished"></translation>
+        <translation>Skills</translation>
     </message>
     <message>
-        <source>Every change is a new version. Global skills serve every project; a project fork ({FORK_MARK}) overrides a skill&apos;s content and rules for that project.</source>
-        <translation type="unfinished"></translation>
+        <source>Every change is a new version. Global skills serve every project; a project fork ({FORK_MARK}) overrides a skill's content and rules for that project.</source>
+        <translation>Chaque changement est une nouvelle version. Les skills globales servent tous les projets ; un fork de projet ({FORK_MARK}) remplace le contenu et les règles d'une skill pour ce projet.</translation>
     </message>
     <message>
         <source>Library</source>
-        <translation type="unfinished"></translation>
+        <translation>Bibliothèque</translation>
     </message>
     <message>
         <source>Discover</source>
-        <translation type="unfinished"></translation>
+        <translation>Découvrir</translation>
     </message>
     <message>
         <source>Loading projects</source>
-        <translation type="unfinished"></translation>
+        <translation>Chargement des projets</translation>
     </message>
     <message>
         <source>All skills</source>
-        <translation type="unfinished"></translation>
+        <translation>Toutes les skills</translation>
     </message>
     <message>
         <source>Global only</source>
-        <translation type="unfinished"></translation>
+        <translation>Globales seulement</translation>
     </message>
     <message>
         <source>Project: {p}</source>
-        <translation type="unfinished"></translation>
+        <translation>Projet : {p}</translation>
     </message>
     <message>
         <source>Loading skills</source>
-        <translation type="unfinished"></translation>
+        <translation>Chargement des skills</translation>
     </message>
     <message>
         <source>{n} skill{0}</source>
-        <translation type="unfinished"></translation>
+        <translation>{n} skill{0}</translation>
     </message>
     <message>
         <source>No skill matches “{search}”. Search looks at names, descriptions, triggers and keywords.</source>
-        <translation type="unfinished"></translation>
+        <translation>Aucune skill ne correspond à « {search} ». La recherche porte sur les noms, descriptions, déclencheurs et mots-clés.</translation>
     </message>
     <message>
         <source>The library is empty — import a skill folder or a zip with Import…</source>
-        <translation type="unfinished"></translation>
+        <translation>La bibliothèque est vide — importez un dossier de skill ou un zip avec Importer…</translation>
     </message>
     <message>
         <source>Loading {name}</source>
-        <translation type="unfinished"></translation>
+        <translation>Chargement de {name}</translation>
     </message>
     <message>
         <source>{FORK_MARK} fork · project {project}</source>
-        <translation type="unfinished"></translation>
+        <translation>{FORK_MARK} fork · projet {project}</translation>
     </message>
     <message>
         <source>v{version} · {rules_count} rules · triggers: {0} · keywords: {1}</source>
-        <translation type="unfinished"></translation>
+        <translation>v{version} · {rules_count} règles · déclencheurs : {0} · mots-clés : {1}</translation>
     </message>
     <message>
         <source>Sage on {name}</source>
-        <translation type="unfinished"></translation>
+        <translation>Sage sur {name}</translation>
     </message>
     <message>
         <source>Sage is working on {name}{where} — edits wait until it finishes, or cancel it (Cancel in the status bar)</source>
-        <translation type="unfinished"></translation>
+        <translation>Sage travaille sur {name}{where} — les modifications attendent la fin, ou annulez-le (Annuler dans la barre d'état)</translation>
     </message>
     <message>
         <source>Sage on {name} cancelled: nothing was proposed.</source>
-        <translation type="unfinished"></translation>
+        <translation>Sage sur {name} annulé : rien n'a été proposé.</translation>
     </message>
     <message>
         <source>Sage on {name} cancelled; proposal #{pid} stays pending (not benchmarked).</source>
-        <translation type="unfinished"></translation>
+        <translation>Sage sur {name} annulé ; la proposition n° {pid} reste en attente (sans benchmark).</translation>
     </message>
     <message>
         <source>Looking for the proposal</source>
-        <translation type="unfinished"></translation>
+        <translation>Recherche de la proposition</translation>
     </message>
     <message>
         <source>Sage on {name} failed — {code}: {error}</source>
-        <translation type="unfinished"></translation>
+        <translation>Sage sur {name} a échoué — {code} : {error}</translation>
     </message>
     <message>
         <source> · benchmark: {badge}</source>
-        <translation type="unfinished"></translation>
+        <translation> · benchmark : {badge}</translation>
     </message>
     <message>
         <source> · benchmark failed: {error}</source>
-        <translation type="unfinished"></translation>
+        <translation> · benchmark échoué : {error}</translation>
     </message>
     <message>
         <source>Sage proposed #{proposal} for {name}: {reason}{badge}</source>
-        <translation type="unfinished"></translation>
+        <translation>Sage a proposé n° {proposal} pour {name} : {reason}{badge}</translation>
     </message>
     <message>
         <source>no target</source>
-        <translation type="unfinished"></translation>
+        <translation>aucune cible</translation>
     </message>
     <message>
         <source>Sage proposes nothing for {name}: {why}.</source>
-        <translation type="unfinished"></translation>
+        <translation>Sage ne propose rien pour {name} : {why}.</translation>
     </message>
     <message>
         <source>Sage on {name}: done</source>
-        <translation type="unfinished"></translation>
+        <translation>Sage sur {name} : terminé</translation>
     </message>
     <message>
         <source>Open proposal #{pid}</source>
-        <translation type="unfinished"></translation>
+        <translation>Ouvrir la proposition n° {pid}</translation>
     </message>
     <message>
         <source>Import a skill folder (or a folder of skill folders)</source>
-        <translation type="unfinished"></translation>
+        <translation>Importer un dossier de skill (ou un dossier de dossiers de skills)</translation>
     </message>
     <message>
         <source>Import skills from a zip</source>
-        <translation type="unfinished"></translation>
+        <translation>Importer des skills depuis un zip</translation>
     </message>
     <message>
         <source>Zip archives (*.zip)</source>
-        <translation type="unfinished"></translation>
+        <translation>Archives zip (*.zip)</translation>
     </message>
     <message>
         <source> into project {project}</source>
-        <translation type="unfinished"></translation>
+        <translation> dans le projet {project}</translation>
     </message>
     <message>
         <source>Imported {name}{where}: </source>
-        <translation type="unfinished"></translation>
+        <translation>{name} importé{where} : </translation>
     </message>
     <message>
         <source>nothing to do</source>
-        <translation type="unfinished"></translation>
+        <translation>rien à faire</translation>
     </message>
     <message>
         <source>Imported {name}</source>
-        <translation type="unfinished"></translation>
+        <translation>{name} importé</translation>
     </message>
     <message>
         <source>imported from {name}</source>
-        <translation type="unfinished"></translation>
+        <translation>importé depuis {name}</translation>
     </message>
     <message>
         <source>Importing {name}</source>
-        <translation type="unfinished"></translation>
+        <translation>Import de {name}</translation>
     </message>
     <message>
         <source>Importing {name} — the next import can start when it finishes, or cancel it (Cancel in the status bar)</source>
-        <translation type="unfinished"></translation>
+        <translation>Import de {name} — le prochain import pourra démarrer à la fin de celui-ci, ou annulez-le (Annuler dans la barre d'état)</translation>
     </message>
     <message>
         <source>Fork to project</source>
-        <translation type="unfinished"></translation>
+        <translation>Forker dans un projet</translation>
     </message>
     <message>
         <source>Fork {name} for project (pick one or type a new name):</source>
-        <translation type="unfinished"></translation>
+        <translation>Forker {name} pour le projet (choisissez-en un ou saisissez un nouveau nom) :</translation>
     </message>
     <message>
         <source>Forking {name}</source>
-        <translation type="unfinished"></translation>
+        <translation>Fork de {name}</translation>
     </message>
     <message>
         <source>Forked {name} for {project} (v{version})</source>
-        <translation type="unfinished"></translation>
+        <translation>{name} forkée pour {project} (v{version})</translation>
     </message>
     <message>
         <source>Delete the fork of {name} for project {project}, with its whole history? The global skill stays.</source>
-        <translation type="unfinished"></translation>
+        <translation>Supprimer le fork de {name} pour le projet {project}, avec tout son historique ? La skill globale reste.</translation>
     </message>
     <message>
         <source>Deleting fork of {name}</source>
-        <translation type="unfinished"></translation>
+        <translation>Suppression du fork de {name}</translation>
     </message>
     <message>
         <source>Deleted the {project} fork of {name}</source>
-        <translation type="unfinished"></translation>
+        <translation>Fork {project} de {name} supprimé</translation>
     </message>
 </context>
 <context>
     <name>TokensChart</name>
     <message>
         <source>sent: {mode}</source>
-        <translation type="unfinished"></translation>
+        <translation>envoyé : {mode}</translation>
     </message>
 </context>
 <context>
     <name>TriggerTableModel</name>
     <message>
         <source>Skill</source>
-        <translation type="unfinished"></translation>
+        <translation>Skill</translation>
     </message>
     <message>
         <source>Cases</source>
-        <translation type="unfinished"></translation>
+        <translation>Cas</translation>
     </message>
     <message>
         <source>Precision</source>
-        <translation type="unfinished"></translation>
+        <translation>Précision</translation>
     </message>
     <message>
         <source>Recall</source>
-        <translation type="unfinished"></translation>
+        <translation>Rappel</translation>
     </message>
     <message>
         <source>Collisions (other skills firing on its cases)</source>
-        <translation type="unfinished"></translation>
+        <translation>Collisions (autres skills qui se déclenchent sur ses cas)</translation>
     </message>
 </context>
 <context>
     <name>VersionTableModel</name>
     <message>
         <source>Version</source>
-        <translation type="unfinished"></translation>
+        <translation>Version</translation>
     </message>
     <message>
         <source>Saved</source>
-        <translation type="unfinished"></translation>
+        <translation>Enregistrée</translation>
     </message>
     <message>
         <source>Author</source>
-        <translation type="unfinished"></translation>
+        <translation>Auteur</translation>
     </message>
     <message>
         <source>Message</source>
-        <translation type="unfinished"></translation>
+        <translation>Message</translation>
     </message>
 </context>
 <context>
     <name>VersionsTab</name>
     <message>
         <source>Restore selected version…</source>
-        <translation type="unfinished"></translation>
+        <translation>Restaurer la version sélectionnée…</translation>
     </message>
     <message>
         <source>Compare</source>
-        <translation type="unfinished"></translation>
+        <translation>Comparer</translation>
     </message>
     <message>
         <source>File</source>
-        <translation type="unfinished"></translation>
+        <translation>Fichier</translation>
     </message>
     <message>
         <source>History (newest first)</source>
-        <translation type="unfinished"></translation>
+        <translation>Historique (plus récent d'abord)</translation>
     </message>
     <message>
         <source> (current)</source>
-        <translation type="unfinished"></translation>
+        <translation> (actuelle)</translation>
     </message>
     <message>
         <source>Restore v{version}…</source>
-        <translation type="unfinished"></translation>
+        <translation>Restaurer la v{version}…</translation>
     </message>
     <message>
         <source>SKILL.md + rules</source>
-        <translation type="unfinished"></translation>
+        <translation>SKILL.md + règles</translation>
     </message>
     <message>
         <source>Only one version: nothing to compare yet.</source>
-        <translation type="unfinished"></translation>
+        <translation>Une seule version : rien à comparer pour l'instant.</translation>
     </message>
     <message>
         <source>Same version on both sides.</source>
-        <translation type="unfinished"></translation>
+        <translation>Même version des deux côtés.</translation>
     </message>
     <message>
         <source>No difference.</source>
-        <translation type="unfinished"></translation>
+        <translation>Aucune différence.</translation>
     </message>
     <message>
         <source>computing diff…</source>
-        <translation type="unfinished"></translation>
+        <translation>calcul du diff…</translation>
     </message>
     <message>
         <source>{path}: no difference.</source>
-        <translation type="unfinished"></translation>
+        <translation>{path} : aucune différence.</translation>
     </message>
     <message>
         <source>Loading {path}</source>
-        <translation type="unfinished"></translation>
+        <translation>Chargement de {path}</translation>
     </message>
     <message>
         <source>Restore version</source>
-        <translation type="unfinished"></translation>
+        <translation>Restaurer la version</translation>
     </message>
     <message>
         <source>Restore {name} v{version}? It becomes a new version; history is kept.</source>
-        <translation type="unfinished"></translation>
+        <translation>Restaurer {name} v{version} ? Elle devient une nouvelle version ; l'historique est conservé.</translation>
     </message>
     <message>
         <source>Restoring {name} v{version}</source>
-        <translation type="unfinished"></translation>
+        <translation>Restauration de {name} v{version}</translation>
     </message>
     <message>
         <source>Restored v{old} as v{version}.</source>
-        <translation type="unfinished"></translation>
+        <translation>v{old} restaurée en v{version}.</translation>
     </message>
     <message>
         <source>Restored {name} v{old} as v{version}</source>
-        <translation type="unfinished"></translation>
+        <translation>{name} v{old} restaurée en v{version}</translation>
     </message>
 </context>
 <context>
     <name>_Launcher</name>
     <message>
         <source>Opening the workspace</source>
-        <translation type="unfinished"></translation>
+        <translation>Ouverture de l'espace de travail</translation>
     </message>
 </context>
 <context>
     <name>app</name>
     <message>
         <source>Create the workspace with `lorekeeper init DIR` (add --demo for sample data), or open another one with `lorekeeper --workspace DIR`.</source>
-        <translation type="unfinished"></translation>
+        <translation>Créez l'espace de travail avec `lorekeeper init DIR` (ajoutez --demo pour des données d'exemple), ou ouvrez-en un autre avec `lorekeeper --workspace DIR`.</translation>
     </message>
     <message>
         <source>Check [store] url in lorekeeper.toml, that the database file is readable, and that no other program holds it locked.</source>
-        <translation type="unfinished"></translation>
+        <translation>Vérifiez l'url de [store] dans lorekeeper.toml, que le fichier de base de données est lisible et qu'aucun autre programme ne le verrouille.</translation>
     </message>
     <message>
         <source>Fix the file named above (lorekeeper.toml is TOML), then retry.</source>
-        <translation type="unfinished"></translation>
+        <translation>Corrigez le fichier nommé ci-dessus (lorekeeper.toml est du TOML), puis réessayez.</translation>
     </message>
     <message>
         <source>Opening was stopped before it finished. Retry opens the workspace again.</source>
-        <translation type="unfinished"></translation>
+        <translation>L'ouverture a été interrompue avant la fin. Réessayer rouvre l'espace de travail.</translation>
     </message>
     <message>
         <source>Provision the audit key (`lorekeeper audit init-key`) or check the keyring/Vault settings in [audit], then retry.</source>
-        <translation type="unfinished"></translation>
+        <translation>Provisionnez la clé d'audit (`lorekeeper audit init-key`) ou vérifiez les réglages trousseau/Vault dans [audit], puis réessayez.</translation>
     </message>
     <message>
         <source>Restore the newest backup (the button below, or the command above): the damaged file is renamed aside, never overwritten, and the workspace opens on the restored copy.</source>
-        <translation type="unfinished"></translation>
+        <translation>Restaurez la sauvegarde la plus récente (le bouton ci-dessous, ou la commande ci-dessus) : le fichier endommagé est renommé à côté, jamais écrasé, et l'espace de travail s'ouvre sur la copie restaurée.</translation>
     </message>
     <message>
         <source>Another process is restoring this workspace: retry in a moment.</source>
-        <translation type="unfinished"></translation>
+        <translation>Un autre processus restaure cet espace de travail : réessayez dans un instant.</translation>
     </message>
     <message>
-        <source>There is no backup to restore. Quit, salvage the damaged file with sqlite3&apos;s .recover (the command above), restore the result with `lorekeeper restore`, then retry.</source>
-        <translation type="unfinished"></translation>
+        <source>There is no backup to restore. Quit, salvage the damaged file with sqlite3's .recover (the command above), restore the result with `lorekeeper restore`, then retry.</source>
+        <translation>Il n'y a aucune sauvegarde à restaurer. Quittez, récupérez le fichier endommagé avec le .recover de sqlite3 (la commande ci-dessus), restaurez le résultat avec `lorekeeper restore`, puis réessayez.</translation>
     </message>
     <message>
         <source>Opening the workspace (configuration, store, migrations)…</source>
-        <translation type="unfinished"></translation>
+        <translation>Ouverture de l'espace de travail (configuration, store, migrations)…</translation>
     </message>
     <message>
         <source>Loading the audit key…</source>
-        <translation type="unfinished"></translation>
+        <translation>Chargement de la clé d'audit…</translation>
     </message>
     <message>
         <source>Building the window…</source>
-        <translation type="unfinished"></translation>
+        <translation>Construction de la fenêtre…</translation>
     </message>
 </context>
 <context>
     <name>ask</name>
     <message>
         <source>Global (no project)</source>
-        <translation type="unfinished"></translation>
+        <translation>Global (aucun projet)</translation>
     </message>
     <message>
-        <source>Ask a question about this workspace&apos;s knowledge: skills, learnings, facts and the documents under sources/ (research notes too) and clarifications/. Answers cite the exact passages they come from.</source>
-        <translation type="unfinished"></translation>
+        <source>Ask a question about this workspace's knowledge: skills, learnings, facts and the documents under sources/ (research notes too) and clarifications/. Answers cite the exact passages they come from.</source>
+        <translation>Posez une question sur la connaissance de cet espace de travail : skills, apprentissages, faits et documents sous sources/ (notes de recherche comprises) et clarifications/. Les réponses citent les passages exacts dont elles viennent.</translation>
     </message>
     <message>
-        <source>&lt;b&gt;[{n}]&lt;/b&gt; &lt;code&gt;{0}&lt;/code&gt; lines {start}–{end} &lt;span style=&apos;color:gray&apos;&gt;({1}, score {score:.2f})&lt;/span&gt;</source>
-        <translation type="unfinished"></translation>
+        <source>&lt;b&gt;[{n}]&lt;/b&gt; &lt;code&gt;{0}&lt;/code&gt; lines {start}–{end} &lt;span style='color:gray'&gt;({1}, score {score:.2f})&lt;/span&gt;</source>
+        <translation>&lt;b&gt;[{n}]&lt;/b&gt; &lt;code&gt;{0}&lt;/code&gt; lignes {start}–{end} &lt;span style='color:gray'&gt;({1}, score {score:.2f})&lt;/span&gt;</translation>
     </message>
     <message>
-        <source>&lt;p&gt;{head}&lt;br&gt;&lt;span style=&apos;font-family:monospace&apos;&gt;{body}&lt;/span&gt;&lt;/p&gt;</source>
-        <translation type="unfinished"></translation>
+        <source>&lt;p&gt;{head}&lt;br&gt;&lt;span style='font-family:monospace'&gt;{body}&lt;/span&gt;&lt;/p&gt;</source>
+        <translation>&lt;p&gt;{head}&lt;br&gt;&lt;span style='font-family:monospace'&gt;{body}&lt;/span&gt;&lt;/p&gt;</translation>
     </message>
 </context>
 <context>
     <name>audit</name>
     <message>
         <source>Install or unlock an OS keyring (GNOME Keyring / Secret Service, KWallet, macOS Keychain), or switch to the Vault provider in Settings. Then press Retry.</source>
-        <translation type="unfinished"></translation>
+        <translation>Installez ou déverrouillez un trousseau du système (GNOME Keyring / Secret Service, KWallet, trousseau macOS), ou passez au fournisseur Vault dans les Réglages. Puis cliquez sur Réessayer.</translation>
     </message>
     <message>
         <source>Unseal Vault (`bao operator unseal` or `vault operator unseal`), then press Retry.</source>
-        <translation type="unfinished"></translation>
+        <translation>Descellez Vault (`bao operator unseal` ou `vault operator unseal`), puis cliquez sur Réessayer.</translation>
     </message>
     <message>
         <source>Start Vault or fix its address in Settings (VAULT_ADDR overrides it), then press Retry.</source>
-        <translation type="unfinished"></translation>
+        <translation>Démarrez Vault ou corrigez son adresse dans les Réglages (VAULT_ADDR la remplace), puis cliquez sur Réessayer.</translation>
     </message>
     <message>
         <source>Provision the key with `lorekeeper audit init-key` (an operator action: Lorekeeper never creates a Vault key silently), then press Retry.</source>
-        <translation type="unfinished"></translation>
+        <translation>Provisionnez la clé avec `lorekeeper audit init-key` (une action d'opérateur : Lorekeeper ne crée jamais une clé Vault en silence), puis cliquez sur Réessayer.</translation>
     </message>
     <message>
         <source>The stored key must be 64 hexadecimal characters (32 bytes). Restore the right value in the provider, then press Retry.</source>
-        <translation type="unfinished"></translation>
+        <translation>La clé stockée doit faire 64 caractères hexadécimaux (32 octets). Rétablissez la bonne valeur chez le fournisseur, puis cliquez sur Réessayer.</translation>
     </message>
     <message>
-        <source>Check the Vault token or AppRole and its policy on the key&apos;s path (Settings), then press Retry.</source>
-        <translation type="unfinished"></translation>
+        <source>Check the Vault token or AppRole and its policy on the key's path (Settings), then press Retry.</source>
+        <translation>Vérifiez le jeton Vault ou l'AppRole et sa politique sur le chemin de la clé (Réglages), puis cliquez sur Réessayer.</translation>
     </message>
     <message>
         <source>Set VAULT_TOKEN before starting Lorekeeper, or store a token in the OS keyring (Settings), then press Retry.</source>
-        <translation type="unfinished"></translation>
+        <translation>Définissez VAULT_TOKEN avant de démarrer Lorekeeper, ou stockez un jeton dans le trousseau du système (Réglages), puis cliquez sur Réessayer.</translation>
     </message>
     <message>
         <source>Fix the [audit] table of lorekeeper.toml (Settings), then press Retry.</source>
-        <translation type="unfinished"></translation>
+        <translation>Corrigez la table [audit] de lorekeeper.toml (Réglages), puis cliquez sur Réessayer.</translation>
     </message>
     <message>
         <source>Lorekeeper fails closed: without its audit key it cannot sign what it decides, so it does nothing until the key loads. It never falls back to another provider.</source>
-        <translation type="unfinished"></translation>
+        <translation>Lorekeeper ferme par sécurité : sans sa clé d'audit, il ne peut pas signer ce qu'il décide, donc il ne fait rien tant que la clé n'est pas chargée. Il ne se rabat jamais sur un autre fournisseur.</translation>
     </message>
     <message>
         <source>Key: {provider} v{key_version}</source>
-        <translation type="unfinished"></translation>
+        <translation>Clé : {provider} v{key_version}</translation>
     </message>
     <message>
         <source> (v{pending_version} from next launch)</source>
-        <translation type="unfinished"></translation>
+        <translation> (v{pending_version} au prochain lancement)</translation>
     </message>
     <message>
         <source>Key: {provider} — failed closed ({0})</source>
-        <translation type="unfinished"></translation>
+        <translation>Clé : {provider} — fermé par sécurité ({0})</translation>
     </message>
     <message>
         <source>Key: {provider} (not loaded)</source>
-        <translation type="unfinished"></translation>
+        <translation>Clé : {provider} (non chargée)</translation>
     </message>
     <message>
         <source> {0} more break(s) after it.</source>
-        <translation type="unfinished"></translation>
+        <translation> {0} autre(s) rupture(s) après elle.</translation>
     </message>
     <message>
         <source>The audit chain has a break: {0} — {message}.{more} Signed writes go on after it. Look into it (Verify chain lists every problem), then acknowledge it with a reason: a signed break_acknowledged event records who, when and why. A new break is reported again.</source>
-        <translation type="unfinished"></translation>
+        <translation>La chaîne d'audit a une rupture : {0} — {message}.{more} Les écritures signées continuent après elle. Examinez-la (Vérifier la chaîne liste chaque problème), puis acquittez-la avec une raison : un événement signé break_acknowledged consigne qui, quand et pourquoi. Une nouvelle rupture sera signalée à son tour.</translation>
     </message>
 </context>
 <context>
     <name>benchmarks</name>
     <message>
-        <source>How a benchmark decides: the current and the proposed content each answer the same scenarios (3 by default: yours first, then the model&apos;s) through the configured model. Each answer gets the skill&apos;s deterministic eval rules (share passed × 10) and an LLM judge&apos;s 1-10 score, asked twice with the two answers swapped and their labels hidden; a judge that changes its mind when the order is swapped counts as a tie. Combined = 60% evals + 40% judge. The verdict is PASSED when the new content wins more scenarios, FAILED when it wins fewer, TIE otherwise; improvement = (new − old) / old × 100.
+        <source>How a benchmark decides: the current and the proposed content each answer the same scenarios (3 by default: yours first, then the model's) through the configured model. Each answer gets the skill's deterministic eval rules (share passed × 10) and an LLM judge's 1-10 score, asked twice with the two answers swapped and their labels hidden; a judge that changes its mind when the order is swapped counts as a tie. Combined = 60% evals + 40% judge. The verdict is PASSED when the new content wins more scenarios, FAILED when it wins fewer, TIE otherwise; improvement = (new − old) / old × 100.
 
 Runs need a model: configure one in Playground → Model settings (anthropic, ollama or claude-cli).</source>
-        <translation type="unfinished"></translation>
+        <translation>Comment un benchmark décide : le contenu actuel et le contenu proposé répondent chacun aux mêmes scénarios (3 par défaut : les vôtres d'abord, puis ceux du modèle) à travers le modèle configuré. Chaque réponse passe les règles d'éval déterministes de la skill (part réussie × 10) et reçoit la note de 1 à 10 d'un juge LLM, demandée deux fois en inversant les deux réponses, étiquettes masquées ; un juge qui change d'avis quand l'ordre est inversé compte comme une égalité. Combiné = 60 % évals + 40 % juge. Le verdict est PASSED quand le nouveau contenu gagne plus de scénarios, FAILED quand il en gagne moins, TIE sinon ; amélioration = (nouveau − ancien) / ancien × 100.
+
+Les exécutions demandent un modèle : configurez-en un dans Bac à sable → Réglages du modèle (anthropic, ollama ou claude-cli).</translation>
     </message>
 </context>
 <context>
     <name>conflicts</name>
     <message>
         <source>Open</source>
-        <translation type="unfinished"></translation>
+        <translation>Ouverts</translation>
     </message>
     <message>
         <source>Resolved</source>
-        <translation type="unfinished"></translation>
+        <translation>Résolus</translation>
     </message>
     <message>
         <source>All</source>
-        <translation type="unfinished"></translation>
+        <translation>Tous</translation>
     </message>
     <message>
-        <source>&lt;p style=&apos;font-size:12pt; font-weight:600&apos;&gt;{letter}. {0}&lt;/p&gt;</source>
-        <translation type="unfinished"></translation>
+        <source>&lt;p style='font-size:12pt; font-weight:600'&gt;{letter}. {0}&lt;/p&gt;</source>
+        <translation>&lt;p style='font-size:12pt; font-weight:600'&gt;{letter}. {0}&lt;/p&gt;</translation>
     </message>
     <message>
         <source>&lt;p&gt;{0} · confidence {confidence:.2f} ({1}) · scope {scope} · {corroboration} document{2}&lt;/p&gt;</source>
-        <translation type="unfinished"></translation>
+        <translation>&lt;p&gt;{0} · confiance {confidence:.2f} ({1}) · portée {scope} · {corroboration} document{2}&lt;/p&gt;</translation>
     </message>
     <message>
-        <source>&lt;p style=&apos;margin-left:6px&apos;&gt;&lt;b&gt;{0}&lt;/b&gt;&lt;br&gt;&lt;i&gt;“{1}”&lt;/i&gt;&lt;/p&gt;</source>
-        <translation type="unfinished"></translation>
+        <source>&lt;p style='margin-left:6px'&gt;&lt;b&gt;{0}&lt;/b&gt;&lt;br&gt;&lt;i&gt;“{1}”&lt;/i&gt;&lt;/p&gt;</source>
+        <translation>&lt;p style='margin-left:6px'&gt;&lt;b&gt;{0}&lt;/b&gt;&lt;br&gt;&lt;i&gt;« {1} »&lt;/i&gt;&lt;/p&gt;</translation>
     </message>
     <message>
-        <source>&lt;p style=&apos;color:{0}&apos;&gt;&lt;code&gt;{1}&lt;/code&gt;&lt;/p&gt;</source>
-        <translation type="unfinished"></translation>
+        <source>&lt;p style='color:{0}'&gt;&lt;code&gt;{1}&lt;/code&gt;&lt;/p&gt;</source>
+        <translation>&lt;p style='color:{0}'&gt;&lt;code&gt;{1}&lt;/code&gt;&lt;/p&gt;</translation>
     </message>
 </context>
 <context>
     <name>diffview</name>
     <message>
         <source>computing diff…</source>
-        <translation type="unfinished"></translation>
+        <translation>calcul du diff…</translation>
     </message>
 </context>
 <context>
     <name>evals</name>
     <message>
         <source>All time</source>
-        <translation type="unfinished"></translation>
+        <translation>Toute la période</translation>
     </message>
     <message>
         <source>Last 24 hours</source>
-        <translation type="unfinished"></translation>
+        <translation>Dernières 24 heures</translation>
     </message>
     <message>
         <source>Last 7 days</source>
-        <translation type="unfinished"></translation>
+        <translation>7 derniers jours</translation>
     </message>
     <message>
         <source>Last 30 days</source>
-        <translation type="unfinished"></translation>
+        <translation>30 derniers jours</translation>
     </message>
     <message>
         <source>No eval runs yet — run one above, or use `lorekeeper eval` from a script.</source>
-        <translation type="unfinished"></translation>
+        <translation>Aucune exécution d'éval pour l'instant — lancez-en une ci-dessus, ou utilisez `lorekeeper eval` dans un script.</translation>
     </message>
     <message>
         <source>No eval run matches these filters. Widen the time range or clear the search.</source>
-        <translation type="unfinished"></translation>
+        <translation>Aucune exécution d'éval ne correspond à ces filtres. Élargissez la période ou effacez la recherche.</translation>
     </message>
     <message>
         <source>Pick a skill, paste a response and press Run: each rule shows pass or fail here.</source>
-        <translation type="unfinished"></translation>
+        <translation>Choisissez une skill, collez une réponse et cliquez sur Lancer : chaque règle indique ici réussite ou échec.</translation>
     </message>
 </context>
 <context>
     <name>facts</name>
     <message>
         <source>Any confidence</source>
-        <extracomment>(label, (min, max)) — the seed&apos;s confidence bands</extracomment>
-        <translation type="unfinished"></translation>
+        <extracomment>(label, (min, max)) — the seed's confidence bands</extracomment>
+        <translation>Toute confiance</translation>
     </message>
     <message>
         <source>0.9+ stated</source>
-        <translation type="unfinished"></translation>
+        <translation>0,9+ énoncé</translation>
     </message>
     <message>
         <source>0.6–0.89 deduced</source>
-        <translation type="unfinished"></translation>
+        <translation>0,6–0,89 déduit</translation>
     </message>
     <message>
         <source>below 0.6 fragile</source>
-        <translation type="unfinished"></translation>
+        <translation>sous 0,6 fragile</translation>
     </message>
     <message>
         <source>stated explicitly</source>
-        <translation type="unfinished"></translation>
+        <translation>énoncé explicitement</translation>
     </message>
     <message>
         <source>deduced from an example</source>
-        <translation type="unfinished"></translation>
+        <translation>déduit d'un exemple</translation>
     </message>
     <message>
         <source>fragile inference</source>
-        <translation type="unfinished"></translation>
+        <translation>inférence fragile</translation>
     </message>
     <message>
         <source>Candidates</source>
-        <translation type="unfinished"></translation>
+        <translation>Candidats</translation>
     </message>
     <message>
         <source>Approved</source>
-        <translation type="unfinished"></translation>
+        <translation>Approuvés</translation>
     </message>
     <message>
         <source>Rejected</source>
-        <translation type="unfinished"></translation>
+        <translation>Rejetés</translation>
     </message>
     <message>
         <source>Conflicting</source>
-        <translation type="unfinished"></translation>
+        <translation>En conflit</translation>
     </message>
     <message>
         <source>All</source>
-        <translation type="unfinished"></translation>
+        <translation>Tous</translation>
     </message>
     <message>
         <source>everywhere (no scope)</source>
-        <translation type="unfinished"></translation>
+        <translation>partout (sans portée)</translation>
     </message>
     <message>
-        <source>&lt;p style=&apos;font-size:13pt; font-weight:600&apos;&gt;{0}&lt;/p&gt;</source>
-        <translation type="unfinished"></translation>
+        <source>&lt;p style='font-size:13pt; font-weight:600'&gt;{0}&lt;/p&gt;</source>
+        <translation>&lt;p style='font-size:13pt; font-weight:600'&gt;{0}&lt;/p&gt;</translation>
     </message>
     <message>
-        <source>&lt;table cellspacing=&apos;0&apos; cellpadding=&apos;2&apos;&gt;</source>
-        <translation type="unfinished"></translation>
+        <source>&lt;table cellspacing='0' cellpadding='2'&gt;</source>
+        <translation>&lt;table cellspacing='0' cellpadding='2'&gt;</translation>
     </message>
     <message>
-        <source>&lt;tr&gt;&lt;td&gt;&lt;b&gt;Type&lt;/b&gt;&lt;/td&gt;&lt;td&gt;{0} &lt;span style=&apos;color:{1}&apos;&gt;— {2} (weight {3:.2f})&lt;/span&gt;&lt;/td&gt;&lt;/tr&gt;</source>
-        <translation type="unfinished"></translation>
+        <source>&lt;tr&gt;&lt;td&gt;&lt;b&gt;Type&lt;/b&gt;&lt;/td&gt;&lt;td&gt;{0} &lt;span style='color:{1}'&gt;— {2} (weight {3:.2f})&lt;/span&gt;&lt;/td&gt;&lt;/tr&gt;</source>
+        <translation>&lt;tr&gt;&lt;td&gt;&lt;b&gt;Type&lt;/b&gt;&lt;/td&gt;&lt;td&gt;{0} &lt;span style='color:{1}'&gt;— {2} (poids {3:.2f})&lt;/span&gt;&lt;/td&gt;&lt;/tr&gt;</translation>
     </message>
     <message>
         <source>&lt;tr&gt;&lt;td&gt;&lt;b&gt;Confidence&lt;/b&gt;&lt;/td&gt;&lt;td&gt;{confidence:.2f} ({0}) · corroborated by {corroboration} document{1} · pack score {score:.3f}&lt;/td&gt;&lt;/tr&gt;</source>
-        <translation type="unfinished"></translation>
+        <translation>&lt;tr&gt;&lt;td&gt;&lt;b&gt;Confiance&lt;/b&gt;&lt;/td&gt;&lt;td&gt;{confidence:.2f} ({0}) · corroboré par {corroboration} document{1} · score de pack {score:.3f}&lt;/td&gt;&lt;/tr&gt;</translation>
     </message>
     <message>
-        <source>&lt;tr&gt;&lt;td&gt;&lt;b&gt;Status&lt;/b&gt;&lt;/td&gt;&lt;td&gt;&lt;span style=&apos;color:{0}; font-weight:600&apos;&gt;{1}&lt;/span&gt;</source>
-        <translation type="unfinished"></translation>
+        <source>&lt;tr&gt;&lt;td&gt;&lt;b&gt;Status&lt;/b&gt;&lt;/td&gt;&lt;td&gt;&lt;span style='color:{0}; font-weight:600'&gt;{1}&lt;/span&gt;</source>
+        <translation>&lt;tr&gt;&lt;td&gt;&lt;b&gt;Statut&lt;/b&gt;&lt;/td&gt;&lt;td&gt;&lt;span style='color:{0}; font-weight:600'&gt;{1}&lt;/span&gt;</translation>
     </message>
     <message>
         <source> by {0} · {1}</source>
-        <translation type="unfinished"></translation>
+        <translation> par {0} · {1}</translation>
     </message>
     <message>
         <source> · in conflict #{conflict} (Conflicts panel)</source>
-        <translation type="unfinished"></translation>
+        <translation> · en conflit n° {conflict} (panneau Conflits)</translation>
     </message>
     <message>
-        <source>&lt;p style=&apos;color:{0}&apos;&gt;⚑ {1}&lt;/p&gt;</source>
-        <translation type="unfinished"></translation>
+        <source>&lt;p style='color:{0}'&gt;⚑ {1}&lt;/p&gt;</source>
+        <translation>&lt;p style='color:{0}'&gt;⚑ {1}&lt;/p&gt;</translation>
     </message>
     <message>
         <source>&lt;p&gt;&lt;b&gt;Provenance&lt;/b&gt; ({n}) — press &lt;b&gt;O&lt;/b&gt; to see the quote in its document&lt;/p&gt;</source>
-        <translation type="unfinished"></translation>
+        <translation>&lt;p&gt;&lt;b&gt;Provenance&lt;/b&gt; ({n}) — appuyez sur &lt;b&gt;O&lt;/b&gt; pour voir la citation dans son document&lt;/p&gt;</translation>
     </message>
     <message>
-        <source>&lt;p style=&apos;margin-left:8px&apos;&gt;{i}. &lt;b&gt;{0}&lt;/b&gt;&lt;br&gt;&lt;i&gt;“{1}”&lt;/i&gt;&lt;/p&gt;</source>
-        <translation type="unfinished"></translation>
+        <source>&lt;p style='margin-left:8px'&gt;{i}. &lt;b&gt;{0}&lt;/b&gt;&lt;br&gt;&lt;i&gt;“{1}”&lt;/i&gt;&lt;/p&gt;</source>
+        <translation>&lt;p style='margin-left:8px'&gt;{i}. &lt;b&gt;{0}&lt;/b&gt;&lt;br&gt;&lt;i&gt;« {1} »&lt;/i&gt;&lt;/p&gt;</translation>
+    </message>
+</context>
+<context>
+    <name>i18n</name>
+    <message>
+        <source>Language of the app (applies at the next start)</source>
+        <translation>Langue de l'application (s'applique au prochain démarrage)</translation>
+    </message>
+    <message>
+        <source>Follow the system</source>
+        <translation>Suivre le système</translation>
+    </message>
+    <message>
+        <source>Language: {0} from the next start</source>
+        <translation>Langue : {0} à partir du prochain démarrage</translation>
+    </message>
+    <message>
+        <source> ({0} is set and wins)</source>
+        <translation> ({0} est défini et l'emporte)</translation>
     </message>
 </context>
 <context>
     <name>learnings</name>
     <message>
         <source>No learnings yet. Fix It and thumbs down in the Playground create them; Add or Import brings your own.</source>
-        <translation type="unfinished"></translation>
+        <translation>Aucun apprentissage pour l'instant. Fix It et le pouce baissé dans le Bac à sable en créent ; Ajouter ou Importer apporte les vôtres.</translation>
     </message>
     <message>
         <source>No learning matches these filters.</source>
-        <translation type="unfinished"></translation>
+        <translation>Aucun apprentissage ne correspond à ces filtres.</translation>
     </message>
 </context>
 <context>
     <name>ledger</name>
     <message>
         <source>fix the budget overrun when a pack downgrades files</source>
-        <translation type="unfinished"></translation>
+        <translation>corriger le dépassement de budget quand un pack rétrograde des fichiers</translation>
     </message>
 </context>
 <context>
     <name>main_window</name>
     <message>
         <source>Show this list of keyboard shortcuts</source>
-        <translation type="unfinished"></translation>
+        <translation>Afficher cette liste de raccourcis clavier</translation>
     </message>
     <message>
         <source>Search in the current panel</source>
-        <translation type="unfinished"></translation>
+        <translation>Chercher dans le panneau actuel</translation>
     </message>
     <message>
         <source>Refresh the current panel</source>
-        <translation type="unfinished"></translation>
+        <translation>Actualiser le panneau actuel</translation>
     </message>
     <message>
         <source>Tab / Shift+Tab</source>
-        <translation type="unfinished"></translation>
+        <translation>Tab / Maj+Tab</translation>
     </message>
     <message>
         <source>Next / previous field (Tab leaves a table; the arrows move inside it)</source>
-        <translation type="unfinished"></translation>
+        <translation>Champ suivant / précédent (Tab quitte un tableau ; les flèches s'y déplacent)</translation>
     </message>
     <message>
         <source>Next tab inside a panel</source>
-        <translation type="unfinished"></translation>
+        <translation>Onglet suivant dans un panneau</translation>
     </message>
     <message>
         <source>Quit Lorekeeper</source>
-        <translation type="unfinished"></translation>
+        <translation>Quitter Lorekeeper</translation>
     </message>
 </context>
 <context>
     <name>memory</name>
     <message>
         <source>Problem / user need</source>
-        <translation type="unfinished"></translation>
+        <translation>Problème / besoin de l'utilisateur</translation>
     </message>
     <message>
         <source>Success criteria</source>
-        <translation type="unfinished"></translation>
+        <translation>Critères de réussite</translation>
     </message>
     <message>
         <source>Known constraints</source>
-        <translation type="unfinished"></translation>
+        <translation>Contraintes connues</translation>
     </message>
     <message>
         <source>Priorities (must-have / nice-to-have)</source>
-        <translation type="unfinished"></translation>
+        <translation>Priorités (indispensable / souhaitable)</translation>
     </message>
 </context>
 <context>
     <name>panels</name>
     <message>
         <source>Skills</source>
-        <translation type="unfinished"></translation>
+        <translation>Skills</translation>
     </message>
     <message>
         <source>Evals</source>
-        <translation type="unfinished"></translation>
+        <translation>Évals</translation>
     </message>
     <message>
         <source>Router</source>
-        <translation type="unfinished"></translation>
+        <translation>Routeur</translation>
     </message>
     <message>
         <source>Playground</source>
-        <translation type="unfinished"></translation>
+        <translation>Bac à sable</translation>
     </message>
     <message>
         <source>Learnings</source>
-        <translation type="unfinished"></translation>
+        <translation>Apprentissages</translation>
     </message>
     <message>
         <source>Quality</source>
-        <translation type="unfinished"></translation>
+        <translation>Qualité</translation>
     </message>
     <message>
         <source>Proposals</source>
-        <translation type="unfinished"></translation>
+        <translation>Propositions</translation>
     </message>
     <message>
         <source>Benchmarks</source>
-        <translation type="unfinished"></translation>
+        <translation>Benchmarks</translation>
     </message>
     <message>
         <source>Facts review</source>
-        <translation type="unfinished"></translation>
+        <translation>Revue des faits</translation>
     </message>
     <message>
         <source>Conflicts</source>
-        <translation type="unfinished"></translation>
+        <translation>Conflits</translation>
     </message>
     <message>
         <source>Memory</source>
-        <translation type="unfinished"></translation>
+        <translation>Mémoire</translation>
     </message>
     <message>
         <source>Ask</source>
-        <translation type="unfinished"></translation>
+        <translation>Questions</translation>
     </message>
     <message>
         <source>Compression ledger</source>
-        <translation type="unfinished"></translation>
+        <translation>Registre de compression</translation>
     </message>
     <message>
         <source>Purge runs</source>
-        <translation type="unfinished"></translation>
+        <translation>Purges</translation>
     </message>
     <message>
         <source>Audit</source>
-        <translation type="unfinished"></translation>
+        <translation>Audit</translation>
     </message>
 </context>
 <context>
     <name>playground</name>
     <message>
         <source>No project</source>
-        <translation type="unfinished"></translation>
+        <translation>Aucun projet</translation>
     </message>
     <message>
         <source>✂ Cut at max_tokens: the answer is incomplete (raise [llm] max_tokens in Settings)</source>
-        <translation type="unfinished"></translation>
+        <translation>✂ Coupée à max_tokens : la réponse est incomplète (augmentez [llm] max_tokens dans les Réglages)</translation>
     </message>
 </context>
 <context>
     <name>proposals</name>
     <message>
         <source>Pending</source>
-        <translation type="unfinished"></translation>
+        <translation>En attente</translation>
     </message>
     <message>
         <source>Approved</source>
-        <translation type="unfinished"></translation>
+        <translation>Approuvés</translation>
     </message>
     <message>
         <source>Rejected</source>
-        <translation type="unfinished"></translation>
+        <translation>Rejetés</translation>
     </message>
     <message>
         <source>All</source>
-        <translation type="unfinished"></translation>
+        <translation>Tous</translation>
     </message>
     <message>
         <source>fork of project {0}</source>
-        <translation type="unfinished"></translation>
+        <translation>fork du projet {0}</translation>
     </message>
     <message>
         <source>global skill</source>
-        <translation type="unfinished"></translation>
+        <translation>skill globale</translation>
     </message>
     <message>
-        <source>&lt;p style=&apos;font-size:13pt; font-weight:600&apos;&gt;Improvement proposal #{id}&lt;/p&gt;</source>
-        <translation type="unfinished"></translation>
+        <source>&lt;p style='font-size:13pt; font-weight:600'&gt;Improvement proposal #{id}&lt;/p&gt;</source>
+        <translation>&lt;p style='font-size:13pt; font-weight:600'&gt;Proposition d'amélioration n° {id}&lt;/p&gt;</translation>
     </message>
     <message>
-        <source>&lt;table cellspacing=&apos;0&apos; cellpadding=&apos;2&apos;&gt;</source>
-        <translation type="unfinished"></translation>
+        <source>&lt;table cellspacing='0' cellpadding='2'&gt;</source>
+        <translation>&lt;table cellspacing='0' cellpadding='2'&gt;</translation>
     </message>
     <message>
         <source>&lt;tr&gt;&lt;td&gt;&lt;b&gt;Skill&lt;/b&gt;&lt;/td&gt;&lt;td&gt;{0} ({scope}, from v{base_version})&lt;/td&gt;&lt;/tr&gt;</source>
-        <translation type="unfinished"></translation>
+        <translation>&lt;tr&gt;&lt;td&gt;&lt;b&gt;Skill&lt;/b&gt;&lt;/td&gt;&lt;td&gt;{0} ({scope}, depuis la v{base_version})&lt;/td&gt;&lt;/tr&gt;</translation>
     </message>
     <message>
         <source>&lt;tr&gt;&lt;td&gt;&lt;b&gt;Metrics&lt;/b&gt;&lt;/td&gt;&lt;td&gt;{0}: applied {applied_count}, success {rate}&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;&lt;b&gt;Feedback&lt;/b&gt;&lt;/td&gt;&lt;td&gt;{feedback_positive} up / {feedback_negative} down&lt;/td&gt;&lt;/tr&gt;</source>
-        <translation type="unfinished"></translation>
+        <translation>&lt;tr&gt;&lt;td&gt;&lt;b&gt;Métriques&lt;/b&gt;&lt;/td&gt;&lt;td&gt;{0} : appliquée {applied_count} fois, réussite {rate}&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;&lt;b&gt;Retours&lt;/b&gt;&lt;/td&gt;&lt;td&gt;{feedback_positive} pour / {feedback_negative} contre&lt;/td&gt;&lt;/tr&gt;</translation>
     </message>
     <message>
         <source>&lt;p&gt;&lt;b&gt;Failing rules:&lt;/b&gt; </source>
-        <translation type="unfinished"></translation>
+        <translation>&lt;p&gt;&lt;b&gt;Règles en échec :&lt;/b&gt; </translation>
     </message>
     <message>
         <source>&lt;p&gt;&lt;b&gt;Related learnings:&lt;/b&gt;&lt;br&gt;</source>
-        <translation type="unfinished"></translation>
+        <translation>&lt;p&gt;&lt;b&gt;Apprentissages liés :&lt;/b&gt;&lt;br&gt;</translation>
     </message>
     <message>
         <source>&lt;p&gt;&lt;b&gt;Related learnings:&lt;/b&gt; none&lt;/p&gt;</source>
-        <translation type="unfinished"></translation>
+        <translation>&lt;p&gt;&lt;b&gt;Apprentissages liés :&lt;/b&gt; aucun&lt;/p&gt;</translation>
     </message>
     <message>
         <source>&lt;p&gt;&lt;b&gt;{0}&lt;/b&gt; by {1} · {when}</source>
-        <translation type="unfinished"></translation>
+        <translation>&lt;p&gt;&lt;b&gt;{0}&lt;/b&gt; par {1} · {when}</translation>
     </message>
     <message>
         <source> · now v{applied_version}</source>
-        <translation type="unfinished"></translation>
+        <translation> · désormais v{applied_version}</translation>
     </message>
 </context>
 <context>
     <name>purge</name>
     <message>
         <source>store rows</source>
-        <translation type="unfinished"></translation>
+        <translation>lignes du store</translation>
     </message>
     <message>
         <source>FAISS vectors</source>
-        <translation type="unfinished"></translation>
+        <translation>vecteurs FAISS</translation>
     </message>
     <message>
         <source>embedding rows (.npy)</source>
-        <translation type="unfinished"></translation>
+        <translation>lignes d'embeddings (.npy)</translation>
     </message>
     <message>
         <source>index cache entries</source>
-        <translation type="unfinished"></translation>
+        <translation>entrées du cache d'index</translation>
     </message>
     <message>
         <source>session-log events (signed tombstones)</source>
-        <translation type="unfinished"></translation>
+        <translation>événements du journal de session (tombstones signés)</translation>
     </message>
     <message>
         <source>clarification summary files</source>
-        <translation type="unfinished"></translation>
+        <translation>fichiers de résumé de clarification</translation>
     </message>
     <message>
         <source>No purge run yet. Type a story id above and press Purge to erase it from every artefact, or let the daily retention run erase the summaries past their retention date.</source>
-        <translation type="unfinished"></translation>
+        <translation>Aucune purge pour l'instant. Saisissez un id de story ci-dessus et cliquez sur Purger pour l'effacer de chaque artefact, ou laissez la rétention quotidienne effacer les résumés dont la date de rétention est passée.</translation>
     </message>
     <message>
         <source>Erase story {story} from every artefact? This cannot be undone.</source>
-        <translation type="unfinished"></translation>
+        <translation>Effacer la story {story} de chaque artefact ? C'est irréversible.</translation>
     </message>
     <message>
         <source>Then every artefact is verified and a signed clarification_purged event records the counts.</source>
-        <translation type="unfinished"></translation>
+        <translation>Ensuite chaque artefact est vérifié et un événement signé clarification_purged consigne les décomptes.</translation>
     </message>
 </context>
 <context>
     <name>quality</name>
     <message>
         <source>Last 7 days</source>
-        <translation type="unfinished"></translation>
+        <translation>7 derniers jours</translation>
     </message>
     <message>
         <source>Last 30 days</source>
-        <translation type="unfinished"></translation>
+        <translation>30 derniers jours</translation>
     </message>
     <message>
         <source>Last 90 days</source>
-        <translation type="unfinished"></translation>
+        <translation>90 derniers jours</translation>
     </message>
     <message>
         <source>All time</source>
-        <translation type="unfinished"></translation>
+        <translation>Toute la période</translation>
     </message>
     <message>
         <source>No quality events in this window. Every answer in the Playground (or `lorekeeper llm ask`) records the skills it was routed to, their eval outcome and your feedback.</source>
-        <translation type="unfinished"></translation>
+        <translation>Aucun événement de qualité sur cette période. Chaque réponse du Bac à sable (ou de `lorekeeper llm ask`) enregistre les skills vers lesquelles elle a été routée, le résultat de leurs évals et vos retours.</translation>
     </message>
 </context>
 <context>
     <name>router</name>
     <message>
         <source>Global (no project)</source>
-        <translation type="unfinished"></translation>
+        <translation>Global (aucun projet)</translation>
     </message>
     <message>
         <source>Type a message above: the skills it calls for appear here, ranked, with the words that matched.</source>
-        <translation type="unfinished"></translation>
+        <translation>Saisissez un message ci-dessus : les skills qu'il appelle s'affichent ici, classées, avec les mots reconnus.</translation>
     </message>
     <message>
         <source>No skill matches this message. The router only hints skills whose triggers or keywords appear as whole words — try the words an operator would use, e.g. “review”, “deploy”, “migration”.</source>
-        <translation type="unfinished"></translation>
+        <translation>Aucune skill ne correspond à ce message. Le routeur ne suggère que les skills dont les déclencheurs ou mots-clés apparaissent en mots entiers — essayez les mots qu'un opérateur emploierait, p. ex. « review », « deploy », « migration ».</translation>
     </message>
     <message>
-        <source>&lt;span style=&quot;background:{bg}; font-weight:600&quot;&gt;{0}&lt;/span&gt;</source>
-        <translation type="unfinished"></translation>
+        <source>&lt;span style="background:{bg}; font-weight:600"&gt;{0}&lt;/span&gt;</source>
+        <translation>&lt;span style="background:{bg}; font-weight:600"&gt;{0}&lt;/span&gt;</translation>
     </message>
 </context>
 <context>
     <name>rule_dialog</name>
     <message>
         <source>A whole number (Unicode code points for lengths, inclusive).</source>
-        <translation type="unfinished"></translation>
+        <translation>Un nombre entier (points de code Unicode pour les longueurs, bornes incluses).</translation>
     </message>
     <message>
         <source>Several values separated by commas.</source>
-        <translation type="unfinished"></translation>
+        <translation>Plusieurs valeurs séparées par des virgules.</translation>
     </message>
     <message>
         <source>A Python regular expression, searched anywhere in the response.</source>
-        <translation type="unfinished"></translation>
+        <translation>Une expression régulière Python, cherchée n'importe où dans la réponse.</translation>
     </message>
     <message>
         <source>This rule type needs no value.</source>
-        <translation type="unfinished"></translation>
+        <translation>Ce type de règle ne demande aucune valeur.</translation>
     </message>
     <message>
-        <source>Literal text, case-sensitive unless the type starts with &apos;i&apos;.</source>
-        <translation type="unfinished"></translation>
+        <source>Literal text, case-sensitive unless the type starts with 'i'.</source>
+        <translation>Texte littéral, sensible à la casse sauf si le type commence par 'i'.</translation>
     </message>
 </context>
 <context>
@@ -4798,28 +4833,33 @@ Runs need a model: configure one in Playground → Model settings (anthropic, ol
 
 # ---- evals.json ----
 </source>
-        <translation type="unfinished"></translation>
+        <translation>
+
+# ---- evals.json ----
+</translation>
     </message>
     <message>
         <source>(mode {mode:o})
 </source>
-        <translation type="unfinished"></translation>
+        <translation>(mode {mode:o})
+</translation>
     </message>
     <message>
         <source>binary file, {size} bytes, sha256 {0}
 </source>
-        <translation type="unfinished"></translation>
+        <translation>fichier binaire, {size} octets, sha256 {0}
+</translation>
     </message>
 </context>
 <context>
     <name>widgets</name>
     <message>
-        <source>field &apos;{field}&apos;</source>
-        <translation type="unfinished"></translation>
+        <source>field '{field}'</source>
+        <translation>champ '{field}'</translation>
     </message>
     <message>
         <source>rule {rule_id}</source>
-        <translation type="unfinished"></translation>
+        <translation>règle {rule_id}</translation>
     </message>
 </context>
 </TS>

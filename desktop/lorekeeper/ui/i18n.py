@@ -14,10 +14,13 @@ from __future__ import annotations
 
 import os
 import subprocess
+from collections.abc import Callable
 from datetime import datetime
 from pathlib import Path
 
 from PySide6.QtCore import QCoreApplication, QDate, QLibraryInfo, QLocale, QSettings, QTranslator
+from PySide6.QtGui import QAction, QActionGroup
+from PySide6.QtWidgets import QMenu, QToolButton
 
 from lorekeeper.paths import resources_dir
 
@@ -218,3 +221,39 @@ def QT_TRANSLATE_NOOP(context: str, text: str) -> str:
     """Marks `text` for lupdate in `context` and returns it unchanged (Qt's macro, typed `str`):
     translate it where it is shown (`tr_const(context, text)`)."""
     return text
+
+
+# ---------------------------------------------------------------- the Settings control
+def language_button(status: Callable[[str], None] | None = None) -> QToolButton:
+    """The status bar's language control: "FR"/"EN" with a menu — Follow the system, English,
+    Français. The choice is saved for every workspace (`save_preference`) and applies from the
+    next start (LOREKEEPER_LANG, when set, still wins: the menu says so)."""
+    button = QToolButton()
+    button.setObjectName("languageButton")
+    button.setText(current_language().upper())
+    button.setPopupMode(QToolButton.ToolButtonPopupMode.InstantPopup)
+    button.setToolTip(QCoreApplication.translate("i18n", "Language of the app (applies at the next start)"))
+    menu = QMenu(button)
+    group = QActionGroup(menu)
+    chosen = saved_preference()
+    options = [("", QCoreApplication.translate("i18n", "Follow the system")), *LANGUAGES.items()]
+    for code, name in options:
+        action = menu.addAction(name)
+        action.setCheckable(True)
+        action.setChecked(code == chosen)
+        action.setData(code)
+        group.addAction(action)
+
+    def choose(action: QAction) -> None:
+        code = str(action.data() or "")
+        save_preference(code)
+        target = code or system_language()
+        text = QCoreApplication.translate("i18n", "Language: {0} from the next start").format(LANGUAGES[target])
+        if _normalise(os.environ.get(ENV_VAR, "")):
+            text += QCoreApplication.translate("i18n", " ({0} is set and wins)").format(ENV_VAR)
+        if status is not None:
+            status(text)
+
+    group.triggered.connect(choose)
+    button.setMenu(menu)
+    return button

@@ -35,7 +35,7 @@ from lorekeeper import __version__, gcpolicy
 from lorekeeper.errorlog import append_error
 from lorekeeper.ui.bus import ChangeBus
 from lorekeeper.ui.changefeed import ChangeFeedBridge
-from lorekeeper.ui.i18n import QT_TRANSLATE_NOOP, tr_const
+from lorekeeper.ui.i18n import QT_TRANSLATE_NOOP, language_button, tr_const
 from lorekeeper.ui.models.paged import JumpToEnd, keep_view_state, paged_model_of
 from lorekeeper.ui.panels import PANELS, AppContext, Panel, PanelSpec
 from lorekeeper.ui.theme import icon
@@ -380,6 +380,8 @@ class MainWindow(QMainWindow):
         bar.addPermanentWidget(self.cancel_button)
         bar.addPermanentWidget(self.model_label)
         bar.addPermanentWidget(self.keys_label)
+        self.language_button = language_button(self.show_message)  # English / Français (lorekeeper.ui.i18n)
+        bar.addPermanentWidget(self.language_button)
         bar.addPermanentWidget(self.version_label)
         tracker().changed.connect(self.on_jobs_changed)
         tracker().failed.connect(self.on_job_failed)
