@@ -21,7 +21,9 @@ setup: $(VENV)/.installed i18n-qm
 ## `make i18n`: refresh the .ts from the UI's tr()/translate() calls (translations are kept), then
 ## compile. tests/ui/test_i18n.py fails when a string has no finished French translation.
 I18N_LANGS   := fr
-I18N_TS      := $(foreach l,$(I18N_LANGS),resources/i18n/lorekeeper_$(l).ts)
+# English needs only its plural forms (%n): the source strings are the English texts
+I18N_ALL     := en $(I18N_LANGS)
+I18N_TS      := $(foreach l,$(I18N_ALL),resources/i18n/lorekeeper_$(l).ts)
 I18N_QM      := $(I18N_TS:.ts=.qm)
 I18N_SOURCES  = $(shell find desktop/lorekeeper/ui -name '*.py' | LC_ALL=C sort)
 resources/i18n/%.qm: resources/i18n/%.ts $(VENV)/.installed
@@ -31,6 +33,8 @@ i18n: $(VENV)/.installed
 	@for l in $(I18N_LANGS); do \
 	  $(VENV)/bin/pyside6-lupdate -silent -locations none -no-obsolete -target-language $$l \
 	    $(I18N_SOURCES) -ts resources/i18n/lorekeeper_$$l.ts || exit 1; done
+	$(VENV)/bin/pyside6-lupdate -silent -locations none -no-obsolete -pluralonly -target-language en \
+	  $(I18N_SOURCES) -ts resources/i18n/lorekeeper_en.ts
 	$(MAKE) --no-print-directory i18n-qm
 
 ## make run: set up, create the demo workspace (outside the tracked tree) and open the app

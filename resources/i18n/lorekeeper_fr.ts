@@ -21,7 +21,7 @@
     </message>
     <message>
         <source>globs, comma-separated (empty: everywhere)</source>
-        <translation>globs, séparés par des virgules (vide : partout)</translation>
+        <translation>globs, séparés par des virgules (vide&#xa0;: partout)</translation>
     </message>
     <message>
         <source>Add fact (Ctrl+Enter)</source>
@@ -76,11 +76,11 @@
     </message>
     <message>
         <source>Questions over the knowledge (BM25 over skills, learnings, documents and facts). The configured model answers from the retrieved passages only and cites them; without one, the passages are ranked.</source>
-        <translation>Questions sur la connaissance (BM25 sur les skills, apprentissages, documents et faits). Le modèle configuré répond à partir des seuls passages retrouvés et les cite ; sans modèle, les passages sont classés.</translation>
+        <translation>Questions sur la connaissance (BM25 sur les skills, apprentissages, documents et faits). Le modèle configuré répond à partir des seuls passages retrouvés et les cite&#xa0;; sans modèle, les passages sont classés.</translation>
     </message>
     <message>
         <source>Ask a question, e.g. “how do we deploy Citadel?” — Enter asks</source>
-        <translation>Posez une question, p. ex. « comment déployer Citadel ? » — Entrée pour demander</translation>
+        <translation>Posez une question, p. ex. «&#xa0;comment déployer Citadel&#xa0;?&#xa0;» — Entrée pour demander</translation>
     </message>
     <message>
         <source>Answer with the model</source>
@@ -88,7 +88,7 @@
     </message>
     <message>
         <source>Project:</source>
-        <translation>Projet :</translation>
+        <translation>Projet&#xa0;:</translation>
     </message>
     <message>
         <source>Answer</source>
@@ -108,7 +108,7 @@
     </message>
     <message>
         <source>Type a question first.</source>
-        <translation>Saisissez d'abord une question.</translation>
+        <translation>Saisissez d&apos;abord une question.</translation>
     </message>
     <message>
         <source>asking…</source>
@@ -119,8 +119,8 @@
         <translation>Interrogation de la connaissance</translation>
     </message>
     <message>
-        <source>&lt;p style='color:gray'&gt;{0}&lt;/p&gt;</source>
-        <translation>&lt;p style='color:gray'&gt;{0}&lt;/p&gt;</translation>
+        <source>&lt;p style=&apos;color:gray&apos;&gt;{0}&lt;/p&gt;</source>
+        <translation>&lt;p style=&apos;color:gray&apos;&gt;{0}&lt;/p&gt;</translation>
     </message>
     <message>
         <source>No model answer.</source>
@@ -130,9 +130,12 @@
         <source>&lt;p&gt;No passage of the knowledge matches the question.&lt;/p&gt;</source>
         <translation>&lt;p&gt;Aucun passage de la connaissance ne correspond à la question.&lt;/p&gt;</translation>
     </message>
-    <message>
-        <source>{n} passage{0}</source>
-        <translation>{n} passage{0}</translation>
+    <message numerus="yes">
+        <source>%n passage(s)</source>
+        <translation>
+            <numerusform>%n passage</numerusform>
+            <numerusform>%n passages</numerusform>
+        </translation>
     </message>
     <message>
         <source>, {n} cited</source>
@@ -143,30 +146,30 @@
     <name>AuditPanel</name>
     <message>
         <source>Provider:</source>
-        <translation>Fournisseur :</translation>
+        <translation>Fournisseur&#xa0;:</translation>
     </message>
     <message>
         <source>Where:</source>
-        <translation>Emplacement :</translation>
+        <translation>Emplacement&#xa0;:</translation>
     </message>
     <message>
         <source>Key version:</source>
-        <translation>Version de la clé :</translation>
+        <translation>Version de la clé&#xa0;:</translation>
     </message>
     <message>
         <source>Loaded at:</source>
-        <translation>Chargée à :</translation>
+        <translation>Chargée à&#xa0;:</translation>
     </message>
     <message>
         <source>Session log:</source>
-        <translation>Journal de session :</translation>
+        <translation>Journal de session&#xa0;:</translation>
     </message>
     <message>
         <source>Verify chain</source>
         <translation>Vérifier la chaîne</translation>
     </message>
     <message>
-        <source>Check every event's signature, the chain and the checkpoints</source>
+        <source>Check every event&apos;s signature, the chain and the checkpoints</source>
         <translation>Vérifier la signature de chaque événement, la chaîne et les points de contrôle</translation>
     </message>
     <message>
@@ -175,19 +178,19 @@
     </message>
     <message>
         <source>New key version; old versions stay readable for verification</source>
-        <translation>Nouvelle version de clé ; les anciennes restent lisibles pour la vérification</translation>
+        <translation>Nouvelle version de clé&#xa0;; les anciennes restent lisibles pour la vérification</translation>
     </message>
     <message>
         <source>Audit key (this session)</source>
-        <translation>Clé d'audit (cette session)</translation>
+        <translation>Clé d&apos;audit (cette session)</translation>
     </message>
     <message>
         <source>Press Verify chain: the report per file appears here.</source>
-        <translation>Cliquez sur Vérifier la chaîne : le rapport par fichier s'affiche ici.</translation>
+        <translation>Cliquez sur Vérifier la chaîne&#xa0;: le rapport par fichier s&apos;affiche ici.</translation>
     </message>
     <message>
         <source>No verification yet.</source>
-        <translation>Aucune vérification pour l'instant.</translation>
+        <translation>Aucune vérification pour l&apos;instant.</translation>
     </message>
     <message>
         <source>Verification</source>
@@ -195,7 +198,7 @@
     </message>
     <message>
         <source>Why the break is acceptable (kept, signed, in the event)…</source>
-        <translation>Pourquoi la rupture est acceptable (conservé, signé, dans l'événement)…</translation>
+        <translation>Pourquoi la rupture est acceptable (conservé, signé, dans l&apos;événement)…</translation>
     </message>
     <message>
         <source>Acknowledge break</source>
@@ -211,15 +214,15 @@
     </message>
     <message>
         <source>Type:</source>
-        <translation>Type :</translation>
+        <translation>Type&#xa0;:</translation>
     </message>
     <message>
         <source>Date:</source>
-        <translation>Date :</translation>
+        <translation>Date&#xa0;:</translation>
     </message>
     <message>
         <source>No signed event yet: they appear as Lorekeeper records its decisions.</source>
-        <translation>Aucun événement signé pour l'instant : ils apparaissent à mesure que Lorekeeper enregistre ses décisions.</translation>
+        <translation>Aucun événement signé pour l&apos;instant&#xa0;: ils apparaissent à mesure que Lorekeeper enregistre ses décisions.</translation>
     </message>
     <message>
         <source>Signed event</source>
@@ -239,7 +242,7 @@
     </message>
     <message>
         <source>Every decision is signed (HMAC-SHA256 over RFC 8785 JSON) and chained in the session log; a checkpoint in the store catches a cut tail. Erased events stay in place as signed tombstones.</source>
-        <translation>Chaque décision est signée (HMAC-SHA256 sur du JSON RFC 8785) et chaînée dans le journal de session ; un point de contrôle dans le store détecte une fin tronquée. Les événements effacés restent en place sous forme de tombstones signés.</translation>
+        <translation>Chaque décision est signée (HMAC-SHA256 sur du JSON RFC 8785) et chaînée dans le journal de session&#xa0;; un point de contrôle dans le store détecte une fin tronquée. Les événements effacés restent en place sous forme de tombstones signés.</translation>
     </message>
     <message>
         <source>Reading the session log</source>
@@ -247,7 +250,7 @@
     </message>
     <message>
         <source>  (rotated to v{pending_version}: used from the next launch)</source>
-        <translation>  (renouvelée en v{pending_version} : utilisée au prochain lancement)</translation>
+        <translation>  (renouvelée en v{pending_version}&#xa0;: utilisée au prochain lancement)</translation>
     </message>
     <message>
         <source>not loaded</source>
@@ -259,15 +262,15 @@
     </message>
     <message>
         <source>Verifying the audit chain</source>
-        <translation>Vérification de la chaîne d'audit</translation>
+        <translation>Vérification de la chaîne d&apos;audit</translation>
     </message>
     <message>
         <source>Checking the audit chain</source>
-        <translation>Contrôle de la chaîne d'audit</translation>
+        <translation>Contrôle de la chaîne d&apos;audit</translation>
     </message>
     <message>
         <source>Chain: {0}. Verify chain still lists them; a new break is reported again.</source>
-        <translation>Chaîne : {0}. Vérifier la chaîne les liste toujours ; une nouvelle rupture sera signalée.</translation>
+        <translation>Chaîne&#xa0;: {0}. Vérifier la chaîne les liste toujours&#xa0;; une nouvelle rupture sera signalée.</translation>
     </message>
     <message>
         <source>Acknowledging the chain break</source>
@@ -279,51 +282,68 @@
     </message>
     <message>
         <source>Chain verified: {events} events in {files} file(s), {valid} valid, {tombstones} tombstone(s).</source>
-        <translation>Chaîne vérifiée : {events} événements dans {files} fichier(s), {valid} valides, {tombstones} tombstone(s).</translation>
+        <translation>Chaîne vérifiée&#xa0;: {events} événements dans {files} fichier(s), {valid} valides, {tombstones} tombstone(s).</translation>
     </message>
     <message>
         <source>No break: every signature, link and checkpoint verifies.</source>
-        <translation>Aucune rupture : chaque signature, chaque lien et chaque point de contrôle sont vérifiés.</translation>
+        <translation>Aucune rupture&#xa0;: chaque signature, chaque lien et chaque point de contrôle sont vérifiés.</translation>
     </message>
     <message>
         <source>ERR_AUDIT_VERIFY_FAILED: {n} problem(s). First: {file} line {line} — {message}</source>
-        <translation>ERR_AUDIT_VERIFY_FAILED : {n} problème(s). Premier : {file} ligne {line} — {message}</translation>
+        <translation>ERR_AUDIT_VERIFY_FAILED&#xa0;: {n} problème(s). Premier&#xa0;: {file} ligne {line} — {message}</translation>
     </message>
     <message>
         <source>Rotate the audit key</source>
-        <translation>Renouveler la clé d'audit</translation>
+        <translation>Renouveler la clé d&apos;audit</translation>
     </message>
     <message>
         <source>Create key version {0} in {provider}?
 
 The current version stays archived so every past event still verifies. A signed audit_key_rotated event is written with the new key, and a new audit session starts on it at once: every event from then on is signed with the new version (one key per session).</source>
-        <translation>Créer la version {0} de la clé dans {provider} ?
+        <translation>Créer la version {0} de la clé dans {provider}&#xa0;?
 
-La version actuelle reste archivée pour que chaque événement passé soit toujours vérifiable. Un événement signé audit_key_rotated est écrit avec la nouvelle clé, et une nouvelle session d'audit démarre aussitôt avec elle : chaque événement suivant est signé avec la nouvelle version (une clé par session).</translation>
+La version actuelle reste archivée pour que chaque événement passé soit toujours vérifiable. Un événement signé audit_key_rotated est écrit avec la nouvelle clé, et une nouvelle session d&apos;audit démarre aussitôt avec elle&#xa0;: chaque événement suivant est signé avec la nouvelle version (une clé par session).</translation>
     </message>
     <message>
         <source>Rotating the audit key</source>
-        <translation>Renouvellement de la clé d'audit</translation>
+        <translation>Renouvellement de la clé d&apos;audit</translation>
     </message>
     <message>
-        <source>Key rotation in progress — verify or rotate again once the new key's session has started</source>
+        <source>Key rotation in progress — verify or rotate again once the new key&apos;s session has started</source>
         <translation>Renouvellement de la clé en cours — vérifiez ou renouvelez à nouveau une fois la session de la nouvelle clé démarrée</translation>
     </message>
     <message>
         <source>Key rotated: v{previous_version} → v{new_version}. The audit_key_rotated event is signed with v{new_version}, and so is every event from now on (a new session started on it); v{previous_version} stays readable for verification.</source>
-        <translation>Clé renouvelée : v{previous_version} → v{new_version}. L'événement audit_key_rotated est signé avec la v{new_version}, comme chaque événement désormais (une nouvelle session a démarré avec elle) ; la v{previous_version} reste lisible pour la vérification.</translation>
+        <translation>Clé renouvelée&#xa0;: v{previous_version} → v{new_version}. L&apos;événement audit_key_rotated est signé avec la v{new_version}, comme chaque événement désormais (une nouvelle session a démarré avec elle)&#xa0;; la v{previous_version} reste lisible pour la vérification.</translation>
     </message>
     <message>
         <source>Audit key rotated to v{new_version}</source>
-        <translation>Clé d'audit renouvelée en v{new_version}</translation>
+        <translation>Clé d&apos;audit renouvelée en v{new_version}</translation>
     </message>
     <message>
         <source>The session log cannot be read: {0}</source>
-        <translation>Le journal de session est illisible : {0}</translation>
+        <translation>Le journal de session est illisible&#xa0;: {0}</translation>
     </message>
-    <message>
-        <source>{n} event{0} in {files} file{1}</source>
-        <translation>{n} événement{0} dans {files} fichier{1}</translation>
+    <message numerus="yes">
+        <source>%n event(s)</source>
+        <translation>
+            <numerusform>%n événement</numerusform>
+            <numerusform>%n événements</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source> in %n file(s)</source>
+        <translation>
+            <numerusform> dans %n fichier</numerusform>
+            <numerusform> dans %n fichiers</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>{n} of %Ln event(s)</source>
+        <translation>
+            <numerusform>{n} sur %Ln événement</numerusform>
+            <numerusform>{n} sur %Ln événements</numerusform>
+        </translation>
     </message>
     <message>
         <source> · last {last} UTC</source>
@@ -338,10 +358,6 @@ La version actuelle reste archivée pour que chaque événement passé soit touj
         <translation>Toute date</translation>
     </message>
     <message>
-        <source>{n} of {total} event{0}</source>
-        <translation>{n} sur {total} événement{0}</translation>
-    </message>
-    <message>
         <source>No event matches these filters.</source>
         <translation>Aucun événement ne correspond à ces filtres.</translation>
     </message>
@@ -354,39 +370,39 @@ La version actuelle reste archivée pour que chaque événement passé soit touj
     <name>AuditSettingsDialog</name>
     <message>
         <source>Audit key settings</source>
-        <translation>Réglages de la clé d'audit</translation>
+        <translation>Réglages de la clé d&apos;audit</translation>
     </message>
     <message>
         <source>optional: stored in the OS keyring, never in a file</source>
-        <translation>facultatif : stocké dans le trousseau du système, jamais dans un fichier</translation>
+        <translation>facultatif&#xa0;: stocké dans le trousseau du système, jamais dans un fichier</translation>
     </message>
     <message>
         <source>Provider:</source>
-        <translation>Fournisseur :</translation>
+        <translation>Fournisseur&#xa0;:</translation>
     </message>
     <message>
         <source>Vault address:</source>
-        <translation>Adresse Vault :</translation>
+        <translation>Adresse Vault&#xa0;:</translation>
     </message>
     <message>
         <source>KV v2 mount:</source>
-        <translation>Montage KV v2 :</translation>
+        <translation>Montage KV v2&#xa0;:</translation>
     </message>
     <message>
         <source>Key path:</source>
-        <translation>Chemin de la clé :</translation>
+        <translation>Chemin de la clé&#xa0;:</translation>
     </message>
     <message>
         <source>Vault auth:</source>
-        <translation>Authentification Vault :</translation>
+        <translation>Authentification Vault&#xa0;:</translation>
     </message>
     <message>
         <source>AppRole role id:</source>
-        <translation>Role id AppRole :</translation>
+        <translation>Role id AppRole&#xa0;:</translation>
     </message>
     <message>
         <source>Token / secret id:</source>
-        <translation>Jeton / secret id :</translation>
+        <translation>Jeton / secret id&#xa0;:</translation>
     </message>
     <message>
         <source>Saved to {config_path}</source>
@@ -394,7 +410,7 @@ La version actuelle reste archivée pour que chaque événement passé soit touj
     </message>
     <message>
         <source>Saving the audit key settings</source>
-        <translation>Enregistrement des réglages de la clé d'audit</translation>
+        <translation>Enregistrement des réglages de la clé d&apos;audit</translation>
     </message>
 </context>
 <context>
@@ -409,7 +425,7 @@ La version actuelle reste archivée pour que chaque événement passé soit touj
     </message>
     <message>
         <source>Scenario {0} — winner: {winner}</source>
-        <translation>Scénario {0} — gagnante : {winner}</translation>
+        <translation>Scénario {0} — gagnante&#xa0;: {winner}</translation>
     </message>
     <message>
         <source>&lt;b&gt;{0}{star}&lt;/b&gt; — combined &lt;b&gt;{score:.2f}&lt;/b&gt;/10 · evals {1}/10 · judge {judge:.1f}/10</source>
@@ -417,11 +433,11 @@ La version actuelle reste archivée pour que chaque événement passé soit touj
     </message>
     <message>
         <source>&lt;b&gt;{0}&lt;/b&gt;: A {score_a}/10, B {score_b}/10 → prefers {1} — {2}</source>
-        <translation>&lt;b&gt;{0}&lt;/b&gt; : A {score_a}/10, B {score_b}/10 → préfère {1} — {2}</translation>
+        <translation>&lt;b&gt;{0}&lt;/b&gt;&#xa0;: A {score_a}/10, B {score_b}/10 → préfère {1} — {2}</translation>
     </message>
     <message>
         <source>Judge: </source>
-        <translation>Juge : </translation>
+        <translation>Juge&#xa0;: </translation>
     </message>
     <message>
         <source>&lt;br&gt;</source>
@@ -435,16 +451,16 @@ La version actuelle reste archivée pour que chaque événement passé soit touj
         <translation>Relancer le benchmark</translation>
     </message>
     <message>
-        <source>Benchmark the selected run's proposal again (kept scenarios are reused)</source>
-        <translation>Relancer le benchmark de la proposition de l'exécution sélectionnée (les scénarios conservés sont réutilisés)</translation>
+        <source>Benchmark the selected run&apos;s proposal again (kept scenarios are reused)</source>
+        <translation>Relancer le benchmark de la proposition de l&apos;exécution sélectionnée (les scénarios conservés sont réutilisés)</translation>
     </message>
     <message>
         <source>Proposal:</source>
-        <translation>Proposition :</translation>
+        <translation>Proposition&#xa0;:</translation>
     </message>
     <message>
         <source>No benchmark yet. Select a pending proposal in Proposals and press B (or `lorekeeper bench run ID`); Sage proposals are benchmarked automatically.</source>
-        <translation>Aucun benchmark pour l'instant. Sélectionnez une proposition en attente dans Propositions et appuyez sur B (ou `lorekeeper bench run ID`) ; les propositions de Sage sont évaluées automatiquement.</translation>
+        <translation>Aucun benchmark pour l&apos;instant. Sélectionnez une proposition en attente dans Propositions et appuyez sur B (ou `lorekeeper bench run ID`)&#xa0;; les propositions de Sage sont évaluées automatiquement.</translation>
     </message>
     <message>
         <source>Battle view</source>
@@ -467,8 +483,8 @@ La version actuelle reste archivée pour que chaque événement passé soit touj
         <translation>Supprimer</translation>
     </message>
     <message>
-        <source>Used first by the next runs of this skill (yours before the model's); missing ones are generated by the model and kept.</source>
-        <translation>Utilisés en premier par les prochaines exécutions de cette skill (les vôtres avant ceux du modèle) ; ceux qui manquent sont générés par le modèle et conservés.</translation>
+        <source>Used first by the next runs of this skill (yours before the model&apos;s); missing ones are generated by the model and kept.</source>
+        <translation>Utilisés en premier par les prochaines exécutions de cette skill (les vôtres avant ceux du modèle)&#xa0;; ceux qui manquent sont générés par le modèle et conservés.</translation>
     </message>
     <message>
         <source>Benchmarks</source>
@@ -476,7 +492,7 @@ La version actuelle reste archivée pour que chaque événement passé soit touj
     </message>
     <message>
         <source>A/B runs of proposals: current vs proposed content on the same scenarios. Combined score (0-10) = {EVAL_WEIGHT:.0%} evals (share of rules passed × 10) + {JUDGE_WEIGHT:.0%} LLM judge (1-10, both orders, labels hidden; a judge that changes its mind when the order is swapped counts as a tie).</source>
-        <translation>Exécutions A/B des propositions : contenu actuel contre contenu proposé sur les mêmes scénarios. Score combiné (0-10) = {EVAL_WEIGHT:.0%} évals (part des règles réussies × 10) + {JUDGE_WEIGHT:.0%} juge LLM (1-10, dans les deux ordres, étiquettes masquées ; un juge qui change d'avis quand l'ordre est inversé compte comme une égalité).</translation>
+        <translation>Exécutions A/B des propositions&#xa0;: contenu actuel contre contenu proposé sur les mêmes scénarios. Score combiné (0-10) = {EVAL_WEIGHT:.0%} évals (part des règles réussies × 10) + {JUDGE_WEIGHT:.0%} juge LLM (1-10, dans les deux ordres, étiquettes masquées&#xa0;; un juge qui change d&apos;avis quand l&apos;ordre est inversé compte comme une égalité).</translation>
     </message>
     <message>
         <source>Loading benchmarks</source>
@@ -486,9 +502,12 @@ La version actuelle reste archivée pour que chaque événement passé soit touj
         <source>All proposals</source>
         <translation>Toutes les propositions</translation>
     </message>
-    <message>
-        <source>{n} run(s)</source>
-        <translation>{n} exécution(s)</translation>
+    <message numerus="yes">
+        <source>%n run(s)</source>
+        <translation>
+            <numerusform>%n exécution</numerusform>
+            <numerusform>%n exécutions</numerusform>
+        </translation>
     </message>
     <message>
         <source>Run #{id} · proposal #{proposal_id} · {badge}</source>
@@ -496,11 +515,11 @@ La version actuelle reste archivée pour que chaque événement passé soit touj
     </message>
     <message>
         <source>{skill}: mean combined old {old_avg:.2f} → new {new_avg:.2f} (0-10). Model {provider}:{model}, judge {judge_model}, seed {seed}, {created_at:%Y-%m-%d %H:%M} UTC.</source>
-        <translation>{skill} : moyenne combinée ancienne {old_avg:.2f} → nouvelle {new_avg:.2f} (0-10). Modèle {provider}:{model}, juge {judge_model}, graine {seed}, {created_at:%d/%m/%Y %H:%M} UTC.</translation>
+        <translation>{skill}&#xa0;: moyenne combinée ancienne {old_avg:.2f} → nouvelle {new_avg:.2f} (0-10). Modèle {provider}:{model}, juge {judge_model}, graine {seed}, {created_at:%d/%m/%Y %H:%M} UTC.</translation>
     </message>
     <message>
         <source>Benchmark #{id} of proposal #{proposal_id}: {badge}</source>
-        <translation>Benchmark n° {id} de la proposition n° {proposal_id} : {badge}</translation>
+        <translation>Benchmark n° {id} de la proposition n° {proposal_id}&#xa0;: {badge}</translation>
     </message>
     <message>
         <source>Benchmark #{proposal_id}</source>
@@ -508,7 +527,7 @@ La version actuelle reste archivée pour que chaque événement passé soit touj
     </message>
     <message>
         <source>Benchmark cancelled: nothing was stored.</source>
-        <translation>Benchmark annulé : rien n'a été enregistré.</translation>
+        <translation>Benchmark annulé&#xa0;: rien n&apos;a été enregistré.</translation>
     </message>
     <message>
         <source>Kept scenarios of {skill}</source>
@@ -520,11 +539,11 @@ La version actuelle reste archivée pour que chaque événement passé soit touj
     </message>
     <message>
         <source>Adding a scenario</source>
-        <translation>Ajout d'un scénario</translation>
+        <translation>Ajout d&apos;un scénario</translation>
     </message>
     <message>
         <source>Deleting a scenario</source>
-        <translation>Suppression d'un scénario</translation>
+        <translation>Suppression d&apos;un scénario</translation>
     </message>
 </context>
 <context>
@@ -558,7 +577,7 @@ La version actuelle reste archivée pour que chaque événement passé soit touj
     </message>
     <message>
         <source>A skill named {name} exists{where} (v{version}) with other content than {path}. Nothing is replaced unless you choose so.</source>
-        <translation>Une skill nommée {name} existe{where} (v{version}) avec un contenu différent de {path}. Rien n'est remplacé sans votre choix.</translation>
+        <translation>Une skill nommée {name} existe{where} (v{version}) avec un contenu différent de {path}. Rien n&apos;est remplacé sans votre choix.</translation>
     </message>
     <message>
         <source>Skip</source>
@@ -586,7 +605,7 @@ La version actuelle reste archivée pour que chaque événement passé soit touj
     </message>
     <message>
         <source>What the import would change</source>
-        <translation>Ce que l'import changerait</translation>
+        <translation>Ce que l&apos;import changerait</translation>
     </message>
 </context>
 <context>
@@ -603,6 +622,10 @@ La version actuelle reste archivée pour que chaque événement passé soit touj
 <context>
     <name>ConflictsPanel</name>
     <message>
+        <source>conflict</source>
+        <translation>conflit</translation>
+    </message>
+    <message>
         <source>Keep {0} ({1})</source>
         <translation>Garder {0} ({1})</translation>
     </message>
@@ -616,15 +639,15 @@ La version actuelle reste archivée pour que chaque événement passé soit touj
     </message>
     <message>
         <source>Keep fact A, B, … (the others are rejected); type the reason, Enter</source>
-        <translation>Garder le fait A, B, … (les autres sont rejetés) ; saisissez la raison, Entrée</translation>
+        <translation>Garder le fait A, B, … (les autres sont rejetés)&#xa0;; saisissez la raison, Entrée</translation>
     </message>
     <message>
         <source>Merge into a new statement (type it, Enter; then the reason)</source>
-        <translation>Fusionner en un nouvel énoncé (saisissez-le, Entrée ; puis la raison)</translation>
+        <translation>Fusionner en un nouvel énoncé (saisissez-le, Entrée&#xa0;; puis la raison)</translation>
     </message>
     <message>
         <source>Reject them all; type the reason, Enter</source>
-        <translation>Les rejeter tous ; saisissez la raison, Entrée</translation>
+        <translation>Les rejeter tous&#xa0;; saisissez la raison, Entrée</translation>
     </message>
     <message>
         <source>Refresh</source>
@@ -632,11 +655,11 @@ La version actuelle reste archivée pour que chaque événement passé soit touj
     </message>
     <message>
         <source>The merged statement (Enter, then the reason; Esc cancels)</source>
-        <translation>L'énoncé fusionné (Entrée, puis la raison ; Échap annule)</translation>
+        <translation>L&apos;énoncé fusionné (Entrée, puis la raison&#xa0;; Échap annule)</translation>
     </message>
     <message>
         <source>Merged statement:</source>
-        <translation>Énoncé fusionné :</translation>
+        <translation>Énoncé fusionné&#xa0;:</translation>
     </message>
     <message>
         <source>Conflicts</source>
@@ -644,15 +667,15 @@ La version actuelle reste archivée pour que chaque événement passé soit touj
     </message>
     <message>
         <source>Facts that contradict each other, side by side with their sources. Keep one, merge them into a new statement or reject them all: a reason is required, the decision is signed and the other facts keep their history. Press ? for the keyboard shortcuts.</source>
-        <translation>Des faits qui se contredisent, côte à côte avec leurs sources. Gardez-en un, fusionnez-les en un nouvel énoncé ou rejetez-les tous : une raison est requise, la décision est signée et les autres faits gardent leur historique. Appuyez sur ? pour les raccourcis clavier.</translation>
+        <translation>Des faits qui se contredisent, côte à côte avec leurs sources. Gardez-en un, fusionnez-les en un nouvel énoncé ou rejetez-les tous&#xa0;: une raison est requise, la décision est signée et les autres faits gardent leur historique. Appuyez sur&#xa0;? pour les raccourcis clavier.</translation>
     </message>
     <message>
         <source>Show:</source>
-        <translation>Afficher :</translation>
+        <translation>Afficher&#xa0;:</translation>
     </message>
     <message>
         <source>No open conflict. Contradictions appear here when `lorekeeper facts consolidate --llm` finds facts that cannot both be true; the model never chooses, you do.</source>
-        <translation>Aucun conflit ouvert. Les contradictions apparaissent ici quand `lorekeeper facts consolidate --llm` trouve des faits qui ne peuvent pas être vrais tous les deux ; le modèle ne choisit jamais, c'est vous qui décidez.</translation>
+        <translation>Aucun conflit ouvert. Les contradictions apparaissent ici quand `lorekeeper facts consolidate --llm` trouve des faits qui ne peuvent pas être vrais tous les deux&#xa0;; le modèle ne choisit jamais, c&apos;est vous qui décidez.</translation>
     </message>
     <message>
         <source>No conflict.</source>
@@ -676,7 +699,7 @@ La version actuelle reste archivée pour que chaque événement passé soit touj
     </message>
     <message>
         <source>Open: 1 / 2 keep a fact, M merge, X reject all (each asks for a reason).</source>
-        <translation>Ouvert : 1 / 2 garde un fait, M fusionne, X rejette tout (chacun demande une raison).</translation>
+        <translation>Ouvert&#xa0;: 1 / 2 garde un fait, M fusionne, X rejette tout (chacun demande une raison).</translation>
     </message>
     <message>
         <source>Resolved ({resolution}) by {resolved_by} · {0}</source>
@@ -684,7 +707,7 @@ La version actuelle reste archivée pour que chaque événement passé soit touj
     </message>
     <message>
         <source>Why keep {0} (“{1}”)? Enter to confirm, Esc to cancel</source>
-        <translation>Pourquoi garder {0} (« {1} ») ? Entrée pour confirmer, Échap pour annuler</translation>
+        <translation>Pourquoi garder {0} («&#xa0;{1}&#xa0;»)&#xa0;? Entrée pour confirmer, Échap pour annuler</translation>
     </message>
     <message>
         <source>Keep {0}</source>
@@ -696,7 +719,7 @@ La version actuelle reste archivée pour que chaque événement passé soit touj
     </message>
     <message>
         <source>Why reject them all? Enter to confirm, Esc to cancel</source>
-        <translation>Pourquoi les rejeter tous ? Entrée pour confirmer, Échap pour annuler</translation>
+        <translation>Pourquoi les rejeter tous&#xa0;? Entrée pour confirmer, Échap pour annuler</translation>
     </message>
     <message>
         <source>Reject all</source>
@@ -708,11 +731,11 @@ La version actuelle reste archivée pour que chaque événement passé soit touj
     </message>
     <message>
         <source>A merge needs the new statement: type it, then Enter.</source>
-        <translation>Une fusion demande le nouvel énoncé : saisissez-le, puis Entrée.</translation>
+        <translation>Une fusion demande le nouvel énoncé&#xa0;: saisissez-le, puis Entrée.</translation>
     </message>
     <message>
         <source>Why merge them into this statement? Enter to confirm, Esc to cancel</source>
-        <translation>Pourquoi les fusionner en cet énoncé ? Entrée pour confirmer, Échap pour annuler</translation>
+        <translation>Pourquoi les fusionner en cet énoncé&#xa0;? Entrée pour confirmer, Échap pour annuler</translation>
     </message>
     <message>
         <source>Merge</source>
@@ -724,15 +747,15 @@ La version actuelle reste archivée pour que chaque événement passé soit touj
     </message>
     <message>
         <source>Conflict #{0} resolved: {what}</source>
-        <translation>Conflit n° {0} résolu : {what}</translation>
+        <translation>Conflit n° {0} résolu&#xa0;: {what}</translation>
     </message>
     <message>
         <source> — “{statement}” is approved</source>
-        <translation> — « {statement} » est approuvé</translation>
+        <translation> — «&#xa0;{statement}&#xa0;» est approuvé</translation>
     </message>
     <message>
         <source> (signed in the audit log).</source>
-        <translation> (signé dans le journal d'audit).</translation>
+        <translation> (signé dans le journal d&apos;audit).</translation>
     </message>
 </context>
 <context>
@@ -747,7 +770,7 @@ La version actuelle reste archivée pour que chaque événement passé soit touj
     </message>
     <message>
         <source>Commit message: what changed and why</source>
-        <translation>Message de commit : ce qui a changé et pourquoi</translation>
+        <translation>Message de commit&#xa0;: ce qui a changé et pourquoi</translation>
     </message>
     <message>
         <source>Save as new version</source>
@@ -775,11 +798,11 @@ La version actuelle reste archivée pour que chaque événement passé soit touj
     </message>
     <message>
         <source>SKILL.md of {name}{where} has unsaved changes. Save them as a new version?</source>
-        <translation>Le SKILL.md de {name}{where} a des modifications non enregistrées. Les enregistrer comme nouvelle version ?</translation>
+        <translation>Le SKILL.md de {name}{where} a des modifications non enregistrées. Les enregistrer comme nouvelle version&#xa0;?</translation>
     </message>
     <message>
         <source>edited in the app</source>
-        <translation>modifié dans l'application</translation>
+        <translation>modifié dans l&apos;application</translation>
     </message>
     <message>
         <source>Saving {name}</source>
@@ -787,7 +810,7 @@ La version actuelle reste archivée pour que chaque événement passé soit touj
     </message>
     <message>
         <source>No change: the content is identical to the current version.</source>
-        <translation>Aucun changement : le contenu est identique à la version actuelle.</translation>
+        <translation>Aucun changement&#xa0;: le contenu est identique à la version actuelle.</translation>
     </message>
     <message>
         <source>Saved as v{version}.</source>
@@ -826,7 +849,7 @@ La version actuelle reste archivée pour que chaque événement passé soit touj
     </message>
     <message>
         <source>stale: {reason}</source>
-        <translation>périmé : {reason}</translation>
+        <translation>périmé&#xa0;: {reason}</translation>
     </message>
     <message>
         <source>up to date</source>
@@ -835,9 +858,12 @@ La version actuelle reste archivée pour que chaque événement passé soit touj
 </context>
 <context>
     <name>DiffCanvas</name>
-    <message>
-        <source>… {n} unchanged line{0} (click to show)</source>
-        <translation>… {n} ligne{0} inchangée{0} (cliquer pour afficher)</translation>
+    <message numerus="yes">
+        <source>… %n unchanged line(s) (click to show)</source>
+        <translation>
+            <numerusform>… %n ligne inchangée (cliquer pour l&apos;afficher)</numerusform>
+            <numerusform>… %n lignes inchangées (cliquer pour les afficher)</numerusform>
+        </translation>
     </message>
 </context>
 <context>
@@ -868,7 +894,7 @@ La version actuelle reste archivée pour que chaque événement passé soit touj
     </message>
     <message>
         <source>Diff: side by side / unified</source>
-        <translation>Diff : côte à côte / unifié</translation>
+        <translation>Diff&#xa0;: côte à côte / unifié</translation>
     </message>
     <message>
         <source>Computing diff</source>
@@ -900,7 +926,7 @@ La version actuelle reste archivée pour que chaque événement passé soit touj
     </message>
     <message>
         <source>Copy the old text (left)</source>
-        <translation>Copier l'ancien texte (gauche)</translation>
+        <translation>Copier l&apos;ancien texte (gauche)</translation>
     </message>
     <message>
         <source>Copy the new text (right)</source>
@@ -943,11 +969,11 @@ La version actuelle reste archivée pour que chaque événement passé soit touj
     </message>
     <message>
         <source>No sources yet.</source>
-        <translation>Aucune source pour l'instant.</translation>
+        <translation>Aucune source pour l&apos;instant.</translation>
     </message>
     <message>
         <source>Search the marketplaces: what should the skill do?  (Ctrl+L)</source>
-        <translation>Chercher dans les marketplaces : que doit faire la skill ?  (Ctrl+L)</translation>
+        <translation>Chercher dans les marketplaces&#xa0;: que doit faire la skill&#xa0;?  (Ctrl+L)</translation>
     </message>
     <message>
         <source>Search</source>
@@ -971,7 +997,7 @@ La version actuelle reste archivée pour que chaque événement passé soit touj
     </message>
     <message>
         <source>For:</source>
-        <translation>Pour :</translation>
+        <translation>Pour&#xa0;:</translation>
     </message>
     <message>
         <source>Compatibility note</source>
@@ -979,7 +1005,7 @@ La version actuelle reste archivée pour que chaque événement passé soit touj
     </message>
     <message>
         <source>Discover: search the marketplaces</source>
-        <translation>Découvrir : chercher dans les marketplaces</translation>
+        <translation>Découvrir&#xa0;: chercher dans les marketplaces</translation>
     </message>
     <message>
         <source>Loading projects</source>
@@ -991,15 +1017,15 @@ La version actuelle reste archivée pour que chaque événement passé soit touj
     </message>
     <message>
         <source>Project: {p}</source>
-        <translation>Projet : {p}</translation>
+        <translation>Projet&#xa0;: {p}</translation>
     </message>
     <message>
         <source>Give a folder, a zip, a git URL or a marketplace.json first.</source>
-        <translation>Indiquez d'abord un dossier, un zip, une URL git ou un marketplace.json.</translation>
+        <translation>Indiquez d&apos;abord un dossier, un zip, une URL git ou un marketplace.json.</translation>
     </message>
     <message>
         <source>Added {name}: {skills} skill(s){skipped}</source>
-        <translation>{name} ajoutée : {skills} skill(s){skipped}</translation>
+        <translation>{name} ajoutée&#xa0;: {skills} skill(s){skipped}</translation>
     </message>
     <message>
         <source>Adding {where}</source>
@@ -1011,11 +1037,11 @@ La version actuelle reste archivée pour que chaque événement passé soit touj
     </message>
     <message>
         <source>No sources yet: add a folder, a zip, a git URL or a marketplace.json above.</source>
-        <translation>Aucune source pour l'instant : ajoutez ci-dessus un dossier, un zip, une URL git ou un marketplace.json.</translation>
+        <translation>Aucune source pour l&apos;instant&#xa0;: ajoutez ci-dessus un dossier, un zip, une URL git ou un marketplace.json.</translation>
     </message>
     <message>
         <source>Sources: </source>
-        <translation>Sources : </translation>
+        <translation>Sources&#xa0;: </translation>
     </message>
     <message>
         <source>Searching marketplaces</source>
@@ -1024,7 +1050,7 @@ La version actuelle reste archivée pour que chaque événement passé soit touj
     <message>
         <source>{ref}
 
-Reading the skill and the project's skills…</source>
+Reading the skill and the project&apos;s skills…</source>
         <translation>{ref}
 
 Lecture de la skill et des skills du projet…</translation>
@@ -1039,7 +1065,7 @@ Lecture de la skill et des skills du projet…</translation>
     </message>
     <message>
         <source>Pick a project under For: first</source>
-        <translation>Choisissez d'abord un projet dans Pour :</translation>
+        <translation>Choisissez d&apos;abord un projet dans Pour&#xa0;:</translation>
     </message>
     <message>
         <source>into project {project}</source>
@@ -1051,7 +1077,7 @@ Lecture de la skill et des skills du projet…</translation>
     </message>
     <message>
         <source>Installing {name} {where} — wait for it to finish</source>
-        <translation>Installation de {name} {where} — attendez qu'elle se termine</translation>
+        <translation>Installation de {name} {where} — attendez qu&apos;elle se termine</translation>
     </message>
     <message>
         <source>Installed {name} {where} from {source}</source>
@@ -1066,7 +1092,7 @@ Lecture de la skill et des skills du projet…</translation>
     </message>
     <message>
         <source>{position} · line {line} · O: next provenance · Esc: close</source>
-        <translation>{position} · ligne {line} · O : provenance suivante · Échap : fermer</translation>
+        <translation>{position} · ligne {line} · O&#xa0;: provenance suivante · Échap&#xa0;: fermer</translation>
     </message>
 </context>
 <context>
@@ -1077,7 +1103,7 @@ Lecture de la skill et des skills du projet…</translation>
     </message>
     <message>
         <source>Edit the proposed SKILL.md of {skill} before approving it. Approve with edits makes your text the new version; the edit is recorded in the signed decision.</source>
-        <translation>Modifiez le SKILL.md proposé de {skill} avant de l'approuver. Approuver avec modifications fait de votre texte la nouvelle version ; la modification est consignée dans la décision signée.</translation>
+        <translation>Modifiez le SKILL.md proposé de {skill} avant de l&apos;approuver. Approuver avec modifications fait de votre texte la nouvelle version&#xa0;; la modification est consignée dans la décision signée.</translation>
     </message>
     <message>
         <source>Approve with edits</source>
@@ -1093,7 +1119,7 @@ Lecture de la skill et des skills du projet…</translation>
     </message>
     <message>
         <source>The edited SKILL.md is empty: write the content to approve, or Cancel.</source>
-        <translation>Le SKILL.md modifié est vide : écrivez le contenu à approuver, ou Annuler.</translation>
+        <translation>Le SKILL.md modifié est vide&#xa0;: écrivez le contenu à approuver, ou Annuler.</translation>
     </message>
 </context>
 <context>
@@ -1104,11 +1130,11 @@ Lecture de la skill et des skills du projet…</translation>
     </message>
     <message>
         <source>{job_name} failed: {error_type}: {0}</source>
-        <translation>{job_name} a échoué : {error_type} : {0}</translation>
+        <translation>{job_name} a échoué&#xa0;: {error_type}&#xa0;: {0}</translation>
     </message>
     <message>
         <source>This is a bug or an environment failure. The details are in {log_path}.</source>
-        <translation>C'est un bug ou une défaillance de l'environnement. Les détails sont dans {log_path}.</translation>
+        <translation>C&apos;est un bug ou une défaillance de l&apos;environnement. Les détails sont dans {log_path}.</translation>
     </message>
     <message>
         <source>Copy details</source>
@@ -1127,11 +1153,11 @@ Lecture de la skill et des skills du projet…</translation>
     <name>ErrorScreen</name>
     <message>
         <source>{APP_NAME} — cannot open the workspace</source>
-        <translation>{APP_NAME} — impossible d'ouvrir l'espace de travail</translation>
+        <translation>{APP_NAME} — impossible d&apos;ouvrir l&apos;espace de travail</translation>
     </message>
     <message>
         <source>The workspace could not be opened</source>
-        <translation>L'espace de travail n'a pas pu être ouvert</translation>
+        <translation>L&apos;espace de travail n&apos;a pas pu être ouvert</translation>
     </message>
     <message>
         <source>Retry</source>
@@ -1151,11 +1177,11 @@ Lecture de la skill et des skills du projet…</translation>
     </message>
     <message>
         <source>Check the workspace folder and its lorekeeper.toml, then retry.</source>
-        <translation>Vérifiez le dossier de l'espace de travail et son lorekeeper.toml, puis réessayez.</translation>
+        <translation>Vérifiez le dossier de l&apos;espace de travail et son lorekeeper.toml, puis réessayez.</translation>
     </message>
     <message>
         <source>What to do: </source>
-        <translation>Que faire : </translation>
+        <translation>Que faire&#xa0;: </translation>
     </message>
     <message>
         <source>Restore {backup}, keep the damaged file aside, then open</source>
@@ -1165,9 +1191,9 @@ Lecture de la skill et des skills du projet…</translation>
         <source>Restore {backup}?
 
 The damaged database is renamed aside (never overwritten or deleted); changes made after the backup was taken are not in it.</source>
-        <translation>Restaurer {backup} ?
+        <translation>Restaurer {backup}&#xa0;?
 
-La base endommagée est renommée à côté (jamais écrasée ni supprimée) ; les modifications faites après la sauvegarde n'y figurent pas.</translation>
+La base endommagée est renommée à côté (jamais écrasée ni supprimée)&#xa0;; les modifications faites après la sauvegarde n&apos;y figurent pas.</translation>
     </message>
     <message>
         <source>Restoring the backup…</source>
@@ -1191,7 +1217,7 @@ La base endommagée est renommée à côté (jamais écrasée ni supprimée) ; 
     </message>
     <message>
         <source>The restore did not happen: {0}</source>
-        <translation>La restauration n'a pas eu lieu : {0}</translation>
+        <translation>La restauration n&apos;a pas eu lieu&#xa0;: {0}</translation>
     </message>
 </context>
 <context>
@@ -1226,7 +1252,7 @@ La base endommagée est renommée à côté (jamais écrasée ni supprimée) ; 
     </message>
     <message>
         <source>Loading eval history</source>
-        <translation>Chargement de l'historique des évals</translation>
+        <translation>Chargement de l&apos;historique des évals</translation>
     </message>
     <message>
         <source>(rules file)</source>
@@ -1248,20 +1274,20 @@ La base endommagée est renommée à côté (jamais écrasée ni supprimée) ; 
         <translation>Lancer</translation>
     </message>
     <message>
-        <source>Run the skill's rules on this response (Ctrl+Enter); the run is recorded</source>
-        <translation>Appliquer les règles de la skill à cette réponse (Ctrl+Entrée) ; l'exécution est enregistrée</translation>
+        <source>Run the skill&apos;s rules on this response (Ctrl+Enter); the run is recorded</source>
+        <translation>Appliquer les règles de la skill à cette réponse (Ctrl+Entrée)&#xa0;; l&apos;exécution est enregistrée</translation>
     </message>
     <message>
-        <source>Paste or type the model's answer here, or load it from a file.</source>
+        <source>Paste or type the model&apos;s answer here, or load it from a file.</source>
         <translation>Collez ou saisissez ici la réponse du modèle, ou chargez-la depuis un fichier.</translation>
     </message>
     <message>
         <source>Skill:</source>
-        <translation>Skill :</translation>
+        <translation>Skill&#xa0;:</translation>
     </message>
     <message>
         <source>Project:</source>
-        <translation>Projet :</translation>
+        <translation>Projet&#xa0;:</translation>
     </message>
     <message>
         <source>Run an eval</source>
@@ -1289,7 +1315,7 @@ La base endommagée est renommée à côté (jamais écrasée ni supprimée) ; 
     </message>
     <message>
         <source>Eval history: {exc}</source>
-        <translation>Historique des évals : {exc}</translation>
+        <translation>Historique des évals&#xa0;: {exc}</translation>
     </message>
     <message>
         <source>Pass rate per day, last {CHART_DAYS} days</source>
@@ -1304,8 +1330,8 @@ La base endommagée est renommée à côté (jamais écrasée ni supprimée) ; 
         <translation>Sélectionnez une exécution dans le tableau pour voir sa réponse et le résultat de ses règles.</translation>
     </message>
     <message>
-        <source>The selected run's response.</source>
-        <translation>La réponse de l'exécution sélectionnée.</translation>
+        <source>The selected run&apos;s response.</source>
+        <translation>La réponse de l&apos;exécution sélectionnée.</translation>
     </message>
     <message>
         <source>History</source>
@@ -1316,8 +1342,8 @@ La base endommagée est renommée à côté (jamais écrasée ni supprimée) ; 
         <translation>Évals</translation>
     </message>
     <message>
-        <source>Binary, deterministic checks of an answer against a skill's rules. Failed rules make the footnote; a run succeeds when no warning rule fails.</source>
-        <translation>Contrôles binaires et déterministes d'une réponse contre les règles d'une skill. Les règles échouées forment la note ; une exécution réussit quand aucune règle d'avertissement n'échoue.</translation>
+        <source>Binary, deterministic checks of an answer against a skill&apos;s rules. Failed rules make the footnote; a run succeeds when no warning rule fails.</source>
+        <translation>Contrôles binaires et déterministes d&apos;une réponse contre les règles d&apos;une skill. Les règles échouées forment la note&#xa0;; une exécution réussit quand aucune règle d&apos;avertissement n&apos;échoue.</translation>
     </message>
     <message>
         <source>Loading skills</source>
@@ -1337,7 +1363,7 @@ La base endommagée est renommée à côté (jamais écrasée ni supprimée) ; 
     </message>
     <message>
         <source>The library has no skill yet: import one in the Skills panel first.</source>
-        <translation>La bibliothèque n'a encore aucune skill : importez-en une dans le panneau Skills.</translation>
+        <translation>La bibliothèque n&apos;a encore aucune skill&#xa0;: importez-en une dans le panneau Skills.</translation>
     </message>
     <message>
         <source>Load a response</source>
@@ -1361,7 +1387,7 @@ La base endommagée est renommée à côté (jamais écrasée ni supprimée) ; 
     </message>
     <message>
         <source>This skill has no eval rules yet: add some in Skills → Evals.</source>
-        <translation>Cette skill n'a pas encore de règles d'éval : ajoutez-en dans Skills → Évals.</translation>
+        <translation>Cette skill n&apos;a pas encore de règles d&apos;éval&#xa0;: ajoutez-en dans Skills → Évals.</translation>
     </message>
     <message>
         <source>Every rule passed — no footnote.</source>
@@ -1375,9 +1401,12 @@ La base endommagée est renommée à côté (jamais écrasée ni supprimée) ; 
         <source>Pass-rate chart</source>
         <translation>Graphique du taux de réussite</translation>
     </message>
-    <message>
-        <source>{total:,} run{0}</source>
-        <translation>{total:,} exécution{0}</translation>
+    <message numerus="yes">
+        <source>%Ln run(s)</source>
+        <translation>
+            <numerusform>%Ln exécution</numerusform>
+            <numerusform>%Ln exécutions</numerusform>
+        </translation>
     </message>
     <message>
         <source>Run #{id} · {0}{version}{scope} · {when} · {source}</source>
@@ -1431,7 +1460,7 @@ La base endommagée est renommée à côté (jamais écrasée ni supprimée) ; 
     <name>FactEditor</name>
     <message>
         <source>globs, comma-separated (empty: everywhere), e.g. db/migration/**, *.sql</source>
-        <translation>globs, séparés par des virgules (vide : partout), p. ex. db/migration/**, *.sql</translation>
+        <translation>globs, séparés par des virgules (vide&#xa0;: partout), p. ex. db/migration/**, *.sql</translation>
     </message>
     <message>
         <source>Save (Enter)</source>
@@ -1492,6 +1521,10 @@ La base endommagée est renommée à côté (jamais écrasée ni supprimée) ; 
         <source>Loading facts</source>
         <translation>Chargement des faits</translation>
     </message>
+    <message>
+        <source>everywhere</source>
+        <translation>partout</translation>
+    </message>
 </context>
 <context>
     <name>FactsPanel</name>
@@ -1536,8 +1569,12 @@ La base endommagée est renommée à côté (jamais écrasée ni supprimée) ; 
         <translation>approbation groupée par filtre dans la file de revue</translation>
     </message>
     <message>
+        <source>fact</source>
+        <translation>fait</translation>
+    </message>
+    <message>
         <source>Show the quote in its document (again: the next provenance)</source>
-        <translation>Afficher la citation dans son document (à nouveau : la provenance suivante)</translation>
+        <translation>Afficher la citation dans son document (à nouveau&#xa0;: la provenance suivante)</translation>
     </message>
     <message>
         <source>Add a fact by hand (its document and a verbatim quote)</source>
@@ -1553,7 +1590,7 @@ La base endommagée est renommée à côté (jamais écrasée ni supprimée) ; 
     </message>
     <message>
         <source>Show the quote highlighted in its document (O again: the next provenance)</source>
-        <translation>Afficher la citation surlignée dans son document (O à nouveau : la provenance suivante)</translation>
+        <translation>Afficher la citation surlignée dans son document (O à nouveau&#xa0;: la provenance suivante)</translation>
     </message>
     <message>
         <source>Facts review</source>
@@ -1561,7 +1598,7 @@ La base endommagée est renommée à côté (jamais écrasée ni supprimée) ; 
     </message>
     <message>
         <source>Typed, scoped, sourced facts from your documentation: approve what a newcomer would need, reject the rest with a reason. Press O for the quote in its document, ? for the keyboard shortcuts.</source>
-        <translation>Des faits typés, avec portée et source, tirés de votre documentation : approuvez ce dont un nouveau venu aurait besoin, rejetez le reste avec une raison. Appuyez sur O pour la citation dans son document, ? pour les raccourcis clavier.</translation>
+        <translation>Des faits typés, avec portée et source, tirés de votre documentation&#xa0;: approuvez ce dont un nouveau venu aurait besoin, rejetez le reste avec une raison. Appuyez sur O pour la citation dans son document,&#xa0;? pour les raccourcis clavier.</translation>
     </message>
     <message>
         <source>No candidate fact to review. Ingest documentation with `lorekeeper facts ingest PATH`, then Extract (a model is needed), or add a fact by hand (Ctrl+N).</source>
@@ -1591,17 +1628,20 @@ La base endommagée est renommée à côté (jamais écrasée ni supprimée) ; 
         <source>Opening the document</source>
         <translation>Ouverture du document</translation>
     </message>
-    <message>
-        <source>Approve the {n} candidate fact{0} matching the current filter? (Ctrl+Z undoes it)</source>
-        <translation>Approuver le(s) {n} fait{0} candidat{0} correspondant au filtre actuel ? (Ctrl+Z annule)</translation>
+    <message numerus="yes">
+        <source>Approved %n fact(s): Ctrl+Z puts them back in the queue</source>
+        <translation>
+            <numerusform>%n fait approuvé&#xa0;: Ctrl+Z le remet dans la file</numerusform>
+            <numerusform>%n faits approuvés&#xa0;: Ctrl+Z les remet dans la file</numerusform>
+        </translation>
     </message>
     <message>
         <source>undo in the review queue</source>
         <translation>annulation dans la file de revue</translation>
     </message>
     <message>
-        <source>Approved {n} fact{0}: Ctrl+Z puts them back in the queue</source>
-        <translation>{n} fait{0} approuvé{0} : Ctrl+Z les remet dans la file</translation>
+        <source>Approve {n} candidate fact(s) matching the current filter? (Ctrl+Z undoes it)</source>
+        <translation>Approuver {n} fait(s) candidat(s) correspondant au filtre actuel&#xa0;? (Ctrl+Z annule)</translation>
     </message>
     <message>
         <source>Done.</source>
@@ -1609,7 +1649,7 @@ La base endommagée est renommée à côté (jamais écrasée ni supprimée) ; 
     </message>
     <message>
         <source>Edited: {statement}</source>
-        <translation>Modifié : {statement}</translation>
+        <translation>Modifié&#xa0;: {statement}</translation>
     </message>
     <message>
         <source> (now {id})</source>
@@ -1625,11 +1665,11 @@ La base endommagée est renommée à côté (jamais écrasée ni supprimée) ; 
     </message>
     <message>
         <source>Added {id}: {statement}</source>
-        <translation>{id} ajouté : {statement}</translation>
+        <translation>{id} ajouté&#xa0;: {statement}</translation>
     </message>
     <message>
         <source>Merged into the older fact {id} (lexical consolidation): {statement}</source>
-        <translation>Fusionné dans le fait plus ancien {id} (consolidation lexicale) : {statement}</translation>
+        <translation>Fusionné dans le fait plus ancien {id} (consolidation lexicale)&#xa0;: {statement}</translation>
     </message>
     <message>
         <source>Add fact</source>
@@ -1637,11 +1677,11 @@ La base endommagée est renommée à côté (jamais écrasée ni supprimée) ; 
     </message>
     <message>
         <source>Extraction done: {n_kept} fact(s) kept, {n_dropped} dropped (see the run report).</source>
-        <translation>Extraction terminée : {n_kept} fait(s) gardé(s), {n_dropped} écarté(s) (voir le rapport d'exécution).</translation>
+        <translation>Extraction terminée&#xa0;: {n_kept} fait(s) gardé(s), {n_dropped} écarté(s) (voir le rapport d&apos;exécution).</translation>
     </message>
     <message>
         <source>{0}: extraction needs a model — {1}. Configure one in the model settings (or `lorekeeper llm`), or add facts by hand (Ctrl+N).</source>
-        <translation>{0} : l'extraction demande un modèle — {1}. Configurez-en un dans les réglages du modèle (ou `lorekeeper llm`), ou ajoutez des faits à la main (Ctrl+N).</translation>
+        <translation>{0}&#xa0;: l&apos;extraction demande un modèle — {1}. Configurez-en un dans les réglages du modèle (ou `lorekeeper llm`), ou ajoutez des faits à la main (Ctrl+N).</translation>
     </message>
     <message>
         <source>Extracting facts</source>
@@ -1649,18 +1689,18 @@ La base endommagée est renommée à côté (jamais écrasée ni supprimée) ; 
     </message>
     <message>
         <source>Extraction cancelled: nothing was stored.</source>
-        <translation>Extraction annulée : rien n'a été enregistré.</translation>
+        <translation>Extraction annulée&#xa0;: rien n&apos;a été enregistré.</translation>
     </message>
 </context>
 <context>
     <name>FailClosedScreen</name>
     <message>
         <source>Lorekeeper — stopped: audit key unavailable</source>
-        <translation>Lorekeeper — arrêté : clé d'audit indisponible</translation>
+        <translation>Lorekeeper — arrêté&#xa0;: clé d&apos;audit indisponible</translation>
     </message>
     <message>
         <source>Lorekeeper has stopped: the audit key is unavailable</source>
-        <translation>Lorekeeper s'est arrêté : la clé d'audit est indisponible</translation>
+        <translation>Lorekeeper s&apos;est arrêté&#xa0;: la clé d&apos;audit est indisponible</translation>
     </message>
     <message>
         <source>Quit</source>
@@ -1676,25 +1716,25 @@ La base endommagée est renommée à côté (jamais écrasée ni supprimée) ; 
     </message>
     <message>
         <source>{0} · cause: {1}</source>
-        <translation>{0} · cause : {1}</translation>
+        <translation>{0} · cause&#xa0;: {1}</translation>
     </message>
     <message>
         <source>Provider: {provider}</source>
-        <translation>Fournisseur : {provider}</translation>
+        <translation>Fournisseur&#xa0;: {provider}</translation>
     </message>
     <message>
         <source>
 Workspace: {workspace_root}</source>
         <translation>
-Espace de travail : {workspace_root}</translation>
+Espace de travail&#xa0;: {workspace_root}</translation>
     </message>
     <message>
         <source>What to do: </source>
-        <translation>Que faire : </translation>
+        <translation>Que faire&#xa0;: </translation>
     </message>
     <message>
         <source>Key: {provider} — failed closed ({0})</source>
-        <translation>Clé : {provider} — fermé par sécurité ({0})</translation>
+        <translation>Clé&#xa0;: {provider} — fermé par sécurité ({0})</translation>
     </message>
     <message>
         <source>Checking…</source>
@@ -1702,7 +1742,7 @@ Espace de travail : {workspace_root}</translation>
     </message>
     <message>
         <source>Loading the audit key</source>
-        <translation>Chargement de la clé d'audit</translation>
+        <translation>Chargement de la clé d&apos;audit</translation>
     </message>
     <message>
         <source>Settings saved. Press Retry to start with them.</source>
@@ -1751,7 +1791,7 @@ Espace de travail : {workspace_root}</translation>
     <name>JobTracker</name>
     <message>
         <source>{name} is running on this {kind} — wait for it to finish or cancel it (Cancel in the status bar)</source>
-        <translation>{name} est en cours sur cet élément ({kind}) — attendez la fin ou annulez-le (Annuler dans la barre d'état)</translation>
+        <translation>{name} est en cours sur cet élément ({kind}) — attendez la fin ou annulez-le (Annuler dans la barre d&apos;état)</translation>
     </message>
     <message>
         <source>cancelling {name}…</source>
@@ -1762,11 +1802,11 @@ Espace de travail : {workspace_root}</translation>
     <name>KeyStateLabel</name>
     <message>
         <source>Key: …</source>
-        <translation>Clé : …</translation>
+        <translation>Clé&#xa0;: …</translation>
     </message>
     <message>
         <source>Reading the audit key state</source>
-        <translation>Lecture de l'état de la clé d'audit</translation>
+        <translation>Lecture de l&apos;état de la clé d&apos;audit</translation>
     </message>
 </context>
 <context>
@@ -1776,8 +1816,8 @@ Espace de travail : {workspace_root}</translation>
         <translation>Réglages du modèle</translation>
     </message>
     <message>
-        <source>empty: the provider's default</source>
-        <translation>vide : la valeur par défaut du fournisseur</translation>
+        <source>empty: the provider&apos;s default</source>
+        <translation>vide&#xa0;: la valeur par défaut du fournisseur</translation>
     </message>
     <message>
         <source>Provider</source>
@@ -1793,7 +1833,7 @@ Espace de travail : {workspace_root}</translation>
     </message>
     <message>
         <source>Timeout</source>
-        <translation>Délai d'attente</translation>
+        <translation>Délai d&apos;attente</translation>
     </message>
     <message>
         <source>Retries</source>
@@ -1809,19 +1849,19 @@ Espace de travail : {workspace_root}</translation>
     </message>
     <message>
         <source>Anthropic API key</source>
-        <translation>Clé d'API Anthropic</translation>
+        <translation>Clé d&apos;API Anthropic</translation>
     </message>
     <message>
         <source>Secrets never go to lorekeeper.toml: the key is stored in the OS keyring.</source>
-        <translation>Les secrets ne vont jamais dans lorekeeper.toml : la clé est stockée dans le trousseau du système.</translation>
+        <translation>Les secrets ne vont jamais dans lorekeeper.toml&#xa0;: la clé est stockée dans le trousseau du système.</translation>
     </message>
     <message>
         <source>empty: {0}</source>
-        <translation>vide : {0}</translation>
+        <translation>vide&#xa0;: {0}</translation>
     </message>
     <message>
         <source>Looking up the API key</source>
-        <translation>Recherche de la clé d'API</translation>
+        <translation>Recherche de la clé d&apos;API</translation>
     </message>
     <message>
         <source>Saving model settings</source>
@@ -1832,7 +1872,7 @@ Espace de travail : {workspace_root}</translation>
     <name>LearningDialog</name>
     <message>
         <source>Edit learning</source>
-        <translation>Modifier l'apprentissage</translation>
+        <translation>Modifier l&apos;apprentissage</translation>
     </message>
     <message>
         <source>Add learning</source>
@@ -1965,8 +2005,8 @@ Espace de travail : {workspace_root}</translation>
         <translation>Apprentissages</translation>
     </message>
     <message>
-        <source>Rules learnt from corrections. A project's prompts carry its active rules (and the global-scope ones), newest first, within 2,000 characters.</source>
-        <translation>Des règles apprises des corrections. Les prompts d'un projet portent ses règles actives (et celles de portée globale), les plus récentes d'abord, dans la limite de 2 000 caractères.</translation>
+        <source>Rules learnt from corrections. A project&apos;s prompts carry its active rules (and the global-scope ones), newest first, within 2,000 characters.</source>
+        <translation>Des règles apprises des corrections. Les prompts d&apos;un projet portent ses règles actives (et celles de portée globale), les plus récentes d&apos;abord, dans la limite de 2 000 caractères.</translation>
     </message>
     <message>
         <source>Loading projects</source>
@@ -1980,9 +2020,19 @@ Espace de travail : {workspace_root}</translation>
         <source>No project</source>
         <translation>Aucun projet</translation>
     </message>
-    <message>
-        <source>{total:,} learning{0}</source>
-        <translation>{total:,} apprentissage{0}</translation>
+    <message numerus="yes">
+        <source>%Ln learning(s)</source>
+        <translation>
+            <numerusform>%Ln apprentissage</numerusform>
+            <numerusform>%Ln apprentissages</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>{verb} %n learning(s).</source>
+        <translation>
+            <numerusform>{verb}&#xa0;: %n apprentissage.</numerusform>
+            <numerusform>{verb}&#xa0;: %n apprentissages.</numerusform>
+        </translation>
     </message>
     <message>
         <source>Archive {n}</source>
@@ -1998,7 +2048,7 @@ Espace de travail : {workspace_root}</translation>
     </message>
     <message>
         <source>Saving learning</source>
-        <translation>Enregistrement de l'apprentissage</translation>
+        <translation>Enregistrement de l&apos;apprentissage</translation>
     </message>
     <message>
         <source>Restored</source>
@@ -2006,11 +2056,7 @@ Espace de travail : {workspace_root}</translation>
     </message>
     <message>
         <source>{verb} learnings</source>
-        <translation>{verb} : apprentissages</translation>
-    </message>
-    <message>
-        <source>{verb} {n} learning{0}.</source>
-        <translation>{verb} : {n} apprentissage{0}.</translation>
+        <translation>{verb}&#xa0;: apprentissages</translation>
     </message>
     <message>
         <source>Import learnings.md</source>
@@ -2022,7 +2068,7 @@ Espace de travail : {workspace_root}</translation>
     </message>
     <message>
         <source>; {n} line(s) between the rules kept as text</source>
-        <translation> ; {n} ligne(s) entre les règles conservée(s) comme texte</translation>
+        <translation>&#xa0;; {n} ligne(s) entre les règles conservée(s) comme texte</translation>
     </message>
     <message>
         <source>Imported {added} learning(s) into {0}, {unchanged} already there{skipped}.</source>
@@ -2083,7 +2129,7 @@ Espace de travail : {workspace_root}</translation>
         <source>
 whole bodies: {0}</source>
         <translation>
-corps entiers : {0}</translation>
+corps entiers&#xa0;: {0}</translation>
     </message>
 </context>
 <context>
@@ -2110,31 +2156,31 @@ corps entiers : {0}</translation>
     </message>
     <message>
         <source>Folder:</source>
-        <translation>Dossier :</translation>
+        <translation>Dossier&#xa0;:</translation>
     </message>
     <message>
         <source>Task:</source>
-        <translation>Tâche :</translation>
+        <translation>Tâche&#xa0;:</translation>
     </message>
     <message>
         <source>Budget:</source>
-        <translation>Budget :</translation>
+        <translation>Budget&#xa0;:</translation>
     </message>
     <message>
         <source>Window:</source>
-        <translation>Fenêtre :</translation>
+        <translation>Fenêtre&#xa0;:</translation>
     </message>
     <message>
         <source>Mode:</source>
-        <translation>Mode :</translation>
+        <translation>Mode&#xa0;:</translation>
     </message>
     <message>
         <source>Choose a folder (and a task), then press Pack to see what an agent would receive, file by file.</source>
-        <translation>Choisissez un dossier (et une tâche), puis cliquez sur Empaqueter pour voir ce qu'un agent recevrait, fichier par fichier.</translation>
+        <translation>Choisissez un dossier (et une tâche), puis cliquez sur Empaqueter pour voir ce qu&apos;un agent recevrait, fichier par fichier.</translation>
     </message>
     <message>
         <source>window: empty</source>
-        <translation>fenêtre : vide</translation>
+        <translation>fenêtre&#xa0;: vide</translation>
     </message>
     <message>
         <source>Re-injection plan and suggestions</source>
@@ -2157,8 +2203,8 @@ corps entiers : {0}</translation>
         <translation>Registre de compression</translation>
     </message>
     <message>
-        <source>What a context pack sends for a task: relevance from the task's words, the import and call graphs (heat diffusion + PageRank), Boltzmann token budgets, and a mode per file. The budget is never exceeded and the pack is never larger than the files; every file's header says its mode and the tokens dropped. Same engine as `lorekeeper ctx pack`.</source>
-        <translation>Ce qu'un pack de contexte envoie pour une tâche : la pertinence à partir des mots de la tâche, des graphes d'import et d'appels (diffusion de chaleur + PageRank), des budgets de jetons de Boltzmann, et un mode par fichier. Le budget n'est jamais dépassé et le pack n'est jamais plus gros que les fichiers ; l'en-tête de chaque fichier indique son mode et les jetons retirés. Même moteur que `lorekeeper ctx pack`.</translation>
+        <source>What a context pack sends for a task: relevance from the task&apos;s words, the import and call graphs (heat diffusion + PageRank), Boltzmann token budgets, and a mode per file. The budget is never exceeded and the pack is never larger than the files; every file&apos;s header says its mode and the tokens dropped. Same engine as `lorekeeper ctx pack`.</source>
+        <translation>Ce qu&apos;un pack de contexte envoie pour une tâche&#xa0;: la pertinence à partir des mots de la tâche, des graphes d&apos;import et d&apos;appels (diffusion de chaleur + PageRank), des budgets de jetons de Boltzmann, et un mode par fichier. Le budget n&apos;est jamais dépassé et le pack n&apos;est jamais plus gros que les fichiers&#xa0;; l&apos;en-tête de chaque fichier indique son mode et les jetons retirés. Même moteur que `lorekeeper ctx pack`.</translation>
     </message>
     <message>
         <source>Folder to pack</source>
@@ -2166,7 +2212,7 @@ corps entiers : {0}</translation>
     </message>
     <message>
         <source>Choose a folder to pack first.</source>
-        <translation>Choisissez d'abord un dossier à empaqueter.</translation>
+        <translation>Choisissez d&apos;abord un dossier à empaqueter.</translation>
     </message>
     <message>
         <source>starting…</source>
@@ -2182,11 +2228,11 @@ corps entiers : {0}</translation>
     </message>
     <message>
         <source>Pack cancelled: nothing changed.</source>
-        <translation>Empaquetage annulé : rien n'a changé.</translation>
+        <translation>Empaquetage annulé&#xa0;: rien n&apos;a changé.</translation>
     </message>
     <message>
         <source>Pressure: —</source>
-        <translation>Pression : —</translation>
+        <translation>Pression&#xa0;: —</translation>
     </message>
     <message>
         <source>done in {seconds:.2f}s</source>
@@ -2202,7 +2248,7 @@ corps entiers : {0}</translation>
     </message>
     <message>
         <source>{n} files: {input_tokens:,} → {output_tokens:,} tokens ({0:.1%} less, limit {cap:,}) · {task}</source>
-        <translation>{n} fichiers : {input_tokens:,} → {output_tokens:,} jetons ({0:.1%} de moins, limite {cap:,}) · {task}</translation>
+        <translation>{n} fichiers&#xa0;: {input_tokens:,} → {output_tokens:,} jetons ({0:.1%} de moins, limite {cap:,}) · {task}</translation>
     </message>
     <message>
         <source>{used:,} of {window:,} tokens ({utilization:.1%})</source>
@@ -2210,35 +2256,35 @@ corps entiers : {0}</translation>
     </message>
     <message>
         <source>Pressure: {pressure} (compress from {PRESSURE_COMPRESS:.0%}, evict from {PRESSURE_EVICT:.0%})</source>
-        <translation>Pression : {pressure} (compression dès {PRESSURE_COMPRESS:.0%}, éviction dès {PRESSURE_EVICT:.0%})</translation>
+        <translation>Pression&#xa0;: {pressure} (compression dès {PRESSURE_COMPRESS:.0%}, éviction dès {PRESSURE_EVICT:.0%})</translation>
     </message>
     <message>
         <source>{path}: {from_mode} → {to_mode} (frees {saves:,} tokens)</source>
-        <translation>{path} : {from_mode} → {to_mode} (libère {saves:,} jetons)</translation>
+        <translation>{path}&#xa0;: {from_mode} → {to_mode} (libère {saves:,} jetons)</translation>
     </message>
     <message>
         <source>protected (task targets): {0}</source>
-        <translation>protégés (cibles de la tâche) : {0}</translation>
+        <translation>protégés (cibles de la tâche)&#xa0;: {0}</translation>
     </message>
     <message>
         <source>No re-injection needed: the window is below the compress level.</source>
-        <translation>Aucune réinjection nécessaire : la fenêtre est sous le seuil de compression.</translation>
+        <translation>Aucune réinjection nécessaire&#xa0;: la fenêtre est sous le seuil de compression.</translation>
     </message>
     <message>
         <source>Nothing left to downgrade: every file still in the window is a target of the task.</source>
-        <translation>Plus rien à rétrograder : chaque fichier encore dans la fenêtre est une cible de la tâche.</translation>
+        <translation>Plus rien à rétrograder&#xa0;: chaque fichier encore dans la fenêtre est une cible de la tâche.</translation>
     </message>
     <message>
         <source>suggest: {d}</source>
-        <translation>suggestion : {d}</translation>
+        <translation>suggestion&#xa0;: {d}</translation>
     </message>
     <message>
         <source>Sent: {mode}, {sent_tokens:,} tokens</source>
-        <translation>Envoyé : {mode}, {sent_tokens:,} jetons</translation>
+        <translation>Envoyé&#xa0;: {mode}, {sent_tokens:,} jetons</translation>
     </message>
     <message>
         <source>Original: {rel}, {original_tokens:,} tokens</source>
-        <translation>Original : {rel}, {original_tokens:,} jetons</translation>
+        <translation>Original&#xa0;: {rel}, {original_tokens:,} jetons</translation>
     </message>
     <message>
         <source>Reading file</source>
@@ -2253,11 +2299,11 @@ corps entiers : {0}</translation>
     </message>
     <message>
         <source>Workspace: {name}</source>
-        <translation>Espace de travail : {name}</translation>
+        <translation>Espace de travail&#xa0;: {name}</translation>
     </message>
     <message>
         <source>Model: {provider}</source>
-        <translation>Modèle : {provider}</translation>
+        <translation>Modèle&#xa0;: {provider}</translation>
     </message>
     <message>
         <source>Cancel</source>
@@ -2265,7 +2311,7 @@ corps entiers : {0}</translation>
     </message>
     <message>
         <source>Cancel the running jobs (the arrow: one of them)</source>
-        <translation>Annuler les tâches en cours (la flèche : l'une d'elles)</translation>
+        <translation>Annuler les tâches en cours (la flèche&#xa0;: l&apos;une d&apos;elles)</translation>
     </message>
     <message>
         <source>Cancel {name}</source>
@@ -2275,9 +2321,12 @@ corps entiers : {0}</translation>
         <source>Idle</source>
         <translation>Inactif</translation>
     </message>
-    <message>
-        <source>{n} job{0}: {names}</source>
-        <translation>{n} tâche{0} : {names}</translation>
+    <message numerus="yes">
+        <source>%n job(s): {names}</source>
+        <translation>
+            <numerusform>%n tâche&#xa0;: {names}</numerusform>
+            <numerusform>%n tâches&#xa0;: {names}</numerusform>
+        </translation>
     </message>
     <message>
         <source>{name} failed — {0}</source>
@@ -2285,11 +2334,11 @@ corps entiers : {0}</translation>
     </message>
     <message>
         <source>(not written: {log_exc})</source>
-        <translation>(non écrit : {log_exc})</translation>
+        <translation>(non écrit&#xa0;: {log_exc})</translation>
     </message>
     <message>
         <source>{name} failed — ERR_INTERNAL: {error_type}</source>
-        <translation>{name} a échoué — ERR_INTERNAL : {error_type}</translation>
+        <translation>{name} a échoué — ERR_INTERNAL&#xa0;: {error_type}</translation>
     </message>
     <message>
         <source>Go to {title}</source>
@@ -2307,8 +2356,8 @@ corps entiers : {0}</translation>
         <translation>Reconstruire les index</translation>
     </message>
     <message>
-        <source>Rebuild every corpus's FAISS index from the store (progress and Cancel in the status bar)</source>
-        <translation>Reconstruire l'index FAISS de chaque corpus à partir du store (progression et Annuler dans la barre d'état)</translation>
+        <source>Rebuild every corpus&apos;s FAISS index from the store (progress and Cancel in the status bar)</source>
+        <translation>Reconstruire l&apos;index FAISS de chaque corpus à partir du store (progression et Annuler dans la barre d&apos;état)</translation>
     </message>
     <message>
         <source>Search</source>
@@ -2316,7 +2365,7 @@ corps entiers : {0}</translation>
     </message>
     <message>
         <source>Injection preview</source>
-        <translation>Aperçu de l'injection</translation>
+        <translation>Aperçu de l&apos;injection</translation>
     </message>
     <message>
         <source>Clarify</source>
@@ -2336,7 +2385,7 @@ corps entiers : {0}</translation>
     </message>
     <message>
         <source>Research notes, validated clarification summaries (never their verbatim) and learnings, indexed with FAISS and BM25. Each story starts with exactly 5 learnings + 3 notes + 3 clarifications, traced and signed before they are injected.</source>
-        <translation>Notes de recherche, résumés de clarification validés (jamais leur verbatim) et apprentissages, indexés avec FAISS et BM25. Chaque story démarre avec exactement 5 apprentissages + 3 notes + 3 clarifications, tracés et signés avant d'être injectés.</translation>
+        <translation>Notes de recherche, résumés de clarification validés (jamais leur verbatim) et apprentissages, indexés avec FAISS et BM25. Chaque story démarre avec exactement 5 apprentissages + 3 notes + 3 clarifications, tracés et signés avant d&apos;être injectés.</translation>
     </message>
     <message>
         <source>Search the memory (BM25 + vectors, fused)…</source>
@@ -2356,7 +2405,7 @@ corps entiers : {0}</translation>
     </message>
     <message>
         <source>Story:</source>
-        <translation>Story :</translation>
+        <translation>Story&#xa0;:</translation>
     </message>
     <message>
         <source>PD-42</source>
@@ -2380,7 +2429,7 @@ corps entiers : {0}</translation>
     </message>
     <message>
         <source>The structured summary appears here for your validation.</source>
-        <translation>Le résumé structuré s'affiche ici pour votre validation.</translation>
+        <translation>Le résumé structuré s&apos;affiche ici pour votre validation.</translation>
     </message>
     <message>
         <source>Validate  (Ctrl+Return)</source>
@@ -2396,7 +2445,7 @@ corps entiers : {0}</translation>
     </message>
     <message>
         <source>Window:</source>
-        <translation>Fenêtre :</translation>
+        <translation>Fenêtre&#xa0;:</translation>
     </message>
     <message>
         <source>Memory status</source>
@@ -2420,15 +2469,15 @@ corps entiers : {0}</translation>
     </message>
     <message>
         <source>No story yet: `lorekeeper story start STORY --domain D --project P`.</source>
-        <translation>Aucune story pour l'instant : `lorekeeper story start STORY --domain D --project P`.</translation>
+        <translation>Aucune story pour l&apos;instant&#xa0;: `lorekeeper story start STORY --domain D --project P`.</translation>
     </message>
     <message>
         <source>(no traced injection for this story)</source>
         <translation>(aucune injection tracée pour cette story)</translation>
     </message>
     <message>
-        <source>The block of the story's latest traced injection, as the agent received it.</source>
-        <translation>Le bloc de la dernière injection tracée de la story, tel que l'agent l'a reçu.</translation>
+        <source>The block of the story&apos;s latest traced injection, as the agent received it.</source>
+        <translation>Le bloc de la dernière injection tracée de la story, tel que l&apos;agent l&apos;a reçu.</translation>
     </message>
     <message>
         <source>Summarising the clarification</source>
@@ -2440,11 +2489,11 @@ corps entiers : {0}</translation>
     </message>
     <message>
         <source>Saved {path} (kept until {retention_until}).</source>
-        <translation>{path} enregistré (conservé jusqu'au {retention_until}).</translation>
+        <translation>{path} enregistré (conservé jusqu&apos;au {retention_until}).</translation>
     </message>
     <message>
         <source>Rejected: nothing was kept.</source>
-        <translation>Rejeté : rien n'a été conservé.</translation>
+        <translation>Rejeté&#xa0;: rien n&apos;a été conservé.</translation>
     </message>
     <message>
         <source>Memory measures</source>
@@ -2455,15 +2504,15 @@ corps entiers : {0}</translation>
     <name>OpeningScreen</name>
     <message>
         <source>{APP_NAME} — opening the workspace</source>
-        <translation>{APP_NAME} — ouverture de l'espace de travail</translation>
+        <translation>{APP_NAME} — ouverture de l&apos;espace de travail</translation>
     </message>
     <message>
         <source>Opening workspace…</source>
-        <translation>Ouverture de l'espace de travail…</translation>
+        <translation>Ouverture de l&apos;espace de travail…</translation>
     </message>
     <message>
         <source>the workspace</source>
-        <translation>l'espace de travail</translation>
+        <translation>l&apos;espace de travail</translation>
     </message>
     <message>
         <source>Reading the configuration…</source>
@@ -2475,7 +2524,7 @@ corps entiers : {0}</translation>
     </message>
     <message>
         <source>Stop waiting: back to a screen with Retry</source>
-        <translation>Arrêter d'attendre : retour à un écran avec Réessayer</translation>
+        <translation>Arrêter d&apos;attendre&#xa0;: retour à un écran avec Réessayer</translation>
     </message>
     <message>
         <source>Quit</source>
@@ -2490,7 +2539,7 @@ corps entiers : {0}</translation>
     </message>
     <message>
         <source>Click to sort every row by {0} (click again to reverse)</source>
-        <extracomment>column -&gt; the service's `order_by` name; a header without one does not sort</extracomment>
+        <extracomment>column -&gt; the service&apos;s `order_by` name; a header without one does not sort</extracomment>
         <translation>Cliquer pour trier toutes les lignes par {0} (cliquer à nouveau pour inverser)</translation>
     </message>
     <message>
@@ -2513,11 +2562,11 @@ corps entiers : {0}</translation>
     </message>
     <message>
         <source>Project:</source>
-        <translation>Projet :</translation>
+        <translation>Projet&#xa0;:</translation>
     </message>
     <message>
         <source>Message to the model, e.g. “review this PR for XSS”  (Ctrl+Enter sends)</source>
-        <translation>Message au modèle, p. ex. « relis cette PR pour les failles XSS »  (Ctrl+Entrée envoie)</translation>
+        <translation>Message au modèle, p. ex. «&#xa0;relis cette PR pour les failles XSS&#xa0;»  (Ctrl+Entrée envoie)</translation>
     </message>
     <message>
         <source>Send</source>
@@ -2537,7 +2586,7 @@ corps entiers : {0}</translation>
     </message>
     <message>
         <source>Routed skills: —</source>
-        <translation>Skills routées : —</translation>
+        <translation>Skills routées&#xa0;: —</translation>
     </message>
     <message>
         <source>Assembled prompt</source>
@@ -2545,11 +2594,11 @@ corps entiers : {0}</translation>
     </message>
     <message>
         <source>The prompt the model will get: SKILLS_HINT, LEARNINGS, then your message.</source>
-        <translation>Le prompt que le modèle recevra : SKILLS_HINT, LEARNINGS, puis votre message.</translation>
+        <translation>Le prompt que le modèle recevra&#xa0;: SKILLS_HINT, LEARNINGS, puis votre message.</translation>
     </message>
     <message>
-        <source>The model's answer streams here.</source>
-        <translation>La réponse du modèle s'affiche ici au fil de l'eau.</translation>
+        <source>The model&apos;s answer streams here.</source>
+        <translation>La réponse du modèle s&apos;affiche ici au fil de l&apos;eau.</translation>
     </message>
     <message>
         <source>Fix It</source>
@@ -2557,7 +2606,7 @@ corps entiers : {0}</translation>
     </message>
     <message>
         <source>Write the correction: it becomes a learning and the fix request is sent at once</source>
-        <translation>Écrivez la correction : elle devient un apprentissage et la demande de correction part aussitôt</translation>
+        <translation>Écrivez la correction&#xa0;: elle devient un apprentissage et la demande de correction part aussitôt</translation>
     </message>
     <message>
         <source>Thumbs up</source>
@@ -2573,7 +2622,7 @@ corps entiers : {0}</translation>
     </message>
     <message>
         <source>Bad answer: negative feedback and a learning</source>
-        <translation>Mauvaise réponse : retour négatif et un apprentissage</translation>
+        <translation>Mauvaise réponse&#xa0;: retour négatif et un apprentissage</translation>
     </message>
     <message>
         <source>Answer</source>
@@ -2585,7 +2634,7 @@ corps entiers : {0}</translation>
     </message>
     <message>
         <source>Talk to the configured model through Lorekeeper: the router hints skills, learnings ride along, evals check each answer. Fix It and thumbs down turn a bad answer into a rule for every next prompt.</source>
-        <translation>Parlez au modèle configuré à travers Lorekeeper : le routeur suggère des skills, les apprentissages suivent, les évals vérifient chaque réponse. Fix It et le pouce baissé transforment une mauvaise réponse en règle pour chaque prochain prompt.</translation>
+        <translation>Parlez au modèle configuré à travers Lorekeeper&#xa0;: le routeur suggère des skills, les apprentissages suivent, les évals vérifient chaque réponse. Fix It et le pouce baissé transforment une mauvaise réponse en règle pour chaque prochain prompt.</translation>
     </message>
     <message>
         <source>Loading playground</source>
@@ -2597,15 +2646,15 @@ corps entiers : {0}</translation>
     </message>
     <message>
         <source>Eval: all rules passed</source>
-        <translation>Éval : toutes les règles sont respectées</translation>
+        <translation>Éval&#xa0;: toutes les règles sont respectées</translation>
     </message>
     <message>
         <source>   (example answer: no model call)</source>
-        <translation>   (réponse d'exemple : aucun appel au modèle)</translation>
+        <translation>   (réponse d&apos;exemple&#xa0;: aucun appel au modèle)</translation>
     </message>
     <message>
         <source>Model: {provider}{model}</source>
-        <translation>Modèle : {provider}{model}</translation>
+        <translation>Modèle&#xa0;: {provider}{model}</translation>
     </message>
     <message>
         <source>Model unavailable — {reason}</source>
@@ -2617,23 +2666,33 @@ corps entiers : {0}</translation>
     </message>
     <message>
         <source>Routed skills: {skills}</source>
-        <translation>Skills routées : {skills}</translation>
+        <translation>Skills routées&#xa0;: {skills}</translation>
     </message>
     <message>
         <source>Routed skills: none (no trigger or keyword matched)</source>
-        <translation>Skills routées : aucune (aucun déclencheur ni mot-clé reconnu)</translation>
+        <translation>Skills routées&#xa0;: aucune (aucun déclencheur ni mot-clé reconnu)</translation>
     </message>
     <message>
         <source>, {dropped} left out by the 2,000-character budget</source>
         <translation>, {dropped} écarté(s) par le budget de 2 000 caractères</translation>
     </message>
-    <message>
-        <source>{n:,} characters · {n2} learning{0}{dropped}</source>
-        <translation>{n:,} caractères · {n2} apprentissage{0}{dropped}</translation>
+    <message numerus="yes">
+        <source>%Ln character(s)</source>
+        <translation>
+            <numerusform>%Ln caractère</numerusform>
+            <numerusform>%Ln caractères</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source> · %n learning(s)</source>
+        <translation>
+            <numerusform> · %n apprentissage</numerusform>
+            <numerusform> · %n apprentissages</numerusform>
+        </translation>
     </message>
     <message>
         <source>Type a message first.</source>
-        <translation>Saisissez d'abord un message.</translation>
+        <translation>Saisissez d&apos;abord un message.</translation>
     </message>
     <message>
         <source>Asking the model</source>
@@ -2645,7 +2704,7 @@ corps entiers : {0}</translation>
     </message>
     <message>
         <source>Eval: no skill routed, nothing to check</source>
-        <translation>Éval : aucune skill routée, rien à vérifier</translation>
+        <translation>Éval&#xa0;: aucune skill routée, rien à vérifier</translation>
     </message>
     <message>
         <source>Answer {interaction}</source>
@@ -2653,7 +2712,7 @@ corps entiers : {0}</translation>
     </message>
     <message>
         <source>From the command line: lorekeeper feedback up|down {interaction}, lorekeeper fixit {interaction} --rule TEXT</source>
-        <translation>En ligne de commande : lorekeeper feedback up|down {interaction}, lorekeeper fixit {interaction} --rule TEXTE</translation>
+        <translation>En ligne de commande&#xa0;: lorekeeper feedback up|down {interaction}, lorekeeper fixit {interaction} --rule TEXTE</translation>
     </message>
     <message>
         <source>Sending the fix</source>
@@ -2661,7 +2720,7 @@ corps entiers : {0}</translation>
     </message>
     <message>
         <source>Learning {id} saved: {rule}</source>
-        <translation>Apprentissage {id} enregistré : {rule}</translation>
+        <translation>Apprentissage {id} enregistré&#xa0;: {rule}</translation>
     </message>
     <message>
         <source>Saving feedback</source>
@@ -2669,15 +2728,15 @@ corps entiers : {0}</translation>
     </message>
     <message>
         <source>Thanks: positive feedback recorded.</source>
-        <translation>Merci : retour positif enregistré.</translation>
+        <translation>Merci&#xa0;: retour positif enregistré.</translation>
     </message>
     <message>
         <source>Negative feedback recorded; learning {id} saved: {rule}</source>
-        <translation>Retour négatif enregistré ; apprentissage {id} enregistré : {rule}</translation>
+        <translation>Retour négatif enregistré&#xa0;; apprentissage {id} enregistré&#xa0;: {rule}</translation>
     </message>
     <message>
         <source>Model: {provider}{shown}</source>
-        <translation>Modèle : {provider}{shown}</translation>
+        <translation>Modèle&#xa0;: {provider}{shown}</translation>
     </message>
 </context>
 <context>
@@ -2723,7 +2782,7 @@ corps entiers : {0}</translation>
     </message>
     <message>
         <source>Ask the model for better versions of up to 5 skills; each is benchmarked</source>
-        <translation>Demander au modèle de meilleures versions de 5 skills au plus ; chacune passe un benchmark</translation>
+        <translation>Demander au modèle de meilleures versions de 5 skills au plus&#xa0;; chacune passe un benchmark</translation>
     </message>
     <message>
         <source>Run benchmark (B)</source>
@@ -2731,7 +2790,11 @@ corps entiers : {0}</translation>
     </message>
     <message>
         <source>Show:</source>
-        <translation>Afficher :</translation>
+        <translation>Afficher&#xa0;:</translation>
+    </message>
+    <message>
+        <source>proposal</source>
+        <translation>proposition</translation>
     </message>
     <message>
         <source>Undo the decision (an approval restores the backed-up version)</source>
@@ -2758,8 +2821,8 @@ corps entiers : {0}</translation>
         <translation>Propositions</translation>
     </message>
     <message>
-        <source>Skill improvements waiting for your decision: from the nightly analysis (templates, no model) and from Sage (model-written, benchmarked). Approve keeps the current version in the skill's history; press ? for the keyboard shortcuts.</source>
-        <translation>Les améliorations de skills qui attendent votre décision : de l'analyse nocturne (templates, sans modèle) et de Sage (écrites par le modèle, avec benchmark). Approuver garde la version actuelle dans l'historique de la skill ; appuyez sur ? pour les raccourcis clavier.</translation>
+        <source>Skill improvements waiting for your decision: from the nightly analysis (templates, no model) and from Sage (model-written, benchmarked). Approve keeps the current version in the skill&apos;s history; press ? for the keyboard shortcuts.</source>
+        <translation>Les améliorations de skills qui attendent votre décision&#xa0;: de l&apos;analyse nocturne (templates, sans modèle) et de Sage (écrites par le modèle, avec benchmark). Approuver garde la version actuelle dans l&apos;historique de la skill&#xa0;; appuyez sur&#xa0;? pour les raccourcis clavier.</translation>
     </message>
     <message>
         <source>Loading proposals</source>
@@ -2771,7 +2834,7 @@ corps entiers : {0}</translation>
     </message>
     <message>
         <source>No pending proposal. Run the nightly analysis (or `lorekeeper nightly`) to look for underperforming skills, or ask Sage.</source>
-        <translation>Aucune proposition en attente. Lancez l'analyse nocturne (ou `lorekeeper nightly`) pour chercher les skills sous-performantes, ou demandez à Sage.</translation>
+        <translation>Aucune proposition en attente. Lancez l&apos;analyse nocturne (ou `lorekeeper nightly`) pour chercher les skills sous-performantes, ou demandez à Sage.</translation>
     </message>
     <message>
         <source>No {status} proposal.</source>
@@ -2779,11 +2842,11 @@ corps entiers : {0}</translation>
     </message>
     <message>
         <source>No proposal yet.</source>
-        <translation>Aucune proposition pour l'instant.</translation>
+        <translation>Aucune proposition pour l&apos;instant.</translation>
     </message>
     <message>
         <source>Last {kind} run #{run_id} ({0} UTC): {skills_checked} skill(s) checked, {n} underperforming, {n2} proposal(s) created, {n3} skipped</source>
-        <translation>Dernière exécution {kind} n° {run_id} ({0} UTC) : {skills_checked} skill(s) vérifiée(s), {n} sous-performante(s), {n2} proposition(s) créée(s), {n3} ignorée(s)</translation>
+        <translation>Dernière exécution {kind} n° {run_id} ({0} UTC)&#xa0;: {skills_checked} skill(s) vérifiée(s), {n} sous-performante(s), {n2} proposition(s) créée(s), {n3} ignorée(s)</translation>
     </message>
     <message>
         <source>, {n} error(s)</source>
@@ -2791,15 +2854,15 @@ corps entiers : {0}</translation>
     </message>
     <message>
         <source>&lt;p&gt;Select a proposal to see its card and the change it makes.&lt;/p&gt;</source>
-        <translation>&lt;p&gt;Sélectionnez une proposition pour voir sa fiche et le changement qu'elle apporte.&lt;/p&gt;</translation>
+        <translation>&lt;p&gt;Sélectionnez une proposition pour voir sa fiche et le changement qu&apos;elle apporte.&lt;/p&gt;</translation>
     </message>
     <message>
         <source>Benchmark: {text}</source>
-        <translation>Benchmark : {text}</translation>
+        <translation>Benchmark&#xa0;: {text}</translation>
     </message>
     <message>
         <source>Benchmark: not run (press B)</source>
-        <translation>Benchmark : pas lancé (appuyez sur B)</translation>
+        <translation>Benchmark&#xa0;: pas lancé (appuyez sur B)</translation>
     </message>
     <message>
         <source>Current (v{base_version})</source>
@@ -2815,7 +2878,7 @@ corps entiers : {0}</translation>
     </message>
     <message>
         <source>Proposal #{id} is {status}: only a pending proposal can be approved.</source>
-        <translation>La proposition n° {id} est {status} : seule une proposition en attente peut être approuvée.</translation>
+        <translation>La proposition n° {id} est {status}&#xa0;: seule une proposition en attente peut être approuvée.</translation>
     </message>
     <message>
         <source>Approved with your edits</source>
@@ -2823,15 +2886,15 @@ corps entiers : {0}</translation>
     </message>
     <message>
         <source>: now v{applied_version}, v{base_version} kept in its history</source>
-        <translation> : désormais v{applied_version}, v{base_version} gardée dans son historique</translation>
+        <translation>&#xa0;: désormais v{applied_version}, v{base_version} gardée dans son historique</translation>
     </message>
     <message>
         <source>: pending again</source>
-        <translation> : de nouveau en attente</translation>
+        <translation>&#xa0;: de nouveau en attente</translation>
     </message>
     <message>
         <source>{what} proposal #{id}</source>
-        <translation>{what} : proposition n° {id}</translation>
+        <translation>{what}&#xa0;: proposition n° {id}</translation>
     </message>
     <message>
         <source>Nightly analysis</source>
@@ -2839,7 +2902,7 @@ corps entiers : {0}</translation>
     </message>
     <message>
         <source>Nightly analysis running — the next run can start when it finishes (or cancel it in the status bar)</source>
-        <translation>Analyse nocturne en cours — la prochaine pourra démarrer à la fin de celle-ci (ou annulez-la dans la barre d'état)</translation>
+        <translation>Analyse nocturne en cours — la prochaine pourra démarrer à la fin de celle-ci (ou annulez-la dans la barre d&apos;état)</translation>
     </message>
     <message>
         <source>Sage analysis</source>
@@ -2847,7 +2910,7 @@ corps entiers : {0}</translation>
     </message>
     <message>
         <source>Sage analysis running — the next run can start when it finishes (or cancel it in the status bar)</source>
-        <translation>Analyse Sage en cours — la prochaine pourra démarrer à la fin de celle-ci (ou annulez-la dans la barre d'état)</translation>
+        <translation>Analyse Sage en cours — la prochaine pourra démarrer à la fin de celle-ci (ou annulez-la dans la barre d&apos;état)</translation>
     </message>
     <message>
         <source>Sage run cancelled.</source>
@@ -2855,7 +2918,7 @@ corps entiers : {0}</translation>
     </message>
     <message>
         <source>Benchmark #{id} of proposal #{proposal_id}: {badge}</source>
-        <translation>Benchmark n° {id} de la proposition n° {proposal_id} : {badge}</translation>
+        <translation>Benchmark n° {id} de la proposition n° {proposal_id}&#xa0;: {badge}</translation>
     </message>
     <message>
         <source>Benchmark #{id}</source>
@@ -2867,14 +2930,14 @@ corps entiers : {0}</translation>
     </message>
     <message>
         <source>Benchmark cancelled: nothing was stored.</source>
-        <translation>Benchmark annulé : rien n'a été enregistré.</translation>
+        <translation>Benchmark annulé&#xa0;: rien n&apos;a été enregistré.</translation>
     </message>
 </context>
 <context>
     <name>PurgePanel</name>
     <message>
         <source>Story id (e.g. PD-42): filters the history, shows what a purge erases</source>
-        <translation>Id de story (p. ex. PD-42) : filtre l'historique, montre ce qu'une purge efface</translation>
+        <translation>Id de story (p. ex. PD-42)&#xa0;: filtre l&apos;historique, montre ce qu&apos;une purge efface</translation>
     </message>
     <message>
         <source>Purge story…</source>
@@ -2902,7 +2965,7 @@ corps entiers : {0}</translation>
     </message>
     <message>
         <source>GDPR erasure (right to be forgotten) and the daily retention of clarification summaries: each run erases store rows, FAISS vectors, embedding rows, cache entries, session-log events (replaced by signed tombstones, so the chain still verifies) and the markdown summary, then verifies every artefact byte for byte.</source>
-        <translation>Effacement RGPD (droit à l'oubli) et rétention quotidienne des résumés de clarification : chaque exécution efface les lignes du store, les vecteurs FAISS, les lignes d'embeddings, les entrées de cache, les événements du journal de session (remplacés par des tombstones signés, pour que la chaîne reste vérifiable) et le résumé markdown, puis vérifie chaque artefact octet par octet.</translation>
+        <translation>Effacement RGPD (droit à l&apos;oubli) et rétention quotidienne des résumés de clarification&#xa0;: chaque exécution efface les lignes du store, les vecteurs FAISS, les lignes d&apos;embeddings, les entrées de cache, les événements du journal de session (remplacés par des tombstones signés, pour que la chaîne reste vérifiable) et le résumé markdown, puis vérifie chaque artefact octet par octet.</translation>
     </message>
     <message>
         <source>Loading purge runs</source>
@@ -2910,15 +2973,15 @@ corps entiers : {0}</translation>
     </message>
     <message>
         <source>{story}: a purge now erases {what}.</source>
-        <translation>{story} : une purge effacerait maintenant {what}.</translation>
+        <translation>{story}&#xa0;: une purge effacerait maintenant {what}.</translation>
     </message>
     <message>
         <source>{story}: nothing is stored for it.</source>
-        <translation>{story} : rien n'est stocké pour elle.</translation>
+        <translation>{story}&#xa0;: rien n&apos;est stocké pour elle.</translation>
     </message>
     <message>
         <source>Type a story id to see what a purge of it would erase.</source>
-        <translation>Saisissez un id de story pour voir ce qu'une purge effacerait.</translation>
+        <translation>Saisissez un id de story pour voir ce qu&apos;une purge effacerait.</translation>
     </message>
     <message>
         <source>Purge {story}…</source>
@@ -2926,39 +2989,45 @@ corps entiers : {0}</translation>
     </message>
     <message>
         <source>{story} — expired {retention_until}: {0}</source>
-        <translation>{story} — expirée le {retention_until} : {0}</translation>
+        <translation>{story} — expirée le {retention_until}&#xa0;: {0}</translation>
     </message>
     <message>
         <source>{story} — kept until {retention_until}</source>
-        <translation>{story} — conservée jusqu'au {retention_until}</translation>
-    </message>
-    <message>
-        <source>The next daily run erases {due} summar{0} (retention_until before {today}; a summary is kept on its last day).</source>
-        <translation>La prochaine exécution quotidienne efface {due} résumé(s) (retention_until avant le {today} ; un résumé est conservé le dernier jour).</translation>
+        <translation>{story} — conservée jusqu&apos;au {retention_until}</translation>
     </message>
     <message>
         <source> Next expiry: {story} after {retention_until}.</source>
-        <translation> Prochaine expiration : {story} après le {retention_until}.</translation>
+        <translation> Prochaine expiration&#xa0;: {story} après le {retention_until}.</translation>
     </message>
     <message>
         <source>Nothing is stored for this story: there is nothing to purge.</source>
-        <translation>Rien n'est stocké pour cette story : il n'y a rien à purger.</translation>
+        <translation>Rien n&apos;est stocké pour cette story&#xa0;: il n&apos;y a rien à purger.</translation>
     </message>
     <message>
         <source>Type a story id first.</source>
-        <translation>Saisissez d'abord un id de story.</translation>
+        <translation>Saisissez d&apos;abord un id de story.</translation>
     </message>
     <message>
         <source>No purge run erased a story like {story!r}.</source>
-        <translation>Aucune purge n'a effacé de story comme {story!r}.</translation>
+        <translation>Aucune purge n&apos;a effacé de story comme {story!r}.</translation>
     </message>
-    <message>
-        <source>{total:,} run{0}</source>
-        <translation>{total:,} exécution{0}</translation>
+    <message numerus="yes">
+        <source>The next daily run erases %n summary(-ies) (retention_until before {today}; a summary is kept on its last day).</source>
+        <translation>
+            <numerusform>La prochaine exécution quotidienne efface %n résumé (retention_until avant le {today}&#xa0;; un résumé est conservé le dernier jour).</numerusform>
+            <numerusform>La prochaine exécution quotidienne efface %n résumés (retention_until avant le {today}&#xa0;; un résumé est conservé le dernier jour).</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%Ln run(s)</source>
+        <translation>
+            <numerusform>%Ln exécution</numerusform>
+            <numerusform>%Ln exécutions</numerusform>
+        </translation>
     </message>
     <message>
         <source>Select a run to see what it erased and how it was verified.</source>
-        <translation>Sélectionnez une exécution pour voir ce qu'elle a effacé et comment elle a été vérifiée.</translation>
+        <translation>Sélectionnez une exécution pour voir ce qu&apos;elle a effacé et comment elle a été vérifiée.</translation>
     </message>
     <message>
         <source>Run #{id} ({mode}) by {0}, started {started_at}, </source>
@@ -2974,11 +3043,11 @@ corps entiers : {0}</translation>
     </message>
     <message>
         <source>remains: {r}</source>
-        <translation>reste : {r}</translation>
+        <translation>reste&#xa0;: {r}</translation>
     </message>
     <message>
         <source>note: {n}</source>
-        <translation>note : {n}</translation>
+        <translation>note&#xa0;: {n}</translation>
     </message>
     <message>
         <source>Counting {story}</source>
@@ -2986,7 +3055,7 @@ corps entiers : {0}</translation>
     </message>
     <message>
         <source>Purge {story}?</source>
-        <translation>Purger {story} ?</translation>
+        <translation>Purger {story}&#xa0;?</translation>
     </message>
     <message>
         <source>Purging {story}</source>
@@ -2996,13 +3065,13 @@ corps entiers : {0}</translation>
         <source>Erase the summaries past their retention date?
 
 </source>
-        <translation>Effacer les résumés dont la date de rétention est passée ?
+        <translation>Effacer les résumés dont la date de rétention est passée&#xa0;?
 
 </translation>
     </message>
     <message>
         <source>Run retention now?</source>
-        <translation>Lancer la rétention maintenant ?</translation>
+        <translation>Lancer la rétention maintenant&#xa0;?</translation>
     </message>
     <message>
         <source>Retention purge</source>
@@ -3018,11 +3087,11 @@ corps entiers : {0}</translation>
     </message>
     <message>
         <source>Purged {who}: {0}. Verified.</source>
-        <translation>{who} purgé(s) : {0}. Vérifié.</translation>
+        <translation>{who} purgé(s)&#xa0;: {0}. Vérifié.</translation>
     </message>
     <message>
         <source>ERR_PURGE_INCOMPLETE: </source>
-        <translation>ERR_PURGE_INCOMPLETE : </translation>
+        <translation>ERR_PURGE_INCOMPLETE&#xa0;: </translation>
     </message>
     <message>
         <source>Verifying purge #{id}</source>
@@ -3030,22 +3099,22 @@ corps entiers : {0}</translation>
     </message>
     <message>
         <source>Purge #{id} verified again: nothing of {0} is back.</source>
-        <translation>Purge n° {id} vérifiée à nouveau : rien de {0} n'est revenu.</translation>
+        <translation>Purge n° {id} vérifiée à nouveau&#xa0;: rien de {0} n&apos;est revenu.</translation>
     </message>
     <message>
         <source>ERR_PURGE_INCOMPLETE: purge #{id}: </source>
-        <translation>ERR_PURGE_INCOMPLETE : purge n° {id} : </translation>
+        <translation>ERR_PURGE_INCOMPLETE&#xa0;: purge n° {id}&#xa0;: </translation>
     </message>
 </context>
 <context>
     <name>QualityPanel</name>
     <message>
         <source>Window:</source>
-        <translation>Fenêtre :</translation>
+        <translation>Fenêtre&#xa0;:</translation>
     </message>
     <message>
         <source>Project:</source>
-        <translation>Projet :</translation>
+        <translation>Projet&#xa0;:</translation>
     </message>
     <message>
         <source>Success rate per day — all skills</source>
@@ -3064,8 +3133,8 @@ corps entiers : {0}</translation>
         <translation>Qualité</translation>
     </message>
     <message>
-        <source>Skill health per skill scope (the global skill or a project's fork) from the answers since its current version and its last reviewed proposal: applied count, success rate (no warning rule failed) and feedback. Underperforming: applied ≥ {MIN_APPLIED} and success &lt; {0} or more thumbs down than up — the skills the nightly run proposes to fix. Worst first.</source>
-        <translation>Santé de chaque skill par portée (la skill globale ou le fork d'un projet), d'après les réponses depuis sa version actuelle et sa dernière proposition revue : nombre d'applications, taux de réussite (aucune règle d'avertissement échouée) et retours. Sous-performante : appliquée ≥ {MIN_APPLIED} fois et réussite &lt; {0}, ou plus de pouces baissés que levés — les skills que l'analyse nocturne propose de corriger. Les pires d'abord.</translation>
+        <source>Skill health per skill scope (the global skill or a project&apos;s fork) from the answers since its current version and its last reviewed proposal: applied count, success rate (no warning rule failed) and feedback. Underperforming: applied ≥ {MIN_APPLIED} and success &lt; {0} or more thumbs down than up — the skills the nightly run proposes to fix. Worst first.</source>
+        <translation>Santé de chaque skill par portée (la skill globale ou le fork d&apos;un projet), d&apos;après les réponses depuis sa version actuelle et sa dernière proposition revue&#xa0;: nombre d&apos;applications, taux de réussite (aucune règle d&apos;avertissement échouée) et retours. Sous-performante&#xa0;: appliquée ≥ {MIN_APPLIED} fois et réussite &lt; {0}, ou plus de pouces baissés que levés — les skills que l&apos;analyse nocturne propose de corriger. Les pires d&apos;abord.</translation>
     </message>
     <message>
         <source>Loading projects</source>
@@ -3092,11 +3161,11 @@ corps entiers : {0}</translation>
     <name>ReasonDialog</name>
     <message>
         <source>What was wrong?</source>
-        <translation>Qu'est-ce qui n'allait pas ?</translation>
+        <translation>Qu&apos;est-ce qui n&apos;allait pas&#xa0;?</translation>
     </message>
     <message>
         <source>Optional: what the model should do instead</source>
-        <translation>Facultatif : ce que le modèle devrait faire à la place</translation>
+        <translation>Facultatif&#xa0;: ce que le modèle devrait faire à la place</translation>
     </message>
     <message>
         <source>The answer gets negative feedback and a learning is saved.</source>
@@ -3142,6 +3211,13 @@ corps entiers : {0}</translation>
     </message>
 </context>
 <context>
+    <name>ReviewActions</name>
+    <message>
+        <source>Approve {n} open item(s) of the current filter?</source>
+        <translation>Approuver {n} élément(s) ouvert(s) du filtre actuel&#xa0;?</translation>
+    </message>
+</context>
+<context>
     <name>ReviewQueue</name>
     <message>
         <source>No {noun} to review.</source>
@@ -3177,7 +3253,7 @@ corps entiers : {0}</translation>
     </message>
     <message>
         <source>Approve every open item of the current filter (asks first)</source>
-        <translation>Approuver chaque élément ouvert du filtre actuel (demande d'abord)</translation>
+        <translation>Approuver chaque élément ouvert du filtre actuel (demande d&apos;abord)</translation>
     </message>
     <message>
         <source>◀ Prev ({0})</source>
@@ -3189,11 +3265,11 @@ corps entiers : {0}</translation>
     </message>
     <message>
         <source>Keyboard shortcuts (?; F1 lists every shortcut of the app)</source>
-        <translation>Raccourcis clavier (? ; F1 liste tous les raccourcis de l'application)</translation>
+        <translation>Raccourcis clavier (?&#xa0;; F1 liste tous les raccourcis de l&apos;application)</translation>
     </message>
     <message>
         <source>Why is it rejected? (Enter to reject, Esc to cancel)</source>
-        <translation>Pourquoi est-ce rejeté ? (Entrée pour rejeter, Échap pour annuler)</translation>
+        <translation>Pourquoi est-ce rejeté&#xa0;? (Entrée pour rejeter, Échap pour annuler)</translation>
     </message>
     <message>
         <source>Reject</source>
@@ -3205,7 +3281,7 @@ corps entiers : {0}</translation>
     </message>
     <message>
         <source>Reason:</source>
-        <translation>Raison :</translation>
+        <translation>Raison&#xa0;:</translation>
     </message>
     <message>
         <source>Keyboard shortcuts</source>
@@ -3213,15 +3289,19 @@ corps entiers : {0}</translation>
     </message>
     <message>
         <source>Approve the selected {noun}</source>
-        <translation>Approuver l'élément sélectionné ({noun})</translation>
+        <translation>Approuver l&apos;élément sélectionné ({noun})</translation>
     </message>
     <message>
         <source>Reject: type the reason, Enter to confirm, Esc to cancel</source>
-        <translation>Rejeter : saisissez la raison, Entrée pour confirmer, Échap pour annuler</translation>
+        <translation>Rejeter&#xa0;: saisissez la raison, Entrée pour confirmer, Échap pour annuler</translation>
     </message>
     <message>
         <source>Edit the selected {noun}</source>
-        <translation>Modifier l'élément sélectionné ({noun})</translation>
+        <translation>Modifier l&apos;élément sélectionné ({noun})</translation>
+    </message>
+    <message>
+        <source>Undo the last decision (the item comes back, selected)</source>
+        <translation>Annuler la dernière décision (l&apos;élément revient, sélectionné)</translation>
     </message>
     <message>
         <source>Next {noun} (also ↓)</source>
@@ -3233,11 +3313,11 @@ corps entiers : {0}</translation>
     </message>
     <message>
         <source>Show or hide this cheat-sheet (F1: every shortcut of the app)</source>
-        <translation>Afficher ou masquer cet aide-mémoire (F1 : tous les raccourcis de l'application)</translation>
+        <translation>Afficher ou masquer cet aide-mémoire (F1&#xa0;: tous les raccourcis de l&apos;application)</translation>
     </message>
     <message>
         <source>Cancel the reason or the editor, hide the cheat-sheet</source>
-        <translation>Annuler la raison ou l'éditeur, masquer l'aide-mémoire</translation>
+        <translation>Annuler la raison ou l&apos;éditeur, masquer l&apos;aide-mémoire</translation>
     </message>
     <message>
         <source>&lt;table&gt;</source>
@@ -3269,7 +3349,7 @@ corps entiers : {0}</translation>
     </message>
     <message>
         <source>{reason_missing}: type it, then Enter.</source>
-        <translation>{reason_missing} : saisissez-la, puis Entrée.</translation>
+        <translation>{reason_missing}&#xa0;: saisissez-la, puis Entrée.</translation>
     </message>
     <message>
         <source>No open {noun} in this filter.</source>
@@ -3282,6 +3362,22 @@ corps entiers : {0}</translation>
     <message>
         <source>Nothing to undo.</source>
         <translation>Rien à annuler.</translation>
+    </message>
+    <message>
+        <source>Approving: {noun}</source>
+        <translation>Approbation&#xa0;: {noun}</translation>
+    </message>
+    <message>
+        <source>Rejecting: {noun}</source>
+        <translation>Rejet&#xa0;: {noun}</translation>
+    </message>
+    <message>
+        <source>Approving in bulk: {noun}</source>
+        <translation>Approbation groupée&#xa0;: {noun}</translation>
+    </message>
+    <message>
+        <source>Undoing: {noun}</source>
+        <translation>Annulation&#xa0;: {noun}</translation>
     </message>
 </context>
 <context>
@@ -3311,15 +3407,15 @@ corps entiers : {0}</translation>
     </message>
     <message>
         <source>Which skills would a message call for, and why? Advisory only: the router never hides a skill.</source>
-        <translation>Quelles skills un message appellerait-il, et pourquoi ? Simple conseil : le routeur ne masque jamais une skill.</translation>
+        <translation>Quelles skills un message appellerait-il, et pourquoi&#xa0;? Simple conseil&#xa0;: le routeur ne masque jamais une skill.</translation>
     </message>
     <message>
         <source>Score = 2 × triggers matched + 1 × keywords matched. In a library where some skills carry no router words, both kinds are ranked on one calibrated scale (route --json shows the parts).</source>
-        <translation>Score = 2 × déclencheurs reconnus + 1 × mots-clés reconnus. Dans une bibliothèque où certaines skills n'ont pas de mots de routage, les deux sortes sont classées sur une même échelle calibrée (route --json montre le détail).</translation>
+        <translation>Score = 2 × déclencheurs reconnus + 1 × mots-clés reconnus. Dans une bibliothèque où certaines skills n&apos;ont pas de mots de routage, les deux sortes sont classées sur une même échelle calibrée (route --json montre le détail).</translation>
     </message>
     <message>
         <source>Type or paste a message to an agent, e.g. “review this PR and write tests”</source>
-        <translation>Saisissez ou collez un message à un agent, p. ex. « relis cette PR et écris des tests »</translation>
+        <translation>Saisissez ou collez un message à un agent, p. ex. «&#xa0;relis cette PR et écris des tests&#xa0;»</translation>
     </message>
     <message>
         <source>top </source>
@@ -3327,23 +3423,23 @@ corps entiers : {0}</translation>
     </message>
     <message>
         <source>Project:</source>
-        <translation>Projet :</translation>
+        <translation>Projet&#xa0;:</translation>
     </message>
     <message>
         <source>Show:</source>
-        <translation>Afficher :</translation>
+        <translation>Afficher&#xa0;:</translation>
     </message>
     <message>
         <source>Matched words are highlighted here.</source>
         <translation>Les mots reconnus sont surlignés ici.</translation>
     </message>
     <message>
-        <source>&lt;span style="background:{0}"&gt;&amp;nbsp;trigger&amp;nbsp;&lt;/span&gt;&amp;nbsp;&amp;nbsp;&lt;span style="background:{1}"&gt;&amp;nbsp;keyword&amp;nbsp;&lt;/span&gt;</source>
-        <translation>&lt;span style="background:{0}"&gt;&amp;nbsp;déclencheur&amp;nbsp;&lt;/span&gt;&amp;nbsp;&amp;nbsp;&lt;span style="background:{1}"&gt;&amp;nbsp;mot-clé&amp;nbsp;&lt;/span&gt;</translation>
+        <source>&lt;span style=&quot;background:{0}&quot;&gt;&amp;nbsp;trigger&amp;nbsp;&lt;/span&gt;&amp;nbsp;&amp;nbsp;&lt;span style=&quot;background:{1}&quot;&gt;&amp;nbsp;keyword&amp;nbsp;&lt;/span&gt;</source>
+        <translation>&lt;span style=&quot;background:{0}&quot;&gt;&amp;nbsp;déclencheur&amp;nbsp;&lt;/span&gt;&amp;nbsp;&amp;nbsp;&lt;span style=&quot;background:{1}&quot;&gt;&amp;nbsp;mot-clé&amp;nbsp;&lt;/span&gt;</translation>
     </message>
     <message>
         <source>The SKILLS_HINT block appears here when at least one skill scores.</source>
-        <translation>Le bloc SKILLS_HINT s'affiche ici dès qu'au moins une skill obtient un score.</translation>
+        <translation>Le bloc SKILLS_HINT s&apos;affiche ici dès qu&apos;au moins une skill obtient un score.</translation>
     </message>
     <message>
         <source>Copy hint</source>
@@ -3378,8 +3474,8 @@ corps entiers : {0}</translation>
         <translation>Lancer les évals de déclenchement</translation>
     </message>
     <message>
-        <source>Route every skill's trigger cases over the whole library (the project chosen in the other tab) and score each skill: does it fire on its cases, and only on them?</source>
-        <translation>Router les cas de déclenchement de chaque skill sur toute la bibliothèque (le projet choisi dans l'autre onglet) et noter chaque skill : se déclenche-t-elle sur ses cas, et seulement sur eux ?</translation>
+        <source>Route every skill&apos;s trigger cases over the whole library (the project chosen in the other tab) and score each skill: does it fire on its cases, and only on them?</source>
+        <translation>Router les cas de déclenchement de chaque skill sur toute la bibliothèque (le projet choisi dans l&apos;autre onglet) et noter chaque skill&#xa0;: se déclenche-t-elle sur ses cas, et seulement sur eux&#xa0;?</translation>
     </message>
     <message>
         <source>Optimise selected</source>
@@ -3387,15 +3483,15 @@ corps entiers : {0}</translation>
     </message>
     <message>
         <source>Ask the model for description and router-word edits of the selected skill, scored on its trigger cases (a held-out part kept apart); the best one that lowers nothing is queued as a proposal in Proposals</source>
-        <translation>Demander au modèle des modifications de la description et des mots de routage de la skill sélectionnée, notées sur ses cas de déclenchement (une partie mise de côté) ; la meilleure qui ne fait rien baisser est mise en file comme proposition dans Propositions</translation>
+        <translation>Demander au modèle des modifications de la description et des mots de routage de la skill sélectionnée, notées sur ses cas de déclenchement (une partie mise de côté)&#xa0;; la meilleure qui ne fait rien baisser est mise en file comme proposition dans Propositions</translation>
     </message>
     <message>
-        <source>No trigger evals run yet. A skill's trigger cases live in {0} in its folder ([{{"query": "...", "should_trigger": true}}, ...], skill-creator's shape); `lorekeeper skills suggest NAME --triggers` writes them from its description and history.</source>
-        <translation>Aucune éval de déclenchement lancée. Les cas de déclenchement d'une skill sont dans {0} dans son dossier ([{{"query": "...", "should_trigger": true}}, ...], la forme de skill-creator) ; `lorekeeper skills suggest NAME --triggers` les écrit à partir de sa description et de son historique.</translation>
+        <source>No trigger evals run yet. A skill&apos;s trigger cases live in {0} in its folder ([{{&quot;query&quot;: &quot;...&quot;, &quot;should_trigger&quot;: true}}, ...], skill-creator&apos;s shape); `lorekeeper skills suggest NAME --triggers` writes them from its description and history.</source>
+        <translation>Aucune éval de déclenchement lancée. Les cas de déclenchement d&apos;une skill sont dans {0} dans son dossier ([{{&quot;query&quot;: &quot;...&quot;, &quot;should_trigger&quot;: true}}, ...], la forme de skill-creator)&#xa0;; `lorekeeper skills suggest NAME --triggers` les écrit à partir de sa description et de son historique.</translation>
     </message>
     <message>
         <source>Select a skill: its confusions and collisions appear here.</source>
-        <translation>Sélectionnez une skill : ses confusions et collisions s'affichent ici.</translation>
+        <translation>Sélectionnez une skill&#xa0;: ses confusions et collisions s&apos;affichent ici.</translation>
     </message>
     <message>
         <source>Routing the trigger cases…</source>
@@ -3403,11 +3499,11 @@ corps entiers : {0}</translation>
     </message>
     <message>
         <source>Trigger evals failed: {exc}</source>
-        <translation>Les évals de déclenchement ont échoué : {exc}</translation>
+        <translation>Les évals de déclenchement ont échoué&#xa0;: {exc}</translation>
     </message>
     <message>
         <source>No skill has trigger cases ({0} in its folder).</source>
-        <translation>Aucune skill n'a de cas de déclenchement ({0} dans son dossier).</translation>
+        <translation>Aucune skill n&apos;a de cas de déclenchement ({0} dans son dossier).</translation>
     </message>
     <message>
         <source>{n} skills, {cases} cases, {wrong} confusions (a skill fires when it is in the top {top})</source>
@@ -3415,7 +3511,7 @@ corps entiers : {0}</translation>
     </message>
     <message>
         <source>; {n} trigger file(s) do not parse: {message}</source>
-        <translation> ; {n} fichier(s) de déclenchement illisible(s) : {message}</translation>
+        <translation>&#xa0;; {n} fichier(s) de déclenchement illisible(s)&#xa0;: {message}</translation>
     </message>
     <message>
         <source>precision {0}, recall {1}</source>
@@ -3427,11 +3523,11 @@ corps entiers : {0}</translation>
     </message>
     <message>
         <source>{name}: nothing proposed ({verdicts})</source>
-        <translation>{name} : rien de proposé ({verdicts})</translation>
+        <translation>{name}&#xa0;: rien de proposé ({verdicts})</translation>
     </message>
     <message>
         <source>{name}: proposal #{id} queued; held-out {0} → {1}</source>
-        <translation>{name} : proposition n° {id} en file ; mis de côté {0} → {1}</translation>
+        <translation>{name}&#xa0;: proposition n° {id} en file&#xa0;; mis de côté {0} → {1}</translation>
     </message>
     <message>
         <source>Optimising {name} with the model…</source>
@@ -3443,27 +3539,31 @@ corps entiers : {0}</translation>
     </message>
     <message>
         <source>Optimise {name} failed: {exc}</source>
-        <translation>L'optimisation de {name} a échoué : {exc}</translation>
+        <translation>L&apos;optimisation de {name} a échoué&#xa0;: {exc}</translation>
     </message>
     <message>
         <source>&lt;b&gt;{0}&lt;/b&gt;: {tp} hit, {fn} missed, {fp} false, {tn} rightly left alone</source>
-        <translation>&lt;b&gt;{0}&lt;/b&gt; : {tp} trouvé(s), {fn} manqué(s), {fp} faux, {tn} laissé(s) à juste titre</translation>
+        <translation>&lt;b&gt;{0}&lt;/b&gt;&#xa0;: {tp} trouvé(s), {fn} manqué(s), {fp} faux, {tn} laissé(s) à juste titre</translation>
     </message>
     <message>
         <source>&lt;b&gt;Collisions&lt;/b&gt; (also fire on its should-trigger cases): </source>
-        <translation>&lt;b&gt;Collisions&lt;/b&gt; (se déclenchent aussi sur ses cas should-trigger) : </translation>
+        <translation>&lt;b&gt;Collisions&lt;/b&gt; (se déclenchent aussi sur ses cas should-trigger)&#xa0;: </translation>
     </message>
     <message>
         <source>&lt;li&gt;missed “{q}”: taken by {0}&lt;/li&gt;</source>
-        <translation>&lt;li&gt;manqué « {q} » : pris par {0}&lt;/li&gt;</translation>
+        <translation>&lt;li&gt;manqué «&#xa0;{q}&#xa0;»&#xa0;: pris par {0}&lt;/li&gt;</translation>
     </message>
     <message>
         <source>&lt;li&gt;fired on “{q}” (rank {rank}), should not&lt;/li&gt;</source>
-        <translation>&lt;li&gt;déclenchée sur « {q} » (rang {rank}), ne devrait pas&lt;/li&gt;</translation>
+        <translation>&lt;li&gt;déclenchée sur «&#xa0;{q}&#xa0;» (rang {rank}), ne devrait pas&lt;/li&gt;</translation>
+    </message>
+    <message>
+        <source>Confusions</source>
+        <translation>Confusions</translation>
     </message>
     <message>
         <source>No confusion: every case answered as expected.</source>
-        <translation>Aucune confusion : chaque cas a répondu comme prévu.</translation>
+        <translation>Aucune confusion&#xa0;: chaque cas a répondu comme prévu.</translation>
     </message>
     <message>
         <source>Loading projects</source>
@@ -3475,15 +3575,18 @@ corps entiers : {0}</translation>
     </message>
     <message>
         <source>Routing failed: {exc}</source>
-        <translation>Le routage a échoué : {exc}</translation>
-    </message>
-    <message>
-        <source>{n} skill{0} hinted</source>
-        <translation>{n} skill{0} suggérée{0}</translation>
+        <translation>Le routage a échoué&#xa0;: {exc}</translation>
     </message>
     <message>
         <source>no skill hinted</source>
         <translation>aucune skill suggérée</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n skill(s) hinted</source>
+        <translation>
+            <numerusform>%n skill suggérée</numerusform>
+            <numerusform>%n skills suggérées</numerusform>
+        </translation>
     </message>
     <message>
         <source>SKILLS_HINT copied to the clipboard</source>
@@ -3506,7 +3609,7 @@ corps entiers : {0}</translation>
     </message>
     <message>
         <source>what the footnote shows, e.g. “Mentions rollback”</source>
-        <translation>ce que la note affiche, p. ex. « Mentionne le rollback »</translation>
+        <translation>ce que la note affiche, p. ex. «&#xa0;Mentionne le rollback&#xa0;»</translation>
     </message>
     <message>
         <source>e.g. \brollback\b</source>
@@ -3553,15 +3656,15 @@ corps entiers : {0}</translation>
         <translation>une autre règle a déjà cet id</translation>
     </message>
     <message>
-        <source>missing 'value'</source>
-        <translation>'value' manquante</translation>
+        <source>missing &apos;value&apos;</source>
+        <translation>&apos;value&apos; manquante</translation>
     </message>
 </context>
 <context>
     <name>RulesTab</name>
     <message>
         <source>No eval rules yet — add one with Add rule…</source>
-        <translation>Aucune règle d'éval pour l'instant — ajoutez-en une avec Ajouter une règle…</translation>
+        <translation>Aucune règle d&apos;éval pour l&apos;instant — ajoutez-en une avec Ajouter une règle…</translation>
     </message>
     <message>
         <source>Add rule…</source>
@@ -3577,7 +3680,7 @@ corps entiers : {0}</translation>
     </message>
     <message>
         <source>Try a response: paste an answer here and each rule above shows pass or fail.</source>
-        <translation>Essayez une réponse : collez une réponse ici et chaque règle ci-dessus indique réussite ou échec.</translation>
+        <translation>Essayez une réponse&#xa0;: collez une réponse ici et chaque règle ci-dessus indique réussite ou échec.</translation>
     </message>
     <message>
         <source>Rules</source>
@@ -3593,7 +3696,7 @@ corps entiers : {0}</translation>
     </message>
     <message>
         <source>The rule being edited has unsaved changes. Save them as a new version?</source>
-        <translation>La règle en cours de modification a des changements non enregistrés. Les enregistrer comme nouvelle version ?</translation>
+        <translation>La règle en cours de modification a des changements non enregistrés. Les enregistrer comme nouvelle version&#xa0;?</translation>
     </message>
     <message>
         <source>Checking the response</source>
@@ -3621,7 +3724,7 @@ corps entiers : {0}</translation>
     </message>
     <message>
         <source>Delete rule {id} ({label})? A new version is saved.</source>
-        <translation>Supprimer la règle {id} ({label}) ? Une nouvelle version est enregistrée.</translation>
+        <translation>Supprimer la règle {id} ({label})&#xa0;? Une nouvelle version est enregistrée.</translation>
     </message>
     <message>
         <source>deleted rule {id}</source>
@@ -3765,11 +3868,11 @@ corps entiers : {0}</translation>
     </message>
     <message>
         <source>Underperforming: </source>
-        <translation>Sous-performante : </translation>
+        <translation>Sous-performante&#xa0;: </translation>
     </message>
     <message>
         <source>Too few uses (&lt; {MIN_APPLIED})</source>
-        <translation>Trop peu d'utilisations (&lt; {MIN_APPLIED})</translation>
+        <translation>Trop peu d&apos;utilisations (&lt; {MIN_APPLIED})</translation>
     </message>
     <message>
         <source>Healthy</source>
@@ -3811,8 +3914,8 @@ Triggers: {0}
 Keywords: {1}{forked}</source>
         <translation>{name} ({scope}), v{version}, {rules_count} règles
 {description}
-Déclencheurs : {0}
-Mots-clés : {1}{forked}</translation>
+Déclencheurs&#xa0;: {0}
+Mots-clés&#xa0;: {1}{forked}</translation>
     </message>
 </context>
 <context>
@@ -3823,7 +3926,7 @@ Mots-clés : {1}{forked}</translation>
     </message>
     <message>
         <source>All skills, global skills only, or what one project sees (its forks replace globals)</source>
-        <translation>Toutes les skills, les skills globales seulement, ou ce qu'un projet voit (ses forks remplacent les globales)</translation>
+        <translation>Toutes les skills, les skills globales seulement, ou ce qu&apos;un projet voit (ses forks remplacent les globales)</translation>
     </message>
     <message>
         <source>Loading the library…</source>
@@ -3851,7 +3954,7 @@ Mots-clés : {1}{forked}</translation>
     </message>
     <message>
         <source>Scope:</source>
-        <translation>Portée :</translation>
+        <translation>Portée&#xa0;:</translation>
     </message>
     <message>
         <source>Sage</source>
@@ -3859,7 +3962,7 @@ Mots-clés : {1}{forked}</translation>
     </message>
     <message>
         <source>Ask the model for a better version of this skill: a proposal, benchmarked, waiting in Proposals (lorekeeper sage analyze --skill NAME)</source>
-        <translation>Demander au modèle une meilleure version de cette skill : une proposition, avec benchmark, qui attend dans Propositions (lorekeeper sage analyze --skill NAME)</translation>
+        <translation>Demander au modèle une meilleure version de cette skill&#xa0;: une proposition, avec benchmark, qui attend dans Propositions (lorekeeper sage analyze --skill NAME)</translation>
     </message>
     <message>
         <source>Open proposal</source>
@@ -3886,8 +3989,8 @@ Mots-clés : {1}{forked}</translation>
         <translation>Skills</translation>
     </message>
     <message>
-        <source>Every change is a new version. Global skills serve every project; a project fork ({FORK_MARK}) overrides a skill's content and rules for that project.</source>
-        <translation>Chaque changement est une nouvelle version. Les skills globales servent tous les projets ; un fork de projet ({FORK_MARK}) remplace le contenu et les règles d'une skill pour ce projet.</translation>
+        <source>Every change is a new version. Global skills serve every project; a project fork ({FORK_MARK}) overrides a skill&apos;s content and rules for that project.</source>
+        <translation>Chaque changement est une nouvelle version. Les skills globales servent tous les projets&#xa0;; un fork de projet ({FORK_MARK}) remplace le contenu et les règles d&apos;une skill pour ce projet.</translation>
     </message>
     <message>
         <source>Library</source>
@@ -3911,19 +4014,22 @@ Mots-clés : {1}{forked}</translation>
     </message>
     <message>
         <source>Project: {p}</source>
-        <translation>Projet : {p}</translation>
+        <translation>Projet&#xa0;: {p}</translation>
     </message>
     <message>
         <source>Loading skills</source>
         <translation>Chargement des skills</translation>
     </message>
-    <message>
-        <source>{n} skill{0}</source>
-        <translation>{n} skill{0}</translation>
+    <message numerus="yes">
+        <source>%n skill(s)</source>
+        <translation>
+            <numerusform>%n skill</numerusform>
+            <numerusform>%n skills</numerusform>
+        </translation>
     </message>
     <message>
         <source>No skill matches “{search}”. Search looks at names, descriptions, triggers and keywords.</source>
-        <translation>Aucune skill ne correspond à « {search} ». La recherche porte sur les noms, descriptions, déclencheurs et mots-clés.</translation>
+        <translation>Aucune skill ne correspond à «&#xa0;{search}&#xa0;». La recherche porte sur les noms, descriptions, déclencheurs et mots-clés.</translation>
     </message>
     <message>
         <source>The library is empty — import a skill folder or a zip with Import…</source>
@@ -3939,7 +4045,7 @@ Mots-clés : {1}{forked}</translation>
     </message>
     <message>
         <source>v{version} · {rules_count} rules · triggers: {0} · keywords: {1}</source>
-        <translation>v{version} · {rules_count} règles · déclencheurs : {0} · mots-clés : {1}</translation>
+        <translation>v{version} · {rules_count} règles · déclencheurs&#xa0;: {0} · mots-clés&#xa0;: {1}</translation>
     </message>
     <message>
         <source>Sage on {name}</source>
@@ -3947,15 +4053,15 @@ Mots-clés : {1}{forked}</translation>
     </message>
     <message>
         <source>Sage is working on {name}{where} — edits wait until it finishes, or cancel it (Cancel in the status bar)</source>
-        <translation>Sage travaille sur {name}{where} — les modifications attendent la fin, ou annulez-le (Annuler dans la barre d'état)</translation>
+        <translation>Sage travaille sur {name}{where} — les modifications attendent la fin, ou annulez-le (Annuler dans la barre d&apos;état)</translation>
     </message>
     <message>
         <source>Sage on {name} cancelled: nothing was proposed.</source>
-        <translation>Sage sur {name} annulé : rien n'a été proposé.</translation>
+        <translation>Sage sur {name} annulé&#xa0;: rien n&apos;a été proposé.</translation>
     </message>
     <message>
         <source>Sage on {name} cancelled; proposal #{pid} stays pending (not benchmarked).</source>
-        <translation>Sage sur {name} annulé ; la proposition n° {pid} reste en attente (sans benchmark).</translation>
+        <translation>Sage sur {name} annulé&#xa0;; la proposition n° {pid} reste en attente (sans benchmark).</translation>
     </message>
     <message>
         <source>Looking for the proposal</source>
@@ -3963,19 +4069,19 @@ Mots-clés : {1}{forked}</translation>
     </message>
     <message>
         <source>Sage on {name} failed — {code}: {error}</source>
-        <translation>Sage sur {name} a échoué — {code} : {error}</translation>
+        <translation>Sage sur {name} a échoué — {code}&#xa0;: {error}</translation>
     </message>
     <message>
         <source> · benchmark: {badge}</source>
-        <translation> · benchmark : {badge}</translation>
+        <translation> · benchmark&#xa0;: {badge}</translation>
     </message>
     <message>
         <source> · benchmark failed: {error}</source>
-        <translation> · benchmark échoué : {error}</translation>
+        <translation> · benchmark échoué&#xa0;: {error}</translation>
     </message>
     <message>
         <source>Sage proposed #{proposal} for {name}: {reason}{badge}</source>
-        <translation>Sage a proposé n° {proposal} pour {name} : {reason}{badge}</translation>
+        <translation>Sage a proposé n° {proposal} pour {name}&#xa0;: {reason}{badge}</translation>
     </message>
     <message>
         <source>no target</source>
@@ -3983,11 +4089,11 @@ Mots-clés : {1}{forked}</translation>
     </message>
     <message>
         <source>Sage proposes nothing for {name}: {why}.</source>
-        <translation>Sage ne propose rien pour {name} : {why}.</translation>
+        <translation>Sage ne propose rien pour {name}&#xa0;: {why}.</translation>
     </message>
     <message>
         <source>Sage on {name}: done</source>
-        <translation>Sage sur {name} : terminé</translation>
+        <translation>Sage sur {name}&#xa0;: terminé</translation>
     </message>
     <message>
         <source>Open proposal #{pid}</source>
@@ -4011,7 +4117,7 @@ Mots-clés : {1}{forked}</translation>
     </message>
     <message>
         <source>Imported {name}{where}: </source>
-        <translation>{name} importé{where} : </translation>
+        <translation>{name} importé{where}&#xa0;: </translation>
     </message>
     <message>
         <source>nothing to do</source>
@@ -4031,7 +4137,7 @@ Mots-clés : {1}{forked}</translation>
     </message>
     <message>
         <source>Importing {name} — the next import can start when it finishes, or cancel it (Cancel in the status bar)</source>
-        <translation>Import de {name} — le prochain import pourra démarrer à la fin de celui-ci, ou annulez-le (Annuler dans la barre d'état)</translation>
+        <translation>Import de {name} — le prochain import pourra démarrer à la fin de celui-ci, ou annulez-le (Annuler dans la barre d&apos;état)</translation>
     </message>
     <message>
         <source>Fork to project</source>
@@ -4039,7 +4145,7 @@ Mots-clés : {1}{forked}</translation>
     </message>
     <message>
         <source>Fork {name} for project (pick one or type a new name):</source>
-        <translation>Forker {name} pour le projet (choisissez-en un ou saisissez un nouveau nom) :</translation>
+        <translation>Forker {name} pour le projet (choisissez-en un ou saisissez un nouveau nom)&#xa0;:</translation>
     </message>
     <message>
         <source>Forking {name}</source>
@@ -4051,7 +4157,7 @@ Mots-clés : {1}{forked}</translation>
     </message>
     <message>
         <source>Delete the fork of {name} for project {project}, with its whole history? The global skill stays.</source>
-        <translation>Supprimer le fork de {name} pour le projet {project}, avec tout son historique ? La skill globale reste.</translation>
+        <translation>Supprimer le fork de {name} pour le projet {project}, avec tout son historique&#xa0;? La skill globale reste.</translation>
     </message>
     <message>
         <source>Deleting fork of {name}</source>
@@ -4066,7 +4172,7 @@ Mots-clés : {1}{forked}</translation>
     <name>TokensChart</name>
     <message>
         <source>sent: {mode}</source>
-        <translation>envoyé : {mode}</translation>
+        <translation>envoyé&#xa0;: {mode}</translation>
     </message>
 </context>
 <context>
@@ -4127,7 +4233,7 @@ Mots-clés : {1}{forked}</translation>
     </message>
     <message>
         <source>History (newest first)</source>
-        <translation>Historique (plus récent d'abord)</translation>
+        <translation>Historique (plus récent d&apos;abord)</translation>
     </message>
     <message>
         <source> (current)</source>
@@ -4143,7 +4249,7 @@ Mots-clés : {1}{forked}</translation>
     </message>
     <message>
         <source>Only one version: nothing to compare yet.</source>
-        <translation>Une seule version : rien à comparer pour l'instant.</translation>
+        <translation>Une seule version&#xa0;: rien à comparer pour l&apos;instant.</translation>
     </message>
     <message>
         <source>Same version on both sides.</source>
@@ -4159,7 +4265,7 @@ Mots-clés : {1}{forked}</translation>
     </message>
     <message>
         <source>{path}: no difference.</source>
-        <translation>{path} : aucune différence.</translation>
+        <translation>{path}&#xa0;: aucune différence.</translation>
     </message>
     <message>
         <source>Loading {path}</source>
@@ -4171,7 +4277,7 @@ Mots-clés : {1}{forked}</translation>
     </message>
     <message>
         <source>Restore {name} v{version}? It becomes a new version; history is kept.</source>
-        <translation>Restaurer {name} v{version} ? Elle devient une nouvelle version ; l'historique est conservé.</translation>
+        <translation>Restaurer {name} v{version}&#xa0;? Elle devient une nouvelle version&#xa0;; l&apos;historique est conservé.</translation>
     </message>
     <message>
         <source>Restoring {name} v{version}</source>
@@ -4190,18 +4296,18 @@ Mots-clés : {1}{forked}</translation>
     <name>_Launcher</name>
     <message>
         <source>Opening the workspace</source>
-        <translation>Ouverture de l'espace de travail</translation>
+        <translation>Ouverture de l&apos;espace de travail</translation>
     </message>
 </context>
 <context>
     <name>app</name>
     <message>
         <source>Create the workspace with `lorekeeper init DIR` (add --demo for sample data), or open another one with `lorekeeper --workspace DIR`.</source>
-        <translation>Créez l'espace de travail avec `lorekeeper init DIR` (ajoutez --demo pour des données d'exemple), ou ouvrez-en un autre avec `lorekeeper --workspace DIR`.</translation>
+        <translation>Créez l&apos;espace de travail avec `lorekeeper init DIR` (ajoutez --demo pour des données d&apos;exemple), ou ouvrez-en un autre avec `lorekeeper --workspace DIR`.</translation>
     </message>
     <message>
         <source>Check [store] url in lorekeeper.toml, that the database file is readable, and that no other program holds it locked.</source>
-        <translation>Vérifiez l'url de [store] dans lorekeeper.toml, que le fichier de base de données est lisible et qu'aucun autre programme ne le verrouille.</translation>
+        <translation>Vérifiez l&apos;url de [store] dans lorekeeper.toml, que le fichier de base de données est lisible et qu&apos;aucun autre programme ne le verrouille.</translation>
     </message>
     <message>
         <source>Fix the file named above (lorekeeper.toml is TOML), then retry.</source>
@@ -4209,31 +4315,31 @@ Mots-clés : {1}{forked}</translation>
     </message>
     <message>
         <source>Opening was stopped before it finished. Retry opens the workspace again.</source>
-        <translation>L'ouverture a été interrompue avant la fin. Réessayer rouvre l'espace de travail.</translation>
+        <translation>L&apos;ouverture a été interrompue avant la fin. Réessayer rouvre l&apos;espace de travail.</translation>
     </message>
     <message>
         <source>Provision the audit key (`lorekeeper audit init-key`) or check the keyring/Vault settings in [audit], then retry.</source>
-        <translation>Provisionnez la clé d'audit (`lorekeeper audit init-key`) ou vérifiez les réglages trousseau/Vault dans [audit], puis réessayez.</translation>
+        <translation>Provisionnez la clé d&apos;audit (`lorekeeper audit init-key`) ou vérifiez les réglages trousseau/Vault dans [audit], puis réessayez.</translation>
     </message>
     <message>
         <source>Restore the newest backup (the button below, or the command above): the damaged file is renamed aside, never overwritten, and the workspace opens on the restored copy.</source>
-        <translation>Restaurez la sauvegarde la plus récente (le bouton ci-dessous, ou la commande ci-dessus) : le fichier endommagé est renommé à côté, jamais écrasé, et l'espace de travail s'ouvre sur la copie restaurée.</translation>
+        <translation>Restaurez la sauvegarde la plus récente (le bouton ci-dessous, ou la commande ci-dessus)&#xa0;: le fichier endommagé est renommé à côté, jamais écrasé, et l&apos;espace de travail s&apos;ouvre sur la copie restaurée.</translation>
     </message>
     <message>
         <source>Another process is restoring this workspace: retry in a moment.</source>
-        <translation>Un autre processus restaure cet espace de travail : réessayez dans un instant.</translation>
+        <translation>Un autre processus restaure cet espace de travail&#xa0;: réessayez dans un instant.</translation>
     </message>
     <message>
-        <source>There is no backup to restore. Quit, salvage the damaged file with sqlite3's .recover (the command above), restore the result with `lorekeeper restore`, then retry.</source>
-        <translation>Il n'y a aucune sauvegarde à restaurer. Quittez, récupérez le fichier endommagé avec le .recover de sqlite3 (la commande ci-dessus), restaurez le résultat avec `lorekeeper restore`, puis réessayez.</translation>
+        <source>There is no backup to restore. Quit, salvage the damaged file with sqlite3&apos;s .recover (the command above), restore the result with `lorekeeper restore`, then retry.</source>
+        <translation>Il n&apos;y a aucune sauvegarde à restaurer. Quittez, récupérez le fichier endommagé avec le .recover de sqlite3 (la commande ci-dessus), restaurez le résultat avec `lorekeeper restore`, puis réessayez.</translation>
     </message>
     <message>
         <source>Opening the workspace (configuration, store, migrations)…</source>
-        <translation>Ouverture de l'espace de travail (configuration, store, migrations)…</translation>
+        <translation>Ouverture de l&apos;espace de travail (configuration, store, migrations)…</translation>
     </message>
     <message>
         <source>Loading the audit key…</source>
-        <translation>Chargement de la clé d'audit…</translation>
+        <translation>Chargement de la clé d&apos;audit…</translation>
     </message>
     <message>
         <source>Building the window…</source>
@@ -4247,16 +4353,16 @@ Mots-clés : {1}{forked}</translation>
         <translation>Global (aucun projet)</translation>
     </message>
     <message>
-        <source>Ask a question about this workspace's knowledge: skills, learnings, facts and the documents under sources/ (research notes too) and clarifications/. Answers cite the exact passages they come from.</source>
-        <translation>Posez une question sur la connaissance de cet espace de travail : skills, apprentissages, faits et documents sous sources/ (notes de recherche comprises) et clarifications/. Les réponses citent les passages exacts dont elles viennent.</translation>
+        <source>Ask a question about this workspace&apos;s knowledge: skills, learnings, facts and the documents under sources/ (research notes too) and clarifications/. Answers cite the exact passages they come from.</source>
+        <translation>Posez une question sur la connaissance de cet espace de travail&#xa0;: skills, apprentissages, faits et documents sous sources/ (notes de recherche comprises) et clarifications/. Les réponses citent les passages exacts dont elles viennent.</translation>
     </message>
     <message>
-        <source>&lt;b&gt;[{n}]&lt;/b&gt; &lt;code&gt;{0}&lt;/code&gt; lines {start}–{end} &lt;span style='color:gray'&gt;({1}, score {score:.2f})&lt;/span&gt;</source>
-        <translation>&lt;b&gt;[{n}]&lt;/b&gt; &lt;code&gt;{0}&lt;/code&gt; lignes {start}–{end} &lt;span style='color:gray'&gt;({1}, score {score:.2f})&lt;/span&gt;</translation>
+        <source>&lt;b&gt;[{n}]&lt;/b&gt; &lt;code&gt;{0}&lt;/code&gt; lines {start}–{end} &lt;span style=&apos;color:gray&apos;&gt;({1}, score {score:.2f})&lt;/span&gt;</source>
+        <translation>&lt;b&gt;[{n}]&lt;/b&gt; &lt;code&gt;{0}&lt;/code&gt; lignes {start}–{end} &lt;span style=&apos;color:gray&apos;&gt;({1}, score {score:.2f})&lt;/span&gt;</translation>
     </message>
     <message>
-        <source>&lt;p&gt;{head}&lt;br&gt;&lt;span style='font-family:monospace'&gt;{body}&lt;/span&gt;&lt;/p&gt;</source>
-        <translation>&lt;p&gt;{head}&lt;br&gt;&lt;span style='font-family:monospace'&gt;{body}&lt;/span&gt;&lt;/p&gt;</translation>
+        <source>&lt;p&gt;{head}&lt;br&gt;&lt;span style=&apos;font-family:monospace&apos;&gt;{body}&lt;/span&gt;&lt;/p&gt;</source>
+        <translation>&lt;p&gt;{head}&lt;br&gt;&lt;span style=&apos;font-family:monospace&apos;&gt;{body}&lt;/span&gt;&lt;/p&gt;</translation>
     </message>
 </context>
 <context>
@@ -4275,15 +4381,15 @@ Mots-clés : {1}{forked}</translation>
     </message>
     <message>
         <source>Provision the key with `lorekeeper audit init-key` (an operator action: Lorekeeper never creates a Vault key silently), then press Retry.</source>
-        <translation>Provisionnez la clé avec `lorekeeper audit init-key` (une action d'opérateur : Lorekeeper ne crée jamais une clé Vault en silence), puis cliquez sur Réessayer.</translation>
+        <translation>Provisionnez la clé avec `lorekeeper audit init-key` (une action d&apos;opérateur&#xa0;: Lorekeeper ne crée jamais une clé Vault en silence), puis cliquez sur Réessayer.</translation>
     </message>
     <message>
         <source>The stored key must be 64 hexadecimal characters (32 bytes). Restore the right value in the provider, then press Retry.</source>
         <translation>La clé stockée doit faire 64 caractères hexadécimaux (32 octets). Rétablissez la bonne valeur chez le fournisseur, puis cliquez sur Réessayer.</translation>
     </message>
     <message>
-        <source>Check the Vault token or AppRole and its policy on the key's path (Settings), then press Retry.</source>
-        <translation>Vérifiez le jeton Vault ou l'AppRole et sa politique sur le chemin de la clé (Réglages), puis cliquez sur Réessayer.</translation>
+        <source>Check the Vault token or AppRole and its policy on the key&apos;s path (Settings), then press Retry.</source>
+        <translation>Vérifiez le jeton Vault ou l&apos;AppRole et sa politique sur le chemin de la clé (Réglages), puis cliquez sur Réessayer.</translation>
     </message>
     <message>
         <source>Set VAULT_TOKEN before starting Lorekeeper, or store a token in the OS keyring (Settings), then press Retry.</source>
@@ -4295,11 +4401,11 @@ Mots-clés : {1}{forked}</translation>
     </message>
     <message>
         <source>Lorekeeper fails closed: without its audit key it cannot sign what it decides, so it does nothing until the key loads. It never falls back to another provider.</source>
-        <translation>Lorekeeper ferme par sécurité : sans sa clé d'audit, il ne peut pas signer ce qu'il décide, donc il ne fait rien tant que la clé n'est pas chargée. Il ne se rabat jamais sur un autre fournisseur.</translation>
+        <translation>Lorekeeper ferme par sécurité&#xa0;: sans sa clé d&apos;audit, il ne peut pas signer ce qu&apos;il décide, donc il ne fait rien tant que la clé n&apos;est pas chargée. Il ne se rabat jamais sur un autre fournisseur.</translation>
     </message>
     <message>
         <source>Key: {provider} v{key_version}</source>
-        <translation>Clé : {provider} v{key_version}</translation>
+        <translation>Clé&#xa0;: {provider} v{key_version}</translation>
     </message>
     <message>
         <source> (v{pending_version} from next launch)</source>
@@ -4307,11 +4413,11 @@ Mots-clés : {1}{forked}</translation>
     </message>
     <message>
         <source>Key: {provider} — failed closed ({0})</source>
-        <translation>Clé : {provider} — fermé par sécurité ({0})</translation>
+        <translation>Clé&#xa0;: {provider} — fermé par sécurité ({0})</translation>
     </message>
     <message>
         <source>Key: {provider} (not loaded)</source>
-        <translation>Clé : {provider} (non chargée)</translation>
+        <translation>Clé&#xa0;: {provider} (non chargée)</translation>
     </message>
     <message>
         <source> {0} more break(s) after it.</source>
@@ -4319,18 +4425,18 @@ Mots-clés : {1}{forked}</translation>
     </message>
     <message>
         <source>The audit chain has a break: {0} — {message}.{more} Signed writes go on after it. Look into it (Verify chain lists every problem), then acknowledge it with a reason: a signed break_acknowledged event records who, when and why. A new break is reported again.</source>
-        <translation>La chaîne d'audit a une rupture : {0} — {message}.{more} Les écritures signées continuent après elle. Examinez-la (Vérifier la chaîne liste chaque problème), puis acquittez-la avec une raison : un événement signé break_acknowledged consigne qui, quand et pourquoi. Une nouvelle rupture sera signalée à son tour.</translation>
+        <translation>La chaîne d&apos;audit a une rupture&#xa0;: {0} — {message}.{more} Les écritures signées continuent après elle. Examinez-la (Vérifier la chaîne liste chaque problème), puis acquittez-la avec une raison&#xa0;: un événement signé break_acknowledged consigne qui, quand et pourquoi. Une nouvelle rupture sera signalée à son tour.</translation>
     </message>
 </context>
 <context>
     <name>benchmarks</name>
     <message>
-        <source>How a benchmark decides: the current and the proposed content each answer the same scenarios (3 by default: yours first, then the model's) through the configured model. Each answer gets the skill's deterministic eval rules (share passed × 10) and an LLM judge's 1-10 score, asked twice with the two answers swapped and their labels hidden; a judge that changes its mind when the order is swapped counts as a tie. Combined = 60% evals + 40% judge. The verdict is PASSED when the new content wins more scenarios, FAILED when it wins fewer, TIE otherwise; improvement = (new − old) / old × 100.
+        <source>How a benchmark decides: the current and the proposed content each answer the same scenarios (3 by default: yours first, then the model&apos;s) through the configured model. Each answer gets the skill&apos;s deterministic eval rules (share passed × 10) and an LLM judge&apos;s 1-10 score, asked twice with the two answers swapped and their labels hidden; a judge that changes its mind when the order is swapped counts as a tie. Combined = 60% evals + 40% judge. The verdict is PASSED when the new content wins more scenarios, FAILED when it wins fewer, TIE otherwise; improvement = (new − old) / old × 100.
 
 Runs need a model: configure one in Playground → Model settings (anthropic, ollama or claude-cli).</source>
-        <translation>Comment un benchmark décide : le contenu actuel et le contenu proposé répondent chacun aux mêmes scénarios (3 par défaut : les vôtres d'abord, puis ceux du modèle) à travers le modèle configuré. Chaque réponse passe les règles d'éval déterministes de la skill (part réussie × 10) et reçoit la note de 1 à 10 d'un juge LLM, demandée deux fois en inversant les deux réponses, étiquettes masquées ; un juge qui change d'avis quand l'ordre est inversé compte comme une égalité. Combiné = 60 % évals + 40 % juge. Le verdict est PASSED quand le nouveau contenu gagne plus de scénarios, FAILED quand il en gagne moins, TIE sinon ; amélioration = (nouveau − ancien) / ancien × 100.
+        <translation>Comment un benchmark décide&#xa0;: le contenu actuel et le contenu proposé répondent chacun aux mêmes scénarios (3 par défaut&#xa0;: les vôtres d&apos;abord, puis ceux du modèle) à travers le modèle configuré. Chaque réponse passe les règles d&apos;éval déterministes de la skill (part réussie × 10) et reçoit la note de 1 à 10 d&apos;un juge LLM, demandée deux fois en inversant les deux réponses, étiquettes masquées&#xa0;; un juge qui change d&apos;avis quand l&apos;ordre est inversé compte comme une égalité. Combiné = 60 % évals + 40 % juge. Le verdict est PASSED quand le nouveau contenu gagne plus de scénarios, FAILED quand il en gagne moins, TIE sinon&#xa0;; amélioration = (nouveau − ancien) / ancien × 100.
 
-Les exécutions demandent un modèle : configurez-en un dans Bac à sable → Réglages du modèle (anthropic, ollama ou claude-cli).</translation>
+Les exécutions demandent un modèle&#xa0;: configurez-en un dans Bac à sable → Réglages du modèle (anthropic, ollama ou claude-cli).</translation>
     </message>
 </context>
 <context>
@@ -4348,20 +4454,24 @@ Les exécutions demandent un modèle : configurez-en un dans Bac à sable → R
         <translation>Tous</translation>
     </message>
     <message>
-        <source>&lt;p style='font-size:12pt; font-weight:600'&gt;{letter}. {0}&lt;/p&gt;</source>
-        <translation>&lt;p style='font-size:12pt; font-weight:600'&gt;{letter}. {0}&lt;/p&gt;</translation>
+        <source>everywhere</source>
+        <translation>partout</translation>
+    </message>
+    <message>
+        <source>&lt;p style=&apos;font-size:12pt; font-weight:600&apos;&gt;{letter}. {0}&lt;/p&gt;</source>
+        <translation>&lt;p style=&apos;font-size:12pt; font-weight:600&apos;&gt;{letter}. {0}&lt;/p&gt;</translation>
     </message>
     <message>
         <source>&lt;p&gt;{0} · confidence {confidence:.2f} ({1}) · scope {scope} · {corroboration} document{2}&lt;/p&gt;</source>
         <translation>&lt;p&gt;{0} · confiance {confidence:.2f} ({1}) · portée {scope} · {corroboration} document{2}&lt;/p&gt;</translation>
     </message>
     <message>
-        <source>&lt;p style='margin-left:6px'&gt;&lt;b&gt;{0}&lt;/b&gt;&lt;br&gt;&lt;i&gt;“{1}”&lt;/i&gt;&lt;/p&gt;</source>
-        <translation>&lt;p style='margin-left:6px'&gt;&lt;b&gt;{0}&lt;/b&gt;&lt;br&gt;&lt;i&gt;« {1} »&lt;/i&gt;&lt;/p&gt;</translation>
+        <source>&lt;p style=&apos;margin-left:6px&apos;&gt;&lt;b&gt;{0}&lt;/b&gt;&lt;br&gt;&lt;i&gt;“{1}”&lt;/i&gt;&lt;/p&gt;</source>
+        <translation>&lt;p style=&apos;margin-left:6px&apos;&gt;&lt;b&gt;{0}&lt;/b&gt;&lt;br&gt;&lt;i&gt;«&#xa0;{1}&#xa0;»&lt;/i&gt;&lt;/p&gt;</translation>
     </message>
     <message>
-        <source>&lt;p style='color:{0}'&gt;&lt;code&gt;{1}&lt;/code&gt;&lt;/p&gt;</source>
-        <translation>&lt;p style='color:{0}'&gt;&lt;code&gt;{1}&lt;/code&gt;&lt;/p&gt;</translation>
+        <source>&lt;p style=&apos;color:{0}&apos;&gt;&lt;code&gt;{1}&lt;/code&gt;&lt;/p&gt;</source>
+        <translation>&lt;p style=&apos;color:{0}&apos;&gt;&lt;code&gt;{1}&lt;/code&gt;&lt;/p&gt;</translation>
     </message>
 </context>
 <context>
@@ -4391,22 +4501,22 @@ Les exécutions demandent un modèle : configurez-en un dans Bac à sable → R
     </message>
     <message>
         <source>No eval runs yet — run one above, or use `lorekeeper eval` from a script.</source>
-        <translation>Aucune exécution d'éval pour l'instant — lancez-en une ci-dessus, ou utilisez `lorekeeper eval` dans un script.</translation>
+        <translation>Aucune exécution d&apos;éval pour l&apos;instant — lancez-en une ci-dessus, ou utilisez `lorekeeper eval` dans un script.</translation>
     </message>
     <message>
         <source>No eval run matches these filters. Widen the time range or clear the search.</source>
-        <translation>Aucune exécution d'éval ne correspond à ces filtres. Élargissez la période ou effacez la recherche.</translation>
+        <translation>Aucune exécution d&apos;éval ne correspond à ces filtres. Élargissez la période ou effacez la recherche.</translation>
     </message>
     <message>
         <source>Pick a skill, paste a response and press Run: each rule shows pass or fail here.</source>
-        <translation>Choisissez une skill, collez une réponse et cliquez sur Lancer : chaque règle indique ici réussite ou échec.</translation>
+        <translation>Choisissez une skill, collez une réponse et cliquez sur Lancer&#xa0;: chaque règle indique ici réussite ou échec.</translation>
     </message>
 </context>
 <context>
     <name>facts</name>
     <message>
         <source>Any confidence</source>
-        <extracomment>(label, (min, max)) — the seed's confidence bands</extracomment>
+        <extracomment>(label, (min, max)) — the seed&apos;s confidence bands</extracomment>
         <translation>Toute confiance</translation>
     </message>
     <message>
@@ -4427,7 +4537,7 @@ Les exécutions demandent un modèle : configurez-en un dans Bac à sable → R
     </message>
     <message>
         <source>deduced from an example</source>
-        <translation>déduit d'un exemple</translation>
+        <translation>déduit d&apos;un exemple</translation>
     </message>
     <message>
         <source>fragile inference</source>
@@ -4458,24 +4568,32 @@ Les exécutions demandent un modèle : configurez-en un dans Bac à sable → R
         <translation>partout (sans portée)</translation>
     </message>
     <message>
-        <source>&lt;p style='font-size:13pt; font-weight:600'&gt;{0}&lt;/p&gt;</source>
-        <translation>&lt;p style='font-size:13pt; font-weight:600'&gt;{0}&lt;/p&gt;</translation>
+        <source>&lt;p style=&apos;font-size:13pt; font-weight:600&apos;&gt;{0}&lt;/p&gt;</source>
+        <translation>&lt;p style=&apos;font-size:13pt; font-weight:600&apos;&gt;{0}&lt;/p&gt;</translation>
     </message>
     <message>
-        <source>&lt;table cellspacing='0' cellpadding='2'&gt;</source>
-        <translation>&lt;table cellspacing='0' cellpadding='2'&gt;</translation>
+        <source>&lt;table cellspacing=&apos;0&apos; cellpadding=&apos;2&apos;&gt;</source>
+        <translation>&lt;table cellspacing=&apos;0&apos; cellpadding=&apos;2&apos;&gt;</translation>
     </message>
     <message>
-        <source>&lt;tr&gt;&lt;td&gt;&lt;b&gt;Type&lt;/b&gt;&lt;/td&gt;&lt;td&gt;{0} &lt;span style='color:{1}'&gt;— {2} (weight {3:.2f})&lt;/span&gt;&lt;/td&gt;&lt;/tr&gt;</source>
-        <translation>&lt;tr&gt;&lt;td&gt;&lt;b&gt;Type&lt;/b&gt;&lt;/td&gt;&lt;td&gt;{0} &lt;span style='color:{1}'&gt;— {2} (poids {3:.2f})&lt;/span&gt;&lt;/td&gt;&lt;/tr&gt;</translation>
+        <source>&lt;tr&gt;&lt;td&gt;&lt;b&gt;Type&lt;/b&gt;&lt;/td&gt;&lt;td&gt;{0} &lt;span style=&apos;color:{1}&apos;&gt;— {2} (weight {3:.2f})&lt;/span&gt;&lt;/td&gt;&lt;/tr&gt;</source>
+        <translation>&lt;tr&gt;&lt;td&gt;&lt;b&gt;Type&lt;/b&gt;&lt;/td&gt;&lt;td&gt;{0} &lt;span style=&apos;color:{1}&apos;&gt;— {2} (poids {3:.2f})&lt;/span&gt;&lt;/td&gt;&lt;/tr&gt;</translation>
     </message>
     <message>
         <source>&lt;tr&gt;&lt;td&gt;&lt;b&gt;Confidence&lt;/b&gt;&lt;/td&gt;&lt;td&gt;{confidence:.2f} ({0}) · corroborated by {corroboration} document{1} · pack score {score:.3f}&lt;/td&gt;&lt;/tr&gt;</source>
         <translation>&lt;tr&gt;&lt;td&gt;&lt;b&gt;Confiance&lt;/b&gt;&lt;/td&gt;&lt;td&gt;{confidence:.2f} ({0}) · corroboré par {corroboration} document{1} · score de pack {score:.3f}&lt;/td&gt;&lt;/tr&gt;</translation>
     </message>
     <message>
-        <source>&lt;tr&gt;&lt;td&gt;&lt;b&gt;Status&lt;/b&gt;&lt;/td&gt;&lt;td&gt;&lt;span style='color:{0}; font-weight:600'&gt;{1}&lt;/span&gt;</source>
-        <translation>&lt;tr&gt;&lt;td&gt;&lt;b&gt;Statut&lt;/b&gt;&lt;/td&gt;&lt;td&gt;&lt;span style='color:{0}; font-weight:600'&gt;{1}&lt;/span&gt;</translation>
+        <source>Scope</source>
+        <translation>Portée</translation>
+    </message>
+    <message>
+        <source>Tags</source>
+        <translation>Étiquettes</translation>
+    </message>
+    <message>
+        <source>&lt;tr&gt;&lt;td&gt;&lt;b&gt;Status&lt;/b&gt;&lt;/td&gt;&lt;td&gt;&lt;span style=&apos;color:{0}; font-weight:600&apos;&gt;{1}&lt;/span&gt;</source>
+        <translation>&lt;tr&gt;&lt;td&gt;&lt;b&gt;Statut&lt;/b&gt;&lt;/td&gt;&lt;td&gt;&lt;span style=&apos;color:{0}; font-weight:600&apos;&gt;{1}&lt;/span&gt;</translation>
     </message>
     <message>
         <source> by {0} · {1}</source>
@@ -4486,23 +4604,27 @@ Les exécutions demandent un modèle : configurez-en un dans Bac à sable → R
         <translation> · en conflit n° {conflict} (panneau Conflits)</translation>
     </message>
     <message>
-        <source>&lt;p style='color:{0}'&gt;⚑ {1}&lt;/p&gt;</source>
-        <translation>&lt;p style='color:{0}'&gt;⚑ {1}&lt;/p&gt;</translation>
+        <source>Id</source>
+        <translation>Id</translation>
+    </message>
+    <message>
+        <source>&lt;p style=&apos;color:{0}&apos;&gt;⚑ {1}&lt;/p&gt;</source>
+        <translation>&lt;p style=&apos;color:{0}&apos;&gt;⚑ {1}&lt;/p&gt;</translation>
     </message>
     <message>
         <source>&lt;p&gt;&lt;b&gt;Provenance&lt;/b&gt; ({n}) — press &lt;b&gt;O&lt;/b&gt; to see the quote in its document&lt;/p&gt;</source>
         <translation>&lt;p&gt;&lt;b&gt;Provenance&lt;/b&gt; ({n}) — appuyez sur &lt;b&gt;O&lt;/b&gt; pour voir la citation dans son document&lt;/p&gt;</translation>
     </message>
     <message>
-        <source>&lt;p style='margin-left:8px'&gt;{i}. &lt;b&gt;{0}&lt;/b&gt;&lt;br&gt;&lt;i&gt;“{1}”&lt;/i&gt;&lt;/p&gt;</source>
-        <translation>&lt;p style='margin-left:8px'&gt;{i}. &lt;b&gt;{0}&lt;/b&gt;&lt;br&gt;&lt;i&gt;« {1} »&lt;/i&gt;&lt;/p&gt;</translation>
+        <source>&lt;p style=&apos;margin-left:8px&apos;&gt;{i}. &lt;b&gt;{0}&lt;/b&gt;&lt;br&gt;&lt;i&gt;“{1}”&lt;/i&gt;&lt;/p&gt;</source>
+        <translation>&lt;p style=&apos;margin-left:8px&apos;&gt;{i}. &lt;b&gt;{0}&lt;/b&gt;&lt;br&gt;&lt;i&gt;«&#xa0;{1}&#xa0;»&lt;/i&gt;&lt;/p&gt;</translation>
     </message>
 </context>
 <context>
     <name>i18n</name>
     <message>
         <source>Language of the app (applies at the next start)</source>
-        <translation>Langue de l'application (s'applique au prochain démarrage)</translation>
+        <translation>Langue de l&apos;application (s&apos;applique au prochain démarrage)</translation>
     </message>
     <message>
         <source>Follow the system</source>
@@ -4510,18 +4632,18 @@ Les exécutions demandent un modèle : configurez-en un dans Bac à sable → R
     </message>
     <message>
         <source>Language: {0} from the next start</source>
-        <translation>Langue : {0} à partir du prochain démarrage</translation>
+        <translation>Langue&#xa0;: {0} à partir du prochain démarrage</translation>
     </message>
     <message>
         <source> ({0} is set and wins)</source>
-        <translation> ({0} est défini et l'emporte)</translation>
+        <translation> ({0} est défini et l&apos;emporte)</translation>
     </message>
 </context>
 <context>
     <name>learnings</name>
     <message>
         <source>No learnings yet. Fix It and thumbs down in the Playground create them; Add or Import brings your own.</source>
-        <translation>Aucun apprentissage pour l'instant. Fix It et le pouce baissé dans le Bac à sable en créent ; Ajouter ou Importer apporte les vôtres.</translation>
+        <translation>Aucun apprentissage pour l&apos;instant. Fix It et le pouce baissé dans le Bac à sable en créent&#xa0;; Ajouter ou Importer apporte les vôtres.</translation>
     </message>
     <message>
         <source>No learning matches these filters.</source>
@@ -4555,7 +4677,7 @@ Les exécutions demandent un modèle : configurez-en un dans Bac à sable → R
     </message>
     <message>
         <source>Next / previous field (Tab leaves a table; the arrows move inside it)</source>
-        <translation>Champ suivant / précédent (Tab quitte un tableau ; les flèches s'y déplacent)</translation>
+        <translation>Champ suivant / précédent (Tab quitte un tableau&#xa0;; les flèches s&apos;y déplacent)</translation>
     </message>
     <message>
         <source>Next tab inside a panel</source>
@@ -4570,7 +4692,7 @@ Les exécutions demandent un modèle : configurez-en un dans Bac à sable → R
     <name>memory</name>
     <message>
         <source>Problem / user need</source>
-        <translation>Problème / besoin de l'utilisateur</translation>
+        <translation>Problème / besoin de l&apos;utilisateur</translation>
     </message>
     <message>
         <source>Success criteria</source>
@@ -4656,7 +4778,7 @@ Les exécutions demandent un modèle : configurez-en un dans Bac à sable → R
     </message>
     <message>
         <source>✂ Cut at max_tokens: the answer is incomplete (raise [llm] max_tokens in Settings)</source>
-        <translation>✂ Coupée à max_tokens : la réponse est incomplète (augmentez [llm] max_tokens dans les Réglages)</translation>
+        <translation>✂ Coupée à max_tokens&#xa0;: la réponse est incomplète (augmentez [llm] max_tokens dans les Réglages)</translation>
     </message>
 </context>
 <context>
@@ -4686,32 +4808,48 @@ Les exécutions demandent un modèle : configurez-en un dans Bac à sable → R
         <translation>skill globale</translation>
     </message>
     <message>
-        <source>&lt;p style='font-size:13pt; font-weight:600'&gt;Improvement proposal #{id}&lt;/p&gt;</source>
-        <translation>&lt;p style='font-size:13pt; font-weight:600'&gt;Proposition d'amélioration n° {id}&lt;/p&gt;</translation>
+        <source>&lt;p style=&apos;font-size:13pt; font-weight:600&apos;&gt;Improvement proposal #{id}&lt;/p&gt;</source>
+        <translation>&lt;p style=&apos;font-size:13pt; font-weight:600&apos;&gt;Proposition d&apos;amélioration n° {id}&lt;/p&gt;</translation>
     </message>
     <message>
-        <source>&lt;table cellspacing='0' cellpadding='2'&gt;</source>
-        <translation>&lt;table cellspacing='0' cellpadding='2'&gt;</translation>
+        <source>&lt;table cellspacing=&apos;0&apos; cellpadding=&apos;2&apos;&gt;</source>
+        <translation>&lt;table cellspacing=&apos;0&apos; cellpadding=&apos;2&apos;&gt;</translation>
+    </message>
+    <message>
+        <source>Project</source>
+        <translation>Projet</translation>
     </message>
     <message>
         <source>&lt;tr&gt;&lt;td&gt;&lt;b&gt;Skill&lt;/b&gt;&lt;/td&gt;&lt;td&gt;{0} ({scope}, from v{base_version})&lt;/td&gt;&lt;/tr&gt;</source>
         <translation>&lt;tr&gt;&lt;td&gt;&lt;b&gt;Skill&lt;/b&gt;&lt;/td&gt;&lt;td&gt;{0} ({scope}, depuis la v{base_version})&lt;/td&gt;&lt;/tr&gt;</translation>
     </message>
     <message>
+        <source>Reason</source>
+        <translation>Raison</translation>
+    </message>
+    <message>
+        <source>Change</source>
+        <translation>Changement</translation>
+    </message>
+    <message>
+        <source>Source</source>
+        <translation>Source</translation>
+    </message>
+    <message>
         <source>&lt;tr&gt;&lt;td&gt;&lt;b&gt;Metrics&lt;/b&gt;&lt;/td&gt;&lt;td&gt;{0}: applied {applied_count}, success {rate}&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;&lt;b&gt;Feedback&lt;/b&gt;&lt;/td&gt;&lt;td&gt;{feedback_positive} up / {feedback_negative} down&lt;/td&gt;&lt;/tr&gt;</source>
-        <translation>&lt;tr&gt;&lt;td&gt;&lt;b&gt;Métriques&lt;/b&gt;&lt;/td&gt;&lt;td&gt;{0} : appliquée {applied_count} fois, réussite {rate}&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;&lt;b&gt;Retours&lt;/b&gt;&lt;/td&gt;&lt;td&gt;{feedback_positive} pour / {feedback_negative} contre&lt;/td&gt;&lt;/tr&gt;</translation>
+        <translation>&lt;tr&gt;&lt;td&gt;&lt;b&gt;Métriques&lt;/b&gt;&lt;/td&gt;&lt;td&gt;{0}&#xa0;: appliquée {applied_count} fois, réussite {rate}&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;&lt;b&gt;Retours&lt;/b&gt;&lt;/td&gt;&lt;td&gt;{feedback_positive} pour / {feedback_negative} contre&lt;/td&gt;&lt;/tr&gt;</translation>
     </message>
     <message>
         <source>&lt;p&gt;&lt;b&gt;Failing rules:&lt;/b&gt; </source>
-        <translation>&lt;p&gt;&lt;b&gt;Règles en échec :&lt;/b&gt; </translation>
+        <translation>&lt;p&gt;&lt;b&gt;Règles en échec&#xa0;:&lt;/b&gt; </translation>
     </message>
     <message>
         <source>&lt;p&gt;&lt;b&gt;Related learnings:&lt;/b&gt;&lt;br&gt;</source>
-        <translation>&lt;p&gt;&lt;b&gt;Apprentissages liés :&lt;/b&gt;&lt;br&gt;</translation>
+        <translation>&lt;p&gt;&lt;b&gt;Apprentissages liés&#xa0;:&lt;/b&gt;&lt;br&gt;</translation>
     </message>
     <message>
         <source>&lt;p&gt;&lt;b&gt;Related learnings:&lt;/b&gt; none&lt;/p&gt;</source>
-        <translation>&lt;p&gt;&lt;b&gt;Apprentissages liés :&lt;/b&gt; aucun&lt;/p&gt;</translation>
+        <translation>&lt;p&gt;&lt;b&gt;Apprentissages liés&#xa0;:&lt;/b&gt; aucun&lt;/p&gt;</translation>
     </message>
     <message>
         <source>&lt;p&gt;&lt;b&gt;{0}&lt;/b&gt; by {1} · {when}</source>
@@ -4734,11 +4872,11 @@ Les exécutions demandent un modèle : configurez-en un dans Bac à sable → R
     </message>
     <message>
         <source>embedding rows (.npy)</source>
-        <translation>lignes d'embeddings (.npy)</translation>
+        <translation>lignes d&apos;embeddings (.npy)</translation>
     </message>
     <message>
         <source>index cache entries</source>
-        <translation>entrées du cache d'index</translation>
+        <translation>entrées du cache d&apos;index</translation>
     </message>
     <message>
         <source>session-log events (signed tombstones)</source>
@@ -4750,11 +4888,11 @@ Les exécutions demandent un modèle : configurez-en un dans Bac à sable → R
     </message>
     <message>
         <source>No purge run yet. Type a story id above and press Purge to erase it from every artefact, or let the daily retention run erase the summaries past their retention date.</source>
-        <translation>Aucune purge pour l'instant. Saisissez un id de story ci-dessus et cliquez sur Purger pour l'effacer de chaque artefact, ou laissez la rétention quotidienne effacer les résumés dont la date de rétention est passée.</translation>
+        <translation>Aucune purge pour l&apos;instant. Saisissez un id de story ci-dessus et cliquez sur Purger pour l&apos;effacer de chaque artefact, ou laissez la rétention quotidienne effacer les résumés dont la date de rétention est passée.</translation>
     </message>
     <message>
         <source>Erase story {story} from every artefact? This cannot be undone.</source>
-        <translation>Effacer la story {story} de chaque artefact ? C'est irréversible.</translation>
+        <translation>Effacer la story {story} de chaque artefact&#xa0;? C&apos;est irréversible.</translation>
     </message>
     <message>
         <source>Then every artefact is verified and a signed clarification_purged event records the counts.</source>
@@ -4792,15 +4930,15 @@ Les exécutions demandent un modèle : configurez-en un dans Bac à sable → R
     </message>
     <message>
         <source>Type a message above: the skills it calls for appear here, ranked, with the words that matched.</source>
-        <translation>Saisissez un message ci-dessus : les skills qu'il appelle s'affichent ici, classées, avec les mots reconnus.</translation>
+        <translation>Saisissez un message ci-dessus&#xa0;: les skills qu&apos;il appelle s&apos;affichent ici, classées, avec les mots reconnus.</translation>
     </message>
     <message>
         <source>No skill matches this message. The router only hints skills whose triggers or keywords appear as whole words — try the words an operator would use, e.g. “review”, “deploy”, “migration”.</source>
-        <translation>Aucune skill ne correspond à ce message. Le routeur ne suggère que les skills dont les déclencheurs ou mots-clés apparaissent en mots entiers — essayez les mots qu'un opérateur emploierait, p. ex. « review », « deploy », « migration ».</translation>
+        <translation>Aucune skill ne correspond à ce message. Le routeur ne suggère que les skills dont les déclencheurs ou mots-clés apparaissent en mots entiers — essayez les mots qu&apos;un opérateur emploierait, p. ex. «&#xa0;review&#xa0;», «&#xa0;deploy&#xa0;», «&#xa0;migration&#xa0;».</translation>
     </message>
     <message>
-        <source>&lt;span style="background:{bg}; font-weight:600"&gt;{0}&lt;/span&gt;</source>
-        <translation>&lt;span style="background:{bg}; font-weight:600"&gt;{0}&lt;/span&gt;</translation>
+        <source>&lt;span style=&quot;background:{bg}; font-weight:600&quot;&gt;{0}&lt;/span&gt;</source>
+        <translation>&lt;span style=&quot;background:{bg}; font-weight:600&quot;&gt;{0}&lt;/span&gt;</translation>
     </message>
 </context>
 <context>
@@ -4815,15 +4953,15 @@ Les exécutions demandent un modèle : configurez-en un dans Bac à sable → R
     </message>
     <message>
         <source>A Python regular expression, searched anywhere in the response.</source>
-        <translation>Une expression régulière Python, cherchée n'importe où dans la réponse.</translation>
+        <translation>Une expression régulière Python, cherchée n&apos;importe où dans la réponse.</translation>
     </message>
     <message>
         <source>This rule type needs no value.</source>
         <translation>Ce type de règle ne demande aucune valeur.</translation>
     </message>
     <message>
-        <source>Literal text, case-sensitive unless the type starts with 'i'.</source>
-        <translation>Texte littéral, sensible à la casse sauf si le type commence par 'i'.</translation>
+        <source>Literal text, case-sensitive unless the type starts with &apos;i&apos;.</source>
+        <translation>Texte littéral, sensible à la casse sauf si le type commence par &apos;i&apos;.</translation>
     </message>
 </context>
 <context>
@@ -4854,8 +4992,8 @@ Les exécutions demandent un modèle : configurez-en un dans Bac à sable → R
 <context>
     <name>widgets</name>
     <message>
-        <source>field '{field}'</source>
-        <translation>champ '{field}'</translation>
+        <source>field &apos;{field}&apos;</source>
+        <translation>champ &apos;{field}&apos;</translation>
     </message>
     <message>
         <source>rule {rule_id}</source>

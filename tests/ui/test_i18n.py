@@ -22,6 +22,7 @@ import pytest
 ROOT = Path(__file__).resolve().parents[2]
 UI = ROOT / "desktop" / "lorekeeper" / "ui"
 TS = ROOT / "resources" / "i18n" / "lorekeeper_fr.ts"
+TS_EN = ROOT / "resources" / "i18n" / "lorekeeper_en.ts"  # English: only the plural forms
 FIELD = re.compile(r"\{([^{}]*)\}")
 
 
@@ -47,46 +48,54 @@ def _messages(ts: Path) -> list[tuple[str, str, ET.Element]]:
     return out
 
 
-@pytest.fixture(scope="module")
-def fresh_catalogue(tmp_path_factory) -> Path:
-    """lupdate over today's sources, merged into a copy of the committed French catalogue."""
-    out = tmp_path_factory.mktemp("i18n") / "lorekeeper_fr.ts"
-    shutil.copyfile(TS, out)
+def _refresh(committed: Path, out: Path, lang: str, *extra: str) -> Path:
+    """lupdate over today's UI sources, merged into a copy of a committed catalogue."""
+    shutil.copyfile(committed, out)
     sources = sorted(str(p) for p in UI.rglob("*.py"))
-    done = subprocess.run(
-        [
-            _lupdate(),
-            "-silent",
-            "-locations",
-            "none",
-            "-no-obsolete",
-            "-target-language",
-            "fr",
-            *sources,
-            "-ts",
-            str(out),
-        ],
-        capture_output=True,
-        text=True,
-        check=False,
-    )
+    cmd = [_lupdate(), "-silent", "-locations", "none", "-no-obsolete", *extra, "-target-language", lang]
+    done = subprocess.run([*cmd, *sources, "-ts", str(out)], capture_output=True, text=True, check=False)
     assert done.returncode == 0, done.stderr
     return out
 
 
-def test_every_ui_string_has_a_finished_french_translation(fresh_catalogue: Path) -> None:
-    messages = _messages(fresh_catalogue)
-    assert len(messages) > 900, "lupdate found too few strings: are the tr()/translate() calls still there?"
+@pytest.fixture(scope="module")
+def fresh_catalogue(tmp_path_factory) -> Path:
+    return _refresh(TS, tmp_path_factory.mktemp("i18n") / "lorekeeper_fr.ts", "fr")
+
+
+def _unfinished(ts: Path) -> list[str]:
     missing = []
-    for ctx, source, msg in messages:
+    for ctx, source, msg in _messages(ts):
         tr = msg.find("translation")
         assert tr is not None
         forms = [f.text or "" for f in tr.findall("numerusform")] if msg.get("numerus") == "yes" else [tr.text or ""]
         if tr.get("type") in ("unfinished", "vanished") or not all(f.strip() for f in forms):
             missing.append(f"{ctx}: {source!r}")
+    return missing
+
+
+def test_every_ui_string_has_a_finished_french_translation(fresh_catalogue: Path) -> None:
+    messages = _messages(fresh_catalogue)
+    assert len(messages) > 900, "lupdate found too few strings: are the tr()/translate() calls still there?"
+    missing = _unfinished(fresh_catalogue)
     assert not missing, (
         f"{len(missing)} UI string(s) without a finished French translation — run `make i18n`, then "
         "translate them in resources/i18n/lorekeeper_fr.ts (Qt Linguist or by hand):\n  " + "\n  ".join(missing[:40])
+    )
+
+
+def test_every_english_plural_has_its_forms(tmp_path) -> None:
+    """English shows "1 run" / "2 runs" from lorekeeper_en.ts (lupdate -pluralonly): a new
+    %n string needs its English forms too."""
+    fresh = _refresh(TS_EN, tmp_path / "lorekeeper_en.ts", "en", "-pluralonly")
+    messages = _messages(fresh)
+    assert messages and all(m.get("numerus") == "yes" for _c, _s, m in messages)
+    missing = _unfinished(fresh)
+    assert not missing, (
+        "plural string(s) without English forms — run `make i18n`, then fill them in "
+        + str(TS_EN)
+        + ":\n  "
+        + "\n  ".join(missing)
     )
 
 

@@ -494,7 +494,7 @@ class DiffCanvas(QAbstractScrollArea):
             p.drawText(
                 rect.adjusted(g, 0, 0, 0),
                 Qt.AlignmentFlag.AlignVCenter,
-                self.tr("… {n} unchanged line{0} (click to show)").format("s" if n != 1 else "", n=n),
+                self.tr("… %n unchanged line(s) (click to show)", "", n),
             )
             return
         if isinstance(it, Row) and self.mode == SPLIT:

@@ -31,6 +31,7 @@ ENV_VAR = "LOREKEEPER_LANG"
 
 _installed: list[QTranslator] = []  # kept alive while installed (Qt does not own them)
 _current = DEFAULT_LANGUAGE
+_tried = False  # install() ran (it may have found nothing to load)
 
 
 def i18n_dir() -> Path:
@@ -109,7 +110,7 @@ def _lrelease() -> str | None:
 
 def qm_path(lang: str) -> Path | None:
     """The compiled catalogue of `lang`: next to its .ts when `make i18n` built it (and it is not
-    older), else compiled once into the user cache. None when there is none (English)."""
+    older), else compiled once into the user cache. None when there is none."""
     ts = ts_path(lang)
     if not ts.exists():
         return None
@@ -134,7 +135,8 @@ def qm_path(lang: str) -> Path | None:
 def install(lang: str | None = None, app: QCoreApplication | None = None) -> str:
     """Install the translators of `lang` (default: `resolve_language()`) on the application and
     make it QLocale's default; returns the language now in use. Widgets built afterwards speak it."""
-    global _current
+    global _current, _tried
+    _tried = True
     app = app or QCoreApplication.instance()
     code = _normalise(lang) if lang is not None else resolve_language()
     code = code or system_language()
@@ -144,7 +146,13 @@ def install(lang: str | None = None, app: QCoreApplication | None = None) -> str
     _installed.clear()
     _current = DEFAULT_LANGUAGE
     locale = QLocale(QLocale.Language.English, QLocale.Country.UnitedStates)
-    if code != DEFAULT_LANGUAGE:
+    if code == DEFAULT_LANGUAGE:
+        plurals = qm_path(DEFAULT_LANGUAGE)  # English needs only its plural forms ("1 run", "2 runs")
+        tr = QTranslator()
+        if plurals is not None and app is not None and tr.load(str(plurals)):
+            app.installTranslator(tr)
+            _installed.append(tr)
+    else:
         qm = qm_path(code)
         tr = QTranslator()
         if qm is not None and tr.load(str(qm)) and app is not None:
@@ -158,6 +166,13 @@ def install(lang: str | None = None, app: QCoreApplication | None = None) -> str
             locale = QLocale(code)
     QLocale.setDefault(locale)
     return _current
+
+
+def ensure_installed() -> None:
+    """Install `resolve_language()` once if nobody did (`run_app` does it at start; a window or
+    panel built by other code — tests, an embedding — still gets its language and plurals)."""
+    if not _installed and QCoreApplication.instance() is not None and not _tried:
+        install()
 
 
 def current_language() -> str:
@@ -181,7 +196,9 @@ def fmt_percent(ratio: float, decimals: int = 0) -> str:
 
 
 def fmt_datetime(value: datetime | str | None, seconds: bool = False) -> str:
-    """A timestamp in the locale's short date format and 24-hour time (UTC as stored)."""
+    """A timestamp as shown in tables and cards: ISO 8601 (2026-12-04 18:05) in English, as
+    always, and the locale's short date with a 24-hour time in another language
+    (04/12/2026 18:05 in French). The time is shown as stored (UTC where the column says so)."""
     if value is None or value == "":
         return ""
     if isinstance(value, str):
@@ -189,9 +206,18 @@ def fmt_datetime(value: datetime | str | None, seconds: bool = False) -> str:
             value = datetime.fromisoformat(value.replace("Z", "+00:00"))
         except ValueError:
             return str(value)
-    loc = QLocale()
-    date = loc.toString(QDate(value.year, value.month, value.day), QLocale.FormatType.ShortFormat)
-    return f"{date} {value:%H:%M:%S}" if seconds else f"{date} {value:%H:%M}"
+    time = f"{value:%H:%M:%S}" if seconds else f"{value:%H:%M}"
+    if _current == DEFAULT_LANGUAGE:
+        return f"{value:%Y-%m-%d} {time}"
+    date = QLocale().toString(QDate(value.year, value.month, value.day), QLocale.FormatType.ShortFormat)
+    return f"{date} {time}"
+
+
+def fmt_day(value: datetime) -> str:
+    """A chart tick: "Dec 04" in English (as always), "4 déc." in French."""
+    if _current == DEFAULT_LANGUAGE:
+        return f"{value:%b %d}"
+    return QLocale().toString(QDate(value.year, value.month, value.day), "d MMM")
 
 
 # ---------------------------------------------------------------- marked constants

@@ -35,7 +35,7 @@ from lorekeeper import __version__, gcpolicy
 from lorekeeper.errorlog import append_error
 from lorekeeper.ui.bus import ChangeBus
 from lorekeeper.ui.changefeed import ChangeFeedBridge
-from lorekeeper.ui.i18n import QT_TRANSLATE_NOOP, language_button, tr_const
+from lorekeeper.ui.i18n import QT_TRANSLATE_NOOP, ensure_installed, language_button, tr_const
 from lorekeeper.ui.models.paged import JumpToEnd, keep_view_state, paged_model_of
 from lorekeeper.ui.panels import PANELS, AppContext, Panel, PanelSpec
 from lorekeeper.ui.theme import icon
@@ -252,6 +252,7 @@ class MainWindow(QMainWindow):
 
     def __init__(self, ws: Workspace, panels: list[PanelSpec] | None = None) -> None:
         super().__init__()
+        ensure_installed()
         self._gc_settled = False
         self.ws = ws
         self.bus = ChangeBus(self)
@@ -403,9 +404,7 @@ class MainWindow(QMainWindow):
             return
         self.cancel_button.show()
         names = ", ".join(j.text or j.name for j in jobs[:2]) + ("…" if len(jobs) > 2 else "")
-        self.jobs_label.setText(
-            self.tr("{n} job{0}: {names}").format("s" if len(jobs) > 1 else "", n=len(jobs), names=names)
-        )
+        self.jobs_label.setText(self.tr("%n job(s): {names}", "", len(jobs)).format(names=names))
         done, total = tracker().progress()
         set_progress(self.jobs_progress, done, total)  # total 0: not known yet
         self.jobs_progress.show()

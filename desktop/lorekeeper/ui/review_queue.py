@@ -24,7 +24,7 @@ from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from PySide6.QtCore import QAbstractItemModel, QModelIndex, Qt, Signal, Slot
+from PySide6.QtCore import QAbstractItemModel, QCoreApplication, QModelIndex, Qt, Signal, Slot
 from PySide6.QtGui import QKeySequence, QShortcut
 from PySide6.QtWidgets import (
     QFrame,
@@ -76,7 +76,9 @@ class QueueActions:
     undo: Callable[[Decision], Any] | None = None
     bulk_approve: Callable[[list[Any]], Any] | None = None
     bulk_ids: Callable[[], list[Any]] | None = None
-    bulk_text: Callable[[int], str] = lambda n: f"Approve the {n} open item(s) of the current filter?"
+    bulk_text: Callable[[int], str] = lambda n: QCoreApplication.translate(
+        "ReviewActions", "Approve {n} open item(s) of the current filter?"
+    ).format(n=n)
     edit: Callable[[Any], None] | None = None
     is_open: Callable[[Any], bool] = lambda _item: True
     item_id: Callable[[Any], Hashable] = lambda item: item.id
@@ -114,7 +116,7 @@ class ReviewQueue(QWidget):
         next_keys: Sequence[str] = ("J",),
         previous_keys: Sequence[str] = ("K",),
         undo_keys: Sequence[str] = ("Ctrl+Z",),
-        undo_text: str = "Undo the last decision (the item comes back, selected)",
+        undo_text: str = "",
         bulk_in_bar: bool = True,
         parent: QWidget | None = None,
     ) -> None:
@@ -235,6 +237,7 @@ class ReviewQueue(QWidget):
         self.add_shortcut(
             ("E",), self.tr("Edit the selected {noun}").format(noun=noun), self.edit, enabled=actions.edit is not None
         )
+        undo_text = undo_text or self.tr("Undo the last decision (the item comes back, selected)")
         self.add_shortcut(tuple(undo_keys), undo_text, self.undo, enabled=actions.undo is not None and bool(undo_keys))
         self.add_shortcut(tuple(next_keys), self.tr("Next {noun} (also ↓)").format(noun=noun), self.next)
         self.add_shortcut(tuple(previous_keys), self.tr("Previous {noun} (also ↑)").format(noun=noun), self.previous)
@@ -530,15 +533,13 @@ class ReviewQueue(QWidget):
             missing=self.tr("A rejection needs a reason"),
         )
 
-    def ask_reason(
-        self, prompt: str, button: str, then: Callable[[str], None], *, missing: str = "This decision needs a reason"
-    ) -> None:
+    def ask_reason(self, prompt: str, button: str, then: Callable[[str], None], *, missing: str = "") -> None:
         """Open the reason bar (it takes the keyboard); Enter calls `then(reason)` once a reason is typed.
         A panel uses it for its own decisions (keep A, merge…)."""
         if self.busy:
             return
         self._reason_then = then
-        self._reason_missing = missing
+        self._reason_missing = missing or self.tr("This decision needs a reason")
         self.reason_edit.setPlaceholderText(prompt)
         self.confirm_reject_button.setText(button)
         self.reject_bar.show()
@@ -652,7 +653,12 @@ class ReviewQueue(QWidget):
         run_task(
             fn,
             *args,
-            name=f"{kind.capitalize()} {self.noun}",
+            name={
+                "approve": self.tr("Approving: {noun}"),
+                "reject": self.tr("Rejecting: {noun}"),
+                "bulk": self.tr("Approving in bulk: {noun}"),
+                "undo": self.tr("Undoing: {noun}"),
+            }.get(kind, f"{kind.capitalize()} {{noun}}").format(noun=self.noun),
             on_result=done,
             on_error=failed,
             on_finished=finished,

@@ -16,7 +16,7 @@ from typing import Any, ClassVar
 from PySide6.QtCore import QCoreApplication, Qt
 
 from lorekeeper.facts.model import FactInfo
-from lorekeeper.ui.i18n import QT_TRANSLATE_NOOP, class_text
+from lorekeeper.ui.i18n import QT_TRANSLATE_NOOP, class_text, fmt_float
 from lorekeeper.ui.models.paged import PagedRowsModel
 from lorekeeper.ui.theme import color
 from lorekeeper.ui.workers import run_task
@@ -141,11 +141,11 @@ class FactsModel(PagedRowsModel[Any, FactQuery]):
             if column == self.COL_STATEMENT:
                 return ("⚑ " if item.flag else "") + item.statement
             if column == self.COL_CONF:
-                return f"{item.confidence:.2f}"
+                return fmt_float(item.confidence, 2)
             if column == self.COL_DOCS:
                 return str(item.corroboration)
             if column == self.COL_SCOPE:
-                return ", ".join(item.scope) if item.scope else "everywhere"
+                return ", ".join(item.scope) if item.scope else QCoreApplication.translate("FactsModel", "everywhere")
             if column == self.COL_STATUS:
                 return item.status
         if role == Qt.ItemDataRole.ForegroundRole:

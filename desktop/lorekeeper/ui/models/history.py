@@ -9,7 +9,7 @@ from typing import Any, ClassVar
 from PySide6.QtCore import QCoreApplication, Qt
 
 from lorekeeper.evals.service import EvalRunInfo, EvalService
-from lorekeeper.ui.i18n import QT_TRANSLATE_NOOP
+from lorekeeper.ui.i18n import QT_TRANSLATE_NOOP, fmt_datetime
 from lorekeeper.ui.models.paged import PagedRowsModel
 from lorekeeper.ui.theme import color, icon
 
@@ -79,7 +79,7 @@ class EvalHistoryModel(PagedRowsModel[EvalRunInfo, HistoryQuery]):
     def cell(self, item: EvalRunInfo, column: int, role: int) -> Any:
         if role == Qt.ItemDataRole.DisplayRole:
             if column == self.COL_TIME:
-                return _local(item.created_at).strftime("%Y-%m-%d %H:%M")
+                return fmt_datetime(_local(item.created_at))
             if column == self.COL_SKILL:
                 return item.skill or QCoreApplication.translate("EvalHistoryModel", "(rules file)")
             if column == self.COL_PROJECT:

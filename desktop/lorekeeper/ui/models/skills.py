@@ -7,7 +7,7 @@ from typing import Any
 from PySide6.QtCore import QCoreApplication, Qt
 
 from lorekeeper.skills.library import SkillInfo, SkillVersionInfo
-from lorekeeper.ui.i18n import QT_TRANSLATE_NOOP
+from lorekeeper.ui.i18n import QT_TRANSLATE_NOOP, fmt_datetime
 from lorekeeper.ui.models.base import RowsModel
 from lorekeeper.ui.theme import color, icon
 
@@ -94,7 +94,7 @@ class VersionTableModel(RowsModel[SkillVersionInfo]):
             if column == self.COL_VERSION:
                 return f"v{item.version}" + ("  (current)" if item.current else "")
             if column == self.COL_DATE:
-                return item.created_at.strftime("%Y-%m-%d %H:%M")
+                return fmt_datetime(item.created_at)
             if column == self.COL_AUTHOR:
                 return item.author
             if column == self.COL_MESSAGE:

@@ -182,8 +182,7 @@ class AskPanel(Panel):
             self.passages.setHtml(self.tr("<p>No passage of the knowledge matches the question.</p>"))
         n = len(result.passages)
         self.summary.setText(
-            self.tr("{n} passage{0}").format("s" if n != 1 else "", n=n)
-            + (self.tr(", {n} cited").format(n=len(cited)) if cited else "")
+            self.tr("%n passage(s)", "", n) + (self.tr(", {n} cited").format(n=len(cited)) if cited else "")
         )
 
     def showcase(self) -> None:

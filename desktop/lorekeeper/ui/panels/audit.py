@@ -52,7 +52,7 @@ from lorekeeper.audit.errors import (
 )
 from lorekeeper.audit.log import ChainState, EventRecord, Issue, VerifyReport
 from lorekeeper.ui import widgets
-from lorekeeper.ui.i18n import QT_TRANSLATE_NOOP, tr_const
+from lorekeeper.ui.i18n import QT_TRANSLATE_NOOP, fmt_datetime, tr_const
 from lorekeeper.ui.models.base import RowsModel, enable_sorting
 from lorekeeper.ui.panels.base import AppContext, Panel
 from lorekeeper.ui.theme import color, icon
@@ -238,7 +238,7 @@ class EventsModel(RowsModel[EventRecord]):
             return (
                 f"{item.file}:{item.line}",
                 item.seq if item.seq is not None else "?",
-                item.ts[:19].replace("T", " "),
+                fmt_datetime(item.ts, seconds=True),
                 item.type,
                 item.story or "",
                 f"v{item.key_version}" if item.key_version is not None else "",
@@ -693,11 +693,10 @@ class AuditPanel(Panel):
         self.page = page
         self.show_key()
         n, files = len(page.records), len({r.file for r in page.records})
-        last = page.records[0].ts[:19].replace("T", " ") if page.records else ""
+        last = fmt_datetime(page.records[0].ts, seconds=True) if page.records else ""
         self.log_value.setText(
-            self.tr("{n} event{0} in {files} file{1}").format(
-                "s" if n != 1 else "", "s" if files != 1 else "", n=n, files=files
-            )
+            self.tr("%n event(s)", "", n)
+            + self.tr(" in %n file(s)", "", files)
             + (self.tr(" · last {last} UTC").format(last=last) if last else "")
             + f"\n{self.ws.root / 'sessions'}"
         )
@@ -730,9 +729,7 @@ class AuditPanel(Panel):
         ]
         self.events_model.set_rows(rows)
         total = len(self.page.records)
-        self.count_label.setText(
-            self.tr("{n} of {total} event{0}").format("s" if total != 1 else "", n=len(rows), total=total)
-        )
+        self.count_label.setText(self.tr("{n} of %Ln event(s)", "", total).format(n=len(rows)))
         filtered = etype not in (None, ANY) or day not in (None, ANY) or bool(story)
         self.events_empty.set_empty(
             not rows,

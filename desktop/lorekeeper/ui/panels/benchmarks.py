@@ -37,7 +37,7 @@ from PySide6.QtWidgets import (
 
 from lorekeeper.improve.bench import EVAL_WEIGHT, JUDGE_WEIGHT, BenchmarkInfo, ScenarioInfo, ScenarioResult
 from lorekeeper.ui.charts import ThemedPlot
-from lorekeeper.ui.i18n import QT_TRANSLATE_NOOP, tr_const
+from lorekeeper.ui.i18n import QT_TRANSLATE_NOOP, fmt_datetime, tr_const
 from lorekeeper.ui.models.base import RowsModel, enable_sorting
 from lorekeeper.ui.panels.base import AppContext, Panel
 from lorekeeper.ui.panels.proposals import badge_style
@@ -91,7 +91,7 @@ class RunsModel(RowsModel[BenchmarkInfo]):
                 pct,
                 f"{item.wins_new}/{item.wins_old}/{item.ties}",
                 item.model,
-                item.created_at.strftime("%Y-%m-%d %H:%M"),
+                fmt_datetime(item.created_at),
             )[column]
         if role == Qt.ItemDataRole.ForegroundRole and column in (self.COL_VERDICT, self.COL_IMPROVEMENT):
             return color({"PASSED": "pass", "FAILED": "fail"}.get(item.verdict, "muted"))
@@ -400,7 +400,7 @@ class BenchmarksPanel(Panel):
             self.table.selectRow(row)
         self.table.selectionModel().blockSignals(False)
         self.empty.set_empty(not snap.runs)
-        self.count_label.setText(self.tr("{n} run(s)").format(n=len(snap.runs)))
+        self.count_label.setText(self.tr("%n run(s)", "", len(snap.runs)))
         self._show_run(self.model.row(row) if row is not None else None)
 
     @Slot()

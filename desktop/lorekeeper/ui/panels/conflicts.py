@@ -30,7 +30,7 @@ from PySide6.QtWidgets import (
 )
 
 from lorekeeper.facts.model import ConflictInfo, FactInfo
-from lorekeeper.ui.i18n import QT_TRANSLATE_NOOP, tr_const
+from lorekeeper.ui.i18n import QT_TRANSLATE_NOOP, fmt_datetime, tr_const
 from lorekeeper.ui.models.base import RowsModel
 from lorekeeper.ui.models.facts import band_of
 from lorekeeper.ui.panels.base import AppContext, FactQueuePanel
@@ -87,7 +87,11 @@ class ConflictsModel(RowsModel[ConflictRow]):
 
 def fact_side_html(letter: str, f: FactInfo, outcome: str = "") -> str:
     e = html.escape
-    scope = ", ".join(f"<code>{e(g)}</code>" for g in f.scope) if f.scope else "everywhere"
+    scope = (
+        ", ".join(f"<code>{e(g)}</code>" for g in f.scope)
+        if f.scope
+        else QCoreApplication.translate("conflicts", "everywhere")
+    )
     parts = [
         QCoreApplication.translate("conflicts", "<p style='font-size:12pt; font-weight:600'>{letter}. {0}</p>").format(
             e(f.statement), letter=letter
@@ -151,7 +155,7 @@ class ConflictsPanel(FactQueuePanel):
             self.model,
             QueueActions(is_open=lambda r: r.info.status == "open"),
             host=self,
-            noun="conflict",
+            noun=self.tr("conflict"),
             undo_keys=(),
         )
         self.keep_buttons: list[QPushButton] = []
@@ -319,7 +323,7 @@ class ConflictsPanel(FactQueuePanel):
         else:
             self.resolution.setText(
                 self.tr("Resolved ({resolution}) by {resolved_by} · {0}").format(
-                    c.resolved_at[:16].replace("T", " "), resolution=c.resolution, resolved_by=c.resolved_by
+                    fmt_datetime(c.resolved_at), resolution=c.resolution, resolved_by=c.resolved_by
                 )
                 + (f" → {c.result}" if c.result else "")
                 + (f" — {c.resolution_reason}" if c.resolution_reason else "")

@@ -27,7 +27,7 @@ from PySide6.QtWidgets import (
 from lorekeeper.evals.engine import EvalReport
 from lorekeeper.evals.service import EvalRunInfo, EvalService
 from lorekeeper.ui.charts import ThemedPlot
-from lorekeeper.ui.i18n import QT_TRANSLATE_NOOP, tr_const
+from lorekeeper.ui.i18n import QT_TRANSLATE_NOOP, fmt_datetime, fmt_day, tr_const
 from lorekeeper.ui.models.history import EvalHistoryModel, HistoryQuery
 from lorekeeper.ui.models.paged import setup_sorting
 from lorekeeper.ui.models.rules import ResultsTableModel
@@ -108,7 +108,7 @@ class PassRateChart(ThemedPlot):
                 brushes.append(pg.mkBrush(color("pass") if pct >= 80 else color("fail")))
         self.bars = pg.BarGraphItem(x=xs, height=heights, width=0.7, brushes=brushes, pen=pg.mkPen(None))
         self.plotItem.addItem(self.bars)
-        ticks = [(i, d.strftime("%b %d")) for i, d in enumerate(rate.days) if (len(rate.days) - 1 - i) % 7 == 0]
+        ticks = [(i, fmt_day(d)) for i, d in enumerate(rate.days) if (len(rate.days) - 1 - i) % 7 == 0]
         self.plotItem.getAxis("bottom").setTicks([ticks])
 
 
@@ -442,7 +442,7 @@ class EvalsPanel(Panel):
         q = self.history_model.query
         filtered = bool(q.skill or q.project is not None or q.passed is not None or q.search or q.since)
         self.history_empty.set_empty(total == 0, tr_const("evals", EMPTY_FILTERED if filtered else EMPTY_HISTORY))
-        self.history_count.setText(self.tr("{total:,} run{0}").format("s" if total != 1 else "", total=total))
+        self.history_count.setText(self.tr("%Ln run(s)", "", total))
         self._on_run_selected()
 
     @Slot()
@@ -459,7 +459,7 @@ class EvalsPanel(Panel):
         self._show_run(run)
 
     def _show_run(self, run: EvalRunInfo) -> None:
-        when = run.created_at.astimezone().strftime("%Y-%m-%d %H:%M")
+        when = fmt_datetime(run.created_at.astimezone())
         scope = f" · {run.project}" if run.project else ""
         version = f" v{run.skill_version}" if run.skill_version else ""
         self.detail_title.setText(

@@ -41,7 +41,7 @@ from PySide6.QtWidgets import (
 )
 
 from lorekeeper.facts.model import QUESTIONS, TYPES, WEIGHTS, FactInfo, quote_span
-from lorekeeper.ui.i18n import QT_TRANSLATE_NOOP, tr_const
+from lorekeeper.ui.i18n import QT_TRANSLATE_NOOP, fmt_datetime, tr_const
 from lorekeeper.ui.models.facts import BANDS, SCOPED, UNIVERSAL, FactQuery, FactsModel, band_of
 from lorekeeper.ui.models.paged import setup_sorting
 from lorekeeper.ui.panels.base import AppContext, FactQueuePanel
@@ -105,15 +105,15 @@ def fact_html(f: FactInfo) -> str:
             corroboration=f.corroboration,
             score=f.score,
         ),
-        f"<tr><td><b>Scope</b></td><td>{scope}</td></tr>",
-        f"<tr><td><b>Tags</b></td><td>{e(', '.join(f.tags)) if f.tags else '—'}</td></tr>",
+        "<tr><td><b>" + QCoreApplication.translate("facts", "Scope") + f"</b></td><td>{scope}</td></tr>",
+        "<tr><td><b>"
+        + QCoreApplication.translate("facts", "Tags")
+        + f"</b></td><td>{e(', '.join(f.tags)) if f.tags else '—'}</td></tr>",
         QCoreApplication.translate(
             "facts", "<tr><td><b>Status</b></td><td><span style='color:{0}; font-weight:600'>{1}</span>"
         ).format(color(status).name(), e(f.status))
         + (
-            QCoreApplication.translate("facts", " by {0} · {1}").format(
-                e(f.decided_by), e(f.decided_at[:16].replace("T", " "))
-            )
+            QCoreApplication.translate("facts", " by {0} · {1}").format(e(f.decided_by), e(fmt_datetime(f.decided_at)))
             if f.decided_by
             else ""
         )
@@ -126,7 +126,9 @@ def fact_html(f: FactInfo) -> str:
             else ""
         )
         + "</td></tr>",
-        f"<tr><td><b>Id</b></td><td><code>{e(f.id)}</code> · {e(f.source or 'extracted')}</td></tr>",
+        "<tr><td><b>"
+        + QCoreApplication.translate("facts", "Id")
+        + f"</b></td><td><code>{e(f.id)}</code> · {e(f.source or QCoreApplication.translate('facts', 'extracted'))}</td></tr>",
         "</table>",
     ]
     if f.flag:
@@ -431,7 +433,7 @@ class FactsPanel(FactQueuePanel):
                 is_open=lambda f: f.status == "candidate",
             ),
             host=self,
-            noun="fact",
+            noun=self.tr("fact"),
             bulk_in_bar=False,
         )
         self.counts_label = label("", "hintText")
@@ -699,8 +701,8 @@ class FactsPanel(FactQueuePanel):
     @staticmethod
     def _bulk_text(n: int) -> str:
         return QCoreApplication.translate(
-            "FactsPanel", "Approve the {n} candidate fact{0} matching the current filter? (Ctrl+Z undoes it)"
-        ).format("s" if n != 1 else "", n=n)
+            "FactsPanel", "Approve {n} candidate fact(s) matching the current filter? (Ctrl+Z undoes it)"
+        ).format(n=n)
 
     def _undo_decision(self, decision: Decision) -> Any:
         out = None
@@ -711,9 +713,7 @@ class FactsPanel(FactQueuePanel):
     def _decided(self, kind: str, result: Any) -> None:
         facts = list(getattr(result, "facts", []) or [])
         if kind == BULK:
-            text = self.tr("Approved {n} fact{0}: Ctrl+Z puts them back in the queue").format(
-                "s" if len(facts) != 1 else "", n=len(facts)
-            )
+            text = self.tr("Approved %n fact(s): Ctrl+Z puts them back in the queue", "", len(facts))
         elif not facts:
             text = self.tr("Done.")
         else:

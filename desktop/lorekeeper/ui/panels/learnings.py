@@ -30,7 +30,7 @@ from PySide6.QtWidgets import (
 )
 
 from lorekeeper.learnings.service import SCOPES, SOURCES, LearningInfo, LearningService
-from lorekeeper.ui.i18n import QT_TRANSLATE_NOOP, tr_const
+from lorekeeper.ui.i18n import QT_TRANSLATE_NOOP, fmt_datetime, tr_const
 from lorekeeper.ui.models.paged import PagedRowsModel, setup_sorting
 from lorekeeper.ui.panels.base import AppContext, Panel
 from lorekeeper.ui.theme import color
@@ -98,7 +98,7 @@ class LearningsModel(PagedRowsModel[LearningInfo, LearningQuery]):
     def cell(self, item: LearningInfo, column: int, role: int) -> Any:
         if role == Qt.ItemDataRole.DisplayRole:
             return (
-                item.created_at.strftime("%Y-%m-%d %H:%M"),
+                fmt_datetime(item.created_at),
                 item.project or "—",
                 item.source,
                 item.scope,
@@ -340,7 +340,7 @@ class LearningsPanel(Panel):
         total = self.model.total or 0
         filtered = self.current_query() != LearningQuery()
         self.empty.set_empty(total == 0, tr_const("learnings", EMPTY_FILTERED if filtered else EMPTY))
-        self.count_label.setText(self.tr("{total:,} learning{0}").format("s" if total != 1 else "", total=total))
+        self.count_label.setText(self.tr("%Ln learning(s)", "", total))
         self._update_buttons()
 
     # ------------------------------------------------------------ selection
@@ -427,9 +427,7 @@ class LearningsPanel(Panel):
         run_task(
             lambda: ws.learnings.set_status(ids, status),
             name=self.tr("{verb} learnings").format(verb=verb),
-            on_result=lambda infos: self._changed(
-                self.tr("{verb} {n} learning{0}.").format("s" if len(infos) != 1 else "", verb=verb, n=len(infos))
-            ),
+            on_result=lambda infos: self._changed(self.tr("{verb} %n learning(s).", "", len(infos)).format(verb=verb)),
             on_error=self.message.show_error,
         )
 

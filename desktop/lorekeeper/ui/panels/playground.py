@@ -377,9 +377,7 @@ class PlaygroundPanel(Panel):
             else ""
         )
         self.preview_size.setText(
-            self.tr("{n:,} characters · {n2} learning{0}{dropped}").format(
-                "s" if n != 1 else "", n=len(prompt.text), n2=n, dropped=dropped
-            )
+            self.tr("%Ln character(s)", "", len(prompt.text)) + self.tr(" · %n learning(s)", "", n) + dropped
         )
 
     # ------------------------------------------------------------ sending

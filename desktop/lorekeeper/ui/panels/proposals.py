@@ -38,7 +38,7 @@ from lorekeeper.improve.proposals import ProposalInfo
 from lorekeeper.jobs import process_steps
 from lorekeeper.quality.metrics import format_rate
 from lorekeeper.ui.diffview import DiffView, aligned_diff  # noqa: F401 - aligned_diff re-exported
-from lorekeeper.ui.i18n import QT_TRANSLATE_NOOP, tr_const
+from lorekeeper.ui.i18n import QT_TRANSLATE_NOOP, fmt_datetime, tr_const
 from lorekeeper.ui.models.base import RowsModel
 from lorekeeper.ui.panels.base import AppContext, Panel
 from lorekeeper.ui.review_queue import APPROVE, UNDO, Decision, QueueActions, ReviewQueue
@@ -182,13 +182,17 @@ def card_html(p: ProposalInfo) -> str:
             "proposals", "<p style='font-size:13pt; font-weight:600'>Improvement proposal #{id}</p>"
         ).format(id=p.id),
         QCoreApplication.translate("proposals", "<table cellspacing='0' cellpadding='2'>"),
-        f"<tr><td><b>Project</b></td><td>{e(p.project or '—')}</td></tr>",
+        "<tr><td><b>"
+        + QCoreApplication.translate("proposals", "Project")
+        + f"</b></td><td>{e(p.project or '—')}</td></tr>",
         QCoreApplication.translate(
             "proposals", "<tr><td><b>Skill</b></td><td>{0} ({scope}, from v{base_version})</td></tr>"
         ).format(e(p.skill), scope=scope, base_version=p.base_version),
-        f"<tr><td><b>Reason</b></td><td>{e(p.reason)}</td></tr>",
-        f"<tr><td><b>Change</b></td><td>{e(p.summary)}</td></tr>",
-        f"<tr><td><b>Source</b></td><td>{e(p.source)}{' · ' + e(p.model) if p.model else ''}</td></tr>",
+        "<tr><td><b>" + QCoreApplication.translate("proposals", "Reason") + f"</b></td><td>{e(p.reason)}</td></tr>",
+        "<tr><td><b>" + QCoreApplication.translate("proposals", "Change") + f"</b></td><td>{e(p.summary)}</td></tr>",
+        "<tr><td><b>"
+        + QCoreApplication.translate("proposals", "Source")
+        + f"</b></td><td>{e(p.source)}{' · ' + e(p.model) if p.model else ''}</td></tr>",
     ]
     for m in p.metrics.get("by_project", []):
         rate = format_rate(m.get("success_rate"), none="n/a")  # 79.9% never reads as 80%
@@ -222,7 +226,7 @@ def card_html(p: ProposalInfo) -> str:
     else:
         parts.append(QCoreApplication.translate("proposals", "<p><b>Related learnings:</b> none</p>"))
     if p.status != "pending":
-        when = p.decided_at.strftime("%Y-%m-%d %H:%M UTC") if p.decided_at else ""
+        when = fmt_datetime(p.decided_at) + " UTC" if p.decided_at else ""
         parts.append(
             QCoreApplication.translate("proposals", "<p><b>{0}</b> by {1} · {when}").format(
                 e(p.status.capitalize()), e(p.decided_by), when=when
@@ -276,7 +280,7 @@ class ProposalsPanel(Panel):
                 hold_kind="proposal",  # a benchmark holds its proposal: decisions wait, saying why
             ),
             host=self,
-            noun="proposal",
+            noun=self.tr("proposal"),
             next_keys=("J", "N"),
             previous_keys=("K", "P"),
             undo_keys=("U", "Ctrl+Z"),
@@ -462,7 +466,7 @@ class ProposalsPanel(Panel):
                 self.tr(
                     "Last {kind} run #{run_id} ({0} UTC): {skills_checked} skill(s) checked, {n} underperforming, {n2} proposal(s) created, {n3} skipped"
                 ).format(
-                    str(r.get("finished_at") or r.get("started_at") or "")[:16].replace("T", " "),
+                    fmt_datetime(str(r.get("finished_at") or r.get("started_at") or "")),
                     kind=r.get("kind"),
                     run_id=r.get("run_id"),
                     skills_checked=r.get("skills_checked", 0),

@@ -30,7 +30,7 @@ from PySide6.QtWidgets import (
 
 from lorekeeper.privacy.purge import ARTEFACTS, PurgeResult, RunInfo
 from lorekeeper.ui import widgets
-from lorekeeper.ui.i18n import QT_TRANSLATE_NOOP, tr_const
+from lorekeeper.ui.i18n import QT_TRANSLATE_NOOP, fmt_datetime, tr_const
 from lorekeeper.ui.models.paged import PagedRowsModel, setup_sorting
 from lorekeeper.ui.panels.base import AppContext, Panel
 from lorekeeper.ui.theme import color, icon
@@ -124,7 +124,7 @@ class RunsModel(PagedRowsModel[RunInfo, str]):
             if column == 0:
                 return f"#{item.id}"
             if column == 1:
-                return item.started_at.replace("T", " ")[:16]
+                return fmt_datetime(item.started_at)
             if column == 2:
                 return "retention" if item.mode == "retention" else "forced"
             if column == 3:
@@ -328,8 +328,10 @@ class PurgePanel(Panel):
         due = len(pv["due"])
         self.retention_info.setText(
             self.tr(
-                "The next daily run erases {due} summar{0} (retention_until before {today}; a summary is kept on its last day)."
-            ).format("y" if due == 1 else "ies", due=due, today=pv["today"])
+                "The next daily run erases %n summary(-ies) (retention_until before {today}; a summary is kept on its last day).",
+                "",
+                due,
+            ).format(today=pv["today"])
             + (
                 self.tr(" Next expiry: {story} after {retention_until}.").format(
                     story=nxt["story"], retention_until=nxt["retention_until"]
@@ -371,9 +373,7 @@ class PurgePanel(Panel):
             if not story
             else self.tr("No purge run erased a story like {story!r}.").format(story=story),
         )
-        self.count_label.setText(
-            self.tr("{total:,} run{0}").format("s" if total != 1 else "", total=total) if total else ""
-        )
+        self.count_label.setText(self.tr("%Ln run(s)", "", total) if total else "")
         self._on_selected()
 
     def _on_runs_failed(self, exc: BaseException) -> None:

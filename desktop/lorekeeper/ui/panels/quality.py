@@ -25,7 +25,7 @@ from PySide6.QtWidgets import (
 
 from lorekeeper.quality.metrics import MIN_APPLIED, SUCCESS_THRESHOLD, DayPoint, SkillMetrics, format_rate
 from lorekeeper.ui.charts import ThemedPlot
-from lorekeeper.ui.i18n import QT_TRANSLATE_NOOP, tr_const
+from lorekeeper.ui.i18n import QT_TRANSLATE_NOOP, fmt_day, tr_const
 from lorekeeper.ui.models.base import RowsModel, enable_sorting
 from lorekeeper.ui.panels.base import AppContext, Panel
 from lorekeeper.ui.theme import color, icon
@@ -351,7 +351,7 @@ class QualityPanel(Panel):
         fc.getAxis("left").setTickSpacing(step, step)
         rc.setXRange(-0.7, len(days) - 0.3, padding=0)
         step = max(len(days) // 6, 1)
-        ticks = [(i, d.strftime("%b %d")) for i, d in enumerate(days) if (len(days) - 1 - i) % step == 0]
+        ticks = [(i, fmt_day(d)) for i, d in enumerate(days) if (len(days) - 1 - i) % step == 0]
         for plot in (rc, fc):
             plot.getAxis("bottom").setTicks([ticks])
 

@@ -386,7 +386,7 @@ class RouterPanel(Panel):
                     items.append(
                         self.tr("<li>fired on “{q}” (rank {rank}), should not</li>").format(q=q, rank=c["rank"])
                     )
-            parts.append("<b>Confusions</b><ul>" + "".join(items) + "</ul>")
+            parts.append("<b>" + self.tr("Confusions") + "</b><ul>" + "".join(items) + "</ul>")
         else:
             parts.append(self.tr("No confusion: every case answered as expected."))
         self.confusions.setHtml("<br>".join(parts))
@@ -436,9 +436,7 @@ class RouterPanel(Panel):
         else:
             self.results.set_empty(not result.skills, tr_const("router", EMPTY_NO_MATCH))
             n = len(result.skills)
-            self.summary.setText(
-                self.tr("{n} skill{0} hinted").format("s" if n != 1 else "", n=n) if n else self.tr("no skill hinted")
-            )
+            self.summary.setText(self.tr("%n skill(s) hinted", "", n) if n else self.tr("no skill hinted"))
         self.highlighted.setHtml(highlight_html(message, result))
         self.hint.setPlainText(result.hint)
         self.copy_button.setEnabled(bool(result.hint))

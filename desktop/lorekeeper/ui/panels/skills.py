@@ -296,7 +296,7 @@ class SkillsPanel(Panel):
         self.model.set_rows(rows)
         self.table.selectionModel().blockSignals(False)
         n = len(rows)
-        self.count_label.setText(self.tr("{n} skill{0}").format("s" if n != 1 else "", n=n))
+        self.count_label.setText(self.tr("%n skill(s)", "", n))
         if not rows:
             text = (
                 self.tr(
