@@ -286,7 +286,7 @@
     </message>
     <message>
         <source>No break: every signature, link and checkpoint verifies.</source>
-        <translation>Aucune rupture&#xa0;: chaque signature, chaque lien et chaque point de contrôle sont vérifiés.</translation>
+        <translation>Aucune rupture&#xa0;: tout se vérifie.</translation>
     </message>
     <message>
         <source>ERR_AUDIT_VERIFY_FAILED: {n} problem(s). First: {file} line {line} — {message}</source>
@@ -334,8 +334,8 @@ La version actuelle reste archivée pour que chaque événement passé soit touj
     <message numerus="yes">
         <source> in %n file(s)</source>
         <translation>
-            <numerusform> dans %n fichier</numerusform>
-            <numerusform> dans %n fichiers</numerusform>
+            <numerusform>, %n fichier</numerusform>
+            <numerusform>, %n fichiers</numerusform>
         </translation>
     </message>
     <message numerus="yes">
@@ -347,7 +347,7 @@ La version actuelle reste archivée pour que chaque événement passé soit touj
     </message>
     <message>
         <source> · last {last} UTC</source>
-        <translation> · dernier à {last} UTC</translation>
+        <translation> · dernier {last} UTC</translation>
     </message>
     <message>
         <source>Any type</source>

@@ -13,10 +13,13 @@ Dates and numbers follow the chosen language's QLocale (`fmt_int`, `fmt_float`, 
 from __future__ import annotations
 
 import os
+import re
+import string
 import subprocess
 from collections.abc import Callable
 from datetime import datetime
 from pathlib import Path
+from typing import Any
 
 from PySide6.QtCore import QCoreApplication, QDate, QLibraryInfo, QLocale, QSettings, QTranslator
 from PySide6.QtGui import QAction, QActionGroup
@@ -283,3 +286,32 @@ def language_button(status: Callable[[str], None] | None = None) -> QToolButton:
     group.triggered.connect(choose)
     button.setMenu(menu)
     return button
+
+
+class _LocaleFormatter(string.Formatter):
+    """str.format, but numbers with a format spec ("{n:,}", "{x:.2f}", "{r:.1%}") in the current
+    language's QLocale: 79,503 / 88.7% in English, 79 503 / 88,7 % in French."""
+
+    def format_field(self, value: Any, format_spec: str) -> str:
+        if _current == DEFAULT_LANGUAGE or isinstance(value, bool) or not isinstance(value, int | float):
+            return super().format_field(value, format_spec)
+        m = re.fullmatch(r"(,)?(?:\.(\d+))?([f%])?", format_spec)
+        if not format_spec or m is None:
+            return super().format_field(value, format_spec)
+        decimals = int(m.group(2)) if m.group(2) is not None else None
+        loc = QLocale()
+        if m.group(3) == "%":
+            return fmt_percent(float(value), decimals or 0)
+        if decimals is not None:
+            return loc.toString(float(value), "f", decimals)
+        if isinstance(value, int):
+            return loc.toString(value)
+        return super().format_field(value, format_spec)
+
+
+_FORMATTER = _LocaleFormatter()
+
+
+def lformat(template: str, /, *args: Any, **kwargs: Any) -> str:
+    """`template.format(*args, **kwargs)` with locale-aware numbers (see _LocaleFormatter)."""
+    return _FORMATTER.format(template, *args, **kwargs)

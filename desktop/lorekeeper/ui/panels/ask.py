@@ -20,7 +20,7 @@ from PySide6.QtWidgets import (
 )
 
 from lorekeeper.ask.service import AskResult, Hit
-from lorekeeper.ui.i18n import QT_TRANSLATE_NOOP, tr_const
+from lorekeeper.ui.i18n import QT_TRANSLATE_NOOP, lformat, tr_const
 from lorekeeper.ui.panels.base import AppContext, Panel
 from lorekeeper.ui.widgets import EmptyState, MessageBox, label
 from lorekeeper.ui.workers import run_task
@@ -36,12 +36,18 @@ EMPTY = QT_TRANSLATE_NOOP(
 
 def passage_html(hit: Hit, cited: bool) -> str:
     p = hit.passage
-    head = QCoreApplication.translate(
-        "ask",
-        "<b>[{n}]</b> <code>{0}</code> lines {start}–{end} <span style='color:gray'>({1}, score {score:.2f})</span>",
-    ).format(html.escape(p.document), html.escape(p.corpus), n=hit.n, start=p.start, end=p.end, score=hit.score) + (
-        " <b>· cited</b>" if cited else ""
-    )
+    head = lformat(
+        QCoreApplication.translate(
+            "ask",
+            "<b>[{n}]</b> <code>{0}</code> lines {start}–{end} <span style='color:gray'>({1}, score {score:.2f})</span>",
+        ),
+        html.escape(p.document),
+        html.escape(p.corpus),
+        n=hit.n,
+        start=p.start,
+        end=p.end,
+        score=hit.score,
+    ) + (" <b>· cited</b>" if cited else "")
     body = html.escape(p.text).replace("\n", "<br>")
     return QCoreApplication.translate(
         "ask", "<p>{head}<br><span style='font-family:monospace'>{body}</span></p>"

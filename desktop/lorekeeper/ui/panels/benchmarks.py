@@ -37,7 +37,7 @@ from PySide6.QtWidgets import (
 
 from lorekeeper.improve.bench import EVAL_WEIGHT, JUDGE_WEIGHT, BenchmarkInfo, ScenarioInfo, ScenarioResult
 from lorekeeper.ui.charts import ThemedPlot
-from lorekeeper.ui.i18n import QT_TRANSLATE_NOOP, fmt_datetime, tr_const
+from lorekeeper.ui.i18n import QT_TRANSLATE_NOOP, fmt_datetime, lformat, tr_const
 from lorekeeper.ui.models.base import RowsModel, enable_sorting
 from lorekeeper.ui.panels.base import AppContext, Panel
 from lorekeeper.ui.panels.proposals import badge_style
@@ -133,9 +133,8 @@ class BattleCard(QGroupBox):
             judge = r.old_judge if side == "old" else r.new_judge
             score = r.old_score if side == "old" else r.new_score
             head = label(
-                self.tr(
-                    "<b>{0}{star}</b> — combined <b>{score:.2f}</b>/10 · evals {1}/10 · judge {judge:.1f}/10"
-                ).format(
+                lformat(
+                    self.tr("<b>{0}{star}</b> — combined <b>{score:.2f}</b>/10 · evals {1}/10 · judge {judge:.1f}/10"),
                     "Old (current)" if side == "old" else "New (proposed)",
                     _fmt(ev, 10),
                     star=star,
@@ -326,9 +325,13 @@ class BenchmarksPanel(Panel):
         layout.addWidget(label(self.tr("Benchmarks"), "panelTitle"))
         layout.addWidget(
             label(
-                self.tr(
-                    "A/B runs of proposals: current vs proposed content on the same scenarios. Combined score (0-10) = {EVAL_WEIGHT:.0%} evals (share of rules passed × 10) + {JUDGE_WEIGHT:.0%} LLM judge (1-10, both orders, labels hidden; a judge that changes its mind when the order is swapped counts as a tie)."
-                ).format(EVAL_WEIGHT=EVAL_WEIGHT, JUDGE_WEIGHT=JUDGE_WEIGHT),
+                lformat(
+                    self.tr(
+                        "A/B runs of proposals: current vs proposed content on the same scenarios. Combined score (0-10) = {EVAL_WEIGHT:.0%} evals (share of rules passed × 10) + {JUDGE_WEIGHT:.0%} LLM judge (1-10, both orders, labels hidden; a judge that changes its mind when the order is swapped counts as a tie)."
+                    ),
+                    EVAL_WEIGHT=EVAL_WEIGHT,
+                    JUDGE_WEIGHT=JUDGE_WEIGHT,
+                ),
                 "panelSubtitle",
                 wrap=True,
             )
@@ -434,9 +437,10 @@ class BenchmarksPanel(Panel):
         self.summary.setStyleSheet(badge_style(run.verdict))
         self.summary.show()
         self.detail_label.setText(
-            self.tr(
-                "{skill}: mean combined old {old_avg:.2f} → new {new_avg:.2f} (0-10). Model {provider}:{model}, judge {judge_model}, seed {seed}, {created_at:%Y-%m-%d %H:%M} UTC."
-            ).format(
+            lformat(
+                self.tr(
+                    "{skill}: mean combined old {old_avg:.2f} → new {new_avg:.2f} (0-10). Model {provider}:{model}, judge {judge_model}, seed {seed}, {created_at:%Y-%m-%d %H:%M} UTC."
+                ),
                 skill=run.skill,
                 old_avg=run.old_avg,
                 new_avg=run.new_avg,

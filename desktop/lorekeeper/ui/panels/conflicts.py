@@ -30,7 +30,7 @@ from PySide6.QtWidgets import (
 )
 
 from lorekeeper.facts.model import ConflictInfo, FactInfo
-from lorekeeper.ui.i18n import QT_TRANSLATE_NOOP, fmt_datetime, tr_const
+from lorekeeper.ui.i18n import QT_TRANSLATE_NOOP, fmt_datetime, lformat, tr_const
 from lorekeeper.ui.models.base import RowsModel
 from lorekeeper.ui.models.facts import band_of
 from lorekeeper.ui.panels.base import AppContext, FactQueuePanel
@@ -96,9 +96,11 @@ def fact_side_html(letter: str, f: FactInfo, outcome: str = "") -> str:
         QCoreApplication.translate("conflicts", "<p style='font-size:12pt; font-weight:600'>{letter}. {0}</p>").format(
             e(f.statement), letter=letter
         ),
-        QCoreApplication.translate(
-            "conflicts", "<p>{0} · confidence {confidence:.2f} ({1}) · scope {scope} · {corroboration} document{2}</p>"
-        ).format(
+        lformat(
+            QCoreApplication.translate(
+                "conflicts",
+                "<p>{0} · confidence {confidence:.2f} ({1}) · scope {scope} · {corroboration} document{2}</p>",
+            ),
             e(f.type),
             band_of(f.confidence),
             "s" if f.corroboration != 1 else "",

@@ -41,7 +41,7 @@ from PySide6.QtWidgets import (
 )
 
 from lorekeeper.facts.model import QUESTIONS, TYPES, WEIGHTS, FactInfo, quote_span
-from lorekeeper.ui.i18n import QT_TRANSLATE_NOOP, fmt_datetime, tr_const
+from lorekeeper.ui.i18n import QT_TRANSLATE_NOOP, fmt_datetime, lformat, tr_const
 from lorekeeper.ui.models.facts import BANDS, SCOPED, UNIVERSAL, FactQuery, FactsModel, band_of
 from lorekeeper.ui.models.paged import setup_sorting
 from lorekeeper.ui.panels.base import AppContext, FactQueuePanel
@@ -92,13 +92,21 @@ def fact_html(f: FactInfo) -> str:
             e(f.statement)
         ),
         QCoreApplication.translate("facts", "<table cellspacing='0' cellpadding='2'>"),
-        QCoreApplication.translate(
-            "facts", "<tr><td><b>Type</b></td><td>{0} <span style='color:{1}'>— {2} (weight {3:.2f})</span></td></tr>"
-        ).format(e(f.type), color("muted").name(), e(QUESTIONS.get(f.type, "")), WEIGHTS.get(f.type, 0)),
-        QCoreApplication.translate(
-            "facts",
-            "<tr><td><b>Confidence</b></td><td>{confidence:.2f} ({0}) · corroborated by {corroboration} document{1} · pack score {score:.3f}</td></tr>",
-        ).format(
+        lformat(
+            QCoreApplication.translate(
+                "facts",
+                "<tr><td><b>Type</b></td><td>{0} <span style='color:{1}'>— {2} (weight {3:.2f})</span></td></tr>",
+            ),
+            e(f.type),
+            color("muted").name(),
+            e(QUESTIONS.get(f.type, "")),
+            WEIGHTS.get(f.type, 0),
+        ),
+        lformat(
+            QCoreApplication.translate(
+                "facts",
+                "<tr><td><b>Confidence</b></td><td>{confidence:.2f} ({0}) · corroborated by {corroboration} document{1} · pack score {score:.3f}</td></tr>",
+            ),
             band_of(f.confidence),
             "s" if f.corroboration != 1 else "",
             confidence=f.confidence,

@@ -43,7 +43,7 @@ from lorekeeper.context.ledger import (
 from lorekeeper.context.pack import PACK_MODES, FileEntry
 from lorekeeper.jobs import process_steps
 from lorekeeper.ui.charts import ThemedPlot
-from lorekeeper.ui.i18n import QT_TRANSLATE_NOOP
+from lorekeeper.ui.i18n import QT_TRANSLATE_NOOP, lformat
 from lorekeeper.ui.models.ledger import MODE_COLORS, LedgerFilesModel, SourceSortProxy
 from lorekeeper.ui.panels.base import AppContext, Panel
 from lorekeeper.ui.theme import PRESSURE_LEVELS, color
@@ -374,7 +374,7 @@ class LedgerPanel(Panel):
         self.model.set_rows(r.entries)
         self.empty.set_empty(not r.entries)
         self.table.sortByColumn(LedgerFilesModel.COL_RELEVANCE, Qt.SortOrder.DescendingOrder)
-        set_progress(self.progress, 1, 1, self.tr("done in {seconds:.2f}s").format(seconds=r.seconds))
+        set_progress(self.progress, 1, 1, lformat(self.tr("done in {seconds:.2f}s"), seconds=r.seconds))
         yield
         self._show_summary(snap)
         yield
@@ -395,9 +395,10 @@ class LedgerPanel(Panel):
             else self.tr("no task")
         )
         self.summary.setText(
-            self.tr(
-                "{n} files: {input_tokens:,} → {output_tokens:,} tokens ({0:.1%} less, limit {cap:,}) · {task}"
-            ).format(
+            lformat(
+                self.tr(
+                    "{n} files: {input_tokens:,} → {output_tokens:,} tokens ({0:.1%} less, limit {cap:,}) · {task}"
+                ),
                 1 - r.output_tokens / max(1, r.input_tokens),
                 n=len(r.entries),
                 input_tokens=r.input_tokens,
@@ -411,19 +412,31 @@ class LedgerPanel(Panel):
             self.gauge,
             int(frac * 1000),
             1000,
-            self.tr("{used:,} of {window:,} tokens ({utilization:.1%})").format(
-                used=snap.used, window=snap.window, utilization=snap.utilization
+            lformat(
+                self.tr("{used:,} of {window:,} tokens ({utilization:.1%})"),
+                used=snap.used,
+                window=snap.window,
+                utilization=snap.utilization,
             ),
         )
         self._gauge_level(PRESSURE_LEVELS[snap.pressure])
         self.pressure_label.setText(
-            self.tr(
-                "Pressure: {pressure} (compress from {PRESSURE_COMPRESS:.0%}, evict from {PRESSURE_EVICT:.0%})"
-            ).format(pressure=snap.pressure, PRESSURE_COMPRESS=PRESSURE_COMPRESS, PRESSURE_EVICT=PRESSURE_EVICT)
+            lformat(
+                self.tr(
+                    "Pressure: {pressure} (compress from {PRESSURE_COMPRESS:.0%}, evict from {PRESSURE_EVICT:.0%})"
+                ),
+                pressure=snap.pressure,
+                PRESSURE_COMPRESS=PRESSURE_COMPRESS,
+                PRESSURE_EVICT=PRESSURE_EVICT,
+            )
         )
         lines = [
-            self.tr("{path}: {from_mode} → {to_mode} (frees {saves:,} tokens)").format(
-                path=s.path, from_mode=s.from_mode, to_mode=s.to_mode, saves=s.saves
+            lformat(
+                self.tr("{path}: {from_mode} → {to_mode} (frees {saves:,} tokens)"),
+                path=s.path,
+                from_mode=s.from_mode,
+                to_mode=s.to_mode,
+                saves=s.saves,
             )
             for s in snap.plan
         ]
@@ -455,11 +468,13 @@ class LedgerPanel(Panel):
         r: Any = snap.result
         self.sent_view.setPlainText(r.sections.get(entry.rel, "(omitted to fit the budget)"))
         self.sent_title.setText(
-            self.tr("Sent: {mode}, {sent_tokens:,} tokens").format(mode=entry.mode, sent_tokens=entry.sent_tokens)
+            lformat(self.tr("Sent: {mode}, {sent_tokens:,} tokens"), mode=entry.mode, sent_tokens=entry.sent_tokens)
         )
         self.original_title.setText(
-            self.tr("Original: {rel}, {original_tokens:,} tokens").format(
-                rel=entry.rel, original_tokens=entry.original_tokens
+            lformat(
+                self.tr("Original: {rel}, {original_tokens:,} tokens"),
+                rel=entry.rel,
+                original_tokens=entry.original_tokens,
             )
         )
         root, rel = Path(r.root), entry.rel
