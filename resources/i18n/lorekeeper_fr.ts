@@ -3018,6 +3018,10 @@ corps entiers&#xa0;: {0}</translation>
             <numerusform>La prochaine exécution quotidienne efface %n résumés (retention_until avant le {today}&#xa0;; un résumé est conservé le dernier jour).</numerusform>
         </translation>
     </message>
+    <message>
+        <source>nothing left</source>
+        <translation>plus rien</translation>
+    </message>
     <message numerus="yes">
         <source>%Ln run(s)</source>
         <translation>
@@ -3123,6 +3127,10 @@ corps entiers&#xa0;: {0}</translation>
     <message>
         <source>success %</source>
         <translation>% réussite</translation>
+    </message>
+    <message>
+        <source>feedback</source>
+        <translation>retours</translation>
     </message>
     <message>
         <source>Feedback per day (thumbs up above, thumbs down below)</source>
@@ -4170,6 +4178,10 @@ Mots-clés&#xa0;: {1}{forked}</translation>
 </context>
 <context>
     <name>TokensChart</name>
+    <message>
+        <source>tokens</source>
+        <translation>jetons</translation>
+    </message>
     <message>
         <source>sent: {mode}</source>
         <translation>envoyé&#xa0;: {mode}</translation>

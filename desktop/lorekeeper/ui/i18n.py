@@ -216,6 +216,18 @@ def fmt_datetime(value: datetime | str | None, seconds: bool = False) -> str:
     return f"{date} {time}"
 
 
+def fmt_date(value: object) -> str:
+    """A calendar date (a date, datetime or ISO string): 2026-12-04 in English, 04/12/2026 in French."""
+    text = str(value or "")
+    try:
+        day = datetime.fromisoformat(text[:10])
+    except ValueError:
+        return text
+    if _current == DEFAULT_LANGUAGE:
+        return f"{day:%Y-%m-%d}"
+    return QLocale().toString(QDate(day.year, day.month, day.day), QLocale.FormatType.ShortFormat)
+
+
 def fmt_day(value: datetime) -> str:
     """A chart tick: "Dec 04" in English (as always), "4 déc." in French."""
     if _current == DEFAULT_LANGUAGE:

@@ -59,7 +59,9 @@ class TokensChart(ThemedPlot):
     """Original tokens (grey) behind sent tokens (coloured by mode), per file."""
 
     def __init__(self, parent: QWidget | None = None) -> None:
-        super().__init__("tokens", min_height=110, max_height=230, parent=parent)
+        super().__init__(
+            QCoreApplication.translate("TokensChart", "tokens"), min_height=110, max_height=230, parent=parent
+        )
         self.legend = self.plotItem.addLegend(offset=(-10, 5))
         self.bars: list[pg.BarGraphItem] = []
         self.files: list[str] = []

@@ -30,7 +30,7 @@ from PySide6.QtWidgets import (
 
 from lorekeeper.privacy.purge import ARTEFACTS, PurgeResult, RunInfo
 from lorekeeper.ui import widgets
-from lorekeeper.ui.i18n import QT_TRANSLATE_NOOP, fmt_datetime, tr_const
+from lorekeeper.ui.i18n import QT_TRANSLATE_NOOP, fmt_date, fmt_datetime, tr_const
 from lorekeeper.ui.models.paged import PagedRowsModel, setup_sorting
 from lorekeeper.ui.panels.base import AppContext, Panel
 from lorekeeper.ui.theme import color, icon
@@ -315,13 +315,15 @@ class PurgePanel(Panel):
             counts = ", ".join(f"{k} {item['artefacts'][k]}" for k in ARTEFACTS if item["artefacts"][k])
             self.due_list.addItem(
                 self.tr("{story} — expired {retention_until}: {0}").format(
-                    counts or "nothing left", story=item["story"], retention_until=item["retention_until"]
+                    counts or self.tr("nothing left"),
+                    story=item["story"],
+                    retention_until=fmt_date(item["retention_until"]),
                 )
             )
         for item in pv["kept"][:50]:
             self.due_list.addItem(
                 self.tr("{story} — kept until {retention_until}").format(
-                    story=item["story"], retention_until=item["retention_until"]
+                    story=item["story"], retention_until=fmt_date(item["retention_until"])
                 )
             )
         nxt = pv["next_expiry"]
@@ -331,10 +333,10 @@ class PurgePanel(Panel):
                 "The next daily run erases %n summary(-ies) (retention_until before {today}; a summary is kept on its last day).",
                 "",
                 due,
-            ).format(today=pv["today"])
+            ).format(today=fmt_date(pv["today"]))
             + (
                 self.tr(" Next expiry: {story} after {retention_until}.").format(
-                    story=nxt["story"], retention_until=nxt["retention_until"]
+                    story=nxt["story"], retention_until=fmt_date(nxt["retention_until"])
                 )
                 if nxt
                 else ""

@@ -174,7 +174,7 @@ class QualityPanel(Panel):
         self.chart_title = label(self.tr("Success rate per day — all skills"), "sectionTitle")
         self.rate_chart = _Chart(self.tr("success %"))
         self.rate_chart.plotItem.setYRange(0, 100, padding=0.05)
-        self.feedback_chart = _Chart("feedback")
+        self.feedback_chart = _Chart(self.tr("feedback"))
         self.feedback_chart.setXLink(self.rate_chart)
         self.message = MessageBox()
 
