@@ -4771,7 +4771,7 @@ Les exécutions demandent un modèle&#xa0;: configurez-en un dans Bac à sable �
     </message>
     <message>
         <source>Compression ledger</source>
-        <translation>Registre de compression</translation>
+        <translation>Compression</translation>
     </message>
     <message>
         <source>Purge runs</source>

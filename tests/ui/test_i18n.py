@@ -261,3 +261,21 @@ def test_the_language_menu_saves_the_choice(qtbot, window) -> None:
     french.trigger()
     assert i18n.saved_preference() == "fr"
     assert "Français" in window.statusBar().currentMessage()
+
+
+def test_every_panel_fits_a_laptop_window_in_french(qtbot, ui_workspace, sync_workers, french) -> None:
+    """French is longer than English: the fit rule of tests/ui/test_fit.py holds in French too."""
+    from PySide6.QtCore import QSize
+
+    from lorekeeper.ui.main_window import MainWindow
+    from ui.test_fit import check_panels_fit
+
+    win = MainWindow(ui_workspace)
+    qtbot.addWidget(win)
+    win.show()
+    qtbot.waitExposed(win)
+    for panel_id in win.panel_ids:
+        win.select_panel(panel_id).showcase()
+    for size in (QSize(1024, 640), QSize(1280, 800)):
+        check_panels_fit(win, size)
+    win.close()
