@@ -2306,6 +2306,10 @@ corps entiers&#xa0;: {0}</translation>
         <translation>Modèle&#xa0;: {provider}</translation>
     </message>
     <message>
+        <source>none</source>
+        <translation>aucun</translation>
+    </message>
+    <message>
         <source>Cancel</source>
         <translation>Annuler</translation>
     </message>

@@ -351,7 +351,7 @@ class MainWindow(QMainWindow):
         provider = str(self.ws.config.get("llm.provider", "none") or "none")
         model = str(self.ws.config.get("llm.model", "") or "")
         self.model_label = QLabel(
-            self.tr("Model: {provider}").format(provider=provider)
+            self.tr("Model: {provider}").format(provider=provider if provider != "none" else self.tr("none"))
             + (f" ({model})" if model and provider != "none" else "")
         )
         from lorekeeper.ui.panels.audit import KeyStateLabel  # provider + key version, red when failed closed
