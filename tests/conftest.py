@@ -19,6 +19,9 @@ from helpers.pg import PostgresCluster, find_pg_bin  # noqa: E402
 # user has bytecode. Subprocesses, and the test processes themselves, keep it in one folder of the
 # venv instead of __pycache__ folders in the tree.
 os.environ.pop("PYTHONDONTWRITEBYTECODE", None)
+# The suite asserts the English texts whatever the machine's locale (tests/ui/test_i18n.py starts
+# the app in French itself); a subprocess (the CLI, `gui --screenshot`) inherits it.
+os.environ["LOREKEEPER_LANG"] = "en"
 os.environ.setdefault("PYTHONPYCACHEPREFIX", str(Path(sys.prefix) / "pycache-tests"))
 sys.pycache_prefix = os.environ["PYTHONPYCACHEPREFIX"]
 sys.dont_write_bytecode = False

@@ -119,7 +119,7 @@ class ChangeFeedBridge(QObject):
         self._polling = True
         workers.run_task(
             self.ws.store.feed.poll,
-            name="Watching the store",
+            name=self.tr("Watching the store"),
             key=(self, "poll"),
             visible=False,
             kind=workers.POLL,  # its own pool: never queued behind a look-up or a long job

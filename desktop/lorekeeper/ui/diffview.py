@@ -63,6 +63,7 @@ from lorekeeper.diffs import (
     visible_rows,
     wrapped_lines,
 )
+from lorekeeper.ui.i18n import QT_TRANSLATE_NOOP, tr_const
 from lorekeeper.ui.theme import DARK, color, current_mode
 from lorekeeper.ui.widgets import label, mono_font
 from lorekeeper.ui.workers import run_task
@@ -73,7 +74,7 @@ SPLIT = "split"
 UNIFIED = "unified"
 ASYNC_LINES = 2000  # more lines than this (both sides together): the diff is computed in a job
 SETTINGS_KEY = "diff/mode"
-PENDING_TEXT = "computing diff…"
+PENDING_TEXT = QT_TRANSLATE_NOOP("diffview", "computing diff…")
 
 
 def settings() -> QSettings:
@@ -526,7 +527,7 @@ class DiffCanvas(QAbstractScrollArea):
             p.drawText(
                 rect.adjusted(g, 0, 0, 0),
                 Qt.AlignmentFlag.AlignVCenter,
-                f"\u2026 {n} unchanged line{'s' if n != 1 else ''} (click to show)",
+                self.tr("… %n unchanged line(s) (click to show)", "", n),
             )
             return
         if isinstance(it, Row) and self.mode == SPLIT:
@@ -621,10 +622,12 @@ class DiffView(QWidget):
         self.canvas.setContextMenuPolicy(Qt.ContextMenuPolicy.CustomContextMenu)
         self.canvas.customContextMenuRequested.connect(self._menu)
         self.summary: QLabel = label("", "hintText")
-        self.prev_button = self._tool("\u25b2", "Previous change (Alt+Up)", self.previous_change)
-        self.next_button = self._tool("\u25bc", "Next change (Alt+Down)", self.next_change)
-        self.mode_button = self._tool("", "Switch between split (side by side) and unified (Alt+V)", self.toggle_mode)
-        self.window_button = self._tool("\u2922", "Open this diff in a window of its own", self.open_window)
+        self.prev_button = self._tool("\u25b2", self.tr("Previous change (Alt+Up)"), self.previous_change)
+        self.next_button = self._tool("\u25bc", self.tr("Next change (Alt+Down)"), self.next_change)
+        self.mode_button = self._tool(
+            "", self.tr("Switch between split (side by side) and unified (Alt+V)"), self.toggle_mode
+        )
+        self.window_button = self._tool("\u2922", self.tr("Open this diff in a window of its own"), self.open_window)
         self.popout: QDialog | None = None
         # the bar is a widget of its own: a panel short of height may put it in one of its rows
         self.bar = QWidget(self)
@@ -717,14 +720,14 @@ class DiffView(QWidget):
             return
         self.pending = True
         self.diff = None
-        self.summary.setText(PENDING_TEXT)
-        self.canvas.set_message(PENDING_TEXT)
+        self.summary.setText(tr_const("diffview", PENDING_TEXT))
+        self.canvas.set_message(tr_const("diffview", PENDING_TEXT))
         self._update_bar()
         run_task(
             compute_diff,
             a,
             b,
-            name="Computing diff",
+            name=self.tr("Computing diff"),
             key=(id(self), "diff"),
             visible=False,
             on_result=lambda d: self._show(d, serial),
@@ -744,7 +747,7 @@ class DiffView(QWidget):
             self.popout.close()
         dlg = self.popout = QDialog(self.window())
         left, right = self.canvas.titles
-        dlg.setWindowTitle(" \u2192 ".join(t for t in (left, right) if t) or "Diff")
+        dlg.setWindowTitle(" \u2192 ".join(t for t in (left, right) if t) or self.tr("Diff"))
         view = DiffView(left, right, dlg)
         QVBoxLayout(dlg).addWidget(view)
         QShortcut(QKeySequence("Ctrl+F"), dlg).activated.connect(view.open_find)  # its own window
@@ -989,19 +992,23 @@ class DiffView(QWidget):
         cur = self.canvas.current_hunk
         self.prev_button.setEnabled(n > 0 and cur > 0)
         self.next_button.setEnabled(n > 0 and cur + 1 < n)
-        self.mode_button.setText("Unified" if self.mode == SPLIT else "Split")  # GitHub's names
+        self.mode_button.setText(self.tr("Unified") if self.mode == SPLIT else self.tr("Split"))  # GitHub's names
         self.window_button.setEnabled(self.diff is not None)
         if self.diff is not None and n > 1 and cur >= 0:
-            self.summary.setText(f"{self.diff.summary} \u00b7 change {cur + 1} of {n}")
+            self.summary.setText(
+                self.tr("{summary} · change {0} of {n}").format(cur + 1, summary=self.diff.summary, n=n)
+            )
         elif self.diff is not None:
             self.summary.setText(self.diff.summary)
 
     def _menu(self, pos: QPoint) -> None:
         menu = QMenu(self)
-        menu.addAction("Show all unchanged lines", self.expand_all)
-        menu.addAction("Split (side by side)" if self.mode == UNIFIED else "Unified", self.toggle_mode)
+        menu.addAction(self.tr("Show all unchanged lines"), self.expand_all)
+        menu.addAction(
+            self.tr("Split (side by side)") if self.mode == UNIFIED else self.tr("Unified"), self.toggle_mode
+        )
         menu.addSeparator()
         clip = QGuiApplication.clipboard()
-        menu.addAction("Copy the old text (left)", lambda: clip.setText(self.left_text()))
-        menu.addAction("Copy the new text (right)", lambda: clip.setText(self.right_text()))
+        menu.addAction(self.tr("Copy the old text (left)"), lambda: clip.setText(self.left_text()))
+        menu.addAction(self.tr("Copy the new text (right)"), lambda: clip.setText(self.right_text()))
         menu.exec(self.canvas.mapToGlobal(pos))

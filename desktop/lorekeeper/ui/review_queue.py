@@ -24,7 +24,7 @@ from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from PySide6.QtCore import QAbstractItemModel, QModelIndex, Qt, Signal, Slot
+from PySide6.QtCore import QAbstractItemModel, QCoreApplication, QModelIndex, Qt, Signal, Slot
 from PySide6.QtGui import QKeySequence, QShortcut
 from PySide6.QtWidgets import (
     QFrame,
@@ -84,7 +84,9 @@ class QueueActions:
     approve_many: Callable[[list[Any]], Any] | None = None
     reject_many: Callable[[list[Any], str], Any] | None = None
     bulk_ids: Callable[[], list[Any]] | None = None
-    bulk_text: Callable[[int], str] = lambda n: f"Approve the {n} open item(s) of the current filter?"
+    bulk_text: Callable[[int], str] = lambda n: QCoreApplication.translate(
+        "ReviewActions", "Approve {n} open item(s) of the current filter?"
+    ).format(n=n)
     edit: Callable[[Any], None] | None = None
     is_open: Callable[[Any], bool] = lambda _item: True
     item_id: Callable[[Any], Hashable] = lambda item: item.id
@@ -122,7 +124,7 @@ class ReviewQueue(QWidget):
         next_keys: Sequence[str] = ("J",),
         previous_keys: Sequence[str] = ("K",),
         undo_keys: Sequence[str] = ("Ctrl+Z",),
-        undo_text: str = "Undo the last decision (the item comes back, selected)",
+        undo_text: str = "",
         bulk_in_bar: bool = True,
         parent: QWidget | None = None,
     ) -> None:
@@ -138,9 +140,9 @@ class ReviewQueue(QWidget):
         self._keep_id: Hashable | None = None
         self._keep_row = 0
         self._restoring = False
-        self._empty_text = f"No {noun} to review."
+        self._empty_text = self.tr("No {noun} to review.").format(noun=noun)
         self._reason_then: Callable[[str], None] | None = None
-        self._reason_missing = "This decision needs a reason"
+        self._reason_missing = self.tr("This decision needs a reason")
         self._reason_optional = False
 
         # ------------------------------------------------------------ the list
@@ -169,14 +171,16 @@ class ReviewQueue(QWidget):
         lay.addWidget(self.empty, 1)
 
         # ------------------------------------------------------------ the controls
-        self.approve_button = self._button("Approve (A)", "pass", self.approve)
-        self.reject_button = self._button("Reject (R)", "fail", self.start_reject)
-        self.edit_button = self._button("Edit (E)", "", self.edit)
-        self.undo_button = self._button(f"Undo ({undo_keys[0]})" if undo_keys else "Undo", "", self.undo)
-        self.bulk_button = self._button("Approve all (Shift+A)", "", self.bulk_approve)
-        self.bulk_button.setToolTip("Approve every open item of the current filter (asks first)")
-        self.prev_button = self._button(f"◀ Prev ({previous_keys[0]})", "", self.previous)
-        self.next_button = self._button(f"Next ({next_keys[0]}) ▶", "", self.next)
+        self.approve_button = self._button(self.tr("Approve (A)"), "pass", self.approve)
+        self.reject_button = self._button(self.tr("Reject (R)"), "fail", self.start_reject)
+        self.edit_button = self._button(self.tr("Edit (E)"), "", self.edit)
+        self.undo_button = self._button(
+            self.tr("Undo ({0})").format(undo_keys[0]) if undo_keys else self.tr("Undo"), "", self.undo
+        )
+        self.bulk_button = self._button(self.tr("Approve all (Shift+A)"), "", self.bulk_approve)
+        self.bulk_button.setToolTip(self.tr("Approve every open item of the current filter (asks first)"))
+        self.prev_button = self._button(self.tr("◀ Prev ({0})").format(previous_keys[0]), "", self.previous)
+        self.next_button = self._button(self.tr("Next ({0}) ▶").format(next_keys[0]), "", self.next)
         self.history_button = self._button(self.tr("History (H)"), "", self.show_history)
         self.history_button.setToolTip(
             self.tr("This session's decisions, newest first: pick one to undo it (not only the last)")
@@ -195,7 +199,7 @@ class ReviewQueue(QWidget):
         self.history_frame.hide()
         lay.addWidget(self.history_frame)
         self.help_button = self._button("?", "", self.toggle_cheatsheet)
-        self.help_button.setToolTip("Keyboard shortcuts (?; F1 lists every shortcut of the app)")
+        self.help_button.setToolTip(self.tr("Keyboard shortcuts (?; F1 lists every shortcut of the app)"))
         self.help_button.setFixedWidth(32)
         self.action_bar = QWidget()
         self._actions_layout = ab = FlowLayout(self.action_bar)  # wraps in a narrow window
@@ -218,13 +222,13 @@ class ReviewQueue(QWidget):
         rb = QHBoxLayout(self.reject_bar)
         rb.setContentsMargins(0, 0, 0, 0)
         self.reason_edit = QLineEdit()
-        self.reason_edit.setPlaceholderText("Why is it rejected? (Enter to reject, Esc to cancel)")
+        self.reason_edit.setPlaceholderText(self.tr("Why is it rejected? (Enter to reject, Esc to cancel)"))
         self.reason_edit.returnPressed.connect(self.confirm_reject)
-        self.confirm_reject_button = QPushButton("Reject")
+        self.confirm_reject_button = QPushButton(self.tr("Reject"))
         self.confirm_reject_button.clicked.connect(self.confirm_reject)
-        self.cancel_reject_button = QPushButton("Cancel")
+        self.cancel_reject_button = QPushButton(self.tr("Cancel"))
         self.cancel_reject_button.clicked.connect(self.cancel_reject)
-        rb.addWidget(QLabel("Reason:"))
+        rb.addWidget(QLabel(self.tr("Reason:")))
         rb.addWidget(self.reason_edit, 1)
         rb.addWidget(self.confirm_reject_button)
         rb.addWidget(self.cancel_reject_button)
@@ -234,7 +238,7 @@ class ReviewQueue(QWidget):
         self.cheatsheet.setObjectName("cheatsheet")
         self.cheatsheet.setFrameShape(QFrame.Shape.StyledPanel)
         cs = QVBoxLayout(self.cheatsheet)
-        cs.addWidget(label("Keyboard shortcuts", "sectionTitle"))
+        cs.addWidget(label(self.tr("Keyboard shortcuts"), "sectionTitle"))
         self.cheatsheet_text = label("")
         self.cheatsheet_text.setTextFormat(Qt.TextFormat.RichText)
         cs.addWidget(self.cheatsheet_text)
@@ -247,14 +251,22 @@ class ReviewQueue(QWidget):
 
         # ------------------------------------------------------------ the keyboard
         self._keys: list[_Key] = []
-        self.add_shortcut(("A",), f"Approve the selected {noun}", self.approve, enabled=actions.approve is not None)
+        self.add_shortcut(
+            ("A",),
+            self.tr("Approve the selected {noun}").format(noun=noun),
+            self.approve,
+            enabled=actions.approve is not None,
+        )
         self.add_shortcut(
             ("R",),
-            "Reject: type the reason, Enter to confirm, Esc to cancel",
+            self.tr("Reject: type the reason, Enter to confirm, Esc to cancel"),
             self.start_reject,
             enabled=actions.reject is not None,
         )
-        self.add_shortcut(("E",), f"Edit the selected {noun}", self.edit, enabled=actions.edit is not None)
+        self.add_shortcut(
+            ("E",), self.tr("Edit the selected {noun}").format(noun=noun), self.edit, enabled=actions.edit is not None
+        )
+        undo_text = undo_text or self.tr("Undo the last decision (the item comes back, selected)")
         self.add_shortcut(tuple(undo_keys), undo_text, self.undo, enabled=actions.undo is not None and bool(undo_keys))
         self.add_shortcut(
             ("H",),
@@ -262,21 +274,21 @@ class ReviewQueue(QWidget):
             self.show_history,
             enabled=actions.undo is not None,
         )
-        self.add_shortcut(tuple(next_keys), f"Next {noun} (also ↓)", self.next)
-        self.add_shortcut(tuple(previous_keys), f"Previous {noun} (also ↑)", self.previous)
+        self.add_shortcut(tuple(next_keys), self.tr("Next {noun} (also ↓)").format(noun=noun), self.next)
+        self.add_shortcut(tuple(previous_keys), self.tr("Previous {noun} (also ↑)").format(noun=noun), self.previous)
         self.add_shortcut(
             ("Shift+A",),
-            "Approve every open item of the current filter (asks first)",
+            self.tr("Approve every open item of the current filter (asks first)"),
             self.bulk_approve,
             enabled=actions.bulk_approve is not None,
         )
         self.add_shortcut(
             ("?", "Shift+?"),
-            "Show or hide this cheat-sheet (F1: every shortcut of the app)",
+            self.tr("Show or hide this cheat-sheet (F1: every shortcut of the app)"),
             self.toggle_cheatsheet,
             label="?",
         )
-        self.add_shortcut(("Esc",), "Cancel the reason or the editor, hide the cheat-sheet", self.escape)
+        self.add_shortcut(("Esc",), self.tr("Cancel the reason or the editor, hide the cheat-sheet"), self.escape)
 
         self.table.selectionModel().currentRowChanged.connect(self._on_current)
         self.table.selectionModel().selectionChanged.connect(lambda *_a: self._update_actions())
@@ -326,12 +338,12 @@ class ReviewQueue(QWidget):
         rows.append((shown, text))
         self._sheet_rows = rows
         self.cheatsheet_text.setText(
-            "<table>"
+            self.tr("<table>")
             + "".join(
                 f"<tr><td style='padding-right:14px'><b>{html.escape(k)}</b></td><td>{html.escape(v)}</td></tr>"
                 for k, v in rows
             )
-            + "</table>"
+            + self.tr("</table>")
         )
 
     def add_action_button(self, button: QPushButton) -> None:
@@ -491,10 +503,18 @@ class ReviewQueue(QWidget):
     def _update_progress(self, *_args: object) -> None:
         remaining = self.total()
         whole = self.reviewed + remaining
-        self.progress_label.setText(f"{self.reviewed} of {whole} reviewed" if whole else "Nothing to review")
+        self.progress_label.setText(
+            self.tr("{reviewed} of {whole} reviewed").format(reviewed=self.reviewed, whole=whole)
+            if whole
+            else self.tr("Nothing to review")
+        )
         set_progress(self.progress_bar, self.reviewed, max(whole, 1))
         row = self.current_row()
-        self.position_label.setText(f"{self.noun} {row + 1} of {remaining}" if row >= 0 else "")
+        self.position_label.setText(
+            self.tr("{noun} {0} of {remaining}").format(row + 1, noun=self.noun, remaining=remaining)
+            if row >= 0
+            else ""
+        )
 
     # ------------------------------------------------------------------ navigation
     @Slot()
@@ -533,7 +553,7 @@ class ReviewQueue(QWidget):
             tracker().cancel_holders(self.current_hold())
             ctx = getattr(self.host, "ctx", None)
             if ctx is not None:
-                ctx.status(f"Cancelling the job on this {self.noun}…")
+                ctx.status(self.tr("Cancelling the job on this {noun}…").format(noun=self.noun))
 
     # ------------------------------------------------------------------ decisions
     def _open_current(self) -> Any:
@@ -613,7 +633,10 @@ class ReviewQueue(QWidget):
                 self.decide(REJECT, (item_id,), reject, item, why)
 
         self.ask_reason(
-            "Why is it rejected? (Enter to reject, Esc to cancel)", "Reject", then, missing="A rejection needs a reason"
+            self.tr("Why is it rejected? (Enter to reject, Esc to cancel)"),
+            self.tr("Reject"),
+            then,
+            missing=self.tr("A rejection needs a reason"),
         )
 
     def ask_reason(
@@ -622,7 +645,7 @@ class ReviewQueue(QWidget):
         button: str,
         then: Callable[[str], None],
         *,
-        missing: str = "This decision needs a reason",
+        missing: str = "",
         text: str = "",
         allow_empty: bool = False,
     ) -> None:
@@ -632,7 +655,7 @@ class ReviewQueue(QWidget):
         if self.busy:
             return
         self._reason_then = then
-        self._reason_missing = missing
+        self._reason_missing = missing or self.tr("This decision needs a reason")
         self._reason_optional = allow_empty
         self.reason_edit.setPlaceholderText(prompt)
         self.reason_edit.setToolTip(prompt)
@@ -646,7 +669,9 @@ class ReviewQueue(QWidget):
     def confirm_reject(self) -> None:
         why = self.reason_edit.text().strip()
         if not why and not self._reason_optional:
-            self.message.show_error(f"{self._reason_missing}: type it, then Enter.")
+            self.message.show_error(
+                self.tr("{reason_missing}: type it, then Enter.").format(reason_missing=self._reason_missing)
+            )
             self.reason_edit.setFocus()
             return
         then, self._reason_then = self._reason_then, None
@@ -682,9 +707,9 @@ class ReviewQueue(QWidget):
             items = (self.item(r) for r in range(self.model.rowCount()))
             ids = [self.ops.item_id(it) for it in items if it is not None and self.ops.is_open(it)]
         if not ids:
-            self.message.show_ok(f"No open {self.noun} in this filter.")
+            self.message.show_ok(self.tr("No open {noun} in this filter.").format(noun=self.noun))
             return
-        if not widgets.confirm(self.host, "Approve all", self.ops.bulk_text(len(ids))):
+        if not widgets.confirm(self.host, self.tr("Approve all"), self.ops.bulk_text(len(ids))):
             return
         self.decide(BULK, tuple(ids), self.ops.bulk_approve, ids)
 
@@ -701,7 +726,7 @@ class ReviewQueue(QWidget):
         elif self.history:
             decision = self.history.pop()
         else:
-            self.message.show_ok("Nothing to undo.")
+            self.message.show_ok(self.tr("Nothing to undo."))
             return
         self._keep_id = decision.ids[0] if decision.ids else None
         self.decide(UNDO, decision.ids, self.ops.undo, decision, undoing=decision)
@@ -801,7 +826,12 @@ class ReviewQueue(QWidget):
         run_task(
             fn,
             *args,
-            name=f"{kind.capitalize()} {self.noun}",
+            name={
+                "approve": self.tr("Approving: {noun}"),
+                "reject": self.tr("Rejecting: {noun}"),
+                "bulk": self.tr("Approving in bulk: {noun}"),
+                "undo": self.tr("Undoing: {noun}"),
+            }.get(kind, f"{kind.capitalize()} {{noun}}").format(noun=self.noun),
             on_result=done,
             on_error=failed,
             on_finished=finished,

@@ -338,7 +338,9 @@ class JobTracker(QObject):
         if w.hold_reason:
             return w.hold_reason
         kind = str(item[0]) if item is not None else "item"
-        return f"{w.name} is running on this {kind} — wait for it to finish or cancel it (Cancel in the status bar)"
+        return self.tr(
+            "{name} is running on this {kind} — wait for it to finish or cancel it (Cancel in the status bar)"
+        ).format(name=w.name, kind=kind)
 
     def holding(self, item: Hold) -> list[Job]:
         """The visible jobs that hold `item` (the status bar's entries, to cancel them)."""
@@ -382,7 +384,7 @@ class JobTracker(QObject):
             w.cancel()
             job = self._jobs.get(job_id)
             if job is not None:
-                job.text = f"cancelling {job.name}…"
+                job.text = self.tr("cancelling {name}…").format(name=job.name)
                 self.changed.emit()
 
     def cancel_visible(self) -> None:

@@ -7,6 +7,7 @@ from typing import Any
 from PySide6.QtCore import QCoreApplication, Qt
 
 from lorekeeper.skills.library import SkillInfo, SkillVersionInfo, restored_versions
+from lorekeeper.ui.i18n import QT_TRANSLATE_NOOP, fmt_datetime
 from lorekeeper.ui.models.base import RowsModel
 from lorekeeper.ui.theme import color, icon
 
@@ -20,7 +21,12 @@ def skill_label(info: SkillInfo) -> str:
 
 class SkillTableModel(RowsModel[SkillInfo]):
     COL_NAME, COL_VERSION, COL_RULES, COL_TRIGGERS = range(4)
-    HEADERS = ("Skill", "Ver.", "Rules", "Triggers")
+    HEADERS = (
+        QT_TRANSLATE_NOOP("SkillTableModel", "Skill"),
+        QT_TRANSLATE_NOOP("SkillTableModel", "Ver."),
+        QT_TRANSLATE_NOOP("SkillTableModel", "Rules"),
+        QT_TRANSLATE_NOOP("SkillTableModel", "Triggers"),
+    )
     InfoRole = Qt.ItemDataRole.UserRole + 1
 
     def cell(self, item: SkillInfo, column: int, role: int) -> Any:
@@ -42,11 +48,28 @@ class SkillTableModel(RowsModel[SkillInfo]):
         if role == Qt.ItemDataRole.TextAlignmentRole and column in (self.COL_VERSION, self.COL_RULES):
             return int(Qt.AlignmentFlag.AlignCenter)
         if role == Qt.ItemDataRole.ToolTipRole:
-            scope = f"fork for project {item.project}" if item.is_fork else "global"
-            forked = "\nForked by at least one project." if item.has_fork else ""
-            return (
-                f"{item.name} ({scope}), v{item.version}, {item.rules_count} rules\n{item.description}\n"
-                f"Triggers: {', '.join(item.triggers) or '—'}\nKeywords: {', '.join(item.keywords) or '—'}{forked}"
+            scope = (
+                QCoreApplication.translate("SkillTableModel", "fork for project {project}").format(project=item.project)
+                if item.is_fork
+                else "global"
+            )
+            forked = (
+                QCoreApplication.translate("SkillTableModel", "\nForked by at least one project.")
+                if item.has_fork
+                else ""
+            )
+            return QCoreApplication.translate(
+                "SkillTableModel",
+                "{name} ({scope}), v{version}, {rules_count} rules\n{description}\nTriggers: {0}\nKeywords: {1}{forked}",
+            ).format(
+                ", ".join(item.triggers) or "—",
+                ", ".join(item.keywords) or "—",
+                name=item.name,
+                scope=scope,
+                version=item.version,
+                rules_count=item.rules_count,
+                description=item.description,
+                forked=forked,
             )
         return None
 
@@ -59,7 +82,12 @@ class SkillTableModel(RowsModel[SkillInfo]):
 
 class VersionTableModel(RowsModel[SkillVersionInfo]):
     COL_VERSION, COL_DATE, COL_AUTHOR, COL_MESSAGE = range(4)
-    HEADERS = ("Version", "Saved", "Author", "Message")
+    HEADERS = (
+        QT_TRANSLATE_NOOP("VersionTableModel", "Version"),
+        QT_TRANSLATE_NOOP("VersionTableModel", "Saved"),
+        QT_TRANSLATE_NOOP("VersionTableModel", "Author"),
+        QT_TRANSLATE_NOOP("VersionTableModel", "Message"),
+    )
 
     def __init__(self, parent: Any = None) -> None:
         super().__init__(parent)
@@ -87,7 +115,7 @@ class VersionTableModel(RowsModel[SkillVersionInfo]):
                     + ("  (current)" if item.current else "")
                 )
             if column == self.COL_DATE:
-                return item.created_at.strftime("%Y-%m-%d %H:%M")
+                return fmt_datetime(item.created_at)
             if column == self.COL_AUTHOR:
                 return item.author
             if column == self.COL_MESSAGE:
