@@ -74,6 +74,20 @@
             <numerusform>Approved %n facts: Ctrl+Z puts them back in the queue</numerusform>
         </translation>
     </message>
+    <message numerus="yes">
+        <source>Rejected %n fact(s): Ctrl+Z puts them back in the queue</source>
+        <translation>
+            <numerusform>Rejected %n fact: Ctrl+Z puts it back in the queue</numerusform>
+            <numerusform>Rejected %n facts: Ctrl+Z puts them back in the queue</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>Back in the queue: %n fact(s)</source>
+        <translation>
+            <numerusform>Back in the queue: %n fact</numerusform>
+            <numerusform>Back in the queue: %n facts</numerusform>
+        </translation>
+    </message>
 </context>
 <context>
     <name>LearningsPanel</name>

@@ -338,6 +338,10 @@ La version actuelle reste archivée pour que chaque événement passé soit touj
             <numerusform>, %n fichiers</numerusform>
         </translation>
     </message>
+    <message>
+        <source>Anyone</source>
+        <translation>Tout le monde</translation>
+    </message>
     <message numerus="yes">
         <source>{n} of %Ln event(s)</source>
         <translation>
@@ -706,6 +710,18 @@ La version actuelle reste archivée pour que chaque événement passé soit touj
         <translation>Résolu ({resolution}) par {resolved_by} · {0}</translation>
     </message>
     <message>
+        <source>None of the {0} selected conflicts is open.</source>
+        <translation>Aucun des {0} conflits sélectionnés n&apos;est ouvert.</translation>
+    </message>
+    <message>
+        <source>Why keep fact {0} in each of the {1} selected conflicts? One reason for all, Enter</source>
+        <translation>Pourquoi garder le fait {0} dans chacun des {1} conflits sélectionnés ? Une raison pour tous, Entrée</translation>
+    </message>
+    <message>
+        <source>Keep {0} in {1}</source>
+        <translation>Garder {0} dans {1}</translation>
+    </message>
+    <message>
         <source>Why keep {0} (“{1}”)? Enter to confirm, Esc to cancel</source>
         <translation>Pourquoi garder {0} («&#xa0;{1}&#xa0;»)&#xa0;? Entrée pour confirmer, Échap pour annuler</translation>
     </message>
@@ -730,6 +746,14 @@ La version actuelle reste archivée pour que chaque événement passé soit touj
         <translation>Les rejeter tous demande une raison</translation>
     </message>
     <message>
+        <source>Why reject every fact of the {0} selected conflicts? One reason for all, Enter</source>
+        <translation>Pourquoi rejeter tous les faits des {0} conflits sélectionnés ? Une raison pour tous, Entrée</translation>
+    </message>
+    <message>
+        <source>Reject all in {0}</source>
+        <translation>Tout rejeter dans {0}</translation>
+    </message>
+    <message>
         <source>A merge needs the new statement: type it, then Enter.</source>
         <translation>Une fusion demande le nouvel énoncé&#xa0;: saisissez-le, puis Entrée.</translation>
     </message>
@@ -744,6 +768,18 @@ La version actuelle reste archivée pour que chaque événement passé soit touj
     <message>
         <source>A merge needs a reason</source>
         <translation>Une fusion demande une raison</translation>
+    </message>
+    <message>
+        <source>one fact kept in each</source>
+        <translation>un fait gardé dans chacun</translation>
+    </message>
+    <message>
+        <source>every fact rejected</source>
+        <translation>tous les faits rejetés</translation>
+    </message>
+    <message>
+        <source>{0} conflicts resolved: {1} (signed in the audit log).</source>
+        <translation>{0} conflits résolus : {1} (signé dans le journal d&apos;audit).</translation>
     </message>
     <message>
         <source>Conflict #{0} resolved: {what}</source>
@@ -885,6 +921,22 @@ La version actuelle reste archivée pour que chaque événement passé soit touj
         <translation>Ouvrir ce diff dans sa propre fenêtre</translation>
     </message>
     <message>
+        <source>Find in the diff (Enter: next, Shift+Enter: previous, Esc: close)</source>
+        <translation>Chercher dans le diff (Entrée : suivant, Maj+Entrée : précédent, Échap : fermer)</translation>
+    </message>
+    <message>
+        <source>Previous match (Shift+Enter, Shift+F3)</source>
+        <translation>Occurrence précédente (Maj+Entrée, Maj+F3)</translation>
+    </message>
+    <message>
+        <source>Next match (Enter, F3)</source>
+        <translation>Occurrence suivante (Entrée, F3)</translation>
+    </message>
+    <message>
+        <source>Close the search (Esc)</source>
+        <translation>Fermer la recherche (Échap)</translation>
+    </message>
+    <message>
         <source>Next change in the diff</source>
         <translation>Modification suivante du diff</translation>
     </message>
@@ -897,12 +949,28 @@ La version actuelle reste archivée pour que chaque événement passé soit touj
         <translation>Diff&#xa0;: côte à côte / unifié</translation>
     </message>
     <message>
+        <source>Next match in the diff</source>
+        <translation>Occurrence suivante dans le diff</translation>
+    </message>
+    <message>
+        <source>Previous match in the diff</source>
+        <translation>Occurrence précédente dans le diff</translation>
+    </message>
+    <message>
         <source>Computing diff</source>
         <translation>Calcul du diff</translation>
     </message>
     <message>
         <source>Diff</source>
         <translation>Diff</translation>
+    </message>
+    <message>
+        <source>no match</source>
+        <translation>aucune occurrence</translation>
+    </message>
+    <message>
+        <source>{0} of {1}</source>
+        <translation>{0} sur {1}</translation>
     </message>
     <message>
         <source>Unified</source>
@@ -1440,6 +1508,10 @@ La base endommagée est renommée à côté (jamais écrasée ni supprimée)&#xa
         <translation>Statut</translation>
     </message>
     <message>
+        <source>By</source>
+        <translation>Par</translation>
+    </message>
+    <message>
         <source>valid</source>
         <translation>valide</translation>
     </message>
@@ -1569,6 +1641,10 @@ La base endommagée est renommée à côté (jamais écrasée ni supprimée)&#xa
         <translation>approbation groupée par filtre dans la file de revue</translation>
     </message>
     <message>
+        <source>bulk approval of a selection in the review queue</source>
+        <translation>approbation groupée d&apos;une sélection dans la file de revue</translation>
+    </message>
+    <message>
         <source>fact</source>
         <translation>fait</translation>
     </message>
@@ -1642,6 +1718,20 @@ La base endommagée est renommée à côté (jamais écrasée ni supprimée)&#xa
     <message>
         <source>Approve {n} candidate fact(s) matching the current filter? (Ctrl+Z undoes it)</source>
         <translation>Approuver {n} fait(s) candidat(s) correspondant au filtre actuel&#xa0;? (Ctrl+Z annule)</translation>
+    </message>
+    <message numerus="yes">
+        <source>Rejected %n fact(s): Ctrl+Z puts them back in the queue</source>
+        <translation>
+            <numerusform>%n fait rejeté : Ctrl+Z le remet dans la file</numerusform>
+            <numerusform>%n faits rejetés : Ctrl+Z les remet dans la file</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>Back in the queue: %n fact(s)</source>
+        <translation>
+            <numerusform>De retour dans la file : %n fait</numerusform>
+            <numerusform>De retour dans la file : %n faits</numerusform>
+        </translation>
     </message>
     <message>
         <source>Done.</source>
@@ -1791,6 +1881,7 @@ Espace de travail&#xa0;: {workspace_root}</translation>
     <name>JobTracker</name>
     <message>
         <source>{name} is running on this {kind} — wait for it to finish or cancel it (Cancel in the status bar)</source>
+        <extracomment>threads per pool: two look-ups at once (latest wins per key), one poll, and as many long jobs as the machine has cores (at least two), as the one shared pool allowed before</extracomment>
         <translation>{name} est en cours sur cet élément ({kind}) — attendez la fin ou annulez-le (Annuler dans la barre d&apos;état)</translation>
     </message>
     <message>
@@ -2215,6 +2306,10 @@ corps entiers&#xa0;: {0}</translation>
         <translation>Choisissez d&apos;abord un dossier à empaqueter.</translation>
     </message>
     <message>
+        <source>A pack is running: wait for it or Cancel it</source>
+        <translation>Un pack est en cours : attendez-le ou annulez-le</translation>
+    </message>
+    <message>
         <source>starting…</source>
         <translation>démarrage…</translation>
     </message>
@@ -2229,6 +2324,14 @@ corps entiers&#xa0;: {0}</translation>
     <message>
         <source>Pack cancelled: nothing changed.</source>
         <translation>Empaquetage annulé&#xa0;: rien n&apos;a changé.</translation>
+    </message>
+    <message>
+        <source>Choose a folder to pack first (type it, or Browse…)</source>
+        <translation>Choisissez d&apos;abord un dossier à packer (saisissez-le, ou Parcourir…)</translation>
+    </message>
+    <message>
+        <source>Pack the folder for the task (Enter in the folder or task field)</source>
+        <translation>Packer le dossier pour la tâche (Entrée dans le champ dossier ou tâche)</translation>
     </message>
     <message>
         <source>Pressure: —</source>
@@ -2873,6 +2976,10 @@ corps entiers&#xa0;: {0}</translation>
         <translation>Actuelle (v{base_version})</translation>
     </message>
     <message>
+        <source>Current (v{0}, restores v{1})</source>
+        <translation>Actuelle (v{0}, restaure v{1})</translation>
+    </message>
+    <message>
         <source>Proposed</source>
         <translation>Proposée</translation>
     </message>
@@ -2885,8 +2992,24 @@ corps entiers&#xa0;: {0}</translation>
         <translation>La proposition n° {id} est {status}&#xa0;: seule une proposition en attente peut être approuvée.</translation>
     </message>
     <message>
+        <source>Approved {0} proposals (Ctrl+Z or H undoes them)</source>
+        <translation>{0} propositions approuvées (Ctrl+Z ou H les annule)</translation>
+    </message>
+    <message>
+        <source>Rejected {0} proposals (Ctrl+Z or H undoes them)</source>
+        <translation>{0} propositions rejetées (Ctrl+Z ou H les annule)</translation>
+    </message>
+    <message>
+        <source>Undid {0} decisions: the proposals are pending again</source>
+        <translation>{0} décisions annulées : les propositions sont de nouveau en attente</translation>
+    </message>
+    <message>
         <source>Approved with your edits</source>
         <translation>Approuvée avec vos modifications</translation>
+    </message>
+    <message>
+        <source>Undid #{0} ({1}): v{2} restores v{3}, no net change since v{3} (v{4} stays in the history); pending again</source>
+        <translation>#{0} ({1}) annulée : v{2} restaure v{3}, aucun changement net depuis v{3} (v{4} reste dans l&apos;historique) ; de nouveau en attente</translation>
     </message>
     <message>
         <source>: now v{applied_version}, v{base_version} kept in its history</source>
@@ -3170,6 +3293,101 @@ corps entiers&#xa0;: {0}</translation>
     </message>
 </context>
 <context>
+    <name>QueueNotes</name>
+    <message>
+        <source>Assigned to</source>
+        <translation>Assigné à</translation>
+    </message>
+    <message>
+        <source>by {0} · {1} UTC</source>
+        <translation>par {0} · {1} UTC</translation>
+    </message>
+    <message>
+        <source>Comments ({0})</source>
+        <translation>Commentaires ({0})</translation>
+    </message>
+    <message>
+        <source>Comment (C)</source>
+        <translation>Commenter (C)</translation>
+    </message>
+    <message>
+        <source>Add a comment to the selected item (signed, shown in its history)</source>
+        <translation>Ajouter un commentaire à l&apos;élément sélectionné (signé, affiché dans son historique)</translation>
+    </message>
+    <message>
+        <source>Assign (G)</source>
+        <translation>Assigner (G)</translation>
+    </message>
+    <message>
+        <source>Assign the selected item(s) to an operator (empty name: unassign)</source>
+        <translation>Assigner le ou les éléments sélectionnés à un opérateur (nom vide : désassigner)</translation>
+    </message>
+    <message>
+        <source>Mine only (Ctrl+M)</source>
+        <translation>Les miens seulement (Ctrl+M)</translation>
+    </message>
+    <message>
+        <source>Show only the items assigned to you ({0})</source>
+        <translation>N&apos;afficher que les éléments qui vous sont assignés ({0})</translation>
+    </message>
+    <message>
+        <source>Comment on the selected item (Enter adds it)</source>
+        <translation>Commenter l&apos;élément sélectionné (Entrée l&apos;ajoute)</translation>
+    </message>
+    <message>
+        <source>Assign the selected item(s) to an operator (Enter; empty: unassign)</source>
+        <translation>Assigner le ou les éléments sélectionnés à un opérateur (Entrée ; vide : désassigner)</translation>
+    </message>
+    <message>
+        <source>Mine only: the items assigned to you</source>
+        <translation>Les miens seulement : les éléments qui vous sont assignés</translation>
+    </message>
+    <message>
+        <source>Select an item first</source>
+        <translation>Sélectionnez d&apos;abord un élément</translation>
+    </message>
+    <message>
+        <source>Comment on {0} #{1} (Enter to add, Esc to cancel)</source>
+        <translation>Commentaire sur {0} #{1} (Entrée pour ajouter, Échap pour annuler)</translation>
+    </message>
+    <message>
+        <source>Comment</source>
+        <translation>Commenter</translation>
+    </message>
+    <message>
+        <source>Comment added to {0} #{1}</source>
+        <translation>Commentaire ajouté à {0} #{1}</translation>
+    </message>
+    <message>
+        <source>A comment needs some text</source>
+        <translation>Un commentaire doit contenir du texte</translation>
+    </message>
+    <message>
+        <source>{0} #{1}</source>
+        <translation>{0} #{1}</translation>
+    </message>
+    <message>
+        <source>the {0} selected</source>
+        <translation>les {0} sélectionnés</translation>
+    </message>
+    <message>
+        <source>Assigned {0} to {1}</source>
+        <translation>{0} assigné à {1}</translation>
+    </message>
+    <message>
+        <source>Unassigned {0}</source>
+        <translation>{0} désassigné</translation>
+    </message>
+    <message>
+        <source>Assign {0} to (an operator&apos;s name; empty: unassign; Enter)</source>
+        <translation>Assigner {0} à (nom d&apos;un opérateur ; vide : désassigner ; Entrée)</translation>
+    </message>
+    <message>
+        <source>Assign</source>
+        <translation>Assigner</translation>
+    </message>
+</context>
+<context>
     <name>ReasonDialog</name>
     <message>
         <source>What was wrong?</source>
@@ -3276,6 +3494,18 @@ corps entiers&#xa0;: {0}</translation>
         <translation>Suiv. ({0}) ▶</translation>
     </message>
     <message>
+        <source>History (H)</source>
+        <translation>Historique (H)</translation>
+    </message>
+    <message>
+        <source>This session&apos;s decisions, newest first: pick one to undo it (not only the last)</source>
+        <translation>Les décisions de cette session, les plus récentes d&apos;abord : choisissez-en une pour l&apos;annuler (pas seulement la dernière)</translation>
+    </message>
+    <message>
+        <source>Decisions of this session — Enter undoes the chosen one, Esc closes</source>
+        <translation>Décisions de cette session — Entrée annule celle choisie, Échap ferme</translation>
+    </message>
+    <message>
         <source>Keyboard shortcuts (?; F1 lists every shortcut of the app)</source>
         <translation>Raccourcis clavier (?&#xa0;; F1 liste tous les raccourcis de l&apos;application)</translation>
     </message>
@@ -3316,6 +3546,10 @@ corps entiers&#xa0;: {0}</translation>
         <translation>Annuler la dernière décision (l&apos;élément revient, sélectionné)</translation>
     </message>
     <message>
+        <source>History: this session&apos;s decisions; pick one to undo it</source>
+        <translation>Historique : les décisions de cette session ; choisissez-en une pour l&apos;annuler</translation>
+    </message>
+    <message>
         <source>Next {noun} (also ↓)</source>
         <translation>Élément suivant ({noun}) (aussi ↓)</translation>
     </message>
@@ -3340,6 +3574,14 @@ corps entiers&#xa0;: {0}</translation>
         <translation>&lt;/table&gt;</translation>
     </message>
     <message>
+        <source>Approve {0} (A)</source>
+        <translation>Approuver {0} (A)</translation>
+    </message>
+    <message>
+        <source>Reject {0} (R)</source>
+        <translation>Rejeter {0} (R)</translation>
+    </message>
+    <message>
         <source>{reviewed} of {whole} reviewed</source>
         <translation>{reviewed} sur {whole} revu(s)</translation>
     </message>
@@ -3354,6 +3596,18 @@ corps entiers&#xa0;: {0}</translation>
     <message>
         <source>Cancelling the job on this {noun}…</source>
         <translation>Annulation de la tâche sur cet élément ({noun})…</translation>
+    </message>
+    <message>
+        <source>None of the {0} selected is waiting for a decision.</source>
+        <translation>Aucun des {0} sélectionnés n&apos;attend de décision.</translation>
+    </message>
+    <message>
+        <source>Why are the {0} selected rejected? One reason for all (Enter to reject, Esc to cancel)</source>
+        <translation>Pourquoi rejeter les {0} sélectionnés ? Une raison pour tous (Entrée pour rejeter, Échap pour annuler)</translation>
+    </message>
+    <message>
+        <source>Reject {0}</source>
+        <translation>Rejeter {0}</translation>
     </message>
     <message>
         <source>A rejection needs a reason</source>
@@ -3374,6 +3628,22 @@ corps entiers&#xa0;: {0}</translation>
     <message>
         <source>Nothing to undo.</source>
         <translation>Rien à annuler.</translation>
+    </message>
+    <message>
+        <source>No decision yet in this session: nothing to undo.</source>
+        <translation>Aucune décision dans cette session : rien à annuler.</translation>
+    </message>
+    <message>
+        <source>Approved</source>
+        <translation>Approuvé</translation>
+    </message>
+    <message>
+        <source>Rejected</source>
+        <translation>Rejeté</translation>
+    </message>
+    <message>
+        <source>Undo: {0} {1} {2}</source>
+        <translation>Annuler : {0} {1} {2}</translation>
     </message>
     <message>
         <source>Approving: {noun}</source>
@@ -3842,6 +4112,49 @@ corps entiers&#xa0;: {0}</translation>
     </message>
 </context>
 <context>
+    <name>SavedViews</name>
+    <message>
+        <source>Saved views: put a saved set of filters back</source>
+        <translation>Vues enregistrées : rétablir un jeu de filtres enregistré</translation>
+    </message>
+    <message>
+        <source>Save view…</source>
+        <translation>Enregistrer la vue…</translation>
+    </message>
+    <message>
+        <source>Save the current filters under a name (Ctrl+Shift+S)</source>
+        <translation>Enregistrer les filtres actuels sous un nom (Ctrl+Maj+S)</translation>
+    </message>
+    <message>
+        <source>Forget</source>
+        <translation>Oublier</translation>
+    </message>
+    <message>
+        <source>View name (Enter saves, Esc cancels)</source>
+        <translation>Nom de la vue (Entrée enregistre, Échap annule)</translation>
+    </message>
+    <message>
+        <source>Save the current filters as a named view</source>
+        <translation>Enregistrer les filtres actuels comme vue nommée</translation>
+    </message>
+    <message>
+        <source>Saved views ({0})</source>
+        <translation>Vues enregistrées ({0})</translation>
+    </message>
+    <message>
+        <source>Forget the chosen view</source>
+        <translation>Oublier la vue choisie</translation>
+    </message>
+    <message>
+        <source>Choose a saved view first</source>
+        <translation>Choisissez d&apos;abord une vue enregistrée</translation>
+    </message>
+    <message>
+        <source>A view needs a name (Enter saves, Esc cancels)</source>
+        <translation>Une vue doit avoir un nom (Entrée enregistre, Échap annule)</translation>
+    </message>
+</context>
+<context>
     <name>ScoreChart</name>
     <message>
         <source>combined /10</source>
@@ -4181,6 +4494,53 @@ Mots-clés&#xa0;: {1}{forked}</translation>
     </message>
 </context>
 <context>
+    <name>StartPanel</name>
+    <message>
+        <source>{0} skill proposal(s) wait for a decision — approve, edit or reject</source>
+        <translation>{0} proposition(s) de skill attendent une décision — approuver, modifier ou rejeter</translation>
+    </message>
+    <message>
+        <source>{0} conflict(s) between facts to arbitrate</source>
+        <translation>{0} conflit(s) entre faits à arbitrer</translation>
+    </message>
+    <message>
+        <source>{0} candidate fact(s) to review</source>
+        <translation>{0} fait(s) candidat(s) à relire</translation>
+    </message>
+    <message>
+        <source>{0} stor(ies) due for the retention purge</source>
+        <translation>{0} story(s) à purger au titre de la rétention</translation>
+    </message>
+    <message>
+        <source>Retention: could not be read (open Purge runs)</source>
+        <translation>Rétention : illisible (ouvrez Purges)</translation>
+    </message>
+    <message>
+        <source>Audit key: {0} — ok</source>
+        <translation>Clé d&apos;audit : {0} — ok</translation>
+    </message>
+    <message>
+        <source>Audit key: {0} — fix it</source>
+        <translation>Clé d&apos;audit : {0} — à corriger</translation>
+    </message>
+    <message>
+        <source>Go there (key {0})</source>
+        <translation>Y aller (touche {0})</translation>
+    </message>
+    <message>
+        <source>Start: go to line {0}</source>
+        <translation>Accueil : aller à la ligne {0}</translation>
+    </message>
+    <message>
+        <source>Start</source>
+        <translation>Accueil</translation>
+    </message>
+    <message>
+        <source>What waits for you in this workspace. Press the key of a line (or click it) to go there; Ctrl+1 comes back here, F1 lists every shortcut.</source>
+        <translation>Ce qui vous attend dans cet espace de travail. Appuyez sur la touche d&apos;une ligne (ou cliquez dessus) pour y aller ; Ctrl+1 revient ici, F1 liste tous les raccourcis.</translation>
+    </message>
+</context>
+<context>
     <name>TokensChart</name>
     <message>
         <source>tokens</source>
@@ -4232,6 +4592,10 @@ Mots-clés&#xa0;: {1}{forked}</translation>
         <source>Message</source>
         <translation>Message</translation>
     </message>
+    <message>
+        <source>restores v{0} · no net change since v{0}</source>
+        <translation>restaure v{0} · aucun changement net depuis v{0}</translation>
+    </message>
 </context>
 <context>
     <name>VersionsTab</name>
@@ -4276,8 +4640,16 @@ Mots-clés&#xa0;: {1}{forked}</translation>
         <translation>Aucune différence.</translation>
     </message>
     <message>
+        <source>No net change: v{0} restores v{1}.</source>
+        <translation>Aucun changement net : v{0} restaure v{1}.</translation>
+    </message>
+    <message>
         <source>computing diff…</source>
         <translation>calcul du diff…</translation>
+    </message>
+    <message>
+        <source> (restores v{0})</source>
+        <translation> (restaure v{0})</translation>
     </message>
     <message>
         <source>{path}: no difference.</source>
@@ -4726,6 +5098,10 @@ Les exécutions demandent un modèle&#xa0;: configurez-en un dans Bac à sable �
 <context>
     <name>panels</name>
     <message>
+        <source>Start</source>
+        <translation>Accueil</translation>
+    </message>
+    <message>
         <source>Skills</source>
         <translation>Skills</translation>
     </message>
@@ -5003,6 +5379,13 @@ Les exécutions demandent un modèle&#xa0;: configurez-en un dans Bac à sable �
 </source>
         <translation>fichier binaire, {size} octets, sha256 {0}
 </translation>
+    </message>
+</context>
+<context>
+    <name>views</name>
+    <message>
+        <source>Part of the view is no longer offered, left as it was: {0}</source>
+        <translation>Une partie de la vue n&apos;est plus proposée, laissée telle quelle : {0}</translation>
     </message>
 </context>
 <context>

@@ -18,7 +18,7 @@ import html
 from collections.abc import Callable
 from typing import Any
 
-from PySide6.QtCore import QObject, Qt, Signal
+from PySide6.QtCore import QCoreApplication, QObject, Qt, Signal
 from PySide6.QtWidgets import QCheckBox, QLabel, QPushButton, QWidget
 
 from lorekeeper.review import Assignment, Comment, reviewer_name
@@ -27,21 +27,23 @@ from lorekeeper.ui.theme import color
 from lorekeeper.ui.workers import run_task
 
 
-def notes_html(assignment: Assignment | None, comments: list[Comment], tr: Callable[[str], str]) -> str:
+def notes_html(assignment: Assignment | None, comments: list[Comment]) -> str:
     e = html.escape
     parts: list[str] = []
     if assignment is not None:
         when = assignment.assigned_at.strftime("%Y-%m-%d %H:%M")
         parts.append(
             "<p><b>"
-            + e(tr("Assigned to"))
+            + e(QCoreApplication.translate("QueueNotes", "Assigned to"))
             + f"</b> {e(assignment.assignee)} "
             + f"<span style='color:{color('muted').name()}'>"
-            + e(tr("by {0} · {1} UTC").format(assignment.assigned_by, when))
+            + e(QCoreApplication.translate("QueueNotes", "by {0} · {1} UTC").format(assignment.assigned_by, when))
             + "</span></p>"
         )
     if comments:
-        parts.append("<p><b>" + e(tr("Comments ({0})").format(len(comments))) + "</b></p>")
+        parts.append(
+            "<p><b>" + e(QCoreApplication.translate("QueueNotes", "Comments ({0})").format(len(comments))) + "</b></p>"
+        )
         for c in comments:
             when = c.created_at.strftime("%Y-%m-%d %H:%M")
             parts.append(
@@ -119,7 +121,7 @@ class QueueNotes(QObject):
         def show(result: tuple[Assignment | None, list[Comment]]) -> None:
             cur = self.queue.current()
             if cur is not None and self._item_id(cur) == item_id:
-                self.history_label.setText(notes_html(*result, self.tr))
+                self.history_label.setText(notes_html(*result))
 
         run_task(
             load,

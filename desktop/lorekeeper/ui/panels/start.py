@@ -67,40 +67,43 @@ class StartPanel(Panel):
         super().__init__(ctx, parent)
         self.waiting: Waiting | None = None
         self.go: Callable[[str], object] = lambda _pid: None  # set by the window: select a panel
-        tr = self.tr
         self.lines: list[Line] = [
             Line(
                 "1",
                 "proposals",
-                lambda w: tr("{0} skill proposal(s) wait for a decision — approve, edit or reject").format(w.proposals),
+                lambda w: self.tr("{0} skill proposal(s) wait for a decision — approve, edit or reject").format(
+                    w.proposals
+                ),
                 lambda w: w.proposals > 0,
             ),
             Line(
                 "2",
                 "conflicts",
-                lambda w: tr("{0} conflict(s) between facts to arbitrate").format(w.conflicts),
+                lambda w: self.tr("{0} conflict(s) between facts to arbitrate").format(w.conflicts),
                 lambda w: w.conflicts > 0,
             ),
             Line(
                 "3",
                 "facts",
-                lambda w: tr("{0} candidate fact(s) to review").format(w.facts),
+                lambda w: self.tr("{0} candidate fact(s) to review").format(w.facts),
                 lambda w: w.facts > 0,
             ),
             Line(
                 "4",
                 "purge",
                 lambda w: (
-                    tr("{0} stor(ies) due for the retention purge").format(w.retention)
+                    self.tr("{0} stor(ies) due for the retention purge").format(w.retention)
                     if w.retention >= 0
-                    else tr("Retention: could not be read (open Purge runs)")
+                    else self.tr("Retention: could not be read (open Purge runs)")
                 ),
                 lambda w: w.retention != 0,
             ),
             Line(
                 "5",
                 "audit",
-                lambda w: (tr("Audit key: {0} — ok") if w.key_ok else tr("Audit key: {0} — fix it")).format(w.key_text),
+                lambda w: (self.tr("Audit key: {0} — ok") if w.key_ok else self.tr("Audit key: {0} — fix it")).format(
+                    w.key_text
+                ),
                 lambda w: not w.key_ok,
             ),
         ]
