@@ -286,11 +286,18 @@ def import_cmd(
                 f"differs from {e['path']}; nothing replaced. Choose: --on-conflict skip | new-version | "
                 "fork --fork-project P | rename --rename NEW"
             )
-        if report.exists:
-            n = len(report.exists)
+        if report.exists or (report.invalid and not failed):
+            # one summary line for everything not imported: the collisions and the invalid ones
             done = len(report.created) + len(report.updated) + len(report.forked) + len(report.renamed)
             head = f"{prefix}imported {done}, " if done else "nothing imported: "
-            click.echo(f"{head}{n} skipped (already exist with other content; re-run with --on-conflict to choose)")
+            why = []
+            if report.exists:
+                why.append(
+                    f"{len(report.exists)} skipped (already exist with other content; re-run with --on-conflict to choose)"
+                )
+            if report.invalid:
+                why.append(f"{len(report.invalid)} invalid (their errors follow on stderr)")
+            click.echo(head + ", ".join(why))
         if dry_run:
             click.echo("dry run: nothing was written")
     for line in warning_lines(report.warnings, quiet=quiet_warnings):
