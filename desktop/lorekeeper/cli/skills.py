@@ -372,11 +372,16 @@ def versions_cmd(name: str, project: str | None, workspace_dir: Path | None, as_
 @click.argument("b", type=int)
 @click.option("--project", default=None)
 @workspace_option
+@json_option
 @handle_errors
-def diff_cmd(name: str, a: int, b: int, project: str | None, workspace_dir: Path | None) -> None:
+def diff_cmd(name: str, a: int, b: int, project: str | None, workspace_dir: Path | None, as_json: bool) -> None:
     """Unified diff between two versions of a skill."""
     with open_workspace(workspace_dir) as ws:
-        click.echo(ws.skills.diff(name, project, a, b), nl=False)
+        text = ws.skills.diff(name, project, a, b)
+    if as_json:
+        emit_json({"name": name, "project": project, "a": a, "b": b, "diff": text})
+    else:
+        click.echo(text, nl=False)
 
 
 @skills.command("restore")
