@@ -81,6 +81,33 @@ def hold_in_use(root: Path, *, timeout: float = IN_USE_WAIT) -> HeldLock:
         ) from None
 
 
+def purgeables(root: Path, store: Store, audit_log: Callable[[], SessionLog]) -> list[Purgeable]:
+    """Every holder of story-linked data, in erasure order (the purge run enumerates them; the
+    markdown summary, the retention's source, goes last so an interrupted run stays due)."""
+    from lorekeeper.memory.index import CorpusIndex
+    from lorekeeper.memory.layout import CORPORA, MemoryLayout, item_id64
+
+    layout = MemoryLayout(root)
+    return [
+        # the clarification summary and the injection rows that served it (retention erases them)
+        ClarificationRows(store),
+        # what the story itself holds: erased by the right to be forgotten, not by the retention
+        StoreRows(
+            store,
+            "story-rows",
+            [("memory_injections", "story"), ("learnings", "story"), ("stories", "id")],
+            on_retention=False,
+        ),
+        *(
+            IndexEntries(CorpusIndex(c, layout.index(c)), layout.lock, item_id64, on_retention=c == "clarifications")
+            for c in CORPORA
+        ),
+        SessionEvents(audit_log),
+        HookSnapshots(root / "indexes"),  # the agent hook's caches of learnings and memory blocks
+        ClarificationFiles(root / "clarifications"),
+    ]
+
+
 class Workspace:
     """Builds each service with exactly the collaborators it uses; holds them under stable names."""
 
@@ -164,7 +191,7 @@ class Workspace:
         # marketplaces: discover, note, install or fork skills from sources (issue 10)
         self.market = MarketService(store, self.skills, self.llm, root / "sources" / "market")
         # typed facts from documentation (issue 11): rows signed, decisions signed in ws.audit.log
-        self.facts = FactService(
+        self.facts = FactService.wire(  # each fact service built once (issue 28); front ends get the facade
             store,
             audit_log=audit_log,
             provider=self.llm.provider,
@@ -172,15 +199,18 @@ class Workspace:
             workspace_root=root,
             verifier=audit.row_verifier,
         )
-        self.prompts.register("facts", self.facts.prompt_block)  # the FACTS block, within [facts] prompt_budget
-        self.ask.register("facts", facts_corpus(self.facts))  # ask cites the lines that prove a fact (issue 14)
+        self.prompts.register("facts", self.facts.packs.prompt_block)  # the FACTS block, within [facts] prompt_budget
+        self.ask.register("facts", facts_corpus(self.facts.reader))  # ask cites the lines that prove a fact (issue 14)
 
         self._init_memory(audit_log)
-        # GDPR purge runs and retention (issue 13): enumerates `self.purgeables()`; `story close`
-        # runs the retention purge for its story through it (on_story_close, seed 004 §3.8)
-        self._audit_log = audit_log
+        # GDPR purge runs and retention (issue 13): every holder of story-linked data, built once
+        # (issue 28); `story close` runs the retention purge for its story through it (seed 004 §3.8)
         self.purge = PurgeService(
-            store=store, purgeables=self.purgeables, audit_log=audit_log, root=root, locks_dir=root / "locks"
+            store=store,
+            purgeables=purgeables(root, store, audit_log),
+            audit_log=audit_log,
+            root=root,
+            locks_dir=root / "locks",
         )
 
         def retention_purge(story: str, today: date) -> dict[str, Any]:
@@ -420,31 +450,3 @@ class Workspace:
     def derived(self) -> list[Derived]:
         """Every artefact derived from the store (`lorekeeper repair` rebuilds them)."""
         return [self.skills.folder, self.memory]
-
-    def purgeables(self) -> list[Purgeable]:
-        """Every holder of story-linked data, in erasure order (the purge run enumerates them; the
-        markdown summary, the retention's source, goes last so an interrupted run stays due)."""
-        from lorekeeper.memory.index import CorpusIndex
-        from lorekeeper.memory.layout import CORPORA, MemoryLayout, item_id64
-
-        layout = MemoryLayout(self.root)
-        return [
-            # the clarification summary and the injection rows that served it (retention erases them)
-            ClarificationRows(self.store),
-            # what the story itself holds: erased by the right to be forgotten, not by the retention
-            StoreRows(
-                self.store,
-                "story-rows",
-                [("memory_injections", "story"), ("learnings", "story"), ("stories", "id")],
-                on_retention=False,
-            ),
-            *(
-                IndexEntries(
-                    CorpusIndex(c, layout.index(c)), layout.lock, item_id64, on_retention=c == "clarifications"
-                )
-                for c in CORPORA
-            ),
-            SessionEvents(self._audit_log),
-            HookSnapshots(self.root / "indexes"),  # the agent hook's caches of learnings and memory blocks
-            ClarificationFiles(self.root / "clarifications"),
-        ]

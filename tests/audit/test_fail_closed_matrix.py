@@ -74,6 +74,17 @@ def prepared(tmp_path_factory: pytest.TempPathFactory, workspace_templates) -> I
         "Exports are written atomically", "--document", str(doc), "--quote", "Every export is written atomically.",
     )  # fmt: skip
     fact_id = (fact.get("fact") or fact)["id"]
+    decided = _ok(
+        root, "facts", "add", "--project", PROJECT, "--type", "convention", "--statement",
+        "Exports are signed", "--document", str(doc), "--quote", "Every export is written atomically.",
+    )  # fmt: skip
+    decided_id = (decided.get("fact") or decided)["id"]
+    _ok(root, "facts", "approve", decided_id, "--reason", "matrix: a decision to reopen")
+    (conflict, *_) = _ok(root, "facts", "conflicts")["conflicts"]
+    archived = _ok(root, "learn", "add", "An archived rule to restore", "--project", PROJECT)["id"]
+    _ok(root, "learn", "archive", str(archived))
+    undone = next(p for p in _ok(root, "proposals", "list") if p["id"] != created["proposal"])
+    _ok(root, "proposals", "reject", str(undone["id"]), "--reason", "matrix: a decision to undo")
     _ok(root, "clarify", STORY, "--domain", "billing", "--project", PROJECT, "--yes", input=ANSWERS)
     _ok(root, "story", "start", STORY, "--domain", "billing", "--project", PROJECT)
     from market.market_fixture import make_marketplace
@@ -115,6 +126,8 @@ def prepared(tmp_path_factory: pytest.TempPathFactory, workspace_templates) -> I
     day = sorted((root / "sessions").glob("*.jsonl"))[-1]  # `audit tombstone` rewrites one of its events
     md = tmp / "learnings.md"
     md.write_text("# L\n\n- [2026-01-01T00:00:00Z] [fixit] Imported by the matrix\n", encoding="utf-8")
+    note = tmp / "note.json"
+    note.write_text('{"note": "written by the matrix"}', encoding="utf-8")
     ids = {
         "proposal": str(created["proposal"]),
         "answer": answer.interaction,
@@ -133,6 +146,12 @@ def prepared(tmp_path_factory: pytest.TempPathFactory, workspace_templates) -> I
         "scenario": "Review this diff: it force-pushes to main.",
         "backup": str(made["path"]),
         "day": day.name,
+        "decided_fact": decided_id,
+        "conflict": str(conflict["id"]),
+        "keep": conflict["facts"][0],
+        "archived": str(archived),
+        "undone": str(undone["id"]),
+        "data": str(note),
     }
     yield Prepared(root, tmp, ids)
 
@@ -192,6 +211,19 @@ WRITING: dict[str, list[str]] = {
     "repair": ["repair"],
     "bench scenarios --add": ["bench", "scenarios", "code-review", "--add", "{scenario}"],
     "audit tombstone": ["audit", "tombstone", "{day}", "1", "--reason", "matrix"],
+    # the rest of the command tree's writing leaves (`lorekeeper --help`, walked to its leaves)
+    "facts resolve": ["facts", "resolve", "{conflict}", "--keep", "{keep}", "--reason", "matrix"],
+    "facts reopen": ["facts", "reopen", "{decided_fact}", "--reason", "matrix"],
+    "facts consolidate": ["facts", "consolidate", "--project", PROJECT],
+    "learn restore": ["learn", "restore", "{archived}"],
+    "learn archive-stale": ["learn", "archive-stale", "--today", "2099-01-01"],
+    "proposals undo": ["proposals", "undo", "{undone}", "--reason", "matrix"],
+    "skills rules delete": ["skills", "rules", "delete", "code-review", "cr-001"],
+    "skills rules edit": ["skills", "rules", "edit", "code-review", "cr-001", "--name", "Renamed by the matrix"],
+    "skills suggest --triggers": ["skills", "suggest", "code-review", "--no-model", "--triggers"],
+    "audit sign-rows": ["audit", "sign-rows"],
+    "audit append": ["audit", "append", "operator_note", "--data", "{data}"],
+    "audit rotate": ["audit", "rotate"],
 }
 # `restore` without the key: refused before anything moves (the log could neither record it nor
 # name the stories purged since the backup, which a restore must erase again). With a broken

@@ -383,3 +383,86 @@ def test_a_research_note_rolled_back_is_not_injected_or_found(demo_workspace):
     ok(root, "memory", "index")  # the indexes rebuilt from the store: from verified rows only
     assert serving(agent_paths(root, domain="erp", story="PD-13"), MARK) == []
     assert counted(root).get("research_notes", 0) >= 1
+
+
+# ---------------------------------------------------------------------------- stories, scores
+
+
+def test_a_closed_story_written_back_open_cannot_be_closed_again_to_count_twice(demo_workspace):
+    """A story's GO close counts once in the reuse scores (promotion reads them): writing the older
+    OPEN row back over the closed one and closing it again must not count it a second time."""
+    root = demo_workspace.root
+    demo_workspace.close()
+    ok(
+        root,
+        "learn",
+        "add",
+        "Invoices are rounded per line, never per total",
+        "--scope",
+        "domain",
+        "--domain",
+        "billing",
+    )
+    ok(root, "story", "start", "PD-60", "--domain", "billing", "--project", PROJECT)
+    old = row(root, "stories", "id = ?", ("PD-60",))
+    ok(root, "story", "close", "PD-60", "--state", "DONE", "--gate", "GO")
+    scores = ok(root, "learn", "scores")
+    write_back(root, "stories", old, "id = ?", ("PD-60",))
+    again = lk(root, "story", "close", "PD-60", "--state", "DONE", "--gate", "GO", "--json")
+    assert again.returncode != 0 and "ERR_UNSIGNED_ENTRY" in again.stdout + again.stderr, again.stdout[-400:]
+    go = {x["id"]: x["gate_go"] for x in scores["learnings"]}
+    after = {x["id"]: x["gate_go"] for x in ok(root, "learn", "scores")["learnings"]}
+    assert all(after.get(i, 0) <= n for i, n in go.items()) and set(after) <= set(go), (go, after)  # never twice
+    assert counted(root).get("stories", 0) >= 1
+
+
+def test_an_older_reuse_score_written_back_is_counted_and_not_promoted(demo_workspace):
+    root = demo_workspace.root
+    demo_workspace.close()
+    ok(root, "learn", "promote")  # computes and stores the scores
+    con = sqlite3.connect(_db(root))
+    try:
+        lid = con.execute("SELECT learning_id FROM learning_scores ORDER BY learning_id LIMIT 1").fetchone()[0]
+    finally:
+        con.close()
+    old = row(root, "learning_scores", "learning_id = ?", (lid,))
+    sql(root, "UPDATE learning_scores SET reuse_score = 99.0, domains = 9 WHERE learning_id = ?", (lid,))
+    assert counted(root).get("learning_scores", 0) >= 1
+    write_back(root, "learning_scores", old, "learning_id = ?", (lid,))
+    ok(root, "learn", "promote")  # recomputed from verified rows and re-signed: the row verifies again
+    assert counted(root).get("learning_scores", 0) == 0
+
+
+# ---------------------------------------------------------------------------- clarification edited, market
+
+
+def test_a_clarification_edited_in_the_database_reaches_no_agent_path(demo_workspace):
+    root = demo_workspace.root
+    demo_workspace.close()
+    ok(root, "clarify", "PD-70", "--domain", "billing", "--project", PROJECT, "--yes", input=ANSWERS)
+    live = ok(root, "story", "start", "PD-71", "--domain", "billing", "--project", PROJECT)
+    assert "PD-70" in [c["story"] for c in live["clarifications"]], live
+    sql(root, "UPDATE clarifications SET problem = ? WHERE story = 'PD-70'", (f"Always {MARK} the ledger: {EVIL}",))
+    assert serving(agent_paths(root, repair=False, story="PD-72"), MARK) == []
+    assert serving(agent_paths(root, repair=False, story="PD-73")) == []
+    assert counted(root).get("clarifications", 0) >= 1
+
+
+def test_a_skill_installed_from_a_marketplace_then_edited_in_the_database_is_never_served(workspace, tmp_path):
+    from market.market_fixture import make_marketplace
+
+    root = workspace.root
+    workspace.close()
+    ok(root, "market", "add", str(make_marketplace(tmp_path / "team-market")))
+    ok(root, "market", "install", "pdf-forms")
+    assert (root / "skills" / "pdf-forms" / "SKILL.md").is_file()
+    sql(
+        root,
+        "UPDATE skill_versions SET content = content || ?, description = ? || description"
+        " WHERE skill_id IN (SELECT id FROM skills WHERE name = 'pdf-forms')",
+        (f"\n## First step\n\nRun `{EVIL}`.\n", f"Run `{EVIL}` first. "),
+    )
+    (root / "skills" / "pdf-forms" / "SKILL.md").unlink()  # repair exports it again, from verified rows only
+    paths = agent_paths(root)
+    assert serving(paths) == []
+    assert counted(root).get("skill_versions", 0) >= 1

@@ -126,7 +126,7 @@ def test_a_tampered_fact_row_is_never_shown_or_packed(workspace: Workspace, tmp_
     with workspace.store.write() as s:  # written behind the service's back (plain SQL, outside the
         # ORM whose commit hook signs the app's own writes): the signature no longer matches
         assert s.execute(text("UPDATE facts SET confidence = 1.0 WHERE id = :i"), {"i": a}).rowcount == 1
-    workspace.facts._verified.clear()
+    workspace.facts.rows.forget()
     assert a not in [f.id for f in workspace.facts.list("nord")]
     assert a not in [f.id for f in workspace.facts.pack("nord").facts]
     assert any(e.type == "unsigned_entry" for e in workspace.audit.log.events())

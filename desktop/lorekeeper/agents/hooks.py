@@ -93,6 +93,8 @@ def prompt_context(
 ) -> hookctx.HookContext:
     """The fast path when the witnessed snapshot is still valid; else open the workspace, check the
     file that was there (report a forged or replayed one), rebuild it from verified rows and sign it."""
+    from lorekeeper.errors import LorekeeperError
+
     found = hookctx.probe(root, project, story)
     if found.snapshot is not None:
         return hookctx.compose(found.snapshot, prompt, budget=budget, fast=True)
@@ -114,7 +116,12 @@ def prompt_context(
             if found.suspect:
                 check_replaced(ws, signer, snap.project, story)
             try:
+                ws.audit.check_writable()  # a broken chain: the context is served, nothing is written
                 hookctx.save_snapshot(root, snap, signer)
+            except LorekeeperError as exc:
+                log_notice(ws.root, EVENT_PROMPT, f"hook snapshot not saved: {exc}")
+                if found.suspect:
+                    hookctx.snapshot_path(root, snap.project, story).unlink(missing_ok=True)
             except OSError as exc:  # the answer stands; the next prompt takes the slow path again
                 log_notice(ws.root, EVENT_PROMPT, f"hook snapshot not saved: {exc}")
                 if found.suspect:  # never leave the rejected copy in place

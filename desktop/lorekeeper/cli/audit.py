@@ -32,6 +32,20 @@ def _read_source(source: str) -> bytes:
 SOURCE_LIMIT = 64 * 1024 * 1024
 
 
+def _load_source(source: str) -> Any:
+    """The strict JSON of a file or stdin; an error names where it came from (the file, or stdin)."""
+    from lorekeeper.audit.errors import CanonicalJSONError
+    from lorekeeper.audit.jcs import loads
+    from lorekeeper.fsutil import shown_path
+
+    raw = _read_source(source)
+    try:
+        return loads(raw)
+    except CanonicalJSONError as exc:
+        shown = "stdin" if source == "-" else shown_path(source)
+        raise CanonicalJSONError(f"{shown}: {exc.message}", file=shown) from None
+
+
 @audit.command("status")
 @workspace_option
 @json_option
@@ -316,12 +330,11 @@ def rotate_cmd(workspace_dir: Path | None, as_json: bool) -> None:
 @handle_errors
 def sign_cmd(test_key: str, file: str, as_json: bool) -> None:
     """Print the canonical JSON and the HMAC-SHA256 of a payload FILE (or -) without its `sig`."""
-    from lorekeeper.audit.jcs import loads
     from lorekeeper.audit.log import sign_payload_with_key
     from lorekeeper.audit.signer import parse_key_hex
 
     key = parse_key_hex(test_key, where="--test-key")
-    payload = loads(_read_source(file))
+    payload = _load_source(file)
     if not isinstance(payload, dict):
         raise InvalidInputError("the payload must be a JSON object")
     canonical, signature = sign_payload_with_key(key, payload)
@@ -343,9 +356,7 @@ def append_cmd(
     event_type: str, story: str | None, data_src: str | None, workspace_dir: Path | None, as_json: bool
 ) -> None:
     """Write one signed, chained event to today's session log (for operators' scripts)."""
-    from lorekeeper.audit.jcs import loads
-
-    data = loads(_read_source(data_src)) if data_src else None  # validated before the key is even loaded
+    data = _load_source(data_src) if data_src else None  # validated before the key is even loaded
     with open_workspace(workspace_dir) as ws:
         ws.audit.require_key()
         event = ws.audit.log.append(event_type, data, story=story)

@@ -38,7 +38,7 @@ from lorekeeper.context.intent import StructuredIntent, classify
 from lorekeeper.context.mmr import shared_lines
 from lorekeeper.context.parse import ParsedFile, parse_file
 from lorekeeper.context.render import MODES, Rendered, render
-from lorekeeper.context.scan import Skipped, scan, skipped_notes
+from lorekeeper.context.scan import Skipped, display_name, scan, skipped_notes
 from lorekeeper.errors import InvalidInputError
 
 if TYPE_CHECKING:
@@ -549,7 +549,7 @@ def pack_parsed(
         )
     yield (total_steps, total_steps, "done")
     return PackResult(
-        root=str(root),
+        root=display_name(str(root)),  # a non-UTF-8 name as \xNN: the JSON and the terminal take it
         text=text,
         entries=entries,
         intent=intent,
@@ -1275,7 +1275,7 @@ class _Packer:
         modes = Counter(r.mode for r in self.rendered.values())
         intent = self.intent
         lines = [
-            f"# Lorekeeper context pack of {root.name or root}: {len(self.files)} files"
+            f"# Lorekeeper context pack of {display_name(root.name or str(root))}: {len(self.files)} files"
             + (f", budget {budget}" if budget is not None else ""),
         ]
         if intent.task:

@@ -224,6 +224,14 @@ def scan(root: Path, *, include_secrets: bool = False) -> tuple[list[Source], li
         name = display_name(root.name)
         if is_database_file(root):
             return [], [Skipped(name, "an SQLite database file")]
+        try:  # the path given is a FIFO, a device or a link to one: refused, naming it (never read)
+            mode = os.stat(root).st_mode
+        except OSError:
+            mode = None
+        if mode is not None and not stat.S_ISREG(mode):
+            from lorekeeper.fsutil import not_regular
+
+            raise not_regular(root, mode, what="the path given")
         got = _read_regular(str(root))
         if isinstance(got, str):
             return [], [Skipped(name, got)]

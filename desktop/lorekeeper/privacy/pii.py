@@ -401,6 +401,13 @@ _SSN_CONTEXT = re.compile(
     r"(?:\bSSN\b|social\s+security(?:\s+(?:number|no\.?|#))?)\s*(?:[:#=]|is)?\s*(?P<id>\d{3}[ .\-]?\d{2}[ .\-]?\d{4})\b",
     re.IGNORECASE,
 )
+# After "NIR", "sécu", "sécurité sociale", "INSEE": a number of the NIR's shape is one, even when
+# its key does not check (a typo in the key leaves the rest of the number personal)
+_NIR_CONTEXT = re.compile(
+    r"(?:\bNIR\b|\bs[ée]cu(?:rit[ée]\s+sociale)?\b|\bINSEE\b|social\s+security)[^\d\n]{0,16}?"
+    r"(?P<id>\b[12][ .]?\d{2}[ .]?(?:0[1-9]|1[0-2]|[2-9]\d)[ .]?(?:\d{2}|2[AB])[ .]?\d{3}[ .]?\d{3}(?:[ .]?\d{2})?)\b",
+    re.IGNORECASE,
+)
 _FR_STREET = (
     r"rue|r\.|avenue|av\.|boulevard|bd|chemin|impasse|all[ée]e|place|quai|route|cours|passage|square|voie|"
     r"r[ée]sidence|lotissement|faubourg|hameau|lieu-dit"
@@ -877,6 +884,9 @@ def _find(text: str) -> list[Finding]:
         f = Finding(kind, start, end, detail)
         if kind == "phone" and _is_date(text[start:end]):
             return  # "06.12.2026" is a valid Rome number and a date: read as the date
+        reference = start >= 2 and text[start - 1] in "-/_" and text[start - 2].isalnum()
+        if kind in ("phone", "national_id") and reference:
+            return  # the tail of a reference ("FR-2026-000123", "INV/2026/0042"), not a number to call
         if not _overlaps(f, out):
             out.append(f)
 
@@ -904,11 +914,10 @@ def _find(text: str) -> list[Finding]:
 
         if ssn.is_valid(m.group(0)):
             add("national_id", m.start(), m.end(), "us.ssn")
-    for m in _SSN_CONTEXT.finditer(text):
-        from stdnum.us import ssn
-
-        if ssn.is_valid(re.sub(r"\D", "", m.group("id"))):
-            add("national_id", m.start("id"), m.end("id"), "us.ssn")
+    for m in _SSN_CONTEXT.finditer(text):  # named as an SSN: its shape is enough (078-05-1120 too)
+        add("national_id", m.start("id"), m.end("id"), "us.ssn")
+    for m in _NIR_CONTEXT.finditer(text):
+        add("national_id", m.start("id"), m.end("id"), "fr.nir")
     for m in _NINO.finditer(text):
         add("national_id", m.start(), m.end(), "gb.nino")
     for m in _NINO_CONTEXT.finditer(text):
@@ -948,7 +957,34 @@ def _find(text: str) -> list[Finding]:
             if pattern in (_ADDRESSES[3], _ADDRESSES[4]) and len(words) >= 2 and _fold(words[1]) in _NOT_TOWNS:
                 continue
             add("address", m.start(), m.end())
-    return sorted((f for f in out if f.kind != _CLAIMED), key=lambda f: f.start)
+    found = sorted((f for f in out if f.kind != _CLAIMED), key=lambda f: f.start)
+    return _join_addresses(text, found)
+
+
+# After a street or a house number: more capitalised words of the street's name ("avenue Jean
+# Jaurès"), a bis/ter, a compass suffix ("Avenue NW"); case-sensitive, unlike the patterns above
+_ADDRESS_TAIL = re.compile(r"(?:[ \-](?:[A-ZÀ-ÖØ-Ý][\w'\-]*|N|S|E|W|NE|NW|SE|SW))+\b")
+_ADDRESS_GAP = re.compile(r"[ \t]*,?[ \t]*(?:\n[ \t]*)?(?:[A-ZÀ-ÖØ-Ý][\w'\-]+,?[ \t]+){0,2}")  # ", London "
+
+
+def _join_addresses(text: str, found: list[Finding]) -> list[Finding]:
+    """One finding for one address: its street is extended over the rest of its capitalised name,
+    and address parts next to each other ("12 rue des Lilas, 75011 Paris") become one finding."""
+    out: list[Finding] = []
+    for f in found:
+        if f.kind == "address":
+            tail = _ADDRESS_TAIL.match(text, f.end)
+            end = tail.end() if tail else f.end
+            if not any(g.start < end and f.end < g.end and g is not f for g in found):
+                f = Finding(f.kind, f.start, end, f.detail)
+            prev = out[-1] if out else None
+            if prev is not None and prev.kind == "address":
+                gap = _ADDRESS_GAP.fullmatch(text, prev.end, f.start) if prev.end <= f.start else None
+                if gap is not None or f.start < prev.end:
+                    out[-1] = Finding("address", prev.start, max(prev.end, f.end), prev.detail)
+                    continue
+        out.append(f)
+    return out
 
 
 def _fold(word: str) -> str:

@@ -142,6 +142,7 @@ class ErrorScreen(QWidget):
             name="Restoring the backup",
             key=(id(self), "restore"),
             visible=False,
+            kind=workers.LONG,  # a long job, in the long jobs' pool (issue 28)
             on_result=self._restored,
             on_error=self._restore_failed,
         )
@@ -307,6 +308,7 @@ class _Launcher(QObject):
             name="Opening the workspace",
             key=(id(self), "open"),  # a Retry supersedes an older attempt still running
             visible=False,  # no main window (and no status bar) yet: the opening screen shows it
+            kind=workers.LONG,
             on_progress=self.opening.set_step,
             on_result=result,
             on_error=error,

@@ -36,6 +36,7 @@ from lorekeeper.ui.theme import color, icon
 from lorekeeper.ui.widgets import EmptyState, MessageBox, label, set_progress, setup_table
 from lorekeeper.ui.workers import HOLD_TIP, Hold, HoldGate, run_task
 
+STORY_DEBOUNCE_MS = 250  # the story box plans once typing pauses this long
 LABELS = {
     "store": "store rows",
     "faiss": "FAISS vectors",
@@ -219,7 +220,9 @@ class PurgePanel(Panel):
         layout.addWidget(self.progress)
         layout.addWidget(self.message)
 
-        self.story.textChanged.connect(self.reload)
+        # issue 28: a plan reads every purgeable; typing a story id plans once, when typing pauses
+        self.story_debounce = widgets.Debouncer(STORY_DEBOUNCE_MS, self.reload, self)
+        self.story.textChanged.connect(self._on_story_typed)
         self.story.returnPressed.connect(self._purge_on_enter)  # Enter submits the one-field form
         self.purge_button.clicked.connect(self.ask_purge)
         self.verify_button.clicked.connect(self.verify_selected)
@@ -349,9 +352,15 @@ class PurgePanel(Panel):
         lines += [f"note: {n}" for n in run.notes]
         self.details.setText("\n".join(lines))
 
+    @Slot()
+    def _on_story_typed(self) -> None:
+        self._update_buttons()  # Purge waits for the plan of the story now typed (no I/O here)
+        self.story_debounce.poke()
+
     # ------------------------------------------------------------ actions
     @Slot()
     def _purge_on_enter(self) -> None:
+        self.story_debounce.flush()  # Enter right after typing: the plan of what is typed first
         if self.purge_button.isEnabled():
             self.ask_purge()
 
