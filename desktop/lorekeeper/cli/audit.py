@@ -437,20 +437,24 @@ def tombstone_cmd(file: str, seq: int, reason: str, workspace_dir: Path | None, 
 @audit.command("set-secret")
 @click.option("--approle", is_flag=True, help="Store an AppRole secret id instead of a token.")
 @workspace_option
+@json_option
 @handle_errors
-def set_secret_cmd(approle: bool, workspace_dir: Path | None) -> None:
+def set_secret_cmd(approle: bool, workspace_dir: Path | None, as_json: bool) -> None:
     """Keep the Vault token (or AppRole secret id) in the OS keyring; read from a hidden prompt or stdin."""
     from lorekeeper.audit.providers import store_vault_secret
 
     if sys.stdin.isatty():
-        value = click.prompt("AppRole secret id" if approle else "Vault token", hide_input=True)
+        value = click.prompt("AppRole secret id" if approle else "Vault token", hide_input=True, err=as_json)
     else:
         value = sys.stdin.readline().strip()
     if not value:
         raise InvalidInputError("nothing to store")
     with open_workspace(workspace_dir) as ws:
         entry = store_vault_secret(ws.audit.workspace_id, value, approle=approle)
-    click.echo(f"stored in the OS keyring as lorekeeper/{entry}")
+    if as_json:
+        emit_json({"stored": True, "keyring_service": "lorekeeper", "keyring_entry": entry})
+    else:
+        click.echo(f"stored in the OS keyring as lorekeeper/{entry}")
 
 
 @audit.command("sign-rows")
