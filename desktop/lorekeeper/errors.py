@@ -29,6 +29,7 @@ _EXIT_BY_CODE = {
     "ERR_STORE_CONFLICT": EXIT_UNAVAILABLE,
     "ERR_DERIVED_WRITE_FAILED": EXIT_UNAVAILABLE,  # saved in the store; `lorekeeper repair` rewrites the files
     "ERR_INTERNAL": EXIT_INTERNAL,
+    "ERR_CANCELLED": EXIT_UNAVAILABLE,  # a job stopped before it ended (the app's Cancel; a newer job)
     # issue 26: the agent service cannot run (no private runtime folder); agent calls run cold
     "ERR_AGENTD_UNAVAILABLE": EXIT_UNAVAILABLE,
     "ERR_LIVE_DB_ACCESS": EXIT_INTERNAL,  # issue 23: code of ours opened a live database file (a bug)

@@ -16,7 +16,7 @@ from lorekeeper.errors import LorekeeperError
 from lorekeeper.evals.engine import RuleResult, evaluate
 from lorekeeper.evals.footnote import footnote as make_footnote
 from lorekeeper.evals.service import EvalService
-from lorekeeper.jobs import Cancelled
+from lorekeeper.jobs import Cancelled, drive
 from lorekeeper.learnings.block import LearningsBlock
 from lorekeeper.learnings.service import EventHook, LearningInfo, LearningService
 from lorekeeper.llm.service import LLMService
@@ -133,15 +133,8 @@ class ReflectLoop:
         on_chunk: Callable[[str], None] | None = None,
         is_cancelled: Callable[[], bool] | None = None,
     ) -> Answer:
-        gen = self.send_steps(prompt, is_cancelled=is_cancelled)
-        while True:
-            try:
-                piece = next(gen)
-            except StopIteration as stop:
-                answer: Answer = stop.value
-                return answer
-            if on_chunk is not None:
-                on_chunk(piece)
+        answer: Answer = drive(self.send_steps, (prompt,), {"is_cancelled": is_cancelled}, on_value=on_chunk)
+        return answer
 
     def send_steps(
         self, prompt: AssembledPrompt, *, is_cancelled: Callable[[], bool] | None = None

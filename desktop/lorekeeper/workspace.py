@@ -47,6 +47,7 @@ from lorekeeper.protocols import Derived, Purgeable
 from lorekeeper.quality.answers import AnswerLog
 from lorekeeper.quality.tracker import QualityTracker
 from lorekeeper.reflect import ReflectLoop
+from lorekeeper.review import ReviewNotes
 from lorekeeper.skills.files import Limits
 from lorekeeper.skills.library import SkillLibrary
 from lorekeeper.skills.router import DEFAULT_TOP, Router
@@ -79,6 +80,40 @@ def hold_in_use(root: Path, *, timeout: float = IN_USE_WAIT) -> HeldLock:
             f"the workspace {root} is being restored from a backup (another process holds "
             f"{in_use_lock_path(root)} exclusively for more than {timeout:g} s): retry when the restore has finished."
         ) from None
+
+
+def purgeables(root: Path, store: Store, audit_log: Callable[[], SessionLog], memory: Any) -> list[Purgeable]:
+    """Every holder of story-linked data, in erasure order (the purge run enumerates them; the
+    markdown summary, the retention's source, goes last so an interrupted run stays due)."""
+    from lorekeeper.memory.index import CorpusIndex
+    from lorekeeper.memory.layout import CORPORA, MemoryLayout, item_id64
+    from lorekeeper.memory.pgindex import PgCorpusIndex, PgIndexEntries
+
+    layout = MemoryLayout(root)
+
+    def index_entries(corpus: str) -> Purgeable:
+        """A corpus index's purgeable: its FAISS files, or its rows in the store's shared index."""
+        idx = memory.index(corpus)
+        retention = corpus == "clarifications"
+        if isinstance(idx, PgCorpusIndex):
+            return PgIndexEntries(idx, item_id64, on_retention=retention)
+        return IndexEntries(CorpusIndex(corpus, layout.index(corpus)), layout.lock, item_id64, on_retention=retention)
+
+    return [
+        # the clarification summary and the injection rows that served it (retention erases them)
+        ClarificationRows(store),
+        # what the story itself holds: erased by the right to be forgotten, not by the retention
+        StoreRows(
+            store,
+            "story-rows",
+            [("memory_injections", "story"), ("learnings", "story"), ("stories", "id")],
+            on_retention=False,
+        ),
+        *(index_entries(c) for c in CORPORA),
+        SessionEvents(audit_log),
+        HookSnapshots(root / "indexes"),  # the agent hook's caches of learnings and memory blocks
+        ClarificationFiles(root / "clarifications"),
+    ]
 
 
 class Workspace:
@@ -164,7 +199,7 @@ class Workspace:
         # marketplaces: discover, note, install or fork skills from sources (issue 10)
         self.market = MarketService(store, self.skills, self.llm, root / "sources" / "market")
         # typed facts from documentation (issue 11): rows signed, decisions signed in ws.audit.log
-        self.facts = FactService(
+        self.facts = FactService.wire(  # each fact service built once (issue 28); front ends get the facade
             store,
             audit_log=audit_log,
             provider=self.llm.provider,
@@ -172,15 +207,20 @@ class Workspace:
             workspace_root=root,
             verifier=audit.row_verifier,
         )
-        self.prompts.register("facts", self.facts.prompt_block)  # the FACTS block, within [facts] prompt_budget
-        self.ask.register("facts", facts_corpus(self.facts))  # ask cites the lines that prove a fact (issue 14)
+        # comments on review items and their assignment (issue 30 d3): signed rows, signed events
+        self.review = ReviewNotes(store, audit_log, verifier=audit.row_verifier)
+        self.prompts.register("facts", self.facts.packs.prompt_block)  # the FACTS block, within [facts] prompt_budget
+        self.ask.register("facts", facts_corpus(self.facts.reader))  # ask cites the lines that prove a fact (issue 14)
 
         self._init_memory(audit_log)
-        # GDPR purge runs and retention (issue 13): enumerates `self.purgeables()`; `story close`
-        # runs the retention purge for its story through it (on_story_close, seed 004 §3.8)
-        self._audit_log = audit_log
+        # GDPR purge runs and retention (issue 13): every holder of story-linked data, built once
+        # (issue 28); `story close` runs the retention purge for its story through it (seed 004 §3.8)
         self.purge = PurgeService(
-            store=store, purgeables=self.purgeables, audit_log=audit_log, root=root, locks_dir=root / "locks"
+            store=store,
+            purgeables=purgeables(root, store, audit_log, self.memory),
+            audit_log=audit_log,
+            root=root,
+            locks_dir=root / "locks",
         )
 
         def retention_purge(story: str, today: date) -> dict[str, Any]:
@@ -235,7 +275,7 @@ class Workspace:
 
             return embedder_from_config(config)
 
-        self.memory = MemoryIndexes(store, layout, embedder)
+        self.memory = MemoryIndexes(store, layout, embedder, backend=str(config.get("memory.backend", "auto")))
         self.memory.verifier = verifier
         self.clarifications = ClarificationService(store, layout, audit_log, sanitizer_llm)
         self.reuse = ReuseService(store, self.learnings, audit_log=audit_log, verifier=verifier, lock=lock)
@@ -420,31 +460,3 @@ class Workspace:
     def derived(self) -> list[Derived]:
         """Every artefact derived from the store (`lorekeeper repair` rebuilds them)."""
         return [self.skills.folder, self.memory]
-
-    def purgeables(self) -> list[Purgeable]:
-        """Every holder of story-linked data, in erasure order (the purge run enumerates them; the
-        markdown summary, the retention's source, goes last so an interrupted run stays due)."""
-        from lorekeeper.memory.index import CorpusIndex
-        from lorekeeper.memory.layout import CORPORA, MemoryLayout, item_id64
-
-        layout = MemoryLayout(self.root)
-        return [
-            # the clarification summary and the injection rows that served it (retention erases them)
-            ClarificationRows(self.store),
-            # what the story itself holds: erased by the right to be forgotten, not by the retention
-            StoreRows(
-                self.store,
-                "story-rows",
-                [("memory_injections", "story"), ("learnings", "story"), ("stories", "id")],
-                on_retention=False,
-            ),
-            *(
-                IndexEntries(
-                    CorpusIndex(c, layout.index(c)), layout.lock, item_id64, on_retention=c == "clarifications"
-                )
-                for c in CORPORA
-            ),
-            SessionEvents(self._audit_log),
-            HookSnapshots(self.root / "indexes"),  # the agent hook's caches of learnings and memory blocks
-            ClarificationFiles(self.root / "clarifications"),
-        ]

@@ -31,6 +31,7 @@ def _error_of(ws: Workspace, tool: str, arguments: dict[str, object]) -> str:
         ("route_skills", {"message": "review this", "top": -1}, "top"),
         ("route_skills", {}, "message"),
         ("memory_search", {"query": "x", "corpus": "everything"}, "corpus"),
+        ("route_skills", {"message": "review this", "projct": "citadel"}, "projct"),  # was ignored
     ],
 )
 def test_bad_arguments_are_err_invalid_input_naming_the_field(
@@ -93,3 +94,57 @@ def test_story_start_may_name_a_new_project_as_story_start_does(workspace: Works
     workspace.audit.require_key()
     out = AgentTools(workspace).story_start("PD-900", "billing", "brand-new-project")
     assert "PD-900" in json.dumps(out)
+
+
+def test_a_client_that_closes_stdin_after_its_requests_gets_every_answer(workspace: Workspace) -> None:
+    """The SDK's loop cancelled the calls still in flight when the input ended: a client that wrote
+    its requests then closed stdin got no answer to them (the calls queued behind a slow one)."""
+    root = workspace.root
+    workspace.close()
+    init = {"protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "t", "version": "1"}}
+    lines = [
+        {"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": init},
+        {"jsonrpc": "2.0", "method": "notifications/initialized"},
+        *(
+            {
+                "jsonrpc": "2.0",
+                "id": n,
+                "method": "tools/call",
+                "params": {"name": "build_prompt", "arguments": {"message": f"review this deploy script {n}"}},
+            }
+            for n in range(2, 14)
+        ),
+        {"jsonrpc": "2.0", "id": 14, "method": "tools/call", "params": {"name": "route_skills", "arguments": {}}},
+    ]
+    proc = subprocess.run(
+        [sys.executable, "-m", "lorekeeper", "--workspace", str(root), "mcp"],
+        input="".join(json.dumps(line) + "\n" for line in lines),
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    replies = {r["id"]: r for r in (json.loads(line) for line in proc.stdout.splitlines() if line.strip())}
+    assert sorted(replies) == list(range(1, 15)), proc.stderr[-2000:]
+    assert all(not replies[n]["result"].get("isError") for n in range(2, 14))
+    assert replies[14]["result"]["content"][0]["text"].startswith("ERR_INVALID_INPUT: ")
+
+
+def test_the_end_of_input_does_not_wait_for_a_request_the_client_cancelled() -> None:
+    from mcp_types import JSONRPCNotification, JSONRPCRequest, JSONRPCResponse
+
+    from lorekeeper.agents.mcp_server import _InFlight
+
+    async def main() -> None:
+        pending = _InFlight()
+        pending.saw_incoming(JSONRPCRequest(jsonrpc="2.0", id=7, method="tools/call", params={}))
+        pending.saw_incoming(JSONRPCRequest(jsonrpc="2.0", id=8, method="tools/call", params={}))
+        pending.saw_outgoing(JSONRPCResponse(jsonrpc="2.0", id=8, result={}))
+        with anyio.move_on_after(0.05) as waited:
+            await pending.idle()
+        assert waited.cancelled_caught  # 7 is still running
+        cancel = {"requestId": 7, "reason": "user"}
+        pending.saw_incoming(JSONRPCNotification(jsonrpc="2.0", method="notifications/cancelled", params=cancel))
+        with anyio.fail_after(5):
+            await pending.idle()
+
+    anyio.run(main)

@@ -271,3 +271,25 @@ def test_event_browser_filters_and_shows_the_signed_payload(qtbot, window, audit
     p.events_table.selectRow(0)
     assert '"sig"' in p.payload.toPlainText() and '"content_sha256"' in p.payload.toPlainText()
     assert "Signature valid" in p.payload_status.text()
+
+
+def test_event_browser_shows_and_filters_who_decided(qtbot, window, audit_ws):
+    """Issue 25 d2: every event names its operator (the OS login here, no Vault); the By filter
+    keeps one operator's decisions."""
+    import getpass
+
+    audit_ws.audit.log.append("proposal_rejected", {"id": 7, "by": "alice"}, story="PD-4")
+    audit_ws.audit.log.append("learning_added", {"id": 8, "by": "alice"})
+    p = panel(window)
+    p.refresh()
+    from lorekeeper.ui.panels.audit import EventsModel
+
+    by_col = EventsModel.HEADERS.index("By")
+    shown = {p.events_model.index(r, by_col).data() for r in range(p.events_model.rowCount())}
+    assert shown == {"alice", getpass.getuser()}  # the fixture's events: this session's operator
+    p.f_by.setCurrentIndex(p.f_by.findData("alice"))
+    assert p.events_model.rowCount() == 2 and {r.type for r in p.events_model.rows} == {
+        "proposal_rejected",
+        "learning_added",
+    }
+    assert "2 of 6" in p.count_label.text()

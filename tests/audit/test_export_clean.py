@@ -8,6 +8,7 @@ import json
 from click.testing import CliRunner
 
 from lorekeeper.cli import main
+from lorekeeper.skills import debris
 from lorekeeper.workspace import Workspace
 
 
@@ -36,6 +37,7 @@ def test_repair_sweeps_temp_files(workspace):
     assert any("half-written temp file" in s for s in workspace.skills.folder.stale())
     assert workspace.skills.folder.rebuild() == 1 and not half.exists()  # what `repair` runs
     half.write_text("half", encoding="utf-8")
+    debris.journal(workspace.root / "skills").touch()  # an export killed mid-write leaves its journal
     r = CliRunner().invoke(main, ["repair", "--json", "--workspace", str(workspace.root)])
     assert r.exit_code == 0, r.output  # (opening the workspace already swept it)
     assert json.loads(r.stdout)["derived"][0]["stale"] == [] and not half.exists()

@@ -232,3 +232,14 @@ def test_import_reporting_only_exists_says_how_many_skipped_and_why(ws: Path, tm
     last = r.stdout.decode().strip().splitlines()[-1]
     assert last.startswith("nothing imported: 1 skipped")
     assert "already exist with other content" in last and "--on-conflict" in last
+    # an invalid skill beside them is counted in the same line (it was only listed on stderr)
+    bad = tmp_path / "lib" / "bad-skill"
+    bad.mkdir()
+    (bad / "SKILL.md").write_text("---\nname: bad-skill\n---\n# no description\n")
+    r = lk("skills", "import", str(tmp_path / "lib"), "--workspace", str(ws))
+    assert r.returncode == 0
+    last = r.stdout.decode().strip().splitlines()[-1]
+    assert last.startswith("nothing imported: 1 skipped") and last.endswith(
+        ", 1 invalid (their errors follow on stderr)"
+    )
+    assert "bad-skill" in r.stderr.decode()

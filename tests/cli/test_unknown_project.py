@@ -23,6 +23,15 @@ READS = [
     ("facts", "conflicts"),
     ("facts", "pack"),
     ("memory", "search", "stock", "--corpus", "notes"),
+    ("facts", "settings"),  # showing them; setting them may come before the first document
+    ("facts", "conventions", "src/app.py"),
+    ("facts", "documents"),
+    ("learn", "search", "deploy"),
+    ("skills", "versions", "code-review"),
+    ("skills", "trigger-eval"),
+    ("eval", "--skill", "code-review", "--response", "-"),
+    ("sage", "analyze"),
+    ("ask", "what is the deploy rule"),
 ]
 
 
@@ -37,7 +46,7 @@ def test_an_unknown_project_is_not_found_on_every_reading_command(demo_workspace
     ws = demo_workspace
     before = _revision(ws)
     for args in READS:
-        r = run_lorekeeper("--workspace", str(ws.root), *args, "--project", "nosuch", "--json")
+        r = run_lorekeeper("--workspace", str(ws.root), *args, "--project", "nosuch", "--json", input="looks good")
         assert r.returncode == 3, (args, r.stdout, r.stderr)
         error = json.loads(r.stdout)["error"]
         assert error["code"] == "ERR_NOT_FOUND" and "'nosuch'" in error["message"], args
@@ -45,6 +54,15 @@ def test_an_unknown_project_is_not_found_on_every_reading_command(demo_workspace
     assert _revision(ws) == before  # nothing written (nightly included)
     ok = run_lorekeeper("--workspace", str(ws.root), "skills", "list", "--project", "citadel-v2", "--json")
     assert ok.returncode == 0, ok.stderr
+
+
+def test_facts_settings_may_be_set_before_the_first_document_then_shown(demo_workspace):
+    ws = demo_workspace
+    root = str(ws.root)
+    r = run_lorekeeper("--workspace", root, "facts", "settings", "--project", "later", "--approved-only", "--json")
+    assert r.returncode == 0, r.stderr
+    r = run_lorekeeper("--workspace", root, "facts", "settings", "--project", "later", "--json")
+    assert r.returncode == 0 and json.loads(r.stdout)["include_candidates"] is False, r.stderr
 
 
 def test_a_command_that_writes_the_first_row_accepts_a_new_project(demo_workspace):

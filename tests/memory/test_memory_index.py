@@ -122,10 +122,10 @@ def test_a_story_erasure_removes_its_vectors_embeddings_and_cache_entry(workspac
     assert ws.clarifications.count_for_story("PD-1") == 2  # the row and the markdown file
     from lorekeeper.protocols import Purgeable
 
-    assert all(isinstance(p, Purgeable) for p in ws.purgeables())
-    for p in ws.purgeables():
+    assert all(isinstance(p, Purgeable) for p in ws.purge.purgeables)
+    for p in ws.purge.purgeables:
         p.erase_story("PD-1")
-    for p in ws.purgeables():
+    for p in ws.purge.purgeables:
         assert p.verify_erased("PD-1"), p.purge_name
     idx = ws.memory.index("clarifications")
     assert len(idx.faiss_ids()) == 1

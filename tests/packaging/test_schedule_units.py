@@ -247,3 +247,6 @@ def test_units_and_help_say_the_retention_purge_runs_now(tmp_path: Path, monkeyp
         assert not stale.search(text), stale.search(text)
     service = next(t for t in sched.render("systemd", tmp_path, "03:00").files.values() if "[Service]" in t)
     assert "retention purge" in service
+    # what `systemctl --user status` shows: the whole run, not the first step alone
+    (description,) = [line for line in service.splitlines() if line.startswith("Description=")]
+    assert "nightly analysis, retention purge, backup" in description, description

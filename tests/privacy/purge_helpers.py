@@ -18,6 +18,7 @@ WORDS = {
     "PD-1": "Les operateurs exigent une rotation zanzibar-quokka des jetons chaque semaine",
     "PD-2": "Le tableau de bord doit afficher la latence pamplemousse-cobalt en continu",
     "PD-3": "Les exports nocturnes respectent le quota margaux-tundra par projet",
+    "PD-1-2": "Les relances clients suivent le calendrier oursin-basalte du trimestre",
 }
 
 

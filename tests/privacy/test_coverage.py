@@ -35,9 +35,9 @@ def story_tables() -> dict[str, list[str]]:
 
 
 def test_every_story_table_is_covered_by_a_purgeable(workspace: Workspace) -> None:
-    purgeables = workspace.purgeables()
+    purgeables = workspace.purge.purgeables
     assert all(isinstance(p, Purgeable) for p in purgeables)
-    covered = {t for p in purgeables for t in getattr(p, "purge_tables", ())}
+    covered = {t for p in purgeables for t in p.purge_tables}
     tables = story_tables()
     assert "clarifications" in tables and "learnings" in tables and "memory_injections" in tables
     missing = sorted(set(tables) - covered - set(PROOF_TABLES))
@@ -45,15 +45,11 @@ def test_every_story_table_is_covered_by_a_purgeable(workspace: Workspace) -> No
 
 
 def test_every_workspace_folder_is_covered_or_story_free(workspace: Workspace) -> None:
-    covered = {f for p in workspace.purgeables() for f in getattr(p, "purge_folders", ())}
+    covered = {f for p in workspace.purge.purgeables for f in p.purge_folders}
     folders = set(SUBDIRS) | {p.name for p in workspace.root.iterdir() if p.is_dir()}
     missing = sorted(folders - covered - set(STORY_FREE))
     assert not missing, f"workspace folders no Purgeable covers (or says are story-free): {missing}"
     assert {"clarifications", "indexes", "sessions"} <= covered
     # the three index files of each corpus are one purgeable's three artefacts
-    arts = {
-        a
-        for p in workspace.purgeables()
-        for a in getattr(p, "purge_artefacts", (getattr(p, "purge_artefact", "store"),))
-    }
+    arts = {a for p in workspace.purge.purgeables for a in p.purge_artefacts}
     assert arts == {"store", "faiss", "embeddings", "cache", "sessions", "markdown"}

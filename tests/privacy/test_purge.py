@@ -150,6 +150,25 @@ def test_the_agent_hooks_context_cache_is_dropped_by_a_purge(workspace: Workspac
     assert not cache.exists() and files_holding(root, "zanzibar-quokka") == []
 
 
+def test_purging_a_story_keeps_the_file_of_a_story_whose_id_it_prefixes(workspace: Workspace) -> None:
+    """Purging PD-1 globbed `PD-1-*.md` and so also deleted PD-1-2's summary file (another story's
+    live data). Only files of the story itself go: `PD-1-clarifications.md`, or a file whose front
+    matter names PD-1; a file whose front matter names another story is never the purged one's."""
+    from lorekeeper.memory.layout import MemoryLayout
+
+    ws = workspace
+    seed(ws, "PD-1")
+    seed(ws, "PD-1-2")
+    other = MemoryLayout(ws.root).clarification_file("PD-1-2")
+    result = ws.purge.purge_story("PD-1")
+    assert result.verified, result.remaining
+    assert result.artefacts["markdown"] == 1
+    assert other.is_file() and WORDS["PD-1-2"] in other.read_text(encoding="utf-8")
+    ws.close()
+    assert files_holding(ws.root, "zanzibar-quokka") == []
+    assert "clarifications/PD-1-2-clarifications.md" in files_holding(ws.root, "oursin-basalte")
+
+
 SHARED = "Aucune donnée de production ne quitte le réseau interne de la société"
 
 

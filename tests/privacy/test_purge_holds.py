@@ -30,6 +30,7 @@ def test_a_running_purge_holds_the_purge_buttons_with_a_reason(purge_panel, qtbo
 
     monkeypatch.setattr(widgets, "confirm", lambda *_a: True)
     qtbot.keyClicks(purge_panel.story, "PD-1")
+    purge_panel.story_debounce.flush()  # the plan runs once typing pauses
     seen: list[object] = []
 
     def during() -> None:

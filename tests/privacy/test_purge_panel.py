@@ -31,6 +31,7 @@ def test_pressing_purge_and_confirming_erases_the_story(purge_panel, qtbot, monk
     monkeypatch.setattr(widgets, "confirm", lambda _p, title, text: asked.append((title, text)) or True)
     assert "PD-1" in purge_panel.due_list.item(0).text()  # the retention preview: PD-1 expired
     qtbot.keyClicks(purge_panel.story, "PD-1")
+    purge_panel.story_debounce.flush()  # the plan runs once typing pauses
     assert purge_panel.purge_button.isEnabled() and "PD-1" in purge_panel.purge_button.text()
     assert "FAISS vectors 1" in purge_panel.plan_label.text()
     qtbot.mouseClick(purge_panel.purge_button, Qt.MouseButton.LeftButton)
@@ -62,6 +63,7 @@ def test_declining_the_confirmation_erases_nothing(purge_panel, qtbot, monkeypat
 
     monkeypatch.setattr(widgets, "confirm", lambda *_a: False)
     qtbot.keyClicks(purge_panel.story, "PD-1")
+    purge_panel.story_debounce.flush()  # the plan runs once typing pauses
     qtbot.mouseClick(purge_panel.purge_button, Qt.MouseButton.LeftButton)
     assert purge_panel.model.rowCount() == 0
     assert files_holding(purge_panel.ws.root, "zanzibar-quokka")
@@ -73,8 +75,20 @@ def test_enter_in_the_story_field_asks_to_purge_it(purge_panel, qtbot, monkeypat
     asked: list[str] = []
     monkeypatch.setattr(widgets, "confirm", lambda _p, title, _text: asked.append(title) or False)
     qtbot.keyClicks(purge_panel.story, "PD-1")
-    qtbot.keyClick(purge_panel.story, Qt.Key.Key_Return)
+    qtbot.keyClick(purge_panel.story, Qt.Key.Key_Return)  # at once: Enter plans what is typed first
     assert asked == ["Purge PD-1?"]
+
+
+def test_typing_a_story_plans_once_when_typing_pauses(purge_panel, qtbot, monkeypatch) -> None:
+    """Issue 28: a plan reads every purgeable; it used to run on every keystroke of the story box."""
+    planned: list[str] = []
+    real = purge_panel.ws.purge.plan
+    monkeypatch.setattr(purge_panel.ws.purge, "plan", lambda story, *a: planned.append(story) or real(story, *a))
+    qtbot.keyClicks(purge_panel.story, "PD-2")  # not due: the retention preview does not plan it
+    assert planned == [] and not purge_panel.purge_button.isEnabled()  # typing: nothing read yet
+    purge_panel.story_debounce.flush()  # typing paused
+    assert [p for p in planned if p != "PD-1"] == ["PD-2"]  # not "P", "PD", "PD-" (PD-1: the due preview)
+    assert purge_panel.purge_button.isEnabled() and "FAISS vectors 1" in purge_panel.plan_label.text()
 
 
 def test_purge_is_disabled_with_a_reason_when_the_story_has_nothing_left(purge_panel, qtbot, monkeypatch) -> None:
@@ -83,6 +97,7 @@ def test_purge_is_disabled_with_a_reason_when_the_story_has_nothing_left(purge_p
     asked: list[str] = []
     monkeypatch.setattr(widgets, "confirm", lambda _p, title, _text: asked.append(title) or False)
     qtbot.keyClicks(purge_panel.story, "PD-404")
+    purge_panel.story_debounce.flush()  # the plan runs once typing pauses
     assert "nothing is stored" in purge_panel.plan_label.text()
     assert not purge_panel.purge_button.isEnabled()
     assert "nothing to purge" in purge_panel.purge_button.toolTip()

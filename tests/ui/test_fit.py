@@ -9,6 +9,7 @@ from PySide6.QtWidgets import QAbstractScrollArea, QApplication, QWidget
 
 from lorekeeper.ui.main_window import MIN_SIZE, PanelFrame, initial_size
 from lorekeeper.ui.panels import PANELS
+from lorekeeper.ui.theme import DARK, LIGHT, apply_theme, current_mode
 
 SIZES = [QSize(1024, 640), QSize(1280, 800)]
 
@@ -48,6 +49,15 @@ def test_every_panel_fits_the_window(window):
         window.select_panel(panel_id).showcase()
     for size in SIZES:
         check_panels_fit(window, size)
+    # and in the other theme (issue 30 d2): its style sheet has its own paddings and borders
+    app = QApplication.instance()
+    before = current_mode()
+    try:
+        apply_theme(app, DARK if before == LIGHT else LIGHT)
+        settle()
+        check_panels_fit(window, SIZES[0])
+    finally:
+        apply_theme(app, before)
 
 
 def check_panels_fit(window, size: QSize) -> None:

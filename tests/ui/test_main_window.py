@@ -22,7 +22,7 @@ def test_ctrl_number_switches_panels(qtbot, window):
         assert window.current_panel() is window.panels[panel_id]
         assert window.sidebar.currentRow() == i
     qtbot.keyClick(window, Qt.Key.Key_1, Qt.KeyboardModifier.ControlModifier)
-    assert window.current_panel() is window.panels["skills"]
+    assert window.current_panel() is window.panels["start"]  # the first-run view is the first panel (issue 30 d1)
 
 
 def test_clicking_the_sidebar_switches_panels(qtbot, window):
@@ -33,6 +33,7 @@ def test_clicking_the_sidebar_switches_panels(qtbot, window):
 
 
 def test_ctrl_f_focuses_the_panel_search_box(qtbot, window):
+    window.select_panel("skills")
     qtbot.keyClick(window, Qt.Key.Key_F, Qt.KeyboardModifier.ControlModifier)
     qtbot.waitUntil(lambda: window.panels["skills"].search.hasFocus())
 
@@ -49,7 +50,7 @@ def test_status_bar_shows_workspace_model_keys_and_version(window, ui_workspace)
 
 
 def test_f5_refreshes_the_current_panel(qtbot, window, ui_workspace):
-    panel = window.panels["skills"]
+    panel = window.select_panel("skills")
     before = panel.model.rowCount()
     ui_workspace.skills.fork("code-review", "zeta-project")  # changed behind the app's back
     qtbot.keyClick(window, Qt.Key.Key_F5)

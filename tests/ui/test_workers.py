@@ -125,3 +125,40 @@ class _FakeRelay:
 
         self.callbacks = {"result": boom}
         self.worker = type("W", (), {"name": "fake"})()
+
+
+def test_a_look_up_answers_while_long_jobs_fill_their_pool(qtbot):
+    """Issue 28 d4: look-ups have their own pool; with every long-job thread busy, a look-up (an
+    invisible job) still answers, and so does the change feed's poll."""
+    release = threading.Event()
+    started: list[int] = []
+    ended: list[int] = []
+
+    def long_job(n: int) -> int:
+        started.append(n)
+        release.wait(30)
+        return n
+
+    busy = workers.POOL_SIZES[workers.LONG]
+    try:
+        for n in range(busy):
+            workers.run_task(long_job, n, name=f"long {n}", on_result=ended.append)
+        qtbot.waitUntil(lambda: len(started) == busy)  # every long-job thread is taken
+        answers: list[str] = []
+        workers.run_task(lambda: "found", name="look-up", visible=False, on_result=answers.append)
+        workers.run_task(lambda: "polled", name="poll", visible=False, kind=workers.POLL, on_result=answers.append)
+        qtbot.waitUntil(lambda: len(answers) == 2)
+        assert sorted(answers) == ["found", "polled"] and ended == []  # answered while the long jobs run
+    finally:
+        release.set()
+    qtbot.waitUntil(lambda: len(ended) == busy)
+    qtbot.waitUntil(lambda: workers.tracker().running() == 0)
+
+
+def test_an_unknown_job_kind_is_refused_before_anything_runs(qtbot):
+    import pytest
+
+    ran: list[int] = []
+    with pytest.raises(ValueError, match="unknown job kind"):
+        workers.run_task(lambda: ran.append(1), kind="bulk")
+    assert ran == [] and workers.tracker().running() == 0

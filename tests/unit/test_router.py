@@ -99,3 +99,61 @@ def test_long_description_is_shortened_in_hint() -> None:
 def test_duplicate_terms_after_normalisation_count_once() -> None:
     router = Router([RoutableSkill("a", "d", ("Review", "review", "RÉVIEW"), ())])
     assert router.route("review").skills[0].score == 2
+
+
+def _reference(skills: list[RoutableSkill], message: str) -> list[tuple[str, int, tuple[str, ...], tuple[str, ...]]]:
+    """The seed rule read literally: each skill, each declared term, a whole-word/phrase regex."""
+    import re
+
+    norm = normalise(message)
+    out = []
+    for s in sorted(skills, key=lambda s: s.name):
+        found: list[tuple[str, ...]] = []
+        for terms in (s.triggers, s.keywords):
+            seen: set[str] = set()
+            firsts: set[str] = set()
+            for t in terms:
+                n = " ".join(normalise(t).split())
+                if n and n not in seen:
+                    seen.add(n)
+                    pat = r"(?<!\w)" + r"\s+".join(re.escape(p) for p in n.split()) + r"(?!\w)"
+                    if re.search(pat, norm):
+                        firsts.add(t)
+            found.append(tuple(t for t in terms if t in firsts))
+        score = 2 * len(found[0]) + len(found[1])
+        if score:
+            out.append((s.name, score, found[0], found[1]))
+    return sorted(out, key=lambda m: (-m[1], m[0]))
+
+
+def test_the_indexed_router_ranks_as_the_literal_rule_on_a_random_library() -> None:
+    """Issue 26: the counted index (plain words), phrases under their rarest word, only the top built:
+    the same skills, scores, terms and order as the rule applied skill by skill, at every `top`."""
+    import random
+
+    rnd = random.Random(26)
+    vocab = ["review", "deploy", "docker", "xss", "c++", "ci/cd", "roll back", "Déploie", "api", "sql", "q&a", "42"]
+    skills = []
+    for i in range(400):
+        words = rnd.sample(vocab, 5)
+        dup = [words[0]] if i % 17 == 0 else []  # a term declared twice verbatim
+        skills.append(
+            RoutableSkill(
+                f"s{i:03d}",
+                "d",
+                (words[0], f"{words[1]} {words[2]}", *dup, "DEPLOY" if i % 5 == 0 else words[3]),
+                (words[4], f"kw{i % 7}"),
+            )
+        )
+    router = Router(skills)
+    messages = [
+        "Please review the docker deploy, then roll   back; xss in the API? kw3 42",
+        "déploie c++ and ci/cd now, q&a about sql",
+        "nothing here",
+        "review review kw1 kw2 docker xss",
+    ]
+    for message in messages:
+        want = _reference(skills, message)
+        for top in (0, 1, 5, 50, None):
+            got = [(m.name, m.score, m.triggers, m.keywords) for m in router.score_all(message, top)]
+            assert got == (want if top is None else want[:top]), (message, top)

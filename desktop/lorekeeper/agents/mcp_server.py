@@ -90,6 +90,17 @@ def _coded_server(base: type[MCPServer[Any]]) -> type[MCPServer[Any]]:
 
     class CodedServer(base):  # type: ignore[valid-type,misc]  # the SDK class, imported lazily
         async def call_tool(self, name: str, arguments: dict[str, Any], context: Any = None) -> Any:
+            tool = self._tool_manager.get_tool(name)
+            if tool is not None and isinstance(arguments, dict):
+                # pydantic ignores them: a mistyped `projct` ran the call for no project at all
+                known = tool.parameters.get("properties", {})
+                unknown = sorted(str(k) for k in arguments if k not in known)
+                if unknown:
+                    raise ToolError(
+                        f"ERR_INVALID_INPUT: invalid arguments for {name}: "
+                        + "; ".join(f"{k}: unknown argument" for k in unknown)
+                        + f" (the arguments are {', '.join(known) or 'none'})"
+                    )
             try:
                 return await super().call_tool(name, arguments, context)
             except UnexpectedToolError as exc:
@@ -298,10 +309,54 @@ def serve(ws: Workspace, default_project: str | None = None) -> None:
     anyio.run(_serve_stdio, build_server(ws, default_project))
 
 
+class _InFlight:
+    """The client's requests not answered yet (by id), so the end of input can wait for them."""
+
+    def __init__(self) -> None:
+        import anyio
+
+        self._ids: dict[Any, int] = {}
+        self._idle = anyio.Event()
+        self._idle.set()
+
+    def _settled(self, request_id: Any) -> None:
+        left = self._ids.get(request_id, 0) - 1
+        if left > 0:
+            self._ids[request_id] = left
+        else:
+            self._ids.pop(request_id, None)
+        if not self._ids:
+            self._idle.set()
+
+    def saw_incoming(self, message: Any) -> None:
+        from mcp_types import JSONRPCNotification, JSONRPCRequest
+
+        if isinstance(message, JSONRPCRequest):
+            import anyio
+
+            if self._idle.is_set():
+                self._idle = anyio.Event()
+            self._ids[message.id] = self._ids.get(message.id, 0) + 1
+        elif isinstance(message, JSONRPCNotification) and message.method == "notifications/cancelled":
+            params = message.params or {}
+            self._settled(params.get("requestId"))  # a cancelled request gets no answer (spec)
+
+    def saw_outgoing(self, message: Any) -> None:
+        from mcp_types import JSONRPCError, JSONRPCResponse
+
+        if isinstance(message, (JSONRPCResponse, JSONRPCError)) and message.id is not None:
+            self._settled(message.id)
+
+    async def idle(self) -> None:
+        await self._idle.wait()
+
+
 async def _serve_stdio(server: MCPServer[Any]) -> None:
     """The SDK's stdio transport, except that a line that is not a JSON-RPC message gets the
     JSON-RPC error reply (-32700 parse error, -32600 invalid request; id null) that the
-    specification asks for, instead of being dropped in silence (issue 31 item 1); and that the
+    specification asks for, instead of being dropped in silence (issue 31 item 1); that the end
+    of input waits until every request in flight is answered (the SDK's loop cancels them when its
+    input ends, so a client that closed stdin after its requests got no answers); and that the
     client's first line, read (and perhaps answered from the cache) by `lorekeeper.mcpfront` before
     the SDK was imported, goes in first: the SDK's answer to that `initialize` is cached for the
     next start, and dropped when the cached one went out already (issue 26)."""
@@ -319,6 +374,7 @@ async def _serve_stdio(server: MCPServer[Any]) -> None:
         forward_in, forward_out = anyio.create_memory_object_stream[Any](0)
         write_stream, answers = anyio.create_memory_object_stream[Any](0)
         pending = first if first is not None and first.key else None
+        in_flight = _InFlight()
 
         async def screened(item: Any) -> None:
             if isinstance(item, Exception):
@@ -327,6 +383,7 @@ async def _serve_stdio(server: MCPServer[Any]) -> None:
                 reply = JSONRPCError(jsonrpc="2.0", id=None, error=ErrorData(code=code, message=message))
                 await write_stream.send(SessionMessage(reply))
                 return
+            in_flight.saw_incoming(item.message)
             await forward_in.send(item)
 
         async def screen() -> None:
@@ -339,6 +396,10 @@ async def _serve_stdio(server: MCPServer[Any]) -> None:
                     await screened(item)
                 async for item in read_stream:
                     await screened(item)
+                # End of input: the SDK's loop cancels the requests still running when its input
+                # ends, so a client that writes its requests and closes stdin got no answer to
+                # the calls in flight. Its input ends once each of them is answered (or cancelled).
+                await in_flight.idle()
 
         answers_done = anyio.Event()
 
@@ -352,6 +413,7 @@ async def _serve_stdio(server: MCPServer[Any]) -> None:
             nonlocal pending
             async with answers, sdk_write_stream:  # closing the SDK's stream ends its stdout writer
                 async for item in answers:
+                    in_flight.saw_outgoing(item.message)
                     if pending is not None:
                         sent = json.loads(item.message.model_dump_json(by_alias=True, exclude_unset=True))
                         if "method" not in sent and sent.get("id") == pending.request_id:

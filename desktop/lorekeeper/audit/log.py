@@ -212,6 +212,11 @@ class EventRecord:
     data: Any
     raw: str
 
+    @property
+    def by(self) -> str:
+        """Who made the decision the event records (its signed data's "by"; issue 25 d2)."""
+        return str(self.data.get("by") or "") if isinstance(self.data, dict) else ""
+
 
 @dataclass(frozen=True)
 class ChainBreak:
@@ -313,6 +318,10 @@ class _Head:
         return (self.file, self.seq, self.sig, self.count) == (other.file, other.seq, other.sig, other.count)
 
 
+# events whose fields seed 004 §3.10.1 fixes ({story_id, subprocess_name, duration_ms, success}): no "by"
+FIXED_FIELDS = frozenset({"verbatim_subprocess_invoked", "verbatim_subprocess_completed"})
+
+
 class SessionLog:
     def __init__(
         self,
@@ -326,8 +335,11 @@ class SessionLog:
         workspace_id: str = "",
         witness: HeadWitness | None = None,
         current_version: Callable[[], int] | None = None,
+        operator: Callable[[], str] | None = None,
     ) -> None:
         self.dir = Path(sessions_dir)
+        # who makes the decisions this log signs (issue 25 d2): the Vault identity, else the OS login
+        self._operator = operator
         # the provider's committed key version (read only for a dead rotation's outbox row)
         self.current_version = current_version
         self.workspace_id = workspace_id  # the checkpoints' key with the file name (shared stores)
@@ -372,6 +384,7 @@ class SessionLog:
         ERR_TRACE_WRITE_FAILED if it cannot be written; ERR_AUDIT_CHAIN_BROKEN (nothing written) when
         the log disagrees with its signed head. Events waiting in the outbox are written first.
         """
+        data = self.with_operator(type, data)
         content = self._content(type, data, story)
         try:
             with self.lock.exclusive():
@@ -385,6 +398,21 @@ class SessionLog:
                 f"audit event not written to {self.dir}: {exc.strerror or exc}. Check the disk and permissions."
             ) from None
         return event
+
+    def operator(self) -> str:
+        """The name every event's data carries as "by" (issue 25 d2)."""
+        if self._operator is not None:
+            name = str(self._operator() or "").strip()
+            if name:
+                return name
+        return operator_name()
+
+    def with_operator(self, type: str, data: Any) -> Any:
+        """`data` with "by": the operator (signed with it), when the log was given one (a workspace's
+        log), `data` is a mapping that names nobody yet and the type's fields are not fixed by the seed."""
+        if self._operator is not None and isinstance(data, dict) and not data.get("by") and type not in FIXED_FIELDS:
+            return {**data, "by": self.operator()}
+        return data
 
     @staticmethod
     def _content(type: str, data: Any, story: str | None, salt: str | None = None) -> dict[str, Any]:
@@ -817,6 +845,7 @@ class SessionLog:
     def _record(self, type: str, data: Any, *, story: str | None, flush: bool) -> tuple[int, dict[str, Any]]:
         from lorekeeper.store.models import AuditOutbox
 
+        data = self.with_operator(type, data)
         content = self._content(type, data, story)
         self._check_settled()  # a broken chain refuses the change too: nothing written
         with self.store.write() as s:

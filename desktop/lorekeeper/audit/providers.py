@@ -374,6 +374,28 @@ class VaultProvider:
         )
         return int(resp["data"]["version"])
 
+    def operator_identity(self) -> str:
+        """Who this token or AppRole login is (issue 25 d2): the identity entity's name when the
+        policy lets the token read it, else the login's user or role name, else the token's display
+        name (`bao token create -display-name alice` gives "token-alice"); "" when Vault says none."""
+        client = self._connect()
+        info = self._call(lambda: client.auth.token.lookup_self())
+        data = (info or {}).get("data") or {}
+        entity = str(data.get("entity_id") or "")
+        if entity:
+            try:
+                ent = client.secrets.identity.read_entity(entity_id=entity)
+                name = str(((ent or {}).get("data") or {}).get("name") or "")
+                if name and not name.startswith("entity_"):
+                    return name
+            except Exception:  # noqa: BLE001 - the policy may not allow reading the entity: next best name
+                pass
+        meta = data.get("meta") or {}
+        for k in ("username", "role_name"):
+            if isinstance(meta, dict) and meta.get(k):
+                return str(meta[k])
+        return str(data.get("display_name") or "")
+
     def _archive_path(self, version: int) -> str:
         return f"{self.path}/archive/{int(version)}"
 

@@ -109,6 +109,7 @@ class AuditService:
         self._failure: AuditKeyUnavailableError | None = None
         self._log: SessionLog | None = None
         self._provider: KeyProvider | None = None
+        self._operator: str | None = None
         self._pending_version: int | None = None
         self._verifier: RowVerifier | None = None
         self.last_refused: dict[str, int] = {}  # sign-rows: unsigned rows born after the baseline, not signed
@@ -278,7 +279,28 @@ class AuditService:
             workspace_id=self.workspace_id,
             witness=self.witness(),
             current_version=lambda: self.provider().load().version,
+            operator=self.operator,
         )
+
+    def operator(self) -> str:
+        """Who makes this session's decisions (issue 25 d2): the Vault identity of the token or
+        AppRole login when the key comes from Vault, else the OS login. Asked once per session."""
+        with self._lock:
+            if self._operator is not None:
+                return self._operator
+        from lorekeeper.audit.log import operator_name
+        from lorekeeper.errors import LorekeeperError
+
+        name = ""
+        ask = getattr(self.provider(), "operator_identity", None)
+        if ask is not None:
+            try:
+                name = str(ask() or "").strip()
+            except LorekeeperError:  # Vault gave the key but not the token's name: the OS login
+                name = ""
+        with self._lock:
+            self._operator = name or operator_name()
+            return self._operator
 
     @property
     def log(self) -> SessionLog:

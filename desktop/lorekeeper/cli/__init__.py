@@ -120,6 +120,27 @@ def _json_usage_error(exc: click.UsageError, as_json: bool) -> None:
     click.echo(json.dumps({"error": error}, ensure_ascii=False, indent=2))
 
 
+def _sweep_after_parse(ctx: click.Context) -> None:
+    """The end-of-command sweep for what ends while the group's own arguments are parsed (eager
+    options, usage errors): its `--workspace` may not be parsed yet, so it is read from the args."""
+    from lorekeeper.locations import resolve_workspace_dir
+    from lorekeeper.skills.debris import sweep  # not cli.common: `--help` imports no command module
+
+    args: list[str] = ctx.meta.get("lorekeeper.args", [])
+    workspace: str | None = None
+    for i, arg in enumerate(args):
+        if arg == "--workspace" and i + 1 < len(args):
+            workspace = args[i + 1]
+        elif arg.startswith("--workspace="):
+            workspace = arg.partition("=")[2]
+    try:
+        root = resolve_workspace_dir(workspace)
+        if (root / "lorekeeper.toml").is_file():
+            sweep(root / "skills")
+    except Exception:  # noqa: BLE001 - never the reason `--help` fails; `lorekeeper repair` sweeps too
+        pass
+
+
 class LazyGroup(click.Group):
     """A group whose subcommands are imported on first use (click's documented lazy-loading pattern)."""
 
@@ -133,6 +154,10 @@ class LazyGroup(click.Group):
             return super().parse_args(ctx, args)
         except click.UsageError as exc:
             _json_usage_error(exc, "--json" in ctx.meta["lorekeeper.args"])  # click consumed `args`
+            _sweep_after_parse(ctx)
+            raise
+        except click.exceptions.Exit:
+            _sweep_after_parse(ctx)  # `--version`, `--help`: no command runs, the sweep still does
             raise
         except BrokenPipeError:
             # `lorekeeper --help | head`: the eager options print while the arguments are parsed,
@@ -143,7 +168,15 @@ class LazyGroup(click.Group):
 
     def invoke(self, ctx: click.Context) -> object:
         """Every command's errors mapped: stable codes and exit codes, never a traceback."""
-        from lorekeeper.cli.common import PASS_THROUGH, closed_stdout, fail, fail_unexpected, flush_stdout, sweep_debris
+        from lorekeeper.cli.common import (
+            PASS_THROUGH,
+            WORKSPACE_META,
+            closed_stdout,
+            fail,
+            fail_unexpected,
+            flush_stdout,
+            sweep_debris,
+        )
         from lorekeeper.errors import LorekeeperError
 
         as_json = "--json" in ctx.meta.get("lorekeeper.args", [])
@@ -162,7 +195,8 @@ class LazyGroup(click.Group):
             except Exception as exc:  # noqa: BLE001 - the catch-all: ERR_INTERNAL, exit 5, traceback logged
                 fail_unexpected(exc, as_json)
             finally:
-                sweep_debris(ctx.params.get("workspace_dir"))  # a killed export's temp files (issue 31)
+                # a killed export's temp files (issue 31), in the workspace the command was given
+                sweep_debris(ctx.meta.get(WORKSPACE_META) or ctx.params.get("workspace_dir"))
                 flush_stdout()  # a closed pipe surfaces here, not as a traceback at interpreter exit
         except BrokenPipeError:
             closed_stdout()  # `lorekeeper ... | head`: the reader is gone, end quietly

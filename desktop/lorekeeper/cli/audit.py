@@ -14,7 +14,7 @@ from typing import Any
 
 import click
 
-from lorekeeper.cli.common import emit_json, handle_errors, json_option, open_workspace, workspace_option
+from lorekeeper.cli.common import emit_json, handle_errors, json_option, open_workspace, same_operator, workspace_option
 from lorekeeper.errors import EXIT_CHECK_FAILED, EXIT_UNAVAILABLE, InvalidInputError
 from lorekeeper.fsutil import not_regular, read_user_bytes
 
@@ -155,7 +155,13 @@ def status_cmd(workspace_dir: Path | None, as_json: bool) -> None:
 
 
 @audit.command("acknowledge")
-@click.option("--reason", default="", help="Why the break is acceptable (what you found); kept, signed, in the event.")
+@click.option(
+    "--reason",
+    "--why",
+    "reason",
+    default="",
+    help="Why the break is acceptable (what you found); kept, signed, in the event (--why is the same option).",
+)
 @workspace_option
 @json_option
 @handle_errors
@@ -366,11 +372,19 @@ def append_cmd(
 @click.option("--type", "event_type", default=None, help="Only this event type.")
 @click.option("--story", default=None, help="Only this story.")
 @click.option("--date", "day", default=None, help="Only this day (YYYY-MM-DD).")
+@click.option(
+    "--by", "by", default=None, help='Only the events of this operator (the Vault identity or OS login shown as "by").'
+)
 @workspace_option
 @json_option
 @handle_errors
 def events_cmd(
-    event_type: str | None, story: str | None, day: str | None, workspace_dir: Path | None, as_json: bool
+    event_type: str | None,
+    story: str | None,
+    day: str | None,
+    by: str | None,
+    workspace_dir: Path | None,
+    as_json: bool,
 ) -> None:
     """List the session log's events with their verification status."""
     with open_workspace(workspace_dir) as ws:
@@ -382,18 +396,28 @@ def events_cmd(
         if (not event_type or r.type == event_type)
         and (not story or r.story == story)
         and (not day or r.file.startswith(day))
+        and (by is None or same_operator(r.by, by))
     ]
     if as_json:
-        emit_json({"events": [{k: v for k, v in r.__dict__.items() if k != "raw"} for r in records]})
+        emit_json({"events": [{**{k: v for k, v in r.__dict__.items() if k != "raw"}, "by": r.by} for r in records]})
         return
     for r in records:
-        click.echo(f"{r.file}:{r.line:<5} #{r.seq or '?':<5} {r.ts[:19]}  {r.type:<24} {r.story or '-':<10} {r.status}")
+        click.echo(
+            f"{r.file}:{r.line:<5} #{r.seq or '?':<5} {r.ts[:19]}  {r.type:<24} {r.story or '-':<10} {r.status:<8} "
+            f"{r.by or '-'}"
+        )
 
 
 @audit.command("tombstone")
 @click.argument("file")
 @click.argument("seq", type=int)
-@click.option("--reason", required=True, help="Why (e.g. the erasure request); kept, signed, in the tombstone.")
+@click.option(
+    "--reason",
+    "--why",
+    "reason",
+    required=True,
+    help="Why (e.g. the erasure request); kept, signed, in the tombstone (--why is the same option).",
+)
 @workspace_option
 @json_option
 @handle_errors
@@ -413,20 +437,24 @@ def tombstone_cmd(file: str, seq: int, reason: str, workspace_dir: Path | None, 
 @audit.command("set-secret")
 @click.option("--approle", is_flag=True, help="Store an AppRole secret id instead of a token.")
 @workspace_option
+@json_option
 @handle_errors
-def set_secret_cmd(approle: bool, workspace_dir: Path | None) -> None:
+def set_secret_cmd(approle: bool, workspace_dir: Path | None, as_json: bool) -> None:
     """Keep the Vault token (or AppRole secret id) in the OS keyring; read from a hidden prompt or stdin."""
     from lorekeeper.audit.providers import store_vault_secret
 
     if sys.stdin.isatty():
-        value = click.prompt("AppRole secret id" if approle else "Vault token", hide_input=True)
+        value = click.prompt("AppRole secret id" if approle else "Vault token", hide_input=True, err=as_json)
     else:
         value = sys.stdin.readline().strip()
     if not value:
         raise InvalidInputError("nothing to store")
     with open_workspace(workspace_dir) as ws:
         entry = store_vault_secret(ws.audit.workspace_id, value, approle=approle)
-    click.echo(f"stored in the OS keyring as lorekeeper/{entry}")
+    if as_json:
+        emit_json({"stored": True, "keyring_service": "lorekeeper", "keyring_entry": entry})
+    else:
+        click.echo(f"stored in the OS keyring as lorekeeper/{entry}")
 
 
 @audit.command("sign-rows")

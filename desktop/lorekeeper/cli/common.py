@@ -25,12 +25,24 @@ F = TypeVar("F", bound=Callable[..., Any])
 ERROR_LOG = "errors.log"
 
 
+#: `ctx.meta` key (shared by every context of one invocation): the `--workspace` a command was
+#: given after its name, so the end-of-command sweep (`sweep_debris`) looks in that workspace
+WORKSPACE_META = "lorekeeper.workspace_dir"
+
+
+def _remember_workspace(ctx: click.Context, _param: click.Parameter, value: Path | None) -> Path | None:
+    if value is not None:
+        ctx.meta[WORKSPACE_META] = value
+    return value
+
+
 def workspace_option(f: F) -> F:
     return click.option(
         "--workspace",
         "workspace_dir",
         type=click.Path(file_okay=False, path_type=Path),
         default=None,
+        callback=_remember_workspace,
         help=f"Workspace folder (default: ${ENV_VAR}, else the user data folder).",
     )(f)
 
@@ -100,6 +112,11 @@ def check_project(ws: Workspace, ctx: click.Context) -> None:
 
     with ws.store.session() as s:
         require_project(s, project)
+
+
+def same_operator(recorded: str | None, wanted: str) -> bool:
+    """`--by NAME` (issue 25 d2): the recorded operator is NAME, case and spaces aside."""
+    return (recorded or "").strip().casefold() == wanted.strip().casefold()
 
 
 def emit_json(data: Any) -> None:

@@ -103,9 +103,14 @@ def pack_cmd(
     for e in result.entries:
         modes[e.mode] = modes.get(e.mode, 0) + 1
     summary = ", ".join(f"{m} {c}" for m, c in sorted(modes.items()))
+    if result.output_tokens > result.input_tokens:
+        # a tiny tree is sent whole: the pack's headers are all it adds, not a "negative saving"
+        saving = f"the whole tree, +{result.output_tokens - result.input_tokens:,} header tokens"
+    else:
+        saving = f"{(1 - result.output_tokens / max(1, result.input_tokens)):.1%} less"
     click.echo(
         f"packed {len(result.entries)} files: {result.input_tokens:,} -> {result.output_tokens:,} tokens "
-        f"({(1 - result.output_tokens / max(1, result.input_tokens)):.1%} less; limit {result.cap:,}) "
+        f"({saving}; limit {result.cap:,}) "
         f"in {result.seconds:.2f}s{' (cached)' if result.cached else ''} [{summary}]"
         + (f" -> {output}" if output else ""),
         err=True,

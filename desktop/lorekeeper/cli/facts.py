@@ -14,7 +14,7 @@ from typing import Any
 
 import click
 
-from lorekeeper.cli.common import emit_json, handle_errors, json_option, open_workspace, workspace_option
+from lorekeeper.cli.common import emit_json, handle_errors, json_option, open_workspace, same_operator, workspace_option
 from lorekeeper.facts.model import STATUSES, TYPES, FactInfo
 from lorekeeper.jobs import Progress, drive
 
@@ -220,6 +220,12 @@ def facts_runs(limit: int, workspace_dir: Path | None, as_json: bool) -> None:
 @click.option("--document", default=None, help="Only facts with a provenance in this document id.")
 @click.option("--flagged", is_flag=True, help="Only facts flagged for review (quote vanished, document removed).")
 @click.option("--all", "include_merged", is_flag=True, help="Also the facts merged into others (their history).")
+@click.option(
+    "--by",
+    "by",
+    default=None,
+    help='Only the decisions of this operator (the Vault identity or OS login shown as "by").',
+)
 @workspace_option
 @json_option
 @handle_errors
@@ -230,14 +236,17 @@ def facts_list(
     document: str | None,
     flagged: bool,
     include_merged: bool,
+    by: str | None,
     workspace_dir: Path | None,
     as_json: bool,
 ) -> None:
-    """List facts (merged ones only with --all)."""
+    """List facts (merged ones only with --all); --by: those this operator decided."""
     with open_workspace(workspace_dir) as ws:
         found = ws.facts.list(
             project, status, type_, document=document, flagged=True if flagged else None, include_merged=include_merged
         )
+    if by is not None:
+        found = [f for f in found if same_operator(f.decided_by, by)]
     if as_json:
         emit_json({"facts": [f.to_dict() for f in found]})
         return
@@ -432,13 +441,18 @@ def facts_consolidate(project: str | None, use_llm: bool, workspace_dir: Path | 
 @facts.command("conflicts")
 @click.option("--project", default=None)
 @click.option("--all", "show_all", is_flag=True, help="Resolved conflicts too.")
+@click.option("--by", "by", default=None, help="Only the conflicts this operator resolved (implies --all).")
 @workspace_option
 @json_option
 @handle_errors
-def facts_conflicts(project: str | None, show_all: bool, workspace_dir: Path | None, as_json: bool) -> None:
-    """Contradictions waiting for a human (never decided automatically)."""
+def facts_conflicts(
+    project: str | None, show_all: bool, by: str | None, workspace_dir: Path | None, as_json: bool
+) -> None:
+    """Contradictions waiting for a human (never decided automatically); --by: who resolved them."""
     with open_workspace(workspace_dir) as ws:
-        found = ws.facts.conflicts(project, None if show_all else "open")
+        found = ws.facts.conflicts(project, None if show_all or by is not None else "open")
+        if by is not None:
+            found = [c for c in found if same_operator(c.resolved_by, by)]
         details = {c.id: [ws.facts.show(i) for i in c.facts] for c in found} if not as_json else {}
     if as_json:
         emit_json({"conflicts": [c.to_dict() for c in found]})
@@ -446,7 +460,9 @@ def facts_conflicts(project: str | None, show_all: bool, workspace_dir: Path | N
     if not found:
         click.echo("no open conflict")
     for c in found:
-        click.echo(f"#{c.id} ({c.project}, {c.status}): {c.reason}")
+        click.echo(
+            f"#{c.id} ({c.project}, {c.status}): {c.reason}" + (f" (by {c.resolved_by})" if c.resolved_by else "")
+        )
         for f in details[c.id]:
             quotes = "; ".join(f'{p.origin}: "{p.quote}"' for p in f.provenance)
             click.echo(f"  {f.id}  {f.statement}\n      {quotes}")
@@ -535,6 +551,13 @@ def facts_pack(
 def facts_settings(project: str, include: bool | None, workspace_dir: Path | None, as_json: bool) -> None:
     """Show or set a project's fact settings (include_candidates, in lorekeeper.toml)."""
     with open_workspace(workspace_dir) as ws:
+        if include is None and project not in (ws.config.get("facts.projects", {}) or {}):
+            # showing reads a project: a name neither the store nor lorekeeper.toml knows is a typo
+            # (issue 31 item 4); setting may come before the project's first document
+            from lorekeeper.store.projects import require_project
+
+            with ws.store.session() as s:
+                require_project(s, project)
         if include is not None:  # it decides which facts reach the agents: fail closed like a decision (issue 24)
             ws.audit.check_writable()
         value = (

@@ -60,7 +60,13 @@ def up(answer: str, project: str | None, workspace_dir: Path | None, as_json: bo
 @feedback.command("down")
 @_answer
 @_project
-@click.option("--reason", default="", help="What the model should do instead (it becomes the learning's rule).")
+@click.option(
+    "--reason",
+    "--why",
+    "reason",
+    default="",
+    help="What the model should do instead (it becomes the learning's rule; --why is the same option).",
+)
 @workspace_option
 @json_option
 @handle_errors

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING
 
 import click
 
-from lorekeeper.cli.common import emit_json, handle_errors, json_option, open_workspace, workspace_option
+from lorekeeper.cli.common import emit_json, handle_errors, json_option, open_workspace, same_operator, workspace_option
 from lorekeeper.errors import EXIT_UNAVAILABLE, InvalidInputError
 from lorekeeper.improve.bench import DEFAULT_SCENARIOS, MAX_SCENARIOS
 from lorekeeper.improve.nightly import DEFAULT_DAYS
@@ -136,24 +136,35 @@ def proposals() -> None:
     "--status", type=click.Choice(["pending", "approved", "rejected", "all"]), default="pending", show_default=True
 )
 @click.option("--skill", default=None)
+@click.option(
+    "--by",
+    "by",
+    default=None,
+    help='Only the decisions of this operator (the Vault identity or OS login shown as "by").',
+)
 @workspace_option
 @json_option
 @handle_errors
-def proposals_list(status: str, skill: str | None, workspace_dir: Path | None, as_json: bool) -> None:
-    """Proposals (pending: oldest first, the review order)."""
+def proposals_list(status: str, skill: str | None, by: str | None, workspace_dir: Path | None, as_json: bool) -> None:
+    """Proposals (pending: oldest first, the review order); --by: those this operator decided."""
     with open_workspace(workspace_dir) as ws:
         rows = ws.improve.proposals.list(status, skill=skill)
+    if by is not None:
+        rows = [p for p in rows if same_operator(p.decided_by, by)]
     if as_json:
         emit_json([p.to_dict() for p in rows])
         return
     if not rows:
         click.echo(f"No {status if status != 'all' else ''} proposals.".replace("  ", " "))
         return
-    click.echo(f"{'id':>4}  {'status':<9} {'source':<8} {'skill':<22} {'project':<12} {'benchmark':<26} reason")
+    click.echo(
+        f"{'id':>4}  {'status':<9} {'source':<8} {'skill':<22} {'project':<12} {'benchmark':<26} {'by':<12} reason"
+    )
     for p in rows:
         badge = p.benchmark.text if p.benchmark else "-"
         click.echo(
-            f"{p.id:>4}  {p.status:<9} {p.source:<8} {p.skill:<22} {(p.project or '-'):<12} {badge:<26} {p.reason}"
+            f"{p.id:>4}  {p.status:<9} {p.source:<8} {p.skill:<22} {(p.project or '-'):<12} {badge:<26} "
+            f"{(p.decided_by or '-'):<12} {p.reason}"
         )
 
 

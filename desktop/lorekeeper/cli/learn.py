@@ -278,15 +278,25 @@ def archive_stale(today: object, workspace_dir: Path | None, as_json: bool) -> N
 )
 @click.option("--active-only", is_flag=True, help="Leave archived learnings out (they are kept, marked, by default).")
 @workspace_option
+@json_option
 @handle_errors
-def export(project: str | None, output: Path | None, active_only: bool, workspace_dir: Path | None) -> None:
+def export(
+    project: str | None, output: Path | None, active_only: bool, workspace_dir: Path | None, as_json: bool
+) -> None:
     """Write the project's learnings.md (the seed's format; extra fields in a trailing HTML comment)."""
     with open_workspace(workspace_dir) as ws:
         if output is None:
-            sys.stdout.write(ws.learnings.export_text(project, include_archived=not active_only))
+            text = ws.learnings.export_text(project, include_archived=not active_only)
+            if as_json:  # the file's text, as `-o` would write it
+                emit_json({"project": project, "markdown": text})
+            else:
+                sys.stdout.write(text)
             return
         n = ws.learnings.export_file(output, project, include_archived=not active_only)
-    click.echo(f"wrote {n} learning(s) to {output}", err=True)
+    if as_json:
+        emit_json({"project": project, "path": str(output), "learnings": n})
+    else:
+        click.echo(f"wrote {n} learning(s) to {output}", err=True)
 
 
 @learn.command("import")

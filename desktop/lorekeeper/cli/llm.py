@@ -108,27 +108,35 @@ def configure(
 @llm.command("set-key")
 @click.option("--provider", type=click.Choice(["anthropic"]), default="anthropic", show_default=True)
 @workspace_option
+@json_option
 @handle_errors
-def set_key(provider: str, workspace_dir: Path | None) -> None:
+def set_key(provider: str, workspace_dir: Path | None, as_json: bool) -> None:
     """Store the API key in the OS keyring. The key is read from a hidden prompt, or from stdin when piped."""
     if sys.stdin.isatty():
-        key = click.prompt(f"{provider} API key", hide_input=True, prompt_suffix=": ")
+        key = click.prompt(f"{provider} API key", hide_input=True, prompt_suffix=": ", err=as_json)
     else:
         key = sys.stdin.readline()
     with open_workspace(workspace_dir) as ws:
         ws.llm.set_key(key, provider)
-    click.echo(f"stored the {provider} API key in the OS keyring")
+    if as_json:
+        emit_json({"provider": provider, "stored": True})
+    else:
+        click.echo(f"stored the {provider} API key in the OS keyring")
 
 
 @llm.command("delete-key")
 @click.option("--provider", type=click.Choice(["anthropic"]), default="anthropic", show_default=True)
 @workspace_option
+@json_option
 @handle_errors
-def delete_key(provider: str, workspace_dir: Path | None) -> None:
+def delete_key(provider: str, workspace_dir: Path | None, as_json: bool) -> None:
     """Remove the API key from the OS keyring."""
     with open_workspace(workspace_dir) as ws:
         removed = ws.llm.delete_key(provider)
-    click.echo("removed the key" if removed else "no key was stored")
+    if as_json:
+        emit_json({"provider": provider, "removed": bool(removed)})
+    else:
+        click.echo("removed the key" if removed else "no key was stored")
 
 
 def warn_truncated(truncated: bool, limit: int) -> None:

@@ -79,8 +79,11 @@ def status_cmd(workspace_dir: Path | None, as_json: bool) -> None:
     for r in rows:
         state = f"stale ({r['reason']})" if r["stale"] else "up to date"
         click.echo(
-            f"{r['corpus']:<15} {r['documents']:>6} docs  {r['indexed']:>6} indexed  {r['embedder']} {r['dimension']}d  {state}"
+            f"{r['corpus']:<15} {r['documents']:>6} docs  {r['indexed']:>6} indexed  {r['embedder']} {r['dimension']}d  "
+            f"{r['backend']}  {state}"
         )
+    if rows and rows[0]["backend_note"]:
+        click.echo(f"note: the indexes stay in this workspace (FAISS): {rows[0]['backend_note']}")
 
 
 @memory.command("search")

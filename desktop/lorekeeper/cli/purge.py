@@ -13,7 +13,7 @@ from pathlib import Path
 
 import click
 
-from lorekeeper.cli.common import emit_json, handle_errors, json_option, open_workspace, workspace_option
+from lorekeeper.cli.common import emit_json, handle_errors, json_option, open_workspace, same_operator, workspace_option
 from lorekeeper.errors import InvalidInputError
 from lorekeeper.jobs import Progress
 from lorekeeper.privacy.purge import ARTEFACTS, RUN_SORT, PurgeIncompleteError, PurgeResult, RunInfo
@@ -109,7 +109,7 @@ def preview_cmd(today: str | None, workspace_dir: Path | None, as_json: bool) ->
 def _run_line(r: RunInfo) -> str:
     what = " ".join(f"{k}={r.artefacts[k]}" for k in ARTEFACTS)
     status = "verified" if r.verified else r.status.upper()
-    return f"#{r.id:<4} {r.started_at}  {r.mode:<9} {','.join(r.stories) or '-':<20} {what}  {status}"
+    return f"#{r.id:<4} {r.started_at}  {r.mode:<9} {','.join(r.stories) or '-':<20} {what}  {status}  by {r.by or '-'}"
 
 
 @purge.command("runs")
@@ -117,18 +117,29 @@ def _run_line(r: RunInfo) -> str:
 @click.option("--limit", default=50, show_default=True, type=int)
 @click.option("--sort", "sort_by", type=click.Choice(sorted(RUN_SORT)), default=None, help="Sort by this column.")
 @click.option("--desc", is_flag=True, help="With --sort: largest first.")
+@click.option(
+    "--by", "by", default=None, help='Only the runs of this operator (the Vault identity or OS login shown as "by").'
+)
 @workspace_option
 @json_option
 @handle_errors
 def runs_cmd(
-    story: str | None, limit: int, sort_by: str | None, desc: bool, workspace_dir: Path | None, as_json: bool
+    story: str | None,
+    limit: int,
+    sort_by: str | None,
+    desc: bool,
+    by: str | None,
+    workspace_dir: Path | None,
+    as_json: bool,
 ) -> None:
-    """The purge runs, newest first: stories, counts per artefact, verification status."""
+    """The purge runs, newest first: stories, counts per artefact, verification status, who ran it."""
     with open_workspace(workspace_dir) as ws:
         if sort_by is None:
             runs = ws.purge.runs(limit, story=story)
         else:
             runs = ws.purge.runs(limit, story=story, order_by=sort_by, descending=desc)
+    if by is not None:
+        runs = [r for r in runs if same_operator(r.by, by)]
     if as_json:
         emit_json({"runs": [r.to_dict() for r in runs]})
         return

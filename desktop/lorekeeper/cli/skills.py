@@ -286,11 +286,18 @@ def import_cmd(
                 f"differs from {e['path']}; nothing replaced. Choose: --on-conflict skip | new-version | "
                 "fork --fork-project P | rename --rename NEW"
             )
-        if report.exists:
-            n = len(report.exists)
+        if report.exists or (report.invalid and not failed):
+            # one summary line for everything not imported: the collisions and the invalid ones
             done = len(report.created) + len(report.updated) + len(report.forked) + len(report.renamed)
             head = f"{prefix}imported {done}, " if done else "nothing imported: "
-            click.echo(f"{head}{n} skipped (already exist with other content; re-run with --on-conflict to choose)")
+            why = []
+            if report.exists:
+                why.append(
+                    f"{len(report.exists)} skipped (already exist with other content; re-run with --on-conflict to choose)"
+                )
+            if report.invalid:
+                why.append(f"{len(report.invalid)} invalid (their errors follow on stderr)")
+            click.echo(head + ", ".join(why))
         if dry_run:
             click.echo("dry run: nothing was written")
     for line in warning_lines(report.warnings, quiet=quiet_warnings):
@@ -365,11 +372,16 @@ def versions_cmd(name: str, project: str | None, workspace_dir: Path | None, as_
 @click.argument("b", type=int)
 @click.option("--project", default=None)
 @workspace_option
+@json_option
 @handle_errors
-def diff_cmd(name: str, a: int, b: int, project: str | None, workspace_dir: Path | None) -> None:
+def diff_cmd(name: str, a: int, b: int, project: str | None, workspace_dir: Path | None, as_json: bool) -> None:
     """Unified diff between two versions of a skill."""
     with open_workspace(workspace_dir) as ws:
-        click.echo(ws.skills.diff(name, project, a, b), nl=False)
+        text = ws.skills.diff(name, project, a, b)
+    if as_json:
+        emit_json({"name": name, "project": project, "a": a, "b": b, "diff": text})
+    else:
+        click.echo(text, nl=False)
 
 
 @skills.command("restore")

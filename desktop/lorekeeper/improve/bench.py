@@ -46,7 +46,7 @@ from lorekeeper.evals.rules import RuleSet, parse_rules_text
 from lorekeeper.improve.judge import Judge, JudgeCall, LLMJudge, ModelAnswerError
 from lorekeeper.improve.prompts import template
 from lorekeeper.improve.proposals import NEW_SKILL, ProposalService
-from lorekeeper.jobs import Cancelled, Progress
+from lorekeeper.jobs import Cancelled, Progress, drive
 from lorekeeper.llm.base import LLMUnavailableError, Provider
 from lorekeeper.llm.service import LLMService
 from lorekeeper.skills.library import SkillLibrary
@@ -447,13 +447,8 @@ class BenchmarkService:
 
     # -------------------------------------------------------------- running
     def run(self, proposal_id: int, **kwargs: Any) -> BenchmarkInfo:
-        gen = self.run_steps(proposal_id, **kwargs)
-        while True:
-            try:
-                next(gen)
-            except StopIteration as stop:
-                info: BenchmarkInfo = stop.value
-                return info
+        info: BenchmarkInfo = drive(self.run_steps, (proposal_id,), kwargs)
+        return info
 
     def run_steps(
         self,

@@ -27,7 +27,7 @@ from lorekeeper.improve.judge import Judge, ModelAnswerError
 from lorekeeper.improve.prompts import template
 from lorekeeper.improve.proposals import NEW_SKILL, NewProposal, ProposalInfo, ProposalService
 from lorekeeper.improve.sage import sage_provider
-from lorekeeper.jobs import Cancelled, Progress
+from lorekeeper.jobs import Cancelled, Progress, drive
 from lorekeeper.llm.base import LLMUnavailableError, Provider
 from lorekeeper.llm.service import LLMService
 from lorekeeper.skills.library import SkillLibrary
@@ -144,13 +144,8 @@ class SkillGenerator:
         self.bench = bench
 
     def generate(self, goal: str, project: str | None = None, **kwargs: Any) -> GenerationResult:
-        gen = self.generate_steps(goal, project, **kwargs)
-        while True:
-            try:
-                next(gen)
-            except StopIteration as stop:
-                result: GenerationResult = stop.value
-                return result
+        result: GenerationResult = drive(self.generate_steps, (goal, project), kwargs)
+        return result
 
     def generate_steps(
         self,

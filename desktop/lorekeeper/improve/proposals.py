@@ -232,6 +232,15 @@ class ProposalService:
         # listed and cannot be approved
         self.verifier: Callable[[], Any] | None = None
 
+    def _operator(self) -> str:
+        """Who decides: the signed log's operator (the Vault identity, else the OS login; issue 25 d2)."""
+        from lorekeeper.errors import LorekeeperError
+
+        try:
+            return self.audit_log().operator()
+        except LorekeeperError:  # no key session: the decision fails closed later, with its own error
+            return operator_name()
+
     def _verified(self, rows: Sequence[Proposal], purpose: str) -> list[Proposal]:
         """The rows that verify (signature and row ledger); none when the key cannot be loaded."""
         if self.verifier is None:
@@ -382,7 +391,7 @@ class ProposalService:
         part of the signed decision event. Validate everything, then write the signed decision event
         (fail closed: no event, no change), then apply it in one store transaction.
         """
-        by = (by or operator_name()).strip() or "operator"
+        by = (by or self._operator()).strip() or "operator"
         why = (why or "").strip()[:MAX_REASON]
         log = self.audit_log()  # no key session: ERR_AUDIT_KEY_UNAVAILABLE before anything is written
         lib = self.skills
@@ -472,7 +481,7 @@ class ProposalService:
 
     def reject(self, proposal_id: int, *, why: str, by: str | None = None) -> ProposalInfo:
         """Mark the proposal rejected; nothing else changes. A reason is required."""
-        by = (by or operator_name()).strip() or "operator"
+        by = (by or self._operator()).strip() or "operator"
         why = (why or "").strip()[:MAX_REASON]
         if not why:
             raise InvalidInputError("a rejection needs a reason (why), so the next analysis can learn from it")
@@ -524,7 +533,7 @@ class ProposalService:
     def undo(self, proposal_id: int, *, why: str = "", by: str | None = None) -> ProposalInfo:
         """Back to pending; an approval also restores the backed-up version (as a new current version,
         exactly what the skill's Versions tab does)."""
-        by = (by or operator_name()).strip() or "operator"
+        by = (by or self._operator()).strip() or "operator"
         why = (why or "").strip()[:MAX_REASON]
         log = self.audit_log()
         p = self.get(proposal_id)

@@ -23,7 +23,7 @@ from lorekeeper.improve.judge import Judge, ModelAnswerError
 from lorekeeper.improve.nightly import DEFAULT_DAYS, NightlyAnalysis, RunSummary, metric_dict, save_run
 from lorekeeper.improve.prompts import template
 from lorekeeper.improve.proposals import NewProposal, ProposalService
-from lorekeeper.jobs import Cancelled, Progress
+from lorekeeper.jobs import Cancelled, Progress, drive
 from lorekeeper.learnings.service import LearningService
 from lorekeeper.llm.base import LLMUnavailableError, Provider
 from lorekeeper.llm.service import LLMService
@@ -227,13 +227,8 @@ class SageService:
         return prompt, list(fails.values()), learn, current.version, current.content
 
     def analyze(self, skill: str | None = None, project: str | None = None, **kwargs: Any) -> RunSummary:
-        gen = self.analyze_steps(skill, project, **kwargs)
-        while True:
-            try:
-                next(gen)
-            except StopIteration as stop:
-                summary: RunSummary = stop.value
-                return summary
+        summary: RunSummary = drive(self.analyze_steps, (skill, project), kwargs)
+        return summary
 
     def analyze_steps(
         self,

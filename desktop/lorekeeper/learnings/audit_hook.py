@@ -20,14 +20,9 @@ from lorekeeper.learnings.service import EventHook
 log = logging.getLogger(__name__)
 
 
-def _operator() -> str:
-    """Who made the change (the OS login), as the review panels record it."""
-    import getpass
-
-    try:
-        return getpass.getuser()
-    except Exception:  # noqa: BLE001 - no login name in some containers
-        return "operator"
+def _operator(audit_log: Callable[[], SessionLog]) -> str:
+    """Who made the change: the log's operator (the Vault identity, else the OS login; issue 25 d2)."""
+    return audit_log().operator()
 
 
 def audit_hook(audit_log: Callable[[], SessionLog], *, fail_closed: bool = False) -> EventHook:
@@ -43,7 +38,9 @@ def audit_hook(audit_log: Callable[[], SessionLog], *, fail_closed: bool = False
         story = data.get("story")
         try:
             audit_log().record(
-                name, {**data, "by": _operator()}, story=story if isinstance(story, str) and story else None
+                name,
+                {**data, "by": data.get("by") or _operator(audit_log)},
+                story=story if isinstance(story, str) and story else None,
             )
         except LorekeeperError as exc:
             if fail_closed:

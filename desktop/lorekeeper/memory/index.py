@@ -117,6 +117,10 @@ class CorpusIndex:
             return None
         return Loaded(index, np.ascontiguousarray(emb, dtype=np.float32), meta, ids)
 
+    def usable(self) -> bool:
+        """The three files load and agree with each other."""
+        return self.load() is not None
+
     def faiss_ids(self) -> set[int]:
         """The ids the FAISS file itself holds (what the purge verifies)."""
         loaded = self.load()

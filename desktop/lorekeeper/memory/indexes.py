@@ -1,6 +1,11 @@
 """`ws.memory`: the corpora's derived indexes (`Derived`), hybrid search, and the erasure of a
 story's index entries (`Purgeable`: the clarification summaries' vectors and cache entries).
 
+On a PostgreSQL store whose server has pgvector (issue 25 d3), the indexes live in the store itself
+(`memory.pgindex`): one per corpus, shared by every workspace on the store, searched with HNSW and
+PostgreSQL full-text fused by RRF; `[memory] backend` says "auto" (that, else FAISS), "faiss" or
+"pgvector" (required: an error when the store cannot hold it). FAISS stays the embedded default.
+
 Indexes are derived from the store: `stale()` compares each index's recorded fingerprint (embedder,
 model, dimension and the content hash of every item) with the store; a missing, damaged, stale or
 other-embedder index is rebuilt before a search (`ensure`) or by `lorekeeper repair` / `memory index`.
@@ -19,6 +24,7 @@ from lorekeeper.memory.corpora import Doc, load_docs
 from lorekeeper.memory.items import fingerprint
 from lorekeeper.memory.layout import CORPORA, MemoryLayout, check_corpus, item_id64
 from lorekeeper.memory.notes import IMPACTS, VERDICTS, norm_choice
+from lorekeeper.memory.pgindex import PgCorpusIndex  # light: SQL text only
 from lorekeeper.store.engine import Store
 
 if TYPE_CHECKING:  # numpy, FAISS and bm25s load on the first search or build, not when a workspace opens
@@ -26,6 +32,7 @@ if TYPE_CHECKING:  # numpy, FAISS and bm25s load on the first search or build, n
     from lorekeeper.memory.index import CorpusIndex
     from lorekeeper.memory.search import Bm25
 
+BACKENDS = ("auto", "faiss", "pgvector")
 DEFAULT_TOP = 5
 VECTOR_CANDIDATES = 100
 OnProgress = Callable[[int, int], None]
@@ -42,6 +49,8 @@ class IndexStatus:
     stale: bool
     reason: str
     built_at: str = ""
+    backend: str = "faiss"  # or "pgvector": the store's shared index (issue 25 d3)
+    backend_note: str = ""  # why FAISS on a PostgreSQL store ([memory] backend = "auto")
 
     def to_dict(self) -> dict[str, object]:
         return dict(self.__dict__.items())
@@ -107,8 +116,14 @@ class MemoryIndexes:
     derived_name = "memory indexes"  # lorekeeper.protocols.Derived
     purge_name = "memory indexes"  # lorekeeper.protocols.Purgeable: a story's clarification vectors
 
-    def __init__(self, store: Store, layout: MemoryLayout, embedder: Callable[[], Embedder]) -> None:
+    def __init__(
+        self, store: Store, layout: MemoryLayout, embedder: Callable[[], Embedder], *, backend: str = "auto"
+    ) -> None:
+        if backend not in BACKENDS:
+            raise InvalidInputError(f"[memory] backend = {backend!r}: use one of {', '.join(BACKENDS)}")
         self.store = store
+        self.backend_setting = backend
+        self._backend: tuple[str, str] | None = None
         self.layout = layout
         self._make_embedder = embedder
         self._embedder: Embedder | None = None
@@ -128,7 +143,30 @@ class MemoryIndexes:
                 self._embedder = self._make_embedder()
             return self._embedder
 
-    def index(self, corpus: str) -> CorpusIndex:
+    def backend(self) -> tuple[str, str]:
+        """("pgvector" | "faiss", why FAISS when the setting is auto), decided once per workspace."""
+        if self._backend is None:
+            if self.backend_setting == "faiss" or (self.store.is_sqlite and self.backend_setting == "auto"):
+                self._backend = ("faiss", "")
+            else:
+                from lorekeeper.memory.pgindex import pgvector_state
+
+                ok, why = pgvector_state(self.store)
+                if not ok and self.backend_setting == "pgvector":
+                    from lorekeeper.errors import InvalidSpecError
+
+                    raise InvalidSpecError(f'[memory] backend = "pgvector" but {why}')
+                self._backend = ("pgvector", "") if ok else ("faiss", why)
+        return self._backend
+
+    @property
+    def shared(self) -> bool:
+        """True when the indexes are the store's (every workspace on it searches the same ones)."""
+        return self.backend()[0] == "pgvector"
+
+    def index(self, corpus: str) -> CorpusIndex | PgCorpusIndex:
+        if self.shared:
+            return PgCorpusIndex(corpus, self.store)
         from lorekeeper.memory.index import CorpusIndex
 
         return CorpusIndex(corpus, self.layout.index(corpus))
@@ -169,7 +207,10 @@ class MemoryIndexes:
         hit = self._status.get(corpus)
         if hit is not None and hit[0] == key:
             return hit[1]
-        st = self._status_of(corpus, docs)
+        from dataclasses import replace
+
+        backend, note = self.backend()
+        st = replace(self._status_of(corpus, docs), backend=backend, backend_note=note)
         self._status[corpus] = (key, st)
         return st
 
@@ -192,7 +233,7 @@ class MemoryIndexes:
             return IndexStatus(corpus, len(docs), stale=True, reason=reason, **base)
         if meta.get("fingerprint") != fingerprint([d.item() for d in docs], emb):
             return IndexStatus(corpus, len(docs), stale=True, reason="out of date", **base)
-        if idx.load() is None:
+        if not idx.usable():
             return IndexStatus(corpus, len(docs), stale=True, reason="damaged", **base)
         return IndexStatus(corpus, len(docs), stale=False, reason="", **base)
 
@@ -201,7 +242,8 @@ class MemoryIndexes:
         for corpus in CORPORA:
             st = self.status(corpus)
             if st.stale:
-                out.append(f"indexes/{corpus}-index.faiss ({st.reason})")
+                where = f"store table lk_memory_{corpus}" if self.shared else f"indexes/{corpus}-index.faiss"
+                out.append(f"{where} ({st.reason})")
         return out
 
     def build(
@@ -234,8 +276,19 @@ class MemoryIndexes:
         return out
 
     def ensure(self, corpus: str) -> None:
-        if self.status(corpus).stale:
-            self.build(corpus)
+        st = self.status(corpus)
+        if not st.stale:
+            return
+        if self.shared and st.reason.startswith("built by "):
+            # the team's index: a workspace with another embedder does not rebuild it under its own
+            from lorekeeper.memory.pgindex import IndexMismatchError
+
+            raise IndexMismatchError(
+                f"the shared {corpus} index in the store was {st.reason}: the workspaces on one store must "
+                "use one embedder ([memory] embedder and its model). Configure the same one, or rebuild the "
+                "team's index for yours with `lorekeeper memory index` (every workspace then needs it)."
+            )
+        self.build(corpus)
 
     # ------------------------------------------------------------------ search
     def search(
@@ -283,7 +336,10 @@ class MemoryIndexes:
         vec_rank: list[int] = []
         subset = None if len(allowed) == len(docs) else allowed  # no filter: no selector to build
         if mode in ("hybrid", "bm25"):
-            bm_rank = self._bm25_for(corpus, docs).rank(query, subset, tiebreak=reuse)
+            if self.shared:
+                bm_rank = self.text_rank(query, corpus, docs, subset, tiebreak=reuse)
+            else:
+                bm_rank = self._bm25_for(corpus, docs).rank(query, subset, tiebreak=reuse)
         if mode in ("hybrid", "vector"):
             vec_rank = self.vector_rank(query, corpus, docs, subset, tiebreak=reuse)
         from lorekeeper.memory.search import fuse
@@ -303,6 +359,31 @@ class MemoryIndexes:
         live = self.learning_scores(ids) if self.learning_scores is not None and ids else {}
         return [float(format_score(live.get(i, 0.0))) for i in ids]
 
+    def _position_map(self, corpus: str, docs: list[Doc]) -> dict[int, int]:
+        rev = self._docs[corpus][0]
+        if self._positions.get(corpus, (None,))[0] != rev:
+            self._positions[corpus] = (rev, {d.id64: i for i, d in enumerate(docs)})
+        return self._positions[corpus][1]
+
+    def text_rank(
+        self,
+        query: str,
+        corpus: str,
+        docs: list[Doc],
+        allowed: list[int] | None,
+        *,
+        tiebreak: list[float] | None = None,
+    ) -> list[int]:
+        """The shared index's full-text ranking (PostgreSQL ts_rank over the folded words): the
+        positions in `docs` of the documents sharing a word with `query`, best first."""
+        self.ensure(corpus)
+        pos = self._position_map(corpus, docs)
+        idx = self.index(corpus)
+        sel = None if allowed is None else [docs[i].id64 for i in allowed]
+        found = [(pos[i], score) for i, score in idx.text_rank(query, sel) if i in pos]  # type: ignore[union-attr]
+        found.sort(key=lambda t: (-round(t[1], 6), -(tiebreak[t[0]] if tiebreak is not None else 0.0), t[0]))
+        return [p for p, _ in found]
+
     def vector_rank(
         self,
         query: str,
@@ -318,10 +399,7 @@ class MemoryIndexes:
         import numpy as np
 
         self.ensure(corpus)
-        rev = self._docs[corpus][0]
-        if self._positions.get(corpus, (None,))[0] != rev:
-            self._positions[corpus] = (rev, {d.id64: i for i, d in enumerate(docs)})
-        pos = self._positions[corpus][1]
+        pos = self._position_map(corpus, docs)
         vec = self.embedder().embed([query])[0]
         if not np.any(vec):
             return []
@@ -339,6 +417,8 @@ class MemoryIndexes:
         """Index ids linked to `story`, per corpus (only clarifications: their rows are erased too)."""
         out: dict[str, set[int]] = {}
         idx = self.index("clarifications")
+        if isinstance(idx, PgCorpusIndex):
+            return {"clarifications": idx.entries_for(story, [item_id64("clarifications", story)])}
         meta = idx.meta() or {}
         ids = {int(i) for i, e in (meta.get("entries") or {}).items() if (e or {}).get("story") == story}
         ids.add(item_id64("clarifications", story))
@@ -349,6 +429,8 @@ class MemoryIndexes:
         """What of `story` each index file still holds: faiss vectors, embeddings rows, cache entries."""
         idx = self.index("clarifications")
         want = item_id64("clarifications", story)
+        if isinstance(idx, PgCorpusIndex):
+            return {"store": len(idx.entries_for(story, [want]))}
         loaded = idx.load()
         meta = idx.meta() or {}
         entries = meta.get("entries") or {}

@@ -1,6 +1,6 @@
 """GDPR purge runs (seed 004 §3.1, §3.8, §3.12.7): erase a story from every artefact, prove it.
 
-A run enumerates every `Purgeable` the workspace registers (`Workspace.purgeables()`), so a new
+A run enumerates every `Purgeable` the workspace hands it (built once, in erasure order), so a new
 service that holds story-linked data cannot be forgotten (tests/privacy/test_coverage.py fails on
 a table or folder holding story ids that no purgeable covers). For each story:
 
@@ -45,8 +45,9 @@ from sqlalchemy import Select, func, select, text
 
 from lorekeeper.audit.log import SessionLog
 from lorekeeper.errors import InvalidInputError, LorekeeperError, NotFoundError
-from lorekeeper.jobs import Progress
+from lorekeeper.jobs import Progress, drive
 from lorekeeper.locks import RWLock
+from lorekeeper.protocols import Purgeable
 from lorekeeper.store.backup import retained_copies
 from lorekeeper.store.engine import Store
 from lorekeeper.store.models import PurgeRun, PurgeStep
@@ -73,9 +74,17 @@ def crash_point(name: str) -> None:
         os.kill(os.getpid(), signal.SIGKILL)
 
 
-def artefact_of(p: Any) -> str:
-    kind = str(getattr(p, "purge_artefact", "store"))
+def artefact_of(p: Purgeable) -> str:
+    """The artefact a purgeable's single step counts in (its first one)."""
+    kind = p.purge_artefacts[0] if p.purge_artefacts else "store"
     return kind if kind in ARTEFACTS else "store"
+
+
+def steps_of(p: Purgeable) -> list[tuple[str, str]]:
+    """(step name, artefact) of one purgeable: one step, or one per artefact it spans."""
+    if len(p.purge_artefacts) > 1:
+        return [(f"{p.purge_name}#{a}", a) for a in p.purge_artefacts]
+    return [(p.purge_name, artefact_of(p))]
 
 
 def operator() -> str:
@@ -214,25 +223,35 @@ class PurgeService:
         self,
         *,
         store: Store,
-        purgeables: Callable[[], list[Any]],
+        purgeables: Sequence[Purgeable],
         audit_log: Callable[[], SessionLog],
         root: Path,
         locks_dir: Path,
         today: Callable[[], date] = date.today,
     ) -> None:
         self.store = store
-        self.purgeables = purgeables
+        self.purgeables: tuple[Purgeable, ...] = tuple(purgeables)  # built once, in erasure order
+        self._retained = tuple(p for p in self.purgeables if p.purge_on_retention)
+        self._steps = {
+            name: (p, a) for p in self.purgeables for name, a in steps_of(p)
+        }  # step -> (purgeable, artefact)
         self.audit_log = audit_log
         self.root = Path(root)
         self.lock = RWLock(Path(locks_dir) / LOCK_NAME, timeout=60.0)
         self.today = today
 
+    def _operator(self) -> str:
+        """Who runs the purge: the signed log's operator (the Vault identity, else the OS login)."""
+        from lorekeeper.errors import LorekeeperError
+
+        try:
+            return self.audit_log().operator()
+        except LorekeeperError:
+            return operator()
+
     # ------------------------------------------------------------------ what there is
-    def selected(self, mode: str) -> list[Any]:
-        ps = list(self.purgeables())
-        if mode == "retention":
-            ps = [p for p in ps if getattr(p, "purge_on_retention", True)]
-        return ps
+    def selected(self, mode: str) -> tuple[Purgeable, ...]:
+        return self._retained if mode == "retention" else self.purgeables
 
     def plan(self, story: str, mode: str = "story") -> dict[str, int]:
         """Counts per artefact of what a purge of `story` would erase now."""
@@ -243,34 +262,18 @@ class PurgeService:
         return counts
 
     @staticmethod
-    def _counts(p: Any, story: str) -> list[tuple[str, str, int]]:
+    def _counts(p: Purgeable, story: str) -> list[tuple[str, str, int]]:
         """(step name, artefact, count) of one purgeable: one step, or one per artefact it spans."""
-        multi = getattr(p, "purge_artefacts", None)
-        if multi:
+        if len(p.purge_artefacts) > 1:
             split = p.artefact_counts(story)
-            return [(f"{p.purge_name}#{a}", a, int(split.get(a, 0))) for a in multi]
-        return [(p.purge_name, artefact_of(p), int(p.count_for_story(story)))]
-
-    def _resolve(self) -> dict[str, tuple[Any, str]]:
-        """step name -> (purgeable, artefact)."""
-        out: dict[str, tuple[Any, str]] = {}
-        for p in self.purgeables():
-            multi = getattr(p, "purge_artefacts", None)
-            if multi:
-                for a in multi:
-                    out[f"{p.purge_name}#{a}"] = (p, a)
-            else:
-                out[p.purge_name] = (p, artefact_of(p))
-        return out
+            return [(name, a, int(split.get(a, 0))) for name, a in steps_of(p)]
+        return [(name, a, int(p.count_for_story(story))) for name, a in steps_of(p)]
 
     def retention_dates(self) -> dict[str, str]:
         """story -> its earliest retention_until, from every purgeable that knows one."""
         out: dict[str, str] = {}
-        for p in self.purgeables():
-            source = getattr(p, "retention", None)
-            if source is None:
-                continue
-            for story, until in source():
+        for p in self.purgeables:
+            for story, until in p.retention_dates():
                 if story and until and (story not in out or until < out[story]):
                     out[story] = until
         return out
@@ -308,30 +311,22 @@ class PurgeService:
 
     # ------------------------------------------------------------------ running
     def purge_story(self, story: str, *, progress: Callable[[Progress], None] | None = None) -> PurgeResult:
-        return self._drive(self.run_iter("story", [story]), progress)
+        result: PurgeResult = drive(self.run_iter, ("story", [story]), on_progress=progress)
+        return result
 
     def purge_retention(
         self, today: str | date | None = None, *, progress: Callable[[Progress], None] | None = None
     ) -> PurgeResult:
-        return self._drive(self.run_iter("retention", None, today=today), progress)
-
-    @staticmethod
-    def _drive(gen: Generator[Progress, None, PurgeResult], progress: Callable[[Progress], None] | None) -> PurgeResult:
-        while True:
-            try:
-                p = next(gen)
-            except StopIteration as stop:
-                result: PurgeResult = stop.value
-                return result
-            if progress is not None:
-                progress(p)
+        result: PurgeResult = drive(self.run_iter, ("retention", None), {"today": today}, on_progress=progress)
+        return result
 
     def on_story_close(self, story: str, today: str | date | None = None) -> PurgeResult | None:
         """The hook `story close` calls (seed 004 §3.8, §3.12.3): the retention purge for that story,
         when its summary is due; idempotent (nothing due: nothing run, None)."""
         if story not in dict(self.due(today)):
             return None
-        return self._drive(self.run_iter("retention", None, today=today, only=[story]), None)
+        result: PurgeResult = drive(self.run_iter, ("retention", None), {"today": today, "only": [story]})
+        return result
 
     def run_iter(
         self,
@@ -378,7 +373,7 @@ class PurgeService:
         plan = [(story, step) for story in stories for p in self.selected(mode) for step in self._counts(p, story)]
         with self.store.write() as s:
             run = PurgeRun(
-                mode=mode, stories=json.dumps(stories), today=day if mode == "retention" else "", by=operator()
+                mode=mode, stories=json.dumps(stories), today=day if mode == "retention" else "", by=self._operator()
             )
             s.add(run)
             s.flush()
@@ -387,8 +382,7 @@ class PurgeService:
             return int(run.id)
 
     def _execute(self, run_id: int) -> Generator[Progress, None, PurgeResult]:
-        by_step = self._resolve()
-        by_name = {p.purge_name: p for p, _a in by_step.values()}
+        by_step = self._steps
         with self.store.session() as s:
             run = s.get(PurgeRun, run_id)
             if run is None:
@@ -403,9 +397,9 @@ class PurgeService:
         probes: dict[str, list[str]] = {story: [] for story in stories}
         for _sid, story, name, status in steps:
             p = by_step.get(name, (None, ""))[0]
-            if status == "pending" and p is not None and hasattr(p, "probes"):
+            if status == "pending" and p is not None:
                 probes.setdefault(story, []).extend(p.probes(story))
-        shared = self._shared_lines(probes, by_name.values())
+        shared = self._shared_lines(probes, self.purgeables)
         for story, others in sorted(shared.items()):
             lines = {q for q, _who in others}
             probes[story] = [q for q in probes[story] if q not in lines]
@@ -429,9 +423,9 @@ class PurgeService:
             if status != "pending" or p is None or (story, p.purge_name) in erased_now:
                 continue
             crash_point(f"before:{p.purge_name}")
-            n = int(p.erase_story(story))
+            split = dict(p.erase_artefacts(story)) if len(p.purge_artefacts) > 1 else {}
+            n = sum(split.values()) if split else int(p.erase_story(story))
             erased_now.add((story, p.purge_name))
-            split = dict(getattr(p, "last_erased", {}) or {}) if getattr(p, "purge_artefacts", None) else {}
             erased_rows = erased_rows or (artefact_of(p) == "store" and n > 0)
             with self.store.write() as s:
                 for st in s.scalars(select(PurgeStep).where(PurgeStep.run_id == run_id, PurgeStep.story == story)):
@@ -446,10 +440,8 @@ class PurgeService:
         yield Progress(done, total, "compacting the store")
         all_probes = [q for qs in probes.values() for q in qs]
         if all_probes:
-            self._scrub_text(all_probes, by_name)
-        touched = sorted(
-            {t for p in by_name.values() if artefact_of(p) == "store" for t in getattr(p, "purge_tables", ())}
-        )
+            self._scrub_text(all_probes)
+        touched = sorted({t for p in self.purgeables if artefact_of(p) == "store" for t in p.purge_tables})
         note = self.compact(touched, force=erased_rows or bool(all_probes) or mode == "story")
         if note and note not in notes:
             notes.append(note)
@@ -471,7 +463,7 @@ class PurgeService:
                 if not checked[key]:
                     left = (
                         dict(p.artefact_counts(story))
-                        if hasattr(p, "artefact_counts")
+                        if len(p.purge_artefacts) > 1
                         else {artefact: p.count_for_story(story)}
                     )
                     what = ", ".join(f"{a} {n}" for a, n in left.items() if n) or "data"
@@ -539,7 +531,9 @@ class PurgeService:
         )
 
     @staticmethod
-    def _shared_lines(probes: dict[str, list[str]], purgeables: Any) -> dict[str, list[tuple[str, frozenset[str]]]]:
+    def _shared_lines(
+        probes: dict[str, list[str]], purgeables: Sequence[Purgeable]
+    ) -> dict[str, list[tuple[str, frozenset[str]]]]:
         """Per purged story, its probe lines that a story outside this run also holds in a live
         summary (file or row): text that belongs to another story is not residue of this one, and
         must not be scrubbed from the other story's events either (issue 23)."""
@@ -548,8 +542,7 @@ class PurgeService:
             return {}
         others: list[tuple[str, str]] = []
         for p in purgeables:
-            if hasattr(p, "others_text"):
-                others.extend(p.others_text(stories))
+            others.extend(p.others_text(stories))
         out: dict[str, list[tuple[str, frozenset[str]]]] = {}
         for story, qs in probes.items():
             for q in qs:
@@ -559,15 +552,15 @@ class PurgeService:
         return out
 
     # ------------------------------------------------------------------ store bytes
-    def _scrub_text(self, probes: Sequence[str], by_name: dict[str, Any]) -> None:
+    def _scrub_text(self, probes: Sequence[str]) -> None:
         """Text of the story copied elsewhere (a prompt that carried its summary, a trace): the
-        session events holding it are tombstoned; store cells holding it are left to verification."""
+        session events holding it are tombstoned (`erase_text`: only the session log's purgeable
+        holds copies); store cells holding it are left to verification."""
         files = [p for p in (self.root / "sessions").glob("*.jsonl") if p.is_file()]
         needles = [q.encode("utf-8") for q in probes]
         if any(any(n in f.read_bytes() for n in needles) for f in files):
-            sessions = by_name.get("sessions")
-            if sessions is not None and hasattr(sessions, "erase_text"):
-                sessions.erase_text(list(probes))
+            for p in self.purgeables:
+                p.erase_text(list(probes))
 
     def compact(self, tables: Sequence[str], *, force: bool = True) -> str:
         """Make erased rows unrecoverable from the store's files (see the module docstring)."""
@@ -592,6 +585,8 @@ class PurgeService:
             return "SQLite: secure_delete, VACUUM and WAL checkpoint (TRUNCATE): no free page or WAL frame keeps erased rows"
         with self.store.engine.connect().execution_options(isolation_level="AUTOCOMMIT") as conn:
             for table in tables:
+                if conn.execute(text("SELECT to_regclass(:t)"), {"t": f'"{table}"'}).scalar() is None:
+                    continue  # a shared index table not created yet (nothing to compact)
                 conn.execute(text(f'VACUUM (ANALYZE) "{table}"'))
         return PG_VACUUM_NOTE
 

@@ -1,18 +1,22 @@
-"""The `Purgeable`s of the store, the session log and the clarification summaries.
+"""The `Purgeable`s of the store, the session log, the memory indexes and the clarification summaries.
 
-Each one says what it holds for a story (`count_for_story`), erases it (`erase_story`, idempotent:
-a second call erases nothing and returns 0) and checks that nothing is left (`verify_erased`).
-Optional attributes the purge run reads:
+Each one says what it holds for a story (`count_for_story`, `artefact_counts`), erases it
+(`erase_story`, idempotent: a second call erases nothing and returns 0) and checks that nothing is
+left (`verify_erased`). Each derives from `StoryData`, which gives every member of the
+`lorekeeper.protocols.Purgeable` protocol a default, so the purge run reads typed members and never
+probes for optional ones:
 
-- `purge_artefact`: which key of the purge report it counts in (store, faiss, embeddings, cache,
-  sessions, markdown); default "store".
+- `purge_artefacts`: the keys of the purge report it counts in (store, faiss, embeddings, cache,
+  sessions, markdown), one journaled step each; default ("store",).
 - `purge_on_retention`: whether the daily retention erases it too (default True). The retention
   erases what the clarification summary produced (its rows, vectors, traces, markdown); the
   right to be forgotten (`purge --story --force`) erases everything linked to the story.
 - `purge_tables`, `purge_folders`: what it covers (tests/privacy/test_coverage.py fails when a
   table or a workspace folder holding story ids is covered by no purgeable).
 - `probes(story)`: distinctive text of the story (kept in memory during the run, never written),
-  searched byte for byte in every workspace file after the erasure.
+  searched byte for byte in every workspace file after the erasure; `others_text(stories)`: the
+  live text of other stories (not residue); `retention_dates()`: (story, retention_until) it knows;
+  `erase_text(probes)`: copies of a story's text elsewhere (the session log's events).
 """
 
 from __future__ import annotations
@@ -20,7 +24,7 @@ from __future__ import annotations
 import json
 import os
 import re
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -60,13 +64,58 @@ def fsync_dir(path: Path) -> None:
         os.close(fd)
 
 
-class StoreRows:
+class StoryData:
+    """The defaults of the `Purgeable` members: one artefact, erased on retention, no probes."""
+
+    purge_name: str
+    purge_artefacts: tuple[str, ...] = ("store",)
+    purge_on_retention: bool = True
+    purge_tables: tuple[str, ...] = ()
+    purge_folders: tuple[str, ...] = ()
+
+    def count_for_story(self, story_id: str) -> int:
+        return sum(self.artefact_counts(story_id).values())
+
+    def artefact_counts(self, story_id: str) -> dict[str, int]:
+        raise NotImplementedError  # a purgeable overrides this or `count_for_story`
+
+    def erase_story(self, story_id: str) -> int:
+        return sum(self.erase_artefacts(story_id).values())
+
+    def erase_artefacts(self, story_id: str) -> dict[str, int]:
+        raise NotImplementedError  # a purgeable overrides this or `erase_story`
+
+    def verify_erased(self, story_id: str) -> bool:
+        return self.count_for_story(story_id) == 0
+
+    def probes(self, story_id: str) -> list[str]:
+        return []
+
+    def others_text(self, stories: Sequence[str]) -> Iterable[tuple[str, str]]:
+        return ()
+
+    def retention_dates(self) -> list[tuple[str, str]]:
+        return []
+
+    def erase_text(self, probes: Sequence[str]) -> int:
+        return 0
+
+
+class OneArtefact(StoryData):
+    """A purgeable counted in one artefact: it implements `count_for_story` and `erase_story`."""
+
+    def artefact_counts(self, story_id: str) -> dict[str, int]:
+        return {self.purge_artefacts[0]: self.count_for_story(story_id)}
+
+    def erase_artefacts(self, story_id: str) -> dict[str, int]:
+        return {self.purge_artefacts[0]: self.erase_story(story_id)}
+
+
+class StoreRows(OneArtefact):
     """Rows of store tables whose story column equals the story (one transaction, secure delete).
 
     On SQLite `PRAGMA secure_delete` is switched on for the connection before the DELETE, so the
     freed cells are zeroed; the purge run then checkpoints the WAL and VACUUMs (see purge.py)."""
-
-    purge_artefact = "store"
 
     def __init__(
         self,
@@ -118,7 +167,7 @@ class StoreRows:
         return self.count_for_story(story_id) == 0
 
 
-class SessionEvents:
+class SessionEvents(OneArtefact):
     """Session-log events of the story, and events of other stories whose content names it (an
     injection trace that served its clarification): replaced by signed tombstones, so the chain
     still verifies. The purge's own `clarification_purged` proof is kept. Events of the story still
@@ -126,14 +175,16 @@ class SessionEvents:
     to the log first, then tombstoned with the others: an event is never dropped."""
 
     purge_name = "sessions"
-    purge_artefact = "sessions"
-    purge_on_retention = True
+    purge_artefacts: tuple[str, ...] = ("sessions",)
     purge_tables: tuple[str, ...] = ("audit_outbox",)
-    purge_folders = ("sessions",)
+    purge_folders: tuple[str, ...] = ("sessions",)
 
     def __init__(self, audit_log: Callable[[], SessionLog]) -> None:
         self.audit_log = audit_log
         self.reason = "GDPR purge"
+        # issue 28: the day files indexed by story, each read once while it is unchanged (its
+        # inode, size and mtime), so a plan costs the story's events, not the whole chain
+        self._indexes: dict[str, tuple[tuple[int, ...], _DayIndex]] = {}
 
     def _match(self, story: str) -> Callable[[dict[str, Any]], bool]:
         pattern = story_pattern(story)
@@ -150,15 +201,28 @@ class SessionEvents:
         return match
 
     def count_for_story(self, story_id: str) -> int:
-        match = self._match(story_id)
         log = self.audit_log()
         n = self._pending(log, story_id)
-        for rec in log.events():
-            if rec.status == "tombstone" or rec.type in PROOF_EVENTS:
-                continue
-            if rec.story == story_id or match({"type": rec.type, "content": {"data": rec.data}}):
-                n += 1
+        files = log.files()
+        known = {str(p) for p in files}
+        for gone in [k for k in self._indexes if k not in known]:
+            del self._indexes[gone]
+        for path in files:
+            n += self._index(log, path).count(story_id)
         return n
+
+    def _index(self, log: SessionLog, path: Path) -> _DayIndex:
+        try:
+            st = path.stat()
+        except OSError:
+            return _DayIndex([])
+        stamp = (id(log), st.st_ino, st.st_size, st.st_mtime_ns)
+        hit = self._indexes.get(str(path))
+        if hit is not None and hit[0] == stamp:
+            return hit[1]
+        index = _DayIndex(log.events(files=[path]))
+        self._indexes[str(path)] = (stamp, index)
+        return index
 
     @staticmethod
     def _pending(log: SessionLog, story_id: str) -> int:
@@ -195,6 +259,37 @@ class SessionEvents:
         return self.count_for_story(story_id) == 0
 
 
+_TOKEN = re.compile(r"[\w-]+")
+
+
+class _DayIndex:
+    r"""One day file's countable events (not tombstoned, not the purge's proof): by the story they
+    belong to, and by the `[\w-]+` words of their data, so `story_pattern(story)` (a whole id)
+    is a dictionary look-up for an id that is one such word; any other id is searched in the texts."""
+
+    def __init__(self, records: Sequence[Any]) -> None:
+        self.by_story: dict[str, set[int]] = {}
+        self.by_word: dict[str, set[int]] = {}
+        self.texts: list[str] = []
+        for rec in records:
+            if rec.status == "tombstone" or rec.type in PROOF_EVENTS:
+                continue
+            i = len(self.texts)
+            blob = json.dumps(rec.data, ensure_ascii=False)
+            self.texts.append(blob)
+            if rec.story is not None:
+                self.by_story.setdefault(rec.story, set()).add(i)
+            for word in set(_TOKEN.findall(blob)):
+                self.by_word.setdefault(word, set()).add(i)
+
+    def count(self, story: str) -> int:
+        mine = self.by_story.get(story, set())
+        if _TOKEN.fullmatch(story):
+            return len(mine | self.by_word.get(story, set()))
+        pattern = story_pattern(story)
+        return len(mine | {i for i, blob in enumerate(self.texts) if pattern.search(blob)})
+
+
 _FRONT = re.compile(r"\A---\n(.*?)\n---\n?", re.DOTALL)
 
 
@@ -222,14 +317,12 @@ def body_probes(text_: str) -> list[str]:
     return list(dict.fromkeys(out))
 
 
-class ClarificationFiles:
+class ClarificationFiles(OneArtefact):
     """`clarifications/STORY-clarifications.md` (and any `STORY-*.md` below it, seed 004 §3.12.7)."""
 
     purge_name = "markdown"
-    purge_artefact = "markdown"
-    purge_on_retention = True
-    purge_tables: tuple[str, ...] = ()
-    purge_folders = ("clarifications",)
+    purge_artefacts: tuple[str, ...] = ("markdown",)
+    purge_folders: tuple[str, ...] = ("clarifications",)
 
     def __init__(self, folder: Path) -> None:
         self.folder = Path(folder)
@@ -237,15 +330,23 @@ class ClarificationFiles:
     def files(self, story_id: str) -> list[Path]:
         if not self.folder.is_dir() or not story_id or "/" in story_id or story_id.startswith("."):
             return []
-        found = set(self.folder.rglob(f"{story_id}-*.md"))
-        for path in self.folder.rglob("*.md"):  # a file named otherwise whose front matter says so
-            if path not in found and path.is_file():
-                try:
-                    if front_matter(path.read_text(encoding="utf-8", errors="replace")).get("story") == story_id:
-                        found.add(path)
-                except OSError:
-                    continue
-        return sorted(p for p in found if p.is_file())
+        found: set[Path] = set()
+        for path in self.folder.rglob("*.md"):
+            if not path.is_file():
+                continue
+            try:
+                owner = front_matter(path.read_text(encoding="utf-8", errors="replace")).get("story")
+            except OSError:
+                continue
+            if owner:  # the front matter says whose it is (PD-1-2's file is never PD-1's)
+                if owner == story_id:
+                    found.add(path)
+            elif path.name.endswith("-clarifications.md"):
+                if path.name.removesuffix("-clarifications.md") == story_id:
+                    found.add(path)
+            elif path.name.startswith(f"{story_id}-"):  # another STORY-*.md of the story (seed 004 §3.12.7)
+                found.add(path)
+        return sorted(found)
 
     def count_for_story(self, story_id: str) -> int:
         return len(self.files(story_id))
@@ -282,7 +383,7 @@ class ClarificationFiles:
     def verify_erased(self, story_id: str) -> bool:
         return not self.files(story_id)
 
-    def retention(self) -> list[tuple[str, str]]:
+    def retention_dates(self) -> list[tuple[str, str]]:
         """(story, retention_until) of every summary file that has both."""
         out: list[tuple[str, str]] = []
         if not self.folder.is_dir():
@@ -299,19 +400,6 @@ class ClarificationFiles:
         return out
 
 
-class StoreRetention:
-    """The store's clarification rows as a retention source (story, retention_until)."""
-
-    def __init__(self, store: Store) -> None:
-        self.store = store
-
-    def __call__(self) -> list[tuple[str, str]]:
-        from lorekeeper.store.models import Clarification
-
-        with self.store.session() as s:
-            return [(str(a), str(b)) for a, b in s.execute(select(Clarification.story, Clarification.retention_until))]
-
-
 class ClarificationRows(StoreRows):
     """The clarification summary rows and the injection rows that served them (erased on retention)."""
 
@@ -321,7 +409,11 @@ class ClarificationRows(StoreRows):
             "clarification-rows",
             [("memory_injections", "item", {"kind": "clarification"}), ("clarifications", "story")],
         )
-        self.retention = StoreRetention(store)
+
+    def retention_dates(self) -> list[tuple[str, str]]:
+        """(story, retention_until) of the store's clarification rows."""
+        with self.store.session() as s:
+            return [(str(a), str(b)) for a, b in s.execute(select(Clarification.story, Clarification.retention_until))]
 
     def others_text(self, stories: Sequence[str]) -> Iterator[tuple[str, str]]:
         """(story, text) of the summary rows of every other story."""
@@ -331,17 +423,15 @@ class ClarificationRows(StoreRows):
                 yield row.story, "\n".join((row.problem, row.criteria, row.constraints, row.priorities))
 
 
-class IndexEntries:
+class IndexEntries(StoryData):
     """One memory corpus's derived index: FAISS vectors (`remove_ids`), `.npy` rows and cache entries
     of the story, rewritten atomically under the memory files' exclusive lock.
 
     Counts per artefact (faiss, embeddings, cache) for one erasure; an index that cannot be loaded
     (out of step, damaged) but names the story is deleted: it is derived, rebuilt from the store."""
 
-    purge_artefact = "faiss"
-    purge_artefacts = ("faiss", "embeddings", "cache")
-    purge_tables: tuple[str, ...] = ()
-    purge_folders = ("indexes",)
+    purge_artefacts: tuple[str, ...] = ("faiss", "embeddings", "cache")
+    purge_folders: tuple[str, ...] = ("indexes",)
 
     def __init__(
         self,
@@ -359,7 +449,6 @@ class IndexEntries:
         self.purge_on_retention = on_retention
         self.lock_path = Path(lock_path)
         self.item_id = item_id
-        self.last_erased: dict[str, int] = {}
 
     def _keys(self, story_id: str) -> set[int]:
         return {int(self.item_id(self.corpus, story_id))} if self.corpus == "clarifications" else set()
@@ -393,10 +482,7 @@ class IndexEntries:
         rows = len(ids & set(loaded.ids))
         return {"faiss": len(in_faiss), "embeddings": rows, "cache": len(ids)}
 
-    def count_for_story(self, story_id: str) -> int:
-        return sum(self.artefact_counts(story_id).values())
-
-    def erase_story(self, story_id: str) -> int:
+    def erase_artefacts(self, story_id: str) -> dict[str, int]:
         with RWLock(self.lock_path).exclusive():
             counts = self.artefact_counts(story_id)
             ids, broken = self._ids(story_id)
@@ -404,24 +490,17 @@ class IndexEntries:
                 self.index.delete_files()  # derived: `Derived.rebuild` writes it again from the store
             elif ids or counts["faiss"]:
                 self.index.remove(ids | self._keys(story_id))
-        self.last_erased = counts
-        return sum(counts.values())
-
-    def verify_erased(self, story_id: str) -> bool:
-        return self.count_for_story(story_id) == 0
+        return counts
 
 
-class HookSnapshots:
+class HookSnapshots(OneArtefact):
     """The Claude Code hook's context snapshots (`indexes/hook-context-*.json`, lorekeeper.agents):
     caches of learnings, facts and a story's memory block, rebuilt on the next prompt. A purge
     drops every one of them (a story's learnings may sit in any project's snapshot, without the
     story's id), so no copy of erased text survives in a cache."""
 
     purge_name = "hook snapshots"
-    purge_artefact = "cache"
-    purge_on_retention = True
-    purge_tables: tuple[str, ...] = ()
-    purge_folders: tuple[str, ...] = ()
+    purge_artefacts: tuple[str, ...] = ("cache",)
     PATTERN = "hook-context-*.json"
 
     def __init__(self, folder: Path) -> None:

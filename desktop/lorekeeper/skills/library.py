@@ -58,6 +58,7 @@ from lorekeeper.store.models import (
     SkillBlob,
     SkillVersion,
     SkillVersionFile,
+    files_digest,
     files_digest_in,
     utcnow,
 )
@@ -147,6 +148,21 @@ class SkillVersionInfo:
             "current": self.current,
             "files": [f.to_dict() for f in self.files],
         }
+
+
+def restored_versions(versions: Iterable[SkillVersionInfo]) -> dict[int, int]:
+    """version -> the earlier version whose whole content (SKILL.md, rules, files) it has again,
+    for every version that brings an earlier one back (a restore, the undo of an approval): v5 -> v3
+    says v5 restores v3 and that v4..v5 together changed nothing (no net change since v3)."""
+    seen: dict[tuple[object, ...], int] = {}
+    out: dict[int, int] = {}
+    for v in sorted(versions, key=lambda x: x.version):
+        key = (v.content, v.evals, tuple(sorted((f.path, f.sha256, f.mode) for f in v.files)))
+        earlier = seen.get(key)
+        if earlier is not None:
+            out[v.version] = earlier  # the latest earlier one: v5 restores v3 (= v1) after v4
+        seen[key] = v.version
+    return out
 
 
 CONFLICT_ACTIONS = ("ask", "skip", "new-version", "fork", "rename")
@@ -294,6 +310,27 @@ class SkillLibrary:
         kept_v = verifier.filter([v], purpose="skills export") if kept else []
         return bool(kept_v) and v.files_digest == files_digest_in(s, v.id)
 
+    def _verified_rows(self, s: Session, rows: Sequence[Any]) -> builtins.list[Any]:
+        """`_verified` for many (skill, version) rows at once (issue 26: at 10,000 skills one
+        ledger read per table and one manifest query, not three per skill); same verdicts."""
+        if self.verifier is None or self.store.info.get("lorekeeper_keyless_legacy"):
+            return builtins.list(rows)
+        verifier = self.verifier()
+        kept_sk = {id(sk) for sk in verifier.filter([sk for sk, _ in rows], purpose="skills export")}
+        rows = [(sk, v) for sk, v in rows if id(sk) in kept_sk]
+        kept_v = {id(v) for v in verifier.filter([v for _, v in rows], purpose="skills export")}
+        rows = [(sk, v) for sk, v in rows if id(v) in kept_v]
+        manifests: dict[int, builtins.list[tuple[str, str, int]]] = {v.id: [] for _, v in rows}
+        ids = builtins.list(manifests)
+        for i in range(0, len(ids), 500):
+            for vid, path, sha, mode in s.execute(
+                select(
+                    SkillVersionFile.version_id, SkillVersionFile.path, SkillVersionFile.sha256, SkillVersionFile.mode
+                ).where(SkillVersionFile.version_id.in_(ids[i : i + 500]))
+            ):
+                manifests[vid].append((path, sha, mode))
+        return [(sk, v) for sk, v in rows if v.files_digest == files_digest(manifests[v.id])]
+
     def forged(self, only: tuple[str, str] | None = None) -> dict[tuple[str, str], builtins.list[str]]:
         """(name, project) -> what of the current version does not verify (needs the verifier)."""
         out: dict[tuple[str, str], builtins.list[str]] = {}
@@ -360,7 +397,7 @@ class SkillLibrary:
                 .order_by(Skill.name, Skill.project)
             ).all()
             if verified and self._key_for_reading():
-                rows = [(sk, v) for sk, v in rows if self._verified(s, sk, v)]
+                rows = self._verified_rows(s, rows)
         forked = {sk.name for sk, _ in rows if sk.project != GLOBAL}
         infos = [
             SkillInfo(
@@ -1195,10 +1232,11 @@ class SkillFolder:
     def writing(self) -> Iterator[None]:
         """Held (exclusive) while an export writes: other exports and sweeping wait for it."""
         lock = self._lock()
-        if lock is None or not lock.path.parent.parent.is_dir():
+        root = self.library.skills_dir
+        if lock is None or root is None or not lock.path.parent.parent.is_dir():
             yield
             return
-        with lock.exclusive():
+        with lock.exclusive(), debris.exporting(root):
             yield
 
     def recover(self) -> int:
@@ -1210,11 +1248,14 @@ class SkillFolder:
             return 0
         try:
             with lock.exclusive(timeout=0.2):
-                sweep_temp_files(root)
                 marker = self._read_marker()
-                if marker.get("failed") or str(marker.get("revision")) == self.fingerprint():
+                current = str(marker.get("revision")) == self.fingerprint()
+                if not current or debris.has_debris(root):  # an export died (the journal), or it is stale
+                    debris.sweep_locked(root)
+                if marker.get("failed") or current:
                     return 0  # up to date; or a failed write the user was told to `repair` (a file may block it)
-                return self._rebuild_locked()
+                with debris.exporting(root):
+                    return self._rebuild_locked()
         except LockTimeoutError:
             return 0
 
@@ -1230,9 +1271,10 @@ class SkillFolder:
     def rebuild(self) -> int:
         """Write what differs from the store; a file standing where a folder belongs is moved aside."""
         lock = self._lock()
-        if lock is None:
+        root = self.library.skills_dir
+        if lock is None or root is None:
             return self._rebuild_locked()
-        with lock.exclusive():
+        with lock.exclusive(), debris.exporting(root):
             return self._rebuild_locked()
 
     def _rebuild_locked(self) -> int:

@@ -26,8 +26,9 @@ runs on those few candidates. Routing cost grows with the message, not with the 
 
 from __future__ import annotations
 
+import heapq
 import re
-from collections import defaultdict
+from collections import Counter, defaultdict
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from functools import lru_cache
@@ -44,6 +45,10 @@ HINT_DESCRIPTION_CHARS = 160  # a description longer than this is cut at a word 
 VIA_DESCRIPTION = "description"  # `via` of a skill ranked by its name and description (no router words)
 
 _WORD = re.compile(r"\w+")
+
+
+def _seed_order(item: tuple[int, int]) -> tuple[int, int]:
+    return -item[1], item[0]
 
 
 @dataclass(frozen=True)
@@ -102,6 +107,7 @@ class _Term:
     original: str
     words: tuple[str, ...]
     norm: str | None  # None: a single plain word, the token set decides; else checked by regex
+    weight: int = 0  # what the term adds to its skill's seed score (its weight x how often it is declared)
 
 
 @lru_cache(maxsize=65536)
@@ -111,27 +117,48 @@ def _term_pattern(norm: str) -> re.Pattern[str]:
     return re.compile(r"(?<!\w)" + r"\s+".join(parts) + r"(?!\w)")
 
 
+def _matches(term: _Term, norm: str, tokens: set[str]) -> bool:
+    if term.norm is None:
+        return term.words[0] in tokens  # a single plain word: present as a whole token
+    if any(w not in tokens for w in term.words):
+        return False
+    return _term_pattern(term.norm).search(norm) is not None
+
+
 @dataclass
 class Router:
-    """Build once per library state; `route()` is then cheap and thread-safe."""
+    """Build once per library state; `route()` is then cheap and thread-safe.
+
+    Speed (issue 26): a single plain word (most triggers and keywords) needs no check once the
+    message holds it, so each word maps straight to the skills it scores, each repeated by the
+    weight it adds, and the scores are counted in C (`Counter.update`); a phrase is indexed by
+    its rarest word (a phrase matches only when all its words are in the message) and checked by
+    regex. Only the top skills are then built into matches (their terms listed in declared order)."""
 
     skills: Iterable[RoutableSkill]
     _skills: list[RoutableSkill] = field(init=False, repr=False)
-    _by_first_word: dict[str, list[_Term]] = field(init=False, repr=False)
+    _plain: dict[str, list[int]] = field(init=False, repr=False)
+    _phrases: dict[str, list[_Term]] = field(init=False, repr=False)
     _wordless: list[_Term] = field(init=False, repr=False)
+    _terms_of: list[list[_Term]] = field(init=False, repr=False)
     _described: list[int] = field(init=False, repr=False)
     _text: TextIndex = field(init=False, repr=False)
 
     def __post_init__(self) -> None:
         self._skills = sorted(self.skills, key=lambda s: s.name)
-        self._by_first_word = defaultdict(list)
+        self._plain = defaultdict(list)
+        self._phrases = defaultdict(list)
         self._wordless = []
+        self._terms_of = [[] for _ in self._skills]
         # skills without router words: ranked by name + description (after every seed match)
         self._described = [i for i, s in enumerate(self._skills) if not s.triggers and not s.keywords]
         self._text = TextIndex([(self._skills[i].name, self._skills[i].description) for i in self._described])
+        phrases: list[_Term] = []
+        frequency: dict[str, int] = defaultdict(int)
         for i, s in enumerate(self._skills):
             for kind, terms in ((0, s.triggers), (1, s.keywords)):
                 seen: set[str] = set()
+                weight = TRIGGER_WEIGHT if kind == 0 else KEYWORD_WEIGHT
                 for original in terms:
                     norm = " ".join(normalise(original).split())
                     if not norm or norm in seen:
@@ -139,11 +166,19 @@ class Router:
                     seen.add(norm)
                     words = tuple(_WORD.findall(norm))
                     plain = len(words) == 1 and words[0] == norm
-                    term = _Term(i, kind, original, words, None if plain else norm)
-                    if words:
-                        self._by_first_word[words[0]].append(term)
+                    # a term declared twice verbatim is listed (and counted) twice, as it always was
+                    term = _Term(i, kind, original, words, None if plain else norm, weight * terms.count(original))
+                    self._terms_of[i].append(term)
+                    if plain:
+                        self._plain[norm].extend([i] * term.weight)
+                    elif words:
+                        phrases.append(term)
                     else:
                         self._wordless.append(term)
+                    for w in words:
+                        frequency[w] += 1
+        for term in phrases:
+            self._phrases[min(term.words, key=lambda w: frequency[w])].append(term)
 
     def __len__(self) -> int:
         return len(self._skills)
@@ -154,38 +189,49 @@ class Router:
         `top`: at most that many (the description ranking stops early)."""
         norm = normalise(message)
         tokens = set(_WORD.findall(norm))
-        hits: dict[int, tuple[list[str], list[str]]] = {}
-        candidates: list[_Term] = list(self._wordless)
+        scores: Counter[int] = Counter()
         for tok in tokens:
-            bucket = self._by_first_word.get(tok)
-            if bucket:
-                candidates.extend(bucket)
-        for term in candidates:
-            if term.norm is None:
-                matched = True  # single plain word, present as a whole token
-            else:
-                if any(w not in tokens for w in term.words):
-                    continue
-                matched = _term_pattern(term.norm).search(norm) is not None
-            if matched:
-                trig, kw = hits.setdefault(term.skill, ([], []))
-                (trig if term.kind == 0 else kw).append(term.original)
-        matches = []
-        for idx, (trig, kw) in hits.items():
-            s = self._skills[idx]
-            # Keep the order in which the skill declares its terms, so output is stable.
-            trig_sorted = tuple(t for t in s.triggers if t in trig)
-            kw_sorted = tuple(k for k in s.keywords if k in kw)
-            score = TRIGGER_WEIGHT * len(trig_sorted) + KEYWORD_WEIGHT * len(kw_sorted)
-            if score > 0:
-                matches.append(RouteMatch(s.name, score, trig_sorted, kw_sorted, s.description))
-        matches.sort(key=lambda m: (-m.score, m.name))
+            plain = self._plain.get(tok)
+            if plain:
+                scores.update(plain)
+            for term in self._phrases.get(tok, ()):
+                if _matches(term, norm, tokens):
+                    scores[term.skill] += term.weight
+        for term in self._wordless:
+            if _matches(term, norm, tokens):
+                scores[term.skill] += term.weight
+        # skills are sorted by name: (-score, index) is the seed order (score descending, then name)
+        if top is None:
+            ranked = sorted(scores.items(), key=_seed_order)
+        else:
+            ranked = heapq.nsmallest(top, scores.items(), key=_seed_order)
+            if self._described and ranked and len(ranked) == top:
+                # fused ties are broken by name: keep every seed match whose calibrated score
+                # equals the last one's (distinct seed scores can round alike, past ~90)
+                last = calibrated_seed(ranked[-1][1])
+                kept = {idx for idx, _ in ranked}
+                ranked += sorted(
+                    ((i, sc) for i, sc in scores.items() if i not in kept and calibrated_seed(sc) == last),
+                    key=_seed_order,
+                )
+        matches = [self._match(idx, norm, tokens) for idx, score in ranked if score > 0]
         if not matches or not self._described:
             room = None if top is None else max(top - len(matches), 0)
             if room != 0:
                 matches.extend(self.describe(message, room))
             return matches
+        # the seed calibration is monotonic: only the top seed matches can reach the fused top
         return fuse(matches, self.describe(message, None), top)
+
+    def _match(self, idx: int, norm: str, tokens: set[str]) -> RouteMatch:
+        s = self._skills[idx]
+        trig = {t.original for t in self._terms_of[idx] if t.kind == 0 and _matches(t, norm, tokens)}
+        kw = {t.original for t in self._terms_of[idx] if t.kind == 1 and _matches(t, norm, tokens)}
+        # Keep the order in which the skill declares its terms, so output is stable.
+        trig_sorted = tuple(t for t in s.triggers if t in trig)
+        kw_sorted = tuple(k for k in s.keywords if k in kw)
+        score = TRIGGER_WEIGHT * len(trig_sorted) + KEYWORD_WEIGHT * len(kw_sorted)
+        return RouteMatch(s.name, score, trig_sorted, kw_sorted, s.description)
 
     def describe(self, message: str, top: int | None = None) -> list[RouteMatch]:
         """The skills without router words that share a word with the message, by relevance."""

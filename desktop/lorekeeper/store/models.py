@@ -832,3 +832,35 @@ class RowAnchor(SignedColumns, Base):
     epoch: Mapped[int] = mapped_column(Integer, default=0)
     head_sig: Mapped[str] = mapped_column(String(64), default="")
     clocks: Mapped[str] = mapped_column(Text, default="{}")  # canonical JSON {table: clock}
+
+
+class ReviewComment(VersionedColumns, Base):
+    """A comment on a proposal, a fact or a conflict (issue 30 d3): signed, append-only, shown in
+    the item's history. `kind` is proposal | fact | conflict, `item` the item's id as text."""
+
+    __tablename__ = "review_comments"
+    __table_args__ = (Index("ix_review_comments_item", "kind", "item"),)
+    __signed_fields__ = ("id", "kind", "item", "author", "text", "created_at")
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    kind: Mapped[str] = mapped_column(String(16))
+    item: Mapped[str] = mapped_column(String(160))
+    author: Mapped[str] = mapped_column(String(128))
+    text: Mapped[str] = mapped_column(Text)
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime(), default=utcnow)
+    event_sig: Mapped[str] = mapped_column(String(64), default="")
+
+
+class ReviewAssignment(VersionedColumns, Base):
+    """Who reviews an item (issue 30 d3): one named operator per proposal, fact or conflict."""
+
+    __tablename__ = "review_assignments"
+    __table_args__ = (Index("ix_review_assignments_assignee", "kind", "assignee"),)
+    __signed_fields__ = ("kind", "item", "assignee", "assigned_by", "assigned_at")
+
+    kind: Mapped[str] = mapped_column(String(16), primary_key=True)
+    item: Mapped[str] = mapped_column(String(160), primary_key=True)
+    assignee: Mapped[str] = mapped_column(String(128))
+    assigned_by: Mapped[str] = mapped_column(String(128), default="")
+    assigned_at: Mapped[datetime] = mapped_column(UTCDateTime(), default=utcnow)
+    event_sig: Mapped[str] = mapped_column(String(64), default="")

@@ -21,7 +21,8 @@ from PySide6.QtWidgets import (
 from lorekeeper import __version__
 from lorekeeper.errors import LorekeeperError
 from lorekeeper.jobs import Cancelled, Progress, drive
-from lorekeeper.ui import workers
+from lorekeeper.ui import i18n, workers
+from lorekeeper.ui.i18n import QT_TRANSLATE_NOOP, tr_const
 from lorekeeper.ui.main_window import MainWindow
 from lorekeeper.ui.theme import ThemeFollower, icon
 from lorekeeper.ui.widgets import set_progress
@@ -34,21 +35,36 @@ APP_NAME = "Lorekeeper"
 SCREENSHOT_SIZE = (1400, 900)
 
 _ADVICE = {
-    "ERR_WORKSPACE": "Create the workspace with `lorekeeper init DIR` (add --demo for sample data), "
-    "or open another one with `lorekeeper --workspace DIR`.",
-    "ERR_STORE": "Check [store] url in lorekeeper.toml, that the database file is readable, "
-    "and that no other program holds it locked.",
-    "ERR_INVALID_SPEC": "Fix the file named above (lorekeeper.toml is TOML), then retry.",
-    "ERR_CANCELLED": "Opening was stopped before it finished. Retry opens the workspace again.",
-    "ERR_AUDIT_KEY_UNAVAILABLE": "Provision the audit key (`lorekeeper audit init-key`) or check the keyring/Vault "
-    "settings in [audit], then retry.",
-    "ERR_STORE_DAMAGED": "Restore the newest backup (the button below, or the command above): the damaged file "
-    "is renamed aside, never overwritten, and the workspace opens on the restored copy.",
-    "ERR_WORKSPACE_IN_USE": "Another process is restoring this workspace: retry in a moment.",
+    "ERR_WORKSPACE": QT_TRANSLATE_NOOP(
+        "app",
+        "Create the workspace with `lorekeeper init DIR` (add --demo for sample data), "
+        "or open another one with `lorekeeper --workspace DIR`.",
+    ),
+    "ERR_STORE": QT_TRANSLATE_NOOP(
+        "app",
+        "Check [store] url in lorekeeper.toml, that the database file is readable, "
+        "and that no other program holds it locked.",
+    ),
+    "ERR_INVALID_SPEC": QT_TRANSLATE_NOOP("app", "Fix the file named above (lorekeeper.toml is TOML), then retry."),
+    "ERR_CANCELLED": QT_TRANSLATE_NOOP(
+        "app", "Opening was stopped before it finished. Retry opens the workspace again."
+    ),
+    "ERR_AUDIT_KEY_UNAVAILABLE": QT_TRANSLATE_NOOP(
+        "app",
+        "Provision the audit key (`lorekeeper audit init-key`) or check the keyring/Vault "
+        "settings in [audit], then retry.",
+    ),
+    "ERR_STORE_DAMAGED": QT_TRANSLATE_NOOP(
+        "app",
+        "Restore the newest backup (the button below, or the command above): the damaged file "
+        "is renamed aside, never overwritten, and the workspace opens on the restored copy.",
+    ),
+    "ERR_WORKSPACE_IN_USE": QT_TRANSLATE_NOOP("app", "Another process is restoring this workspace: retry in a moment."),
 }
-_NO_BACKUP_ADVICE = (
+_NO_BACKUP_ADVICE = QT_TRANSLATE_NOOP(
+    "app",
     "There is no backup to restore. Quit, salvage the damaged file with sqlite3's .recover (the command "
-    "above), restore the result with `lorekeeper restore`, then retry."
+    "above), restore the result with `lorekeeper restore`, then retry.",
 )
 
 
@@ -59,13 +75,13 @@ class ErrorScreen(QWidget):
 
     def __init__(self, exc: BaseException, parent: QWidget | None = None) -> None:
         super().__init__(parent)
-        self.setWindowTitle(f"{APP_NAME} — cannot open the workspace")
+        self.setWindowTitle(self.tr("{APP_NAME} — cannot open the workspace").format(APP_NAME=APP_NAME))
         self.setWindowIcon(icon("lorekeeper"))
         self.resize(760, 420)
         box = QVBoxLayout(self)
         box.setContentsMargins(48, 40, 48, 40)
         box.setSpacing(14)
-        title = QLabel("The workspace could not be opened")
+        title = QLabel(self.tr("The workspace could not be opened"))
         title.setObjectName("errorTitle")
         self.code_label = QLabel()
         self.code_label.setObjectName("errorCode")
@@ -75,12 +91,14 @@ class ErrorScreen(QWidget):
         self.advice_label = QLabel()
         self.advice_label.setWordWrap(True)
         self.advice_label.setObjectName("panelSubtitle")
-        self.retry_button = QPushButton("Retry")
+        self.retry_button = QPushButton(self.tr("Retry"))
         self.retry_button.setObjectName("primary")
         self.retry_button.clicked.connect(self.retry_requested.emit)
         # a damaged store (issue 23): restore the newest backup in a worker, then open the workspace
-        self.restore_button = QPushButton("Restore this backup")
-        self.restore_button.setToolTip("Put the newest backup in place (the damaged file is kept aside), then open")
+        self.restore_button = QPushButton(self.tr("Restore this backup"))
+        self.restore_button.setToolTip(
+            self.tr("Put the newest backup in place (the damaged file is kept aside), then open")
+        )
         self.restore_button.clicked.connect(self.restore_backup)
         self.restore_button.hide()
         self.restore_status = QLabel()
@@ -89,7 +107,7 @@ class ErrorScreen(QWidget):
         self.restore_status.hide()
         self.backup: str = ""
         self.workspace_root: str = ""
-        quit_button = QPushButton("Quit")
+        quit_button = QPushButton(self.tr("Quit"))
         quit_button.clicked.connect(QCoreApplication.quit)
         for w in (title, self.code_label, self.message_label, self.advice_label, self.restore_status):
             box.addWidget(w)
@@ -109,14 +127,18 @@ class ErrorScreen(QWidget):
         self.message_label.setText(getattr(exc, "message", None) or str(exc) or type(exc).__name__)
         self.backup = str(details.get("backup") or "") if code == "ERR_STORE_DAMAGED" else ""
         self.workspace_root = str(details.get("workspace") or "")
-        advice = _ADVICE.get(code, "Check the workspace folder and its lorekeeper.toml, then retry.")
+        advice = tr_const("app", _ADVICE.get(code, "")) or self.tr(
+            "Check the workspace folder and its lorekeeper.toml, then retry."
+        )
         if code == "ERR_STORE_DAMAGED" and not self.backup:
-            advice = _NO_BACKUP_ADVICE
-        self.advice_label.setText("What to do: " + advice)
+            advice = tr_const("app", _NO_BACKUP_ADVICE)
+        self.advice_label.setText(self.tr("What to do: ") + advice)
         self.restore_button.setVisible(bool(self.backup and self.workspace_root))
         self.restore_button.setEnabled(True)
         if self.backup:
-            self.restore_button.setToolTip(f"Restore {self.backup}, keep the damaged file aside, then open")
+            self.restore_button.setToolTip(
+                self.tr("Restore {backup}, keep the damaged file aside, then open").format(backup=self.backup)
+            )
 
     @Slot()
     def restore_backup(self) -> None:
@@ -126,22 +148,24 @@ class ErrorScreen(QWidget):
 
         if not self.backup or not widgets.confirm(
             self,
-            "Restore this backup",
-            f"Restore {self.backup}?\n\nThe damaged database is renamed aside (never overwritten or deleted); "
-            "changes made after the backup was taken are not in it.",
+            self.tr("Restore this backup"),
+            self.tr(
+                "Restore {backup}?\n\nThe damaged database is renamed aside (never overwritten or deleted); changes made after the backup was taken are not in it."
+            ).format(backup=self.backup),
         ):
             return
         self.restore_button.setEnabled(False)
         self.retry_button.setEnabled(False)
-        self.restore_status.setText("Restoring the backup…")
+        self.restore_status.setText(self.tr("Restoring the backup…"))
         self.restore_status.show()
         workers.run_task(
             restore,
             self.workspace_root,
             self.backup,
-            name="Restoring the backup",
+            name=self.tr("Restoring the backup"),
             key=(id(self), "restore"),
             visible=False,
+            kind=workers.LONG,  # a long job, in the long jobs' pool (issue 28)
             on_result=self._restored,
             on_error=self._restore_failed,
         )
@@ -150,13 +174,15 @@ class ErrorScreen(QWidget):
         aside = out.get("set_aside") or []
         kept = ", ".join(str(m.get("to")) for m in aside if isinstance(m, dict)) if isinstance(aside, list) else ""
         self.restore_status.setText(
-            f"Restored {out.get('backup')}." + (f" The damaged file is kept as {kept}." if kept else "") + " Opening…"
+            self.tr("Restored {backup}.").format(backup=out.get("backup"))
+            + (self.tr(" The damaged file is kept as {kept}.").format(kept=kept) if kept else "")
+            + self.tr(" Opening…")
         )
         self.retry_button.setEnabled(True)
         self.retry_requested.emit()
 
     def _restore_failed(self, exc: BaseException) -> None:
-        self.restore_status.setText(f"The restore did not happen: {workers.error_text(exc)}")
+        self.restore_status.setText(self.tr("The restore did not happen: {0}").format(workers.error_text(exc)))
         self.restore_button.setEnabled(True)
         self.retry_button.setEnabled(True)
 
@@ -168,27 +194,27 @@ class OpeningScreen(QWidget):
 
     def __init__(self, where: str = "", parent: QWidget | None = None) -> None:
         super().__init__(parent)
-        self.setWindowTitle(f"{APP_NAME} — opening the workspace")
+        self.setWindowTitle(self.tr("{APP_NAME} — opening the workspace").format(APP_NAME=APP_NAME))
         self.setWindowIcon(icon("lorekeeper"))
         self.resize(560, 220)
         box = QVBoxLayout(self)
         box.setContentsMargins(36, 28, 36, 24)
         box.setSpacing(10)
-        title = QLabel("Opening workspace…")
+        title = QLabel(self.tr("Opening workspace…"))
         title.setObjectName("sectionTitle")
-        self.where_label = QLabel(where or "the workspace")
+        self.where_label = QLabel(where or self.tr("the workspace"))
         self.where_label.setObjectName("hintText")
         self.where_label.setWordWrap(True)
         self.where_label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
-        self.step_label = QLabel("Reading the configuration…")
+        self.step_label = QLabel(self.tr("Reading the configuration…"))
         self.progress = QProgressBar()
         self.progress.setTextVisible(False)
         self.progress.setMaximumHeight(14)
         set_progress(self.progress, 0, len(OPEN_STEPS))
-        self.cancel_button = QPushButton("Cancel")
-        self.cancel_button.setToolTip("Stop waiting: back to a screen with Retry")
+        self.cancel_button = QPushButton(self.tr("Cancel"))
+        self.cancel_button.setToolTip(self.tr("Stop waiting: back to a screen with Retry"))
         self.cancel_button.clicked.connect(self.cancel_requested.emit)
-        quit_button = QPushButton("Quit")
+        quit_button = QPushButton(self.tr("Quit"))
         quit_button.clicked.connect(QCoreApplication.quit)
         for w in (title, self.where_label, self.step_label, self.progress):
             box.addWidget(w)
@@ -200,13 +226,13 @@ class OpeningScreen(QWidget):
         box.addLayout(row)
 
     def set_step(self, done: int, total: int, text: str) -> None:
-        self.step_label.setText(text)
+        self.step_label.setText(tr_const("app", text))
         set_progress(self.progress, done, total)
 
 
 OPEN_STEPS = (
-    "Opening the workspace (configuration, store, migrations)…",
-    "Loading the audit key…",
+    QT_TRANSLATE_NOOP("app", "Opening the workspace (configuration, store, migrations)…"),
+    QT_TRANSLATE_NOOP("app", "Loading the audit key…"),
 )
 
 
@@ -224,7 +250,7 @@ def open_for_session(
     box["ws"] = ws
     yield Progress(1, len(OPEN_STEPS), OPEN_STEPS[1])
     require_key_at_launch(ws)  # session start: no audit key, no app (fail closed); closes ws on failure
-    yield Progress(len(OPEN_STEPS), len(OPEN_STEPS), "Building the window…")
+    yield Progress(len(OPEN_STEPS), len(OPEN_STEPS), QCoreApplication.translate("app", "Building the window…"))
     return ws
 
 
@@ -304,9 +330,10 @@ class _Launcher(QObject):
             open_for_session,
             self.factory,
             box,
-            name="Opening the workspace",
+            name=self.tr("Opening the workspace"),
             key=(id(self), "open"),  # a Retry supersedes an older attempt still running
             visible=False,  # no main window (and no status bar) yet: the opening screen shows it
+            kind=workers.LONG,
             on_progress=self.opening.set_step,
             on_result=result,
             on_error=error,
@@ -378,6 +405,7 @@ def _application() -> QApplication:
     app.setOrganizationName("lorekeeper")
     app.setWindowIcon(icon("lorekeeper"))
     app.setDesktopFileName("lorekeeper")
+    i18n.install()  # LOREKEEPER_LANG, the saved choice or the system locale: before any widget
     return app
 
 

@@ -119,9 +119,10 @@ class ChangeFeedBridge(QObject):
         self._polling = True
         workers.run_task(
             self.ws.store.feed.poll,
-            name="Watching the store",
+            name=self.tr("Watching the store"),
             key=(self, "poll"),
             visible=False,
+            kind=workers.POLL,  # its own pool: never queued behind a look-up or a long job
             on_result=self._on_polled,
             on_error=lambda _exc: None,  # an unreadable store now is retried at the next tick
             on_finished=self._poll_done,

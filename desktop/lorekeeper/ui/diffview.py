@@ -30,6 +30,7 @@ from PySide6.QtGui import (
     QFont,
     QFontMetricsF,
     QGuiApplication,
+    QKeyEvent,
     QKeySequence,
     QMouseEvent,
     QPainter,
@@ -45,6 +46,7 @@ from PySide6.QtWidgets import (
     QDialog,
     QHBoxLayout,
     QLabel,
+    QLineEdit,
     QMenu,
     QToolButton,
     QVBoxLayout,
@@ -61,6 +63,7 @@ from lorekeeper.diffs import (
     visible_rows,
     wrapped_lines,
 )
+from lorekeeper.ui.i18n import QT_TRANSLATE_NOOP, tr_const
 from lorekeeper.ui.theme import DARK, color, current_mode
 from lorekeeper.ui.widgets import label, mono_font
 from lorekeeper.ui.workers import run_task
@@ -71,7 +74,7 @@ SPLIT = "split"
 UNIFIED = "unified"
 ASYNC_LINES = 2000  # more lines than this (both sides together): the diff is computed in a job
 SETTINGS_KEY = "diff/mode"
-PENDING_TEXT = "computing diff…"
+PENDING_TEXT = QT_TRANSLATE_NOOP("diffview", "computing diff…")
 
 
 def settings() -> QSettings:
@@ -94,9 +97,25 @@ def palette() -> dict[str, QColor]:
         "fold": ("#e8eef8", "#28303e"),
         "rule": ("#d5d9e0", "#3a3f49"),
         "mark": ("#3b6cc4", "#8ab4ff"),
+        "find": ("#fff0a0", "#6b5a12"),
+        "find_current": ("#ffb23e", "#b8741a"),
     }
     out = {k: QColor(d if dark else light) for k, (light, d) in pairs.items()}
     out.update(del_line=color("diff_del"), add_line=color("diff_add"), muted=color("muted"), info=color("info"))
+    return out
+
+
+def find_all(text: str, term: str) -> list[int]:
+    """The start of every occurrence of `term` in `text`, case-insensitive, not overlapping."""
+    if not term:
+        return []
+    hay, needle = text.casefold(), term.casefold()
+    if len(hay) != len(text) or len(needle) != len(term):  # casefold changed the length (ß): exact case
+        hay, needle = text, term
+    out, at = [], hay.find(needle)
+    while at >= 0:
+        out.append(at)
+        at = hay.find(needle, at + len(needle))
     return out
 
 
@@ -172,6 +191,8 @@ class DiffCanvas(QAbstractScrollArea):
         self._pal = palette()
         self._width = -1
         self._digits = 3
+        self.find_term = ""  # Ctrl+F: every occurrence is marked, the current one more strongly
+        self.find_current: tuple[int, int] | None = None  # (id of its Cell, start)
         self._option = QTextOption()
         self._option.setWrapMode(QTextOption.WrapMode.WrapAtWordBoundaryOrAnywhere)
         self._metrics()
@@ -195,6 +216,12 @@ class DiffCanvas(QAbstractScrollArea):
     def set_titles(self, left: str, right: str) -> None:
         self.titles = (left, right)
         self._relayout(force=True)
+
+    def set_find(self, term: str, current: tuple[int, int] | None) -> None:
+        """Mark the occurrences of `term` (case-insensitive) and the current one."""
+        self.find_term, self.find_current = term, current
+        self._layouts.clear()
+        self.viewport().update()
 
     def set_note(self, text: str) -> None:
         """A line said at the right end of the title row (the count, where a panel has no room)."""
@@ -303,6 +330,13 @@ class DiffCanvas(QAbstractScrollArea):
         lay.setTextOption(self._option)
         i, c, _w = key
         spans = self._spans(self.items[i], c)
+        if self.find_term:
+            cells = self._cells(self.items[i])
+            cell = cells[c] if c < len(cells) else None
+            if cell is not None:
+                for start in find_all(cell.text, self.find_term):
+                    current = self.find_current == (id(cell), start)
+                    spans.append((start, start + len(self.find_term), self._pal["find_current" if current else "find"]))
         if spans:
             ranges = []
             for start, end, col in spans:
@@ -493,7 +527,7 @@ class DiffCanvas(QAbstractScrollArea):
             p.drawText(
                 rect.adjusted(g, 0, 0, 0),
                 Qt.AlignmentFlag.AlignVCenter,
-                f"\u2026 {n} unchanged line{'s' if n != 1 else ''} (click to show)",
+                self.tr("… %n unchanged line(s) (click to show)", "", n),
             )
             return
         if isinstance(it, Row) and self.mode == SPLIT:
@@ -550,6 +584,23 @@ class DiffCanvas(QAbstractScrollArea):
         lay.draw(p, QPointF(x + self.PAD, top + self.VPAD))
 
 
+class _FindEdit(QLineEdit):
+    """The search field: Shift+Enter goes back, Esc closes (Enter is `returnPressed`)."""
+
+    back = Signal()
+    closed = Signal()
+
+    def keyPressEvent(self, event: QKeyEvent) -> None:
+        key = event.key()
+        if key in (Qt.Key.Key_Return, Qt.Key.Key_Enter) and event.modifiers() & Qt.KeyboardModifier.ShiftModifier:
+            self.back.emit()
+            return
+        if key == Qt.Key.Key_Escape:
+            self.closed.emit()
+            return
+        super().keyPressEvent(event)
+
+
 _views: weakref.WeakSet[DiffView] = weakref.WeakSet()
 
 
@@ -571,10 +622,12 @@ class DiffView(QWidget):
         self.canvas.setContextMenuPolicy(Qt.ContextMenuPolicy.CustomContextMenu)
         self.canvas.customContextMenuRequested.connect(self._menu)
         self.summary: QLabel = label("", "hintText")
-        self.prev_button = self._tool("\u25b2", "Previous change (Alt+Up)", self.previous_change)
-        self.next_button = self._tool("\u25bc", "Next change (Alt+Down)", self.next_change)
-        self.mode_button = self._tool("", "Switch between split (side by side) and unified (Alt+V)", self.toggle_mode)
-        self.window_button = self._tool("\u2922", "Open this diff in a window of its own", self.open_window)
+        self.prev_button = self._tool("\u25b2", self.tr("Previous change (Alt+Up)"), self.previous_change)
+        self.next_button = self._tool("\u25bc", self.tr("Next change (Alt+Down)"), self.next_change)
+        self.mode_button = self._tool(
+            "", self.tr("Switch between split (side by side) and unified (Alt+V)"), self.toggle_mode
+        )
+        self.window_button = self._tool("\u2922", self.tr("Open this diff in a window of its own"), self.open_window)
         self.popout: QDialog | None = None
         # the bar is a widget of its own: a panel short of height may put it in one of its rows
         self.bar = QWidget(self)
@@ -584,10 +637,38 @@ class DiffView(QWidget):
         bar.addWidget(self.summary, 1)
         for b in (self.prev_button, self.next_button, self.mode_button, self.window_button):
             bar.addWidget(b)
+        # Ctrl+F: search inside the diff (both sides, folded lines too), Enter / Shift+Enter or
+        # F3 / Shift+F3 next / previous, Esc closes; "3 of 12" says where the reader is
+        self.matches: list[tuple[int, int, int]] = []  # (row index in the diff, id of its Cell, start)
+        self.match_index = -1
+        self.find_bar = QWidget(self)
+        self.find_bar.setObjectName("diffFindBar")
+        fb = QHBoxLayout(self.find_bar)
+        fb.setContentsMargins(0, 0, 0, 0)
+        fb.setSpacing(2)
+        self.find_edit = _FindEdit(self.find_bar)
+        self.find_edit.setObjectName("diffFindEdit")
+        self.find_edit.setPlaceholderText(self.tr("Find in the diff (Enter: next, Shift+Enter: previous, Esc: close)"))
+        self.find_edit.textChanged.connect(self._find_changed)
+        self.find_edit.returnPressed.connect(self.find_next)
+        self.find_edit.back.connect(self.find_previous)
+        self.find_edit.closed.connect(self.close_find)
+        self.find_count = label("", "hintText")
+        self.find_prev_button = self._tool(
+            "\u2191", self.tr("Previous match (Shift+Enter, Shift+F3)"), self.find_previous
+        )
+        self.find_next_button = self._tool("\u2193", self.tr("Next match (Enter, F3)"), self.find_next)
+        self.find_close_button = self._tool("\u2715", self.tr("Close the search (Esc)"), self.close_find)
+        fb.addWidget(self.find_edit, 1)
+        fb.addWidget(self.find_count)
+        for b in (self.find_prev_button, self.find_next_button, self.find_close_button):
+            fb.addWidget(b)
+        self.find_bar.hide()
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         layout.setSpacing(2)
         layout.addWidget(self.bar)
+        layout.addWidget(self.find_bar)
         layout.addWidget(self.canvas, 1)
         self.mode = saved_mode()
         self._update_bar()
@@ -612,9 +693,11 @@ class DiffView(QWidget):
             old.deleteLater()
         self._shortcuts = []
         for keys, text, slot in (
-            ("Alt+Down", "Next change in the diff", self.next_change),
-            ("Alt+Up", "Previous change in the diff", self.previous_change),
-            ("Alt+V", "Diff: side by side / unified", self.toggle_mode),
+            ("Alt+Down", self.tr("Next change in the diff"), self.next_change),
+            ("Alt+Up", self.tr("Previous change in the diff"), self.previous_change),
+            ("Alt+V", self.tr("Diff: side by side / unified"), self.toggle_mode),
+            ("F3", self.tr("Next match in the diff"), self.find_next),
+            ("Shift+F3", self.tr("Previous match in the diff"), self.find_previous),
         ):
             sc = QShortcut(QKeySequence(keys), host)
             sc.setContext(Qt.ShortcutContext.WidgetWithChildrenShortcut)
@@ -637,14 +720,14 @@ class DiffView(QWidget):
             return
         self.pending = True
         self.diff = None
-        self.summary.setText(PENDING_TEXT)
-        self.canvas.set_message(PENDING_TEXT)
+        self.summary.setText(tr_const("diffview", PENDING_TEXT))
+        self.canvas.set_message(tr_const("diffview", PENDING_TEXT))
         self._update_bar()
         run_task(
             compute_diff,
             a,
             b,
-            name="Computing diff",
+            name=self.tr("Computing diff"),
             key=(id(self), "diff"),
             visible=False,
             on_result=lambda d: self._show(d, serial),
@@ -664,9 +747,10 @@ class DiffView(QWidget):
             self.popout.close()
         dlg = self.popout = QDialog(self.window())
         left, right = self.canvas.titles
-        dlg.setWindowTitle(" \u2192 ".join(t for t in (left, right) if t) or "Diff")
+        dlg.setWindowTitle(" \u2192 ".join(t for t in (left, right) if t) or self.tr("Diff"))
         view = DiffView(left, right, dlg)
         QVBoxLayout(dlg).addWidget(view)
+        QShortcut(QKeySequence("Ctrl+F"), dlg).activated.connect(view.open_find)  # its own window
         view.show_computed(self.diff)
         size = self.window().size()
         dlg.resize(int(size.width() * 0.9), int(size.height() * 0.9))
@@ -680,6 +764,7 @@ class DiffView(QWidget):
         self.canvas.current_hunk = -1
         self.summary.setText(diff.summary)
         self._render()
+        self._find_changed(keep=False, move=False)  # a new text: its matches, counted, not scrolled to
         self.scroll_to_first_change()
         QTimer.singleShot(0, self, self.scroll_to_first_change)  # again once the view has its size
         self.ready.emit(diff)
@@ -701,7 +786,115 @@ class DiffView(QWidget):
         self.diff = None
         self.summary.setText("")
         self.canvas.set_message("")
+        self._find_changed(keep=False)
         self._update_bar()
+
+    # ------------------------------------------------------------------ find (Ctrl+F)
+    def find_term(self) -> str:
+        return self.find_edit.text() if self.find_bar.isVisible() else ""
+
+    def open_find(self) -> None:
+        """Show the search bar and put the keyboard in it (the selected text, if any, stays)."""
+        self.find_bar.show()
+        self.find_edit.setFocus(Qt.FocusReason.ShortcutFocusReason)
+        self.find_edit.selectAll()
+        self._find_changed(keep=True)
+
+    def close_find(self) -> None:
+        was = self.find_bar.isVisible()
+        self.find_bar.hide()
+        self.matches, self.match_index = [], -1
+        self.canvas.set_find("", None)
+        if was:
+            host = self.parentWidget()
+            while host is not None and not hasattr(host, "queue") and host.parentWidget() is not None:
+                host = host.parentWidget()
+            queue = getattr(host, "queue", None)  # a review panel: the keyboard goes back to its list
+            (queue.table if queue is not None else self.canvas).setFocus(Qt.FocusReason.OtherFocusReason)
+
+    def _all_items(self) -> list[Item]:
+        """Every item of the current view with every fold open (what a search walks through)."""
+        rows = self.diff.rows if self.diff else ()
+        return list(rows) if self.mode == SPLIT else list(unified_items(rows))
+
+    def _find_changed(self, *_args: object, keep: bool = False, move: bool = True) -> None:
+        term = self.find_term()
+        old = self.matches[self.match_index] if 0 <= self.match_index < len(self.matches) else None
+        self.matches = []
+        if term and self.diff is not None:
+            row_of = {id(c): r for r, row in enumerate(self.diff.rows) for c in (row.left, row.right) if c is not None}
+            for it in self._all_items():
+                for cell in self.canvas._cells(it):
+                    if cell is not None:
+                        r = row_of.get(id(cell), 0)
+                        self.matches.extend((r, id(cell), start) for start in find_all(cell.text, term))
+        self.match_index = -1
+        if self.matches:
+            self.match_index = 0
+            if keep and old is not None:
+                self.match_index = next((i for i, m in enumerate(self.matches) if m[1:] == old[1:]), 0)
+        self._show_match(scroll=move)
+
+    def find_next(self) -> None:
+        self._step_match(1)
+
+    def find_previous(self) -> None:
+        self._step_match(-1)
+
+    def _step_match(self, step: int) -> None:
+        if not self.find_bar.isVisible():
+            self.open_find()
+            return
+        if not self.matches:
+            return
+        self.match_index = (self.match_index + step) % len(self.matches)  # wraps, as a browser's does
+        self._show_match()
+
+    def _show_match(self, scroll: bool = True) -> None:
+        n = len(self.matches)
+        term = self.find_term()
+        if not term:
+            self.find_count.setText("")
+        elif not n:
+            self.find_count.setText(self.tr("no match"))
+        else:
+            self.find_count.setText(self.tr("{0} of {1}").format(self.match_index + 1, n))
+        self.find_prev_button.setEnabled(n > 1)
+        self.find_next_button.setEnabled(n > 1)
+        if not n or self.diff is None:
+            self.canvas.set_find(term, None)
+            return
+        row, cell_id, start = self.matches[self.match_index]
+        self.canvas.set_find(term, (cell_id, start))
+        if not scroll:
+            return
+        hidden = next(
+            (f for f in visible_rows(self.diff, self.expanded) if isinstance(f, Fold) and f.first <= row < f.end),
+            None,
+        )
+        if hidden is not None:  # the match is in folded unchanged lines: open them
+            self.expanded.add(hidden.first)
+            self._render()
+            self.canvas.set_find(term, (cell_id, start))
+        index = next(
+            (
+                i
+                for i, it in enumerate(self.canvas.items)
+                if any(c is not None and id(c) == cell_id for c in self.canvas._cells(it))
+            ),
+            -1,
+        )
+        if index >= 0:
+            self.canvas.scroll_to_item(index)
+
+    def current_match(self) -> tuple[int, str] | None:
+        """(row index in the diff, the text of its line) of the current match, or None."""
+        if not (0 <= self.match_index < len(self.matches)) or self.diff is None:
+            return None
+        row = self.matches[self.match_index][0]
+        r = self.diff.rows[row]
+        cell = next(c for c in (r.left, r.right) if c is not None and id(c) == self.matches[self.match_index][1])
+        return row, cell.text
 
     # ------------------------------------------------------------------ reading
     def left_text(self) -> str:
@@ -733,6 +926,8 @@ class DiffView(QWidget):
         self._render()
         if anchor is not None:
             self.canvas.scroll_to_item(self._item_of_row(anchor), above=0)
+        if self.find_term():
+            self._find_changed(keep=True, move=False)  # the unified view lists the sides in another order
 
     def toggle_mode(self) -> None:
         self.set_mode(UNIFIED if self.mode == SPLIT else SPLIT)
@@ -797,19 +992,23 @@ class DiffView(QWidget):
         cur = self.canvas.current_hunk
         self.prev_button.setEnabled(n > 0 and cur > 0)
         self.next_button.setEnabled(n > 0 and cur + 1 < n)
-        self.mode_button.setText("Unified" if self.mode == SPLIT else "Split")  # GitHub's names
+        self.mode_button.setText(self.tr("Unified") if self.mode == SPLIT else self.tr("Split"))  # GitHub's names
         self.window_button.setEnabled(self.diff is not None)
         if self.diff is not None and n > 1 and cur >= 0:
-            self.summary.setText(f"{self.diff.summary} \u00b7 change {cur + 1} of {n}")
+            self.summary.setText(
+                self.tr("{summary} · change {0} of {n}").format(cur + 1, summary=self.diff.summary, n=n)
+            )
         elif self.diff is not None:
             self.summary.setText(self.diff.summary)
 
     def _menu(self, pos: QPoint) -> None:
         menu = QMenu(self)
-        menu.addAction("Show all unchanged lines", self.expand_all)
-        menu.addAction("Split (side by side)" if self.mode == UNIFIED else "Unified", self.toggle_mode)
+        menu.addAction(self.tr("Show all unchanged lines"), self.expand_all)
+        menu.addAction(
+            self.tr("Split (side by side)") if self.mode == UNIFIED else self.tr("Unified"), self.toggle_mode
+        )
         menu.addSeparator()
         clip = QGuiApplication.clipboard()
-        menu.addAction("Copy the old text (left)", lambda: clip.setText(self.left_text()))
-        menu.addAction("Copy the new text (right)", lambda: clip.setText(self.right_text()))
+        menu.addAction(self.tr("Copy the old text (left)"), lambda: clip.setText(self.left_text()))
+        menu.addAction(self.tr("Copy the new text (right)"), lambda: clip.setText(self.right_text()))
         menu.exec(self.canvas.mapToGlobal(pos))

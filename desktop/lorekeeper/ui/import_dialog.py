@@ -25,12 +25,13 @@ class ConflictDialog(QDialog):
         super().__init__(parent)
         self.setObjectName("conflictDialog")
         name = str(conflict["name"])
-        self.setWindowTitle(f"{name} exists")
+        self.setWindowTitle(self.tr("{name} exists").format(name=name))
         self.resolution: Resolution | None = None
-        where = f" in project {conflict['project']}" if conflict.get("project") else ""
+        where = self.tr(" in project {project}").format(project=conflict["project"]) if conflict.get("project") else ""
         intro = label(
-            f"A skill named {name} exists{where} (v{conflict['version']}) with other content than "
-            f"{conflict['path']}. Nothing is replaced unless you choose so."
+            self.tr(
+                "A skill named {name} exists{where} (v{version}) with other content than {path}. Nothing is replaced unless you choose so."
+            ).format(name=name, where=where, version=conflict["version"], path=conflict["path"])
         )
         intro.setWordWrap(True)
         self.diff = QPlainTextEdit(str(conflict.get("diff") or ""))
@@ -43,10 +44,10 @@ class ConflictDialog(QDialog):
         self.project.setCurrentText(projects[0] if projects else "")
         self.new_name = QLineEdit(f"{name}-imported")
         self.message = MessageBox()
-        self.skip_button = QPushButton("Skip")
-        self.version_button = QPushButton("Import as a new version")
-        self.fork_button = QPushButton("Fork into project")
-        self.rename_button = QPushButton("Import renamed")
+        self.skip_button = QPushButton(self.tr("Skip"))
+        self.version_button = QPushButton(self.tr("Import as a new version"))
+        self.fork_button = QPushButton(self.tr("Fork into project"))
+        self.rename_button = QPushButton(self.tr("Import renamed"))
         self.skip_button.clicked.connect(lambda: self._answer(Resolution("skip")))
         self.version_button.clicked.connect(lambda: self._answer(Resolution("new-version")))
         self.fork_button.clicked.connect(
@@ -56,11 +57,11 @@ class ConflictDialog(QDialog):
             lambda: self._answer(lambda: Resolution("rename", name=self.new_name.text().strip()))
         )
         fork_row = QHBoxLayout()
-        fork_row.addWidget(label("Project"))
+        fork_row.addWidget(label(self.tr("Project")))
         fork_row.addWidget(self.project, 1)
         fork_row.addWidget(self.fork_button)
         rename_row = QHBoxLayout()
-        rename_row.addWidget(label("New name"))
+        rename_row.addWidget(label(self.tr("New name")))
         rename_row.addWidget(self.new_name, 1)
         rename_row.addWidget(self.rename_button)
         buttons = QHBoxLayout()
@@ -69,7 +70,7 @@ class ConflictDialog(QDialog):
         buttons.addWidget(self.version_button)
         layout = QVBoxLayout(self)
         layout.addWidget(intro)
-        layout.addWidget(label("What the import would change", "sectionTitle"))
+        layout.addWidget(label(self.tr("What the import would change"), "sectionTitle"))
         layout.addWidget(self.diff, 1)
         layout.addWidget(self.message)
         layout.addLayout(fork_row)

@@ -35,6 +35,7 @@ from lorekeeper import __version__, gcpolicy
 from lorekeeper.errorlog import append_error
 from lorekeeper.ui.bus import ChangeBus
 from lorekeeper.ui.changefeed import ChangeFeedBridge
+from lorekeeper.ui.i18n import QT_TRANSLATE_NOOP, ensure_installed, language_button, tr_const
 from lorekeeper.ui.models.paged import JumpToEnd, keep_view_state, paged_model_of
 from lorekeeper.ui.panels import PANELS, AppContext, Panel, PanelSpec
 from lorekeeper.ui.theme import icon
@@ -55,12 +56,15 @@ class _PanelMap(dict[str, Panel]):
 
 
 GLOBAL_SHORTCUTS: list[tuple[str, str]] = [
-    ("F1", "Show this list of keyboard shortcuts"),
-    ("Ctrl+F", "Search in the current panel"),
-    ("F5", "Refresh the current panel"),
-    ("Tab / Shift+Tab", "Next / previous field (Tab leaves a table; the arrows move inside it)"),
-    ("Ctrl+Tab", "Next tab inside a panel"),
-    ("Ctrl+Q", "Quit Lorekeeper"),
+    ("F1", QT_TRANSLATE_NOOP("main_window", "Show this list of keyboard shortcuts")),
+    ("Ctrl+F", QT_TRANSLATE_NOOP("main_window", "Search in the current panel")),
+    ("F5", QT_TRANSLATE_NOOP("main_window", "Refresh the current panel")),
+    (
+        QT_TRANSLATE_NOOP("main_window", "Tab / Shift+Tab"),
+        QT_TRANSLATE_NOOP("main_window", "Next / previous field (Tab leaves a table; the arrows move inside it)"),
+    ),
+    ("Ctrl+Tab", QT_TRANSLATE_NOOP("main_window", "Next tab inside a panel")),
+    ("Ctrl+Q", QT_TRANSLATE_NOOP("main_window", "Quit Lorekeeper")),
 ]
 
 
@@ -81,7 +85,7 @@ class CheatSheet(QDialog):
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
-        self.setWindowTitle("Keyboard shortcuts")
+        self.setWindowTitle(self.tr("Keyboard shortcuts"))
         self.view = QTextBrowser()
         self.view.setOpenLinks(False)
         buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Close)
@@ -102,7 +106,7 @@ class CheatSheet(QDialog):
         parts = []
         if panel_title:
             parts.append(f"<h3>{html.escape(panel_title)}</h3>")
-            parts.append(table(panel_rows) if panel_rows else "<p>No shortcuts of its own.</p>")
+            parts.append(table(panel_rows) if panel_rows else self.tr("<p>No shortcuts of its own.</p>"))
         parts.append("<h3>Everywhere</h3>" + table(global_rows))
         self.view.setHtml("".join(parts))
 
@@ -115,16 +119,22 @@ class ErrorDialog(QDialog):
 
     def __init__(self, job_name: str, exc: BaseException, details: str, log_path: str, parent: QWidget | None = None):
         super().__init__(parent)
-        self.setWindowTitle("Unexpected error")
+        self.setWindowTitle(self.tr("Unexpected error"))
         self.setMinimumWidth(520)
         self.details = details
         first = (str(exc) or type(exc).__name__).strip().splitlines()
         self.code_label = QLabel("ERR_INTERNAL")
         self.code_label.setObjectName("errorCode")
-        self.message_label = QLabel(f"{job_name} failed: {type(exc).__name__}: {first[0] if first else ''}")
+        self.message_label = QLabel(
+            self.tr("{job_name} failed: {error_type}: {0}").format(
+                first[0] if first else "", job_name=job_name, error_type=type(exc).__name__
+            )
+        )
         self.message_label.setWordWrap(True)
         self.message_label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
-        hint = QLabel(f"This is a bug or an environment failure. The details are in {log_path}.")
+        hint = QLabel(
+            self.tr("This is a bug or an environment failure. The details are in {log_path}.").format(log_path=log_path)
+        )
         hint.setObjectName("hintText")
         hint.setWordWrap(True)
         self.details_view = QPlainTextEdit(details)
@@ -132,9 +142,9 @@ class ErrorDialog(QDialog):
         self.details_view.setMaximumHeight(160)
         self.details_view.hide()
         buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Close)
-        self.copy_button = buttons.addButton("Copy details", QDialogButtonBox.ButtonRole.ActionRole)
+        self.copy_button = buttons.addButton(self.tr("Copy details"), QDialogButtonBox.ButtonRole.ActionRole)
         self.copy_button.clicked.connect(self.copy_details)
-        self.show_button = buttons.addButton("Show details", QDialogButtonBox.ButtonRole.ActionRole)
+        self.show_button = buttons.addButton(self.tr("Show details"), QDialogButtonBox.ButtonRole.ActionRole)
         self.show_button.clicked.connect(lambda: self.details_view.setVisible(not self.details_view.isVisible()))
         buttons.rejected.connect(self.reject)
         box = QVBoxLayout(self)
@@ -144,7 +154,7 @@ class ErrorDialog(QDialog):
     @Slot()
     def copy_details(self) -> None:
         QGuiApplication.clipboard().setText(self.details)
-        self.copy_button.setText("Copied")
+        self.copy_button.setText(self.tr("Copied"))
 
 
 # The window's first size: a share of the screen's available area, capped, never below the size
@@ -242,13 +252,14 @@ class MainWindow(QMainWindow):
 
     def __init__(self, ws: Workspace, panels: list[PanelSpec] | None = None) -> None:
         super().__init__()
+        ensure_installed()
         self._gc_settled = False
         self.ws = ws
         self.bus = ChangeBus(self)
         # the one place that feeds the bus: this process's change sets and other processes' (polled)
         self.feed = ChangeFeedBridge(ws, self.bus, self)
         self.ctx = AppContext(ws=ws, bus=self.bus, status=self.show_message)
-        self.setWindowTitle(f"Lorekeeper — {ws.name}")
+        self.setWindowTitle(self.tr("Lorekeeper — {name}").format(name=ws.name))
         self.setWindowIcon(icon("lorekeeper"))
         screen = QGuiApplication.primaryScreen()
         self.resize(initial_size(screen.availableGeometry().size() if screen is not None else None))
@@ -268,10 +279,10 @@ class MainWindow(QMainWindow):
             self.specs[spec.panel_id] = spec
             self.panel_ids.append(spec.panel_id)
             self.stack.addWidget(QWidget())  # a placeholder until the panel is first shown
-            item = QListWidgetItem(icon(spec.icon), spec.title)
+            item = QListWidgetItem(icon(spec.icon), spec.label)
             item.setData(Qt.ItemDataRole.UserRole, spec.panel_id)
             keys = panel_keys(len(self.panel_ids) - 1)
-            item.setToolTip(f"{spec.title}  ({keys})" if keys else spec.title)
+            item.setToolTip(f"{spec.label}  ({keys})" if keys else spec.label)
             self.sidebar.addItem(item)
         self.sidebar.currentRowChanged.connect(self._show_row)
         # Wide enough for the longest title (item padding from the theme included), never a scroll bar.
@@ -296,6 +307,8 @@ class MainWindow(QMainWindow):
         panel = spec.factory(self.ctx)
         panel.panel_id = spec.panel_id
         panel.setObjectName(f"panel-{spec.panel_id}")
+        if spec.panel_id == "start":  # its lines go to the other panels
+            panel.go = self.select_panel  # type: ignore[attr-defined]
         index = self.panel_ids.index(panel_id)
         current = self.stack.currentIndex()
         placeholder = self.stack.widget(index)
@@ -333,13 +346,16 @@ class MainWindow(QMainWindow):
     def _build_status_bar(self) -> None:
         bar = self.statusBar()
         bar.setSizeGripEnabled(False)
-        self.workspace_label = ElidedLabel(f"Workspace: {self.ws.name}")
+        self.workspace_label = ElidedLabel(self.tr("Workspace: {name}").format(name=self.ws.name))
         self.workspace_label.setToolTip(str(self.ws.root))
         self.path_label = ElidedLabel(str(self.ws.root))
         self.path_label.setObjectName("hintText")
         provider = str(self.ws.config.get("llm.provider", "none") or "none")
         model = str(self.ws.config.get("llm.model", "") or "")
-        self.model_label = QLabel(f"Model: {provider}" + (f" ({model})" if model and provider != "none" else ""))
+        self.model_label = QLabel(
+            self.tr("Model: {provider}").format(provider=provider if provider != "none" else self.tr("none"))
+            + (f" ({model})" if model and provider != "none" else "")
+        )
         from lorekeeper.ui.panels.audit import KeyStateLabel  # provider + key version, red when failed closed
 
         self.keys_label = KeyStateLabel(lambda: self.ws.audit.status(follow=True), self.bus)
@@ -352,8 +368,8 @@ class MainWindow(QMainWindow):
         self.jobs_progress.hide()
         self.cancel_button = QToolButton()
         self.cancel_button.setObjectName("cancelJobs")
-        self.cancel_button.setText("Cancel")
-        self.cancel_button.setToolTip("Cancel the running jobs (the arrow: one of them)")
+        self.cancel_button.setText(self.tr("Cancel"))
+        self.cancel_button.setToolTip(self.tr("Cancel the running jobs (the arrow: one of them)"))
         self.cancel_button.setPopupMode(QToolButton.ToolButtonPopupMode.MenuButtonPopup)
         self.cancel_menu = QMenu(self.cancel_button)
         self.cancel_button.setMenu(self.cancel_menu)
@@ -367,6 +383,8 @@ class MainWindow(QMainWindow):
         bar.addPermanentWidget(self.cancel_button)
         bar.addPermanentWidget(self.model_label)
         bar.addPermanentWidget(self.keys_label)
+        self.language_button = language_button(self.show_message)  # English / Français (lorekeeper.ui.i18n)
+        bar.addPermanentWidget(self.language_button)
         bar.addPermanentWidget(self.version_label)
         tracker().changed.connect(self.on_jobs_changed)
         tracker().failed.connect(self.on_job_failed)
@@ -378,22 +396,28 @@ class MainWindow(QMainWindow):
         jobs = tracker().jobs()
         self.cancel_menu.clear()
         for job in jobs:
-            self.cancel_menu.addAction(f"Cancel {job.name}", functools.partial(tracker().cancel, job.id))
+            self.cancel_menu.addAction(
+                self.tr("Cancel {name}").format(name=job.name), functools.partial(tracker().cancel, job.id)
+            )
         if not jobs:
-            self.jobs_label.setText("Idle")
+            self.jobs_label.setText(self.tr("Idle"))
             self.jobs_progress.hide()
             self.cancel_button.hide()
             return
         self.cancel_button.show()
         names = ", ".join(j.text or j.name for j in jobs[:2]) + ("…" if len(jobs) > 2 else "")
-        self.jobs_label.setText(f"{len(jobs)} job{'s' if len(jobs) > 1 else ''}: {names}")
+        self.jobs_label.setText(self.tr("%n job(s): {names}", "", len(jobs)).format(names=names))
         done, total = tracker().progress()
         set_progress(self.jobs_progress, done, total)  # total 0: not known yet
         self.jobs_progress.show()
 
     @Slot(str, object)
     def on_job_failed(self, name: str, exc: object) -> None:
-        self.show_message(f"{name} failed — {error_text(exc)}" if isinstance(exc, BaseException) else str(exc))
+        self.show_message(
+            self.tr("{name} failed — {0}").format(error_text(exc), name=name)
+            if isinstance(exc, BaseException)
+            else str(exc)
+        )
 
     @Slot(str, object)
     def on_unexpected_error(self, name: str, exc: object) -> None:
@@ -406,8 +430,10 @@ class MainWindow(QMainWindow):
         try:  # one small append to the local error log, only after a failure: left on the GUI thread
             log_path = str(append_error(self.ws.root, f"ERR_INTERNAL in job {name!r}\n{details}"))
         except OSError as log_exc:  # the log is a help, never a second failure
-            log_path = f"(not written: {log_exc})"
-        self.show_message(f"{name} failed — ERR_INTERNAL: {type(exc).__name__}")
+            log_path = self.tr("(not written: {log_exc})").format(log_exc=log_exc)
+        self.show_message(
+            self.tr("{name} failed — ERR_INTERNAL: {error_type}").format(name=name, error_type=type(exc).__name__)
+        )
         if self.error_dialog is not None:
             self.error_dialog.close()
         self.error_dialog = ErrorDialog(name, exc, details, log_path, self)
@@ -433,15 +459,17 @@ class MainWindow(QMainWindow):
 
     def global_shortcuts(self) -> list[tuple[str, str]]:
         rows = [
-            (keys, f"Go to {self.specs[pid].title}") for i, pid in enumerate(self.panel_ids) if (keys := panel_keys(i))
+            (keys, self.tr("Go to {title}").format(title=self.specs[pid].label))
+            for i, pid in enumerate(self.panel_ids)
+            if (keys := panel_keys(i))
         ]
-        return [*GLOBAL_SHORTCUTS, *rows]
+        return [(tr_const("main_window", k), tr_const("main_window", v)) for k, v in GLOBAL_SHORTCUTS] + rows
 
     @Slot()
     def show_cheatsheet(self) -> None:
         """F1: the current panel's shortcuts, then the ones that work everywhere."""
         panel = self.current_panel()
-        title = self.specs[panel.panel_id].title if panel is not None and panel.panel_id in self.specs else ""
+        title = self.specs[panel.panel_id].label if panel is not None and panel.panel_id in self.specs else ""
         if self.cheatsheet is None:
             self.cheatsheet = CheatSheet(self)
         self.cheatsheet.set_rows(title, panel.cheatsheet_rows() if panel is not None else [], self.global_shortcuts())
@@ -472,7 +500,7 @@ class MainWindow(QMainWindow):
         panel = self.current_panel()
         if panel is not None:
             panel.refresh()
-            self.show_message("Refreshed")
+            self.show_message(self.tr("Refreshed"))
 
     def closeEvent(self, event) -> None:
         for panel in list(self.panels.values()):  # unsaved edits: Save (then close), Discard or Cancel

@@ -24,13 +24,15 @@ from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from PySide6.QtCore import QAbstractItemModel, QModelIndex, Qt, Signal, Slot
+from PySide6.QtCore import QAbstractItemModel, QCoreApplication, QModelIndex, Qt, Signal, Slot
 from PySide6.QtGui import QKeySequence, QShortcut
 from PySide6.QtWidgets import (
     QFrame,
     QHBoxLayout,
     QLabel,
     QLineEdit,
+    QListWidget,
+    QListWidgetItem,
     QProgressBar,
     QPushButton,
     QTableView,
@@ -46,6 +48,7 @@ from lorekeeper.ui.workers import HoldGate, run_task, tracker
 
 # what the queue's own decisions are called (the `kind` of a `Decision` and of `decided`)
 APPROVE, REJECT, BULK, UNDO = "approve", "reject", "bulk", "undo"
+BULK_REJECT = "bulk_reject"  # the selected items rejected with one reason
 
 
 @dataclass(frozen=True)
@@ -67,6 +70,9 @@ class QueueActions:
     - `bulk_approve(ids)`: approve the open items of the panel's current filter. `bulk_ids()` (on
       the GUI thread) names them (default: the open items the model holds); `bulk_text(n)` is the
       confirmation question.
+    - `approve_many(items)`, `reject_many(items, reason)`: decide the selected open items (a
+      multi-selection: Shift/Ctrl+click, Shift+↓, Ctrl+A) at once; default: `approve` / `reject`
+      of each in one job, returning the list of what they returned.
     - `edit(item)`: on the GUI thread, open the panel's editor for the item.
     - `is_open(item)`: the item still waits for a decision (approve/reject apply to it).
     """
@@ -75,8 +81,12 @@ class QueueActions:
     reject: Callable[[Any, str], Any] | None = None
     undo: Callable[[Decision], Any] | None = None
     bulk_approve: Callable[[list[Any]], Any] | None = None
+    approve_many: Callable[[list[Any]], Any] | None = None
+    reject_many: Callable[[list[Any], str], Any] | None = None
     bulk_ids: Callable[[], list[Any]] | None = None
-    bulk_text: Callable[[int], str] = lambda n: f"Approve the {n} open item(s) of the current filter?"
+    bulk_text: Callable[[int], str] = lambda n: QCoreApplication.translate(
+        "ReviewActions", "Approve {n} open item(s) of the current filter?"
+    ).format(n=n)
     edit: Callable[[Any], None] | None = None
     is_open: Callable[[Any], bool] = lambda _item: True
     item_id: Callable[[Any], Hashable] = lambda item: item.id
@@ -114,7 +124,7 @@ class ReviewQueue(QWidget):
         next_keys: Sequence[str] = ("J",),
         previous_keys: Sequence[str] = ("K",),
         undo_keys: Sequence[str] = ("Ctrl+Z",),
-        undo_text: str = "Undo the last decision (the item comes back, selected)",
+        undo_text: str = "",
         bulk_in_bar: bool = True,
         parent: QWidget | None = None,
     ) -> None:
@@ -130,14 +140,17 @@ class ReviewQueue(QWidget):
         self._keep_id: Hashable | None = None
         self._keep_row = 0
         self._restoring = False
-        self._empty_text = f"No {noun} to review."
+        self._empty_text = self.tr("No {noun} to review.").format(noun=noun)
         self._reason_then: Callable[[str], None] | None = None
-        self._reason_missing = "This decision needs a reason"
+        self._reason_missing = self.tr("This decision needs a reason")
+        self._reason_optional = False
 
         # ------------------------------------------------------------ the list
         self.table = QTableView()
         self.table.setModel(model)
         setup_table(self.table)
+        # several rows at once (Shift/Ctrl+click, Shift+↓/↑, Ctrl+A): A and R then decide them all
+        self.table.setSelectionMode(QTableView.SelectionMode.ExtendedSelection)
         self.empty = EmptyState(self.table, self._empty_text)
         self.progress_label = label("", "queueProgress")
         self.progress_bar = QProgressBar()
@@ -158,20 +171,39 @@ class ReviewQueue(QWidget):
         lay.addWidget(self.empty, 1)
 
         # ------------------------------------------------------------ the controls
-        self.approve_button = self._button("Approve (A)", "pass", self.approve)
-        self.reject_button = self._button("Reject (R)", "fail", self.start_reject)
-        self.edit_button = self._button("Edit (E)", "", self.edit)
-        self.undo_button = self._button(f"Undo ({undo_keys[0]})" if undo_keys else "Undo", "", self.undo)
-        self.bulk_button = self._button("Approve all (Shift+A)", "", self.bulk_approve)
-        self.bulk_button.setToolTip("Approve every open item of the current filter (asks first)")
-        self.prev_button = self._button(f"◀ Prev ({previous_keys[0]})", "", self.previous)
-        self.next_button = self._button(f"Next ({next_keys[0]}) ▶", "", self.next)
+        self.approve_button = self._button(self.tr("Approve (A)"), "pass", self.approve)
+        self.reject_button = self._button(self.tr("Reject (R)"), "fail", self.start_reject)
+        self.edit_button = self._button(self.tr("Edit (E)"), "", self.edit)
+        self.undo_button = self._button(
+            self.tr("Undo ({0})").format(undo_keys[0]) if undo_keys else self.tr("Undo"), "", self.undo
+        )
+        self.bulk_button = self._button(self.tr("Approve all (Shift+A)"), "", self.bulk_approve)
+        self.bulk_button.setToolTip(self.tr("Approve every open item of the current filter (asks first)"))
+        self.prev_button = self._button(self.tr("◀ Prev ({0})").format(previous_keys[0]), "", self.previous)
+        self.next_button = self._button(self.tr("Next ({0}) ▶").format(next_keys[0]), "", self.next)
+        self.history_button = self._button(self.tr("History (H)"), "", self.show_history)
+        self.history_button.setToolTip(
+            self.tr("This session's decisions, newest first: pick one to undo it (not only the last)")
+        )
+        # H: the session's decisions in a list under the queue; Enter undoes the chosen one, Esc closes
+        self.history_frame = QFrame()
+        self.history_frame.setObjectName("decisionHistory")
+        hl = QVBoxLayout(self.history_frame)
+        hl.setContentsMargins(0, 4, 0, 0)
+        hl.addWidget(label(self.tr("Decisions of this session — Enter undoes the chosen one, Esc closes"), "hintText"))
+        self.history_list = QListWidget()
+        self.history_list.setObjectName("decisionHistoryList")
+        self.history_list.setMaximumHeight(140)
+        self.history_list.itemActivated.connect(self._history_chosen)
+        hl.addWidget(self.history_list)
+        self.history_frame.hide()
+        lay.addWidget(self.history_frame)
         self.help_button = self._button("?", "", self.toggle_cheatsheet)
-        self.help_button.setToolTip("Keyboard shortcuts (?; F1 lists every shortcut of the app)")
+        self.help_button.setToolTip(self.tr("Keyboard shortcuts (?; F1 lists every shortcut of the app)"))
         self.help_button.setFixedWidth(32)
         self.action_bar = QWidget()
         self._actions_layout = ab = FlowLayout(self.action_bar)  # wraps in a narrow window
-        for b in (self.approve_button, self.reject_button, self.edit_button, self.undo_button):
+        for b in (self.approve_button, self.reject_button, self.edit_button, self.undo_button, self.history_button):
             ab.addWidget(b)
         self._extra_at = ab.count()
         for b in (self.bulk_button, self.prev_button, self.next_button, self.help_button):
@@ -182,6 +214,7 @@ class ReviewQueue(QWidget):
         self.reject_button.setHidden(actions.reject is None)
         self.edit_button.setHidden(actions.edit is None)
         self.undo_button.setHidden(actions.undo is None)
+        self.history_button.setHidden(actions.undo is None)
         self.bulk_button.setHidden(actions.bulk_approve is None)
 
         self.reject_bar = QFrame()
@@ -189,13 +222,13 @@ class ReviewQueue(QWidget):
         rb = QHBoxLayout(self.reject_bar)
         rb.setContentsMargins(0, 0, 0, 0)
         self.reason_edit = QLineEdit()
-        self.reason_edit.setPlaceholderText("Why is it rejected? (Enter to reject, Esc to cancel)")
+        self.reason_edit.setPlaceholderText(self.tr("Why is it rejected? (Enter to reject, Esc to cancel)"))
         self.reason_edit.returnPressed.connect(self.confirm_reject)
-        self.confirm_reject_button = QPushButton("Reject")
+        self.confirm_reject_button = QPushButton(self.tr("Reject"))
         self.confirm_reject_button.clicked.connect(self.confirm_reject)
-        self.cancel_reject_button = QPushButton("Cancel")
+        self.cancel_reject_button = QPushButton(self.tr("Cancel"))
         self.cancel_reject_button.clicked.connect(self.cancel_reject)
-        rb.addWidget(QLabel("Reason:"))
+        rb.addWidget(QLabel(self.tr("Reason:")))
         rb.addWidget(self.reason_edit, 1)
         rb.addWidget(self.confirm_reject_button)
         rb.addWidget(self.cancel_reject_button)
@@ -205,7 +238,7 @@ class ReviewQueue(QWidget):
         self.cheatsheet.setObjectName("cheatsheet")
         self.cheatsheet.setFrameShape(QFrame.Shape.StyledPanel)
         cs = QVBoxLayout(self.cheatsheet)
-        cs.addWidget(label("Keyboard shortcuts", "sectionTitle"))
+        cs.addWidget(label(self.tr("Keyboard shortcuts"), "sectionTitle"))
         self.cheatsheet_text = label("")
         self.cheatsheet_text.setTextFormat(Qt.TextFormat.RichText)
         cs.addWidget(self.cheatsheet_text)
@@ -218,32 +251,47 @@ class ReviewQueue(QWidget):
 
         # ------------------------------------------------------------ the keyboard
         self._keys: list[_Key] = []
-        self.add_shortcut(("A",), f"Approve the selected {noun}", self.approve, enabled=actions.approve is not None)
+        self.add_shortcut(
+            ("A",),
+            self.tr("Approve the selected {noun}").format(noun=noun),
+            self.approve,
+            enabled=actions.approve is not None,
+        )
         self.add_shortcut(
             ("R",),
-            "Reject: type the reason, Enter to confirm, Esc to cancel",
+            self.tr("Reject: type the reason, Enter to confirm, Esc to cancel"),
             self.start_reject,
             enabled=actions.reject is not None,
         )
-        self.add_shortcut(("E",), f"Edit the selected {noun}", self.edit, enabled=actions.edit is not None)
+        self.add_shortcut(
+            ("E",), self.tr("Edit the selected {noun}").format(noun=noun), self.edit, enabled=actions.edit is not None
+        )
+        undo_text = undo_text or self.tr("Undo the last decision (the item comes back, selected)")
         self.add_shortcut(tuple(undo_keys), undo_text, self.undo, enabled=actions.undo is not None and bool(undo_keys))
-        self.add_shortcut(tuple(next_keys), f"Next {noun} (also ↓)", self.next)
-        self.add_shortcut(tuple(previous_keys), f"Previous {noun} (also ↑)", self.previous)
+        self.add_shortcut(
+            ("H",),
+            self.tr("History: this session's decisions; pick one to undo it"),
+            self.show_history,
+            enabled=actions.undo is not None,
+        )
+        self.add_shortcut(tuple(next_keys), self.tr("Next {noun} (also ↓)").format(noun=noun), self.next)
+        self.add_shortcut(tuple(previous_keys), self.tr("Previous {noun} (also ↑)").format(noun=noun), self.previous)
         self.add_shortcut(
             ("Shift+A",),
-            "Approve every open item of the current filter (asks first)",
+            self.tr("Approve every open item of the current filter (asks first)"),
             self.bulk_approve,
             enabled=actions.bulk_approve is not None,
         )
         self.add_shortcut(
             ("?", "Shift+?"),
-            "Show or hide this cheat-sheet (F1: every shortcut of the app)",
+            self.tr("Show or hide this cheat-sheet (F1: every shortcut of the app)"),
             self.toggle_cheatsheet,
             label="?",
         )
-        self.add_shortcut(("Esc",), "Cancel the reason or the editor, hide the cheat-sheet", self.escape)
+        self.add_shortcut(("Esc",), self.tr("Cancel the reason or the editor, hide the cheat-sheet"), self.escape)
 
         self.table.selectionModel().currentRowChanged.connect(self._on_current)
+        self.table.selectionModel().selectionChanged.connect(lambda *_a: self._update_actions())
         self.table.setProperty(KEEPS_OWN_SELECTION, True)  # `_before_reset` / `_after_reset` keep it
         model.modelAboutToBeReset.connect(self._before_reset)
         model.modelReset.connect(self._after_reset)
@@ -290,12 +338,12 @@ class ReviewQueue(QWidget):
         rows.append((shown, text))
         self._sheet_rows = rows
         self.cheatsheet_text.setText(
-            "<table>"
+            self.tr("<table>")
             + "".join(
                 f"<tr><td style='padding-right:14px'><b>{html.escape(k)}</b></td><td>{html.escape(v)}</td></tr>"
                 for k, v in rows
             )
-            + "</table>"
+            + self.tr("</table>")
         )
 
     def add_action_button(self, button: QPushButton) -> None:
@@ -342,6 +390,16 @@ class ReviewQueue(QWidget):
                 self.select_row(row)
                 return True
         return False
+
+    def selected_items(self) -> list[Any]:
+        """The items of the selected rows, in the list's order (the current one alone, usually)."""
+        rows = sorted({i.row() for i in self.table.selectionModel().selectedRows()})
+        return [it for it in (self.item(r) for r in rows) if it is not None]
+
+    def multi(self) -> list[Any]:
+        """The selected items when more than one row is selected (A and R decide them all), else []."""
+        items = self.selected_items()
+        return items if len(items) > 1 else []
 
     def keep(self, item_id: Hashable | None) -> None:
         """Select `item_id` after the next reload (an undone item coming back)."""
@@ -422,8 +480,18 @@ class ReviewQueue(QWidget):
     def _update_actions(self) -> None:
         cur = self.current()
         open_ = cur is not None and self.ops.is_open(cur) and not self.busy
+        many = self.multi()
+        if many:  # a multi-selection: the decisions apply to its open items
+            n = sum(1 for it in many if self.ops.is_open(it))
+            self.approve_button.setText(self.tr("Approve {0} (A)").format(n))
+            self.reject_button.setText(self.tr("Reject {0} (R)").format(n))
+            open_ = n > 0 and not self.busy
+        else:
+            self.approve_button.setText(self.tr("Approve (A)"))
+            self.reject_button.setText(self.tr("Reject (R)"))
         self.gate.enable(self.approve_button, open_ and self.ops.approve is not None)
         self.gate.enable(self.reject_button, open_ and self.ops.reject is not None)
+        self.history_button.setEnabled(not self.busy and bool(self.history))
         self.gate.enable(self.edit_button, cur is not None and not self.busy)
         self.undo_button.setEnabled(not self.busy and (bool(self.history) or (cur is not None and not open_)))
         self.bulk_button.setEnabled(not self.busy and self.model.rowCount() > 0)
@@ -435,10 +503,18 @@ class ReviewQueue(QWidget):
     def _update_progress(self, *_args: object) -> None:
         remaining = self.total()
         whole = self.reviewed + remaining
-        self.progress_label.setText(f"{self.reviewed} of {whole} reviewed" if whole else "Nothing to review")
+        self.progress_label.setText(
+            self.tr("{reviewed} of {whole} reviewed").format(reviewed=self.reviewed, whole=whole)
+            if whole
+            else self.tr("Nothing to review")
+        )
         set_progress(self.progress_bar, self.reviewed, max(whole, 1))
         row = self.current_row()
-        self.position_label.setText(f"{self.noun} {row + 1} of {remaining}" if row >= 0 else "")
+        self.position_label.setText(
+            self.tr("{noun} {0} of {remaining}").format(row + 1, noun=self.noun, remaining=remaining)
+            if row >= 0
+            else ""
+        )
 
     # ------------------------------------------------------------------ navigation
     @Slot()
@@ -467,6 +543,8 @@ class ReviewQueue(QWidget):
     def escape(self) -> None:
         if self.reject_bar.isVisible():
             self.cancel_reject()
+        elif self.history_frame.isVisible():
+            self.hide_history()
         elif self.on_escape is not None and self.on_escape():
             pass
         elif self.cheatsheet.isVisible():
@@ -475,7 +553,7 @@ class ReviewQueue(QWidget):
             tracker().cancel_holders(self.current_hold())
             ctx = getattr(self.host, "ctx", None)
             if ctx is not None:
-                ctx.status(f"Cancelling the job on this {self.noun}…")
+                ctx.status(self.tr("Cancelling the job on this {noun}…").format(noun=self.noun))
 
     # ------------------------------------------------------------------ decisions
     def _open_current(self) -> Any:
@@ -486,8 +564,42 @@ class ReviewQueue(QWidget):
             return None
         return cur
 
+    def _open_selection(self) -> list[Any] | None:
+        """The open items of a multi-selection (None: no multi-selection; [] with a message: none is open)."""
+        many = self.multi()
+        if not many:
+            return None
+        if self.busy or self.reject_bar.isVisible():
+            return []
+        open_items = [it for it in many if self.ops.is_open(it)]
+        if not open_items:
+            self.message.show_ok(self.tr("None of the {0} selected is waiting for a decision.").format(len(many)))
+            return []
+        for it in open_items:  # one of them held by a job (its benchmark): say why, decide none
+            reason = tracker().hold_reason((self.ops.hold_kind, self.ops.item_id(it))) if self.ops.hold_kind else ""
+            if reason:
+                self.gate.show_reason(reason)
+                return []
+        return open_items
+
+    def _many(self, items: list[Any], one: Callable[..., Any] | None, many: Callable[..., Any] | None) -> Any:
+        if many is not None:
+            return many
+        assert one is not None
+
+        def each(chosen: list[Any], *args: Any) -> list[Any]:
+            return [one(it, *args) for it in chosen]
+
+        return each
+
     @Slot()
     def approve(self) -> None:
+        selection = self._open_selection()
+        if selection is not None:
+            if selection and self.ops.approve is not None:
+                ids = tuple(self.ops.item_id(it) for it in selection)
+                self.decide(BULK, ids, self._many(selection, self.ops.approve, self.ops.approve_many), selection)
+            return
         cur = self._open_current()
         if cur is None or self.ops.approve is None:
             return
@@ -495,6 +607,20 @@ class ReviewQueue(QWidget):
 
     @Slot()
     def start_reject(self) -> None:
+        selection = self._open_selection()
+        if selection is not None:
+            if selection and self.ops.reject is not None:
+                ids = tuple(self.ops.item_id(it) for it in selection)
+                fn = self._many(selection, self.ops.reject, self.ops.reject_many)
+                self.ask_reason(
+                    self.tr(
+                        "Why are the {0} selected rejected? One reason for all (Enter to reject, Esc to cancel)"
+                    ).format(len(ids)),
+                    self.tr("Reject {0}").format(len(ids)),
+                    lambda why: self.decide(BULK_REJECT, ids, fn, selection, why),
+                    missing=self.tr("A rejection needs a reason"),
+                )
+            return
         cur = self._open_current()
         if cur is None or self.ops.reject is None:
             return
@@ -507,29 +633,45 @@ class ReviewQueue(QWidget):
                 self.decide(REJECT, (item_id,), reject, item, why)
 
         self.ask_reason(
-            "Why is it rejected? (Enter to reject, Esc to cancel)", "Reject", then, missing="A rejection needs a reason"
+            self.tr("Why is it rejected? (Enter to reject, Esc to cancel)"),
+            self.tr("Reject"),
+            then,
+            missing=self.tr("A rejection needs a reason"),
         )
 
     def ask_reason(
-        self, prompt: str, button: str, then: Callable[[str], None], *, missing: str = "This decision needs a reason"
+        self,
+        prompt: str,
+        button: str,
+        then: Callable[[str], None],
+        *,
+        missing: str = "",
+        text: str = "",
+        allow_empty: bool = False,
     ) -> None:
-        """Open the reason bar (it takes the keyboard); Enter calls `then(reason)` once a reason is typed.
-        A panel uses it for its own decisions (keep A, merge…)."""
+        """Open the reason bar (it takes the keyboard); Enter calls `then(reason)` once a reason is typed
+        (or at once with `allow_empty`). A panel uses it for its own decisions (keep A, merge…), the
+        notes for a comment or an assignee (`text`: what the field starts with, selected)."""
         if self.busy:
             return
         self._reason_then = then
-        self._reason_missing = missing
+        self._reason_missing = missing or self.tr("This decision needs a reason")
+        self._reason_optional = allow_empty
         self.reason_edit.setPlaceholderText(prompt)
+        self.reason_edit.setToolTip(prompt)
         self.confirm_reject_button.setText(button)
         self.reject_bar.show()
-        self.reason_edit.clear()
+        self.reason_edit.setText(text)
+        self.reason_edit.selectAll()
         self.reason_edit.setFocus(Qt.FocusReason.ShortcutFocusReason)
 
     @Slot()
     def confirm_reject(self) -> None:
         why = self.reason_edit.text().strip()
-        if not why:
-            self.message.show_error(f"{self._reason_missing}: type it, then Enter.")
+        if not why and not self._reason_optional:
+            self.message.show_error(
+                self.tr("{reason_missing}: type it, then Enter.").format(reason_missing=self._reason_missing)
+            )
             self.reason_edit.setFocus()
             return
         then, self._reason_then = self._reason_then, None
@@ -565,9 +707,9 @@ class ReviewQueue(QWidget):
             items = (self.item(r) for r in range(self.model.rowCount()))
             ids = [self.ops.item_id(it) for it in items if it is not None and self.ops.is_open(it)]
         if not ids:
-            self.message.show_ok(f"No open {self.noun} in this filter.")
+            self.message.show_ok(self.tr("No open {noun} in this filter.").format(noun=self.noun))
             return
-        if not widgets.confirm(self.host, "Approve all", self.ops.bulk_text(len(ids))):
+        if not widgets.confirm(self.host, self.tr("Approve all"), self.ops.bulk_text(len(ids))):
             return
         self.decide(BULK, tuple(ids), self.ops.bulk_approve, ids)
 
@@ -584,8 +726,62 @@ class ReviewQueue(QWidget):
         elif self.history:
             decision = self.history.pop()
         else:
-            self.message.show_ok("Nothing to undo.")
+            self.message.show_ok(self.tr("Nothing to undo."))
             return
+        self._keep_id = decision.ids[0] if decision.ids else None
+        self.decide(UNDO, decision.ids, self.ops.undo, decision, undoing=decision)
+
+    @Slot()
+    def show_history(self) -> None:
+        """H: this session's decisions, newest first; picking one undoes it (any of them, not only
+        the last: each names its items, so an older decision is undone on its own items)."""
+        if self.ops.undo is None or self.busy:
+            return
+        if not self.history:
+            self.message.show_ok(self.tr("No decision yet in this session: nothing to undo."))
+            return
+        if self.history_frame.isVisible():
+            self.hide_history()
+            return
+        self._fill_history()
+        self.history_frame.show()
+        self.history_list.setCurrentRow(0)
+        self.history_list.setFocus(Qt.FocusReason.ShortcutFocusReason)
+
+    def _fill_history(self) -> None:
+        self.history_list.clear()
+        for decision in reversed(self.history):
+            entry = QListWidgetItem(self.decision_text(decision))
+            entry.setData(Qt.ItemDataRole.UserRole, decision)
+            self.history_list.addItem(entry)
+
+    def hide_history(self) -> None:
+        if self.history_frame.isVisible():
+            self.history_frame.hide()
+            self.table.setFocus()
+
+    @Slot(QListWidgetItem)
+    def _history_chosen(self, entry: QListWidgetItem) -> None:
+        decision = entry.data(Qt.ItemDataRole.UserRole)
+        self.hide_history()
+        if isinstance(decision, Decision):
+            self.undo_decision(decision)
+
+    def decision_text(self, decision: Decision) -> str:
+        what = {
+            APPROVE: self.tr("Approved"),
+            REJECT: self.tr("Rejected"),
+            BULK: self.tr("Approved"),
+            BULK_REJECT: self.tr("Rejected"),
+        }.get(decision.kind, decision.kind.replace("_", " ").capitalize())
+        ids = ", ".join(f"#{i}" for i in decision.ids[:6]) + (" …" if len(decision.ids) > 6 else "")
+        return self.tr("Undo: {0} {1} {2}").format(what, self.noun, ids)
+
+    def undo_decision(self, decision: Decision) -> None:
+        """Undo one decision of the session's history (whichever; it leaves the history)."""
+        if self.busy or self.ops.undo is None or decision not in self.history:
+            return
+        self.history.remove(decision)
         self._keep_id = decision.ids[0] if decision.ids else None
         self.decide(UNDO, decision.ids, self.ops.undo, decision, undoing=decision)
 
@@ -630,7 +826,12 @@ class ReviewQueue(QWidget):
         run_task(
             fn,
             *args,
-            name=f"{kind.capitalize()} {self.noun}",
+            name={
+                "approve": self.tr("Approving: {noun}"),
+                "reject": self.tr("Rejecting: {noun}"),
+                "bulk": self.tr("Approving in bulk: {noun}"),
+                "undo": self.tr("Undoing: {noun}"),
+            }.get(kind, f"{kind.capitalize()} {{noun}}").format(noun=self.noun),
             on_result=done,
             on_error=failed,
             on_finished=finished,

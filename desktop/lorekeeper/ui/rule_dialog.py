@@ -20,17 +20,18 @@ from PySide6.QtWidgets import (
 
 from lorekeeper.errors import InvalidSpecError
 from lorekeeper.evals.rules import RULE_TYPES, SEVERITIES, Rule, parse_rule
+from lorekeeper.ui.i18n import QT_TRANSLATE_NOOP, tr_const
 from lorekeeper.ui.widgets import MessageBox
 
 _REGEX = ("regex_match", "regex_not_match")
 _NO_VALUE = ("is_json", "not_is_json")
 _COUNT = ("max_length", "min_length", "min_words", "max_words")
 _HELP = {
-    "count": "A whole number (Unicode code points for lengths, inclusive).",
-    "list": "Several values separated by commas.",
-    "regex": "A Python regular expression, searched anywhere in the response.",
-    "none": "This rule type needs no value.",
-    "text": "Literal text, case-sensitive unless the type starts with 'i'.",
+    "count": QT_TRANSLATE_NOOP("rule_dialog", "A whole number (Unicode code points for lengths, inclusive)."),
+    "list": QT_TRANSLATE_NOOP("rule_dialog", "Several values separated by commas."),
+    "regex": QT_TRANSLATE_NOOP("rule_dialog", "A Python regular expression, searched anywhere in the response."),
+    "none": QT_TRANSLATE_NOOP("rule_dialog", "This rule type needs no value."),
+    "text": QT_TRANSLATE_NOOP("rule_dialog", "Literal text, case-sensitive unless the type starts with 'i'."),
 }
 
 
@@ -59,25 +60,25 @@ class RuleDialog(QDialog):
         self, parent: QWidget | None = None, rule: Rule | None = None, taken_ids: set[str] | None = None
     ) -> None:
         super().__init__(parent)
-        self.setWindowTitle("Edit rule" if rule else "Add rule")
+        self.setWindowTitle(self.tr("Edit rule") if rule else self.tr("Add rule"))
         self.setMinimumWidth(520)
         self.taken_ids = set(taken_ids or ()) - ({rule.id} if rule else set())
         self.result_rule: Rule | None = None
 
         self.id_edit = QLineEdit()
-        self.id_edit.setPlaceholderText("a short unique id, e.g. cr-006")
+        self.id_edit.setPlaceholderText(self.tr("a short unique id, e.g. cr-006"))
         self.name_edit = QLineEdit()
-        self.name_edit.setPlaceholderText("what the footnote shows, e.g. “Mentions rollback”")
+        self.name_edit.setPlaceholderText(self.tr("what the footnote shows, e.g. “Mentions rollback”"))
         self.type_combo = QComboBox()
         self.type_combo.addItems(list(RULE_TYPES))
         self.severity_combo = QComboBox()
         self.severity_combo.addItems(list(SEVERITIES))
         self.value_edit = QLineEdit()
         self.pattern_edit = QLineEdit()
-        self.pattern_edit.setPlaceholderText(r"e.g. \brollback\b")
-        self.flag_i = QCheckBox("i  ignore case")
-        self.flag_m = QCheckBox("m  multi-line")
-        self.flag_s = QCheckBox("s  dot matches newline")
+        self.pattern_edit.setPlaceholderText(self.tr(r"e.g. \brollback\b"))
+        self.flag_i = QCheckBox(self.tr("i  ignore case"))
+        self.flag_m = QCheckBox(self.tr("m  multi-line"))
+        self.flag_s = QCheckBox(self.tr("s  dot matches newline"))
         flags = QWidget()
         fl = QHBoxLayout(flags)
         fl.setContentsMargins(0, 0, 0, 0)
@@ -91,14 +92,14 @@ class RuleDialog(QDialog):
 
         form = QFormLayout()
         form.addRow("ID", self.id_edit)
-        form.addRow("Name", self.name_edit)
-        form.addRow("Type", self.type_combo)
-        form.addRow("Severity", self.severity_combo)
-        self.value_row_label = QLabel("Value")
+        form.addRow(self.tr("Name"), self.name_edit)
+        form.addRow(self.tr("Type"), self.type_combo)
+        form.addRow(self.tr("Severity"), self.severity_combo)
+        self.value_row_label = QLabel(self.tr("Value"))
         form.addRow(self.value_row_label, self.value_edit)
-        self.pattern_row_label = QLabel("Pattern")
+        self.pattern_row_label = QLabel(self.tr("Pattern"))
         form.addRow(self.pattern_row_label, self.pattern_edit)
-        self.flags_row_label = QLabel("Flags")
+        self.flags_row_label = QLabel(self.tr("Flags"))
         form.addRow(self.flags_row_label, flags)
         self.flags_widget = flags
         form.addRow("", self.help_label)
@@ -152,7 +153,7 @@ class RuleDialog(QDialog):
         self.value_edit.setPlaceholderText(
             {"count": "e.g. 1200", "list": "e.g. rollback, revert, roll back"}.get(kind, "e.g. ## Summary")
         )
-        self.help_label.setText(_HELP[kind])
+        self.help_label.setText(tr_const("rule_dialog", _HELP[kind]))
 
     def raw_rule(self) -> dict[str, Any]:
         rtype = self.type_combo.currentText()
@@ -183,9 +184,9 @@ class RuleDialog(QDialog):
         raw = self.raw_rule()
         try:
             if raw["id"] in self.taken_ids:
-                raise InvalidSpecError("another rule already has this id", rule_id=raw["id"], field="id")
+                raise InvalidSpecError(self.tr("another rule already has this id"), rule_id=raw["id"], field="id")
             if "value" in raw and raw["value"] in ("", []):
-                raise InvalidSpecError("missing 'value'", rule_id=raw["id"] or "#new", field="value")
+                raise InvalidSpecError(self.tr("missing 'value'"), rule_id=raw["id"] or "#new", field="value")
             rule = parse_rule(raw, 0)
         except InvalidSpecError as exc:
             self.error.show_error(exc)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from PySide6.QtCore import QMargins, QObject, QPoint, QRect, QSize, Qt, QTimer
+from PySide6.QtCore import QCoreApplication, QMargins, QObject, QPoint, QRect, QSize, Qt, QTimer
 from PySide6.QtGui import QFont, QFontDatabase, QPainter, QPaintEvent
 from PySide6.QtWidgets import (
     QLabel,
@@ -248,7 +248,11 @@ def describe_error(exc: BaseException) -> str:
     rule_id = getattr(exc, "rule_id", None)
     code = getattr(exc, "code", None)
     if code and (field or rule_id):
-        where = f"field '{field}'" if field else f"rule {rule_id}"
+        where = (
+            QCoreApplication.translate("widgets", "field '{field}'").format(field=field)
+            if field
+            else QCoreApplication.translate("widgets", "rule {rule_id}").format(rule_id=rule_id)
+        )
         return f"{code} ({where}): {getattr(exc, 'message', str(exc))}"
     return text
 

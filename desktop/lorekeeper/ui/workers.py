@@ -12,6 +12,12 @@ Every panel uses `run_task(fn, *args, on_result=..., on_error=..., on_progress=.
 - The outcome arrives through Qt signals whose emitter lives on the GUI thread, so the connected
   callbacks run on the GUI thread. Jobs return plain dataclasses, never ORM objects; the services
   they call open their own DB sessions.
+- A job policy (issue 28): each kind of job has its own sized thread pool, so a quick look-up
+  never waits behind long jobs, nor the change feed's poll behind either. `kind=LOOKUP` (the
+  default of `visible=False` jobs: lists, counts, routing, previews), `kind=POLL` (the change
+  feed), `kind=LONG` (the default of visible jobs: imports, extractions, purges, benchmarks). A
+  superseded look-up still queued never runs (its token is cancelled, `drive` checks it first); a
+  running one stops at its next yield or token check, and its answer is dropped either way.
 - `set_synchronous(True)` (tests, screenshot mode) runs the work inline and emits at once, so a
   click in a test has its full effect when `mouseClick` returns.
 - `JobTracker` (one per app, `tracker()`) knows the running jobs and their progress; the status
@@ -33,7 +39,7 @@ from collections.abc import Callable, Hashable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from PySide6.QtCore import QObject, QRunnable, QThreadPool, Signal, Slot
+from PySide6.QtCore import QObject, QRunnable, QThread, QThreadPool, Signal, Slot
 from PySide6.QtWidgets import QLabel, QWidget
 
 from lorekeeper.errors import LorekeeperError
@@ -47,7 +53,28 @@ PROGRESS_BURST = 5  # ...after a first burst of this many steps
 
 Hold = tuple[str, Hashable]  # an item a job works on: ("proposal", 7), ("skill", ("code-review", ""))
 
+LOOKUP, POLL, LONG = "lookup", "poll", "long"  # the job kinds, one thread pool each
+#: threads per pool: two look-ups at once (latest wins per key), one poll, and as many long jobs
+#: as the machine has cores (at least two), as the one shared pool allowed before
+POOL_SIZES: dict[str, int] = {LOOKUP: 2, POLL: 1, LONG: max(2, QThread.idealThreadCount())}
+_pools: dict[str, QThreadPool] = {}
+
+
+def pool(kind: str) -> QThreadPool:
+    """The thread pool of one job kind (created on first use)."""
+    if kind not in POOL_SIZES:
+        raise ValueError(f"unknown job kind {kind!r}: {', '.join(POOL_SIZES)}")
+    p = _pools.get(kind)
+    if p is None:
+        p = _pools[kind] = QThreadPool()
+        p.setMaxThreadCount(POOL_SIZES[kind])
+    return p
+
+
 __all__ = [
+    "LONG",
+    "LOOKUP",
+    "POLL",
     "CancelToken",
     "Cancelled",
     "Hold",
@@ -59,6 +86,7 @@ __all__ = [
     "error_text",
     "is_synchronous",
     "is_unexpected",
+    "pool",
     "run_task",
     "set_synchronous",
     "tracker",
@@ -310,7 +338,9 @@ class JobTracker(QObject):
         if w.hold_reason:
             return w.hold_reason
         kind = str(item[0]) if item is not None else "item"
-        return f"{w.name} is running on this {kind} — wait for it to finish or cancel it (Cancel in the status bar)"
+        return self.tr(
+            "{name} is running on this {kind} — wait for it to finish or cancel it (Cancel in the status bar)"
+        ).format(name=w.name, kind=kind)
 
     def holding(self, item: Hold) -> list[Job]:
         """The visible jobs that hold `item` (the status bar's entries, to cancel them)."""
@@ -354,7 +384,7 @@ class JobTracker(QObject):
             w.cancel()
             job = self._jobs.get(job_id)
             if job is not None:
-                job.text = f"cancelling {job.name}…"
+                job.text = self.tr("cancelling {name}…").format(name=job.name)
                 self.changed.emit()
 
     def cancel_visible(self) -> None:
@@ -413,16 +443,19 @@ def run_task(
     visible: bool = True,
     holds: Iterable[Hold] = (),
     hold_reason: str = "",
+    kind: str | None = None,
     **kwargs: Any,
 ) -> Worker:
-    """Run the job `fn(*args, **kwargs)` in the thread pool; the callbacks run on the GUI thread.
+    """Run the job `fn(*args, **kwargs)` in its kind's thread pool; the callbacks run on the GUI thread.
 
     `key`: latest answer wins among the jobs with this key. `visible=False` keeps quick look-ups
-    (routing a message) out of the status bar's job list. Without `on_error`, failures with a code
+    (routing a message) out of the status bar's job list. `kind`: LOOKUP, POLL or LONG (default:
+    LOOKUP for an invisible job, LONG for a visible one): the pool it runs in. Without `on_error`, failures with a code
     are reported through `tracker().failed` (the status bar shows them); unexpected errors always
     go to `tracker().unexpected` (the error dialog) as well. `holds`: the items the job works on
     (their `HoldGate`s disable the actions on them, saying `hold_reason`, until it ends).
     """
+    target = pool(kind or (LONG if visible else LOOKUP))  # an unknown kind fails before anything runs
     worker = Worker(fn, *args, name=name, key=key, holds=holds, hold_reason=hold_reason, **kwargs)
     callbacks = {
         "result": on_result,
@@ -447,7 +480,7 @@ def run_task(
                     except Exception:  # a listener's bug must not fail the job that finished
                         log.exception("after-inline-job callback failed")
     else:
-        QThreadPool.globalInstance().start(worker)
+        target.start(worker)
     return worker
 
 
@@ -458,8 +491,13 @@ def cancel_key(key: Hashable) -> None:
 
 
 def wait_for_all(timeout_ms: int = 30000) -> bool:
-    """Block until the pool is idle (app shutdown)."""
-    return QThreadPool.globalInstance().waitForDone(timeout_ms)
+    """Block until every pool is idle (app shutdown), within `timeout_ms` in all."""
+    deadline = time.monotonic() + timeout_ms / 1000
+    idle = True
+    for p in list(_pools.values()):
+        left = max(0, int((deadline - time.monotonic()) * 1000))
+        idle = p.waitForDone(left) and idle
+    return idle
 
 
 def error_text(exc: BaseException) -> str:

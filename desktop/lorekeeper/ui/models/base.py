@@ -13,6 +13,8 @@ from typing import Any, ClassVar, Generic, TypeVar
 from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelIndex, Qt
 from PySide6.QtWidgets import QTableView
 
+from lorekeeper.ui.i18n import header_text
+
 T = TypeVar("T")
 Index = QModelIndex | QPersistentModelIndex
 
@@ -88,7 +90,7 @@ class RowsModel(QAbstractTableModel, Generic[T]):
 
     def headerData(self, section: int, orientation: Qt.Orientation, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
         if orientation == Qt.Orientation.Horizontal and role == Qt.ItemDataRole.DisplayRole:
-            return self.HEADERS[section]
+            return header_text(self, section)
         return None
 
     def data(self, index: Index, role: int = Qt.ItemDataRole.DisplayRole) -> Any:

@@ -13,19 +13,20 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
-from PySide6.QtCore import Qt
+from PySide6.QtCore import QCoreApplication, Qt
 
 from lorekeeper.facts.model import FactInfo
+from lorekeeper.ui.i18n import QT_TRANSLATE_NOOP, class_text, fmt_float
 from lorekeeper.ui.models.paged import PagedRowsModel
 from lorekeeper.ui.theme import color
 from lorekeeper.ui.workers import run_task
 
 #: (label, (min, max)) — the seed's confidence bands
 BANDS: tuple[tuple[str, tuple[float, float]], ...] = (
-    ("Any confidence", (0.0, 1.0)),
-    ("0.9+ stated", (0.9, 1.0)),
-    ("0.6–0.89 deduced", (0.6, 0.8999)),
-    ("below 0.6 fragile", (0.0, 0.5999)),
+    (QT_TRANSLATE_NOOP("facts", "Any confidence"), (0.0, 1.0)),
+    (QT_TRANSLATE_NOOP("facts", "0.9+ stated"), (0.9, 1.0)),
+    (QT_TRANSLATE_NOOP("facts", "0.6–0.89 deduced"), (0.6, 0.8999)),
+    (QT_TRANSLATE_NOOP("facts", "below 0.6 fragile"), (0.0, 0.5999)),
 )
 UNIVERSAL = "\x00universal"  # the scope filter's "no scope (everywhere)"
 SCOPED = "\x00scoped"  # "any scope"
@@ -33,10 +34,10 @@ SCOPED = "\x00scoped"  # "any scope"
 
 def band_of(confidence: float) -> str:
     if confidence >= 0.9:
-        return "stated explicitly"
+        return QCoreApplication.translate("facts", "stated explicitly")
     if confidence >= 0.6:
-        return "deduced from an example"
-    return "fragile inference"
+        return QCoreApplication.translate("facts", "deduced from an example")
+    return QCoreApplication.translate("facts", "fragile inference")
 
 
 @dataclass(frozen=True)
@@ -47,8 +48,11 @@ class FactQuery:
     document: str | None = None
     band: tuple[float, float] = (0.0, 1.0)
     scope: str | None = None  # None: any; UNIVERSAL; SCOPED; else one glob
+    only: frozenset[str] | None = None  # the "mine" view: the ids assigned to the operator
 
     def keeps(self, f: FactInfo) -> bool:
+        if self.only is not None and f.id not in self.only:
+            return False
         lo, hi = self.band
         if not lo <= f.confidence <= hi:
             return False
@@ -77,8 +81,15 @@ def sort_facts(facts: list[FactInfo], column: int, descending: bool) -> list[Fac
 
 class FactsModel(PagedRowsModel[Any, FactQuery]):
     COL_TYPE, COL_STATEMENT, COL_CONF, COL_DOCS, COL_SCOPE, COL_STATUS = range(6)
-    HEADERS = ("Type", "Statement", "Conf.", "Docs", "Scope", "Status")
-    JOB_NAME = "Loading facts"
+    HEADERS = (
+        QT_TRANSLATE_NOOP("FactsModel", "Type"),
+        QT_TRANSLATE_NOOP("FactsModel", "Statement"),
+        QT_TRANSLATE_NOOP("FactsModel", "Conf."),
+        QT_TRANSLATE_NOOP("FactsModel", "Docs"),
+        QT_TRANSLATE_NOOP("FactsModel", "Scope"),
+        QT_TRANSLATE_NOOP("FactsModel", "Status"),
+    )
+    JOB_NAME = QT_TRANSLATE_NOOP("FactsModel", "Loading facts")
     JOB_VISIBLE = False
     SORT_KEYS: ClassVar[dict[int, str]] = dict(
         enumerate(("type", "statement", "confidence", "corroboration", "scope", "status"))
@@ -98,7 +109,7 @@ class FactsModel(PagedRowsModel[Any, FactQuery]):
         self._loading = True
         run_task(
             lambda: sort_facts(query_facts(service, query), column, descending),
-            name=self.JOB_NAME,
+            name=class_text(self, "JOB_NAME"),
             key=(self, "page"),
             visible=self.JOB_VISIBLE,
             on_result=lambda facts: self._on_snapshot(facts, generation),
@@ -133,11 +144,11 @@ class FactsModel(PagedRowsModel[Any, FactQuery]):
             if column == self.COL_STATEMENT:
                 return ("⚑ " if item.flag else "") + item.statement
             if column == self.COL_CONF:
-                return f"{item.confidence:.2f}"
+                return fmt_float(item.confidence, 2)
             if column == self.COL_DOCS:
                 return str(item.corroboration)
             if column == self.COL_SCOPE:
-                return ", ".join(item.scope) if item.scope else "everywhere"
+                return ", ".join(item.scope) if item.scope else QCoreApplication.translate("FactsModel", "everywhere")
             if column == self.COL_STATUS:
                 return item.status
         if role == Qt.ItemDataRole.ForegroundRole:

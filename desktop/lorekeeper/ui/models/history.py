@@ -6,9 +6,10 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any, ClassVar
 
-from PySide6.QtCore import Qt
+from PySide6.QtCore import QCoreApplication, Qt
 
 from lorekeeper.evals.service import EvalRunInfo, EvalService
+from lorekeeper.ui.i18n import QT_TRANSLATE_NOOP, fmt_datetime
 from lorekeeper.ui.models.paged import PagedRowsModel
 from lorekeeper.ui.theme import color, icon
 
@@ -43,9 +44,17 @@ def _local(dt: datetime) -> datetime:
 
 class EvalHistoryModel(PagedRowsModel[EvalRunInfo, HistoryQuery]):
     COL_TIME, COL_SKILL, COL_PROJECT, COL_RESULT, COL_FAILED, COL_SOURCE, COL_FOOTNOTE = range(7)
-    HEADERS = ("When", "Skill", "Project", "Result", "Failed", "Source", "Footnote")
+    HEADERS = (
+        QT_TRANSLATE_NOOP("EvalHistoryModel", "When"),
+        QT_TRANSLATE_NOOP("EvalHistoryModel", "Skill"),
+        QT_TRANSLATE_NOOP("EvalHistoryModel", "Project"),
+        QT_TRANSLATE_NOOP("EvalHistoryModel", "Result"),
+        QT_TRANSLATE_NOOP("EvalHistoryModel", "Failed"),
+        QT_TRANSLATE_NOOP("EvalHistoryModel", "Source"),
+        QT_TRANSLATE_NOOP("EvalHistoryModel", "Footnote"),
+    )
     PAGE_SIZE = PAGE_SIZE
-    JOB_NAME = "Loading eval history"
+    JOB_NAME = QT_TRANSLATE_NOOP("EvalHistoryModel", "Loading eval history")
     CLEAR_ON_RELOAD = True
     SORT_KEYS: ClassVar[dict[int, str]] = dict(
         enumerate(("created_at", "skill", "project", "passed", "rules_failed", "source", "footnote"))
@@ -70,9 +79,9 @@ class EvalHistoryModel(PagedRowsModel[EvalRunInfo, HistoryQuery]):
     def cell(self, item: EvalRunInfo, column: int, role: int) -> Any:
         if role == Qt.ItemDataRole.DisplayRole:
             if column == self.COL_TIME:
-                return _local(item.created_at).strftime("%Y-%m-%d %H:%M")
+                return fmt_datetime(_local(item.created_at))
             if column == self.COL_SKILL:
-                return item.skill or "(rules file)"
+                return item.skill or QCoreApplication.translate("EvalHistoryModel", "(rules file)")
             if column == self.COL_PROJECT:
                 return item.project or "global"
             if column == self.COL_RESULT:
@@ -93,5 +102,5 @@ class EvalHistoryModel(PagedRowsModel[EvalRunInfo, HistoryQuery]):
         if role == Qt.ItemDataRole.TextAlignmentRole and column == self.COL_FAILED:
             return int(Qt.AlignmentFlag.AlignCenter)
         if role == Qt.ItemDataRole.ToolTipRole and column == self.COL_FOOTNOTE:
-            return item.footnote or "every rule passed"
+            return item.footnote or QCoreApplication.translate("EvalHistoryModel", "every rule passed")
         return None

@@ -4,9 +4,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from PySide6.QtCore import QModelIndex, QSortFilterProxyModel, Qt
+from PySide6.QtCore import QCoreApplication, QModelIndex, QSortFilterProxyModel, Qt
 
 from lorekeeper.context.pack import FileEntry
+from lorekeeper.ui.i18n import QT_TRANSLATE_NOOP
 from lorekeeper.ui.models.base import Index, RowsModel
 from lorekeeper.ui.theme import color
 
@@ -15,7 +16,15 @@ MODE_COLORS = {"full": "pass", "map": "info", "signatures": "trigger", "referenc
 
 class LedgerFilesModel(RowsModel[FileEntry]):
     COL_PATH, COL_RELEVANCE, COL_MODE, COL_ORIGINAL, COL_SENT, COL_DROPPED, COL_REASON = range(7)
-    HEADERS = ("File", "Relevance", "Mode", "Original", "Sent", "Dropped", "Why this mode")
+    HEADERS = (
+        QT_TRANSLATE_NOOP("LedgerFilesModel", "File"),
+        QT_TRANSLATE_NOOP("LedgerFilesModel", "Relevance"),
+        QT_TRANSLATE_NOOP("LedgerFilesModel", "Mode"),
+        QT_TRANSLATE_NOOP("LedgerFilesModel", "Original"),
+        QT_TRANSLATE_NOOP("LedgerFilesModel", "Sent"),
+        QT_TRANSLATE_NOOP("LedgerFilesModel", "Dropped"),
+        QT_TRANSLATE_NOOP("LedgerFilesModel", "Why this mode"),
+    )
     SORT_ROLE = Qt.ItemDataRole.UserRole
     NUMERIC = (1, 3, 4, 5)
 
@@ -102,7 +111,11 @@ class LedgerFilesModel(RowsModel[FileEntry]):
             return (
                 item.reason
                 + (f"\n{item.note}" if item.note else "")
-                + (f"\nwhole bodies: {', '.join(item.bodies)}" if item.bodies else "")
+                + (
+                    QCoreApplication.translate("LedgerFilesModel", "\nwhole bodies: {0}").format(", ".join(item.bodies))
+                    if item.bodies
+                    else ""
+                )
             )
         return None
 

@@ -16,6 +16,7 @@ from typing import Any, ClassVar, Generic, Protocol, TypeVar
 from PySide6.QtCore import (
     QAbstractItemModel,
     QAbstractProxyModel,
+    QCoreApplication,
     QEvent,
     QItemSelection,
     QItemSelectionModel,
@@ -29,6 +30,7 @@ from PySide6.QtGui import QKeyEvent
 from PySide6.QtWidgets import QAbstractItemView, QHeaderView, QTableView
 from shiboken6 import isValid
 
+from lorekeeper.ui.i18n import QT_TRANSLATE_NOOP, class_text, header_text
 from lorekeeper.ui.models.base import Index, RowsModel
 from lorekeeper.ui.workers import run_task
 
@@ -47,7 +49,7 @@ MAX_PAGES_ASKED = 3  # a fast scroll asks only for the pages still on screen, no
 
 class PagedRowsModel(RowsModel[Any], Generic[R, Q]):
     PAGE_SIZE = 200
-    JOB_NAME = "Loading"  # what the status bar shows while a page loads
+    JOB_NAME = QT_TRANSLATE_NOOP("PagedRowsModel", "Loading")  # what the status bar shows while a page loads
     JOB_VISIBLE = True
     CLEAR_ON_RELOAD = False  # True: empty the table at once; False: keep the old rows until the new ones arrive
     #: column -> the service's `order_by` name; a header without one does not sort
@@ -138,7 +140,7 @@ class PagedRowsModel(RowsModel[Any], Generic[R, Q]):
 
         run_task(
             first_page,
-            name=self.JOB_NAME,
+            name=class_text(self, "JOB_NAME"),
             key=(self, "page"),  # a new query drops the answers to the older one
             visible=self.JOB_VISIBLE,
             on_result=lambda out: self._on_first_page(out, generation),
@@ -168,8 +170,10 @@ class PagedRowsModel(RowsModel[Any], Generic[R, Q]):
     def headerData(self, section: int, orientation: Qt.Orientation, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
         if orientation == Qt.Orientation.Horizontal and role == Qt.ItemDataRole.ToolTipRole:
             if section in self.SORT_KEYS:
-                return f"Click to sort every row by {self.HEADERS[section].lower()} (click again to reverse)"
-            return "This column does not sort"
+                return QCoreApplication.translate(
+                    "PagedRowsModel", "Click to sort every row by {0} (click again to reverse)"
+                ).format(header_text(self, section).lower())
+            return QCoreApplication.translate("PagedRowsModel", "This column does not sort")
         return super().headerData(section, orientation, role)
 
     def is_loaded(self, row: int) -> bool:
@@ -213,7 +217,7 @@ class PagedRowsModel(RowsModel[Any], Generic[R, Q]):
 
         run_task(
             lambda: self._read(query, order_by, descending, total, offset, self.PAGE_SIZE),
-            name=self.JOB_NAME,
+            name=class_text(self, "JOB_NAME"),
             key=(self, "page", page),
             visible=self.JOB_VISIBLE,
             on_result=done,
@@ -250,7 +254,14 @@ class PagedRowsModel(RowsModel[Any], Generic[R, Q]):
                 self._on_page(offset, page, generation)
             then()
 
-        run_task(read, name=self.JOB_NAME, key=(self, "rows"), visible=True, on_result=done, on_error=self._on_error)
+        run_task(
+            read,
+            name=class_text(self, "JOB_NAME"),
+            key=(self, "rows"),
+            visible=True,
+            on_result=done,
+            on_error=self._on_error,
+        )
 
     def fetch_until(self, row: int, then: Callable[[], None] | None = None) -> None:
         """Make row `row` (clamped to the count) loaded, then call `then`: its page alone is read."""

@@ -9,13 +9,20 @@ from PySide6.QtCore import Qt
 from lorekeeper.rates import format_rate
 from lorekeeper.skills.router import RouteMatch
 from lorekeeper.skills.triggers import SkillTriggerScore
+from lorekeeper.ui.i18n import QT_TRANSLATE_NOOP
 from lorekeeper.ui.models.base import RowsModel
 from lorekeeper.ui.theme import color
 
 
 class RouteTableModel(RowsModel[RouteMatch]):
     COL_RANK, COL_SKILL, COL_SCORE, COL_TRIGGERS, COL_KEYWORDS = range(5)
-    HEADERS = ("#", "Skill", "Score", "Matched triggers (×2)", "Matched keywords (×1)")
+    HEADERS = (
+        "#",
+        QT_TRANSLATE_NOOP("RouteTableModel", "Skill"),
+        QT_TRANSLATE_NOOP("RouteTableModel", "Score"),
+        QT_TRANSLATE_NOOP("RouteTableModel", "Matched triggers (×2)"),
+        QT_TRANSLATE_NOOP("RouteTableModel", "Matched keywords (×1)"),
+    )
 
     def cell(self, item: RouteMatch, column: int, role: int) -> Any:
         if role == Qt.ItemDataRole.DisplayRole:
@@ -55,7 +62,13 @@ class TriggerTableModel(RowsModel[SkillTriggerScore]):
     """One row per skill with trigger cases: how the router does on them."""
 
     COL_SKILL, COL_CASES, COL_PRECISION, COL_RECALL, COL_COLLISIONS = range(5)
-    HEADERS = ("Skill", "Cases", "Precision", "Recall", "Collisions (other skills firing on its cases)")
+    HEADERS = (
+        QT_TRANSLATE_NOOP("TriggerTableModel", "Skill"),
+        QT_TRANSLATE_NOOP("TriggerTableModel", "Cases"),
+        QT_TRANSLATE_NOOP("TriggerTableModel", "Precision"),
+        QT_TRANSLATE_NOOP("TriggerTableModel", "Recall"),
+        QT_TRANSLATE_NOOP("TriggerTableModel", "Collisions (other skills firing on its cases)"),
+    )
     SORTABLE = (0, 1, 2, 3)
 
     def sort_value(self, item: SkillTriggerScore, column: int) -> Any:

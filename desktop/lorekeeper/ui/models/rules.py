@@ -8,6 +8,7 @@ from PySide6.QtCore import Qt
 
 from lorekeeper.evals.engine import RuleResult
 from lorekeeper.evals.rules import Rule
+from lorekeeper.ui.i18n import QT_TRANSLATE_NOOP
 from lorekeeper.ui.models.base import RowsModel
 from lorekeeper.ui.theme import color, icon
 
@@ -37,7 +38,14 @@ def result_cell(passed: bool | None, severity: str, role: int) -> Any:
 
 class RulesTableModel(RowsModel[Rule]):
     COL_RESULT, COL_ID, COL_NAME, COL_TYPE, COL_SEVERITY, COL_VALUE = range(6)
-    HEADERS = ("Result", "ID", "Name", "Type", "Severity", "Value / pattern")
+    HEADERS = (
+        QT_TRANSLATE_NOOP("RulesTableModel", "Result"),
+        "ID",
+        QT_TRANSLATE_NOOP("RulesTableModel", "Name"),
+        QT_TRANSLATE_NOOP("RulesTableModel", "Type"),
+        QT_TRANSLATE_NOOP("RulesTableModel", "Severity"),
+        QT_TRANSLATE_NOOP("RulesTableModel", "Value / pattern"),
+    )
 
     def __init__(self, parent: Any = None) -> None:
         super().__init__(parent)
@@ -73,7 +81,13 @@ class ResultsTableModel(RowsModel[dict]):
     """Results of one eval run, as dicts `{"id","name","type","severity","passed"}`."""
 
     COL_RESULT, COL_NAME, COL_TYPE, COL_SEVERITY, COL_ID = range(5)
-    HEADERS = ("Result", "Rule", "Type", "Severity", "ID")
+    HEADERS = (
+        QT_TRANSLATE_NOOP("ResultsTableModel", "Result"),
+        QT_TRANSLATE_NOOP("ResultsTableModel", "Rule"),
+        QT_TRANSLATE_NOOP("ResultsTableModel", "Type"),
+        QT_TRANSLATE_NOOP("ResultsTableModel", "Severity"),
+        "ID",
+    )
 
     def cell(self, item: dict, column: int, role: int) -> Any:
         if column == self.COL_RESULT:

@@ -10,6 +10,7 @@ import importlib
 from collections.abc import Callable
 from typing import NamedTuple
 
+from lorekeeper.ui.i18n import QT_TRANSLATE_NOOP
 from lorekeeper.ui.panels.base import AppContext, Panel
 
 
@@ -18,6 +19,13 @@ class PanelSpec(NamedTuple):
     title: str
     icon: str
     factory: Callable[[AppContext], Panel]
+
+    @property
+    def label(self) -> str:
+        """The title in the app's language (`title` is the English source, marked for lupdate)."""
+        from PySide6.QtCore import QCoreApplication
+
+        return QCoreApplication.translate("panels", self.title)
 
 
 def lazy(module: str, cls: str) -> Callable[[AppContext], Panel]:
@@ -30,21 +38,68 @@ def lazy(module: str, cls: str) -> Callable[[AppContext], Panel]:
 
 # the sidebar's order (DESIGN.md "Desktop app"): the daily loop, then the knowledge, then the records
 PANELS: list[PanelSpec] = [
-    PanelSpec("skills", "Skills", "skills", lazy("lorekeeper.ui.panels.skills", "SkillsPanel")),
-    PanelSpec("evals", "Evals", "evals", lazy("lorekeeper.ui.panels.evals", "EvalsPanel")),
-    PanelSpec("router", "Router", "router", lazy("lorekeeper.ui.panels.router", "RouterPanel")),
-    PanelSpec("playground", "Playground", "playground", lazy("lorekeeper.ui.panels.playground", "PlaygroundPanel")),
-    PanelSpec("learnings", "Learnings", "learnings", lazy("lorekeeper.ui.panels.learnings", "LearningsPanel")),
-    PanelSpec("quality", "Quality", "quality", lazy("lorekeeper.ui.panels.quality", "QualityPanel")),
-    PanelSpec("proposals", "Proposals", "proposals", lazy("lorekeeper.ui.panels.proposals", "ProposalsPanel")),
-    PanelSpec("benchmarks", "Benchmarks", "benchmarks", lazy("lorekeeper.ui.panels.benchmarks", "BenchmarksPanel")),
-    PanelSpec("facts", "Facts review", "facts", lazy("lorekeeper.ui.panels.facts", "FactsPanel")),
-    PanelSpec("conflicts", "Conflicts", "conflicts", lazy("lorekeeper.ui.panels.conflicts", "ConflictsPanel")),
-    PanelSpec("memory", "Memory", "memory", lazy("lorekeeper.ui.panels.memory", "MemoryPanel")),
-    PanelSpec("ask", "Ask", "ask", lazy("lorekeeper.ui.panels.ask", "AskPanel")),
-    PanelSpec("ledger", "Compression ledger", "ledger", lazy("lorekeeper.ui.panels.ledger", "LedgerPanel")),
-    PanelSpec("purge", "Purge runs", "purge", lazy("lorekeeper.ui.panels.purge", "PurgePanel")),
-    PanelSpec("audit", "Audit", "audit", lazy("lorekeeper.ui.panels.audit", "AuditPanel")),
+    # the first-run view (issue 30 d1): what waits, one key to each; the window opens on it
+    PanelSpec("start", QT_TRANSLATE_NOOP("panels", "Start"), "info", lazy("lorekeeper.ui.panels.start", "StartPanel")),
+    PanelSpec(
+        "skills", QT_TRANSLATE_NOOP("panels", "Skills"), "skills", lazy("lorekeeper.ui.panels.skills", "SkillsPanel")
+    ),
+    PanelSpec("evals", QT_TRANSLATE_NOOP("panels", "Evals"), "evals", lazy("lorekeeper.ui.panels.evals", "EvalsPanel")),
+    PanelSpec(
+        "router", QT_TRANSLATE_NOOP("panels", "Router"), "router", lazy("lorekeeper.ui.panels.router", "RouterPanel")
+    ),
+    PanelSpec(
+        "playground",
+        QT_TRANSLATE_NOOP("panels", "Playground"),
+        "playground",
+        lazy("lorekeeper.ui.panels.playground", "PlaygroundPanel"),
+    ),
+    PanelSpec(
+        "learnings",
+        QT_TRANSLATE_NOOP("panels", "Learnings"),
+        "learnings",
+        lazy("lorekeeper.ui.panels.learnings", "LearningsPanel"),
+    ),
+    PanelSpec(
+        "quality",
+        QT_TRANSLATE_NOOP("panels", "Quality"),
+        "quality",
+        lazy("lorekeeper.ui.panels.quality", "QualityPanel"),
+    ),
+    PanelSpec(
+        "proposals",
+        QT_TRANSLATE_NOOP("panels", "Proposals"),
+        "proposals",
+        lazy("lorekeeper.ui.panels.proposals", "ProposalsPanel"),
+    ),
+    PanelSpec(
+        "benchmarks",
+        QT_TRANSLATE_NOOP("panels", "Benchmarks"),
+        "benchmarks",
+        lazy("lorekeeper.ui.panels.benchmarks", "BenchmarksPanel"),
+    ),
+    PanelSpec(
+        "facts", QT_TRANSLATE_NOOP("panels", "Facts review"), "facts", lazy("lorekeeper.ui.panels.facts", "FactsPanel")
+    ),
+    PanelSpec(
+        "conflicts",
+        QT_TRANSLATE_NOOP("panels", "Conflicts"),
+        "conflicts",
+        lazy("lorekeeper.ui.panels.conflicts", "ConflictsPanel"),
+    ),
+    PanelSpec(
+        "memory", QT_TRANSLATE_NOOP("panels", "Memory"), "memory", lazy("lorekeeper.ui.panels.memory", "MemoryPanel")
+    ),
+    PanelSpec("ask", QT_TRANSLATE_NOOP("panels", "Ask"), "ask", lazy("lorekeeper.ui.panels.ask", "AskPanel")),
+    PanelSpec(
+        "ledger",
+        QT_TRANSLATE_NOOP("panels", "Compression ledger"),
+        "ledger",
+        lazy("lorekeeper.ui.panels.ledger", "LedgerPanel"),
+    ),
+    PanelSpec(
+        "purge", QT_TRANSLATE_NOOP("panels", "Purge runs"), "purge", lazy("lorekeeper.ui.panels.purge", "PurgePanel")
+    ),
+    PanelSpec("audit", QT_TRANSLATE_NOOP("panels", "Audit"), "audit", lazy("lorekeeper.ui.panels.audit", "AuditPanel")),
 ]
 
 __all__ = ["PANELS", "AppContext", "Panel", "PanelSpec", "lazy"]

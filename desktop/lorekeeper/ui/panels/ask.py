@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import html
 
-from PySide6.QtCore import Slot
+from PySide6.QtCore import QCoreApplication, Slot
 from PySide6.QtWidgets import (
     QCheckBox,
     QComboBox,
@@ -20,27 +20,38 @@ from PySide6.QtWidgets import (
 )
 
 from lorekeeper.ask.service import AskResult, Hit
+from lorekeeper.ui.i18n import QT_TRANSLATE_NOOP, lformat, tr_const
 from lorekeeper.ui.panels.base import AppContext, Panel
 from lorekeeper.ui.widgets import EmptyState, MessageBox, label
 from lorekeeper.ui.workers import run_task
 
-GLOBAL_SCOPE = "Global (no project)"
+GLOBAL_SCOPE = QT_TRANSLATE_NOOP("ask", "Global (no project)")
 EXAMPLE = "How do we deploy Citadel v2 safely?"
-EMPTY = (
+EMPTY = QT_TRANSLATE_NOOP(
+    "ask",
     "Ask a question about this workspace's knowledge: skills, learnings, facts and the documents "
-    "under sources/ (research notes too) and clarifications/. Answers cite the exact passages they come from."
+    "under sources/ (research notes too) and clarifications/. Answers cite the exact passages they come from.",
 )
 
 
 def passage_html(hit: Hit, cited: bool) -> str:
     p = hit.passage
-    head = (
-        f"<b>[{hit.n}]</b> <code>{html.escape(p.document)}</code> lines {p.start}–{p.end}"
-        f" <span style='color:gray'>({html.escape(p.corpus)}, score {hit.score:.2f})</span>"
-        + (" <b>· cited</b>" if cited else "")
-    )
+    head = lformat(
+        QCoreApplication.translate(
+            "ask",
+            "<b>[{n}]</b> <code>{0}</code> lines {start}–{end} <span style='color:gray'>({1}, score {score:.2f})</span>",
+        ),
+        html.escape(p.document),
+        html.escape(p.corpus),
+        n=hit.n,
+        start=p.start,
+        end=p.end,
+        score=hit.score,
+    ) + (" <b>· cited</b>" if cited else "")
     body = html.escape(p.text).replace("\n", "<br>")
-    return f"<p>{head}<br><span style='font-family:monospace'>{body}</span></p>"
+    return QCoreApplication.translate(
+        "ask", "<p>{head}<br><span style='font-family:monospace'>{body}</span></p>"
+    ).format(head=head, body=body)
 
 
 class AskPanel(Panel):
@@ -48,17 +59,19 @@ class AskPanel(Panel):
         super().__init__(ctx, parent)
         self.last_result: AskResult | None = None
 
-        title = label("Ask", "panelTitle")
+        title = label(self.tr("Ask"), "panelTitle")
         subtitle = label(
-            "Questions over the knowledge (BM25 over skills, learnings, documents and facts). The configured "
-            "model answers from the retrieved passages only and cites them; without one, the passages are ranked.",
+            self.tr(
+                "Questions over the knowledge (BM25 over skills, learnings, documents and facts). The configured "
+                "model answers from the retrieved passages only and cites them; without one, the passages are ranked."
+            ),
             "panelSubtitle",
             wrap=True,
         )
         self.question = QLineEdit()
-        self.question.setPlaceholderText("Ask a question, e.g. “how do we deploy Citadel?” — Enter asks")
+        self.question.setPlaceholderText(self.tr("Ask a question, e.g. “how do we deploy Citadel?” — Enter asks"))
         self.question.returnPressed.connect(self.ask_now)
-        self.ask_button = QPushButton("Ask")
+        self.ask_button = QPushButton(self.tr("Ask"))
         self.ask_button.setDefault(True)
         self.ask_button.clicked.connect(self.ask_now)
         row = QHBoxLayout()
@@ -67,10 +80,10 @@ class AskPanel(Panel):
 
         self.project = QComboBox()
         self.project.setMinimumWidth(200)
-        self.use_model = QCheckBox("Answer with the model")
+        self.use_model = QCheckBox(self.tr("Answer with the model"))
         self.use_model.setChecked(True)
         opts = QHBoxLayout()
-        opts.addWidget(QLabel("Project:"))
+        opts.addWidget(QLabel(self.tr("Project:")))
         opts.addWidget(self.project)
         opts.addSpacing(12)
         opts.addWidget(self.use_model)
@@ -85,25 +98,25 @@ class AskPanel(Panel):
         answer_box = QWidget()
         al = QVBoxLayout(answer_box)
         al.setContentsMargins(0, 0, 0, 0)
-        al.addWidget(label("Answer", "sectionTitle"))
+        al.addWidget(label(self.tr("Answer"), "sectionTitle"))
         al.addWidget(self.answer, 1)
         passages_box = QWidget()
         pl = QVBoxLayout(passages_box)
         pl.setContentsMargins(0, 0, 0, 0)
-        pl.addWidget(label("Passages", "sectionTitle"))
+        pl.addWidget(label(self.tr("Passages"), "sectionTitle"))
         pl.addWidget(self.passages, 1)
         split = QSplitter()
         split.addWidget(answer_box)
         split.addWidget(passages_box)
         split.setSizes([420, 520])
-        self.results = EmptyState(split, EMPTY)
+        self.results = EmptyState(split, tr_const("ask", EMPTY))
         self.results.set_empty(True)
 
         layout = QVBoxLayout(self)
         layout.setContentsMargins(20, 16, 20, 12)
         layout.addWidget(title)
         layout.addWidget(subtitle)
-        layout.addWidget(label("Question", "sectionTitle"))
+        layout.addWidget(label(self.tr("Question"), "sectionTitle"))
         layout.addLayout(row)
         layout.addLayout(opts)
         layout.addWidget(self.message)
@@ -117,13 +130,13 @@ class AskPanel(Panel):
 
     @Slot()
     def refresh(self) -> None:
-        run_task(self.ws.skills.projects, name="Loading projects", on_result=self._on_projects, visible=False)
+        run_task(self.ws.skills.projects, name=self.tr("Loading projects"), on_result=self._on_projects, visible=False)
 
     def _on_projects(self, projects: list[str]) -> None:
         current = self.project.currentData()
         self.project.blockSignals(True)
         self.project.clear()
-        self.project.addItem(GLOBAL_SCOPE, "")
+        self.project.addItem(tr_const("ask", GLOBAL_SCOPE), "")
         for p in projects:
             self.project.addItem(p, p)
         idx = self.project.findData(current) if current else 0
@@ -134,14 +147,14 @@ class AskPanel(Panel):
     def ask_now(self) -> None:
         question = self.question.text().strip()
         if not question:
-            self.message.show_error("Type a question first.")
+            self.message.show_error(self.tr("Type a question first."))
             return
         self.message.clear_message()
-        self.summary.setText("asking…")
+        self.summary.setText(self.tr("asking…"))
         ws, project, use_model = self.ws, self.project.currentData() or None, self.use_model.isChecked()
         run_task(
             lambda: ws.ask.ask(question, project, use_model=use_model),
-            name="Asking the knowledge",
+            name=self.tr("Asking the knowledge"),
             key=(self, "ask"),
             on_result=self._show,
             on_error=self._failed,
@@ -163,18 +176,20 @@ class AskPanel(Panel):
             self.answer.setHtml(
                 f"<p>{html.escape(result.answer).replace(chr(10), '<br>')}</p>"
                 + (f"<p><b>Citations</b></p><ul>{refs}</ul>" if refs else "")
-                + f"<p style='color:gray'>{html.escape(result.model)}</p>"
+                + self.tr("<p style='color:gray'>{0}</p>").format(html.escape(result.model))
             )
         else:
-            text = result.answer or "No model answer."
-            note = f"<p style='color:gray'>{html.escape(result.note)}</p>" if result.note else ""
+            text = result.answer or self.tr("No model answer.")
+            note = self.tr("<p style='color:gray'>{0}</p>").format(html.escape(result.note)) if result.note else ""
             self.answer.setHtml(f"<p><b>{html.escape(text)}</b></p>{note}")
         if result.passages:
             self.passages.setHtml("".join(passage_html(h, h.n in cited) for h in result.passages))
         else:
-            self.passages.setHtml("<p>No passage of the knowledge matches the question.</p>")
+            self.passages.setHtml(self.tr("<p>No passage of the knowledge matches the question.</p>"))
         n = len(result.passages)
-        self.summary.setText(f"{n} passage{'s' if n != 1 else ''}" + (f", {len(cited)} cited" if cited else ""))
+        self.summary.setText(
+            self.tr("%n passage(s)", "", n) + (self.tr(", {n} cited").format(n=len(cited)) if cited else "")
+        )
 
     def showcase(self) -> None:
         if not self.question.text().strip():

@@ -52,6 +52,7 @@ from lorekeeper.audit.errors import (
 )
 from lorekeeper.audit.log import ChainState, EventRecord, Issue, VerifyReport
 from lorekeeper.ui import widgets
+from lorekeeper.ui.i18n import QT_TRANSLATE_NOOP, fmt_datetime, tr_const
 from lorekeeper.ui.models.base import RowsModel, enable_sorting
 from lorekeeper.ui.panels.base import AppContext, Panel
 from lorekeeper.ui.theme import color, icon
@@ -64,22 +65,40 @@ TOPIC = "audit"  # ChangeBus topic: the key or the log changed
 KEY_HOLD = ("audit", "key")  # a key rotation holds the key: Verify and Rotate wait until the new session is up
 
 ADVICE = {
-    CAUSE_NO_BACKEND: "Install or unlock an OS keyring (GNOME Keyring / Secret Service, KWallet, macOS Keychain), "
-    "or switch to the Vault provider in Settings. Then press Retry.",
-    CAUSE_SEALED: "Unseal Vault (`bao operator unseal` or `vault operator unseal`), then press Retry.",
-    CAUSE_UNREACHABLE: "Start Vault or fix its address in Settings (VAULT_ADDR overrides it), then press Retry.",
-    CAUSE_MISSING: "Provision the key with `lorekeeper audit init-key` (an operator action: Lorekeeper never "
-    "creates a Vault key silently), then press Retry.",
-    CAUSE_INVALID: "The stored key must be 64 hexadecimal characters (32 bytes). Restore the right value "
-    "in the provider, then press Retry.",
-    CAUSE_DENIED: "Check the Vault token or AppRole and its policy on the key's path (Settings), then press Retry.",
-    CAUSE_NO_TOKEN: "Set VAULT_TOKEN before starting Lorekeeper, or store a token in the OS keyring "
-    "(Settings), then press Retry.",
-    CAUSE_CONFIG: "Fix the [audit] table of lorekeeper.toml (Settings), then press Retry.",
+    CAUSE_NO_BACKEND: QT_TRANSLATE_NOOP(
+        "audit",
+        "Install or unlock an OS keyring (GNOME Keyring / Secret Service, KWallet, macOS Keychain), "
+        "or switch to the Vault provider in Settings. Then press Retry.",
+    ),
+    CAUSE_SEALED: QT_TRANSLATE_NOOP(
+        "audit", "Unseal Vault (`bao operator unseal` or `vault operator unseal`), then press Retry."
+    ),
+    CAUSE_UNREACHABLE: QT_TRANSLATE_NOOP(
+        "audit", "Start Vault or fix its address in Settings (VAULT_ADDR overrides it), then press Retry."
+    ),
+    CAUSE_MISSING: QT_TRANSLATE_NOOP(
+        "audit",
+        "Provision the key with `lorekeeper audit init-key` (an operator action: Lorekeeper never "
+        "creates a Vault key silently), then press Retry.",
+    ),
+    CAUSE_INVALID: QT_TRANSLATE_NOOP(
+        "audit",
+        "The stored key must be 64 hexadecimal characters (32 bytes). Restore the right value "
+        "in the provider, then press Retry.",
+    ),
+    CAUSE_DENIED: QT_TRANSLATE_NOOP(
+        "audit", "Check the Vault token or AppRole and its policy on the key's path (Settings), then press Retry."
+    ),
+    CAUSE_NO_TOKEN: QT_TRANSLATE_NOOP(
+        "audit",
+        "Set VAULT_TOKEN before starting Lorekeeper, or store a token in the OS keyring (Settings), then press Retry.",
+    ),
+    CAUSE_CONFIG: QT_TRANSLATE_NOOP("audit", "Fix the [audit] table of lorekeeper.toml (Settings), then press Retry."),
 }
-WHY = (
+WHY = QT_TRANSLATE_NOOP(
+    "audit",
     "Lorekeeper fails closed: without its audit key it cannot sign what it decides, so it does "
-    "nothing until the key loads. It never falls back to another provider."
+    "nothing until the key loads. It never falls back to another provider.",
 )
 
 
@@ -125,13 +144,19 @@ def fail_closed_screen_class(exc: BaseException) -> type[FailClosedScreen] | Non
 def key_state(status: Any) -> tuple[str, bool]:
     """(text, failed) for the status bar."""
     if status.state == "loaded":
-        text = f"Key: {status.provider} v{status.key_version}"
+        text = QCoreApplication.translate("audit", "Key: {provider} v{key_version}").format(
+            provider=status.provider, key_version=status.key_version
+        )
         if status.pending_version:
-            text += f" (v{status.pending_version} from next launch)"
+            text += QCoreApplication.translate("audit", " (v{pending_version} from next launch)").format(
+                pending_version=status.pending_version
+            )
         return text, False
     if status.state == "failed":
-        return f"Key: {status.provider} — failed closed ({CAUSE_TITLES.get(status.cause or '', 'unavailable')})", True
-    return f"Key: {status.provider} (not loaded)", False
+        return QCoreApplication.translate("audit", "Key: {provider} — failed closed ({0})").format(
+            CAUSE_TITLES.get(status.cause or "", "unavailable"), provider=status.provider
+        ), True
+    return QCoreApplication.translate("audit", "Key: {provider} (not loaded)").format(provider=status.provider), False
 
 
 class KeyStateLabel(QLabel):
@@ -142,7 +167,7 @@ class KeyStateLabel(QLabel):
         self.setObjectName("keyState")
         self._source = status_source  # a callable returning an AuditStatus (called in a worker)
         self.failed = False
-        self.setText("Key: …")
+        self.setText(self.tr("Key: …"))
         if bus is not None:
             bus.changed.connect(self._on_topic)
         self.update_state()
@@ -158,7 +183,7 @@ class KeyStateLabel(QLabel):
         thread never calls the keyring. Synchronous mode (tests) shows it at once."""
         run_task(
             self._source,
-            name="Reading the audit key state",
+            name=self.tr("Reading the audit key state"),
             key=(id(self), "key-state"),
             visible=False,
             on_result=self._show_state,
@@ -178,13 +203,22 @@ class KeyStateLabel(QLabel):
 
 
 class EventsModel(RowsModel[EventRecord]):
-    HEADERS = ("Line", "#", "Time (UTC)", "Type", "Story", "Key", "Status")
-    SORTABLE = tuple(range(7))
+    HEADERS = (
+        QT_TRANSLATE_NOOP("EventsModel", "Line"),
+        "#",
+        QT_TRANSLATE_NOOP("EventsModel", "Time (UTC)"),
+        QT_TRANSLATE_NOOP("EventsModel", "Type"),
+        QT_TRANSLATE_NOOP("EventsModel", "Story"),
+        QT_TRANSLATE_NOOP("EventsModel", "Key"),
+        QT_TRANSLATE_NOOP("EventsModel", "Status"),
+        QT_TRANSLATE_NOOP("EventsModel", "By"),
+    )
+    SORTABLE = tuple(range(8))
     STATUS_TEXT: ClassVar[dict[str, str]] = {
-        "valid": "valid",
-        "tombstone": "tombstone (erased)",
-        "bad_signature": "BAD SIGNATURE",
-        "content_mismatch": "EDITED CONTENT",
+        "valid": QT_TRANSLATE_NOOP("EventsModel", "valid"),
+        "tombstone": QT_TRANSLATE_NOOP("EventsModel", "tombstone (erased)"),
+        "bad_signature": QT_TRANSLATE_NOOP("EventsModel", "BAD SIGNATURE"),
+        "content_mismatch": QT_TRANSLATE_NOOP("EventsModel", "EDITED CONTENT"),
         "unsigned": "UNSIGNED",
         "damaged": "DAMAGED",
     }
@@ -198,6 +232,7 @@ class EventsModel(RowsModel[EventRecord]):
             item.story or None,
             item.key_version,
             item.status,
+            item.by or None,
         )[column]
 
     def cell(self, item: EventRecord, column: int, role: int) -> Any:
@@ -205,11 +240,12 @@ class EventsModel(RowsModel[EventRecord]):
             return (
                 f"{item.file}:{item.line}",
                 item.seq if item.seq is not None else "?",
-                item.ts[:19].replace("T", " "),
+                fmt_datetime(item.ts, seconds=True),
                 item.type,
                 item.story or "",
                 f"v{item.key_version}" if item.key_version is not None else "",
-                self.STATUS_TEXT.get(item.status, item.status),
+                tr_const("EventsModel", self.STATUS_TEXT.get(item.status, item.status)),
+                item.by,  # who made the decision (issue 25 d2: the Vault identity or the OS login)
             )[column]
         if role == Qt.ItemDataRole.ForegroundRole and column == 6:
             if item.status == "valid":
@@ -221,7 +257,12 @@ class EventsModel(RowsModel[EventRecord]):
 
 
 class IssuesModel(RowsModel[Issue]):
-    HEADERS = ("File", "Line", "Problem", "Details")
+    HEADERS = (
+        QT_TRANSLATE_NOOP("IssuesModel", "File"),
+        QT_TRANSLATE_NOOP("IssuesModel", "Line"),
+        QT_TRANSLATE_NOOP("IssuesModel", "Problem"),
+        QT_TRANSLATE_NOOP("IssuesModel", "Details"),
+    )
 
     def cell(self, item: Issue, column: int, role: int) -> Any:
         if role == Qt.ItemDataRole.DisplayRole:
@@ -236,6 +277,7 @@ class EventsPage:
     records: list[EventRecord] = field(default_factory=list)
     types: list[str] = field(default_factory=list)
     dates: list[str] = field(default_factory=list)
+    operators: list[str] = field(default_factory=list)
 
 
 def load_events(ws: Workspace) -> EventsPage:
@@ -247,6 +289,7 @@ def load_events(ws: Workspace) -> EventsPage:
         records=records,
         types=sorted({r.type for r in records if r.type}),
         dates=sorted({r.file[:10] for r in records}, reverse=True),
+        operators=sorted({r.by for r in records if r.by}, key=str.casefold),
     )
 
 
@@ -266,12 +309,15 @@ def chain_state(ws: Workspace) -> ChainState:
 def chain_text(state: ChainState) -> str:
     """The banner's words: where the first unacknowledged break is, and what to do."""
     first = state.breaks[0]
-    more = f" {len(state.breaks) - 1} more break(s) after it." if len(state.breaks) > 1 else ""
-    return (
-        f"The audit chain has a break: {first.where()} — {first.message}.{more} Signed writes go on after it. "
-        "Look into it (Verify chain lists every problem), then acknowledge it with a reason: a signed "
-        "break_acknowledged event records who, when and why. A new break is reported again."
+    more = (
+        QCoreApplication.translate("audit", " {0} more break(s) after it.").format(len(state.breaks) - 1)
+        if len(state.breaks) > 1
+        else ""
     )
+    return QCoreApplication.translate(
+        "audit",
+        "The audit chain has a break: {0} — {message}.{more} Signed writes go on after it. Look into it (Verify chain lists every problem), then acknowledge it with a reason: a signed break_acknowledged event records who, when and why. A new break is reported again.",
+    ).format(first.where(), message=first.message, more=more)
 
 
 # --------------------------------------------------------------------------- the panel
@@ -289,18 +335,18 @@ class AuditPanel(Panel):
         self.version_value = label("")
         self.loaded_value = label("")
         form = QFormLayout()
-        form.addRow("Provider:", self.provider_value)
-        form.addRow("Where:", self.location_value)
-        form.addRow("Key version:", self.version_value)
-        form.addRow("Loaded at:", self.loaded_value)
+        form.addRow(self.tr("Provider:"), self.provider_value)
+        form.addRow(self.tr("Where:"), self.location_value)
+        form.addRow(self.tr("Key version:"), self.version_value)
+        form.addRow(self.tr("Loaded at:"), self.loaded_value)
         self.log_value = label("", wrap=True)
-        form.addRow("Session log:", self.log_value)
-        self.verify_button = QPushButton("Verify chain")
+        form.addRow(self.tr("Session log:"), self.log_value)
+        self.verify_button = QPushButton(self.tr("Verify chain"))
         self.verify_button.setObjectName("primary")
-        self.verify_button.setToolTip("Check every event's signature, the chain and the checkpoints")
+        self.verify_button.setToolTip(self.tr("Check every event's signature, the chain and the checkpoints"))
         self.verify_button.clicked.connect(self.verify)
-        self.rotate_button = QPushButton("Rotate key…")
-        self.rotate_button.setToolTip("New key version; old versions stay readable for verification")
+        self.rotate_button = QPushButton(self.tr("Rotate key…"))
+        self.rotate_button.setToolTip(self.tr("New key version; old versions stay readable for verification"))
         self.rotate_button.clicked.connect(self.rotate)
         self.key_message = MessageBox()
         # a key rotation in progress: Verify and Rotate wait, saying why, until the new session is up
@@ -312,7 +358,7 @@ class AuditPanel(Panel):
         buttons.addWidget(self.verify_button)
         buttons.addWidget(self.rotate_button)
         buttons.addStretch(1)
-        key_box = QGroupBox("Audit key (this session)")
+        key_box = QGroupBox(self.tr("Audit key (this session)"))
         kl = QVBoxLayout(key_box)
         kl.addLayout(form)
         kl.addLayout(buttons)
@@ -334,11 +380,11 @@ class AuditPanel(Panel):
         self.report_text = QPlainTextEdit()
         self.report_text.setReadOnly(True)
         self.report_text.setFont(mono_font())
-        self.report_text.setPlaceholderText("Press Verify chain: the report per file appears here.")
+        self.report_text.setPlaceholderText(self.tr("Press Verify chain: the report per file appears here."))
         self.report_text.setMaximumHeight(90)
-        self.issues_empty = EmptyState(self.issues_table, "No verification yet.")
+        self.issues_empty = EmptyState(self.issues_table, self.tr("No verification yet."))
         self.issues_empty.set_empty(True)
-        verify_box = QGroupBox("Verification")
+        verify_box = QGroupBox(self.tr("Verification"))
         vl = QVBoxLayout(verify_box)
         vl.addWidget(self.verify_summary)
         vl.addWidget(self.report_text)
@@ -347,10 +393,13 @@ class AuditPanel(Panel):
         # ---------------------------------------------------------------- a break in the log (issue 31 item 10)
         self.chain_message = MessageBox()
         self.ack_reason = QLineEdit()
-        self.ack_reason.setPlaceholderText("Why the break is acceptable (kept, signed, in the event)…")
-        self.ack_button = QPushButton("Acknowledge break")
-        self.ack_button.setToolTip("Write a signed break_acknowledged event naming these breaks")
+        self.ack_reason.setPlaceholderText(self.tr("Why the break is acceptable (kept, signed, in the event)…"))
+        self.ack_button = QPushButton(self.tr("Acknowledge break"))
+        self.ack_button.setToolTip(self.tr("Write a signed break_acknowledged event naming these breaks"))
         self.ack_button.clicked.connect(self.acknowledge)
+        self.ack_reason.returnPressed.connect(  # a one-field form: Enter acknowledges
+            lambda: self.acknowledge() if self.ack_button.isEnabled() else None
+        )
         self.chain: ChainState | None = None
         ack_row = QHBoxLayout()
         ack_row.setContentsMargins(0, 0, 0, 0)
@@ -375,13 +424,17 @@ class AuditPanel(Panel):
         self.f_type.setMinimumWidth(170)
         self.f_date = QComboBox()
         self.f_date.setMinimumWidth(120)
-        self.f_story = search_box("Story (e.g. PD-42)…  (Ctrl+F)")
+        self.f_by = QComboBox()  # issue 25 d2: the decisions of one operator
+        self.f_by.setMinimumWidth(120)
+        self.f_story = search_box(self.tr("Story (e.g. PD-42)…  (Ctrl+F)"))
         self.count_label = label("", "hintText")
         filters = QHBoxLayout()
-        filters.addWidget(QLabel("Type:"))
+        filters.addWidget(QLabel(self.tr("Type:")))
         filters.addWidget(self.f_type)
-        filters.addWidget(QLabel("Date:"))
+        filters.addWidget(QLabel(self.tr("Date:")))
         filters.addWidget(self.f_date)
+        filters.addWidget(QLabel("By:"))
+        filters.addWidget(self.f_by)
         filters.addWidget(self.f_story, 1)
         filters.addWidget(self.count_label)
 
@@ -392,14 +445,14 @@ class AuditPanel(Panel):
         setup_table(self.events_table)
         hh = self.events_table.horizontalHeader()
         hh.setStretchLastSection(True)
-        for col, width in ((0, 140), (1, 45), (2, 140), (3, 170), (4, 80), (5, 45)):
+        for col, width in ((0, 140), (1, 45), (2, 140), (3, 170), (4, 80), (5, 45), (6, 110)):
             self.events_table.setColumnWidth(col, width)
         self.events_table.selectionModel().currentRowChanged.connect(self._on_event_selected)
         self.events_empty = EmptyState(
-            self.events_table, "No signed event yet: they appear as Lorekeeper records its decisions."
+            self.events_table, self.tr("No signed event yet: they appear as Lorekeeper records its decisions.")
         )
-        self.payload_title = label("Signed event", "sectionTitle")
-        self.payload_status = label("Select an event to see exactly what was signed.", "hintText", wrap=True)
+        self.payload_title = label(self.tr("Signed event"), "sectionTitle")
+        self.payload_status = label(self.tr("Select an event to see exactly what was signed."), "hintText", wrap=True)
         self.payload = QPlainTextEdit()
         self.payload.setReadOnly(True)
         self.payload.setFont(mono_font())
@@ -414,7 +467,7 @@ class AuditPanel(Panel):
         split.addWidget(self.events_empty)
         split.addWidget(side)
         split.setSizes([720, 460])
-        events_box = QGroupBox("Session log")
+        events_box = QGroupBox(self.tr("Session log"))
         el = QVBoxLayout(events_box)
         el.addLayout(filters)
         el.addWidget(split, 1)
@@ -426,11 +479,13 @@ class AuditPanel(Panel):
 
         layout = QVBoxLayout(self)
         layout.setContentsMargins(20, 16, 20, 12)
-        layout.addWidget(label("Audit", "panelTitle"))
+        layout.addWidget(label(self.tr("Audit"), "panelTitle"))
         layout.addWidget(
             label(
-                "Every decision is signed (HMAC-SHA256 over RFC 8785 JSON) and chained in the session log; "
-                "a checkpoint in the store catches a cut tail. Erased events stay in place as signed tombstones.",
+                self.tr(
+                    "Every decision is signed (HMAC-SHA256 over RFC 8785 JSON) and chained in the session log; "
+                    "a checkpoint in the store catches a cut tail. Erased events stay in place as signed tombstones."
+                ),
                 "panelSubtitle",
                 wrap=True,
             )
@@ -438,7 +493,7 @@ class AuditPanel(Panel):
         layout.addWidget(self.chain_box)
         layout.addWidget(main, 1)
 
-        for combo in (self.f_type, self.f_date):
+        for combo in (self.f_type, self.f_date, self.f_by):
             combo.currentIndexChanged.connect(self.apply_filters)
         self.f_story.textChanged.connect(self.apply_filters)
         ctx.bus.changed.connect(self._on_topic)
@@ -454,7 +509,11 @@ class AuditPanel(Panel):
         self.show_key()
         ws = self.ws
         run_task(
-            load_events, ws, name="Reading the session log", on_result=self._on_events, on_error=self._on_load_error
+            load_events,
+            ws,
+            name=self.tr("Reading the session log"),
+            on_result=self._on_events,
+            on_error=self._on_load_error,
         )
 
     def showcase(self) -> None:
@@ -478,12 +537,14 @@ class AuditPanel(Panel):
         if st.state == "loaded":
             version = f"v{st.key_version}"
             if st.pending_version:
-                version += f"  (rotated to v{st.pending_version}: used from the next launch)"
+                version += self.tr("  (rotated to v{pending_version}: used from the next launch)").format(
+                    pending_version=st.pending_version
+                )
             self.version_value.setText(version)
             self.loaded_value.setText((st.loaded_at or "").replace("T", " ").replace("+00:00", " UTC"))
         else:
             self.version_value.setText("—")
-            self.loaded_value.setText("not loaded" if st.state == "not_loaded" else "failed closed")
+            self.loaded_value.setText(self.tr("not loaded") if st.state == "not_loaded" else self.tr("failed closed"))
             if st.state == "failed":
                 self.key_message.show_error(f"{st.code}: {st.message}")
         self._key_loaded = st.state == "loaded"
@@ -510,7 +571,7 @@ class AuditPanel(Panel):
         run_task(
             verify_log,
             self.ws,
-            name="Verifying the audit chain",
+            name=self.tr("Verifying the audit chain"),
             on_result=self._on_report,
             on_error=self.verify_summary.show_error,
             on_finished=finished,
@@ -523,7 +584,7 @@ class AuditPanel(Panel):
         run_task(
             chain_state,
             self.ws,
-            name="Checking the audit chain",
+            name=self.tr("Checking the audit chain"),
             key=(id(self), "chain"),
             on_result=self._on_chain,
             on_error=self.chain_message.show_error,
@@ -538,7 +599,9 @@ class AuditPanel(Panel):
             self.chain_box.show()
         elif state.acknowledged:
             self.chain_message.show_ok(
-                f"Chain: {state.summary()}. Verify chain still lists them; a new break is reported again."
+                self.tr("Chain: {0}. Verify chain still lists them; a new break is reported again.").format(
+                    state.summary()
+                )
             )
             self.ack_controls.hide()
             self.chain_box.show()
@@ -554,7 +617,7 @@ class AuditPanel(Panel):
         run_task(
             self.ws.audit.acknowledge,
             self.ack_reason.text(),
-            name="Acknowledging the chain break",
+            name=self.tr("Acknowledging the chain break"),
             on_result=self._on_acknowledged,
             on_error=self._on_ack_failed,
         )
@@ -563,7 +626,11 @@ class AuditPanel(Panel):
         self.ack_reason.clear()
         n = len(out["acknowledged"])
         if out.get("event"):
-            self.ctx.status(f"{n} chain break(s) acknowledged (signed event break_acknowledged #{out['event']['seq']})")
+            self.ctx.status(
+                self.tr("{n} chain break(s) acknowledged (signed event break_acknowledged #{seq})").format(
+                    n=n, seq=out["event"]["seq"]
+                )
+            )
         self.check_chain()
 
     def _on_ack_failed(self, exc: BaseException) -> None:
@@ -580,14 +647,17 @@ class AuditPanel(Panel):
         self.issues_model.set_rows(report.issues)
         if report.ok:
             self.verify_summary.show_ok(
-                f"Chain verified: {t['events']} events in {t['files']} file(s), {t['valid']} valid, "
-                f"{t['tombstones']} tombstone(s)."
+                self.tr(
+                    "Chain verified: {events} events in {files} file(s), {valid} valid, {tombstones} tombstone(s)."
+                ).format(events=t["events"], files=t["files"], valid=t["valid"], tombstones=t["tombstones"])
             )
-            self.issues_empty.set_empty(True, "No break: every signature, link and checkpoint verifies.")
+            self.issues_empty.set_empty(True, self.tr("No break: every signature, link and checkpoint verifies."))
         else:
             first = report.issues[0]
             self.verify_summary.show_error(
-                f"ERR_AUDIT_VERIFY_FAILED: {len(report.issues)} problem(s). First: {first.file} line {first.line} — {first.message}"
+                self.tr("ERR_AUDIT_VERIFY_FAILED: {n} problem(s). First: {file} line {line} — {message}").format(
+                    n=len(report.issues), file=first.file, line=first.line, message=first.message
+                )
             )
             self.issues_empty.set_empty(False)
 
@@ -597,47 +667,54 @@ class AuditPanel(Panel):
         current = st.pending_version or st.key_version
         if not widgets.confirm(
             self,
-            "Rotate the audit key",
-            f"Create key version {int(current or 0) + 1} in {st.provider}?\n\n"
-            "The current version stays archived so every past event still verifies. A signed "
-            "audit_key_rotated event is written with the new key, and a new audit session starts "
-            "on it at once: every event from then on is signed with the new version (one key per session).",
+            self.tr("Rotate the audit key"),
+            self.tr(
+                "Create key version {0} in {provider}?\n\nThe current version stays archived so every past event still verifies. A signed audit_key_rotated event is written with the new key, and a new audit session starts on it at once: every event from then on is signed with the new version (one key per session)."
+            ).format(int(current or 0) + 1, provider=st.provider),
         ):
             return
         run_task(
             self.ws.audit.rotate,
-            name="Rotating the audit key",
+            name=self.tr("Rotating the audit key"),
             holds=[KEY_HOLD],
-            hold_reason="Key rotation in progress — verify or rotate again once the new key's session has started",
+            hold_reason=self.tr(
+                "Key rotation in progress — verify or rotate again once the new key's session has started"
+            ),
             on_result=self._on_rotated,
             on_error=self.key_message.show_error,
         )
 
     def _on_rotated(self, out: dict[str, Any]) -> None:
         self.key_message.show_ok(
-            f"Key rotated: v{out['previous_version']} → v{out['new_version']}. The audit_key_rotated event is signed "
-            f"with v{out['new_version']}, and so is every event from now on (a new session started on it); "
-            f"v{out['previous_version']} stays readable for verification."
+            self.tr(
+                "Key rotated: v{previous_version} → v{new_version}. The audit_key_rotated event is signed with v{new_version}, and so is every event from now on (a new session started on it); v{previous_version} stays readable for verification."
+            ).format(previous_version=out["previous_version"], new_version=out["new_version"])
         )
         self.show_key()
-        self.ctx.status(f"Audit key rotated to v{out['new_version']}")  # its signed event: "audit" via the feed
+        self.ctx.status(
+            self.tr("Audit key rotated to v{new_version}").format(new_version=out["new_version"])
+        )  # its signed event: "audit" via the feed
 
     # ------------------------------------------------------------------ events
     def _on_load_error(self, exc: BaseException) -> None:
-        self.events_empty.set_empty(True, f"The session log cannot be read: {widgets.describe_error(exc)}")
+        self.events_empty.set_empty(
+            True, self.tr("The session log cannot be read: {0}").format(widgets.describe_error(exc))
+        )
 
     def _on_events(self, page: EventsPage) -> None:
         self.page = page
         self.show_key()
         n, files = len(page.records), len({r.file for r in page.records})
-        last = page.records[0].ts[:19].replace("T", " ") if page.records else ""
+        last = fmt_datetime(page.records[0].ts, seconds=True) if page.records else ""
         self.log_value.setText(
-            f"{n} event{'s' if n != 1 else ''} in {files} file{'s' if files != 1 else ''}"
-            + (f" · last {last} UTC" if last else "")
+            self.tr("%n event(s)", "", n)
+            + self.tr(" in %n file(s)", "", files)
+            + (self.tr(" · last {last} UTC").format(last=last) if last else "")
             + f"\n{self.ws.root / 'sessions'}"
         )
-        self._fill(self.f_type, [("Any type", ANY)] + [(t, t) for t in page.types])
-        self._fill(self.f_date, [("Any date", ANY)] + [(d, d) for d in page.dates])
+        self._fill(self.f_type, [(self.tr("Any type"), ANY)] + [(t, t) for t in page.types])
+        self._fill(self.f_date, [(self.tr("Any date"), ANY)] + [(d, d) for d in page.dates])
+        self._fill(self.f_by, [(self.tr("Anyone"), ANY)] + [(o, o) for o in page.operators])
         self.apply_filters()
 
     @staticmethod
@@ -655,23 +732,25 @@ class AuditPanel(Panel):
     def apply_filters(self) -> None:
         etype = self.f_type.currentData()
         day = self.f_date.currentData()
+        by = self.f_by.currentData()
         story = self.f_story.text().strip().lower()
         rows = [
             r
             for r in self.page.records
             if (etype in (None, ANY) or r.type == etype)
             and (day in (None, ANY) or r.file.startswith(day))
+            and (by in (None, ANY) or r.by == by)
             and (not story or story in (r.story or "").lower())
         ]
         self.events_model.set_rows(rows)
         total = len(self.page.records)
-        self.count_label.setText(f"{len(rows)} of {total} event{'s' if total != 1 else ''}")
-        filtered = etype not in (None, ANY) or day not in (None, ANY) or bool(story)
+        self.count_label.setText(self.tr("{n} of %Ln event(s)", "", total).format(n=len(rows)))
+        filtered = etype not in (None, ANY) or day not in (None, ANY) or by not in (None, ANY) or bool(story)
         self.events_empty.set_empty(
             not rows,
-            "No event matches these filters."
+            self.tr("No event matches these filters.")
             if filtered and total
-            else "No signed event yet: they appear as Lorekeeper records its decisions.",
+            else self.tr("No signed event yet: they appear as Lorekeeper records its decisions."),
         )
         self._on_event_selected()
 
@@ -679,7 +758,7 @@ class AuditPanel(Panel):
     def _on_event_selected(self, *_args: object) -> None:
         rec = self.events_model.row(self.events_table.currentIndex().row())
         if rec is None:
-            self.payload_status.setText("Select an event to see exactly what was signed.")
+            self.payload_status.setText(self.tr("Select an event to see exactly what was signed."))
             self.payload.setPlainText("")
             return
         try:
@@ -694,7 +773,7 @@ class AuditPanel(Panel):
             "unsigned": "Unsigned line: not written by Lorekeeper.",
             "damaged": "Damaged line: not valid JSON.",
         }.get(rec.status, rec.status)
-        self.payload_title.setText(f"Signed event — {rec.file} line {rec.line}")
+        self.payload_title.setText(self.tr("Signed event — {file} line {line}").format(file=rec.file, line=rec.line))
         self.payload_status.setText(verdict)
         self.payload.setPlainText(pretty)
 
@@ -726,7 +805,7 @@ class AuditSettingsDialog(QDialog):
         from lorekeeper.audit.settings import AUTH_METHODS, PROVIDERS, AuditSettings
         from lorekeeper.config import CONFIG_NAME, Config
 
-        self.setWindowTitle("Audit key settings")
+        self.setWindowTitle(self.tr("Audit key settings"))
         self.config_path = workspace_root / CONFIG_NAME
         self.config = Config.load(self.config_path)  # one small local TOML, on an operator's click: left inline
         current = AuditSettings.from_config(self.config)
@@ -742,21 +821,28 @@ class AuditSettingsDialog(QDialog):
         self.role_id = QLineEdit(current.role_id)
         self.secret = QLineEdit()
         self.secret.setEchoMode(QLineEdit.EchoMode.Password)
-        self.secret.setPlaceholderText("optional: stored in the OS keyring, never in a file")
+        self.secret.setPlaceholderText(self.tr("optional: stored in the OS keyring, never in a file"))
         form = QFormLayout()
-        form.addRow("Provider:", self.provider)
-        form.addRow("Vault address:", self.addr)
-        form.addRow("KV v2 mount:", self.mount)
-        form.addRow("Key path:", self.path)
-        form.addRow("Vault auth:", self.auth)
-        form.addRow("AppRole role id:", self.role_id)
-        form.addRow("Token / secret id:", self.secret)
+        form.addRow(self.tr("Provider:"), self.provider)
+        form.addRow(self.tr("Vault address:"), self.addr)
+        form.addRow(self.tr("KV v2 mount:"), self.mount)
+        form.addRow(self.tr("Key path:"), self.path)
+        form.addRow(self.tr("Vault auth:"), self.auth)
+        form.addRow(self.tr("AppRole role id:"), self.role_id)
+        form.addRow(self.tr("Token / secret id:"), self.secret)
         self.message = MessageBox()
         self.buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Save | QDialogButtonBox.StandardButton.Cancel)
         self.buttons.accepted.connect(self.save)
         self.buttons.rejected.connect(self.reject)
         box = QVBoxLayout(self)
-        box.addWidget(label(f"Saved to {self.config_path}", "hintText", wrap=True, selectable=True))
+        box.addWidget(
+            label(
+                self.tr("Saved to {config_path}").format(config_path=self.config_path),
+                "hintText",
+                wrap=True,
+                selectable=True,
+            )
+        )
         box.addLayout(form)
         box.addWidget(self.message)
         box.addWidget(self.buttons)
@@ -805,7 +891,7 @@ class AuditSettingsDialog(QDialog):
         self.buttons.setEnabled(False)
         run_task(
             write,
-            name="Saving the audit key settings",
+            name=self.tr("Saving the audit key settings"),
             on_result=lambda _none: self.accept(),
             on_error=self.message.show_error,
             on_finished=lambda: self.buttons.setEnabled(True),
@@ -819,7 +905,7 @@ class FailClosedScreen(QWidget):
 
     def __init__(self, exc: BaseException, parent: QWidget | None = None) -> None:
         super().__init__(parent)
-        self.setWindowTitle("Lorekeeper — stopped: audit key unavailable")
+        self.setWindowTitle(self.tr("Lorekeeper — stopped: audit key unavailable"))
         self.setWindowIcon(icon("lorekeeper"))
         self.resize(820, 500)
         self.info: FailClosedInfo | None = None
@@ -830,7 +916,7 @@ class FailClosedScreen(QWidget):
         shield = QLabel()
         shield.setPixmap(icon("audit").pixmap(40, 40))
         head.addWidget(shield)
-        self.title = QLabel("Lorekeeper has stopped: the audit key is unavailable")
+        self.title = QLabel(self.tr("Lorekeeper has stopped: the audit key is unavailable"))
         self.title.setObjectName("errorTitle")
         self.title.setWordWrap(True)
         head.addWidget(self.title, 1)
@@ -840,7 +926,7 @@ class FailClosedScreen(QWidget):
         self.message_label = label("", wrap=True, selectable=True)
         self.provider_label = label("", "hintText", wrap=True, selectable=True)
         self.advice_label = label("", wrap=True)
-        self.why_label = label(WHY, "panelSubtitle", wrap=True)
+        self.why_label = label(tr_const("audit", WHY), "panelSubtitle", wrap=True)
         for w in (
             self.cause_label,
             self.code_label,
@@ -855,11 +941,11 @@ class FailClosedScreen(QWidget):
         box.addWidget(self.settings_message)
         row = QHBoxLayout()
         row.addStretch(1)
-        self.quit_button = QPushButton("Quit")
+        self.quit_button = QPushButton(self.tr("Quit"))
         self.quit_button.clicked.connect(QCoreApplication.quit)
-        self.settings_button = QPushButton("Settings…")
+        self.settings_button = QPushButton(self.tr("Settings…"))
         self.settings_button.clicked.connect(self.open_settings)
-        self.retry_button = QPushButton("Retry")
+        self.retry_button = QPushButton(self.tr("Retry"))
         self.retry_button.setObjectName("primary")
         self.retry_button.clicked.connect(self.retry)
         for b in (self.quit_button, self.settings_button, self.retry_button):
@@ -876,17 +962,23 @@ class FailClosedScreen(QWidget):
         cause = getattr(exc, "cause", "") or ""
         self.info = getattr(exc, "fail_closed_info", None) or self.info
         self.cause_label.setText(CAUSE_TITLES.get(cause, "Audit key unavailable"))
-        self.code_label.setText(f"{getattr(exc, 'code', 'ERR_AUDIT_KEY_UNAVAILABLE')} · cause: {cause or 'unknown'}")
+        self.code_label.setText(
+            self.tr("{0} · cause: {1}").format(getattr(exc, "code", "ERR_AUDIT_KEY_UNAVAILABLE"), cause or "unknown")
+        )
         self.message_label.setText(getattr(exc, "message", None) or str(exc))
         if self.info is not None:
             self.provider_label.setText(
-                f"Provider: {self.info.provider}"
+                self.tr("Provider: {provider}").format(provider=self.info.provider)
                 + (f" — {self.info.location}" if self.info.location else "")
-                + f"\nWorkspace: {self.info.workspace_root}"
+                + self.tr("\nWorkspace: {workspace_root}").format(workspace_root=self.info.workspace_root)
             )
-        self.advice_label.setText("What to do: " + ADVICE.get(cause, ADVICE[CAUSE_CONFIG]))
+        self.advice_label.setText(self.tr("What to do: ") + tr_const("audit", ADVICE.get(cause, ADVICE[CAUSE_CONFIG])))
         provider = self.info.provider if self.info else getattr(exc, "provider", "") or "?"
-        self.status_label.setText(f"Key: {provider} — failed closed ({CAUSE_TITLES.get(cause, 'unavailable')})")
+        self.status_label.setText(
+            self.tr("Key: {provider} — failed closed ({0})").format(
+                CAUSE_TITLES.get(cause, "unavailable"), provider=provider
+            )
+        )
         self.status_label.setStyleSheet(f"color: {color('fail').name()}; font-weight: 600;")
         self.settings_button.setEnabled(self.info is not None)
 
@@ -897,11 +989,11 @@ class FailClosedScreen(QWidget):
             self.retry_requested.emit()
             return
         self.retry_button.setEnabled(False)
-        self.retry_button.setText("Checking…")
+        self.retry_button.setText(self.tr("Checking…"))
         run_task(
             probe_key,
             self.info.workspace_root,
-            name="Loading the audit key",
+            name=self.tr("Loading the audit key"),
             on_result=lambda _ok: self.retry_requested.emit(),
             on_error=self._on_retry_failed,
             on_finished=self._retry_done,
@@ -915,7 +1007,7 @@ class FailClosedScreen(QWidget):
 
     def _retry_done(self) -> None:
         self.retry_button.setEnabled(True)
-        self.retry_button.setText("Retry")
+        self.retry_button.setText(self.tr("Retry"))
 
     @Slot()
     def open_settings(self) -> None:
@@ -923,7 +1015,7 @@ class FailClosedScreen(QWidget):
             return
         dialog = self.settings_dialog()
         if dialog.exec() == QDialog.DialogCode.Accepted:
-            self.settings_message.show_ok("Settings saved. Press Retry to start with them.")
+            self.settings_message.show_ok(self.tr("Settings saved. Press Retry to start with them."))
 
     def settings_dialog(self) -> AuditSettingsDialog:
         """The dialog Settings opens (tests drive it without `exec`)."""

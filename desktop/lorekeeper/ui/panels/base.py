@@ -11,6 +11,7 @@ from PySide6.QtCore import Qt
 from PySide6.QtGui import QKeySequence, QShortcut
 from PySide6.QtWidgets import QLineEdit, QPlainTextEdit, QWidget
 
+from lorekeeper.ui import i18n
 from lorekeeper.ui.bus import ChangeBus
 from lorekeeper.workspace import Workspace
 
@@ -31,6 +32,7 @@ class Panel(QWidget):
 
     def __init__(self, ctx: AppContext, parent: QWidget | None = None) -> None:
         super().__init__(parent)
+        i18n.ensure_installed()
         self.ctx = ctx
 
     @property

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from typing import Any
 
 import pyqtgraph as pg
-from PySide6.QtCore import Qt, Slot
+from PySide6.QtCore import QCoreApplication, Qt, Slot
 from PySide6.QtWidgets import (
     QComboBox,
     QFrame,
@@ -37,6 +37,7 @@ from PySide6.QtWidgets import (
 
 from lorekeeper.improve.bench import EVAL_WEIGHT, JUDGE_WEIGHT, BenchmarkInfo, ScenarioInfo, ScenarioResult
 from lorekeeper.ui.charts import ThemedPlot
+from lorekeeper.ui.i18n import QT_TRANSLATE_NOOP, fmt_datetime, lformat, tr_const
 from lorekeeper.ui.models.base import RowsModel, enable_sorting
 from lorekeeper.ui.panels.base import AppContext, Panel
 from lorekeeper.ui.panels.proposals import badge_style
@@ -55,7 +56,16 @@ class RunsSnapshot:
 
 class RunsModel(RowsModel[BenchmarkInfo]):
     COL_RUN, COL_PROPOSAL, COL_SKILL, COL_VERDICT, COL_IMPROVEMENT, COL_WLT, COL_MODEL, COL_WHEN = range(8)
-    HEADERS = ("Run", "Proposal", "Skill", "Verdict", "Improvement", "W/L/T", "Model", "When")
+    HEADERS = (
+        QT_TRANSLATE_NOOP("RunsModel", "Run"),
+        QT_TRANSLATE_NOOP("RunsModel", "Proposal"),
+        QT_TRANSLATE_NOOP("RunsModel", "Skill"),
+        QT_TRANSLATE_NOOP("RunsModel", "Verdict"),
+        QT_TRANSLATE_NOOP("RunsModel", "Improvement"),
+        "W/L/T",
+        QT_TRANSLATE_NOOP("RunsModel", "Model"),
+        QT_TRANSLATE_NOOP("RunsModel", "When"),
+    )
     SORTABLE = tuple(range(8))
 
     def sort_value(self, item: BenchmarkInfo, column: int) -> Any:
@@ -81,7 +91,7 @@ class RunsModel(RowsModel[BenchmarkInfo]):
                 pct,
                 f"{item.wins_new}/{item.wins_old}/{item.ties}",
                 item.model,
-                item.created_at.strftime("%Y-%m-%d %H:%M"),
+                fmt_datetime(item.created_at),
             )[column]
         if role == Qt.ItemDataRole.ForegroundRole and column in (self.COL_VERDICT, self.COL_IMPROVEMENT):
             return color({"PASSED": "pass", "FAILED": "fail"}.get(item.verdict, "muted"))
@@ -94,14 +104,15 @@ def _fmt(v: float | None, scale: float = 1.0) -> str:
     return "n/a" if v is None else f"{v * scale:.1f}"
 
 
-HOW_IT_WORKS = (
+HOW_IT_WORKS = QT_TRANSLATE_NOOP(
+    "benchmarks",
     "How a benchmark decides: the current and the proposed content each answer the same scenarios "
     "(3 by default: yours first, then the model's) through the configured model. Each answer gets the "
     "skill's deterministic eval rules (share passed × 10) and an LLM judge's 1-10 score, asked twice with "
     "the two answers swapped and their labels hidden; a judge that changes its mind when the order is "
     "swapped counts as a tie. Combined = 60% evals + 40% judge. The verdict is PASSED when the new content "
     "wins more scenarios, FAILED when it wins fewer, TIE otherwise; improvement = (new − old) / old × 100.\n\n"
-    "Runs need a model: configure one in Playground → Model settings (anthropic, ollama or claude-cli)."
+    "Runs need a model: configure one in Playground → Model settings (anthropic, ollama or claude-cli).",
 )
 
 
@@ -109,8 +120,8 @@ class BattleCard(QGroupBox):
     """One scenario: the request, old vs new side by side with scores, the star, the judge's reasons."""
 
     def __init__(self, r: ScenarioResult, parent: QWidget | None = None) -> None:
-        winner = {"new": "new ★", "old": "old ★", "tie": "tie"}[r.winner]
-        super().__init__(f"Scenario {r.position + 1} — winner: {winner}", parent)
+        winner = {"new": self.tr("new ★"), "old": self.tr("old ★"), "tie": "tie"}[r.winner]
+        super().__init__(self.tr("Scenario {0} — winner: {winner}").format(r.position + 1, winner=winner), parent)
         self.result = r
         grid = QGridLayout(self)
         request = label(r.scenario, wrap=True, selectable=True)
@@ -122,8 +133,14 @@ class BattleCard(QGroupBox):
             judge = r.old_judge if side == "old" else r.new_judge
             score = r.old_score if side == "old" else r.new_score
             head = label(
-                f"<b>{'Old (current)' if side == 'old' else 'New (proposed)'}{star}</b> — combined "
-                f"<b>{score:.2f}</b>/10 · evals {_fmt(ev, 10)}/10 · judge {judge:.1f}/10",
+                lformat(
+                    self.tr("<b>{0}{star}</b> — combined <b>{score:.2f}</b>/10 · evals {1}/10 · judge {judge:.1f}/10"),
+                    "Old (current)" if side == "old" else "New (proposed)",
+                    _fmt(ev, 10),
+                    star=star,
+                    score=score,
+                    judge=judge,
+                ),
                 wrap=True,
             )
             head.setTextFormat(Qt.TextFormat.RichText)
@@ -139,20 +156,29 @@ class BattleCard(QGroupBox):
         judge_lines = []
         for c in r.judge_calls:
             judge_lines.append(
-                f"<b>{html.escape(str(c.get('order')))}</b>: A {c.get('score_a')}/10, B {c.get('score_b')}/10 → prefers "
-                f"{html.escape(str(c.get('prefers')))} — {html.escape(str(c.get('reason') or ''))}"
+                self.tr("<b>{0}</b>: A {score_a}/10, B {score_b}/10 → prefers {1} — {2}").format(
+                    html.escape(str(c.get("order"))),
+                    html.escape(str(c.get("prefers"))),
+                    html.escape(str(c.get("reason") or "")),
+                    score_a=c.get("score_a"),
+                    score_b=c.get("score_b"),
+                )
             )
         verdict = {"tie": "the two orders disagree (or score equal): judge part is a tie, evals decide"}.get(
             r.judge_winner, f"both orders prefer {r.judge_winner}"
         )
-        self.judge_label = label("Judge: " + verdict + "<br>" + "<br>".join(judge_lines), wrap=True, selectable=True)
+        self.judge_label = label(
+            self.tr("Judge: ") + verdict + self.tr("<br>") + "<br>".join(judge_lines), wrap=True, selectable=True
+        )
         self.judge_label.setTextFormat(Qt.TextFormat.RichText)
         grid.addWidget(self.judge_label, 3, 0, 1, 2)
 
 
 class ScoreChart(ThemedPlot):
     def __init__(self, parent: QWidget | None = None) -> None:
-        super().__init__("combined /10", min_height=150, max_height=200, parent=parent)
+        super().__init__(
+            QCoreApplication.translate("ScoreChart", "combined /10"), min_height=150, max_height=200, parent=parent
+        )
         self.legend = self.plotItem.addLegend(offset=(-10, 5))
         self.bars: list[pg.BarGraphItem] = []
 
@@ -197,11 +223,11 @@ class BenchmarksPanel(Panel):
 
         self.proposal_combo = QComboBox()
         self.proposal_combo.setMinimumWidth(200)
-        self.rerun_button = QPushButton("Re-run benchmark")
-        self.rerun_button.setToolTip("Benchmark the selected run's proposal again (kept scenarios are reused)")
+        self.rerun_button = QPushButton(self.tr("Re-run benchmark"))
+        self.rerun_button.setToolTip(self.tr("Benchmark the selected run's proposal again (kept scenarios are reused)"))
         self.count_label = label("", "hintText")
         top = QHBoxLayout()
-        top.addWidget(QLabel("Proposal:"))
+        top.addWidget(QLabel(self.tr("Proposal:")))
         top.addWidget(self.proposal_combo)
         top.addWidget(self.count_label, 1)
         top.addWidget(self.rerun_button)
@@ -220,8 +246,10 @@ class BenchmarksPanel(Panel):
         self.empty = EmptyState(
             self.table,
             (
-                "No benchmark yet. Select a pending proposal in Proposals and press B (or `lorekeeper bench run ID`); "
-                "Sage proposals are benchmarked automatically."
+                self.tr(
+                    "No benchmark yet. Select a pending proposal in Proposals and press B (or `lorekeeper bench run ID`); "
+                    "Sage proposals are benchmarked automatically."
+                )
             ),
         )
 
@@ -247,20 +275,22 @@ class BenchmarksPanel(Panel):
         rl.addLayout(head)
         rl.addWidget(self.detail_label)
         rl.addWidget(self.chart)
-        self.battle_title = label("Battle view", "sectionTitle")
+        self.battle_title = label(self.tr("Battle view"), "sectionTitle")
         rl.addWidget(self.battle_title)
         rl.addWidget(scroll, 1)
 
         # the kept scenarios of the selected run's skill: the operator adds or removes them here
-        self.scenarios_title = label("Kept scenarios", "sectionTitle")
+        self.scenarios_title = label(self.tr("Kept scenarios"), "sectionTitle")
         self.scenario_list = QListWidget()
         self.scenario_list.setWordWrap(True)
         self.scenario_edit = QLineEdit()
-        self.scenario_edit.setPlaceholderText("Write a scenario (a request both versions answer), Enter to keep it")
+        self.scenario_edit.setPlaceholderText(
+            self.tr("Write a scenario (a request both versions answer), Enter to keep it")
+        )
         self.scenario_edit.returnPressed.connect(self.add_scenario)
-        self.add_scenario_button = QPushButton("Add")
+        self.add_scenario_button = QPushButton(self.tr("Add"))
         self.add_scenario_button.clicked.connect(self.add_scenario)
-        self.delete_scenario_button = QPushButton("Delete")
+        self.delete_scenario_button = QPushButton(self.tr("Delete"))
         self.delete_scenario_button.clicked.connect(self.delete_scenario)
         add_row = QHBoxLayout()
         add_row.addWidget(self.scenario_edit, 1)
@@ -273,8 +303,10 @@ class BenchmarksPanel(Panel):
         ll.addWidget(self.scenarios_title)
         ll.addWidget(
             label(
-                "Used first by the next runs of this skill (yours before the model's); missing ones are "
-                "generated by the model and kept.",
+                self.tr(
+                    "Used first by the next runs of this skill (yours before the model's); missing ones are "
+                    "generated by the model and kept."
+                ),
                 "hintText",
                 wrap=True,
             )
@@ -290,12 +322,16 @@ class BenchmarksPanel(Panel):
 
         layout = QVBoxLayout(self)
         layout.setContentsMargins(20, 16, 20, 12)
-        layout.addWidget(label("Benchmarks", "panelTitle"))
+        layout.addWidget(label(self.tr("Benchmarks"), "panelTitle"))
         layout.addWidget(
             label(
-                f"A/B runs of proposals: current vs proposed content on the same scenarios. Combined score (0-10) = "
-                f"{EVAL_WEIGHT:.0%} evals (share of rules passed × 10) + {JUDGE_WEIGHT:.0%} LLM judge (1-10, both orders, "
-                "labels hidden; a judge that changes its mind when the order is swapped counts as a tie).",
+                lformat(
+                    self.tr(
+                        "A/B runs of proposals: current vs proposed content on the same scenarios. Combined score (0-10) = {EVAL_WEIGHT:.0%} evals (share of rules passed × 10) + {JUDGE_WEIGHT:.0%} LLM judge (1-10, both orders, labels hidden; a judge that changes its mind when the order is swapped counts as a tie)."
+                    ),
+                    EVAL_WEIGHT=EVAL_WEIGHT,
+                    JUDGE_WEIGHT=JUDGE_WEIGHT,
+                ),
                 "panelSubtitle",
                 wrap=True,
             )
@@ -342,7 +378,7 @@ class BenchmarksPanel(Panel):
 
         run_task(
             load,
-            name="Loading benchmarks",
+            name=self.tr("Loading benchmarks"),
             key=(self, "list"),
             visible=False,
             on_result=lambda snap: self._show(snap),
@@ -353,7 +389,7 @@ class BenchmarksPanel(Panel):
         current = self.proposal_combo.currentData()
         self.proposal_combo.blockSignals(True)
         self.proposal_combo.clear()
-        self.proposal_combo.addItem("All proposals", ALL)
+        self.proposal_combo.addItem(self.tr("All proposals"), ALL)
         for pid, text in snap.proposals:
             self.proposal_combo.addItem(text, pid)
         self.proposal_combo.setCurrentIndex(max(self.proposal_combo.findData(current), 0) if current is not None else 0)
@@ -367,7 +403,7 @@ class BenchmarksPanel(Panel):
             self.table.selectRow(row)
         self.table.selectionModel().blockSignals(False)
         self.empty.set_empty(not snap.runs)
-        self.count_label.setText(f"{len(snap.runs)} run(s)")
+        self.count_label.setText(self.tr("%n run(s)", "", len(snap.runs)))
         self._show_run(self.model.row(row) if row is not None else None)
 
     @Slot()
@@ -391,15 +427,29 @@ class BenchmarksPanel(Panel):
         if run is None:
             self.summary.setText("")
             self.summary.hide()
-            self.detail_label.setText(HOW_IT_WORKS)
+            self.detail_label.setText(tr_const("benchmarks", HOW_IT_WORKS))
             return
-        self.summary.setText(f"Run #{run.id} · proposal #{run.proposal_id} · {run.badge}")
+        self.summary.setText(
+            self.tr("Run #{id} · proposal #{proposal_id} · {badge}").format(
+                id=run.id, proposal_id=run.proposal_id, badge=run.badge
+            )
+        )
         self.summary.setStyleSheet(badge_style(run.verdict))
         self.summary.show()
         self.detail_label.setText(
-            f"{run.skill}: mean combined old {run.old_avg:.2f} → new {run.new_avg:.2f} (0-10). "
-            f"Model {run.provider}:{run.model}, judge {run.judge_model}, seed {run.seed}, "
-            f"{run.created_at:%Y-%m-%d %H:%M} UTC."
+            lformat(
+                self.tr(
+                    "{skill}: mean combined old {old_avg:.2f} → new {new_avg:.2f} (0-10). Model {provider}:{model}, judge {judge_model}, seed {seed}, {created_at:%Y-%m-%d %H:%M} UTC."
+                ),
+                skill=run.skill,
+                old_avg=run.old_avg,
+                new_avg=run.new_avg,
+                provider=run.provider,
+                model=run.model,
+                judge_model=run.judge_model,
+                seed=run.seed,
+                created_at=run.created_at,
+            )
         )
         for r in run.results:
             card = BattleCard(r)
@@ -417,13 +467,17 @@ class BenchmarksPanel(Panel):
 
         def done(new: BenchmarkInfo) -> None:
             self._select_run = new.id
-            self.message.show_ok(f"Benchmark #{new.id} of proposal #{new.proposal_id}: {new.badge}")
+            self.message.show_ok(
+                self.tr("Benchmark #{id} of proposal #{proposal_id}: {badge}").format(
+                    id=new.id, proposal_id=new.proposal_id, badge=new.badge
+                )
+            )
 
         bench, pid = self.ws.improve.bench, run.proposal_id
         run_task(
             lambda cancel: bench.run_steps(pid, should_stop=cancel),  # the status bar's Cancel stops it
-            name=f"Benchmark #{run.proposal_id}",
-            on_cancelled=lambda: self.message.show_ok("Benchmark cancelled: nothing was stored."),
+            name=self.tr("Benchmark #{proposal_id}").format(proposal_id=run.proposal_id),
+            on_cancelled=lambda: self.message.show_ok(self.tr("Benchmark cancelled: nothing was stored.")),
             on_result=done,
             on_error=self.message.show_error,
             on_finished=lambda: self.rerun_button.setEnabled(True),
@@ -435,16 +489,18 @@ class BenchmarksPanel(Panel):
         for w in (self.scenario_edit, self.add_scenario_button, self.delete_scenario_button):
             w.setEnabled(run is not None)
         if run is None:
-            self.scenarios_title.setText("Kept scenarios")
+            self.scenarios_title.setText(self.tr("Kept scenarios"))
             self.scenario_list.clear()
             return
-        self.scenarios_title.setText(f"Kept scenarios of {run.skill}" + (f" ({run.scope})" if run.scope else ""))
+        self.scenarios_title.setText(
+            self.tr("Kept scenarios of {skill}").format(skill=run.skill) + (f" ({run.scope})" if run.scope else "")
+        )
         bench = self.ws.improve.bench
         run_task(
             bench.scenarios,
             run.skill,
             run.scope,
-            name="Loading scenarios",
+            name=self.tr("Loading scenarios"),
             visible=False,
             on_result=self._show_scenarios,
             on_error=self.message.show_error,
@@ -474,7 +530,7 @@ class BenchmarksPanel(Panel):
             run.skill,
             run.scope,
             text,
-            name="Adding a scenario",
+            name=self.tr("Adding a scenario"),
             on_result=added,
             on_error=self.message.show_error,
         )
@@ -487,7 +543,7 @@ class BenchmarksPanel(Panel):
         run_task(
             self.ws.improve.bench.delete_scenario,
             int(item.data(Qt.ItemDataRole.UserRole)),
-            name="Deleting a scenario",
+            name=self.tr("Deleting a scenario"),
             on_result=lambda _none: self._load_scenarios(),
             on_error=self.message.show_error,
         )

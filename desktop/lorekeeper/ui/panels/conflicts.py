@@ -14,7 +14,7 @@ import string
 from dataclasses import dataclass
 from typing import Any
 
-from PySide6.QtCore import Qt, Slot
+from PySide6.QtCore import QCoreApplication, Qt, Slot
 from PySide6.QtWidgets import (
     QComboBox,
     QFrame,
@@ -30,15 +30,22 @@ from PySide6.QtWidgets import (
 )
 
 from lorekeeper.facts.model import ConflictInfo, FactInfo
+from lorekeeper.ui.i18n import QT_TRANSLATE_NOOP, fmt_datetime, lformat, tr_const
 from lorekeeper.ui.models.base import RowsModel
 from lorekeeper.ui.models.facts import band_of
 from lorekeeper.ui.panels.base import AppContext, FactQueuePanel
+from lorekeeper.ui.review_notes import QueueNotes
 from lorekeeper.ui.review_queue import QueueActions, ReviewQueue
+from lorekeeper.ui.saved_views import SavedViews, saved_view_note
 from lorekeeper.ui.theme import color
 from lorekeeper.ui.widgets import label
 from lorekeeper.ui.workers import run_task
 
-STATUSES = (("Open", "open"), ("Resolved", "resolved"), ("All", ""))
+STATUSES = (
+    (QT_TRANSLATE_NOOP("conflicts", "Open"), "open"),
+    (QT_TRANSLATE_NOOP("conflicts", "Resolved"), "resolved"),
+    (QT_TRANSLATE_NOOP("conflicts", "All"), ""),
+)
 LETTERS = string.ascii_uppercase
 
 
@@ -63,7 +70,11 @@ def load_conflicts(service: Any, status: str | None) -> list[ConflictRow]:
 
 
 class ConflictsModel(RowsModel[ConflictRow]):
-    HEADERS = ("#", "Why they conflict", "Status")
+    HEADERS = (
+        "#",
+        QT_TRANSLATE_NOOP("ConflictsModel", "Why they conflict"),
+        QT_TRANSLATE_NOOP("ConflictsModel", "Status"),
+    )
 
     def cell(self, item: ConflictRow, column: int, role: int) -> Any:
         c = item.info
@@ -78,11 +89,27 @@ class ConflictsModel(RowsModel[ConflictRow]):
 
 def fact_side_html(letter: str, f: FactInfo, outcome: str = "") -> str:
     e = html.escape
-    scope = ", ".join(f"<code>{e(g)}</code>" for g in f.scope) if f.scope else "everywhere"
+    scope = (
+        ", ".join(f"<code>{e(g)}</code>" for g in f.scope)
+        if f.scope
+        else QCoreApplication.translate("conflicts", "everywhere")
+    )
     parts = [
-        f"<p style='font-size:12pt; font-weight:600'>{letter}. {e(f.statement)}</p>",
-        f"<p>{e(f.type)} · confidence {f.confidence:.2f} ({band_of(f.confidence)}) · scope {scope} · "
-        f"{f.corroboration} document{'s' if f.corroboration != 1 else ''}</p>",
+        QCoreApplication.translate("conflicts", "<p style='font-size:12pt; font-weight:600'>{letter}. {0}</p>").format(
+            e(f.statement), letter=letter
+        ),
+        lformat(
+            QCoreApplication.translate(
+                "conflicts",
+                "<p>{0} · confidence {confidence:.2f} ({1}) · scope {scope} · {corroboration} document{2}</p>",
+            ),
+            e(f.type),
+            band_of(f.confidence),
+            "s" if f.corroboration != 1 else "",
+            confidence=f.confidence,
+            scope=scope,
+            corroboration=f.corroboration,
+        ),
     ]
     if outcome:
         parts.append(f"<p><b>{e(outcome)}</b></p>")
@@ -90,8 +117,16 @@ def fact_side_html(letter: str, f: FactInfo, outcome: str = "") -> str:
         parts.append(f"<p>{e(f.detail)}</p>")
     parts.append("<p><b>Provenance</b></p>")
     for p in f.provenance:
-        parts.append(f"<p style='margin-left:6px'><b>{e(p.origin or p.document_id)}</b><br><i>“{e(p.quote)}”</i></p>")
-    parts.append(f"<p style='color:{color('muted').name()}'><code>{e(f.id)}</code></p>")
+        parts.append(
+            QCoreApplication.translate("conflicts", "<p style='margin-left:6px'><b>{0}</b><br><i>“{1}”</i></p>").format(
+                e(p.origin or p.document_id), e(p.quote)
+            )
+        )
+    parts.append(
+        QCoreApplication.translate("conflicts", "<p style='color:{0}'><code>{1}</code></p>").format(
+            color("muted").name(), e(f.id)
+        )
+    )
     return "".join(parts)
 
 
@@ -115,7 +150,7 @@ class ConflictsPanel(FactQueuePanel):
         super().__init__(ctx, parent)
         self.status_combo = QComboBox()
         for text, value in STATUSES:
-            self.status_combo.addItem(text, value)
+            self.status_combo.addItem(tr_const("conflicts", text), value)
         self.status_combo.setFocusPolicy(Qt.FocusPolicy.ClickFocus)
         self.counts_label = label("", "hintText")
 
@@ -124,24 +159,24 @@ class ConflictsPanel(FactQueuePanel):
             self.model,
             QueueActions(is_open=lambda r: r.info.status == "open"),
             host=self,
-            noun="conflict",
+            noun=self.tr("conflict"),
             undo_keys=(),
         )
         self.keep_buttons: list[QPushButton] = []
         for i in range(2):
-            b = QPushButton(f"Keep {LETTERS[i]} ({i + 1})")
+            b = QPushButton(self.tr("Keep {0} ({1})").format(LETTERS[i], i + 1))
             b.clicked.connect(lambda _=False, n=i: self.keep(n))
             queue.add_action_button(b)
             self.keep_buttons.append(b)
-        self.merge_button = QPushButton("Merge… (M)")
+        self.merge_button = QPushButton(self.tr("Merge… (M)"))
         self.merge_button.clicked.connect(self.start_merge)
-        self.reject_all_button = QPushButton("Reject all (X)")
+        self.reject_all_button = QPushButton(self.tr("Reject all (X)"))
         self.reject_all_button.clicked.connect(self.reject_all)
         queue.add_action_button(self.merge_button)
         queue.add_action_button(self.reject_all_button)
         queue.add_shortcut(
             tuple(str(i + 1) for i in range(9)),
-            "Keep fact A, B, … (the others are rejected); type the reason, Enter",
+            self.tr("Keep fact A, B, … (the others are rejected); type the reason, Enter"),
             lambda: None,
             label="1 / 2 …",
         )
@@ -149,13 +184,18 @@ class ConflictsPanel(FactQueuePanel):
             n = int(sc.key().toString()) - 1
             sc.activated.disconnect()
             sc.activated.connect(lambda n=n: self.keep(n))
-        queue.add_shortcut(("M",), "Merge into a new statement (type it, Enter; then the reason)", self.start_merge)
-        queue.add_shortcut(("X",), "Reject them all; type the reason, Enter", self.reject_all)
-        queue.add_shortcut(("F5",), "Refresh", self.refresh)
+        queue.add_shortcut(
+            ("M",), self.tr("Merge into a new statement (type it, Enter; then the reason)"), self.start_merge
+        )
+        queue.add_shortcut(("X",), self.tr("Reject them all; type the reason, Enter"), self.reject_all)
+        queue.add_shortcut(("F5",), self.tr("Refresh"), self.refresh)
         queue.on_escape = self._escape
+        self._rows: list[ConflictRow] = []
+        self.notes = QueueNotes(queue, "conflict", lambda: self.ws, self._mine_changed, self)
         queue.current_changed.connect(self._show_conflict)
         queue.decided.connect(self._decided)
         queue.busy_changed.connect(lambda _b: self._update_buttons())
+        queue.table.selectionModel().selectionChanged.connect(lambda *_a: self._update_buttons())
         self.table, self.message = queue.table, queue.message
         hh = self.table.horizontalHeader()
         hh.setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
@@ -168,9 +208,9 @@ class ConflictsPanel(FactQueuePanel):
         mb = QHBoxLayout(self.merge_bar)
         mb.setContentsMargins(0, 0, 0, 0)
         self.merge_edit = QLineEdit()
-        self.merge_edit.setPlaceholderText("The merged statement (Enter, then the reason; Esc cancels)")
+        self.merge_edit.setPlaceholderText(self.tr("The merged statement (Enter, then the reason; Esc cancels)"))
         self.merge_edit.returnPressed.connect(self._merge_statement_done)
-        mb.addWidget(QLabel("Merged statement:"))
+        mb.addWidget(QLabel(self.tr("Merged statement:")))
         mb.addWidget(self.merge_edit, 1)
         self.merge_bar.hide()
 
@@ -186,6 +226,7 @@ class ConflictsPanel(FactQueuePanel):
         dl.addWidget(self.header)
         dl.addWidget(self.resolution)
         dl.addWidget(self.sides_box)
+        dl.addWidget(self.notes.history_label)  # the conflict's assignment and comments
         dl.addStretch(1)
         scroll = QScrollArea()
         scroll.setWidgetResizable(True)
@@ -202,20 +243,26 @@ class ConflictsPanel(FactQueuePanel):
 
         layout = QVBoxLayout(self)
         layout.setContentsMargins(20, 16, 20, 12)
-        layout.addWidget(label("Conflicts", "panelTitle"))
+        layout.addWidget(label(self.tr("Conflicts"), "panelTitle"))
         layout.addWidget(
             label(
-                "Facts that contradict each other, side by side with their sources. Keep one, merge them into a new "
-                "statement or reject them all: a reason is required, the decision is signed and the other facts keep "
-                "their history. Press ? for the keyboard shortcuts.",
+                self.tr(
+                    "Facts that contradict each other, side by side with their sources. Keep one, merge them into a new "
+                    "statement or reject them all: a reason is required, the decision is signed and the other facts keep "
+                    "their history. Press ? for the keyboard shortcuts."
+                ),
                 "panelSubtitle",
                 wrap=True,
             )
         )
         top = QHBoxLayout()
-        top.addWidget(QLabel("Show:"))
+        top.addWidget(QLabel(self.tr("Show:")))
         top.addWidget(self.status_combo)
         top.addWidget(self.counts_label, 1)
+        top.addWidget(self.notes.mine_box)
+        self.views = SavedViews("conflicts", [self.status_combo], [self.notes.mine_box], host=self)
+        self.views.applied.connect(lambda _n: saved_view_note(self.views, queue.message))
+        top.addWidget(self.views)
         layout.addLayout(top)
         layout.addWidget(queue.action_bar)
         layout.addWidget(self.merge_bar)
@@ -235,16 +282,18 @@ class ConflictsPanel(FactQueuePanel):
     def reload(self) -> None:
         status = self.status_combo.currentData()
         self.queue.set_empty_text(
-            "No open conflict. Contradictions appear here when `lorekeeper facts consolidate --llm` finds facts "
-            "that cannot both be true; the model never chooses, you do."
+            self.tr(
+                "No open conflict. Contradictions appear here when `lorekeeper facts consolidate --llm` finds facts "
+                "that cannot both be true; the model never chooses, you do."
+            )
             if status == "open"
-            else "No conflict."
+            else self.tr("No conflict.")
         )
         run_task(
             load_conflicts,
             self.ws.facts,
             status,
-            name="Loading conflicts",
+            name=self.tr("Loading conflicts"),
             key=(self, "list"),
             visible=False,
             on_result=self._show,
@@ -253,8 +302,13 @@ class ConflictsPanel(FactQueuePanel):
 
     def _show(self, rows: list[ConflictRow]) -> None:
         n_open = sum(1 for r in rows if r.info.status == "open")
-        self.counts_label.setText(f"{len(rows)} shown · {n_open} open")
-        self.model.set_rows(rows)
+        self.counts_label.setText(self.tr("{n} shown · {n_open} open").format(n=len(rows), n_open=n_open))
+        self._rows = rows
+        self.model.set_rows([r for r in rows if self.notes.keeps(r)])
+
+    def _mine_changed(self, _ids: set[str] | None) -> None:
+        self.queue.reset_progress()
+        self._show(self._rows)
 
     def current(self) -> ConflictRow | None:
         cur: ConflictRow | None = self.queue.current()
@@ -271,17 +325,23 @@ class ConflictsPanel(FactQueuePanel):
         for i, side in enumerate(self.side_widgets):
             side.setVisible(i < len(facts))
         if row is None:
-            self.header.setText("Select a conflict to see its facts side by side." if self.model.rowCount() else "")
+            self.header.setText(
+                self.tr("Select a conflict to see its facts side by side.") if self.model.rowCount() else ""
+            )
             self.resolution.setText("")
             self._update_buttons()
             return
         c = row.info
-        self.header.setText(f"Conflict #{c.id} · {c.project} — {c.reason}")
+        self.header.setText(
+            self.tr("Conflict #{id} · {project} — {reason}").format(id=c.id, project=c.project, reason=c.reason)
+        )
         if c.status == "open":
-            self.resolution.setText("Open: 1 / 2 keep a fact, M merge, X reject all (each asks for a reason).")
+            self.resolution.setText(self.tr("Open: 1 / 2 keep a fact, M merge, X reject all (each asks for a reason)."))
         else:
             self.resolution.setText(
-                f"Resolved ({c.resolution}) by {c.resolved_by} · {c.resolved_at[:16].replace('T', ' ')}"
+                self.tr("Resolved ({resolution}) by {resolved_by} · {0}").format(
+                    fmt_datetime(c.resolved_at), resolution=c.resolution, resolved_by=c.resolved_by
+                )
                 + (f" → {c.result}" if c.result else "")
                 + (f" — {c.resolution_reason}" if c.resolution_reason else "")
             )
@@ -295,6 +355,9 @@ class ConflictsPanel(FactQueuePanel):
     def _update_buttons(self) -> None:
         row = self.current()
         open_ = row is not None and row.info.status == "open" and not self.queue.busy
+        many = self.queue.multi()
+        if many:
+            open_ = any(r.info.status == "open" for r in many) and not self.queue.busy
         for i, b in enumerate(self.keep_buttons):
             b.setEnabled(open_ and row is not None and i < len(row.facts))
         self.merge_button.setEnabled(open_)
@@ -312,27 +375,69 @@ class ConflictsPanel(FactQueuePanel):
         cid = row.id
         self.queue.decide(kind, (cid,), lambda: facts.resolve(cid, why=why, **how))
 
+    def _selection(self) -> list[ConflictRow] | None:
+        """The open conflicts of a multi-selection (None without one; [] when none can be decided)."""
+        many = self.queue.multi()
+        if not many:
+            return None
+        if self.queue.busy or self.queue.reject_bar.isVisible() or self.merge_bar.isVisible():
+            return []
+        rows = [r for r in many if r.info.status == "open"]
+        if not rows:
+            self.message.show_ok(self.tr("None of the {0} selected conflicts is open.").format(len(many)))
+        return rows
+
+    def _resolve_many(self, rows: list[ConflictRow], kind: str, why: str, how: Any) -> None:
+        facts = self.ws.facts
+        ids = tuple(r.id for r in rows)
+        self.queue.decide(kind, ids, lambda: [facts.resolve(r.id, why=why, **how(r)) for r in rows])
+
     def keep(self, n: int) -> None:
+        rows = self._selection()
+        if rows is not None:  # several selected: keep the n-th fact of each (the others rejected)
+            rows = [r for r in rows if n < len(r.facts)]
+            if rows:
+                self.queue.ask_reason(
+                    self.tr(
+                        "Why keep fact {0} in each of the {1} selected conflicts? One reason for all, Enter"
+                    ).format(LETTERS[n], len(rows)),
+                    self.tr("Keep {0} in {1}").format(LETTERS[n], len(rows)),
+                    lambda why: self._resolve_many(rows, "keep", why, lambda r: {"keep": r.facts[n].id}),
+                    missing=self.tr("Keeping a fact needs a reason"),
+                )
+            return
         row = self._open_row()
         if row is None or self.merge_bar.isVisible() or n >= len(row.facts):
             return
         fact = row.facts[n]
         self.queue.ask_reason(
-            f"Why keep {LETTERS[n]} (“{fact.statement[:60]}”)? Enter to confirm, Esc to cancel",
-            f"Keep {LETTERS[n]}",
+            self.tr("Why keep {0} (“{1}”)? Enter to confirm, Esc to cancel").format(LETTERS[n], fact.statement[:60]),
+            self.tr("Keep {0}").format(LETTERS[n]),
             lambda why: self._resolve(row, "keep", why, keep=fact.id),
-            missing="Keeping a fact needs a reason",
+            missing=self.tr("Keeping a fact needs a reason"),
         )
 
     def reject_all(self) -> None:
+        rows = self._selection()
+        if rows is not None:  # several selected: reject every fact of each, one reason
+            if rows:
+                self.queue.ask_reason(
+                    self.tr("Why reject every fact of the {0} selected conflicts? One reason for all, Enter").format(
+                        len(rows)
+                    ),
+                    self.tr("Reject all in {0}").format(len(rows)),
+                    lambda why: self._resolve_many(rows, "reject_all", why, lambda _r: {"reject_all": True}),
+                    missing=self.tr("Rejecting them all needs a reason"),
+                )
+            return
         row = self._open_row()
         if row is None or self.merge_bar.isVisible():
             return
         self.queue.ask_reason(
-            "Why reject them all? Enter to confirm, Esc to cancel",
-            "Reject all",
+            self.tr("Why reject them all? Enter to confirm, Esc to cancel"),
+            self.tr("Reject all"),
             lambda why: self._resolve(row, "reject_all", why, reject_all=True),
-            missing="Rejecting them all needs a reason",
+            missing=self.tr("Rejecting them all needs a reason"),
         )
 
     def start_merge(self) -> None:
@@ -350,14 +455,14 @@ class ConflictsPanel(FactQueuePanel):
         if row is None:
             return
         if not statement:
-            self.message.show_error("A merge needs the new statement: type it, then Enter.")
+            self.message.show_error(self.tr("A merge needs the new statement: type it, then Enter."))
             return
         self.merge_bar.hide()
         self.queue.ask_reason(
-            "Why merge them into this statement? Enter to confirm, Esc to cancel",
-            "Merge",
+            self.tr("Why merge them into this statement? Enter to confirm, Esc to cancel"),
+            self.tr("Merge"),
             lambda why: self._resolve(row, "merge", why, merge=statement),
-            missing="A merge needs a reason",
+            missing=self.tr("A merge needs a reason"),
         )
 
     def _escape(self) -> bool:
@@ -368,12 +473,20 @@ class ConflictsPanel(FactQueuePanel):
         return False
 
     def _decided(self, kind: str, result: Any) -> None:
+        if isinstance(result, list):  # a multi-selection, one reason for all
+            what = {"keep": self.tr("one fact kept in each"), "reject_all": self.tr("every fact rejected")}.get(
+                kind, kind
+            )
+            text = self.tr("{0} conflicts resolved: {1} (signed in the audit log).").format(len(result), what)
+            self.message.show_ok(text)
+            self.ctx.status(text)
+            return
         c = getattr(result, "conflict", None)
         what = {"keep": "Kept one fact", "merge": "Merged", "reject_all": "Rejected all"}.get(kind, kind)
-        text = f"Conflict #{c.id if c else '?'} resolved: {what}"
+        text = self.tr("Conflict #{0} resolved: {what}").format(c.id if c else "?", what=what)
         facts = list(getattr(result, "facts", []) or [])
         if kind in ("keep", "merge") and facts:
             kept = next((f for f in facts if f.status == "approved"), facts[0])
-            text += f" — “{kept.statement}” is approved"
-        self.message.show_ok(text + " (signed in the audit log).")
+            text += self.tr(" — “{statement}” is approved").format(statement=kept.statement)
+        self.message.show_ok(text + self.tr(" (signed in the audit log)."))
         self.ctx.status(text)

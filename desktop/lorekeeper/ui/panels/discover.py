@@ -25,6 +25,7 @@ from PySide6.QtWidgets import (
 )
 
 from lorekeeper.market.service import CompatNote, Scan, SearchHit
+from lorekeeper.ui.i18n import QT_TRANSLATE_NOOP, tr_const
 from lorekeeper.ui.widgets import MessageBox, label, mono_font
 from lorekeeper.ui.workers import Hold, HoldGate, run_task
 
@@ -32,7 +33,13 @@ GLOBAL_TARGET = ""
 
 
 class DiscoverView(QWidget):
-    COLUMNS = ("Skill", "Source", "Score", "Installed", "Description")
+    COLUMNS = (
+        QT_TRANSLATE_NOOP("DiscoverView", "Skill"),
+        QT_TRANSLATE_NOOP("DiscoverView", "Source"),
+        QT_TRANSLATE_NOOP("DiscoverView", "Score"),
+        QT_TRANSLATE_NOOP("DiscoverView", "Installed"),
+        QT_TRANSLATE_NOOP("DiscoverView", "Description"),
+    )
 
     def __init__(self, ws, bus, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -43,25 +50,27 @@ class DiscoverView(QWidget):
         self._query = ""
 
         self.location = QLineEdit()
-        self.location.setPlaceholderText("A folder, a git checkout or URL, a zip, or a .claude-plugin/marketplace.json")
-        self.add_button = QPushButton("Add source")
+        self.location.setPlaceholderText(
+            self.tr("A folder, a git checkout or URL, a zip, or a .claude-plugin/marketplace.json")
+        )
+        self.add_button = QPushButton(self.tr("Add source"))
         self.add_button.clicked.connect(self.add_source)
         self.location.returnPressed.connect(self.add_source)
-        self.rescan_button = QPushButton("Rescan")
+        self.rescan_button = QPushButton(self.tr("Rescan"))
         self.rescan_button.clicked.connect(self.rescan)
-        self.sources_label = label("No sources yet.", "hintText", wrap=True)
+        self.sources_label = label(self.tr("No sources yet."), "hintText", wrap=True)
 
         self.query = QLineEdit()
-        self.query.setPlaceholderText("Search the marketplaces: what should the skill do?  (Ctrl+L)")
+        self.query.setPlaceholderText(self.tr("Search the marketplaces: what should the skill do?  (Ctrl+L)"))
         self.query.returnPressed.connect(self.search)
-        self.search_button = QPushButton("Search")
+        self.search_button = QPushButton(self.tr("Search"))
         self.search_button.clicked.connect(self.search)
         self.project = QComboBox()
-        self.project.setToolTip("The project the compatibility note and a fork are for")
+        self.project.setToolTip(self.tr("The project the compatibility note and a fork are for"))
         self.project.currentIndexChanged.connect(self._load_note)
 
         self.table = QTableWidget(0, len(self.COLUMNS))
-        self.table.setHorizontalHeaderLabels(list(self.COLUMNS))
+        self.table.setHorizontalHeaderLabels([tr_const("DiscoverView", c) for c in self.COLUMNS])
         self.table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
         self.table.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
         self.table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
@@ -79,10 +88,12 @@ class DiscoverView(QWidget):
         self.note_view = QPlainTextEdit()
         self.note_view.setReadOnly(True)
         self.note_view.setFont(mono_font())
-        self.note_view.setPlaceholderText("Select a skill to see what it needs and how it overlaps with your skills.")
-        self.install_button = QPushButton("Install globally")
+        self.note_view.setPlaceholderText(
+            self.tr("Select a skill to see what it needs and how it overlaps with your skills.")
+        )
+        self.install_button = QPushButton(self.tr("Install globally"))
         self.install_button.clicked.connect(self.install)
-        self.fork_button = QPushButton("Fork into project")
+        self.fork_button = QPushButton(self.tr("Fork into project"))
         self.fork_button.clicked.connect(self.fork)
         self.message = MessageBox()
         # an install of the selected skill in progress: Install and Fork wait, saying why (so do the
@@ -97,13 +108,13 @@ class DiscoverView(QWidget):
         search_row = QHBoxLayout()
         search_row.addWidget(self.query, 1)
         search_row.addWidget(self.search_button)
-        search_row.addWidget(label("For:"))
+        search_row.addWidget(label(self.tr("For:")))
         search_row.addWidget(self.project)
 
         right = QWidget()
         rl = QVBoxLayout(right)
         rl.setContentsMargins(0, 0, 0, 0)
-        rl.addWidget(label("Compatibility note", "sectionTitle"))
+        rl.addWidget(label(self.tr("Compatibility note"), "sectionTitle"))
         rl.addWidget(self.note_view, 1)
         buttons = QHBoxLayout()
         buttons.addWidget(self.install_button)
@@ -127,7 +138,7 @@ class DiscoverView(QWidget):
 
         focus_search = QShortcut(QKeySequence("Ctrl+L"), self)
         focus_search.activated.connect(self.query.setFocus)
-        focus_search.setWhatsThis("Discover: search the marketplaces")  # listed by F1
+        focus_search.setWhatsThis(self.tr("Discover: search the marketplaces"))  # listed by F1
         bus.skills_changed.connect(self.search)
         bus.changed.connect(self._on_bus)  # a source added or removed by another process (issue 23 d4)
         self._update_buttons()
@@ -139,16 +150,16 @@ class DiscoverView(QWidget):
 
     # ------------------------------------------------------------------ sources
     def refresh(self) -> None:
-        run_task(self.ws.skills.projects, name="Loading projects", visible=False, on_result=self._on_projects)
+        run_task(self.ws.skills.projects, name=self.tr("Loading projects"), visible=False, on_result=self._on_projects)
         self.rescan()
 
     def _on_projects(self, projects: list[str]) -> None:
         current = self.project.currentData()
         self.project.blockSignals(True)
         self.project.clear()
-        self.project.addItem("Global library", GLOBAL_TARGET)
+        self.project.addItem(self.tr("Global library"), GLOBAL_TARGET)
         for p in projects:
-            self.project.addItem(f"Project: {p}", p)
+            self.project.addItem(self.tr("Project: {p}").format(p=p), p)
         self.project.setCurrentIndex(max(self.project.findData(current), 0) if current is not None else 0)
         self.project.blockSignals(False)
 
@@ -156,7 +167,7 @@ class DiscoverView(QWidget):
     def add_source(self) -> None:
         where = self.location.text().strip()
         if not where:
-            self.message.show_error("Give a folder, a zip, a git URL or a marketplace.json first.")
+            self.message.show_error(self.tr("Give a folder, a zip, a git URL or a marketplace.json first."))
             return
         market = self.ws.market
         self.message.clear_message()
@@ -164,16 +175,26 @@ class DiscoverView(QWidget):
         def done(scan: Scan) -> None:
             self.location.clear()
             skipped = f" ({len(scan.problems)} skipped)" if scan.problems else ""
-            self.message.show_ok(f"Added {scan.source.name}: {scan.source.skills} skill(s){skipped}")
+            self.message.show_ok(
+                self.tr("Added {name}: {skills} skill(s){skipped}").format(
+                    name=scan.source.name, skills=scan.source.skills, skipped=skipped
+                )
+            )
             self.rescan()
 
-        run_task(market.add, where, name=f"Adding {where}", on_result=done, on_error=self.message.show_error)
+        run_task(
+            market.add,
+            where,
+            name=self.tr("Adding {where}").format(where=where),
+            on_result=done,
+            on_error=self.message.show_error,
+        )
 
     @Slot()
     def rescan(self) -> None:
         run_task(
             self.ws.market.scan_all_steps,
-            name="Scanning marketplaces",
+            name=self.tr("Scanning marketplaces"),
             key=(self, "scan"),
             on_result=self._on_scans,
             on_error=self.message.show_error,
@@ -182,10 +203,12 @@ class DiscoverView(QWidget):
     def _on_scans(self, scans: list[Scan]) -> None:
         self.scans = scans
         if not scans:
-            self.sources_label.setText("No sources yet: add a folder, a zip, a git URL or a marketplace.json above.")
+            self.sources_label.setText(
+                self.tr("No sources yet: add a folder, a zip, a git URL or a marketplace.json above.")
+            )
         else:
             parts = [f"{s.source.name} ({s.source.kind}, {s.source.skills})" for s in scans]
-            self.sources_label.setText("Sources: " + ", ".join(parts))
+            self.sources_label.setText(self.tr("Sources: ") + ", ".join(parts))
         self.search()
 
     # ------------------------------------------------------------------ search
@@ -195,7 +218,7 @@ class DiscoverView(QWidget):
         market = self.ws.market
         run_task(
             lambda: market.search(query, top=100),
-            name="Searching marketplaces",
+            name=self.tr("Searching marketplaces"),
             key=(self, "search"),
             visible=False,
             on_result=lambda hits: self._on_hits(hits, query),
@@ -250,10 +273,12 @@ class DiscoverView(QWidget):
         if hit is None:
             return
         market, project = self.ws.market, self.target_project()
-        self.note_view.setPlainText(f"{hit.skill.ref}\n\nReading the skill and the project's skills…")
+        self.note_view.setPlainText(
+            self.tr("{ref}\n\nReading the skill and the project's skills…").format(ref=hit.skill.ref)
+        )
         run_task(
             lambda: market.note(hit.skill, project or None),
-            name=f"Compatibility of {hit.skill.name}",
+            name=self.tr("Compatibility of {name}").format(name=hit.skill.name),
             key=(self, "note"),
             on_result=self._on_note,
             on_error=self.message.show_error,
@@ -262,7 +287,7 @@ class DiscoverView(QWidget):
     def _on_note(self, note: CompatNote) -> None:
         self.note = note
         sk = note.skill
-        head = f"{sk.ref}" + (f"  (plugin {sk.plugin})" if sk.plugin else "")
+        head = f"{sk.ref}" + (self.tr("  (plugin {plugin})").format(plugin=sk.plugin) if sk.plugin else "")
         self.note_view.setPlainText(f"{head}\n{sk.description}\n\n{note.text}")
         self._update_buttons()
 
@@ -277,7 +302,7 @@ class DiscoverView(QWidget):
         self.gate.enable(self.install_button, hit is not None)
         self.gate.enable(self.fork_button, hit is not None and bool(self.target_project()))
         if not self.gate.reason():
-            self.fork_button.setToolTip("" if self.target_project() else "Pick a project under For: first")
+            self.fork_button.setToolTip("" if self.target_project() else self.tr("Pick a project under For: first"))
 
     @Slot()
     def install(self) -> None:
@@ -296,12 +321,18 @@ class DiscoverView(QWidget):
             self.message.show_error(self.gate.reason())
             return
         market = self.ws.market
-        where = f"into project {project}" if project else "globally"
+        where = self.tr("into project {project}").format(project=project) if project else "globally"
         run_task(
             lambda: market.install(hit.skill, project or None),
-            name=f"Installing {hit.skill.name}",
+            name=self.tr("Installing {name}").format(name=hit.skill.name),
             holds=[("skill", (hit.skill.name, project or ""))],
-            hold_reason=f"Installing {hit.skill.name} {where} — wait for it to finish",
-            on_result=lambda _r: self.message.show_ok(f"Installed {hit.skill.name} {where} from {hit.skill.source}"),
+            hold_reason=self.tr("Installing {name} {where} — wait for it to finish").format(
+                name=hit.skill.name, where=where
+            ),
+            on_result=lambda _r: self.message.show_ok(
+                self.tr("Installed {name} {where} from {source}").format(
+                    name=hit.skill.name, where=where, source=hit.skill.source
+                )
+            ),
             on_error=self.message.show_error,
         )

@@ -8,7 +8,7 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import pyqtgraph as pg
-from PySide6.QtCore import Qt, Slot
+from PySide6.QtCore import QCoreApplication, Qt, Slot
 from PySide6.QtWidgets import (
     QComboBox,
     QFileDialog,
@@ -27,6 +27,7 @@ from PySide6.QtWidgets import (
 from lorekeeper.evals.engine import EvalReport
 from lorekeeper.evals.service import EvalRunInfo, EvalService
 from lorekeeper.ui.charts import ThemedPlot
+from lorekeeper.ui.i18n import QT_TRANSLATE_NOOP, fmt_datetime, fmt_day, tr_const
 from lorekeeper.ui.models.history import EvalHistoryModel, HistoryQuery
 from lorekeeper.ui.models.paged import setup_sorting
 from lorekeeper.ui.models.rules import ResultsTableModel
@@ -38,10 +39,19 @@ from lorekeeper.ui.workers import run_task
 ANY = "__any__"
 CHART_DAYS = 30
 MAX_FILE_BYTES = 5 * 1024 * 1024
-TIME_RANGES = (("All time", None), ("Last 24 hours", 1), ("Last 7 days", 7), ("Last 30 days", 30))
-EMPTY_HISTORY = "No eval runs yet — run one above, or use `lorekeeper eval` from a script."
-EMPTY_FILTERED = "No eval run matches these filters. Widen the time range or clear the search."
-EMPTY_RESULT = "Pick a skill, paste a response and press Run: each rule shows pass or fail here."
+TIME_RANGES = (
+    (QT_TRANSLATE_NOOP("evals", "All time"), None),
+    (QT_TRANSLATE_NOOP("evals", "Last 24 hours"), 1),
+    (QT_TRANSLATE_NOOP("evals", "Last 7 days"), 7),
+    (QT_TRANSLATE_NOOP("evals", "Last 30 days"), 30),
+)
+EMPTY_HISTORY = QT_TRANSLATE_NOOP("evals", "No eval runs yet — run one above, or use `lorekeeper eval` from a script.")
+EMPTY_FILTERED = QT_TRANSLATE_NOOP(
+    "evals", "No eval run matches these filters. Widen the time range or clear the search."
+)
+EMPTY_RESULT = QT_TRANSLATE_NOOP(
+    "evals", "Pick a skill, paste a response and press Run: each rule shows pass or fail here."
+)
 EXAMPLE_RESPONSE = (
     "Review of PR #482 — verdict: request changes.\n\n"
     "Major: src/api/users.py:88 builds SQL with string formatting; use a bound parameter instead.\n"
@@ -81,7 +91,7 @@ class PassRateChart(ThemedPlot):
     """Bars: pass rate per day (%), for the history filters in force."""
 
     def __init__(self, parent: QWidget | None = None) -> None:
-        super().__init__("pass %", min_height=150, parent=parent)
+        super().__init__(QCoreApplication.translate("PassRateChart", "pass %"), min_height=150, parent=parent)
         self.plotItem.setYRange(0, 100, padding=0.02)
         self.plotItem.setXRange(-0.7, CHART_DAYS - 0.3, padding=0)
         self.bars: pg.BarGraphItem | None = None
@@ -98,7 +108,7 @@ class PassRateChart(ThemedPlot):
                 brushes.append(pg.mkBrush(color("pass") if pct >= 80 else color("fail")))
         self.bars = pg.BarGraphItem(x=xs, height=heights, width=0.7, brushes=brushes, pen=pg.mkPen(None))
         self.plotItem.addItem(self.bars)
-        ticks = [(i, d.strftime("%b %d")) for i, d in enumerate(rate.days) if (len(rate.days) - 1 - i) % 7 == 0]
+        ticks = [(i, fmt_day(d)) for i, d in enumerate(rate.days) if (len(rate.days) - 1 - i) % 7 == 0]
         self.plotItem.getAxis("bottom").setTicks([ticks])
 
 
@@ -114,27 +124,27 @@ class EvalsPanel(Panel):
         self.skill.setMinimumWidth(180)
         self.project = QComboBox()
         self.project.setMinimumWidth(150)
-        self.load_button = QPushButton("Load file…")
+        self.load_button = QPushButton(self.tr("Load file…"))
         self.load_button.clicked.connect(self.load_file)
-        self.run_button = QPushButton("Run")
+        self.run_button = QPushButton(self.tr("Run"))
         self.run_button.setObjectName("primary")
         self.run_button.setShortcut("Ctrl+Return")
-        self.run_button.setToolTip("Run the skill's rules on this response (Ctrl+Enter); the run is recorded")
+        self.run_button.setToolTip(self.tr("Run the skill's rules on this response (Ctrl+Enter); the run is recorded"))
         self.run_button.clicked.connect(lambda: self.run_eval())
         self.response = QPlainTextEdit()
-        self.response.setPlaceholderText("Paste or type the model's answer here, or load it from a file.")
+        self.response.setPlaceholderText(self.tr("Paste or type the model's answer here, or load it from a file."))
         self.response.textChanged.connect(self._update_run_enabled)
         self.run_message = MessageBox()
 
         pick = QHBoxLayout()
-        pick.addWidget(QLabel("Skill:"))
+        pick.addWidget(QLabel(self.tr("Skill:")))
         pick.addWidget(self.skill, 1)
-        pick.addWidget(QLabel("Project:"))
+        pick.addWidget(QLabel(self.tr("Project:")))
         pick.addWidget(self.project, 1)
         pick.addWidget(self.load_button)
         pick.addWidget(self.run_button)
 
-        run_box = QGroupBox("Run an eval")
+        run_box = QGroupBox(self.tr("Run an eval"))
         rl = QVBoxLayout(run_box)
         rl.addLayout(pick)
         rl.addWidget(self.response, 1)
@@ -150,12 +160,12 @@ class EvalsPanel(Panel):
         self.results_table.setColumnWidth(2, 150)
         self.results_table.setColumnWidth(3, 80)
         self.results_table.setColumnWidth(4, 70)
-        self.results_empty = EmptyState(self.results_table, EMPTY_RESULT)
+        self.results_empty = EmptyState(self.results_table, tr_const("evals", EMPTY_RESULT))
         self.results_empty.set_empty(True)
         self.footnote = label("", "footnote", wrap=True, selectable=True)
         self.footnote.hide()
 
-        result_box = QGroupBox("Result")
+        result_box = QGroupBox(self.tr("Result"))
         res_l = QVBoxLayout(result_box)
         res_l.addWidget(self.results_empty, 1)
         res_l.addWidget(self.footnote)
@@ -170,12 +180,16 @@ class EvalsPanel(Panel):
         self.f_project = QComboBox()
         self.f_passed = QComboBox()
         # String data, not bools: a QVariant<bool> round trip is where PySide's refcounts are fragile.
-        for text, data in (("Passed and failed", "any"), ("Passed", "passed"), ("Failed", "failed")):
+        for text, data in (
+            (self.tr("Passed and failed"), "any"),
+            (self.tr("Passed"), "passed"),
+            (self.tr("Failed"), "failed"),
+        ):
             self.f_passed.addItem(text, data)
-        self.f_search = search_box("Search responses and footnotes…  (Ctrl+F)")
+        self.f_search = search_box(self.tr("Search responses and footnotes…  (Ctrl+F)"))
         self.f_range = QComboBox()
         for text, days in TIME_RANGES:
-            self.f_range.addItem(text, days)
+            self.f_range.addItem(tr_const("evals", text), days)
         filters = QHBoxLayout()
         filters.addWidget(self.f_skill)
         filters.addWidget(self.f_project)
@@ -187,7 +201,7 @@ class EvalsPanel(Panel):
 
         self.history_model = EvalHistoryModel(self.ws.evals, self)
         self.history_model.loaded.connect(self._on_history_loaded)
-        self.history_model.failed.connect(lambda exc: self.ctx.status(f"Eval history: {exc}"))
+        self.history_model.failed.connect(lambda exc: self.ctx.status(self.tr("Eval history: {exc}").format(exc=exc)))
         self.history_table = QTableView()
         self.history_table.setModel(self.history_model)
         setup_table(self.history_table)
@@ -202,17 +216,19 @@ class EvalsPanel(Panel):
                 self._on_run_selected() if first <= self.history_table.currentIndex().row() <= last else None
             )
         )  # the current row's page arrived after it was selected (a jump, a fast scroll)
-        self.history_empty = EmptyState(self.history_table, EMPTY_HISTORY)
+        self.history_empty = EmptyState(self.history_table, tr_const("evals", EMPTY_HISTORY))
 
         self.chart = PassRateChart()
-        self.chart_title = label(f"Pass rate per day, last {CHART_DAYS} days", "sectionTitle")
-        self.detail_title = label("Selected run", "sectionTitle")
+        self.chart_title = label(
+            self.tr("Pass rate per day, last {CHART_DAYS} days").format(CHART_DAYS=CHART_DAYS), "sectionTitle"
+        )
+        self.detail_title = label(self.tr("Selected run"), "sectionTitle")
         self.detail_footnote = label(
-            "Select a run in the table to see its response and rule results.", "hintText", wrap=True
+            self.tr("Select a run in the table to see its response and rule results."), "hintText", wrap=True
         )
         self.detail_response = QPlainTextEdit()
         self.detail_response.setReadOnly(True)
-        self.detail_response.setPlaceholderText("The selected run's response.")
+        self.detail_response.setPlaceholderText(self.tr("The selected run's response."))
         self.detail_results = ResultsTableModel(self)
         self.detail_table = QTableView()
         self.detail_table.setModel(self.detail_results)
@@ -239,7 +255,7 @@ class EvalsPanel(Panel):
         bottom_split.addWidget(side)
         bottom_split.setSizes([640, 520])
 
-        history_box = QGroupBox("History")
+        history_box = QGroupBox(self.tr("History"))
         hl = QVBoxLayout(history_box)
         hl.addLayout(filters)
         hl.addWidget(bottom_split, 1)
@@ -251,11 +267,13 @@ class EvalsPanel(Panel):
 
         layout = QVBoxLayout(self)
         layout.setContentsMargins(20, 16, 20, 12)
-        layout.addWidget(label("Evals", "panelTitle"))
+        layout.addWidget(label(self.tr("Evals"), "panelTitle"))
         layout.addWidget(
             label(
-                "Binary, deterministic checks of an answer against a skill's rules. Failed rules make the footnote; "
-                "a run succeeds when no warning rule fails.",
+                self.tr(
+                    "Binary, deterministic checks of an answer against a skill's rules. Failed rules make the footnote; "
+                    "a run succeeds when no warning rule fails."
+                ),
                 "panelSubtitle",
                 wrap=True,
             )
@@ -294,7 +312,7 @@ class EvalsPanel(Panel):
         ws = self.ws
         run_task(
             lambda: (sorted({i.name for i in ws.skills.list()}), ws.skills.projects()),
-            name="Loading skills",
+            name=self.tr("Loading skills"),
             visible=False,
             on_result=self._on_choices,
         )
@@ -302,11 +320,15 @@ class EvalsPanel(Panel):
     def _on_choices(self, out: tuple[list[str], list[str]]) -> None:
         self.skill_names, self.projects = out
         self._fill(self.skill, [(n, n) for n in self.skill_names], None)
-        self._fill(self.project, [("Global", "")] + [(p, p) for p in self.projects], None)
-        self._fill(self.f_skill, [("Any skill", ANY)] + [(n, n) for n in self.skill_names], ANY)
-        self._fill(self.f_project, [("Any project", ANY), ("Global", "")] + [(p, p) for p in self.projects], ANY)
+        self._fill(self.project, [(self.tr("Global"), "")] + [(p, p) for p in self.projects], None)
+        self._fill(self.f_skill, [(self.tr("Any skill"), ANY)] + [(n, n) for n in self.skill_names], ANY)
+        self._fill(
+            self.f_project,
+            [(self.tr("Any project"), ANY), (self.tr("Global"), "")] + [(p, p) for p in self.projects],
+            ANY,
+        )
         if not self.skill_names:
-            self.run_message.show_error("The library has no skill yet: import one in the Skills panel first.")
+            self.run_message.show_error(self.tr("The library has no skill yet: import one in the Skills panel first."))
         self._update_run_enabled()
 
     @staticmethod
@@ -328,7 +350,7 @@ class EvalsPanel(Panel):
     @Slot()
     def load_file(self) -> None:
         path, _ = QFileDialog.getOpenFileName(
-            self, "Load a response", "", "Text files (*.txt *.md *.json);;All files (*)"
+            self, self.tr("Load a response"), "", self.tr("Text files (*.txt *.md *.json);;All files (*)")
         )
         if path:
             self.load_path(Path(path))
@@ -336,12 +358,14 @@ class EvalsPanel(Panel):
     def load_path(self, path: Path) -> None:
         def read() -> str:
             if path.stat().st_size > MAX_FILE_BYTES:
-                raise ValueError(f"{path.name} is larger than {MAX_FILE_BYTES // (1024 * 1024)} MB")
+                raise ValueError(
+                    self.tr("{name} is larger than {0} MB").format(MAX_FILE_BYTES // (1024 * 1024), name=path.name)
+                )
             return path.read_text(encoding="utf-8", errors="replace")
 
         run_task(
             read,
-            name=f"Reading {path.name}",
+            name=self.tr("Reading {name}").format(name=path.name),
             on_result=self.response.setPlainText,
             on_error=self.run_message.show_error,
         )
@@ -357,7 +381,7 @@ class EvalsPanel(Panel):
         evals = self.ws.evals
         run_task(
             lambda: evals.run_skill(response, skill, project, source="app", record=record),
-            name=f"Eval {skill}",
+            name=self.tr("Eval {skill}").format(skill=skill),
             on_result=lambda report: self._on_report(report, record),
             on_error=self.run_message.show_error,
             on_finished=self._update_run_enabled,
@@ -367,7 +391,7 @@ class EvalsPanel(Panel):
         self.last_report = report
         self.results_model.set_rows([r.to_dict() for r in report.results])
         self.results_empty.set_empty(
-            not report.results, "This skill has no eval rules yet: add some in Skills → Evals."
+            not report.results, self.tr("This skill has no eval rules yet: add some in Skills → Evals.")
         )
         self._show_footnote(self.footnote, report.footnote, bool(report.results))
         # a recorded run reaches the history through the change feed ("evals")
@@ -375,7 +399,14 @@ class EvalsPanel(Panel):
     @staticmethod
     def _show_footnote(lab: QLabel, footnote: str, has_rules: bool) -> None:
         lab.setObjectName("footnote" if footnote else "footnoteOk")
-        lab.setText(footnote or ("Every rule passed — no footnote." if has_rules else "No rules to check."))
+        lab.setText(
+            footnote
+            or (
+                QCoreApplication.translate("EvalsPanel", "Every rule passed — no footnote.")
+                if has_rules
+                else QCoreApplication.translate("EvalsPanel", "No rules to check.")
+            )
+        )
         lab.style().unpolish(lab)
         lab.style().polish(lab)
         lab.show()
@@ -399,7 +430,10 @@ class EvalsPanel(Panel):
         self.history_model.set_query(query)
         evals = self.ws.evals
         run_task(
-            lambda: daily_pass_rate(evals, query), name="Pass-rate chart", visible=False, on_result=self.chart.set_rate
+            lambda: daily_pass_rate(evals, query),
+            name=self.tr("Pass-rate chart"),
+            visible=False,
+            on_result=self.chart.set_rate,
         )
 
     @Slot()
@@ -407,17 +441,17 @@ class EvalsPanel(Panel):
         total = self.history_model.total or 0
         q = self.history_model.query
         filtered = bool(q.skill or q.project is not None or q.passed is not None or q.search or q.since)
-        self.history_empty.set_empty(total == 0, EMPTY_FILTERED if filtered else EMPTY_HISTORY)
-        self.history_count.setText(f"{total:,} run{'s' if total != 1 else ''}")
+        self.history_empty.set_empty(total == 0, tr_const("evals", EMPTY_FILTERED if filtered else EMPTY_HISTORY))
+        self.history_count.setText(self.tr("%Ln run(s)", "", total))
         self._on_run_selected()
 
     @Slot()
     def _on_run_selected(self, *_args: object) -> None:
         run = self.history_model.row(self.history_table.currentIndex().row())
         if run is None:
-            self.detail_title.setText("Selected run")
+            self.detail_title.setText(self.tr("Selected run"))
             self.detail_footnote.setObjectName("hintText")
-            self.detail_footnote.setText("Select a run in the table to see its response and rule results.")
+            self.detail_footnote.setText(self.tr("Select a run in the table to see its response and rule results."))
             self.detail_footnote.style().polish(self.detail_footnote)
             self.detail_response.setPlainText("")
             self.detail_results.set_rows([])
@@ -425,11 +459,13 @@ class EvalsPanel(Panel):
         self._show_run(run)
 
     def _show_run(self, run: EvalRunInfo) -> None:
-        when = run.created_at.astimezone().strftime("%Y-%m-%d %H:%M")
+        when = fmt_datetime(run.created_at.astimezone())
         scope = f" · {run.project}" if run.project else ""
         version = f" v{run.skill_version}" if run.skill_version else ""
         self.detail_title.setText(
-            f"Run #{run.id} · {run.skill or 'rules file'}{version}{scope} · {when} · {run.source}"
+            self.tr("Run #{id} · {0}{version}{scope} · {when} · {source}").format(
+                run.skill or "rules file", id=run.id, version=version, scope=scope, when=when, source=run.source
+            )
         )
         self._show_footnote(self.detail_footnote, run.footnote, bool(run.results))
         self.detail_response.setPlainText(run.response)

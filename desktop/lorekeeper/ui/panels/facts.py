@@ -16,10 +16,10 @@ and says clearly why it cannot run when no model is configured.
 from __future__ import annotations
 
 import html
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
-from PySide6.QtCore import Qt, Slot
+from PySide6.QtCore import QCoreApplication, Qt, Slot
 from PySide6.QtGui import QKeySequence, QShortcut, QTextCharFormat, QTextCursor
 from PySide6.QtWidgets import (
     QComboBox,
@@ -41,20 +41,23 @@ from PySide6.QtWidgets import (
 )
 
 from lorekeeper.facts.model import QUESTIONS, TYPES, WEIGHTS, FactInfo, quote_span
+from lorekeeper.ui.i18n import QT_TRANSLATE_NOOP, fmt_datetime, lformat, tr_const
 from lorekeeper.ui.models.facts import BANDS, SCOPED, UNIVERSAL, FactQuery, FactsModel, band_of
 from lorekeeper.ui.models.paged import setup_sorting
 from lorekeeper.ui.panels.base import AppContext, FactQueuePanel
-from lorekeeper.ui.review_queue import BULK, UNDO, Decision, QueueActions, ReviewQueue
+from lorekeeper.ui.review_notes import QueueNotes
+from lorekeeper.ui.review_queue import BULK, BULK_REJECT, UNDO, Decision, QueueActions, ReviewQueue
+from lorekeeper.ui.saved_views import SavedViews, saved_view_note
 from lorekeeper.ui.theme import color
 from lorekeeper.ui.widgets import Debouncer, FlowLayout, label, mono_font
 from lorekeeper.ui.workers import run_task
 
 STATUSES = (
-    ("Candidates", "candidate"),
-    ("Approved", "approved"),
-    ("Rejected", "rejected"),
-    ("Conflicting", "conflicting"),
-    ("All", ""),
+    (QT_TRANSLATE_NOOP("facts", "Candidates"), "candidate"),
+    (QT_TRANSLATE_NOOP("facts", "Approved"), "approved"),
+    (QT_TRANSLATE_NOOP("facts", "Rejected"), "rejected"),
+    (QT_TRANSLATE_NOOP("facts", "Conflicting"), "conflicting"),
+    (QT_TRANSLATE_NOOP("facts", "All"), ""),
 )
 
 
@@ -80,33 +83,82 @@ def load_options(service: Any) -> FilterOptions:
 
 def fact_html(f: FactInfo) -> str:
     e = html.escape
-    scope = ", ".join(f"<code>{e(g)}</code>" for g in f.scope) if f.scope else "everywhere (no scope)"
+    scope = (
+        ", ".join(f"<code>{e(g)}</code>" for g in f.scope)
+        if f.scope
+        else QCoreApplication.translate("facts", "everywhere (no scope)")
+    )
     status = {"approved": "pass", "rejected": "fail", "conflicting": "trigger"}.get(f.status, "info")
     parts = [
-        f"<p style='font-size:13pt; font-weight:600'>{e(f.statement)}</p>",
-        "<table cellspacing='0' cellpadding='2'>",
-        f"<tr><td><b>Type</b></td><td>{e(f.type)} <span style='color:{color('muted').name()}'>— "
-        f"{e(QUESTIONS.get(f.type, ''))} (weight {WEIGHTS.get(f.type, 0):.2f})</span></td></tr>",
-        f"<tr><td><b>Confidence</b></td><td>{f.confidence:.2f} ({band_of(f.confidence)}) · corroborated by "
-        f"{f.corroboration} document{'s' if f.corroboration != 1 else ''} · pack score {f.score:.3f}</td></tr>",
-        f"<tr><td><b>Scope</b></td><td>{scope}</td></tr>",
-        f"<tr><td><b>Tags</b></td><td>{e(', '.join(f.tags)) if f.tags else '—'}</td></tr>",
-        f"<tr><td><b>Status</b></td><td><span style='color:{color(status).name()}; font-weight:600'>{e(f.status)}</span>"
-        + (f" by {e(f.decided_by)} · {e(f.decided_at[:16].replace('T', ' '))}" if f.decided_by else "")
+        QCoreApplication.translate("facts", "<p style='font-size:13pt; font-weight:600'>{0}</p>").format(
+            e(f.statement)
+        ),
+        QCoreApplication.translate("facts", "<table cellspacing='0' cellpadding='2'>"),
+        lformat(
+            QCoreApplication.translate(
+                "facts",
+                "<tr><td><b>Type</b></td><td>{0} <span style='color:{1}'>— {2} (weight {3:.2f})</span></td></tr>",
+            ),
+            e(f.type),
+            color("muted").name(),
+            e(QUESTIONS.get(f.type, "")),
+            WEIGHTS.get(f.type, 0),
+        ),
+        lformat(
+            QCoreApplication.translate(
+                "facts",
+                "<tr><td><b>Confidence</b></td><td>{confidence:.2f} ({0}) · corroborated by {corroboration} document{1} · pack score {score:.3f}</td></tr>",
+            ),
+            band_of(f.confidence),
+            "s" if f.corroboration != 1 else "",
+            confidence=f.confidence,
+            corroboration=f.corroboration,
+            score=f.score,
+        ),
+        "<tr><td><b>" + QCoreApplication.translate("facts", "Scope") + f"</b></td><td>{scope}</td></tr>",
+        "<tr><td><b>"
+        + QCoreApplication.translate("facts", "Tags")
+        + f"</b></td><td>{e(', '.join(f.tags)) if f.tags else '—'}</td></tr>",
+        QCoreApplication.translate(
+            "facts", "<tr><td><b>Status</b></td><td><span style='color:{0}; font-weight:600'>{1}</span>"
+        ).format(color(status).name(), e(f.status))
+        + (
+            QCoreApplication.translate("facts", " by {0} · {1}").format(e(f.decided_by), e(fmt_datetime(f.decided_at)))
+            if f.decided_by
+            else ""
+        )
         + (f" — {e(f.decision_reason)}" if f.decision_reason else "")
-        + (f" · in conflict #{f.conflict} (Conflicts panel)" if f.conflict else "")
+        + (
+            QCoreApplication.translate("facts", " · in conflict #{conflict} (Conflicts panel)").format(
+                conflict=f.conflict
+            )
+            if f.conflict
+            else ""
+        )
         + "</td></tr>",
-        f"<tr><td><b>Id</b></td><td><code>{e(f.id)}</code> · {e(f.source or 'extracted')}</td></tr>",
+        "<tr><td><b>"
+        + QCoreApplication.translate("facts", "Id")
+        + f"</b></td><td><code>{e(f.id)}</code> · {e(f.source or QCoreApplication.translate('facts', 'extracted'))}</td></tr>",
         "</table>",
     ]
     if f.flag:
-        parts.append(f"<p style='color:{color('fail').name()}'>⚑ {e(f.flag)}</p>")
+        parts.append(
+            QCoreApplication.translate("facts", "<p style='color:{0}'>⚑ {1}</p>").format(
+                color("fail").name(), e(f.flag)
+            )
+        )
     if f.detail:
         parts.append(f"<p><b>Detail</b><br>{e(f.detail)}</p>")
-    parts.append(f"<p><b>Provenance</b> ({len(f.provenance)}) — press <b>O</b> to see the quote in its document</p>")
+    parts.append(
+        QCoreApplication.translate(
+            "facts", "<p><b>Provenance</b> ({n}) — press <b>O</b> to see the quote in its document</p>"
+        ).format(n=len(f.provenance))
+    )
     for i, p in enumerate(f.provenance, 1):
         parts.append(
-            f"<p style='margin-left:8px'>{i}. <b>{e(p.origin or p.document_id)}</b><br><i>“{e(p.quote)}”</i></p>"
+            QCoreApplication.translate(
+                "facts", "<p style='margin-left:8px'>{i}. <b>{0}</b><br><i>“{1}”</i></p>"
+            ).format(e(p.origin or p.document_id), e(p.quote), i=i)
         )
     return "".join(parts)
 
@@ -123,28 +175,30 @@ class FactEditor(QFrame):
         for t in TYPES:
             self.type_combo.addItem(t, t)
         self.scope = QLineEdit()
-        self.scope.setPlaceholderText("globs, comma-separated (empty: everywhere), e.g. db/migration/**, *.sql")
+        self.scope.setPlaceholderText(
+            self.tr("globs, comma-separated (empty: everywhere), e.g. db/migration/**, *.sql")
+        )
         self.confidence = QDoubleSpinBox()
         self.confidence.setRange(0.05, 1.0)
         self.confidence.setSingleStep(0.05)
         self.confidence.setDecimals(2)
-        self.save_button = QPushButton("Save (Enter)")
-        self.cancel_button = QPushButton("Cancel (Esc)")
+        self.save_button = QPushButton(self.tr("Save (Enter)"))
+        self.cancel_button = QPushButton(self.tr("Cancel (Esc)"))
         form = QFormLayout()
-        form.addRow("Statement", self.statement)
+        form.addRow(self.tr("Statement"), self.statement)
         row = QHBoxLayout()
         row.addWidget(self.type_combo)
-        row.addWidget(QLabel("Confidence"))
+        row.addWidget(QLabel(self.tr("Confidence")))
         row.addWidget(self.confidence)
         row.addStretch(1)
-        form.addRow("Type", row)
-        form.addRow("Scope", self.scope)
+        form.addRow(self.tr("Type"), row)
+        form.addRow(self.tr("Scope"), self.scope)
         buttons = QHBoxLayout()
         buttons.addStretch(1)
         buttons.addWidget(self.save_button)
         buttons.addWidget(self.cancel_button)
         lay = QVBoxLayout(self)
-        lay.addWidget(label("Edit the fact", "sectionTitle"))
+        lay.addWidget(label(self.tr("Edit the fact"), "sectionTitle"))
         lay.addLayout(form)
         lay.addLayout(buttons)
         self.fact_id = ""
@@ -183,54 +237,54 @@ class AddFactForm(QFrame):
             self.type_combo.addItem(t, t)
         self.type_combo.setCurrentIndex(TYPES.index("convention"))
         self.statement = QLineEdit()
-        self.statement.setPlaceholderText("One imperative, self-contained sentence")
+        self.statement.setPlaceholderText(self.tr("One imperative, self-contained sentence"))
         self.document = QComboBox()
         self.document.setEditable(True)
         edit = self.document.lineEdit()
         if edit is not None:
-            edit.setPlaceholderText("an ingested document, or a file path")
-        self.browse_button = QPushButton("Browse…")
+            edit.setPlaceholderText(self.tr("an ingested document, or a file path"))
+        self.browse_button = QPushButton(self.tr("Browse…"))
         self.quote = QPlainTextEdit()
-        self.quote.setPlaceholderText("The verbatim quote of the document that supports the fact")
+        self.quote.setPlaceholderText(self.tr("The verbatim quote of the document that supports the fact"))
         self.quote.setTabChangesFocus(True)
         self.quote.setFixedHeight(60)
         self.scope = QLineEdit()
-        self.scope.setPlaceholderText("globs, comma-separated (empty: everywhere)")
+        self.scope.setPlaceholderText(self.tr("globs, comma-separated (empty: everywhere)"))
         self.confidence = QDoubleSpinBox()
         self.confidence.setRange(0.05, 1.0)
         self.confidence.setSingleStep(0.05)
         self.confidence.setDecimals(2)
         self.confidence.setValue(0.9)
-        self.add_button = QPushButton("Add fact (Ctrl+Enter)")
-        self.cancel_button = QPushButton("Cancel (Esc)")
+        self.add_button = QPushButton(self.tr("Add fact (Ctrl+Enter)"))
+        self.cancel_button = QPushButton(self.tr("Cancel (Esc)"))
         form = QFormLayout()
         row = QHBoxLayout()
         row.addWidget(self.project, 1)
-        row.addWidget(QLabel("Type"))
+        row.addWidget(QLabel(self.tr("Type")))
         row.addWidget(self.type_combo)
-        row.addWidget(QLabel("Confidence"))
+        row.addWidget(QLabel(self.tr("Confidence")))
         row.addWidget(self.confidence)
-        form.addRow("Project", row)
-        form.addRow("Statement", self.statement)
+        form.addRow(self.tr("Project"), row)
+        form.addRow(self.tr("Statement"), self.statement)
         doc = QHBoxLayout()
         doc.addWidget(self.document, 1)
         doc.addWidget(self.browse_button)
-        form.addRow("Document", doc)
-        form.addRow("Quote", self.quote)
-        form.addRow("Scope", self.scope)
+        form.addRow(self.tr("Document"), doc)
+        form.addRow(self.tr("Quote"), self.quote)
+        form.addRow(self.tr("Scope"), self.scope)
         buttons = QHBoxLayout()
         buttons.addStretch(1)
         buttons.addWidget(self.add_button)
         buttons.addWidget(self.cancel_button)
         lay = QVBoxLayout(self)
-        lay.addWidget(label("Add a fact by hand", "sectionTitle"))
+        lay.addWidget(label(self.tr("Add a fact by hand"), "sectionTitle"))
         lay.addLayout(form)
         lay.addLayout(buttons)
         self.browse_button.clicked.connect(self._browse)
         self.hide()
 
     def _browse(self) -> None:
-        path, _ = QFileDialog.getOpenFileName(self, "Document of the fact")
+        path, _ = QFileDialog.getOpenFileName(self, self.tr("Document of the fact"))
         if path:
             self.document.setEditText(path)
 
@@ -295,7 +349,7 @@ class DocumentView(QFrame):
         self.text.setPlainText(text)
         self.span = quote_span(quote, text)
         if self.span is None:
-            self.hint.setText(f"{position} · the quote is no longer in this document")
+            self.hint.setText(self.tr("{position} · the quote is no longer in this document").format(position=position))
             self.text.setExtraSelections([])
         else:
             start, end = self.span
@@ -311,7 +365,11 @@ class DocumentView(QFrame):
             self.text.setTextCursor(cursor)  # the quote is selected (copy it with Ctrl+C)
             self.text.centerCursor()
             line = text.count("\n", 0, start) + 1
-            self.hint.setText(f"{position} · line {line} · O: next provenance · Esc: close")
+            self.hint.setText(
+                self.tr("{position} · line {line} · O: next provenance · Esc: close").format(
+                    position=position, line=line
+                )
+            )
         self.show()
 
     def selected_text(self) -> str:
@@ -328,22 +386,22 @@ class FactsPanel(FactQueuePanel):
         # ------------------------------------------------------------ filters
         self.status_combo = QComboBox()
         for text, value in STATUSES:
-            self.status_combo.addItem(text, value)
+            self.status_combo.addItem(tr_const("facts", text), value)
         self.project_combo = QComboBox()
-        self.project_combo.addItem("All projects", "")
+        self.project_combo.addItem(self.tr("All projects"), "")
         self.type_combo = QComboBox()
-        self.type_combo.addItem("All types", "")
+        self.type_combo.addItem(self.tr("All types"), "")
         for t in TYPES:
             self.type_combo.addItem(t, t)
         self.band_combo = QComboBox()
         for text, band in BANDS:
-            self.band_combo.addItem(text, band)
+            self.band_combo.addItem(tr_const("facts", text), band)
         self.document_combo = QComboBox()
-        self.document_combo.addItem("All documents", "")
+        self.document_combo.addItem(self.tr("All documents"), "")
         self.scope_combo = QComboBox()
-        self.scope_combo.addItem("Any scope", "")
-        self.scope_combo.addItem("Everywhere (no scope)", UNIVERSAL)
-        self.scope_combo.addItem("Scoped", SCOPED)
+        self.scope_combo.addItem(self.tr("Any scope"), "")
+        self.scope_combo.addItem(self.tr("Everywhere (no scope)"), UNIVERSAL)
+        self.scope_combo.addItem(self.tr("Scoped"), SCOPED)
         self.filters = (
             self.status_combo,
             self.project_combo,
@@ -352,9 +410,11 @@ class FactsPanel(FactQueuePanel):
             self.document_combo,
             self.scope_combo,
         )
-        self.add_button = QPushButton("Add fact… (Ctrl+N)")
-        self.extract_button = QPushButton("Extract")
-        self.extract_button.setToolTip("Extract facts from the documents not extracted yet, with the configured model")
+        self.add_button = QPushButton(self.tr("Add fact… (Ctrl+N)"))
+        self.extract_button = QPushButton(self.tr("Extract"))
+        self.extract_button.setToolTip(
+            self.tr("Extract facts from the documents not extracted yet, with the configured model")
+        )
         for w in (*self.filters, self.add_button, self.extract_button):
             w.setFocusPolicy(Qt.FocusPolicy.NoFocus if isinstance(w, QPushButton) else Qt.FocusPolicy.ClickFocus)
         for combo in (self.project_combo, self.document_combo, self.scope_combo):
@@ -374,28 +434,45 @@ class FactsPanel(FactQueuePanel):
                 approve=lambda f: facts.approve(f.id),
                 reject=lambda f, why: facts.reject(f.id, why=why),
                 undo=self._undo_decision,
-                bulk_approve=lambda ids: facts.approve_many(ids, why="bulk approval by filter in the review queue"),
+                bulk_approve=lambda ids: facts.approve_many(
+                    ids, why=self.tr("bulk approval by filter in the review queue")
+                ),
+                approve_many=lambda items: facts.approve_many(
+                    [f.id for f in items], why=self.tr("bulk approval of a selection in the review queue")
+                ),
+                reject_many=lambda items, why: facts.reject_many([f.id for f in items], why=why),
                 bulk_ids=self._bulk_ids,
                 bulk_text=self._bulk_text,
                 edit=self.start_edit,
                 is_open=lambda f: f.status == "candidate",
             ),
             host=self,
-            noun="fact",
+            noun=self.tr("fact"),
             bulk_in_bar=False,
         )
         self.counts_label = label("", "hintText")
         self.counts_label.setMinimumHeight(self.status_combo.sizeHint().height())
         top.addWidget(queue.bulk_button)
         top.addWidget(self.counts_label)
-        queue.add_shortcut(("O",), "Show the quote in its document (again: the next provenance)", self.show_quote)
-        queue.add_shortcut(("Ctrl+N",), "Add a fact by hand (its document and a verbatim quote)", self.start_add)
-        queue.add_shortcut(("F5",), "Refresh", self.refresh)
+        queue.add_shortcut(
+            ("O",), self.tr("Show the quote in its document (again: the next provenance)"), self.show_quote
+        )
+        queue.add_shortcut(
+            ("Ctrl+N",), self.tr("Add a fact by hand (its document and a verbatim quote)"), self.start_add
+        )
+        queue.add_shortcut(("F5",), self.tr("Refresh"), self.refresh)
         queue.on_escape = self._escape
+        self.notes = QueueNotes(queue, "fact", lambda: self.ws, lambda _ids: self._filter_changed(), self)
+        top.addWidget(self.notes.mine_box)
+        self.views = SavedViews("facts", self.filters, [self.notes.mine_box], host=self)
+        self.views.applied.connect(lambda _n: saved_view_note(self.views, queue.message))
+        top.addWidget(self.views)
         queue.current_changed.connect(self._show_fact)
         queue.decided.connect(self._decided)
-        self.quote_button = QPushButton("Quote (O)")
-        self.quote_button.setToolTip("Show the quote highlighted in its document (O again: the next provenance)")
+        self.quote_button = QPushButton(self.tr("Quote (O)"))
+        self.quote_button.setToolTip(
+            self.tr("Show the quote highlighted in its document (O again: the next provenance)")
+        )
         queue.add_action_button(self.quote_button)
         self.quote_button.clicked.connect(self.show_quote)
         self.table, self.message = queue.table, queue.message
@@ -417,7 +494,13 @@ class FactsPanel(FactQueuePanel):
         card_scroll = QScrollArea()
         card_scroll.setWidgetResizable(True)
         card_scroll.setFrameShape(QFrame.Shape.NoFrame)
-        card_scroll.setWidget(self.card)
+        card_box = QWidget()
+        cb = QVBoxLayout(card_box)
+        cb.setContentsMargins(0, 0, 0, 0)
+        cb.addWidget(self.card)
+        cb.addWidget(self.notes.history_label)  # the fact's assignment and comments
+        cb.addStretch(1)
+        card_scroll.setWidget(card_box)
         card_scroll.setFocusPolicy(Qt.FocusPolicy.NoFocus)
         self.editor = FactEditor()
         self.editor.save_button.clicked.connect(self.save_edit)
@@ -450,15 +533,17 @@ class FactsPanel(FactQueuePanel):
         layout = QVBoxLayout(self)
         layout.setContentsMargins(20, 16, 20, 12)
         head = QHBoxLayout()
-        head.addWidget(label("Facts review", "panelTitle"))
+        head.addWidget(label(self.tr("Facts review"), "panelTitle"))
         head.addStretch(1)
         head.addWidget(self.add_button)
         head.addWidget(self.extract_button)
         layout.addLayout(head)
         layout.addWidget(
             label(
-                "Typed, scoped, sourced facts from your documentation: approve what a newcomer would need, reject the "
-                "rest with a reason. Press O for the quote in its document, ? for the keyboard shortcuts.",
+                self.tr(
+                    "Typed, scoped, sourced facts from your documentation: approve what a newcomer would need, reject the "
+                    "rest with a reason. Press O for the quote in its document, ? for the keyboard shortcuts."
+                ),
                 "panelSubtitle",
                 wrap=True,
             )
@@ -501,6 +586,7 @@ class FactsPanel(FactQueuePanel):
             document=self.document_combo.currentData() or None,
             band=tuple(self.band_combo.currentData()),
             scope=self.scope_combo.currentData() or None,
+            only=frozenset(self.notes.mine_ids) if self.notes.mine_ids is not None else None,
         )
 
     @Slot()
@@ -518,17 +604,17 @@ class FactsPanel(FactQueuePanel):
 
     def _empty_text(self, q: FactQuery) -> str:
         if q == FactQuery(project=q.project):
-            return (
+            return self.tr(
                 "No candidate fact to review. Ingest documentation with `lorekeeper facts ingest PATH`, then Extract "
                 "(a model is needed), or add a fact by hand (Ctrl+N)."
             )
-        return "No fact matches these filters."
+        return self.tr("No fact matches these filters.")
 
     def _load_options(self) -> None:
         run_task(
             load_options,
             self.ws.facts,
-            name="Loading fact filters",
+            name=self.tr("Loading fact filters"),
             key=(self, "options"),
             visible=False,
             on_result=self._set_options,
@@ -539,13 +625,16 @@ class FactsPanel(FactQueuePanel):
         self._options = opts
         c = opts.counts
         self.counts_label.setText(
-            f"{c['candidate']} candidate · {c['approved']} approved · {c['rejected']} rejected · "
-            f"{c['conflicting']} conflicting"
+            self.tr(
+                "{candidate} candidate · {approved} approved · {rejected} rejected · {conflicting} conflicting"
+            ).format(
+                candidate=c["candidate"], approved=c["approved"], rejected=c["rejected"], conflicting=c["conflicting"]
+            )
         )
-        self._refill(self.project_combo, "All projects", [(p, p) for p in opts.projects])
-        self._refill(self.document_combo, "All documents", opts.documents)
-        fixed = [("Everywhere (no scope)", UNIVERSAL), ("Scoped", SCOPED)]
-        self._refill(self.scope_combo, "Any scope", [(v, t) for t, v in fixed] + [(g, g) for g in opts.globs])
+        self._refill(self.project_combo, self.tr("All projects"), [(p, p) for p in opts.projects])
+        self._refill(self.document_combo, self.tr("All documents"), opts.documents)
+        fixed = [(self.tr("Everywhere (no scope)"), UNIVERSAL), (self.tr("Scoped"), SCOPED)]
+        self._refill(self.scope_combo, self.tr("Any scope"), [(v, t) for t, v in fixed] + [(g, g) for g in opts.globs])
         self.add_form.set_options(opts.projects, opts.documents)
 
     @staticmethod
@@ -576,7 +665,7 @@ class FactsPanel(FactQueuePanel):
             self.editor.hide()
         if f is None:
             self.card.setText(
-                "<p>Select a fact to see its statement, scope, confidence and where it comes from.</p>"
+                self.tr("<p>Select a fact to see its statement, scope, confidence and where it comes from.</p>")
                 if self.model.rowCount()
                 else ""
             )
@@ -595,12 +684,12 @@ class FactsPanel(FactQueuePanel):
             return
         self._quote_at = (self._quote_at + 1) % len(f.provenance)
         prov = f.provenance[self._quote_at]
-        position = f"quote {self._quote_at + 1} of {len(f.provenance)}"
+        position = self.tr("quote {0} of {n}").format(self._quote_at + 1, n=len(f.provenance))
         fid = f.id
         run_task(
             self.ws.facts.document,
             prov.document_id,
-            name="Opening the document",
+            name=self.tr("Opening the document"),
             key=(self, "document"),
             visible=False,
             on_result=lambda doc: self._show_document(fid, doc, prov.quote, position),
@@ -637,20 +726,30 @@ class FactsPanel(FactQueuePanel):
 
     @staticmethod
     def _bulk_text(n: int) -> str:
-        return f"Approve the {n} candidate fact{'s' if n != 1 else ''} matching the current filter? (Ctrl+Z undoes it)"
+        return QCoreApplication.translate(
+            "FactsPanel", "Approve {n} candidate fact(s) matching the current filter? (Ctrl+Z undoes it)"
+        ).format(n=n)
 
     def _undo_decision(self, decision: Decision) -> Any:
         out = None
+        facts: list[Any] = []
         for fid in decision.ids:
-            out = self.ws.facts.reopen(str(fid), why="undo in the review queue")
+            out = self.ws.facts.reopen(str(fid), why=self.tr("undo in the review queue"))
+            facts.extend(getattr(out, "facts", []) or [])
+        if out is not None and len(decision.ids) > 1:
+            out = replace(out, facts=facts)  # the message counts every fact put back
         return out
 
     def _decided(self, kind: str, result: Any) -> None:
         facts = list(getattr(result, "facts", []) or [])
         if kind == BULK:
-            text = f"Approved {len(facts)} fact{'s' if len(facts) != 1 else ''}: Ctrl+Z puts them back in the queue"
+            text = self.tr("Approved %n fact(s): Ctrl+Z puts them back in the queue", "", len(facts))
+        elif kind == BULK_REJECT:
+            text = self.tr("Rejected %n fact(s): Ctrl+Z puts them back in the queue", "", len(facts))
+        elif kind == UNDO and len(facts) > 1:
+            text = self.tr("Back in the queue: %n fact(s)", "", len(facts))
         elif not facts:
-            text = "Done."
+            text = self.tr("Done.")
         else:
             f = facts[0]
             what = {UNDO: "Back in the queue"}.get(kind, f.status.capitalize())
@@ -675,12 +774,15 @@ class FactsPanel(FactQueuePanel):
             new = result.facts[0] if getattr(result, "facts", None) else None
             if new is not None:
                 self.queue.keep(new.id)
-                self.message.show_ok(f"Edited: {new.statement}" + (f" (now {new.id})" if new.id != fid else ""))
+                self.message.show_ok(
+                    self.tr("Edited: {statement}").format(statement=new.statement)
+                    + (self.tr(" (now {id})").format(id=new.id) if new.id != fid else "")
+                )
             self.table.setFocus()
 
         run_task(
-            lambda: facts.edit(fid, **values, why="edited in the review queue"),
-            name="Edit fact",
+            lambda: facts.edit(fid, **values, why=self.tr("edited in the review queue")),
+            name=self.tr("Edit fact"),
             on_result=done,
             on_error=self._edit_failed,
         )
@@ -729,13 +831,15 @@ class FactsPanel(FactQueuePanel):
             self.add_form.hide()
             self.queue.keep(f.id)
             self.message.show_ok(
-                f"Added {f.id}: {f.statement}"
+                self.tr("Added {id}: {statement}").format(id=f.id, statement=f.statement)
                 if merged
-                else f"Merged into the older fact {f.id} (lexical consolidation): {f.statement}"
+                else self.tr("Merged into the older fact {id} (lexical consolidation): {statement}").format(
+                    id=f.id, statement=f.statement
+                )
             )
             self.table.setFocus()
 
-        run_task(add, name="Add fact", on_result=done, on_error=self._add_failed)
+        run_task(add, name=self.tr("Add fact"), on_result=done, on_error=self._add_failed)
 
     def _add_failed(self, exc: BaseException) -> None:
         self.message.show_error(exc)
@@ -760,23 +864,28 @@ class FactsPanel(FactQueuePanel):
             dropped = d.get("dropped", [])
             n_kept = len(kept) if isinstance(kept, list) else kept
             n_dropped = len(dropped) if isinstance(dropped, list) else dropped
-            self.message.show_ok(f"Extraction done: {n_kept} fact(s) kept, {n_dropped} dropped (see the run report).")
+            self.message.show_ok(
+                self.tr("Extraction done: {n_kept} fact(s) kept, {n_dropped} dropped (see the run report).").format(
+                    n_kept=n_kept, n_dropped=n_dropped
+                )
+            )
 
         def failed(exc: BaseException) -> None:
             if getattr(exc, "code", "") == "ERR_LLM_UNAVAILABLE":
                 self.message.show_error(
-                    f"{getattr(exc, 'code', '')}: extraction needs a model — {getattr(exc, 'message', exc)}. "
-                    "Configure one in the model settings (or `lorekeeper llm`), or add facts by hand (Ctrl+N)."
+                    self.tr(
+                        "{0}: extraction needs a model — {1}. Configure one in the model settings (or `lorekeeper llm`), or add facts by hand (Ctrl+N)."
+                    ).format(getattr(exc, "code", ""), getattr(exc, "message", exc))
                 )
             else:
                 self.message.show_error(exc)
 
         run_task(
             lambda cancel: facts.extract(project, cancel=cancel),  # the status bar's Cancel stops it
-            name="Extracting facts",
+            name=self.tr("Extracting facts"),
             on_result=done,
             on_error=failed,
-            on_cancelled=lambda: self.message.show_ok("Extraction cancelled: nothing was stored."),
+            on_cancelled=lambda: self.message.show_ok(self.tr("Extraction cancelled: nothing was stored.")),
             on_finished=lambda: self.extract_button.setEnabled(True),
         )
 

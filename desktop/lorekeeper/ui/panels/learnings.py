@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, ClassVar
 
-from PySide6.QtCore import Qt, Slot
+from PySide6.QtCore import QCoreApplication, Qt, Slot
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QComboBox,
@@ -30,6 +30,7 @@ from PySide6.QtWidgets import (
 )
 
 from lorekeeper.learnings.service import SCOPES, SOURCES, LearningInfo, LearningService
+from lorekeeper.ui.i18n import QT_TRANSLATE_NOOP, fmt_datetime, tr_const
 from lorekeeper.ui.models.paged import PagedRowsModel, setup_sorting
 from lorekeeper.ui.panels.base import AppContext, Panel
 from lorekeeper.ui.theme import color
@@ -38,8 +39,11 @@ from lorekeeper.ui.workers import run_task
 
 PAGE_SIZE = 200
 ALL = "__all__"
-EMPTY = "No learnings yet. Fix It and thumbs down in the Playground create them; Add or Import brings your own."
-EMPTY_FILTERED = "No learning matches these filters."
+EMPTY = QT_TRANSLATE_NOOP(
+    "learnings",
+    "No learnings yet. Fix It and thumbs down in the Playground create them; Add or Import brings your own.",
+)
+EMPTY_FILTERED = QT_TRANSLATE_NOOP("learnings", "No learning matches these filters.")
 
 
 @dataclass(frozen=True)
@@ -62,9 +66,17 @@ class LearningQuery:
 
 class LearningsModel(PagedRowsModel[LearningInfo, LearningQuery]):
     COL_TIME, COL_PROJECT, COL_SOURCE, COL_SCOPE, COL_STATUS, COL_RULE, COL_TAGS = range(7)
-    HEADERS = ("When (UTC)", "Project", "Source", "Scope", "Status", "Rule", "Tags")
+    HEADERS = (
+        QT_TRANSLATE_NOOP("LearningsModel", "When (UTC)"),
+        QT_TRANSLATE_NOOP("LearningsModel", "Project"),
+        QT_TRANSLATE_NOOP("LearningsModel", "Source"),
+        QT_TRANSLATE_NOOP("LearningsModel", "Scope"),
+        QT_TRANSLATE_NOOP("LearningsModel", "Status"),
+        QT_TRANSLATE_NOOP("LearningsModel", "Rule"),
+        QT_TRANSLATE_NOOP("LearningsModel", "Tags"),
+    )
     PAGE_SIZE = PAGE_SIZE
-    JOB_NAME = "Loading learnings"
+    JOB_NAME = QT_TRANSLATE_NOOP("LearningsModel", "Loading learnings")
     JOB_VISIBLE = False
     SORT_KEYS: ClassVar[dict[int, str]] = dict(
         enumerate(("created_at", "project", "source", "scope", "status", "rule", "tags"))
@@ -86,7 +98,7 @@ class LearningsModel(PagedRowsModel[LearningInfo, LearningQuery]):
     def cell(self, item: LearningInfo, column: int, role: int) -> Any:
         if role == Qt.ItemDataRole.DisplayRole:
             return (
-                item.created_at.strftime("%Y-%m-%d %H:%M"),
+                fmt_datetime(item.created_at),
                 item.project or "—",
                 item.source,
                 item.scope,
@@ -95,8 +107,16 @@ class LearningsModel(PagedRowsModel[LearningInfo, LearningQuery]):
                 ", ".join(item.tags),
             )[column]
         if role == Qt.ItemDataRole.ToolTipRole and column == self.COL_RULE:
-            extra = [f"story {item.story}"] if item.story else []
-            extra += [f"domain {item.domain}"] if item.domain else []
+            extra = (
+                [QCoreApplication.translate("LearningsModel", "story {story}").format(story=item.story)]
+                if item.story
+                else []
+            )
+            extra += (
+                [QCoreApplication.translate("LearningsModel", "domain {domain}").format(domain=item.domain)]
+                if item.domain
+                else []
+            )
             return item.rule + ("\n" + " · ".join(extra) if extra else "")
         if role == Qt.ItemDataRole.ForegroundRole and item.status == "archived":
             return color("muted")
@@ -115,13 +135,13 @@ class LearningDialog(QDialog):
     ) -> None:
         super().__init__(parent)
         self.learning = learning
-        self.setWindowTitle("Edit learning" if learning else "Add learning")
+        self.setWindowTitle(self.tr("Edit learning") if learning else self.tr("Add learning"))
         self.setMinimumWidth(520)
         self.rule = QPlainTextEdit(learning.rule if learning else "")
         self.rule.setFixedHeight(80)
         self.project = QComboBox()
         self.project.setEditable(learning is None)
-        self.project.addItem("(no project)", "")
+        self.project.addItem(self.tr("(no project)"), "")
         for p in projects:
             self.project.addItem(p, p)
         current = learning.project if learning else project
@@ -141,12 +161,12 @@ class LearningDialog(QDialog):
         self.scope.setCurrentIndex(self.scope.findData(learning.scope if learning else "story"))
         self.message = MessageBox()
         form = QFormLayout()
-        form.addRow("Rule", self.rule)
-        form.addRow("Project", self.project)
-        form.addRow("Story", self.story)
-        form.addRow("Domain", self.domain)
-        form.addRow("Tags", self.tags)
-        form.addRow("Scope", self.scope)
+        form.addRow(self.tr("Rule"), self.rule)
+        form.addRow(self.tr("Project"), self.project)
+        form.addRow(self.tr("Story"), self.story)
+        form.addRow(self.tr("Domain"), self.domain)
+        form.addRow(self.tr("Tags"), self.tags)
+        form.addRow(self.tr("Scope"), self.scope)
         self.buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Save | QDialogButtonBox.StandardButton.Cancel)
         self.save_button = self.buttons.button(QDialogButtonBox.StandardButton.Save)
         self.buttons.rejected.connect(self.reject)
@@ -160,7 +180,7 @@ class LearningDialog(QDialog):
         text = self.project.currentText().strip()
         if data is not None and self.project.itemText(self.project.currentIndex()) == text:
             return str(data)
-        return "" if text == "(no project)" else text
+        return "" if text == self.tr("(no project)") else text
 
 
 class LearningsPanel(Panel):
@@ -172,17 +192,21 @@ class LearningsPanel(Panel):
         self.f_project = QComboBox()
         self.f_project.setMinimumWidth(150)
         self.f_source = QComboBox()
-        self.f_source.addItem("Any source", "")
+        self.f_source.addItem(self.tr("Any source"), "")
         for s in SOURCES:
             self.f_source.addItem(s, s)
         self.f_scope = QComboBox()
-        self.f_scope.addItem("Any scope", "")
+        self.f_scope.addItem(self.tr("Any scope"), "")
         for s in SCOPES:
             self.f_scope.addItem(s, s)
         self.f_status = QComboBox()
-        for text, data in (("Active", "active"), ("Archived", "archived"), ("Active and archived", "all")):
+        for text, data in (
+            (self.tr("Active"), "active"),
+            (self.tr("Archived"), "archived"),
+            (self.tr("Active and archived"), "all"),
+        ):
             self.f_status.addItem(text, data)
-        self.f_search = search_box("Search rules, stories, domains, tags…  (Ctrl+F)")
+        self.f_search = search_box(self.tr("Search rules, stories, domains, tags…  (Ctrl+F)"))
         filters = QHBoxLayout()
         for w in (self.f_project, self.f_source, self.f_scope, self.f_status):
             filters.addWidget(w)
@@ -206,20 +230,20 @@ class LearningsPanel(Panel):
         self.table.doubleClicked.connect(lambda _i: self.edit_selected())
         self.table.selectionModel().selectionChanged.connect(self._update_buttons)
         self.model.page_loaded.connect(self._update_buttons)  # a selected row's page arrived
-        self.empty = EmptyState(self.table, EMPTY)
+        self.empty = EmptyState(self.table, tr_const("learnings", EMPTY))
 
-        self.add_button = QPushButton("Add…")
+        self.add_button = QPushButton(self.tr("Add…"))
         self.add_button.clicked.connect(self.add)
-        self.edit_button = QPushButton("Edit…")
+        self.edit_button = QPushButton(self.tr("Edit…"))
         self.edit_button.clicked.connect(self.edit_selected)
-        self.archive_button = QPushButton("Archive")
+        self.archive_button = QPushButton(self.tr("Archive"))
         self.archive_button.setShortcut("Del")
         self.archive_button.clicked.connect(lambda: self.set_status("archived"))
-        self.restore_button = QPushButton("Restore")
+        self.restore_button = QPushButton(self.tr("Restore"))
         self.restore_button.clicked.connect(lambda: self.set_status("active"))
-        self.import_button = QPushButton("Import learnings.md…")
+        self.import_button = QPushButton(self.tr("Import learnings.md…"))
         self.import_button.clicked.connect(self.import_dialog)
-        self.export_button = QPushButton("Export learnings.md…")
+        self.export_button = QPushButton(self.tr("Export learnings.md…"))
         self.export_button.clicked.connect(self.export_dialog)
         self.message: MessageBox = MessageBox()  # annotated: a lambda above refers to it first
         actions = QHBoxLayout()
@@ -231,11 +255,13 @@ class LearningsPanel(Panel):
 
         layout = QVBoxLayout(self)
         layout.setContentsMargins(20, 16, 20, 12)
-        layout.addWidget(label("Learnings", "panelTitle"))
+        layout.addWidget(label(self.tr("Learnings"), "panelTitle"))
         layout.addWidget(
             label(
-                "Rules learnt from corrections. A project's prompts carry its active rules (and the global-scope ones), "
-                "newest first, within 2,000 characters.",
+                self.tr(
+                    "Rules learnt from corrections. A project's prompts carry its active rules (and the global-scope ones), "
+                    "newest first, within 2,000 characters."
+                ),
                 "panelSubtitle",
                 wrap=True,
             )
@@ -277,7 +303,7 @@ class LearningsPanel(Panel):
         ws = self.ws
         run_task(
             lambda: sorted(set(ws.skills.projects()) | set(ws.learnings.projects())),
-            name="Loading projects",
+            name=self.tr("Loading projects"),
             visible=False,
             on_result=self._on_projects,
         )
@@ -287,8 +313,8 @@ class LearningsPanel(Panel):
         current = self.f_project.currentData()
         self.f_project.blockSignals(True)
         self.f_project.clear()
-        self.f_project.addItem("All projects", ALL)
-        self.f_project.addItem("No project", "")
+        self.f_project.addItem(self.tr("All projects"), ALL)
+        self.f_project.addItem(self.tr("No project"), "")
         for p in projects:
             self.f_project.addItem(p, p)
         idx = self.f_project.findData(current) if current is not None else 0
@@ -313,8 +339,8 @@ class LearningsPanel(Panel):
     def _on_loaded(self) -> None:
         total = self.model.total or 0
         filtered = self.current_query() != LearningQuery()
-        self.empty.set_empty(total == 0, EMPTY_FILTERED if filtered else EMPTY)
-        self.count_label.setText(f"{total:,} learning{'s' if total != 1 else ''}")
+        self.empty.set_empty(total == 0, tr_const("learnings", EMPTY_FILTERED if filtered else EMPTY))
+        self.count_label.setText(self.tr("%Ln learning(s)", "", total))
         self._update_buttons()
 
     # ------------------------------------------------------------ selection
@@ -329,8 +355,8 @@ class LearningsPanel(Panel):
         self.archive_button.setEnabled(any(r.status == "active" for r in sel))
         self.restore_button.setEnabled(any(r.status == "archived" for r in sel))
         n = len(sel)
-        self.archive_button.setText(f"Archive {n}" if n > 1 else "Archive")
-        self.restore_button.setText(f"Restore {n}" if n > 1 else "Restore")
+        self.archive_button.setText(self.tr("Archive {n}").format(n=n) if n > 1 else self.tr("Archive"))
+        self.restore_button.setText(self.tr("Restore {n}").format(n=n) if n > 1 else self.tr("Restore"))
 
     # ------------------------------------------------------------ actions
     def _changed(self, text: str) -> None:
@@ -384,9 +410,9 @@ class LearningsPanel(Panel):
 
         def done(info: LearningInfo) -> None:
             dlg.accept()
-            self._changed(f"Saved learning {info.id}.")
+            self._changed(self.tr("Saved learning {id}.").format(id=info.id))
 
-        run_task(work, name="Saving learning", on_result=done, on_error=dlg.message.show_error)
+        run_task(work, name=self.tr("Saving learning"), on_result=done, on_error=dlg.message.show_error)
 
     def set_status(self, status: str, *, loaded: bool = False) -> None:
         if not loaded:  # rows selected but not shown yet (Ctrl+A on 10k) are read first, then archived too
@@ -397,11 +423,11 @@ class LearningsPanel(Panel):
         if not ids:
             return
         ws = self.ws
-        verb = "Archived" if status == "archived" else "Restored"
+        verb = self.tr("Archived") if status == "archived" else self.tr("Restored")
         run_task(
             lambda: ws.learnings.set_status(ids, status),
-            name=f"{verb} learnings",
-            on_result=lambda infos: self._changed(f"{verb} {len(infos)} learning{'s' if len(infos) != 1 else ''}."),
+            name=self.tr("{verb} learnings").format(verb=verb),
+            on_result=lambda infos: self._changed(self.tr("{verb} %n learning(s).", "", len(infos)).format(verb=verb)),
             on_error=self.message.show_error,
         )
 
@@ -412,7 +438,7 @@ class LearningsPanel(Panel):
     @Slot()
     def import_dialog(self) -> None:
         path, _ = QFileDialog.getOpenFileName(
-            self, "Import learnings.md", str(Path.home()), "Markdown (*.md);;All files (*)"
+            self, self.tr("Import learnings.md"), str(Path.home()), self.tr("Markdown (*.md);;All files (*)")
         )
         if path:
             self.import_path(Path(path), self._file_project())
@@ -422,15 +448,19 @@ class LearningsPanel(Panel):
 
         def done(report: Any) -> None:
             skipped = (
-                f"; {len(report.skipped_lines)} line(s) between the rules kept as text" if report.skipped_lines else ""
+                self.tr("; {n} line(s) between the rules kept as text").format(n=len(report.skipped_lines))
+                if report.skipped_lines
+                else ""
             )
             self._changed(
-                f"Imported {report.added} learning(s) into {project or 'no project'}, {report.unchanged} already there{skipped}."
+                self.tr("Imported {added} learning(s) into {0}, {unchanged} already there{skipped}.").format(
+                    project or "no project", added=report.added, unchanged=report.unchanged, skipped=skipped
+                )
             )
 
         run_task(
             lambda: ws.learnings.import_file(path, project or None),
-            name="Importing learnings",
+            name=self.tr("Importing learnings"),
             on_result=done,
             on_error=self.message.show_error,
         )
@@ -438,7 +468,7 @@ class LearningsPanel(Panel):
     @Slot()
     def export_dialog(self) -> None:
         start = str(self.ws.root / "exports" / "learnings.md")
-        path, _ = QFileDialog.getSaveFileName(self, "Export learnings.md", start, "Markdown (*.md)")
+        path, _ = QFileDialog.getSaveFileName(self, self.tr("Export learnings.md"), start, self.tr("Markdown (*.md)"))
         if path:
             self.export_path(Path(path), self._file_project())
 
@@ -446,7 +476,9 @@ class LearningsPanel(Panel):
         ws = self.ws
         run_task(
             lambda: ws.learnings.export_file(path, project or None),
-            name="Exporting learnings",
-            on_result=lambda n: self.message.show_ok(f"Wrote {n} learning(s) of {project or 'no project'} to {path}."),
+            name=self.tr("Exporting learnings"),
+            on_result=lambda n: self.message.show_ok(
+                self.tr("Wrote {n} learning(s) of {0} to {path}.").format(project or "no project", n=n, path=path)
+            ),
             on_error=self.message.show_error,
         )

@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any
 
 import pyqtgraph as pg
-from PySide6.QtCore import Qt, Slot
+from PySide6.QtCore import QCoreApplication, Qt, Slot
 from PySide6.QtWidgets import (
     QComboBox,
     QFileDialog,
@@ -43,6 +43,7 @@ from lorekeeper.context.ledger import (
 from lorekeeper.context.pack import PACK_MODES, FileEntry
 from lorekeeper.jobs import process_steps
 from lorekeeper.ui.charts import ThemedPlot
+from lorekeeper.ui.i18n import QT_TRANSLATE_NOOP, lformat
 from lorekeeper.ui.models.ledger import MODE_COLORS, LedgerFilesModel, SourceSortProxy
 from lorekeeper.ui.panels.base import AppContext, Panel
 from lorekeeper.ui.theme import PRESSURE_LEVELS, color
@@ -51,14 +52,16 @@ from lorekeeper.ui.widgets import EmptyState, Gauge, MessageBox, label, mono_fon
 from lorekeeper.ui.workers import Worker, cancel_key, is_synchronous, run_task
 
 CHART_FILES = 24  # files shown in the chart (the largest originals)
-SHOWCASE_TASK = "fix the budget overrun when a pack downgrades files"
+SHOWCASE_TASK = QT_TRANSLATE_NOOP("ledger", "fix the budget overrun when a pack downgrades files")
 
 
 class TokensChart(ThemedPlot):
     """Original tokens (grey) behind sent tokens (coloured by mode), per file."""
 
     def __init__(self, parent: QWidget | None = None) -> None:
-        super().__init__("tokens", min_height=110, max_height=230, parent=parent)
+        super().__init__(
+            QCoreApplication.translate("TokensChart", "tokens"), min_height=110, max_height=230, parent=parent
+        )
         self.legend = self.plotItem.addLegend(offset=(-10, 5))
         self.bars: list[pg.BarGraphItem] = []
         self.files: list[str] = []
@@ -100,7 +103,7 @@ class TokensChart(ThemedPlot):
                 width=0.5,
                 brush=pg.mkBrush(color(cname)),
                 pen=pg.mkPen(None),
-                name=f"sent: {mode}",
+                name=QCoreApplication.translate("TokensChart", "sent: {mode}").format(mode=mode),
             )
             pi.addItem(bar)
             self.bars.append(bar)
@@ -119,10 +122,10 @@ class LedgerPanel(Panel):
         self.snapshot: LedgerSnapshot | None = None
 
         self.folder_edit = QLineEdit()
-        self.folder_edit.setPlaceholderText("Source folder to pack")
-        self.browse_button = QPushButton("Browse…")
+        self.folder_edit.setPlaceholderText(self.tr("Source folder to pack"))
+        self.browse_button = QPushButton(self.tr("Browse…"))
         self.task_edit = QLineEdit()
-        self.task_edit.setPlaceholderText("Task, e.g. fix the NaN bug in entropy.rs (optional)")
+        self.task_edit.setPlaceholderText(self.tr("Task, e.g. fix the NaN bug in entropy.rs (optional)"))
         self.budget_spin = QSpinBox()
         self.budget_spin.setRange(0, 2_000_000)
         self.budget_spin.setSingleStep(1000)
@@ -134,9 +137,9 @@ class LedgerPanel(Panel):
         self.window_spin.setValue(DEFAULT_WINDOW)
         self.mode_combo = QComboBox()
         self.mode_combo.addItems(PACK_MODES)
-        self.pack_button = QPushButton("Pack")
+        self.pack_button = QPushButton(self.tr("Pack"))
         self.pack_button.setDefault(True)
-        self.cancel_button = QPushButton("Cancel")
+        self.cancel_button = QPushButton(self.tr("Cancel"))
         self.cancel_button.setEnabled(False)
         self.progress = QProgressBar()
         self.progress.setTextVisible(True)
@@ -147,14 +150,14 @@ class LedgerPanel(Panel):
         row1 = QHBoxLayout()
         row1.addWidget(self.folder_edit, 1)
         row1.addWidget(self.browse_button)
-        form.addRow("Folder:", row1)
-        form.addRow("Task:", self.task_edit)
+        form.addRow(self.tr("Folder:"), row1)
+        form.addRow(self.tr("Task:"), self.task_edit)
         row3 = QHBoxLayout()
-        row3.addWidget(QLabel("Budget:"))
+        row3.addWidget(QLabel(self.tr("Budget:")))
         row3.addWidget(self.budget_spin)
-        row3.addWidget(QLabel("Window:"))
+        row3.addWidget(QLabel(self.tr("Window:")))
         row3.addWidget(self.window_spin)
-        row3.addWidget(QLabel("Mode:"))
+        row3.addWidget(QLabel(self.tr("Mode:")))
         row3.addWidget(self.mode_combo)
         row3.addStretch(1)
         row3.addWidget(self.pack_button)
@@ -177,14 +180,14 @@ class LedgerPanel(Panel):
         self.table.selectionModel().currentRowChanged.connect(self._on_current)
         self.empty = EmptyState(
             self.table,
-            "Choose a folder (and a task), then press Pack to see what an agent would receive, file by file.",
+            self.tr("Choose a folder (and a task), then press Pack to see what an agent would receive, file by file."),
         )
 
         self.summary = label("", "hintText", wrap=True)
         self.gauge = Gauge()
         self.gauge.setRange(0, 1000)
         self.gauge.setTextVisible(True)
-        self.gauge.setFormat("window: empty")
+        self.gauge.setFormat(self.tr("window: empty"))
         self.pressure_label = label("", "sectionTitle")
         self.plan_box = QPlainTextEdit()
         self.plan_box.setReadOnly(True)
@@ -199,9 +202,9 @@ class LedgerPanel(Panel):
         rl.addWidget(self.summary)
         rl.addWidget(self.pressure_label)
         rl.addWidget(self.gauge)
-        rl.addWidget(label("Re-injection plan and suggestions", "sectionTitle"))
+        rl.addWidget(label(self.tr("Re-injection plan and suggestions"), "sectionTitle"))
         rl.addWidget(self.plan_box)
-        rl.addWidget(label("Tokens by file and mode", "sectionTitle"))
+        rl.addWidget(label(self.tr("Tokens by file and mode"), "sectionTitle"))
         rl.addWidget(self.chart, 1)
 
         top_split = QSplitter(Qt.Orientation.Horizontal)
@@ -215,8 +218,8 @@ class LedgerPanel(Panel):
             view.setReadOnly(True)
             view.setFont(mono_font(9))
             view.setLineWrapMode(QPlainTextEdit.LineWrapMode.NoWrap)
-        self.original_title = label("Original", "sectionTitle")
-        self.sent_title = label("Sent", "sectionTitle")
+        self.original_title = label(self.tr("Original"), "sectionTitle")
+        self.sent_title = label(self.tr("Sent"), "sectionTitle")
         left_box = QWidget()
         lb = QVBoxLayout(left_box)
         lb.setContentsMargins(0, 0, 0, 0)
@@ -239,13 +242,15 @@ class LedgerPanel(Panel):
 
         layout = QVBoxLayout(self)
         layout.setContentsMargins(20, 16, 20, 12)
-        layout.addWidget(label("Compression ledger", "panelTitle"))
+        layout.addWidget(label(self.tr("Compression ledger"), "panelTitle"))
         layout.addWidget(
             label(
-                "What a context pack sends for a task: relevance from the task's words, the import and call graphs "
-                "(heat diffusion + PageRank), Boltzmann token budgets, and a mode per file. The budget is never "
-                "exceeded and the pack is never larger than the files; every file's header says its mode and the "
-                "tokens dropped. Same engine as `lorekeeper ctx pack`.",
+                self.tr(
+                    "What a context pack sends for a task: relevance from the task's words, the import and call graphs "
+                    "(heat diffusion + PageRank), Boltzmann token budgets, and a mode per file. The budget is never "
+                    "exceeded and the pack is never larger than the files; every file's header says its mode and the "
+                    "tokens dropped. Same engine as `lorekeeper ctx pack`."
+                ),
                 "panelSubtitle",
                 wrap=True,
             )
@@ -258,6 +263,9 @@ class LedgerPanel(Panel):
         self.pack_button.clicked.connect(self.start_pack)
         self.cancel_button.clicked.connect(self.cancel)
         self.task_edit.returnPressed.connect(self.start_pack)
+        self.folder_edit.returnPressed.connect(self.start_pack)  # Enter in either field packs
+        self.folder_edit.textChanged.connect(lambda _t: self._update_pack_button())
+        self._update_pack_button()
         self._show(None)
 
     # -- actions ------------------------------------------------------------------------------
@@ -281,7 +289,9 @@ class LedgerPanel(Panel):
 
     @Slot()
     def browse(self) -> None:
-        folder = QFileDialog.getExistingDirectory(self, "Folder to pack", self.folder_edit.text() or str(Path.home()))
+        folder = QFileDialog.getExistingDirectory(
+            self, self.tr("Folder to pack"), self.folder_edit.text() or str(Path.home())
+        )
         if folder:
             self.folder_edit.setText(folder)
 
@@ -289,7 +299,7 @@ class LedgerPanel(Panel):
     def start_pack(self) -> None:
         folder = self.folder_edit.text().strip()
         if not folder:
-            self.message.show_error("Choose a folder to pack first.")
+            self.message.show_error(self.tr("Choose a folder to pack first."))
             return
         if self.worker is not None:
             return
@@ -297,8 +307,9 @@ class LedgerPanel(Panel):
         cancel_key((self, "original"))  # a file read for the previous pack must not land in the new one
         budget = self.budget_spin.value() or None
         self.pack_button.setEnabled(False)
+        self.pack_button.setToolTip(self.tr("A pack is running: wait for it or Cancel it"))
         self.cancel_button.setEnabled(True)
-        set_progress(self.progress, 0, 0, "starting…")
+        set_progress(self.progress, 0, 0, self.tr("starting…"))
         # Packing is long pure-Python work that would hold the interpreter lock and stall the GUI:
         # it runs in a worker process (Cancel terminates it). Synchronous mode (tests, screenshots)
         # packs inline.
@@ -310,7 +321,7 @@ class LedgerPanel(Panel):
             budget=budget,
             mode=self.mode_combo.currentText(),
             window=self.window_spin.value(),
-            name=f"Packing {Path(folder).name}",
+            name=self.tr("Packing {name}").format(name=Path(folder).name),
             on_progress=self._on_progress,
             on_result=self._show,
             on_error=self._on_error,
@@ -322,7 +333,7 @@ class LedgerPanel(Panel):
     def cancel(self) -> None:
         if self.worker is not None:
             self.worker.cancel()
-            self.progress.setFormat("cancelling…")
+            self.progress.setFormat(self.tr("cancelling…"))
 
     # -- worker callbacks -------------------------------------------------------------------------
 
@@ -339,12 +350,23 @@ class LedgerPanel(Panel):
         self.progress.setRange(0, 1)
         self.progress.setValue(0)
         self.progress.setFormat("cancelled")
-        self.message.show_ok("Pack cancelled: nothing changed.")
+        self.message.show_ok(self.tr("Pack cancelled: nothing changed."))
 
     def _on_finished(self) -> None:
         self.worker = None
-        self.pack_button.setEnabled(True)
+        self._update_pack_button()
         self.cancel_button.setEnabled(False)
+
+    def _update_pack_button(self) -> None:
+        """Pack can do nothing without a folder, or while a pack runs: disabled, saying why."""
+        if self.worker is not None:
+            why = self.tr("A pack is running: wait for it or Cancel it")
+        elif not self.folder_edit.text().strip():
+            why = self.tr("Choose a folder to pack first (type it, or Browse…)")
+        else:
+            why = ""
+        self.pack_button.setEnabled(not why)
+        self.pack_button.setToolTip(why or self.tr("Pack the folder for the task (Enter in the folder or task field)"))
 
     # -- display ------------------------------------------------------------------------------
 
@@ -361,7 +383,7 @@ class LedgerPanel(Panel):
             self.model.set_rows([])
             self.empty.set_empty(True)
             self.summary.setText("")
-            self.pressure_label.setText("Pressure: —")
+            self.pressure_label.setText(self.tr("Pressure: —"))
             self.plan_box.setPlainText("")
             self.chart.show_entries([])
             return
@@ -369,7 +391,7 @@ class LedgerPanel(Panel):
         self.model.set_rows(r.entries)
         self.empty.set_empty(not r.entries)
         self.table.sortByColumn(LedgerFilesModel.COL_RELEVANCE, Qt.SortOrder.DescendingOrder)
-        set_progress(self.progress, 1, 1, f"done in {r.seconds:.2f}s")
+        set_progress(self.progress, 1, 1, lformat(self.tr("done in {seconds:.2f}s"), seconds=r.seconds))
         yield
         self._show_summary(snap)
         yield
@@ -383,28 +405,65 @@ class LedgerPanel(Panel):
         r: Any = snap.result
         intent = r.intent
         task = (
-            f"{intent.task_type}, scope {intent.scope}, specificity {intent.specificity}" if intent.task else "no task"
+            self.tr("{task_type}, scope {scope}, specificity {specificity}").format(
+                task_type=intent.task_type, scope=intent.scope, specificity=intent.specificity
+            )
+            if intent.task
+            else self.tr("no task")
         )
         self.summary.setText(
-            f"{len(r.entries)} files: {r.input_tokens:,} → {r.output_tokens:,} tokens "
-            f"({1 - r.output_tokens / max(1, r.input_tokens):.1%} less, limit {r.cap:,}) · {task}"
+            lformat(
+                self.tr(
+                    "{n} files: {input_tokens:,} → {output_tokens:,} tokens ({0:.1%} less, limit {cap:,}) · {task}"
+                ),
+                1 - r.output_tokens / max(1, r.input_tokens),
+                n=len(r.entries),
+                input_tokens=r.input_tokens,
+                output_tokens=r.output_tokens,
+                cap=r.cap,
+                task=task,
+            )
         )
         frac = min(1.0, snap.utilization)
         set_progress(
-            self.gauge, int(frac * 1000), 1000, f"{snap.used:,} of {snap.window:,} tokens ({snap.utilization:.1%})"
+            self.gauge,
+            int(frac * 1000),
+            1000,
+            lformat(
+                self.tr("{used:,} of {window:,} tokens ({utilization:.1%})"),
+                used=snap.used,
+                window=snap.window,
+                utilization=snap.utilization,
+            ),
         )
         self._gauge_level(PRESSURE_LEVELS[snap.pressure])
         self.pressure_label.setText(
-            f"Pressure: {snap.pressure} (compress from {PRESSURE_COMPRESS:.0%}, evict from {PRESSURE_EVICT:.0%})"
+            lformat(
+                self.tr(
+                    "Pressure: {pressure} (compress from {PRESSURE_COMPRESS:.0%}, evict from {PRESSURE_EVICT:.0%})"
+                ),
+                pressure=snap.pressure,
+                PRESSURE_COMPRESS=PRESSURE_COMPRESS,
+                PRESSURE_EVICT=PRESSURE_EVICT,
+            )
         )
-        lines = [f"{s.path}: {s.from_mode} → {s.to_mode} (frees {s.saves:,} tokens)" for s in snap.plan]
+        lines = [
+            lformat(
+                self.tr("{path}: {from_mode} → {to_mode} (frees {saves:,} tokens)"),
+                path=s.path,
+                from_mode=s.from_mode,
+                to_mode=s.to_mode,
+                saves=s.saves,
+            )
+            for s in snap.plan
+        ]
         if snap.plan and snap.protected:
-            lines.append(f"protected (task targets): {', '.join(snap.protected[:6])}")
+            lines.append(self.tr("protected (task targets): {0}").format(", ".join(snap.protected[:6])))
         if not snap.plan and snap.pressure == "none":
-            lines.append("No re-injection needed: the window is below the compress level.")
+            lines.append(self.tr("No re-injection needed: the window is below the compress level."))
         elif not snap.plan:
-            lines.append("Nothing left to downgrade: every file still in the window is a target of the task.")
-        lines.extend(f"suggest: {d}" for d in snap.deficits)
+            lines.append(self.tr("Nothing left to downgrade: every file still in the window is a target of the task."))
+        lines.extend(self.tr("suggest: {d}").format(d=d) for d in snap.deficits)
         self.plan_box.setPlainText("\n".join(lines))
 
     def _gauge_level(self, level: str) -> None:
@@ -425,8 +484,16 @@ class LedgerPanel(Panel):
             return
         r: Any = snap.result
         self.sent_view.setPlainText(r.sections.get(entry.rel, "(omitted to fit the budget)"))
-        self.sent_title.setText(f"Sent: {entry.mode}, {entry.sent_tokens:,} tokens")
-        self.original_title.setText(f"Original: {entry.rel}, {entry.original_tokens:,} tokens")
+        self.sent_title.setText(
+            lformat(self.tr("Sent: {mode}, {sent_tokens:,} tokens"), mode=entry.mode, sent_tokens=entry.sent_tokens)
+        )
+        self.original_title.setText(
+            lformat(
+                self.tr("Original: {rel}, {original_tokens:,} tokens"),
+                rel=entry.rel,
+                original_tokens=entry.original_tokens,
+            )
+        )
         root, rel = Path(r.root), entry.rel
 
         def load() -> str:  # the stat and the read both in the worker
@@ -435,7 +502,7 @@ class LedgerPanel(Panel):
 
         run_task(
             load,
-            name="Reading file",
+            name=self.tr("Reading file"),
             key=(self, "original"),
             visible=False,
             on_result=self.original_view.setPlainText,

@@ -30,7 +30,7 @@ class LLMSettingsDialog(QDialog):
     def __init__(self, ws: Workspace, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.ws = ws
-        self.setWindowTitle("Model settings")
+        self.setWindowTitle(self.tr("Model settings"))
         self.setMinimumWidth(460)
         s = ws.llm.settings
         self.provider = QComboBox()
@@ -39,7 +39,7 @@ class LLMSettingsDialog(QDialog):
         self.provider.setCurrentIndex(max(self.provider.findData(s.provider), 0))
         self.model = QLineEdit(s.model)
         self.base_url = QLineEdit(s.base_url)
-        self.base_url.setPlaceholderText("empty: the provider's default")
+        self.base_url.setPlaceholderText(self.tr("empty: the provider's default"))
         self.timeout = QDoubleSpinBox()
         self.timeout.setRange(0.5, 3600)
         self.timeout.setSuffix(" s")
@@ -57,21 +57,25 @@ class LLMSettingsDialog(QDialog):
         self.message = MessageBox()
 
         form = QFormLayout()
-        form.addRow("Provider", self.provider)
-        form.addRow("Model", self.model)
-        form.addRow("Server URL", self.base_url)
-        form.addRow("Timeout", self.timeout)
-        form.addRow("Retries", self.retries)
-        form.addRow("Max answer tokens", self.max_tokens)
-        form.addRow("claude program", self.command)
-        form.addRow("Anthropic API key", self.api_key)
+        form.addRow(self.tr("Provider"), self.provider)
+        form.addRow(self.tr("Model"), self.model)
+        form.addRow(self.tr("Server URL"), self.base_url)
+        form.addRow(self.tr("Timeout"), self.timeout)
+        form.addRow(self.tr("Retries"), self.retries)
+        form.addRow(self.tr("Max answer tokens"), self.max_tokens)
+        form.addRow(self.tr("claude program"), self.command)
+        form.addRow(self.tr("Anthropic API key"), self.api_key)
         self.buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Save | QDialogButtonBox.StandardButton.Cancel)
         self.save_button = self.buttons.button(QDialogButtonBox.StandardButton.Save)
         self.buttons.accepted.connect(self.save)
         self.buttons.rejected.connect(self.reject)
         lay = QVBoxLayout(self)
         lay.addWidget(
-            label("Secrets never go to lorekeeper.toml: the key is stored in the OS keyring.", "hintText", wrap=True)
+            label(
+                self.tr("Secrets never go to lorekeeper.toml: the key is stored in the OS keyring."),
+                "hintText",
+                wrap=True,
+            )
         )
         lay.addLayout(form)
         lay.addWidget(self.message)
@@ -82,14 +86,14 @@ class LLMSettingsDialog(QDialog):
     @Slot()
     def _update(self) -> None:
         p = self.provider.currentData()
-        self.model.setPlaceholderText(f"empty: {DEFAULT_MODELS.get(p) or 'the program default'}")
+        self.model.setPlaceholderText(self.tr("empty: {0}").format(DEFAULT_MODELS.get(p) or "the program default"))
         self.api_key.setEnabled(p == "anthropic")
         self.command.setEnabled(p == "claude-cli")
         self.base_url.setEnabled(p in ("anthropic", "ollama"))
         llm = self.ws.llm
         run_task(  # asks the OS keyring (a D-Bus round trip): never on the GUI thread
             lambda: llm.key_source("anthropic"),
-            name="Looking up the API key",
+            name=self.tr("Looking up the API key"),
             key=(id(self), "key-source"),
             visible=False,
             on_result=self._show_key_source,
@@ -131,7 +135,7 @@ class LLMSettingsDialog(QDialog):
         self.save_button.setEnabled(False)
         run_task(
             apply,
-            name="Saving model settings",
+            name=self.tr("Saving model settings"),
             on_result=self._on_saved,
             on_error=self._on_error,
             on_finished=lambda: self.save_button.setEnabled(True),

@@ -12,7 +12,7 @@ from __future__ import annotations
 from typing import Any
 
 import pyqtgraph as pg
-from PySide6.QtCore import Qt, Slot
+from PySide6.QtCore import QCoreApplication, Qt, Slot
 from PySide6.QtGui import QKeySequence, QShortcut
 from PySide6.QtWidgets import (
     QComboBox,
@@ -33,6 +33,7 @@ from PySide6.QtWidgets import (
 from lorekeeper.memory.layout import CORPORA
 from lorekeeper.memory.measure import METRICS, TITLES, WINDOWS
 from lorekeeper.ui.charts import ThemedPlot
+from lorekeeper.ui.i18n import QT_TRANSLATE_NOOP, tr_const
 from lorekeeper.ui.models.base import RowsModel
 from lorekeeper.ui.panels.base import AppContext, Panel
 from lorekeeper.ui.theme import color
@@ -40,19 +41,30 @@ from lorekeeper.ui.widgets import MessageBox, label, mono_font, search_box, setu
 from lorekeeper.ui.workers import HoldGate, run_task
 
 SECTIONS = (
-    ("problem", "Problem / user need"),
-    ("criteria", "Success criteria"),
-    ("constraints", "Known constraints"),
-    ("priorities", "Priorities (must-have / nice-to-have)"),
+    ("problem", QT_TRANSLATE_NOOP("memory", "Problem / user need")),
+    ("criteria", QT_TRANSLATE_NOOP("memory", "Success criteria")),
+    ("constraints", QT_TRANSLATE_NOOP("memory", "Known constraints")),
+    ("priorities", QT_TRANSLATE_NOOP("memory", "Priorities (must-have / nice-to-have)")),
 )
 
 
 class CorporaModel(RowsModel[dict[str, Any]]):
-    HEADERS = ("Corpus", "Documents", "Indexed", "Embedder", "Dims", "State")
+    HEADERS = (
+        QT_TRANSLATE_NOOP("CorporaModel", "Corpus"),
+        QT_TRANSLATE_NOOP("CorporaModel", "Documents"),
+        QT_TRANSLATE_NOOP("CorporaModel", "Indexed"),
+        QT_TRANSLATE_NOOP("CorporaModel", "Embedder"),
+        QT_TRANSLATE_NOOP("CorporaModel", "Dims"),
+        QT_TRANSLATE_NOOP("CorporaModel", "State"),
+    )
 
     def cell(self, item: dict[str, Any], column: int, role: int) -> Any:
         if role == Qt.ItemDataRole.DisplayRole:
-            state = f"stale: {item['reason']}" if item["stale"] else "up to date"
+            state = (
+                QCoreApplication.translate("CorporaModel", "stale: {reason}").format(reason=item["reason"])
+                if item["stale"]
+                else QCoreApplication.translate("CorporaModel", "up to date")
+            )
             return (item["corpus"], item["documents"], item["indexed"], item["embedder"], item["dimension"], state)[
                 column
             ]
@@ -62,7 +74,12 @@ class CorporaModel(RowsModel[dict[str, Any]]):
 
 
 class ResultsModel(RowsModel[dict[str, Any]]):
-    HEADERS = ("Score", "Title", "Id", "Details")
+    HEADERS = (
+        QT_TRANSLATE_NOOP("ResultsModel", "Score"),
+        QT_TRANSLATE_NOOP("ResultsModel", "Title"),
+        QT_TRANSLATE_NOOP("ResultsModel", "Id"),
+        QT_TRANSLATE_NOOP("ResultsModel", "Details"),
+    )
 
     def cell(self, item: dict[str, Any], column: int, role: int) -> Any:
         if role == Qt.ItemDataRole.DisplayRole:
@@ -88,31 +105,33 @@ class MemoryPanel(Panel):
         setup_table(self.corpora_view)
         self.corpora_view.horizontalHeader().setStretchLastSection(True)
         self.corpora_view.setFixedHeight(112)  # three corpora, always visible
-        self.rebuild_btn = QPushButton("Rebuild indexes")
+        self.rebuild_btn = QPushButton(self.tr("Rebuild indexes"))
         self.rebuild_btn.setToolTip(
-            "Rebuild every corpus's FAISS index from the store (progress and Cancel in the status bar)"
+            self.tr("Rebuild every corpus's FAISS index from the store (progress and Cancel in the status bar)")
         )
         self.rebuild_btn.clicked.connect(self.rebuild)
 
         self.tabs = QTabWidget()
-        self.tabs.addTab(self._search_tab(), "Search")
-        self.tabs.addTab(self._preview_tab(), "Injection preview")
-        self.tabs.addTab(self._clarify_tab(), "Clarify")
-        self.tabs.addTab(self._measures_tab(), "Measures")
+        self.tabs.addTab(self._search_tab(), self.tr("Search"))
+        self.tabs.addTab(self._preview_tab(), self.tr("Injection preview"))
+        self.tabs.addTab(self._clarify_tab(), self.tr("Clarify"))
+        self.tabs.addTab(self._measures_tab(), self.tr("Measures"))
 
         head = QHBoxLayout()
-        head.addWidget(label("Corpora and indexes", "sectionTitle"))
+        head.addWidget(label(self.tr("Corpora and indexes"), "sectionTitle"))
         head.addStretch(1)
         head.addWidget(self.rebuild_btn)
 
         layout = QVBoxLayout(self)
         layout.setContentsMargins(20, 16, 20, 12)
-        layout.addWidget(label("Memory", "panelTitle"))
+        layout.addWidget(label(self.tr("Memory"), "panelTitle"))
         layout.addWidget(
             label(
-                "Research notes, validated clarification summaries (never their verbatim) and learnings, indexed "
-                "with FAISS and BM25. Each story starts with exactly 5 learnings + 3 notes + 3 clarifications, "
-                "traced and signed before they are injected.",
+                self.tr(
+                    "Research notes, validated clarification summaries (never their verbatim) and learnings, indexed "
+                    "with FAISS and BM25. Each story starts with exactly 5 learnings + 3 notes + 3 clarifications, "
+                    "traced and signed before they are injected."
+                ),
                 "panelSubtitle",
                 wrap=True,
             )
@@ -127,7 +146,7 @@ class MemoryPanel(Panel):
     # ------------------------------------------------------------------ tabs
     def _search_tab(self) -> QWidget:
         w = QWidget()
-        self.query = search_box("Search the memory (BM25 + vectors, fused)…")
+        self.query = search_box(self.tr("Search the memory (BM25 + vectors, fused)…"))
         self.query.returnPressed.connect(self.search)
         self.corpus = QComboBox()
         for c in CORPORA:
@@ -145,11 +164,15 @@ class MemoryPanel(Panel):
         self.domain.setPlaceholderText("domain")
         self.project = QLineEdit()
         self.project.setPlaceholderText("project")
-        go = QPushButton("Search")
+        go = QPushButton(self.tr("Search"))
         go.clicked.connect(self.search)
         row = QHBoxLayout()
         row.addWidget(self.query, 3)
-        for text, widget in (("Corpus", self.corpus), ("Impact", self.impact), ("Verdict", self.verdict)):
+        for text, widget in (
+            (self.tr("Corpus"), self.corpus),
+            (self.tr("Impact"), self.impact),
+            (self.tr("Verdict"), self.verdict),
+        ):
             row.addWidget(QLabel(text))
             row.addWidget(widget)
         row.addWidget(self.domain, 1)
@@ -179,7 +202,7 @@ class MemoryPanel(Panel):
         self.preview_text.setReadOnly(True)
         self.preview_text.setFont(mono_font())
         row = QHBoxLayout()
-        row.addWidget(QLabel("Story:"))
+        row.addWidget(QLabel(self.tr("Story:")))
         row.addWidget(self.story)
         row.addWidget(self.preview_note, 1)
         lay = QVBoxLayout(w)
@@ -190,13 +213,17 @@ class MemoryPanel(Panel):
     def _clarify_tab(self) -> QWidget:
         w = QWidget()
         self.c_story = QLineEdit()
-        self.c_story.setPlaceholderText("PD-42")
+        self.c_story.setPlaceholderText(self.tr("PD-42"))
         self.c_domain = QLineEdit()
         self.c_project = QLineEdit()
         self.answers: dict[str, QPlainTextEdit] = {}
         form = QFormLayout()
         ids = QHBoxLayout()
-        for text, widget in (("Story", self.c_story), ("Domain", self.c_domain), ("Project", self.c_project)):
+        for text, widget in (
+            (self.tr("Story"), self.c_story),
+            (self.tr("Domain"), self.c_domain),
+            (self.tr("Project"), self.c_project),
+        ):
             ids.addWidget(QLabel(text))
             ids.addWidget(widget)
         form.addRow(ids)
@@ -204,14 +231,14 @@ class MemoryPanel(Panel):
             box = QPlainTextEdit()
             box.setMaximumHeight(52)
             self.answers[key] = box
-            form.addRow(text, box)
-        self.summarise_btn = QPushButton("Summarise (no personal data kept)")
+            form.addRow(tr_const("memory", text), box)
+        self.summarise_btn = QPushButton(self.tr("Summarise (no personal data kept)"))
         self.summarise_btn.clicked.connect(self.summarise)
         self.summary_text = QPlainTextEdit()
         self.summary_text.setReadOnly(True)
-        self.summary_text.setPlaceholderText("The structured summary appears here for your validation.")
-        self.validate_btn = QPushButton("Validate  (Ctrl+Return)")
-        self.reject_btn = QPushButton("Reject  (Esc)")
+        self.summary_text.setPlaceholderText(self.tr("The structured summary appears here for your validation."))
+        self.validate_btn = QPushButton(self.tr("Validate  (Ctrl+Return)"))
+        self.reject_btn = QPushButton(self.tr("Reject  (Esc)"))
         for b in (self.validate_btn, self.reject_btn):
             b.setEnabled(False)
         self.validate_btn.clicked.connect(self.validate)
@@ -244,14 +271,14 @@ class MemoryPanel(Panel):
         w = QWidget()
         self.cs_window = QComboBox()
         for d in WINDOWS:
-            self.cs_window.addItem(f"Last {d} days", d)
+            self.cs_window.addItem(self.tr("Last {d} days").format(d=d), d)
         self.cs_window.currentIndexChanged.connect(self.measure)
         self.chart = ThemedPlot("share", min_height=160)
         self.chart.plotItem.setYRange(-1, 1, padding=0.05)
         self.chart.getAxis("bottom").setTicks([[(i, m.upper()) for i, m in enumerate(METRICS)]])
         self.measure_text = label("", "hintText", wrap=True)
         row = QHBoxLayout()
-        row.addWidget(QLabel("Window:"))
+        row.addWidget(QLabel(self.tr("Window:")))
         row.addWidget(self.cs_window)
         row.addStretch(1)
         lay = QVBoxLayout(w)
@@ -269,7 +296,7 @@ class MemoryPanel(Panel):
         ws = self.ws
         run_task(
             lambda: [ws.memory.status(c).to_dict() for c in CORPORA],
-            name="Memory status",
+            name=self.tr("Memory status"),
             key=(self, "status"),
             visible=False,
             on_result=self.corpora.set_rows,
@@ -277,7 +304,7 @@ class MemoryPanel(Panel):
         )
         run_task(
             lambda: [s["id"] for s in ws.stories.stories()],
-            name="Stories",
+            name=self.tr("Stories"),
             key=(self, "stories"),
             visible=False,
             on_result=self._on_stories,
@@ -315,9 +342,9 @@ class MemoryPanel(Panel):
 
         run_task(
             job,
-            name="Rebuilding memory indexes",
+            name=self.tr("Rebuilding memory indexes"),
             key=(self, "rebuild"),
-            on_result=lambda _r: self.message.show_ok("Indexes rebuilt."),
+            on_result=lambda _r: self.message.show_ok(self.tr("Indexes rebuilt.")),
             on_error=self.message.show_error,
             on_finished=self._rebuilt,
         )
@@ -335,7 +362,7 @@ class MemoryPanel(Panel):
         flt = Filters.of(self.impact.currentData(), self.verdict.currentData(), self.domain.text(), self.project.text())
         run_task(
             lambda: [h.to_dict() for h in ws.memory.search(query, corpus, filters=flt, top=20)],
-            name="Searching the memory",
+            name=self.tr("Searching the memory"),
             key=(self, "search"),
             visible=False,
             on_result=self.results.set_rows,
@@ -347,12 +374,12 @@ class MemoryPanel(Panel):
         sid = self.story.currentData()
         if not sid:
             self.preview_text.setPlainText("")
-            self.preview_note.setText("No story yet: `lorekeeper story start STORY --domain D --project P`.")
+            self.preview_note.setText(self.tr("No story yet: `lorekeeper story start STORY --domain D --project P`."))
             return
         ws = self.ws
         run_task(
             lambda: ws.stories.block_for(sid, inject=False),
-            name="Injection preview",
+            name=self.tr("Injection preview"),
             key=(self, "preview"),
             visible=False,
             on_result=self._show_preview,
@@ -360,8 +387,10 @@ class MemoryPanel(Panel):
         )
 
     def _show_preview(self, block: str) -> None:
-        self.preview_text.setPlainText(block or "(no traced injection for this story)")
-        self.preview_note.setText("The block of the story's latest traced injection, as the agent received it.")
+        self.preview_text.setPlainText(block or self.tr("(no traced injection for this story)"))
+        self.preview_note.setText(
+            self.tr("The block of the story's latest traced injection, as the agent received it.")
+        )
 
     @Slot()
     def summarise(self) -> None:
@@ -373,7 +402,7 @@ class MemoryPanel(Panel):
         self.summarise_btn.setEnabled(False)
         run_task(
             lambda: ws.clarifications.sanitize(sid, domain, project, answers),
-            name="Summarising the clarification",
+            name=self.tr("Summarising the clarification"),
             key=(self, "sanitize"),
             on_result=self._show_draft,
             on_error=self._draft_failed,
@@ -386,7 +415,7 @@ class MemoryPanel(Panel):
     def _show_draft(self, draft: Any) -> None:
         self.draft = draft
         self.summarise_btn.setEnabled(True)
-        self.summary_text.setPlainText("\n\n".join(f"{t}\n{draft.summary[k]}" for k, t in SECTIONS))
+        self.summary_text.setPlainText("\n\n".join(f"{tr_const('memory', t)}\n{draft.summary[k]}" for k, t in SECTIONS))
         self.reject_btn.setEnabled(True)
         self._update_validate()
         self.validate_btn.setFocus()
@@ -402,8 +431,12 @@ class MemoryPanel(Panel):
         ws = self.ws
         run_task(
             lambda: ws.clarifications.save(draft),
-            name="Saving the clarification",
-            on_result=lambda info: self.message.show_ok(f"Saved {info.path} (kept until {info.retention_until})."),
+            name=self.tr("Saving the clarification"),
+            on_result=lambda info: self.message.show_ok(
+                self.tr("Saved {path} (kept until {retention_until}).").format(
+                    path=info.path, retention_until=info.retention_until
+                )
+            ),
             on_error=self.message.show_error,
             on_finished=self._clear_draft,
         )
@@ -418,7 +451,7 @@ class MemoryPanel(Panel):
     def reject(self) -> None:
         if self.draft is not None:
             self._clear_draft()
-            self.message.show_ok("Rejected: nothing was kept.")
+            self.message.show_ok(self.tr("Rejected: nothing was kept."))
 
     def _clear_draft(self) -> None:
         self.draft = None
@@ -431,7 +464,7 @@ class MemoryPanel(Panel):
         ws, days = self.ws, int(self.cs_window.currentData() or 30)
         run_task(
             lambda: [ws.measures.measure(m, days) for m in METRICS],
-            name="Memory measures",
+            name=self.tr("Memory measures"),
             key=(self, "measures"),
             visible=False,
             on_result=self._show_measures,

@@ -35,13 +35,16 @@ from lorekeeper.learnings.service import LearningInfo
 from lorekeeper.llm.base import LLMUnavailableError, ProviderStatus
 from lorekeeper.prompt import AssembledPrompt
 from lorekeeper.reflect import Answer, fixit_rule
+from lorekeeper.ui.i18n import QT_TRANSLATE_NOOP, tr_const
 from lorekeeper.ui.panels.base import AppContext, Panel
 from lorekeeper.ui.panels.llm_settings import LLMSettingsDialog
 from lorekeeper.ui.widgets import Debouncer, MessageBox, label, mono_font
 from lorekeeper.ui.workers import Worker, run_task
 
-NO_PROJECT = "No project"
-TRUNCATED_LABEL = "✂ Cut at max_tokens: the answer is incomplete (raise [llm] max_tokens in Settings)"
+NO_PROJECT = QT_TRANSLATE_NOOP("playground", "No project")
+TRUNCATED_LABEL = QT_TRANSLATE_NOOP(
+    "playground", "✂ Cut at max_tokens: the answer is incomplete (raise [llm] max_tokens in Settings)"
+)
 EXAMPLE = "Please review this pull request: it rebases the feature branch and pushes it."
 EXAMPLE_ANSWER = (
     "Looks good overall. After the rebase, publish the branch with `git push --force` so the PR updates.\n"
@@ -61,7 +64,7 @@ class FixItDialog(QDialog):
 
     def __init__(self, answer: Answer, parent: QWidget | None = None) -> None:
         super().__init__(parent)
-        self.setWindowTitle("Fix It")
+        self.setWindowTitle(self.tr("Fix It"))
         self.setMinimumWidth(560)
         self.answer_view = QPlainTextEdit(answer.text)
         self.answer_view.setReadOnly(True)
@@ -71,17 +74,19 @@ class FixItDialog(QDialog):
         self.rule.selectAll()  # typing replaces the seed's default text
         self.rule.setFocus()
         self.buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Cancel)
-        self.save_button = self.buttons.addButton("Save rule and send fix", QDialogButtonBox.ButtonRole.AcceptRole)
+        self.save_button = self.buttons.addButton(
+            self.tr("Save rule and send fix"), QDialogButtonBox.ButtonRole.AcceptRole
+        )
         self.save_button.setObjectName("primary")
         self.buttons.accepted.connect(self.accept)
         self.buttons.rejected.connect(self.reject)
         self.rule.textChanged.connect(lambda: self.save_button.setEnabled(bool(self.rule.toPlainText().strip())))
         lay = QVBoxLayout(self)
-        lay.addWidget(label("The answer", "sectionTitle"))
+        lay.addWidget(label(self.tr("The answer"), "sectionTitle"))
         lay.addWidget(self.answer_view)
         if answer.footnote:
             lay.addWidget(label(answer.footnote, "footnote", wrap=True))
-        lay.addWidget(label("The correction, as a rule every next prompt will carry", "sectionTitle"))
+        lay.addWidget(label(self.tr("The correction, as a rule every next prompt will carry"), "sectionTitle"))
         lay.addWidget(self.rule)
         lay.addWidget(self.buttons)
 
@@ -94,16 +99,18 @@ class ReasonDialog(QDialog):
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
-        self.setWindowTitle("What was wrong?")
+        self.setWindowTitle(self.tr("What was wrong?"))
         self.setMinimumWidth(460)
         self.reason = QLineEdit()
-        self.reason.setPlaceholderText("Optional: what the model should do instead")
+        self.reason.setPlaceholderText(self.tr("Optional: what the model should do instead"))
         self.buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel)
         self.ok_button = self.buttons.button(QDialogButtonBox.StandardButton.Ok)
         self.buttons.accepted.connect(self.accept)
         self.buttons.rejected.connect(self.reject)
         lay = QVBoxLayout(self)
-        lay.addWidget(label("The answer gets negative feedback and a learning is saved.", "hintText", wrap=True))
+        lay.addWidget(
+            label(self.tr("The answer gets negative feedback and a learning is saved."), "hintText", wrap=True)
+        )
         lay.addWidget(self.reason)
         lay.addWidget(self.buttons)
 
@@ -124,10 +131,10 @@ class PlaygroundPanel(Panel):
         self.project = QComboBox()
         self.project.setMinimumWidth(180)
         self.status_label = label("", "hintText")
-        self.settings_button = QPushButton("Model settings…")
+        self.settings_button = QPushButton(self.tr("Model settings…"))
         self.settings_button.clicked.connect(self.open_settings)
         row = QHBoxLayout()
-        row.addWidget(QLabel("Project:"))
+        row.addWidget(QLabel(self.tr("Project:")))
         row.addWidget(self.project)
         row.addSpacing(12)
         row.addWidget(self.status_label, 1)
@@ -135,13 +142,15 @@ class PlaygroundPanel(Panel):
 
         # ------------------------------------------------------------ message
         self.message = QPlainTextEdit()
-        self.message.setPlaceholderText("Message to the model, e.g. “review this PR for XSS”  (Ctrl+Enter sends)")
+        self.message.setPlaceholderText(
+            self.tr("Message to the model, e.g. “review this PR for XSS”  (Ctrl+Enter sends)")
+        )
         self.message.setFixedHeight(90)
-        self.send_button = QPushButton("Send")
+        self.send_button = QPushButton(self.tr("Send"))
         self.send_button.setObjectName("primary")
-        self.send_button.setToolTip("Send the assembled prompt to the model (Ctrl+Enter)")
+        self.send_button.setToolTip(self.tr("Send the assembled prompt to the model (Ctrl+Enter)"))
         self.send_button.clicked.connect(self.send)
-        self.stop_button = QPushButton("Stop")
+        self.stop_button = QPushButton(self.tr("Stop"))
         self.stop_button.setEnabled(False)
         self.stop_button.clicked.connect(self.stop)
         send_col = QVBoxLayout()
@@ -153,22 +162,24 @@ class PlaygroundPanel(Panel):
         msg_row.addLayout(send_col)
         self.send_shortcut = QShortcut(QKeySequence("Ctrl+Return"), self)
         self.send_shortcut.activated.connect(self.send)
-        self.send_shortcut.setWhatsThis("Send the message")  # listed by F1
+        self.send_shortcut.setWhatsThis(self.tr("Send the message"))  # listed by F1
 
-        self.skills_label = label("Routed skills: —", "hintText", wrap=True)
+        self.skills_label = label(self.tr("Routed skills: —"), "hintText", wrap=True)
         self.preview_toggle = QToolButton()
         self.preview_toggle.setCheckable(True)
         self.preview_toggle.setChecked(False)
         self.preview_toggle.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextBesideIcon)
         self.preview_toggle.setArrowType(Qt.ArrowType.RightArrow)
-        self.preview_toggle.setText("Assembled prompt")
+        self.preview_toggle.setText(self.tr("Assembled prompt"))
         self.preview_toggle.toggled.connect(self._toggle_preview)
         self.preview_size = label("", "hintText")
         self.preview = QPlainTextEdit()
         self.preview.setReadOnly(True)
         self.preview.setObjectName("mono")
         self.preview.setFont(mono_font())
-        self.preview.setPlaceholderText("The prompt the model will get: SKILLS_HINT, LEARNINGS, then your message.")
+        self.preview.setPlaceholderText(
+            self.tr("The prompt the model will get: SKILLS_HINT, LEARNINGS, then your message.")
+        )
         self.preview.setVisible(False)
         prev_row = QHBoxLayout()
         prev_row.addWidget(self.preview_toggle)
@@ -186,20 +197,22 @@ class PlaygroundPanel(Panel):
         # ------------------------------------------------------------ answer
         self.answer_view = QPlainTextEdit()
         self.answer_view.setReadOnly(True)
-        self.answer_view.setPlaceholderText("The model's answer streams here.")
+        self.answer_view.setPlaceholderText(self.tr("The model's answer streams here."))
         self.footnote = label("", "footnote", wrap=True, selectable=True)
         self.footnote.hide()
         # the answer's id: `lorekeeper feedback up|down ID` and `lorekeeper fixit ID` act on it later
         self.answer_id = label("", "hintText", selectable=True)
         self.answer_id.hide()
-        self.fix_button = QPushButton("Fix It")
-        self.fix_button.setToolTip("Write the correction: it becomes a learning and the fix request is sent at once")
+        self.fix_button = QPushButton(self.tr("Fix It"))
+        self.fix_button.setToolTip(
+            self.tr("Write the correction: it becomes a learning and the fix request is sent at once")
+        )
         self.fix_button.clicked.connect(self.open_fix_it)
-        self.up_button = QPushButton("Thumbs up")
-        self.up_button.setToolTip("Good answer (positive feedback for the routed skills)")
+        self.up_button = QPushButton(self.tr("Thumbs up"))
+        self.up_button.setToolTip(self.tr("Good answer (positive feedback for the routed skills)"))
         self.up_button.clicked.connect(self.thumbs_up)
-        self.down_button = QPushButton("Thumbs down")
-        self.down_button.setToolTip("Bad answer: negative feedback and a learning")
+        self.down_button = QPushButton(self.tr("Thumbs down"))
+        self.down_button.setToolTip(self.tr("Bad answer: negative feedback and a learning"))
         self.down_button.clicked.connect(self.open_thumbs_down)
         self.info = MessageBox()
         actions = QHBoxLayout()
@@ -210,7 +223,7 @@ class PlaygroundPanel(Panel):
         bottom = QWidget()
         bl = QVBoxLayout(bottom)
         bl.setContentsMargins(0, 0, 0, 0)
-        bl.addWidget(label("Answer", "sectionTitle"))
+        bl.addWidget(label(self.tr("Answer"), "sectionTitle"))
         bl.addWidget(self.answer_view, 1)
         bl.addWidget(self.footnote)
         bl.addWidget(self.answer_id)
@@ -224,11 +237,13 @@ class PlaygroundPanel(Panel):
 
         layout = QVBoxLayout(self)
         layout.setContentsMargins(20, 16, 20, 12)
-        layout.addWidget(label("Playground", "panelTitle"))
+        layout.addWidget(label(self.tr("Playground"), "panelTitle"))
         layout.addWidget(
             label(
-                "Talk to the configured model through Lorekeeper: the router hints skills, learnings ride along, "
-                "evals check each answer. Fix It and thumbs down turn a bad answer into a rule for every next prompt.",
+                self.tr(
+                    "Talk to the configured model through Lorekeeper: the router hints skills, learnings ride along, "
+                    "evals check each answer. Fix It and thumbs down turn a bad answer into a rule for every next prompt."
+                ),
                 "panelSubtitle",
                 wrap=True,
             )
@@ -256,7 +271,7 @@ class PlaygroundPanel(Panel):
             projects = sorted(set(ws.skills.projects()) | set(ws.learnings.projects()))
             return projects, ws.llm.status()
 
-        run_task(load, name="Loading playground", visible=False, on_result=self._on_loaded)
+        run_task(load, name=self.tr("Loading playground"), visible=False, on_result=self._on_loaded)
 
     def showcase(self) -> None:
         """Screenshot mode: an example message, its prompt, and (without a model) an example answer
@@ -275,12 +290,14 @@ class PlaygroundPanel(Panel):
                     results.extend(evaluate(ws.skills.get(skill, project).rules(), EXAMPLE_ANSWER).results)
                 return EXAMPLE_ANSWER, make_footnote(results)
 
-            run_task(example, name="Example", visible=False, on_result=self._show_example)
+            run_task(example, name=self.tr("Example"), visible=False, on_result=self._show_example)
 
     def _show_example(self, out: tuple[str, str]) -> None:
         text, note = out
         self.answer_view.setPlainText(text)
-        self.footnote.setText((note or "Eval: all rules passed") + "   (example answer: no model call)")
+        self.footnote.setText(
+            (note or self.tr("Eval: all rules passed")) + self.tr("   (example answer: no model call)")
+        )
         self.footnote.show()
 
     @Slot(str)
@@ -296,7 +313,7 @@ class PlaygroundPanel(Panel):
         current = self.project.currentData()
         self.project.blockSignals(True)
         self.project.clear()
-        self.project.addItem(NO_PROJECT, "")
+        self.project.addItem(tr_const("playground", NO_PROJECT), "")
         for p in projects:
             self.project.addItem(p, p)
         idx = self.project.findData(current) if current else 0
@@ -309,9 +326,9 @@ class PlaygroundPanel(Panel):
         self.model_status = status
         if status.ready:
             model = f" · {status.model}" if status.model else ""
-            self.status_label.setText(f"Model: {status.provider}{model}")
+            self.status_label.setText(self.tr("Model: {provider}{model}").format(provider=status.provider, model=model))
         else:
-            self.status_label.setText(f"Model unavailable — {status.reason}")
+            self.status_label.setText(self.tr("Model unavailable — {reason}").format(reason=status.reason))
         self.status_label.setToolTip(status.reason or "")
         self._update_send()
 
@@ -337,7 +354,7 @@ class PlaygroundPanel(Panel):
         message, project, ws = self.message.toPlainText(), self.current_project(), self.ws
         run_task(
             lambda: ws.prompts.build(message, project),
-            name="Assembling prompt",
+            name=self.tr("Assembling prompt"),
             key=(self, "preview"),
             visible=False,
             on_result=lambda p: self._show_prompt(p),
@@ -349,13 +366,19 @@ class PlaygroundPanel(Panel):
         self.preview.setPlainText(prompt.text)
         skills = ", ".join(f"{m.name} ({m.score})" for m in prompt.route.skills)
         self.skills_label.setText(
-            f"Routed skills: {skills}" if skills else "Routed skills: none (no trigger or keyword matched)"
+            self.tr("Routed skills: {skills}").format(skills=skills)
+            if skills
+            else self.tr("Routed skills: none (no trigger or keyword matched)")
         )
         n = len(prompt.learnings.used)
         dropped = (
-            f", {prompt.learnings.dropped} left out by the 2,000-character budget" if prompt.learnings.dropped else ""
+            self.tr(", {dropped} left out by the 2,000-character budget").format(dropped=prompt.learnings.dropped)
+            if prompt.learnings.dropped
+            else ""
         )
-        self.preview_size.setText(f"{len(prompt.text):,} characters · {n} learning{'s' if n != 1 else ''}{dropped}")
+        self.preview_size.setText(
+            self.tr("%Ln character(s)", "", len(prompt.text)) + self.tr(" · %n learning(s)", "", n) + dropped
+        )
 
     # ------------------------------------------------------------ sending
     @Slot()
@@ -363,7 +386,7 @@ class PlaygroundPanel(Panel):
         message = self.message.toPlainText()
         if self.busy or not message.strip():
             if not message.strip():
-                self.info.show_error("Type a message first.")
+                self.info.show_error(self.tr("Type a message first."))
             return
         project, ws = self.current_project(), self.ws
         self._begin()
@@ -374,7 +397,7 @@ class PlaygroundPanel(Panel):
 
         self.job = run_task(
             work,
-            name="Asking the model",
+            name=self.tr("Asking the model"),
             on_value=self._on_chunk,
             on_result=self._on_answer,
             on_error=self._on_send_error,
@@ -404,7 +427,7 @@ class PlaygroundPanel(Panel):
             self.job.cancel()
 
     def _on_stopped(self) -> None:
-        self.info.show_ok("Stopped.")
+        self.info.show_ok(self.tr("Stopped."))
 
     def _on_chunk(self, item: object) -> None:
         if isinstance(item, _FixSaved):
@@ -423,16 +446,17 @@ class PlaygroundPanel(Panel):
         if answer.footnote:
             self.footnote.setText(answer.footnote)
         elif answer.skills:
-            self.footnote.setText("Eval: all rules passed")
+            self.footnote.setText(self.tr("Eval: all rules passed"))
         else:
-            self.footnote.setText("Eval: no skill routed, nothing to check")
+            self.footnote.setText(self.tr("Eval: no skill routed, nothing to check"))
         if answer.truncated:  # the model hit [llm] max_tokens: the answer is incomplete
-            self.footnote.setText(f"{TRUNCATED_LABEL}\n{self.footnote.text()}")
+            self.footnote.setText(f"{tr_const('playground', TRUNCATED_LABEL)}\n{self.footnote.text()}")
         self.footnote.show()
-        self.answer_id.setText(f"Answer {answer.interaction}")
+        self.answer_id.setText(self.tr("Answer {interaction}").format(interaction=answer.interaction))
         self.answer_id.setToolTip(
-            f"From the command line: lorekeeper feedback up|down {answer.interaction}, "
-            f"lorekeeper fixit {answer.interaction} --rule TEXT"
+            self.tr(
+                "From the command line: lorekeeper feedback up|down {interaction}, lorekeeper fixit {interaction} --rule TEXT"
+            ).format(interaction=answer.interaction)
         )
         self.answer_id.show()
         self._set_answer_actions(True)  # the recorded run and event reach the panels through the change feed
@@ -465,7 +489,7 @@ class PlaygroundPanel(Panel):
 
         self.job = run_task(
             work,
-            name="Sending the fix",
+            name=self.tr("Sending the fix"),
             on_value=self._on_chunk,
             on_result=self._on_answer,
             on_error=self._on_send_error,
@@ -476,7 +500,8 @@ class PlaygroundPanel(Panel):
     def _on_fix_learning(self, learning: LearningInfo) -> None:
         warnings = self.ws.learnings.take_audit_warnings() + self.ws.reflect.take_audit_warnings()
         self.ctx.status(
-            f"Learning {learning.id} saved: {learning.rule}" + (" — " + " ".join(warnings) if warnings else "")
+            self.tr("Learning {id} saved: {rule}").format(id=learning.id, rule=learning.rule)
+            + (" — " + " ".join(warnings) if warnings else "")
         )
         # the change feed emits "learnings": the preview of the next message then carries it
 
@@ -490,8 +515,8 @@ class PlaygroundPanel(Panel):
         self.down_button.setEnabled(False)
         run_task(
             lambda: ws.reflect.thumbs_up(answer),
-            name="Saving feedback",
-            on_result=lambda _r: self._after_feedback("Thanks: positive feedback recorded."),
+            name=self.tr("Saving feedback"),
+            on_result=lambda _r: self._after_feedback(self.tr("Thanks: positive feedback recorded.")),
             on_error=self.info.show_error,
         )
 
@@ -511,11 +536,15 @@ class PlaygroundPanel(Panel):
         self.down_button.setEnabled(False)
 
         def done(learning: LearningInfo) -> None:
-            self._after_feedback(f"Negative feedback recorded; learning {learning.id} saved: {learning.rule}")
+            self._after_feedback(
+                self.tr("Negative feedback recorded; learning {id} saved: {rule}").format(
+                    id=learning.id, rule=learning.rule
+                )
+            )
 
         run_task(
             lambda: ws.reflect.thumbs_down(answer, reason),
-            name="Saving feedback",
+            name=self.tr("Saving feedback"),
             on_result=done,
             on_error=self.info.show_error,
         )
@@ -541,4 +570,4 @@ class PlaygroundPanel(Panel):
         model_label = getattr(self.window(), "model_label", None)
         if isinstance(model_label, QLabel):
             shown = f" ({status.model})" if status.model and status.provider != "none" else ""
-            model_label.setText(f"Model: {status.provider}{shown}")
+            model_label.setText(self.tr("Model: {provider}{shown}").format(provider=status.provider, shown=shown))

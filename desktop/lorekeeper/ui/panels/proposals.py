@@ -15,7 +15,7 @@ from collections.abc import Generator
 from dataclasses import dataclass
 from typing import Any
 
-from PySide6.QtCore import QSettings, Qt, QTimer, Signal, Slot
+from PySide6.QtCore import QCoreApplication, QSettings, Qt, QTimer, Signal, Slot
 from PySide6.QtGui import QFontDatabase, QKeyEvent
 from PySide6.QtWidgets import (
     QComboBox,
@@ -25,6 +25,7 @@ from PySide6.QtWidgets import (
     QHBoxLayout,
     QHeaderView,
     QLabel,
+    QLineEdit,
     QPlainTextEdit,
     QPushButton,
     QScrollArea,
@@ -38,17 +39,25 @@ from lorekeeper.improve.proposals import ProposalInfo
 from lorekeeper.jobs import process_steps
 from lorekeeper.quality.metrics import format_rate
 from lorekeeper.ui.diffview import DiffView, aligned_diff  # noqa: F401 - aligned_diff re-exported
+from lorekeeper.ui.i18n import QT_TRANSLATE_NOOP, fmt_datetime, tr_const
 from lorekeeper.ui.models.base import RowsModel
 from lorekeeper.ui.panels.base import AppContext, Panel
-from lorekeeper.ui.review_queue import APPROVE, UNDO, Decision, QueueActions, ReviewQueue
+from lorekeeper.ui.review_notes import QueueNotes
+from lorekeeper.ui.review_queue import APPROVE, BULK, BULK_REJECT, UNDO, Decision, QueueActions, ReviewQueue
+from lorekeeper.ui.saved_views import SavedViews, saved_view_note
 from lorekeeper.ui.theme import color, icon
 from lorekeeper.ui.turns import in_turns
-from lorekeeper.ui.widgets import label
+from lorekeeper.ui.widgets import FlowLayout, label
 from lorekeeper.ui.workers import HoldGate, is_synchronous, run_task
 from lorekeeper.workspace_jobs import in_workspace
 
 RUN_HOLD = ("improve", "run")  # nightly or a Sage analysis: one analysis run at a time from this window
-STATUSES = (("Pending", "pending"), ("Approved", "approved"), ("Rejected", "rejected"), ("All", "all"))
+STATUSES = (
+    (QT_TRANSLATE_NOOP("proposals", "Pending"), "pending"),
+    (QT_TRANSLATE_NOOP("proposals", "Approved"), "approved"),
+    (QT_TRANSLATE_NOOP("proposals", "Rejected"), "rejected"),
+    (QT_TRANSLATE_NOOP("proposals", "All"), "all"),
+)
 
 
 @dataclass(frozen=True)
@@ -89,12 +98,13 @@ class EditApproveDialog(QDialog):
     def __init__(self, proposal: ProposalInfo, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.proposal = proposal
-        self.setWindowTitle(f"Approve proposal #{proposal.id} with edits")
+        self.setWindowTitle(self.tr("Approve proposal #{id} with edits").format(id=proposal.id))
         self.setObjectName("editApproveDialog")
         self.resize(760, 560)
         intro = label(
-            f"Edit the proposed SKILL.md of {proposal.skill} before approving it. Approve with edits makes your "
-            "text the new version; the edit is recorded in the signed decision.",
+            self.tr(
+                "Edit the proposed SKILL.md of {skill} before approving it. Approve with edits makes your text the new version; the edit is recorded in the signed decision."
+            ).format(skill=proposal.skill),
             "hintText",
             wrap=True,
         )
@@ -106,11 +116,13 @@ class EditApproveDialog(QDialog):
         self.error = label("", "errorText", wrap=True)
         self.error.hide()
         self.buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Cancel)
-        self.approve_button = self.buttons.addButton("Approve with edits", QDialogButtonBox.ButtonRole.AcceptRole)
-        self.approve_button.setToolTip("Approve your edited text (Ctrl+Enter)")
+        self.approve_button = self.buttons.addButton(
+            self.tr("Approve with edits"), QDialogButtonBox.ButtonRole.AcceptRole
+        )
+        self.approve_button.setToolTip(self.tr("Approve your edited text (Ctrl+Enter)"))
         self.approve_button.setDefault(False)
         self.approve_button.setAutoDefault(False)  # Enter types a new line in the editor
-        self.reset_button = self.buttons.addButton("Reset to proposed", QDialogButtonBox.ButtonRole.ResetRole)
+        self.reset_button = self.buttons.addButton(self.tr("Reset to proposed"), QDialogButtonBox.ButtonRole.ResetRole)
         self.buttons.accepted.connect(self.try_accept)
         self.buttons.rejected.connect(self.reject)
         self.reset_button.clicked.connect(lambda: self.editor.setPlainText(proposal.proposed_content))
@@ -128,7 +140,7 @@ class EditApproveDialog(QDialog):
     @Slot()
     def try_accept(self) -> None:
         if not self.text().strip():  # the service refuses it too; say it here, keep the dialog open
-            self.error.setText("The edited SKILL.md is empty: write the content to approve, or Cancel.")
+            self.error.setText(self.tr("The edited SKILL.md is empty: write the content to approve, or Cancel."))
             self.error.show()
             return
         self.accept()
@@ -136,7 +148,15 @@ class EditApproveDialog(QDialog):
 
 class ProposalsModel(RowsModel[ProposalInfo]):
     COL_ID, COL_SKILL, COL_PROJECT, COL_SOURCE, COL_STATUS, COL_BENCH, COL_REASON = range(7)
-    HEADERS = ("#", "Skill", "Project", "Source", "Status", "Benchmark", "Reason")
+    HEADERS = (
+        "#",
+        QT_TRANSLATE_NOOP("ProposalsModel", "Skill"),
+        QT_TRANSLATE_NOOP("ProposalsModel", "Project"),
+        QT_TRANSLATE_NOOP("ProposalsModel", "Source"),
+        QT_TRANSLATE_NOOP("ProposalsModel", "Status"),
+        QT_TRANSLATE_NOOP("ProposalsModel", "Benchmark"),
+        QT_TRANSLATE_NOOP("ProposalsModel", "Reason"),
+    )
 
     def cell(self, item: ProposalInfo, column: int, role: int) -> Any:
         if role == Qt.ItemDataRole.DisplayRole:
@@ -155,44 +175,73 @@ class ProposalsModel(RowsModel[ProposalInfo]):
 
 def card_html(p: ProposalInfo) -> str:
     e = html.escape
-    scope = f"fork of project {e(p.scope)}" if p.scope else "global skill"
+    scope = (
+        QCoreApplication.translate("proposals", "fork of project {0}").format(e(p.scope))
+        if p.scope
+        else QCoreApplication.translate("proposals", "global skill")
+    )
     parts = [
-        f"<p style='font-size:13pt; font-weight:600'>Improvement proposal #{p.id}</p>",
-        "<table cellspacing='0' cellpadding='2'>",
-        f"<tr><td><b>Project</b></td><td>{e(p.project or '—')}</td></tr>",
-        f"<tr><td><b>Skill</b></td><td>{e(p.skill)} ({scope}, from v{p.base_version})</td></tr>",
-        f"<tr><td><b>Reason</b></td><td>{e(p.reason)}</td></tr>",
-        f"<tr><td><b>Change</b></td><td>{e(p.summary)}</td></tr>",
-        f"<tr><td><b>Source</b></td><td>{e(p.source)}{' · ' + e(p.model) if p.model else ''}</td></tr>",
+        QCoreApplication.translate(
+            "proposals", "<p style='font-size:13pt; font-weight:600'>Improvement proposal #{id}</p>"
+        ).format(id=p.id),
+        QCoreApplication.translate("proposals", "<table cellspacing='0' cellpadding='2'>"),
+        "<tr><td><b>"
+        + QCoreApplication.translate("proposals", "Project")
+        + f"</b></td><td>{e(p.project or '—')}</td></tr>",
+        QCoreApplication.translate(
+            "proposals", "<tr><td><b>Skill</b></td><td>{0} ({scope}, from v{base_version})</td></tr>"
+        ).format(e(p.skill), scope=scope, base_version=p.base_version),
+        "<tr><td><b>" + QCoreApplication.translate("proposals", "Reason") + f"</b></td><td>{e(p.reason)}</td></tr>",
+        "<tr><td><b>" + QCoreApplication.translate("proposals", "Change") + f"</b></td><td>{e(p.summary)}</td></tr>",
+        "<tr><td><b>"
+        + QCoreApplication.translate("proposals", "Source")
+        + f"</b></td><td>{e(p.source)}{' · ' + e(p.model) if p.model else ''}</td></tr>",
     ]
     for m in p.metrics.get("by_project", []):
         rate = format_rate(m.get("success_rate"), none="n/a")  # 79.9% never reads as 80%
         parts.append(
-            f"<tr><td><b>Metrics</b></td><td>{e(m.get('project') or 'no project')}: applied {m['applied_count']}, "
-            f"success {rate}</td></tr>"
-            f"<tr><td><b>Feedback</b></td><td>{m['feedback_positive']} up / {m['feedback_negative']} down</td></tr>"
+            QCoreApplication.translate(
+                "proposals",
+                "<tr><td><b>Metrics</b></td><td>{0}: applied {applied_count}, success {rate}</td></tr><tr><td><b>Feedback</b></td><td>{feedback_positive} up / {feedback_negative} down</td></tr>",
+            ).format(
+                e(m.get("project") or "no project"),
+                applied_count=m["applied_count"],
+                rate=rate,
+                feedback_positive=m["feedback_positive"],
+                feedback_negative=m["feedback_negative"],
+            )
         )
     for title, text in card_rows(p.metrics):  # `skills optimise` (issue 27 d3): trigger cases before/after
         parts.append(f"<tr><td><b>{e(title)}</b></td><td>{e(text)}</td></tr>")
     parts.append("</table>")
     if p.failing_rules:
         parts.append(
-            "<p><b>Failing rules:</b> "
+            QCoreApplication.translate("proposals", "<p><b>Failing rules:</b> ")
             + ", ".join(f"{e(r['name'])} ({r['failed']}/{r['checked']})" for r in p.failing_rules)
             + "</p>"
         )
     if p.learnings:
         parts.append(
-            "<p><b>Related learnings:</b><br>" + "<br>".join(f"• {e(str(i['rule']))}" for i in p.learnings) + "</p>"
+            QCoreApplication.translate("proposals", "<p><b>Related learnings:</b><br>")
+            + "<br>".join(f"• {e(str(i['rule']))}" for i in p.learnings)
+            + "</p>"
         )
     else:
-        parts.append("<p><b>Related learnings:</b> none</p>")
+        parts.append(QCoreApplication.translate("proposals", "<p><b>Related learnings:</b> none</p>"))
     if p.status != "pending":
-        when = p.decided_at.strftime("%Y-%m-%d %H:%M UTC") if p.decided_at else ""
+        when = fmt_datetime(p.decided_at) + " UTC" if p.decided_at else ""
         parts.append(
-            f"<p><b>{e(p.status.capitalize())}</b> by {e(p.decided_by)} · {when}"
+            QCoreApplication.translate("proposals", "<p><b>{0}</b> by {1} · {when}").format(
+                e(p.status.capitalize()), e(p.decided_by), when=when
+            )
             + (f" — {e(p.decision_reason)}" if p.decision_reason else "")
-            + (f" · now v{p.applied_version}" if p.applied_version else "")
+            + (
+                QCoreApplication.translate("proposals", " · now v{applied_version}").format(
+                    applied_version=p.applied_version
+                )
+                if p.applied_version
+                else ""
+            )
             + "</p>"
         )
     return "".join(parts)
@@ -203,17 +252,20 @@ class ProposalsPanel(Panel):
         super().__init__(ctx, parent)
         self.status_combo = QComboBox()
         for text, value in STATUSES:
-            self.status_combo.addItem(text, value)
-        self.nightly_button = QPushButton("Run nightly")
-        self.nightly_button.setToolTip("Find underperforming skills now and write template proposals (no model)")
-        self.sage_button = QPushButton("Sage analyze")
-        self.sage_button.setToolTip("Ask the model for better versions of up to 5 skills; each is benchmarked")
-        self.bench_button = QPushButton("Run benchmark (B)")
+            self.status_combo.addItem(tr_const("proposals", text), value)
+        self.nightly_button = QPushButton(self.tr("Run nightly"))
+        self.nightly_button.setToolTip(
+            self.tr("Find underperforming skills now and write template proposals (no model)")
+        )
+        self.sage_button = QPushButton(self.tr("Sage analyze"))
+        self.sage_button.setToolTip(self.tr("Ask the model for better versions of up to 5 skills; each is benchmarked"))
+        self.bench_button = QPushButton(self.tr("Run benchmark (B)"))
         self.counts_label = label("", "hintText")
-        top = QHBoxLayout()
-        top.addWidget(QLabel("Show:"))
+        top_bar = QWidget()
+        top = FlowLayout(top_bar)  # wraps in a narrow window (the saved views and "mine" take room)
+        top.addWidget(QLabel(self.tr("Show:")))
         top.addWidget(self.status_combo)
-        top.addWidget(self.counts_label, 1)
+        top.addWidget(self.counts_label)
         top.addWidget(self.nightly_button)
         top.addWidget(self.sage_button)
         self.run_label = label("", "hintText", wrap=True)
@@ -232,17 +284,28 @@ class ProposalsPanel(Panel):
                 hold_kind="proposal",  # a benchmark holds its proposal: decisions wait, saying why
             ),
             host=self,
-            noun="proposal",
+            noun=self.tr("proposal"),
             next_keys=("J", "N"),
             previous_keys=("K", "P"),
             undo_keys=("U", "Ctrl+Z"),
-            undo_text="Undo the decision (an approval restores the backed-up version)",
+            undo_text=self.tr("Undo the decision (an approval restores the backed-up version)"),
         )
-        queue.add_shortcut(("B",), "Run the A/B benchmark of the selected proposal", self.run_benchmark)
-        queue.add_shortcut(("F5",), "Refresh", self.reload)
+        queue.add_shortcut(("B",), self.tr("Run the A/B benchmark of the selected proposal"), self.run_benchmark)
+        queue.add_shortcut(("F5",), self.tr("Refresh"), self.reload)
         queue.add_action_button(self.bench_button)
-        queue.edit_button.setText("Edit && approve (E)")
-        queue.edit_button.setToolTip("Edit the proposed SKILL.md, then approve your edit (signed with the decision)")
+        queue.edit_button.setText(self.tr("Edit && approve (E)"))
+        queue.edit_button.setToolTip(
+            self.tr("Edit the proposed SKILL.md, then approve your edit (signed with the decision)")
+        )
+        queue.on_escape = self._escape  # Esc in the diff's search closes it first
+        self._snap: QueueSnapshot | None = None
+        # proposal id -> (the version its undo wrote, the version that one restores, the undone one)
+        self.restored: dict[int, tuple[int, int, int]] = {}
+        self.notes = QueueNotes(queue, "proposal", lambda: self.ws, self._mine_changed, self)
+        top.insertWidget(top.indexOf(self.nightly_button), self.notes.mine_box)
+        self.views = SavedViews("proposals", [self.status_combo], [self.notes.mine_box], host=self)
+        self.views.applied.connect(lambda _n: saved_view_note(self.views, queue.message))
+        top.insertWidget(top.indexOf(self.nightly_button), self.views)
         queue.current_changed.connect(self._show_proposal)
         queue.decided.connect(self._decided)
         queue.busy_changed.connect(self._update_bench_button)
@@ -284,7 +347,13 @@ class ProposalsPanel(Panel):
         card_area.setObjectName("proposalCardArea")
         card_area.setWidgetResizable(True)
         card_area.setFrameShape(QFrame.Shape.NoFrame)
-        card_area.setWidget(self.card)
+        card_box = QWidget()
+        cb = QVBoxLayout(card_box)
+        cb.setContentsMargins(0, 0, 0, 0)
+        cb.addWidget(self.card)
+        cb.addWidget(self.notes.history_label)  # the proposal's assignment and comments
+        cb.addStretch(1)
+        card_area.setWidget(card_box)
         card_area.setMinimumHeight(48)
         lower = QWidget()
         dl = QVBoxLayout(lower)
@@ -317,17 +386,19 @@ class ProposalsPanel(Panel):
 
         layout = QVBoxLayout(self)
         layout.setContentsMargins(20, 16, 20, 12)
-        layout.addWidget(label("Proposals", "panelTitle"))
+        layout.addWidget(label(self.tr("Proposals"), "panelTitle"))
         layout.addWidget(
             label(
-                "Skill improvements waiting for your decision: from the nightly analysis (templates, no model) and from "
-                "Sage (model-written, benchmarked). Approve keeps the current version in the skill's history; press ? for "
-                "the keyboard shortcuts.",
+                self.tr(
+                    "Skill improvements waiting for your decision: from the nightly analysis (templates, no model) and from "
+                    "Sage (model-written, benchmarked). Approve keeps the current version in the skill's history; press ? for "
+                    "the keyboard shortcuts."
+                ),
                 "panelSubtitle",
                 wrap=True,
             )
         )
-        layout.addLayout(top)
+        layout.addWidget(top_bar)
         layout.addWidget(self.run_label)
         layout.addWidget(self.run_reason)
         layout.addWidget(split, 1)
@@ -383,7 +454,7 @@ class ProposalsPanel(Panel):
 
         run_task(
             load,
-            name="Loading proposals",
+            name=self.tr("Loading proposals"),
             key=(self, "list"),
             visible=False,
             on_result=lambda snap: self._show(snap),
@@ -392,26 +463,47 @@ class ProposalsPanel(Panel):
 
     def _show(self, snap: QueueSnapshot) -> None:
         c = snap.counts
-        self.counts_label.setText(f"{c['pending']} pending · {c['approved']} approved · {c['rejected']} rejected")
+        self.counts_label.setText(
+            self.tr("{pending} pending · {approved} approved · {rejected} rejected").format(
+                pending=c["pending"], approved=c["approved"], rejected=c["rejected"]
+            )
+        )
         status = self.status_combo.currentData()
         self.queue.set_empty_text(
-            "No pending proposal. Run the nightly analysis (or `lorekeeper nightly`) to look for underperforming skills, "
-            "or ask Sage."
+            self.tr(
+                "No pending proposal. Run the nightly analysis (or `lorekeeper nightly`) to look for underperforming skills, "
+                "or ask Sage."
+            )
             if status == "pending"
-            else f"No {status} proposal."
+            else self.tr("No {status} proposal.").format(status=status)
             if status != "all"
-            else "No proposal yet."
+            else self.tr("No proposal yet.")
         )
         if snap.last_run:
             r = snap.last_run
             self.run_label.setText(
-                f"Last {r.get('kind')} run #{r.get('run_id')} ({str(r.get('finished_at') or r.get('started_at') or '')[:16].replace('T', ' ')} UTC): "
-                f"{r.get('skills_checked', 0)} skill(s) checked, {len(r.get('underperforming', []))} underperforming, "
-                f"{len(r.get('created', []))} proposal(s) created, {len(r.get('skipped', []))} skipped"
-                + (f", {len(r.get('errors', []))} error(s)" if r.get("errors") else "")
+                self.tr(
+                    "Last {kind} run #{run_id} ({0} UTC): {skills_checked} skill(s) checked, {n} underperforming, {n2} proposal(s) created, {n3} skipped"
+                ).format(
+                    fmt_datetime(str(r.get("finished_at") or r.get("started_at") or "")),
+                    kind=r.get("kind"),
+                    run_id=r.get("run_id"),
+                    skills_checked=r.get("skills_checked", 0),
+                    n=len(r.get("underperforming", [])),
+                    n2=len(r.get("created", [])),
+                    n3=len(r.get("skipped", [])),
+                )
+                + (self.tr(", {n} error(s)").format(n=len(r.get("errors", []))) if r.get("errors") else "")
                 + "."
             )
-        self.model.set_rows(snap.rows)  # the queue keeps the selection in place and shows the current one
+        self._snap = snap
+        # the queue keeps the selection in place and shows the current one; "mine": only those assigned to me
+        self.model.set_rows([r for r in snap.rows if self.notes.keeps(r)])
+
+    def _mine_changed(self, _ids: set[str] | None) -> None:
+        self.queue.reset_progress()
+        if self._snap is not None:
+            self._show(self._snap)
 
     def open_proposal(self, pid: int) -> None:
         """Select proposal #pid (from the Skills panel's "Open proposal"): in the current filter if it
@@ -440,19 +532,31 @@ class ProposalsPanel(Panel):
     def _show_proposal(self, p: ProposalInfo | None) -> None:
         self._update_bench_button()
         if p is None:
-            self.card.setText("<p>Select a proposal to see its card and the change it makes.</p>")
+            self.card.setText(self.tr("<p>Select a proposal to see its card and the change it makes.</p>"))
             self.badge.setText("")
             self.badge.hide()
             self.diff.clear()
             return
         b = p.benchmark
-        self.badge.setText(f"Benchmark: {b.text}" if b else "Benchmark: not run (press B)")
+        self.badge.setText(
+            self.tr("Benchmark: {text}").format(text=b.text) if b else self.tr("Benchmark: not run (press B)")
+        )
         style = badge_style(b.verdict if b else None)
         if self.badge.styleSheet() != style:  # setting a style sheet re-polishes: only on a change
             self.badge.setStyleSheet(style)
         self.badge.show()
+        restored = self.restored.get(p.id) if p.status == "pending" else None
+        current = self.tr("Current (v{base_version})").format(base_version=p.base_version)
+        if restored is not None and restored[0] == p.base_version:
+            current = self.tr("Current (v{0}, restores v{1})").format(restored[0], restored[1])
         self.diff.set_titles(
-            f"Current (v{p.base_version})", "Proposed" + (f" (now v{p.applied_version})" if p.applied_version else "")
+            current,
+            self.tr("Proposed")
+            + (
+                self.tr(" (now v{applied_version})").format(applied_version=p.applied_version)
+                if p.applied_version
+                else ""
+            ),
         )
         # The card (rich-text layout) and the diff in event-loop turns of their own, each painted
         # before the next: no single turn holds the GUI thread long (a big diff is a job).
@@ -498,7 +602,11 @@ class ProposalsPanel(Panel):
         if cur is None:
             return
         if cur.status != "pending":
-            self.message.show_error(f"Proposal #{cur.id} is {cur.status}: only a pending proposal can be approved.")
+            self.message.show_error(
+                self.tr("Proposal #{id} is {status}: only a pending proposal can be approved.").format(
+                    id=cur.id, status=cur.status
+                )
+            )
             return
         dialog = self.edit_dialog = EditApproveDialog(cur, self)
         dialog.accepted.connect(lambda: self._approve_edit(cur, dialog.text()))
@@ -513,28 +621,66 @@ class ProposalsPanel(Panel):
             self.queue.decide(APPROVE, (cur.id,), lambda p: proposals.approve(p.id, content=content), cur)
         self.table.setFocus()
 
-    def _undo_decision(self, decision: Decision) -> ProposalInfo:
-        info: ProposalInfo | None = None
+    def _undo_decision(self, decision: Decision) -> ProposalInfo | list[ProposalInfo]:
+        proposals = self.ws.improve.proposals
+        infos = []
         for pid in decision.ids:
-            info = self.ws.improve.proposals.undo(int(str(pid)))
-        assert info is not None  # a decision names at least one proposal
-        return info
+            before = proposals.get(int(str(pid)))
+            after = proposals.undo(int(str(pid)))
+            if before.status == "approved":  # the undo wrote v{after.base} with v{before.base}'s content
+                self.restored[after.id] = (after.base_version, before.base_version, before.applied_version or 0)
+            infos.append(after)
+        assert infos  # a decision names at least one proposal
+        return infos if len(infos) > 1 else infos[0]
 
-    def _decided(self, kind: str, info: ProposalInfo) -> None:
+    def _escape(self) -> bool:
+        if self.diff.find_bar.isVisible():
+            self.diff.close_find()
+            return True
+        return False
+
+    def search_box(self) -> QLineEdit:
+        """Ctrl+F: search inside the diff (Enter / Shift+Enter: next / previous match, Esc: back)."""
+        self.diff.open_find()
+        return self.diff.find_edit
+
+    def _decided(self, kind: str, info: ProposalInfo | list[ProposalInfo]) -> None:
+        if isinstance(info, list):  # a multi-selection decided, or its undo
+            n = len(info)
+            text = {
+                BULK: self.tr("Approved {0} proposals (Ctrl+Z or H undoes them)"),
+                BULK_REJECT: self.tr("Rejected {0} proposals (Ctrl+Z or H undoes them)"),
+            }.get(kind, self.tr("Undid {0} decisions: the proposals are pending again")).format(n)
+            self.message.show_ok(text)
+            self.ctx.status(text)
+            return
         what = {UNDO: "Undid"}.get(kind, "Approved" if info.status == "approved" else "Rejected")
         if kind == APPROVE and info.status == "approved" and info.decision_reason.startswith("accepted with edits"):
-            what = "Approved with your edits"
+            what = self.tr("Approved with your edits")
+        if kind == UNDO and info.id in self.restored:
+            new, old, undone = self.restored[info.id]
+            text = self.tr(
+                "Undid #{0} ({1}): v{2} restores v{3}, no net change since v{3} (v{4} stays in the history); "
+                "pending again"
+            ).format(info.id, info.skill, new, old, undone)
+            self.message.show_ok(text)
+            self.ctx.status(text)
+            return
         self.message.show_ok(
             f"{what} #{info.id} ({info.skill})"
             + (
-                f": now v{info.applied_version}, v{info.base_version} kept in its history"
+                self.tr(": now v{applied_version}, v{base_version} kept in its history").format(
+                    applied_version=info.applied_version, base_version=info.base_version
+                )
                 if info.status == "approved"
                 else f": {info.decision_reason}"
                 if info.status == "rejected"
-                else ": pending again"
+                else self.tr(": pending again")
             )
         )
-        self.ctx.status(f"{what} proposal #{info.id}")  # the change feed refreshes the panels
+        self.ctx.status(
+            self.tr("{what} proposal #{id}").format(what=what, id=info.id)
+        )  # the change feed refreshes the panels
 
     def _failed(self, exc: BaseException) -> None:
         self.message.show_error(exc)
@@ -564,10 +710,11 @@ class ProposalsPanel(Panel):
         )
         run_task(
             *job,
-            name="Nightly analysis",
+            name=self.tr("Nightly analysis"),
             holds=[RUN_HOLD],
-            hold_reason="Nightly analysis running — the next run can start when it finishes (or cancel it in the "
-            "status bar)",
+            hold_reason=self.tr(
+                "Nightly analysis running — the next run can start when it finishes (or cancel it in the status bar)"
+            ),
             on_result=self._on_run,
             on_error=self._failed,
         )
@@ -581,11 +728,12 @@ class ProposalsPanel(Panel):
         sage = self.ws.improve.sage
         run_task(
             lambda cancel: sage.analyze_steps(should_stop=cancel),  # the status bar's Cancel stops it
-            name="Sage analysis",
+            name=self.tr("Sage analysis"),
             holds=[RUN_HOLD],
-            hold_reason="Sage analysis running — the next run can start when it finishes (or cancel it in the "
-            "status bar)",
-            on_cancelled=lambda: self.message.show_ok("Sage run cancelled."),
+            hold_reason=self.tr(
+                "Sage analysis running — the next run can start when it finishes (or cancel it in the status bar)"
+            ),
+            on_cancelled=lambda: self.message.show_ok(self.tr("Sage run cancelled.")),
             on_result=self._on_run,
             on_error=self._failed,
         )
@@ -610,7 +758,11 @@ class ProposalsPanel(Panel):
         self.message.clear_message()
 
         def done(run) -> None:
-            self.message.show_ok(f"Benchmark #{run.id} of proposal #{run.proposal_id}: {run.badge}")
+            self.message.show_ok(
+                self.tr("Benchmark #{id} of proposal #{proposal_id}: {badge}").format(
+                    id=run.id, proposal_id=run.proposal_id, badge=run.badge
+                )
+            )
 
         bench, pid = self.ws.improve.bench, p.id
         # The model client's request handling and the scoring hold the interpreter lock: outside
@@ -622,12 +774,13 @@ class ProposalsPanel(Panel):
         )
         run_task(
             *job,
-            name=f"Benchmark #{p.id}",
+            name=self.tr("Benchmark #{id}").format(id=p.id),
             # the proposal is held while it runs: its decisions wait, saying why (other proposals stay open)
             holds=[("proposal", p.id)],
-            hold_reason=f"Benchmark running on proposal #{p.id} — approve or reject it when it finishes, or cancel "
-            "it (Esc)",
-            on_cancelled=lambda: self.message.show_ok("Benchmark cancelled: nothing was stored."),
+            hold_reason=self.tr(
+                "Benchmark running on proposal #{id} — approve or reject it when it finishes, or cancel it (Esc)"
+            ).format(id=p.id),
+            on_cancelled=lambda: self.message.show_ok(self.tr("Benchmark cancelled: nothing was stored.")),
             on_result=done,
             on_error=self._failed,
             on_finished=self._finished,

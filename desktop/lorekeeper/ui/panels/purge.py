@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from datetime import date
 from typing import Any, ClassVar
 
-from PySide6.QtCore import Qt, Slot
+from PySide6.QtCore import QCoreApplication, Qt, Slot
 from PySide6.QtWidgets import (
     QHBoxLayout,
     QHeaderView,
@@ -30,31 +30,44 @@ from PySide6.QtWidgets import (
 
 from lorekeeper.privacy.purge import ARTEFACTS, PurgeResult, RunInfo
 from lorekeeper.ui import widgets
+from lorekeeper.ui.i18n import QT_TRANSLATE_NOOP, fmt_date, fmt_datetime, tr_const
 from lorekeeper.ui.models.paged import PagedRowsModel, setup_sorting
 from lorekeeper.ui.panels.base import AppContext, Panel
 from lorekeeper.ui.theme import color, icon
 from lorekeeper.ui.widgets import EmptyState, MessageBox, label, set_progress, setup_table
 from lorekeeper.ui.workers import HOLD_TIP, Hold, HoldGate, run_task
 
+STORY_DEBOUNCE_MS = 250  # the story box plans once typing pauses this long
 LABELS = {
-    "store": "store rows",
-    "faiss": "FAISS vectors",
-    "embeddings": "embedding rows (.npy)",
-    "cache": "index cache entries",
-    "sessions": "session-log events (signed tombstones)",
-    "markdown": "clarification summary files",
+    "store": QT_TRANSLATE_NOOP("purge", "store rows"),
+    "faiss": QT_TRANSLATE_NOOP("purge", "FAISS vectors"),
+    "embeddings": QT_TRANSLATE_NOOP("purge", "embedding rows (.npy)"),
+    "cache": QT_TRANSLATE_NOOP("purge", "index cache entries"),
+    "sessions": QT_TRANSLATE_NOOP("purge", "session-log events (signed tombstones)"),
+    "markdown": QT_TRANSLATE_NOOP("purge", "clarification summary files"),
 }
-EMPTY = (
+EMPTY = QT_TRANSLATE_NOOP(
+    "purge",
     "No purge run yet. Type a story id above and press Purge to erase it from every artefact, or let the "
-    "daily retention run erase the summaries past their retention date."
+    "daily retention run erase the summaries past their retention date.",
 )
 
 
 def confirmation_text(story: str, plan: dict[str, int]) -> str:
-    lines = [f"Erase story {story} from every artefact? This cannot be undone.", ""]
+    lines = [
+        QCoreApplication.translate("purge", "Erase story {story} from every artefact? This cannot be undone.").format(
+            story=story
+        ),
+        "",
+    ]
     for k in ARTEFACTS:
-        lines.append(f"• {LABELS[k]}: {plan.get(k, 0)}")
-    lines += ["", "Then every artefact is verified and a signed clarification_purged event records the counts."]
+        lines.append(f"• {tr_const('purge', LABELS[k])}: {plan.get(k, 0)}")
+    lines += [
+        "",
+        QCoreApplication.translate(
+            "purge", "Then every artefact is verified and a signed clarification_purged event records the counts."
+        ),
+    ]
     return "\n".join(lines)
 
 
@@ -76,9 +89,21 @@ def story_hold(story: str) -> Hold:
 class RunsModel(PagedRowsModel[RunInfo, str]):
     """Every purge run (the query: a story substring, "" for all), paged and sorted in the store."""
 
-    HEADERS = ("Run", "Started", "Mode", "Stories", "Store", "FAISS", "Emb.", "Cache", "Sessions", "MD", "Status")
+    HEADERS = (
+        QT_TRANSLATE_NOOP("RunsModel", "Run"),
+        QT_TRANSLATE_NOOP("RunsModel", "Started"),
+        QT_TRANSLATE_NOOP("RunsModel", "Mode"),
+        QT_TRANSLATE_NOOP("RunsModel", "Stories"),
+        QT_TRANSLATE_NOOP("RunsModel", "Store"),
+        "FAISS",
+        QT_TRANSLATE_NOOP("RunsModel", "Emb."),
+        QT_TRANSLATE_NOOP("RunsModel", "Cache"),
+        QT_TRANSLATE_NOOP("RunsModel", "Sessions"),
+        "MD",
+        QT_TRANSLATE_NOOP("RunsModel", "Status"),
+    )
     NUMERIC = range(4, 10)
-    JOB_NAME = "Loading purge runs"
+    JOB_NAME = QT_TRANSLATE_NOOP("RunsModel", "Loading purge runs")
     JOB_VISIBLE = False
     SORT_KEYS: ClassVar[dict[int, str]] = {0: "id", 1: "started_at", 2: "mode", 3: "stories", 10: "verified"}
     DEFAULT_SORT = (0, True)  # newest first
@@ -100,11 +125,11 @@ class RunsModel(PagedRowsModel[RunInfo, str]):
             if column == 0:
                 return f"#{item.id}"
             if column == 1:
-                return item.started_at.replace("T", " ")[:16]
+                return fmt_datetime(item.started_at)
             if column == 2:
                 return "retention" if item.mode == "retention" else "forced"
             if column == 3:
-                return ", ".join(item.stories) or "(nothing due)"
+                return ", ".join(item.stories) or QCoreApplication.translate("RunsModel", "(nothing due)")
             if column in self.NUMERIC:
                 return item.artefacts[ARTEFACTS[column - 4]]
             return "verified" if item.verified else ("running" if item.status == "running" else "INCOMPLETE")
@@ -126,9 +151,9 @@ class PurgePanel(Panel):
         self.last_result: PurgeResult | None = None
 
         self.story = QLineEdit()
-        self.story.setPlaceholderText("Story id (e.g. PD-42): filters the history, shows what a purge erases")
+        self.story.setPlaceholderText(self.tr("Story id (e.g. PD-42): filters the history, shows what a purge erases"))
         self.story.setClearButtonEnabled(True)
-        self.purge_button = QPushButton("Purge story…")
+        self.purge_button = QPushButton(self.tr("Purge story…"))
         self.purge_button.setObjectName("danger")
         self.purge_button.setEnabled(False)
         self.plan_label = label("", "hintText", wrap=True)
@@ -151,9 +176,9 @@ class PurgePanel(Panel):
             self.table.setColumnWidth(col, width)
         for col in range(4, 10):
             self.table.setColumnWidth(col, 70 if col == 8 else 56)
-        self.empty = EmptyState(self.table, EMPTY)
+        self.empty = EmptyState(self.table, tr_const("purge", EMPTY))
         self.details = label("", "hintText", wrap=True, selectable=True)
-        self.verify_button = QPushButton("Verify again")
+        self.verify_button = QPushButton(self.tr("Verify again"))
         self.verify_button.setEnabled(False)
         drow = QHBoxLayout()
         drow.addWidget(self.details, 1)
@@ -164,19 +189,19 @@ class PurgePanel(Panel):
         ll.setContentsMargins(0, 0, 0, 0)
         self.count_label = label("", "hintText")
         head = QHBoxLayout()
-        head.addWidget(label("History", "sectionTitle"))
+        head.addWidget(label(self.tr("History"), "sectionTitle"))
         head.addStretch(1)
         head.addWidget(self.count_label)
         ll.addLayout(head)
         ll.addWidget(self.empty, 1)
         ll.addLayout(drow)
 
-        self.retention_title = label("Retention preview", "sectionTitle")
+        self.retention_title = label(self.tr("Retention preview"), "sectionTitle")
         self.retention_info = label("", "hintText", wrap=True)
         self.due_list = QListWidget()
         self.due_list.setWordWrap(True)
         self.due_list.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
-        self.retention_button = QPushButton("Run retention now")
+        self.retention_button = QPushButton(self.tr("Run retention now"))
         right = QWidget()
         rl = QVBoxLayout(right)
         rl.setContentsMargins(0, 0, 0, 0)
@@ -201,13 +226,15 @@ class PurgePanel(Panel):
 
         layout = QVBoxLayout(self)
         layout.setContentsMargins(20, 16, 20, 12)
-        layout.addWidget(label("Purge runs", "panelTitle"))
+        layout.addWidget(label(self.tr("Purge runs"), "panelTitle"))
         layout.addWidget(
             label(
-                "GDPR erasure (right to be forgotten) and the daily retention of clarification summaries: each run "
-                "erases store rows, FAISS vectors, embedding rows, cache entries, session-log events (replaced by "
-                "signed tombstones, so the chain still verifies) and the markdown summary, then verifies every "
-                "artefact byte for byte.",
+                self.tr(
+                    "GDPR erasure (right to be forgotten) and the daily retention of clarification summaries: each run "
+                    "erases store rows, FAISS vectors, embedding rows, cache entries, session-log events (replaced by "
+                    "signed tombstones, so the chain still verifies) and the markdown summary, then verifies every "
+                    "artefact byte for byte."
+                ),
                 "panelSubtitle",
                 wrap=True,
             )
@@ -219,7 +246,9 @@ class PurgePanel(Panel):
         layout.addWidget(self.progress)
         layout.addWidget(self.message)
 
-        self.story.textChanged.connect(self.reload)
+        # issue 28: a plan reads every purgeable; typing a story id plans once, when typing pauses
+        self.story_debounce = widgets.Debouncer(STORY_DEBOUNCE_MS, self.reload, self)
+        self.story.textChanged.connect(self._on_story_typed)
         self.story.returnPressed.connect(self._purge_on_enter)  # Enter submits the one-field form
         self.purge_button.clicked.connect(self.ask_purge)
         self.verify_button.clicked.connect(self.verify_selected)
@@ -260,7 +289,7 @@ class PurgePanel(Panel):
 
         run_task(
             load,
-            name="Loading purge runs",
+            name=self.tr("Loading purge runs"),
             key=(self, "load"),
             visible=False,
             on_result=self._show,
@@ -271,27 +300,50 @@ class PurgePanel(Panel):
         self.snapshot = snap
         if snap.plan is not None:
             total = sum(snap.plan.values())
-            what = ", ".join(f"{LABELS[k]} {snap.plan[k]}" for k in ARTEFACTS if snap.plan[k])
+            what = ", ".join(f"{tr_const('purge', LABELS[k])} {snap.plan[k]}" for k in ARTEFACTS if snap.plan[k])
             self.plan_label.setText(
-                f"{snap.story}: a purge now erases {what}." if total else f"{snap.story}: nothing is stored for it."
+                self.tr("{story}: a purge now erases {what}.").format(story=snap.story, what=what)
+                if total
+                else self.tr("{story}: nothing is stored for it.").format(story=snap.story)
             )
         else:
-            self.plan_label.setText("Type a story id to see what a purge of it would erase.")
+            self.plan_label.setText(self.tr("Type a story id to see what a purge of it would erase."))
         self._update_buttons()
-        self.purge_button.setText(f"Purge {snap.story}…" if snap.story else "Purge story…")
+        self.purge_button.setText(
+            self.tr("Purge {story}…").format(story=snap.story) if snap.story else self.tr("Purge story…")
+        )
         pv = snap.preview
         self.due_list.clear()
         for item in pv["due"]:
             counts = ", ".join(f"{k} {item['artefacts'][k]}" for k in ARTEFACTS if item["artefacts"][k])
-            self.due_list.addItem(f"{item['story']} — expired {item['retention_until']}: {counts or 'nothing left'}")
+            self.due_list.addItem(
+                self.tr("{story} — expired {retention_until}: {0}").format(
+                    counts or self.tr("nothing left"),
+                    story=item["story"],
+                    retention_until=fmt_date(item["retention_until"]),
+                )
+            )
         for item in pv["kept"][:50]:
-            self.due_list.addItem(f"{item['story']} — kept until {item['retention_until']}")
+            self.due_list.addItem(
+                self.tr("{story} — kept until {retention_until}").format(
+                    story=item["story"], retention_until=fmt_date(item["retention_until"])
+                )
+            )
         nxt = pv["next_expiry"]
         due = len(pv["due"])
         self.retention_info.setText(
-            f"The next daily run erases {due} summar{'y' if due == 1 else 'ies'} (retention_until before "
-            f"{pv['today']}; a summary is kept on its last day)."
-            + (f" Next expiry: {nxt['story']} after {nxt['retention_until']}." if nxt else "")
+            self.tr(
+                "The next daily run erases %n summary(-ies) (retention_until before {today}; a summary is kept on its last day).",
+                "",
+                due,
+            ).format(today=fmt_date(pv["today"]))
+            + (
+                self.tr(" Next expiry: {story} after {retention_until}.").format(
+                    story=nxt["story"], retention_until=fmt_date(nxt["retention_until"])
+                )
+                if nxt
+                else ""
+            )
         )
         self._update_buttons()
         self._on_selected()
@@ -309,7 +361,9 @@ class PurgePanel(Panel):
             ""
             if left
             else (
-                "Nothing is stored for this story: there is nothing to purge." if current else "Type a story id first."
+                self.tr("Nothing is stored for this story: there is nothing to purge.")
+                if current
+                else self.tr("Type a story id first.")
             )
         )
         self.purge_button.setProperty(HOLD_TIP, why)  # the tooltip when no job holds the button
@@ -318,8 +372,13 @@ class PurgePanel(Panel):
 
     def _on_runs_loaded(self) -> None:
         total, story = self.model.total or 0, self.model.query
-        self.empty.set_empty(not total, EMPTY if not story else f"No purge run erased a story like {story!r}.")
-        self.count_label.setText(f"{total:,} run{'s' if total != 1 else ''}" if total else "")
+        self.empty.set_empty(
+            not total,
+            tr_const("purge", EMPTY)
+            if not story
+            else self.tr("No purge run erased a story like {story!r}.").format(story=story),
+        )
+        self.count_label.setText(self.tr("%Ln run(s)", "", total) if total else "")
         self._on_selected()
 
     def _on_runs_failed(self, exc: BaseException) -> None:
@@ -338,20 +397,32 @@ class PurgePanel(Panel):
         run = self.selected_run()
         self.verify_button.setEnabled(run is not None and run.status != "running")
         if run is None:
-            self.details.setText("Select a run to see what it erased and how it was verified.")
+            self.details.setText(self.tr("Select a run to see what it erased and how it was verified."))
             return
         lines = [
-            f"Run #{run.id} ({run.mode}) by {run.by or '?'}, started {run.started_at}, "
-            + (f"verified {run.verified_at}" if run.verified_at else "not verified yet")
+            self.tr("Run #{id} ({mode}) by {0}, started {started_at}, ").format(
+                run.by or "?", id=run.id, mode=run.mode, started_at=run.started_at
+            )
+            + (
+                self.tr("verified {verified_at}").format(verified_at=run.verified_at)
+                if run.verified_at
+                else self.tr("not verified yet")
+            )
         ]
-        lines.append(", ".join(f"{LABELS[k]} {run.artefacts[k]}" for k in ARTEFACTS))
-        lines += [f"remains: {r}" for r in run.remaining]
-        lines += [f"note: {n}" for n in run.notes]
+        lines.append(", ".join(f"{tr_const('purge', LABELS[k])} {run.artefacts[k]}" for k in ARTEFACTS))
+        lines += [self.tr("remains: {r}").format(r=r) for r in run.remaining]
+        lines += [self.tr("note: {n}").format(n=n) for n in run.notes]
         self.details.setText("\n".join(lines))
+
+    @Slot()
+    def _on_story_typed(self) -> None:
+        self._update_buttons()  # Purge waits for the plan of the story now typed (no I/O here)
+        self.story_debounce.poke()
 
     # ------------------------------------------------------------ actions
     @Slot()
     def _purge_on_enter(self) -> None:
+        self.story_debounce.flush()  # Enter right after typing: the plan of what is typed first
         if self.purge_button.isEnabled():
             self.ask_purge()
 
@@ -363,28 +434,32 @@ class PurgePanel(Panel):
         ws = self.ws
         run_task(
             lambda: ws.purge.plan(story),
-            name=f"Counting {story}",
+            name=self.tr("Counting {story}").format(story=story),
             visible=False,
             on_result=lambda plan: self._confirm_purge(story, plan),
             on_error=self.message.show_error,
         )
 
     def _confirm_purge(self, story: str, plan: dict[str, int]) -> None:
-        if not widgets.confirm(self, f"Purge {story}?", confirmation_text(story, plan)):
+        if not widgets.confirm(self, self.tr("Purge {story}?").format(story=story), confirmation_text(story, plan)):
             return
-        self._start(f"Purging {story}", [story], self.ws.purge.run_iter, "story", [story])
+        self._start(self.tr("Purging {story}").format(story=story), [story], self.ws.purge.run_iter, "story", [story])
 
     @Slot()
     def run_retention(self) -> None:
         pv = self.snapshot.preview if self.snapshot else None
         if not pv or not pv["due"]:
             return
-        text = "Erase the summaries past their retention date?\n\n" + "\n".join(
+        text = self.tr("Erase the summaries past their retention date?\n\n") + "\n".join(
             f"• {i['story']} (retention_until {i['retention_until']})" for i in pv["due"]
         )
-        if widgets.confirm(self, "Run retention now?", text):
+        if widgets.confirm(self, self.tr("Run retention now?"), text):
             self._start(
-                "Retention purge", [str(i["story"]) for i in pv["due"]], self.ws.purge.run_iter, "retention", None
+                self.tr("Retention purge"),
+                [str(i["story"]) for i in pv["due"]],
+                self.ws.purge.run_iter,
+                "retention",
+                None,
             )
 
     def _start(self, name: str, stories: list[str], fn: Any, *args: Any) -> None:
@@ -400,8 +475,9 @@ class PurgePanel(Panel):
             name=name,
             key=(self, "purge"),
             holds=[PURGE_HOLD, *(story_hold(st) for st in stories)],
-            hold_reason=f"{name} in progress — a new purge can start when it finishes (cancelled, it resumes from "
-            "its journal at the next run)",
+            hold_reason=self.tr(
+                "{name} in progress — a new purge can start when it finishes (cancelled, it resumes from its journal at the next run)"
+            ).format(name=name),
             on_progress=lambda d, t, _text: set_progress(self.progress, d, t),
             on_result=self._done,
             on_error=self._failed,
@@ -410,12 +486,14 @@ class PurgePanel(Panel):
     def _done(self, result: PurgeResult) -> None:
         self.last_result = result
         self.progress.setVisible(False)
-        what = ", ".join(f"{LABELS[k]} {result.artefacts[k]}" for k in ARTEFACTS if result.artefacts[k])
-        who = ", ".join(result.stories) or "nothing due"
+        what = ", ".join(
+            f"{tr_const('purge', LABELS[k])} {result.artefacts[k]}" for k in ARTEFACTS if result.artefacts[k]
+        )
+        who = ", ".join(result.stories) or self.tr("nothing due")
         if result.verified:
-            self.message.show_ok(f"Purged {who}: {what or 'nothing was left'}. Verified.")
+            self.message.show_ok(self.tr("Purged {who}: {0}. Verified.").format(what or "nothing was left", who=who))
         else:
-            self.message.show_error("ERR_PURGE_INCOMPLETE: " + "; ".join(result.remaining))
+            self.message.show_error(self.tr("ERR_PURGE_INCOMPLETE: ") + "; ".join(result.remaining))
         self.reload()
 
     def _failed(self, exc: BaseException) -> None:
@@ -432,7 +510,7 @@ class PurgePanel(Panel):
         run_task(
             ws.purge.reverify,
             run.id,
-            name=f"Verifying purge #{run.id}",
+            name=self.tr("Verifying purge #{id}").format(id=run.id),
             on_result=self._verified,
             on_error=self.message.show_error,
         )
@@ -440,8 +518,12 @@ class PurgePanel(Panel):
     def _verified(self, info: RunInfo) -> None:
         if info.verified:
             self.message.show_ok(
-                f"Purge #{info.id} verified again: nothing of {', '.join(info.stories) or '-'} is back."
+                self.tr("Purge #{id} verified again: nothing of {0} is back.").format(
+                    ", ".join(info.stories) or "-", id=info.id
+                )
             )
         else:
-            self.message.show_error(f"ERR_PURGE_INCOMPLETE: purge #{info.id}: " + "; ".join(info.remaining))
+            self.message.show_error(
+                self.tr("ERR_PURGE_INCOMPLETE: purge #{id}: ").format(id=info.id) + "; ".join(info.remaining)
+            )
         self.reload()

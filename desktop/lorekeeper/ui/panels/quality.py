@@ -11,7 +11,7 @@ from datetime import UTC, datetime, timedelta
 from typing import Any
 
 import pyqtgraph as pg
-from PySide6.QtCore import Qt, Slot
+from PySide6.QtCore import QCoreApplication, Qt, Slot
 from PySide6.QtWidgets import (
     QComboBox,
     QHBoxLayout,
@@ -25,17 +25,24 @@ from PySide6.QtWidgets import (
 
 from lorekeeper.quality.metrics import MIN_APPLIED, SUCCESS_THRESHOLD, DayPoint, SkillMetrics, format_rate
 from lorekeeper.ui.charts import ThemedPlot
+from lorekeeper.ui.i18n import QT_TRANSLATE_NOOP, fmt_day, tr_const
 from lorekeeper.ui.models.base import RowsModel, enable_sorting
 from lorekeeper.ui.panels.base import AppContext, Panel
 from lorekeeper.ui.theme import color, icon
 from lorekeeper.ui.widgets import EmptyState, MessageBox, label, setup_table
 from lorekeeper.ui.workers import run_task
 
-WINDOWS = (("Last 7 days", 7), ("Last 30 days", 30), ("Last 90 days", 90), ("All time", None))
+WINDOWS = (
+    (QT_TRANSLATE_NOOP("quality", "Last 7 days"), 7),
+    (QT_TRANSLATE_NOOP("quality", "Last 30 days"), 30),
+    (QT_TRANSLATE_NOOP("quality", "Last 90 days"), 90),
+    (QT_TRANSLATE_NOOP("quality", "All time"), None),
+)
 ALL = "__all__"
-EMPTY = (
+EMPTY = QT_TRANSLATE_NOOP(
+    "quality",
     "No quality events in this window. Every answer in the Playground (or `lorekeeper llm ask`) records the "
-    "skills it was routed to, their eval outcome and your feedback."
+    "skills it was routed to, their eval outcome and your feedback.",
 )
 
 
@@ -49,7 +56,15 @@ class Snapshot:
 
 class SkillHealthModel(RowsModel[SkillMetrics]):
     COL_SKILL, COL_PROJECT, COL_APPLIED, COL_SUCCESS, COL_UP, COL_DOWN, COL_STATUS = range(7)
-    HEADERS = ("Skill", "Scope", "Applied", "Success", "Up", "Down", "Health")
+    HEADERS = (
+        QT_TRANSLATE_NOOP("SkillHealthModel", "Skill"),
+        QT_TRANSLATE_NOOP("SkillHealthModel", "Scope"),
+        QT_TRANSLATE_NOOP("SkillHealthModel", "Applied"),
+        QT_TRANSLATE_NOOP("SkillHealthModel", "Success"),
+        QT_TRANSLATE_NOOP("SkillHealthModel", "Up"),
+        QT_TRANSLATE_NOOP("SkillHealthModel", "Down"),
+        QT_TRANSLATE_NOOP("SkillHealthModel", "Health"),
+    )
     SORTABLE = tuple(range(7))
 
     def sort_value(self, item: SkillMetrics, column: int) -> Any:
@@ -63,11 +78,13 @@ class SkillHealthModel(RowsModel[SkillMetrics]):
         if role == Qt.ItemDataRole.DisplayRole:
             rate = format_rate(item.success_rate, none="—")
             if item.underperforming:
-                status = "Underperforming: " + "; ".join(item.reasons)
+                status = QCoreApplication.translate("SkillHealthModel", "Underperforming: ") + "; ".join(item.reasons)
             elif item.applied_count < MIN_APPLIED:
-                status = f"Too few uses (< {MIN_APPLIED})"
+                status = QCoreApplication.translate("SkillHealthModel", "Too few uses (< {MIN_APPLIED})").format(
+                    MIN_APPLIED=MIN_APPLIED
+                )
             else:
-                status = "Healthy"
+                status = QCoreApplication.translate("SkillHealthModel", "Healthy")
             return (
                 item.skill,
                 item.project or "global",
@@ -126,15 +143,15 @@ class QualityPanel(Panel):
 
         self.window_combo = QComboBox()
         for text, days in WINDOWS:
-            self.window_combo.addItem(text, days)
+            self.window_combo.addItem(tr_const("quality", text), days)
         self.window_combo.setCurrentIndex(1)
         self.project = QComboBox()
         self.project.setMinimumWidth(150)
         self.summary = label("", "hintText")
         filters = QHBoxLayout()
-        filters.addWidget(QLabel("Window:"))
+        filters.addWidget(QLabel(self.tr("Window:")))
         filters.addWidget(self.window_combo)
-        filters.addWidget(QLabel("Project:"))
+        filters.addWidget(QLabel(self.tr("Project:")))
         filters.addWidget(self.project)
         filters.addStretch(1)
         filters.addWidget(self.summary)
@@ -152,12 +169,12 @@ class QualityPanel(Panel):
         # rows are per skill scope (the global skill or a project's fork): the scope column tells
         # a fork from its global skill, whatever the project filter
         self.table.selectionModel().currentRowChanged.connect(self._on_selected)
-        self.empty = EmptyState(self.table, EMPTY)
+        self.empty = EmptyState(self.table, tr_const("quality", EMPTY))
 
-        self.chart_title = label("Success rate per day — all skills", "sectionTitle")
-        self.rate_chart = _Chart("success %")
+        self.chart_title = label(self.tr("Success rate per day — all skills"), "sectionTitle")
+        self.rate_chart = _Chart(self.tr("success %"))
         self.rate_chart.plotItem.setYRange(0, 100, padding=0.05)
-        self.feedback_chart = _Chart("feedback")
+        self.feedback_chart = _Chart(self.tr("feedback"))
         self.feedback_chart.setXLink(self.rate_chart)
         self.message = MessageBox()
 
@@ -166,7 +183,7 @@ class QualityPanel(Panel):
         cl.setContentsMargins(0, 0, 0, 0)
         cl.addWidget(self.chart_title)
         cl.addWidget(self.rate_chart, 3)
-        cl.addWidget(label("Feedback per day (thumbs up above, thumbs down below)", "sectionTitle"))
+        cl.addWidget(label(self.tr("Feedback per day (thumbs up above, thumbs down below)"), "sectionTitle"))
         cl.addWidget(self.feedback_chart, 2)
 
         split = QSplitter(Qt.Orientation.Horizontal)
@@ -176,14 +193,12 @@ class QualityPanel(Panel):
 
         layout = QVBoxLayout(self)
         layout.setContentsMargins(20, 16, 20, 12)
-        layout.addWidget(label("Quality", "panelTitle"))
+        layout.addWidget(label(self.tr("Quality"), "panelTitle"))
         layout.addWidget(
             label(
-                "Skill health per skill scope (the global skill or a project's fork) from the answers since its "
-                "current version and its last reviewed proposal: applied count, success rate (no warning rule "
-                f"failed) and feedback. Underperforming: applied ≥ {MIN_APPLIED} and success < "
-                f"{format_rate(SUCCESS_THRESHOLD)} or more thumbs down than up — the skills the nightly run "
-                "proposes to fix. Worst first.",
+                self.tr(
+                    "Skill health per skill scope (the global skill or a project's fork) from the answers since its current version and its last reviewed proposal: applied count, success rate (no warning rule failed) and feedback. Underperforming: applied ≥ {MIN_APPLIED} and success < {0} or more thumbs down than up — the skills the nightly run proposes to fix. Worst first."
+                ).format(format_rate(SUCCESS_THRESHOLD), MIN_APPLIED=MIN_APPLIED),
                 "panelSubtitle",
                 wrap=True,
             )
@@ -203,7 +218,7 @@ class QualityPanel(Panel):
         ws = self.ws
         run_task(
             lambda: sorted(set(ws.skills.projects()) | set(ws.learnings.projects())),
-            name="Loading projects",
+            name=self.tr("Loading projects"),
             visible=False,
             on_result=self._on_projects,
         )
@@ -222,7 +237,7 @@ class QualityPanel(Panel):
         current = self.project.currentData()
         self.project.blockSignals(True)
         self.project.clear()
-        self.project.addItem("All projects", ALL)
+        self.project.addItem(self.tr("All projects"), ALL)
         for p in projects:
             self.project.addItem(p, p)
         idx = self.project.findData(current) if current else 0
@@ -253,7 +268,7 @@ class QualityPanel(Panel):
 
         run_task(
             load,
-            name="Loading quality",
+            name=self.tr("Loading quality"),
             key=(self, "load"),
             visible=False,
             on_result=lambda snap: self._show(snap),
@@ -273,8 +288,8 @@ class QualityPanel(Panel):
         self.table.selectionModel().blockSignals(False)
         self.empty.set_empty(not snap.metrics)
         bad = sum(1 for m in snap.metrics if m.underperforming)
-        self.summary.setText(f"{len(snap.metrics)} skill(s) used · {bad} underperforming")
-        self.chart_title.setText(f"Success rate per day — {snap.skill or 'all skills'}")
+        self.summary.setText(self.tr("{n} skill(s) used · {bad} underperforming").format(n=len(snap.metrics), bad=bad))
+        self.chart_title.setText(self.tr("Success rate per day — {0}").format(snap.skill or "all skills"))
         self._draw(snap)
 
     def _draw(self, snap: Snapshot) -> None:
@@ -336,7 +351,7 @@ class QualityPanel(Panel):
         fc.getAxis("left").setTickSpacing(step, step)
         rc.setXRange(-0.7, len(days) - 0.3, padding=0)
         step = max(len(days) // 6, 1)
-        ticks = [(i, d.strftime("%b %d")) for i, d in enumerate(days) if (len(days) - 1 - i) % step == 0]
+        ticks = [(i, fmt_day(d)) for i, d in enumerate(days) if (len(days) - 1 - i) % step == 0]
         for plot in (rc, fc):
             plot.getAxis("bottom").setTicks([ticks])
 

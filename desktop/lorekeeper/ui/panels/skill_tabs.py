@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
-from PySide6.QtCore import Qt, QTimer, Slot
+from PySide6.QtCore import QCoreApplication, Qt, QTimer, Slot
 from PySide6.QtWidgets import (
     QComboBox,
     QHBoxLayout,
@@ -47,9 +47,9 @@ class ContentTab(QWidget):
         self.detail: SkillDetail | None = None
         self.saving = False
 
-        self.edit_button = QPushButton("Edit")
+        self.edit_button = QPushButton(self.tr("Edit"))
         self.edit_button.setCheckable(True)
-        self.edit_button.setToolTip("Edit the whole SKILL.md (front matter included)")
+        self.edit_button.setToolTip(self.tr("Edit the whole SKILL.md (front matter included)"))
         self.edit_button.toggled.connect(self.set_editing)
         self.viewer = QTextBrowser()
         self.viewer.setOpenExternalLinks(True)
@@ -58,12 +58,12 @@ class ContentTab(QWidget):
         self.editor.setFont(mono_font())
         self.editor.setLineWrapMode(QPlainTextEdit.LineWrapMode.NoWrap)
         self.commit_message = QLineEdit()
-        self.commit_message.setPlaceholderText("Commit message: what changed and why")
-        self.save_button = QPushButton("Save as new version")
+        self.commit_message.setPlaceholderText(self.tr("Commit message: what changed and why"))
+        self.save_button = QPushButton(self.tr("Save as new version"))
         self.save_button.setObjectName("primary")
         self.save_button.setShortcut("Ctrl+S")
         self.save_button.clicked.connect(lambda: self.save())  # not `checked` as `then`
-        self.cancel_button = QPushButton("Discard")
+        self.cancel_button = QPushButton(self.tr("Discard"))
         self.cancel_button.clicked.connect(lambda: self.edit_button.setChecked(False))
         self.message = MessageBox()
 
@@ -96,7 +96,11 @@ class ContentTab(QWidget):
         )
         self.detail = detail
         cur = detail.current
-        self.source_label.setText(f"SKILL.md · v{cur.version} · {cur.author} · {cur.message}")
+        self.source_label.setText(
+            self.tr("SKILL.md · v{version} · {author} · {message}").format(
+                version=cur.version, author=cur.author, message=cur.message
+            )
+        )
         try:
             body = parse_skill_md(cur.content).body
         except LorekeeperError:
@@ -121,7 +125,7 @@ class ContentTab(QWidget):
             self.editor.setPlainText(self.detail.current.content)
             self.commit_message.clear()
             self.message.clear_message()
-        self.edit_button.setText("Editing…" if on else "Edit")
+        self.edit_button.setText(self.tr("Editing…") if on else self.tr("Edit"))
         self.stack.setCurrentIndex(1 if on else 0)
         if on:
             self.editor.setFocus()
@@ -140,11 +144,13 @@ class ContentTab(QWidget):
         if not self.has_unsaved() or self.detail is None:
             return True
         info = self.detail.info
-        where = f" (fork for {info.project})" if info.project else ""
+        where = self.tr(" (fork for {project})").format(project=info.project) if info.project else ""
         answer = widgets.ask_unsaved(
             self,
-            "Unsaved changes",
-            f"SKILL.md of {info.name}{where} has unsaved changes. Save them as a new version?",
+            self.tr("Unsaved changes"),
+            self.tr("SKILL.md of {name}{where} has unsaved changes. Save them as a new version?").format(
+                name=info.name, where=where
+            ),
         )
         if answer == widgets.DISCARD:
             self.edit_button.setChecked(False)
@@ -159,7 +165,7 @@ class ContentTab(QWidget):
             return
         info = self.detail.info
         text = self.editor.toPlainText()
-        message = self.commit_message.text().strip() or "edited in the app"
+        message = self.commit_message.text().strip() or self.tr("edited in the app")
         reason = self.panel.skill_gate.reason()
         if reason:  # Ctrl+S while Sage holds the skill: the edit stays, the reason is said
             self.panel.ctx.status(reason)
@@ -174,7 +180,7 @@ class ContentTab(QWidget):
 
         run_task(
             lambda: lib.save(info.name, info.project or None, text, None, message),
-            name=f"Saving {info.name}",
+            name=self.tr("Saving {name}").format(name=info.name),
             on_result=lambda v: self._on_saved(v, then),
             on_error=self.message.show_error,  # the edit stays, and so does the operator
             on_finished=finished,
@@ -184,10 +190,10 @@ class ContentTab(QWidget):
         previous = self.detail.current.version if self.detail else None
         self.edit_button.setChecked(False)
         if version.version == previous:
-            self.message.show_ok("No change: the content is identical to the current version.")
+            self.message.show_ok(self.tr("No change: the content is identical to the current version."))
         else:
-            self.message.show_ok(f"Saved as v{version.version}.")
-        text = f"Saved {version.name} v{version.version}"
+            self.message.show_ok(self.tr("Saved as v{version}.").format(version=version.version))
+        text = self.tr("Saved {name} v{version}").format(name=version.name, version=version.version)
         if then is None:
             self.panel.changed(text, (version.name, version.project))
         else:  # the operator moves on: do not bring the saved skill back on the next reload
@@ -216,25 +222,27 @@ class RulesTab(QWidget):
             self.table.setColumnWidth(col, width)
         self.table.doubleClicked.connect(lambda _i: self.edit_rule())
         self.table.selectionModel().currentRowChanged.connect(lambda *_: self._update_buttons())
-        self.rules_state = EmptyState(self.table, "No eval rules yet — add one with Add rule…")
+        self.rules_state = EmptyState(self.table, self.tr("No eval rules yet — add one with Add rule…"))
 
-        self.add_button = QPushButton("Add rule…")
+        self.add_button = QPushButton(self.tr("Add rule…"))
         self.add_button.clicked.connect(self.add_rule)
-        self.edit_button = QPushButton("Edit…")
+        self.edit_button = QPushButton(self.tr("Edit…"))
         self.edit_button.clicked.connect(self.edit_rule)
-        self.delete_button = QPushButton("Delete")
+        self.delete_button = QPushButton(self.tr("Delete"))
         self.delete_button.clicked.connect(self.delete_rule)
         self.message = MessageBox()
 
         self.trial = QPlainTextEdit()
-        self.trial.setPlaceholderText("Try a response: paste an answer here and each rule above shows pass or fail.")
+        self.trial.setPlaceholderText(
+            self.tr("Try a response: paste an answer here and each rule above shows pass or fail.")
+        )
         self.footnote = label("", "footnote", wrap=True, selectable=True)
         self.footnote.hide()
         self.debounce = Debouncer(150, self.evaluate_trial, self)
         self.trial.textChanged.connect(self.debounce.poke)
 
         buttons = QHBoxLayout()
-        buttons.addWidget(label("Rules", "sectionTitle"))
+        buttons.addWidget(label(self.tr("Rules"), "sectionTitle"))
         buttons.addStretch(1)
         buttons.addWidget(self.add_button)
         buttons.addWidget(self.edit_button)
@@ -248,7 +256,7 @@ class RulesTab(QWidget):
         lower = QWidget()
         lo = QVBoxLayout(lower)
         lo.setContentsMargins(0, 0, 0, 0)
-        lo.addWidget(label("Try a response", "sectionTitle"))
+        lo.addWidget(label(self.tr("Try a response"), "sectionTitle"))
         lo.addWidget(self.trial, 1)
         lo.addWidget(self.footnote)
         split = QSplitter(Qt.Orientation.Vertical)
@@ -283,7 +291,9 @@ class RulesTab(QWidget):
         if dialog is None or not dialog.isVisible() or not dialog.has_changes():
             return True
         answer = widgets.ask_unsaved(
-            dialog, "Unsaved changes", "The rule being edited has unsaved changes. Save them as a new version?"
+            dialog,
+            self.tr("Unsaved changes"),
+            self.tr("The rule being edited has unsaved changes. Save them as a new version?"),
         )
         if answer == widgets.DISCARD:
             dialog.reject()
@@ -317,7 +327,7 @@ class RulesTab(QWidget):
         if len(text) > LARGE_RESPONSE:
             run_task(
                 lambda: evaluate(rules, text),
-                name="Checking the response",
+                name=self.tr("Checking the response"),
                 key=(self, "trial"),
                 on_result=lambda r: self._show_report(r),
             )
@@ -331,7 +341,9 @@ class RulesTab(QWidget):
         if report.footnote:
             self.footnote.setText(report.footnote)
         else:
-            self.footnote.setText("Every rule passed — no footnote." if report.results else "No rules to check.")
+            self.footnote.setText(
+                self.tr("Every rule passed — no footnote.") if report.results else self.tr("No rules to check.")
+            )
         self.footnote.style().unpolish(self.footnote)
         self.footnote.style().polish(self.footnote)
         self.footnote.show()
@@ -368,10 +380,10 @@ class RulesTab(QWidget):
         rules = list(self.ruleset.rules)
         if old is None:
             rules.append(new)
-            what = f"added rule {new.id}"
+            what = self.tr("added rule {id}").format(id=new.id)
         else:
             rules = [new if r.id == old.id else r for r in rules]
-            what = f"edited rule {new.id}"
+            what = self.tr("edited rule {id}").format(id=new.id)
         self._write(rules, what)
 
     @Slot()
@@ -379,9 +391,13 @@ class RulesTab(QWidget):
         rule = self.selected_rule()
         if rule is None:
             return
-        if not widgets.confirm(self, "Delete rule", f"Delete rule {rule.id} ({rule.label})? A new version is saved."):
+        if not widgets.confirm(
+            self,
+            self.tr("Delete rule"),
+            self.tr("Delete rule {id} ({label})? A new version is saved.").format(id=rule.id, label=rule.label),
+        ):
             return
-        self._write([r for r in self.ruleset.rules if r.id != rule.id], f"deleted rule {rule.id}")
+        self._write([r for r in self.ruleset.rules if r.id != rule.id], self.tr("deleted rule {id}").format(id=rule.id))
 
     def _write(self, rules: list[Rule], message: str) -> None:
         if self.detail is None:
@@ -407,7 +423,7 @@ class RulesTab(QWidget):
 
         run_task(
             lambda: lib.set_rules(info.name, info.project or None, raw, message),
-            name=f"Saving rules of {info.name}",
+            name=self.tr("Saving rules of {name}").format(name=info.name),
             on_result=saved,
             on_error=self.message.show_error,
         )
@@ -417,7 +433,11 @@ class RulesTab(QWidget):
 def version_text(v) -> str:
     """What a version holds, as compared: SKILL.md, then the rules file."""
     evals = v.evals.strip()
-    return v.content.rstrip("\n") + ("\n\n# ---- evals.json ----\n" + evals if evals else "") + "\n"
+    return (
+        v.content.rstrip("\n")
+        + (QCoreApplication.translate("skill_tabs", "\n\n# ---- evals.json ----\n") + evals if evals else "")
+        + "\n"
+    )
 
 
 def file_text(f, blobs: dict[str, bytes]) -> str:
@@ -425,10 +445,12 @@ def file_text(f, blobs: dict[str, bytes]) -> str:
     if f is None:
         return ""
     data = blobs.get(f.sha256, b"")
-    mode = f"(mode {f.mode:o})\n"
+    mode = QCoreApplication.translate("skill_tabs", "(mode {mode:o})\n").format(mode=f.mode)
     if is_text(data):
         return mode + data.decode("utf-8")
-    return mode + f"binary file, {f.size} bytes, sha256 {f.sha256[:16]}\n"
+    return mode + QCoreApplication.translate("skill_tabs", "binary file, {size} bytes, sha256 {0}\n").format(
+        f.sha256[:16], size=f.size
+    )
 
 
 class VersionsTab(QWidget):
@@ -458,7 +480,7 @@ class VersionsTab(QWidget):
             combo.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
             combo.setMinimumContentsLength(chars)
         self.file_combo.currentIndexChanged.connect(self.update_diff)
-        self.restore_button = QPushButton("Restore selected version…")
+        self.restore_button = QPushButton(self.tr("Restore selected version…"))
         self.restore_button.clicked.connect(self.restore_selected)
         self.summary = label("", "hintText")
         self.message = MessageBox()
@@ -470,18 +492,18 @@ class VersionsTab(QWidget):
         self._same_text = ""  # what the summary says when the diff shows no difference
 
         compare = QHBoxLayout()  # two rows (versions, then file): one row forced the panel wider than a laptop's
-        compare.addWidget(label("Compare", "sectionTitle"))
+        compare.addWidget(label(self.tr("Compare"), "sectionTitle"))
         compare.addWidget(self.left_combo)
         compare.addWidget(label("with"))
         compare.addWidget(self.right_combo)
         compare.addStretch(1)
         which = QHBoxLayout()
-        which.addWidget(label("File"))
+        which.addWidget(label(self.tr("File")))
         which.addWidget(self.file_combo, 1)
         which.addWidget(self.diff.bar)  # previous/next change, split/unified, own window
         self.summary.hide()  # said in the diff's title row, where it has room at 1024 px
         history = QHBoxLayout()  # Restore sits by the history it acts on: the compare row stays narrow
-        history.addWidget(label("History (newest first)", "sectionTitle"), 1)
+        history.addWidget(label(self.tr("History (newest first)"), "sectionTitle"), 1)
         history.addWidget(self.restore_button)
 
         layout = QVBoxLayout(self)
@@ -505,7 +527,7 @@ class VersionsTab(QWidget):
             combo.blockSignals(True)
             combo.clear()
             for v in detail.versions:
-                combo.addItem(f"v{v.version}" + (" (current)" if v.current else ""), v.version)
+                combo.addItem(f"v{v.version}" + (self.tr(" (current)") if v.current else ""), v.version)
             combo.blockSignals(False)
         self.table.selectionModel().blockSignals(True)
         self.table.selectRow(0)
@@ -544,7 +566,11 @@ class VersionsTab(QWidget):
         self.left_combo.blockSignals(False)
         self.right_combo.blockSignals(False)
         self.update_restore()
-        self.restore_button.setText(f"Restore v{v.version}…" if not v.current else "Restore selected version…")
+        self.restore_button.setText(
+            self.tr("Restore v{version}…").format(version=v.version)
+            if not v.current
+            else self.tr("Restore selected version…")
+        )
         self._versions_changed()
 
     @Slot()
@@ -555,7 +581,7 @@ class VersionsTab(QWidget):
         keep = self.file_combo.currentData()
         self.file_combo.blockSignals(True)
         self.file_combo.clear()
-        self.file_combo.addItem("SKILL.md + rules", None)
+        self.file_combo.addItem(self.tr("SKILL.md + rules"), None)
         if a is not None and b is not None:
             fa = {f.path: f for f in a.files}
             fb = {f.path: f for f in b.files}
@@ -580,18 +606,27 @@ class VersionsTab(QWidget):
         if path is not None:
             self._show_file_diff(a, b, path)
             return
-        self.diff.set_titles(f"v{a.version}", f"v{b.version}")
+        self.diff.set_titles(self._title(a.version), self._title(b.version))
         if a.version == b.version:
             self._same_text = (
-                "Only one version: nothing to compare yet."
+                self.tr("Only one version: nothing to compare yet.")
                 if len(self.detail.versions) == 1
-                else "Same version on both sides."
+                else self.tr("Same version on both sides.")
             )
         else:
-            self._same_text = "No difference."
+            self._same_text = self.tr("No difference.")
+            lo, hi = sorted((a.version, b.version))
+            if self.model.restores.get(hi) is not None and self.model.restores[hi] <= lo:
+                # v3 against v5 that restores it: the versions between changed nothing in the end
+                self._same_text = self.tr("No net change: v{0} restores v{1}.").format(hi, self.model.restores[hi])
         self.diff.show_diff(version_text(a), version_text(b))  # a big one in a job: "computing diff…"
         if self.diff.pending:
-            self._say("computing diff…")
+            self._say(self.tr("computing diff…"))
+
+    def _title(self, version: int) -> str:
+        """ "v5 (restores v3)" in the diff's titles for a version that brings an earlier one back."""
+        restored = self.model.restores.get(version)
+        return f"v{version}" + (self.tr(" (restores v{0})").format(restored) if restored is not None else "")
 
     def _diff_ready(self, diff) -> None:
         self._say(diff.summary if diff.hunks else self._same_text)
@@ -612,10 +647,16 @@ class VersionsTab(QWidget):
 
         def show(texts: tuple[str, str]) -> None:
             self.diff.set_titles(f"v{a.version}: {path}", f"v{b.version}: {path}")
-            self._same_text = f"{path}: no difference."
+            self._same_text = self.tr("{path}: no difference.").format(path=path)
             self.diff.show_diff(*texts)
 
-        run_task(load, key=(id(self), "file-diff"), name=f"Loading {path}", visible=False, on_result=show)
+        run_task(
+            load,
+            key=(id(self), "file-diff"),
+            name=self.tr("Loading {path}").format(path=path),
+            visible=False,
+            on_result=show,
+        )
 
     @Slot()
     def restore_selected(self) -> None:
@@ -624,17 +665,24 @@ class VersionsTab(QWidget):
             return
         info = self.detail.info
         if not widgets.confirm(
-            self, "Restore version", f"Restore {info.name} v{v.version}? It becomes a new version; history is kept."
+            self,
+            self.tr("Restore version"),
+            self.tr("Restore {name} v{version}? It becomes a new version; history is kept.").format(
+                name=info.name, version=v.version
+            ),
         ):
             return
         lib = self.panel.ws.skills
         run_task(
             lambda: lib.restore(info.name, info.project or None, v.version),
-            name=f"Restoring {info.name} v{v.version}",
+            name=self.tr("Restoring {name} v{version}").format(name=info.name, version=v.version),
             on_result=lambda nv: self._on_restored(nv, v.version),
             on_error=self.message.show_error,
         )
 
     def _on_restored(self, nv, old: int) -> None:
-        self.message.show_ok(f"Restored v{old} as v{nv.version}.")
-        self.panel.changed(f"Restored {nv.name} v{old} as v{nv.version}", (nv.name, nv.project))
+        self.message.show_ok(self.tr("Restored v{old} as v{version}.").format(old=old, version=nv.version))
+        self.panel.changed(
+            self.tr("Restored {name} v{old} as v{version}").format(name=nv.name, old=old, version=nv.version),
+            (nv.name, nv.project),
+        )

@@ -95,9 +95,11 @@ class SkillsPanel(Panel):
         self._want: tuple[str, str] | None = None
 
         # ---------------------------------------------------------------- explorer
-        self.search = search_box("Search name, description, triggers…  (Ctrl+F)")
+        self.search = search_box(self.tr("Search name, description, triggers…  (Ctrl+F)"))
         self.scope = QComboBox()
-        self.scope.setToolTip("All skills, global skills only, or what one project sees (its forks replace globals)")
+        self.scope.setToolTip(
+            self.tr("All skills, global skills only, or what one project sees (its forks replace globals)")
+        )
         self.model = _SkillsModel(self)
         self.table = QTableView()
         self.table.setModel(self.model)
@@ -109,17 +111,17 @@ class SkillsPanel(Panel):
         self.table.setColumnWidth(SkillTableModel.COL_VERSION, 46)
         self.table.setColumnWidth(SkillTableModel.COL_RULES, 48)
         self.table.selectionModel().currentRowChanged.connect(self._on_row_changed)
-        self.explorer = EmptyState(self.table, "Loading the library…")
+        self.explorer = EmptyState(self.table, self.tr("Loading the library…"))
         self.count_label = label("", "hintText")
 
-        self.import_button = QPushButton("Import…")
+        self.import_button = QPushButton(self.tr("Import…"))
         menu = QMenu(self.import_button)
-        menu.addAction("Skill folder…", self.import_folder)
-        menu.addAction("Zip archive…", self.import_zip)
+        menu.addAction(self.tr("Skill folder…"), self.import_folder)
+        menu.addAction(self.tr("Zip archive…"), self.import_zip)
         self.import_button.setMenu(menu)
-        self.fork_button = QPushButton("Fork to project…")
+        self.fork_button = QPushButton(self.tr("Fork to project…"))
         self.fork_button.clicked.connect(self.fork_selected)
-        self.delete_fork_button = QPushButton("Delete fork")
+        self.delete_fork_button = QPushButton(self.tr("Delete fork"))
         self.delete_fork_button.clicked.connect(self.delete_selected_fork)
         self.explorer_message = MessageBox()
         # an import in progress: Import… waits, saying why (one import at a time from this window)
@@ -131,7 +133,7 @@ class SkillsPanel(Panel):
         ll.setContentsMargins(0, 0, 0, 0)
         ll.addWidget(self.search)
         scope_row = QHBoxLayout()
-        scope_row.addWidget(label("Scope:"))
+        scope_row.addWidget(label(self.tr("Scope:")))
         scope_row.addWidget(self.scope, 1)
         scope_row.addWidget(self.count_label)
         ll.addLayout(scope_row)
@@ -154,23 +156,25 @@ class SkillsPanel(Panel):
         self.content_tab = ContentTab(self)
         self.rules_tab = RulesTab(self)
         self.versions_tab = VersionsTab(self)
-        self.sage_button = QPushButton("Sage")
+        self.sage_button = QPushButton(self.tr("Sage"))
         self.sage_button.setIcon(icon("proposals"))
         self.sage_button.setToolTip(
-            "Ask the model for a better version of this skill: a proposal, benchmarked, waiting in Proposals "
-            "(lorekeeper sage analyze --skill NAME)"
+            self.tr(
+                "Ask the model for a better version of this skill: a proposal, benchmarked, waiting in Proposals "
+                "(lorekeeper sage analyze --skill NAME)"
+            )
         )
         self.sage_button.clicked.connect(self.run_sage)
-        self.open_proposal_button = QPushButton("Open proposal")
+        self.open_proposal_button = QPushButton(self.tr("Open proposal"))
         self.open_proposal_button.clicked.connect(self.open_proposal)
         self.open_proposal_button.hide()
         self.sage_proposal: int | None = None
         self.sage_message = MessageBox()
         self.integrity_banner = MessageBox()
         self.tabs = QTabWidget()
-        self.tabs.addTab(self.content_tab, "Content")
-        self.tabs.addTab(self.rules_tab, "Evals")
-        self.tabs.addTab(self.versions_tab, "Versions")
+        self.tabs.addTab(self.content_tab, self.tr("Content"))
+        self.tabs.addTab(self.rules_tab, self.tr("Evals"))
+        self.tabs.addTab(self.versions_tab, self.tr("Versions"))
 
         detail = QWidget()
         dl = QVBoxLayout(detail)
@@ -188,7 +192,9 @@ class SkillsPanel(Panel):
         dl.addWidget(self.description)
         dl.addWidget(self.terms)
         dl.addWidget(self.tabs, 1)
-        self.detail_state = EmptyState(detail, "Select a skill on the left to see its content, rules and history.")
+        self.detail_state = EmptyState(
+            detail, self.tr("Select a skill on the left to see its content, rules and history.")
+        )
         self.detail_state.set_empty(True)
 
         split = QSplitter(Qt.Orientation.Horizontal)
@@ -199,11 +205,12 @@ class SkillsPanel(Panel):
 
         layout = QVBoxLayout(self)
         layout.setContentsMargins(20, 16, 20, 12)
-        layout.addWidget(label("Skills", "panelTitle"))
+        layout.addWidget(label(self.tr("Skills"), "panelTitle"))
         layout.addWidget(
             label(
-                "Every change is a new version. Global skills serve every project; a project fork "
-                f"({FORK_MARK}) overrides a skill's content and rules for that project.",
+                self.tr(
+                    "Every change is a new version. Global skills serve every project; a project fork ({FORK_MARK}) overrides a skill's content and rules for that project."
+                ).format(FORK_MARK=FORK_MARK),
                 "panelSubtitle",
                 wrap=True,
             )
@@ -212,8 +219,8 @@ class SkillsPanel(Panel):
         self.discover = DiscoverView(self.ws, ctx.bus, self)
         self.views = QTabWidget()
         self.views.setDocumentMode(True)
-        self.views.addTab(split, "Library")
-        self.views.addTab(self.discover, "Discover")
+        self.views.addTab(split, self.tr("Library"))
+        self.views.addTab(self.discover, self.tr("Discover"))
         self.views.currentChanged.connect(self._on_view)
         layout.addWidget(self.views, 1)
 
@@ -234,7 +241,7 @@ class SkillsPanel(Panel):
 
     @Slot()
     def refresh(self) -> None:
-        run_task(self.ws.skills.projects, name="Loading projects", visible=False, on_result=self._on_projects)
+        run_task(self.ws.skills.projects, name=self.tr("Loading projects"), visible=False, on_result=self._on_projects)
 
     def showcase(self) -> None:
         if self.selected is None and self.model.rowCount():
@@ -245,10 +252,10 @@ class SkillsPanel(Panel):
         current = self.scope.currentData()
         self.scope.blockSignals(True)
         self.scope.clear()
-        self.scope.addItem("All skills", ALL)
-        self.scope.addItem("Global only", GLOBAL)
+        self.scope.addItem(self.tr("All skills"), ALL)
+        self.scope.addItem(self.tr("Global only"), GLOBAL)
         for p in projects:
-            self.scope.addItem(f"Project: {p}", p)
+            self.scope.addItem(self.tr("Project: {p}").format(p=p), p)
         idx = self.scope.findData(current) if current is not None else 0
         self.scope.setCurrentIndex(max(idx, 0))
         self.scope.blockSignals(False)
@@ -274,7 +281,7 @@ class SkillsPanel(Panel):
 
         run_task(
             load,
-            name="Loading skills",
+            name=self.tr("Loading skills"),
             key=(self, "list"),
             visible=False,
             on_result=lambda got: self._on_list(got[0], search, got[1]),
@@ -289,12 +296,14 @@ class SkillsPanel(Panel):
         self.model.set_rows(rows)
         self.table.selectionModel().blockSignals(False)
         n = len(rows)
-        self.count_label.setText(f"{n} skill{'s' if n != 1 else ''}")
+        self.count_label.setText(self.tr("%n skill(s)", "", n))
         if not rows:
             text = (
-                f"No skill matches “{search}”. Search looks at names, descriptions, triggers and keywords."
+                self.tr(
+                    "No skill matches “{search}”. Search looks at names, descriptions, triggers and keywords."
+                ).format(search=search)
                 if search
-                else "The library is empty — import a skill folder or a zip with Import…"
+                else self.tr("The library is empty — import a skill folder or a zip with Import…")
             )
             self.explorer.set_empty(True, text)
             self._select(None)
@@ -359,7 +368,7 @@ class SkillsPanel(Panel):
 
         run_task(
             load,
-            name=f"Loading {info.name}",
+            name=self.tr("Loading {name}").format(name=info.name),
             key=(self, "detail"),
             visible=False,
             on_result=lambda d: self._on_detail(d),
@@ -379,11 +388,19 @@ class SkillsPanel(Panel):
             self.integrity_banner.clear_message()
         self.detail_state.set_empty(False)
         self.title.setText(info.name)
-        self.scope_chip.setText(f"{FORK_MARK} fork · project {info.project}" if info.is_fork else "global")
+        self.scope_chip.setText(
+            self.tr("{FORK_MARK} fork · project {project}").format(FORK_MARK=FORK_MARK, project=info.project)
+            if info.is_fork
+            else "global"
+        )
         self.description.setText(info.description)
         self.terms.setText(
-            f"v{detail.current.version} · {info.rules_count} rules · "
-            f"triggers: {', '.join(info.triggers) or '—'} · keywords: {', '.join(info.keywords) or '—'}"
+            self.tr("v{version} · {rules_count} rules · triggers: {0} · keywords: {1}").format(
+                ", ".join(info.triggers) or "—",
+                ", ".join(info.keywords) or "—",
+                version=detail.current.version,
+                rules_count=info.rules_count,
+            )
         )
         self.content_tab.show_skill(detail)
         self.rules_tab.show_skill(detail)
@@ -441,10 +458,11 @@ class SkillsPanel(Panel):
         where = f" ({project} fork)" if project else ""
         run_task(
             job,
-            name=f"Sage on {name}",
+            name=self.tr("Sage on {name}").format(name=name),
             holds=[skill_hold(name, project)],
-            hold_reason=f"Sage is working on {name}{where} — edits wait until it finishes, or cancel it "
-            "(Cancel in the status bar)",
+            hold_reason=self.tr(
+                "Sage is working on {name}{where} — edits wait until it finishes, or cancel it (Cancel in the status bar)"
+            ).format(name=name, where=where),
             on_result=lambda out: self._on_sage(name, out),
             on_error=self.sage_message.show_error,  # no model: ERR_LLM_UNAVAILABLE and what to configure
             on_cancelled=lambda: self._sage_cancelled(name, project),
@@ -462,38 +480,54 @@ class SkillsPanel(Panel):
 
         def show(pid: int | None) -> None:
             if pid is None:
-                self.sage_message.show_ok(f"Sage on {name} cancelled: nothing was proposed.")
+                self.sage_message.show_ok(self.tr("Sage on {name} cancelled: nothing was proposed.").format(name=name))
             else:
-                self.sage_message.show_ok(f"Sage on {name} cancelled; proposal #{pid} stays pending (not benchmarked).")
+                self.sage_message.show_ok(
+                    self.tr("Sage on {name} cancelled; proposal #{pid} stays pending (not benchmarked).").format(
+                        name=name, pid=pid
+                    )
+                )
             self._set_sage_proposal(pid)
 
-        run_task(pending, name="Looking for the proposal", visible=False, on_result=show)
+        run_task(pending, name=self.tr("Looking for the proposal"), visible=False, on_result=show)
 
     def _on_sage(self, name: str, out: SageOutcome) -> None:
         summary = out.summary
         if summary.errors:
             e = summary.errors[0]
-            self.sage_message.show_error(f"Sage on {name} failed — {e.get('code', '')}: {e.get('error', '')}")
+            self.sage_message.show_error(
+                self.tr("Sage on {name} failed — {code}: {error}").format(
+                    name=name, code=e.get("code", ""), error=e.get("error", "")
+                )
+            )
         elif out.proposal is not None:
             created = summary.created[0]
             bench = next((b for b in summary.benchmarks if b.get("proposal") == out.proposal), None)
             badge = ""
             if bench is not None:
                 badge = (
-                    f" · benchmark: {bench['badge']}" if "badge" in bench else f" · benchmark failed: {bench['error']}"
+                    self.tr(" · benchmark: {badge}").format(badge=bench["badge"])
+                    if "badge" in bench
+                    else self.tr(" · benchmark failed: {error}").format(error=bench["error"])
                 )
-            self.sage_message.show_ok(f"Sage proposed #{out.proposal} for {name}: {created['reason']}{badge}")
+            self.sage_message.show_ok(
+                self.tr("Sage proposed #{proposal} for {name}: {reason}{badge}").format(
+                    proposal=out.proposal, name=name, reason=created["reason"], badge=badge
+                )
+            )
             self._set_sage_proposal(out.proposal)
         else:
-            why = next((str(k.get("why", "")) for k in summary.skipped), "no target")
+            why = next((str(k.get("why", "")) for k in summary.skipped), self.tr("no target"))
             why = why.removeprefix("NO_CHANGE: ")
-            self.sage_message.show_ok(f"Sage proposes nothing for {name}: {why}.")
+            self.sage_message.show_ok(self.tr("Sage proposes nothing for {name}: {why}.").format(name=name, why=why))
             self._set_sage_proposal(out.pending)
-        self.ctx.status(f"Sage on {name}: done")
+        self.ctx.status(self.tr("Sage on {name}: done").format(name=name))
 
     def _set_sage_proposal(self, pid: int | None) -> None:
         self.sage_proposal = pid
-        self.open_proposal_button.setText(f"Open proposal #{pid}" if pid is not None else "Open proposal")
+        self.open_proposal_button.setText(
+            self.tr("Open proposal #{pid}").format(pid=pid) if pid is not None else self.tr("Open proposal")
+        )
         self.open_proposal_button.setVisible(pid is not None)
 
     @Slot()
@@ -521,13 +555,15 @@ class SkillsPanel(Panel):
 
     @Slot()
     def import_folder(self) -> None:
-        path = QFileDialog.getExistingDirectory(self, "Import a skill folder (or a folder of skill folders)")
+        path = QFileDialog.getExistingDirectory(self, self.tr("Import a skill folder (or a folder of skill folders)"))
         if path:
             self.import_path(Path(path))
 
     @Slot()
     def import_zip(self) -> None:
-        path, _ = QFileDialog.getOpenFileName(self, "Import skills from a zip", "", "Zip archives (*.zip)")
+        path, _ = QFileDialog.getOpenFileName(
+            self, self.tr("Import skills from a zip"), "", self.tr("Zip archives (*.zip)")
+        )
         if path:
             self.import_path(Path(path))
 
@@ -543,8 +579,10 @@ class SkillsPanel(Panel):
 
         def done(report) -> None:
             parts = [f"{len(v)} {k}" for k, v in report.to_dict().items() if v and k not in ("warnings", "exists")]
-            where = f" into project {project}" if project else ""
-            text = f"Imported {path.name}{where}: " + (", ".join(parts) or "nothing to do")
+            where = self.tr(" into project {project}").format(project=project) if project else ""
+            text = self.tr("Imported {name}{where}: ").format(name=path.name, where=where) + (
+                ", ".join(parts) or self.tr("nothing to do")
+            )
             for bad in report.invalid:
                 errs = bad["errors"]
                 text += f"\n{bad['path']}: " + "; ".join(str(e["message"]) for e in errs)
@@ -552,7 +590,7 @@ class SkillsPanel(Panel):
                 self.explorer_message.show_error(text)
             else:
                 self.explorer_message.show_ok(text)
-            self.changed(f"Imported {path.name}")
+            self.changed(self.tr("Imported {name}").format(name=path.name))
             if report.exists and decisions is None:
                 self._ask_conflicts(path, list(report.exists), {})
 
@@ -560,13 +598,14 @@ class SkillsPanel(Panel):
             lib.import_steps,  # progress per skill; Cancel stops it between skills, before any write
             path,
             project,
-            f"imported from {path.name}",
+            self.tr("imported from {name}").format(name=path.name),
             strict=False,
             on_conflict=decisions if decisions is not None else "ask",
-            name=f"Importing {path.name}",
+            name=self.tr("Importing {name}").format(name=path.name),
             holds=[IMPORT_HOLD],
-            hold_reason=f"Importing {path.name} — the next import can start when it finishes, or cancel it (Cancel "
-            "in the status bar)",
+            hold_reason=self.tr(
+                "Importing {name} — the next import can start when it finishes, or cancel it (Cancel in the status bar)"
+            ).format(name=path.name),
             on_result=done,
             on_error=self.explorer_message.show_error,
         )
@@ -596,7 +635,12 @@ class SkillsPanel(Panel):
             return
         projects = self.projects
         project, ok = QInputDialog.getItem(
-            self, "Fork to project", f"Fork {info.name} for project (pick one or type a new name):", projects, 0, True
+            self,
+            self.tr("Fork to project"),
+            self.tr("Fork {name} for project (pick one or type a new name):").format(name=info.name),
+            projects,
+            0,
+            True,
         )
         if ok and project.strip():
             self.fork_to(info.name, project.strip())
@@ -605,8 +649,13 @@ class SkillsPanel(Panel):
         lib = self.ws.skills
         run_task(
             lambda: lib.fork(name, project),
-            name=f"Forking {name}",
-            on_result=lambda v: self.changed(f"Forked {name} for {project} (v{v.version})", (name, project)),
+            name=self.tr("Forking {name}").format(name=name),
+            on_result=lambda v: self.changed(
+                self.tr("Forked {name} for {project} (v{version})").format(
+                    name=name, project=project, version=v.version
+                ),
+                (name, project),
+            ),
             on_error=self.explorer_message.show_error,
         )
 
@@ -617,15 +666,19 @@ class SkillsPanel(Panel):
             return
         if not widgets.confirm(
             self,
-            "Delete fork",
-            f"Delete the fork of {info.name} for project {info.project}, "
-            "with its whole history? The global skill stays.",
+            self.tr("Delete fork"),
+            self.tr(
+                "Delete the fork of {name} for project {project}, with its whole history? The global skill stays."
+            ).format(name=info.name, project=info.project),
         ):
             return
         lib = self.ws.skills
         run_task(
             lambda: lib.delete_fork(info.name, info.project),
-            name=f"Deleting fork of {info.name}",
-            on_result=lambda _r: self.changed(f"Deleted the {info.project} fork of {info.name}", (info.name, "")),
+            name=self.tr("Deleting fork of {name}").format(name=info.name),
+            on_result=lambda _r: self.changed(
+                self.tr("Deleted the {project} fork of {name}").format(project=info.project, name=info.name),
+                (info.name, ""),
+            ),
             on_error=self.explorer_message.show_error,
         )
