@@ -54,17 +54,6 @@ def test_every_writing_command_leaves_the_files_byte_identical(prepared: Prepare
     assert codes == {} and changed == {}, (codes, changed)
 
 
-def _edit_middle(day: Path) -> None:
-    import json
-
-    lines = day.read_text(encoding="utf-8").splitlines(keepends=True)
-    i = len(lines) // 2
-    event = json.loads(lines[i])
-    event["type"] += "-edited"  # what `sed` on one line of a day file does
-    lines[i] = json.dumps(event) + "\n"
-    day.write_text("".join(lines), encoding="utf-8")
-
-
 def _append_forged(day: Path) -> None:
     import json
 
@@ -94,13 +83,8 @@ def test_a_write_after_an_unsigned_line_added_after_the_head_exits_4(workspace) 
     assert _written_over(root, _append_forged) == (4, [])
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="open (found by integ, 2026-12-04): a write checks the log's tail against its signed head, not "
-    "every line before it; a line edited before the head is reported by `audit verify` but not refused by the "
-    "next write (a full check measured ~0.15 ms per event, on every write)",
-)
-def test_a_write_after_a_line_edited_before_the_head_exits_4(workspace) -> None:  # type: ignore[no-untyped-def]
-    root = workspace.root
-    workspace.close()
-    assert _written_over(root, _edit_middle) == (4, [])
+# A line edited BEFORE the head (in the middle of the log) is not refused by the next write, by
+# decision: issue 31 item 10 says signed writes go on after such a break while `audit status` and the
+# Audit panel name it at every start until the operator acknowledges it with a signed event
+# (tests/audit/test_break_acknowledged.py). Only breaks at the tail, the head, the witness, a missing
+# file or a forged line after the head stop writes (above).
