@@ -210,9 +210,16 @@ class ProposalsPanel(Panel):
         self.sage_button.setToolTip("Ask the model for better versions of up to 5 skills; each is benchmarked")
         self.bench_button = QPushButton("Run benchmark (B)")
         self.counts_label = label("", "hintText")
+        # issue 25 d2: the proposals one operator decided (the Vault identity or the OS login)
+        self.by_combo = QComboBox()
+        self.by_combo.setObjectName("proposalsByFilter")
+        self.by_combo.addItem("Anyone", "")
+        self._snapshot: QueueSnapshot | None = None
         top = QHBoxLayout()
         top.addWidget(QLabel("Show:"))
         top.addWidget(self.status_combo)
+        top.addWidget(QLabel("By:"))
+        top.addWidget(self.by_combo)
         top.addWidget(self.counts_label, 1)
         top.addWidget(self.nightly_button)
         top.addWidget(self.sage_button)
@@ -334,6 +341,7 @@ class ProposalsPanel(Panel):
         layout.addWidget(self.message)
 
         self.status_combo.currentIndexChanged.connect(self._filter_changed)
+        self.by_combo.currentIndexChanged.connect(self._by_changed)
         self.nightly_button.clicked.connect(self.run_nightly)
         self.sage_button.clicked.connect(self.run_sage)
         self.bench_button.clicked.connect(self.run_benchmark)
@@ -364,6 +372,27 @@ class ProposalsPanel(Panel):
     def _on_bus(self, topic: str) -> None:
         if topic in ("proposals", "benchmarks", "skills"):
             self.reload()
+
+    def _fill_operators(self, rows: list[ProposalInfo]) -> str:
+        """The By filter offers everyone who decided a listed proposal; returns the one selected."""
+        current = str(self.by_combo.currentData() or "")
+        names = sorted(
+            {p.decided_by for p in rows if p.decided_by} | ({current} if current else set()), key=str.casefold
+        )
+        self.by_combo.blockSignals(True)
+        self.by_combo.clear()
+        self.by_combo.addItem("Anyone", "")
+        for n in names:
+            self.by_combo.addItem(n, n)
+        self.by_combo.setCurrentIndex(max(0, self.by_combo.findData(current)))
+        self.by_combo.blockSignals(False)
+        return current
+
+    @Slot()
+    def _by_changed(self) -> None:
+        if self._snapshot is not None:
+            self.queue.reset_progress()
+            self._show(self._snapshot)
 
     @Slot()
     def _filter_changed(self) -> None:
@@ -411,7 +440,10 @@ class ProposalsPanel(Panel):
                 + (f", {len(r.get('errors', []))} error(s)" if r.get("errors") else "")
                 + "."
             )
-        self.model.set_rows(snap.rows)  # the queue keeps the selection in place and shows the current one
+        self._snapshot = snap
+        by = self._fill_operators(snap.rows)
+        rows = [p for p in snap.rows if p.decided_by == by] if by else snap.rows
+        self.model.set_rows(rows)  # the queue keeps the selection in place and shows the current one
 
     def open_proposal(self, pid: int) -> None:
         """Select proposal #pid (from the Skills panel's "Open proposal"): in the current filter if it
