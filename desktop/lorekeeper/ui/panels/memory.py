@@ -48,14 +48,25 @@ SECTIONS = (
 
 
 class CorporaModel(RowsModel[dict[str, Any]]):
-    HEADERS = ("Corpus", "Documents", "Indexed", "Embedder", "Dims", "State")
+    HEADERS = ("Corpus", "Documents", "Indexed", "Embedder", "Dims", "State", "Index")
 
     def cell(self, item: dict[str, Any], column: int, role: int) -> Any:
         if role == Qt.ItemDataRole.DisplayRole:
             state = f"stale: {item['reason']}" if item["stale"] else "up to date"
-            return (item["corpus"], item["documents"], item["indexed"], item["embedder"], item["dimension"], state)[
-                column
-            ]
+            # issue 25 d3: the store's shared index (every workspace on it) or this workspace's FAISS files
+            where = "the store's, shared (pgvector)" if item.get("backend") == "pgvector" else "this workspace (FAISS)"
+            row = (
+                item["corpus"],
+                item["documents"],
+                item["indexed"],
+                item["embedder"],
+                item["dimension"],
+                state,
+                where,
+            )
+            return row[column]
+        if role == Qt.ItemDataRole.ToolTipRole and column == 6 and item.get("backend_note"):
+            return str(item["backend_note"])
         if role == Qt.ItemDataRole.ForegroundRole and column == 5:
             return color("fail") if item["stale"] else color("pass")
         return None
