@@ -187,3 +187,20 @@ def test_the_memory_panel_says_the_index_is_the_store_s(qtbot, vteam: tuple[Path
         notes = next(r for r in p.corpora.rows if r["corpus"] == "notes")
         assert notes["documents"] == 1  # A's note, seen from B
         win.close()
+
+
+def test_vectors_wider_than_hnsw_takes_are_searched_exactly(vteam: tuple[Path, Path], pgvector_url: str):
+    a, _b = vteam
+    cfg = a / "lorekeeper.toml"
+    cfg.write_text(
+        cfg.read_text(encoding="utf-8").replace('provider = "hashing"', 'provider = "hashing"\ndimension = 2048', 1),
+        "utf-8",
+    )
+    note(a, "kafka.md", "Kafka consumer lag", "Consumer lag grows when partitions rebalance too often.")
+    assert cli_json(a, "memory", "collect")["added"] == 1
+
+    hits = cli_json(a, "memory", "search", "rebalancing consumers", "--corpus", "notes")["results"]
+
+    assert [h["id"] for h in hits] == ["kafka.md"] and hits[0]["vector_rank"] == 1
+    assert count(pgvector_url, "SELECT dimension FROM lk_memory_corpora WHERE corpus = 'notes'") == 2048
+    assert count(pgvector_url, "SELECT count(*) FROM pg_indexes WHERE indexname = 'lk_memory_notes_hnsw'") == 0

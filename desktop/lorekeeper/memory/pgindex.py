@@ -44,6 +44,7 @@ INSERT_BATCH = 200
 META_TABLE = "lk_memory_corpora"
 # the ef_search of an HNSW scan: at least the candidates asked for (pgvector's default is 40)
 MIN_EF_SEARCH = 40
+HNSW_MAX_DIM = 2000
 
 
 def table_of(corpus: str) -> str:
@@ -189,7 +190,8 @@ class PgCorpusIndex:
                 f"sha text NOT NULL, tsv tsvector NOT NULL, embedding vector({int(dimension)}) NOT NULL)"
             )
         )
-        conn.execute(text(f"CREATE INDEX {self.table}_hnsw ON {self.table} USING hnsw (embedding vector_ip_ops)"))
+        if dimension <= HNSW_MAX_DIM:  # pgvector's HNSW takes up to 2,000 dims; beyond, an exact scan
+            conn.execute(text(f"CREATE INDEX {self.table}_hnsw ON {self.table} USING hnsw (embedding vector_ip_ops)"))
         conn.execute(text(f"CREATE INDEX {self.table}_fts ON {self.table} USING gin (tsv)"))
         conn.execute(text(f"CREATE INDEX {self.table}_story ON {self.table} (story)"))
 
