@@ -32,7 +32,6 @@ from sqlalchemy.engine import Connection
 
 from lorekeeper.errors import InvalidSpecError
 from lorekeeper.memory.items import Item, fingerprint, fingerprint_of
-from lorekeeper.memory.text import tokens
 
 if TYPE_CHECKING:
     from lorekeeper.memory.embedders import Embedder, Vectors
@@ -63,6 +62,8 @@ def _vector_literal(vec: Any) -> str:
 
 def _tsquery(query: str) -> str:
     """An OR of the query's folded words (each quoted: `\\w+` words hold nothing tsquery parses)."""
+    from lorekeeper.memory.text import tokens
+
     words = sorted({t for t in tokens(query) if any(c.isalnum() for c in t)})
     return " | ".join(f"'{w}'" for w in words)
 
@@ -262,6 +263,8 @@ class PgCorpusIndex:
             return self._meta_dict(conn)
 
     def _insert(self, conn: Connection, items: Sequence[Item], vectors: Vectors) -> None:
+        from lorekeeper.memory.text import tokens
+
         rows = [
             {
                 "id": it.id64,
