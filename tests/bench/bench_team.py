@@ -256,6 +256,7 @@ def test_team_on_one_store(tmp_path: Path, pgvector_url: str) -> None:
             rules = Counter(r for (r,) in c.execute(text("SELECT rule FROM learnings")))
             skills = {s for (s,) in c.execute(text("SELECT name FROM skills"))}
             clar = {s for (s,) in c.execute(text("SELECT story FROM clarifications"))}
+            versions = dict(c.execute(text("SELECT corpus, version FROM lk_memory_corpora")).all())
             has_index = c.execute(text("SELECT to_regclass('lk_memory_clarifications')")).scalar() is not None
             indexed = (
                 {s for (s,) in c.execute(text("SELECT story FROM lk_memory_clarifications"))} if has_index else set()
@@ -309,6 +310,7 @@ def test_team_on_one_store(tmp_path: Path, pgvector_url: str) -> None:
             v = by_op[op]
             lines.append(f"{op:<22}{len(v):>6}{len(v) * 60 / elapsed:>9.1f}{pct(v, 0.5):>9.0f}{pct(v, 0.95):>9.0f}")
         lines.append(f"all{'':<19}{len(rows):>6}{len(rows) * 60 / elapsed:>9.1f}")
+        lines.append(f"shared index writes (builds, updates, purges) per corpus: {versions}")
         print("\n" + "\n".join(lines))
         for p in problems[:40]:
             print("PROBLEM:", p)

@@ -179,3 +179,18 @@ def test_fact_decisions_name_their_operator_and_list_filters_on_it(workspace: Wo
     assert {e["type"] for e in out["events"]} == {"fact_approved", "fact_rejected"}, out["events"]
     code, out, _ = lk(workspace.root, "facts", "conflicts", "--by", "token-carol")
     assert code == 0 and out["conflicts"] == []
+
+
+def test_a_resolved_conflict_names_its_operator_and_conflicts_by_filters(demo_workspace: Workspace) -> None:
+    """Issue 25 d2: who resolved a conflict is its session's operator, and `facts conflicts --by` keeps it."""
+    (conflict,) = demo_workspace.facts.conflicts()
+    demo_workspace.audit._operator = "token-erin"  # what AuditService.operator() asks Vault for once
+    demo_workspace.facts.resolve(conflict.id, keep=conflict.facts[0], why="the runbook is newer")
+
+    code, out, err = lk(demo_workspace.root, "facts", "conflicts", "--by", "token-erin")
+    assert code == 0, err
+    assert [(c["id"], c["resolved_by"]) for c in out["conflicts"]] == [(conflict.id, "token-erin")]
+    code, out, _ = lk(demo_workspace.root, "facts", "conflicts", "--by", "someone-else")
+    assert out["conflicts"] == []
+    code, out, _ = lk(demo_workspace.root, "audit", "events", "--by", "token-erin")
+    assert [e["type"] for e in out["events"]] == ["fact_conflict_resolved"], out["events"]

@@ -37,6 +37,30 @@ def pgvector_bin() -> Path | None:
     return bindir if (bindir / "pg_ctl").is_file() else None
 
 
+def reachable_bin(bindir: Path, scratch: Path) -> Path:
+    """`bindir`, or a copy of its installation under `scratch` when the server's user cannot run
+    it there (as root the server runs as `postgres`, and a checkout under a private home is out of
+    its reach)."""
+    if os.geteuid() != 0:
+        return bindir
+    probe = subprocess.run(
+        ["runuser", "-u", "postgres", "--", "test", "-x", str(bindir / "postgres")], capture_output=True, check=False
+    )
+    if probe.returncode == 0:
+        return bindir
+    # the wheel's layout: site-packages/pgserver/pginstall/bin, its libraries in site-packages/*.libs
+    # (the binaries' rpath is relative), so the copy keeps both where they were to each other
+    install = bindir.parent
+    site = install.parent.parent
+    parts = [install.relative_to(site), *(p.relative_to(site) for p in site.glob("pgserver*.libs"))]
+    for part in parts:
+        shutil.copytree(site / part, scratch / part, symlinks=True)
+    for path in [scratch, *scratch.rglob("*")]:
+        if not path.is_symlink():
+            path.chmod(path.stat().st_mode | (0o555 if path.is_dir() else 0o444))
+    return scratch / install.relative_to(site) / "bin"
+
+
 def free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))

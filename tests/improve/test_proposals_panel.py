@@ -186,3 +186,20 @@ def test_edit_then_approve_signs_the_operators_edit(qtbot, panel, three):
     key(qtbot, panel, Qt.Key.Key_U)  # undo in place: back to pending, the old version current
     qtbot.waitUntil(lambda: three.improve.proposals.get(cur.id).status == "pending", timeout=10_000)
     assert "Operator's note" not in three.skills.get(cur.skill).content
+
+
+def test_by_filter_keeps_the_proposals_one_operator_decided(qtbot, panel, three):
+    """Issue 25 d2: under "All", the By filter lists who decided and keeps that operator's proposals."""
+    ws = three
+    first, second, third = (p.id for p in panel.model.rows)
+    ws.improve.proposals.approve(first, by="alice")
+    ws.improve.proposals.reject(second, why="not now", by="bob")
+    panel.status_combo.setCurrentIndex(panel.status_combo.findData("all"))
+    qtbot.waitUntil(lambda: panel.model.rowCount() == 3)
+    assert [panel.by_combo.itemText(i) for i in range(panel.by_combo.count())] == ["Anyone", "alice", "bob"]
+
+    panel.by_combo.setCurrentIndex(panel.by_combo.findData("bob"))
+
+    assert [p.id for p in panel.model.rows] == [second] and panel.model.rows[0].decided_by == "bob"
+    panel.by_combo.setCurrentIndex(0)
+    assert sorted(p.id for p in panel.model.rows) == sorted([first, second, third])

@@ -103,3 +103,34 @@ def test_purge_is_disabled_with_a_reason_when_the_story_has_nothing_left(purge_p
     assert "nothing to purge" in purge_panel.purge_button.toolTip()
     qtbot.keyClick(purge_panel.story, Qt.Key.Key_Return)
     assert asked == []
+
+
+def test_the_history_shows_and_filters_who_ran_each_purge(purge_panel, qtbot, monkeypatch) -> None:
+    """Issue 25 d2: the By column names the run's operator; the By field keeps that operator's runs."""
+    from lorekeeper.ui import widgets
+
+    monkeypatch.setattr(widgets, "confirm", lambda *_a: True)
+    ws = purge_panel.ws
+    ws.audit._operator = "token-alice"  # what AuditService.operator() asks Vault for once
+    qtbot.keyClicks(purge_panel.story, "PD-1")
+    qtbot.mouseClick(purge_panel.purge_button, Qt.MouseButton.LeftButton)
+    ws.audit._operator = "token-bob"
+    purge_panel.story.clear()
+    qtbot.keyClicks(purge_panel.story, "PD-2")
+    qtbot.mouseClick(purge_panel.purge_button, Qt.MouseButton.LeftButton)
+    purge_panel.story.clear()
+    by_col = purge_panel.model.HEADERS.index("By")
+    qtbot.waitUntil(lambda: purge_panel.model.rowCount() == 2)
+    assert {purge_panel.model.data(purge_panel.model.index(r, by_col)) for r in range(2)} == {
+        "token-alice",
+        "token-bob",
+    }
+
+    qtbot.keyClicks(purge_panel.by_filter, "TOKEN-BOB")
+
+    qtbot.waitUntil(lambda: purge_panel.model.rowCount() == 1)
+    assert purge_panel.model.row(0).stories == ["PD-2"] and purge_panel.model.row(0).by == "token-bob"
+    purge_panel.by_filter.clear()
+    qtbot.keyClicks(purge_panel.by_filter, "carol")
+    qtbot.waitUntil(lambda: purge_panel.model.rowCount() == 0)
+    assert purge_panel.empty.is_empty and "by 'carol'" in purge_panel.empty.message.text()

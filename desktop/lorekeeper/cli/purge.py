@@ -13,7 +13,7 @@ from pathlib import Path
 
 import click
 
-from lorekeeper.cli.common import emit_json, handle_errors, json_option, open_workspace, same_operator, workspace_option
+from lorekeeper.cli.common import emit_json, handle_errors, json_option, open_workspace, workspace_option
 from lorekeeper.errors import InvalidInputError
 from lorekeeper.jobs import Progress
 from lorekeeper.privacy.purge import ARTEFACTS, RUN_SORT, PurgeIncompleteError, PurgeResult, RunInfo
@@ -135,11 +135,9 @@ def runs_cmd(
     """The purge runs, newest first: stories, counts per artefact, verification status, who ran it."""
     with open_workspace(workspace_dir) as ws:
         if sort_by is None:
-            runs = ws.purge.runs(limit, story=story)
+            runs = ws.purge.runs(limit, story=story, by=by)
         else:
-            runs = ws.purge.runs(limit, story=story, order_by=sort_by, descending=desc)
-    if by is not None:
-        runs = [r for r in runs if same_operator(r.by, by)]
+            runs = ws.purge.runs(limit, story=story, order_by=sort_by, descending=desc, by=by)
     if as_json:
         emit_json({"runs": [r.to_dict() for r in runs]})
         return

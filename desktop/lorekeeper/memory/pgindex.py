@@ -32,7 +32,6 @@ from sqlalchemy.engine import Connection
 
 from lorekeeper.errors import InvalidSpecError
 from lorekeeper.memory.items import Item, fingerprint, fingerprint_of
-from lorekeeper.memory.text import tokens
 from lorekeeper.privacy.purgeables import OneArtefact
 
 if TYPE_CHECKING:
@@ -45,6 +44,7 @@ INSERT_BATCH = 200
 META_TABLE = "lk_memory_corpora"
 # the ef_search of an HNSW scan: at least the candidates asked for (pgvector's default is 40)
 MIN_EF_SEARCH = 40
+HNSW_MAX_DIM = 2000
 
 
 def table_of(corpus: str) -> str:
@@ -63,6 +63,8 @@ def _vector_literal(vec: Any) -> str:
 
 def _tsquery(query: str) -> str:
     """An OR of the query's folded words (each quoted: `\\w+` words hold nothing tsquery parses)."""
+    from lorekeeper.memory.text import tokens
+
     words = sorted({t for t in tokens(query) if any(c.isalnum() for c in t)})
     return " | ".join(f"'{w}'" for w in words)
 
@@ -190,7 +192,8 @@ class PgCorpusIndex:
                 f"sha text NOT NULL, tsv tsvector NOT NULL, embedding vector({int(dimension)}) NOT NULL)"
             )
         )
-        conn.execute(text(f"CREATE INDEX {self.table}_hnsw ON {self.table} USING hnsw (embedding vector_ip_ops)"))
+        if dimension <= HNSW_MAX_DIM:  # pgvector's HNSW takes up to 2,000 dims; beyond, an exact scan
+            conn.execute(text(f"CREATE INDEX {self.table}_hnsw ON {self.table} USING hnsw (embedding vector_ip_ops)"))
         conn.execute(text(f"CREATE INDEX {self.table}_fts ON {self.table} USING gin (tsv)"))
         conn.execute(text(f"CREATE INDEX {self.table}_story ON {self.table} (story)"))
 
@@ -261,6 +264,8 @@ class PgCorpusIndex:
             return self._meta_dict(conn)
 
     def _insert(self, conn: Connection, items: Sequence[Item], vectors: Vectors) -> None:
+        from lorekeeper.memory.text import tokens
+
         rows = [
             {
                 "id": it.id64,

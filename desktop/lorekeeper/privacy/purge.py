@@ -203,6 +203,7 @@ RUN_SORT: dict[str, Any] = {
     "stories": PurgeRun.stories,
     "status": PurgeRun.status,
     "verified": PurgeRun.verified,
+    "by": PurgeRun.by,
 }
 
 _Sel = TypeVar("_Sel", bound="Select[Any]")
@@ -214,6 +215,13 @@ def _story_filter(stmt: _Sel, story: str | None) -> _Sel:
         return stmt
     needle = json.dumps(story.lower())[1:-1]
     return stmt.where(func.lower(PurgeRun.stories).contains(needle, autoescape=True))
+
+
+def _by_filter(stmt: _Sel, by: str | None) -> _Sel:
+    """Runs made by the operator `by` (issue 25 d2; case and surrounding spaces aside)."""
+    if by is None or not by.strip():
+        return stmt
+    return stmt.where(func.lower(PurgeRun.by) == by.strip().lower())
 
 
 class PurgeService:
@@ -630,17 +638,19 @@ class PurgeService:
         offset: int = 0,
         order_by: str = "id",
         descending: bool = True,
+        by: str | None = None,
     ) -> list[RunInfo]:
-        """The runs (those that erased a story containing `story`, case-insensitive), newest first
-        unless `order_by` (a key of `RUN_SORT`, ties by id) and `descending` say otherwise."""
-        stmt = _story_filter(select(PurgeRun), story)
+        """The runs (those that erased a story containing `story`, case-insensitive; made by the
+        operator `by`), newest first unless `order_by` (a key of `RUN_SORT`, ties by id) and
+        `descending` say otherwise."""
+        stmt = _by_filter(_story_filter(select(PurgeRun), story), by)
         stmt = stmt.order_by(*order_clauses(RUN_SORT, order_by, descending, PurgeRun.id))
         with self.store.session() as s:
             return [_run_info(r) for r in s.scalars(stmt.limit(limit).offset(offset))]
 
-    def count_runs(self, story: str | None = None) -> int:
+    def count_runs(self, story: str | None = None, by: str | None = None) -> int:
         with self.store.session() as s:
-            return int(s.scalar(_story_filter(select(func.count(PurgeRun.id)), story)) or 0)
+            return int(s.scalar(_by_filter(_story_filter(select(func.count(PurgeRun.id)), story), by)) or 0)
 
     def run(self, run_id: int) -> RunInfo:
         with self.store.session() as s:

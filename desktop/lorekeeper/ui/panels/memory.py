@@ -56,6 +56,7 @@ class CorporaModel(RowsModel[dict[str, Any]]):
         QT_TRANSLATE_NOOP("CorporaModel", "Embedder"),
         QT_TRANSLATE_NOOP("CorporaModel", "Dims"),
         QT_TRANSLATE_NOOP("CorporaModel", "State"),
+        QT_TRANSLATE_NOOP("CorporaModel", "Index"),
     )
 
     def cell(self, item: dict[str, Any], column: int, role: int) -> Any:
@@ -65,9 +66,24 @@ class CorporaModel(RowsModel[dict[str, Any]]):
                 if item["stale"]
                 else QCoreApplication.translate("CorporaModel", "up to date")
             )
-            return (item["corpus"], item["documents"], item["indexed"], item["embedder"], item["dimension"], state)[
-                column
-            ]
+            # issue 25 d3: the store's shared index (every workspace on it) or this workspace's FAISS files
+            where = (
+                QCoreApplication.translate("CorporaModel", "the store's, shared (pgvector)")
+                if item.get("backend") == "pgvector"
+                else QCoreApplication.translate("CorporaModel", "this workspace (FAISS)")
+            )
+            row = (
+                item["corpus"],
+                item["documents"],
+                item["indexed"],
+                item["embedder"],
+                item["dimension"],
+                state,
+                where,
+            )
+            return row[column]
+        if role == Qt.ItemDataRole.ToolTipRole and column == 6 and item.get("backend_note"):
+            return str(item["backend_note"])
         if role == Qt.ItemDataRole.ForegroundRole and column == 5:
             return color("fail") if item["stale"] else color("pass")
         return None

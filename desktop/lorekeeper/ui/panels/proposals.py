@@ -261,10 +261,16 @@ class ProposalsPanel(Panel):
         self.sage_button.setToolTip(self.tr("Ask the model for better versions of up to 5 skills; each is benchmarked"))
         self.bench_button = QPushButton(self.tr("Run benchmark (B)"))
         self.counts_label = label("", "hintText")
+        # issue 25 d2: the proposals one operator decided (the Vault identity or the OS login)
+        self.by_combo = QComboBox()
+        self.by_combo.setObjectName("proposalsByFilter")
+        self.by_combo.addItem(self.tr("Anyone"), "")
         top_bar = QWidget()
         top = FlowLayout(top_bar)  # wraps in a narrow window (the saved views and "mine" take room)
         top.addWidget(QLabel(self.tr("Show:")))
         top.addWidget(self.status_combo)
+        top.addWidget(QLabel(self.tr("By:")))
+        top.addWidget(self.by_combo)
         top.addWidget(self.counts_label)
         top.addWidget(self.nightly_button)
         top.addWidget(self.sage_button)
@@ -405,6 +411,7 @@ class ProposalsPanel(Panel):
         layout.addWidget(self.message)
 
         self.status_combo.currentIndexChanged.connect(self._filter_changed)
+        self.by_combo.currentIndexChanged.connect(self._by_changed)
         self.nightly_button.clicked.connect(self.run_nightly)
         self.sage_button.clicked.connect(self.run_sage)
         self.bench_button.clicked.connect(self.run_benchmark)
@@ -435,6 +442,27 @@ class ProposalsPanel(Panel):
     def _on_bus(self, topic: str) -> None:
         if topic in ("proposals", "benchmarks", "skills"):
             self.reload()
+
+    def _fill_operators(self, rows: list[ProposalInfo]) -> str:
+        """The By filter offers everyone who decided a listed proposal; returns the one selected."""
+        current = str(self.by_combo.currentData() or "")
+        names = sorted(
+            {p.decided_by for p in rows if p.decided_by} | ({current} if current else set()), key=str.casefold
+        )
+        self.by_combo.blockSignals(True)
+        self.by_combo.clear()
+        self.by_combo.addItem(self.tr("Anyone"), "")
+        for n in names:
+            self.by_combo.addItem(n, n)
+        self.by_combo.setCurrentIndex(max(0, self.by_combo.findData(current)))
+        self.by_combo.blockSignals(False)
+        return current
+
+    @Slot()
+    def _by_changed(self) -> None:
+        if self._snap is not None:
+            self.queue.reset_progress()
+            self._show(self._snap)
 
     @Slot()
     def _filter_changed(self) -> None:
@@ -497,8 +525,11 @@ class ProposalsPanel(Panel):
                 + "."
             )
         self._snap = snap
-        # the queue keeps the selection in place and shows the current one; "mine": only those assigned to me
-        self.model.set_rows([r for r in snap.rows if self.notes.keeps(r)])
+        # the queue keeps the selection in place and shows the current one; "mine": only those
+        # assigned to me; "by": only those one operator decided
+        by = self._fill_operators(snap.rows)
+        rows = [p for p in snap.rows if p.decided_by == by] if by else snap.rows
+        self.model.set_rows([r for r in rows if self.notes.keeps(r)])
 
     def _mine_changed(self, _ids: set[str] | None) -> None:
         self.queue.reset_progress()

@@ -86,8 +86,9 @@ def story_hold(story: str) -> Hold:
     return ("story", story)
 
 
-class RunsModel(PagedRowsModel[RunInfo, str]):
-    """Every purge run (the query: a story substring, "" for all), paged and sorted in the store."""
+class RunsModel(PagedRowsModel[RunInfo, tuple[str, str]]):
+    """Every purge run (the query: a story substring and an operator, "" for all), paged and sorted
+    in the store."""
 
     HEADERS = (
         QT_TRANSLATE_NOOP("RunsModel", "Run"),
@@ -101,23 +102,31 @@ class RunsModel(PagedRowsModel[RunInfo, str]):
         QT_TRANSLATE_NOOP("RunsModel", "Sessions"),
         "MD",
         QT_TRANSLATE_NOOP("RunsModel", "Status"),
+        QT_TRANSLATE_NOOP("RunsModel", "By"),
     )
     NUMERIC = range(4, 10)
     JOB_NAME = QT_TRANSLATE_NOOP("RunsModel", "Loading purge runs")
     JOB_VISIBLE = False
-    SORT_KEYS: ClassVar[dict[int, str]] = {0: "id", 1: "started_at", 2: "mode", 3: "stories", 10: "verified"}
+    SORT_KEYS: ClassVar[dict[int, str]] = {
+        0: "id", 1: "started_at", 2: "mode", 3: "stories", 10: "verified", 11: "by",
+    }  # fmt: skip
     DEFAULT_SORT = (0, True)  # newest first
 
     def __init__(self, service: Callable[[], Any], parent: Any = None) -> None:
-        super().__init__("", parent)
+        super().__init__(("", ""), parent)
         self._service = service
 
-    def count_rows(self, query: str) -> int:
-        return int(self._service().count_runs(query or None))
+    def count_rows(self, query: tuple[str, str]) -> int:
+        return int(self._service().count_runs(query[0] or None, by=query[1] or None))
 
-    def fetch_rows(self, query: str, limit: int, offset: int, order_by: str, descending: bool) -> list[RunInfo]:
+    def fetch_rows(
+        self, query: tuple[str, str], limit: int, offset: int, order_by: str, descending: bool
+    ) -> list[RunInfo]:
+        story, by = query
         return list(
-            self._service().runs(limit, story=query or None, offset=offset, order_by=order_by, descending=descending)
+            self._service().runs(
+                limit, story=story or None, offset=offset, order_by=order_by, descending=descending, by=by or None
+            )
         )
 
     def cell(self, item: RunInfo, column: int, role: int) -> Any:
@@ -130,6 +139,8 @@ class RunsModel(PagedRowsModel[RunInfo, str]):
                 return "retention" if item.mode == "retention" else "forced"
             if column == 3:
                 return ", ".join(item.stories) or QCoreApplication.translate("RunsModel", "(nothing due)")
+            if column == 11:
+                return item.by  # who ran it (issue 25 d2: the Vault identity or the OS login)
             if column in self.NUMERIC:
                 return item.artefacts[ARTEFACTS[column - 4]]
             return "verified" if item.verified else ("running" if item.status == "running" else "INCOMPLETE")
@@ -157,8 +168,13 @@ class PurgePanel(Panel):
         self.purge_button.setObjectName("danger")
         self.purge_button.setEnabled(False)
         self.plan_label = label("", "hintText", wrap=True)
+        self.by_filter = QLineEdit()  # issue 25 d2: the runs of one operator
+        self.by_filter.setPlaceholderText(self.tr("By (operator)"))
+        self.by_filter.setClearButtonEnabled(True)
+        self.by_filter.setMaximumWidth(180)
         top = QHBoxLayout()
         top.addWidget(self.story, 1)
+        top.addWidget(self.by_filter)
         top.addWidget(self.purge_button)
 
         self.model = RunsModel(lambda: self.ws.purge, self)
@@ -249,6 +265,7 @@ class PurgePanel(Panel):
         # issue 28: a plan reads every purgeable; typing a story id plans once, when typing pauses
         self.story_debounce = widgets.Debouncer(STORY_DEBOUNCE_MS, self.reload, self)
         self.story.textChanged.connect(self._on_story_typed)
+        self.by_filter.textChanged.connect(self.story_debounce.poke)  # the runs of one operator
         self.story.returnPressed.connect(self._purge_on_enter)  # Enter submits the one-field form
         self.purge_button.clicked.connect(self.ask_purge)
         self.verify_button.clicked.connect(self.verify_selected)
@@ -285,7 +302,8 @@ class PurgePanel(Panel):
             plan = ws.purge.plan(story) if story else None
             return Snapshot(ws.purge.preview(date.today()), story, plan)
 
-        self.model.set_query(story)  # the runs: count and first page in the store's order
+        # the runs: count and first page in the store's order
+        self.model.set_query((story, " ".join(self.by_filter.text().split())))
 
         run_task(
             load,
@@ -371,13 +389,14 @@ class PurgePanel(Panel):
         self.gate.enable(self.retention_button, snap is not None and bool(snap.preview["due"]))
 
     def _on_runs_loaded(self) -> None:
-        total, story = self.model.total or 0, self.model.query
-        self.empty.set_empty(
-            not total,
-            tr_const("purge", EMPTY)
-            if not story
-            else self.tr("No purge run erased a story like {story!r}.").format(story=story),
-        )
+        total, (story, by) = self.model.total or 0, self.model.query
+        if story and by:
+            why = self.tr("No purge run by {by!r} erased a story like {story!r}.").format(story=story, by=by)
+        elif story:
+            why = self.tr("No purge run erased a story like {story!r}.").format(story=story)
+        else:
+            why = self.tr("No purge run by {by!r}.").format(by=by)
+        self.empty.set_empty(not total, tr_const("purge", EMPTY) if not (story or by) else why)
         self.count_label.setText(self.tr("%Ln run(s)", "", total) if total else "")
         self._on_selected()
 
