@@ -113,12 +113,17 @@ def test_the_history_shows_and_filters_who_ran_each_purge(purge_panel, qtbot, mo
     ws = purge_panel.ws
     ws.audit._operator = "token-alice"  # what AuditService.operator() asks Vault for once
     qtbot.keyClicks(purge_panel.story, "PD-1")
+    purge_panel.story_debounce.flush()  # the plan runs once typing pauses; Purge waits for it
+    qtbot.waitUntil(purge_panel.purge_button.isEnabled)
     qtbot.mouseClick(purge_panel.purge_button, Qt.MouseButton.LeftButton)
     ws.audit._operator = "token-bob"
     purge_panel.story.clear()
     qtbot.keyClicks(purge_panel.story, "PD-2")
+    purge_panel.story_debounce.flush()
+    qtbot.waitUntil(purge_panel.purge_button.isEnabled)
     qtbot.mouseClick(purge_panel.purge_button, Qt.MouseButton.LeftButton)
     purge_panel.story.clear()
+    purge_panel.story_debounce.flush()
     by_col = purge_panel.model.HEADERS.index("By")
     qtbot.waitUntil(lambda: purge_panel.model.rowCount() == 2)
     assert {purge_panel.model.data(purge_panel.model.index(r, by_col)) for r in range(2)} == {
@@ -127,10 +132,12 @@ def test_the_history_shows_and_filters_who_ran_each_purge(purge_panel, qtbot, mo
     }
 
     qtbot.keyClicks(purge_panel.by_filter, "TOKEN-BOB")
+    purge_panel.story_debounce.flush()  # the By field is debounced like the story box
 
     qtbot.waitUntil(lambda: purge_panel.model.rowCount() == 1)
     assert purge_panel.model.row(0).stories == ["PD-2"] and purge_panel.model.row(0).by == "token-bob"
     purge_panel.by_filter.clear()
     qtbot.keyClicks(purge_panel.by_filter, "carol")
+    purge_panel.story_debounce.flush()
     qtbot.waitUntil(lambda: purge_panel.model.rowCount() == 0)
     assert purge_panel.empty.is_empty and "by 'carol'" in purge_panel.empty.message.text()
