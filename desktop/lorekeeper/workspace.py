@@ -84,10 +84,18 @@ def hold_in_use(root: Path, *, timeout: float = IN_USE_WAIT) -> HeldLock:
 def purgeables(root: Path, store: Store, audit_log: Callable[[], SessionLog]) -> list[Purgeable]:
     """Every holder of story-linked data, in erasure order (the purge run enumerates them; the
     markdown summary, the retention's source, goes last so an interrupted run stays due)."""
-    from lorekeeper.memory.index import CorpusIndex
     from lorekeeper.memory.layout import CORPORA, MemoryLayout, item_id64
 
     layout = MemoryLayout(root)
+
+    def corpus_index(corpus: str) -> Callable[[], Any]:
+        def build() -> Any:  # faiss and numpy load with the first plan or purge, not at open
+            from lorekeeper.memory.index import CorpusIndex
+
+            return CorpusIndex(corpus, layout.index(corpus))
+
+        return build
+
     return [
         # the clarification summary and the injection rows that served it (retention erases them)
         ClarificationRows(store),
@@ -99,7 +107,7 @@ def purgeables(root: Path, store: Store, audit_log: Callable[[], SessionLog]) ->
             on_retention=False,
         ),
         *(
-            IndexEntries(CorpusIndex(c, layout.index(c)), layout.lock, item_id64, on_retention=c == "clarifications")
+            IndexEntries(c, corpus_index(c), layout.lock, item_id64, on_retention=c == "clarifications")
             for c in CORPORA
         ),
         SessionEvents(audit_log),

@@ -15,9 +15,6 @@ import tomllib
 from pathlib import Path
 from typing import Any
 
-import tomlkit
-from tomlkit.exceptions import TOMLKitError
-
 from lorekeeper.config import Config
 from lorekeeper.errors import InvalidInputError, InvalidSpecError
 from lorekeeper.facts.reports import DEFAULT_PROMPT_BUDGET
@@ -27,6 +24,8 @@ from lorekeeper.store.scopes import validate_project
 
 def _table(parent: Any, key: str, where: str, config_path: Path) -> Any:
     """`parent[key]` as a table (created when missing); a key holding something else is refused."""
+    import tomlkit  # loaded by the rare write, not by every workspace open
+
     if key not in parent:
         parent[key] = tomlkit.table()
     child = parent[key]
@@ -37,6 +36,9 @@ def _table(parent: Any, key: str, where: str, config_path: Path) -> Any:
 
 def _edited(text: str, project: str, value: bool, config_path: Path, *, inline: bool) -> str:
     """The file with the one key set; a new project gets a table, or an inline table (`inline`)."""
+    import tomlkit  # loaded by the rare write, not by every workspace open
+    from tomlkit.exceptions import TOMLKitError
+
     try:
         doc = tomlkit.parse(text)
     except TOMLKitError as exc:

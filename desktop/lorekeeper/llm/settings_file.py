@@ -13,9 +13,6 @@ import tomllib
 from pathlib import Path
 from typing import Any
 
-import tomlkit
-from tomlkit.exceptions import TOMLKitError
-
 from lorekeeper.errors import InvalidInputError, InvalidSpecError
 from lorekeeper.fsutil import atomic_write_text
 from lorekeeper.llm.base import PROVIDERS, LLMSettings
@@ -56,6 +53,8 @@ def _values(settings: LLMSettings) -> dict[str, Any]:
 
 
 def _new_table(values: dict[str, Any]) -> Any:
+    import tomlkit
+
     table = tomlkit.table()
     for key, value in values.items():
         table.add(key, value)
@@ -70,6 +69,9 @@ def _new_table(values: dict[str, Any]) -> Any:
 
 
 def write_llm_settings(config_path: Path, settings: LLMSettings) -> None:
+    import tomlkit  # loaded by the rare write, not by every workspace open
+    from tomlkit.exceptions import TOMLKitError
+
     validate(settings)
     text = config_path.read_text(encoding="utf-8") if config_path.exists() else ""
     try:
