@@ -16,6 +16,7 @@ import stat
 import sys
 import tempfile
 import threading
+import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import BinaryIO
@@ -68,15 +69,19 @@ def is_temp_file(path: Path) -> bool:
     return name.startswith(".") and name.endswith(".tmp") and name.count(".") >= 3
 
 
-def sweep_temp_files(root: Path) -> list[Path]:
+def sweep_temp_files(root: Path, *, older_than: float = 0.0) -> list[Path]:
     """Remove the half-written temp files of crashed atomic writes under `root`; returns them.
 
     Safe while other writers run only for files older than a writer can take (a live temp file
-    lives milliseconds): callers sweep at start and in `lorekeeper repair`.
+    lives milliseconds): callers sweep at start and in `lorekeeper repair`, or pass `older_than`
+    (seconds since the temp file was last written) to sweep beside live writers.
     """
     removed: list[Path] = []
+    cutoff = time.time() - older_than
     for path in temp_files_under(Path(root)):
         with contextlib.suppress(FileNotFoundError):
+            if older_than and path.stat().st_mtime > cutoff:
+                continue  # a writer may still be on it
             path.unlink()
             removed.append(path)
     return removed

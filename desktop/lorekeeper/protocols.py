@@ -1,6 +1,6 @@
 """Small protocols the services implement, so tools (repair, purge, export) can iterate over them.
 
-- `Derived`: files derived from the store (the workspace's `skills/` folder, later FAISS indexes),
+- `Derived`: files derived from the store (the workspace's `skills/` folder, the memory indexes),
   rebuilt idempotently by `lorekeeper repair`.
 - `Purgeable`: holds data linked to a story (GDPR erasure): count, erase, verify, and what the
   purge run needs besides (probes, other stories' text, retention dates); `privacy.purgeables.

@@ -85,19 +85,26 @@ def hold_in_use(root: Path, *, timeout: float = IN_USE_WAIT) -> HeldLock:
 def purgeables(root: Path, store: Store, audit_log: Callable[[], SessionLog], memory: Any) -> list[Purgeable]:
     """Every holder of story-linked data, in erasure order (the purge run enumerates them; the
     markdown summary, the retention's source, goes last so an interrupted run stays due)."""
-    from lorekeeper.memory.index import CorpusIndex
     from lorekeeper.memory.layout import CORPORA, MemoryLayout, item_id64
     from lorekeeper.memory.pgindex import PgCorpusIndex, PgIndexEntries
 
     layout = MemoryLayout(root)
 
+    def corpus_index(corpus: str) -> Callable[[], Any]:
+        def build() -> Any:  # faiss and numpy load with the first plan or purge, not at open
+            from lorekeeper.memory.index import CorpusIndex
+
+            return CorpusIndex(corpus, layout.index(corpus))
+
+        return build
+
     def index_entries(corpus: str) -> Purgeable:
-        """A corpus index's purgeable: its FAISS files, or its rows in the store's shared index."""
-        idx = memory.index(corpus)
+        """A corpus index's purgeable: its FAISS files, or its rows in the store's shared index (a
+        PostgreSQL store only: on SQLite nothing is asked at open)."""
         retention = corpus == "clarifications"
-        if isinstance(idx, PgCorpusIndex):
-            return PgIndexEntries(idx, item_id64, on_retention=retention)
-        return IndexEntries(CorpusIndex(corpus, layout.index(corpus)), layout.lock, item_id64, on_retention=retention)
+        if not (store.is_sqlite or memory.backend_setting == "faiss") and memory.shared:
+            return PgIndexEntries(PgCorpusIndex(corpus, store), item_id64, on_retention=retention)
+        return IndexEntries(corpus, corpus_index(corpus), layout.lock, item_id64, on_retention=retention)
 
     return [
         # the clarification summary and the injection rows that served it (retention erases them)

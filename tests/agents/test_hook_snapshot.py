@@ -166,3 +166,22 @@ def test_a_signed_snapshot_moved_to_another_projects_name_is_not_served(demo_wor
     assert again.stdout == own.stdout and context_of(again) != other
     assert "another workspace, project or story" in hook_log(ws)
     assert unsigned_snapshots(ws) == 1
+
+
+def test_a_crashed_snapshot_writes_temp_file_is_swept_by_the_next_save(demo_workspace):
+    """Issue 28 d5: the hook writes through `fsutil.atomic_write_bytes`; a temp file a killed save
+    left behind goes at a later save (a fresh one, maybe another writer's, stays)."""
+    ws = demo_workspace
+    hook(ws)  # the first prompt builds the snapshot
+    path = snapshot_file(ws)
+    stale = path.parent / f".{path.name}.k1ll3d.tmp"
+    fresh = path.parent / f".{path.name}.l1v3.tmp"
+    for p in (stale, fresh):
+        p.write_bytes(b'{"half": ')
+    old = path.stat().st_mtime - 3600
+    os.utime(stale, (old, old))
+    # a change: the next prompt saves a new snapshot
+    assert lk(ws, "learn", "add", "Escape every user string in templates", "--project", PROJECT).returncode == 0
+    hook(ws)
+    assert not stale.exists() and fresh.exists()
+    assert stat.S_IMODE(snapshot_file(ws).stat().st_mode) == 0o600

@@ -82,4 +82,10 @@ def test_a_hook_on_a_missing_workspace_creates_no_folder(tmp_path: Path):
         r = run_lorekeeper("hooks", "claude-code", event, "--workspace", str(missing), input=payload)
         assert r.returncode == 0 and r.stdout == ""
     assert not missing.exists()
-    assert str(missing) in (Path(tempfile.gettempdir()) / "lorekeeper-hooks.log").read_text(encoding="utf-8")
+    # issue 28: the user's state folder's log, not a shared temp folder's
+    from lorekeeper.errorlog import HOOK_LOG, state_log_dir
+
+    assert str(missing) in (state_log_dir() / HOOK_LOG).read_text(encoding="utf-8")
+    assert not (Path(tempfile.gettempdir()) / "lorekeeper-hooks.log").exists() or str(missing) not in (
+        Path(tempfile.gettempdir()) / "lorekeeper-hooks.log"
+    ).read_text(encoding="utf-8", errors="replace")

@@ -254,3 +254,20 @@ def test_status_checks_the_free_model_list(anthropic_server):
     anthropic_server.behaviour.error_type = "authentication_error"
     st = provider(anthropic_server.url).check()
     assert not st.ready and st.reachable and "401" in st.reason and "set-key" in st.reason
+
+
+def test_the_sanitizers_model_summary_runs_on_anthropic(anthropic_server, monkeypatch):
+    """Issue 28 d5: the sanitizer asks through the providers' public settings. It used to override
+    the provider's private request builder to add a temperature the SDK's `create` refuses
+    (TypeError): with `[llm] provider = "anthropic"`, no summary could be written by the model."""
+    import json
+
+    from lorekeeper.privacy.sanitizer import SECTIONS, model_summary
+
+    monkeypatch.setenv("ANTHROPIC_API_KEY", KEY)
+    summary = {sec: f"the {sec} in short" for sec in SECTIONS}
+    anthropic_server.behaviour.reply = lambda body: json.dumps(summary)
+    llm = {"provider": "anthropic", "base_url": anthropic_server.url, "model": "claude-test"}
+    out, by = model_summary(dict.fromkeys(SECTIONS, "a long answer"), llm)
+    assert by == "anthropic" and out == summary
+    assert "temperature" not in anthropic_server.requests[-1].body

@@ -148,3 +148,19 @@ def test_an_empty_ollama_answer_is_reported_once(workspace, ollama_server):
     r = run(workspace, "llm", "ask", "hello")
     assert r.exit_code == 4 and "empty answer" in r.output, r.output
     assert len(ollama_server.posts()) == 1
+
+
+def test_configure_keeps_the_operators_own_keys_and_comments_in_llm(workspace):
+    """Issue 28 d5: the [llm] table is edited with tomlkit, key by key; the old writer replaced the
+    whole table, dropping what the operator had added to it."""
+    cfg = workspace.root / CONFIG_NAME
+    text = cfg.read_text(encoding="utf-8").replace(
+        "[llm]\n", '[llm]\n# our team uses the local server\nmodel_note = "qwen for French"\n', 1
+    )
+    cfg.write_text(text.replace('model = ""', 'model = ""  # ask Anna before changing', 1), encoding="utf-8")
+    r = run(workspace, "llm", "configure", "--provider", "ollama", "--model", "qwen")
+    assert r.exit_code == 0, r.output
+    after = cfg.read_text(encoding="utf-8")
+    data = tomllib.loads(after)["llm"]
+    assert data["provider"] == "ollama" and data["model"] == "qwen" and data["model_note"] == "qwen for French"
+    assert "# our team uses the local server" in after and 'model = "qwen"  # ask Anna before changing' in after

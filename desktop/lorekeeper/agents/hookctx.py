@@ -53,7 +53,6 @@ import json
 import os
 import sqlite3
 import sys
-import tempfile
 import time
 import tomllib
 from collections.abc import Iterator, Mapping
@@ -62,7 +61,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any, Protocol
 
-from lorekeeper.fsutil import read_regular_raw
+from lorekeeper.fsutil import atomic_write_bytes, read_regular_raw, sweep_temp_files
 from lorekeeper.skills.router import DEFAULT_TOP, RoutableSkill, Router
 
 SNAPSHOT_VERSION = 3
@@ -440,20 +439,16 @@ def _now() -> str:
     return datetime.now(UTC).isoformat(timespec="seconds")
 
 
+#: a hook snapshot's temp file untouched this long is a crashed write's, swept at the next save
+STALE_TEMP_S = 600.0
+
+
 def _atomic_write(path: Path, data: bytes) -> None:
-    """Temp file (0600), fsync, rename: readable by the owner only (snapshots hold learnings)."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
-    try:
-        with os.fdopen(fd, "wb") as fh:
-            fh.write(data)
-            fh.flush()
-            os.fsync(fh.fileno())
-        os.replace(tmp, path)
-    except BaseException:
-        with contextlib.suppress(OSError):
-            os.unlink(tmp)
-        raise
+    """`fsutil.atomic_write_bytes`, 0600 (snapshots hold learnings); first the crash debris of
+    earlier saves in the same folder (`.<name>.<random>.tmp`, the one temp name `repair` and the
+    skills folder sweep too) goes, when no writer touched it for `STALE_TEMP_S`."""
+    sweep_temp_files(path.parent, older_than=STALE_TEMP_S)
+    atomic_write_bytes(path, data, private=True)
 
 
 def save_snapshot(root: Path, snap: Snapshot, signer: SignerLike) -> Path:

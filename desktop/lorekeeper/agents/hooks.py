@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from lorekeeper.agents import hookctx
-from lorekeeper.fsutil import append_text, read_regular_raw
+from lorekeeper.fsutil import read_regular_raw
 
 if TYPE_CHECKING:
     from lorekeeper.prompt import AssembledPrompt
@@ -281,36 +281,17 @@ def stop(ws: Workspace, payload: dict[str, Any], *, project: str = "", story: st
 
 
 def log_notice(root: Path, event: str, text: str) -> None:
-    """One line in `<workspace>/logs/hooks.log` (the agent path's log: hooks and `prompt`)."""
-    import datetime
+    """One block in `<workspace>/logs/hooks.log` (the agent path's log: hooks and `prompt`)."""
+    from lorekeeper import errorlog
 
-    path = root / "logs" / HOOK_LOG
-    line = f"---- {datetime.datetime.now(datetime.UTC).isoformat()} {event}: {text}\n"
-    try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        append_text(path, line)  # a FIFO put in its place is refused, never waited on
-    except OSError:
-        pass
+    with contextlib.suppress(OSError):  # a FIFO put in its place is refused, never waited on
+        errorlog.write(root / "logs" / HOOK_LOG, f"{event}: {text}")
 
 
 def log_failure(root: Path | None, event: str, exc: BaseException) -> None:
-    """Append the failure to `<workspace>/logs/hooks.log` (the temp folder's without a workspace)."""
-    import datetime
-    import tempfile
-    import traceback
+    """Append the failure to `<workspace>/logs/hooks.log` (the user's state folder's without a
+    workspace: a hook pointed at a folder that does not exist, or is not a workspace, must not
+    create it, issue 31; never a shared temp folder, issue 28)."""
+    from lorekeeper import errorlog
 
-    entry = f"---- {datetime.datetime.now(datetime.UTC).isoformat()} {event}\n" + "".join(
-        traceback.format_exception(type(exc), exc, exc.__traceback__)
-    )
-    # only a real workspace gets the log: a hook pointed at a folder that does not exist (or is
-    # not a workspace) must not create it (issue 31); the temp folder's log has the failure then
-    is_workspace = root is not None and (root / "lorekeeper.toml").is_file()
-    targets = [root / "logs" / HOOK_LOG] if root is not None and is_workspace else []
-    targets.append(Path(tempfile.gettempdir()) / "lorekeeper-hooks.log")
-    for target in targets:
-        try:
-            target.parent.mkdir(parents=True, exist_ok=True)
-            append_text(target, entry)
-            return
-        except OSError:
-            continue
+    errorlog.log_exception(root, event, exc, name=HOOK_LOG)

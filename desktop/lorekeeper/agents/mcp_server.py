@@ -20,7 +20,6 @@ from pydantic import Field
 from lorekeeper import __version__
 from lorekeeper.agents.tools import AgentTools
 from lorekeeper.errors import LorekeeperError
-from lorekeeper.fsutil import append_text
 
 if TYPE_CHECKING:
     from mcp.server.mcpserver import MCPServer
@@ -44,20 +43,9 @@ Project = Annotated[
 
 
 def _log_unexpected(ws: Workspace, exc: BaseException) -> str:
-    import datetime
-    import traceback
+    from lorekeeper import errorlog
 
-    path = ws.root / "logs" / "errors.log"
-    try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        append_text(  # a FIFO put in its place is refused, never waited on
-            path,
-            f"---- {datetime.datetime.now(datetime.UTC).isoformat()} lorekeeper mcp\n"
-            + "".join(traceback.format_exception(type(exc), exc, exc.__traceback__)),
-        )
-    except OSError:
-        pass
-    return str(path)
+    return str(errorlog.log_exception(ws.root, "lorekeeper mcp", exc))
 
 
 def coded_tool_error(name: str, exc: BaseException) -> str:

@@ -15,7 +15,6 @@ from typing import TYPE_CHECKING, Any, NoReturn, TypeVar
 import click
 
 from lorekeeper.errors import LorekeeperError
-from lorekeeper.fsutil import append_text
 from lorekeeper.locations import ENV_VAR, default_workspace_dir, resolve_workspace_dir
 
 if TYPE_CHECKING:
@@ -124,7 +123,7 @@ def emit_json(data: Any) -> None:
 
 
 def error_log_path(workspace_dir: Path | None = None) -> Path:
-    """`<workspace>/logs/errors.log`; the user data folder's when no workspace is open."""
+    """`<workspace>/logs/errors.log`; the user's state folder's when no workspace is open."""
     ctx = click.get_current_context(silent=True)
     if workspace_dir is None and ctx is not None:
         workspace_dir = (ctx.find_root().obj or {}).get("workspace_dir")
@@ -134,30 +133,21 @@ def error_log_path(workspace_dir: Path | None = None) -> Path:
             return root / "logs" / ERROR_LOG
     except OSError:
         pass
-    from platformdirs import user_data_dir
+    from lorekeeper.errorlog import state_log_dir
 
-    return Path(user_data_dir("lorekeeper", appauthor=False)) / "logs" / ERROR_LOG
+    return state_log_dir() / ERROR_LOG
 
 
 def _append_traceback(path: Path, exc: BaseException) -> Path:
-    import datetime
-    import os
-    import tempfile
     import traceback
 
-    entry = (
-        f"---- {datetime.datetime.now(datetime.UTC).isoformat()} pid {os.getpid()} "
-        f"lorekeeper {' '.join(sys.argv[1:])[:500]}\n"
-        + "".join(traceback.format_exception(type(exc), exc, exc.__traceback__))
+    from lorekeeper import errorlog
+
+    return errorlog.write_or_fallback(
+        path,
+        f"lorekeeper {' '.join(sys.argv[1:])[:500]}",
+        "".join(traceback.format_exception(type(exc), exc, exc.__traceback__)),
     )
-    for target in (path, Path(tempfile.gettempdir()) / "lorekeeper-errors.log"):
-        try:
-            target.parent.mkdir(parents=True, exist_ok=True)
-            append_text(target, entry)  # a FIFO put in its place is refused, never waited on
-            return target
-        except OSError:
-            continue
-    return path
 
 
 #: the exit status of a command whose standard output was closed by its reader (`... | head`):

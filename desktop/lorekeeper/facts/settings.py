@@ -3,17 +3,17 @@
 
 Why the config file and not a store row: it is an operator's policy for a client, read by every
 front end (CLI, app, agent servers) the same way, versioned with the rest of the workspace's
-configuration, and editable by hand. Only that one key of that one table is rewritten; every
-other line, comments included, stays as it was; the result is parsed back before it replaces the
-file atomically.
+configuration, and editable by hand. The file is edited with tomlkit (issue 28: no regex editor):
+only that one key of that one table changes, in whatever form the operator wrote the table
+(`[facts.projects.nord]`, a quoted name, dotted keys, an inline table); every other line, comments
+included, stays as it was; the result is parsed back before it replaces the file atomically.
 """
 
 from __future__ import annotations
 
-import json
-import re
 import tomllib
 from pathlib import Path
+from typing import Any
 
 from lorekeeper.config import Config
 from lorekeeper.errors import InvalidInputError, InvalidSpecError
@@ -21,44 +21,67 @@ from lorekeeper.facts.reports import DEFAULT_PROMPT_BUDGET
 from lorekeeper.fsutil import atomic_write_text
 from lorekeeper.store.scopes import validate_project
 
-_ANY_HEADER = re.compile(r"^\s*\[")
-_KEY = re.compile(r"^\s*include_candidates\s*=")
+
+def _table(parent: Any, key: str, where: str, config_path: Path) -> Any:
+    """`parent[key]` as a table (created when missing); a key holding something else is refused."""
+    import tomlkit  # loaded by the rare write, not by every workspace open
+
+    if key not in parent:
+        parent[key] = tomlkit.table()
+    child = parent[key]
+    if not isinstance(child, dict):
+        raise InvalidSpecError(f"{where} is not a table; set include_candidates by hand", file=str(config_path))
+    return child
 
 
-def _header(project: str) -> re.Pattern[str]:
-    name = re.escape(project)
-    return re.compile(rf"^\s*\[\s*facts\s*\.\s*projects\s*\.\s*(?:{name}|\"{name}\"|'{name}')\s*\]\s*(#.*)?$")
+def _edited(text: str, project: str, value: bool, config_path: Path, *, inline: bool) -> str:
+    """The file with the one key set; a new project gets a table, or an inline table (`inline`)."""
+    import tomlkit  # loaded by the rare write, not by every workspace open
+    from tomlkit.exceptions import TOMLKitError
+
+    try:
+        doc = tomlkit.parse(text)
+    except TOMLKitError as exc:
+        raise InvalidSpecError(f"not valid TOML (nothing written): {exc}", file=str(config_path)) from None
+    facts = _table(doc, "facts", "[facts]", config_path)
+    projects = _table(facts, "projects", "[facts] projects", config_path)
+    if project in projects:
+        _table(projects, project, f"[facts.projects.{project}]", config_path)["include_candidates"] = value
+    elif inline or isinstance(projects, tomlkit.items.InlineTable):
+        entry = tomlkit.inline_table()
+        entry["include_candidates"] = value
+        projects[project] = entry
+    else:  # a new [facts.projects."<P>"] table, a blank line after it (it may land between two)
+        table = tomlkit.table()
+        table.add("include_candidates", value)
+        table.add(tomlkit.nl())
+        projects[project] = table
+    return tomlkit.dumps(doc).rstrip("\n") + "\n"
 
 
-def write_include_candidates(config_path: Path, project: str, value: bool) -> None:
-    text = config_path.read_text(encoding="utf-8") if config_path.exists() else ""
-    lines = text.splitlines()
-    line = f"include_candidates = {'true' if value else 'false'}"
-    header = _header(project)
-    start = next((i for i, ln in enumerate(lines) if header.match(ln)), None)
-    if start is None:
-        if lines and lines[-1].strip():
-            lines.append("")
-        lines += [f"[facts.projects.{json.dumps(project)}]", line]
-    else:
-        end = next((i for i in range(start + 1, len(lines)) if _ANY_HEADER.match(lines[i])), len(lines))
-        at = next((i for i in range(start + 1, end) if _KEY.match(lines[i])), None)
-        if at is None:
-            lines.insert(start + 1, line)
-        else:
-            lines[at] = line
-    new = "\n".join(lines) + "\n"
+def _holds(new: str, project: str, value: bool, config_path: Path) -> bool:
     try:
         parsed = tomllib.loads(new)
     except tomllib.TOMLDecodeError as exc:
         raise InvalidSpecError(
             f"not valid TOML after the change (nothing written): {exc}", file=str(config_path)
         ) from None
-    if parsed.get("facts", {}).get("projects", {}).get(project, {}).get("include_candidates") is not value:
-        raise InvalidSpecError(
-            f"[facts.projects.{project}] is defined in a form this writer does not edit; set include_candidates by hand",
-            file=str(config_path),
-        )
+    return parsed.get("facts", {}).get("projects", {}).get(project, {}).get("include_candidates") is value
+
+
+def write_include_candidates(config_path: Path, project: str, value: bool) -> None:
+    text = config_path.read_text(encoding="utf-8") if config_path.exists() else ""
+    new = _edited(text, project, bool(value), config_path, inline=False)
+    if not _holds(new, project, bool(value), config_path):
+        # projects written as dotted keys (`projects.nord.include_candidates = true`): tomlkit
+        # places a new table at the wrong path there, an inline entry beside the keys is right
+        new = _edited(text, project, bool(value), config_path, inline=True)
+        if not _holds(new, project, bool(value), config_path):
+            raise InvalidSpecError(
+                f"[facts.projects.{project}] is defined in a form this writer does not edit; "
+                "set include_candidates by hand",
+                file=str(config_path),
+            )
     atomic_write_text(config_path, new)
 
 

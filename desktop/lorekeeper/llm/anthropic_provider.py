@@ -124,6 +124,8 @@ class AnthropicProvider(Provider):
         }
         if system:
             req["system"] = system
+        # `settings.temperature` is not sent: the Messages API of the SDK we ship (2.x) has no
+        # sampling temperature (its `create` refuses the argument)
         return req
 
     def stream(self, prompt: str, *, system: str = "") -> Iterator[str]:

@@ -33,6 +33,11 @@ class LLMSettings:
     max_tokens: int = 1024
     command: str = "claude"  # claude-cli: the program (a path or a name on PATH)
     embed_model: str = DEFAULT_EMBED_MODEL
+    # options a caller sets for its own calls (`dataclasses.replace`), never read from the file:
+    # the sampling temperature where the provider has one (Ollama; None: its default), and variables added to the
+    # environment of `claude -p` (the sanitizer's quiet, session-log-free run, seed 004 §3.10.1)
+    temperature: float | None = None
+    extra_env: tuple[tuple[str, str], ...] = ()
 
     @classmethod
     def from_mapping(cls, data: dict[str, Any] | None) -> LLMSettings:

@@ -141,7 +141,9 @@ class ClaudeCliProvider(Provider):
         return ProviderStatus(self.name, self.model, True, "")
 
     def _env(self) -> dict[str, str]:
-        return {k: v for k, v in os.environ.items() if k not in DROPPED_ENV}
+        env = {k: v for k, v in os.environ.items() if k not in DROPPED_ENV}
+        env.update(dict(self.settings.extra_env))  # the caller's own variables (LLMSettings.extra_env)
+        return env
 
     def stream(self, prompt: str, *, system: str = "") -> Iterator[str]:
         self.last_stop_reason = ""

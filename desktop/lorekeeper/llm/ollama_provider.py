@@ -80,7 +80,10 @@ class OllamaProvider(Provider):
 
     def _options(self) -> dict[str, Any]:
         """[llm] max_tokens as Ollama's `num_predict`: the same output limit as the other providers."""
-        return {"num_predict": self.settings.max_tokens} if self.settings.max_tokens > 0 else {}
+        options: dict[str, Any] = {"num_predict": self.settings.max_tokens} if self.settings.max_tokens > 0 else {}
+        if self.settings.temperature is not None:
+            options["temperature"] = self.settings.temperature
+        return options
 
     def _note_done(self, part: Any) -> None:
         """Ollama ends a stream with `done_reason`: "length" is an answer cut at num_predict."""

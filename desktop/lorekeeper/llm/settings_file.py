@@ -1,22 +1,28 @@
 """Write the `[llm]` table of lorekeeper.toml (Settings dialog, `lorekeeper llm configure`).
 
-Only that table is rewritten; every other line of the file, comments included, stays as it was.
-The result is parsed back before it replaces the file (atomically), so a bad value never lands.
+Edited with tomlkit (issue 28: no regex editor): the table's keys get their new values in place,
+their comments and any other key the operator added stay; every other table, comments included,
+stays as it was. A new `[llm]` table carries a comment per key. The result is parsed back before
+it replaces the file (atomically), so a bad value never lands.
 """
 
 from __future__ import annotations
 
-import json
 import re
 import tomllib
 from pathlib import Path
+from typing import Any
 
-from lorekeeper.errors import InvalidInputError
+from lorekeeper.errors import InvalidInputError, InvalidSpecError
 from lorekeeper.fsutil import atomic_write_text
 from lorekeeper.llm.base import PROVIDERS, LLMSettings
 
-_HEADER = re.compile(r"^\s*\[\s*llm\s*\]\s*(#.*)?$")
-_ANY_HEADER = re.compile(r"^\s*\[")
+#: the comment a new [llm] table gives each key
+COMMENTS = {
+    "provider": "anthropic | ollama | claude-cli | none",
+    "model": "empty: the provider's default",
+    "base_url": "empty: the provider's default",
+}
 
 
 def validate(settings: LLMSettings) -> LLMSettings:
@@ -33,41 +39,62 @@ def validate(settings: LLMSettings) -> LLMSettings:
     return settings
 
 
-def _table(settings: LLMSettings) -> list[str]:
-    def s(v: str) -> str:
-        return json.dumps(v, ensure_ascii=False)  # a JSON string is a valid TOML basic string
+def _values(settings: LLMSettings) -> dict[str, Any]:
+    return {
+        "provider": settings.provider,
+        "model": settings.model,
+        "base_url": settings.base_url,
+        "timeout": float(settings.timeout) if settings.timeout != int(settings.timeout) else int(settings.timeout),
+        "max_retries": settings.max_retries,
+        "max_tokens": settings.max_tokens,
+        "command": settings.command,
+        "embed_model": settings.embed_model,
+    }
 
-    return [
-        "[llm]",
-        f"provider = {s(settings.provider):<26} # anthropic | ollama | claude-cli | none",
-        f"model = {s(settings.model):<29} # empty: the provider's default",
-        f"base_url = {s(settings.base_url):<26} # empty: the provider's default",
-        f"timeout = {settings.timeout:g}",
-        f"max_retries = {settings.max_retries}",
-        f"max_tokens = {settings.max_tokens}",
-        f"command = {s(settings.command)}",
-        f"embed_model = {s(settings.embed_model)}",
-        "# API keys are not here: `lorekeeper llm set-key` or the Settings dialog puts them in the OS keyring",
-    ]
+
+def _new_table(values: dict[str, Any]) -> Any:
+    import tomlkit
+
+    table = tomlkit.table()
+    for key, value in values.items():
+        table.add(key, value)
+        if key in COMMENTS:
+            table[key].comment(COMMENTS[key])
+    table.add(
+        tomlkit.comment(
+            "API keys are not here: `lorekeeper llm set-key` or the Settings dialog puts them in the OS keyring"
+        )
+    )
+    return table
 
 
 def write_llm_settings(config_path: Path, settings: LLMSettings) -> None:
+    import tomlkit  # loaded by the rare write, not by every workspace open
+    from tomlkit.exceptions import TOMLKitError
+
     validate(settings)
     text = config_path.read_text(encoding="utf-8") if config_path.exists() else ""
-    lines = text.splitlines()
-    start = next((i for i, line in enumerate(lines) if _HEADER.match(line)), None)
-    table = _table(settings)
-    if start is None:
-        new = [*lines, "", *table] if lines else table
+    try:
+        doc = tomlkit.parse(text)
+    except TOMLKitError as exc:
+        raise InvalidSpecError(f"not valid TOML (nothing written): {exc}", file=str(config_path)) from None
+    values = _values(settings)
+    table = doc.get("llm")
+    if table is None:
+        doc.add("llm", _new_table(values))
+    elif not isinstance(table, tomlkit.items.AbstractTable):
+        raise InvalidSpecError("llm is not a table; edit [llm] by hand", file=str(config_path))
     else:
-        end = start + 1
-        while end < len(lines) and not _ANY_HEADER.match(lines[end]):
-            end += 1
-        # keep the blank lines that separated the table from the next one
-        tail_blank = 0
-        while end - tail_blank - 1 > start and not lines[end - tail_blank - 1].strip():
-            tail_blank += 1
-        new = [*lines[:start], *table, *([""] * tail_blank), *lines[end:]]
-    out = "\n".join(new) + "\n"
+        for key, value in values.items():
+            if key in table:
+                before = table.item(key)
+                table[key] = value
+                after = table.item(key)
+                if isinstance(before, tomlkit.items.Item) and isinstance(after, tomlkit.items.Item):
+                    after.trivia.comment = before.trivia.comment  # the operator's comment stays on its key
+                    after.trivia.comment_ws = before.trivia.comment_ws
+            else:
+                table[key] = value
+    out = tomlkit.dumps(doc).rstrip("\n") + "\n"
     tomllib.loads(out)  # never write a file that does not parse
     atomic_write_text(config_path, out)

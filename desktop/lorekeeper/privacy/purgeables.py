@@ -435,20 +435,30 @@ class IndexEntries(StoryData):
 
     def __init__(
         self,
-        index: Any,
+        corpus: str,
+        index: Callable[[], Any],
         lock_path: Path,
         item_id: Callable[[str, str], int],
         *,
         on_retention: bool = True,
     ) -> None:
-        """`index`: the corpus's `memory.index.CorpusIndex` (the workspace hands it in: the memory
-        package sits above this one); `item_id`: `memory.layout.item_id64`."""
-        self.index = index
-        self.corpus = str(index.corpus)
+        """`index`: builds the corpus's `memory.index.CorpusIndex` on first use (the workspace
+        hands it in: the memory package sits above this one, and faiss and numpy load only when
+        a purge or a plan needs them, not at every workspace open); `item_id`:
+        `memory.layout.item_id64`."""
+        self._index_factory = index
+        self._index: Any = None
+        self.corpus = str(corpus)
         self.purge_name = f"index:{self.corpus}"
         self.purge_on_retention = on_retention
         self.lock_path = Path(lock_path)
         self.item_id = item_id
+
+    @property
+    def index(self) -> Any:
+        if self._index is None:
+            self._index = self._index_factory()
+        return self._index
 
     def _keys(self, story_id: str) -> set[int]:
         return {int(self.item_id(self.corpus, story_id))} if self.corpus == "clarifications" else set()

@@ -332,46 +332,24 @@ def _parse_model_json(text: str) -> dict[str, str]:
     return {sec: " ".join(str(data.get(sec) or "").split()) for sec in SECTIONS}
 
 
+#: `claude -p` keeps no session log of the verbatim (seed 004 §3.10.1), and writes no escapes
+QUIET_CLAUDE_ENV = (("CLAUDE_DISABLE_SESSION_LOG", "1"), ("TERM", "dumb"))
+
+
 def model_summary(answers: dict[str, str], llm: dict[str, Any]) -> tuple[dict[str, str], str]:
+    from dataclasses import replace
+
+    from lorekeeper.llm import make_provider
     from lorekeeper.llm.base import LLMSettings
 
     settings = LLMSettings.from_mapping(llm)
-    text = PROMPT + json.dumps({sec: answers.get(sec, "") for sec in SECTIONS}, ensure_ascii=False)
-    if settings.provider == "anthropic":
-        from lorekeeper.llm.anthropic_provider import AnthropicProvider
-
-        class _Anthropic(AnthropicProvider):
-            def _request(self, prompt: str, system: str) -> dict[str, Any]:
-                req = super()._request(prompt, system)
-                req["temperature"] = TEMPERATURE
-                return req
-
-        answer = str(_Anthropic(settings).complete(text))
-    elif settings.provider == "ollama":
-        from lorekeeper.llm.ollama_provider import OllamaProvider
-
-        provider = OllamaProvider(settings)
-        client = provider._client()
-        resp = client.chat(
-            model=provider.model,
-            messages=[{"role": "user", "content": text}],
-            stream=False,
-            options={"temperature": TEMPERATURE},
-        )
-        answer = str(resp.message.content or "")
-    elif settings.provider == "claude-cli":
-        from lorekeeper.llm.claude_cli import ClaudeCliProvider
-
-        class _Claude(ClaudeCliProvider):
-            def _env(self) -> dict[str, str]:  # seed 004 §3.10.1: no session log of the verbatim
-                env = super()._env()
-                env["CLAUDE_DISABLE_SESSION_LOG"] = "1"
-                env["TERM"] = "dumb"
-                return env
-
-        answer = str(_Claude(settings).complete(text))
-    else:
+    if settings.provider not in ("anthropic", "ollama", "claude-cli"):
         return deterministic_summary(answers), "deterministic"
+    text = PROMPT + json.dumps({sec: answers.get(sec, "") for sec in SECTIONS}, ensure_ascii=False)
+    # the providers' public options (issue 28), not their private methods: temperature 0.2 where
+    # the provider has one, and `claude -p` without its session log of the verbatim (§3.10.1)
+    settings = replace(settings, temperature=TEMPERATURE, extra_env=QUIET_CLAUDE_ENV)
+    answer = str(make_provider(settings).complete(text))
     return _parse_model_json(answer), settings.provider
 
 
