@@ -23,7 +23,6 @@ from __future__ import annotations
 
 import contextlib
 import inspect
-import multiprocessing
 import os
 import pickle
 import queue as queue_mod
@@ -352,6 +351,8 @@ def process_steps(
     child is terminated at once. The calling thread only waits on a queue, so it does not hold the
     interpreter lock while the child computes.
     """
+    import multiprocessing  # here, not at import: ~50 ms of the app's first paint (issue 30 d1)
+
     ctx = multiprocessing.get_context("spawn")
     out = ctx.Queue()
     payload = pickle.dumps((fn, args, kwargs))

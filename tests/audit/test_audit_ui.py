@@ -293,3 +293,46 @@ def test_event_browser_shows_and_filters_who_decided(qtbot, window, audit_ws):
         "learning_added",
     }
     assert "2 of 6" in p.count_label.text()
+
+
+def test_create_the_missing_key_from_the_stop_page_then_continue(
+    qtbot, tmp_path: Path, sync_workers, answer, monkeypatch
+):
+    """Issue 30 d4: a workspace with no key yet stops on the fail-closed screen; "Create the key"
+    asks, creates it in the keyring (as `audit init-key`: a signed audit_key_created event) and the
+    app opens on it without a Retry."""
+    asked, _reply = answer
+    with monkeypatch.context() as m:
+        m.setattr(Workspace, "_init_audit_key", lambda self: None)  # as on a machine where init had no keyring
+        ws = Workspace.init(tmp_path / "k", starter=False)
+        root = ws.root
+        ws.close()
+
+    launcher = _launcher(root)
+    assert launcher.open() is False
+    screen = launcher.error_screen
+    qtbot.addWidget(screen)
+    screen.show()
+    assert screen.cause_label.text() == "Audit key missing" and screen.create_button.isVisible()
+    assert "Create the key" in screen.advice_label.text() and "init-key" in screen.advice_label.text()
+    click(qtbot, screen.create_button)
+    assert asked == ["Create the audit key"]
+    assert launcher.window is not None, screen.settings_message.text()  # continued: the app is open
+    qtbot.addWidget(launcher.window)
+    assert launcher.window.keys_label.text() == "Key: keyring v1"
+    assert any(e.type == "audit_key_created" for e in launcher.window.ws.audit.log.events())
+    launcher.window.close()
+    launcher.window.ws.close()
+
+
+def test_the_create_button_is_only_for_a_missing_key(qtbot, tmp_path: Path, sync_workers):
+    ws = Workspace.init(tmp_path / "d", starter=False)
+    root = ws.root
+    ws.close()
+    set_audit_config(root, provider="vault", addr=f"http://127.0.0.1:{free_port()}")  # nobody answers there
+    launcher = _launcher(root)
+    assert launcher.open() is False
+    screen = launcher.error_screen
+    qtbot.addWidget(screen)
+    screen.show()
+    assert screen.cause != "missing" and not screen.create_button.isVisible()

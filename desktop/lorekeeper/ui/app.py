@@ -23,13 +23,16 @@ from lorekeeper.errors import LorekeeperError
 from lorekeeper.jobs import Cancelled, Progress, drive
 from lorekeeper.ui import i18n, workers
 from lorekeeper.ui.i18n import QT_TRANSLATE_NOOP, tr_const
-from lorekeeper.ui.main_window import MainWindow
 from lorekeeper.ui.theme import ThemeFollower, icon
 from lorekeeper.ui.widgets import set_progress
-from lorekeeper.workspace import Workspace
 
 if TYPE_CHECKING:
+    # imported when needed, not at start (issue 30 d1): the main window imports the whole workspace
+    # (SQLAlchemy, every service: ~4 s of a loaded laptop's start); the "Opening workspace…" screen
+    # needs none of it, so it paints first and the worker imports them while it shows
+    from lorekeeper.ui.main_window import MainWindow
     from lorekeeper.ui.panels.audit import FailClosedScreen
+    from lorekeeper.workspace import Workspace
 
 APP_NAME = "Lorekeeper"
 SCREENSHOT_SIZE = (1400, 900)
@@ -375,6 +378,8 @@ class _Launcher(QObject):
             self.error_screen.set_error(exc)
 
     def _opened(self, ws: Workspace) -> None:
+        from lorekeeper.ui.main_window import MainWindow
+
         self.error = None
         self.window = MainWindow(ws)  # on the GUI thread: the workspace was opened in the worker
         if self.on_opened is not None:

@@ -78,8 +78,8 @@ ADVICE = {
     ),
     CAUSE_MISSING: QT_TRANSLATE_NOOP(
         "audit",
-        "Provision the key with `lorekeeper audit init-key` (an operator action: Lorekeeper never "
-        "creates a Vault key silently), then press Retry.",
+        "Press Create the key (what `lorekeeper audit init-key` does: an operator action, Lorekeeper "
+        "never creates a key silently); the app then continues. Or restore the key in the provider and press Retry.",
     ),
     CAUSE_INVALID: QT_TRANSLATE_NOOP(
         "audit",
@@ -129,6 +129,15 @@ def probe_key(workspace_root: Path) -> bool:
     try:
         ws.audit.require_key()
         return True
+    finally:
+        ws.close()
+
+
+def create_key_at(workspace_root: Path) -> dict[str, Any]:
+    """The fail-closed screen's "Create the key" (a worker): `audit init-key` on the workspace."""
+    ws = Workspace.open(workspace_root)
+    try:
+        return dict(ws.audit.init_key())
     finally:
         ws.close()
 
@@ -909,6 +918,7 @@ class FailClosedScreen(QWidget):
         self.setWindowIcon(icon("lorekeeper"))
         self.resize(820, 500)
         self.info: FailClosedInfo | None = None
+        self.cause = ""
         box = QVBoxLayout(self)
         box.setContentsMargins(48, 36, 48, 16)
         box.setSpacing(12)
@@ -944,11 +954,17 @@ class FailClosedScreen(QWidget):
         self.quit_button = QPushButton(self.tr("Quit"))
         self.quit_button.clicked.connect(QCoreApplication.quit)
         self.settings_button = QPushButton(self.tr("Settings…"))
+        self.settings_button.setToolTip(self.tr("Keyring or Vault: address, mount, path, token or AppRole"))
         self.settings_button.clicked.connect(self.open_settings)
+        # issue 30 d4: fix it from here — a missing key is created in the configured provider
+        # (what `lorekeeper audit init-key` does), then the app continues
+        self.create_button = QPushButton(self.tr("Create the key"))
+        self.create_button.setObjectName("createKey")
+        self.create_button.clicked.connect(self.create_key)
         self.retry_button = QPushButton(self.tr("Retry"))
         self.retry_button.setObjectName("primary")
         self.retry_button.clicked.connect(self.retry)
-        for b in (self.quit_button, self.settings_button, self.retry_button):
+        for b in (self.quit_button, self.settings_button, self.create_button, self.retry_button):
             row.addWidget(b)
         box.addLayout(row)
         self.status_label = label("", "keyState")
@@ -981,6 +997,14 @@ class FailClosedScreen(QWidget):
         )
         self.status_label.setStyleSheet(f"color: {color('fail').name()}; font-weight: 600;")
         self.settings_button.setEnabled(self.info is not None)
+        self.cause = cause
+        missing = cause == CAUSE_MISSING and self.info is not None
+        self.create_button.setVisible(missing)
+        self.create_button.setToolTip(
+            self.tr("Create this workspace's audit key in {0} (as `lorekeeper audit init-key`), then continue").format(
+                self.info.provider if self.info else "the provider"
+            )
+        )
 
     @Slot()
     def retry(self) -> None:
@@ -1010,12 +1034,55 @@ class FailClosedScreen(QWidget):
         self.retry_button.setText(self.tr("Retry"))
 
     @Slot()
+    def create_key(self) -> None:
+        """Create the missing key in the configured provider (an operator's explicit action, asked
+        first), then continue: the app opens on it. A store already signed by another key refuses
+        (ERR_STORE_KEY_MISMATCH and how to use that key), shown here."""
+        if self.info is None or self.cause != CAUSE_MISSING:
+            return
+        if not widgets.confirm(
+            self,
+            self.tr("Create the audit key"),
+            self.tr(
+                "Create a new audit key for this workspace in {0}? It signs everything from now on; "
+                "keep the provider's backup of it."
+            ).format(self.info.provider),
+        ):
+            return
+        self.create_button.setEnabled(False)
+        self.settings_message.clear_message()
+        run_task(
+            create_key_at,
+            self.info.workspace_root,
+            name="Creating the audit key",
+            on_result=self._created,
+            on_error=self._create_failed,
+            on_finished=lambda: self.create_button.setEnabled(True),
+        )
+
+    def _created(self, out: dict[str, Any]) -> None:
+        self.settings_message.show_ok(
+            self.tr("Audit key created in {0} (version {1}): continuing.").format(
+                out.get("provider"), out.get("key_version")
+            )
+        )
+        self.retry()  # then continue: the key loads, the app opens
+
+    def _create_failed(self, exc: BaseException) -> None:
+        self.settings_message.show_error(exc)
+
+    @Slot()
     def open_settings(self) -> None:
         if self.info is None:
             return
         dialog = self.settings_dialog()
         if dialog.exec() == QDialog.DialogCode.Accepted:
-            self.settings_message.show_ok(self.tr("Settings saved. Press Retry to start with them."))
+            self.settings_saved()
+
+    def settings_saved(self) -> None:
+        """Saved: continue with them at once (the key is tried; the screen stays if it still fails)."""
+        self.settings_message.show_ok(self.tr("Settings saved: trying the key with them…"))
+        self.retry()
 
     def settings_dialog(self) -> AuditSettingsDialog:
         """The dialog Settings opens (tests drive it without `exec`)."""
