@@ -905,6 +905,21 @@ La version actuelle reste archivée pour que chaque événement passé soit touj
 <context>
     <name>DiffView</name>
     <message>
+        <source>No difference.</source>
+        <translation>Aucune différence.</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n change(s)</source>
+        <translation>
+            <numerusform>%n modification</numerusform>
+            <numerusform>%n modifications</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>, +{added} −{removed} lines</source>
+        <translation>, +{added} −{removed} lignes</translation>
+    </message>
+    <message>
         <source>Previous change (Alt+Up)</source>
         <translation>Modification précédente (Alt+Haut)</translation>
     </message>
@@ -2166,6 +2181,10 @@ Espace de travail&#xa0;: {workspace_root}</translation>
         <translation>{added} apprentissage(s) importé(s) dans {0}, {unchanged} déjà présent(s){skipped}.</translation>
     </message>
     <message>
+        <source>no project</source>
+        <translation>aucun projet</translation>
+    </message>
+    <message>
         <source>Importing learnings</source>
         <translation>Import des apprentissages</translation>
     </message>
@@ -2954,6 +2973,14 @@ corps entiers&#xa0;: {0}</translation>
     <message>
         <source>Last {kind} run #{run_id} ({0} UTC): {skills_checked} skill(s) checked, {n} underperforming, {n2} proposal(s) created, {n3} skipped</source>
         <translation>Dernière exécution {kind} n° {run_id} ({0} UTC)&#xa0;: {skills_checked} skill(s) vérifiée(s), {n} sous-performante(s), {n2} proposition(s) créée(s), {n3} ignorée(s)</translation>
+    </message>
+    <message>
+        <source>nightly</source>
+        <translation>nocturne</translation>
+    </message>
+    <message>
+        <source>Sage</source>
+        <translation>Sage</translation>
     </message>
     <message>
         <source>, {n} error(s)</source>
@@ -5230,6 +5257,10 @@ Les exécutions demandent un modèle&#xa0;: configurez-en un dans Bac à sable �
     <message>
         <source>&lt;tr&gt;&lt;td&gt;&lt;b&gt;Metrics&lt;/b&gt;&lt;/td&gt;&lt;td&gt;{0}: applied {applied_count}, success {rate}&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;&lt;b&gt;Feedback&lt;/b&gt;&lt;/td&gt;&lt;td&gt;{feedback_positive} up / {feedback_negative} down&lt;/td&gt;&lt;/tr&gt;</source>
         <translation>&lt;tr&gt;&lt;td&gt;&lt;b&gt;Métriques&lt;/b&gt;&lt;/td&gt;&lt;td&gt;{0}&#xa0;: appliquée {applied_count} fois, réussite {rate}&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;&lt;b&gt;Retours&lt;/b&gt;&lt;/td&gt;&lt;td&gt;{feedback_positive} pour / {feedback_negative} contre&lt;/td&gt;&lt;/tr&gt;</translation>
+    </message>
+    <message>
+        <source>no project</source>
+        <translation>aucun projet</translation>
     </message>
     <message>
         <source>&lt;p&gt;&lt;b&gt;Failing rules:&lt;/b&gt; </source>

@@ -454,7 +454,7 @@ class LearningsPanel(Panel):
             )
             self._changed(
                 self.tr("Imported {added} learning(s) into {0}, {unchanged} already there{skipped}.").format(
-                    project or "no project", added=report.added, unchanged=report.unchanged, skipped=skipped
+                    project or self.tr("no project"), added=report.added, unchanged=report.unchanged, skipped=skipped
                 )
             )
 
@@ -478,7 +478,9 @@ class LearningsPanel(Panel):
             lambda: ws.learnings.export_file(path, project or None),
             name=self.tr("Exporting learnings"),
             on_result=lambda n: self.message.show_ok(
-                self.tr("Wrote {n} learning(s) of {0} to {path}.").format(project or "no project", n=n, path=path)
+                self.tr("Wrote {n} learning(s) of {0} to {path}.").format(
+                    project or self.tr("no project"), n=n, path=path
+                )
             ),
             on_error=self.message.show_error,
         )

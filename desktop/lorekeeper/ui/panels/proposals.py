@@ -204,7 +204,7 @@ def card_html(p: ProposalInfo) -> str:
                 "proposals",
                 "<tr><td><b>Metrics</b></td><td>{0}: applied {applied_count}, success {rate}</td></tr><tr><td><b>Feedback</b></td><td>{feedback_positive} up / {feedback_negative} down</td></tr>",
             ).format(
-                e(m.get("project") or "no project"),
+                e(m.get("project") or QCoreApplication.translate("proposals", "no project")),
                 applied_count=m["applied_count"],
                 rate=rate,
                 feedback_positive=m["feedback_positive"],
@@ -486,7 +486,9 @@ class ProposalsPanel(Panel):
                     "Last {kind} run #{run_id} ({0} UTC): {skills_checked} skill(s) checked, {n} underperforming, {n2} proposal(s) created, {n3} skipped"
                 ).format(
                     fmt_datetime(str(r.get("finished_at") or r.get("started_at") or "")),
-                    kind=r.get("kind"),
+                    kind={"nightly": self.tr("nightly"), "sage": self.tr("Sage")}.get(
+                        str(r.get("kind")), r.get("kind")
+                    ),
                     run_id=r.get("run_id"),
                     skills_checked=r.get("skills_checked", 0),
                     n=len(r.get("underperforming", [])),
