@@ -1989,6 +1989,10 @@ Espace de travail&#xa0;: {workspace_root}</translation>
         <translation>(aucun projet)</translation>
     </message>
     <message>
+        <source>comma-separated</source>
+        <translation>séparées par des virgules</translation>
+    </message>
+    <message>
         <source>Rule</source>
         <translation>Règle</translation>
     </message>
@@ -5410,6 +5414,113 @@ Les exécutions demandent un modèle&#xa0;: configurez-en un dans Bac à sable �
 </source>
         <translation>fichier binaire, {size} octets, sha256 {0}
 </translation>
+    </message>
+</context>
+<context>
+    <name>value</name>
+    <message>
+        <source>active</source>
+        <translation>actif</translation>
+    </message>
+    <message>
+        <source>archived</source>
+        <translation>archivé</translation>
+    </message>
+    <message>
+        <source>candidate</source>
+        <translation>candidat</translation>
+    </message>
+    <message>
+        <source>approved</source>
+        <translation>approuvé</translation>
+    </message>
+    <message>
+        <source>rejected</source>
+        <translation>rejeté</translation>
+    </message>
+    <message>
+        <source>conflicting</source>
+        <translation>en conflit</translation>
+    </message>
+    <message>
+        <source>pending</source>
+        <translation>en attente</translation>
+    </message>
+    <message>
+        <source>open</source>
+        <translation>ouvert</translation>
+    </message>
+    <message>
+        <source>resolved</source>
+        <translation>résolu</translation>
+    </message>
+    <message>
+        <source>passed</source>
+        <translation>réussi</translation>
+    </message>
+    <message>
+        <source>failed</source>
+        <translation>échoué</translation>
+    </message>
+    <message>
+        <source>pass</source>
+        <translation>réussi</translation>
+    </message>
+    <message>
+        <source>fail</source>
+        <translation>échec</translation>
+    </message>
+    <message>
+        <source>fixit</source>
+        <translation>fixit</translation>
+    </message>
+    <message>
+        <source>negative</source>
+        <translation>négatif</translation>
+    </message>
+    <message>
+        <source>manual</source>
+        <translation>manuel</translation>
+    </message>
+    <message>
+        <source>import</source>
+        <translation>import</translation>
+    </message>
+    <message>
+        <source>template</source>
+        <translation>template</translation>
+    </message>
+    <message>
+        <source>suggest</source>
+        <translation>suggestion</translation>
+    </message>
+    <message>
+        <source>generator</source>
+        <translation>générateur</translation>
+    </message>
+    <message>
+        <source>optimiser</source>
+        <translation>optimiseur</translation>
+    </message>
+    <message>
+        <source>story</source>
+        <translation>story</translation>
+    </message>
+    <message>
+        <source>domain</source>
+        <translation>domaine</translation>
+    </message>
+    <message>
+        <source>global</source>
+        <translation>global</translation>
+    </message>
+    <message>
+        <source>kept</source>
+        <translation>gardé</translation>
+    </message>
+    <message>
+        <source>merged</source>
+        <translation>fusionné</translation>
     </message>
 </context>
 <context>

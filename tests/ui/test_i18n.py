@@ -300,5 +300,6 @@ def test_a_checkout_without_the_compiled_catalogue_compiles_it_once_into_the_cac
         assert i18n.install("fr") == "fr"
         assert QCoreApplication.translate("panels", "Proposals") == "Propositions"
     finally:
+        monkeypatch.undo()  # the real catalogues again: English with its plural forms for the next tests
         i18n.install("en")
     assert QCoreApplication.translate("panels", "Proposals") == "Proposals"

@@ -39,7 +39,7 @@ from lorekeeper.improve.proposals import ProposalInfo
 from lorekeeper.jobs import process_steps
 from lorekeeper.quality.metrics import format_rate
 from lorekeeper.ui.diffview import DiffView, aligned_diff  # noqa: F401 - aligned_diff re-exported
-from lorekeeper.ui.i18n import QT_TRANSLATE_NOOP, fmt_datetime, tr_const
+from lorekeeper.ui.i18n import QT_TRANSLATE_NOOP, fmt_datetime, tr_const, value_text
 from lorekeeper.ui.models.base import RowsModel
 from lorekeeper.ui.panels.base import AppContext, Panel
 from lorekeeper.ui.review_notes import QueueNotes
@@ -161,7 +161,15 @@ class ProposalsModel(RowsModel[ProposalInfo]):
     def cell(self, item: ProposalInfo, column: int, role: int) -> Any:
         if role == Qt.ItemDataRole.DisplayRole:
             bench = item.benchmark.text if item.benchmark else "—"
-            return (item.id, item.skill, item.project or "—", item.source, item.status, bench, item.reason)[column]
+            return (
+                item.id,
+                item.skill,
+                item.project or "—",
+                value_text(item.source),
+                value_text(item.status),
+                bench,
+                item.reason,
+            )[column]
         if role == Qt.ItemDataRole.ForegroundRole and column == self.COL_BENCH and item.benchmark:
             return color({"PASSED": "pass", "FAILED": "fail"}.get(item.benchmark.verdict, "muted"))
         if role == Qt.ItemDataRole.ForegroundRole and column == self.COL_STATUS:
