@@ -56,6 +56,16 @@
     </message>
 </context>
 <context>
+    <name>DiffView</name>
+    <message numerus="yes">
+        <source>%n change(s)</source>
+        <translation>
+            <numerusform>%n change</numerusform>
+            <numerusform>%n changes</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
     <name>EvalsPanel</name>
     <message numerus="yes">
         <source>%Ln run(s)</source>

@@ -917,6 +917,21 @@ La version actuelle reste archivée pour que chaque événement passé soit touj
 <context>
     <name>DiffView</name>
     <message>
+        <source>No difference.</source>
+        <translation>Aucune différence.</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n change(s)</source>
+        <translation>
+            <numerusform>%n modification</numerusform>
+            <numerusform>%n modifications</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>, +{added} −{removed} lines</source>
+        <translation>, +{added} −{removed} lignes</translation>
+    </message>
+    <message>
         <source>Previous change (Alt+Up)</source>
         <translation>Modification précédente (Alt+Haut)</translation>
     </message>
@@ -1986,6 +2001,10 @@ Espace de travail&#xa0;: {workspace_root}</translation>
         <translation>(aucun projet)</translation>
     </message>
     <message>
+        <source>comma-separated</source>
+        <translation>séparées par des virgules</translation>
+    </message>
+    <message>
         <source>Rule</source>
         <translation>Règle</translation>
     </message>
@@ -2176,6 +2195,10 @@ Espace de travail&#xa0;: {workspace_root}</translation>
     <message>
         <source>Imported {added} learning(s) into {0}, {unchanged} already there{skipped}.</source>
         <translation>{added} apprentissage(s) importé(s) dans {0}, {unchanged} déjà présent(s){skipped}.</translation>
+    </message>
+    <message>
+        <source>no project</source>
+        <translation>aucun projet</translation>
     </message>
     <message>
         <source>Importing learnings</source>
@@ -2974,6 +2997,14 @@ corps entiers&#xa0;: {0}</translation>
     <message>
         <source>Last {kind} run #{run_id} ({0} UTC): {skills_checked} skill(s) checked, {n} underperforming, {n2} proposal(s) created, {n3} skipped</source>
         <translation>Dernière exécution {kind} n° {run_id} ({0} UTC)&#xa0;: {skills_checked} skill(s) vérifiée(s), {n} sous-performante(s), {n2} proposition(s) créée(s), {n3} ignorée(s)</translation>
+    </message>
+    <message>
+        <source>nightly</source>
+        <translation>nocturne</translation>
+    </message>
+    <message>
+        <source>Sage</source>
+        <translation>Sage</translation>
     </message>
     <message>
         <source>, {n} error(s)</source>
@@ -5268,6 +5299,10 @@ Les exécutions demandent un modèle&#xa0;: configurez-en un dans Bac à sable �
         <translation>&lt;tr&gt;&lt;td&gt;&lt;b&gt;Métriques&lt;/b&gt;&lt;/td&gt;&lt;td&gt;{0}&#xa0;: appliquée {applied_count} fois, réussite {rate}&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;&lt;b&gt;Retours&lt;/b&gt;&lt;/td&gt;&lt;td&gt;{feedback_positive} pour / {feedback_negative} contre&lt;/td&gt;&lt;/tr&gt;</translation>
     </message>
     <message>
+        <source>no project</source>
+        <translation>aucun projet</translation>
+    </message>
+    <message>
         <source>&lt;p&gt;&lt;b&gt;Failing rules:&lt;/b&gt; </source>
         <translation>&lt;p&gt;&lt;b&gt;Règles en échec&#xa0;:&lt;/b&gt; </translation>
     </message>
@@ -5415,6 +5450,113 @@ Les exécutions demandent un modèle&#xa0;: configurez-en un dans Bac à sable �
 </source>
         <translation>fichier binaire, {size} octets, sha256 {0}
 </translation>
+    </message>
+</context>
+<context>
+    <name>value</name>
+    <message>
+        <source>active</source>
+        <translation>actif</translation>
+    </message>
+    <message>
+        <source>archived</source>
+        <translation>archivé</translation>
+    </message>
+    <message>
+        <source>candidate</source>
+        <translation>candidat</translation>
+    </message>
+    <message>
+        <source>approved</source>
+        <translation>approuvé</translation>
+    </message>
+    <message>
+        <source>rejected</source>
+        <translation>rejeté</translation>
+    </message>
+    <message>
+        <source>conflicting</source>
+        <translation>en conflit</translation>
+    </message>
+    <message>
+        <source>pending</source>
+        <translation>en attente</translation>
+    </message>
+    <message>
+        <source>open</source>
+        <translation>ouvert</translation>
+    </message>
+    <message>
+        <source>resolved</source>
+        <translation>résolu</translation>
+    </message>
+    <message>
+        <source>passed</source>
+        <translation>réussi</translation>
+    </message>
+    <message>
+        <source>failed</source>
+        <translation>échoué</translation>
+    </message>
+    <message>
+        <source>pass</source>
+        <translation>réussi</translation>
+    </message>
+    <message>
+        <source>fail</source>
+        <translation>échec</translation>
+    </message>
+    <message>
+        <source>fixit</source>
+        <translation>fixit</translation>
+    </message>
+    <message>
+        <source>negative</source>
+        <translation>négatif</translation>
+    </message>
+    <message>
+        <source>manual</source>
+        <translation>manuel</translation>
+    </message>
+    <message>
+        <source>import</source>
+        <translation>import</translation>
+    </message>
+    <message>
+        <source>template</source>
+        <translation>template</translation>
+    </message>
+    <message>
+        <source>suggest</source>
+        <translation>suggestion</translation>
+    </message>
+    <message>
+        <source>generator</source>
+        <translation>générateur</translation>
+    </message>
+    <message>
+        <source>optimiser</source>
+        <translation>optimiseur</translation>
+    </message>
+    <message>
+        <source>story</source>
+        <translation>story</translation>
+    </message>
+    <message>
+        <source>domain</source>
+        <translation>domaine</translation>
+    </message>
+    <message>
+        <source>global</source>
+        <translation>global</translation>
+    </message>
+    <message>
+        <source>kept</source>
+        <translation>gardé</translation>
+    </message>
+    <message>
+        <source>merged</source>
+        <translation>fusionné</translation>
     </message>
 </context>
 <context>

@@ -116,9 +116,10 @@ def test_french_translations_keep_the_placeholders(fresh_catalogue: Path) -> Non
     assert not wrong, "translations that break their placeholders:\n  " + "\n  ".join(wrong)
 
 
-def test_the_language_comes_from_the_env_then_the_saved_choice_then_the_system(monkeypatch) -> None:
+def test_the_language_comes_from_the_env_then_the_saved_choice_then_the_system(monkeypatch, tmp_path) -> None:
     from lorekeeper.ui import i18n
 
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path))  # this test's own preferences file
     monkeypatch.setattr(i18n, "system_language", lambda: "fr")
     monkeypatch.delenv("LOREKEEPER_LANG", raising=False)
     assert i18n.resolve_language() == "fr"  # a French desktop, nothing chosen
@@ -252,9 +253,10 @@ def test_french_numbers_and_dates_follow_the_locale(french) -> None:
     assert i18n.fmt_datetime(datetime(2026, 12, 4, 18, 5)) == "04/12/2026 18:05"
 
 
-def test_the_language_menu_saves_the_choice(qtbot, window) -> None:
+def test_the_language_menu_saves_the_choice(qtbot, window, monkeypatch, tmp_path) -> None:
     from lorekeeper.ui import i18n
 
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path))
     button = window.language_button
     assert button.isVisibleTo(window) and button.text() == "EN"
     french = next(a for a in button.menu().actions() if a.data() == "fr")
@@ -279,3 +281,25 @@ def test_every_panel_fits_a_laptop_window_in_french(qtbot, ui_workspace, sync_wo
     for size in (QSize(1024, 640), QSize(1280, 800)):
         check_panels_fit(win, size)
     win.close()
+
+
+def test_a_checkout_without_the_compiled_catalogue_compiles_it_once_into_the_cache(tmp_path, monkeypatch, qapp):
+    """A wheel or checkout built without `make` has only the .ts: the app compiles it once (the
+    lrelease shipped with PySide6) into the user cache, and speaks French all the same."""
+    from PySide6.QtCore import QCoreApplication
+
+    from lorekeeper.ui import i18n
+
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    shutil.copyfile(TS, tmp_path / TS.name)  # no .qm next to it
+    monkeypatch.setattr(i18n, "i18n_dir", lambda: tmp_path)
+    qm = i18n.qm_path("fr")
+    assert qm is not None and qm.exists() and qm.parent != tmp_path
+    assert i18n.qm_path("fr") == qm  # compiled once, then reused
+    try:
+        assert i18n.install("fr") == "fr"
+        assert QCoreApplication.translate("panels", "Proposals") == "Propositions"
+    finally:
+        monkeypatch.undo()  # the real catalogues again: English with its plural forms for the next tests
+        i18n.install("en")
+    assert QCoreApplication.translate("panels", "Proposals") == "Proposals"

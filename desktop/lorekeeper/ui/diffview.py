@@ -63,7 +63,7 @@ from lorekeeper.diffs import (
     visible_rows,
     wrapped_lines,
 )
-from lorekeeper.ui.i18n import QT_TRANSLATE_NOOP, tr_const
+from lorekeeper.ui.i18n import QT_TRANSLATE_NOOP, ensure_installed, tr_const
 from lorekeeper.ui.theme import DARK, color, current_mode
 from lorekeeper.ui.widgets import label, mono_font
 from lorekeeper.ui.workers import run_task
@@ -609,8 +609,17 @@ class DiffView(QWidget):
 
     ready = Signal(object)  # the LineDiff, once it is on screen
 
+    def summary_text(self, diff: LineDiff) -> str:
+        """`diff.summary` in the app's language: "3 changes, +12 −4 lines" / "3 modifications, …"."""
+        if not diff.hunks:
+            return self.tr("No difference.")
+        return self.tr("%n change(s)", "", len(diff.hunks)) + self.tr(", +{added} \u2212{removed} lines").format(
+            added=diff.added, removed=diff.removed
+        )
+
     def __init__(self, left_title: str = "", right_title: str = "", parent: QWidget | None = None) -> None:
         super().__init__(parent)
+        ensure_installed()  # the plural forms of its summary line
         self.diff: LineDiff | None = None
         self.expanded: set[int] = set()
         self.pending = False
@@ -762,7 +771,7 @@ class DiffView(QWidget):
         self.pending = False
         self.diff = diff
         self.canvas.current_hunk = -1
-        self.summary.setText(diff.summary)
+        self.summary.setText(self.summary_text(diff))
         self._render()
         self._find_changed(keep=False, move=False)  # a new text: its matches, counted, not scrolled to
         self.scroll_to_first_change()
@@ -996,10 +1005,10 @@ class DiffView(QWidget):
         self.window_button.setEnabled(self.diff is not None)
         if self.diff is not None and n > 1 and cur >= 0:
             self.summary.setText(
-                self.tr("{summary} · change {0} of {n}").format(cur + 1, summary=self.diff.summary, n=n)
+                self.tr("{summary} · change {0} of {n}").format(cur + 1, summary=self.summary_text(self.diff), n=n)
             )
         elif self.diff is not None:
-            self.summary.setText(self.diff.summary)
+            self.summary.setText(self.summary_text(self.diff))
 
     def _menu(self, pos: QPoint) -> None:
         menu = QMenu(self)

@@ -327,3 +327,42 @@ _FORMATTER = _LocaleFormatter()
 def lformat(template: str, /, *args: Any, **kwargs: Any) -> str:
     """`template.format(*args, **kwargs)` with locale-aware numbers (see _LocaleFormatter)."""
     return _FORMATTER.format(template, *args, **kwargs)
+
+
+# The stored values a table shows (statuses, sources, scopes): their words in the app's language.
+# The data keep their English values (filters, the CLI, the store); only the display changes.
+VALUE_WORDS = (
+    QT_TRANSLATE_NOOP("value", "active"),
+    QT_TRANSLATE_NOOP("value", "archived"),
+    QT_TRANSLATE_NOOP("value", "candidate"),
+    QT_TRANSLATE_NOOP("value", "approved"),
+    QT_TRANSLATE_NOOP("value", "rejected"),
+    QT_TRANSLATE_NOOP("value", "conflicting"),
+    QT_TRANSLATE_NOOP("value", "pending"),
+    QT_TRANSLATE_NOOP("value", "open"),
+    QT_TRANSLATE_NOOP("value", "resolved"),
+    QT_TRANSLATE_NOOP("value", "passed"),
+    QT_TRANSLATE_NOOP("value", "failed"),
+    QT_TRANSLATE_NOOP("value", "pass"),
+    QT_TRANSLATE_NOOP("value", "fail"),
+    QT_TRANSLATE_NOOP("value", "fixit"),
+    QT_TRANSLATE_NOOP("value", "negative"),
+    QT_TRANSLATE_NOOP("value", "manual"),
+    QT_TRANSLATE_NOOP("value", "import"),
+    QT_TRANSLATE_NOOP("value", "template"),
+    QT_TRANSLATE_NOOP("value", "suggest"),
+    QT_TRANSLATE_NOOP("value", "generator"),
+    QT_TRANSLATE_NOOP("value", "optimiser"),
+    QT_TRANSLATE_NOOP("value", "story"),
+    QT_TRANSLATE_NOOP("value", "domain"),
+    QT_TRANSLATE_NOOP("value", "global"),
+    QT_TRANSLATE_NOOP("value", "kept"),
+    QT_TRANSLATE_NOOP("value", "merged"),
+)
+
+
+def value_text(value: object) -> str:
+    """A stored value as shown in a table cell: "active" -> "actif" in French; anything not in
+    VALUE_WORDS (a name, an id) is shown as it is."""
+    text = "" if value is None else str(value)
+    return QCoreApplication.translate("value", text) if text else text

@@ -16,7 +16,7 @@ from typing import Any, ClassVar
 from PySide6.QtCore import QCoreApplication, Qt
 
 from lorekeeper.facts.model import FactInfo
-from lorekeeper.ui.i18n import QT_TRANSLATE_NOOP, class_text, fmt_float
+from lorekeeper.ui.i18n import QT_TRANSLATE_NOOP, class_text, fmt_float, value_text
 from lorekeeper.ui.models.paged import PagedRowsModel
 from lorekeeper.ui.theme import color
 from lorekeeper.ui.workers import run_task
@@ -150,7 +150,7 @@ class FactsModel(PagedRowsModel[Any, FactQuery]):
             if column == self.COL_SCOPE:
                 return ", ".join(item.scope) if item.scope else QCoreApplication.translate("FactsModel", "everywhere")
             if column == self.COL_STATUS:
-                return item.status
+                return value_text(item.status)
         if role == Qt.ItemDataRole.ForegroundRole:
             if column == self.COL_STATUS:
                 return color(

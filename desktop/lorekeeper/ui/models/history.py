@@ -9,7 +9,7 @@ from typing import Any, ClassVar
 from PySide6.QtCore import QCoreApplication, Qt
 
 from lorekeeper.evals.service import EvalRunInfo, EvalService
-from lorekeeper.ui.i18n import QT_TRANSLATE_NOOP, fmt_datetime
+from lorekeeper.ui.i18n import QT_TRANSLATE_NOOP, fmt_datetime, value_text
 from lorekeeper.ui.models.paged import PagedRowsModel
 from lorekeeper.ui.theme import color, icon
 
@@ -85,11 +85,11 @@ class EvalHistoryModel(PagedRowsModel[EvalRunInfo, HistoryQuery]):
             if column == self.COL_PROJECT:
                 return item.project or "global"
             if column == self.COL_RESULT:
-                return "passed" if item.passed else "failed"
+                return value_text("passed" if item.passed else "failed")
             if column == self.COL_FAILED:
                 return f"{item.rules_failed}/{item.rules_total}"
             if column == self.COL_SOURCE:
-                return item.source
+                return value_text(item.source)
             if column == self.COL_FOOTNOTE:
                 return item.footnote or "—"
         if column == self.COL_RESULT:

@@ -8,7 +8,7 @@ from PySide6.QtCore import Qt
 
 from lorekeeper.evals.engine import RuleResult
 from lorekeeper.evals.rules import Rule
-from lorekeeper.ui.i18n import QT_TRANSLATE_NOOP
+from lorekeeper.ui.i18n import QT_TRANSLATE_NOOP, value_text
 from lorekeeper.ui.models.base import RowsModel
 from lorekeeper.ui.theme import color, icon
 
@@ -26,7 +26,7 @@ def result_cell(passed: bool | None, severity: str, role: int) -> Any:
     if passed is None:
         return "—" if role == Qt.ItemDataRole.DisplayRole else None
     if role == Qt.ItemDataRole.DisplayRole:
-        return "pass" if passed else "fail"
+        return value_text("pass" if passed else "fail")
     if role == Qt.ItemDataRole.DecorationRole:
         if passed:
             return icon("pass")

@@ -30,7 +30,7 @@ from PySide6.QtWidgets import (
 )
 
 from lorekeeper.facts.model import ConflictInfo, FactInfo
-from lorekeeper.ui.i18n import QT_TRANSLATE_NOOP, fmt_datetime, lformat, tr_const
+from lorekeeper.ui.i18n import QT_TRANSLATE_NOOP, fmt_datetime, lformat, tr_const, value_text
 from lorekeeper.ui.models.base import RowsModel
 from lorekeeper.ui.models.facts import band_of
 from lorekeeper.ui.panels.base import AppContext, FactQueuePanel
@@ -79,7 +79,7 @@ class ConflictsModel(RowsModel[ConflictRow]):
     def cell(self, item: ConflictRow, column: int, role: int) -> Any:
         c = item.info
         if role == Qt.ItemDataRole.DisplayRole:
-            return (str(c.id), f"{c.project}: {c.reason}", c.resolution or c.status)[column]
+            return (str(c.id), f"{c.project}: {c.reason}", value_text(c.resolution or c.status))[column]
         if role == Qt.ItemDataRole.ForegroundRole and column == 2:
             return color("trigger" if c.status == "open" else "pass")
         if role == Qt.ItemDataRole.ToolTipRole and column == 1:

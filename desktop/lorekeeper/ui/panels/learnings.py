@@ -30,7 +30,7 @@ from PySide6.QtWidgets import (
 )
 
 from lorekeeper.learnings.service import SCOPES, SOURCES, LearningInfo, LearningService
-from lorekeeper.ui.i18n import QT_TRANSLATE_NOOP, fmt_datetime, tr_const
+from lorekeeper.ui.i18n import QT_TRANSLATE_NOOP, fmt_datetime, tr_const, value_text
 from lorekeeper.ui.models.paged import PagedRowsModel, setup_sorting
 from lorekeeper.ui.panels.base import AppContext, Panel
 from lorekeeper.ui.theme import color
@@ -100,9 +100,9 @@ class LearningsModel(PagedRowsModel[LearningInfo, LearningQuery]):
             return (
                 fmt_datetime(item.created_at),
                 item.project or "—",
-                item.source,
-                item.scope,
-                item.status,
+                value_text(item.source),
+                value_text(item.scope),
+                value_text(item.status),
                 item.rule,
                 ", ".join(item.tags),
             )[column]
@@ -154,10 +154,10 @@ class LearningDialog(QDialog):
         self.story = QLineEdit(learning.story if learning else "")
         self.domain = QLineEdit(learning.domain if learning else "")
         self.tags = QLineEdit(", ".join(learning.tags) if learning else "")
-        self.tags.setPlaceholderText("comma-separated")
+        self.tags.setPlaceholderText(self.tr("comma-separated"))
         self.scope = QComboBox()
         for s in SCOPES:
-            self.scope.addItem(s, s)
+            self.scope.addItem(value_text(s), s)
         self.scope.setCurrentIndex(self.scope.findData(learning.scope if learning else "story"))
         self.message = MessageBox()
         form = QFormLayout()
@@ -194,11 +194,11 @@ class LearningsPanel(Panel):
         self.f_source = QComboBox()
         self.f_source.addItem(self.tr("Any source"), "")
         for s in SOURCES:
-            self.f_source.addItem(s, s)
+            self.f_source.addItem(value_text(s), s)
         self.f_scope = QComboBox()
         self.f_scope.addItem(self.tr("Any scope"), "")
         for s in SCOPES:
-            self.f_scope.addItem(s, s)
+            self.f_scope.addItem(value_text(s), s)
         self.f_status = QComboBox()
         for text, data in (
             (self.tr("Active"), "active"),
@@ -454,7 +454,7 @@ class LearningsPanel(Panel):
             )
             self._changed(
                 self.tr("Imported {added} learning(s) into {0}, {unchanged} already there{skipped}.").format(
-                    project or "no project", added=report.added, unchanged=report.unchanged, skipped=skipped
+                    project or self.tr("no project"), added=report.added, unchanged=report.unchanged, skipped=skipped
                 )
             )
 
@@ -478,7 +478,9 @@ class LearningsPanel(Panel):
             lambda: ws.learnings.export_file(path, project or None),
             name=self.tr("Exporting learnings"),
             on_result=lambda n: self.message.show_ok(
-                self.tr("Wrote {n} learning(s) of {0} to {path}.").format(project or "no project", n=n, path=path)
+                self.tr("Wrote {n} learning(s) of {0} to {path}.").format(
+                    project or self.tr("no project"), n=n, path=path
+                )
             ),
             on_error=self.message.show_error,
         )

@@ -39,7 +39,7 @@ from lorekeeper.improve.proposals import ProposalInfo
 from lorekeeper.jobs import process_steps
 from lorekeeper.quality.metrics import format_rate
 from lorekeeper.ui.diffview import DiffView, aligned_diff  # noqa: F401 - aligned_diff re-exported
-from lorekeeper.ui.i18n import QT_TRANSLATE_NOOP, fmt_datetime, tr_const
+from lorekeeper.ui.i18n import QT_TRANSLATE_NOOP, fmt_datetime, tr_const, value_text
 from lorekeeper.ui.models.base import RowsModel
 from lorekeeper.ui.panels.base import AppContext, Panel
 from lorekeeper.ui.review_notes import QueueNotes
@@ -161,7 +161,15 @@ class ProposalsModel(RowsModel[ProposalInfo]):
     def cell(self, item: ProposalInfo, column: int, role: int) -> Any:
         if role == Qt.ItemDataRole.DisplayRole:
             bench = item.benchmark.text if item.benchmark else "—"
-            return (item.id, item.skill, item.project or "—", item.source, item.status, bench, item.reason)[column]
+            return (
+                item.id,
+                item.skill,
+                item.project or "—",
+                value_text(item.source),
+                value_text(item.status),
+                bench,
+                item.reason,
+            )[column]
         if role == Qt.ItemDataRole.ForegroundRole and column == self.COL_BENCH and item.benchmark:
             return color({"PASSED": "pass", "FAILED": "fail"}.get(item.benchmark.verdict, "muted"))
         if role == Qt.ItemDataRole.ForegroundRole and column == self.COL_STATUS:
@@ -204,7 +212,7 @@ def card_html(p: ProposalInfo) -> str:
                 "proposals",
                 "<tr><td><b>Metrics</b></td><td>{0}: applied {applied_count}, success {rate}</td></tr><tr><td><b>Feedback</b></td><td>{feedback_positive} up / {feedback_negative} down</td></tr>",
             ).format(
-                e(m.get("project") or "no project"),
+                e(m.get("project") or QCoreApplication.translate("proposals", "no project")),
                 applied_count=m["applied_count"],
                 rate=rate,
                 feedback_positive=m["feedback_positive"],
@@ -514,7 +522,9 @@ class ProposalsPanel(Panel):
                     "Last {kind} run #{run_id} ({0} UTC): {skills_checked} skill(s) checked, {n} underperforming, {n2} proposal(s) created, {n3} skipped"
                 ).format(
                     fmt_datetime(str(r.get("finished_at") or r.get("started_at") or "")),
-                    kind=r.get("kind"),
+                    kind={"nightly": self.tr("nightly"), "sage": self.tr("Sage")}.get(
+                        str(r.get("kind")), r.get("kind")
+                    ),
                     run_id=r.get("run_id"),
                     skills_checked=r.get("skills_checked", 0),
                     n=len(r.get("underperforming", [])),
