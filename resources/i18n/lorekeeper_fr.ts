@@ -1828,6 +1828,14 @@ La base endommagée est renommée à côté (jamais écrasée ni supprimée)&#xa
         <translation>Réglages…</translation>
     </message>
     <message>
+        <source>Keyring or Vault: address, mount, path, token or AppRole</source>
+        <translation>Trousseau ou Vault : adresse, montage, chemin, jeton ou AppRole</translation>
+    </message>
+    <message>
+        <source>Create the key</source>
+        <translation>Créer la clé</translation>
+    </message>
+    <message>
         <source>Retry</source>
         <translation>Réessayer</translation>
     </message>
@@ -1854,6 +1862,10 @@ Espace de travail&#xa0;: {workspace_root}</translation>
         <translation>Clé&#xa0;: {provider} — fermé par sécurité ({0})</translation>
     </message>
     <message>
+        <source>Create this workspace&apos;s audit key in {0} (as `lorekeeper audit init-key`), then continue</source>
+        <translation>Créer la clé d&apos;audit de cet espace de travail dans {0} (comme `lorekeeper audit init-key`), puis continuer</translation>
+    </message>
+    <message>
         <source>Checking…</source>
         <translation>Vérification…</translation>
     </message>
@@ -1862,8 +1874,20 @@ Espace de travail&#xa0;: {workspace_root}</translation>
         <translation>Chargement de la clé d&apos;audit</translation>
     </message>
     <message>
-        <source>Settings saved. Press Retry to start with them.</source>
-        <translation>Réglages enregistrés. Cliquez sur Réessayer pour démarrer avec eux.</translation>
+        <source>Create the audit key</source>
+        <translation>Créer la clé d&apos;audit</translation>
+    </message>
+    <message>
+        <source>Create a new audit key for this workspace in {0}? It signs everything from now on; keep the provider&apos;s backup of it.</source>
+        <translation>Créer une nouvelle clé d&apos;audit pour cet espace de travail dans {0} ? Elle signe tout désormais ; gardez-en la sauvegarde du fournisseur.</translation>
+    </message>
+    <message>
+        <source>Audit key created in {0} (version {1}): continuing.</source>
+        <translation>Clé d&apos;audit créée dans {0} (version {1}) : on continue.</translation>
+    </message>
+    <message>
+        <source>Settings saved: trying the key with them…</source>
+        <translation>Réglages enregistrés : essai de la clé avec eux…</translation>
     </message>
 </context>
 <context>
@@ -4835,8 +4859,8 @@ Mots-clés&#xa0;: {1}{forked}</translation>
         <translation>Démarrez Vault ou corrigez son adresse dans les Réglages (VAULT_ADDR la remplace), puis cliquez sur Réessayer.</translation>
     </message>
     <message>
-        <source>Provision the key with `lorekeeper audit init-key` (an operator action: Lorekeeper never creates a Vault key silently), then press Retry.</source>
-        <translation>Provisionnez la clé avec `lorekeeper audit init-key` (une action d&apos;opérateur&#xa0;: Lorekeeper ne crée jamais une clé Vault en silence), puis cliquez sur Réessayer.</translation>
+        <source>Press Create the key (what `lorekeeper audit init-key` does: an operator action, Lorekeeper never creates a key silently); the app then continues. Or restore the key in the provider and press Retry.</source>
+        <translation>Appuyez sur Créer la clé (ce que fait `lorekeeper audit init-key` : une action d&apos;opérateur, Lorekeeper ne crée jamais de clé en silence) ; l&apos;application continue ensuite. Ou restaurez la clé chez le fournisseur et appuyez sur Réessayer.</translation>
     </message>
     <message>
         <source>The stored key must be 64 hexadecimal characters (32 bytes). Restore the right value in the provider, then press Retry.</source>
