@@ -126,6 +126,8 @@ def test_cli_sign_rows_covers_every_signed_table(workspace):
             "proposals": 0,
             "quality_events": 0,
             "research_notes": 0,
+            "review_assignments": 0,
+            "review_comments": 0,
             "skill_versions": 0,
             "skills": 0,
             "stories": 0,
