@@ -1067,10 +1067,68 @@ class SkillLibrary:
             main[evals_filename(name)] = evals.encode("utf-8")
         return main, files, self.blobs([f.sha256 for f in files])
 
+    EXPORT_BATCH = 500  # skills read, verified and written per batch (issue 26: no query per skill)
+
+    def folder_contents_many(
+        self, skills: Sequence[tuple[str, str]]
+    ) -> dict[tuple[str, str], tuple[dict[str, bytes], builtins.list[SkillFile], dict[str, bytes]]]:
+        """`folder_contents` for many (name, project) skills at once: one query for the rows, one
+        verification pass, one manifest and blob read per batch. A skill that is missing, or whose
+        version does not verify (noted in `forged_skipped`), is absent from the answer."""
+        want = set(skills)
+        names = sorted({name for name, _ in want})
+        out: dict[tuple[str, str], tuple[dict[str, bytes], builtins.list[SkillFile], dict[str, bytes]]] = {}
+        with self.store.session() as s:
+            rows: builtins.list[Any] = []
+            for i in range(0, len(names), 500):
+                rows += [
+                    (sk, v)
+                    for sk, v in s.execute(
+                        select(Skill, SkillVersion)
+                        .join(
+                            SkillVersion,
+                            (SkillVersion.skill_id == Skill.id) & (SkillVersion.version == Skill.current_version),
+                        )
+                        .where(Skill.name.in_(names[i : i + 500]))
+                    ).all()
+                    if (sk.name, sk.project) in want
+                ]
+            kept = self._verified_rows(s, rows)
+            for sk, _v in set(rows) - set(kept):  # issue 24: a forged version never reaches skills/
+                self.forged_skipped.add((sk.name, sk.project))
+            manifests = _manifests(s, [v.id for _, v in kept])
+            found = [(sk.name, sk.project, v.content, v.evals, manifests.get(v.id, [])) for sk, v in kept]
+        blobs = self.blobs([f.sha256 for *_, files in found for f in files])
+        for name, project, content, evals, files in found:
+            main = {SKILL_FILE: content.encode("utf-8")}
+            if evals.strip():
+                main[evals_filename(name)] = evals.encode("utf-8")
+            out[(name, project)] = (main, files, {f.sha256: blobs[f.sha256] for f in files})
+        return out
+
+    def _export_many(self, skills: Sequence[tuple[str, str]]) -> tuple[Path | None, OSError] | None:
+        """Write these skills' folders, a batch at a time; the first failure (every folder is tried)."""
+        first: tuple[Path | None, OSError] | None = None
+        todo = [(name, project) for name, project in skills if self._folder(name, project) is not None]
+        for i in range(0, len(todo), self.EXPORT_BATCH):
+            batch = todo[i : i + self.EXPORT_BATCH]
+            contents = self.folder_contents_many(batch)
+            for name, project in batch:
+                want = contents.get((name, project))
+                folder = self._folder(name, project)
+                if want is None or folder is None:
+                    continue
+                try:
+                    write_folder(folder, *want)  # a file where the folder belongs fails: `repair` moves it aside
+                except OSError as exc:
+                    first = first or (folder, exc)
+        return first
+
     def export_all(self) -> None:
         with self.folder.writing():
-            for info in self.list():
-                self._export(info.name, info.project)
+            failed = self._export_many([(info.name, info.project) for info in self.list()])
+        if failed is not None:
+            raise failed[1]
 
     # ---------------------------------------------------------------- for a service's own transaction
     # The proposal queue writes a skill version and its decision in ONE transaction: these are the
@@ -1096,18 +1154,14 @@ class SkillLibrary:
         A failed write leaves the store change in place and raises ERR_DERIVED_WRITE_FAILED
         naming the remedy (`lorekeeper repair`); every folder is attempted first.
         """
-        first: tuple[Path | None, OSError] | None = None
+        first: tuple[Path | None, OSError] | None
         # exclusive: two processes exporting at once would remove each other's temp files, and the
         # one that read the older version could write last; serialised, the last holder reads the
         # latest committed version. A start-up sweep never removes a live temp file either.
         with self.folder.writing():
             with contextlib.suppress(OSError):
                 self.folder.unrecord()  # a crash from here on leaves the folder marked stale
-            for name, project in skills:
-                try:
-                    self._export(name, project)
-                except OSError as exc:
-                    first = first or (self._folder(name, project), exc)
+            first = self._export_many(skills)
         if first is not None:
             with contextlib.suppress(OSError):
                 self.folder.record(failed=True)  # the user is told to run `repair`; start leaves it to them
