@@ -26,6 +26,12 @@ import yaml
 
 from lorekeeper.errors import UnsafeInputError
 
+#: libyaml's parser when PyYAML was built with it (issue 26: importing 10,000 skills spent most of
+#: its validation in PyYAML's pure-Python scanner, twice per SKILL.md). `compose` takes it for an
+#: ASCII text (marks' indexes are then the same in both) and keeps the pure-Python path for the
+#: verdict and message of anything it refuses, so both agree on every input.
+_CLoader: Any = getattr(yaml, "CSafeLoader", None)
+
 
 @dataclass(frozen=True)
 class YamlLimits:
@@ -43,7 +49,9 @@ def _refuse(msg: str, code: str, what: str | None, line0: int, mark: Any) -> Uns
     return UnsafeInputError(msg, code=code, file=what, line=line)
 
 
-def check(text: str, *, limits: YamlLimits = DEFAULT_LIMITS, what: str | None = None, line0: int = 1) -> None:
+def check(
+    text: str, *, limits: YamlLimits = DEFAULT_LIMITS, what: str | None = None, line0: int = 1, loader: Any = None
+) -> None:
     """Raise UnsafeInputError when `text` is too large, too deep or expands too much (see the
     module). `what` names the file in the error, `line0` is the file line of the text's first."""
     if len(text) > limits.max_chars:
@@ -68,7 +76,7 @@ def check(text: str, *, limits: YamlLimits = DEFAULT_LIMITS, what: str | None = 
                     mark,
                 )
 
-    for ev in yaml.parse(text, Loader=yaml.SafeLoader):  # the composer's own parser: same verdicts
+    for ev in yaml.parse(text, Loader=loader or yaml.SafeLoader):  # the composer's own parser: same verdicts
         if isinstance(ev, yaml.AliasEvent):
             aliases += 1
             if aliases > limits.max_aliases:
@@ -105,8 +113,35 @@ def check(text: str, *, limits: YamlLimits = DEFAULT_LIMITS, what: str | None = 
 
 def compose(text: str, *, limits: YamlLimits = DEFAULT_LIMITS, what: str | None = None, line0: int = 1) -> Any:
     """`yaml.compose(text, SafeLoader)` after `check`: the node graph (None for an empty text)."""
+    if _CLoader is not None and text.isascii() and len(text) <= limits.max_chars:
+        try:
+            check(text, limits=limits, what=what, line0=line0, loader=_CLoader)
+            node = yaml.compose(text, Loader=_CLoader)
+        except (yaml.YAMLError, UnsafeInputError, RecursionError):
+            pass  # refused: the pure-Python path below gives the verdict and its message
+        else:
+            _python_styles(node)
+            return node
     check(text, limits=limits, what=what, line0=line0)
     return yaml.compose(text, Loader=yaml.SafeLoader)
+
+
+def _python_styles(root: Any) -> None:
+    """libyaml marks a plain scalar with style "" where PyYAML's composer says None."""
+    stack, seen = [root], set()
+    while stack:
+        node = stack.pop()
+        if node is None or id(node) in seen:
+            continue
+        seen.add(id(node))
+        if isinstance(node, yaml.ScalarNode):
+            if node.style == "":
+                node.style = None
+        elif isinstance(node, yaml.MappingNode):
+            for k, v in node.value:
+                stack += (k, v)
+        elif isinstance(node, yaml.SequenceNode):
+            stack += node.value
 
 
 def safe_load(text: str, *, limits: YamlLimits = DEFAULT_LIMITS, what: str | None = None, line0: int = 1) -> Any:

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import random
+import re
 import shutil
 import statistics
 import subprocess
@@ -46,6 +47,11 @@ def write_library(dest: Path, n: int, seed: int = 7) -> None:
         )
 
 
+def _words(text: str) -> list[str]:
+    """The normalised text's words (`api,` is the word `api`, as the router reads it)."""
+    return re.findall(r"\w+", normalise(text))
+
+
 class InvertedIndex:
     """The plain baseline: term -> skills, whole-word phrases checked on the normalised message."""
 
@@ -53,12 +59,12 @@ class InvertedIndex:
         self.by_word: dict[str, list[tuple[str, str, int]]] = defaultdict(list)
         for s in skills:
             for weight, terms in ((2, s.triggers), (1, s.keywords)):
-                for term in dict.fromkeys(normalise(t) for t in terms):
+                for term in dict.fromkeys(" ".join(_words(t)) for t in terms):
                     if term:
                         self.by_word[term.split()[0]].append((s.name, term, weight))
 
     def route(self, message: str, top: int = 5) -> list[tuple[str, int]]:
-        words = normalise(message).split()
+        words = _words(message)
         text = f" {' '.join(words)} "
         scores: dict[str, int] = defaultdict(int)
         for w in set(words):

@@ -393,11 +393,21 @@ def install_row_signing(store: Store, signer: Callable[[], Signer], *, workspace
             return
         sign = signer()  # raises when the key is unavailable: the transaction rolls back
         versioned = [r for r in rows if isinstance(r, VersionedColumns)]
+        by_type: dict[type, list[Any]] = {}
         for row in versioned:
-            prepare = getattr(row, "sign_prepare", None)
-            if prepare is not None:  # fields derived from other rows (a skill version's files manifest)
-                with s.no_autoflush:
-                    prepare(s)
+            by_type.setdefault(type(row), []).append(row)
+        for model, group in by_type.items():
+            # fields derived from other rows (a skill version's files manifest); all at once when
+            # the model can (issue 26: an import of 10,000 skills ran a query per version here)
+            many = getattr(model, "sign_prepare_many", None)
+            with s.no_autoflush:
+                if many is not None:
+                    many(s, group)
+                    continue
+                for row in group:
+                    prepare = getattr(row, "sign_prepare", None)
+                    if prepare is not None:
+                        prepare(s)
         for row in rows:
             if not isinstance(row, VersionedColumns):
                 sign_row(sign, row)

@@ -446,6 +446,13 @@ class SkillLibrary:
             if s.scalar(select(Project).where(Project.name == name)) is None:
                 s.add(Project(name=name, description=description))
 
+    def _skills_named(self, s: Session, names: Sequence[str]) -> dict[tuple[str, str], Skill]:
+        out: dict[tuple[str, str], Skill] = {}
+        for i in range(0, len(names), 500):
+            for sk in s.scalars(select(Skill).where(Skill.name.in_(names[i : i + 500]))):
+                out[(sk.name, sk.project)] = sk
+        return out
+
     def _skill(self, s: Session, name: str, project: str) -> Skill | None:
         return s.scalar(select(Skill).where(Skill.name == name, Skill.project == project))
 
@@ -741,15 +748,15 @@ class SkillLibrary:
         return info
 
     def _write_version_in(
-        self, s: Session, doc: SkillDoc, evals: str, project: str, message: str, author: str
+        self, s: Session, doc: SkillDoc, evals: str, project: str, message: str, author: str, *, absent: bool = False
     ) -> SkillVersionInfo:
-        sk = self._skill(s, doc.name, project)
+        """`absent`: the caller read in this transaction that no such skill exists (no lookup)."""
+        sk = None if absent else self._skill(s, doc.name, project)
         now = utcnow()
         files: Sequence[SkillFile] = doc.files if doc.files is not None else ()
         if sk is None:
             sk = Skill(name=doc.name, project=project, current_version=1, created_at=now, updated_at=now)
-            s.add(sk)
-            s.flush()
+            s.add(sk)  # flushed with its first version below (one flush, not two)
             number = 1
         else:
             cur = s.scalar(
@@ -762,7 +769,7 @@ class SkillLibrary:
                 return self._version_info(sk, cur, cur_files)
             number = (s.scalar(select(func.max(SkillVersion.version)).where(SkillVersion.skill_id == sk.id)) or 0) + 1
         v = SkillVersion(
-            skill_id=sk.id,
+            skill=sk,
             version=number,
             content=doc.content,
             evals=evals,
@@ -776,8 +783,10 @@ class SkillLibrary:
         s.add(v)
         sk.current_version = number
         sk.updated_at = now
-        s.flush()
-        _store_files(s, v.id, files, doc.blobs)
+        if not absent:
+            s.flush()
+        # a new skill (bulk import): its rows go with the transaction's next flush, in one batch
+        _store_files(s, v, files, doc.blobs, flush=not absent)
         return self._version_info(sk, v, files)
 
     def restore(self, name: str, project: str | None, version: int, message: str = "") -> SkillVersionInfo:
@@ -968,9 +977,15 @@ class SkillLibrary:
         """Classify each document (created / unchanged / a collision and what it becomes) and,
         when `write`, write it; `written` gets the (name, scope) folders to rewrite after commit."""
         renames = 0
+        # issue 26: the rows of every imported name read at once (a bulk import of 10,000 skills
+        # looked each one up twice); a skill this import creates or a rename target is looked up
+        known = self._skills_named(s, sorted({doc.name for doc, _ in docs}))
+        done: set[tuple[str, str]] = set(written)
+        prefetch_blobs(s, (f.sha256 for doc, _ in docs for f in doc.files or ()))
         for doc, shown in docs:
             evals = normalise_evals_text(doc.evals_text, doc.name) if doc.evals_text.strip() else ""
-            before = self._skill(s, doc.name, project)
+            touched = (doc.name, project) in done  # the same name twice (a lenient import)
+            before = self._skill(s, doc.name, project) if touched else known.get((doc.name, project))
             target_doc, scope = doc, project
             if before is not None:
                 cur = s.scalar(
@@ -1022,8 +1037,11 @@ class SkillLibrary:
             else:
                 report.created.append(doc.name)
             if write:
-                self._write_version_in(s, target_doc, evals, scope, message, author)
-                written.append((target_doc.name, scope))
+                key = (target_doc.name, scope)
+                absent = target_doc.name == doc.name and key not in known and key not in done
+                self._write_version_in(s, target_doc, evals, scope, message, author, absent=absent)
+                written.append(key)
+                done.add(key)
 
     def _incoming_diff(
         self, cur: SkillVersion | None, cur_files: Sequence[SkillFile], doc: SkillDoc, evals: str
@@ -1082,10 +1100,68 @@ class SkillLibrary:
             main[evals_filename(name)] = evals.encode("utf-8")
         return main, files, self.blobs([f.sha256 for f in files])
 
+    EXPORT_BATCH = 500  # skills read, verified and written per batch (issue 26: no query per skill)
+
+    def folder_contents_many(
+        self, skills: Sequence[tuple[str, str]]
+    ) -> dict[tuple[str, str], tuple[dict[str, bytes], builtins.list[SkillFile], dict[str, bytes]]]:
+        """`folder_contents` for many (name, project) skills at once: one query for the rows, one
+        verification pass, one manifest and blob read per batch. A skill that is missing, or whose
+        version does not verify (noted in `forged_skipped`), is absent from the answer."""
+        want = set(skills)
+        names = sorted({name for name, _ in want})
+        out: dict[tuple[str, str], tuple[dict[str, bytes], builtins.list[SkillFile], dict[str, bytes]]] = {}
+        with self.store.session() as s:
+            rows: builtins.list[Any] = []
+            for i in range(0, len(names), 500):
+                rows += [
+                    (sk, v)
+                    for sk, v in s.execute(
+                        select(Skill, SkillVersion)
+                        .join(
+                            SkillVersion,
+                            (SkillVersion.skill_id == Skill.id) & (SkillVersion.version == Skill.current_version),
+                        )
+                        .where(Skill.name.in_(names[i : i + 500]))
+                    ).all()
+                    if (sk.name, sk.project) in want
+                ]
+            kept = self._verified_rows(s, rows)
+            for sk, _v in set(rows) - set(kept):  # issue 24: a forged version never reaches skills/
+                self.forged_skipped.add((sk.name, sk.project))
+            manifests = _manifests(s, [v.id for _, v in kept])
+            found = [(sk.name, sk.project, v.content, v.evals, manifests.get(v.id, [])) for sk, v in kept]
+        blobs = self.blobs([f.sha256 for *_, files in found for f in files])
+        for name, project, content, evals, files in found:
+            main = {SKILL_FILE: content.encode("utf-8")}
+            if evals.strip():
+                main[evals_filename(name)] = evals.encode("utf-8")
+            out[(name, project)] = (main, files, {f.sha256: blobs[f.sha256] for f in files})
+        return out
+
+    def _export_many(self, skills: Sequence[tuple[str, str]]) -> tuple[Path | None, OSError] | None:
+        """Write these skills' folders, a batch at a time; the first failure (every folder is tried)."""
+        first: tuple[Path | None, OSError] | None = None
+        todo = [(name, project) for name, project in skills if self._folder(name, project) is not None]
+        for i in range(0, len(todo), self.EXPORT_BATCH):
+            batch = todo[i : i + self.EXPORT_BATCH]
+            contents = self.folder_contents_many(batch)
+            for name, project in batch:
+                want = contents.get((name, project))
+                folder = self._folder(name, project)
+                if want is None or folder is None:
+                    continue
+                try:
+                    write_folder(folder, *want)  # a file where the folder belongs fails: `repair` moves it aside
+                except OSError as exc:
+                    first = first or (folder, exc)
+        return first
+
     def export_all(self) -> None:
         with self.folder.writing():
-            for info in self.list():
-                self._export(info.name, info.project)
+            failed = self._export_many([(info.name, info.project) for info in self.list()])
+        if failed is not None:
+            raise failed[1]
 
     # ---------------------------------------------------------------- for a service's own transaction
     # The proposal queue writes a skill version and its decision in ONE transaction: these are the
@@ -1111,18 +1187,14 @@ class SkillLibrary:
         A failed write leaves the store change in place and raises ERR_DERIVED_WRITE_FAILED
         naming the remedy (`lorekeeper repair`); every folder is attempted first.
         """
-        first: tuple[Path | None, OSError] | None = None
+        first: tuple[Path | None, OSError] | None
         # exclusive: two processes exporting at once would remove each other's temp files, and the
         # one that read the older version could write last; serialised, the last holder reads the
         # latest committed version. A start-up sweep never removes a live temp file either.
         with self.folder.writing():
             with contextlib.suppress(OSError):
                 self.folder.unrecord()  # a crash from here on leaves the folder marked stale
-            for name, project in skills:
-                try:
-                    self._export(name, project)
-                except OSError as exc:
-                    first = first or (self._folder(name, project), exc)
+            first = self._export_many(skills)
         if first is not None:
             with contextlib.suppress(OSError):
                 self.folder.record(failed=True)  # the user is told to run `repair`; start leaves it to them
@@ -1335,23 +1407,44 @@ def _manifests(s: Session, version_ids: Sequence[int]) -> dict[int, builtins.lis
     return out
 
 
-def _store_files(s: Session, version_id: int, files: Sequence[SkillFile], blobs: Mapping[str, bytes]) -> None:
+BLOBS_STORED = "lorekeeper_blobs_stored"  # session.info: blob sha256s known to be in the store
+BLOBS_CHECKED = "lorekeeper_blobs_checked"  # session.info: blob sha256s already looked up
+
+
+def prefetch_blobs(s: Session, shas: Iterable[str]) -> None:
+    """Look these blobs up in one query per 500 (`_store_files` then asks nothing for them)."""
+    have: set[str] = s.info.setdefault(BLOBS_STORED, set())
+    checked: set[str] = s.info.setdefault(BLOBS_CHECKED, set())
+    ask = sorted(set(shas) - checked)
+    for i in range(0, len(ask), 500):
+        have.update(s.scalars(select(SkillBlob.sha256).where(SkillBlob.sha256.in_(ask[i : i + 500]))))
+    checked.update(ask)
+
+
+def _store_files(
+    s: Session, version: SkillVersion, files: Sequence[SkillFile], blobs: Mapping[str, bytes], *, flush: bool = True
+) -> None:
     """The version's file rows; a blob is written once, whoever else holds the same bytes."""
     if not files:
         return
     shas = sorted({f.sha256 for f in files})
-    have: set[str] = set()
-    for i in range(0, len(shas), 500):
-        have.update(s.scalars(select(SkillBlob.sha256).where(SkillBlob.sha256.in_(shas[i : i + 500]))))
+    # the blobs this transaction knows to be stored (a bulk import checks them all at once)
+    have: set[str] = s.info.setdefault(BLOBS_STORED, set())
+    checked: set[str] = s.info.setdefault(BLOBS_CHECKED, set())
+    ask = [sha for sha in shas if sha not in checked]
+    for i in range(0, len(ask), 500):
+        have.update(s.scalars(select(SkillBlob.sha256).where(SkillBlob.sha256.in_(ask[i : i + 500]))))
+    checked.update(ask)
     for sha in shas:
         if sha not in have:
             if sha not in blobs:
                 raise InvalidInputError(f"file content {sha[:12]} is not in the store")
             s.add(SkillBlob(sha256=sha, size=len(blobs[sha]), data=blobs[sha]))
-    s.flush()
+            have.add(sha)
     for f in files:
-        s.add(SkillVersionFile(version_id=version_id, path=f.path, sha256=f.sha256, mode=f.mode))
-    s.flush()
+        s.add(SkillVersionFile(version=version, path=f.path, sha256=f.sha256, mode=f.mode))
+    if flush:
+        s.flush()
 
 
 def _with_files(doc: SkillDoc, files: Sequence[SkillFile], blobs: dict[str, bytes]) -> SkillDoc:

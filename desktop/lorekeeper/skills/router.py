@@ -51,6 +51,17 @@ def _seed_order(item: tuple[int, int]) -> tuple[int, int]:
     return -item[1], item[0]
 
 
+def _top_seed(scores: Counter[int], top: int) -> list[tuple[int, int]]:
+    """The `top` best (index, score) in seed order, score level by score level: a common word
+    scores thousands of skills at 10,000, and a comparison per item costs more than a scan."""
+    out: list[tuple[int, int]] = []
+    for level in sorted(set(scores.values()), reverse=True):
+        if len(out) >= top:
+            break
+        out += [(i, level) for i in heapq.nsmallest(top - len(out), [i for i, sc in scores.items() if sc == level])]
+    return out
+
+
 @dataclass(frozen=True)
 class RoutableSkill:
     name: str
@@ -204,7 +215,7 @@ class Router:
         if top is None:
             ranked = sorted(scores.items(), key=_seed_order)
         else:
-            ranked = heapq.nsmallest(top, scores.items(), key=_seed_order)
+            ranked = _top_seed(scores, top)
             if self._described and ranked and len(ranked) == top:
                 # fused ties are broken by name: keep every seed match whose calibrated score
                 # equals the last one's (distinct seed scores can round alike, past ~90)

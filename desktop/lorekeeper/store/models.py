@@ -98,6 +98,23 @@ class SkillVersion(VersionedColumns, Base):
         """Before it is signed (commit hook): the digest of its files manifest as the store holds it."""
         self.files_digest = files_digest_in(s, self.id)
 
+    @classmethod
+    def sign_prepare_many(cls, s: Any, rows: list[SkillVersion]) -> None:
+        """`sign_prepare` for every version a transaction signs: one manifest query per 500 (issue 26)."""
+        from sqlalchemy import select
+
+        manifests: dict[int, list[tuple[str, str, int]]] = {r.id: [] for r in rows}
+        ids = list(manifests)
+        for i in range(0, len(ids), 500):
+            for vid, path, sha, mode in s.execute(
+                select(
+                    SkillVersionFile.version_id, SkillVersionFile.path, SkillVersionFile.sha256, SkillVersionFile.mode
+                ).where(SkillVersionFile.version_id.in_(ids[i : i + 500]))
+            ):
+                manifests[vid].append((path, sha, mode))
+        for r in rows:
+            r.files_digest = files_digest(manifests[r.id])
+
 
 def files_digest(files: Any) -> str:
     """sha256 of a files manifest: (path, sha256, mode) triples, in path order (issue 24)."""
@@ -466,6 +483,8 @@ class SkillVersionFile(Base):
     path: Mapped[str] = mapped_column(String(1024))  # POSIX, relative to the skill folder
     sha256: Mapped[str] = mapped_column(ForeignKey("skill_blobs.sha256"), index=True)
     mode: Mapped[int] = mapped_column(Integer, default=0o644)
+    #: (ORM only) lets a bulk import add a version and its files before either is flushed
+    version: Mapped[SkillVersion] = relationship()
 
 
 # --- memory (issue 12: seed 004 B1-B5) ---
