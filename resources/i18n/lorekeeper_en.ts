@@ -180,4 +180,35 @@
         </translation>
     </message>
 </context>
+<context>
+    <name>StartPanel</name>
+    <message numerus="yes">
+        <source>%n skill proposal(s) wait for a decision — approve, edit or reject</source>
+        <translation>
+            <numerusform>%n skill proposal waits for a decision — approve, edit or reject</numerusform>
+            <numerusform>%n skill proposals wait for a decision — approve, edit or reject</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n conflict(s) between facts to arbitrate</source>
+        <translation>
+            <numerusform>%n conflict between facts to arbitrate</numerusform>
+            <numerusform>%n conflicts between facts to arbitrate</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n candidate fact(s) to review</source>
+        <translation>
+            <numerusform>%n candidate fact to review</numerusform>
+            <numerusform>%n candidate facts to review</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n stor(ies) due for the retention purge</source>
+        <translation>
+            <numerusform>%n story due for the retention purge</numerusform>
+            <numerusform>%n stories due for the retention purge</numerusform>
+        </translation>
+    </message>
+</context>
 </TS>

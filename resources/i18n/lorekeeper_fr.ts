@@ -4586,21 +4586,33 @@ Mots-clés&#xa0;: {1}{forked}</translation>
 </context>
 <context>
     <name>StartPanel</name>
-    <message>
-        <source>{0} skill proposal(s) wait for a decision — approve, edit or reject</source>
-        <translation>{0} proposition(s) de skill attendent une décision — approuver, modifier ou rejeter</translation>
+    <message numerus="yes">
+        <source>%n skill proposal(s) wait for a decision — approve, edit or reject</source>
+        <translation>
+            <numerusform>%n proposition de skill attend une décision — approuver, modifier ou rejeter</numerusform>
+            <numerusform>%n propositions de skill attendent une décision — approuver, modifier ou rejeter</numerusform>
+        </translation>
     </message>
-    <message>
-        <source>{0} conflict(s) between facts to arbitrate</source>
-        <translation>{0} conflit(s) entre faits à arbitrer</translation>
+    <message numerus="yes">
+        <source>%n conflict(s) between facts to arbitrate</source>
+        <translation>
+            <numerusform>%n conflit entre faits à arbitrer</numerusform>
+            <numerusform>%n conflits entre faits à arbitrer</numerusform>
+        </translation>
     </message>
-    <message>
-        <source>{0} candidate fact(s) to review</source>
-        <translation>{0} fait(s) candidat(s) à relire</translation>
+    <message numerus="yes">
+        <source>%n candidate fact(s) to review</source>
+        <translation>
+            <numerusform>%n fait candidat à relire</numerusform>
+            <numerusform>%n faits candidats à relire</numerusform>
+        </translation>
     </message>
-    <message>
-        <source>{0} stor(ies) due for the retention purge</source>
-        <translation>{0} story(s) à purger au titre de la rétention</translation>
+    <message numerus="yes">
+        <source>%n stor(ies) due for the retention purge</source>
+        <translation>
+            <numerusform>%n story à purger au titre de la rétention</numerusform>
+            <numerusform>%n stories à purger au titre de la rétention</numerusform>
+        </translation>
     </message>
     <message>
         <source>Retention: could not be read (open Purge runs)</source>

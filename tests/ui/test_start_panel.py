@@ -13,9 +13,14 @@ def test_the_window_opens_on_what_waits_and_each_key_goes_there(qtbot, window, u
     pending = ui_workspace.improve.proposals.counts()["pending"]
     candidates = ui_workspace.facts.counts()["candidate"]
     texts = start.texts()
-    assert texts[0].startswith(f"{pending} skill proposal(s) wait for a decision")
-    assert texts[1].startswith(f"{len(ui_workspace.facts.conflicts())} conflict(s)")
-    assert texts[2].startswith(f"{candidates} candidate fact(s)")
+
+    def noun(n: int, one: str, many: str) -> str:  # English plural forms, from lorekeeper_en.ts
+        return f"{n} {one if n == 1 else many}"
+
+    conflicts = len(ui_workspace.facts.conflicts())
+    assert texts[0].startswith(noun(pending, "skill proposal waits", "skill proposals wait") + " for a decision")
+    assert texts[1].startswith(noun(conflicts, "conflict", "conflicts") + " between facts")
+    assert texts[2].startswith(noun(candidates, "candidate fact", "candidate facts") + " to review")
     assert "retention purge" in texts[3]
     assert texts[4] == "Audit key: keyring v1 — ok"
     assert pending and candidates  # the demo has work waiting

@@ -71,28 +71,28 @@ class StartPanel(Panel):
             Line(
                 "1",
                 "proposals",
-                lambda w: self.tr("{0} skill proposal(s) wait for a decision — approve, edit or reject").format(
-                    w.proposals
+                lambda w: self.tr(
+                    "%n skill proposal(s) wait for a decision — approve, edit or reject", "", w.proposals
                 ),
                 lambda w: w.proposals > 0,
             ),
             Line(
                 "2",
                 "conflicts",
-                lambda w: self.tr("{0} conflict(s) between facts to arbitrate").format(w.conflicts),
+                lambda w: self.tr("%n conflict(s) between facts to arbitrate", "", w.conflicts),
                 lambda w: w.conflicts > 0,
             ),
             Line(
                 "3",
                 "facts",
-                lambda w: self.tr("{0} candidate fact(s) to review").format(w.facts),
+                lambda w: self.tr("%n candidate fact(s) to review", "", w.facts),
                 lambda w: w.facts > 0,
             ),
             Line(
                 "4",
                 "purge",
                 lambda w: (
-                    self.tr("{0} stor(ies) due for the retention purge").format(w.retention)
+                    self.tr("%n stor(ies) due for the retention purge", "", w.retention)
                     if w.retention >= 0
                     else self.tr("Retention: could not be read (open Purge runs)")
                 ),
