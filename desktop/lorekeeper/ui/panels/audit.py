@@ -24,6 +24,7 @@ from PySide6.QtWidgets import (
     QDialog,
     QDialogButtonBox,
     QFormLayout,
+    QFrame,
     QGroupBox,
     QHBoxLayout,
     QHeaderView,
@@ -31,6 +32,7 @@ from PySide6.QtWidgets import (
     QLineEdit,
     QPlainTextEdit,
     QPushButton,
+    QScrollArea,
     QSplitter,
     QTableView,
     QVBoxLayout,
@@ -340,7 +342,9 @@ class AuditPanel(Panel):
 
         # ---------------------------------------------------------------- key
         self.provider_value = label("", selectable=True)
-        self.location_value = label("", "hintText", wrap=True, selectable=True)
+        # one line each, elided with the whole text in the tooltip (issue 30 d2: wrapped values
+        # clipped and overlapped the next row at 1024x640)
+        self.location_value = label("", "hintText", selectable=True)
         self.version_value = label("")
         self.loaded_value = label("")
         form = QFormLayout()
@@ -348,8 +352,10 @@ class AuditPanel(Panel):
         form.addRow(self.tr("Where:"), self.location_value)
         form.addRow(self.tr("Key version:"), self.version_value)
         form.addRow(self.tr("Loaded at:"), self.loaded_value)
-        self.log_value = label("", wrap=True)
+        self.log_value = label("")
         form.addRow(self.tr("Session log:"), self.log_value)
+        self.folder_value = label("", "hintText", selectable=True)
+        form.addRow(self.tr("Folder:"), self.folder_value)
         self.verify_button = QPushButton(self.tr("Verify chain"))
         self.verify_button.setObjectName("primary")
         self.verify_button.setToolTip(self.tr("Check every event's signature, the chain and the checkpoints"))
@@ -368,12 +374,22 @@ class AuditPanel(Panel):
         buttons.addWidget(self.rotate_button)
         buttons.addStretch(1)
         key_box = QGroupBox(self.tr("Audit key (this session)"))
-        kl = QVBoxLayout(key_box)
+        key_content = QWidget()
+        kl = QVBoxLayout(key_content)
+        kl.setContentsMargins(0, 0, 0, 0)
         kl.addLayout(form)
         kl.addLayout(buttons)
         kl.addWidget(self.key_message)
         kl.addWidget(self.hold_label)
         kl.addStretch(1)
+        # a long message (a rotation's, a hold) scrolls inside the box instead of squeezing the rows
+        key_scroll = QScrollArea()
+        key_scroll.setWidgetResizable(True)
+        key_scroll.setFrameShape(QFrame.Shape.NoFrame)
+        key_scroll.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        key_scroll.setWidget(key_content)
+        key_scroll.setFocusPolicy(Qt.FocusPolicy.NoFocus)
+        QVBoxLayout(key_box).addWidget(key_scroll)
 
         # ---------------------------------------------------------------- verification
         self.verify_summary = MessageBox()
@@ -442,7 +458,7 @@ class AuditPanel(Panel):
         filters.addWidget(self.f_type)
         filters.addWidget(QLabel(self.tr("Date:")))
         filters.addWidget(self.f_date)
-        filters.addWidget(QLabel("By:"))
+        filters.addWidget(QLabel(self.tr("By:")))
         filters.addWidget(self.f_by)
         filters.addWidget(self.f_story, 1)
         filters.addWidget(self.count_label)
@@ -719,8 +735,8 @@ class AuditPanel(Panel):
             self.tr("%n event(s)", "", n)
             + self.tr(" in %n file(s)", "", files)
             + (self.tr(" · last {last} UTC").format(last=last) if last else "")
-            + f"\n{self.ws.root / 'sessions'}"
         )
+        self.folder_value.setText(str(self.ws.root / "sessions"))
         self._fill(self.f_type, [(self.tr("Any type"), ANY)] + [(t, t) for t in page.types])
         self._fill(self.f_date, [(self.tr("Any date"), ANY)] + [(d, d) for d in page.dates])
         self._fill(self.f_by, [(self.tr("Anyone"), ANY)] + [(o, o) for o in page.operators])
