@@ -4,8 +4,8 @@ the window. The loop runs over PANELS, so a panel added later is held to the sam
 
 from __future__ import annotations
 
-from PySide6.QtCore import QPoint, QRect, QSize
-from PySide6.QtWidgets import QAbstractScrollArea, QApplication, QLabel, QWidget
+from PySide6.QtCore import QPoint, QRect, QSize, Qt
+from PySide6.QtWidgets import QAbstractScrollArea, QApplication, QLabel, QScrollArea, QSplitter, QWidget
 
 from lorekeeper.ui.main_window import MIN_SIZE, PanelFrame, initial_size
 from lorekeeper.ui.panels import PANELS
@@ -64,6 +64,19 @@ def clipped_labels(root: QWidget) -> list[str]:
     return bad
 
 
+def cut_sideways(root: QWidget) -> list[str]:
+    """Scroll areas without a horizontal bar whose content is wider than the view: its side is
+    cut off with no way to reach it."""
+    bad = []
+    for area in root.findChildren(QAbstractScrollArea):
+        if not area.isVisible() or area.horizontalScrollBarPolicy() != Qt.ScrollBarPolicy.ScrollBarAlwaysOff:
+            continue
+        content = area.widget() if isinstance(area, QScrollArea) else None
+        if content is not None and content.width() > area.viewport().width():
+            bad.append(f"{type(area).__name__}: content {content.width()} px wide in {area.viewport().width()} px")
+    return bad
+
+
 def settle() -> None:
     for _ in range(4):
         QApplication.processEvents()
@@ -102,6 +115,7 @@ def check_panels_fit(window, size: QSize) -> None:
         assert not frame.horizontalScrollBar().isVisible() and not frame.verticalScrollBar().isVisible(), panel_id
         assert outside_widgets(window) == [], panel_id
         assert clipped_labels(panel) == [], panel_id
+        assert cut_sideways(panel) == [], panel_id
 
 
 def test_a_panel_too_big_for_the_window_scrolls_instead_of_widening_it(window):
@@ -135,12 +149,23 @@ def test_the_audit_key_box_shows_every_value_whole_also_after_a_rotation(window,
     panel.showcase()
     settle()
     assert clipped_labels(panel) == []
+    assert cut_sideways(panel) == []
     where = panel.location_value
     assert where.text().startswith("OS keyring") and where.is_elided() and where.toolTip() == where.text()
     assert panel.folder_value.text().endswith("sessions")
+    # the operator drags the splitter to give the verification all the room: the key box stops
+    # at the width its buttons and rows need, nothing slides out of view on its side
+    top = panel.verify_button.parentWidget()
+    while not isinstance(top, QSplitter):
+        top = top.parentWidget()
+    top.setSizes([0, 2000])
+    settle()
+    assert cut_sideways(panel) == []
+    assert clipped_labels(panel) == []
     panel.rotate_button.click()
     settle()
     assert "v1 → v2" in panel.key_message.text()
     assert panel.version_value.text() == "v2"
     assert clipped_labels(panel) == []
+    assert cut_sideways(panel) == []
     assert outside_widgets(window) == []

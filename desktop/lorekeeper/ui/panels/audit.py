@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, ClassVar
 
-from PySide6.QtCore import QCoreApplication, Qt, Signal, Slot
+from PySide6.QtCore import QCoreApplication, QSize, Qt, Signal, Slot
 from PySide6.QtWidgets import (
     QComboBox,
     QDialog,
@@ -334,6 +334,19 @@ def chain_text(state: ChainState) -> str:
 # --------------------------------------------------------------------------- the panel
 
 
+class _DownScroll(QScrollArea):
+    """Scrolls down only: never narrower than its content's minimum width, so nothing is cut
+    off on the side (the horizontal bar is off)."""
+
+    def minimumSizeHint(self) -> QSize:
+        hint = super().minimumSizeHint()
+        content = self.widget()
+        if content is None:
+            return hint
+        width = content.minimumSizeHint().width() + self.verticalScrollBar().sizeHint().width()
+        return QSize(max(hint.width(), width), hint.height())
+
+
 class AuditPanel(Panel):
     def __init__(self, ctx: AppContext, parent: QWidget | None = None) -> None:
         super().__init__(ctx, parent)
@@ -383,7 +396,7 @@ class AuditPanel(Panel):
         kl.addWidget(self.hold_label)
         kl.addStretch(1)
         # a long message (a rotation's, a hold) scrolls inside the box instead of squeezing the rows
-        key_scroll = QScrollArea()
+        key_scroll = _DownScroll()
         key_scroll.setWidgetResizable(True)
         key_scroll.setFrameShape(QFrame.Shape.NoFrame)
         key_scroll.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
@@ -443,6 +456,7 @@ class AuditPanel(Panel):
         top.addWidget(key_box)
         top.addWidget(verify_box)
         top.setSizes([420, 760])
+        top.setChildrenCollapsible(False)  # dragged all the way, the key box keeps its rows and buttons
 
         # ---------------------------------------------------------------- event browser
         self.f_type = QComboBox()
