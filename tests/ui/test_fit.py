@@ -5,7 +5,18 @@ the window. The loop runs over PANELS, so a panel added later is held to the sam
 from __future__ import annotations
 
 from PySide6.QtCore import QPoint, QRect, QSize, Qt
-from PySide6.QtWidgets import QAbstractScrollArea, QApplication, QLabel, QScrollArea, QSplitter, QWidget
+from PySide6.QtWidgets import (
+    QAbstractScrollArea,
+    QApplication,
+    QComboBox,
+    QLabel,
+    QPushButton,
+    QScrollArea,
+    QSplitter,
+    QStyle,
+    QStyleOptionComboBox,
+    QWidget,
+)
 
 from lorekeeper.ui.main_window import MIN_SIZE, PanelFrame, initial_size
 from lorekeeper.ui.panels import PANELS
@@ -77,6 +88,24 @@ def cut_sideways(root: QWidget) -> list[str]:
     return bad
 
 
+def cut_combos(root: QWidget) -> list[str]:
+    """Visible combo boxes whose shown text is wider than their text field (Qt cuts it with no
+    tooltip; issue 30 d2: "Vues enregistrées (0)" at 1024x640)."""
+    bad = []
+    for combo in root.findChildren(QComboBox):
+        if not combo.isVisible() or combo.isEditable() or not combo.currentText():
+            continue
+        opt = QStyleOptionComboBox()
+        combo.initStyleOption(opt)
+        field = combo.style().subControlRect(
+            QStyle.ComplexControl.CC_ComboBox, opt, QStyle.SubControl.SC_ComboBoxEditField, combo
+        )
+        need = combo.fontMetrics().horizontalAdvance(combo.currentText())
+        if need > field.width():
+            bad.append(f"QComboBox#{combo.objectName()} {combo.currentText()!r}: {need} px in {field.width()} px")
+    return bad
+
+
 def settle() -> None:
     for _ in range(4):
         QApplication.processEvents()
@@ -116,6 +145,7 @@ def check_panels_fit(window, size: QSize) -> None:
         assert outside_widgets(window) == [], panel_id
         assert clipped_labels(panel) == [], panel_id
         assert cut_sideways(panel) == [], panel_id
+        assert cut_combos(panel) == [], panel_id
 
 
 def test_a_panel_too_big_for_the_window_scrolls_instead_of_widening_it(window):
@@ -169,3 +199,21 @@ def test_the_audit_key_box_shows_every_value_whole_also_after_a_rotation(window,
     assert clipped_labels(panel) == []
     assert cut_sideways(panel) == []
     assert outside_widgets(window) == []
+
+
+def test_the_proposal_diff_gets_the_room_and_no_action_hides_under_it(window):
+    """At 1024x640 the card above the actions keeps a quarter of the detail's height: the diff
+    shows at least 12 lines (3 to 7 before), and every action button lies above the diff."""
+    window.resize(1024, 640)
+    panel = window.select_panel("proposals")
+    panel.showcase()
+    settle()
+    viewport = panel.diff.canvas.viewport()
+    lines = viewport.height() // panel.diff.canvas.fontMetrics().lineSpacing()
+    assert lines >= 12, lines  # 7 before (the card took the room)
+    diff_top = panel.diff.mapTo(window, QPoint(0, 0)).y()
+    for button in panel.queue.action_bar.findChildren(QPushButton):
+        if button.isVisible():
+            bottom = button.mapTo(window, QPoint(0, button.height())).y()
+            assert bottom <= diff_top, (button.text(), bottom, diff_top)
+    assert panel.card_area.height() >= 80  # the card still shows its first rows
