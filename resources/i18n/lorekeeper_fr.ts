@@ -165,6 +165,10 @@
         <translation>Journal de session&#xa0;:</translation>
     </message>
     <message>
+        <source>Folder:</source>
+        <translation>Dossier&#xa0;:</translation>
+    </message>
+    <message>
         <source>Verify chain</source>
         <translation>Vérifier la chaîne</translation>
     </message>
@@ -219,6 +223,10 @@
     <message>
         <source>Date:</source>
         <translation>Date&#xa0;:</translation>
+    </message>
+    <message>
+        <source>By:</source>
+        <translation>Par&#xa0;:</translation>
     </message>
     <message>
         <source>No signed event yet: they appear as Lorekeeper records its decisions.</source>

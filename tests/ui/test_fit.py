@@ -4,12 +4,24 @@ the window. The loop runs over PANELS, so a panel added later is held to the sam
 
 from __future__ import annotations
 
-from PySide6.QtCore import QPoint, QRect, QSize
-from PySide6.QtWidgets import QAbstractScrollArea, QApplication, QWidget
+from PySide6.QtCore import QPoint, QRect, QSize, Qt
+from PySide6.QtWidgets import (
+    QAbstractScrollArea,
+    QApplication,
+    QComboBox,
+    QLabel,
+    QPushButton,
+    QScrollArea,
+    QSplitter,
+    QStyle,
+    QStyleOptionComboBox,
+    QWidget,
+)
 
 from lorekeeper.ui.main_window import MIN_SIZE, PanelFrame, initial_size
 from lorekeeper.ui.panels import PANELS
 from lorekeeper.ui.theme import DARK, LIGHT, apply_theme, current_mode
+from lorekeeper.ui.widgets import ElidedLabel
 
 SIZES = [QSize(1024, 640), QSize(1280, 800)]
 
@@ -35,6 +47,62 @@ def outside_widgets(window: QWidget) -> list[str]:
         rect = QRect(child.mapTo(window, QPoint(0, 0)), child.size())
         if not bounds.contains(rect):
             bad.append(f"{type(child).__name__}#{child.objectName()} at {rect.getRect()} (window {bounds.getRect()})")
+    return bad
+
+
+def clipped_labels(root: QWidget) -> list[str]:
+    """Visible labels whose text does not fit their box (issue 30 d2: the Audit key box's wrapped
+    "Where:" and "Session log" values were cut and overlapped the next row at 1024x640): a
+    wrapping label shorter than its text needs at its width, a one-line label shorter than a
+    line, a plain label narrower than its text, or an elided label whose tooltip does not give
+    the whole text."""
+    bad = []
+    for lab in root.findChildren(QLabel):
+        if not lab.isVisible() or not lab.text() or (lab.pixmap() is not None and not lab.pixmap().isNull()):
+            continue
+        name = f"{type(lab).__name__} {lab.text()[:50]!r}"
+        if lab.wordWrap():
+            need = lab.heightForWidth(lab.width())
+            if need > lab.height():
+                bad.append(f"{name}: wraps to {need} px high in {lab.height()} px")
+        elif lab.sizeHint().height() > lab.height():
+            bad.append(f"{name}: {lab.sizeHint().height()} px high in {lab.height()} px")
+        elif isinstance(lab, ElidedLabel):
+            if lab.is_elided() and not lab.toolTip():
+                bad.append(f"{name}: cut with no tooltip")
+        elif lab.sizeHint().width() > lab.width():
+            bad.append(f"{name}: {lab.sizeHint().width()} px wide in {lab.width()} px")
+    return bad
+
+
+def cut_sideways(root: QWidget) -> list[str]:
+    """Scroll areas without a horizontal bar whose content is wider than the view: its side is
+    cut off with no way to reach it."""
+    bad = []
+    for area in root.findChildren(QAbstractScrollArea):
+        if not area.isVisible() or area.horizontalScrollBarPolicy() != Qt.ScrollBarPolicy.ScrollBarAlwaysOff:
+            continue
+        content = area.widget() if isinstance(area, QScrollArea) else None
+        if content is not None and content.width() > area.viewport().width():
+            bad.append(f"{type(area).__name__}: content {content.width()} px wide in {area.viewport().width()} px")
+    return bad
+
+
+def cut_combos(root: QWidget) -> list[str]:
+    """Visible combo boxes whose shown text is wider than their text field (Qt cuts it with no
+    tooltip; issue 30 d2: "Vues enregistrées (0)" at 1024x640)."""
+    bad = []
+    for combo in root.findChildren(QComboBox):
+        if not combo.isVisible() or combo.isEditable() or not combo.currentText():
+            continue
+        opt = QStyleOptionComboBox()
+        combo.initStyleOption(opt)
+        field = combo.style().subControlRect(
+            QStyle.ComplexControl.CC_ComboBox, opt, QStyle.SubControl.SC_ComboBoxEditField, combo
+        )
+        need = combo.fontMetrics().horizontalAdvance(combo.currentText())
+        if need > field.width():
+            bad.append(f"QComboBox#{combo.objectName()} {combo.currentText()!r}: {need} px in {field.width()} px")
     return bad
 
 
@@ -75,6 +143,9 @@ def check_panels_fit(window, size: QSize) -> None:
         assert need.width() <= room.width() and need.height() <= room.height(), (panel_id, need, room)
         assert not frame.horizontalScrollBar().isVisible() and not frame.verticalScrollBar().isVisible(), panel_id
         assert outside_widgets(window) == [], panel_id
+        assert clipped_labels(panel) == [], panel_id
+        assert cut_sideways(panel) == [], panel_id
+        assert cut_combos(panel) == [], panel_id
 
 
 def test_a_panel_too_big_for_the_window_scrolls_instead_of_widening_it(window):
@@ -95,3 +166,54 @@ def test_the_window_opens_at_a_share_of_the_screen():
     assert initial_size(QSize(1000, 600)) == QSize(1000, 600)  # a small screen: all of it
     assert initial_size(QSize(3840, 2160)) == QSize(1600, 1000)
     assert QSize(1024, 640) == MIN_SIZE
+
+
+def test_the_audit_key_box_shows_every_value_whole_also_after_a_rotation(window, monkeypatch):
+    """The key box at 1024x640: each value is one line (cut with "…" and a tooltip, never
+    wrapped into the next row); after a rotation its long message scrolls inside the box."""
+    from lorekeeper.ui import widgets
+
+    monkeypatch.setattr(widgets, "confirm", lambda *_args: True)
+    window.resize(1024, 640)
+    panel = window.select_panel("audit")
+    panel.showcase()
+    settle()
+    assert clipped_labels(panel) == []
+    assert cut_sideways(panel) == []
+    where = panel.location_value
+    assert where.text().startswith("OS keyring") and where.is_elided() and where.toolTip() == where.text()
+    assert panel.folder_value.text().endswith("sessions")
+    # the operator drags the splitter to give the verification all the room: the key box stops
+    # at the width its buttons and rows need, nothing slides out of view on its side
+    top = panel.verify_button.parentWidget()
+    while not isinstance(top, QSplitter):
+        top = top.parentWidget()
+    top.setSizes([0, 2000])
+    settle()
+    assert cut_sideways(panel) == []
+    assert clipped_labels(panel) == []
+    panel.rotate_button.click()
+    settle()
+    assert "v1 → v2" in panel.key_message.text()
+    assert panel.version_value.text() == "v2"
+    assert clipped_labels(panel) == []
+    assert cut_sideways(panel) == []
+    assert outside_widgets(window) == []
+
+
+def test_the_proposal_diff_gets_the_room_and_no_action_hides_under_it(window):
+    """At 1024x640 the card above the actions keeps a quarter of the detail's height: the diff
+    shows at least 12 lines (3 to 7 before), and every action button lies above the diff."""
+    window.resize(1024, 640)
+    panel = window.select_panel("proposals")
+    panel.showcase()
+    settle()
+    viewport = panel.diff.canvas.viewport()
+    lines = viewport.height() // panel.diff.canvas.fontMetrics().lineSpacing()
+    assert lines >= 12, lines  # 7 before (the card took the room)
+    diff_top = panel.diff.mapTo(window, QPoint(0, 0)).y()
+    for button in panel.queue.action_bar.findChildren(QPushButton):
+        if button.isVisible():
+            bottom = button.mapTo(window, QPoint(0, button.height())).y()
+            assert bottom <= diff_top, (button.text(), bottom, diff_top)
+    assert panel.card_area.height() >= 80  # the card still shows its first rows

@@ -13,9 +13,18 @@ from __future__ import annotations
 import json
 from collections.abc import Sequence
 
-from PySide6.QtCore import QSettings, Qt, Signal
+from PySide6.QtCore import QSettings, QSize, Qt, Signal
 from PySide6.QtGui import QKeyEvent, QKeySequence, QShortcut
-from PySide6.QtWidgets import QCheckBox, QComboBox, QHBoxLayout, QLineEdit, QPushButton, QWidget
+from PySide6.QtWidgets import (
+    QCheckBox,
+    QComboBox,
+    QHBoxLayout,
+    QLineEdit,
+    QPushButton,
+    QStyle,
+    QStyleOptionComboBox,
+    QWidget,
+)
 
 from lorekeeper.ui.widgets import MessageBox
 
@@ -103,7 +112,15 @@ class SavedViews(QWidget):
         self.choice.blockSignals(True)
         self.choice.clear()
         names = sorted(self.views(), key=str.casefold)
-        self.choice.addItem(self.tr("Saved views ({0})").format(len(names)), "")
+        title = self.tr("Saved views ({0})").format(len(names))
+        self.choice.addItem(title, "")
+        # wide enough for its title in every language (issue 30 d2: "Vues enregistrées (0)" was
+        # cut at 10 characters); a longer view name is cut, its list shows it whole
+        opt = QStyleOptionComboBox()
+        self.choice.initStyleOption(opt)
+        text = QSize(self.choice.fontMetrics().horizontalAdvance(title), self.choice.fontMetrics().height())
+        need = self.choice.style().sizeFromContents(QStyle.ContentsType.CT_ComboBox, opt, text, self.choice)
+        self.choice.setMinimumWidth(need.width())
         for name in names:
             self.choice.addItem(name, name)
         self.choice.setCurrentIndex(max(self.choice.findData(select), 0) if select else 0)

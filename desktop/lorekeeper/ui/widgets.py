@@ -90,6 +90,25 @@ class ElidedLabel(QLabel):
         )
 
 
+class WrapBox(QWidget):
+    """A container whose minimum height is what its layout needs at its current width, counting
+    wrapped rows (a FlowLayout's, a wrapping label's). A splitter or a box layout asks only the
+    width-free minimum, so wrapped rows would be squeezed under the next widget (issue 30 d2:
+    the Proposals actions' third row hid under the diff at 1024x640)."""
+
+    def minimumSizeHint(self) -> QSize:
+        hint = super().minimumSizeHint()
+        lay = self.layout()
+        if lay is None or not lay.hasHeightForWidth() or self.width() <= 0:
+            return hint
+        return QSize(hint.width(), max(hint.height(), lay.totalMinimumHeightForWidth(self.width())))
+
+    def resizeEvent(self, event) -> None:
+        super().resizeEvent(event)
+        if event.oldSize().width() != event.size().width():
+            self.updateGeometry()  # the rows may wrap differently: the minimum height changed
+
+
 class FlowLayout(QLayout):
     """A row of widgets (buttons, filters) that wraps onto more lines when the room is narrower
     than the row (Qt's flow layout example), so a bar fits a 1024-pixel window instead of widening

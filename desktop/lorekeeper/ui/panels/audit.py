@@ -18,12 +18,13 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, ClassVar
 
-from PySide6.QtCore import QCoreApplication, Qt, Signal, Slot
+from PySide6.QtCore import QCoreApplication, QSize, Qt, Signal, Slot
 from PySide6.QtWidgets import (
     QComboBox,
     QDialog,
     QDialogButtonBox,
     QFormLayout,
+    QFrame,
     QGroupBox,
     QHBoxLayout,
     QHeaderView,
@@ -31,6 +32,7 @@ from PySide6.QtWidgets import (
     QLineEdit,
     QPlainTextEdit,
     QPushButton,
+    QScrollArea,
     QSplitter,
     QTableView,
     QVBoxLayout,
@@ -332,6 +334,19 @@ def chain_text(state: ChainState) -> str:
 # --------------------------------------------------------------------------- the panel
 
 
+class _DownScroll(QScrollArea):
+    """Scrolls down only: never narrower than its content's minimum width, so nothing is cut
+    off on the side (the horizontal bar is off)."""
+
+    def minimumSizeHint(self) -> QSize:
+        hint = super().minimumSizeHint()
+        content = self.widget()
+        if content is None:
+            return hint
+        width = content.minimumSizeHint().width() + self.verticalScrollBar().sizeHint().width()
+        return QSize(max(hint.width(), width), hint.height())
+
+
 class AuditPanel(Panel):
     def __init__(self, ctx: AppContext, parent: QWidget | None = None) -> None:
         super().__init__(ctx, parent)
@@ -340,7 +355,9 @@ class AuditPanel(Panel):
 
         # ---------------------------------------------------------------- key
         self.provider_value = label("", selectable=True)
-        self.location_value = label("", "hintText", wrap=True, selectable=True)
+        # one line each, elided with the whole text in the tooltip (issue 30 d2: wrapped values
+        # clipped and overlapped the next row at 1024x640)
+        self.location_value = label("", "hintText", selectable=True)
         self.version_value = label("")
         self.loaded_value = label("")
         form = QFormLayout()
@@ -348,8 +365,10 @@ class AuditPanel(Panel):
         form.addRow(self.tr("Where:"), self.location_value)
         form.addRow(self.tr("Key version:"), self.version_value)
         form.addRow(self.tr("Loaded at:"), self.loaded_value)
-        self.log_value = label("", wrap=True)
+        self.log_value = label("")
         form.addRow(self.tr("Session log:"), self.log_value)
+        self.folder_value = label("", "hintText", selectable=True)
+        form.addRow(self.tr("Folder:"), self.folder_value)
         self.verify_button = QPushButton(self.tr("Verify chain"))
         self.verify_button.setObjectName("primary")
         self.verify_button.setToolTip(self.tr("Check every event's signature, the chain and the checkpoints"))
@@ -368,12 +387,22 @@ class AuditPanel(Panel):
         buttons.addWidget(self.rotate_button)
         buttons.addStretch(1)
         key_box = QGroupBox(self.tr("Audit key (this session)"))
-        kl = QVBoxLayout(key_box)
+        key_content = QWidget()
+        kl = QVBoxLayout(key_content)
+        kl.setContentsMargins(0, 0, 0, 0)
         kl.addLayout(form)
         kl.addLayout(buttons)
         kl.addWidget(self.key_message)
         kl.addWidget(self.hold_label)
         kl.addStretch(1)
+        # a long message (a rotation's, a hold) scrolls inside the box instead of squeezing the rows
+        key_scroll = _DownScroll()
+        key_scroll.setWidgetResizable(True)
+        key_scroll.setFrameShape(QFrame.Shape.NoFrame)
+        key_scroll.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        key_scroll.setWidget(key_content)
+        key_scroll.setFocusPolicy(Qt.FocusPolicy.NoFocus)
+        QVBoxLayout(key_box).addWidget(key_scroll)
 
         # ---------------------------------------------------------------- verification
         self.verify_summary = MessageBox()
@@ -427,6 +456,7 @@ class AuditPanel(Panel):
         top.addWidget(key_box)
         top.addWidget(verify_box)
         top.setSizes([420, 760])
+        top.setChildrenCollapsible(False)  # dragged all the way, the key box keeps its rows and buttons
 
         # ---------------------------------------------------------------- event browser
         self.f_type = QComboBox()
@@ -442,7 +472,7 @@ class AuditPanel(Panel):
         filters.addWidget(self.f_type)
         filters.addWidget(QLabel(self.tr("Date:")))
         filters.addWidget(self.f_date)
-        filters.addWidget(QLabel("By:"))
+        filters.addWidget(QLabel(self.tr("By:")))
         filters.addWidget(self.f_by)
         filters.addWidget(self.f_story, 1)
         filters.addWidget(self.count_label)
@@ -719,8 +749,8 @@ class AuditPanel(Panel):
             self.tr("%n event(s)", "", n)
             + self.tr(" in %n file(s)", "", files)
             + (self.tr(" · last {last} UTC").format(last=last) if last else "")
-            + f"\n{self.ws.root / 'sessions'}"
         )
+        self.folder_value.setText(str(self.ws.root / "sessions"))
         self._fill(self.f_type, [(self.tr("Any type"), ANY)] + [(t, t) for t in page.types])
         self._fill(self.f_date, [(self.tr("Any date"), ANY)] + [(d, d) for d in page.dates])
         self._fill(self.f_by, [(self.tr("Anyone"), ANY)] + [(o, o) for o in page.operators])

@@ -15,7 +15,7 @@ from collections.abc import Generator
 from dataclasses import dataclass
 from typing import Any
 
-from PySide6.QtCore import QCoreApplication, QSettings, Qt, QTimer, Signal, Slot
+from PySide6.QtCore import QCoreApplication, QEvent, QObject, QSettings, Qt, QTimer, Signal, Slot
 from PySide6.QtGui import QFontDatabase, QKeyEvent
 from PySide6.QtWidgets import (
     QComboBox,
@@ -47,7 +47,7 @@ from lorekeeper.ui.review_queue import APPROVE, BULK, BULK_REJECT, UNDO, Decisio
 from lorekeeper.ui.saved_views import SavedViews, saved_view_note
 from lorekeeper.ui.theme import color, icon
 from lorekeeper.ui.turns import in_turns
-from lorekeeper.ui.widgets import FlowLayout, label
+from lorekeeper.ui.widgets import FlowLayout, WrapBox, label
 from lorekeeper.ui.workers import HoldGate, is_synchronous, run_task
 from lorekeeper.workspace_jobs import in_workspace
 
@@ -369,7 +369,7 @@ class ProposalsPanel(Panel):
         cb.addStretch(1)
         card_area.setWidget(card_box)
         card_area.setMinimumHeight(48)
-        lower = QWidget()
+        lower = WrapBox()  # the action rows wrap: the card above gives way, never the rows
         dl = QVBoxLayout(lower)
         dl.setContentsMargins(0, 0, 0, 0)
         head = QHBoxLayout()
@@ -389,9 +389,12 @@ class ProposalsPanel(Panel):
         detail.setStretchFactor(0, 0)
         detail.setStretchFactor(1, 1)
         saved = QSettings().value("proposals/detail_split")
-        if saved is None or not detail.restoreState(saved):
-            detail.setSizes([260, 640])  # proportions: the card about 30%, the diff the rest
-        detail.splitterMoved.connect(lambda *_: QSettings().setValue("proposals/detail_split", detail.saveState()))
+        # until the operator drags the handle, the card keeps a quarter of the height and the
+        # actions and the diff the rest, at every window size (issue 30 d2: at 1024x640 the card
+        # took 230 px and the diff showed 3 lines)
+        self._split_auto = saved is None or not detail.restoreState(saved)
+        detail.splitterMoved.connect(self._detail_moved)
+        detail.installEventFilter(self)
 
         split = QSplitter(Qt.Orientation.Horizontal)
         split.addWidget(queue)
@@ -436,6 +439,17 @@ class ProposalsPanel(Panel):
     @Slot()
     def refresh(self) -> None:
         self.reload()
+
+    def _detail_moved(self, *_args: object) -> None:
+        self._split_auto = False
+        QSettings().setValue("proposals/detail_split", self.detail_split.saveState())
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
+        if watched is self.detail_split and event.type() == QEvent.Type.Resize and self._split_auto:
+            total = self.detail_split.height() - self.detail_split.handleWidth()
+            card = max(self.card_area.minimumHeight(), total // 4)
+            self.detail_split.setSizes([card, total - card])  # the lower part's minimum wins if larger
+        return super().eventFilter(watched, event)
 
     def showEvent(self, event) -> None:
         super().showEvent(event)
