@@ -57,6 +57,11 @@ def main() -> None:
 
         mcpfront.early_initialize()  # answered before the SDK and the workspace are imported
     agentwire.HOOK_DEADLINE = True  # a hook run here answers within its budget (cold path)
+    where = gui_launch(argv)
+    if where is not None:  # the app's first window paints before click and the app are imported
+        from lorekeeper.ui import splash
+
+        splash.show(where)
     from lorekeeper.cli import main as cli_main
 
     cli_main()
@@ -88,6 +93,42 @@ def split(argv: list[str]) -> tuple[str | None, tuple[str, ...], list[str]] | No
                 return None
             return workspace, words, tail
     return None
+
+
+def gui_launch(argv: list[str]) -> str | None:
+    """For a plain launch of the desktop app — `lorekeeper [--workspace W]` or `lorekeeper
+    [--workspace W] gui [--workspace W]` — the workspace folder it will open, as `lorekeeper gui`
+    resolves it ("" when that is not known here); None for any other call (`--help`, `--version`,
+    `gui --screenshot`, `--size`, a typo: the CLI as it is, no window first)."""
+    workspace: str | None = None
+    i = 0
+    while i < len(argv) and argv[i].startswith("-"):
+        if argv[i] == "--workspace" and i + 1 < len(argv):
+            workspace, i = argv[i + 1], i + 2
+        elif argv[i].startswith("--workspace="):
+            workspace, i = argv[i].split("=", 1)[1], i + 1
+        else:
+            return None
+    rest = argv[i:]
+    if rest[:1] == ["gui"]:
+        tail = rest[1:]
+        j = 0
+        while j < len(tail):
+            if tail[j] == "--workspace" and j + 1 < len(tail):
+                workspace, j = tail[j + 1], j + 2
+            elif tail[j].startswith("--workspace="):
+                workspace, j = tail[j].split("=", 1)[1], j + 1
+            else:
+                return None
+    elif rest:
+        return None
+    chosen = workspace or os.environ.get("LOREKEEPER_WORKSPACE")
+    if not chosen:
+        if not sys.platform.startswith("linux"):
+            return ""
+        base = os.environ.get("XDG_DATA_HOME", "").strip() or os.path.expanduser("~/.local/share")
+        return os.path.join(base, "lorekeeper", "workspace")  # platformdirs' user_data_dir on Linux
+    return os.path.expanduser(chosen)
 
 
 def mcp_serve(argv: list[str]) -> bool:

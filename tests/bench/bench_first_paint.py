@@ -9,8 +9,9 @@ on the QApplication, which the probe installs by subclassing it before anything 
 
 - baseline: `QApplication` + a 560x220 `QWidget`, shown (what a bare PySide6 window costs);
 - the app: `lorekeeper --workspace WS gui` exactly as the console script runs it (entry point, CLI,
-  `run_app`), on a demo workspace: its first window is the "Opening workspace…" screen, shown
-  before the workspace (SQLAlchemy, every service) is imported and opened in a worker.
+  `run_app`), on a demo workspace: its first window is the "Opening workspace…" window that
+  `lorekeeper.entry` paints (`lorekeeper.ui.splash`) before click, the CLI, the app's modules and
+  the workspace (SQLAlchemy, every service) are imported; the opening screen then takes its place.
 
 Runs alternate (bare, app, bare, app…) so the machine's load hits both alike; medians and their
 ratio are printed (the goal: the app within 2x of the bare window). No timed assertion.

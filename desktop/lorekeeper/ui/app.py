@@ -21,7 +21,7 @@ from PySide6.QtWidgets import (
 from lorekeeper import __version__
 from lorekeeper.errors import LorekeeperError
 from lorekeeper.jobs import Cancelled, Progress, drive
-from lorekeeper.ui import i18n, workers
+from lorekeeper.ui import i18n, splash, workers
 from lorekeeper.ui.i18n import QT_TRANSLATE_NOOP, tr_const
 from lorekeeper.ui.theme import ThemeFollower, icon
 from lorekeeper.ui.widgets import set_progress
@@ -305,7 +305,7 @@ class _Launcher(QObject):
             self.opening.cancel_requested.connect(self.cancel)
         self.opening.set_step(0, len(OPEN_STEPS), OPEN_STEPS[0])
         self.opening.cancel_button.setEnabled(True)
-        self.opening.show()
+        splash.hand_over(self.opening)  # in the place of the window `lorekeeper.entry` painted first
         box: dict[str, Workspace] = {}
         job: list[workers.Worker] = []
 
