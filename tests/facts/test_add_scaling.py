@@ -127,6 +127,7 @@ def test_add_verdicts_are_the_full_pass_verdicts(workspace: Workspace, tmp_path:
         want = _expected(pool, statement)
         d = ws.facts.add("verdicts", "convention", statement, did, QUOTE)
         got = d.facts[0]
+        assert got == ws.facts.show(got.id)  # what the add returns is what the store now holds
         if want is None:
             assert got.statement == statement and got.id not in {f.id for f in pool}, statement
         else:
