@@ -11,7 +11,7 @@ import builtins
 from collections.abc import Sequence
 from typing import Any
 
-from sqlalchemy import LargeBinary, cast, func, or_, select
+from sqlalchemy import LargeBinary, and_, case, cast, false, func, or_, select
 from sqlalchemy.orm import Session
 
 from lorekeeper.facts.model import Provenance, check_provenance, dumps, fact_id, merge_provenance, words
@@ -133,6 +133,10 @@ class FactWriter:
         asked = sorted(mine, key=lambda w: (w.isascii(), -len(w), w))[:need]
         non_ascii = func.length(Fact.statement) != func.length(cast(Fact.statement, LargeBinary))
         likes = [Fact.statement.like(_like(w), escape="\\") for w in asked if w.isascii()]
+        # an ASCII statement holds at least ceil(0.62 |A|) of A's words, each one a LIKE match:
+        # SQLite counts them only on the rows one of the asked words found
+        every = [case((Fact.statement.like(_like(w), escape="\\"), 1), else_=0) for w in sorted(mine) if w.isascii()]
+        enough = sum(every[1:], every[0]) >= (62 * n + 99) // 100 if every else false()
         with s.no_autoflush:
             pairs = s.execute(
                 select(Fact.id, Fact.statement).where(
@@ -140,7 +144,7 @@ class FactWriter:
                     Fact.type == row.type,
                     Fact.merged_into == "",
                     Fact.id != row.id,
-                    or_(*likes, non_ascii),
+                    or_(and_(or_(*likes), enough), non_ascii) if likes else non_ascii,
                 )
             ).all()
             ids = []
