@@ -289,8 +289,12 @@ class FactDecisions:
             row.event_sig = sig
             self.rows.sign(row, log.signer)
             merged = self.writer.lexical(s, log.signer, [row])
-        survivor = merged[0]["into"] if merged else row.id
-        return Decision(self.store.last_changes(), [self.reader.show(survivor)], None, sig)
+            survivor = s.get(Fact, merged[0]["into"]) if merged else row
+            assert survivor is not None  # the merge target was loaded by the dedup search
+            # the surviving fact as this transaction writes it (signed here): not read back after
+            # the commit, which re-read the whole row ledger of the facts (O(facts) per add)
+            shown = self.rows.info(survivor, self.rows.open_conflicts(s, proj))
+        return Decision(self.store.last_changes(), [shown], None, sig)
 
     # ------------------------------------------------------------------ arbitration
     def resolve(

@@ -11,7 +11,7 @@ import builtins
 from collections.abc import Sequence
 from typing import Any
 
-from sqlalchemy import func, select
+from sqlalchemy import LargeBinary, and_, case, cast, false, func, or_, select
 from sqlalchemy.orm import Session
 
 from lorekeeper.facts.model import Provenance, check_provenance, dumps, fact_id, merge_provenance, words
@@ -25,18 +25,18 @@ class FactWriter:
         self.rows = rows
 
     def free_id(self, s: Session, project: str, type_: str, statement: str) -> str:
-        """A fact id not used yet: the ids are loaded once per transaction (one query, not one per fact)."""
-        taken: set[str] | None = s.info.get("facts_taken_ids")
-        if taken is None:
-            with s.no_autoflush:
-                taken = set(s.scalars(select(Fact.id)).all())
-            s.info["facts_taken_ids"] = taken
+        """A fact id not used yet: one primary-key look-up per id tried (not a load of every id,
+        which grew with the store), plus the ids given earlier in this transaction (not flushed)."""
+        taken: set[str] = s.info.setdefault("facts_taken_ids", set())
         salt = 0
         while True:
             fid = fact_id(project, type_, statement, salt)
             if fid not in taken:
-                taken.add(fid)
-                return fid
+                with s.no_autoflush:
+                    used = s.scalar(select(Fact.id).where(Fact.id == fid)) is not None
+                if not used:
+                    taken.add(fid)
+                    return fid
             salt += 1
 
     def next_ordinal(self, s: Session) -> int:
@@ -95,6 +95,12 @@ class FactWriter:
         if not new_rows:
             return merged
         in_conflict = set(self.rows.open_conflicts(s))
+        if len(new_rows) == 1:  # one add: only the older facts it could merge into are loaded
+            row = new_rows[0]
+            pool = sorted(
+                [*self.rows.filter(self.candidates(s, row), "consolidation"), row], key=lambda r: (r.ordinal, r.id)
+            )
+            return self.merge_pool(pool, {row.id}, in_conflict, signer)
         by_key: dict[tuple[str, str], builtins.list[Fact]] = {}
         for row in new_rows:
             by_key.setdefault((row.project, row.type), [])
@@ -107,6 +113,46 @@ class FactWriter:
         for pool in by_key.values():
             merged += self.merge_pool(pool, fresh, in_conflict, signer)
         return merged
+
+    def candidates(self, s: Session, row: Fact) -> builtins.list[Fact]:
+        """The older unmerged facts of `row`'s project and type whose Jaccard with it is >= 0.62,
+        found without loading the others: exactly the facts the full pass could merge it into.
+
+        A fact B with Jaccard(A, B) >= 0.62 holds at least ceil(0.62 |A|) of A's words, so it holds
+        one of ANY |A| - ceil(0.62 |A|) + 1 of them: those are asked for with LIKE (non-ASCII words
+        first, they cost nothing, then the longest, likely the rarest). LIKE finds a word in a row
+        whose statement is ASCII (there the folded words are the lower-cased text, and LIKE ignores
+        ASCII case); a statement with any other character (an accent folds away, a ligature
+        unfolds) is always read. Only (id, statement) pairs are read and checked exactly in Python;
+        the full rows of the matches are loaded last."""
+        mine = words(row.statement)
+        n = len(mine)
+        if not n:
+            return []  # no word: the full pass never merges it (an empty union)
+        need = n - (62 * n + 99) // 100 + 1
+        asked = sorted(mine, key=lambda w: (w.isascii(), -len(w), w))[:need]
+        non_ascii = func.length(Fact.statement) != func.length(cast(Fact.statement, LargeBinary))
+        likes = [Fact.statement.like(_like(w), escape="\\") for w in asked if w.isascii()]
+        # an ASCII statement holds at least ceil(0.62 |A|) of A's words, each one a LIKE match:
+        # SQLite counts them only on the rows one of the asked words found
+        every = [case((Fact.statement.like(_like(w), escape="\\"), 1), else_=0) for w in sorted(mine) if w.isascii()]
+        enough = sum(every[1:], every[0]) >= (62 * n + 99) // 100 if every else false()
+        with s.no_autoflush:
+            pairs = s.execute(
+                select(Fact.id, Fact.statement).where(
+                    Fact.project == row.project,
+                    Fact.type == row.type,
+                    Fact.merged_into == "",
+                    Fact.id != row.id,
+                    or_(and_(or_(*likes), enough), non_ascii) if likes else non_ascii,
+                )
+            ).all()
+            ids = []
+            for fid, statement in pairs:
+                theirs = words(statement)
+                if len(mine & theirs) * 100 >= 62 * len(mine | theirs):
+                    ids.append(fid)
+            return list(s.scalars(select(Fact).where(Fact.id.in_(ids)))) if ids else []
 
     def merge_pool(
         self, pool: Sequence[Fact], fresh: set[str], in_conflict: set[str], signer: Any
@@ -178,3 +224,8 @@ class FactWriter:
             r.status = "conflicting"
             self.rows.sign(r, signer)
         return int(conflict.id)
+
+
+def _like(word: str) -> str:
+    """A LIKE pattern finding `word` anywhere (`_`, a word character, escaped)."""
+    return "%" + word.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_") + "%"

@@ -1,0 +1,161 @@
+"""Facts at 10,000 (issue 26 d3): `facts add` <= 20 ms each, `facts list`/`pack` within 3x of the
+plain SQL query of the same rows.
+
+Run: `QT_QPA_PLATFORM=offscreen python -m pytest -s tests/bench/bench_facts_10k.py`.
+
+Material: 10,000 signed facts of one project and type (the worst case of the dedup search: every
+add compares with all of them), statements of 8-12 words drawn from a 2,000-word vocabulary (fixed
+seed), inserted directly through the row signer in one transaction. Then, side by side:
+- `ws.facts.add` in process (median of ADDS adds, a third of them near-duplicates that merge),
+  against the same add at 100 facts (the growth) and one `lorekeeper facts add` process against
+  `python -c pass`;
+- `ws.facts.list` and `ws.facts.pack` (in process, warm: the second call) and `facts list --json`
+  (one process), against a plain `SELECT` of the same rows (sqlite3, no verification).
+No timed assertion (machines are noisy): milliseconds and ratios are printed.
+"""
+
+from __future__ import annotations
+
+import random
+import sqlite3
+import statistics
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+from lorekeeper.audit.rows import sign_row
+from lorekeeper.facts.model import Provenance, dumps, fact_id
+from lorekeeper.store.models import Fact, utcnow
+from lorekeeper.workspace import Workspace
+
+N = 10_000
+ADDS = 15
+VOCAB = [f"w{i:04d}" for i in range(2000)]
+
+
+def _statement(rng: random.Random) -> str:
+    return "Use " + " ".join(rng.sample(VOCAB, rng.randint(8, 12))) + "."
+
+
+def fill(ws: Workspace, tmp_path: Path, n: int, *, project: str = "bench") -> tuple[str, Path]:
+    """`n` signed facts of `project` (type convention) in one transaction; returns the document id."""
+    doc = tmp_path / "docs" / "big.md"
+    doc.parent.mkdir(parents=True, exist_ok=True)
+    doc.write_text("Rule: use the house way.\n", encoding="utf-8")
+    ws.facts.ingest(doc.parent, project=project)
+    did = ws.facts.documents(project)[0].id
+    signer = ws.audit.log.signer
+    rng = random.Random(26)
+    now = utcnow()
+    with ws.store.write() as s:
+        for i in range(n):
+            statement = _statement(rng)
+            row = Fact(
+                id=fact_id(project, "convention", statement, i),
+                project=project,
+                type="convention",
+                statement=statement,
+                detail="",
+                scope="[]",
+                tags="[]",
+                confidence=0.9 if i % 2 else 0.7,
+                status="candidate",
+                provenance=dumps([Provenance(did, "big.md", "Rule: use the house way.").to_dict()]),
+                merged_into="",
+                flag="",
+                ordinal=i + 1,
+                source="bench",
+                created_at=now,
+            )
+            sign_row(signer, row)
+            s.add(row)
+    return did, doc
+
+
+def _adds(ws: Workspace, project: str, did: str, rng: random.Random, existing: list[str]) -> tuple[list[float], int]:
+    times, merged = [], 0
+    for k in range(ADDS):
+        if k % 3 == 0 and existing:  # a near-duplicate: one word changed, it merges
+            ws_ = existing[rng.randrange(len(existing))].rstrip(".").split()
+            ws_[-1] = "extra"
+            statement = " ".join(ws_) + "."
+        else:
+            statement = _statement(rng)
+        t0 = time.perf_counter()
+        d = ws.facts.add(project, "convention", statement, did, "Rule: use the house way.")
+        times.append((time.perf_counter() - t0) * 1000)
+        merged += d.facts[0].statement != statement
+    return times, merged
+
+
+def _run(cmd: list[str]) -> tuple[float, str]:
+    t0 = time.perf_counter()
+    out = subprocess.run(cmd, capture_output=True, text=True, check=True, timeout=300)
+    return (time.perf_counter() - t0) * 1000, out.stdout
+
+
+def _ms(fn) -> float:  # type: ignore[no-untyped-def]
+    t0 = time.perf_counter()
+    fn()
+    return (time.perf_counter() - t0) * 1000
+
+
+def test_facts_at_10k(demo_workspace: Workspace, tmp_path: Path) -> None:
+    ws = demo_workspace
+    ws.audit.require_key()
+    small_did, _ = fill(ws, tmp_path / "small", 100, project="small")
+    small_existing = [f.statement for f in ws.facts.list("small")]
+    rng = random.Random(7)
+    small_times, _ = _adds(ws, "small", small_did, rng, small_existing[:50])
+
+    did, _ = fill(ws, tmp_path / "big", N)
+    existing = [f.statement for f in ws.facts.list("bench")][:500]
+    ws.facts.list("bench")  # warm: the verified rows are cached
+    big_times, merged = _adds(ws, "bench", did, rng, existing)
+
+    con = sqlite3.connect(str(ws.store.engine.url.database))
+
+    def plain() -> None:
+        con.execute("SELECT * FROM facts WHERE project = 'bench' AND merged_into = '' ORDER BY ordinal, id").fetchall()
+
+    plain()
+    sql_ms = statistics.median(_ms(plain) for _ in range(5))
+    count = len(ws.facts.list("bench"))
+    list_ms = statistics.median(_ms(lambda: ws.facts.list("bench")) for _ in range(3))
+    pack_ms = statistics.median(_ms(lambda: ws.facts.pack("bench")) for _ in range(3))
+    con.close()
+
+    lk = [sys.executable, "-m", "lorekeeper", "--workspace", str(ws.root)]
+    _run([sys.executable, "-c", "pass"])
+    floor = statistics.median(_run([sys.executable, "-c", "pass"])[0] for _ in range(3))
+    cli_list = _run([*lk, "facts", "list", "--project", "bench", "--json"])[0]
+    cli_add = _run(
+        [
+            *lk,
+            "facts",
+            "add",
+            "--project",
+            "bench",
+            "--type",
+            "convention",
+            "--statement",
+            "Use the brand new cli rule here today.",
+            "--document",
+            did,
+            "--quote",
+            "Rule: use the house way.",
+            "--json",
+        ]
+    )[0]
+    s50, b50 = statistics.median(small_times), statistics.median(big_times)
+    print(
+        f"\nfacts at {N:,} ({count} listed; {merged} of {ADDS} adds merged)\n"
+        f"  facts add in process: median {b50:.1f} ms at {N:,} vs {s50:.1f} ms at 100 "
+        f"(growth {b50 / s50:.2f}x; target <= 20 ms)\n"
+        f"  facts list (in process, warm) {list_ms:.0f} ms, pack {pack_ms:.0f} ms; plain SELECT {sql_ms:.0f} ms "
+        f"(list {list_ms / sql_ms:.1f}x, pack {pack_ms / sql_ms:.1f}x; target <= 3x)\n"
+        f"  CLI: facts add {cli_add:.0f} ms, facts list --json {cli_list:.0f} ms; python -c pass {floor:.0f} ms "
+        f"(add {cli_add / floor:.1f}x, list {cli_list / floor:.1f}x)"
+    )
+    assert count >= N
