@@ -101,7 +101,21 @@ def _expected(pool: list[FactInfo], statement: str) -> str | None:
 def test_add_verdicts_are_the_full_pass_verdicts(workspace: Workspace, tmp_path: Path) -> None:
     """Accents, ligatures, case, `_` and `%` in words, ties and a better later match: each add
     merges into exactly the fact the pass over every fact chooses (or stays on its own)."""
-    ws = workspace
+    _check_verdicts(workspace, tmp_path)
+
+
+def test_add_verdicts_on_postgresql(tmp_path: Path, pg_url: str) -> None:
+    """The same verdicts on PostgreSQL (its LIKE is case-sensitive: the search uses ILIKE there)."""
+    ws = Workspace.init(tmp_path / "pgws")
+    ws.close()
+    cfg = ws.root / "lorekeeper.toml"
+    cfg.write_text(cfg.read_text().replace('url = "sqlite:///lorekeeper.db"', f'url = "{pg_url}"'))
+    with Workspace.open(ws.root) as pg:
+        assert pg.store.url.startswith("postgresql")
+        _check_verdicts(pg, tmp_path)
+
+
+def _check_verdicts(ws: Workspace, tmp_path: Path) -> None:
     ws.audit.require_key()
     did = _doc(ws, tmp_path, "verdicts")
     statements = [
@@ -110,6 +124,8 @@ def test_add_verdicts_are_the_full_pass_verdicts(workspace: Workspace, tmp_path:
         "Use snake_case for every column name in the schema.",
         "use SNAKE_CASE for every column name in a schema",  # case and `_`: merges
         "Use snakeXcase for every column name in the schema.",  # `_` is not a LIKE wildcard here
+        "NEVER PUSH DIRECTLY TO THE MAIN BRANCH OF THE REPO.",
+        "never push directly to the main branch of the repo today",  # ASCII case only: merges
         "Keep the ﬁle layout flat for each module of the app.",
         "Keep the file layout flat for each module of the app.",  # the ligature unfolds: merges
         "Cap memory at 100% of the quota on every worker node.",

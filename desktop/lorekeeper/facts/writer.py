@@ -132,10 +132,16 @@ class FactWriter:
         need = n - (62 * n + 99) // 100 + 1
         asked = sorted(mine, key=lambda w: (w.isascii(), -len(w), w))[:need]
         non_ascii = func.length(Fact.statement) != func.length(cast(Fact.statement, LargeBinary))
-        likes = [Fact.statement.like(_like(w), escape="\\") for w in asked if w.isascii()]
+        # SQLite's LIKE ignores ASCII case; PostgreSQL's does not (ILIKE does)
+        sqlite = s.get_bind().dialect.name == "sqlite"
+
+        def found(w: str) -> Any:
+            return (Fact.statement.like if sqlite else Fact.statement.ilike)(_like(w), escape="\\")
+
+        likes = [found(w) for w in asked if w.isascii()]
         # an ASCII statement holds at least ceil(0.62 |A|) of A's words, each one a LIKE match:
         # SQLite counts them only on the rows one of the asked words found
-        every = [case((Fact.statement.like(_like(w), escape="\\"), 1), else_=0) for w in sorted(mine) if w.isascii()]
+        every = [case((found(w), 1), else_=0) for w in sorted(mine) if w.isascii()]
         enough = sum(every[1:], every[0]) >= (62 * n + 99) // 100 if every else false()
         with s.no_autoflush:
             pairs = s.execute(
