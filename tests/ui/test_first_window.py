@@ -88,6 +88,13 @@ def test_a_plain_launch_paints_its_first_window_before_the_cli_then_opens_the_ma
     assert got["visible"] == ["MainWindow"]  # the first window and the opening screen are gone
 
 
+def test_a_launch_on_a_missing_workspace_goes_from_the_first_window_to_the_error_screen(tmp_path) -> None:
+    got = _launch(tmp_path, "en", "gui", "--workspace", str(tmp_path / "nowhere"))
+    assert got["seen"][0]["title"] == "Lorekeeper — opening the workspace" and not got["seen"][0]["click"]
+    assert [s["cls"] for s in got["seen"]][-2:] == ["OpeningScreen", "ErrorScreen"]
+    assert got["visible"] == ["ErrorScreen"]  # with its code and Retry; nothing of the launch left behind
+
+
 @pytest.mark.parametrize(
     ("argv", "where"),
     [

@@ -90,6 +90,9 @@ def hand_over(successor: QWidget) -> None:
     """Show `successor` (the opening screen) in the splash's place (same position), then close
     the splash; without a splash (tests, `--screenshot`, an embedding) just show it."""
     if _splash:
+        # the window system's placement of the splash (its configure events wait in the queue
+        # while the CLI and the app were imported), then the successor goes where it is
+        QApplication.processEvents()
         successor.move(_splash[0].pos())
     successor.show()
     if _splash:
