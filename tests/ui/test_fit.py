@@ -217,3 +217,28 @@ def test_the_proposal_diff_gets_the_room_and_no_action_hides_under_it(window):
             bottom = button.mapTo(window, QPoint(0, button.height())).y()
             assert bottom <= diff_top, (button.text(), bottom, diff_top)
     assert panel.card_area.height() >= 80  # the card still shows its first rows
+
+
+def test_the_eval_result_box_keeps_room_beside_the_run_box(qtbot, ui_workspace, sync_workers):
+    """In French at 1024x640 the run box's pickers left the Result box about 115 px (its table
+    and its message cut): the pickers give way, the Result box keeps a quarter of the row."""
+    from lorekeeper.ui import i18n
+    from lorekeeper.ui.main_window import MainWindow
+
+    assert i18n.install("fr") == "fr"
+    try:
+        win = MainWindow(ui_workspace)
+        qtbot.addWidget(win)
+        win.show()
+        win.resize(1024, 640)
+        panel = win.select_panel("evals")
+        panel.showcase()
+        settle()
+        result_box = panel.results_empty.parentWidget()
+        top = result_box.parentWidget()
+        assert isinstance(top, QSplitter)
+        assert result_box.width() >= top.width() // 4, (result_box.width(), top.width())
+        assert clipped_labels(panel) == [] and cut_combos(panel) == []
+        win.close()
+    finally:
+        i18n.install("en")
