@@ -805,12 +805,14 @@ class AuditPanel(Panel):
         except ValueError:
             pretty = rec.raw
         verdict = {
-            "valid": f"Signature valid (key v{rec.key_version}); content matches its signed hash.",
-            "tombstone": "Erased: the content was replaced by a signed tombstone; the event's signature still verifies.",
-            "bad_signature": "The signature does NOT verify: this event was altered.",
-            "content_mismatch": "The content does NOT match its signed hash: the data was edited.",
-            "unsigned": "Unsigned line: not written by Lorekeeper.",
-            "damaged": "Damaged line: not valid JSON.",
+            "valid": self.tr("Signature valid (key v{0}); content matches its signed hash.").format(rec.key_version),
+            "tombstone": self.tr(
+                "Erased: the content was replaced by a signed tombstone; the event's signature still verifies."
+            ),
+            "bad_signature": self.tr("The signature does NOT verify: this event was altered."),
+            "content_mismatch": self.tr("The content does NOT match its signed hash: the data was edited."),
+            "unsigned": self.tr("Unsigned line: not written by Lorekeeper."),
+            "damaged": self.tr("Damaged line: not valid JSON."),
         }.get(rec.status, rec.status)
         self.payload_title.setText(self.tr("Signed event — {file} line {line}").format(file=rec.file, line=rec.line))
         self.payload_status.setText(verdict)
