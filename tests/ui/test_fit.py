@@ -242,3 +242,16 @@ def test_the_eval_result_box_keeps_room_beside_the_run_box(qtbot, ui_workspace, 
         win.close()
     finally:
         i18n.install("en")
+
+
+def test_the_skill_viewer_keeps_the_room_under_a_long_description(window):
+    """At 1024x640 a long description and its triggers scroll in a few lines: the SKILL.md viewer
+    below gets most of the height (it had about 150 px under api-design's 12 lines)."""
+    window.resize(1024, 640)
+    panel = window.select_panel("skills")
+    panel.showcase()
+    settle()
+    assert panel.description.text().startswith("Design or extend HTTP APIs")
+    viewer = panel.content_tab.viewer
+    assert viewer.isVisible() and viewer.height() >= 250, viewer.height()
+    assert clipped_labels(panel) == []
