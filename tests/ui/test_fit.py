@@ -255,3 +255,30 @@ def test_the_skill_viewer_keeps_the_room_under_a_long_description(window):
     viewer = panel.content_tab.viewer
     assert viewer.isVisible() and viewer.height() >= 250, viewer.height()
     assert clipped_labels(panel) == []
+
+
+def test_the_skill_editor_commit_message_has_a_line_of_its_own(qtbot, ui_workspace, sync_workers):
+    """In French the commit message beside Abandonner and Enregistrer comme nouvelle version
+    was 28 px wide (tests) and, with the theme's paddings, made the Skills panel wider than a
+    1024x640 window (a sideways scroll bar): it now has its own line, the buttons under it."""
+    from lorekeeper.ui import i18n
+    from lorekeeper.ui.main_window import MainWindow
+
+    assert i18n.install("fr") == "fr"
+    try:
+        win = MainWindow(ui_workspace)
+        qtbot.addWidget(win)
+        win.show()
+        win.resize(1024, 640)
+        panel = win.select_panel("skills")
+        panel.showcase()
+        tab = panel.content_tab
+        tab.edit_button.click()
+        settle()
+        assert tab.commit_message.isVisible() and tab.save_button.isVisible()
+        assert tab.commit_message.width() >= tab.stack.width() - 2
+        assert tab.commit_message.geometry().bottom() < tab.save_button.geometry().top()
+        tab.edit_button.click()
+        win.close()
+    finally:
+        i18n.install("en")

@@ -58,7 +58,7 @@ from lorekeeper.ui.i18n import QT_TRANSLATE_NOOP, fmt_datetime, tr_const
 from lorekeeper.ui.models.base import RowsModel, enable_sorting
 from lorekeeper.ui.panels.base import AppContext, Panel
 from lorekeeper.ui.theme import color, icon
-from lorekeeper.ui.widgets import EmptyState, MessageBox, label, mono_font, search_box, setup_table
+from lorekeeper.ui.widgets import EmptyState, MessageBox, WrapBox, label, mono_font, search_box, setup_table
 from lorekeeper.ui.workers import HoldGate, run_task
 from lorekeeper.workspace import Workspace
 
@@ -423,10 +423,13 @@ class AuditPanel(Panel):
         self.issues_empty = EmptyState(self.issues_table, self.tr("No verification yet."))
         self.issues_empty.set_empty(True)
         verify_box = QGroupBox(self.tr("Verification"))
-        vl = QVBoxLayout(verify_box)
+        verify_content = WrapBox()  # its wrapped summary and empty state ask the height they need
+        vl = QVBoxLayout(verify_content)
+        vl.setContentsMargins(0, 0, 0, 0)
         vl.addWidget(self.verify_summary)
         vl.addWidget(self.report_text)
         vl.addWidget(self.issues_empty, 1)
+        QVBoxLayout(verify_box).addWidget(verify_content)
 
         # ---------------------------------------------------------------- a break in the log (issue 31 item 10)
         self.chain_message = MessageBox()
@@ -514,7 +517,7 @@ class AuditPanel(Panel):
         main = QSplitter(Qt.Orientation.Vertical)
         main.addWidget(top)
         main.addWidget(events_box)
-        main.setSizes([300, 500])
+        main.setSizes([330, 470])  # the key and verification boxes above keep their rows whole at 1024x640
 
         layout = QVBoxLayout(self)
         layout.setContentsMargins(20, 16, 20, 12)
