@@ -374,6 +374,30 @@ La version actuelle reste archivée pour que chaque événement passé soit touj
         <translation>Aucun événement ne correspond à ces filtres.</translation>
     </message>
     <message>
+        <source>Signature valid (key v{0}); content matches its signed hash.</source>
+        <translation>Signature valide (clé v{0})&#xa0;; le contenu correspond à son empreinte signée.</translation>
+    </message>
+    <message>
+        <source>Erased: the content was replaced by a signed tombstone; the event&apos;s signature still verifies.</source>
+        <translation>Effacé&#xa0;: le contenu a été remplacé par une tombstone signée&#xa0;; la signature de l&apos;événement se vérifie toujours.</translation>
+    </message>
+    <message>
+        <source>The signature does NOT verify: this event was altered.</source>
+        <translation>La signature NE se vérifie PAS&#xa0;: cet événement a été modifié.</translation>
+    </message>
+    <message>
+        <source>The content does NOT match its signed hash: the data was edited.</source>
+        <translation>Le contenu NE correspond PAS à son empreinte signée&#xa0;: les données ont été modifiées.</translation>
+    </message>
+    <message>
+        <source>Unsigned line: not written by Lorekeeper.</source>
+        <translation>Ligne non signée&#xa0;: elle n&apos;a pas été écrite par Lorekeeper.</translation>
+    </message>
+    <message>
+        <source>Damaged line: not valid JSON.</source>
+        <translation>Ligne endommagée&#xa0;: ce n&apos;est pas du JSON valide.</translation>
+    </message>
+    <message>
         <source>Signed event — {file} line {line}</source>
         <translation>Événement signé — {file} ligne {line}</translation>
     </message>

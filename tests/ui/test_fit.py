@@ -217,3 +217,68 @@ def test_the_proposal_diff_gets_the_room_and_no_action_hides_under_it(window):
             bottom = button.mapTo(window, QPoint(0, button.height())).y()
             assert bottom <= diff_top, (button.text(), bottom, diff_top)
     assert panel.card_area.height() >= 80  # the card still shows its first rows
+
+
+def test_the_eval_result_box_keeps_room_beside_the_run_box(qtbot, ui_workspace, sync_workers):
+    """In French at 1024x640 the run box's pickers left the Result box about 115 px (its table
+    and its message cut): the pickers give way, the Result box keeps a quarter of the row."""
+    from lorekeeper.ui import i18n
+    from lorekeeper.ui.main_window import MainWindow
+
+    assert i18n.install("fr") == "fr"
+    try:
+        win = MainWindow(ui_workspace)
+        qtbot.addWidget(win)
+        win.show()
+        win.resize(1024, 640)
+        panel = win.select_panel("evals")
+        panel.showcase()
+        settle()
+        result_box = panel.results_empty.parentWidget()
+        top = result_box.parentWidget()
+        assert isinstance(top, QSplitter)
+        assert result_box.width() >= top.width() // 4, (result_box.width(), top.width())
+        assert clipped_labels(panel) == [] and cut_combos(panel) == []
+        win.close()
+    finally:
+        i18n.install("en")
+
+
+def test_the_skill_viewer_keeps_the_room_under_a_long_description(window):
+    """At 1024x640 a long description and its triggers scroll in a few lines: the SKILL.md viewer
+    below gets most of the height (it had about 150 px under api-design's 12 lines)."""
+    window.resize(1024, 640)
+    panel = window.select_panel("skills")
+    panel.showcase()
+    settle()
+    assert panel.description.text().startswith("Design or extend HTTP APIs")
+    viewer = panel.content_tab.viewer
+    assert viewer.isVisible() and viewer.height() >= 250, viewer.height()
+    assert clipped_labels(panel) == []
+
+
+def test_the_skill_editor_commit_message_has_a_line_of_its_own(qtbot, ui_workspace, sync_workers):
+    """In French the commit message beside Abandonner and Enregistrer comme nouvelle version
+    was 28 px wide (tests) and, with the theme's paddings, made the Skills panel wider than a
+    1024x640 window (a sideways scroll bar): it now has its own line, the buttons under it."""
+    from lorekeeper.ui import i18n
+    from lorekeeper.ui.main_window import MainWindow
+
+    assert i18n.install("fr") == "fr"
+    try:
+        win = MainWindow(ui_workspace)
+        qtbot.addWidget(win)
+        win.show()
+        win.resize(1024, 640)
+        panel = win.select_panel("skills")
+        panel.showcase()
+        tab = panel.content_tab
+        tab.edit_button.click()
+        settle()
+        assert tab.commit_message.isVisible() and tab.save_button.isVisible()
+        assert tab.commit_message.width() >= tab.stack.width() - 2
+        assert tab.commit_message.geometry().bottom() < tab.save_button.geometry().top()
+        tab.edit_button.click()
+        win.close()
+    finally:
+        i18n.install("en")

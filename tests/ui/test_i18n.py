@@ -268,8 +268,10 @@ def test_the_language_menu_saves_the_choice(qtbot, window, monkeypatch, tmp_path
 def test_every_panel_fits_a_laptop_window_in_french(qtbot, ui_workspace, sync_workers, french) -> None:
     """French is longer than English: the fit rule of tests/ui/test_fit.py holds in French too."""
     from PySide6.QtCore import QSize
+    from PySide6.QtWidgets import QApplication
 
     from lorekeeper.ui.main_window import MainWindow
+    from lorekeeper.ui.theme import DARK, LIGHT, apply_theme, current_mode
     from ui.test_fit import check_panels_fit
 
     win = MainWindow(ui_workspace)
@@ -280,6 +282,16 @@ def test_every_panel_fits_a_laptop_window_in_french(qtbot, ui_workspace, sync_wo
         win.select_panel(panel_id).showcase()
     for size in (QSize(1024, 640), QSize(1280, 800)):
         check_panels_fit(win, size)
+    # with each theme's style sheet, as the app runs (its paddings widen buttons: the Skills
+    # panel needed 849 px in 833 in the light theme, a sideways scroll bar)
+    app = QApplication.instance()
+    before = current_mode()
+    try:
+        for mode in (LIGHT, DARK):
+            apply_theme(app, mode)
+            check_panels_fit(win, QSize(1024, 640))
+    finally:
+        apply_theme(app, before)
     win.close()
 
 

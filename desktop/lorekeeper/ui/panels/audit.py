@@ -58,7 +58,7 @@ from lorekeeper.ui.i18n import QT_TRANSLATE_NOOP, fmt_datetime, tr_const
 from lorekeeper.ui.models.base import RowsModel, enable_sorting
 from lorekeeper.ui.panels.base import AppContext, Panel
 from lorekeeper.ui.theme import color, icon
-from lorekeeper.ui.widgets import EmptyState, MessageBox, label, mono_font, search_box, setup_table
+from lorekeeper.ui.widgets import EmptyState, MessageBox, WrapBox, label, mono_font, search_box, setup_table
 from lorekeeper.ui.workers import HoldGate, run_task
 from lorekeeper.workspace import Workspace
 
@@ -423,10 +423,13 @@ class AuditPanel(Panel):
         self.issues_empty = EmptyState(self.issues_table, self.tr("No verification yet."))
         self.issues_empty.set_empty(True)
         verify_box = QGroupBox(self.tr("Verification"))
-        vl = QVBoxLayout(verify_box)
+        verify_content = WrapBox()  # its wrapped summary and empty state ask the height they need
+        vl = QVBoxLayout(verify_content)
+        vl.setContentsMargins(0, 0, 0, 0)
         vl.addWidget(self.verify_summary)
         vl.addWidget(self.report_text)
         vl.addWidget(self.issues_empty, 1)
+        QVBoxLayout(verify_box).addWidget(verify_content)
 
         # ---------------------------------------------------------------- a break in the log (issue 31 item 10)
         self.chain_message = MessageBox()
@@ -514,7 +517,7 @@ class AuditPanel(Panel):
         main = QSplitter(Qt.Orientation.Vertical)
         main.addWidget(top)
         main.addWidget(events_box)
-        main.setSizes([300, 500])
+        main.setSizes([330, 470])  # the key and verification boxes above keep their rows whole at 1024x640
 
         layout = QVBoxLayout(self)
         layout.setContentsMargins(20, 16, 20, 12)
@@ -805,12 +808,14 @@ class AuditPanel(Panel):
         except ValueError:
             pretty = rec.raw
         verdict = {
-            "valid": f"Signature valid (key v{rec.key_version}); content matches its signed hash.",
-            "tombstone": "Erased: the content was replaced by a signed tombstone; the event's signature still verifies.",
-            "bad_signature": "The signature does NOT verify: this event was altered.",
-            "content_mismatch": "The content does NOT match its signed hash: the data was edited.",
-            "unsigned": "Unsigned line: not written by Lorekeeper.",
-            "damaged": "Damaged line: not valid JSON.",
+            "valid": self.tr("Signature valid (key v{0}); content matches its signed hash.").format(rec.key_version),
+            "tombstone": self.tr(
+                "Erased: the content was replaced by a signed tombstone; the event's signature still verifies."
+            ),
+            "bad_signature": self.tr("The signature does NOT verify: this event was altered."),
+            "content_mismatch": self.tr("The content does NOT match its signed hash: the data was edited."),
+            "unsigned": self.tr("Unsigned line: not written by Lorekeeper."),
+            "damaged": self.tr("Damaged line: not valid JSON."),
         }.get(rec.status, rec.status)
         self.payload_title.setText(self.tr("Signed event — {file} line {line}").format(file=rec.file, line=rec.line))
         self.payload_status.setText(verdict)

@@ -120,10 +120,15 @@ class EvalsPanel(Panel):
         self.last_report: EvalReport | None = None
 
         # ---------------------------------------------------------------- run
+        # narrow enough that the Result box beside keeps room at 1024x640 (issue 30 d2: it had
+        # about 115 px in French); a longer name is cut in the box, whole in its list
         self.skill = QComboBox()
-        self.skill.setMinimumWidth(180)
+        self.skill.setMinimumWidth(130)
         self.project = QComboBox()
-        self.project.setMinimumWidth(150)
+        self.project.setMinimumWidth(100)
+        for combo in (self.skill, self.project):
+            combo.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
+            combo.setMinimumContentsLength(8)
         self.load_button = QPushButton(self.tr("Load file…"))
         self.load_button.clicked.connect(self.load_file)
         self.run_button = QPushButton(self.tr("Run"))
@@ -190,6 +195,8 @@ class EvalsPanel(Panel):
         self.f_range = QComboBox()
         for text, days in TIME_RANGES:
             self.f_range.addItem(tr_const("evals", text), days)
+        for combo in (self.f_skill, self.f_project):  # "Toute skill" was cut at 54 px in French
+            combo.setMinimumWidth(110)
         filters = QHBoxLayout()
         filters.addWidget(self.f_skill)
         filters.addWidget(self.f_project)

@@ -71,8 +71,11 @@ class ContentTab(QWidget):
         el = QVBoxLayout(editor_box)
         el.setContentsMargins(0, 0, 0, 0)
         el.addWidget(self.editor, 1)
+        # the commit message on its own line: beside the two buttons it made the Skills panel
+        # wider than a 1024x640 window in French (a sideways scroll bar, issue 30 d2)
+        el.addWidget(self.commit_message)
         row = QHBoxLayout()
-        row.addWidget(self.commit_message, 1)
+        row.addStretch(1)
         row.addWidget(self.cancel_button)
         row.addWidget(self.save_button)
         el.addLayout(row)

@@ -17,11 +17,13 @@ from PySide6.QtCore import Qt, Slot
 from PySide6.QtWidgets import (
     QComboBox,
     QFileDialog,
+    QFrame,
     QHBoxLayout,
     QHeaderView,
     QInputDialog,
     QMenu,
     QPushButton,
+    QScrollArea,
     QSplitter,
     QTableView,
     QTabWidget,
@@ -189,8 +191,21 @@ class SkillsPanel(Panel):
         dl.addWidget(self.integrity_banner)
         dl.addWidget(self.hold_label)
         dl.addWidget(self.sage_message)
-        dl.addWidget(self.description)
-        dl.addWidget(self.terms)
+        # the description and the terms scroll in at most six lines: the content viewer below
+        # keeps the room (issue 30 d2: at 1024x640 they took 230 px, the viewer about 150)
+        about = QWidget()
+        al = QVBoxLayout(about)
+        al.setContentsMargins(0, 0, 0, 0)
+        al.addWidget(self.description)
+        al.addWidget(self.terms)
+        self.about_area = QScrollArea()
+        self.about_area.setWidgetResizable(True)
+        self.about_area.setFrameShape(QFrame.Shape.NoFrame)
+        self.about_area.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        self.about_area.setFocusPolicy(Qt.FocusPolicy.NoFocus)
+        self.about_area.setWidget(about)
+        self.about_area.setMaximumHeight(self.fontMetrics().lineSpacing() * 6 + 8)
+        dl.addWidget(self.about_area)
         dl.addWidget(self.tabs, 1)
         self.detail_state = EmptyState(
             detail, self.tr("Select a skill on the left to see its content, rules and history.")
