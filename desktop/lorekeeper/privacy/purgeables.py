@@ -77,13 +77,15 @@ class StoryData:
         return sum(self.artefact_counts(story_id).values())
 
     def artefact_counts(self, story_id: str) -> dict[str, int]:
-        raise NotImplementedError  # a purgeable overrides this or `count_for_story`
+        # a purgeable defines this or `count_for_story` (each default is written with the other)
+        raise TypeError(f"{type(self).__name__} defines neither artefact_counts nor count_for_story")
 
     def erase_story(self, story_id: str) -> int:
         return sum(self.erase_artefacts(story_id).values())
 
     def erase_artefacts(self, story_id: str) -> dict[str, int]:
-        raise NotImplementedError  # a purgeable overrides this or `erase_story`
+        # a purgeable defines this or `erase_story` (each default is written with the other)
+        raise TypeError(f"{type(self).__name__} defines neither erase_artefacts nor erase_story")
 
     def verify_erased(self, story_id: str) -> bool:
         return self.count_for_story(story_id) == 0
