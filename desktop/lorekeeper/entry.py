@@ -95,68 +95,72 @@ def split(argv: list[str]) -> tuple[str | None, tuple[str, ...], list[str]] | No
     return None
 
 
+def _options(args: list[str], names: tuple[str, ...]) -> tuple[dict[str, str], int] | None:
+    """The leading `--name VALUE` / `--name=VALUE` options of `args` whose name is in `names` (the
+    last one wins) and where they end; None when another option comes first (`--help`, a typo)."""
+    found: dict[str, str] = {}
+    i = 0
+    while i < len(args) and args[i].startswith("-"):
+        name, eq, value = args[i].partition("=")
+        if name not in names:
+            return None
+        if eq:
+            found[name], i = value, i + 1
+        elif i + 1 < len(args):
+            found[name], i = args[i + 1], i + 2
+        else:
+            return None
+    return found, i
+
+
+def _default_workspace(chosen: str | None) -> str | None:
+    """`chosen`, else $LOREKEEPER_WORKSPACE, else platformdirs' user_data_dir on Linux (computed
+    here without importing platformdirs); None where that default is not known here."""
+    chosen = chosen or os.environ.get("LOREKEEPER_WORKSPACE")
+    if chosen:
+        return os.path.expanduser(chosen)
+    if not sys.platform.startswith("linux"):
+        return None
+    base = os.environ.get("XDG_DATA_HOME", "").strip() or os.path.expanduser("~/.local/share")
+    return os.path.join(base, "lorekeeper", "workspace")
+
+
 def gui_launch(argv: list[str]) -> str | None:
     """For a plain launch of the desktop app — `lorekeeper [--workspace W]` or `lorekeeper
     [--workspace W] gui [--workspace W]` — the workspace folder it will open, as `lorekeeper gui`
     resolves it ("" when that is not known here); None for any other call (`--help`, `--version`,
     `gui --screenshot`, `--size`, a typo: the CLI as it is, no window first)."""
-    workspace: str | None = None
-    i = 0
-    while i < len(argv) and argv[i].startswith("-"):
-        if argv[i] == "--workspace" and i + 1 < len(argv):
-            workspace, i = argv[i + 1], i + 2
-        elif argv[i].startswith("--workspace="):
-            workspace, i = argv[i].split("=", 1)[1], i + 1
-        else:
-            return None
+    head = _options(argv, ("--workspace",))
+    if head is None:
+        return None
+    found, i = head
     rest = argv[i:]
     if rest[:1] == ["gui"]:
-        tail = rest[1:]
-        j = 0
-        while j < len(tail):
-            if tail[j] == "--workspace" and j + 1 < len(tail):
-                workspace, j = tail[j + 1], j + 2
-            elif tail[j].startswith("--workspace="):
-                workspace, j = tail[j].split("=", 1)[1], j + 1
-            else:
-                return None
+        tail = _options(rest[1:], ("--workspace",))
+        if tail is None or tail[1] != len(rest) - 1:
+            return None
+        found.update(tail[0])
     elif rest:
         return None
-    chosen = workspace or os.environ.get("LOREKEEPER_WORKSPACE")
-    if not chosen:
-        if not sys.platform.startswith("linux"):
-            return ""
-        base = os.environ.get("XDG_DATA_HOME", "").strip() or os.path.expanduser("~/.local/share")
-        return os.path.join(base, "lorekeeper", "workspace")  # platformdirs' user_data_dir on Linux
-    return os.path.expanduser(chosen)
+    return _default_workspace(found.get("--workspace")) or ""
 
 
 def mcp_serve(argv: list[str]) -> bool:
     """`lorekeeper [--workspace W] mcp [--project P] [--workspace W]` on a pipe, for a workspace
     that exists: the MCP server, whose `initialize` `lorekeeper.mcpfront` may answer early."""
-    workspace: str | None = None
-    i = 0
-    while i < len(argv) and argv[i].startswith("-"):
-        if argv[i] == "--workspace" and i + 1 < len(argv):
-            workspace, i = argv[i + 1], i + 2
-        elif argv[i].startswith("--workspace="):
-            workspace, i = argv[i].split("=", 1)[1], i + 1
-        else:
-            return False
+    head = _options(argv, ("--workspace",))
+    if head is None:
+        return False
+    found, i = head
     if argv[i : i + 1] != ["mcp"]:
         return False
     tail = argv[i + 1 :]
-    j = 0
-    while j < len(tail):
-        if tail[j] in ("--project", "--workspace") and j + 1 < len(tail):
-            j += 2
-        elif tail[j].startswith(("--project=", "--workspace=")):
-            j += 1
-        else:
-            return False  # `mcp install`, --help, a typo: the CLI as it is
+    options = _options(tail, ("--project", "--workspace"))
+    if options is None or options[1] != len(tail):
+        return False  # `mcp install`, --help, a typo: the CLI as it is
     if sys.stdin is None or sys.stdin.isatty():
         return False
-    return workspace_root(workspace, tail) is not None
+    return workspace_root(found.get("--workspace"), tail) is not None
 
 
 def _option(tail: list[str], name: str) -> str | None:
@@ -171,13 +175,10 @@ def _option(tail: list[str], name: str) -> str | None:
 
 def workspace_root(global_ws: str | None, tail: list[str]) -> str | None:
     """The workspace the command will open (as the CLI resolves it), None when it is not one."""
-    chosen = _option(tail, "--workspace") or global_ws or os.environ.get("LOREKEEPER_WORKSPACE")
-    if not chosen:
-        if not sys.platform.startswith("linux"):
-            return None
-        base = os.environ.get("XDG_DATA_HOME", "").strip() or os.path.expanduser("~/.local/share")
-        chosen = os.path.join(base, "lorekeeper", "workspace")  # platformdirs' user_data_dir on Linux
-    root = os.path.realpath(os.path.expanduser(chosen))
+    chosen = _default_workspace(_option(tail, "--workspace") or global_ws)
+    if chosen is None:
+        return None
+    root = os.path.realpath(chosen)
     return root if os.path.isfile(os.path.join(root, "lorekeeper.toml")) else None
 
 
