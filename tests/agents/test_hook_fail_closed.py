@@ -5,7 +5,6 @@ writes no snapshot; the database file and every workspace file but the logs are 
 
 from __future__ import annotations
 
-import hashlib
 import json
 import os
 import shutil
@@ -14,6 +13,7 @@ from pathlib import Path
 import pytest
 
 from helpers.cli import run_lorekeeper
+from helpers.workspaces import cut_last_event, file_hashes
 
 DATA = Path(__file__).parent / "data"
 KEYLESS = {**os.environ, "PYTHON_KEYRING_BACKEND": "keyring.backends.fail.Keyring"}
@@ -30,20 +30,6 @@ def _payload(event: str, **extra: object) -> str:
     return json.dumps({**base, **extra})
 
 
-def _bytes(root: Path) -> dict[str, str]:
-    return {
-        p.relative_to(root).as_posix(): hashlib.sha256(p.read_bytes()).hexdigest()
-        for p in sorted(root.rglob("*"))
-        if p.is_file() and not p.relative_to(root).as_posix().startswith(("logs/", "locks/"))
-    }
-
-
-def _break_chain(root: Path) -> None:
-    day = sorted((root / "sessions").glob("*.jsonl"))[-1]
-    lines = day.read_text(encoding="utf-8").splitlines(keepends=True)
-    day.write_text("".join(lines[:-1]), encoding="utf-8")  # the last event cut off
-
-
 @pytest.mark.parametrize("mode", ["failing backend", "broken chain"])
 def test_the_hooks_write_nothing_without_the_key_or_with_a_broken_chain(demo_workspace, mode: str) -> None:
     root = demo_workspace.root
@@ -55,8 +41,8 @@ def test_the_hooks_write_nothing_without_the_key_or_with_a_broken_chain(demo_wor
     shutil.rmtree(root / "indexes", ignore_errors=True)  # the next prompt hook would write a new snapshot
     env = KEYLESS if mode == "failing backend" else None
     if mode == "broken chain":
-        _break_chain(root)
-    before = _bytes(root)
+        cut_last_event(root)
+    before = file_hashes(root)
     r = run_lorekeeper("--workspace", str(root), "hooks", "claude-code", "user-prompt-submit", input=ups, env=env)
     assert r.returncode == 0 and "Traceback" not in r.stderr, r.stderr
     assert "SKILLS_HINT" in r.stdout and "ERR_" not in r.stdout  # the agent still gets its hint
@@ -70,7 +56,7 @@ def test_the_hooks_write_nothing_without_the_key_or_with_a_broken_chain(demo_wor
         env=env,
     )
     assert r.returncode == 0 and r.stdout == "" and "Traceback" not in r.stderr, (r.stdout, r.stderr)
-    after = _bytes(root)
+    after = file_hashes(root)
     assert sorted(k for k in before.keys() | after.keys() if before.get(k) != after.get(k)) == []
     log = (root / "logs" / "hooks.log").read_text(encoding="utf-8")
     assert ("ERR_AUDIT_KEY_UNAVAILABLE" if mode == "failing backend" else "ERR_AUDIT_CHAIN_BROKEN") in log

@@ -6,12 +6,12 @@ logs are byte-identical; the read-only tools keep answering."""
 
 from __future__ import annotations
 
-import hashlib
-from pathlib import Path
 from typing import Any
 
 import pytest
 from mcp_helpers import payload, with_session
+
+from helpers.workspaces import cut_last_event, file_hashes
 
 PROJECT = "citadel-v2"
 WRITES: list[tuple[str, dict[str, Any]]] = [
@@ -21,20 +21,6 @@ WRITES: list[tuple[str, dict[str, Any]]] = [
     ("evaluate_response", {"response": "An answer.", "skill": "code-review"}),
     ("evaluate_response", {"response": "git push --force", "message": "push my branch", "project": PROJECT}),
 ]
-
-
-def _bytes(root: Path) -> dict[str, str]:
-    return {
-        p.relative_to(root).as_posix(): hashlib.sha256(p.read_bytes()).hexdigest()
-        for p in sorted(root.rglob("*"))
-        if p.is_file() and not p.relative_to(root).as_posix().startswith(("logs/", "locks/"))
-    }
-
-
-def _break_chain(root: Path) -> None:
-    day = sorted((root / "sessions").glob("*.jsonl"))[-1]
-    lines = day.read_text(encoding="utf-8").splitlines(keepends=True)
-    day.write_text("".join(lines[:-1]), encoding="utf-8")  # the last event cut off
 
 
 @pytest.mark.parametrize("mode", ["failing backend", "broken chain"])
@@ -47,9 +33,9 @@ def test_every_writing_mcp_tool_fails_closed_and_writes_nothing(demo_workspace, 
     if mode == "failing backend":
         monkeypatch.setenv("PYTHON_KEYRING_BACKEND", "keyring.backends.fail.Keyring")  # the server's env
     else:
-        _break_chain(root)
+        cut_last_event(root)
     code = "ERR_AUDIT_KEY_UNAVAILABLE" if mode == "failing backend" else "ERR_AUDIT_CHAIN_BROKEN"
-    before = _bytes(root)
+    before = file_hashes(root)
 
     async def body(session: Any) -> dict[str, Any]:
         out: dict[str, Any] = {}
@@ -70,5 +56,5 @@ def test_every_writing_mcp_tool_fails_closed_and_writes_nothing(demo_workspace, 
     }
     assert wrong == {}, wrong
     assert out["route_skills"]  # deterministic: still answers
-    after = _bytes(root)
+    after = file_hashes(root)
     assert sorted(k for k in before.keys() | after.keys() if before.get(k) != after.get(k)) == []

@@ -222,3 +222,22 @@ class Templates:
 
     def copy(self, dest: Path, *, demo: bool = False) -> Any:
         return copy_workspace(self.get(demo=demo), dest)
+
+
+def file_hashes(root: Path, skip: tuple[str, ...] = ("logs/", "locks/")) -> dict[str, str]:
+    """sha256 of every file of a closed workspace (the database and its -wal/-shm included), by
+    relative path, but for the folders in `skip`: what "byte-identical" compares."""
+    import hashlib
+
+    return {
+        p.relative_to(root).as_posix(): hashlib.sha256(p.read_bytes()).hexdigest()
+        for p in sorted(root.rglob("*"))
+        if p.is_file() and not p.relative_to(root).as_posix().startswith(skip)
+    }
+
+
+def cut_last_event(root: Path) -> None:
+    """Break the audit chain at its tail: the last event of the newest day file cut off."""
+    day = sorted((root / "sessions").glob("*.jsonl"))[-1]
+    lines = day.read_text(encoding="utf-8").splitlines(keepends=True)
+    day.write_text("".join(lines[:-1]), encoding="utf-8")
