@@ -500,6 +500,28 @@ def facts_resolve(
         click.echo(f"  {f.id}  {f.status}  {f.statement}")
 
 
+@facts.command("reopen-conflict")
+@click.argument("conflict_id")
+@click.option("--reason", "--why", "reason", default="", help="Why (kept in the signed audit event).")
+@click.option("--by", default=None)
+@workspace_option
+@json_option
+@handle_errors
+def facts_reopen_conflict(
+    conflict_id: str, reason: str, by: str | None, workspace_dir: Path | None, as_json: bool
+) -> None:
+    """Undo the arbitration of CONFLICT: open again, its facts back in conflict (a merge's fact rejected; signed)."""
+    with open_workspace(workspace_dir) as ws:
+        d = ws.facts.reopen_conflict(conflict_id, why=reason, by=by)
+    assert d.conflict is not None
+    if as_json:
+        emit_json({"conflict": d.conflict.to_dict(), "facts": [f.to_dict() for f in d.facts]})
+        return
+    click.echo(f"conflict #{d.conflict.id} reopened")
+    for f in d.facts:
+        click.echo(f"  {f.id}  {f.status}  {f.statement}")
+
+
 # ---------------------------------------------------------------------- packs
 @facts.command("pack")
 @click.option("--project", required=True)

@@ -4,7 +4,8 @@ Each decision writes a signed audit event (who, when, why) in the transaction of
 (fail closed: no key, no change) and returns a `Decision` (`.changes` the ChangeSet, `.facts` the
 facts after the decision, `.conflict`, `.event_sig`): approve, approve_many, reject (a reason is
 required), reopen (the review queue's undo), edit (a type change re-ids the fact), add (an
-operator-written fact, quoted verbatim from its document) and resolve (a conflict's arbitration).
+operator-written fact, quoted verbatim from its document), resolve (a conflict's arbitration) and
+reopen_conflict (its undo).
 """
 
 from __future__ import annotations
@@ -12,6 +13,8 @@ from __future__ import annotations
 import builtins
 from collections.abc import Iterable, Sequence
 from typing import Any
+
+from sqlalchemy import select
 
 from lorekeeper.changes import ChangeSet
 from lorekeeper.errors import InvalidInputError, InvalidSpecError
@@ -31,6 +34,7 @@ from lorekeeper.facts.reading import FactReader, conflict_key
 from lorekeeper.facts.reports import (
     EVENT_ADDED,
     EVENT_APPROVED,
+    EVENT_CONFLICT_REOPENED,
     EVENT_EDITED,
     EVENT_REJECTED,
     EVENT_REOPENED,
@@ -394,3 +398,97 @@ class FactDecisions:
         shown = [self.reader.show(result_id)] if result_id else []
         shown += [f for f in (self.reader.show(i) for i in conflict.facts) if f.id != result_id]
         return Decision(changes, shown, self.reader.conflict(cid), sig)
+
+    # ------------------------------------------------------------------ undo of an arbitration
+    def reopen_conflict(self, conflict_id: int | str, *, why: str = "", by: str | None = None) -> Decision:
+        """Undo an arbitration (the Conflicts queue's U, `facts reopen-conflict`): the conflict is
+        open again and its facts back in conflict, as they were before the resolution; a merge's new
+        fact is rejected (it keeps its row and history). A signed event naming the resolution it
+        undoes. Refused while a fact of the resolution was decided since (edited, reopened, merged,
+        put in another conflict): that later decision is undone first."""
+        by = (by or self._operator()).strip() or "operator"
+        why = (why or "").strip()[:MAX_REASON] or "undo"
+        cid = conflict_key(conflict_id)
+        log = self.rows.audit_log()  # fail closed before anything is checked or written
+        if self.reader.conflict(cid).status != "resolved":
+            raise InvalidInputError(f"conflict #{cid} is open: there is no arbitration to undo")
+        now = utcnow()
+        with self.store.write() as s:
+            crow = s.get(FactConflict, cid)
+            if crow is None or crow.status != "resolved" or not self.rows.filter([crow], "arbitration undo"):
+                raise InvalidInputError(f"conflict #{cid} was reopened by someone else meanwhile")
+            sides, merged = self._arbitrated_rows(s, crow)
+            sig = self.rows.event(
+                log,
+                EVENT_CONFLICT_REOPENED,
+                {
+                    "conflict": cid,
+                    "project": crow.project,
+                    "facts": [r.id for r in sides],
+                    "undoes": crow.event_sig,  # the resolution's event
+                    "resolution": crow.resolution,
+                    "result": crow.result,
+                    "by": by,
+                    "at": now.isoformat(),
+                    "why": why,
+                },
+            )
+            signer = log.signer
+            for r in sides:
+                r.status, r.merged_into = "conflicting", ""
+                r.decided_by, r.decided_at, r.event_sig = by, now, sig
+                r.decision_reason = f"conflict #{cid} reopened: {why}"
+                self.rows.sign(r, signer)
+            if merged is not None:
+                merged.status = "rejected"
+                merged.decided_by, merged.decided_at, merged.event_sig = by, now, sig
+                merged.decision_reason = f"conflict #{cid} reopened, the merge undone: {why}"
+                self.rows.sign(merged, signer)
+            crow.status, crow.resolution, crow.result = "open", "", ""
+            crow.resolved_by, crow.resolved_at, crow.resolution_reason = "", None, ""
+            crow.event_sig = sig
+            self.rows.sign(crow, signer)
+            ids = [r.id for r in sides] + ([merged.id] if merged is not None else [])
+        changes = self.store.last_changes()
+        return Decision(changes, [self.reader.show(i) for i in ids], self.reader.conflict(cid), sig)
+
+    def _arbitrated_rows(self, s: Any, crow: FactConflict) -> tuple[builtins.list[Fact], Fact | None]:
+        """The facts a resolution decided, exactly as it left them (else ERR_INVALID_INPUT naming the
+        later decision): each side signed by the resolution's event, approved (the kept one) or
+        rejected, merged into the merge's fact only; the merge's fact approved by it and unmerged."""
+        cid, sig = int(crow.id), crow.event_sig
+        later = f"undo that first, then conflict #{cid}"
+        ids = [str(i) for i in loads(crow.facts, [])]
+        rows = {
+            r.id: r
+            for r in self.rows.filter([r for r in (s.get(Fact, i) for i in ids) if r is not None], "arbitration undo")
+        }
+        sides: builtins.list[Fact] = []
+        for fid in ids:
+            r = rows.get(fid)
+            if r is None:
+                raise InvalidInputError(
+                    f"fact {fid} of conflict #{cid} cannot be read (missing or failing its signature)"
+                )
+            want_merged = crow.result if crow.resolution == "merge" else ""
+            if r.event_sig != sig or r.status not in ("approved", "rejected") or r.merged_into != want_merged:
+                raise InvalidInputError(f"fact {fid} was decided again after conflict #{cid} was resolved: {later}")
+            sides.append(r)
+        merged: Fact | None = None
+        if crow.resolution == "merge":
+            found = self.rows.filter([r for r in (s.get(Fact, crow.result),) if r is not None], "arbitration undo")
+            merged = found[0] if found else None
+            if merged is None:
+                raise InvalidInputError(f"the merged fact {crow.result} of conflict #{cid} cannot be read")
+            if merged.event_sig != sig or merged.status != "approved" or merged.merged_into:
+                raise InvalidInputError(
+                    f"the merged fact {merged.id} was decided again after conflict #{cid} was resolved: {later}"
+                )
+            joined = s.scalars(select(Fact.id).where(Fact.project == crow.project, Fact.merged_into == merged.id)).all()
+            extra = sorted(set(joined) - set(ids))
+            if extra:
+                raise InvalidInputError(
+                    f"fact {extra[0]} was merged into {merged.id} after conflict #{cid} was resolved: "
+                    "the merge cannot be undone without losing it"
+                )
+        return sides, merged

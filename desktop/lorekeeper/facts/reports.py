@@ -26,6 +26,7 @@ EVENT_REJECTED = "fact_rejected"
 EVENT_REOPENED = "fact_reopened"
 EVENT_EDITED = "fact_edited"
 EVENT_RESOLVED = "fact_conflict_resolved"
+EVENT_CONFLICT_REOPENED = "fact_conflict_reopened"  # an arbitration undone
 EVENT_EXTRACTED = "facts_extracted"
 EVENT_CONSOLIDATED = "facts_consolidated"
 MAX_REASON = 2000

@@ -8,7 +8,7 @@ The work is done by six services with one job each (issue 28), built once by `Fa
 - `FactReader` (`reading.py`): `list`, `show`, `counts`, `projects`, `documents`, `document`,
   `conflicts`, `conflict`, `runs`, `pending`.
 - `FactDecisions` (`decisions.py`): `approve`, `approve_many`, `reject`, `reject_many`, `reopen`, `edit`, `add`,
-  `resolve`; each a signed audit event in the change's own transaction (fail closed).
+  `resolve`, `reopen_conflict` (the undo of an arbitration); each a signed audit event in the change's own transaction (fail closed).
 - `FactWork` (`work.py`): `ingest`, `extract`, `apply_recorded`, `consolidate`,
   `apply_recorded_consolidation` (jobs: generators yielding `jobs.Progress`).
 - `FactPacks` (`packs.py`): `pack`, `packable`, `conventions`, `prompt_block` (the FACTS injector).
@@ -114,6 +114,7 @@ class FactService:
         self.edit = decisions.edit
         self.add = decisions.add
         self.resolve = decisions.resolve
+        self.reopen_conflict = decisions.reopen_conflict
         # ingest, extraction, consolidation (jobs)
         self.ingest = work.ingest
         self.extract = work.extract
