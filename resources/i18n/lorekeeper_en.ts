@@ -46,6 +46,16 @@
     </message>
 </context>
 <context>
+    <name>ConflictsPanel</name>
+    <message numerus="yes">
+        <source>%n conflict(s) open again: their facts are back in conflict</source>
+        <translation>
+            <numerusform>%n conflict open again: its facts are back in conflict</numerusform>
+            <numerusform>%n conflicts open again: their facts are back in conflict</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
     <name>DiffCanvas</name>
     <message numerus="yes">
         <source>… %n unchanged line(s) (click to show)</source>

@@ -662,6 +662,10 @@ La version actuelle reste archivée pour que chaque événement passé soit touj
         <translation>conflit</translation>
     </message>
     <message>
+        <source>Undo the arbitration: the conflict opens again, its facts back in conflict</source>
+        <translation>Annuler l&apos;arbitrage&#xa0;: le conflit est rouvert, ses faits de nouveau en conflit</translation>
+    </message>
+    <message>
         <source>Keep {0} ({1})</source>
         <translation>Garder {0} ({1})</translation>
     </message>
@@ -742,6 +746,10 @@ La version actuelle reste archivée pour que chaque événement passé soit touj
         <translation>Résolu ({resolution}) par {resolved_by} · {0}</translation>
     </message>
     <message>
+        <source> · U undoes it</source>
+        <translation> · U l&apos;annule</translation>
+    </message>
+    <message>
         <source>None of the {0} selected conflicts is open.</source>
         <translation>Aucun des {0} conflits sélectionnés n&apos;est ouvert.</translation>
     </message>
@@ -800,6 +808,33 @@ La version actuelle reste archivée pour que chaque événement passé soit touj
     <message>
         <source>A merge needs a reason</source>
         <translation>Une fusion demande une raison</translation>
+    </message>
+    <message>
+        <source>undo in the review queue</source>
+        <translation>annulation dans la file de revue</translation>
+    </message>
+    <message>
+        <source>Undo: conflict {0} resolved by keeping one fact</source>
+        <translation>Annuler&#xa0;: conflit {0} résolu en gardant un fait</translation>
+    </message>
+    <message>
+        <source>Undo: conflict {0} resolved by a merge</source>
+        <translation>Annuler&#xa0;: conflit {0} résolu par une fusion</translation>
+    </message>
+    <message>
+        <source>Undo: conflict {0} resolved by rejecting every fact</source>
+        <translation>Annuler&#xa0;: conflit {0} résolu en rejetant tous les faits</translation>
+    </message>
+    <message>
+        <source>Conflict #{0} is open again: its facts are back in conflict</source>
+        <translation>Le conflit n° {0} est rouvert&#xa0;: ses faits sont de nouveau en conflit</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n conflict(s) open again: their facts are back in conflict</source>
+        <translation>
+            <numerusform>%n conflit rouvert&#xa0;: ses faits sont de nouveau en conflit</numerusform>
+            <numerusform>%n conflits rouverts&#xa0;: leurs faits sont de nouveau en conflit</numerusform>
+        </translation>
     </message>
     <message>
         <source>one fact kept in each</source>
@@ -2702,6 +2737,7 @@ corps entiers&#xa0;: {0}</translation>
     <name>OpeningScreen</name>
     <message>
         <source>{APP_NAME} — opening the workspace</source>
+        <extracomment>the longest a launch waits for the window system to expose the splash before it goes on</extracomment>
         <translation>{APP_NAME} — ouverture de l&apos;espace de travail</translation>
     </message>
     <message>

@@ -75,6 +75,8 @@ class QueueActions:
       of each in one job, returning the list of what they returned.
     - `edit(item)`: on the GUI thread, open the panel's editor for the item.
     - `is_open(item)`: the item still waits for a decision (approve/reject apply to it).
+    - `describe(decision)`: the history's line for one of the panel's own decisions (a conflict's
+      keep, merge, reject all); None: the queue's own wording.
     """
 
     approve: Callable[[Any], Any] | None = None
@@ -90,6 +92,7 @@ class QueueActions:
     edit: Callable[[Any], None] | None = None
     is_open: Callable[[Any], bool] = lambda _item: True
     item_id: Callable[[Any], Hashable] = lambda item: item.id
+    describe: Callable[[Decision], str | None] = lambda _decision: None
     hold_kind: str = ""  # the kind of `ui.workers` hold a job on an item declares: (hold_kind, item_id)
 
 
@@ -768,6 +771,9 @@ class ReviewQueue(QWidget):
             self.undo_decision(decision)
 
     def decision_text(self, decision: Decision) -> str:
+        own = self.ops.describe(decision)
+        if own:
+            return own
         what = {
             APPROVE: self.tr("Approved"),
             REJECT: self.tr("Rejected"),

@@ -1,7 +1,8 @@
 """Conflicts: arbitrate contradicting facts, side by side, by the keyboard (seed 003, issue 11).
 
 1 / 2 (… 9) keep fact A / B (the others are rejected) · M merge into a new statement · X reject
-them all · J / K next / previous · ? the cheat-sheet (F1: the app's). Every decision asks for a reason (Enter
+them all · U / Ctrl+Z undo (the conflict opens again) · H this session's decisions, any of them
+undone · J / K next / previous · ? the cheat-sheet (F1: the app's). Every decision asks for a reason (Enter
 confirms, Esc cancels) and goes through `ws.facts.resolve` in a job: a signed event (who, when,
 why); the losing facts keep their rows and history. The queue is the shared
 `ui.review_queue.ReviewQueue`.
@@ -35,7 +36,7 @@ from lorekeeper.ui.models.base import RowsModel
 from lorekeeper.ui.models.facts import band_of
 from lorekeeper.ui.panels.base import AppContext, FactQueuePanel
 from lorekeeper.ui.review_notes import QueueNotes
-from lorekeeper.ui.review_queue import QueueActions, ReviewQueue
+from lorekeeper.ui.review_queue import UNDO, Decision, QueueActions, ReviewQueue
 from lorekeeper.ui.saved_views import SavedViews, saved_view_note
 from lorekeeper.ui.theme import color
 from lorekeeper.ui.widgets import label
@@ -157,10 +158,15 @@ class ConflictsPanel(FactQueuePanel):
         self.model = ConflictsModel(self)
         self.queue = queue = ReviewQueue(
             self.model,
-            QueueActions(is_open=lambda r: r.info.status == "open"),
+            QueueActions(
+                is_open=lambda r: r.info.status == "open",
+                undo=self._undo_decision,
+                describe=self._describe,
+            ),
             host=self,
             noun=self.tr("conflict"),
-            undo_keys=(),
+            undo_keys=("U", "Ctrl+Z"),
+            undo_text=self.tr("Undo the arbitration: the conflict opens again, its facts back in conflict"),
         )
         self.keep_buttons: list[QPushButton] = []
         for i in range(2):
@@ -344,6 +350,7 @@ class ConflictsPanel(FactQueuePanel):
                 )
                 + (f" → {c.result}" if c.result else "")
                 + (f" — {c.resolution_reason}" if c.resolution_reason else "")
+                + self.tr(" · U undoes it")
             )
         for i, f in enumerate(facts):
             outcome = ""
@@ -472,7 +479,35 @@ class ConflictsPanel(FactQueuePanel):
             return True
         return False
 
+    def _undo_decision(self, decision: Decision) -> Any:
+        """U / Ctrl+Z / the history: each arbitration of the decision undone (signed); in a job."""
+        facts = self.ws.facts
+        why = self.tr("undo in the review queue")
+        out = [facts.reopen_conflict(str(cid), why=why) for cid in decision.ids]
+        return out if len(out) > 1 else out[0]
+
+    def _describe(self, decision: Decision) -> str | None:
+        what = {
+            "keep": self.tr("Undo: conflict {0} resolved by keeping one fact"),
+            "merge": self.tr("Undo: conflict {0} resolved by a merge"),
+            "reject_all": self.tr("Undo: conflict {0} resolved by rejecting every fact"),
+        }.get(decision.kind)
+        if what is None:
+            return None
+        return what.format(", ".join(f"#{i}" for i in decision.ids[:6]) + (" …" if len(decision.ids) > 6 else ""))
+
     def _decided(self, kind: str, result: Any) -> None:
+        if kind == UNDO:
+            reopened = result if isinstance(result, list) else [result]
+            if len(reopened) == 1 and reopened[0].conflict is not None:
+                text = self.tr("Conflict #{0} is open again: its facts are back in conflict").format(
+                    reopened[0].conflict.id
+                )
+            else:
+                text = self.tr("%n conflict(s) open again: their facts are back in conflict", "", len(reopened))
+            self.message.show_ok(text + self.tr(" (signed in the audit log)."))
+            self.ctx.status(text)
+            return
         if isinstance(result, list):  # a multi-selection, one reason for all
             what = {"keep": self.tr("one fact kept in each"), "reject_all": self.tr("every fact rejected")}.get(
                 kind, kind
