@@ -57,9 +57,9 @@ def _write_log(root: Path, n: int, floats: bool = True) -> SessionLog:
         lines.append(rfc8785.dumps({**signed, "content": content}).decode())
     path.write_text("\n".join(lines) + "\n")
     # the file's checkpoint and the log's head (issue 18), as appends would have left them
-    from lorekeeper.audit.log import _Head
+    from lorekeeper.audit.heads import Head
 
-    log._store_head(_Head(n, n, path.name, n, prev), "2026-04-11T10:00:00+00:00")
+    log.heads.store_head(Head(n, n, path.name, n, prev), "2026-04-11T10:00:00+00:00")
     return log
 
 

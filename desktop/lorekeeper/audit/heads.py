@@ -1,0 +1,196 @@
+"""The head bookkeeping of the session log: the signed head (`audit_heads`), the per-file
+checkpoints (`audit_checkpoints`) and the head's witness outside the workspace.
+
+`HeadBook` reads and writes those rows and the witness, signed, and nothing else: whether the
+log agrees with them is `sync` (before a write) and `verify` (the report). Its rows are the
+chain's own bookkeeping, so they skip the store's write guards (issue 24: the log checks itself
+before it writes them).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from contextlib import AbstractContextManager, nullcontext
+from typing import Any
+
+from lorekeeper.audit.errors import TraceWriteFailedError
+from lorekeeper.audit.ledger import anchor as anchor_ledger
+from lorekeeper.audit.rows import sign_row
+from lorekeeper.audit.signer import Signer
+from lorekeeper.audit.witness import HeadWitness
+from lorekeeper.errors import LorekeeperError
+
+
+class Head:
+    """The head of the whole log as the store (or a witness) records it."""
+
+    __slots__ = ("count", "epoch", "file", "seq", "sig")
+
+    def __init__(self, epoch: int = 0, count: int = 0, file: str = "", seq: int = 0, sig: str = "") -> None:
+        self.epoch, self.count, self.file, self.seq, self.sig = epoch, count, file, seq, sig
+
+    @classmethod
+    def of(cls, d: Any) -> Head:
+        get = d.get if isinstance(d, dict) else lambda k, default=None: getattr(d, k, default)
+        return cls(
+            int(get("epoch", 0) or 0),
+            int(get("count", 0) or 0),
+            str(get("file", "") or ""),
+            int(get("seq", 0) or 0),
+            str(get("head_sig", "") or ""),
+        )
+
+    def same_event(self, other: Head) -> bool:
+        return (self.file, self.seq, self.sig, self.count) == (other.file, other.seq, other.sig, other.count)
+
+    def summary(self) -> dict[str, Any]:
+        """What the log's operations return about the head (epoch, count, file, seq)."""
+        return {"epoch": self.epoch, "count": self.count, "file": self.file, "seq": self.seq}
+
+
+class HeadBook:
+    """The signed head, the checkpoints and the witness of one workspace's log."""
+
+    def __init__(
+        self,
+        store: Any,
+        signer: Signer,
+        workspace_id: str,
+        witness: HeadWitness | None,
+        warnings: list[str],
+    ) -> None:
+        self.store = store
+        self.signer = signer
+        self.workspace_id = workspace_id  # the rows' key with the file name (shared stores)
+        self.witness = witness
+        self.warnings = warnings  # the log's list: what a witness write could not do
+
+    def unguarded(self) -> AbstractContextManager[None]:
+        """The chain's own rows (head, checkpoints, outbox bookkeeping) skip the store's write guards:
+        the log checks itself before it writes them (issue 24)."""
+        unguarded = getattr(self.store, "unguarded", None)
+        return unguarded() if unguarded is not None else nullcontext()
+
+    # ------------------------------------------------------------------ the store's rows
+    def row(self) -> Any:
+        from lorekeeper.store.models import AuditHead
+
+        with self.store.session() as s:
+            return s.get(AuditHead, self.workspace_id)
+
+    def checkpoints(self) -> dict[str, Any]:
+        """file -> checkpoint of this workspace; the legacy rows (workspace '') fill the gaps."""
+        from sqlalchemy import select
+
+        from lorekeeper.store.models import AuditCheckpoint
+
+        with self.store.session() as s:
+            rows = s.scalars(select(AuditCheckpoint).where(AuditCheckpoint.workspace.in_(["", self.workspace_id])))
+            out: dict[str, Any] = {}
+            for r in sorted(rows, key=lambda r: r.workspace == self.workspace_id):
+                out[r.file] = r  # this workspace's row, sorted last, wins over a legacy one
+            return out
+
+    def store_head(self, head: Head, ts: str, *, salts_done: Iterable[str] = ()) -> None:
+        """The new head, its file's checkpoint and the outbox rows now in the file: one transaction;
+        then the witness."""
+        from sqlalchemy import delete
+
+        from lorekeeper.store.models import AuditCheckpoint, AuditHead, AuditOutbox
+
+        # the witness first: a crash between the two leaves the witness ahead by events the file
+        # holds (the next start rolls the store's head forward to it), never a head it has not seen
+        self.write_witness(head, ts)
+        try:
+            with self.unguarded(), self.store.write() as s:
+                row = s.get(AuditHead, self.workspace_id)
+                if row is None:
+                    row = AuditHead(workspace=self.workspace_id)
+                    s.add(row)
+                row.epoch, row.count, row.file, row.seq, row.head_sig = (
+                    head.epoch,
+                    head.count,
+                    head.file,
+                    head.seq,
+                    head.sig,
+                )
+                row.updated_at = ts
+                sign_row(self.signer, row)
+                # issue 24: the row ledger's clocks as of this head (a ledger written back is behind)
+                anchor_ledger(s, self.signer, self.workspace_id, head.epoch, head.sig)
+                if head.file:
+                    cp = s.get(AuditCheckpoint, (self.workspace_id, head.file))
+                    if cp is None:
+                        cp = AuditCheckpoint(workspace=self.workspace_id, file=head.file)
+                        s.add(cp)
+                    cp.events = head.seq
+                    cp.head_seq = head.seq
+                    cp.head_sig = head.sig
+                    cp.updated_at = ts
+                    sign_row(self.signer, cp)
+                done = [x for x in salts_done if x]
+                if done:
+                    s.execute(
+                        delete(AuditOutbox).where(
+                            AuditOutbox.workspace == self.workspace_id, AuditOutbox.salt.in_(done)
+                        )
+                    )
+        except Exception as exc:  # noqa: BLE001 - the event is on disk, but its head is not
+            raise TraceWriteFailedError(
+                f"audit event written to {head.file} but its checkpoint could not be stored ({exc}); "
+                "the next event rolls it forward. Check the store."
+            ) from None
+
+    def store_checkpoints(self, fixed: list[tuple[str, int, str]], ts: str) -> None:
+        """Checkpoints (file, last seq, its sig) for files the head never checkpointed (after a restore)."""
+        from lorekeeper.store.models import AuditCheckpoint
+
+        with self.unguarded(), self.store.write() as s:
+            for name, seq, sig in fixed:
+                row = s.get(AuditCheckpoint, (self.workspace_id, name))
+                if row is None:
+                    row = AuditCheckpoint(workspace=self.workspace_id, file=name)
+                    s.add(row)
+                row.events, row.head_seq, row.head_sig, row.updated_at = seq, seq, sig, ts
+                sign_row(self.signer, row)
+
+    # ------------------------------------------------------------------ the witness
+    def witness_name(self) -> str:
+        return self.witness.name if self.witness else ""
+
+    def witness_payload(self, head: Head, ts: str) -> dict[str, Any]:
+        return self.signer.sign(
+            {
+                "kind": "audit_head",
+                "workspace": self.workspace_id,
+                "epoch": head.epoch,
+                "count": head.count,
+                "file": head.file,
+                "seq": head.seq,
+                "head_sig": head.sig,
+                "updated_at": ts,
+            }
+        )
+
+    def write_witness(self, head: Head, ts: str) -> None:
+        """The signed head to the witness; a failure is a warning (the store's head stands)."""
+        if self.witness is None:
+            return
+        try:
+            self.witness.write(self.witness_payload(head, ts))
+        except (OSError, LorekeeperError) as exc:  # the store's head stands; the next write catches up
+            self.warnings.append(f"the head witness ({self.witness.name}) could not be updated: {exc}")
+
+    def read_witness(self) -> tuple[Head | None, str]:
+        """(the witness's head, problem): (None, "") when there is no witness or it was never written."""
+        if self.witness is None:
+            return None, ""
+        try:
+            raw = self.witness.read()
+        except (OSError, LorekeeperError) as exc:
+            return None, f"the head witness ({self.witness.name}) cannot be read: {exc}"
+        if raw is None:
+            return None, ""
+        if not raw or raw.get("workspace", self.workspace_id) != self.workspace_id or not self.signer.verify(raw):
+            return None, f"the head witness ({self.witness.name}) does not verify: it was edited or forged"
+        return Head.of(raw), ""
