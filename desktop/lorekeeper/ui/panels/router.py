@@ -266,7 +266,7 @@ class RouterPanel(Panel):
 
         def job():
             cases, problems = ws.skills.trigger_cases(project)
-            router = ws.router(project)
+            router = ws.routers.get(project)
             report = yield from evaluate_steps(cases, lambda q: router.route(q, top=top), top=top)
             return report, problems
 
@@ -419,7 +419,7 @@ class RouterPanel(Panel):
             return
         ws, project, top = self.ws, self.project.currentData() or None, self.top.value()
         run_task(
-            lambda: ws.router(project).route(message, top=top),
+            lambda: ws.routers.get(project).route(message, top=top),
             name=self.tr("Routing"),
             key=(self, "route"),
             visible=False,
