@@ -352,7 +352,16 @@ class Workspace:
                 improve=ws.improve,
             )
             record_demo_audit(ws.audit, ws.skills, report)
-            load_memory_demo(root=ws.root, ws=ws)
+            load_memory_demo(
+                root=ws.root,
+                store=ws.store,
+                audit=ws.audit,
+                learnings=ws.learnings,
+                layout=ws.memory_layout,
+                clarifications=ws.clarifications,
+                memory=ws.memory,
+                stories=ws.stories,
+            )
             load_demo_facts(ws.root, ws.facts, warnings=ws.init_warnings)  # candidates + one conflict (issue 11)
 
     def _init_audit_key(self) -> None:

@@ -182,3 +182,49 @@ def test_the_audit_session_opens_before_the_first_write_then_unhooks(workspace: 
     ws.learnings.add("prefer small commits")
     assert ws.audit.open_before_first_write not in ws.store.before_write
     assert ws.audit._log is not None  # opened by the hook, outside the write's transaction
+
+
+FRONT_ENDS = ("cli", "ui", "agents", "workspace_jobs.py", "recovery.py", "mcpfront.py", "entry.py")
+#: what a front end may build itself: paths, locks and the read-only layout, no service
+FRONT_MAY_BUILD = {"RWLock", "MemoryLayout", "Limits"}
+
+
+def _services_built_at_wiring() -> set[str]:
+    tree = ast.parse(SOURCE)
+    (klass,) = [n for n in tree.body if isinstance(n, ast.ClassDef) and n.name == "Workspace"]
+    (init,) = [n for n in klass.body if isinstance(n, ast.FunctionDef) and n.name == "__init__"]
+    names = {_dotted(n.func).split(".")[0] for n in ast.walk(init) if isinstance(n, ast.Call) and _is_constructor(n)}
+    return names - FRONT_MAY_BUILD
+
+
+def _is_workspace(node: ast.expr) -> bool:
+    """`ws`, `workspace`, `self.ws`, `ctx.ws`, `self.workspace`."""
+    name = _dotted(node)
+    return name in {"ws", "workspace"} or name.endswith((".ws", ".workspace"))
+
+
+def test_front_ends_take_the_services_from_the_root_and_never_rewire_them() -> None:
+    """ARCHITECTURE.md's decision: front ends receive the `Workspace` and use its services; they
+    build none and set no attribute on the root or on a service it holds."""
+    services = _services_built_at_wiring()
+    assert {"SkillLibrary", "PurgeService", "RouterCache", "StoryService"} <= services
+    package = Path(lorekeeper.workspace.__file__).parent
+    found: list[str] = []
+    for entry in FRONT_ENDS:
+        files = sorted((package / entry).rglob("*.py")) if (package / entry).is_dir() else [package / entry]
+        for path in files:
+            tree = ast.parse(path.read_text(encoding="utf-8"))
+            where = path.relative_to(package)
+            for node in ast.walk(tree):
+                if isinstance(node, ast.Call) and _dotted(node.func).split(".")[-1] in services:
+                    found.append(f"{where}:{node.lineno}: builds {_dotted(node.func)}")
+                if isinstance(node, ast.Assign | ast.AugAssign | ast.AnnAssign):
+                    targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+                    for t in targets:
+                        base = t
+                        while isinstance(base, ast.Attribute | ast.Subscript):
+                            base = base.value
+                            if _is_workspace(base):
+                                found.append(f"{where}:{node.lineno}: sets {ast.unparse(t)}")
+                                break
+    assert found == []
