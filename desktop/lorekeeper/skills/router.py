@@ -34,7 +34,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 
 from lorekeeper.skills.textindex import TextIndex
-from lorekeeper.skills.textindex import normalise as normalise  # re-exported: the matching form
+from lorekeeper.text import fold as normalise  # re-exported: the matching form
 
 TRIGGER_WEIGHT = 2
 KEYWORD_WEIGHT = 1
