@@ -24,7 +24,7 @@ from pathlib import Path
 from bench_router import MESSAGES, VOCAB
 from bench_warm import _env, _run
 
-from lorekeeper.skills.router import normalise
+from lorekeeper.text import fold as normalise
 from lorekeeper.workspace import Workspace
 
 N = 10_000
