@@ -12,7 +12,7 @@ import shutil
 from dataclasses import asdict, dataclass
 from datetime import timedelta
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING
 
 from lorekeeper.audit.service import AuditService
 from lorekeeper.evals.service import EvalService
@@ -24,6 +24,13 @@ from lorekeeper.paths import demo_data_dir
 from lorekeeper.quality.tracker import QualityTracker
 from lorekeeper.skills.library import SkillLibrary
 from lorekeeper.store.models import SkillVersion, utcnow
+
+if TYPE_CHECKING:  # living memory's modules load when the demo loads, not with this module
+    from lorekeeper.memory.clarify import ClarificationService
+    from lorekeeper.memory.indexes import MemoryIndexes
+    from lorekeeper.memory.layout import MemoryLayout
+    from lorekeeper.memory.stories import StoryService
+    from lorekeeper.store.engine import Store
 
 
 @dataclass
@@ -130,7 +137,18 @@ def record_demo_audit(audit: AuditService, skills: SkillLibrary, report: DemoRep
 # --- memory (issue 12) ---
 
 
-def load_memory_demo(*, root: Path, ws: Any, data: Path | None = None) -> dict[str, int]:
+def load_memory_demo(
+    *,
+    root: Path,
+    store: Store,
+    audit: AuditService,
+    learnings: LearningService,
+    layout: MemoryLayout,
+    clarifications: ClarificationService,
+    memory: MemoryIndexes,
+    stories: StoryService,
+    data: Path | None = None,
+) -> dict[str, int]:
     """The living memory's demo (no model needed): research notes into `sources/research/`, the
     demo learnings given the domain of their project (erp, frontend), validated clarification
     summaries (through the PII gate) and one started story, so the Memory panel shows a real,
@@ -151,21 +169,21 @@ def load_memory_demo(*, root: Path, ws: Any, data: Path | None = None) -> dict[s
             shutil.copyfile(f, dest / f.name)
     domains_file = src / "domains.json"
     domains = json.loads(domains_file.read_text(encoding="utf-8")) if domains_file.is_file() else {}
-    for info in ws.learnings.list(status="all"):
+    for info in learnings.list(status="all"):
         domain = domains.get(info.project)
         if domain and not info.domain:
-            ws.learnings.edit(info.id, domain=domain)
-    out["notes"] = collect(ws.store, ws.memory_layout, workspace=ws.audit.workspace_id).added
-    if ws.audit.key_session is None:
+            learnings.edit(info.id, domain=domain)
+    out["notes"] = collect(store, layout, workspace=audit.workspace_id).added
+    if audit.key_session is None:
         return out
     from datetime import date
 
     for f in sorted((src / "clarifications").glob("*-clarifications.md")):
         d = parse_markdown(f.read_text(encoding="utf-8"))
-        ws.clarifications.add_validated(d["story"], d["domain"], d["project"], d, day=date.fromisoformat(d["date"]))
+        clarifications.add_validated(d["story"], d["domain"], d["project"], d, day=date.fromisoformat(d["date"]))
         out["clarifications"] += 1
-    ws.memory.rebuild()
-    if ws.stories.start("PD-250", "erp", "citadel-v2").error is None:
+    memory.rebuild()
+    if stories.start("PD-250", "erp", "citadel-v2").error is None:
         out["stories"] += 1
     return out
 

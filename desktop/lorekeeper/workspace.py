@@ -7,21 +7,18 @@ from __future__ import annotations
 
 import contextlib
 import os
-from collections import OrderedDict
 from collections.abc import Callable
-from datetime import date
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Self
+from typing import Any, Self
 
 from lorekeeper.ask.corpora import facts_corpus
 from lorekeeper.ask.service import MIN_SCORE, AskService
 from lorekeeper.audit.errors import AuditKeyUnavailableError
 from lorekeeper.audit.log import SessionLog
-from lorekeeper.audit.rows import RowVerifier
 from lorekeeper.audit.service import AuditService, ensure_workspace_id
 from lorekeeper.config import CONFIG_NAME, Config, default_config_text
 from lorekeeper.demo import DemoReport, load_demo, load_demo_facts, load_memory_demo, record_demo_audit
-from lorekeeper.errors import LorekeeperError, WorkspaceError
+from lorekeeper.errors import WorkspaceError
 from lorekeeper.evals.service import EvalService
 from lorekeeper.facts.service import FactService
 from lorekeeper.fsutil import atomic_write_text
@@ -50,16 +47,11 @@ from lorekeeper.reflect import ReflectLoop
 from lorekeeper.review import ReviewNotes
 from lorekeeper.skills.files import Limits
 from lorekeeper.skills.library import SkillLibrary
-from lorekeeper.skills.router import DEFAULT_TOP, Router
+from lorekeeper.skills.router import DEFAULT_TOP
+from lorekeeper.skills.routers import RouterCache
 from lorekeeper.store.backup import BACKUPS_DIR, BackupService, damaged_advice
 from lorekeeper.store.engine import DEFAULT_BUSY_TIMEOUT, Store, StoreDamagedError, resolve_url
 
-if TYPE_CHECKING:
-    from lorekeeper.memory.embedders import Embedder
-
-#: routers kept by `Workspace.router` across the workspaces a process opens (the agent service)
-ROUTER_CACHE_SIZE = 8
-_ROUTERS: OrderedDict[tuple[Any, ...], tuple[int, Router]] = OrderedDict()
 SUBDIRS = ("skills", "sources", "clarifications", "indexes", "sessions", "locks", "exports")
 IN_USE_LOCK = "workspace.lock"  # under locks/: shared while a Workspace is open, exclusive for a restore
 IN_USE_WAIT = 30.0  # seconds an open waits for a restore to finish
@@ -127,6 +119,18 @@ class Workspace:
     """Builds each service with exactly the collaborators it uses; holds them under stable names."""
 
     def __init__(self, root: Path, config: Config, store: Store) -> None:
+        """Wiring only (tests/unit/test_composition_root.py holds it): each service built once with
+        its collaborators in its constructor; no closures, no setters on a built service."""
+        # living memory's modules load with the first open, not with `import lorekeeper.workspace`
+        from lorekeeper.audit.log import LOCK_NAME
+        from lorekeeper.learnings.reuse import ReuseService
+        from lorekeeper.locks import RWLock
+        from lorekeeper.memory.clarify import ClarificationService
+        from lorekeeper.memory.indexes import MemoryIndexes
+        from lorekeeper.memory.layout import MemoryLayout
+        from lorekeeper.memory.measure import Measures
+        from lorekeeper.memory.stories import InjectionTraces, StoryService
+
         self.root = root
         self.config = config  # one shared object: `ws.llm.configure` reloads it in place
         self.store = store
@@ -134,19 +138,9 @@ class Workspace:
         self.init_warnings: list[str] = []
         # the signed audit chain; the key is loaded only by `ws.audit.require_key()` (fail closed)
         audit = self.audit = AuditService(store, config, root / "sessions", root / "locks")
-
-        def audit_log() -> SessionLog:  # loads the key on first use, never before
-            return audit.log
-
-        def open_audit_before_first_write() -> None:
-            """The audit session starts (key, log recovery under the log's lock) before the first
-            write transaction, never inside one (lock order: the log's lock, then the store's)."""
-            with contextlib.suppress(ValueError):  # another thread got here first
-                store.before_write.remove(open_audit_before_first_write)
-            with contextlib.suppress(LorekeeperError):  # no key: a write that needs it fails closed later
-                _ = audit.log
-
-        store.before_write.append(open_audit_before_first_write)
+        audit_log = audit.session_log  # loads the key on first use, never before
+        # the audit session starts before the first write transaction, never inside one
+        store.before_write.append(audit.open_before_first_write)
         store.write_guards.append(audit.guard_write)  # no key or a broken chain: no write (issue 24)
 
         # skill saves, rule edits, forks, fork deletions and imports are signed in ws.audit.log
@@ -166,8 +160,10 @@ class Workspace:
             store, on_event=audit_hook(audit_log, fail_closed=True), verifier=audit.row_verifier
         )
         self.quality = QualityTracker(store, verifier=audit.row_verifier)
+        # routers kept per process, rebuilt when the library changes (`ws.routers.get(project)`)
+        self.routers = RouterCache(store, self.skills, audit)
         self.prompts = PromptBuilder(
-            self.router,
+            self.routers.get,
             self.learnings,
             top=int(config.get("router.top", DEFAULT_TOP)),
             trust=audit.require_key,  # no key session: no LEARNINGS, FACTS or memory, and a notice (issue 24)
@@ -201,8 +197,8 @@ class Workspace:
             llm=self.llm,
             audit_log=audit_log,
             ask=self.ask,  # the skill generator's passages (issue 14)
+            verifier=audit.row_verifier,  # issue 24: a written-back proposal is not queued
         )
-        self.improve.proposals.verifier = audit.row_verifier  # issue 24: a written-back proposal is not queued
         # marketplaces: discover, note, install or fork skills from sources (issue 10)
         self.market = MarketService(store, self.skills, self.llm, root / "sources" / "market")
         # typed facts from documentation (issue 11): rows signed, decisions signed in ws.audit.log
@@ -219,7 +215,19 @@ class Workspace:
         self.prompts.register("facts", self.facts.packs.prompt_block)  # the FACTS block, within [facts] prompt_budget
         self.ask.register("facts", facts_corpus(self.facts.reader))  # ask cites the lines that prove a fact (issue 14)
 
-        self._init_memory(audit_log)
+        # living memory (issue 12): indexes, clarifications, reuse scores, stories, injection, measures
+        layout = self.memory_layout = MemoryLayout(root)
+        lock = RWLock(layout.lock, timeout=float(config.get("memory.lock_timeout", 30)))
+        self.reuse = ReuseService(store, self.learnings, audit_log=audit_log, verifier=audit.row_verifier, lock=lock)
+        self.memory = MemoryIndexes(
+            store,
+            layout,
+            config,  # its [embeddings] table: the embedder is built on first use
+            backend=str(config.get("memory.backend", "auto")),
+            verifier=audit.row_verifier,
+            learning_scores=self.reuse.live_scores,  # issue 25 d5: learnings search, secondary sort
+        )
+        self.clarifications = ClarificationService(store, layout, audit_log, config)  # [privacy] sanitizer, [llm]
         # GDPR purge runs and retention (issue 13): every holder of story-linked data, built once
         # (issue 28); `story close` runs the retention purge for its story through it (seed 004 §3.8)
         self.purge = PurgeService(
@@ -229,81 +237,35 @@ class Workspace:
             root=root,
             locks_dir=root / "locks",
         )
-
-        def retention_purge(story: str, today: date) -> dict[str, Any]:
-            result = self.purge.on_story_close(story, today)
-            return result.to_dict() if result is not None else {}
-
-        self.stories.retention_purge = retention_purge
-
-        # backups and recovery (issue 23): online copies of the store and its session log
-        from lorekeeper.audit.log import LOCK_NAME
-        from lorekeeper.locks import RWLock
-
-        session_lock = RWLock(root / "locks" / LOCK_NAME)
-
-        def record_backup(type: str, data: dict[str, Any]) -> None:
-            audit.log.append(type, data)
-
-        self.backups = BackupService(
-            store,
-            root / BACKUPS_DIR,
-            sessions_dir=root / "sessions",
-            config_path=root / CONFIG_NAME,
-            session_lock=session_lock.shared,
-            record=record_backup,
-        )
-
-    def _init_memory(self, audit_log: Callable[[], SessionLog]) -> None:
-        """Living memory (issue 12): indexes, clarifications, reuse scores, stories, injection, measures."""
-        from lorekeeper.learnings.reuse import ReuseService
-        from lorekeeper.locks import RWLock
-        from lorekeeper.memory.clarify import ClarificationService
-        from lorekeeper.memory.indexes import MemoryIndexes
-        from lorekeeper.memory.layout import MemoryLayout
-        from lorekeeper.memory.measure import Measures
-        from lorekeeper.memory.stories import InjectionTraces, StoryService
-
-        config, store, audit = self.config, self.store, self.audit
-        layout = self.memory_layout = MemoryLayout(self.root)
-        lock = RWLock(layout.lock, timeout=float(config.get("memory.lock_timeout", 30)))
-
-        def verifier() -> RowVerifier:
-            return audit.row_verifier()
-
-        def sanitizer_llm() -> dict[str, Any] | None:  # [privacy] sanitizer = "deterministic" never calls a model
-            if str(config.get("privacy.sanitizer", "auto")) == "deterministic":
-                return None
-            table = config.get("llm") or {}
-            return dict(table) if str(table.get("provider") or "none") != "none" else None
-
-        def embedder() -> Embedder:  # numpy and the model client load on first use
-            from lorekeeper.memory.embedders import embedder_from_config
-
-            return embedder_from_config(config)
-
-        self.memory = MemoryIndexes(store, layout, embedder, backend=str(config.get("memory.backend", "auto")))
-        self.memory.verifier = verifier
-        self.clarifications = ClarificationService(store, layout, audit_log, sanitizer_llm)
-        self.reuse = ReuseService(store, self.learnings, audit_log=audit_log, verifier=verifier, lock=lock)
-        self.memory.learning_scores = self.reuse.live_scores  # issue 25 d5: learnings search, secondary sort
-        counts = {
-            k: int(config.get(f"memory.inject_{k}", n))
-            for k, n in (("learnings", 5), ("notes", 3), ("clarifications", 3))
-        }
         self.stories = StoryService(
             store,
             indexes=self.memory,
             clarifications=self.clarifications,
             reuse=self.reuse,
             audit_log=audit_log,
-            verifier=verifier,
+            verifier=audit.row_verifier,
             lock=lock,
-            counts=counts,
+            counts={
+                "learnings": int(config.get("memory.inject_learnings", 5)),
+                "notes": int(config.get("memory.inject_notes", 3)),
+                "clarifications": int(config.get("memory.inject_clarifications", 3)),
+            },
+            retention_purge=self.purge.on_story_close,
         )
         self.injections = InjectionTraces(store)
-        self.measures = Measures(store, verifier)
-        self.prompts.register("memory", lambda req: self.stories.block_for(req.story) if req.story else "")
+        self.measures = Measures(store, audit.row_verifier)
+        self.prompts.register("memory", self.stories.prompt_block)  # the story's memory block (issue 12)
+
+        # backups and recovery (issue 23): online copies of the store and its session log, under the
+        # log's shared lock; a backup is recorded in the signed log
+        self.backups = BackupService(
+            store,
+            root / BACKUPS_DIR,
+            sessions_dir=root / "sessions",
+            config_path=root / CONFIG_NAME,
+            session_lock=RWLock(root / "locks" / LOCK_NAME).shared,
+            audit_log=audit_log,
+        )
 
     # ------------------------------------------------------------------ lifecycle
     @classmethod
@@ -390,7 +352,16 @@ class Workspace:
                 improve=ws.improve,
             )
             record_demo_audit(ws.audit, ws.skills, report)
-            load_memory_demo(root=ws.root, ws=ws)
+            load_memory_demo(
+                root=ws.root,
+                store=ws.store,
+                audit=ws.audit,
+                learnings=ws.learnings,
+                layout=ws.memory_layout,
+                clarifications=ws.clarifications,
+                memory=ws.memory,
+                stories=ws.stories,
+            )
             load_demo_facts(ws.root, ws.facts, warnings=ws.init_warnings)  # candidates + one conflict (issue 11)
 
     def _init_audit_key(self) -> None:
@@ -426,44 +397,6 @@ class Workspace:
         return str(self.config.get("workspace.name") or self.root.name)
 
     # ------------------------------------------------------------------ services
-    def router(self, project: str | None = None) -> Router:
-        """A router over what `project` sees, rebuilt only when the library changed.
-
-        Kept per process, not per `Workspace`: the resident agent service (`lorekeeper agentd`)
-        opens the workspace afresh for every call, and at 10,000 skills loading and indexing the
-        library costs about a second. The key names the store (its URL, and the database file's
-        identity, so a restored or recreated file is another store) and the key session; the
-        store's revision, which moves on any process's write, says whether the router is current."""
-        # issue 24: with the key session loaded (prompt, the hook, MCP), only skills that verify are
-        # routed; `route` never loads the key (deterministic) and scores the library as stored
-        session = self.audit.key_session
-        verified = session is not None
-        key = (
-            self._store_identity(),
-            f"{'v' if verified else 'u'}:{project or ''}",
-            (session.provider, session.location, session.version) if session is not None else None,
-        )
-        revision = self.store.revision()  # moves on any process's change (another one's import too)
-        cached = _ROUTERS.get(key)
-        if cached and cached[0] == revision:
-            _ROUTERS.move_to_end(key)
-            return cached[1]
-        router = Router(self.skills.routable(project, verified=verified))
-        _ROUTERS[key] = (revision, router)
-        while len(_ROUTERS) > ROUTER_CACHE_SIZE:
-            _ROUTERS.popitem(last=False)
-        return router
-
-    def _store_identity(self) -> str:
-        path = self.store.sqlite_path
-        if path is None:
-            return self.store.url
-        try:
-            st = path.stat()
-        except OSError:
-            return self.store.url
-        return f"{self.store.url}#{st.st_dev}:{st.st_ino}:{st.st_ctime_ns}"
-
     def derived(self) -> list[Derived]:
         """Every artefact derived from the store (`lorekeeper repair` rebuilds them)."""
         return [self.skills.folder, self.memory]

@@ -24,7 +24,7 @@ from pathlib import Path
 from bench_router import MESSAGES, VOCAB
 from bench_warm import _env, _run
 
-from lorekeeper.skills.router import normalise
+from lorekeeper.text import fold as normalise
 from lorekeeper.workspace import Workspace
 
 N = 10_000
@@ -116,7 +116,7 @@ def test_route_at_10k_skills(workspace: Workspace) -> None:
                 rows[name][1].append(ms)
                 floor.append(_run([sys.executable, "-c", "pass"], cold_env)[0])
                 assert warm_out == cold_out, name
-        router = workspace.router()
+        router = workspace.routers.get()
         index = InvertedIndex(workspace.skills.routable())
         same = sum([(x.name, x.score) for x in router.route(m).skills] == index.route(m) for m in MESSAGES)
         r50, r95 = _percentiles(lambda m: router.route(m, top=5), MESSAGES)

@@ -12,7 +12,8 @@ import random
 import re
 import time
 
-from lorekeeper.skills.router import RoutableSkill, Router, normalise
+from lorekeeper.skills.router import RoutableSkill, Router
+from lorekeeper.text import fold as normalise
 
 VOCAB = [
     "deploy",

@@ -29,7 +29,8 @@ import frontmatter
 import pytest
 
 from lorekeeper.skills.router import RoutableSkill, Router
-from lorekeeper.skills.textindex import STOP_WORDS, normalise
+from lorekeeper.skills.textindex import routing_stop_words
+from lorekeeper.text import fold as normalise
 
 MIRRORS = Path("/work/.mirror")
 REPOS = ["anthropics+skills", "obra+superpowers", "openai+skills", "trailofbits+skills", "wshobson+agents"]
@@ -119,7 +120,7 @@ class WordMatchBaseline:
         self.docs = [(s.name, set(_WORD.findall(normalise(s.name + " " + s.description)))) for s in skills]
 
     def route(self, message: str, top: int = 5) -> list[str]:
-        words = {w for w in _WORD.findall(normalise(message)) if w not in STOP_WORDS and len(w) > 1}
+        words = {w for w in _WORD.findall(normalise(message)) if w not in routing_stop_words() and len(w) > 1}
         scored = [(len(words & doc), name) for name, doc in self.docs]
         scored = [p for p in scored if p[0] > 0]
         scored.sort(key=lambda p: (-p[0], p[1]))

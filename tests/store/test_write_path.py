@@ -137,7 +137,7 @@ def test_repair_rebuilds_the_skills_folder_after_a_failed_write(workspace: Works
 
 def test_another_process_write_moves_the_revision_and_the_router(workspace: Workspace, tmp_path: Path) -> None:
     before = workspace.store.revision()
-    router = workspace.router()
+    router = workspace.routers.get()
     assert "zebra" not in [m.name for m in router.score_all("zebra crossing")]
     src = write_skill(tmp_path / "src", "zebra", "Stripes.")
     (src / "SKILL.md").write_text(
@@ -146,8 +146,8 @@ def test_another_process_write_moves_the_revision_and_the_router(workspace: Work
     r = lk(workspace.root, "skills", "import", str(src))
     assert r.returncode == 0, r.stderr
     assert workspace.store.revision() > before
-    assert workspace.router() is not router
-    assert [m.name for m in workspace.router().score_all("zebra crossing")][:1] == ["zebra"]
+    assert workspace.routers.get() is not router
+    assert [m.name for m in workspace.routers.get().score_all("zebra crossing")][:1] == ["zebra"]
 
 
 def test_one_pending_proposal_per_skill_scope_is_a_constraint(backend: str, tmp_path: Path, request) -> None:

@@ -14,7 +14,7 @@ def test_typing_a_message_ranks_skills_and_shows_the_hint(qtbot, window, ui_work
     qtbot.keyClicks(panel.message, message)
     qtbot.waitUntil(lambda: panel.model.rowCount() > 0)
 
-    expected = ui_workspace.router(None).route(message, top=panel.top.value())
+    expected = ui_workspace.routers.get(None).route(message, top=panel.top.value())
     assert [m.name for m in panel.model.rows] == [m.name for m in expected.skills]
     assert panel.model.rows[0].name == "code-review"
     assert panel.model.data(panel.model.index(0, panel.model.COL_SCORE)) == expected.skills[0].score

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from lorekeeper.skills.router import HINT_HEADER, RoutableSkill, Router, normalise
+from lorekeeper.skills.router import HINT_HEADER, RoutableSkill, Router
+from lorekeeper.text import fold as normalise
 
 
 def lib() -> Router:

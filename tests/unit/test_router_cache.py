@@ -26,7 +26,7 @@ def _skill(folder: Path) -> Path:
 def _router(root: Path) -> Router:
     ws = Workspace.open(root)  # as the agent service does for each call
     try:
-        return ws.router()
+        return ws.routers.get()
     finally:
         ws.close()
 

@@ -67,11 +67,11 @@ def test_eval_history_filters(workspace: Workspace) -> None:
 
 
 def test_router_cache_follows_library_changes(workspace: Workspace, tmp_path: Path) -> None:
-    r1 = workspace.router()
-    assert workspace.router() is r1
+    r1 = workspace.routers.get()
+    assert workspace.routers.get() is r1
     d = tmp_path / "zebra-tool"
     d.mkdir()
     (d / "SKILL.md").write_text('---\nname: zebra-tool\ndescription: Z.\nmetadata:\n  triggers: "zebra"\n---\n# Z\n')
     workspace.skills.import_path(d)
-    assert workspace.router() is not r1
-    assert workspace.router().route("a zebra").skills[0].name == "zebra-tool"
+    assert workspace.routers.get() is not r1
+    assert workspace.routers.get().route("a zebra").skills[0].name == "zebra-tool"

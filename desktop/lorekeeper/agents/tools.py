@@ -50,7 +50,7 @@ class AgentTools:
         n = top if top is not None else int(self.ws.config.get("router.top", DEFAULT_TOP))
         if n < 0:
             raise InvalidInputError("top must be 0 or more")
-        return self.ws.router(self._p(project)).route(message, top=n).to_dict()
+        return self.ws.routers.get(self._p(project)).route(message, top=n).to_dict()
 
     def build_prompt(self, message: str, project: str | None = None) -> dict[str, Any]:
         """`lorekeeper prompt MESSAGE [--project P] --json`: SKILLS_HINT, LEARNINGS, blocks, message."""

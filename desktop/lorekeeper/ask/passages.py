@@ -7,14 +7,15 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from functools import lru_cache
 
-from lorekeeper.skills.textindex import normalise, stop_words
+from lorekeeper.skills.textindex import ROUTING_WORDS
+from lorekeeper.text import fold, stop_words
 
 MAX_LINES = 12  # a paragraph longer than this is cut into passages of this many lines
 _WORD = re.compile(r"\w+")
 _HEADING = re.compile(r"^#{1,6}\s")
 
 #: words of a question that match everything and rank nothing, beyond the router's stop words
-#: (English and French function words, skills/textindex.py)
+#: (English and French function words and the router's `ROUTING_WORDS`)
 QUESTION_WORDS = frozenset(
     ["what", "which", "who", "whom", "whose", "when", "where", "why", "how", "tell", "give", "show", "explain",
      "describe", "please", "know"]
@@ -23,12 +24,7 @@ QUESTION_WORDS = frozenset(
 
 @lru_cache(maxsize=1)
 def stopwords() -> frozenset[str]:
-    return stop_words() | QUESTION_WORDS
-
-
-def fold(text: str) -> str:
-    """Case- and accent-insensitive form (the router's)."""
-    return normalise(text)
+    return stop_words(ROUTING_WORDS, QUESTION_WORDS)
 
 
 def tokens(text: str) -> list[str]:

@@ -7,6 +7,7 @@ that sign or verify call `require_key()` first, so they fail closed before any w
 
 from __future__ import annotations
 
+import contextlib
 import threading
 import uuid
 from dataclasses import dataclass
@@ -315,6 +316,20 @@ class AuditService:
         if fresh:
             self._log.recover()  # start: roll the head forward, replay the outbox a crash left
         return self._log
+
+    def session_log(self) -> SessionLog:
+        """The signed log, as the `audit_log` callable the services get: the key loads on the first
+        call, never at wiring."""
+        return self.log
+
+    def open_before_first_write(self) -> None:
+        """A `store.before_write` hook: the audit session starts (key, log recovery under the log's
+        lock) before the first write transaction, never inside one (lock order: the log's lock,
+        then the store's). It runs once, then removes itself."""
+        with contextlib.suppress(ValueError):  # another thread got here first
+            self.store.before_write.remove(self.open_before_first_write)
+        with contextlib.suppress(LorekeeperError):  # no key: a write that needs it fails closed later
+            _ = self.log
 
     def row_verifier(self) -> RowVerifier:
         """The session's verifier of signed rows (one per session: its verdict cache is shared)."""

@@ -23,7 +23,7 @@ def route(message: str, top: int | None, project: str | None, workspace_dir: Pat
     """Rank the skills for MESSAGE and print the SKILLS_HINT block."""
     with open_workspace(workspace_dir) as ws:
         n = top if top is not None else int(ws.config.get("router.top", DEFAULT_TOP))
-        result = ws.router(project).route(message, top=n)
+        result = ws.routers.get(project).route(message, top=n)
     if as_json:
         emit_json(result.to_dict())
         return

@@ -851,7 +851,7 @@ def trigger_eval_cmd(
                 f"skill {name!r} has no trigger cases: add {TRIGGER_FILES[0]} to its folder "
                 '([{"query": "...", "should_trigger": true}, ...]) or run `lorekeeper skills suggest --triggers`'
             )
-        router = ws.router(project)
+        router = ws.routers.get(project)
         report = evaluate(cases, lambda q: router.route(q, top=n), top=n)
     if as_json:
         out = report.to_dict()

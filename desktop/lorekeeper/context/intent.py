@@ -8,10 +8,10 @@ seed the relevance search, and the specificity sets the Boltzmann temperature.
 from __future__ import annotations
 
 import re
-import unicodedata
 from dataclasses import asdict, dataclass, field
 
 from lorekeeper.context.parse import words_of
+from lorekeeper.text import fold
 
 TASK_TYPES = ("explore", "generate", "fix_bug", "refactor", "test", "review", "config", "deploy", "document")
 SCOPES = ("single_file", "multi_file", "cross_module", "project_wide")
@@ -192,15 +192,9 @@ _IDENT = re.compile(
 )
 
 
-def _fold(text: str) -> str:
-    """Lower case without accents ("Écris" -> "ecris"), so French cues match however typed."""
-    decomposed = unicodedata.normalize("NFKD", text.lower())
-    return "".join(c for c in decomposed if not unicodedata.combining(c))
-
-
 def evidence(task: str) -> dict[str, tuple[float, str]]:
     """Each task type's total weight of evidence in `task` and the cue that weighed most."""
-    folded = _fold(task)
+    folded = fold(task)  # without case or accents ("Écris" -> "ecris"): French cues match however typed
     words = re.findall(r"[a-z0-9_]+", folded)
     cue_of = _CUE_OF
     scores: dict[str, float] = dict.fromkeys(TASK_TYPES, 0.0)

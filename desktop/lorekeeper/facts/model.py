@@ -13,7 +13,6 @@ import functools
 import hashlib
 import json
 import re
-import unicodedata
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -21,6 +20,7 @@ from typing import Any
 import pathspec
 
 from lorekeeper.errors import InvalidSpecError
+from lorekeeper.text import fold
 
 TYPES: tuple[str, ...] = (
     "stack",
@@ -63,12 +63,6 @@ MIN_EXTRACTED_CONFIDENCE = 0.3  # the seed's lowest band is 0.3-0.5 ("fragile in
 
 _WORD = re.compile(r"\w+")
 _UNIVERSAL = re.compile(r"^[*/]*\*\*[*/]*$")  # `**`, `**/*`, `/**`, `**/**`: everywhere
-
-
-def fold(text: str) -> str:
-    """Case- and accent-folded (NFKD, combining marks dropped, casefold)."""
-    decomposed = unicodedata.normalize("NFKD", text)
-    return "".join(c for c in decomposed if not unicodedata.combining(c)).casefold()
 
 
 def words(text: str) -> frozenset[str]:

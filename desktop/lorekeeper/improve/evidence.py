@@ -4,8 +4,6 @@ from __future__ import annotations
 
 import json
 import math
-import re
-import unicodedata
 from collections import Counter
 from dataclasses import dataclass
 from datetime import datetime, timedelta
@@ -16,6 +14,8 @@ from lorekeeper.learnings.service import LearningService
 from lorekeeper.skills.library import SkillLibrary
 from lorekeeper.store.engine import Store
 from lorekeeper.store.models import EvalRun, utcnow
+from lorekeeper.text import INSTRUCTION_WORDS, singular, stop_words
+from lorekeeper.text import words as folded_words
 
 MAX_LEARNINGS = 5
 # A learning is related to a skill when the words they share weigh at least this much (see
@@ -25,19 +25,11 @@ RELATED_THRESHOLD = 1.0
 ROUTER_WEIGHT = 1.0  # a whole router term (name, trigger, keyword) or a failing rule's name
 PARTIAL_WEIGHT = 0.5  # part of a multi-word router term, or the description (longer prose)
 TAG_SCORE = 10.0  # a learning tagged with the skill's name always counts
-# English function words and the generic words of instructions (issue 17: "before" alone, shared
-# with an unrelated skill, pulled a learning in).
-_STOP = frozenset(
-    """
-    a about above after again against all also always an and any are as at be because been before
-    being below between both but by can could did do does doing done down during each either else
-    every few first for from further had has have having here how however if in instead into is it
-    its just last less like make many may more most much must need never new next no nor not now of
-    off often on once one only or other our out over own per rather same should since so some such
-    than that the their them then there these they this those through thus to too under until up
-    upon use used uses using very via was way well were what when where whether which while who why
-    will with within without would yet you your always ever get got let lets put set sure try want
-    """.split()  # noqa: SIM905 - a word list reads better as text
+# Beyond the function words and the instruction words (lorekeeper.text), the generic words of
+# instructions (issue 17: "before" alone, shared with an unrelated skill, pulled a learning in).
+GENERIC_WORDS = frozenset(
+    """always done either else ever every first however instead last less many much never new next
+    often one per put rather set since sure thus try upon way well whether within without yet""".split()  # noqa: SIM905 - a word list reads better as text
 )
 
 
@@ -92,19 +84,11 @@ def failing_rules(
     return out
 
 
-def _stem(word: str) -> str:
-    """A light plural folding ("migrations" ~ "migration", "tests" ~ "test"), nothing more."""
-    if len(word) > 4 and word.endswith("ies"):
-        return word[:-3] + "y"
-    if len(word) > 3 and word.endswith("s") and not word.endswith("ss"):
-        return word[:-1]
-    return word
-
-
 def _words(text: str) -> set[str]:
-    folded = unicodedata.normalize("NFKD", text.casefold())
-    folded = "".join(c for c in folded if not unicodedata.combining(c))
-    return {_stem(w) for w in re.findall(r"[a-z0-9]+", folded) if w not in _STOP and len(w) > 2}
+    """The content words of a text, plurals folded ("migrations" ~ "migration"): whole words, not
+    Snowball stems, which relate "accessible name" to a skill's "naming" keyword."""
+    stop = stop_words(INSTRUCTION_WORDS, GENERIC_WORDS)
+    return {singular(w) for w in folded_words(text) if w not in stop and len(w) > 2}
 
 
 def _router_terms(name: str, triggers: tuple[str, ...], keywords: tuple[str, ...]) -> list[frozenset[str]]:

@@ -223,14 +223,19 @@ class ProposalService:
     """`audit_log` hands out the signed log; it loads the key on first use and raises
     ERR_AUDIT_KEY_UNAVAILABLE without one, so each decision fails closed before any write."""
 
-    def __init__(self, store: Store, skills: SkillLibrary, audit_log: Callable[[], SessionLog]) -> None:
+    def __init__(
+        self,
+        store: Store,
+        skills: SkillLibrary,
+        audit_log: Callable[[], SessionLog],
+        verifier: Callable[[], Any] | None = None,
+    ) -> None:
         self.store = store
         self.skills = skills
         self.audit_log = audit_log
-        # issue 24: the session's row verifier (set by the workspace): a proposal that does not
-        # verify or is older than its ledger entry (a rejected one written back as pending) is not
-        # listed and cannot be approved
-        self.verifier: Callable[[], Any] | None = None
+        # issue 24: the session's row verifier: a proposal that does not verify or is older than its
+        # ledger entry (a rejected one written back as pending) is not listed and cannot be approved
+        self.verifier = verifier
 
     def _operator(self) -> str:
         """Who decides: the signed log's operator (the Vault identity, else the OS login; issue 25 d2)."""

@@ -36,10 +36,11 @@ class ImproveService:
         llm: LLMService,
         audit_log: Callable[[], SessionLog],
         ask: AskService | None = None,
+        verifier: Callable[[], Any] | None = None,
     ) -> None:
         self.store = store
         self.llm = llm
-        self.proposals = ProposalService(store, skills, audit_log)
+        self.proposals = ProposalService(store, skills, audit_log, verifier)  # verified on read (issue 24)
         self.bench = BenchmarkService(store, skills, llm, self.proposals)
         self.nightly = NightlyAnalysis(store, skills, quality, learnings, self.proposals)
         self.sage = SageService(

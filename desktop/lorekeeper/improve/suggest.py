@@ -28,7 +28,8 @@ from lorekeeper.llm.base import LLMUnavailableError, Provider
 from lorekeeper.llm.service import LLMService
 from lorekeeper.skills.library import SkillLibrary
 from lorekeeper.skills.spec import SKILL_FILE, parse_skill_md
-from lorekeeper.skills.textindex import folded_words, normalise, stems, stop_words
+from lorekeeper.skills.textindex import folded_words, routing_stop_words
+from lorekeeper.text import fold, stems
 
 SOURCE = "suggest"
 MAX_TRIGGERS = 6
@@ -76,7 +77,7 @@ def _clean(terms: list[str], limit: int, exclude: set[str] | None = None) -> tup
     out: list[str] = []
     for t in terms:
         t = " ".join(t.replace(",", " ").replace('"', " ").split()).strip(" .;:!?")
-        key = normalise(t)
+        key = fold(t)
         if not t or key in seen or len(t) > 40:
             continue
         seen.add(key)
@@ -161,8 +162,8 @@ GENERIC = frozenset(
 
 
 def _distinct(word: str) -> bool:
-    key = normalise(word)
-    return len(key) > 2 and key not in stop_words() and key not in GENERIC and not key.isdigit()
+    key = fold(word)
+    return len(key) > 2 and key not in routing_stop_words() and key not in GENERIC and not key.isdigit()
 
 
 def extract_terms(
@@ -178,11 +179,11 @@ def extract_terms(
     phrases = [" ".join(name_words)] if len(name_words) > 1 else []
     triggers = _clean([*phrases, *(w for w in name_words if _distinct(w)), *quoted], MAX_TRIGGERS)
     words = [w for w in _WORD.findall(description) if _distinct(w)]
-    counts = Counter(normalise(w) for w in words)
-    docs = [set(_WORD.findall(normalise(d))) for d in (library or [])]
+    counts = Counter(fold(w) for w in words)
+    docs = [set(_WORD.findall(fold(d))) for d in (library or [])]
     first: dict[str, str] = {}
     for w in words:
-        first.setdefault(normalise(w), w if any(c.isupper() for c in w[1:]) or w.isupper() else w.lower())
+        first.setdefault(fold(w), w if any(c.isupper() for c in w[1:]) or w.isupper() else w.lower())
     order = list(first)
 
     def weight(key: str) -> float:
@@ -198,7 +199,7 @@ def extract_terms(
             continue
         taken.add(stem)
         picked.append(first[key])
-    keywords = _clean(picked, MAX_KEYWORDS, exclude={normalise(t) for t in triggers})
+    keywords = _clean(picked, MAX_KEYWORDS, exclude={fold(t) for t in triggers})
     return triggers, keywords
 
 
@@ -210,7 +211,7 @@ def parse_model_terms(raw: str) -> tuple[tuple[str, ...], tuple[str, ...]]:
         if sep and label in ("TRIGGERS", "KEYWORDS"):
             found[label] = [t.strip().strip("\"'`") for t in rest.split(",")]
     triggers = _clean(found.get("TRIGGERS", []), MAX_TRIGGERS)
-    keywords = _clean(found.get("KEYWORDS", []), MAX_KEYWORDS, exclude={normalise(t) for t in triggers})
+    keywords = _clean(found.get("KEYWORDS", []), MAX_KEYWORDS, exclude={fold(t) for t in triggers})
     if not triggers and not keywords:
         raise ModelAnswerError("the model's answer has no TRIGGERS: or KEYWORDS: line; nothing was proposed")
     return triggers, keywords

@@ -26,6 +26,7 @@ import frontmatter
 from sqlalchemy import select
 
 from lorekeeper.audit.log import SessionLog
+from lorekeeper.config import Config
 from lorekeeper.errors import InvalidInputError, LorekeeperError, NotFoundError
 from lorekeeper.fsutil import atomic_write_text, read_regular_text
 from lorekeeper.memory.corpora import CLARIFICATION_HEADINGS
@@ -136,12 +137,20 @@ class ClarificationService:
         store: Store,
         layout: MemoryLayout,
         audit_log: Callable[[], SessionLog],
-        llm_table: Callable[[], dict[str, Any] | None],
+        config: Config,
     ) -> None:
         self.store = store
         self.layout = layout
         self.audit_log = audit_log
-        self.llm_table = llm_table
+        self.config = config  # read at each call: `ws.llm.configure` reloads it in place
+
+    def llm_table(self) -> dict[str, Any] | None:
+        """The `[llm]` table the sanitizer summarises with; None for the deterministic summary
+        (`[privacy] sanitizer = "deterministic"` never calls a model, nor does provider "none")."""
+        if str(self.config.get("privacy.sanitizer", "auto")) == "deterministic":
+            return None
+        table = self.config.get("llm") or {}
+        return dict(table) if str(table.get("provider") or "none") != "none" else None
 
     # ------------------------------------------------------------------ the flow
     def sanitize(self, story: str, domain: str, project: str, answers: dict[str, str]) -> Draft:

@@ -18,6 +18,7 @@ from collections.abc import Callable, Generator
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from lorekeeper.config import Config
 from lorekeeper.errors import InvalidInputError
 from lorekeeper.jobs import CancelToken, Progress
 from lorekeeper.memory.corpora import Doc, load_docs
@@ -117,30 +118,42 @@ class MemoryIndexes:
     purge_name = "memory indexes"  # lorekeeper.protocols.Purgeable: a story's clarification vectors
 
     def __init__(
-        self, store: Store, layout: MemoryLayout, embedder: Callable[[], Embedder], *, backend: str = "auto"
+        self,
+        store: Store,
+        layout: MemoryLayout,
+        config: Config,
+        *,
+        backend: str = "auto",
+        verifier: Callable[[], Any] | None = None,
+        learning_scores: Callable[[list[int]], dict[int, float]] | None = None,
     ) -> None:
+        """`config`'s `[embeddings]` table names the embedder, built on first use (numpy and the
+        model client load then, not at open); `verifier` is the session's row verifier (issue 24:
+        rows verified on read); `learning_scores` maps learning ids to their live reuse scores
+        (issue 25 d5: the learnings search sorts on them)."""
         if backend not in BACKENDS:
             raise InvalidInputError(f"[memory] backend = {backend!r}: use one of {', '.join(BACKENDS)}")
         self.store = store
         self.backend_setting = backend
         self._backend: tuple[str, str] | None = None
         self.layout = layout
-        self._make_embedder = embedder
+        self.config = config
         self._embedder: Embedder | None = None
         self._lock = threading.Lock()
         self._docs: dict[str, tuple[int, list[Doc]]] = {}
         self._bm25: dict[str, tuple[int, Bm25]] = {}
         self._status: dict[str, tuple[tuple[object, ...], IndexStatus]] = {}
         self._positions: dict[str, tuple[int, dict[int, int]]] = {}
-        self.verifier: Callable[[], Any] | None = None  # issue 24: set by the workspace (rows verified on read)
-        # issue 25 d5: learning id -> live reuse score, set by the workspace (the learnings search sorts on it)
-        self.learning_scores: Callable[[list[int]], dict[int, float]] | None = None
+        self.verifier = verifier
+        self.learning_scores = learning_scores
 
     # ------------------------------------------------------------------ pieces
     def embedder(self) -> Embedder:
         with self._lock:
             if self._embedder is None:
-                self._embedder = self._make_embedder()
+                from lorekeeper.memory.embedders import embedder_from_config
+
+                self._embedder = embedder_from_config(self.config)
             return self._embedder
 
     def backend(self) -> tuple[str, str]:

@@ -18,7 +18,7 @@
    event is attempted (nested fail-closed handling is bounded: ERR_FAIL_CLOSED_RECURSION).
 
 `close(story, state, gate)` records the outcome and runs `on_story_close`: scores (B3), promotion
-and eviction (B4), then the retention purge hook (`retention_purge`, issue 13 plugs in there).
+and eviction (B4), then the retention purge (`retention_purge`, issue 13's `PurgeService.on_story_close`).
 """
 
 from __future__ import annotations
@@ -27,7 +27,7 @@ import uuid
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import UTC, date, datetime
-from typing import Any
+from typing import Any, Protocol
 
 from sqlalchemy import delete, func, select
 
@@ -41,6 +41,7 @@ from lorekeeper.memory.clarify import ClarificationService
 from lorekeeper.memory.corpora import CLARIFICATION_HEADINGS
 from lorekeeper.memory.indexes import MemoryIndexes
 from lorekeeper.memory.layout import check_story_id
+from lorekeeper.prompt import PromptRequest
 from lorekeeper.store.engine import Store
 from lorekeeper.store.models import Clarification, Learning, MemoryInjection, ResearchNote, Story
 
@@ -56,8 +57,16 @@ KIND = {"learnings": "learning", "notes": "note", "clarifications": "clarificati
 # issue 25 d5: at most this many learnings of another domain are offered on trial per injection
 TRIAL_SLOTS = 1
 
-# The retention purge of issue 13: (story, today) -> its report. `None`: not plugged in yet.
-RetentionPurge = Callable[[str, date], dict[str, Any]]
+
+class RetentionReport(Protocol):
+    """What the retention purge returns for a closed story (`privacy.purge.PurgeResult`)."""
+
+    def to_dict(self) -> dict[str, Any]: ...
+
+
+# The retention purge of issue 13 (`PurgeService.on_story_close`): (story, today) -> its report,
+# None when the story's summary is not due yet.
+RetentionPurge = Callable[[str, date], RetentionReport | None]
 
 
 def _now() -> str:
@@ -163,6 +172,7 @@ class StoryService:
         verifier: Callable[[], RowVerifier],
         lock: RWLock,
         counts: dict[str, int] | None = None,
+        retention_purge: RetentionPurge | None = None,
     ) -> None:
         self.store = store
         self.indexes = indexes
@@ -172,9 +182,9 @@ class StoryService:
         self.verifier = verifier
         self.lock = lock
         self.counts = {**DEFAULT_COUNTS, **(counts or {})}
-        # Issue 13 plugs its retention purge in here (`ws.stories.retention_purge = ...`): it runs
-        # at the end of every `on_story_close`, after scoring, promotion and eviction.
-        self.retention_purge: RetentionPurge | None = None
+        # issue 13's retention purge: it runs at the end of every `on_story_close`, after scoring,
+        # promotion and eviction
+        self.retention_purge = retention_purge
 
     # ------------------------------------------------------------------ rows
     def get(self, story: str) -> dict[str, Any]:
@@ -443,6 +453,11 @@ class StoryService:
                 inj.failure_recorded = False  # the log itself is what failed: the error is returned instead
         return inj
 
+    def prompt_block(self, request: PromptRequest) -> str:
+        """The memory block of the assembled prompt (an injector of `PromptBuilder`): the block of
+        the request's story, empty without one."""
+        return self.block_for(request.story) if request.story else ""
+
     def block_for(self, story: str, *, inject: bool = True) -> str:
         """The block of the story's latest traced injection (verified rows), re-rendered; no new trace."""
         sid = check_story_id(story)
@@ -509,7 +524,10 @@ class StoryService:
         scores = self.reuse.compute()
         promoted = self.reuse.promote(recompute=False)
         archived = self.reuse.archive_stale(day)
-        purge = self.retention_purge(story, day) if self.retention_purge is not None else None
+        purge: dict[str, Any] | None = None  # None: no retention purge wired; {}: nothing was due
+        if self.retention_purge is not None:
+            report = self.retention_purge(story, day)
+            purge = report.to_dict() if report is not None else {}
         return {"state": state, "scores": len(scores), "promoted": promoted, "archived": archived, "purge": purge}
 
     # ------------------------------------------------------------------ Purgeable

@@ -1,11 +1,14 @@
-"""Tokenising for BM25 and the hashing embedder: case- and accent-folded `\\w+` words."""
+"""Tokenising for BM25 and the hashing embedder: folded `\\w+` words (`lorekeeper.text.fold`).
+
+The stop words are a short list of English and French function words (all in
+`lorekeeper.text.function_words()`): the stored vectors of the hashing embedder were built with
+it, so a longer list would change every vector (a rebuild of every index)."""
 
 from __future__ import annotations
 
 import re
-import unicodedata
 
-import regex
+from lorekeeper.text import fold
 
 _WORD = re.compile(r"\w+", re.UNICODE)
 # a few function words of English and French, the languages of the seed and the demo
@@ -49,15 +52,6 @@ STOPWORDS = frozenset(
         "with",
     ]
 )
-
-
-_MARKS = regex.compile(r"\p{Mn}+")
-
-
-def fold(text: str) -> str:
-    if text.isascii():
-        return text.casefold()
-    return _MARKS.sub("", unicodedata.normalize("NFKD", text.casefold()))
 
 
 def tokens(text: str, *, stop: bool = True) -> list[str]:

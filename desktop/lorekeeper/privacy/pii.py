@@ -32,6 +32,7 @@ import re
 from dataclasses import dataclass
 
 from lorekeeper.errors import LorekeeperError
+from lorekeeper.text import fold
 
 PHONE_REGIONS = ("FR", "US", "GB", "BE", "CH", "CA", "ES", "IT", "DE", "NL")
 MIN_PHONE_DIGITS = 8  # shorter "valid" numbers (service codes, some regions' local numbers) are years and counts
@@ -999,10 +1000,7 @@ def _join_addresses(text: str, found: list[Finding]) -> list[Finding]:
 
 
 def _fold(word: str) -> str:
-    import unicodedata
-
-    nfkd = unicodedata.normalize("NFKD", word.casefold())
-    return "".join(c for c in nfkd if not unicodedata.combining(c)).strip(",.;:")
+    return fold(word).strip(",.;:")
 
 
 _LABELS = {

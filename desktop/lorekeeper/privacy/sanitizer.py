@@ -20,6 +20,8 @@ import sys
 from collections import Counter
 from typing import Any
 
+from lorekeeper.text import INSTRUCTION_WORDS, fold, stop_words
+
 SECTIONS = ("problem", "criteria", "constraints", "priorities")
 TEMPERATURE = 0.2
 MAX_TERMS = 8
@@ -30,221 +32,7 @@ PROMPT = (
     "sentences per section, in your own words. Answer with one JSON object and nothing else, with exactly the keys "
     '"problem", "criteria", "constraints", "priorities".\n\n'
 )
-_STOP = frozenset(
-    [
-        "a",
-        "about",
-        "above",
-        "after",
-        "again",
-        "all",
-        "also",
-        "am",
-        "an",
-        "and",
-        "any",
-        "are",
-        "as",
-        "at",
-        "be",
-        "because",
-        "been",
-        "before",
-        "being",
-        "below",
-        "between",
-        "both",
-        "but",
-        "by",
-        "can",
-        "could",
-        "did",
-        "do",
-        "does",
-        "doing",
-        "down",
-        "during",
-        "each",
-        "few",
-        "for",
-        "from",
-        "further",
-        "had",
-        "has",
-        "have",
-        "having",
-        "he",
-        "her",
-        "here",
-        "hers",
-        "him",
-        "his",
-        "how",
-        "i",
-        "if",
-        "in",
-        "into",
-        "is",
-        "it",
-        "its",
-        "itself",
-        "just",
-        "me",
-        "more",
-        "most",
-        "my",
-        "no",
-        "nor",
-        "not",
-        "now",
-        "of",
-        "off",
-        "on",
-        "once",
-        "only",
-        "or",
-        "other",
-        "our",
-        "out",
-        "over",
-        "own",
-        "same",
-        "she",
-        "should",
-        "so",
-        "some",
-        "such",
-        "than",
-        "that",
-        "the",
-        "their",
-        "them",
-        "then",
-        "there",
-        "these",
-        "they",
-        "this",
-        "those",
-        "through",
-        "to",
-        "too",
-        "under",
-        "until",
-        "up",
-        "very",
-        "was",
-        "we",
-        "were",
-        "what",
-        "when",
-        "where",
-        "which",
-        "while",
-        "who",
-        "whom",
-        "why",
-        "will",
-        "with",
-        "would",
-        "you",
-        "your",
-        "must",
-        "need",
-        "needs",
-        "want",
-        "wants",
-        "should",
-        "shall",
-        "may",
-        "might",
-        "like",
-        "make",
-        "made",
-        "get",
-        "got",
-        "use",
-        "used",
-        "using",
-        "au",
-        "aux",
-        "avec",
-        "ce",
-        "ces",
-        "cette",
-        "dans",
-        "de",
-        "des",
-        "du",
-        "elle",
-        "en",
-        "et",
-        "eux",
-        "il",
-        "ils",
-        "je",
-        "la",
-        "le",
-        "les",
-        "leur",
-        "lui",
-        "ma",
-        "mais",
-        "me",
-        "mes",
-        "moi",
-        "mon",
-        "ne",
-        "nos",
-        "notre",
-        "nous",
-        "on",
-        "ou",
-        "par",
-        "pas",
-        "pour",
-        "qu",
-        "que",
-        "qui",
-        "sa",
-        "se",
-        "ses",
-        "son",
-        "sur",
-        "ta",
-        "te",
-        "tes",
-        "toi",
-        "ton",
-        "tu",
-        "un",
-        "une",
-        "vos",
-        "votre",
-        "vous",
-        "est",
-        "sont",
-        "etre",
-        "avoir",
-        "fait",
-        "faire",
-        "doit",
-        "doivent",
-        "veut",
-        "faut",
-        "plus",
-        "tres",
-        "aussi",
-        "comme",
-    ]
-)
 _WORD = re.compile(r"[^\W\d_][\w'’\-]*", re.UNICODE)
-
-
-def _fold(word: str) -> str:
-    import unicodedata
-
-    nfkd = unicodedata.normalize("NFKD", word.casefold())
-    return "".join(c for c in nfkd if not unicodedata.combining(c))
 
 
 def _strip_pii(text: str) -> tuple[str, set[str]]:
@@ -256,7 +44,7 @@ def _strip_pii(text: str) -> tuple[str, set[str]]:
     out, _where = normalise(text)
     banned: set[str] = set()
     for f in sorted(find_pii(out), key=lambda f: -f.start):
-        banned.update(_fold(w) for w in _WORD.findall(out[f.start : f.end]) for w in re.split(r"[-'’]", w))
+        banned.update(fold(w) for w in _WORD.findall(out[f.start : f.end]) for w in re.split(r"[-'’]", w))
         out = out[: f.start] + " " + out[f.end :]
     return out, banned
 
@@ -279,8 +67,9 @@ def key_terms(text: str, limit: int = MAX_TERMS, *, banned: set[str] | None = No
     answer also uses it in lower case."""
     clean, found = _strip_pii(text)
     banned = found | (banned or set())
+    stop = stop_words(INSTRUCTION_WORDS)  # function words and the instruction words (lorekeeper.text)
     words = [(m, m.group(0).strip("'’-")) for m in _WORD.finditer(clean)]
-    lower_seen = {_fold(p) for _m, raw in words if raw[:1].islower() for p in re.split(r"[-'’]", raw)}
+    lower_seen = {fold(p) for _m, raw in words if raw[:1].islower() for p in re.split(r"[-'’]", raw)}
     shouting = _shouting(clean)
     counts: Counter[str] = Counter()
     first: dict[str, int] = {}
@@ -300,8 +89,8 @@ def key_terms(text: str, limit: int = MAX_TERMS, *, banned: set[str] | None = No
         in_caps = any(start <= m.start() < end for start, end in shouting)
         uncertain = in_caps or (at_start and raw[:1].isupper() and not acronym)
         for part in re.split(r"[-'’]", raw):
-            w = _fold(part)
-            if len(w) < 3 or w in _STOP or w in banned or (uncertain and w not in lower_seen):
+            w = fold(part)
+            if len(w) < 3 or w in stop or w in banned or (uncertain and w not in lower_seen):
                 continue
             counts[w] += 1
             first.setdefault(w, m.start())

@@ -34,7 +34,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 
 from lorekeeper.skills.textindex import TextIndex
-from lorekeeper.skills.textindex import normalise as normalise  # re-exported: the matching form
+from lorekeeper.text import fold  # the matching form
 
 TRIGGER_WEIGHT = 2
 KEYWORD_WEIGHT = 1
@@ -171,7 +171,7 @@ class Router:
                 seen: set[str] = set()
                 weight = TRIGGER_WEIGHT if kind == 0 else KEYWORD_WEIGHT
                 for original in terms:
-                    norm = " ".join(normalise(original).split())
+                    norm = " ".join(fold(original).split())
                     if not norm or norm in seen:
                         continue
                     seen.add(norm)
@@ -198,7 +198,7 @@ class Router:
         """Every skill with a score above zero, ranked: the seed matches (score descending, then
         name), then the description matches of skills without router words (the same order).
         `top`: at most that many (the description ranking stops early)."""
-        norm = normalise(message)
+        norm = fold(message)
         tokens = set(_WORD.findall(norm))
         scores: Counter[int] = Counter()
         for tok in tokens:

@@ -3,10 +3,11 @@
 Used by the router for the skills that declare no router words (no `metadata.triggers` and no
 `metadata.keywords`, which is every public skill today), and by the marketplace search.
 
-Words: the text is case- and accent-folded (`normalise`), split into `\\w+` words (a hyphen or an
-underscore separates words: `pdf-tools` is "pdf" and "tools"), English and French stop words are
-dropped, and each word is reduced to its English Snowball stem (PyStemmer), so "reviewing",
-"reviews" and "review" are one word. A skill's name counts twice (it is its shortest summary).
+Words (`lorekeeper.text`): the text is case- and accent-folded (`fold`), split into words (a
+hyphen or an underscore separates words: `pdf-tools` is "pdf" and "tools"), English and French
+stop words and `ROUTING_WORDS` are dropped, and each word is reduced to its English Snowball stem
+(PyStemmer), so "reviewing", "reviews" and "review" are one word. A skill's name counts twice (it
+is its shortest summary).
 
 Scoring: BM25 (bm25s, Lucene variant, k1 = 1.5, b = 0.75). A skill sharing no word with the query
 scores 0 and is never returned.
@@ -14,30 +15,19 @@ scores 0 and is never returned.
 
 from __future__ import annotations
 
-import re
-import unicodedata
 from collections.abc import Sequence
 from dataclasses import dataclass
-from functools import lru_cache
 from typing import TYPE_CHECKING
 
-# bm25s, numpy and PyStemmer are imported on first use: routing a library whose skills all have
-# router words (and the Claude Code prompt hook, which routes on every prompt) never loads them.
+from lorekeeper.text import WORD, fold, stems, stop_words
+
+# bm25s and numpy are imported on first use: routing a library whose skills all have router words
+# (and the Claude Code prompt hook, which routes on every prompt) never loads them.
 if TYPE_CHECKING:
     import bm25s
-    import Stemmer
-
-
-def normalise(text: str) -> str:
-    """Case- and accent-insensitive form: casefold, decompose, drop combining marks."""
-    decomposed = unicodedata.normalize("NFKD", text.casefold())
-    return "".join(c for c in decomposed if not unicodedata.combining(c))
-
-
-_WORD = re.compile(r"[^\W_]+")
 
 # Words that skill descriptions and requests use everywhere and that say nothing about the task.
-_HOUSE_STOP = {
+ROUTING_WORDS = frozenset({
     # English
     "use", "uses", "used", "using", "skill", "skills", "user", "users", "please", "want", "wants", "need",
     "needs", "help", "helps", "also", "etc", "eg", "ie", "like", "would", "could", "let", "lets", "may",
@@ -49,47 +39,28 @@ _HOUSE_STOP = {
     "aussi", "faire", "fais", "fait", "quand", "chose", "avoir", "etre", "quoi", "comment", "donc",
     "alors", "ici", "la", "sans", "sous", "entre", "vers", "chez", "mais", "ou", "si", "non", "oui",
     "mon", "ma", "mes", "ton", "ta", "tes", "notre", "votre", "leurs", "lequel", "laquelle", "dont",
-}  # fmt: skip
+})  # fmt: skip
 
 
-@lru_cache(maxsize=1)
-def stop_words() -> frozenset[str]:
-    import bm25s.stopwords
-
-    raw = set(bm25s.stopwords.STOPWORDS_EN_PLUS) | set(bm25s.stopwords.STOPWORDS_FRENCH) | _HOUSE_STOP
-    out: set[str] = set()
-    for w in raw:
-        out.update(_WORD.findall(normalise(w)))  # "don't" -> "don", "t"; "été" -> "ete"
-    return frozenset(out)
+def routing_stop_words() -> frozenset[str]:
+    """The router's stop words: the function words and `ROUTING_WORDS`."""
+    return stop_words(ROUTING_WORDS)
 
 
 def __getattr__(name: str) -> frozenset[str]:
     """`STOP_WORDS`, computed on first use (PEP 562)."""
     if name == "STOP_WORDS":
-        return stop_words()
+        return routing_stop_words()
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 NAME_WEIGHT = 2  # the name's words are counted this many times
 
 
-@lru_cache(maxsize=1)
-def _stemmer() -> Stemmer.Stemmer:
-    import Stemmer
-
-    st = Stemmer.Stemmer("english")
-    st.maxCacheSize = 100_000
-    return st
-
-
 def folded_words(text: str) -> list[str]:
     """The folded words of a text without stop words (one-letter words dropped), before stemming."""
-    stop = stop_words()
-    return [w for w in _WORD.findall(normalise(text)) if len(w) > 1 and w not in stop]
-
-
-def stems(words: Sequence[str]) -> list[str]:
-    return list(_stemmer().stemWords(list(words)))
+    stop = routing_stop_words()
+    return [w for w in WORD.findall(fold(text)) if len(w) > 1 and w not in stop]
 
 
 def document_words(name: str, description: str) -> list[str]:

@@ -33,7 +33,7 @@ from contextlib import AbstractContextManager
 from dataclasses import dataclass, field
 from datetime import UTC, date, datetime
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
 from lorekeeper import safejson
 from lorekeeper.errors import InvalidInputError, LorekeeperError, NotFoundError
@@ -272,12 +272,18 @@ def _fsync_dir(path: Path) -> None:
             os.close(fd)
 
 
+class EventLog(Protocol):
+    """The signed session log as a backup sees it (`audit.log.SessionLog`: the store does not import audit)."""
+
+    def append(self, type: str, data: dict[str, Any]) -> Any: ...
+
+
 class BackupService:
     """`ws.backups`: online backups of the workspace's SQLite store and its session log.
 
     `session_lock()` is the log's shared lock (the store's head and the copied day files agree);
-    `record(type, data)` signs an event in the session log (raises when the key is unavailable:
-    the backup stands and says it is not recorded)."""
+    `audit_log()` hands out the signed session log a backup is recorded in (it raises when the key
+    is unavailable: the backup stands and says it is not recorded)."""
 
     def __init__(
         self,
@@ -287,7 +293,7 @@ class BackupService:
         sessions_dir: Path,
         config_path: Path,
         session_lock: Callable[[], AbstractContextManager[None]],
-        record: Callable[[str, dict[str, Any]], Any] | None = None,
+        audit_log: Callable[[], EventLog] | None = None,
         clock: Callable[[], datetime] = utc_now,
     ) -> None:
         self.store = store
@@ -295,7 +301,7 @@ class BackupService:
         self.sessions_dir = sessions_dir
         self.config_path = config_path
         self.session_lock = session_lock
-        self.record = record
+        self.audit_log = audit_log
         self.clock = clock
 
     def require_sqlite(self, action: str = "backup") -> Path:
@@ -382,9 +388,9 @@ class BackupService:
             "recorded": False,
             "warnings": [],
         }
-        if self.record is not None:
+        if self.audit_log is not None:
             try:
-                self.record(
+                self.audit_log().append(
                     "store_backup",
                     {k: out[k] for k in ("path", "bytes", "revision", "created_at", "kind")},
                 )

@@ -24,8 +24,9 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from lorekeeper.skills.router import DEFAULT_TOP, RouteResult, normalise
+from lorekeeper.skills.router import DEFAULT_TOP, RouteResult
 from lorekeeper.skills.triggers import TRIGGER_FILES, SkillTriggerScore, TriggerReport, evaluate_steps
+from lorekeeper.text import fold
 from lorekeeper.ui.i18n import QT_TRANSLATE_NOOP, tr_const
 from lorekeeper.ui.models.route import RouteTableModel, TriggerTableModel
 from lorekeeper.ui.panels.base import AppContext, Panel
@@ -52,14 +53,14 @@ def highlight_html(message: str, result: RouteResult) -> str:
         terms += [(t, "trigger") for t in m.triggers] + [(k, "keyword") for k in m.keywords]
     if not message.strip():
         return ""
-    # Match on the normalised text, then map spans back: normalise() keeps one char per char
+    # Match on the normalised text, then map spans back: fold() keeps one char per char
     # for most text; when it does not (ligatures), fall back to plain escaping.
-    norm = normalise(message)
+    norm = fold(message)
     if len(norm) != len(message):
         return html.escape(message)
     spans: list[tuple[int, int, str]] = []
     for term, kind in sorted(terms, key=lambda t: -len(t[0])):
-        words = normalise(term).split()
+        words = fold(term).split()
         if not words:
             continue
         pat = re.compile(r"(?<!\w)" + r"\s+".join(map(re.escape, words)) + r"(?!\w)")
@@ -266,7 +267,7 @@ class RouterPanel(Panel):
 
         def job():
             cases, problems = ws.skills.trigger_cases(project)
-            router = ws.router(project)
+            router = ws.routers.get(project)
             report = yield from evaluate_steps(cases, lambda q: router.route(q, top=top), top=top)
             return report, problems
 
@@ -419,7 +420,7 @@ class RouterPanel(Panel):
             return
         ws, project, top = self.ws, self.project.currentData() or None, self.top.value()
         run_task(
-            lambda: ws.router(project).route(message, top=top),
+            lambda: ws.routers.get(project).route(message, top=top),
             name=self.tr("Routing"),
             key=(self, "route"),
             visible=False,
