@@ -144,14 +144,14 @@ class Workspace:
         store.write_guards.append(audit.guard_write)  # no key or a broken chain: no write (issue 24)
 
         # skill saves, rule edits, forks, fork deletions and imports are signed in ws.audit.log
-        self.skills = SkillLibrary(
+        self.skills = SkillLibrary.wire(  # each skill service built once (issue 28); front ends get the facade
             store,
             root / "skills",
             on_event=audit_hook(audit_log, fail_closed=True),  # in the change's transaction (issue 24)
             limits=Limits.from_mb(config.get("skills.max_file_mb"), config.get("skills.max_skill_mb")),
+            verifier=audit.row_verifier,  # issue 24: only verified versions are used or reach skills/
+            key_loaded=lambda: audit.key_session is not None,
         )
-        self.skills.verifier = audit.row_verifier  # issue 24: only verified versions reach skills/
-        self.skills.key_loaded = lambda: audit.key_session is not None
         self.evals = EvalService(store, self.skills)
 
         # learnings, quality tracking, prompt assembly and the model (issue 4)

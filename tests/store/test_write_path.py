@@ -78,12 +78,12 @@ def test_busy_store_is_err_store_busy_exit_4(backend: str, tmp_path: Path, reque
 
 
 def test_unexpected_error_is_err_internal_exit_5_with_a_log(workspace: Workspace, monkeypatch) -> None:
-    from lorekeeper.skills.library import SkillLibrary
+    from lorekeeper.skills.reading import SkillReader
 
     def boom(*_a: object, **_k: object) -> None:
         raise RuntimeError("disk gremlin")
 
-    monkeypatch.setattr(SkillLibrary, "list", boom)
+    monkeypatch.setattr(SkillReader, "list", boom)
     runner = CliRunner()
     r = runner.invoke(main, ["--workspace", str(workspace.root), "skills", "list", "--json"])
     assert r.exit_code == EXIT_INTERNAL

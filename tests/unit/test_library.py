@@ -50,7 +50,7 @@ def make_dir(root: Path, name: str, **kw: str) -> Path:
 
 
 def test_versions_diff_restore(store: Store, tmp_path: Path) -> None:
-    lib = SkillLibrary(store, tmp_path / "out")
+    lib = SkillLibrary.wire(store, tmp_path / "out")
     v1 = lib.save("alpha", None, skill_md("alpha"), RULES, "first")
     assert v1.version == 1
     same = lib.save("alpha", None, skill_md("alpha"), RULES, "no change")
@@ -69,7 +69,7 @@ def test_versions_diff_restore(store: Store, tmp_path: Path) -> None:
 
 
 def test_invalid_save_writes_nothing(store: Store, tmp_path: Path) -> None:
-    lib = SkillLibrary(store, tmp_path / "out")
+    lib = SkillLibrary.wire(store, tmp_path / "out")
     lib.save("alpha", None, skill_md("alpha"), RULES)
     with pytest.raises(InvalidSpecError):
         lib.save("alpha", None, "---\nname: alpha\n---\nno description", None)
@@ -83,7 +83,7 @@ def test_invalid_save_writes_nothing(store: Store, tmp_path: Path) -> None:
 
 
 def test_forks_override_for_their_project_only(store: Store, tmp_path: Path) -> None:
-    lib = SkillLibrary(store, tmp_path / "out")
+    lib = SkillLibrary.wire(store, tmp_path / "out")
     lib.save("alpha", None, skill_md("alpha", triggers="review"), RULES)
     lib.fork("alpha", "shop")
     lib.save(
@@ -107,7 +107,7 @@ def test_forks_override_for_their_project_only(store: Store, tmp_path: Path) -> 
 
 
 def test_import_folder_and_zip_in_one_transaction(store: Store, tmp_path: Path) -> None:
-    lib = SkillLibrary(store, tmp_path / "out")
+    lib = SkillLibrary.wire(store, tmp_path / "out")
     src = tmp_path / "src"
     make_dir(src, "alpha")
     make_dir(src, "beta")
@@ -136,7 +136,7 @@ def test_import_folder_and_zip_in_one_transaction(store: Store, tmp_path: Path) 
 
 
 def test_zip_with_path_traversal_is_refused(store: Store, tmp_path: Path) -> None:
-    lib = SkillLibrary(store, tmp_path / "out")
+    lib = SkillLibrary.wire(store, tmp_path / "out")
     z = tmp_path / "evil.zip"
     with zipfile.ZipFile(z, "w") as zf:
         zf.writestr("../../evil/SKILL.md", skill_md("evil"))
@@ -145,7 +145,7 @@ def test_zip_with_path_traversal_is_refused(store: Store, tmp_path: Path) -> Non
 
 
 def test_set_rules_validates_whole_set(store: Store, tmp_path: Path) -> None:
-    lib = SkillLibrary(store, None)
+    lib = SkillLibrary.wire(store, None)
     lib.save("alpha", None, skill_md("alpha"), RULES)
     v = lib.set_rules("alpha", None, [{"id": "n-1", "name": "Has JSON", "type": "is_json", "severity": "info"}])
     assert v.version == 2 and [r.id for r in lib.rules("alpha").rules] == ["n-1"]

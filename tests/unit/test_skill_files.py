@@ -63,7 +63,7 @@ def zip_dir(z: Path, src: Path, prefix: str) -> Path:
 
 def test_every_file_is_kept_through_folder_fork_restore_and_zip(store: Store, tmp_path: Path) -> None:
     out = tmp_path / "out"
-    lib = SkillLibrary(store, out)
+    lib = SkillLibrary.wire(store, out)
     src = real_skill(tmp_path / "src")
     assert lib.import_path(src.parent).created == ["pdf-tools"]
     want = tree(src)
@@ -90,7 +90,7 @@ def test_every_file_is_kept_through_folder_fork_restore_and_zip(store: Store, tm
     with store.session() as s:
         assert s.scalar(select(func.count()).select_from(SkillBlob)) == 5  # 3 files + new script + new logo
     # through a zip, into a second library
-    lib2 = SkillLibrary(store, tmp_path / "out2")
+    lib2 = SkillLibrary.wire(store, tmp_path / "out2")
     lib2.delete_fork("pdf-tools", "shop")
     z = zip_dir(tmp_path / "pdf.zip", src.parent, "bundle/")
     assert lib2.import_path(z, project="other").created == ["pdf-tools"]
@@ -98,7 +98,7 @@ def test_every_file_is_kept_through_folder_fork_restore_and_zip(store: Store, tm
 
 
 def test_real_layouts_import(tmp_path: Path, store: Store) -> None:
-    lib = SkillLibrary(store, tmp_path / "out")
+    lib = SkillLibrary.wire(store, tmp_path / "out")
     repo = tmp_path / "repo"
     real_skill(repo / "plugins" / "docs" / "skills", "pdf-tools")
     real_skill(repo / "skills" / ".curated", "gh-fix-ci", "Fix CI.")
@@ -199,7 +199,7 @@ def test_name_collisions_ask(tmp_path: Path, workspace) -> None:
 
 
 def test_symlinks_escapes_and_size_caps_are_refused(tmp_path: Path, store: Store) -> None:
-    lib = SkillLibrary(store, tmp_path / "out", limits=Limits(max_file=1000, max_skill=1200))
+    lib = SkillLibrary.wire(store, tmp_path / "out", limits=Limits(max_file=1000, max_skill=1200))
     src = real_skill(tmp_path / "src")
     (src / "link.md").symlink_to(src / "references" / "forms.md")
     with pytest.raises(InvalidSpecError, match="symlinks are refused") as ei:
