@@ -715,6 +715,22 @@ class Fact(VersionedColumns, Base):
     updated_at: Mapped[datetime] = mapped_column(UTCDateTime(), default=utcnow)
 
 
+class FactTerm(Base):
+    """The word index of the facts (issue 26 d3, migration 0021): one row per distinct folded word
+    (`facts.model.words`) of a fact's statement, with the fact's project and type, so the
+    near-duplicate search of `facts add` reads the postings of a few words instead of every fact
+    of the project and type. Derived data, unsigned: it only proposes candidates, each checked
+    exactly against the fact's verified statement; `facts.terms` keeps it exact on every write."""
+
+    __tablename__ = "fact_terms"
+    __table_args__ = (Index("ix_fact_terms_lookup", "project", "type", "term"),)
+
+    fact_id: Mapped[str] = mapped_column(ForeignKey("facts.id", ondelete="CASCADE"), primary_key=True)
+    term: Mapped[str] = mapped_column(Text, primary_key=True)
+    project: Mapped[str] = mapped_column(String(128))
+    type: Mapped[str] = mapped_column(String(16))
+
+
 class FactConflict(VersionedColumns, Base):
     """A contradiction the LLM consolidation found between facts: never decided without a human."""
 
