@@ -79,10 +79,15 @@ def rebuild(s: Session, facts: Iterable[Any] | None = None) -> int:
 
 
 def near(s: Session, project: str, type_: str, mine: frozenset[str], exclude: str = "") -> list[str]:
-    """Ids of the unmerged facts of (project, type), other than `exclude`, sharing at least
+    """Ids of the facts of (project, type), other than `exclude`, sharing at least
     ceil(0.62 |mine|) words with `mine` (see the module docstring): a superset of its Jaccard
-    >= 0.62 partners, in no particular order. Two queries: the words' document frequencies, then
-    the facts holding one of the rarest words, counted over all of them."""
+    >= 0.62 partners (merged facts included: the caller loads the unmerged ones), no order.
+
+    Two small queries: the words' document frequencies, then the postings of the rarest words
+    only. The |A| - ceil(0.62 |A|) + 1 rarest are always read (a partner holds one of them);
+    further words are read while their postings stay cheap, and a fact must hold at least
+    ceil(0.62 |A|) minus the number of unread words among the read ones: a common word's long
+    posting list is never read."""
     n = len(mine)
     if not n:
         return []
@@ -92,21 +97,23 @@ def near(s: Session, project: str, type_: str, mine: frozenset[str], exclude: st
     q = select(TERMS.c.term, func.count()).where(*where, TERMS.c.term.in_(ordered)).group_by(TERMS.c.term)
     for term, count in s.execute(q):
         df[str(term)] = int(count)
-    probe = [w for w in sorted(ordered, key=lambda w: (df[w], w))[: n - need(n) + 1] if df[w]]
+    by_rarity = sorted(ordered, key=lambda w: (df[w], w))
+    first = n - need(n) + 1  # a partner holds at least one of these
+    budget = max(3 * sum(df[w] for w in by_rarity[:first]) // 2, 100)
+    read, postings = by_rarity[:first], sum(df[w] for w in by_rarity[:first])
+    for w in by_rarity[first:]:
+        if postings + df[w] > budget:
+            break
+        read.append(w)
+        postings += df[w]
+    probe = [w for w in read if df[w]]
     if not probe:
-        return []  # no fact holds any of them: none can be a partner
-    facts = Fact.__table__
-    hits = select(TERMS.c.fact_id).where(*where, TERMS.c.term.in_(probe))
-    q = (
-        select(TERMS.c.fact_id)
-        .join(facts, facts.c.id == TERMS.c.fact_id)
-        .where(*where, TERMS.c.term.in_(ordered), TERMS.c.fact_id.in_(hits), facts.c.merged_into == "")
-        .group_by(TERMS.c.fact_id)
-        .having(func.count() >= need(n))
-    )
-    if exclude:
-        q = q.where(TERMS.c.fact_id != exclude)
-    return [str(fid) for fid in s.scalars(q)]
+        return []  # no fact holds any of the words a partner must hold one of
+    held: dict[str, int] = {}
+    for fid in s.scalars(select(TERMS.c.fact_id).where(*where, TERMS.c.term.in_(probe))):
+        held[fid] = held.get(fid, 0) + 1
+    at_least = need(n) - (n - len(read))  # >= 1: at most need(n) - 1 words are left unread
+    return sorted(str(fid) for fid, k in held.items() if k >= at_least and fid != exclude)
 
 
 def stored(s: Session, fact_ids: Sequence[str]) -> dict[str, frozenset[str]]:

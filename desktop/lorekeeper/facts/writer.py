@@ -128,7 +128,7 @@ class FactWriter:
             ids = terms.near(s, row.project, row.type, mine, row.id)
             if not ids:
                 return []
-            found = s.scalars(select(Fact).where(Fact.id.in_(ids))).all()
+            found = s.scalars(select(Fact).where(Fact.id.in_(ids), Fact.merged_into == "")).all()
         out = []
         for other in found:
             theirs = words(other.statement)

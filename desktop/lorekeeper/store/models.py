@@ -675,7 +675,8 @@ class Fact(VersionedColumns, Base):
     consolidation (the row stays: history is never lost)."""
 
     __tablename__ = "facts"
-    __table_args__ = (Index("ix_facts_project_status", "project", "status"),)
+    # ix_facts_ordinal (migration 0021): the next ordinal of an add is max(ordinal), read from the index
+    __table_args__ = (Index("ix_facts_project_status", "project", "status"), Index("ix_facts_ordinal", "ordinal"))
     __signed_fields__ = (
         "id",
         "project",

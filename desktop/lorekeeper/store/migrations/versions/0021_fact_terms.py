@@ -7,6 +7,7 @@ Revises: 0020_desk_comments
   mark-stripped, casefolded text: `facts.model.words`), with the fact's project and type, indexed
   by (project, type, term). The near-duplicate search reads the postings of the statement's rarest
   words and checks each candidate exactly; `facts.terms` keeps the index exact on every write.
+- `ix_facts_ordinal`: an add's next ordinal is `max(ordinal)`, a scan of every fact without it.
 - Backfill: the words of every existing fact, computed here with a frozen copy of the rule (a
   migration does not import the application; tests/facts/test_fact_terms.py checks that both agree).
 """
@@ -42,6 +43,7 @@ def upgrade() -> None:
         sa.Column("type", sa.String(16), nullable=False),
     )
     op.create_index("ix_fact_terms_lookup", "fact_terms", ["project", "type", "term"])
+    op.create_index("ix_facts_ordinal", "facts", ["ordinal"])
     conn = op.get_bind()
     facts = sa.table("facts", sa.column("id"), sa.column("project"), sa.column("type"), sa.column("statement"))
     rows: list[dict[str, str]] = []
@@ -56,5 +58,6 @@ def upgrade() -> None:
 
 
 def downgrade() -> None:
+    op.drop_index("ix_facts_ordinal", "facts")
     op.drop_index("ix_fact_terms_lookup", "fact_terms")
     op.drop_table("fact_terms")
