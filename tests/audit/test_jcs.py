@@ -204,3 +204,51 @@ def test_lone_surrogates_are_rejected():
         canonicalize({"a": "\ud800"})
     with pytest.raises(CanonicalJSONError):
         canonicalize({"a": "\ud800", "f": 1.5})
+
+
+def _float_cases(rnd) -> list[float]:
+    """Floats of every shape: the confidences rows carry, integral ones, exponents both ways,
+    the shortest-repr edge cases, negatives, subnormals."""
+    out = [0.0, -0.0, 1.0, -1.0, 0.9, 0.0001, 0.00001, 1e-7, 1e16, 1e21, 9007199254740993.0, 5e-324]
+    out += [0.1 + 0.2, 333333333.33333329, 1234567890123456.7, 2.5e-5, 123456789012345680.0]
+    for _ in range(4000):
+        out.append(
+            rnd.choice(
+                [
+                    round(rnd.random(), rnd.randint(1, 6)),
+                    rnd.uniform(-1e6, 1e6),
+                    rnd.random() * 10 ** rnd.randint(-30, 30),
+                    -rnd.random() * 10 ** rnd.randint(-8, 22),
+                    float(rnd.randint(-(2**53), 2**53)),
+                    rnd.getrandbits(64) / 2 ** rnd.randint(0, 80),
+                ]
+            )
+        )
+    return out
+
+
+def test_floats_on_the_fast_path_are_byte_identical_to_the_reference():
+    """Issue 26: a float whose repr has no exponent and is not integral takes the C encoder;
+    every float (alone, in a row-like payload, nested, next to unicode and control characters)
+    gives the reference's bytes, and the shapes the fast path does not prove go to the reference."""
+    import random
+
+    from lorekeeper.audit import jcs
+    from lorekeeper.audit.jcs import reference_canonicalize
+
+    rnd = random.Random(26)
+    fast = 0
+    for f in _float_cases(rnd):
+        assert canonicalize(f) == rfc8785.dumps(f), f
+        row = {
+            "table": "facts",
+            "statement": _random_string(rnd, 12),
+            "confidence": f,
+            "ordinal": rnd.randint(0, 10**6),
+            "tags": [_random_string(rnd, 3), f],
+            "nested": {"x": [f, {"é\u2028": f}], "k": None},
+            "key_version": 1,
+        }
+        assert canonicalize(row) == reference_canonicalize(row), row
+        fast += jcs._check(row, "$")
+    assert 1000 < fast < 4017  # both paths really ran

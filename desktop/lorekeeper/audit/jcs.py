@@ -10,13 +10,16 @@ only adds what signing needs on top of it:
   the offending value, and refuses values JSON cannot carry (bytes, sets, datetimes: timestamps
   are ISO 8601 strings by contract).
 
-Fast path. For a value without floats and without object keys beyond U+FFFF, RFC 8785 and
+Fast path. For a value without object keys beyond U+FFFF, RFC 8785 and
 `json.dumps(sort_keys=True, separators=(",", ":"), ensure_ascii=False)` produce the same text:
 integers, `true`/`false`/`null` and string escapes (`\"`, `\\`, `\b\f\n\r\t`, other
 controls as lowercase `\u00xx`, nothing else escaped) are identical, and sorting by code point
-equals sorting by UTF-16 code unit when no key holds a surrogate pair. The C encoder is several
-times faster than the pure-Python reference, so such values take it; everything else (any float,
-an astral key) goes to `rfc8785`. The tests prove the fast path byte-identical on the official
+equals sorting by UTF-16 code unit when no key holds a surrogate pair. Floats too, when their
+`repr` has no exponent and is not integral (0.9, -12.5, 0.30000000000000004): the reference
+starts from that very `repr` (`str(f)`) and only rewrites exponents and a trailing `.0` (issue
+26: every fact row carries its confidence, a float, and 10k of them went through the reference).
+The C encoder is several times faster than the pure-Python reference, so such values take it;
+everything else (an exponent or integral float, an astral key) goes to `rfc8785`. The tests prove the fast path byte-identical on the official
 vectors and on thousands of random documents against the reference.
 """
 
@@ -121,7 +124,8 @@ def loads(text: str | bytes) -> Any:
 def _check(value: Any, path: str, depth: int = 0) -> bool:
     """Reject what JSON cannot carry, naming the JSON path ($.a[2].b).
 
-    Returns True when the fast path gives the canonical form (no float, no astral key).
+    Returns True when the fast path gives the canonical form (no astral key, floats only as the
+    module docstring says).
     """
     t = type(value)
     if value is None or t is bool or t is str:
@@ -133,7 +137,10 @@ def _check(value: Any, path: str, depth: int = 0) -> bool:
     if t is float:
         if math.isnan(value) or math.isinf(value):
             raise CanonicalJSONError(f"{path}: {value} is not representable in JSON")
-        return False
+        # the C encoder writes repr(value); RFC 8785 writes that same text unless it has an
+        # exponent (1e-05, 1e+16) or is integral ("1.0" is "1", "-0.0" is "0"): those take the reference
+        text = float.__repr__(value)
+        return "e" not in text and not text.endswith(".0")
     if t is list or t is tuple:
         if depth >= MAX_DEPTH:
             raise CanonicalJSONError(f"{path}: nested deeper than {MAX_DEPTH} levels")

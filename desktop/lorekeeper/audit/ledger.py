@@ -26,6 +26,7 @@ entry, so it is a forgery, never signed by `sign-rows`.
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import hmac
 import json
@@ -48,13 +49,26 @@ _PRF_LABEL = b"lorekeeper/row-ledger/v1"
 
 def ledger_key(table: str, pk: Sequence[Any]) -> str:
     """The ledger's key of a row: keep in step with migration 0017's `ledger_key`."""
+    try:
+        return _cached_key(table, tuple(pk))
+    except TypeError:  # an unhashable key part: computed each time
+        return _ledger_key(table, pk)
+
+
+def _ledger_key(table: str, pk: Sequence[Any]) -> str:
     text = json.dumps([table, *pk], ensure_ascii=False, separators=(",", ":"))
     return hashlib.sha256(text.encode("utf-8")).hexdigest()[:40]
 
 
+@functools.lru_cache(maxsize=262_144)
+def _cached_key(table: str, pk: tuple[Any, ...]) -> str:
+    """A pure function of the key (issue 26: 10k reads of the same rows hashed each key again)."""
+    return _ledger_key(table, pk)
+
+
 def row_key(row: Any) -> str:
     mapper = sa_inspect(type(row))
-    return ledger_key(str(row.__tablename__), list(mapper.primary_key_from_instance(row)))
+    return ledger_key(str(row.__tablename__), mapper.primary_key_from_instance(row))
 
 
 def _prf_key(signer: Signer, version: int | None) -> bytes | None:
@@ -247,25 +261,36 @@ class LedgerView:
     trusted: bool
     reason: str = ""
     entries: dict[str, tuple[int, str]] = field(default_factory=dict)
+    # the verified head the entries match (a filled view): what `advance_view` moves on from
+    clock: int = -1
+    key_version: int | None = None
+    total: int = 0
 
     def accepts(self, row: Any) -> bool:
+        return self.accepts_entry(row_key(row), row.row_version, row.sig) if self.trusted else False
+
+    def accepts_entry(self, key: str, row_version: int | None, row_sig: str | None) -> bool:
+        """`accepts` for a row given by its ledger key, version and signature (a Core row)."""
         if not self.trusted:
             return False
-        entry = self.entries.get(row_key(row))
+        entry = self.entries.get(key)
         if entry is None:  # inserted behind Lorekeeper's back (or written back after its deletion)
             return False
         version, sig = entry
         if version <= LEGACY_SIGNED:
-            return bool(row.row_version is None and version == LEGACY_SIGNED and row.sig == sig)
-        return bool(row.row_version == version and row.sig == sig)
+            return bool(row_version is None and version == LEGACY_SIGNED and row_sig == sig)
+        return bool(row_version == version and row_sig == sig)
 
     def why(self, row: Any) -> str:
+        return self.why_entry(row_key(row), row.row_version) if self.trusted else self.reason
+
+    def why_entry(self, key: str, row_version: int | None) -> str:
         if not self.trusted:
             return self.reason
-        entry = self.entries.get(row_key(row))
+        entry = self.entries.get(key)
         if entry is None:
             return "not in the row ledger (inserted outside Lorekeeper)"
-        return f"older than its ledger entry (row version {row.row_version}, ledger {entry[0]})"
+        return f"older than its ledger entry (row version {row_version}, ledger {entry[0]})"
 
 
 def load_view(s: Session, signer: Signer, table: str, anchors: dict[str, int] | None) -> tuple[str, LedgerView]:
@@ -296,9 +321,56 @@ def fill_view(s: Session, signer: Signer, view: LedgerView) -> LedgerView:
     prf = _prf_key(signer, head.key_version if head is not None else None)
     if head is None or prf is None:
         return LedgerView(view.table, False, "the row ledger's key version is unknown")
-    if len(entries) != int(head.count or 0) or _hex(digest_of(prf, view.table, entries)) != head.digest:
+    total = digest_of(prf, view.table, entries)
+    if len(entries) != int(head.count or 0) or _hex(total) != head.digest:
         return LedgerView(view.table, False, "the row ledger's entries do not match their signed digest")
-    return LedgerView(view.table, True, entries={k: (v, sig) for k, v, sig in entries})
+    return LedgerView(
+        view.table,
+        True,
+        entries={k: (v, sig) for k, v, sig in entries},
+        clock=int(head.clock or 0),
+        key_version=head.key_version,
+        total=total,
+    )
+
+
+def advance_view(s: Session, signer: Signer, old: LedgerView) -> LedgerView | None:
+    """The view at the table's current (verified) head from `old`, a filled view of an earlier
+    head, reading only the entries written since (version > old clock) instead of all of them;
+    None when that cannot be proven (a deletion, a re-key, any mismatch): fill it again.
+
+    As sound as `fill_view`: the new view's entries sum to the signed digest of the head, which
+    nobody without the key can balance, and `old` was proven the same way. (An old entry
+    tampered with in place is not re-read: the view keeps its proven value, so the row it names
+    is judged against the real ledger, as a view cached under an unchanged head already was.)"""
+    from lorekeeper.store.models import RowLedger, RowLedgerHead
+
+    head = s.get(RowLedgerHead, old.table)
+    if not old.trusted or old.clock < 0 or head is None or head.key_version != old.key_version:
+        return None
+    prf = _prf_key(signer, head.key_version)
+    if prf is None:
+        return None
+    entries = dict(old.entries)
+    total = old.total
+    newer = s.execute(
+        select(RowLedger.key, RowLedger.version, RowLedger.sig).where(
+            RowLedger.tbl == old.table, RowLedger.version > old.clock
+        )
+    )
+    for k, v, sig in newer:
+        key, version, text = str(k), int(v), str(sig or "")
+        prev = entries.get(key)
+        if prev is not None:
+            total -= _term(prf, old.table, key, prev[0], prev[1])
+        total += _term(prf, old.table, key, version, text)
+        entries[key] = (version, text)
+    total %= MOD
+    if len(entries) != int(head.count or 0) or _hex(total) != head.digest:
+        return None
+    return LedgerView(
+        old.table, True, entries=entries, clock=int(head.clock or 0), key_version=head.key_version, total=total
+    )
 
 
 def legacy_unsigned_keys(s: Session, table: str) -> set[str]:

@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import threading
 from collections import OrderedDict
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, date, datetime
 from typing import TYPE_CHECKING, Any, TypeVar
@@ -34,8 +34,10 @@ from sqlalchemy.orm import Session
 from lorekeeper.audit.errors import UnsignedEntryError
 from lorekeeper.audit.ledger import (
     LedgerView,
+    advance_view,
     anchored_clocks,
     fill_view,
+    ledger_key,
     legacy_unsigned_keys,
     load_view,
     record_keyless,
@@ -49,6 +51,7 @@ if TYPE_CHECKING:
     from lorekeeper.store.engine import Store
 
 T = TypeVar("T")
+R = TypeVar("R", bound=Sequence[Any])
 ROW_VERSION_FIELD = "row_version"
 
 
@@ -129,6 +132,7 @@ class RowVerifier:
         self.rejected_total = 0
         self.rejected_by_table: dict[str, int] = {}
         self._cache: OrderedDict[tuple[Any, ...], bool] = OrderedDict()
+        self._memo: dict[tuple[str, tuple[Any, ...]], bool] = {}  # (table, a Core row's values) -> signed
         self._lock = threading.Lock()
         # issue 24: with the store, versioned rows must also be the row their ledger entry names
         self.store = store
@@ -157,7 +161,10 @@ class RowVerifier:
                 if cached is not None and cached[0] == cache_key:
                     view = cached[1]
                 else:
-                    view = fill_view(s, self.signer, view)
+                    # issue 26: a write since moved the head: read only what it wrote when the
+                    # cached view can be proven to lead to the new head, else every entry
+                    moved = advance_view(s, self.signer, cached[1]) if cached is not None else None
+                    view = moved if moved is not None else fill_view(s, self.signer, view)
                     if view.trusted:
                         with self._lock:
                             self._views[table] = (cache_key, view)
@@ -204,24 +211,80 @@ class RowVerifier:
     def filter(self, rows: Iterable[T], *, purpose: str = "") -> list[T]:
         result = self.check(rows)
         if result.rejected:
-            self.rejected_total += result.rejected_count
-            table = getattr(result.rejected[0], "__tablename__", "")
-            self.rejected_by_table[table] = self.rejected_by_table.get(table, 0) + result.rejected_count
-            if self.report is not None:
-                first = result.rejected[0]
-                ident = sa_inspect(first).identity if hasattr(first, "__tablename__") else None
-                data = {
-                    "code": "ERR_UNSIGNED_ENTRY",
-                    "table": getattr(first, "__tablename__", ""),
-                    "count": result.rejected_count,
-                    "first_id": list(ident) if ident else None,
-                    "purpose": purpose,
-                }
-                if result.stale:
-                    data["stale"] = result.stale  # signed, but not the row the ledger names (rolled back)
-                    data["reason"] = self.reasons.get(str(table), "")
-                self.report(data)
+            first = result.rejected[0]
+            ident = sa_inspect(first).identity if hasattr(first, "__tablename__") else None
+            self._reject(result, str(getattr(first, "__tablename__", "")), list(ident) if ident else None, purpose)
         return result.kept
+
+    def _reject(self, result: FilterResult, table: str, first_id: list[Any] | None, purpose: str) -> None:
+        self.rejected_total += result.rejected_count
+        self.rejected_by_table[table] = self.rejected_by_table.get(table, 0) + result.rejected_count
+        if self.report is not None:
+            data: dict[str, Any] = {
+                "code": "ERR_UNSIGNED_ENTRY",
+                "table": table,
+                "count": result.rejected_count,
+                "first_id": first_id,
+                "purpose": purpose,
+            }
+            if result.stale:
+                data["stale"] = result.stale  # signed, but not the row the ledger names (rolled back)
+                data["reason"] = self.reasons.get(table, "")
+            self.report(data)
+
+    # ------------------------------------------------------------------ Core rows (issue 26)
+    def filter_values(self, model: type[SignedColumns], rows: Sequence[R], *, purpose: str = "") -> list[R]:
+        """`filter` for Core rows of `model`'s table (`select(model.__table__)`: tuples with the
+        column names as attributes, no ORM objects to build): the same verdicts, reported the
+        same way. Read them outside a write transaction (a row this thread's transaction changed
+        is not in the ledger before the commit).
+
+        A row whose whole content (every column, its signature included) was verified before is
+        not hashed again: the memo is keyed by the full tuple, so a row changed in the database,
+        in any column, is verified again; the ledger is checked at every call."""
+        self.refresh()
+        table = str(model.__tablename__)
+        fields = model.__signed_fields__
+        versioned = issubclass(model, VersionedColumns)
+        view = self._view(table) if self.store is not None and versioned else None
+        pk = [c.name for c in sa_inspect(model).primary_key]
+        memo = self._memo
+        out = FilterResult(kept=[])
+        for row in rows:
+            key = (table, tuple(row))
+            ok = memo.get(key)
+            if ok is None:
+                ok = self._verify_values(table, fields, versioned, row)
+                if len(memo) >= CACHE_SIZE:
+                    memo.clear()
+                memo[key] = ok
+            if not ok:
+                out.rejected.append(row)
+                continue
+            if view is not None:
+                lk = ledger_key(table, [getattr(row, c) for c in pk])
+                if not view.accepts_entry(lk, row.row_version, row.sig):  # type: ignore[attr-defined]
+                    self.reasons[table] = view.why_entry(lk, row.row_version)  # type: ignore[attr-defined]
+                    out.rejected.append(row)
+                    out.stale += 1
+                    continue
+            out.kept.append(row)
+        if out.rejected:
+            self._reject(out, table, [getattr(out.rejected[0], c) for c in pk], purpose)
+        return out.kept
+
+    def _verify_values(self, table: str, fields: tuple[str, ...], versioned: bool, row: Any) -> bool:
+        sig, key_version = row.sig, row.key_version
+        if not sig or key_version is None:
+            return False
+        payload: dict[str, Any] = {"table": table}
+        for name in fields:
+            payload[name] = _json_value(getattr(row, name))
+        payload[VERSION_FIELD] = key_version
+        if versioned and row.row_version is not None:
+            payload[ROW_VERSION_FIELD] = row.row_version
+        payload[SIG_FIELD] = sig
+        return bool(self.signer.verify(payload))
 
     def check(self, rows: Iterable[T]) -> FilterResult:
         self.refresh()

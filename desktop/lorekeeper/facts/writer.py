@@ -11,9 +11,10 @@ import builtins
 from collections.abc import Sequence
 from typing import Any
 
-from sqlalchemy import LargeBinary, and_, case, cast, false, func, or_, select
+from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
+from lorekeeper.facts import terms
 from lorekeeper.facts.model import Provenance, check_provenance, dumps, fact_id, merge_provenance, words
 from lorekeeper.facts.reports import loads
 from lorekeeper.facts.rows import FactRows
@@ -118,47 +119,22 @@ class FactWriter:
         """The older unmerged facts of `row`'s project and type whose Jaccard with it is >= 0.62,
         found without loading the others: exactly the facts the full pass could merge it into.
 
-        A fact B with Jaccard(A, B) >= 0.62 holds at least ceil(0.62 |A|) of A's words, so it holds
-        one of ANY |A| - ceil(0.62 |A|) + 1 of them: those are asked for with LIKE (non-ASCII words
-        first, they cost nothing, then the longest, likely the rarest). LIKE finds a word in a row
-        whose statement is ASCII (there the folded words are the lower-cased text, and LIKE ignores
-        ASCII case); a statement with any other character (an accent folds away, a ligature
-        unfolds) is always read. Only (id, statement) pairs are read and checked exactly in Python;
-        the full rows of the matches are loaded last."""
+        The word index (`terms.near`, issue 26 d3) gives the facts sharing at least
+        ceil(0.62 |A|) of its words, from the postings of its rarest words; each is then checked
+        exactly on its statement (the index only proposes). Costs the postings of a few words,
+        not a scan of every fact of the project and type."""
         mine = words(row.statement)
-        n = len(mine)
-        if not n:
-            return []  # no word: the full pass never merges it (an empty union)
-        need = n - (62 * n + 99) // 100 + 1
-        asked = sorted(mine, key=lambda w: (w.isascii(), -len(w), w))[:need]
-        non_ascii = func.length(Fact.statement) != func.length(cast(Fact.statement, LargeBinary))
-        # SQLite's LIKE ignores ASCII case; PostgreSQL's does not (ILIKE does)
-        sqlite = s.get_bind().dialect.name == "sqlite"
-
-        def found(w: str) -> Any:
-            return (Fact.statement.like if sqlite else Fact.statement.ilike)(_like(w), escape="\\")
-
-        likes = [found(w) for w in asked if w.isascii()]
-        # an ASCII statement holds at least ceil(0.62 |A|) of A's words, each one a LIKE match:
-        # SQLite counts them only on the rows one of the asked words found
-        every = [case((found(w), 1), else_=0) for w in sorted(mine) if w.isascii()]
-        enough = sum(every[1:], every[0]) >= (62 * n + 99) // 100 if every else false()
         with s.no_autoflush:
-            pairs = s.execute(
-                select(Fact.id, Fact.statement).where(
-                    Fact.project == row.project,
-                    Fact.type == row.type,
-                    Fact.merged_into == "",
-                    Fact.id != row.id,
-                    or_(and_(or_(*likes), enough), non_ascii) if likes else non_ascii,
-                )
-            ).all()
-            ids = []
-            for fid, statement in pairs:
-                theirs = words(statement)
-                if len(mine & theirs) * 100 >= 62 * len(mine | theirs):
-                    ids.append(fid)
-            return list(s.scalars(select(Fact).where(Fact.id.in_(ids)))) if ids else []
+            ids = terms.near(s, row.project, row.type, mine, row.id)
+            if not ids:
+                return []
+            found = s.scalars(select(Fact).where(Fact.id.in_(ids), Fact.merged_into == "")).all()
+        out = []
+        for other in found:
+            theirs = words(other.statement)
+            if len(mine & theirs) * 100 >= 62 * len(mine | theirs):
+                out.append(other)
+        return out
 
     def merge_pool(
         self, pool: Sequence[Fact], fresh: set[str], in_conflict: set[str], signer: Any
@@ -230,8 +206,3 @@ class FactWriter:
             r.status = "conflicting"
             self.rows.sign(r, signer)
         return int(conflict.id)
-
-
-def _like(word: str) -> str:
-    """A LIKE pattern finding `word` anywhere (`_`, a word character, escaped)."""
-    return "%" + word.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_") + "%"

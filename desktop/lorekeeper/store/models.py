@@ -675,7 +675,8 @@ class Fact(VersionedColumns, Base):
     consolidation (the row stays: history is never lost)."""
 
     __tablename__ = "facts"
-    __table_args__ = (Index("ix_facts_project_status", "project", "status"),)
+    # ix_facts_ordinal (migration 0021): the next ordinal of an add is max(ordinal), read from the index
+    __table_args__ = (Index("ix_facts_project_status", "project", "status"), Index("ix_facts_ordinal", "ordinal"))
     __signed_fields__ = (
         "id",
         "project",
@@ -713,6 +714,22 @@ class Fact(VersionedColumns, Base):
     event_sig: Mapped[str] = mapped_column(String(64), default="")
     created_at: Mapped[datetime] = mapped_column(UTCDateTime(), default=utcnow)
     updated_at: Mapped[datetime] = mapped_column(UTCDateTime(), default=utcnow)
+
+
+class FactTerm(Base):
+    """The word index of the facts (issue 26 d3, migration 0021): one row per distinct folded word
+    (`facts.model.words`) of a fact's statement, with the fact's project and type, so the
+    near-duplicate search of `facts add` reads the postings of a few words instead of every fact
+    of the project and type. Derived data, unsigned: it only proposes candidates, each checked
+    exactly against the fact's verified statement; `facts.terms` keeps it exact on every write."""
+
+    __tablename__ = "fact_terms"
+    __table_args__ = (Index("ix_fact_terms_lookup", "project", "type", "term"),)
+
+    fact_id: Mapped[str] = mapped_column(ForeignKey("facts.id", ondelete="CASCADE"), primary_key=True)
+    term: Mapped[str] = mapped_column(Text, primary_key=True)
+    project: Mapped[str] = mapped_column(String(128))
+    type: Mapped[str] = mapped_column(String(16))
 
 
 class FactConflict(VersionedColumns, Base):
