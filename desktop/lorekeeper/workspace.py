@@ -150,7 +150,7 @@ class Workspace:
             on_event=audit_hook(audit_log, fail_closed=True),  # in the change's transaction (issue 24)
             limits=Limits.from_mb(config.get("skills.max_file_mb"), config.get("skills.max_skill_mb")),
             verifier=audit.row_verifier,  # issue 24: only verified versions are used or reach skills/
-            key_loaded=lambda: audit.key_session is not None,
+            key_loaded=audit.key_loaded,
         )
         self.evals = EvalService(store, self.skills)
 

@@ -188,6 +188,10 @@ class AuditService:
     def key_session(self) -> KeySession | None:
         return self._session
 
+    def key_loaded(self) -> bool:
+        """Whether this process has loaded the key session (never loads it)."""
+        return self._session is not None
+
     def follow_rotation(self) -> bool:
         """Another process rotated the key (issue 23 d4): this session moves to the provider's
         committed version, as its own rotation would; True when it moved. A long-lived process (the
