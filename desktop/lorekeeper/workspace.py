@@ -14,7 +14,7 @@ from typing import Any, Self
 from lorekeeper.ask.corpora import facts_corpus
 from lorekeeper.ask.service import MIN_SCORE, AskService
 from lorekeeper.audit.errors import AuditKeyUnavailableError
-from lorekeeper.audit.log import SessionLog
+from lorekeeper.audit.log import LOCK_NAME, SessionLog
 from lorekeeper.audit.service import AuditService, ensure_workspace_id
 from lorekeeper.config import CONFIG_NAME, Config, default_config_text
 from lorekeeper.demo import DemoReport, load_demo, load_demo_facts, load_memory_demo, record_demo_audit
@@ -27,7 +27,7 @@ from lorekeeper.learnings.audit_hook import audit_hook
 from lorekeeper.learnings.service import LearningService
 from lorekeeper.llm.service import LLMService
 from lorekeeper.locations import ENV_VAR, default_workspace_dir, resolve_workspace_dir  # noqa: F401 - re-exported
-from lorekeeper.locks import HeldLock, InUseError
+from lorekeeper.locks import HeldLock, InUseError, RWLock
 from lorekeeper.market.service import MarketService
 from lorekeeper.paths import starter_skills_dir
 from lorekeeper.privacy.purge import PurgeService
@@ -122,9 +122,7 @@ class Workspace:
         """Wiring only (tests/unit/test_composition_root.py holds it): each service built once with
         its collaborators in its constructor; no closures, no setters on a built service."""
         # living memory's modules load with the first open, not with `import lorekeeper.workspace`
-        from lorekeeper.audit.log import LOCK_NAME
         from lorekeeper.learnings.reuse import ReuseService
-        from lorekeeper.locks import RWLock
         from lorekeeper.memory.clarify import ClarificationService
         from lorekeeper.memory.indexes import MemoryIndexes
         from lorekeeper.memory.layout import MemoryLayout
