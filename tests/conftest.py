@@ -159,7 +159,7 @@ def pgvector_cluster():
         return
     import tempfile
 
-    from helpers.pg import pgvector_bin, reachable_bin
+    from helpers.pg import pgvector_bin, pgvector_unusable, reachable_bin
 
     bindir = pgvector_bin()
     if bindir is None:
@@ -169,6 +169,9 @@ def pgvector_cluster():
     cluster = PostgresCluster(bindir, Path(tempfile.mkdtemp(prefix="lk-pgv-")))
     cluster.start()
     try:
+        unusable = pgvector_unusable(cluster)
+        if unusable:
+            pytest.skip(unusable)
         yield cluster.url
     finally:
         cluster.stop()

