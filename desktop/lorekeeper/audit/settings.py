@@ -58,9 +58,20 @@ class AuditSettings:
                 raise InvalidInputError("AppRole needs a role id")
 
 
-def _table(parent: Any, key: str, where: str, config_path: Path) -> Any:
-    """`parent[key]` as a table (created when missing); a key holding something else is refused."""
+def parse_config(text: str, config_path: Path) -> Any:
+    """lorekeeper.toml as a tomlkit document (comments and layout kept); ERR_INVALID_SPEC if not TOML."""
     import tomlkit  # loaded by the rare write, not by every workspace open
+    from tomlkit.exceptions import TOMLKitError
+
+    try:
+        return tomlkit.parse(text)
+    except TOMLKitError as exc:
+        raise InvalidSpecError(f"not valid TOML (nothing written): {exc}", file=str(config_path)) from None
+
+
+def config_table(parent: Any, key: str, where: str, config_path: Path) -> Any:
+    """`parent[key]` as a table (created when missing); a key holding something else is refused."""
+    import tomlkit
 
     if key not in parent:
         parent[key] = tomlkit.table()
@@ -70,22 +81,22 @@ def _table(parent: Any, key: str, where: str, config_path: Path) -> Any:
     return child
 
 
+def dump_config(doc: Any) -> str:
+    import tomlkit
+
+    return str(tomlkit.dumps(doc)).rstrip("\n") + "\n"
+
+
 def _edited(text: str, settings: AuditSettings, config_path: Path) -> str:
     """The file with [audit] provider and the [audit.vault] keys set (tables created when missing)."""
-    import tomlkit  # loaded by the rare write, not by every workspace open
-    from tomlkit.exceptions import TOMLKitError
-
-    try:
-        doc = tomlkit.parse(text)
-    except TOMLKitError as exc:
-        raise InvalidSpecError(f"not valid TOML (nothing written): {exc}", file=str(config_path)) from None
-    audit = _table(doc, "audit", "[audit]", config_path)
+    doc = parse_config(text, config_path)
+    audit = config_table(doc, "audit", "[audit]", config_path)
     audit["provider"] = settings.provider
-    vault = _table(audit, "vault", "[audit.vault]", config_path)
+    vault = config_table(audit, "vault", "[audit.vault]", config_path)
     for key, value in asdict(settings).items():
         if key != "provider":
             vault[key] = value
-    return tomlkit.dumps(doc).rstrip("\n") + "\n"
+    return dump_config(doc)
 
 
 def save_audit_settings(config_path: Path, settings: AuditSettings) -> None:
