@@ -39,6 +39,8 @@ def test_a_copy_writes_nothing_until_adopted_and_the_original_keeps_working(tmp_
     assert adopted.returncode == 0, adopted.stdout + adopted.stderr
     info = json.loads(adopted.stdout)
     assert info["id"] != info["old_id"] and info["original"] == str(ws.resolve())
+    config = (copy / "lorekeeper.toml").read_text(encoding="utf-8")
+    assert f'id = "{info["id"]}"' in config and "never copy it" in config  # the new id, its comment kept
 
     assert lk("--workspace", str(copy), "learn", "add", "copie 1").returncode == 0
     assert lk("--workspace", str(ws), "learn", "add", "original 2").returncode == 0

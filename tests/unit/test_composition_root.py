@@ -17,7 +17,7 @@ SOURCE = Path(lorekeeper.workspace.__file__).read_text(encoding="utf-8")
 
 #: attribute assignments on another object still made at wiring. Owned by helper "skills" (issue 28):
 #: SkillLibrary's verifier and key probe become constructor arguments there; the list must only shrink.
-PENDING_SETTERS = {"self.skills.verifier", "self.skills.key_loaded"}
+PENDING_SETTERS: set[str] = set()  # must stay empty: every collaborator goes in a constructor
 #: classes legitimately built more than once at wiring (two different locks, not services)
 BUILT_TWICE = {"RWLock"}
 #: what a wiring line may call on a built object: registering a hook, an injector or a corpus

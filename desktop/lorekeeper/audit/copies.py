@@ -10,12 +10,12 @@ is not touched.
 
 from __future__ import annotations
 
-import re
 import tomllib
 import uuid
 from pathlib import Path
 from typing import Any
 
+from lorekeeper.audit.settings import config_table, dump_config, parse_config
 from lorekeeper.audit.witness import copy_of
 from lorekeeper.errors import InvalidInputError, WorkspaceError
 from lorekeeper.fsutil import atomic_write_text
@@ -69,11 +69,12 @@ def adopt_copy(root: Path) -> dict[str, Any]:
             "nothing changed."
         )
     new = uuid.uuid4().hex
+    doc = parse_config(text, cfg)  # tomlkit: the id's comment and every other line stay
+    config_table(doc, "workspace", "[workspace]", cfg)["id"] = new
+    updated = dump_config(doc)
+    if str((tomllib.loads(updated).get("workspace") or {}).get("id") or "") != new:
+        raise InvalidInputError(f"{cfg}: the [workspace] id could not be rewritten: nothing changed.")
     entries = _copy_keyring_entries(old, new)
-    pattern = re.compile(r'^(\s*id\s*=\s*)"' + re.escape(old) + r'"', re.MULTILINE)
-    updated, n = pattern.subn(lambda m: f'{m.group(1)}"{new}"', text, count=1)
-    if n != 1:
-        raise InvalidInputError(f"{cfg}: the [workspace] id line could not be rewritten: nothing changed.")
     atomic_write_text(cfg, updated)
     copy_of(new, root)  # this folder is the new id's home
     return {"workspace": str(root), "original": str(original), "old_id": old, "id": new, "keyring_entries": entries}

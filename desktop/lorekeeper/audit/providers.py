@@ -47,6 +47,14 @@ class LoadedKey:
     key: bytes
 
 
+@dataclass(frozen=True)
+class KVSecret:
+    """One version of a Vault KV v2 secret: its fields and its KV version number."""
+
+    data: dict[str, Any]
+    version: int
+
+
 class KeyProvider(Protocol):
     name: str
 
@@ -320,8 +328,9 @@ class VaultProvider:
         self._client = client
         return client
 
-    def _call(self, fn: Any, *, missing_ok: bool = False) -> Any:
-        """Run one Vault request, mapping every failure to a cause."""
+    def _call(self, fn: Any, *, missing_ok: bool = False, conflict_ok: bool = False) -> Any:
+        """Run one Vault request, mapping every failure to a cause; `missing_ok`: None for a path
+        that holds nothing, `conflict_ok`: None for a write whose check-and-set version is stale."""
         import hvac.exceptions as hx
         import requests
 
@@ -352,6 +361,10 @@ class VaultProvider:
                 "(VAULT_ADDR overrides it), then retry.",
                 CAUSE_UNREACHABLE,
             ) from None
+        except hx.InvalidRequest as exc:
+            if conflict_ok and "check-and-set" in str(exc):
+                return None
+            raise self._err(f"Vault at {self.addr} answered with an error: {exc}", CAUSE_UNREACHABLE) from None
         except hx.VaultError as exc:
             raise self._err(f"Vault at {self.addr} answered with an error: {exc}", CAUSE_UNREACHABLE) from None
 
@@ -373,6 +386,28 @@ class VaultProvider:
             )
         )
         return int(resp["data"]["version"])
+
+    # -- the KV secrets beside the key (the head witness, `audit/witness.py`)
+    def read_kv(self, path: str) -> KVSecret | None:
+        """The current version of the KV v2 secret at `path` (under this provider's mount), or None
+        when the path holds nothing. Failures are ERR_AUDIT_KEY_UNAVAILABLE with their cause."""
+        resp = self._read(path, missing_ok=True)
+        if resp is None:
+            return None
+        return KVSecret(dict(resp["data"]["data"] or {}), int(resp["data"]["metadata"]["version"]))
+
+    def write_kv(self, path: str, data: dict[str, Any], *, cas: int) -> int | None:
+        """Write `data` as the next version of the secret at `path` with check-and-set: `cas` is the
+        version this write replaces (0: the path must be empty). Returns the new version, or None when
+        another writer got there first (read it again and merge); other failures raise as `read_kv`."""
+        client = self._connect()
+        resp = self._call(
+            lambda: client.secrets.kv.v2.create_or_update_secret(
+                path=path, secret=data, cas=cas, mount_point=self.mount
+            ),
+            conflict_ok=True,
+        )
+        return None if resp is None else int(resp["data"]["version"])
 
     def operator_identity(self) -> str:
         """Who this token or AppRole login is (issue 25 d2): the identity entity's name when the

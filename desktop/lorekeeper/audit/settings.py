@@ -1,27 +1,27 @@
-"""Edit the [audit] and [audit.vault] tables of lorekeeper.toml in place (the app's Settings).
+"""Edit the [audit] and [audit.vault] tables of lorekeeper.toml in place (the app's Settings,
+`audit setup`).
 
-Only the named keys change; comments, order and every other table stay as the operator wrote
-them. The result is parsed back before it replaces the file (atomically), so a bad value never
-leaves a broken configuration behind. Secrets are never written here: a Vault token goes to the
-OS keyring (`providers.store_vault_secret`).
+The file is edited with tomlkit (issue 28: no regex editor): only the named keys change, in
+whatever form the operator wrote the tables (`[audit.vault]`, dotted keys, an inline table);
+comments, order and every other table stay as they were. The result is parsed back before it
+replaces the file (atomically), so a bad value never leaves a broken configuration behind.
+Secrets are never written here: a Vault token goes to the OS keyring
+(`providers.store_vault_secret`).
 """
 
 from __future__ import annotations
 
-import json
 import re
 import tomllib
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
 
-from lorekeeper.errors import InvalidInputError
+from lorekeeper.errors import InvalidInputError, InvalidSpecError
 from lorekeeper.fsutil import atomic_write_text
 
 PROVIDERS = ("keyring", "vault")
 AUTH_METHODS = ("token", "approle")
-_HEADER = re.compile(r"^\s*\[\s*([A-Za-z0-9_.\-]+)\s*\]\s*(#.*)?$")
-_KEY = re.compile(r"^(\s*)([A-Za-z0-9_\-]+)(\s*=\s*)(\"(?:[^\"\\]|\\.)*\"|[^#]*?)(\s*#.*)?$")
 
 
 @dataclass
@@ -58,51 +58,59 @@ class AuditSettings:
                 raise InvalidInputError("AppRole needs a role id")
 
 
-def _tables(s: AuditSettings) -> dict[str, dict[str, str]]:
-    return {
-        "audit": {"provider": s.provider},
-        "audit.vault": {"addr": s.addr, "mount": s.mount, "path": s.path, "auth": s.auth, "role_id": s.role_id},
-    }
+def parse_config(text: str, config_path: Path) -> Any:
+    """lorekeeper.toml as a tomlkit document (comments and layout kept); ERR_INVALID_SPEC if not TOML."""
+    import tomlkit  # loaded by the rare write, not by every workspace open
+    from tomlkit.exceptions import TOMLKitError
+
+    try:
+        return tomlkit.parse(text)
+    except TOMLKitError as exc:
+        raise InvalidSpecError(f"not valid TOML (nothing written): {exc}", file=str(config_path)) from None
+
+
+def config_table(parent: Any, key: str, where: str, config_path: Path) -> Any:
+    """`parent[key]` as a table (created when missing); a key holding something else is refused."""
+    import tomlkit
+
+    if key not in parent:
+        parent[key] = tomlkit.table()
+    child = parent[key]
+    if not isinstance(child, dict):
+        raise InvalidSpecError(f"{where} is not a table; edit it by hand", file=str(config_path))
+    return child
+
+
+def dump_config(doc: Any) -> str:
+    import tomlkit
+
+    return str(tomlkit.dumps(doc)).rstrip("\n") + "\n"
+
+
+def _edited(text: str, settings: AuditSettings, config_path: Path) -> str:
+    """The file with [audit] provider and the [audit.vault] keys set (tables created when missing)."""
+    doc = parse_config(text, config_path)
+    audit = config_table(doc, "audit", "[audit]", config_path)
+    audit["provider"] = settings.provider
+    vault = config_table(audit, "vault", "[audit.vault]", config_path)
+    for key, value in asdict(settings).items():
+        if key != "provider":
+            vault[key] = value
+    return dump_config(doc)
 
 
 def save_audit_settings(config_path: Path, settings: AuditSettings) -> None:
     settings.validate()
-    text = Path(config_path).read_text(encoding="utf-8")
-    wanted = _tables(settings)
-    lines = text.splitlines()
-    section = ""
-    last_line_of: dict[str, int] = {}
-    done: set[tuple[str, str]] = set()
-    for i, line in enumerate(lines):
-        m = _HEADER.match(line)
-        if m:
-            section = m.group(1)
-            last_line_of[section] = i
-            continue
-        if section in wanted:
-            k = _KEY.match(line)
-            if k and k.group(2) in wanted[section]:
-                key = k.group(2)
-                lines[i] = f"{k.group(1)}{key}{k.group(3)}{json.dumps(wanted[section][key])}{k.group(5) or ''}"
-                done.add((section, key))
-            if line.strip():
-                last_line_of[section] = i
-    # keys (or whole tables) the file did not have yet, inserted from the bottom up
-    inserts: list[tuple[int, list[str]]] = []
-    appended: list[str] = []
-    for table, values in wanted.items():
-        missing = [f"{k} = {json.dumps(v)}" for k, v in values.items() if (table, k) not in done]
-        if not missing:
-            continue
-        if table in last_line_of:
-            inserts.append((last_line_of[table] + 1, missing))
-        else:
-            appended += ["", f"[{table}]", *missing]
-    for at, new in sorted(inserts, reverse=True):
-        lines[at:at] = new
-    out = "\n".join(lines + appended) + "\n"
-    parsed = tomllib.loads(out)  # never write something that does not read back
+    config_path = Path(config_path)
+    new = _edited(config_path.read_text(encoding="utf-8"), settings, config_path)
+    try:
+        parsed = tomllib.loads(new)  # never write something that does not read back
+    except tomllib.TOMLDecodeError:
+        parsed = {}
     audit = parsed.get("audit", {})
-    if audit.get("provider") != settings.provider or audit.get("vault", {}).get("addr") != settings.addr:
+    vault = audit.get("vault", {}) if isinstance(audit, dict) else {}
+    wanted = asdict(settings)
+    got = {"provider": audit.get("provider"), **{k: vault.get(k) for k in wanted if k != "provider"}}
+    if got != wanted:
         raise InvalidInputError("lorekeeper.toml could not be updated safely; edit its [audit] table by hand")
-    atomic_write_text(Path(config_path), out)
+    atomic_write_text(config_path, new)

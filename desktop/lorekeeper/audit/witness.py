@@ -20,9 +20,12 @@ import contextlib
 import json
 import os
 from pathlib import Path
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 from lorekeeper.fsutil import atomic_write_text
+
+if TYPE_CHECKING:
+    from lorekeeper.audit.providers import VaultProvider
 
 STATE_ENV = "LOREKEEPER_STATE_DIR"  # overrides the platform's user state dir (tests, portable installs)
 
@@ -71,17 +74,17 @@ class FileWitness:
 class VaultWitness:
     """The signed head in Vault KV v2 at `<path>/audit-head` (check-and-set)."""
 
-    def __init__(self, provider: Any, workspace_id: str) -> None:
+    def __init__(self, provider: VaultProvider, workspace_id: str) -> None:
         self.provider = provider
         self.workspace_id = workspace_id or "default"
         self.path = f"{provider.path}/audit-head"
         self.name = f"Vault {provider.mount}/{self.path}"
 
     def _current(self) -> tuple[dict[str, Any], int]:
-        resp = self.provider._read(self.path, missing_ok=True)
-        if resp is None:
+        secret = self.provider.read_kv(self.path)
+        if secret is None:
             return {}, 0
-        return dict(resp["data"]["data"] or {}), int(resp["data"]["metadata"]["version"])
+        return dict(secret.data), secret.version
 
     def read(self) -> dict[str, Any] | None:
         data, _ = self._current()
@@ -95,20 +98,11 @@ class VaultWitness:
         return head if isinstance(head, dict) else {}
 
     def write(self, head: dict[str, Any]) -> None:
-        import hvac.exceptions as hx
-
         for _ in range(5):  # another workspace (or process) wrote in between: merge and retry
             data, version = self._current()
             data[self.workspace_id] = json.dumps(head, sort_keys=True)
-            try:
-                self.provider._write(self.path, data, cas=version)
+            if self.provider.write_kv(self.path, data, cas=version) is not None:
                 return
-            except hx.InvalidRequest:
-                continue
-            except Exception as exc:
-                if "check-and-set" in str(exc):
-                    continue
-                raise
         raise OSError(f"could not update {self.name}: concurrent writers kept changing it")
 
 
