@@ -109,6 +109,12 @@ def test_claude_code_installs_the_plugin_and_one_turn_gets_the_blocks(claude, de
         # the MCP server's start-up budget (ms): `lorekeeper mcp` starts in seconds on a loaded
         # 2-core machine and Claude Code's default left the request without the tools (full suite)
         MCP_TIMEOUT="120000",
+        # `claude -p` connects MCP servers in the background and waits MCP_CONNECT_TIMEOUT_MS (5 s by
+        # default) before the first request: on a loaded 2-core machine `lorekeeper mcp` answers later
+        # than that and the request went out with WaitForMcpServers instead of our tools. Both are
+        # Claude Code's documented variables: wait for the server, as an interactive session does.
+        MCP_CONNECTION_NONBLOCKING="false",
+        MCP_CONNECT_TIMEOUT_MS="120000",
     )
 
     def run(*args: str, timeout: float = 60) -> subprocess.CompletedProcess[str]:
