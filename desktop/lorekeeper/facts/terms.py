@@ -19,16 +19,16 @@ unverified is ever shown or merged).
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from typing import Any
+from typing import Any, cast
 
-from sqlalchemy import delete, event, func, insert, select
+from sqlalchemy import Table, delete, event, func, insert, select
 from sqlalchemy import inspect as sa_inspect
 from sqlalchemy.orm import Session
 
 from lorekeeper.facts.model import words
 from lorekeeper.store.models import Fact, FactTerm
 
-TERMS = FactTerm.__table__
+TERMS = cast(Table, FactTerm.__table__)
 _INDEXED = ("statement", "project", "type")
 CHUNK = 500  # ids per IN (...) list
 
