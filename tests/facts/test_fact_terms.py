@@ -43,7 +43,20 @@ def _index_is_exact(store: Store) -> int:
 
 
 def test_the_index_follows_every_write_path(workspace: Workspace, tmp_path: Path) -> None:
-    ws = workspace
+    _write_paths(workspace, tmp_path)
+
+
+def test_the_index_follows_every_write_path_on_postgresql(tmp_path: Path, pg_url: str) -> None:
+    ws = Workspace.init(tmp_path / "pgws")
+    ws.close()
+    cfg = ws.root / "lorekeeper.toml"
+    cfg.write_text(cfg.read_text().replace('url = "sqlite:///lorekeeper.db"', f'url = "{pg_url}"'))
+    with Workspace.open(ws.root) as pg:
+        assert pg.store.url.startswith("postgresql")
+        _write_paths(pg, tmp_path)
+
+
+def _write_paths(ws: Workspace, tmp_path: Path) -> None:
     ws.audit.require_key()
     did = _doc(ws, tmp_path, "paths")
     a = ws.facts.add("paths", "convention", "Keep the service layer free of SQL queries.", did, QUOTE).facts[0]
