@@ -76,6 +76,10 @@ def _write_paths(ws: Workspace, tmp_path: Path) -> None:
     merged = ws.facts.resolve(cid, merge="Deploy with Helm charts, never Kustomize.", why="one tool")
     assert merged.facts[0].source == "merge"
     assert _index_is_exact(ws.store) > 0
+    # the list (Core rows, timestamps read raw) shows exactly what `show` (an ORM row) shows
+    listed = ws.facts.list("paths", include_merged=True)
+    assert len(listed) >= 7 and all(f == ws.facts.show(f.id) for f in listed)
+    assert all(f.created_at.endswith("+00:00") for f in listed)
     # the index finds the re-worded fact by its new words only
     with ws.store.session() as s:
         assert terms.near(s, "paths", "convention", words("Ban SQL from the service layer, always!")) == [a.id]

@@ -10,7 +10,7 @@ from __future__ import annotations
 import getpass
 import json
 from dataclasses import dataclass, field
-from datetime import datetime
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
@@ -41,8 +41,17 @@ def operator_name() -> str:
         return "operator"
 
 
-def iso(value: datetime | None) -> str:
-    return value.isoformat() if value is not None else ""
+def iso(value: datetime | str | None) -> str:
+    """ISO 8601 in UTC; also from a timestamp as SQLite stores it (naive UTC text: `facts list`
+    reads those columns raw, issue 26), the same text the column type would have given."""
+    if value is None:
+        return ""
+    if isinstance(value, str):
+        try:
+            value = datetime.fromisoformat(value)
+        except ValueError:
+            return value
+    return (value.replace(tzinfo=UTC) if value.tzinfo is None else value.astimezone(UTC)).isoformat()
 
 
 def loads(text: str, default: Any) -> Any:
