@@ -48,10 +48,12 @@ def iso(value: datetime | str | None) -> str:
         return ""
     if isinstance(value, str):
         try:
-            value = datetime.fromisoformat(value)
+            when = datetime.fromisoformat(value)
         except ValueError:
             return value
-    return (value.replace(tzinfo=UTC) if value.tzinfo is None else value.astimezone(UTC)).isoformat()
+    else:
+        when = value
+    return (when.replace(tzinfo=UTC) if when.tzinfo is None else when.astimezone(UTC)).isoformat()
 
 
 def loads(text: str, default: Any) -> Any:
