@@ -171,3 +171,12 @@ def _verdict(writer: object, pool: list[Fact], probe: Fact) -> str | None:
     merge_pool = type(writer).merge_pool  # type: ignore[attr-defined]
     merge_pool(_NoWrite(), pool, {probe.id}, set(), None)
     return chosen[0] if chosen else None
+
+
+def test_the_demo_facts_are_indexed(demo_workspace: Workspace) -> None:
+    """The demo's facts come from a recorded extraction and a recorded model consolidation
+    (paraphrases merged under a rewritten statement, conflicts opened): the index is exact."""
+    ws = demo_workspace
+    facts = ws.facts.list(include_merged=True)
+    assert {f.source for f in facts} >= {"extraction"} and any(f.merged_into for f in facts)
+    assert _index_is_exact(ws.store) > 0
