@@ -1,7 +1,7 @@
 """`FactReader`: lists and shows facts, documents, conflicts and runs, verified (issue 11).
 
-Every read goes through `FactRows.filter`: a row whose signature fails is dropped and reported,
-never shown. After a decision, update a panel's rows from `Decision.facts` rather than listing
+Every read goes through `FactRows.filter` (`filter_values` for the Core rows of `list`): a row
+whose signature or ledger entry fails is dropped and reported, never shown. After a decision, update a panel's rows from `Decision.facts` rather than listing
 everything again.
 """
 

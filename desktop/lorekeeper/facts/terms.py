@@ -9,8 +9,8 @@ that existed before). Nothing writes facts with bulk Core statements, which the 
 not see (tests/facts/test_fact_terms.py compares the index with every fact's words after the
 decisions, the demo's recorded extraction and consolidation, and the migration's backfill).
 
-`near(s, project, type_, mine, exclude)` gives the ids of the unmerged facts of that project and
-type that share at least ceil(0.62 |mine|) words with `mine`: a superset of the facts whose
+`near(s, project, type_, mine, exclude)` gives the ids of the facts (merged ones too) of that
+project and type that share at least ceil(0.62 |mine|) words with `mine`: a superset of the facts whose
 Jaccard with it is >= 0.62 (|A∩B| >= 0.62 |A∪B| >= 0.62 |A|), found from the postings of the
 |A| - ceil(0.62 |A|) + 1 rarest of its words (any B with Jaccard >= 0.62 holds one of them). The
 index is derived, unsigned data: a tampered index can only hide or propose candidates, which
