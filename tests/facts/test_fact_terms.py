@@ -89,7 +89,14 @@ def _write_paths(ws: Workspace, tmp_path: Path) -> None:
 
 
 def test_migration_backfills_existing_facts(tmp_path: Path) -> None:
-    url = f"sqlite:///{tmp_path / 'lk.db'}"
+    _backfill(f"sqlite:///{tmp_path / 'lk.db'}")
+
+
+def test_migration_backfills_existing_facts_on_postgresql(pg_url: str) -> None:
+    _backfill(pg_url)
+
+
+def _backfill(url: str) -> None:
     store = Store(url)
     statements = ["Évitez les requêtes SQL.", "Use snake_case, ALWAYS.", "Keep the ﬁle layout flat.", "—", ""]
     try:
