@@ -15,7 +15,7 @@ from pathlib import Path
 from sqlalchemy import func, select
 
 from lorekeeper.facts import terms
-from lorekeeper.facts.model import fact_id, words
+from lorekeeper.facts.model import Provenance, dumps, fact_id, words
 from lorekeeper.store.engine import Store
 from lorekeeper.store.migrate import downgrade
 from lorekeeper.store.models import Fact, FactTerm
@@ -130,7 +130,7 @@ def _statement(rng: random.Random, vocab: list[str]) -> str:
 
 
 def test_index_search_equals_the_full_scan(workspace: Workspace, tmp_path: Path) -> None:
-    """A seeded set dense in near-duplicates (a 30-word vocabulary): for 150 probes, the index
+    """A seeded set dense in near-duplicates (a 30-word vocabulary): for 100 probes, the index
     proposes a superset of the Jaccard >= 0.62 facts, `candidates` returns exactly them, and an
     add merges into the fact the full pass over every fact (`merge_pool`) chooses."""
     ws = workspace
@@ -138,14 +138,22 @@ def test_index_search_equals_the_full_scan(workspace: Workspace, tmp_path: Path)
     did = _doc(ws, tmp_path, "seeded")
     rng = random.Random(2026)
     vocab = [f"w{i}" for i in range(24)] + ["Élan", "elan", "ÉTÉ", "ete", "ﬁx", "fix"]
-    for _ in range(120):
-        ws.facts.add("seeded", "convention", _statement(rng, vocab), did, QUOTE)
+    with ws.store.write() as s:  # inserted directly, one transaction (the index follows any flush)
+        for i in range(120):
+            text = _statement(rng, vocab)
+            s.add(Fact(id=fact_id("seeded", "convention", text, i), project="seeded", type="convention",
+                       statement=text, provenance=dumps([Provenance(did, "rules.md", QUOTE).to_dict()]),
+                       ordinal=1000 + i, source="test"))  # fmt: skip
     writer = ws.facts.decisions.writer
-    probes = [_statement(rng, vocab) for _ in range(150)]
     merged_some = 0
     with ws.store.session() as s:
         pool = list(s.scalars(select(Fact).where(Fact.project == "seeded", Fact.merged_into == "")))
         assert len(pool) > 40
+        probes = [_statement(rng, vocab) for _ in range(50)]
+        for _ in range(50):  # near twins of stored facts: one word swapped or added (merges, near misses)
+            parts = rng.choice(pool).statement.rstrip(".").split()
+            parts[rng.randrange(len(parts))] = rng.choice(vocab)
+            probes.append(" ".join(parts + ([rng.choice(vocab)] if rng.random() < 0.5 else [])) + ".")
         ordinal = int(s.scalar(select(func.max(Fact.ordinal))) or 0)
         for k, text in enumerate(probes):
             mine = words(text)
