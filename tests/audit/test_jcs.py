@@ -251,4 +251,8 @@ def test_floats_on_the_fast_path_are_byte_identical_to_the_reference():
         }
         assert canonicalize(row) == reference_canonicalize(row), row
         fast += jcs._check(row, "$")
+        flat = {k: v for k, v in row.items() if not isinstance(v, (list, dict))}  # a signed row's shape
+        flat[_random_string(rnd, 3)] = rnd.choice([None, True, 2**53 - 1, -(2**53 - 1), "\x00\u2028é\U0001f600"])
+        assert canonicalize(flat) == reference_canonicalize(flat), flat
+        assert jcs._flat(flat) == jcs._check(flat, "$"), flat
     assert 1000 < fast < 4017  # both paths really ran

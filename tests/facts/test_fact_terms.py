@@ -15,7 +15,7 @@ from pathlib import Path
 from sqlalchemy import func, select
 
 from lorekeeper.facts import terms
-from lorekeeper.facts.model import fact_id, words
+from lorekeeper.facts.model import Provenance, dumps, fact_id, words
 from lorekeeper.store.engine import Store
 from lorekeeper.store.migrate import downgrade
 from lorekeeper.store.models import Fact, FactTerm
@@ -43,7 +43,20 @@ def _index_is_exact(store: Store) -> int:
 
 
 def test_the_index_follows_every_write_path(workspace: Workspace, tmp_path: Path) -> None:
-    ws = workspace
+    _write_paths(workspace, tmp_path)
+
+
+def test_the_index_follows_every_write_path_on_postgresql(tmp_path: Path, pg_url: str) -> None:
+    ws = Workspace.init(tmp_path / "pgws")
+    ws.close()
+    cfg = ws.root / "lorekeeper.toml"
+    cfg.write_text(cfg.read_text().replace('url = "sqlite:///lorekeeper.db"', f'url = "{pg_url}"'))
+    with Workspace.open(ws.root) as pg:
+        assert pg.store.url.startswith("postgresql")
+        _write_paths(pg, tmp_path)
+
+
+def _write_paths(ws: Workspace, tmp_path: Path) -> None:
     ws.audit.require_key()
     did = _doc(ws, tmp_path, "paths")
     a = ws.facts.add("paths", "convention", "Keep the service layer free of SQL queries.", did, QUOTE).facts[0]
@@ -63,6 +76,10 @@ def test_the_index_follows_every_write_path(workspace: Workspace, tmp_path: Path
     merged = ws.facts.resolve(cid, merge="Deploy with Helm charts, never Kustomize.", why="one tool")
     assert merged.facts[0].source == "merge"
     assert _index_is_exact(ws.store) > 0
+    # the list (Core rows, timestamps read raw) shows exactly what `show` (an ORM row) shows
+    listed = ws.facts.list("paths", include_merged=True)
+    assert len(listed) >= 7 and all(f == ws.facts.show(f.id) for f in listed)
+    assert all(f.created_at.endswith("+00:00") for f in listed)
     # the index finds the re-worded fact by its new words only
     with ws.store.session() as s:
         assert terms.near(s, "paths", "convention", words("Ban SQL from the service layer, always!")) == [a.id]
@@ -72,7 +89,14 @@ def test_the_index_follows_every_write_path(workspace: Workspace, tmp_path: Path
 
 
 def test_migration_backfills_existing_facts(tmp_path: Path) -> None:
-    url = f"sqlite:///{tmp_path / 'lk.db'}"
+    _backfill(f"sqlite:///{tmp_path / 'lk.db'}")
+
+
+def test_migration_backfills_existing_facts_on_postgresql(pg_url: str) -> None:
+    _backfill(pg_url)
+
+
+def _backfill(url: str) -> None:
     store = Store(url)
     statements = ["Évitez les requêtes SQL.", "Use snake_case, ALWAYS.", "Keep the ﬁle layout flat.", "—", ""]
     try:
@@ -106,7 +130,7 @@ def _statement(rng: random.Random, vocab: list[str]) -> str:
 
 
 def test_index_search_equals_the_full_scan(workspace: Workspace, tmp_path: Path) -> None:
-    """A seeded set dense in near-duplicates (a 30-word vocabulary): for 150 probes, the index
+    """A seeded set dense in near-duplicates (a 30-word vocabulary): for 100 probes, the index
     proposes a superset of the Jaccard >= 0.62 facts, `candidates` returns exactly them, and an
     add merges into the fact the full pass over every fact (`merge_pool`) chooses."""
     ws = workspace
@@ -114,14 +138,22 @@ def test_index_search_equals_the_full_scan(workspace: Workspace, tmp_path: Path)
     did = _doc(ws, tmp_path, "seeded")
     rng = random.Random(2026)
     vocab = [f"w{i}" for i in range(24)] + ["Élan", "elan", "ÉTÉ", "ete", "ﬁx", "fix"]
-    for _ in range(120):
-        ws.facts.add("seeded", "convention", _statement(rng, vocab), did, QUOTE)
+    with ws.store.write() as s:  # inserted directly, one transaction (the index follows any flush)
+        for i in range(120):
+            text = _statement(rng, vocab)
+            s.add(Fact(id=fact_id("seeded", "convention", text, i), project="seeded", type="convention",
+                       statement=text, provenance=dumps([Provenance(did, "rules.md", QUOTE).to_dict()]),
+                       ordinal=1000 + i, source="test"))  # fmt: skip
     writer = ws.facts.decisions.writer
-    probes = [_statement(rng, vocab) for _ in range(150)]
     merged_some = 0
     with ws.store.session() as s:
         pool = list(s.scalars(select(Fact).where(Fact.project == "seeded", Fact.merged_into == "")))
         assert len(pool) > 40
+        probes = [_statement(rng, vocab) for _ in range(50)]
+        for _ in range(50):  # near twins of stored facts: one word swapped or added (merges, near misses)
+            parts = rng.choice(pool).statement.rstrip(".").split()
+            parts[rng.randrange(len(parts))] = rng.choice(vocab)
+            probes.append(" ".join(parts + ([rng.choice(vocab)] if rng.random() < 0.5 else [])) + ".")
         ordinal = int(s.scalar(select(func.max(Fact.ordinal))) or 0)
         for k, text in enumerate(probes):
             mine = words(text)
@@ -154,3 +186,12 @@ def _verdict(writer: object, pool: list[Fact], probe: Fact) -> str | None:
     merge_pool = type(writer).merge_pool  # type: ignore[attr-defined]
     merge_pool(_NoWrite(), pool, {probe.id}, set(), None)
     return chosen[0] if chosen else None
+
+
+def test_the_demo_facts_are_indexed(demo_workspace: Workspace) -> None:
+    """The demo's facts come from a recorded extraction and a recorded model consolidation
+    (paraphrases merged under a rewritten statement, conflicts opened): the index is exact."""
+    ws = demo_workspace
+    facts = ws.facts.list(include_merged=True)
+    assert {f.source for f in facts} >= {"extraction"} and any(f.merged_into for f in facts)
+    assert _index_is_exact(ws.store) > 0

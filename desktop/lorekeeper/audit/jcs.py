@@ -181,9 +181,35 @@ _fast_dumps = json.JSONEncoder(
 ).encode
 
 
+def _flat(value: Any) -> bool:
+    """A dict of str/int/bool/None/fast-path floats under BMP keys (a signed row's payload):
+    the fast path's answer without `_check`'s recursion; False sends it to `_check`."""
+    if type(value) is not dict:
+        return False
+    for k, v in value.items():
+        if type(k) is not str or (not k.isascii() and max(k) > "\uffff"):
+            return False
+        t = type(v)
+        if t is str or v is None or t is bool:
+            continue
+        if t is int:
+            if v > MAX_SAFE_INT or v < -MAX_SAFE_INT:
+                return False
+            continue
+        if t is float:
+            if v != v or v in (math.inf, -math.inf):
+                return False
+            text = float.__repr__(v)
+            if "e" in text or text.endswith(".0"):
+                return False
+            continue
+        return False
+    return True
+
+
 def canonicalize(value: Any) -> bytes:
     """The RFC 8785 canonical UTF-8 bytes of `value`."""
-    fast = _check(value, "$")
+    fast = _flat(value) or _check(value, "$")
     try:
         if fast:
             return _fast_dumps(value).encode("utf-8")

@@ -119,7 +119,18 @@ def same_operator(recorded: str | None, wanted: str) -> bool:
 
 
 def emit_json(data: Any) -> None:
-    click.echo(json.dumps(data, ensure_ascii=False, indent=2))
+    """The `--json` result: indented for a terminal; on one line (the same keys and values, the
+    default `", "` and `": "` separators) when stdout is a pipe or a file, which lets the C
+    encoder write it (issue 26: `indent` forces the pure-Python encoder, 4 s of CPU for
+    `facts list --json` at 10,000 facts)."""
+    click.echo(json.dumps(data, ensure_ascii=False, indent=2 if _stdout_is_tty() else None))
+
+
+def _stdout_is_tty() -> bool:
+    try:
+        return bool(sys.stdout.isatty())  # what click.echo writes to
+    except (AttributeError, ValueError, OSError):  # closed or replaced by a stream without isatty
+        return False
 
 
 def error_log_path(workspace_dir: Path | None = None) -> Path:

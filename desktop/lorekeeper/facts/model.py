@@ -216,17 +216,18 @@ class FactInfo:
     updated_at: str = ""
     extra: dict[str, Any] = field(default_factory=dict, compare=False)
 
-    @property
+    @functools.cached_property
     def corroboration(self) -> int:
-        """The number of distinct documents among the provenances."""
+        """The number of distinct documents among the provenances (computed once: the info is frozen)."""
         return len({p.document_id for p in self.provenance})
 
     @property
     def weight(self) -> float:
         return WEIGHTS.get(self.type, 0.0)
 
-    @property
+    @functools.cached_property
     def score(self) -> float:
+        """The pack score (computed once: a pack of 10k facts sorts by it, and the infos are cached)."""
         return pack_score(self.type, self.confidence, self.corroboration)
 
     @property

@@ -10,7 +10,7 @@ from __future__ import annotations
 import getpass
 import json
 from dataclasses import dataclass, field
-from datetime import datetime
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
@@ -42,11 +42,24 @@ def operator_name() -> str:
         return "operator"
 
 
-def iso(value: datetime | None) -> str:
-    return value.isoformat() if value is not None else ""
+def iso(value: datetime | str | None) -> str:
+    """ISO 8601 in UTC; also from a timestamp as SQLite stores it (naive UTC text: `facts list`
+    reads those columns raw, issue 26), the same text the column type would have given."""
+    if value is None:
+        return ""
+    if isinstance(value, str):
+        try:
+            when = datetime.fromisoformat(value)
+        except ValueError:
+            return value
+    else:
+        when = value
+    return (when.replace(tzinfo=UTC) if when.tzinfo is None else when.astimezone(UTC)).isoformat()
 
 
 def loads(text: str, default: Any) -> Any:
+    if text == "[]":  # the usual scope and tags: no parse (10k facts listed cold parsed 30k texts)
+        return []
     try:
         return json.loads(text) if text else default
     except ValueError:

@@ -176,16 +176,16 @@ class FactRows:
         )
 
     def cached_info(self, row: Any, conflicts: dict[str, int]) -> FactInfo:
-        """`_info` for a verified row, reused while its signature and update time are the same
-        (every write through the service re-signs the row)."""
-        key = (row.sig, row.updated_at)
+        """`info` for a verified Core row of the facts table, reused while the row is the same,
+        every column of it (the cache is keyed by the whole tuple)."""
+        key = tuple(row)
         hit = self._infos.get(row.id)
         if hit is not None and hit[0] == key:
             info = hit[1]
         else:
             info = self.info(row)
-            self._infos[row.id] = (key, info)
-        cid = conflicts.get(row.id)
+            self._infos[info.id] = (key, info)
+        cid = conflicts.get(info.id)
         return info if info.conflict == cid else dataclasses.replace(info, conflict=cid)
 
     @staticmethod

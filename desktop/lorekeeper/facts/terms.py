@@ -5,10 +5,12 @@ with the fact's project and type. Every ORM flush that adds a fact, changes the 
 project or type of one, or deletes one rewrites that fact's terms in the same transaction (an
 `after_flush` listener on every session, installed when this module is imported: whatever path
 writes a fact, through any service, the index follows; migration 0021 filled it for the facts
-that existed before). Nothing writes facts with bulk Core statements (a test would catch one).
+that existed before). Nothing writes facts with bulk Core statements, which the listener would
+not see (tests/facts/test_fact_terms.py compares the index with every fact's words after the
+decisions, the demo's recorded extraction and consolidation, and the migration's backfill).
 
-`near(s, project, type_, mine, exclude)` gives the ids of the unmerged facts of that project and
-type that share at least ceil(0.62 |mine|) words with `mine`: a superset of the facts whose
+`near(s, project, type_, mine, exclude)` gives the ids of the facts (merged ones too) of that
+project and type that share at least ceil(0.62 |mine|) words with `mine`: a superset of the facts whose
 Jaccard with it is >= 0.62 (|A∩B| >= 0.62 |A∪B| >= 0.62 |A|), found from the postings of the
 |A| - ceil(0.62 |A|) + 1 rarest of its words (any B with Jaccard >= 0.62 holds one of them). The
 index is derived, unsigned data: a tampered index can only hide or propose candidates, which
@@ -18,17 +20,16 @@ unverified is ever shown or merged).
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
-from typing import Any
+from typing import Any, cast
 
-from sqlalchemy import delete, event, func, insert, select
+from sqlalchemy import Table, delete, event, func, insert, select
 from sqlalchemy import inspect as sa_inspect
 from sqlalchemy.orm import Session
 
 from lorekeeper.facts.model import words
 from lorekeeper.store.models import Fact, FactTerm
 
-TERMS = FactTerm.__table__
+TERMS = cast(Table, FactTerm.__table__)
 _INDEXED = ("statement", "project", "type")
 CHUNK = 500  # ids per IN (...) list
 
@@ -69,15 +70,6 @@ def _after_flush(s: Session, _ctx: Any) -> None:
 event.listen(Session, "after_flush", _after_flush)
 
 
-def rebuild(s: Session, facts: Iterable[Any] | None = None) -> int:
-    """Write the whole index again from the facts (a repair; the tests compare it with the live one)."""
-    s.execute(delete(TERMS))
-    rows = [r for f in (facts if facts is not None else s.scalars(select(Fact))) for r in term_rows(f)]
-    for i in range(0, len(rows), 5000):
-        s.execute(insert(TERMS), rows[i : i + 5000])
-    return len(rows)
-
-
 def near(s: Session, project: str, type_: str, mine: frozenset[str], exclude: str = "") -> list[str]:
     """Ids of the facts of (project, type), other than `exclude`, sharing at least
     ceil(0.62 |mine|) words with `mine` (see the module docstring): a superset of its Jaccard
@@ -114,14 +106,3 @@ def near(s: Session, project: str, type_: str, mine: frozenset[str], exclude: st
         held[fid] = held.get(fid, 0) + 1
     at_least = need(n) - (n - len(read))  # >= 1: at most need(n) - 1 words are left unread
     return sorted(str(fid) for fid, k in held.items() if k >= at_least and fid != exclude)
-
-
-def stored(s: Session, fact_ids: Sequence[str]) -> dict[str, frozenset[str]]:
-    """The indexed words of some facts (the consistency tests)."""
-    out: dict[str, set[str]] = {str(f): set() for f in fact_ids}
-    for i in range(0, len(fact_ids), CHUNK):
-        for fid, term in s.execute(
-            select(TERMS.c.fact_id, TERMS.c.term).where(TERMS.c.fact_id.in_(fact_ids[i : i + CHUNK]))
-        ):
-            out.setdefault(str(fid), set()).add(str(term))
-    return {k: frozenset(v) for k, v in out.items()}

@@ -95,13 +95,17 @@ class FactWriter:
         merged: builtins.list[dict[str, str]] = []
         if not new_rows:
             return merged
-        in_conflict = set(self.rows.open_conflicts(s))
         if len(new_rows) == 1:  # one add: only the older facts it could merge into are loaded
             row = new_rows[0]
             pool = sorted(
                 [*self.rows.filter(self.candidates(s, row), "consolidation"), row], key=lambda r: (r.ordinal, r.id)
             )
+            # a fact created in this transaction (`free_id` gave its id) is in no conflict yet:
+            # the open conflicts, which only exclude the fresh facts, are not read for one add
+            created = row.id in s.info.get("facts_taken_ids", ())
+            in_conflict = set() if created else set(self.rows.open_conflicts(s))
             return self.merge_pool(pool, {row.id}, in_conflict, signer)
+        in_conflict = set(self.rows.open_conflicts(s))
         by_key: dict[tuple[str, str], builtins.list[Fact]] = {}
         for row in new_rows:
             by_key.setdefault((row.project, row.type), [])
