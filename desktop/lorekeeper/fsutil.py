@@ -222,7 +222,11 @@ def read_regular_raw(path: os.PathLike[str] | str, *, limit: int = DEFAULT_READ_
         if not stat.S_ISREG(st.st_mode):
             raise NotRegularFileError(path, st.st_mode)
         with os.fdopen(fd, "rb", closefd=False) as fh:
-            data = fh.read(limit + 1)
+            # the size fstat saw, plus one byte to see it grow (reading `limit + 1` at once made
+            # CPython allocate the whole limit, 10 MB, for every 5 KB SKILL.md of an import)
+            data = fh.read(min(st.st_size, limit) + 1)
+            if len(data) > st.st_size:  # it grew while read: read on up to the limit
+                data += fh.read(limit + 1 - len(data))
     finally:
         os.close(fd)
     if len(data) > limit:
