@@ -91,8 +91,10 @@ def read_folder_files(
     blobs: dict[str, bytes] = {}
     errors: list[InvalidSpecError] = []
     total = counted
-    for dirpath, dirnames, filenames in walk(folder, what="the skill"):
-        here = Path(dirpath)
+    top = os.fspath(folder)
+    cut = len(top) + 1  # string paths, not Path objects: an import reads tens of thousands of files
+    for dirpath, dirnames, filenames in walk(top, what="the skill"):
+        prefix = dirpath[cut:].replace(os.sep, "/") + "/" if len(dirpath) > len(top) else ""
         for d in list(dirnames):
             if d in IGNORED_DIRS:
                 dirnames.remove(d)
@@ -102,17 +104,16 @@ def read_folder_files(
                     UnsafeInputError(
                         "the folder name is not UTF-8: rename it (a skill's files are named in UTF-8)",
                         code="ERR_NOT_UTF8",
-                        file=f"{shown_path(display)}/{shown_path((here / d).relative_to(folder).as_posix())}",
+                        file=f"{shown_path(display)}/{shown_path(prefix + d)}",
                     )
                 )
-            elif (here / d).is_symlink():
+            elif os.path.islink(os.path.join(dirpath, d)):
                 dirnames.remove(d)
-                rel = (here / d).relative_to(folder).as_posix()
-                errors.append(_symlink_error(display, rel))
+                errors.append(_symlink_error(display, prefix + d))
         dirnames.sort()
         for name in sorted(filenames):
-            p = here / name
-            rel = p.relative_to(folder).as_posix()
+            p = os.path.join(dirpath, name)
+            rel = prefix + name
             if rel in skip:
                 continue
             if not utf8_name(rel):
@@ -124,7 +125,7 @@ def read_folder_files(
                     )
                 )
                 continue
-            st = p.lstat()
+            st = os.lstat(p)
             if stat.S_ISLNK(st.st_mode):
                 errors.append(_symlink_error(display, rel))
                 continue
