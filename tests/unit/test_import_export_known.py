@@ -15,6 +15,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
+import pytest
 from click.testing import CliRunner
 from sqlalchemy import event
 
@@ -108,3 +109,37 @@ def test_the_library_is_a_facade_over_services_wired_once(workspace: Workspace) 
     assert lib.reader.rows is lib.rows and lib.editor.rows is lib.rows and lib.folder.rows is lib.rows
     assert lib.rows.verifier == workspace.audit.row_verifier
     assert lib.rows.key_loaded() == (workspace.audit.key_session is not None)
+
+
+@pytest.mark.skipif(not Path("/proc/self/fd").is_dir(), reason="names an fd's file through /proc (Linux)")
+def test_a_bulk_export_syncs_once_and_a_small_one_file_by_file(workspace: Workspace, tmp_path: Path, monkeypatch):
+    from lorekeeper.skills import files as files_mod
+    from lorekeeper.skills import folder as folder_mod
+
+    synced: list[int] = []
+    fsynced: list[int] = []
+    real_fsync = os.fsync
+    monkeypatch.setattr(folder_mod.os, "sync", lambda: synced.append(1))
+    skills_dir = str(workspace.root / "skills") + os.sep
+
+    def fsync(fd: int) -> None:
+        path = os.readlink(f"/proc/self/fd/{fd}")
+        if path.startswith(skills_dir) and not path[len(skills_dir) :].startswith("."):  # not the marker
+            fsynced.append(fd)
+        real_fsync(fd)
+
+    monkeypatch.setattr(files_mod.os, "fsync", fsync)
+    workspace.skills.import_path(_collection(tmp_path / "small", n=2))
+    assert synced == [] and len(fsynced) == 6  # under BULK folders: every file fsynced, as before
+    fsynced.clear()
+    monkeypatch.setattr(folder_mod.SkillFolder, "BULK", 2)
+    src = tmp_path / "bulk"
+    for i in range(3):
+        folder = src / f"bulk-{i}"
+        folder.mkdir(parents=True)
+        (folder / "SKILL.md").write_text(f"---\nname: bulk-{i}\ndescription: Bulk {i}.\n---\n", encoding="utf-8")
+        (folder / "notes.md").write_text(f"notes {i}\n", encoding="utf-8")
+    workspace.skills.import_path(src)
+    assert synced == [1] and fsynced == []  # one sync for the batch, before the marker
+    assert (workspace.root / "skills" / "bulk-2" / "notes.md").read_text(encoding="utf-8") == "notes 2\n"
+    assert workspace.skills.folder.stale() == []

@@ -250,7 +250,7 @@ class SkillFolder:
         by another process, or not given) is read from the store and verified."""
         first: tuple[Path | None, OSError] | None = None
         todo = [(name, project) for name, project in skills if self.folder(name, project) is not None]
-        bulk = len(todo) >= self.BULK
+        bulk = len(todo) >= self.BULK and hasattr(os, "sync")  # (Windows has no os.sync: a file at a time)
         for i in range(0, len(todo), self.EXPORT_BATCH):
             batch = todo[i : i + self.EXPORT_BATCH]
             contents: dict[tuple[str, str], Contents] = {}
