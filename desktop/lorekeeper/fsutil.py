@@ -44,18 +44,22 @@ def atomic_write_text(path: Path, text: str, encoding: str = "utf-8", *, private
     atomic_write_bytes(path, text.encode(encoding), private=private)
 
 
-def atomic_write_bytes(path: Path, data: bytes, *, private: bool = False) -> None:
-    """Replace `path` with `data` atomically; mode 0600 when `private`, else what the umask gives."""
+def atomic_write_bytes(
+    path: Path, data: bytes, *, private: bool = False, mode: int | None = None, fsync: bool = True
+) -> None:
+    """Replace `path` with `data` atomically; mode 0600 when `private`, else `mode`, else what the
+    umask gives. `fsync=False`: the caller makes a batch of writes durable at once (`os.sync()`)."""
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
     try:
         if hasattr(os, "fchmod"):  # POSIX (Windows has no modes to set)
-            os.fchmod(fd, PRIVATE_MODE if private else default_file_mode())
+            os.fchmod(fd, PRIVATE_MODE if private else default_file_mode() if mode is None else mode)
         with os.fdopen(fd, "wb") as fh:
             fh.write(data)
             fh.flush()
-            os.fsync(fh.fileno())
+            if fsync:
+                os.fsync(fh.fileno())
         os.replace(tmp, path)
     except BaseException:
         with contextlib.suppress(FileNotFoundError):
@@ -218,7 +222,11 @@ def read_regular_raw(path: os.PathLike[str] | str, *, limit: int = DEFAULT_READ_
         if not stat.S_ISREG(st.st_mode):
             raise NotRegularFileError(path, st.st_mode)
         with os.fdopen(fd, "rb", closefd=False) as fh:
-            data = fh.read(limit + 1)
+            # the size fstat saw, plus one byte to see it grow (reading `limit + 1` at once made
+            # CPython allocate the whole limit, 10 MB, for every 5 KB SKILL.md of an import)
+            data = fh.read(min(st.st_size, limit) + 1)
+            if len(data) > st.st_size:  # it grew while read: read on up to the limit
+                data += fh.read(limit + 1 - len(data))
     finally:
         os.close(fd)
     if len(data) > limit:

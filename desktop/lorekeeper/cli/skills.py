@@ -11,6 +11,7 @@ import contextlib
 import copy
 import os
 import sys
+import time
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -21,7 +22,7 @@ from lorekeeper.cli.common import emit_json, handle_errors, json_option, open_wo
 from lorekeeper.errors import EXIT_INVALID, InvalidInputError, LorekeeperError, NotFoundError
 from lorekeeper.evals.rules import RULE_TYPES, RULES_MAX_DEPTH, SEVERITIES, parse_rule, parse_rules
 from lorekeeper.fsutil import MIB, read_stream_bytes, read_user_bytes, shown_path
-from lorekeeper.jobs import drive
+from lorekeeper.jobs import Progress, drive
 from lorekeeper.learnings.mdformat import decode_utf8
 from lorekeeper.rates import format_rate
 from lorekeeper.skills.checks import SourceCheck, check_source_steps, group_warnings, warning_lines
@@ -40,6 +41,41 @@ def _warn_unsigned(ws: Workspace) -> None:
     """Say so when the audit chain could not sign a change (the change itself was kept)."""
     for w in ws.skills.take_audit_warnings():
         click.echo(f"warning: {w}", err=True)
+
+
+class _ImportProgress:
+    """An import's progress on stderr once it has run for a second (never on stdout: `--json`):
+    a counter rewritten in place on a terminal, a line per tenth of the way otherwise."""
+
+    DELAY = 1.0
+
+    def __init__(self) -> None:
+        self.started = time.monotonic()
+        self.tty = sys.stderr.isatty()
+        self.shown = -1  # the last tenth printed (not a terminal)
+        self.last = 0.0
+        self.open_line = False
+
+    def __call__(self, p: Progress) -> None:
+        now = time.monotonic()
+        if now - self.started < self.DELAY:
+            return
+        if self.tty:
+            if now - self.last < 0.1 and p.done < p.total:
+                return
+            self.last = now
+            what = "writing" if p.text.startswith("writing") else "reading"
+            click.echo(f"\r{what} {p.done:,}/{p.total:,} skill(s)", nl=False, err=True)
+            self.open_line = True
+            return
+        tenth = p.done * 10 // p.total if p.total else 0
+        if tenth > self.shown or p.text.startswith("writing"):
+            self.shown = tenth
+            click.echo(f"[{p.done:,}/{p.total:,}] {p.text}", err=True)
+
+    def end(self) -> None:
+        if self.open_line:
+            click.echo("", err=True)
 
 
 def _scope(ws: Workspace, name: str, project: str | None) -> str:
@@ -244,15 +280,22 @@ def import_cmd(
         if fork_project is None:  # `--on-conflict fork --project P`: import globally, collisions become P's forks
             fork_project, project = project, None
     resolution = Resolution(action, project=fork_project or "", name=rename_to or "")
+    progress = _ImportProgress()
     with open_workspace(workspace_dir) as ws:
-        report = ws.skills.import_path(
-            path,
-            project=project,
-            strict=strict,
-            on_conflict=resolution,
-            dry_run=dry_run,
-            rename_to_folder=rename_to_folder,
-        )
+        try:
+            report = drive(
+                ws.skills.import_steps,
+                (path, project),
+                {
+                    "strict": strict,
+                    "on_conflict": resolution,
+                    "dry_run": dry_run,
+                    "rename_to_folder": rename_to_folder,
+                },
+                on_progress=progress,
+            )
+        finally:
+            progress.end()
         _warn_unsigned(ws)
     failed = bool(report.invalid) and not (report.imported or report.unchanged or report.exists or report.skipped)
     if as_json:

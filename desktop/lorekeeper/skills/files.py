@@ -19,7 +19,15 @@ from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 
 from lorekeeper.errors import InvalidSpecError, LorekeeperError, UnsafeInputError
-from lorekeeper.fsutil import atomic_write_bytes, is_temp_file, read_regular_bytes, shown_path, utf8_name, walk
+from lorekeeper.fsutil import (
+    atomic_write_bytes,
+    current_umask,
+    is_temp_file,
+    read_regular_bytes,
+    shown_path,
+    utf8_name,
+    walk,
+)
 
 MB = 1024 * 1024
 DEFAULT_MAX_FILE_MB = 10
@@ -83,8 +91,10 @@ def read_folder_files(
     blobs: dict[str, bytes] = {}
     errors: list[InvalidSpecError] = []
     total = counted
-    for dirpath, dirnames, filenames in walk(folder, what="the skill"):
-        here = Path(dirpath)
+    top = os.fspath(folder)
+    cut = len(top) + 1  # string paths, not Path objects: an import reads tens of thousands of files
+    for dirpath, dirnames, filenames in walk(top, what="the skill"):
+        prefix = dirpath[cut:].replace(os.sep, "/") + "/" if len(dirpath) > len(top) else ""
         for d in list(dirnames):
             if d in IGNORED_DIRS:
                 dirnames.remove(d)
@@ -94,17 +104,16 @@ def read_folder_files(
                     UnsafeInputError(
                         "the folder name is not UTF-8: rename it (a skill's files are named in UTF-8)",
                         code="ERR_NOT_UTF8",
-                        file=f"{shown_path(display)}/{shown_path((here / d).relative_to(folder).as_posix())}",
+                        file=f"{shown_path(display)}/{shown_path(prefix + d)}",
                     )
                 )
-            elif (here / d).is_symlink():
+            elif os.path.islink(os.path.join(dirpath, d)):
                 dirnames.remove(d)
-                rel = (here / d).relative_to(folder).as_posix()
-                errors.append(_symlink_error(display, rel))
+                errors.append(_symlink_error(display, prefix + d))
         dirnames.sort()
         for name in sorted(filenames):
-            p = here / name
-            rel = p.relative_to(folder).as_posix()
+            p = os.path.join(dirpath, name)
+            rel = prefix + name
             if rel in skip:
                 continue
             if not utf8_name(rel):
@@ -116,7 +125,7 @@ def read_folder_files(
                     )
                 )
                 continue
-            st = p.lstat()
+            st = os.lstat(p)
             if stat.S_ISLNK(st.st_mode):
                 errors.append(_symlink_error(display, rel))
                 continue
@@ -166,12 +175,17 @@ def write_folder(
     main: Mapping[str, bytes],
     files: Iterable[SkillFile],
     blobs: Mapping[str, bytes],
+    *,
+    fsync: bool = True,
 ) -> int:
     """Make `folder` hold exactly `main` (SKILL.md, evals: default mode) and `files` (their modes);
-    anything else in it is removed. Returns how many files were (re)written."""
+    anything else in it is removed. Returns how many files were (re)written. `fsync=False`: the
+    caller syncs the whole batch once (a bulk export; each file is still replaced atomically)."""
     want: dict[str, tuple[bytes, int | None]] = {rel: (data, None) for rel, data in main.items()}
     for f in files:
         want[f.path] = (blobs[f.sha256], f.mode)
+    if not os.path.lexists(folder):
+        return _write_new_folder(folder, want, fsync=fsync)
     written = 0
     for rel, (data, mode) in sorted(want.items()):
         target = folder / rel
@@ -183,9 +197,7 @@ def write_folder(
                 p.unlink()
         if target.is_dir() and not target.is_symlink():
             _rmtree(target)
-        atomic_write_bytes(target, data)
-        if mode is not None:
-            os.chmod(target, mode)
+        atomic_write_bytes(target, data, mode=mode, fsync=fsync)
         written += 1
     if folder.is_dir():
         for p in sorted(folder.rglob("*"), key=lambda q: len(q.parts), reverse=True):
@@ -198,6 +210,36 @@ def write_folder(
             elif p.is_dir() and not any(w.startswith(rel + "/") for w in want):
                 _rmtree(p)
     return written
+
+
+def _write_new_folder(folder: Path, want: Mapping[str, tuple[bytes, int | None]], *, fsync: bool) -> int:
+    """A skill folder that did not exist (an import): created, then each file written in place
+    (exclusive create, no temp file and rename: nothing else is in a folder made a moment ago
+    under the export lock; a crash mid-way leaves the export marker unwritten, so the next start
+    rewrites what differs)."""
+    mask = current_umask()
+    folder.mkdir(parents=True)
+    base = os.fspath(folder)
+    made = {base}
+    for rel, (data, mode) in sorted(want.items()):
+        path = os.path.join(base, rel)
+        parent = os.path.dirname(path)
+        if parent not in made:
+            os.makedirs(parent, exist_ok=True)
+            made.add(parent)
+        bits = 0o666 & ~mask if mode is None else mode
+        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0), bits)
+        try:
+            if bits & mask and hasattr(os, "fchmod"):
+                os.fchmod(fd, bits)  # an executable script keeps its bits whatever the umask
+            view = memoryview(data)
+            while view:
+                view = view[os.write(fd, view) :]
+            if fsync:
+                os.fsync(fd)
+        finally:
+            os.close(fd)
+    return len(want)
 
 
 def _rmtree(p: Path) -> None:

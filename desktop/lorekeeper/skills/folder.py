@@ -11,8 +11,9 @@ from __future__ import annotations
 
 import contextlib
 import json
+import os
 import shutil
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
@@ -236,23 +237,54 @@ class SkillFolder:
             out[(name, project)] = (main_files(name, content, evals), files, {f.sha256: blobs[f.sha256] for f in files})
         return out
 
-    def _export_many(self, skills: Sequence[tuple[str, str]]) -> tuple[Path | None, OSError] | None:
-        """Write these skills' folders, a batch at a time; the first failure (every folder is tried)."""
+    BULK = 64  # folders: from this many on, files are not synced one by one but once (`os.sync`)
+
+    def _export_many(
+        self, skills: Sequence[tuple[str, str]], known: Mapping[tuple[str, str], tuple[int, Contents]] | None = None
+    ) -> tuple[Path | None, OSError] | None:
+        """Write these skills' folders, a batch at a time; the first failure (every folder is tried).
+
+        `known`: what the caller itself just committed and signed, (version, contents) per skill
+        (an import); a skill whose current version is still that one is written from it, without
+        reading back and verifying what this process wrote a moment ago. Any other (changed since
+        by another process, or not given) is read from the store and verified."""
         first: tuple[Path | None, OSError] | None = None
         todo = [(name, project) for name, project in skills if self.folder(name, project) is not None]
+        bulk = len(todo) >= self.BULK and hasattr(os, "sync")  # (Windows has no os.sync: a file at a time)
         for i in range(0, len(todo), self.EXPORT_BATCH):
             batch = todo[i : i + self.EXPORT_BATCH]
-            contents = self.folder_contents_many(batch)
+            contents: dict[tuple[str, str], Contents] = {}
+            if known:
+                current = self._current_versions(batch)
+                contents = {k: known[k][1] for k in batch if k in known and current.get(k) == known[k][0]}
+            rest = [k for k in batch if k not in contents]
+            if rest:
+                contents.update(self.folder_contents_many(rest))
             for name, project in batch:
                 want = contents.get((name, project))
                 folder = self.folder(name, project)
                 if want is None or folder is None:
                     continue
-                try:
-                    write_folder(folder, *want)  # a file where the folder belongs fails: `repair` moves it aside
+                try:  # a file where the folder belongs fails: `repair` moves it aside
+                    write_folder(folder, *want, fsync=not bulk)
                 except OSError as exc:
                     first = first or (folder, exc)
+        if bulk:
+            os.sync()  # one flush for the batch, before the marker says the folder is current
         return first
+
+    def _current_versions(self, skills: Sequence[tuple[str, str]]) -> dict[tuple[str, str], int]:
+        want = set(skills)
+        names = sorted({name for name, _ in want})
+        out: dict[tuple[str, str], int] = {}
+        with self.store.session() as s:
+            for i in range(0, len(names), 500):
+                for name, project, version in s.execute(
+                    select(Skill.name, Skill.project, Skill.current_version).where(Skill.name.in_(names[i : i + 500]))
+                ):
+                    if (name, project) in want:
+                        out[(name, project)] = int(version)
+        return out
 
     def export_all(self) -> None:
         with self.writing():
@@ -262,8 +294,11 @@ class SkillFolder:
         if failed is not None:
             raise failed[1]
 
-    def export_after_commit(self, skills: Sequence[tuple[str, str]]) -> None:
-        """Rewrite the folders of these (name, project) skills after their change is committed.
+    def export_after_commit(
+        self, skills: Sequence[tuple[str, str]], known: Mapping[tuple[str, str], tuple[int, Contents]] | None = None
+    ) -> None:
+        """Rewrite the folders of these (name, project) skills after their change is committed
+        (`known`: see `_export_many`).
 
         A failed write leaves the store change in place and raises ERR_DERIVED_WRITE_FAILED
         naming the remedy (`lorekeeper repair`); every folder is attempted first.
@@ -275,7 +310,7 @@ class SkillFolder:
         with self.writing():
             with contextlib.suppress(OSError):
                 self.unrecord()  # a crash from here on leaves the folder marked stale
-            first = self._export_many(skills)
+            first = self._export_many(skills, known)
         if first is not None:
             with contextlib.suppress(OSError):
                 self.record(failed=True)  # the user is told to run `repair`; start leaves it to them

@@ -18,9 +18,9 @@ from lorekeeper.errors import InvalidInputError, InvalidSpecError
 from lorekeeper.jobs import Progress, drive
 from lorekeeper.skills.checks import check_source_steps, rename_doc, renamed_evals
 from lorekeeper.skills.files import SkillFile, diff_files
-from lorekeeper.skills.folder import SkillFolder
+from lorekeeper.skills.folder import Contents, SkillFolder, main_files
 from lorekeeper.skills.model import ConflictPolicy, ImportReport, resolution
-from lorekeeper.skills.rows import SkillRows, author_name, manifest, prefetch_blobs
+from lorekeeper.skills.rows import SkillRows, author_name, flush_files, manifest, prefetch_blobs
 from lorekeeper.skills.sources import open_source
 from lorekeeper.skills.spec import SKILL_FILE, SkillDoc, evals_filename, normalise_evals_text
 from lorekeeper.store.models import Project, SkillVersion
@@ -106,9 +106,10 @@ class SkillImporter:
         yield Progress(total, total, f"writing {len(docs)} skill(s)")
         author = author_name()
         written: list[tuple[str, str]] = []
+        exported: dict[tuple[str, str], tuple[int, Contents]] = {}  # what this import committed, for the export
         if dry_run:
             with self.store.session() as s:
-                self._apply(s, docs, project, message, author, on_conflict, report, written, write=False)
+                self._apply(s, docs, project, message, author, on_conflict, report, written, exported, write=False)
             return report
         if not docs:  # every skill refused (a hostile or broken source): nothing is written at all
             return report
@@ -117,7 +118,7 @@ class SkillImporter:
         with self.store.capture() as captured, self.store.write() as s:
             if project and s.scalar(select(Project).where(Project.name == project)) is None:
                 s.add(Project(name=project))
-            self._apply(s, docs, project, message, author, on_conflict, report, written, write=True)
+            self._apply(s, docs, project, message, author, on_conflict, report, written, exported, write=True)
             if record and report.imported:
                 self.rows.emit(
                     "skills_imported",
@@ -133,7 +134,7 @@ class SkillImporter:
                     },
                 )
         report.changes = captured.changes
-        self.folder.export_after_commit(written)
+        self.folder.export_after_commit(written, exported)
         return report
 
     def _apply(
@@ -146,11 +147,13 @@ class SkillImporter:
         policy: ConflictPolicy,
         report: ImportReport,
         written: builtins.list[tuple[str, str]],
+        exported: dict[tuple[str, str], tuple[int, Contents]],
         *,
         write: bool,
     ) -> None:
         """Classify each document (created / unchanged / a collision and what it becomes) and,
-        when `write`, write it; `written` gets the (name, scope) folders to rewrite after commit."""
+        when `write`, write it; `written` gets the (name, scope) folders to rewrite after commit,
+        `exported` the version written and its folder's contents."""
         renames = 0
         # issue 26: the rows of every imported name read at once (a bulk import of 10,000 skills
         # looked each one up twice); a skill this import creates or a rename target is looked up
@@ -160,6 +163,8 @@ class SkillImporter:
         for doc, shown in docs:
             evals = normalise_evals_text(doc.evals_text, doc.name) if doc.evals_text.strip() else ""
             touched = (doc.name, project) in done  # the same name twice (a lenient import)
+            if touched:
+                flush_files(s)  # its manifest, to compare with
             before = self.rows.skill(s, doc.name, project) if touched else known.get((doc.name, project))
             target_doc, scope = doc, project
             if before is not None:
@@ -210,9 +215,15 @@ class SkillImporter:
             if write:
                 key = (target_doc.name, scope)
                 absent = target_doc.name == doc.name and key not in known and key not in done
-                self.rows.write_version_in(s, target_doc, evals, scope, message, author, absent=absent)
+                info = self.rows.write_version_in(s, target_doc, evals, scope, message, author, absent=absent)
                 written.append(key)
                 done.add(key)
+                if target_doc.files is not None:
+                    files = builtins.list(target_doc.files)
+                    blobs = {f.sha256: target_doc.blobs[f.sha256] for f in files}
+                    exported[key] = (info.version, (main_files(key[0], info.content, info.evals), files, blobs))
+        if write:
+            flush_files(s)  # the manifests before the commit hook digests and signs the versions
 
     def _incoming_diff(
         self, cur: SkillVersion | None, cur_files: Sequence[SkillFile], doc: SkillDoc, evals: str

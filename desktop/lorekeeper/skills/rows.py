@@ -15,7 +15,7 @@ import hashlib
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
 
-from sqlalchemy import func, select
+from sqlalchemy import func, insert, select
 from sqlalchemy.orm import Session
 
 from lorekeeper.errors import InvalidInputError, LorekeeperError
@@ -40,6 +40,7 @@ SkillEventHook = Callable[[str, dict[str, object]], str | None]
 
 BLOBS_STORED = "lorekeeper_blobs_stored"  # session.info: blob sha256s known to be in the store
 BLOBS_CHECKED = "lorekeeper_blobs_checked"  # session.info: blob sha256s already looked up
+PENDING_FILES = "lorekeeper_skill_files_pending"  # session.info: a bulk import's versions and their files
 
 
 def sha256_text(text: str) -> str:
@@ -271,9 +272,12 @@ class SkillRows:
         s.add(v)
         sk.current_version = number
         sk.updated_at = now
-        if not absent:
+        if absent:  # a bulk import: the file rows go in at once, after the versions (`flush_files`)
+            s.info.setdefault(PENDING_FILES, []).append((v, files, doc.blobs))
+        else:
+            flush_files(s)
             s.flush()
-        store_files(s, v, files, doc.blobs, flush=not absent)
+            store_files(s, v, files, doc.blobs)
         return self.version_info(sk, v, files)
 
 
@@ -311,6 +315,32 @@ def prefetch_blobs(s: Session, shas: Iterable[str]) -> None:
     for i in range(0, len(ask), 500):
         have.update(s.scalars(select(SkillBlob.sha256).where(SkillBlob.sha256.in_(ask[i : i + 500]))))
     checked.update(ask)
+
+
+def flush_files(s: Session) -> None:
+    """The file rows of the versions a bulk import added (`write_version_in(absent=True)`): the
+    versions flushed (their ids), then the new blobs and the manifests as two multi-row INSERTs
+    (issue 26: 20,000 ORM objects at 10,000 skills cost more than the import's reading)."""
+    pending: list[tuple[SkillVersion, Sequence[SkillFile], Mapping[str, bytes]]] = s.info.pop(PENDING_FILES, [])
+    if not pending:
+        return
+    s.flush()
+    prefetch_blobs(s, (f.sha256 for _v, files, _b in pending for f in files))
+    have: set[str] = s.info[BLOBS_STORED]
+    blobs: list[dict[str, Any]] = []
+    rows: list[dict[str, Any]] = []
+    for v, files, data in pending:
+        for f in files:
+            if f.sha256 not in have:
+                if f.sha256 not in data:
+                    raise InvalidInputError(f"file content {f.sha256[:12]} is not in the store")
+                blobs.append({"sha256": f.sha256, "size": len(data[f.sha256]), "data": data[f.sha256]})
+                have.add(f.sha256)
+            rows.append({"version_id": v.id, "path": f.path, "sha256": f.sha256, "mode": f.mode})
+    for i in range(0, len(blobs), 500):
+        s.execute(insert(SkillBlob), blobs[i : i + 500])
+    for i in range(0, len(rows), 1000):
+        s.execute(insert(SkillVersionFile), rows[i : i + 1000])
 
 
 def store_files(
