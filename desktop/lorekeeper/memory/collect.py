@@ -17,7 +17,7 @@ from lorekeeper.memory.notes import NoteError, ParsedNote, read_note, scan
 from lorekeeper.store.engine import Store
 from lorekeeper.store.models import ResearchNote, utcnow
 
-#: `progress(phase, done, total)`: "reading" the files, "storing" the notes
+#: `progress(phase, done, total)`: "reading" the files, "storing" the notes, "clarifications" files
 PhaseProgress = Callable[[str, int, int], None]
 LOAD_CHUNK = 500  # ids per SELECT ... IN (...) when the rows that change are loaded whole
 
@@ -89,7 +89,7 @@ def collect(
     again, the rows are read as (id, path, sha256, workspace) and only those that change are
     loaded whole, and every change is one transaction (signed and ledgered by the store's commit
     hook, one change-feed revision). `progress(phase, done, total)`: phase "reading" per file,
-    "storing" per note."""
+    "storing" per note, "clarifications" per clarification file."""
     if store.is_sqlite:
         workspace = ""  # one workspace per database file (a copied folder keeps its notes)
     with store.session() as s:
@@ -165,7 +165,7 @@ def collect(
             _fill(obj, note, now, workspace)
             s.add(obj)
     if clarifications is not None:
-        added, cbad = clarifications.import_files()
+        added, cbad = clarifications.import_files(progress=_phase(progress, "clarifications"))
         report.clarifications = added
         report.skipped.extend((f"clarifications/{p}", r) for p, r in cbad)
     return report
