@@ -3,7 +3,9 @@ files through the PII gate). Unchanged files are skipped; notes whose file is go
 
 from __future__ import annotations
 
+import gc
 from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any, NamedTuple
@@ -67,6 +69,23 @@ def _fill(row: ResearchNote, note: ParsedNote, now: datetime, workspace: str) ->
     row.sha256, row.collected_at, row.workspace = note.sha256, now, workspace
 
 
+@contextmanager
+def _no_cyclic_gc() -> Iterator[None]:
+    """The cyclic garbage collector paused (issue 26): a collect keeps every note, row and ORM
+    state it makes alive until its commit, so the collector's passes over that growing heap found
+    nothing to free and cost a third of the run (20,000 files: 17.4 s -> 11.5 s CPU in-process,
+    the same peak memory). Reference counting still frees everything else; the collector is
+    switched back on (if it was on) whatever happens. Process-wide: in the app, other threads run
+    without the cyclic collector for the collect's duration (a few seconds), nothing more."""
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if enabled:
+            gc.enable()
+
+
 def collect(
     store: Store,
     layout: MemoryLayout,
@@ -92,6 +111,17 @@ def collect(
     "storing" per note, "clarifications" per clarification file."""
     if store.is_sqlite:
         workspace = ""  # one workspace per database file (a copied folder keeps its notes)
+    with _no_cyclic_gc():
+        return _collect(store, layout, clarifications, workspace, progress)
+
+
+def _collect(
+    store: Store,
+    layout: MemoryLayout,
+    clarifications: ClarificationService | None,
+    workspace: str,
+    progress: PhaseProgress | None,
+) -> CollectReport:
     with store.session() as s:
         known = {str(p): str(h) for p, h in s.execute(select(ResearchNote.path, ResearchNote.sha256))}
     found = scan(layout.sources, known, progress=_phase(progress, "reading"))
