@@ -15,6 +15,7 @@ from typing import Any
 import click
 
 from lorekeeper.cli.common import emit_json, handle_errors, json_option, open_workspace, same_operator, workspace_option
+from lorekeeper.cli.progress import progress_option
 from lorekeeper.errors import EXIT_CHECK_FAILED, EXIT_UNAVAILABLE, InvalidInputError
 from lorekeeper.fsutil import not_regular, read_user_bytes
 
@@ -49,6 +50,7 @@ def _load_source(source: str) -> Any:
 @audit.command("status")
 @workspace_option
 @json_option
+@progress_option("audit status")
 @handle_errors
 def status_cmd(workspace_dir: Path | None, as_json: bool) -> None:
     """The key provider, key version and load time, and the size of the session log."""
@@ -275,6 +277,7 @@ def setup_cmd(
 )
 @workspace_option
 @json_option
+@progress_option("audit verify")
 @handle_errors
 def verify_cmd(path: Path | None, adopt: bool, workspace_dir: Path | None, as_json: bool) -> None:
     """Verify signatures, chain and checkpoints of the session log (PATH: a file or folder).
@@ -309,6 +312,7 @@ def verify_cmd(path: Path | None, adopt: bool, workspace_dir: Path | None, as_js
 @audit.command("rotate")
 @workspace_option
 @json_option
+@progress_option("audit rotate")
 @handle_errors
 def rotate_cmd(workspace_dir: Path | None, as_json: bool) -> None:
     """New key version; the old one stays readable for verification; signed audit_key_rotated event."""
@@ -460,6 +464,7 @@ def set_secret_cmd(approle: bool, workspace_dir: Path | None, as_json: bool) -> 
 @audit.command("sign-rows")
 @workspace_option
 @json_option
+@progress_option("audit sign-rows")
 @handle_errors
 def sign_rows_cmd(workspace_dir: Path | None, as_json: bool) -> None:
     """Sign the store rows that exist unsigned (once, after upgrading); signed rows are left alone."""

@@ -7,6 +7,7 @@ from pathlib import Path
 import click
 
 from lorekeeper.cli.common import emit_json, handle_errors, json_option, open_workspace, workspace_option
+from lorekeeper.cli.progress import progress_option
 from lorekeeper.locations import resolve_workspace_dir
 
 
@@ -15,6 +16,7 @@ from lorekeeper.locations import resolve_workspace_dir
 @click.option("--list", "list_only", is_flag=True, help="List the backups under backups/ (newest last); make none.")
 @workspace_option
 @json_option
+@progress_option("backup")
 @handle_errors
 def backup(dest: Path | None, list_only: bool, workspace_dir: Path | None, as_json: bool) -> None:
     """An online copy of the store and its signed log, under backups/ (or DEST); --list shows them.
@@ -57,6 +59,7 @@ def backup(dest: Path | None, list_only: bool, workspace_dir: Path | None, as_js
 @click.argument("backup_path", metavar="BACKUP", type=click.Path(path_type=Path))
 @workspace_option
 @json_option
+@progress_option("restore")
 @handle_errors
 def restore(backup_path: Path, workspace_dir: Path | None, as_json: bool) -> None:
     """Put BACKUP back (the current database is renamed aside, never overwritten); close the app first.

@@ -13,6 +13,7 @@ from typing import Any
 import click
 
 from lorekeeper.cli.common import emit_json, handle_errors, json_option, workspace_option
+from lorekeeper.cli.progress import current, progress_option
 from lorekeeper.context.pack import PACK_MODES
 from lorekeeper.context.read import READ_MODES
 
@@ -56,6 +57,7 @@ def ctx() -> None:
     "a warning names them.",
 )
 @json_option
+@progress_option("ctx pack")
 @handle_errors
 @click.pass_context
 def pack_cmd(
@@ -79,7 +81,15 @@ def pack_cmd(
     workspace = (ctx.obj or {}).get("workspace_dir")
     cache = None if no_cache else DiskCache(default_dir(Path(workspace) if workspace else None))
     try:
-        result = pack(directory, task=task, budget=budget, mode=mode, cache=cache, include_secrets=include_secrets)
+        result = pack(
+            directory,
+            task=task,
+            budget=budget,
+            mode=mode,
+            cache=cache,
+            include_secrets=include_secrets,
+            progress=current().step,
+        )
     finally:
         if cache is not None:
             cache.close()
@@ -205,6 +215,7 @@ def smells_cmd(directory: Path, top: int, as_json: bool) -> None:
 @click.option("--task", "-t", default=None, help="Task for the auto row.")
 @click.option("--budget", "-b", type=click.IntRange(min=1), default=None, help="Budget for the auto row.")
 @json_option
+@progress_option("ctx bench")
 @handle_errors
 def bench_cmd(directory: Path, task: str | None, budget: int | None, as_json: bool) -> None:
     """Measure the packs of DIRECTORY per language: recall, parsing, tokens, time per layer."""

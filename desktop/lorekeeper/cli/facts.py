@@ -15,17 +15,11 @@ from typing import Any
 import click
 
 from lorekeeper.cli.common import emit_json, handle_errors, json_option, open_workspace, same_operator, workspace_option
+from lorekeeper.cli.progress import current, progress_option
 from lorekeeper.facts.model import STATUSES, TYPES, FactInfo
-from lorekeeper.jobs import Progress, drive
+from lorekeeper.jobs import drive
 
 REASON_HELP = "Why (required; kept in the signed audit event)."
-
-
-def _progress(p: Progress) -> None:
-    if p.total:
-        click.echo(f"[{p.done}/{p.total}] {p.text}", err=True)
-    elif p.text:
-        click.echo(p.text, err=True)
 
 
 def _line(f: FactInfo) -> str:
@@ -82,6 +76,7 @@ def facts() -> None:
 )
 @workspace_option
 @json_option
+@progress_option("facts ingest")
 @handle_errors
 def facts_ingest(
     path: Path, project: str | None, no_extract: bool, recorded: Path | None, workspace_dir: Path | None, as_json: bool
@@ -105,7 +100,7 @@ def facts_ingest(
                 result = drive(
                     ws.facts.extract,
                     (report.project, report.to_extract),
-                    on_progress=None if as_json else _progress,
+                    on_progress=current().job,
                 )
                 extraction = result.to_dict()
             else:
@@ -151,6 +146,7 @@ def _print_extraction(rep: dict[str, Any]) -> None:
 )
 @workspace_option
 @json_option
+@progress_option("facts extract")
 @handle_errors
 def facts_extract(
     project: str | None, document_ids: tuple[str, ...], recorded: Path | None, workspace_dir: Path | None, as_json: bool
@@ -165,9 +161,7 @@ def facts_extract(
                 raise click.UsageError("--recorded needs --project")
             rep = ws.facts.apply_recorded(recording, project).to_dict()
         else:
-            result = drive(
-                ws.facts.extract, (project, list(document_ids) or None), on_progress=None if as_json else _progress
-            )
+            result = drive(ws.facts.extract, (project, list(document_ids) or None), on_progress=current().job)
             rep = result.to_dict()
     if as_json:
         emit_json(rep)
@@ -420,11 +414,12 @@ def facts_add(
 @click.option("--llm", "use_llm", is_flag=True, help="Also the model pass: paraphrases merged, contradictions flagged.")
 @workspace_option
 @json_option
+@progress_option("facts consolidate")
 @handle_errors
 def facts_consolidate(project: str | None, use_llm: bool, workspace_dir: Path | None, as_json: bool) -> None:
     """Merge near-duplicate facts (lexical, Jaccard >= 0.62; --llm: paraphrases and contradictions)."""
     with open_workspace(workspace_dir) as ws:
-        rep = drive(ws.facts.consolidate, (project,), {"llm": use_llm}, on_progress=None if as_json else _progress)
+        rep = drive(ws.facts.consolidate, (project,), {"llm": use_llm}, on_progress=current().job)
     if as_json:
         emit_json(rep.to_dict())
         return
@@ -531,6 +526,7 @@ def facts_reopen_conflict(
 @click.option("-o", "--output", type=click.Path(dir_okay=False, path_type=Path), default=None, help="Write to a file.")
 @workspace_option
 @json_option
+@progress_option("facts pack")
 @handle_errors
 def facts_pack(
     project: str,

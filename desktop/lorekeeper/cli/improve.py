@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING
 import click
 
 from lorekeeper.cli.common import emit_json, handle_errors, json_option, open_workspace, same_operator, workspace_option
+from lorekeeper.cli.progress import progress_option
 from lorekeeper.errors import EXIT_UNAVAILABLE, InvalidInputError
 from lorekeeper.improve.bench import DEFAULT_SCENARIOS, MAX_SCENARIOS
 from lorekeeper.improve.nightly import DEFAULT_DAYS
@@ -47,6 +48,7 @@ _by = click.option("--by", "by", default=None, help="Who decides (default: the l
 )
 @workspace_option
 @json_option
+@progress_option("nightly")
 @handle_errors
 def nightly(
     project: str | None,
@@ -97,6 +99,7 @@ def sage() -> None:
 @_all_time
 @workspace_option
 @json_option
+@progress_option("sage analyze")
 @handle_errors
 def sage_analyze(
     skill: str | None,
@@ -351,6 +354,7 @@ def _print_run(run: BenchmarkInfo, full: bool = False) -> None:
 @click.option("--seed", type=int, default=None, help="Seed for the judge-order choice (default: random, stored).")
 @workspace_option
 @json_option
+@progress_option("bench run")
 @handle_errors
 def bench_run(
     proposal_id: int,

@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING
 import click
 
 from lorekeeper.cli.common import emit_json, handle_errors, json_option, open_workspace, workspace_option
+from lorekeeper.cli.progress import progress_option
 from lorekeeper.fsutil import read_stream_bytes
 from lorekeeper.learnings.mdformat import decode_utf8
 from lorekeeper.learnings.service import LIST_SORT, SCOPES, SOURCES, STATUSES
@@ -304,6 +305,7 @@ def export(
 @_project
 @workspace_option
 @json_option
+@progress_option("learn import")
 @handle_errors
 def import_cmd(path: Path, project: str | None, workspace_dir: Path | None, as_json: bool) -> None:
     """Import a learnings.md: every rule line, its time, source and extra fields; duplicates are skipped."""

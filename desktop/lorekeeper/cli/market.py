@@ -7,6 +7,7 @@ from pathlib import Path
 import click
 
 from lorekeeper.cli.common import emit_json, handle_errors, json_option, open_workspace, workspace_option
+from lorekeeper.cli.progress import progress_option
 
 
 @click.group()
@@ -19,6 +20,7 @@ def market() -> None:
 @click.option("--name", default=None, help="The source's name (default: from the folder, file or URL).")
 @workspace_option
 @json_option
+@progress_option("market add")
 @handle_errors
 def add_cmd(location: str, name: str | None, workspace_dir: Path | None, as_json: bool) -> None:
     """Add a source: a folder, a git checkout or URL, a zip, or a .claude-plugin/marketplace.json."""
@@ -118,6 +120,7 @@ def show_cmd(
 @click.option("--project", default=None, help="Fork it into this project instead of installing it globally.")
 @workspace_option
 @json_option
+@progress_option("market install")
 @handle_errors
 def install_cmd(skill: str, project: str | None, workspace_dir: Path | None, as_json: bool) -> None:
     """Install SKILL (NAME or SOURCE:NAME) globally, or fork it into --project."""

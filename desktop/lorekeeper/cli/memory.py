@@ -3,12 +3,12 @@ learnings as FAISS + BM25 indexes (seed 004 B1)."""
 
 from __future__ import annotations
 
-import sys
 from pathlib import Path
 
 import click
 
 from lorekeeper.cli.common import emit_json, handle_errors, json_option, open_workspace, workspace_option
+from lorekeeper.cli.progress import current, progress_option
 from lorekeeper.memory.layout import CORPORA
 
 
@@ -20,13 +20,16 @@ def memory() -> None:
 @memory.command("collect")
 @workspace_option
 @json_option
+@progress_option("memory collect")
 @handle_errors
 def collect_cmd(workspace_dir: Path | None, as_json: bool) -> None:
     """Read the research notes under sources/ (front matter + H1 + summary) into the store."""
     from lorekeeper.memory.collect import collect
 
     with open_workspace(workspace_dir) as ws:
-        report = collect(ws.store, ws.memory_layout, ws.clarifications, workspace=ws.audit.workspace_id)
+        report = collect(
+            ws.store, ws.memory_layout, ws.clarifications, workspace=ws.audit.workspace_id, progress=current().phases
+        )
     if as_json:
         emit_json(report.to_dict())
         return
@@ -42,6 +45,7 @@ def collect_cmd(workspace_dir: Path | None, as_json: bool) -> None:
 @click.option("--corpus", type=click.Choice(CORPORA), default=None, help="One corpus (default: all three).")
 @workspace_option
 @json_option
+@progress_option("memory index")
 @handle_errors
 def index_cmd(corpus: str | None, workspace_dir: Path | None, as_json: bool) -> None:
     """(Re)build the FAISS index, embeddings and cache of each corpus from the store."""
@@ -50,14 +54,7 @@ def index_cmd(corpus: str | None, workspace_dir: Path | None, as_json: bool) -> 
         # an explicit rebuild writes the index files from rows it must verify: fail closed (issue 24)
         ws.audit.check_writable()
         for c in [corpus] if corpus else list(CORPORA):
-
-            def progress(done: int, total: int, c: str = c) -> None:
-                if not as_json and sys.stderr.isatty():
-                    click.echo(f"\r{c}: {done}/{total}", nl=False, err=True)
-
-            out.append(ws.memory.build(c, progress=progress))
-            if not as_json and sys.stderr.isatty():
-                click.echo("", err=True)
+            out.append(ws.memory.build(c, progress=current().phase(c)))
     if as_json:
         emit_json({"indexes": out})
         return
@@ -101,6 +98,7 @@ def status_cmd(workspace_dir: Path | None, as_json: bool) -> None:
 @click.option("--trace", "trace_story", default=None, help="Record the query and its results for STORY (signed).")
 @workspace_option
 @json_option
+@progress_option("memory search")
 @handle_errors
 def search_cmd(
     query: str,

@@ -14,13 +14,9 @@ from pathlib import Path
 import click
 
 from lorekeeper.cli.common import emit_json, handle_errors, json_option, open_workspace, workspace_option
+from lorekeeper.cli.progress import current, progress_option
 from lorekeeper.errors import InvalidInputError
-from lorekeeper.jobs import Progress
 from lorekeeper.privacy.purge import ARTEFACTS, RUN_SORT, PurgeIncompleteError, PurgeResult, RunInfo
-
-
-def _progress(p: Progress) -> None:
-    click.echo(f"[{p.done}/{p.total}] {p.text}", err=True)
 
 
 def _report(result: PurgeResult, as_json: bool) -> None:
@@ -52,6 +48,7 @@ def _report(result: PurgeResult, as_json: bool) -> None:
 @workspace_option
 @json_option
 @click.pass_context
+@progress_option("purge")
 @handle_errors
 def purge(
     ctx: click.Context,
@@ -68,7 +65,7 @@ def purge(
         return
     if bool(story) == bool(retention):
         raise InvalidInputError("give either --story STORY --force or --retention [--today DATE]")
-    progress = None if (quiet or as_json) else _progress
+    progress = None if quiet else current().job
     with open_workspace(workspace_dir) as ws:
         if retention:
             _report(ws.purge.purge_retention(today, progress=progress), as_json)

@@ -7,12 +7,14 @@ from pathlib import Path
 import click
 
 from lorekeeper.cli.common import emit_json, handle_errors, json_option, open_workspace, workspace_option
+from lorekeeper.cli.progress import progress_option
 from lorekeeper.errors import DerivedWriteError
 
 
 @click.command()
 @workspace_option
 @json_option
+@progress_option("repair")
 @handle_errors
 def repair(workspace_dir: Path | None, as_json: bool) -> None:
     """Rewrite what is missing or out of date in the workspace's derived files (safe to run any time)."""

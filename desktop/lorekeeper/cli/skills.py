@@ -19,6 +19,7 @@ import click
 
 from lorekeeper import safejson
 from lorekeeper.cli.common import emit_json, handle_errors, json_option, open_workspace, workspace_option
+from lorekeeper.cli.progress import current, progress_option
 from lorekeeper.errors import EXIT_INVALID, InvalidInputError, LorekeeperError, NotFoundError
 from lorekeeper.evals.rules import RULE_TYPES, RULES_MAX_DEPTH, SEVERITIES, parse_rule, parse_rules
 from lorekeeper.fsutil import MIB, read_stream_bytes, read_user_bytes, shown_path
@@ -154,6 +155,7 @@ def show_cmd(name: str, project: str | None, version: int | None, workspace_dir:
 @click.option("--quiet-warnings", is_flag=True, help="One counted line for all the warnings.")
 @workspace_option
 @json_option
+@progress_option("skills validate")
 def validate_cmd(
     path: Path | None, rename_to_folder: bool, quiet_warnings: bool, workspace_dir: Path | None, as_json: bool
 ) -> None:
@@ -182,7 +184,12 @@ def validate_cmd(
                         "file": str(path),
                     }
                 )
-            checked = drive(check_source_steps, (source, limits), {"rename_to_folder": rename_to_folder})
+            checked = drive(
+                check_source_steps,
+                (source, limits),
+                {"rename_to_folder": rename_to_folder},
+                on_progress=current().job,
+            )
     except LorekeeperError as exc:
         errors.append(exc.to_dict())
     for bad in checked.invalid:
@@ -246,6 +253,7 @@ def validate_cmd(
 @click.option("--quiet-warnings", is_flag=True, help="One counted line for all the warnings (on stderr).")
 @workspace_option
 @json_option
+@progress_option("skills import")
 @handle_errors
 def import_cmd(
     args: tuple[str, ...],
@@ -360,6 +368,7 @@ def import_cmd(
 @click.option("--project", default=None, help="With NAME: the project's fork (default: the global skill).")
 @workspace_option
 @json_option
+@progress_option("skills verify")
 @handle_errors
 def verify_cmd(name: str | None, project: str | None, workspace_dir: Path | None, as_json: bool) -> None:
     """Check that each skill's current version (SKILL.md, rules, files manifest, file bytes) is

@@ -196,52 +196,74 @@ class ClarificationService:
 
     def save(self, draft: Draft, *, today: date | None = None) -> ClarificationInfo:
         """The validated summary: the PII gate once more, the row, the markdown file, a signed event."""
-        check_text("\n".join(draft.summary.values()))
-        day = today or date.today()
+        return self.save_many([(draft, today or date.today())])[0]
+
+    def save_many(self, drafts: list[tuple[Draft, date]]) -> list[ClarificationInfo]:
+        """`save` of several validated summaries (each with its date): the PII gate on all of them
+        first, then their rows and signed events in one transaction (issue 26: an import of many
+        files paid a transaction each), then the markdown files once it has committed."""
+        for draft, _day in drafts:
+            check_text("\n".join(draft.summary.values()))
+        out: list[ClarificationInfo] = []
+        files: list[tuple[str, str]] = []
+        if not drafts:
+            return out
         with self.store.write() as s:
-            row = s.get(Clarification, draft.story)
-            if row is None:
-                row = Clarification(story=draft.story)
-                s.add(row)
-            row.domain, row.project = draft.domain, draft.project
-            row.date = day.isoformat()
-            row.retention_until = retention_until(day).isoformat()
-            for k in SECTIONS:
-                setattr(row, k, draft.summary[k])
-            s.flush()
-            text = render_markdown(row)
-            info = _info(row, self.layout)
-            self.audit_log().record(  # in the row's transaction (issue 24); the file after the commit
-                EVENT_SAVED,
-                {
-                    "story": draft.story,
-                    "domain": draft.domain,
-                    "project": draft.project,
-                    "retention_until": info.retention_until,
-                },
-                story=draft.story,
-            )
+            for draft, day in drafts:
+                row = s.get(Clarification, draft.story)
+                if row is None:
+                    row = Clarification(story=draft.story)
+                    s.add(row)
+                row.domain, row.project = draft.domain, draft.project
+                row.date = day.isoformat()
+                row.retention_until = retention_until(day).isoformat()
+                for k in SECTIONS:
+                    setattr(row, k, draft.summary[k])
+                s.flush()
+                files.append((draft.story, render_markdown(row)))
+                info = _info(row, self.layout)
+                out.append(info)
+                self.audit_log().record(  # in the row's transaction (issue 24); the file after the commit
+                    EVENT_SAVED,
+                    {
+                        "story": draft.story,
+                        "domain": draft.domain,
+                        "project": draft.project,
+                        "retention_until": info.retention_until,
+                    },
+                    story=draft.story,
+                )
         self.layout.clarifications.mkdir(parents=True, exist_ok=True)
-        atomic_write_text(self.layout.clarification_file(draft.story), text)
-        return info
+        for story, text in files:
+            atomic_write_text(self.layout.clarification_file(story), text)
+        return out
 
     def add_validated(
         self, story: str, domain: str, project: str, summary: dict[str, str], *, day: date | None = None
     ) -> ClarificationInfo:
         """A summary already validated elsewhere (the demo, an import): the PII gate, then `save`."""
-        draft = Draft(check_story_id(story), domain, project, {k: summary.get(k, "") for k in SECTIONS}, "import")
-        return self.save(draft, today=day)
+        return self.save(self._validated(story, domain, project, summary), today=day)
 
-    def import_files(self) -> tuple[int, list[tuple[str, str]]]:
-        """`clarifications/*.md` not in the store yet (validated files placed by hand), through the PII gate."""
-        added = 0
+    @staticmethod
+    def _validated(story: str, domain: str, project: str, summary: dict[str, str]) -> Draft:
+        return Draft(check_story_id(story), domain, project, {k: summary.get(k, "") for k in SECTIONS}, "import")
+
+    def import_files(self, progress: Callable[[int, int], None] | None = None) -> tuple[int, list[tuple[str, str]]]:
+        """`clarifications/*.md` not in the store yet (validated files placed by hand), through the
+        PII gate: every file is read and checked first (one bad file is reported, the others
+        imported), then the good ones are saved together (`save_many`). `progress(done, total)`
+        per file read."""
         bad: list[tuple[str, str]] = []
         folder = self.layout.clarifications
         if not folder.is_dir():
             return 0, bad
         with self.store.session() as s:
             known = set(s.scalars(select(Clarification.story)))
-        for p in sorted(folder.glob("*-clarifications.md")):
+        todo: list[tuple[Draft, date]] = []
+        paths = sorted(folder.glob("*-clarifications.md"))
+        for i, p in enumerate(paths, 1):
+            if progress is not None:
+                progress(i, len(paths))
             try:
                 data = parse_markdown(read_regular_text(p, what="clarification file"))  # a FIFO: reported
                 story = check_story_id(data["story"] or p.name.removesuffix("-clarifications.md"))
@@ -251,11 +273,11 @@ class ClarificationService:
                     bad.append((p.name, "ERR_PII_DETECTED: the summary holds personal data; not imported"))
                     continue
                 day = date.fromisoformat(data["date"]) if data["date"] else date.today()
-                self.add_validated(story, data["domain"], data["project"], data, day=day)
-                added += 1
+                todo.append((self._validated(story, data["domain"], data["project"], data), day))
             except Exception as exc:  # noqa: BLE001 - one bad file is reported, the others imported
                 bad.append((p.name, str(exc)))
-        return added, bad
+        self.save_many(todo)
+        return len(todo), bad
 
     # ------------------------------------------------------------------ reads
     def get(self, story: str) -> ClarificationInfo:
