@@ -213,10 +213,6 @@
         <translation>Écrire un événement signé break_acknowledged qui nomme ces ruptures</translation>
     </message>
     <message>
-        <source>Story (e.g. PD-42)…  (Ctrl+F)</source>
-        <translation>Story (p. ex. PD-42)…  (Ctrl+F)</translation>
-    </message>
-    <message>
         <source>Type:</source>
         <translation>Type&#xa0;:</translation>
     </message>
@@ -360,6 +356,14 @@ La version actuelle reste archivée pour que chaque événement passé soit touj
     <message>
         <source> · last {last} UTC</source>
         <translation> · dernier {last} UTC</translation>
+    </message>
+    <message>
+        <source>Story…  (Ctrl+F)</source>
+        <translation>Story…  (Ctrl+F)</translation>
+    </message>
+    <message>
+        <source>Only the events of one story, e.g. PD-42 (Ctrl+F)</source>
+        <translation>Seulement les événements d&apos;une story, p. ex. PD-42 (Ctrl+F)</translation>
     </message>
     <message>
         <source>Any type</source>
@@ -507,6 +511,10 @@ La version actuelle reste archivée pour que chaque événement passé soit touj
         <translation>Scénarios conservés</translation>
     </message>
     <message>
+        <source>A new scenario, Enter keeps it</source>
+        <translation>Un scénario, Entrée le garde</translation>
+    </message>
+    <message>
         <source>Write a scenario (a request both versions answer), Enter to keep it</source>
         <translation>Écrivez un scénario (une demande à laquelle les deux versions répondent), Entrée pour le conserver</translation>
     </message>
@@ -647,8 +655,8 @@ La version actuelle reste archivée pour que chaque événement passé soit touj
 <context>
     <name>ConflictsModel</name>
     <message>
-        <source>Why they conflict</source>
-        <translation>Pourquoi ils se contredisent</translation>
+        <source>Reason</source>
+        <translation>Raison</translation>
     </message>
     <message>
         <source>Status</source>
@@ -1472,8 +1480,12 @@ La base endommagée est renommée à côté (jamais écrasée ni supprimée)&#xa
         <translation>Échecs</translation>
     </message>
     <message>
-        <source>Search responses and footnotes…  (Ctrl+F)</source>
-        <translation>Chercher dans les réponses et les notes…  (Ctrl+F)</translation>
+        <source>Search…  (Ctrl+F)</source>
+        <translation>Chercher…  (Ctrl+F)</translation>
+    </message>
+    <message>
+        <source>Search the runs&apos; responses and footnotes (Ctrl+F)</source>
+        <translation>Chercher dans les réponses et les notes des exécutions (Ctrl+F)</translation>
     </message>
     <message>
         <source>Eval history: {exc}</source>
@@ -2186,10 +2198,6 @@ Espace de travail&#xa0;: {workspace_root}</translation>
         <translation>Actifs et archivés</translation>
     </message>
     <message>
-        <source>Search rules, stories, domains, tags…  (Ctrl+F)</source>
-        <translation>Chercher règles, stories, domaines, étiquettes…  (Ctrl+F)</translation>
-    </message>
-    <message>
         <source>Add…</source>
         <translation>Ajouter…</translation>
     </message>
@@ -2250,6 +2258,14 @@ Espace de travail&#xa0;: {workspace_root}</translation>
     <message>
         <source>Archive {n}</source>
         <translation>Archiver {n}</translation>
+    </message>
+    <message>
+        <source>Search…  (Ctrl+F)</source>
+        <translation>Chercher…  (Ctrl+F)</translation>
+    </message>
+    <message>
+        <source>Search the rules, stories, domains and tags (Ctrl+F)</source>
+        <translation>Chercher dans les règles, stories, domaines et étiquettes (Ctrl+F)</translation>
     </message>
     <message>
         <source>Restore {n}</source>
@@ -2621,8 +2637,12 @@ corps entiers&#xa0;: {0}</translation>
         <translation>Notes de recherche, résumés de clarification validés (jamais leur verbatim) et apprentissages, indexés avec FAISS et BM25. Chaque story démarre avec exactement 5 apprentissages + 3 notes + 3 clarifications, tracés et signés avant d&apos;être injectés.</translation>
     </message>
     <message>
-        <source>Search the memory (BM25 + vectors, fused)…</source>
-        <translation>Chercher dans la mémoire (BM25 + vecteurs, fusionnés)…</translation>
+        <source>Search the memory…</source>
+        <translation>Chercher en mémoire…</translation>
+    </message>
+    <message>
+        <source>Search the memory: BM25 and vectors, fused; Enter searches</source>
+        <translation>Chercher dans la mémoire&#xa0;: BM25 et vecteurs, fusionnés&#xa0;; Entrée lance la recherche</translation>
     </message>
     <message>
         <source>Corpus</source>

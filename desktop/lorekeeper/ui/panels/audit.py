@@ -468,7 +468,9 @@ class AuditPanel(Panel):
         self.f_date.setMinimumWidth(120)
         self.f_by = QComboBox()  # issue 25 d2: the decisions of one operator
         self.f_by.setMinimumWidth(120)
-        self.f_story = search_box(self.tr("Story (e.g. PD-42)…  (Ctrl+F)"))
+        self.f_story = search_box(
+            self.tr("Story…  (Ctrl+F)"), self.tr("Only the events of one story, e.g. PD-42 (Ctrl+F)")
+        )
         self.count_label = label("", "hintText")
         filters = QHBoxLayout()
         filters.addWidget(QLabel(self.tr("Type:")))

@@ -73,7 +73,7 @@ def load_conflicts(service: Any, status: str | None) -> list[ConflictRow]:
 class ConflictsModel(RowsModel[ConflictRow]):
     HEADERS = (
         "#",
-        QT_TRANSLATE_NOOP("ConflictsModel", "Why they conflict"),
+        QT_TRANSLATE_NOOP("ConflictsModel", "Reason"),  # short: the column is stretched in a narrow list
         QT_TRANSLATE_NOOP("ConflictsModel", "Status"),
     )
 
