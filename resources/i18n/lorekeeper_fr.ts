@@ -213,6 +213,10 @@
         <translation>Écrire un événement signé break_acknowledged qui nomme ces ruptures</translation>
     </message>
     <message>
+        <source>Story…</source>
+        <translation>Story…</translation>
+    </message>
+    <message>
         <source>Type:</source>
         <translation>Type&#xa0;:</translation>
     </message>
@@ -356,10 +360,6 @@ La version actuelle reste archivée pour que chaque événement passé soit touj
     <message>
         <source> · last {last} UTC</source>
         <translation> · dernier {last} UTC</translation>
-    </message>
-    <message>
-        <source>Story…  (Ctrl+F)</source>
-        <translation>Story…  (Ctrl+F)</translation>
     </message>
     <message>
         <source>Only the events of one story, e.g. PD-42 (Ctrl+F)</source>
@@ -855,6 +855,18 @@ La version actuelle reste archivée pour que chaque événement passé soit touj
     <message>
         <source>{0} conflicts resolved: {1} (signed in the audit log).</source>
         <translation>{0} conflits résolus : {1} (signé dans le journal d&apos;audit).</translation>
+    </message>
+    <message>
+        <source>Kept one fact</source>
+        <translation>Un fait gardé</translation>
+    </message>
+    <message>
+        <source>Merged</source>
+        <translation>Fusionnés</translation>
+    </message>
+    <message>
+        <source>Rejected all</source>
+        <translation>Tous rejetés</translation>
     </message>
     <message>
         <source>Conflict #{0} resolved: {what}</source>
@@ -1480,12 +1492,12 @@ La base endommagée est renommée à côté (jamais écrasée ni supprimée)&#xa
         <translation>Échecs</translation>
     </message>
     <message>
-        <source>Search…  (Ctrl+F)</source>
-        <translation>Chercher…  (Ctrl+F)</translation>
-    </message>
-    <message>
         <source>Search the runs&apos; responses and footnotes (Ctrl+F)</source>
         <translation>Chercher dans les réponses et les notes des exécutions (Ctrl+F)</translation>
+    </message>
+    <message>
+        <source>Search…</source>
+        <translation>Chercher…</translation>
     </message>
     <message>
         <source>Eval history: {exc}</source>
@@ -2198,6 +2210,10 @@ Espace de travail&#xa0;: {workspace_root}</translation>
         <translation>Actifs et archivés</translation>
     </message>
     <message>
+        <source>Search…</source>
+        <translation>Chercher…</translation>
+    </message>
+    <message>
         <source>Add…</source>
         <translation>Ajouter…</translation>
     </message>
@@ -2258,10 +2274,6 @@ Espace de travail&#xa0;: {workspace_root}</translation>
     <message>
         <source>Archive {n}</source>
         <translation>Archiver {n}</translation>
-    </message>
-    <message>
-        <source>Search…  (Ctrl+F)</source>
-        <translation>Chercher…  (Ctrl+F)</translation>
     </message>
     <message>
         <source>Search the rules, stories, domains and tags (Ctrl+F)</source>

@@ -355,7 +355,7 @@ class ConflictsPanel(FactQueuePanel):
         for i, f in enumerate(facts):
             outcome = ""
             if c.status != "open":
-                outcome = "kept" if f.id == c.result else f.status
+                outcome = value_text("kept" if f.id == c.result else f.status)
             self.side_widgets[i].text.setText(fact_side_html(LETTERS[i], f, outcome))
         self._update_buttons()
 
@@ -517,7 +517,11 @@ class ConflictsPanel(FactQueuePanel):
             self.ctx.status(text)
             return
         c = getattr(result, "conflict", None)
-        what = {"keep": "Kept one fact", "merge": "Merged", "reject_all": "Rejected all"}.get(kind, kind)
+        what = {
+            "keep": self.tr("Kept one fact"),
+            "merge": self.tr("Merged"),
+            "reject_all": self.tr("Rejected all"),
+        }.get(kind, kind)
         text = self.tr("Conflict #{0} resolved: {what}").format(c.id if c else "?", what=what)
         facts = list(getattr(result, "facts", []) or [])
         if kind in ("keep", "merge") and facts:

@@ -193,9 +193,7 @@ class EvalsPanel(Panel):
             (self.tr("Failed"), "failed"),
         ):
             self.f_passed.addItem(text, data)
-        self.f_search = search_box(
-            self.tr("Search…  (Ctrl+F)"), self.tr("Search the runs' responses and footnotes (Ctrl+F)")
-        )
+        self.f_search = search_box(self.tr("Search…"), self.tr("Search the runs' responses and footnotes (Ctrl+F)"))
         self.f_range = QComboBox()
         for text, days in TIME_RANGES:
             self.f_range.addItem(tr_const("evals", text), days)
