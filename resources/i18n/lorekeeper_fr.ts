@@ -4750,6 +4750,10 @@ Mots-clés&#xa0;: {1}{forked}</translation>
         <translation>jetons</translation>
     </message>
     <message>
+        <source>original</source>
+        <translation>original</translation>
+    </message>
+    <message>
         <source>sent: {mode}</source>
         <translation>envoyé&#xa0;: {mode}</translation>
     </message>
