@@ -7,7 +7,7 @@ asked (no window manager: the window takes the whole screen, dialogs get the key
 step to OUT/NN-step.png; the widget that has the keyboard is logged at each step (the app runs with
 a 300 ms focus logger). After the walk the store is asked, through the CLI, whether each job was
 done: the proposal approved, the conflict resolved (and undone once, U, on the way), the story
-purged and verified, the key at version 2.
+purged and verified, the key at version 2 (and the chain verified after the rotation).
 
 Needs Xvfb, xdotool, ImageMagick and the xcb libraries of Qt's platform plugin (Debian:
 `apt-get install xvfb xdotool imagemagick libxcb-icccm4 libxcb-keysyms1 libxcb-cursor0
@@ -189,6 +189,7 @@ def main() -> int:
         walk.keys("audit", "ctrl+1", "5")
         walk.keys("rotate-confirm", "Tab", "space")
         walk.answer_yes("rotated", args.lang)
+        walk.keys("verified", "ctrl+1", "5", "space", wait=4)  # back on Verify chain: the new key verifies
         walk.keys("quit", "ctrl+q", wait=2)
         try:
             app.wait(timeout=30)

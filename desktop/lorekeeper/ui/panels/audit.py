@@ -551,6 +551,14 @@ class AuditPanel(Panel):
     def search_box(self):
         return self.f_story
 
+    def showEvent(self, event: Any) -> None:
+        """Each time the panel is shown the keyboard is on Verify chain, then Tab: Rotate key…
+        (issue 30's walk under X: a second visit from Start kept the keyboard where it was left,
+        so Space rotated the key again instead of verifying)."""
+        super().showEvent(event)
+        if self.verify_button.isEnabled():
+            self.verify_button.setFocus(Qt.FocusReason.OtherFocusReason)
+
     @Slot()
     def refresh(self) -> None:
         self.show_key()
