@@ -754,6 +754,18 @@ La version actuelle reste archivée pour que chaque événement passé soit touj
         <translation>Résolu ({resolution}) par {resolved_by} · {0}</translation>
     </message>
     <message>
+        <source>keep</source>
+        <translation>un fait gardé</translation>
+    </message>
+    <message>
+        <source>merge</source>
+        <translation>fusion</translation>
+    </message>
+    <message>
+        <source>reject all</source>
+        <translation>tous rejetés</translation>
+    </message>
+    <message>
         <source> · U undoes it</source>
         <translation> · U l&apos;annule</translation>
     </message>

@@ -346,7 +346,13 @@ class ConflictsPanel(FactQueuePanel):
         else:
             self.resolution.setText(
                 self.tr("Resolved ({resolution}) by {resolved_by} · {0}").format(
-                    fmt_datetime(c.resolved_at), resolution=c.resolution, resolved_by=c.resolved_by
+                    fmt_datetime(c.resolved_at),
+                    resolution={
+                        "keep": self.tr("keep"),
+                        "merge": self.tr("merge"),
+                        "reject_all": self.tr("reject all"),
+                    }.get(c.resolution, c.resolution),
+                    resolved_by=c.resolved_by,
                 )
                 + (f" → {c.result}" if c.result else "")
                 + (f" — {c.resolution_reason}" if c.resolution_reason else "")
