@@ -79,6 +79,7 @@ def purgeables(root: Path, store: Store, audit_log: Callable[[], SessionLog], me
     markdown summary, the retention's source, goes last so an interrupted run stays due)."""
     from lorekeeper.memory.layout import CORPORA, MemoryLayout, item_id64
     from lorekeeper.memory.pgindex import PgCorpusIndex, PgIndexEntries
+    from lorekeeper.privacy.purgeables import ReviewComments
 
     layout = MemoryLayout(root)
 
@@ -101,6 +102,9 @@ def purgeables(root: Path, store: Store, audit_log: Callable[[], SessionLog], me
     return [
         # the clarification summary and the injection rows that served it (retention erases them)
         ClarificationRows(store),
+        # review comments that name the story or sit on a proposal built from its learnings (issue
+        # 30 d3): before the learnings, which link those proposals to it
+        ReviewComments(store, audit_log),
         # what the story itself holds: erased by the right to be forgotten, not by the retention
         StoreRows(
             store,

@@ -213,8 +213,8 @@
         <translation>Écrire un événement signé break_acknowledged qui nomme ces ruptures</translation>
     </message>
     <message>
-        <source>Story (e.g. PD-42)…  (Ctrl+F)</source>
-        <translation>Story (p. ex. PD-42)…  (Ctrl+F)</translation>
+        <source>Story…</source>
+        <translation>Story…</translation>
     </message>
     <message>
         <source>Type:</source>
@@ -362,6 +362,10 @@ La version actuelle reste archivée pour que chaque événement passé soit touj
         <translation> · dernier {last} UTC</translation>
     </message>
     <message>
+        <source>Only the events of one story, e.g. PD-42 (Ctrl+F)</source>
+        <translation>Seulement les événements d&apos;une story, p. ex. PD-42 (Ctrl+F)</translation>
+    </message>
+    <message>
         <source>Any type</source>
         <translation>Tout type</translation>
     </message>
@@ -507,6 +511,10 @@ La version actuelle reste archivée pour que chaque événement passé soit touj
         <translation>Scénarios conservés</translation>
     </message>
     <message>
+        <source>A new scenario, Enter keeps it</source>
+        <translation>Un scénario, Entrée le garde</translation>
+    </message>
+    <message>
         <source>Write a scenario (a request both versions answer), Enter to keep it</source>
         <translation>Écrivez un scénario (une demande à laquelle les deux versions répondent), Entrée pour le conserver</translation>
     </message>
@@ -647,8 +655,8 @@ La version actuelle reste archivée pour que chaque événement passé soit touj
 <context>
     <name>ConflictsModel</name>
     <message>
-        <source>Why they conflict</source>
-        <translation>Pourquoi ils se contredisent</translation>
+        <source>Reason</source>
+        <translation>Raison</translation>
     </message>
     <message>
         <source>Status</source>
@@ -744,6 +752,18 @@ La version actuelle reste archivée pour que chaque événement passé soit touj
     <message>
         <source>Resolved ({resolution}) by {resolved_by} · {0}</source>
         <translation>Résolu ({resolution}) par {resolved_by} · {0}</translation>
+    </message>
+    <message>
+        <source>keep</source>
+        <translation>un fait gardé</translation>
+    </message>
+    <message>
+        <source>merge</source>
+        <translation>fusion</translation>
+    </message>
+    <message>
+        <source>reject all</source>
+        <translation>tous rejetés</translation>
     </message>
     <message>
         <source> · U undoes it</source>
@@ -847,6 +867,18 @@ La version actuelle reste archivée pour que chaque événement passé soit touj
     <message>
         <source>{0} conflicts resolved: {1} (signed in the audit log).</source>
         <translation>{0} conflits résolus : {1} (signé dans le journal d&apos;audit).</translation>
+    </message>
+    <message>
+        <source>Kept one fact</source>
+        <translation>Un fait gardé</translation>
+    </message>
+    <message>
+        <source>Merged</source>
+        <translation>Fusionnés</translation>
+    </message>
+    <message>
+        <source>Rejected all</source>
+        <translation>Tous rejetés</translation>
     </message>
     <message>
         <source>Conflict #{0} resolved: {what}</source>
@@ -1472,8 +1504,12 @@ La base endommagée est renommée à côté (jamais écrasée ni supprimée)&#xa
         <translation>Échecs</translation>
     </message>
     <message>
-        <source>Search responses and footnotes…  (Ctrl+F)</source>
-        <translation>Chercher dans les réponses et les notes…  (Ctrl+F)</translation>
+        <source>Search the runs&apos; responses and footnotes (Ctrl+F)</source>
+        <translation>Chercher dans les réponses et les notes des exécutions (Ctrl+F)</translation>
+    </message>
+    <message>
+        <source>Search…</source>
+        <translation>Chercher…</translation>
     </message>
     <message>
         <source>Eval history: {exc}</source>
@@ -2186,8 +2222,8 @@ Espace de travail&#xa0;: {workspace_root}</translation>
         <translation>Actifs et archivés</translation>
     </message>
     <message>
-        <source>Search rules, stories, domains, tags…  (Ctrl+F)</source>
-        <translation>Chercher règles, stories, domaines, étiquettes…  (Ctrl+F)</translation>
+        <source>Search…</source>
+        <translation>Chercher…</translation>
     </message>
     <message>
         <source>Add…</source>
@@ -2250,6 +2286,10 @@ Espace de travail&#xa0;: {workspace_root}</translation>
     <message>
         <source>Archive {n}</source>
         <translation>Archiver {n}</translation>
+    </message>
+    <message>
+        <source>Search the rules, stories, domains and tags (Ctrl+F)</source>
+        <translation>Chercher dans les règles, stories, domaines et étiquettes (Ctrl+F)</translation>
     </message>
     <message>
         <source>Restore {n}</source>
@@ -2621,8 +2661,12 @@ corps entiers&#xa0;: {0}</translation>
         <translation>Notes de recherche, résumés de clarification validés (jamais leur verbatim) et apprentissages, indexés avec FAISS et BM25. Chaque story démarre avec exactement 5 apprentissages + 3 notes + 3 clarifications, tracés et signés avant d&apos;être injectés.</translation>
     </message>
     <message>
-        <source>Search the memory (BM25 + vectors, fused)…</source>
-        <translation>Chercher dans la mémoire (BM25 + vecteurs, fusionnés)…</translation>
+        <source>Search the memory…</source>
+        <translation>Chercher en mémoire…</translation>
+    </message>
+    <message>
+        <source>Search the memory: BM25 and vectors, fused; Enter searches</source>
+        <translation>Chercher dans la mémoire&#xa0;: BM25 et vecteurs, fusionnés&#xa0;; Entrée lance la recherche</translation>
     </message>
     <message>
         <source>Corpus</source>
@@ -4716,6 +4760,10 @@ Mots-clés&#xa0;: {1}{forked}</translation>
     <message>
         <source>tokens</source>
         <translation>jetons</translation>
+    </message>
+    <message>
+        <source>original</source>
+        <translation>original</translation>
     </message>
     <message>
         <source>sent: {mode}</source>

@@ -9,19 +9,22 @@ from PySide6.QtWidgets import (
     QAbstractScrollArea,
     QApplication,
     QComboBox,
+    QHeaderView,
     QLabel,
+    QLineEdit,
     QPushButton,
     QScrollArea,
     QSplitter,
     QStyle,
     QStyleOptionComboBox,
+    QStyleOptionFrame,
     QWidget,
 )
 
 from lorekeeper.ui.main_window import MIN_SIZE, PanelFrame, initial_size
 from lorekeeper.ui.panels import PANELS
 from lorekeeper.ui.theme import DARK, LIGHT, apply_theme, current_mode
-from lorekeeper.ui.widgets import ElidedLabel
+from lorekeeper.ui.widgets import ElidedLabel, header_text_width
 
 SIZES = [QSize(1024, 640), QSize(1280, 800)]
 
@@ -106,6 +109,44 @@ def cut_combos(root: QWidget) -> list[str]:
     return bad
 
 
+def cut_placeholders(root: QWidget) -> list[str]:
+    """Visible empty line edits whose placeholder is wider than their text field (issue 30 d2:
+    "Story (e.g. PD-…" in Audit, "Search responses an…" in Evals at 1024x640)."""
+    bad = []
+    for edit in root.findChildren(QLineEdit):
+        if not edit.isVisible() or edit.text() or not edit.placeholderText():
+            continue
+        opt = QStyleOptionFrame()
+        edit.initStyleOption(opt)
+        field = edit.style().subElementRect(QStyle.SubElement.SE_LineEditContents, opt, edit)
+        margins = edit.textMargins()
+        room = field.width() - margins.left() - margins.right() - 4  # QLineEdit's own side margins
+        if edit.isClearButtonEnabled():
+            room -= edit.style().pixelMetric(QStyle.PixelMetric.PM_SmallIconSize, opt, edit)
+        need = edit.fontMetrics().horizontalAdvance(edit.placeholderText())
+        if need > room:
+            bad.append(f"QLineEdit {edit.placeholderText()[:40]!r}: {need} px in {room} px")
+    return bad
+
+
+def cut_headers(root: QWidget) -> list[str]:
+    """Visible table columns narrower than their title (issue 30 d2: "Why they conflict" in the
+    Conflicts list, "Relevance" in the ledger)."""
+    bad = []
+    for header in root.findChildren(QHeaderView):
+        if not header.isVisible() or header.orientation() != Qt.Orientation.Horizontal or header.model() is None:
+            continue
+        for section in range(header.count()):
+            size = header.sectionSize(section)
+            title = header.model().headerData(section, Qt.Orientation.Horizontal, Qt.ItemDataRole.DisplayRole)
+            if header.isSectionHidden(section) or not size or not title:
+                continue
+            need = header_text_width(header, section)
+            if need > size:
+                bad.append(f"column {title!r}: {need} px in {size} px")
+    return bad
+
+
 def settle() -> None:
     for _ in range(4):
         QApplication.processEvents()
@@ -146,6 +187,54 @@ def check_panels_fit(window, size: QSize) -> None:
         assert clipped_labels(panel) == [], panel_id
         assert cut_sideways(panel) == [], panel_id
         assert cut_combos(panel) == [], panel_id
+        assert cut_placeholders(panel) == [], panel_id
+        assert cut_headers(panel) == [], panel_id
+
+
+def test_every_panel_fits_in_french(qtbot, ui_workspace, sync_workers):
+    """The same checks at 1024x640 in French (longer words: the cut titles, placeholders and
+    combos of issue 30 d2 were French first)."""
+    from lorekeeper.ui import i18n
+    from lorekeeper.ui.main_window import MainWindow
+
+    assert i18n.install("fr") == "fr"
+    try:
+        win = MainWindow(ui_workspace)
+        qtbot.addWidget(win)
+        win.show()
+        for panel_id in win.panel_ids:
+            win.select_panel(panel_id).showcase()
+        check_panels_fit(win, SIZES[0])
+        win.close()
+    finally:
+        i18n.install("en")
+
+
+def test_the_eval_result_tables_show_several_rows(qtbot, ui_workspace, sync_workers):
+    """At 1024x640 the Result table showed about one rule (the 150 px pass-rate chart made the
+    history the taller half): it shows four in English and in French; the chart and the selected
+    run share a splitter."""
+    from lorekeeper.ui import i18n
+    from lorekeeper.ui.main_window import MainWindow
+
+    for lang in ("en", "fr"):
+        assert i18n.install(lang) == lang
+        try:
+            win = MainWindow(ui_workspace)
+            qtbot.addWidget(win)
+            win.show()
+            win.resize(1024, 640)
+            panel = win.select_panel("evals")
+            panel.showcase()
+            settle()
+            table = panel.results_table
+            rows = table.viewport().height() / table.verticalHeader().defaultSectionSize()
+            assert panel.results_model.rowCount() >= 4 and rows >= 4, (lang, rows)
+            side = panel.chart.parentWidget().parentWidget()
+            assert isinstance(side, QSplitter) and side.orientation() == Qt.Orientation.Vertical
+            win.close()
+        finally:
+            i18n.install("en")
 
 
 def test_a_panel_too_big_for_the_window_scrolls_instead_of_widening_it(window):

@@ -44,3 +44,19 @@ def test_f5_reads_the_counts_again(qtbot, window, ui_workspace):
     ui_workspace.improve.proposals.reject(pid, why="not now")  # decided behind the window's back
     qtbot.keyClick(window, Qt.Key.Key_F5)
     assert start.waiting.proposals == before - 1
+
+
+def test_the_audit_panel_takes_the_keyboard_on_verify_chain_at_each_visit(qtbot, window):
+    """From Start, 5 lands on Verify chain and Tab on Rotate key…, the second time too (under X the
+    second visit kept the keyboard on Rotate key…, where the first had left it)."""
+    window.windowHandle().requestActivate()
+    qtbot.waitUntil(window.isActiveWindow)
+    start = window.panels["start"]
+    for _visit in range(2):
+        qtbot.keyClick(window, Qt.Key.Key_1, Qt.KeyboardModifier.ControlModifier)
+        qtbot.keyClick(window.focusWidget() or start, Qt.Key.Key_5)
+        audit = window.panels["audit"]
+        assert window.current_panel() is audit
+        assert window.focusWidget() is audit.verify_button
+        qtbot.keyClick(audit.verify_button, Qt.Key.Key_Tab)
+        assert window.focusWidget() is audit.rotate_button

@@ -1,4 +1,4 @@
-"""The `Purgeable`s of the store, the session log, the memory indexes and the clarification summaries.
+"""The `Purgeable`s of the store, the session log, the memory indexes, the clarification summaries and the review comments.
 
 Each one says what it holds for a story (`count_for_story`, `artefact_counts`), erases it
 (`erase_story`, idempotent: a second call erases nothing and returns 0) and checks that nothing is
@@ -542,3 +542,75 @@ class HookSnapshots(OneArtefact):
             except OSError:
                 continue
         return True
+
+
+class ReviewComments(OneArtefact):
+    """Comments on review items (issue 30 d3) that belong to a story; they are free text an
+    operator wrote and may hold personal data about it. A comment belongs to a story when its text
+    names the story (its whole id, as `story_pattern`), or when its item is linked to the story: a
+    proposal built from one of the story's learnings (the proposal's `learnings` name them by id;
+    so this purgeable runs before the story's learnings are erased). Facts and conflicts hold no
+    story link: only their comments' text can name one.
+
+    Erased through the ORM, so the row ledger drops their entries in the same signed write (the
+    other rows still verify), with SQLite's secure delete; each comment's `review_comment` event
+    (it carries the text's hash, never the text) is tombstoned first, signed like the story's own
+    events, so the chain verifies and a run interrupted between the two finds the rows again.
+    Only the right to be forgotten erases them (`purge --story`), not the daily retention."""
+
+    purge_name = "review-comments"
+    purge_on_retention = False
+    purge_tables: tuple[str, ...] = ("review_comments",)
+
+    def __init__(self, store: Store, audit_log: Callable[[], SessionLog]) -> None:
+        self.store = store
+        self.audit_log = audit_log
+        self.reason = "GDPR purge"
+
+    def _linked_proposals(self, s: Any, story_id: str) -> set[str]:
+        from lorekeeper.store.models import Learning, Proposal
+
+        learnings = {str(i) for i in s.scalars(select(Learning.id).where(Learning.story == story_id))}
+        if not learnings:
+            return set()
+        linked: set[str] = set()
+        for pid, cited in s.execute(select(Proposal.id, Proposal.learnings)):
+            try:
+                items = json.loads(cited or "[]")
+            except ValueError:
+                continue
+            if any(isinstance(i, dict) and str(i.get("id")) in learnings for i in items or []):
+                linked.add(str(pid))
+        return linked
+
+    def _rows(self, s: Any, story_id: str) -> list[Any]:
+        from sqlalchemy import and_, or_
+
+        from lorekeeper.store.models import ReviewComment
+
+        pattern = story_pattern(story_id)
+        linked = self._linked_proposals(s, story_id)
+        cond = ReviewComment.text.contains(story_id, autoescape=True)  # then the whole-id test below
+        if linked:
+            cond = or_(cond, and_(ReviewComment.kind == "proposal", ReviewComment.item.in_(sorted(linked))))
+        rows = s.scalars(select(ReviewComment).where(cond).order_by(ReviewComment.id)).all()
+        return [r for r in rows if pattern.search(r.text or "") or (r.kind == "proposal" and r.item in linked)]
+
+    def count_for_story(self, story_id: str) -> int:
+        with self.store.session() as s:
+            return len(self._rows(s, story_id))
+
+    def erase_story(self, story_id: str) -> int:
+        with self.store.session() as s:
+            events = {r.event_sig for r in self._rows(s, story_id) if r.event_sig}
+        if events:  # each row names its event by the content hash its signed header carries
+            log = self.audit_log()
+            log.flush_outbox()  # a comment's event still in the outbox reaches the file first
+            log.tombstone_where(lambda ev: ev.get("content_sha256") in events, reason=self.reason)
+        with self.store.write() as s:
+            if self.store.is_sqlite:
+                s.execute(text("PRAGMA secure_delete = ON"))
+            rows = self._rows(s, story_id)
+            for row in rows:
+                s.delete(row)  # the ORM: the row ledger drops its entry in this signed write
+        return len(rows)

@@ -440,7 +440,17 @@ class MainWindow(QMainWindow):
         self.error_dialog.open()
 
     def show_message(self, text: str) -> None:
-        self.statusBar().showMessage(text, 8000)
+        """A status-bar message, cut with "…" to the room the permanent widgets leave (Qt clips it
+        mid-word under them: "Europe/Paris; ne" at 1024x640, issue 30's walk under X)."""
+        bar = self.statusBar()
+        left = (self.workspace_label, self.path_label)  # hidden while a message shows
+        taken = sum(
+            w.width() + 8
+            for w in bar.findChildren(QWidget)
+            if w.parentWidget() is bar and w.isVisible() and w not in left
+        )
+        room = max(bar.width() - taken - 24, 80)
+        bar.showMessage(bar.fontMetrics().elidedText(text, Qt.TextElideMode.ElideRight, room), 8000)
 
     # ------------------------------------------------------------------ keyboard
     def _build_shortcuts(self) -> None:

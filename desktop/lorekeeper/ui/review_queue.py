@@ -35,6 +35,7 @@ from PySide6.QtWidgets import (
     QListWidgetItem,
     QProgressBar,
     QPushButton,
+    QSizePolicy,
     QTableView,
     QVBoxLayout,
     QWidget,
@@ -163,8 +164,11 @@ class ReviewQueue(QWidget):
         self.position_label = label("", "hintText")
         top = QHBoxLayout()
         top.setContentsMargins(0, 0, 0, 0)
+        # the bar takes what the two texts leave (a narrow list cut "0 of 1 reviewed" and
+        # "conflict 1 of 1" to make room for a 160 px bar at 1024x640)
+        self.progress_bar.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Fixed)
         top.addWidget(self.progress_label)
-        top.addWidget(self.progress_bar)
+        top.addWidget(self.progress_bar, 1)
         top.addStretch(1)
         top.addWidget(self.position_label)
         lay = QVBoxLayout(self)

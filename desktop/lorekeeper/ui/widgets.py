@@ -4,9 +4,10 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from PySide6.QtCore import QCoreApplication, QMargins, QObject, QPoint, QRect, QSize, Qt, QTimer
+from PySide6.QtCore import QCoreApplication, QEvent, QMargins, QObject, QPoint, QRect, QSize, Qt, QTimer
 from PySide6.QtGui import QFont, QFontDatabase, QPainter, QPaintEvent
 from PySide6.QtWidgets import (
+    QHeaderView,
     QLabel,
     QLayout,
     QLayoutItem,
@@ -16,6 +17,8 @@ from PySide6.QtWidgets import (
     QSizePolicy,
     QSpacerItem,
     QStackedWidget,
+    QStyle,
+    QStyleOptionFrame,
     QTableView,
     QWidget,
 )
@@ -297,12 +300,33 @@ class EmptyState(QStackedWidget):
         return self.currentWidget() is self.message
 
 
-def search_box(placeholder: str) -> QLineEdit:
+def search_box(placeholder: str, tooltip: str = "") -> QLineEdit:
+    """A search field never narrower than its placeholder (issue 30 d2: "Story (e.g. PD-…" and
+    "Chercher dans les…" were cut at 1024x640): keep the placeholder short, say the rest in
+    `tooltip`."""
     box = QLineEdit()
     box.setPlaceholderText(placeholder)
     box.setClearButtonEnabled(True)
     box.setObjectName("search")
+    if tooltip:
+        box.setToolTip(tooltip)
+    box.setMinimumWidth(placeholder_width(box))
     return box
+
+
+def placeholder_width(edit: QLineEdit) -> int:
+    """The width a line edit needs to show its whole placeholder (with its frame, margins and the
+    clear button)."""
+    opt = QStyleOptionFrame()
+    edit.initStyleOption(opt)
+    frame = edit.style().pixelMetric(QStyle.PixelMetric.PM_DefaultFrameWidth, opt, edit)
+    clear = (
+        edit.style().pixelMetric(QStyle.PixelMetric.PM_SmallIconSize, opt, edit) + 8
+        if edit.isClearButtonEnabled()
+        else 0
+    )
+    m = edit.textMargins()
+    return edit.fontMetrics().horizontalAdvance(edit.placeholderText()) + 2 * frame + m.left() + m.right() + clear + 12
 
 
 def set_progress(bar: QProgressBar, done: int, total: int, fmt: str | None = None) -> None:
@@ -389,6 +413,61 @@ def setup_table(view: QTableView) -> None:
     view.horizontalHeader().setHighlightSections(False)
     view.setWordWrap(False)
     view.setShowGrid(False)
+    header = view.horizontalHeader()
+    header.sectionResized.connect(lambda i, _old, new: _keep_header_text(header, i, new))
+    header.sectionCountChanged.connect(lambda *_a: _keep_header_texts(header))
+    header.sortIndicatorChanged.connect(
+        lambda section, _order: _keep_header_text(header, section, header.sectionSize(section))
+    )
+    header.installEventFilter(_HeaderTitles(header))  # again once styled: the theme's bold titles
+    _keep_header_texts(header)
+
+
+class _HeaderTitles(QObject):
+    """Re-measures a header's titles when it is shown or restyled (a theme switch, a font)."""
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
+        if isinstance(watched, QHeaderView) and event.type() in (
+            QEvent.Type.Show,
+            QEvent.Type.StyleChange,
+            QEvent.Type.FontChange,
+            QEvent.Type.Polish,
+        ):
+            _keep_header_texts(watched)
+        return False
+
+
+def _keep_header_texts(header: QHeaderView) -> None:
+    for section in range(header.count()):
+        _keep_header_text(header, section, header.sectionSize(section))
+
+
+def _keep_header_text(header: QHeaderView, section: int, size: int) -> None:
+    """A column set (or dragged) narrower than its title widens back to it (issue 30 d2: "Why they
+    conflict", "Relevance", "Pertinence" were cut at 1024x640); a stretched column takes what is
+    left, so its title is kept short instead. The stretched last column is held to its title too:
+    when the others fill the view, Qt gives it its own last size."""
+    if size <= 0 or header.isSectionHidden(section):
+        return
+    if header.sectionResizeMode(section) != QHeaderView.ResizeMode.Interactive:
+        return
+    need = header_text_width(header, section)
+    if size < need:
+        header.resizeSection(section, need)
+
+
+def header_text_width(header: QHeaderView, section: int) -> int:
+    """The width a horizontal header section needs to show its title whole (its style sheet's
+    font and padding; the sort arrow's room only on the sorted column)."""
+    shown = header.isSortIndicatorShown()
+    header.blockSignals(True)
+    try:
+        header.setSortIndicatorShown(shown and header.sortIndicatorSection() == section)
+        need = header.sectionSizeFromContents(section).width()
+        header.setSortIndicatorShown(shown)
+    finally:
+        header.blockSignals(False)
+    return need
 
 
 def confirm(parent: QWidget, title: str, text: str) -> bool:

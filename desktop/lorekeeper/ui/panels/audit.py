@@ -463,12 +463,17 @@ class AuditPanel(Panel):
 
         # ---------------------------------------------------------------- event browser
         self.f_type = QComboBox()
-        self.f_type.setMinimumWidth(170)
+        # not as wide as the longest event type: at 1024x640 the row then cut its count ("26 of 26 …");
+        # a long type chosen is cut in the box, whole in its list and its tooltip
+        self.f_type.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
+        self.f_type.setMinimumContentsLength(10)
+        self.f_type.setMinimumWidth(130)
+        self.f_type.currentTextChanged.connect(self.f_type.setToolTip)
         self.f_date = QComboBox()
         self.f_date.setMinimumWidth(120)
         self.f_by = QComboBox()  # issue 25 d2: the decisions of one operator
         self.f_by.setMinimumWidth(120)
-        self.f_story = search_box(self.tr("Story (e.g. PD-42)…  (Ctrl+F)"))
+        self.f_story = search_box(self.tr("Story…"), self.tr("Only the events of one story, e.g. PD-42 (Ctrl+F)"))
         self.count_label = label("", "hintText")
         filters = QHBoxLayout()
         filters.addWidget(QLabel(self.tr("Type:")))
@@ -545,6 +550,14 @@ class AuditPanel(Panel):
     # ------------------------------------------------------------------ panel API
     def search_box(self):
         return self.f_story
+
+    def showEvent(self, event: Any) -> None:
+        """Each time the panel is shown the keyboard is on Verify chain, then Tab: Rotate key…
+        (issue 30's walk under X: a second visit from Start kept the keyboard where it was left,
+        so Space rotated the key again instead of verifying)."""
+        super().showEvent(event)
+        if self.verify_button.isEnabled():
+            self.verify_button.setFocus(Qt.FocusReason.OtherFocusReason)
 
     @Slot()
     def refresh(self) -> None:

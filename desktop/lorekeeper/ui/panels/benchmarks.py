@@ -42,7 +42,7 @@ from lorekeeper.ui.models.base import RowsModel, enable_sorting
 from lorekeeper.ui.panels.base import AppContext, Panel
 from lorekeeper.ui.panels.proposals import badge_style
 from lorekeeper.ui.theme import color, icon
-from lorekeeper.ui.widgets import EmptyState, MessageBox, label, mono_font, setup_table
+from lorekeeper.ui.widgets import EmptyState, MessageBox, label, mono_font, placeholder_width, setup_table
 from lorekeeper.ui.workers import run_task
 
 ALL = 0
@@ -284,9 +284,9 @@ class BenchmarksPanel(Panel):
         self.scenario_list = QListWidget()
         self.scenario_list.setWordWrap(True)
         self.scenario_edit = QLineEdit()
-        self.scenario_edit.setPlaceholderText(
-            self.tr("Write a scenario (a request both versions answer), Enter to keep it")
-        )
+        self.scenario_edit.setPlaceholderText(self.tr("A new scenario, Enter keeps it"))
+        self.scenario_edit.setToolTip(self.tr("Write a scenario (a request both versions answer), Enter to keep it"))
+        self.scenario_edit.setMinimumWidth(placeholder_width(self.scenario_edit))
         self.scenario_edit.returnPressed.connect(self.add_scenario)
         self.add_scenario_button = QPushButton(self.tr("Add"))
         self.add_scenario_button.clicked.connect(self.add_scenario)

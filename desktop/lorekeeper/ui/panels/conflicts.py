@@ -73,7 +73,7 @@ def load_conflicts(service: Any, status: str | None) -> list[ConflictRow]:
 class ConflictsModel(RowsModel[ConflictRow]):
     HEADERS = (
         "#",
-        QT_TRANSLATE_NOOP("ConflictsModel", "Why they conflict"),
+        QT_TRANSLATE_NOOP("ConflictsModel", "Reason"),  # short: the column is stretched in a narrow list
         QT_TRANSLATE_NOOP("ConflictsModel", "Status"),
     )
 
@@ -346,7 +346,13 @@ class ConflictsPanel(FactQueuePanel):
         else:
             self.resolution.setText(
                 self.tr("Resolved ({resolution}) by {resolved_by} · {0}").format(
-                    fmt_datetime(c.resolved_at), resolution=c.resolution, resolved_by=c.resolved_by
+                    fmt_datetime(c.resolved_at),
+                    resolution={
+                        "keep": self.tr("keep"),
+                        "merge": self.tr("merge"),
+                        "reject_all": self.tr("reject all"),
+                    }.get(c.resolution, c.resolution),
+                    resolved_by=c.resolved_by,
                 )
                 + (f" → {c.result}" if c.result else "")
                 + (f" — {c.resolution_reason}" if c.resolution_reason else "")
@@ -355,7 +361,7 @@ class ConflictsPanel(FactQueuePanel):
         for i, f in enumerate(facts):
             outcome = ""
             if c.status != "open":
-                outcome = "kept" if f.id == c.result else f.status
+                outcome = value_text("kept" if f.id == c.result else f.status)
             self.side_widgets[i].text.setText(fact_side_html(LETTERS[i], f, outcome))
         self._update_buttons()
 
@@ -517,7 +523,11 @@ class ConflictsPanel(FactQueuePanel):
             self.ctx.status(text)
             return
         c = getattr(result, "conflict", None)
-        what = {"keep": "Kept one fact", "merge": "Merged", "reject_all": "Rejected all"}.get(kind, kind)
+        what = {
+            "keep": self.tr("Kept one fact"),
+            "merge": self.tr("Merged"),
+            "reject_all": self.tr("Rejected all"),
+        }.get(kind, kind)
         text = self.tr("Conflict #{0} resolved: {what}").format(c.id if c else "?", what=what)
         facts = list(getattr(result, "facts", []) or [])
         if kind in ("keep", "merge") and facts:

@@ -91,7 +91,9 @@ class PassRateChart(ThemedPlot):
     """Bars: pass rate per day (%), for the history filters in force."""
 
     def __init__(self, parent: QWidget | None = None) -> None:
-        super().__init__(QCoreApplication.translate("PassRateChart", "pass %"), min_height=150, parent=parent)
+        # 70 px: at 1024x640 a 150 px chart made the history the taller half and left the Result
+        # table above and the run's rules beside about one row each (issue 30 d2)
+        super().__init__(QCoreApplication.translate("PassRateChart", "pass %"), min_height=70, parent=parent)
         self.plotItem.setYRange(0, 100, padding=0.02)
         self.plotItem.setXRange(-0.7, CHART_DAYS - 0.3, padding=0)
         self.bars: pg.BarGraphItem | None = None
@@ -191,7 +193,7 @@ class EvalsPanel(Panel):
             (self.tr("Failed"), "failed"),
         ):
             self.f_passed.addItem(text, data)
-        self.f_search = search_box(self.tr("Search responses and footnotes…  (Ctrl+F)"))
+        self.f_search = search_box(self.tr("Search…"), self.tr("Search the runs' responses and footnotes (Ctrl+F)"))
         self.f_range = QComboBox()
         for text, days in TIME_RANGES:
             self.f_range.addItem(tr_const("evals", text), days)
@@ -245,17 +247,29 @@ class EvalsPanel(Panel):
         for c in (2, 3, 4):
             self.detail_table.setColumnHidden(c, True)
 
-        side = QWidget()
-        sl = QVBoxLayout(side)
-        sl.setContentsMargins(0, 0, 0, 0)
-        sl.addWidget(self.chart_title)
-        sl.addWidget(self.chart, 2)
-        sl.addWidget(self.detail_title)
-        sl.addWidget(self.detail_footnote)
+        # the chart over the selected run, a splitter between them: at 1024x640 the run's rules
+        # keep several rows (issue 30 d2: a 150 px chart left them and the Result table one row)
+        chart_box = QWidget()
+        cl = QVBoxLayout(chart_box)
+        cl.setContentsMargins(0, 0, 0, 0)
+        cl.addWidget(self.chart_title)
+        cl.addWidget(self.chart, 1)
+        run_detail = QWidget()
+        dl = QVBoxLayout(run_detail)
+        dl.setContentsMargins(0, 0, 0, 0)
+        dl.addWidget(self.detail_title)
+        dl.addWidget(self.detail_footnote)
         detail_split = QSplitter(Qt.Orientation.Horizontal)
         detail_split.addWidget(self.detail_response)
         detail_split.addWidget(self.detail_table)
-        sl.addWidget(detail_split, 3)
+        dl.addWidget(detail_split, 1)
+        side = QSplitter(Qt.Orientation.Vertical)
+        side.addWidget(chart_box)
+        side.addWidget(run_detail)
+        side.setCollapsible(1, False)  # the chart may be dragged shut, the run's detail never
+        side.setStretchFactor(0, 2)
+        side.setStretchFactor(1, 3)
+        side.setSizes([200, 300])
 
         bottom_split = QSplitter(Qt.Orientation.Horizontal)
         bottom_split.addWidget(self.history_empty)
@@ -270,7 +284,7 @@ class EvalsPanel(Panel):
         main = QSplitter(Qt.Orientation.Vertical)
         main.addWidget(top)
         main.addWidget(history_box)
-        main.setSizes([330, 470])
+        main.setSizes([400, 400])  # half each: the Result table shows its rules, not one row
 
         layout = QVBoxLayout(self)
         layout.setContentsMargins(20, 16, 20, 12)

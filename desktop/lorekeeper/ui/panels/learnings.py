@@ -206,7 +206,7 @@ class LearningsPanel(Panel):
             (self.tr("Active and archived"), "all"),
         ):
             self.f_status.addItem(text, data)
-        self.f_search = search_box(self.tr("Search rules, stories, domains, tags…  (Ctrl+F)"))
+        self.f_search = search_box(self.tr("Search…"), self.tr("Search the rules, stories, domains and tags (Ctrl+F)"))
         filters = QHBoxLayout()
         for w in (self.f_project, self.f_source, self.f_scope, self.f_status):
             filters.addWidget(w)

@@ -88,7 +88,7 @@ class TokensChart(ThemedPlot):
             width=0.8,
             brush=pg.mkBrush(color("muted").lighter(150)),
             pen=pg.mkPen(None),
-            name="original",
+            name=QCoreApplication.translate("TokensChart", "original"),
         )
         pi.addItem(orig)
         self.bars.append(orig)
@@ -109,7 +109,10 @@ class TokensChart(ThemedPlot):
             self.bars.append(bar)
         yield
         pi.setXRange(-0.6, len(xs) - 0.4, padding=0)
-        step = max(1, len(xs) // 6)
+        # as many names as the axis has room for (six 9-letter names ran into each other at 1024x640)
+        label_px = self.fontMetrics().horizontalAdvance("m" * 9) + 12
+        fit = max(1, (max(self.width(), 200) - 70) // label_px)
+        step = max(1, -(-len(xs) // fit))
         pi.getAxis("bottom").setTicks([[(x, Path(shown[x].rel).stem[:9]) for x in xs[::step]]])
 
 

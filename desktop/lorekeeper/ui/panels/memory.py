@@ -162,7 +162,9 @@ class MemoryPanel(Panel):
     # ------------------------------------------------------------------ tabs
     def _search_tab(self) -> QWidget:
         w = QWidget()
-        self.query = search_box(self.tr("Search the memory (BM25 + vectors, fused)…"))
+        self.query = search_box(
+            self.tr("Search the memory…"), self.tr("Search the memory: BM25 and vectors, fused; Enter searches")
+        )
         self.query.returnPressed.connect(self.search)
         self.corpus = QComboBox()
         for c in CORPORA:
