@@ -51,7 +51,8 @@ run: setup
 ## worker per core (at most 4, see tests/conftest.py), a test file per worker at a time.
 ## PYTEST_ARGS overrides, e.g. `make test PYTEST_ARGS="-n0 -x"` for one process that stops early.
 ## Tests marked `serial` (a measured bound: the GUI-stall heartbeat) run afterwards, alone.
-PYTEST_ARGS ?= -n auto --dist loadfile
+## --no-loadscope-reorder: files are handed out longest first (LONG_FILES in tests/conftest.py).
+PYTEST_ARGS ?= -n auto --dist loadfile --no-loadscope-reorder
 test: setup
 	QT_QPA_PLATFORM=offscreen $(PY) -m pytest -q $(PYTEST_ARGS) -m "not serial"
 	QT_QPA_PLATFORM=offscreen $(PY) -m pytest -q -p no:xdist -m serial

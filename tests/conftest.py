@@ -40,6 +40,46 @@ def pytest_xdist_auto_num_workers(config: pytest.Config) -> int:
     return max(1, min(cores, 4))
 
 
+#: The longest files first (seconds of one worker, measured with `--durations`; a file not listed
+#: keeps its place after them). `make test` passes `--no-loadscope-reorder`, so pytest-xdist hands
+#: files out in this order: longest first leaves short files to fill the end, where one long file
+#: last kept a worker busy while the other idled (xdist's own order, most tests first, put the
+#: one-test README walk, about a minute, at the very end).
+LONG_FILES = (
+    "audit/test_team_setup_readme.py",
+    "audit/test_judge_fail_closed_bytes.py",
+    "store/test_races.py",
+    "ui/test_i18n.py",
+    "improve/test_bench.py",
+    "audit/test_log.py",
+    "ui/test_feed_every_panel.py",
+    "store/test_write_path.py",
+    "ui/test_skills_panel.py",
+    "audit/test_team_memory.py",
+    "ui/test_main_window.py",
+    "audit/test_judge_rollback.py",
+    "packaging/test_schedule_units.py",
+    "agents/test_agentd.py",
+    "improve/test_proposals.py",
+    "agents/test_mcp_errors.py",
+    "improve/test_proposals_panel.py",
+    "audit/test_fail_closed_matrix.py",
+    "context/test_cli.py",
+)
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    rank = {name: i for i, name in enumerate(LONG_FILES)}
+    tests = ROOT / "tests"
+
+    def key(item: pytest.Item) -> int:
+        path = Path(str(item.path))
+        rel = path.relative_to(tests).as_posix() if path.is_relative_to(tests) else ""
+        return rank.get(rel, len(rank))
+
+    items.sort(key=key)  # stable: the order inside a file, and of the other files, is kept
+
+
 @pytest.fixture(autouse=True, scope="session")
 def _isolated_user_dirs(tmp_path_factory: pytest.TempPathFactory):
     """No test touches the real user data dir or keyring: both live in a session temp folder.

@@ -7,21 +7,18 @@ from __future__ import annotations
 import json
 import os
 import subprocess
-import sys
 import time
 from pathlib import Path
 
 import pytest
 
+from helpers import forkcli
+
 
 def lk(*args: str, stdin: bytes | None = None, timeout: float = 120) -> subprocess.CompletedProcess[bytes]:
-    return subprocess.run(
-        [sys.executable, "-m", "lorekeeper", *args],
-        input=stdin,
-        capture_output=True,
-        env={k: v for k, v in os.environ.items() if k != "LOREKEEPER_REGEX_TIMEOUT"},
-        timeout=timeout,
-    )
+    """`lorekeeper ARGS` in its own process (forked warm: tests/helpers/forkcli.py), output as bytes."""
+    env = {k: v for k, v in os.environ.items() if k != "LOREKEEPER_REGEX_TIMEOUT"}
+    return forkcli.run(*args, input=stdin, env=env, text=False, timeout=timeout)
 
 
 def rules_file(tmp_path: Path, *rules: dict) -> Path:

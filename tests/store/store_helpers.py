@@ -2,9 +2,6 @@
 
 from __future__ import annotations
 
-import os
-import subprocess
-import sys
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -70,24 +67,16 @@ class Outcome:
 
 
 def run_many(root: Path, commands: list[list[str]], timeout: float = 120) -> list[Outcome]:
-    """Start every command at once as its own `lorekeeper` process on the workspace; wait for all."""
-    env = dict(os.environ)
-    procs = [
-        (
-            args,
-            subprocess.Popen(
-                [sys.executable, "-m", "lorekeeper", "--workspace", str(root), *args],
-                stdout=subprocess.PIPE,
-                stderr=subprocess.PIPE,
-                text=True,
-                env=env,
-            ),
-        )
-        for args in commands
-    ]
+    """Start every command at once as its own `lorekeeper` process on the workspace; wait for all.
+    The processes are forked from a warm server (tests/helpers/forkcli.py): separate processes with
+    their own connections and locks, without an interpreter's start-up each."""
+    from helpers import forkcli
+
+    procs = [(args, forkcli.start(["--workspace", str(root), *args])) for args in commands]
     out = []
     for args, p in procs:
         stdout, stderr = p.communicate(timeout=timeout)
+        assert p.returncode is not None
         out.append(Outcome(args, p.returncode, stdout, stderr))
     return out
 

@@ -3,11 +3,10 @@
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
 import threading
 from pathlib import Path
 
+from helpers import forkcli
 from lorekeeper.changes import KINDS, ChangeSet
 from lorekeeper.store import Store
 from lorekeeper.store.feed import CHANGES_KEPT
@@ -91,12 +90,7 @@ def test_poll_sees_another_store_objects_commits_but_not_its_own(workspace, tmp_
 def test_poll_sees_another_process_import(workspace, tmp_path):
     workspace.store.feed.poll()
     src = write_skill(tmp_path / "src", "quokka-care")
-    r = subprocess.run(
-        [sys.executable, "-m", "lorekeeper", "--workspace", str(workspace.root), "skills", "import", str(src)],
-        capture_output=True,
-        text=True,
-        timeout=120,
-    )
+    r = forkcli.run("--workspace", str(workspace.root), "skills", "import", str(src), timeout=120)  # another process
     assert r.returncode == 0, r.stderr
     changes = workspace.store.feed.poll()
     assert changes.ids("skills") == {"quokka-care"}

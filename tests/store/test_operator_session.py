@@ -10,12 +10,13 @@ verdict, `helpers.soak.check`)."""
 
 from __future__ import annotations
 
-import subprocess
 import sys
 from pathlib import Path
 
 import pytest
 from PySide6.QtCore import QAbstractItemModel, Qt
+
+from helpers import forkcli
 
 pytestmark = pytest.mark.skipif(sys.platform == "win32", reason="POSIX locks are the point")
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "audit"))  # kill_support (the verdict's env)
@@ -85,13 +86,7 @@ def test_the_operator_session_then_ctrl_q_reopens_with_every_decision(
     qtbot.waitUntil(lambda: learnings.model.rowCount() > 0, timeout=10000)
     rule = "Operators re-read the diff before every approve"
     n = journal.start("learn_add", f"rule:{rule}")
-    r = subprocess.run(
-        [sys.executable, "-m", "lorekeeper", "--workspace", str(root), "learn", "add", rule],
-        capture_output=True,
-        text=True,
-        timeout=120,
-        env=child_env(),
-    )
+    r = forkcli.run("--workspace", str(root), "learn", "add", rule, timeout=120, env=child_env())  # another process
     journal.end(n, r.returncode == 0, code=r.returncode, error=r.stderr)
     assert r.returncode == 0, r.stderr
     qtbot.waitUntil(lambda: _shown(learnings.model, rule), timeout=10000)

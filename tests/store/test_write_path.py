@@ -7,7 +7,6 @@ from __future__ import annotations
 import json
 import sqlite3
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
@@ -15,6 +14,7 @@ from click.testing import CliRunner
 from sqlalchemy import create_engine, select, text
 from store_helpers import make_demo, set_store, write_skill
 
+from helpers import forkcli
 from lorekeeper.cli import main
 from lorekeeper.errors import EXIT_INTERNAL, EXIT_UNAVAILABLE
 from lorekeeper.store import Store
@@ -30,12 +30,8 @@ def backend(request) -> str:
 
 
 def lk(root: Path, *args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "lorekeeper", "--workspace", str(root), *args],
-        capture_output=True,
-        text=True,
-        timeout=120,
-    )
+    """`lorekeeper --workspace ROOT ARGS` in another process (forked warm: tests/helpers/forkcli.py)."""
+    return forkcli.run("--workspace", str(root), *args, timeout=120)
 
 
 def test_the_migration_history_has_one_head() -> None:

@@ -8,13 +8,12 @@ is listed within 2 s of the other process's import finishing.
 from __future__ import annotations
 
 import os
-import subprocess
-import sys
 import time
 from pathlib import Path
 
 import pytest
 
+from helpers import forkcli
 from lorekeeper.ui import workers
 
 
@@ -45,15 +44,9 @@ def threaded_window(qtbot, ui_workspace):
 
 
 def import_elsewhere(ws_root: Path, src: Path) -> None:
-    """`lorekeeper --workspace WS skills import DIR` in another process."""
+    """`lorekeeper --workspace WS skills import DIR` in another process (forked warm: helpers.forkcli)."""
     env = dict(os.environ)
-    r = subprocess.run(
-        [sys.executable, "-m", "lorekeeper", "--workspace", str(ws_root), "skills", "import", str(src)],
-        capture_output=True,
-        text=True,
-        timeout=120,
-        env=env,
-    )
+    r = forkcli.run("--workspace", str(ws_root), "skills", "import", str(src), timeout=120, env=env)
     assert r.returncode == 0, r.stderr
 
 

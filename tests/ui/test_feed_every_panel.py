@@ -9,7 +9,6 @@ loaded machine; the latency is printed.
 from __future__ import annotations
 
 import os
-import subprocess
 import sys
 import time
 from collections.abc import Callable
@@ -19,6 +18,7 @@ from typing import Any
 import pytest
 from PySide6.QtCore import QAbstractItemModel, Qt
 
+from helpers import forkcli
 from lorekeeper.ui import workers
 
 BOUND_MS = 3000  # the feed polls every 1 s; ~2 s promised, 1 s margin for a loaded CI machine
@@ -39,15 +39,9 @@ def live_window(qtbot, ui_workspace):
 
 
 def elsewhere(ws: Any, *args: str, stdin: str | None = None) -> str:
-    """`lorekeeper --workspace WS ARGS` in another process; returns its stdout."""
-    r = subprocess.run(
-        [sys.executable, "-m", "lorekeeper", "--workspace", str(ws.root), *args],
-        capture_output=True,
-        text=True,
-        timeout=120,
-        env=dict(os.environ),
-        input=stdin,
-    )
+    """`lorekeeper --workspace WS ARGS` in another process (forked warm: tests/helpers/forkcli.py);
+    returns its stdout."""
+    r = forkcli.run("--workspace", str(ws.root), *args, timeout=120, env=dict(os.environ), input=stdin)
     assert r.returncode == 0, f"{args}: {r.stderr}"
     return r.stdout
 
