@@ -69,6 +69,45 @@
     </message>
 </context>
 <context>
+    <name>AnalysisRuns</name>
+    <message>
+        <source>Run nightly</source>
+        <translation>Analyse nocturne</translation>
+    </message>
+    <message>
+        <source>Find underperforming skills now and write template proposals (no model)</source>
+        <translation>Trouver maintenant les skills sous-performantes et écrire des propositions à partir de templates (sans modèle)</translation>
+    </message>
+    <message>
+        <source>Sage analyze</source>
+        <translation>Analyse Sage</translation>
+    </message>
+    <message>
+        <source>Ask the model for better versions of up to 5 skills; each is benchmarked</source>
+        <translation>Demander au modèle de meilleures versions de 5 skills au plus&#xa0;; chacune passe un benchmark</translation>
+    </message>
+    <message>
+        <source>Nightly analysis</source>
+        <translation>Analyse nocturne</translation>
+    </message>
+    <message>
+        <source>Nightly analysis running — the next run can start when it finishes (or cancel it in the status bar)</source>
+        <translation>Analyse nocturne en cours — la prochaine pourra démarrer à la fin de celle-ci (ou annulez-la dans la barre d&apos;état)</translation>
+    </message>
+    <message>
+        <source>Sage analysis</source>
+        <translation>Analyse Sage</translation>
+    </message>
+    <message>
+        <source>Sage analysis running — the next run can start when it finishes (or cancel it in the status bar)</source>
+        <translation>Analyse Sage en cours — la prochaine pourra démarrer à la fin de celle-ci (ou annulez-la dans la barre d&apos;état)</translation>
+    </message>
+    <message>
+        <source>Sage run cancelled.</source>
+        <translation>Exécution Sage annulée.</translation>
+    </message>
+</context>
+<context>
     <name>AskPanel</name>
     <message>
         <source>Ask</source>
@@ -3065,6 +3104,37 @@ corps entiers&#xa0;: {0}</translation>
     </message>
 </context>
 <context>
+    <name>ProposalDetail</name>
+    <message>
+        <source>&lt;p&gt;Select a proposal to see its card and the change it makes.&lt;/p&gt;</source>
+        <translation>&lt;p&gt;Sélectionnez une proposition pour voir sa fiche et le changement qu&apos;elle apporte.&lt;/p&gt;</translation>
+    </message>
+    <message>
+        <source>Benchmark: {text}</source>
+        <translation>Benchmark&#xa0;: {text}</translation>
+    </message>
+    <message>
+        <source>Benchmark: not run (press B)</source>
+        <translation>Benchmark&#xa0;: pas lancé (appuyez sur B)</translation>
+    </message>
+    <message>
+        <source>Current (v{base_version})</source>
+        <translation>Actuelle (v{base_version})</translation>
+    </message>
+    <message>
+        <source>Current (v{0}, restores v{1})</source>
+        <translation>Actuelle (v{0}, restaure v{1})</translation>
+    </message>
+    <message>
+        <source>Proposed</source>
+        <translation>Proposée</translation>
+    </message>
+    <message>
+        <source> (now v{applied_version})</source>
+        <translation> (désormais v{applied_version})</translation>
+    </message>
+</context>
+<context>
     <name>ProposalsModel</name>
     <message>
         <source>Skill</source>
@@ -3093,22 +3163,6 @@ corps entiers&#xa0;: {0}</translation>
 </context>
 <context>
     <name>ProposalsPanel</name>
-    <message>
-        <source>Run nightly</source>
-        <translation>Analyse nocturne</translation>
-    </message>
-    <message>
-        <source>Find underperforming skills now and write template proposals (no model)</source>
-        <translation>Trouver maintenant les skills sous-performantes et écrire des propositions à partir de templates (sans modèle)</translation>
-    </message>
-    <message>
-        <source>Sage analyze</source>
-        <translation>Analyse Sage</translation>
-    </message>
-    <message>
-        <source>Ask the model for better versions of up to 5 skills; each is benchmarked</source>
-        <translation>Demander au modèle de meilleures versions de 5 skills au plus&#xa0;; chacune passe un benchmark</translation>
-    </message>
     <message>
         <source>Run benchmark (B)</source>
         <translation>Lancer le benchmark (B)</translation>
@@ -3194,34 +3248,6 @@ corps entiers&#xa0;: {0}</translation>
         <translation>, {n} erreur(s)</translation>
     </message>
     <message>
-        <source>&lt;p&gt;Select a proposal to see its card and the change it makes.&lt;/p&gt;</source>
-        <translation>&lt;p&gt;Sélectionnez une proposition pour voir sa fiche et le changement qu&apos;elle apporte.&lt;/p&gt;</translation>
-    </message>
-    <message>
-        <source>Benchmark: {text}</source>
-        <translation>Benchmark&#xa0;: {text}</translation>
-    </message>
-    <message>
-        <source>Benchmark: not run (press B)</source>
-        <translation>Benchmark&#xa0;: pas lancé (appuyez sur B)</translation>
-    </message>
-    <message>
-        <source>Current (v{base_version})</source>
-        <translation>Actuelle (v{base_version})</translation>
-    </message>
-    <message>
-        <source>Current (v{0}, restores v{1})</source>
-        <translation>Actuelle (v{0}, restaure v{1})</translation>
-    </message>
-    <message>
-        <source>Proposed</source>
-        <translation>Proposée</translation>
-    </message>
-    <message>
-        <source> (now v{applied_version})</source>
-        <translation> (désormais v{applied_version})</translation>
-    </message>
-    <message>
         <source>Proposal #{id} is {status}: only a pending proposal can be approved.</source>
         <translation>La proposition n° {id} est {status}&#xa0;: seule une proposition en attente peut être approuvée.</translation>
     </message>
@@ -3256,26 +3282,6 @@ corps entiers&#xa0;: {0}</translation>
     <message>
         <source>{what} proposal #{id}</source>
         <translation>{what}&#xa0;: proposition n° {id}</translation>
-    </message>
-    <message>
-        <source>Nightly analysis</source>
-        <translation>Analyse nocturne</translation>
-    </message>
-    <message>
-        <source>Nightly analysis running — the next run can start when it finishes (or cancel it in the status bar)</source>
-        <translation>Analyse nocturne en cours — la prochaine pourra démarrer à la fin de celle-ci (ou annulez-la dans la barre d&apos;état)</translation>
-    </message>
-    <message>
-        <source>Sage analysis</source>
-        <translation>Analyse Sage</translation>
-    </message>
-    <message>
-        <source>Sage analysis running — the next run can start when it finishes (or cancel it in the status bar)</source>
-        <translation>Analyse Sage en cours — la prochaine pourra démarrer à la fin de celle-ci (ou annulez-la dans la barre d&apos;état)</translation>
-    </message>
-    <message>
-        <source>Sage run cancelled.</source>
-        <translation>Exécution Sage annulée.</translation>
     </message>
     <message>
         <source>Benchmark #{id} of proposal #{proposal_id}: {badge}</source>
