@@ -69,6 +69,45 @@
     </message>
 </context>
 <context>
+    <name>AnalysisRuns</name>
+    <message>
+        <source>Run nightly</source>
+        <translation>Analyse nocturne</translation>
+    </message>
+    <message>
+        <source>Find underperforming skills now and write template proposals (no model)</source>
+        <translation>Trouver maintenant les skills sous-performantes et écrire des propositions à partir de templates (sans modèle)</translation>
+    </message>
+    <message>
+        <source>Sage analyze</source>
+        <translation>Analyse Sage</translation>
+    </message>
+    <message>
+        <source>Ask the model for better versions of up to 5 skills; each is benchmarked</source>
+        <translation>Demander au modèle de meilleures versions de 5 skills au plus&#xa0;; chacune passe un benchmark</translation>
+    </message>
+    <message>
+        <source>Nightly analysis</source>
+        <translation>Analyse nocturne</translation>
+    </message>
+    <message>
+        <source>Nightly analysis running — the next run can start when it finishes (or cancel it in the status bar)</source>
+        <translation>Analyse nocturne en cours — la prochaine pourra démarrer à la fin de celle-ci (ou annulez-la dans la barre d&apos;état)</translation>
+    </message>
+    <message>
+        <source>Sage analysis</source>
+        <translation>Analyse Sage</translation>
+    </message>
+    <message>
+        <source>Sage analysis running — the next run can start when it finishes (or cancel it in the status bar)</source>
+        <translation>Analyse Sage en cours — la prochaine pourra démarrer à la fin de celle-ci (ou annulez-la dans la barre d&apos;état)</translation>
+    </message>
+    <message>
+        <source>Sage run cancelled.</source>
+        <translation>Exécution Sage annulée.</translation>
+    </message>
+</context>
+<context>
     <name>AskPanel</name>
     <message>
         <source>Ask</source>
@@ -2561,6 +2600,97 @@ corps entiers&#xa0;: {0}</translation>
     </message>
 </context>
 <context>
+    <name>LibraryActions</name>
+    <message>
+        <source>Import…</source>
+        <translation>Importer…</translation>
+    </message>
+    <message>
+        <source>Skill folder…</source>
+        <translation>Dossier de skill…</translation>
+    </message>
+    <message>
+        <source>Zip archive…</source>
+        <translation>Archive zip…</translation>
+    </message>
+    <message>
+        <source>Fork to project…</source>
+        <translation>Forker dans un projet…</translation>
+    </message>
+    <message>
+        <source>Delete fork</source>
+        <translation>Supprimer le fork</translation>
+    </message>
+    <message>
+        <source>Import a skill folder (or a folder of skill folders)</source>
+        <translation>Importer un dossier de skill (ou un dossier de dossiers de skills)</translation>
+    </message>
+    <message>
+        <source>Import skills from a zip</source>
+        <translation>Importer des skills depuis un zip</translation>
+    </message>
+    <message>
+        <source>Zip archives (*.zip)</source>
+        <translation>Archives zip (*.zip)</translation>
+    </message>
+    <message>
+        <source> into project {project}</source>
+        <translation> dans le projet {project}</translation>
+    </message>
+    <message>
+        <source>Imported {name}{where}: </source>
+        <translation>{name} importé{where}&#xa0;: </translation>
+    </message>
+    <message>
+        <source>nothing to do</source>
+        <translation>rien à faire</translation>
+    </message>
+    <message>
+        <source>Imported {name}</source>
+        <translation>{name} importé</translation>
+    </message>
+    <message>
+        <source>imported from {name}</source>
+        <translation>importé depuis {name}</translation>
+    </message>
+    <message>
+        <source>Importing {name}</source>
+        <translation>Import de {name}</translation>
+    </message>
+    <message>
+        <source>Importing {name} — the next import can start when it finishes, or cancel it (Cancel in the status bar)</source>
+        <translation>Import de {name} — le prochain import pourra démarrer à la fin de celui-ci, ou annulez-le (Annuler dans la barre d&apos;état)</translation>
+    </message>
+    <message>
+        <source>Fork to project</source>
+        <translation>Forker dans un projet</translation>
+    </message>
+    <message>
+        <source>Fork {name} for project (pick one or type a new name):</source>
+        <translation>Forker {name} pour le projet (choisissez-en un ou saisissez un nouveau nom)&#xa0;:</translation>
+    </message>
+    <message>
+        <source>Forking {name}</source>
+        <translation>Fork de {name}</translation>
+    </message>
+    <message>
+        <source>Forked {name} for {project} (v{version})</source>
+        <translation>{name} forkée pour {project} (v{version})</translation>
+    </message>
+    <message>
+        <source>Delete the fork of {name} for project {project}, with its whole history? The global skill stays.</source>
+        <translation>Supprimer le fork de {name} pour le projet {project}, avec tout son historique&#xa0;? La skill globale reste.</translation>
+    </message>
+    <message>
+        <source>Deleting fork of {name}</source>
+        <translation>Suppression du fork de {name}</translation>
+    </message>
+    <message>
+        <source>Deleted the {project} fork of {name}</source>
+        <translation>Fork {project} de {name} supprimé</translation>
+    </message>
+</context>
+<context>
     <name>MainWindow</name>
     <message>
         <source>Lorekeeper — {name}</source>
@@ -3018,6 +3148,37 @@ corps entiers&#xa0;: {0}</translation>
     </message>
 </context>
 <context>
+    <name>ProposalDetail</name>
+    <message>
+        <source>&lt;p&gt;Select a proposal to see its card and the change it makes.&lt;/p&gt;</source>
+        <translation>&lt;p&gt;Sélectionnez une proposition pour voir sa fiche et le changement qu&apos;elle apporte.&lt;/p&gt;</translation>
+    </message>
+    <message>
+        <source>Benchmark: {text}</source>
+        <translation>Benchmark&#xa0;: {text}</translation>
+    </message>
+    <message>
+        <source>Benchmark: not run (press B)</source>
+        <translation>Benchmark&#xa0;: pas lancé (appuyez sur B)</translation>
+    </message>
+    <message>
+        <source>Current (v{base_version})</source>
+        <translation>Actuelle (v{base_version})</translation>
+    </message>
+    <message>
+        <source>Current (v{0}, restores v{1})</source>
+        <translation>Actuelle (v{0}, restaure v{1})</translation>
+    </message>
+    <message>
+        <source>Proposed</source>
+        <translation>Proposée</translation>
+    </message>
+    <message>
+        <source> (now v{applied_version})</source>
+        <translation> (désormais v{applied_version})</translation>
+    </message>
+</context>
+<context>
     <name>ProposalsModel</name>
     <message>
         <source>Skill</source>
@@ -3046,22 +3207,6 @@ corps entiers&#xa0;: {0}</translation>
 </context>
 <context>
     <name>ProposalsPanel</name>
-    <message>
-        <source>Run nightly</source>
-        <translation>Analyse nocturne</translation>
-    </message>
-    <message>
-        <source>Find underperforming skills now and write template proposals (no model)</source>
-        <translation>Trouver maintenant les skills sous-performantes et écrire des propositions à partir de templates (sans modèle)</translation>
-    </message>
-    <message>
-        <source>Sage analyze</source>
-        <translation>Analyse Sage</translation>
-    </message>
-    <message>
-        <source>Ask the model for better versions of up to 5 skills; each is benchmarked</source>
-        <translation>Demander au modèle de meilleures versions de 5 skills au plus&#xa0;; chacune passe un benchmark</translation>
-    </message>
     <message>
         <source>Run benchmark (B)</source>
         <translation>Lancer le benchmark (B)</translation>
@@ -3147,34 +3292,6 @@ corps entiers&#xa0;: {0}</translation>
         <translation>, {n} erreur(s)</translation>
     </message>
     <message>
-        <source>&lt;p&gt;Select a proposal to see its card and the change it makes.&lt;/p&gt;</source>
-        <translation>&lt;p&gt;Sélectionnez une proposition pour voir sa fiche et le changement qu&apos;elle apporte.&lt;/p&gt;</translation>
-    </message>
-    <message>
-        <source>Benchmark: {text}</source>
-        <translation>Benchmark&#xa0;: {text}</translation>
-    </message>
-    <message>
-        <source>Benchmark: not run (press B)</source>
-        <translation>Benchmark&#xa0;: pas lancé (appuyez sur B)</translation>
-    </message>
-    <message>
-        <source>Current (v{base_version})</source>
-        <translation>Actuelle (v{base_version})</translation>
-    </message>
-    <message>
-        <source>Current (v{0}, restores v{1})</source>
-        <translation>Actuelle (v{0}, restaure v{1})</translation>
-    </message>
-    <message>
-        <source>Proposed</source>
-        <translation>Proposée</translation>
-    </message>
-    <message>
-        <source> (now v{applied_version})</source>
-        <translation> (désormais v{applied_version})</translation>
-    </message>
-    <message>
         <source>Proposal #{id} is {status}: only a pending proposal can be approved.</source>
         <translation>La proposition n° {id} est {status}&#xa0;: seule une proposition en attente peut être approuvée.</translation>
     </message>
@@ -3209,26 +3326,6 @@ corps entiers&#xa0;: {0}</translation>
     <message>
         <source>{what} proposal #{id}</source>
         <translation>{what}&#xa0;: proposition n° {id}</translation>
-    </message>
-    <message>
-        <source>Nightly analysis</source>
-        <translation>Analyse nocturne</translation>
-    </message>
-    <message>
-        <source>Nightly analysis running — the next run can start when it finishes (or cancel it in the status bar)</source>
-        <translation>Analyse nocturne en cours — la prochaine pourra démarrer à la fin de celle-ci (ou annulez-la dans la barre d&apos;état)</translation>
-    </message>
-    <message>
-        <source>Sage analysis</source>
-        <translation>Analyse Sage</translation>
-    </message>
-    <message>
-        <source>Sage analysis running — the next run can start when it finishes (or cancel it in the status bar)</source>
-        <translation>Analyse Sage en cours — la prochaine pourra démarrer à la fin de celle-ci (ou annulez-la dans la barre d&apos;état)</translation>
-    </message>
-    <message>
-        <source>Sage run cancelled.</source>
-        <translation>Exécution Sage annulée.</translation>
     </message>
     <message>
         <source>Benchmark #{id} of proposal #{proposal_id}: {badge}</source>
@@ -4315,6 +4412,73 @@ corps entiers&#xa0;: {0}</translation>
     </message>
 </context>
 <context>
+    <name>SageControl</name>
+    <message>
+        <source>Sage</source>
+        <translation>Sage</translation>
+    </message>
+    <message>
+        <source>Ask the model for a better version of this skill: a proposal, benchmarked, waiting in Proposals (lorekeeper sage analyze --skill NAME)</source>
+        <translation>Demander au modèle une meilleure version de cette skill&#xa0;: une proposition, avec benchmark, qui attend dans Propositions (lorekeeper sage analyze --skill NAME)</translation>
+    </message>
+    <message>
+        <source>Open proposal</source>
+        <translation>Ouvrir la proposition</translation>
+    </message>
+    <message>
+        <source>Sage on {name}</source>
+        <translation>Sage sur {name}</translation>
+    </message>
+    <message>
+        <source>Sage is working on {name}{where} — edits wait until it finishes, or cancel it (Cancel in the status bar)</source>
+        <translation>Sage travaille sur {name}{where} — les modifications attendent la fin, ou annulez-le (Annuler dans la barre d&apos;état)</translation>
+    </message>
+    <message>
+        <source>Sage on {name} cancelled: nothing was proposed.</source>
+        <translation>Sage sur {name} annulé&#xa0;: rien n&apos;a été proposé.</translation>
+    </message>
+    <message>
+        <source>Sage on {name} cancelled; proposal #{pid} stays pending (not benchmarked).</source>
+        <translation>Sage sur {name} annulé&#xa0;; la proposition n° {pid} reste en attente (sans benchmark).</translation>
+    </message>
+    <message>
+        <source>Looking for the proposal</source>
+        <translation>Recherche de la proposition</translation>
+    </message>
+    <message>
+        <source>Sage on {name} failed — {code}: {error}</source>
+        <translation>Sage sur {name} a échoué — {code}&#xa0;: {error}</translation>
+    </message>
+    <message>
+        <source> · benchmark: {badge}</source>
+        <translation> · benchmark&#xa0;: {badge}</translation>
+    </message>
+    <message>
+        <source> · benchmark failed: {error}</source>
+        <translation> · benchmark échoué&#xa0;: {error}</translation>
+    </message>
+    <message>
+        <source>Sage proposed #{proposal} for {name}: {reason}{badge}</source>
+        <translation>Sage a proposé n° {proposal} pour {name}&#xa0;: {reason}{badge}</translation>
+    </message>
+    <message>
+        <source>no target</source>
+        <translation>aucune cible</translation>
+    </message>
+    <message>
+        <source>Sage proposes nothing for {name}: {why}.</source>
+        <translation>Sage ne propose rien pour {name}&#xa0;: {why}.</translation>
+    </message>
+    <message>
+        <source>Sage on {name}: done</source>
+        <translation>Sage sur {name}&#xa0;: terminé</translation>
+    </message>
+    <message>
+        <source>Open proposal #{pid}</source>
+        <translation>Ouvrir la proposition n° {pid}</translation>
+    </message>
+</context>
+<context>
     <name>SavedViews</name>
     <message>
         <source>Saved views: put a saved set of filters back</source>
@@ -4461,40 +4625,8 @@ Mots-clés&#xa0;: {1}{forked}</translation>
         <translation>Chargement de la bibliothèque…</translation>
     </message>
     <message>
-        <source>Import…</source>
-        <translation>Importer…</translation>
-    </message>
-    <message>
-        <source>Skill folder…</source>
-        <translation>Dossier de skill…</translation>
-    </message>
-    <message>
-        <source>Zip archive…</source>
-        <translation>Archive zip…</translation>
-    </message>
-    <message>
-        <source>Fork to project…</source>
-        <translation>Forker dans un projet…</translation>
-    </message>
-    <message>
-        <source>Delete fork</source>
-        <translation>Supprimer le fork</translation>
-    </message>
-    <message>
         <source>Scope:</source>
         <translation>Portée&#xa0;:</translation>
-    </message>
-    <message>
-        <source>Sage</source>
-        <translation>Sage</translation>
-    </message>
-    <message>
-        <source>Ask the model for a better version of this skill: a proposal, benchmarked, waiting in Proposals (lorekeeper sage analyze --skill NAME)</source>
-        <translation>Demander au modèle une meilleure version de cette skill&#xa0;: une proposition, avec benchmark, qui attend dans Propositions (lorekeeper sage analyze --skill NAME)</translation>
-    </message>
-    <message>
-        <source>Open proposal</source>
-        <translation>Ouvrir la proposition</translation>
     </message>
     <message>
         <source>Content</source>
@@ -4574,126 +4706,6 @@ Mots-clés&#xa0;: {1}{forked}</translation>
     <message>
         <source>v{version} · {rules_count} rules · triggers: {0} · keywords: {1}</source>
         <translation>v{version} · {rules_count} règles · déclencheurs&#xa0;: {0} · mots-clés&#xa0;: {1}</translation>
-    </message>
-    <message>
-        <source>Sage on {name}</source>
-        <translation>Sage sur {name}</translation>
-    </message>
-    <message>
-        <source>Sage is working on {name}{where} — edits wait until it finishes, or cancel it (Cancel in the status bar)</source>
-        <translation>Sage travaille sur {name}{where} — les modifications attendent la fin, ou annulez-le (Annuler dans la barre d&apos;état)</translation>
-    </message>
-    <message>
-        <source>Sage on {name} cancelled: nothing was proposed.</source>
-        <translation>Sage sur {name} annulé&#xa0;: rien n&apos;a été proposé.</translation>
-    </message>
-    <message>
-        <source>Sage on {name} cancelled; proposal #{pid} stays pending (not benchmarked).</source>
-        <translation>Sage sur {name} annulé&#xa0;; la proposition n° {pid} reste en attente (sans benchmark).</translation>
-    </message>
-    <message>
-        <source>Looking for the proposal</source>
-        <translation>Recherche de la proposition</translation>
-    </message>
-    <message>
-        <source>Sage on {name} failed — {code}: {error}</source>
-        <translation>Sage sur {name} a échoué — {code}&#xa0;: {error}</translation>
-    </message>
-    <message>
-        <source> · benchmark: {badge}</source>
-        <translation> · benchmark&#xa0;: {badge}</translation>
-    </message>
-    <message>
-        <source> · benchmark failed: {error}</source>
-        <translation> · benchmark échoué&#xa0;: {error}</translation>
-    </message>
-    <message>
-        <source>Sage proposed #{proposal} for {name}: {reason}{badge}</source>
-        <translation>Sage a proposé n° {proposal} pour {name}&#xa0;: {reason}{badge}</translation>
-    </message>
-    <message>
-        <source>no target</source>
-        <translation>aucune cible</translation>
-    </message>
-    <message>
-        <source>Sage proposes nothing for {name}: {why}.</source>
-        <translation>Sage ne propose rien pour {name}&#xa0;: {why}.</translation>
-    </message>
-    <message>
-        <source>Sage on {name}: done</source>
-        <translation>Sage sur {name}&#xa0;: terminé</translation>
-    </message>
-    <message>
-        <source>Open proposal #{pid}</source>
-        <translation>Ouvrir la proposition n° {pid}</translation>
-    </message>
-    <message>
-        <source>Import a skill folder (or a folder of skill folders)</source>
-        <translation>Importer un dossier de skill (ou un dossier de dossiers de skills)</translation>
-    </message>
-    <message>
-        <source>Import skills from a zip</source>
-        <translation>Importer des skills depuis un zip</translation>
-    </message>
-    <message>
-        <source>Zip archives (*.zip)</source>
-        <translation>Archives zip (*.zip)</translation>
-    </message>
-    <message>
-        <source> into project {project}</source>
-        <translation> dans le projet {project}</translation>
-    </message>
-    <message>
-        <source>Imported {name}{where}: </source>
-        <translation>{name} importé{where}&#xa0;: </translation>
-    </message>
-    <message>
-        <source>nothing to do</source>
-        <translation>rien à faire</translation>
-    </message>
-    <message>
-        <source>Imported {name}</source>
-        <translation>{name} importé</translation>
-    </message>
-    <message>
-        <source>imported from {name}</source>
-        <translation>importé depuis {name}</translation>
-    </message>
-    <message>
-        <source>Importing {name}</source>
-        <translation>Import de {name}</translation>
-    </message>
-    <message>
-        <source>Importing {name} — the next import can start when it finishes, or cancel it (Cancel in the status bar)</source>
-        <translation>Import de {name} — le prochain import pourra démarrer à la fin de celui-ci, ou annulez-le (Annuler dans la barre d&apos;état)</translation>
-    </message>
-    <message>
-        <source>Fork to project</source>
-        <translation>Forker dans un projet</translation>
-    </message>
-    <message>
-        <source>Fork {name} for project (pick one or type a new name):</source>
-        <translation>Forker {name} pour le projet (choisissez-en un ou saisissez un nouveau nom)&#xa0;:</translation>
-    </message>
-    <message>
-        <source>Forking {name}</source>
-        <translation>Fork de {name}</translation>
-    </message>
-    <message>
-        <source>Forked {name} for {project} (v{version})</source>
-        <translation>{name} forkée pour {project} (v{version})</translation>
-    </message>
-    <message>
-        <source>Delete the fork of {name} for project {project}, with its whole history? The global skill stays.</source>
-        <translation>Supprimer le fork de {name} pour le projet {project}, avec tout son historique&#xa0;? La skill globale reste.</translation>
-    </message>
-    <message>
-        <source>Deleting fork of {name}</source>
-        <translation>Suppression du fork de {name}</translation>
-    </message>
-    <message>
-        <source>Deleted the {project} fork of {name}</source>
-        <translation>Fork {project} de {name} supprimé</translation>
     </message>
 </context>
 <context>

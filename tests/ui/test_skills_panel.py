@@ -39,7 +39,7 @@ def test_forks_are_shown_distinctly(qtbot, window, ui_workspace):
     labels = [panel.model.data(panel.model.index(i, 0)) for i in range(panel.model.rowCount())]
     assert any(label.startswith(SKILL) and "ui-test-proj" in label and label != SKILL for label in labels)
     assert panel.select_skill(SKILL, "ui-test-proj")
-    assert panel.delete_fork_button.isEnabled() and not panel.fork_button.isEnabled()
+    assert panel.library.delete_fork_button.isEnabled() and not panel.library.fork_button.isEnabled()
 
 
 def test_edit_and_save_creates_a_new_version(qtbot, window, ui_workspace):
@@ -190,13 +190,13 @@ def test_import_asks_with_a_diff_when_the_name_exists(qtbot, window, ui_workspac
     before = ui_workspace.skills.get("code-review")
     panel = window.select_panel("skills")
     panel.import_path(folder)
-    dialog = panel.conflict_dialog
+    dialog = panel.library.conflict_dialog
     assert dialog is not None and "+# Other" in dialog.diff.toPlainText()
     assert "scripts/run.sh" in dialog.diff.toPlainText()
     assert ui_workspace.skills.get("code-review").version == before.version  # nothing replaced yet
     dialog.new_name.setText("other-review")
     qtbot.mouseClick(dialog.rename_button, Qt.MouseButton.LeftButton)
-    assert panel.conflict_dialog is None
+    assert panel.library.conflict_dialog is None
     assert ui_workspace.skills.get("code-review").content == before.content
     renamed = ui_workspace.skills.get("other-review")
     assert [f.path for f in renamed.files] == ["scripts/run.sh"]

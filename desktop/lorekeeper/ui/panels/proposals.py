@@ -10,48 +10,41 @@ through `ws.improve.proposals` in a worker (the queue's actions) and is a signed
 
 from __future__ import annotations
 
-import html
-from collections.abc import Generator
 from dataclasses import dataclass
 from typing import Any
 
-from PySide6.QtCore import QCoreApplication, QEvent, QObject, QSettings, Qt, QTimer, Signal, Slot
+from PySide6.QtCore import Qt, QTimer, Signal, Slot
 from PySide6.QtGui import QFontDatabase, QKeyEvent
 from PySide6.QtWidgets import (
     QComboBox,
     QDialog,
     QDialogButtonBox,
-    QFrame,
-    QHBoxLayout,
     QHeaderView,
     QLabel,
     QLineEdit,
     QPlainTextEdit,
     QPushButton,
-    QScrollArea,
     QSplitter,
     QVBoxLayout,
     QWidget,
 )
 
-from lorekeeper.improve.optimise import card_rows
 from lorekeeper.improve.proposals import ProposalInfo
 from lorekeeper.jobs import process_steps
-from lorekeeper.quality.metrics import format_rate
-from lorekeeper.ui.diffview import DiffView, aligned_diff  # noqa: F401 - aligned_diff re-exported
+from lorekeeper.ui.diffview import aligned_diff  # noqa: F401 - aligned_diff re-exported
 from lorekeeper.ui.i18n import QT_TRANSLATE_NOOP, fmt_datetime, tr_const, value_text
 from lorekeeper.ui.models.base import RowsModel
 from lorekeeper.ui.panels.base import AppContext, Panel
+from lorekeeper.ui.panels.proposals_detail import ProposalDetail, badge_style, card_html  # noqa: F401 - re-exported
+from lorekeeper.ui.panels.proposals_runs import AnalysisRuns
 from lorekeeper.ui.review_notes import QueueNotes
 from lorekeeper.ui.review_queue import APPROVE, BULK, BULK_REJECT, UNDO, Decision, QueueActions, ReviewQueue
 from lorekeeper.ui.saved_views import SavedViews, saved_view_note
 from lorekeeper.ui.theme import color, icon
-from lorekeeper.ui.turns import in_turns
-from lorekeeper.ui.widgets import FlowLayout, WrapBox, label
-from lorekeeper.ui.workers import HoldGate, is_synchronous, run_task
+from lorekeeper.ui.widgets import FlowLayout, label
+from lorekeeper.ui.workers import is_synchronous, run_task
 from lorekeeper.workspace_jobs import in_workspace
 
-RUN_HOLD = ("improve", "run")  # nightly or a Sage analysis: one analysis run at a time from this window
 STATUSES = (
     (QT_TRANSLATE_NOOP("proposals", "Pending"), "pending"),
     (QT_TRANSLATE_NOOP("proposals", "Approved"), "approved"),
@@ -65,12 +58,6 @@ class QueueSnapshot:
     rows: list[ProposalInfo]
     counts: dict[str, int]
     last_run: dict[str, Any] | None
-
-
-def badge_style(verdict: str | None) -> str:
-    name = {"PASSED": "pass", "FAILED": "fail"}.get(verdict or "", "muted")
-    c = color(name).name()
-    return f"color: {c}; border: 1px solid {c}; border-radius: 8px; padding: 2px 8px; font-weight: 600;"
 
 
 class _SubmitEdit(QPlainTextEdit):
@@ -181,92 +168,14 @@ class ProposalsModel(RowsModel[ProposalInfo]):
         return None
 
 
-def card_html(p: ProposalInfo) -> str:
-    e = html.escape
-    scope = (
-        QCoreApplication.translate("proposals", "fork of project {0}").format(e(p.scope))
-        if p.scope
-        else QCoreApplication.translate("proposals", "global skill")
-    )
-    parts = [
-        QCoreApplication.translate(
-            "proposals", "<p style='font-size:13pt; font-weight:600'>Improvement proposal #{id}</p>"
-        ).format(id=p.id),
-        QCoreApplication.translate("proposals", "<table cellspacing='0' cellpadding='2'>"),
-        "<tr><td><b>"
-        + QCoreApplication.translate("proposals", "Project")
-        + f"</b></td><td>{e(p.project or '—')}</td></tr>",
-        QCoreApplication.translate(
-            "proposals", "<tr><td><b>Skill</b></td><td>{0} ({scope}, from v{base_version})</td></tr>"
-        ).format(e(p.skill), scope=scope, base_version=p.base_version),
-        "<tr><td><b>" + QCoreApplication.translate("proposals", "Reason") + f"</b></td><td>{e(p.reason)}</td></tr>",
-        "<tr><td><b>" + QCoreApplication.translate("proposals", "Change") + f"</b></td><td>{e(p.summary)}</td></tr>",
-        "<tr><td><b>"
-        + QCoreApplication.translate("proposals", "Source")
-        + f"</b></td><td>{e(p.source)}{' · ' + e(p.model) if p.model else ''}</td></tr>",
-    ]
-    for m in p.metrics.get("by_project", []):
-        rate = format_rate(m.get("success_rate"), none="n/a")  # 79.9% never reads as 80%
-        parts.append(
-            QCoreApplication.translate(
-                "proposals",
-                "<tr><td><b>Metrics</b></td><td>{0}: applied {applied_count}, success {rate}</td></tr><tr><td><b>Feedback</b></td><td>{feedback_positive} up / {feedback_negative} down</td></tr>",
-            ).format(
-                e(m.get("project") or QCoreApplication.translate("proposals", "no project")),
-                applied_count=m["applied_count"],
-                rate=rate,
-                feedback_positive=m["feedback_positive"],
-                feedback_negative=m["feedback_negative"],
-            )
-        )
-    for title, text in card_rows(p.metrics):  # `skills optimise` (issue 27 d3): trigger cases before/after
-        parts.append(f"<tr><td><b>{e(title)}</b></td><td>{e(text)}</td></tr>")
-    parts.append("</table>")
-    if p.failing_rules:
-        parts.append(
-            QCoreApplication.translate("proposals", "<p><b>Failing rules:</b> ")
-            + ", ".join(f"{e(r['name'])} ({r['failed']}/{r['checked']})" for r in p.failing_rules)
-            + "</p>"
-        )
-    if p.learnings:
-        parts.append(
-            QCoreApplication.translate("proposals", "<p><b>Related learnings:</b><br>")
-            + "<br>".join(f"• {e(str(i['rule']))}" for i in p.learnings)
-            + "</p>"
-        )
-    else:
-        parts.append(QCoreApplication.translate("proposals", "<p><b>Related learnings:</b> none</p>"))
-    if p.status != "pending":
-        when = fmt_datetime(p.decided_at) + " UTC" if p.decided_at else ""
-        parts.append(
-            QCoreApplication.translate("proposals", "<p><b>{0}</b> by {1} · {when}").format(
-                e(p.status.capitalize()), e(p.decided_by), when=when
-            )
-            + (f" — {e(p.decision_reason)}" if p.decision_reason else "")
-            + (
-                QCoreApplication.translate("proposals", " · now v{applied_version}").format(
-                    applied_version=p.applied_version
-                )
-                if p.applied_version
-                else ""
-            )
-            + "</p>"
-        )
-    return "".join(parts)
-
-
 class ProposalsPanel(Panel):
     def __init__(self, ctx: AppContext, parent: QWidget | None = None) -> None:
         super().__init__(ctx, parent)
         self.status_combo = QComboBox()
         for text, value in STATUSES:
             self.status_combo.addItem(tr_const("proposals", text), value)
-        self.nightly_button = QPushButton(self.tr("Run nightly"))
-        self.nightly_button.setToolTip(
-            self.tr("Find underperforming skills now and write template proposals (no model)")
-        )
-        self.sage_button = QPushButton(self.tr("Sage analyze"))
-        self.sage_button.setToolTip(self.tr("Ask the model for better versions of up to 5 skills; each is benchmarked"))
+        self.runs = AnalysisRuns(self)
+        self.nightly_button, self.sage_button = self.runs.nightly_button, self.runs.sage_button
         self.bench_button = QPushButton(self.tr("Run benchmark (B)"))
         self.counts_label = label("", "hintText")
         # issue 25 d2: the proposals one operator decided (the Vault identity or the OS login)
@@ -324,8 +233,6 @@ class ProposalsPanel(Panel):
         queue.decided.connect(self._decided)
         queue.busy_changed.connect(self._update_bench_button)
         queue.gate.refresh = self._update_actions  # a hold starts or ends: the queue's and the B button
-        self.run_reason = label("", "hintText", wrap=True)
-        self.run_gate = HoldGate(self, lambda: RUN_HOLD, self._update_run_buttons, self.run_reason)
         # the queue's widgets, under the names the panel has always had
         self.table, self.empty, self.message = queue.table, queue.empty, queue.message
         self.approve_button, self.reject_button = queue.approve_button, queue.reject_button
@@ -340,62 +247,12 @@ class ProposalsPanel(Panel):
         for col, width in ((0, 34), (1, 115), (2, 80), (3, 64), (4, 66), (5, 150)):
             self.table.setColumnWidth(col, width)
 
-        self.card = QLabel()
-        self.card.setObjectName("proposalCard")
-        self.card.setWordWrap(True)
-        self.card.setTextFormat(Qt.TextFormat.RichText)
-        self.card.setAlignment(Qt.AlignmentFlag.AlignTop | Qt.AlignmentFlag.AlignLeft)
-        self.card.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
-        self.badge = QLabel("")
-        self.badge.setObjectName("benchmarkBadge")
-        for b in (self.nightly_button, self.sage_button):
-            b.setFocusPolicy(Qt.FocusPolicy.NoFocus)  # the keyboard stays on the queue
-
-        diff = self.diff = DiffView("Current", "Proposed")
-        diff.install_shortcuts(self)  # Alt+Down/Up, Alt+V while the focus is on the queue
-        self.diff_summary = diff.summary  # "3 changes, +12 −4 lines", in the diff's own bar
-
-        # the card scrolls above a splitter handle; the actions and the diff below keep the room
-        # (at 1024x640 the diff would otherwise get a few lines); the split is remembered
-        card_area = self.card_area = QScrollArea()
-        card_area.setObjectName("proposalCardArea")
-        card_area.setWidgetResizable(True)
-        card_area.setFrameShape(QFrame.Shape.NoFrame)
-        card_box = QWidget()
-        cb = QVBoxLayout(card_box)
-        cb.setContentsMargins(0, 0, 0, 0)
-        cb.addWidget(self.card)
-        cb.addWidget(self.notes.history_label)  # the proposal's assignment and comments
-        cb.addStretch(1)
-        card_area.setWidget(card_box)
-        card_area.setMinimumHeight(48)
-        lower = WrapBox()  # the action rows wrap: the card above gives way, never the rows
-        dl = QVBoxLayout(lower)
-        dl.setContentsMargins(0, 0, 0, 0)
-        head = QHBoxLayout()
-        head.addWidget(self.badge)
-        head.addWidget(diff.bar, 1)  # the diff's count, change navigation and view toggle: one row less
-        dl.addLayout(head)
-        dl.addWidget(queue.action_bar)
-        dl.addWidget(queue.hold_label)
-        dl.addWidget(self.reject_bar)
-        dl.addWidget(self.cheatsheet)
-        dl.addWidget(diff, 1)
-        detail = self.detail_split = QSplitter(Qt.Orientation.Vertical)
-        detail.setObjectName("proposalDetailSplit")
-        detail.setChildrenCollapsible(False)
-        detail.addWidget(card_area)
-        detail.addWidget(lower)
-        detail.setStretchFactor(0, 0)
-        detail.setStretchFactor(1, 1)
-        saved = QSettings().value("proposals/detail_split")
-        # until the operator drags the handle, the card keeps a quarter of the height and the
-        # actions and the diff the rest, at every window size (issue 30 d2: at 1024x640 the card
-        # took 230 px and the diff showed 3 lines)
-        self._split_auto = saved is None or not detail.restoreState(saved)
-        detail.splitterMoved.connect(self._detail_moved)
-        detail.installEventFilter(self)
-
+        detail = self.detail = ProposalDetail(
+            self.notes.history_label, [queue.action_bar, queue.hold_label, self.reject_bar, self.cheatsheet], self
+        )
+        # the detail's widgets, under the names the panel has always had
+        self.card, self.badge, self.diff, self.card_area = detail.card, detail.badge, detail.diff, detail.card_area
+        self.detail_split, self.diff_summary = detail, detail.diff.summary  # "3 changes, +12 −4 lines"
         split = QSplitter(Qt.Orientation.Horizontal)
         split.addWidget(queue)
         split.addWidget(detail)
@@ -417,18 +274,15 @@ class ProposalsPanel(Panel):
         )
         layout.addWidget(top_bar)
         layout.addWidget(self.run_label)
-        layout.addWidget(self.run_reason)
+        layout.addWidget(self.runs.reason)
         layout.addWidget(split, 1)
         layout.addWidget(self.message)
 
         self.status_combo.currentIndexChanged.connect(self._filter_changed)
         self.by_combo.currentIndexChanged.connect(self._by_changed)
-        self.nightly_button.clicked.connect(self.run_nightly)
-        self.sage_button.clicked.connect(self.run_sage)
         self.bench_button.clicked.connect(self.run_benchmark)
         ctx.bus.changed.connect(self._on_bus)
         self._show_proposal(None)
-        self._update_run_buttons()
         self.refresh()
 
     @property
@@ -439,17 +293,6 @@ class ProposalsPanel(Panel):
     @Slot()
     def refresh(self) -> None:
         self.reload()
-
-    def _detail_moved(self, *_args: object) -> None:
-        self._split_auto = False
-        QSettings().setValue("proposals/detail_split", self.detail_split.saveState())
-
-    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
-        if watched is self.detail_split and event.type() == QEvent.Type.Resize and self._split_auto:
-            total = self.detail_split.height() - self.detail_split.handleWidth()
-            card = max(self.card_area.minimumHeight(), total // 4)
-            self.detail_split.setSizes([card, total - card])  # the lower part's minimum wins if larger
-        return super().eventFilter(watched, event)
 
     def showEvent(self, event) -> None:
         super().showEvent(event)
@@ -586,42 +429,8 @@ class ProposalsPanel(Panel):
 
     def _show_proposal(self, p: ProposalInfo | None) -> None:
         self._update_bench_button()
-        if p is None:
-            self.card.setText(self.tr("<p>Select a proposal to see its card and the change it makes.</p>"))
-            self.badge.setText("")
-            self.badge.hide()
-            self.diff.clear()
-            return
-        b = p.benchmark
-        self.badge.setText(
-            self.tr("Benchmark: {text}").format(text=b.text) if b else self.tr("Benchmark: not run (press B)")
-        )
-        style = badge_style(b.verdict if b else None)
-        if self.badge.styleSheet() != style:  # setting a style sheet re-polishes: only on a change
-            self.badge.setStyleSheet(style)
-        self.badge.show()
-        restored = self.restored.get(p.id) if p.status == "pending" else None
-        current = self.tr("Current (v{base_version})").format(base_version=p.base_version)
-        if restored is not None and restored[0] == p.base_version:
-            current = self.tr("Current (v{0}, restores v{1})").format(restored[0], restored[1])
-        self.diff.set_titles(
-            current,
-            self.tr("Proposed")
-            + (
-                self.tr(" (now v{applied_version})").format(applied_version=p.applied_version)
-                if p.applied_version
-                else ""
-            ),
-        )
-        # The card (rich-text layout) and the diff in event-loop turns of their own, each painted
-        # before the next: no single turn holds the GUI thread long (a big diff is a job).
-        in_turns(self, self._show_steps(p), lambda: self.current() is p)
-
-    def _show_steps(self, p: ProposalInfo) -> Generator[None, None, None]:
-        yield
-        self.card.setText(card_html(p))
-        yield
-        self.diff.show_diff(p.current_content, p.proposed_content)  # opens at the first change
+        restored = self.restored.get(p.id) if p is not None and p.status == "pending" else None
+        self.detail.show_proposal(p, restored, lambda: self.current() is p)
 
     # ------------------------------------------------------------ the queue (keyboard and buttons)
     def next(self) -> None:
@@ -745,63 +554,6 @@ class ProposalsPanel(Panel):
         self.table.setFocus()
 
     # ------------------------------------------------------------ jobs
-    def _update_run_buttons(self) -> None:
-        for b in (self.nightly_button, self.sage_button):
-            self.run_gate.enable(b, True)
-
-    @Slot()
-    def run_nightly(self) -> None:
-        if self.run_gate.reason():
-            self.ctx.status(self.run_gate.reason())
-            return
-        self.message.clear_message()
-        ws = self.ws
-        # Metrics and evidence are pure-Python work that holds the interpreter lock: outside
-        # synchronous mode (tests, screenshots) the run goes to a worker process (Cancel stops it).
-        job: tuple[Any, ...] = (
-            (ws.improve.nightly.run_steps,)
-            if is_synchronous()
-            else (process_steps, in_workspace, str(ws.root), "improve.nightly.run_steps")
-        )
-        run_task(
-            *job,
-            name=self.tr("Nightly analysis"),
-            holds=[RUN_HOLD],
-            hold_reason=self.tr(
-                "Nightly analysis running — the next run can start when it finishes (or cancel it in the status bar)"
-            ),
-            on_result=self._on_run,
-            on_error=self._failed,
-        )
-
-    @Slot()
-    def run_sage(self) -> None:
-        if self.run_gate.reason():  # without a model the worker fails at once with ERR_LLM_UNAVAILABLE and why
-            self.ctx.status(self.run_gate.reason())
-            return
-        self.message.clear_message()
-        sage = self.ws.improve.sage
-        run_task(
-            lambda cancel: sage.analyze_steps(should_stop=cancel),  # the status bar's Cancel stops it
-            name=self.tr("Sage analysis"),
-            holds=[RUN_HOLD],
-            hold_reason=self.tr(
-                "Sage analysis running — the next run can start when it finishes (or cancel it in the status bar)"
-            ),
-            on_cancelled=lambda: self.message.show_ok(self.tr("Sage run cancelled.")),
-            on_result=self._on_run,
-            on_error=self._failed,
-        )
-
-    def _on_run(self, summary) -> None:
-        text = summary.text().splitlines()[0]
-        errors = [f"{e.get('skill')}: {e.get('code', '')} {e['error']}" for e in summary.errors]
-        if errors:
-            self.message.show_error(text + "\n" + "\n".join(errors))
-        else:
-            self.message.show_ok(text)
-        self.ctx.status(text)  # the run wrote in a worker process: the change feed polls when it ends
-
     @Slot()
     def run_benchmark(self) -> None:
         p = self.current()
