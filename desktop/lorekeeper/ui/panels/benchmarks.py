@@ -40,7 +40,7 @@ from lorekeeper.ui.charts import ThemedPlot
 from lorekeeper.ui.i18n import QT_TRANSLATE_NOOP, fmt_datetime, lformat, tr_const
 from lorekeeper.ui.models.base import RowsModel, enable_sorting
 from lorekeeper.ui.panels.base import AppContext, Panel
-from lorekeeper.ui.panels.proposals import badge_style
+from lorekeeper.ui.panels.proposals_detail import badge_style
 from lorekeeper.ui.theme import color, icon
 from lorekeeper.ui.widgets import EmptyState, MessageBox, label, mono_font, placeholder_width, setup_table
 from lorekeeper.ui.workers import run_task
