@@ -15,12 +15,16 @@ No timed assertion (machines are noisy): wall and CPU milliseconds and ratios ar
 too: on a shared machine the wall clock mostly measures the neighbours), and the CLI list also
 against the plain query run as one process (Python, sqlite3, the rows printed as JSON).
 
-Measured (issue 26 d3, 2 cores shared by ~6 sessions, load 7-13; wall / CPU ms): before, add
-81 ms wall at 10k vs 38 at 100 (growth 2.15x), list 12.6x and pack 18.2x the plain SELECT (wall).
-After (the word index, Core rows with a content-keyed memo, the advanced ledger view, floats on
-the C JCS encoder, one-line --json to a pipe): add 48-81 / 32-34 ms at 10k vs 60-77 / 22-26 at
-100 (no growth in wall time; what remains is the audit event's second transaction and its
-fsync), list 1.8-3.4x / 2.1-3.6x, pack 1.2x+ / 2.7x+ (pack varies most with the load).
+Measured (issue 26 d3, 2 cores shared by ~6 sessions, load average 7-13 throughout; wall / CPU
+ms, so trust the CPU column and the ratios more than single wall numbers). Before: add 81 ms wall
+at 10k vs 38 at 100 (growth 2.15x), list 825 ms and pack 1187 ms vs a 65 ms plain SELECT (12.6x,
+18.2x wall), `facts list --json` 6.0 s. After (four runs with CPU: the word index, Core rows with a
+content-keyed memo, the ledger view advanced, floats on the C JCS encoder, one-line --json to a
+pipe): add 22-39 ms CPU at 10k vs 22-29 at 100 (growth 1.0-1.5x CPU, 0.6-1.4x wall; what remains
+is mostly the write path and the audit event's second transaction, the same at 100 facts); list
+2.1-3.6x CPU and 1.8-4.7x wall the plain SELECT, pack 2.4-2.7x CPU (7.5x in the run before the per-info score cache); `facts list --json` 2.2-2.9 s
+CPU, of which about 1.6 s is the CLI's fixed start (imports, workspace and audit session: the
+same command on a 1-fact project), against 0.15-0.26 s for the plain query as one process.
 """
 
 from __future__ import annotations

@@ -2,9 +2,9 @@
 
 `fact_terms` holds, for every fact, the distinct folded words of its statement (`model.words`)
 with the fact's project and type. Every ORM flush that adds a fact, changes the statement,
-project or type of one, or deletes one rewrites that fact's terms in the same transaction (an
-`after_flush` listener on every session, installed when this module is imported: whatever path
-writes a fact, through any service, the index follows; migration 0021 filled it for the facts
+project or type of one, or deletes one rewrites that fact's terms in the same transaction (the
+`Fact` mapper's insert/update/delete events note the rows, a session `after_flush` writes their
+terms; installed when this module is imported: whatever path writes a fact, the index follows; migration 0021 filled it for the facts
 that existed before). Nothing writes facts with bulk Core statements, which the listener would
 not see (tests/facts/test_fact_terms.py compares the index with every fact's words after the
 decisions, the demo's recorded extraction and consolidation, and the migration's backfill).
@@ -24,7 +24,7 @@ from typing import Any, cast
 
 from sqlalchemy import Table, delete, event, func, insert, select
 from sqlalchemy import inspect as sa_inspect
-from sqlalchemy.orm import Session
+from sqlalchemy.orm import Session, object_session
 
 from lorekeeper.facts.model import words
 from lorekeeper.store.models import Fact, FactTerm
@@ -51,22 +51,35 @@ def _changed(obj: Any) -> bool:
     return any(state.attrs[name].history.has_changes() for name in _INDEXED)
 
 
+def _mark(kind: str) -> Any:
+    """A mapper event of `Fact` that notes the row in its session (no SQL, nothing for other models)."""
+
+    def listener(_mapper: Any, _conn: Any, target: Any) -> None:
+        s = object_session(target)
+        if s is not None and (kind != "update" or _changed(target)):
+            s.info.setdefault(_PENDING, {})[id(target)] = (kind, target)
+
+    return listener
+
+
 def _after_flush(s: Session, _ctx: Any) -> None:
-    """Rewrite the terms of the facts this flush added, re-worded or deleted (same transaction)."""
-    added = [o for o in s.new if isinstance(o, Fact)]
-    changed = [o for o in s.dirty if isinstance(o, Fact) and _changed(o)]
-    gone = [o for o in s.deleted if isinstance(o, Fact)]
-    if not (added or changed or gone):
+    """Rewrite the terms of the facts this flush added, re-worded or deleted (same transaction,
+    after their rows: the foreign key holds). A flush that wrote no fact costs a dict look-up."""
+    pending: dict[int, tuple[str, Any]] | None = s.info.pop(_PENDING, None)
+    if not pending:
         return
     conn = s.connection()
-    stale = [str(o.id) for o in (*changed, *gone)]
+    stale = [str(o.id) for kind, o in pending.values() if kind != "insert"]
     for i in range(0, len(stale), CHUNK):
         conn.execute(delete(TERMS).where(TERMS.c.fact_id.in_(stale[i : i + CHUNK])))
-    rows = [r for o in (*added, *changed) for r in term_rows(o)]
+    rows = [r for kind, o in pending.values() if kind != "delete" for r in term_rows(o)]
     for i in range(0, len(rows), 5000):
         conn.execute(insert(TERMS), rows[i : i + 5000])
 
 
+_PENDING = "lorekeeper_fact_terms"  # Session.info: the facts this flush wrote, by object id
+for _kind in ("insert", "update", "delete"):
+    event.listen(Fact, f"after_{_kind}", _mark(_kind))
 event.listen(Session, "after_flush", _after_flush)
 
 
