@@ -32,8 +32,11 @@ def test_unchanged_files_are_not_parsed_and_edits_removals_are_seen(
     real = notes_mod.parse_note
     monkeypatch.setattr(notes_mod, "parse_note", lambda text, rel: parsed.append(rel) or real(text, rel))
     steps: list[tuple[str, int, int]] = []
-    first = _run(workspace, progress=lambda *a: steps.append(a))
+    before = workspace.store.revision()
+    with workspace.store.capture() as cap:
+        first = _run(workspace, progress=lambda *a: steps.append(a))
     assert (first.added, first.unchanged) == (4, 0) and len(parsed) == 4
+    assert workspace.store.revision() > before and "memory" in cap.changes.kinds  # the feed moves
     assert ("reading", 4, 4) in steps and ("storing", 4, 4) in steps
     parsed.clear()
     again = _run(workspace)
