@@ -32,8 +32,11 @@ def test_unchanged_files_are_not_parsed_and_edits_removals_are_seen(
     real = notes_mod.parse_note
     monkeypatch.setattr(notes_mod, "parse_note", lambda text, rel: parsed.append(rel) or real(text, rel))
     steps: list[tuple[str, int, int]] = []
-    first = _run(workspace, progress=lambda *a: steps.append(a))
+    before = workspace.store.revision()
+    with workspace.store.capture() as cap:
+        first = _run(workspace, progress=lambda *a: steps.append(a))
     assert (first.added, first.unchanged) == (4, 0) and len(parsed) == 4
+    assert workspace.store.revision() > before and "memory" in cap.changes.kinds  # the feed moves
     assert ("reading", 4, 4) in steps and ("storing", 4, 4) in steps
     parsed.clear()
     again = _run(workspace)
@@ -163,3 +166,30 @@ def test_clarification_files_are_gated_then_saved_together(workspace: Workspace)
     assert sorted(e.data["story"] for e in saved) == stories
     assert "retention_until" in Path(folder / "CL-2-clarifications.md").read_text(encoding="utf-8")
     assert _run(workspace).clarifications == 0  # already in the store
+
+
+def test_batches_commit_one_by_one_and_a_stopped_collect_resumes(
+    workspace: Workspace, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    for i in range(5):
+        write_note(workspace, f"b{i}.md", f"Batch {i}", f"Summary {i}.")
+    monkeypatch.setattr(collect_mod, "BATCH", 2)
+    real_fill = collect_mod._fill
+
+    def fill(row, note, now, ws):
+        if note.path == "b3.md":
+            raise RuntimeError("killed")  # the second batch dies before its commit
+        real_fill(row, note, now, ws)
+
+    monkeypatch.setattr(collect_mod, "_fill", fill)
+    with pytest.raises(RuntimeError):
+        _run(workspace)
+    with workspace.store.session() as s:
+        assert sorted(s.scalars(select(ResearchNote.path))) == ["b0.md", "b1.md"]  # the first batch stayed
+    monkeypatch.setattr(collect_mod, "_fill", real_fill)
+    before = workspace.store.revision()
+    report = _run(workspace)
+    assert (report.added, report.unchanged) == (3, 2)
+    assert workspace.store.revision() - before == 3  # two batches with changes, then the removal step
+    again = workspace.store.revision()
+    assert _run(workspace).unchanged == 5 and workspace.store.revision() - again == 1  # only the last step

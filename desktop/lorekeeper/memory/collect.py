@@ -21,7 +21,11 @@ from lorekeeper.store.models import ResearchNote, utcnow
 
 #: `progress(phase, done, total)`: "reading" the files, "storing" the notes, "clarifications" files
 PhaseProgress = Callable[[str, int, int], None]
-LOAD_CHUNK = 500  # ids per SELECT ... IN (...) when the rows that change are loaded whole
+LOAD_CHUNK = 500  # ids (paths) per SELECT ... IN (...)
+#: notes per write transaction: the store's write lock is held for one batch at a time, so a hook
+#: or another command waits a fraction of a second behind a 20,000-file collect, not all of it
+#: (its `busy_timeout` is 15 s), and a collect that is stopped keeps the batches it committed
+BATCH = 2000
 
 
 @dataclass
@@ -60,6 +64,36 @@ def _load(s: Session, ids: list[int]) -> Iterator[ResearchNote]:
     """The whole rows of `ids`, LOAD_CHUNK at a time."""
     for i in range(0, len(ids), LOAD_CHUNK):
         yield from s.scalars(select(ResearchNote).where(ResearchNote.id.in_(ids[i : i + LOAD_CHUNK])))
+
+
+def _rows(s: Session, paths: list[str]) -> dict[str, _Row]:
+    """(id, sha256, workspace) of the rows at `paths`, LOAD_CHUNK paths per query."""
+    out: dict[str, _Row] = {}
+    cols = (ResearchNote.id, ResearchNote.path, ResearchNote.sha256, ResearchNote.workspace)
+    for i in range(0, len(paths), LOAD_CHUNK):
+        for rid, path, sha, ws in s.execute(select(*cols).where(ResearchNote.path.in_(paths[i : i + LOAD_CHUNK]))):
+            out[str(path)] = _Row(int(rid), str(sha or ""), str(ws or ""))
+    return out
+
+
+def _all_unchanged(rows: dict[str, _Row], chunk: list[tuple[str, str, ParsedNote | None]], workspace: str) -> bool:
+    """Every entry of `chunk` has a row with its sha256 that needs no claim: nothing to write."""
+    for path, sha, _note in chunk:
+        row = rows.get(path)
+        if row is None or row.sha256 != sha or (row.workspace == "" and workspace != ""):
+            return False
+    return True
+
+
+def _gone(s: Session, present: set[str], workspace: str) -> list[int]:
+    """The ids of the notes whose file is gone that this collect removes (see `collect`)."""
+    rows = s.execute(select(ResearchNote.id, ResearchNote.path, ResearchNote.workspace)).all()
+    others = {str(w or "") for _i, _p, w in rows} - {"", workspace}
+    return [
+        int(i)
+        for i, p, w in rows
+        if str(p) not in present and ((w or "") == workspace or ((w or "") == "" and not others))
+    ]
 
 
 def _fill(row: ResearchNote, note: ParsedNote, now: datetime, workspace: str) -> None:
@@ -106,8 +140,10 @@ def collect(
 
     At scale (issue 26: 20,000 files): a file whose bytes hash to its row's sha256 is not parsed
     again, the rows are read as (id, path, sha256, workspace) and only those that change are
-    loaded whole, and every change is one transaction (signed and ledgered by the store's commit
-    hook, one change-feed revision). `progress(phase, done, total)`: phase "reading" per file,
+    loaded whole; the changes are written BATCH notes per transaction (each signed and ledgered by
+    the store's commit hook, each a change-feed revision; a batch with nothing to change writes
+    nothing), then the rows whose file is gone are removed in one last transaction (always run). A collect
+    stopped half-way keeps the batches it committed: the next one finds them unchanged. `progress(phase, done, total)`: phase "reading" per file,
     "storing" per note, "clarifications" per clarification file."""
     if store.is_sqlite:
         workspace = ""  # one workspace per database file (a copied folder keeps its notes)
@@ -130,70 +166,81 @@ def _collect(
     entries += [(path, sha, None) for path, sha in found.unchanged.items()]
     entries.sort(key=lambda e: e[0])
     step = _phase(progress, "storing")
-    with store.write() as s:
-        # read again under the write lock: another collect may have run since `known` was read
-        rows = {
-            str(p): _Row(int(i), str(h or ""), str(w or ""))
-            for i, p, h, w in s.execute(
-                select(ResearchNote.id, ResearchNote.path, ResearchNote.sha256, ResearchNote.workspace)
-            )
-        }
-        others = {r.workspace for r in rows.values()} - {"", workspace}
-        now = utcnow()
-        new: list[ParsedNote] = []
-        changed: dict[int, ParsedNote] = {}
-        claimed: list[int] = []
-        for i, (path, sha, note) in enumerate(entries, 1):
-            if step is not None:
-                step(i, len(entries))
-            row = rows.pop(path, None)
-            if row is not None and row.workspace not in ("", workspace):
-                if row.sha256 == sha:
-                    report.unchanged += 1
-                else:
-                    report.skipped.append(
-                        (
-                            path,
-                            f"the team's store already holds a note at this path, collected by workspace "
-                            f"{row.workspace}: rename the file to add yours",
+    present: set[str] = set()  # the paths that still hold a note (their rows are not removed)
+    now = utcnow()
+    done = 0
+    for start in range(0, len(entries), BATCH):
+        chunk = entries[start : start + BATCH]
+        with store.session() as s:
+            if _all_unchanged(_rows(s, [e[0] for e in chunk]), chunk, workspace):
+                present.update(e[0] for e in chunk)
+                report.unchanged += len(chunk)
+                done += len(chunk)
+                if step is not None:
+                    step(done, len(entries))
+                continue  # nothing to write: no transaction, the store revision stays
+        with store.write() as s:
+            # read again under the write lock: another collect may have run since `known` was read
+            rows = _rows(s, [e[0] for e in chunk])
+            new: list[ParsedNote] = []
+            changed: dict[int, ParsedNote] = {}
+            claimed: list[int] = []
+            for path, sha, note in chunk:
+                done += 1
+                if step is not None:
+                    step(done, len(entries))
+                row = rows.get(path)
+                if row is not None and row.workspace not in ("", workspace):
+                    present.add(path)
+                    if row.sha256 == sha:
+                        report.unchanged += 1
+                    else:
+                        report.skipped.append(
+                            (
+                                path,
+                                f"the team's store already holds a note at this path, collected by workspace "
+                                f"{row.workspace}: rename the file to add yours",
+                            )
                         )
-                    )
-                continue
-            if row is not None and row.sha256 == sha:
-                if row.workspace != workspace:
-                    claimed.append(row.id)  # claimed (not signed: the row's signature still holds)
-                report.unchanged += 1
-                continue
-            if note is None:  # unchanged when scanned, but its row changed since: read it now
-                try:
-                    note = read_note(layout.sources, path)
-                except NoteError as exc:
-                    report.skipped.append((path, str(exc)))
-                    note = None
-                if note is None:  # no longer a note here: as if the file were gone
-                    if row is not None:
-                        rows[path] = row
                     continue
-            if row is None:
-                new.append(note)
-                report.added += 1
-            else:
-                changed[row.id] = note
-                report.updated += 1
-        gone = [r.id for r in rows.values() if r.workspace == workspace or (r.workspace == "" and not others)]
-        report.removed = len(gone)
-        gone_ids = set(gone)
-        for obj in _load(s, [*changed, *claimed, *gone]):
-            if obj.id in changed:
-                _fill(obj, changed[obj.id], now, workspace)
-            elif obj.id in gone_ids:
-                s.delete(obj)
-            else:
-                obj.workspace = workspace
-        for note in new:
-            obj = ResearchNote(path=note.path)
-            _fill(obj, note, now, workspace)
-            s.add(obj)
+                if row is not None and row.sha256 == sha:
+                    present.add(path)
+                    if row.workspace != workspace:
+                        claimed.append(row.id)  # claimed (not signed: the row's signature still holds)
+                    report.unchanged += 1
+                    continue
+                if note is None:  # unchanged when scanned, but its row changed since: read it now
+                    try:
+                        note = read_note(layout.sources, path)
+                    except NoteError as exc:
+                        report.skipped.append((path, str(exc)))
+                        note = None
+                    if note is None:  # no longer a note here: as if the file were gone
+                        continue
+                present.add(path)
+                if row is None:
+                    new.append(note)
+                    report.added += 1
+                else:
+                    changed[row.id] = note
+                    report.updated += 1
+            for obj in _load(s, [*changed, *claimed]):
+                if obj.id in changed:
+                    _fill(obj, changed[obj.id], now, workspace)
+                else:
+                    obj.workspace = workspace
+            for note in new:
+                obj = ResearchNote(path=note.path)
+                _fill(obj, note, now, workspace)
+                s.add(obj)
+    # the rows whose file is gone, once every batch is in. Always a write transaction, as a collect
+    # always was: it is a writing command, so a key or chain that refuses writes fails it (exit 4)
+    # even when nothing changed, and the revision moves once.
+    with store.write() as s:
+        gone = _gone(s, present, workspace)
+        for obj in _load(s, gone):
+            s.delete(obj)
+    report.removed = len(gone)
     if clarifications is not None:
         added, cbad = clarifications.import_files(progress=_phase(progress, "clarifications"))
         report.clarifications = added
