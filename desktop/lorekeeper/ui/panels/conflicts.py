@@ -39,7 +39,7 @@ from lorekeeper.ui.review_notes import QueueNotes
 from lorekeeper.ui.review_queue import UNDO, Decision, QueueActions, ReviewQueue
 from lorekeeper.ui.saved_views import SavedViews, saved_view_note
 from lorekeeper.ui.theme import color
-from lorekeeper.ui.widgets import label
+from lorekeeper.ui.widgets import FlowLayout, label
 from lorekeeper.ui.workers import run_task
 
 STATUSES = (
@@ -261,15 +261,18 @@ class ConflictsPanel(FactQueuePanel):
                 wrap=True,
             )
         )
-        top = QHBoxLayout()
+        # a bar that wraps: in French at 1024x640 the counts were cut to "1 affic…" in one row
+        top_bar = QWidget()
+        top = FlowLayout(top_bar)
         top.addWidget(QLabel(self.tr("Show:")))
         top.addWidget(self.status_combo)
-        top.addWidget(self.counts_label, 1)
+        top.addWidget(self.counts_label)
+        top.addStretch()
         top.addWidget(self.notes.mine_box)
         self.views = SavedViews("conflicts", [self.status_combo], [self.notes.mine_box], host=self)
         self.views.applied.connect(lambda _n: saved_view_note(self.views, queue.message))
         top.addWidget(self.views)
-        layout.addLayout(top)
+        layout.addWidget(top_bar)
         layout.addWidget(queue.action_bar)
         layout.addWidget(self.merge_bar)
         layout.addWidget(queue.reject_bar)
