@@ -35,7 +35,9 @@ from lorekeeper.ui.diffview import aligned_diff  # noqa: F401 - aligned_diff re-
 from lorekeeper.ui.i18n import QT_TRANSLATE_NOOP, fmt_datetime, tr_const, value_text
 from lorekeeper.ui.models.base import RowsModel
 from lorekeeper.ui.panels.base import AppContext, Panel
-from lorekeeper.ui.panels.proposals_detail import ProposalDetail, badge_style, card_html  # noqa: F401 - re-exported
+from lorekeeper.ui.panels.proposals_detail import ProposalDetail
+from lorekeeper.ui.panels.proposals_detail import badge_style as badge_style  # re-exported (benchmarks)
+from lorekeeper.ui.panels.proposals_detail import card_html as card_html  # re-exported
 from lorekeeper.ui.panels.proposals_runs import AnalysisRuns
 from lorekeeper.ui.review_notes import QueueNotes
 from lorekeeper.ui.review_queue import APPROVE, BULK, BULK_REJECT, UNDO, Decision, QueueActions, ReviewQueue
