@@ -55,15 +55,17 @@ def test_a_benchmark_holds_its_proposal_with_a_reason(qtbot, proposals, model_ws
             panel.approve_button.toolTip(),
             panel.queue.hold_label.isVisible(),
             win.statusBar().currentMessage(),
+            win.full_message,
         )
 
     seen, stop = _during(hold, state)
     qtbot.mouseClick(panel.bench_button, Qt.MouseButton.LeftButton)
     stop()
-    [(approve, reject, bench, tip, reason_shown, status)] = seen
+    [(approve, reject, bench, tip, reason_shown, shown, status)] = seen
     assert (approve, reject, bench) == (False, False, False)
     assert tip.startswith(f"Benchmark running on proposal #{sage_proposal.id}") and "cancel it (Esc)" in tip
-    assert reason_shown and status == tip
+    assert reason_shown and status == tip  # said in the status bar (cut with … to its room, whole in its tooltip)
+    assert shown == tip or (shown.endswith("…") and tip.startswith(shown[:-1]))
     assert model_ws.improve.proposals.get(sage_proposal.id).status == "pending"  # A did nothing, and said why
     # the run ended: the actions are back, the reason gone, the benchmark stored
     assert panel.approve_button.isEnabled() and panel.bench_button.isEnabled()

@@ -14,7 +14,9 @@ def test_a_long_status_message_ends_with_an_ellipsis_before_the_permanent_widget
     bar = window.statusBar()
     shown = bar.currentMessage()
     assert shown.endswith("…") and long.startswith(shown[:-1])
+    assert bar.toolTip() == long and window.full_message == long  # the whole text a hover away
     first_permanent = min(w.x() for w in (window.jobs_label, window.model_label, window.keys_label) if w.isVisible())
     assert bar.fontMetrics().horizontalAdvance(shown) < first_permanent
     window.show_message("Approved proposal #1")
     assert bar.currentMessage() == "Approved proposal #1"  # a short one is whole
+    assert bar.toolTip() == ""

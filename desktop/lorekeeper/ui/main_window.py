@@ -252,6 +252,7 @@ class MainWindow(QMainWindow):
 
     def __init__(self, ws: Workspace, panels: list[PanelSpec] | None = None) -> None:
         super().__init__()
+        self.full_message = ""  # the last status-bar message whole (show_message cuts it to the room)
         ensure_installed()
         self._gc_settled = False
         self.ws = ws
@@ -450,7 +451,10 @@ class MainWindow(QMainWindow):
             if w.parentWidget() is bar and w.isVisible() and w not in left
         )
         room = max(bar.width() - taken - 24, 80)
-        bar.showMessage(bar.fontMetrics().elidedText(text, Qt.TextElideMode.ElideRight, room), 8000)
+        shown = bar.fontMetrics().elidedText(text, Qt.TextElideMode.ElideRight, room)
+        self.full_message = text  # the whole text: the status bar's tooltip when it is cut
+        bar.setToolTip(text if shown != text else "")
+        bar.showMessage(shown, 8000)
 
     # ------------------------------------------------------------------ keyboard
     def _build_shortcuts(self) -> None:
