@@ -19,46 +19,25 @@ reviewer presses A, A, R… down the queue without moving.
 
 from __future__ import annotations
 
-import html
 from collections.abc import Callable, Hashable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 from PySide6.QtCore import QAbstractItemModel, QCoreApplication, QModelIndex, Qt, Signal, Slot
-from PySide6.QtGui import QKeySequence, QShortcut
-from PySide6.QtWidgets import (
-    QFrame,
-    QHBoxLayout,
-    QLabel,
-    QLineEdit,
-    QListWidget,
-    QListWidgetItem,
-    QProgressBar,
-    QPushButton,
-    QSizePolicy,
-    QTableView,
-    QVBoxLayout,
-    QWidget,
-)
+from PySide6.QtGui import QShortcut
+from PySide6.QtWidgets import QLabel, QPushButton, QTableView, QVBoxLayout, QWidget
 
 from lorekeeper.ui import widgets
 from lorekeeper.ui.models.paged import KEEPS_OWN_SELECTION
+from lorekeeper.ui.review_history import APPROVE, BULK, BULK_REJECT, REJECT, UNDO, Decision, DecisionHistory
+from lorekeeper.ui.review_keys import ShortcutSheet
+from lorekeeper.ui.review_progress import ProgressLine
+from lorekeeper.ui.review_reason import ReasonBar
 from lorekeeper.ui.theme import icon
-from lorekeeper.ui.widgets import EmptyState, FlowLayout, MessageBox, label, set_progress, setup_table
+from lorekeeper.ui.widgets import EmptyState, FlowLayout, MessageBox, setup_table
 from lorekeeper.ui.workers import HoldGate, run_task, tracker
 
-# what the queue's own decisions are called (the `kind` of a `Decision` and of `decided`)
-APPROVE, REJECT, BULK, UNDO = "approve", "reject", "bulk", "undo"
-BULK_REJECT = "bulk_reject"  # the selected items rejected with one reason
-
-
-@dataclass(frozen=True)
-class Decision:
-    """One decision the queue applied: what, on which items (ids), and what the action returned."""
-
-    kind: str
-    ids: tuple[Hashable, ...]
-    result: Any = None
+__all__ = ["APPROVE", "BULK", "BULK_REJECT", "REJECT", "UNDO", "Decision", "QueueActions", "ReviewQueue"]
 
 
 @dataclass
@@ -97,14 +76,6 @@ class QueueActions:
     hold_kind: str = ""  # the kind of `ui.workers` hold a job on an item declares: (hold_kind, item_id)
 
 
-@dataclass
-class _Key:
-    keys: tuple[str, ...]
-    text: str
-    slot: Callable[[], None]
-    shortcuts: list[QShortcut] = field(default_factory=list)
-
-
 class ReviewQueue(QWidget):
     """The queue widget (progress line + table) and the decision controls its panel lays out.
 
@@ -138,16 +109,12 @@ class ReviewQueue(QWidget):
         self.host = host
         self.noun = noun
         self.busy = False
-        self.history: list[Decision] = []  # this session's decisions, newest last (Ctrl+Z pops)
         self.reviewed = 0  # decisions made since the filter last changed (undo counts back)
         self.on_escape: Callable[[], bool] | None = None  # the panel's own Esc (an open editor): True if handled
         self._keep_id: Hashable | None = None
         self._keep_row = 0
         self._restoring = False
         self._empty_text = self.tr("No {noun} to review.").format(noun=noun)
-        self._reason_then: Callable[[str], None] | None = None
-        self._reason_missing = self.tr("This decision needs a reason")
-        self._reason_optional = False
 
         # ------------------------------------------------------------ the list
         self.table = QTableView()
@@ -156,25 +123,13 @@ class ReviewQueue(QWidget):
         # several rows at once (Shift/Ctrl+click, Shift+↓/↑, Ctrl+A): A and R then decide them all
         self.table.setSelectionMode(QTableView.SelectionMode.ExtendedSelection)
         self.empty = EmptyState(self.table, self._empty_text)
-        self.progress_label = label("", "queueProgress")
-        self.progress_bar = QProgressBar()
-        self.progress_bar.setTextVisible(False)
-        self.progress_bar.setFixedHeight(6)
-        self.progress_bar.setMaximumWidth(160)
-        self.position_label = label("", "hintText")
-        top = QHBoxLayout()
-        top.setContentsMargins(0, 0, 0, 0)
-        # the bar takes what the two texts leave (a narrow list cut "0 of 1 reviewed" and
-        # "conflict 1 of 1" to make room for a 160 px bar at 1024x640)
-        self.progress_bar.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Fixed)
-        top.addWidget(self.progress_label)
-        top.addWidget(self.progress_bar, 1)
-        top.addStretch(1)
-        top.addWidget(self.position_label)
+        self.progress_line = ProgressLine(noun)
+        self.progress_label, self.progress_bar = self.progress_line.label, self.progress_line.bar
+        self.position_label = self.progress_line.position
         lay = QVBoxLayout(self)
         lay.setContentsMargins(0, 0, 0, 0)
         lay.setSpacing(4)
-        lay.addLayout(top)
+        lay.addWidget(self.progress_line)
         lay.addWidget(self.empty, 1)
 
         # ------------------------------------------------------------ the controls
@@ -193,17 +148,8 @@ class ReviewQueue(QWidget):
             self.tr("This session's decisions, newest first: pick one to undo it (not only the last)")
         )
         # H: the session's decisions in a list under the queue; Enter undoes the chosen one, Esc closes
-        self.history_frame = QFrame()
-        self.history_frame.setObjectName("decisionHistory")
-        hl = QVBoxLayout(self.history_frame)
-        hl.setContentsMargins(0, 4, 0, 0)
-        hl.addWidget(label(self.tr("Decisions of this session — Enter undoes the chosen one, Esc closes"), "hintText"))
-        self.history_list = QListWidget()
-        self.history_list.setObjectName("decisionHistoryList")
-        self.history_list.setMaximumHeight(140)
-        self.history_list.itemActivated.connect(self._history_chosen)
-        hl.addWidget(self.history_list)
-        self.history_frame.hide()
+        self.history_frame = DecisionHistory(noun, actions.describe, self.undo_decision, self.table.setFocus)
+        self.history_list = self.history_frame.list
         lay.addWidget(self.history_frame)
         self.help_button = self._button("?", "", self.toggle_cheatsheet)
         self.help_button.setToolTip(self.tr("Keyboard shortcuts (?; F1 lists every shortcut of the app)"))
@@ -224,40 +170,20 @@ class ReviewQueue(QWidget):
         self.history_button.setHidden(actions.undo is None)
         self.bulk_button.setHidden(actions.bulk_approve is None)
 
-        self.reject_bar = QFrame()
-        self.reject_bar.setObjectName("rejectBar")
-        rb = QHBoxLayout(self.reject_bar)
-        rb.setContentsMargins(0, 0, 0, 0)
-        self.reason_edit = QLineEdit()
-        self.reason_edit.setPlaceholderText(self.tr("Why is it rejected? (Enter to reject, Esc to cancel)"))
-        self.reason_edit.returnPressed.connect(self.confirm_reject)
-        self.confirm_reject_button = QPushButton(self.tr("Reject"))
-        self.confirm_reject_button.clicked.connect(self.confirm_reject)
-        self.cancel_reject_button = QPushButton(self.tr("Cancel"))
-        self.cancel_reject_button.clicked.connect(self.cancel_reject)
-        rb.addWidget(QLabel(self.tr("Reason:")))
-        rb.addWidget(self.reason_edit, 1)
-        rb.addWidget(self.confirm_reject_button)
-        rb.addWidget(self.cancel_reject_button)
-        self.reject_bar.hide()
-
-        self.cheatsheet = QFrame()
-        self.cheatsheet.setObjectName("cheatsheet")
-        self.cheatsheet.setFrameShape(QFrame.Shape.StyledPanel)
-        cs = QVBoxLayout(self.cheatsheet)
-        cs.addWidget(label(self.tr("Keyboard shortcuts"), "sectionTitle"))
-        self.cheatsheet_text = label("")
-        self.cheatsheet_text.setTextFormat(Qt.TextFormat.RichText)
-        cs.addWidget(self.cheatsheet_text)
-        self.cheatsheet.hide()
-
         self.message = MessageBox()
+        # the reason bar (a rejection, a panel's own keep or merge, a comment): Enter confirms, Esc cancels
+        self.reject_bar = ReasonBar(self.message, self.table.setFocus, lambda: self.busy)
+        self.reason_edit = self.reject_bar.edit
+        self.confirm_reject_button = self.reject_bar.confirm_button
+        self.cancel_reject_button = self.reject_bar.cancel_button
+        self.cheatsheet = ShortcutSheet(host)
+        self.cheatsheet_text = self.cheatsheet.body
+
         # while a job holds the current item (its benchmark): why its decisions wait; the panel places it
         self.hold_label = QLabel("")
         self.gate = HoldGate(self, self.current_hold, self._update_actions, self.hold_label)
 
         # ------------------------------------------------------------ the keyboard
-        self._keys: list[_Key] = []
         self.add_shortcut(
             ("A",),
             self.tr("Approve the selected {noun}").format(noun=noun),
@@ -317,7 +243,7 @@ class ReviewQueue(QWidget):
 
     def sheet_rows(self) -> list[tuple[str, str]]:
         """(keys, what they do) of every shortcut the queue binds on its panel (for the F1 sheet)."""
-        return list(getattr(self, "_sheet_rows", []))
+        return self.cheatsheet.rows()
 
     def add_shortcut(
         self,
@@ -330,28 +256,8 @@ class ReviewQueue(QWidget):
     ) -> None:
         """Bind `keys` on the host panel (while it or a child has the focus) and list them in the
         cheat-sheet. Panels add their own (B: run a benchmark, O: open the quote…)."""
-        if not enabled or not keys:
-            return
-        entry = _Key(keys, text, slot)
-        for key in keys:
-            sc = QShortcut(QKeySequence(key), self.host)
-            sc.setContext(Qt.ShortcutContext.WidgetWithChildrenShortcut)
-            sc.activated.connect(slot)
-            entry.shortcuts.append(sc)
-        entry.text = text
-        self._keys.append(entry)
-        shown = label or " / ".join(k for k in keys if k != "Shift+?")
-        rows = getattr(self, "_sheet_rows", [])
-        rows.append((shown, text))
-        self._sheet_rows = rows
-        self.cheatsheet_text.setText(
-            self.tr("<table>")
-            + "".join(
-                f"<tr><td style='padding-right:14px'><b>{html.escape(k)}</b></td><td>{html.escape(v)}</td></tr>"
-                for k, v in rows
-            )
-            + self.tr("</table>")
-        )
+        if enabled and keys:
+            self.cheatsheet.add(keys, text, slot, shown=label)
 
     def add_action_button(self, button: QPushButton) -> None:
         """A panel's own button in the action bar, after the decisions (it never takes the focus)."""
@@ -361,7 +267,7 @@ class ReviewQueue(QWidget):
 
     @property
     def shortcuts(self) -> list[QShortcut]:
-        return [sc for k in self._keys for sc in k.shortcuts]
+        return self.cheatsheet.shortcuts
 
     def set_empty_text(self, text: str) -> None:
         """What the queue says when it is empty (shown at the next reload that leaves it empty)."""
@@ -508,20 +414,7 @@ class ReviewQueue(QWidget):
 
     @Slot()
     def _update_progress(self, *_args: object) -> None:
-        remaining = self.total()
-        whole = self.reviewed + remaining
-        self.progress_label.setText(
-            self.tr("{reviewed} of {whole} reviewed").format(reviewed=self.reviewed, whole=whole)
-            if whole
-            else self.tr("Nothing to review")
-        )
-        set_progress(self.progress_bar, self.reviewed, max(whole, 1))
-        row = self.current_row()
-        self.position_label.setText(
-            self.tr("{noun} {0} of {remaining}").format(row + 1, noun=self.noun, remaining=remaining)
-            if row >= 0
-            else ""
-        )
+        self.progress_line.show_state(self.reviewed, self.total(), self.current_row())
 
     # ------------------------------------------------------------------ navigation
     @Slot()
@@ -544,7 +437,7 @@ class ReviewQueue(QWidget):
 
     @Slot()
     def toggle_cheatsheet(self) -> None:
-        self.cheatsheet.setVisible(not self.cheatsheet.isVisible())
+        self.cheatsheet.toggle()
 
     @Slot()
     def escape(self) -> None:
@@ -659,41 +552,16 @@ class ReviewQueue(QWidget):
         """Open the reason bar (it takes the keyboard); Enter calls `then(reason)` once a reason is typed
         (or at once with `allow_empty`). A panel uses it for its own decisions (keep A, merge…), the
         notes for a comment or an assignee (`text`: what the field starts with, selected)."""
-        if self.busy:
-            return
-        self._reason_then = then
-        self._reason_missing = missing or self.tr("This decision needs a reason")
-        self._reason_optional = allow_empty
-        self.reason_edit.setPlaceholderText(prompt)
-        self.reason_edit.setToolTip(prompt)
-        self.confirm_reject_button.setText(button)
-        self.reject_bar.show()
-        self.reason_edit.setText(text)
-        self.reason_edit.selectAll()
-        self.reason_edit.setFocus(Qt.FocusReason.ShortcutFocusReason)
+        if not self.busy:
+            self.reject_bar.ask(prompt, button, then, missing=missing, text=text, allow_empty=allow_empty)
 
     @Slot()
     def confirm_reject(self) -> None:
-        why = self.reason_edit.text().strip()
-        if not why and not self._reason_optional:
-            self.message.show_error(
-                self.tr("{reason_missing}: type it, then Enter.").format(reason_missing=self._reason_missing)
-            )
-            self.reason_edit.setFocus()
-            return
-        then, self._reason_then = self._reason_then, None
-        self.reject_bar.hide()
-        self.table.setFocus()
-        if then is not None and not self.busy:
-            then(why)
+        self.reject_bar.confirm()
 
     @Slot()
     def cancel_reject(self) -> None:
-        if self.reject_bar.isVisible():
-            self.reject_bar.hide()
-            self.reason_edit.clear()
-            self._reason_then = None
-            self.table.setFocus()
+        self.reject_bar.cancel()
 
     @Slot()
     def edit(self) -> None:
@@ -738,6 +606,15 @@ class ReviewQueue(QWidget):
         self._keep_id = decision.ids[0] if decision.ids else None
         self.decide(UNDO, decision.ids, self.ops.undo, decision, undoing=decision)
 
+    @property
+    def history(self) -> list[Decision]:
+        """This session's decisions, newest last (Ctrl+Z pops)."""
+        return self.history_frame.decisions
+
+    @history.setter
+    def history(self, decisions: list[Decision]) -> None:
+        self.history_frame.decisions = decisions
+
     @Slot()
     def show_history(self) -> None:
         """H: this session's decisions, newest first; picking one undoes it (any of them, not only
@@ -747,45 +624,13 @@ class ReviewQueue(QWidget):
         if not self.history:
             self.message.show_ok(self.tr("No decision yet in this session: nothing to undo."))
             return
-        if self.history_frame.isVisible():
-            self.hide_history()
-            return
-        self._fill_history()
-        self.history_frame.show()
-        self.history_list.setCurrentRow(0)
-        self.history_list.setFocus(Qt.FocusReason.ShortcutFocusReason)
-
-    def _fill_history(self) -> None:
-        self.history_list.clear()
-        for decision in reversed(self.history):
-            entry = QListWidgetItem(self.decision_text(decision))
-            entry.setData(Qt.ItemDataRole.UserRole, decision)
-            self.history_list.addItem(entry)
+        self.history_frame.toggle()
 
     def hide_history(self) -> None:
-        if self.history_frame.isVisible():
-            self.history_frame.hide()
-            self.table.setFocus()
-
-    @Slot(QListWidgetItem)
-    def _history_chosen(self, entry: QListWidgetItem) -> None:
-        decision = entry.data(Qt.ItemDataRole.UserRole)
-        self.hide_history()
-        if isinstance(decision, Decision):
-            self.undo_decision(decision)
+        self.history_frame.close_list()
 
     def decision_text(self, decision: Decision) -> str:
-        own = self.ops.describe(decision)
-        if own:
-            return own
-        what = {
-            APPROVE: self.tr("Approved"),
-            REJECT: self.tr("Rejected"),
-            BULK: self.tr("Approved"),
-            BULK_REJECT: self.tr("Rejected"),
-        }.get(decision.kind, decision.kind.replace("_", " ").capitalize())
-        ids = ", ".join(f"#{i}" for i in decision.ids[:6]) + (" …" if len(decision.ids) > 6 else "")
-        return self.tr("Undo: {0} {1} {2}").format(what, self.noun, ids)
+        return self.history_frame.text(decision)
 
     def undo_decision(self, decision: Decision) -> None:
         """Undo one decision of the session's history (whichever; it leaves the history)."""
