@@ -1043,6 +1043,25 @@ La version actuelle reste archivée pour que chaque événement passé soit touj
     </message>
 </context>
 <context>
+    <name>DecisionHistory</name>
+    <message>
+        <source>Decisions of this session — Enter undoes the chosen one, Esc closes</source>
+        <translation>Décisions de cette session — Entrée annule celle choisie, Échap ferme</translation>
+    </message>
+    <message>
+        <source>Approved</source>
+        <translation>Approuvé</translation>
+    </message>
+    <message>
+        <source>Rejected</source>
+        <translation>Rejeté</translation>
+    </message>
+    <message>
+        <source>Undo: {0} {1} {2}</source>
+        <translation>Annuler : {0} {1} {2}</translation>
+    </message>
+</context>
+<context>
     <name>DiffCanvas</name>
     <message numerus="yes">
         <source>… %n unchanged line(s) (click to show)</source>
@@ -3148,6 +3167,21 @@ corps entiers&#xa0;: {0}</translation>
     </message>
 </context>
 <context>
+    <name>ProgressLine</name>
+    <message>
+        <source>{reviewed} of {whole} reviewed</source>
+        <translation>{reviewed} sur {whole} revu(s)</translation>
+    </message>
+    <message>
+        <source>Nothing to review</source>
+        <translation>Rien à revoir</translation>
+    </message>
+    <message>
+        <source>{noun} {0} of {remaining}</source>
+        <translation>{noun} {0} sur {remaining}</translation>
+    </message>
+</context>
+<context>
     <name>ProposalDetail</name>
     <message>
         <source>&lt;p&gt;Select a proposal to see its card and the change it makes.&lt;/p&gt;</source>
@@ -3684,6 +3718,33 @@ corps entiers&#xa0;: {0}</translation>
     </message>
 </context>
 <context>
+    <name>ReasonBar</name>
+    <message>
+        <source>This decision needs a reason</source>
+        <translation>Cette décision demande une raison</translation>
+    </message>
+    <message>
+        <source>Why is it rejected? (Enter to reject, Esc to cancel)</source>
+        <translation>Pourquoi est-ce rejeté&#xa0;? (Entrée pour rejeter, Échap pour annuler)</translation>
+    </message>
+    <message>
+        <source>Reject</source>
+        <translation>Rejeter</translation>
+    </message>
+    <message>
+        <source>Cancel</source>
+        <translation>Annuler</translation>
+    </message>
+    <message>
+        <source>Reason:</source>
+        <translation>Raison&#xa0;:</translation>
+    </message>
+    <message>
+        <source>{reason_missing}: type it, then Enter.</source>
+        <translation>{reason_missing}&#xa0;: saisissez-la, puis Entrée.</translation>
+    </message>
+</context>
+<context>
     <name>ReasonDialog</name>
     <message>
         <source>What was wrong?</source>
@@ -3750,10 +3811,6 @@ corps entiers&#xa0;: {0}</translation>
         <translation>Aucun élément à revoir ({noun}).</translation>
     </message>
     <message>
-        <source>This decision needs a reason</source>
-        <translation>Cette décision demande une raison</translation>
-    </message>
-    <message>
         <source>Approve (A)</source>
         <translation>Approuver (A)</translation>
     </message>
@@ -3798,10 +3855,6 @@ corps entiers&#xa0;: {0}</translation>
         <translation>Les décisions de cette session, les plus récentes d&apos;abord : choisissez-en une pour l&apos;annuler (pas seulement la dernière)</translation>
     </message>
     <message>
-        <source>Decisions of this session — Enter undoes the chosen one, Esc closes</source>
-        <translation>Décisions de cette session — Entrée annule celle choisie, Échap ferme</translation>
-    </message>
-    <message>
         <source>Keyboard shortcuts (?; F1 lists every shortcut of the app)</source>
         <translation>Raccourcis clavier (?&#xa0;; F1 liste tous les raccourcis de l&apos;application)</translation>
     </message>
@@ -3812,18 +3865,6 @@ corps entiers&#xa0;: {0}</translation>
     <message>
         <source>Reject</source>
         <translation>Rejeter</translation>
-    </message>
-    <message>
-        <source>Cancel</source>
-        <translation>Annuler</translation>
-    </message>
-    <message>
-        <source>Reason:</source>
-        <translation>Raison&#xa0;:</translation>
-    </message>
-    <message>
-        <source>Keyboard shortcuts</source>
-        <translation>Raccourcis clavier</translation>
     </message>
     <message>
         <source>Approve the selected {noun}</source>
@@ -3862,32 +3903,12 @@ corps entiers&#xa0;: {0}</translation>
         <translation>Annuler la raison ou l&apos;éditeur, masquer l&apos;aide-mémoire</translation>
     </message>
     <message>
-        <source>&lt;table&gt;</source>
-        <translation>&lt;table&gt;</translation>
-    </message>
-    <message>
-        <source>&lt;/table&gt;</source>
-        <translation>&lt;/table&gt;</translation>
-    </message>
-    <message>
         <source>Approve {0} (A)</source>
         <translation>Approuver {0} (A)</translation>
     </message>
     <message>
         <source>Reject {0} (R)</source>
         <translation>Rejeter {0} (R)</translation>
-    </message>
-    <message>
-        <source>{reviewed} of {whole} reviewed</source>
-        <translation>{reviewed} sur {whole} revu(s)</translation>
-    </message>
-    <message>
-        <source>Nothing to review</source>
-        <translation>Rien à revoir</translation>
-    </message>
-    <message>
-        <source>{noun} {0} of {remaining}</source>
-        <translation>{noun} {0} sur {remaining}</translation>
     </message>
     <message>
         <source>Cancelling the job on this {noun}…</source>
@@ -3910,10 +3931,6 @@ corps entiers&#xa0;: {0}</translation>
         <translation>Un rejet demande une raison</translation>
     </message>
     <message>
-        <source>{reason_missing}: type it, then Enter.</source>
-        <translation>{reason_missing}&#xa0;: saisissez-la, puis Entrée.</translation>
-    </message>
-    <message>
         <source>No open {noun} in this filter.</source>
         <translation>Aucun élément ouvert ({noun}) dans ce filtre.</translation>
     </message>
@@ -3928,18 +3945,6 @@ corps entiers&#xa0;: {0}</translation>
     <message>
         <source>No decision yet in this session: nothing to undo.</source>
         <translation>Aucune décision dans cette session : rien à annuler.</translation>
-    </message>
-    <message>
-        <source>Approved</source>
-        <translation>Approuvé</translation>
-    </message>
-    <message>
-        <source>Rejected</source>
-        <translation>Rejeté</translation>
-    </message>
-    <message>
-        <source>Undo: {0} {1} {2}</source>
-        <translation>Annuler : {0} {1} {2}</translation>
     </message>
     <message>
         <source>Approving: {noun}</source>
@@ -4526,6 +4531,21 @@ corps entiers&#xa0;: {0}</translation>
     <message>
         <source>combined /10</source>
         <translation>combiné /10</translation>
+    </message>
+</context>
+<context>
+    <name>ShortcutSheet</name>
+    <message>
+        <source>Keyboard shortcuts</source>
+        <translation>Raccourcis clavier</translation>
+    </message>
+    <message>
+        <source>&lt;table&gt;</source>
+        <translation>&lt;table&gt;</translation>
+    </message>
+    <message>
+        <source>&lt;/table&gt;</source>
+        <translation>&lt;/table&gt;</translation>
     </message>
 </context>
 <context>
