@@ -2,6 +2,65 @@
 <!DOCTYPE TS>
 <TS version="2.1" language="fr">
 <context>
+    <name>ActionBar</name>
+    <message>
+        <source>Approve (A)</source>
+        <translation>Approuver (A)</translation>
+    </message>
+    <message>
+        <source>Reject (R)</source>
+        <translation>Rejeter (R)</translation>
+    </message>
+    <message>
+        <source>Edit (E)</source>
+        <translation>Modifier (E)</translation>
+    </message>
+    <message>
+        <source>Undo ({0})</source>
+        <translation>Annuler ({0})</translation>
+    </message>
+    <message>
+        <source>Undo</source>
+        <translation>Annuler</translation>
+    </message>
+    <message>
+        <source>Approve all (Shift+A)</source>
+        <translation>Tout approuver (Maj+A)</translation>
+    </message>
+    <message>
+        <source>Approve every open item of the current filter (asks first)</source>
+        <translation>Approuver chaque élément ouvert du filtre actuel (demande d&apos;abord)</translation>
+    </message>
+    <message>
+        <source>◀ Prev ({0})</source>
+        <translation>◀ Préc. ({0})</translation>
+    </message>
+    <message>
+        <source>Next ({0}) ▶</source>
+        <translation>Suiv. ({0}) ▶</translation>
+    </message>
+    <message>
+        <source>History (H)</source>
+        <translation>Historique (H)</translation>
+    </message>
+    <message>
+        <source>This session&apos;s decisions, newest first: pick one to undo it (not only the last)</source>
+        <translation>Les décisions de cette session, les plus récentes d&apos;abord : choisissez-en une pour l&apos;annuler (pas seulement la dernière)</translation>
+    </message>
+    <message>
+        <source>Keyboard shortcuts (?; F1 lists every shortcut of the app)</source>
+        <translation>Raccourcis clavier (?&#xa0;; F1 liste tous les raccourcis de l&apos;application)</translation>
+    </message>
+    <message>
+        <source>Approve {0} (A)</source>
+        <translation>Approuver {0} (A)</translation>
+    </message>
+    <message>
+        <source>Reject {0} (R)</source>
+        <translation>Rejeter {0} (R)</translation>
+    </message>
+</context>
+<context>
     <name>AddFactForm</name>
     <message>
         <source>One imperative, self-contained sentence</source>
@@ -3811,52 +3870,8 @@ corps entiers&#xa0;: {0}</translation>
         <translation>Aucun élément à revoir ({noun}).</translation>
     </message>
     <message>
-        <source>Approve (A)</source>
-        <translation>Approuver (A)</translation>
-    </message>
-    <message>
-        <source>Reject (R)</source>
-        <translation>Rejeter (R)</translation>
-    </message>
-    <message>
-        <source>Edit (E)</source>
-        <translation>Modifier (E)</translation>
-    </message>
-    <message>
-        <source>Undo ({0})</source>
-        <translation>Annuler ({0})</translation>
-    </message>
-    <message>
-        <source>Undo</source>
-        <translation>Annuler</translation>
-    </message>
-    <message>
-        <source>Approve all (Shift+A)</source>
-        <translation>Tout approuver (Maj+A)</translation>
-    </message>
-    <message>
         <source>Approve every open item of the current filter (asks first)</source>
         <translation>Approuver chaque élément ouvert du filtre actuel (demande d&apos;abord)</translation>
-    </message>
-    <message>
-        <source>◀ Prev ({0})</source>
-        <translation>◀ Préc. ({0})</translation>
-    </message>
-    <message>
-        <source>Next ({0}) ▶</source>
-        <translation>Suiv. ({0}) ▶</translation>
-    </message>
-    <message>
-        <source>History (H)</source>
-        <translation>Historique (H)</translation>
-    </message>
-    <message>
-        <source>This session&apos;s decisions, newest first: pick one to undo it (not only the last)</source>
-        <translation>Les décisions de cette session, les plus récentes d&apos;abord : choisissez-en une pour l&apos;annuler (pas seulement la dernière)</translation>
-    </message>
-    <message>
-        <source>Keyboard shortcuts (?; F1 lists every shortcut of the app)</source>
-        <translation>Raccourcis clavier (?&#xa0;; F1 liste tous les raccourcis de l&apos;application)</translation>
     </message>
     <message>
         <source>Why is it rejected? (Enter to reject, Esc to cancel)</source>
@@ -3901,14 +3916,6 @@ corps entiers&#xa0;: {0}</translation>
     <message>
         <source>Cancel the reason or the editor, hide the cheat-sheet</source>
         <translation>Annuler la raison ou l&apos;éditeur, masquer l&apos;aide-mémoire</translation>
-    </message>
-    <message>
-        <source>Approve {0} (A)</source>
-        <translation>Approuver {0} (A)</translation>
-    </message>
-    <message>
-        <source>Reject {0} (R)</source>
-        <translation>Rejeter {0} (R)</translation>
     </message>
     <message>
         <source>Cancelling the job on this {noun}…</source>

@@ -23,18 +23,19 @@ from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from PySide6.QtCore import QAbstractItemModel, QCoreApplication, QModelIndex, Qt, Signal, Slot
+from PySide6.QtCore import QAbstractItemModel, QCoreApplication, QModelIndex, Signal, Slot
 from PySide6.QtGui import QShortcut
 from PySide6.QtWidgets import QLabel, QPushButton, QTableView, QVBoxLayout, QWidget
 
 from lorekeeper.ui import widgets
 from lorekeeper.ui.models.paged import KEEPS_OWN_SELECTION
+from lorekeeper.ui.review_actionbar import ActionBar
 from lorekeeper.ui.review_history import APPROVE, BULK, BULK_REJECT, REJECT, UNDO, Decision, DecisionHistory
-from lorekeeper.ui.review_keys import ShortcutSheet
+from lorekeeper.ui.review_keys import ShortcutSheet, bind_queue_keys
 from lorekeeper.ui.review_progress import ProgressLine
 from lorekeeper.ui.review_reason import ReasonBar
-from lorekeeper.ui.theme import icon
-from lorekeeper.ui.widgets import EmptyState, FlowLayout, MessageBox, setup_table
+from lorekeeper.ui.review_selection import SelectionKeeper
+from lorekeeper.ui.widgets import EmptyState, MessageBox, setup_table
 from lorekeeper.ui.workers import HoldGate, run_task, tracker
 
 __all__ = ["APPROVE", "BULK", "BULK_REJECT", "REJECT", "UNDO", "Decision", "QueueActions", "ReviewQueue"]
@@ -111,9 +112,6 @@ class ReviewQueue(QWidget):
         self.busy = False
         self.reviewed = 0  # decisions made since the filter last changed (undo counts back)
         self.on_escape: Callable[[], bool] | None = None  # the panel's own Esc (an open editor): True if handled
-        self._keep_id: Hashable | None = None
-        self._keep_row = 0
-        self._restoring = False
         self._empty_text = self.tr("No {noun} to review.").format(noun=noun)
 
         # ------------------------------------------------------------ the list
@@ -123,6 +121,9 @@ class ReviewQueue(QWidget):
         # several rows at once (Shift/Ctrl+click, Shift+↓/↑, Ctrl+A): A and R then decide them all
         self.table.setSelectionMode(QTableView.SelectionMode.ExtendedSelection)
         self.empty = EmptyState(self.table, self._empty_text)
+        self.keeper = SelectionKeeper(
+            model, lambda it: self.ops.item_id(it), self.current, self.current_row, self.item, self.select_row
+        )
         self.progress_line = ProgressLine(noun)
         self.progress_label, self.progress_bar = self.progress_line.label, self.progress_line.bar
         self.position_label = self.progress_line.position
@@ -133,42 +134,22 @@ class ReviewQueue(QWidget):
         lay.addWidget(self.empty, 1)
 
         # ------------------------------------------------------------ the controls
-        self.approve_button = self._button(self.tr("Approve (A)"), "pass", self.approve)
-        self.reject_button = self._button(self.tr("Reject (R)"), "fail", self.start_reject)
-        self.edit_button = self._button(self.tr("Edit (E)"), "", self.edit)
-        self.undo_button = self._button(
-            self.tr("Undo ({0})").format(undo_keys[0]) if undo_keys else self.tr("Undo"), "", self.undo
+        self.action_bar = ActionBar(
+            self,
+            actions,
+            next_keys=next_keys,
+            previous_keys=previous_keys,
+            undo_keys=undo_keys,
+            bulk_in_bar=bulk_in_bar,
         )
-        self.bulk_button = self._button(self.tr("Approve all (Shift+A)"), "", self.bulk_approve)
-        self.bulk_button.setToolTip(self.tr("Approve every open item of the current filter (asks first)"))
-        self.prev_button = self._button(self.tr("◀ Prev ({0})").format(previous_keys[0]), "", self.previous)
-        self.next_button = self._button(self.tr("Next ({0}) ▶").format(next_keys[0]), "", self.next)
-        self.history_button = self._button(self.tr("History (H)"), "", self.show_history)
-        self.history_button.setToolTip(
-            self.tr("This session's decisions, newest first: pick one to undo it (not only the last)")
-        )
+        bar = self.action_bar
+        self.approve_button, self.reject_button, self.edit_button = bar.approve, bar.reject, bar.edit
+        self.undo_button, self.bulk_button, self.history_button = bar.undo, bar.bulk, bar.history
+        self.prev_button, self.next_button, self.help_button = bar.prev, bar.next, bar.help
         # H: the session's decisions in a list under the queue; Enter undoes the chosen one, Esc closes
         self.history_frame = DecisionHistory(noun, actions.describe, self.undo_decision, self.table.setFocus)
         self.history_list = self.history_frame.list
         lay.addWidget(self.history_frame)
-        self.help_button = self._button("?", "", self.toggle_cheatsheet)
-        self.help_button.setToolTip(self.tr("Keyboard shortcuts (?; F1 lists every shortcut of the app)"))
-        self.help_button.setFixedWidth(32)
-        self.action_bar = QWidget()
-        self._actions_layout = ab = FlowLayout(self.action_bar)  # wraps in a narrow window
-        for b in (self.approve_button, self.reject_button, self.edit_button, self.undo_button, self.history_button):
-            ab.addWidget(b)
-        self._extra_at = ab.count()
-        for b in (self.bulk_button, self.prev_button, self.next_button, self.help_button):
-            if b is not self.bulk_button or bulk_in_bar:  # else the panel places it (by its filters)
-                ab.addWidget(b)
-        # hidden once parented (showing a parentless widget would open a window of its own)
-        self.approve_button.setHidden(actions.approve is None)
-        self.reject_button.setHidden(actions.reject is None)
-        self.edit_button.setHidden(actions.edit is None)
-        self.undo_button.setHidden(actions.undo is None)
-        self.history_button.setHidden(actions.undo is None)
-        self.bulk_button.setHidden(actions.bulk_approve is None)
 
         self.message = MessageBox()
         # the reason bar (a rejection, a panel's own keep or merge, a comment): Enter confirms, Esc cancels
@@ -184,44 +165,7 @@ class ReviewQueue(QWidget):
         self.gate = HoldGate(self, self.current_hold, self._update_actions, self.hold_label)
 
         # ------------------------------------------------------------ the keyboard
-        self.add_shortcut(
-            ("A",),
-            self.tr("Approve the selected {noun}").format(noun=noun),
-            self.approve,
-            enabled=actions.approve is not None,
-        )
-        self.add_shortcut(
-            ("R",),
-            self.tr("Reject: type the reason, Enter to confirm, Esc to cancel"),
-            self.start_reject,
-            enabled=actions.reject is not None,
-        )
-        self.add_shortcut(
-            ("E",), self.tr("Edit the selected {noun}").format(noun=noun), self.edit, enabled=actions.edit is not None
-        )
-        undo_text = undo_text or self.tr("Undo the last decision (the item comes back, selected)")
-        self.add_shortcut(tuple(undo_keys), undo_text, self.undo, enabled=actions.undo is not None and bool(undo_keys))
-        self.add_shortcut(
-            ("H",),
-            self.tr("History: this session's decisions; pick one to undo it"),
-            self.show_history,
-            enabled=actions.undo is not None,
-        )
-        self.add_shortcut(tuple(next_keys), self.tr("Next {noun} (also ↓)").format(noun=noun), self.next)
-        self.add_shortcut(tuple(previous_keys), self.tr("Previous {noun} (also ↑)").format(noun=noun), self.previous)
-        self.add_shortcut(
-            ("Shift+A",),
-            self.tr("Approve every open item of the current filter (asks first)"),
-            self.bulk_approve,
-            enabled=actions.bulk_approve is not None,
-        )
-        self.add_shortcut(
-            ("?", "Shift+?"),
-            self.tr("Show or hide this cheat-sheet (F1: every shortcut of the app)"),
-            self.toggle_cheatsheet,
-            label="?",
-        )
-        self.add_shortcut(("Esc",), self.tr("Cancel the reason or the editor, hide the cheat-sheet"), self.escape)
+        bind_queue_keys(self, next_keys, previous_keys, undo_keys, undo_text)
 
         self.table.selectionModel().currentRowChanged.connect(self._on_current)
         self.table.selectionModel().selectionChanged.connect(lambda *_a: self._update_actions())
@@ -233,14 +177,6 @@ class ReviewQueue(QWidget):
         self._update_progress()
 
     # ------------------------------------------------------------------ building
-    def _button(self, text: str, icon_name: str, slot: Callable[[], None]) -> QPushButton:
-        b = QPushButton(text)
-        if icon_name:
-            b.setIcon(icon(icon_name))
-        b.setFocusPolicy(Qt.FocusPolicy.NoFocus)  # the keyboard stays on the queue
-        b.clicked.connect(slot)
-        return b
-
     def sheet_rows(self) -> list[tuple[str, str]]:
         """(keys, what they do) of every shortcut the queue binds on its panel (for the F1 sheet)."""
         return self.cheatsheet.rows()
@@ -261,9 +197,7 @@ class ReviewQueue(QWidget):
 
     def add_action_button(self, button: QPushButton) -> None:
         """A panel's own button in the action bar, after the decisions (it never takes the focus)."""
-        button.setFocusPolicy(Qt.FocusPolicy.NoFocus)
-        self._actions_layout.insertWidget(self._extra_at, button)
-        self._extra_at += 1
+        self.action_bar.add(button)
 
     @property
     def shortcuts(self) -> list[QShortcut]:
@@ -316,7 +250,7 @@ class ReviewQueue(QWidget):
 
     def keep(self, item_id: Hashable | None) -> None:
         """Select `item_id` after the next reload (an undone item coming back)."""
-        self._keep_id = item_id
+        self.keeper.id = item_id
 
     def reset_progress(self) -> None:
         """The filter changed: a new queue, the count starts again."""
@@ -325,7 +259,7 @@ class ReviewQueue(QWidget):
 
     @Slot()
     def _on_current(self, *_args: object) -> None:
-        if self._restoring:
+        if self.keeper.restoring:
             return
         self.cancel_reject()
         self._update_actions()
@@ -334,31 +268,11 @@ class ReviewQueue(QWidget):
 
     @Slot()
     def _before_reset(self) -> None:
-        cur = self.current()
-        if self._keep_id is None and cur is not None:
-            self._keep_id = self.ops.item_id(cur)
-        row = self.current_row()
-        if row >= 0:
-            self._keep_row = row
+        self.keeper.before_reset()
 
     @Slot()
     def _after_reset(self) -> None:
-        keep_id, self._keep_id = self._keep_id, None
-        self._restoring = True
-        try:
-            count = self.model.rowCount()
-            row = -1
-            if keep_id is not None:
-                row = next(
-                    (r for r in range(count) if (it := self.item(r)) is not None and self.ops.item_id(it) == keep_id),
-                    -1,
-                )
-            if row < 0 and count:
-                row = min(self._keep_row, count - 1)
-            if row >= 0:
-                self.select_row(row)
-        finally:
-            self._restoring = False
+        self.keeper.after_reset()
         self.empty.set_empty(self.model.rowCount() == 0, self._empty_text)
         self._on_current()
 
@@ -394,14 +308,10 @@ class ReviewQueue(QWidget):
         cur = self.current()
         open_ = cur is not None and self.ops.is_open(cur) and not self.busy
         many = self.multi()
-        if many:  # a multi-selection: the decisions apply to its open items
-            n = sum(1 for it in many if self.ops.is_open(it))
-            self.approve_button.setText(self.tr("Approve {0} (A)").format(n))
-            self.reject_button.setText(self.tr("Reject {0} (R)").format(n))
+        n = sum(1 for it in many if self.ops.is_open(it)) if many else None
+        if n is not None:  # a multi-selection: the decisions apply to its open items
             open_ = n > 0 and not self.busy
-        else:
-            self.approve_button.setText(self.tr("Approve (A)"))
-            self.reject_button.setText(self.tr("Reject (R)"))
+        self.action_bar.show_count(n)
         self.gate.enable(self.approve_button, open_ and self.ops.approve is not None)
         self.gate.enable(self.reject_button, open_ and self.ops.reject is not None)
         self.history_button.setEnabled(not self.busy and bool(self.history))
@@ -603,7 +513,7 @@ class ReviewQueue(QWidget):
         else:
             self.message.show_ok(self.tr("Nothing to undo."))
             return
-        self._keep_id = decision.ids[0] if decision.ids else None
+        self.keeper.id = decision.ids[0] if decision.ids else None
         self.decide(UNDO, decision.ids, self.ops.undo, decision, undoing=decision)
 
     @property
@@ -637,7 +547,7 @@ class ReviewQueue(QWidget):
         if self.busy or self.ops.undo is None or decision not in self.history:
             return
         self.history.remove(decision)
-        self._keep_id = decision.ids[0] if decision.ids else None
+        self.keeper.id = decision.ids[0] if decision.ids else None
         self.decide(UNDO, decision.ids, self.ops.undo, decision, undoing=decision)
 
     def decide(
@@ -649,7 +559,7 @@ class ReviewQueue(QWidget):
         if self.busy:
             return
         self.set_busy(True)
-        self._keep_row = max(self.current_row(), 0)
+        self.keeper.row = max(self.current_row(), 0)
         self.message.clear_message()
         restore = undoing
 
@@ -657,13 +567,13 @@ class ReviewQueue(QWidget):
             if kind == UNDO:
                 self.reviewed = max(0, self.reviewed - max(1, len(ids)))
                 if restore is not None and restore.ids:
-                    self._keep_id = restore.ids[0]
+                    self.keeper.id = restore.ids[0]
             else:
                 self.history.append(Decision(kind, ids, result))
                 self.reviewed += len(ids)
                 drop = getattr(self.model, "drop_decided", None)
                 if drop is not None:  # a model that can: the decided items leave now, not at the reload
-                    self._keep_row = max(self.current_row(), 0)
+                    self.keeper.row = max(self.current_row(), 0)
                     drop(ids, result)
             self._update_progress()
             self.decided.emit(kind, result)
@@ -671,7 +581,7 @@ class ReviewQueue(QWidget):
         def failed(exc: BaseException) -> None:
             if restore is not None and restore.kind != "decided":
                 self.history.append(restore)  # it was not undone: it stays undoable
-            self._keep_id = None
+            self.keeper.id = None
             self.message.show_error(exc)
 
         def finished() -> None:
