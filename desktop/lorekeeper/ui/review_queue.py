@@ -30,13 +30,15 @@ from PySide6.QtWidgets import QLabel, QPushButton, QTableView, QVBoxLayout, QWid
 from lorekeeper.ui import widgets
 from lorekeeper.ui.models.paged import KEEPS_OWN_SELECTION
 from lorekeeper.ui.review_actionbar import ActionBar
+from lorekeeper.ui.review_bulk import approve_selection, open_selection, reject_selection
+from lorekeeper.ui.review_decide import run_decision
 from lorekeeper.ui.review_history import APPROVE, BULK, BULK_REJECT, REJECT, UNDO, Decision, DecisionHistory
 from lorekeeper.ui.review_keys import ShortcutSheet, bind_queue_keys
 from lorekeeper.ui.review_progress import ProgressLine
 from lorekeeper.ui.review_reason import ReasonBar
 from lorekeeper.ui.review_selection import SelectionKeeper
 from lorekeeper.ui.widgets import EmptyState, MessageBox, setup_table
-from lorekeeper.ui.workers import HoldGate, run_task, tracker
+from lorekeeper.ui.workers import HoldGate, tracker
 
 __all__ = ["APPROVE", "BULK", "BULK_REJECT", "REJECT", "UNDO", "Decision", "QueueActions", "ReviewQueue"]
 
@@ -326,6 +328,10 @@ class ReviewQueue(QWidget):
     def _update_progress(self, *_args: object) -> None:
         self.progress_line.show_state(self.reviewed, self.total(), self.current_row())
 
+    def refresh_progress(self) -> None:
+        """Show the progress again (after a decision changed `reviewed`)."""
+        self._update_progress()
+
     # ------------------------------------------------------------------ navigation
     @Slot()
     def next(self) -> None:
@@ -374,41 +380,11 @@ class ReviewQueue(QWidget):
             return None
         return cur
 
-    def _open_selection(self) -> list[Any] | None:
-        """The open items of a multi-selection (None: no multi-selection; [] with a message: none is open)."""
-        many = self.multi()
-        if not many:
-            return None
-        if self.busy or self.reject_bar.isVisible():
-            return []
-        open_items = [it for it in many if self.ops.is_open(it)]
-        if not open_items:
-            self.message.show_ok(self.tr("None of the {0} selected is waiting for a decision.").format(len(many)))
-            return []
-        for it in open_items:  # one of them held by a job (its benchmark): say why, decide none
-            reason = tracker().hold_reason((self.ops.hold_kind, self.ops.item_id(it))) if self.ops.hold_kind else ""
-            if reason:
-                self.gate.show_reason(reason)
-                return []
-        return open_items
-
-    def _many(self, items: list[Any], one: Callable[..., Any] | None, many: Callable[..., Any] | None) -> Any:
-        if many is not None:
-            return many
-        assert one is not None
-
-        def each(chosen: list[Any], *args: Any) -> list[Any]:
-            return [one(it, *args) for it in chosen]
-
-        return each
-
     @Slot()
     def approve(self) -> None:
-        selection = self._open_selection()
+        selection = open_selection(self)
         if selection is not None:
-            if selection and self.ops.approve is not None:
-                ids = tuple(self.ops.item_id(it) for it in selection)
-                self.decide(BULK, ids, self._many(selection, self.ops.approve, self.ops.approve_many), selection)
+            approve_selection(self, selection)
             return
         cur = self._open_current()
         if cur is None or self.ops.approve is None:
@@ -417,19 +393,9 @@ class ReviewQueue(QWidget):
 
     @Slot()
     def start_reject(self) -> None:
-        selection = self._open_selection()
+        selection = open_selection(self)
         if selection is not None:
-            if selection and self.ops.reject is not None:
-                ids = tuple(self.ops.item_id(it) for it in selection)
-                fn = self._many(selection, self.ops.reject, self.ops.reject_many)
-                self.ask_reason(
-                    self.tr(
-                        "Why are the {0} selected rejected? One reason for all (Enter to reject, Esc to cancel)"
-                    ).format(len(ids)),
-                    self.tr("Reject {0}").format(len(ids)),
-                    lambda why: self.decide(BULK_REJECT, ids, fn, selection, why),
-                    missing=self.tr("A rejection needs a reason"),
-                )
+            reject_selection(self, selection)
             return
         cur = self._open_current()
         if cur is None or self.ops.reject is None:
@@ -556,48 +522,4 @@ class ReviewQueue(QWidget):
         """Run the decision `fn(*args)` as a job on the items `ids`; on success it joins the
         session's history (Ctrl+Z) and `decided(kind, result)` is emitted. Panels call it for their
         own decisions (a conflict's keep A, merge, reject all)."""
-        if self.busy:
-            return
-        self.set_busy(True)
-        self.keeper.row = max(self.current_row(), 0)
-        self.message.clear_message()
-        restore = undoing
-
-        def done(result: Any) -> None:
-            if kind == UNDO:
-                self.reviewed = max(0, self.reviewed - max(1, len(ids)))
-                if restore is not None and restore.ids:
-                    self.keeper.id = restore.ids[0]
-            else:
-                self.history.append(Decision(kind, ids, result))
-                self.reviewed += len(ids)
-                drop = getattr(self.model, "drop_decided", None)
-                if drop is not None:  # a model that can: the decided items leave now, not at the reload
-                    self.keeper.row = max(self.current_row(), 0)
-                    drop(ids, result)
-            self._update_progress()
-            self.decided.emit(kind, result)
-
-        def failed(exc: BaseException) -> None:
-            if restore is not None and restore.kind != "decided":
-                self.history.append(restore)  # it was not undone: it stays undoable
-            self.keeper.id = None
-            self.message.show_error(exc)
-
-        def finished() -> None:
-            self.set_busy(False)
-            self.table.setFocus()
-
-        run_task(
-            fn,
-            *args,
-            name={
-                "approve": self.tr("Approving: {noun}"),
-                "reject": self.tr("Rejecting: {noun}"),
-                "bulk": self.tr("Approving in bulk: {noun}"),
-                "undo": self.tr("Undoing: {noun}"),
-            }.get(kind, f"{kind.capitalize()} {{noun}}").format(noun=self.noun),
-            on_result=done,
-            on_error=failed,
-            on_finished=finished,
-        )
+        run_decision(self, kind, ids, fn, *args, undoing=undoing)
