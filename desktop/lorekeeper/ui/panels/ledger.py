@@ -9,12 +9,13 @@ sent. Same engine as `lorekeeper ctx pack`.
 
 from __future__ import annotations
 
+import html
 from collections.abc import Generator, Iterator
 from pathlib import Path
 from typing import Any
 
 import pyqtgraph as pg
-from PySide6.QtCore import QCoreApplication, Qt, Slot
+from PySide6.QtCore import QCoreApplication, QLocale, Qt, Slot
 from PySide6.QtWidgets import (
     QComboBox,
     QFileDialog,
@@ -28,6 +29,7 @@ from PySide6.QtWidgets import (
     QPushButton,
     QSpinBox,
     QSplitter,
+    QStyledItemDelegate,
     QTableView,
     QVBoxLayout,
     QWidget,
@@ -53,16 +55,43 @@ from lorekeeper.ui.workers import Worker, cancel_key, is_synchronous, run_task
 
 CHART_FILES = 24  # files shown in the chart (the largest originals)
 SHOWCASE_TASK = QT_TRANSLATE_NOOP("ledger", "fix the budget overrun when a pack downgrades files")
+# The pack modes as shown (table, combo, chart legend, titles, plan): the data keep the English
+# names (the engine, the CLI, sorting and the showcase's selection compare them).
+MODE_NAMES = (
+    QT_TRANSLATE_NOOP("ledger", "auto"),
+    QT_TRANSLATE_NOOP("ledger", "full"),
+    QT_TRANSLATE_NOOP("ledger", "map"),
+    QT_TRANSLATE_NOOP("ledger", "signatures"),
+    QT_TRANSLATE_NOOP("ledger", "reference"),
+    QT_TRANSLATE_NOOP("ledger", "omitted"),
+)
+
+
+def mode_text(mode: str) -> str:
+    """A pack mode in the app's language ("omitted" -> "omis" in French); unknown names as they are."""
+    return QCoreApplication.translate("ledger", mode) if mode in MODE_NAMES else mode
+
+
+class ModeDelegate(QStyledItemDelegate):
+    """Paints the Mode column's stored value in the app's language (the model's data stays English)."""
+
+    def displayText(self, value: Any, locale: QLocale | QLocale.Language) -> str:
+        return mode_text(str(value)) if isinstance(value, str) else super().displayText(value, locale)
 
 
 class TokensChart(ThemedPlot):
-    """Original tokens (grey) behind sent tokens (coloured by mode), per file."""
+    """Original tokens (grey) behind sent tokens (coloured by mode), per file. The legend is a label
+    of its own (`legend`, laid out above the plot by the panel): inside the plot it covered the
+    tallest bars, and the plot's 110 px left no room beside them at 1024x640."""
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(
             QCoreApplication.translate("TokensChart", "tokens"), min_height=110, max_height=230, parent=parent
         )
-        self.legend = self.plotItem.addLegend(offset=(-10, 5))
+        self.legend = QLabel()
+        self.legend.setObjectName("hintText")
+        self.legend.setWordWrap(True)
+        self.legend.setTextFormat(Qt.TextFormat.RichText)
         self.bars: list[pg.BarGraphItem] = []
         self.files: list[str] = []
 
@@ -78,6 +107,8 @@ class TokensChart(ThemedPlot):
         self.bars = []
         shown = sorted(entries, key=lambda e: (-e.original_tokens, e.rel))[:CHART_FILES]
         self.files = [e.rel for e in shown]
+        self.legend.setText("")
+        self.legend.setVisible(bool(shown))
         if not shown:
             return
         xs = list(range(len(shown)))
@@ -92,6 +123,7 @@ class TokensChart(ThemedPlot):
         )
         pi.addItem(orig)
         self.bars.append(orig)
+        keys = [(color("muted").lighter(150), QCoreApplication.translate("TokensChart", "original"))]
         for mode, cname in MODE_COLORS.items():
             idx = [k for k, e in enumerate(shown) if e.mode == mode]
             if not idx:
@@ -103,11 +135,15 @@ class TokensChart(ThemedPlot):
                 width=0.5,
                 brush=pg.mkBrush(color(cname)),
                 pen=pg.mkPen(None),
-                name=QCoreApplication.translate("TokensChart", "sent: {mode}").format(mode=mode),
+                name=QCoreApplication.translate("TokensChart", "sent: {mode}").format(mode=mode_text(mode)),
             )
             pi.addItem(bar)
             self.bars.append(bar)
+            keys.append((color(cname), bar.name()))
         yield
+        self.legend.setText(
+            "&nbsp;&nbsp; ".join(f'<span style="color:{c.name()}">&#9632;</span>&nbsp;{html.escape(t)}' for c, t in keys)
+        )
         pi.setXRange(-0.6, len(xs) - 0.4, padding=0)
         # as many names as the axis has room for (six 9-letter names ran into each other at 1024x640)
         label_px = self.fontMetrics().horizontalAdvance("m" * 9) + 12
@@ -139,7 +175,8 @@ class LedgerPanel(Panel):
         self.window_spin.setSingleStep(8000)
         self.window_spin.setValue(DEFAULT_WINDOW)
         self.mode_combo = QComboBox()
-        self.mode_combo.addItems(PACK_MODES)
+        for mode in PACK_MODES:
+            self.mode_combo.addItem(mode_text(mode), mode)
         self.pack_button = QPushButton(self.tr("Pack"))
         self.pack_button.setDefault(True)
         self.cancel_button = QPushButton(self.tr("Cancel"))
@@ -180,6 +217,8 @@ class LedgerPanel(Panel):
         hh.setStretchLastSection(True)
         for col, width in ((0, 230), (1, 75), (2, 85), (3, 70), (4, 70), (5, 70)):
             self.table.setColumnWidth(col, width)
+        self.mode_delegate = ModeDelegate(self.table)
+        self.table.setItemDelegateForColumn(LedgerFilesModel.COL_MODE, self.mode_delegate)
         self.table.selectionModel().currentRowChanged.connect(self._on_current)
         self.empty = EmptyState(
             self.table,
@@ -202,12 +241,12 @@ class LedgerPanel(Panel):
         right = QWidget()
         rl = QVBoxLayout(right)
         rl.setContentsMargins(0, 0, 0, 0)
-        rl.addWidget(self.summary)
         rl.addWidget(self.pressure_label)
         rl.addWidget(self.gauge)
         rl.addWidget(label(self.tr("Re-injection plan and suggestions"), "sectionTitle"))
         rl.addWidget(self.plan_box)
         rl.addWidget(label(self.tr("Tokens by file and mode"), "sectionTitle"))
+        rl.addWidget(self.chart.legend)
         rl.addWidget(self.chart, 1)
 
         top_split = QSplitter(Qt.Orientation.Horizontal)
@@ -259,6 +298,9 @@ class LedgerPanel(Panel):
             )
         )
         layout.addLayout(form)
+        # the summary spans the panel (one line at 1024x640): in the right column it wrapped to two
+        # lines the splitter did not count, and the chart's axis labels were cut by as much
+        layout.addWidget(self.summary)
         layout.addWidget(main_split, 1)
         layout.addWidget(self.message)
 
@@ -322,7 +364,7 @@ class LedgerPanel(Panel):
             Path(folder),
             task=self.task_edit.text().strip() or None,
             budget=budget,
-            mode=self.mode_combo.currentText(),
+            mode=str(self.mode_combo.currentData()),
             window=self.window_spin.value(),
             name=self.tr("Packing {name}").format(name=Path(folder).name),
             on_progress=self._on_progress,
@@ -454,8 +496,8 @@ class LedgerPanel(Panel):
             lformat(
                 self.tr("{path}: {from_mode} → {to_mode} (frees {saves:,} tokens)"),
                 path=s.path,
-                from_mode=s.from_mode,
-                to_mode=s.to_mode,
+                from_mode=mode_text(s.from_mode),
+                to_mode=mode_text(s.to_mode),
                 saves=s.saves,
             )
             for s in snap.plan
@@ -488,7 +530,7 @@ class LedgerPanel(Panel):
         r: Any = snap.result
         self.sent_view.setPlainText(r.sections.get(entry.rel, "(omitted to fit the budget)"))
         self.sent_title.setText(
-            lformat(self.tr("Sent: {mode}, {sent_tokens:,} tokens"), mode=entry.mode, sent_tokens=entry.sent_tokens)
+            lformat(self.tr("Sent: {mode}, {sent_tokens:,} tokens"), mode=mode_text(entry.mode), sent_tokens=entry.sent_tokens)
         )
         self.original_title.setText(
             lformat(
