@@ -5302,6 +5302,30 @@ Les exécutions demandent un modèle&#xa0;: configurez-en un dans Bac à sable �
         <source>fix the budget overrun when a pack downgrades files</source>
         <translation>corriger le dépassement de budget quand un pack rétrograde des fichiers</translation>
     </message>
+    <message>
+        <source>auto</source>
+        <translation>auto</translation>
+    </message>
+    <message>
+        <source>full</source>
+        <translation>complet</translation>
+    </message>
+    <message>
+        <source>map</source>
+        <translation>carte</translation>
+    </message>
+    <message>
+        <source>signatures</source>
+        <translation>signatures</translation>
+    </message>
+    <message>
+        <source>reference</source>
+        <translation>référence</translation>
+    </message>
+    <message>
+        <source>omitted</source>
+        <translation>omis</translation>
+    </message>
 </context>
 <context>
     <name>main_window</name>

@@ -93,3 +93,32 @@ def test_enter_in_the_folder_field_packs(qtbot, panel, sample_tree: Path, sync) 
     panel.folder_edit.setText(str(sample_tree))
     qtbot.keyClick(panel.folder_edit, Qt.Key.Key_Return)  # a single-field form: Enter submits it
     assert panel.snapshot is not None and panel.model.rowCount() > 0
+
+
+def test_mode_names_are_shown_in_french_and_stay_english_in_the_data(qtbot, workspace, sample_tree: Path, sync) -> None:
+    from PySide6.QtCore import QLocale
+
+    from lorekeeper.ui import i18n
+    from lorekeeper.ui.bus import ChangeBus
+    from lorekeeper.ui.models.ledger import LedgerFilesModel
+    from lorekeeper.ui.panels.base import AppContext
+    from lorekeeper.ui.panels.ledger import LedgerPanel
+
+    assert i18n.install("fr") == "fr"
+    try:
+        p = LedgerPanel(AppContext(workspace, ChangeBus()))
+        qtbot.addWidget(p)
+        assert p.mode_combo.itemText(0) == "auto" and p.mode_combo.currentData() == "auto"
+        p.folder_edit.setText(str(sample_tree))
+        p.budget_spin.setValue(300)  # small: some files are sent as references
+        qtbot.mouseClick(p.pack_button, Qt.MouseButton.LeftButton)
+        col = LedgerFilesModel.COL_MODE
+        stored = {p.proxy.index(r, col).data() for r in range(p.proxy.rowCount())}
+        shown = {
+            p.table.itemDelegateForColumn(col).displayText(p.proxy.index(r, col).data(), QLocale())
+            for r in range(p.proxy.rowCount())
+        }
+        assert "reference" in stored and "référence" in shown and "reference" not in shown  # the data stay English
+        assert "référence" in p.chart.legend.text()
+    finally:
+        i18n.install("en")
