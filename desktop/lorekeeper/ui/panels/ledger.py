@@ -259,6 +259,7 @@ class LedgerPanel(Panel):
         for view in (self.original_view, self.sent_view):
             view.setReadOnly(True)
             view.setFont(mono_font(9))
+            view.setMinimumHeight(48)  # three lines at least; the rest of the room goes to the chart at 1024x640
             view.setLineWrapMode(QPlainTextEdit.LineWrapMode.NoWrap)
         self.original_title = label(self.tr("Original"), "sectionTitle")
         self.sent_title = label(self.tr("Sent"), "sectionTitle")
