@@ -142,7 +142,9 @@ class TokensChart(ThemedPlot):
             keys.append((color(cname), bar.name()))
         yield
         self.legend.setText(
-            "&nbsp;&nbsp; ".join(f'<span style="color:{c.name()}">&#9632;</span>&nbsp;{html.escape(t)}' for c, t in keys)
+            "&nbsp;&nbsp; ".join(
+                f'<span style="color:{c.name()}">&#9632;</span>&nbsp;{html.escape(t)}' for c, t in keys
+            )
         )
         pi.setXRange(-0.6, len(xs) - 0.4, padding=0)
         # as many names as the axis has room for (six 9-letter names ran into each other at 1024x640)
@@ -531,7 +533,11 @@ class LedgerPanel(Panel):
         r: Any = snap.result
         self.sent_view.setPlainText(r.sections.get(entry.rel, "(omitted to fit the budget)"))
         self.sent_title.setText(
-            lformat(self.tr("Sent: {mode}, {sent_tokens:,} tokens"), mode=mode_text(entry.mode), sent_tokens=entry.sent_tokens)
+            lformat(
+                self.tr("Sent: {mode}, {sent_tokens:,} tokens"),
+                mode=mode_text(entry.mode),
+                sent_tokens=entry.sent_tokens,
+            )
         )
         self.original_title.setText(
             lformat(
