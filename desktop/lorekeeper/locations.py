@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import getpass
 import os
 from pathlib import Path
 
@@ -22,3 +23,12 @@ def resolve_workspace_dir(explicit: str | os.PathLike[str] | None) -> Path:
     if env:
         return Path(env).expanduser()
     return default_workspace_dir()
+
+
+def os_login() -> str:
+    """The OS login: who acts when no Vault identity names the operator (the `by` of events,
+    decisions, comments and skill versions); "operator" where the container has no login name."""
+    try:
+        return getpass.getuser() or "operator"
+    except Exception:  # noqa: BLE001 - no login name in some containers
+        return "operator"

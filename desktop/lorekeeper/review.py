@@ -12,7 +12,6 @@ the OS login today; a named operator (Vault identity) can take its place there a
 
 from __future__ import annotations
 
-import getpass
 import hashlib
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
@@ -23,21 +22,16 @@ from sqlalchemy import select
 
 from lorekeeper.audit.rows import RowVerifier
 from lorekeeper.errors import InvalidInputError
+from lorekeeper.locations import os_login
 from lorekeeper.store.models import ReviewAssignment, ReviewComment, utcnow
+
+reviewer_name = os_login  # who acts without a Vault identity (one definition: locations.os_login)
 
 KINDS = ("proposal", "fact", "conflict")
 MAX_COMMENT = 4000
 MAX_NAME = 128
 EVENT_COMMENT = "review_comment"
 EVENT_ASSIGNED = "review_assigned"
-
-
-def reviewer_name() -> str:
-    """Who is reviewing: the operator's name as comments and assignments record it."""
-    try:
-        return getpass.getuser() or "operator"
-    except Exception:  # noqa: BLE001 - no login name in some containers
-        return "operator"
 
 
 @dataclass(frozen=True)

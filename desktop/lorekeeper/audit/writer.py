@@ -8,7 +8,6 @@ The caller holds the log's exclusive lock and has checked the head (`sync`). The
 
 from __future__ import annotations
 
-import getpass
 from collections.abc import Callable
 from typing import Any
 
@@ -17,14 +16,9 @@ from lorekeeper.audit.events import EVENT_FORMAT, FIXED_FIELDS, content_hash
 from lorekeeper.audit.heads import Head, HeadBook
 from lorekeeper.audit.jcs import canonical_text
 from lorekeeper.audit.signer import Signer
+from lorekeeper.locations import os_login
 
-
-def operator_name() -> str:
-    """Who acknowledges (the OS login), as the review panels record it."""
-    try:
-        return getpass.getuser()
-    except Exception:  # noqa: BLE001 - no login name in some containers
-        return "operator"
+operator_name = os_login  # who acts without a Vault identity (one definition: locations.os_login)
 
 
 class EventWriter:

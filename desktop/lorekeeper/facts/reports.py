@@ -7,7 +7,6 @@ extraction read from a file).
 
 from __future__ import annotations
 
-import getpass
 import json
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
@@ -19,6 +18,9 @@ from lorekeeper.changes import ChangeSet
 from lorekeeper.errors import InvalidSpecError
 from lorekeeper.facts.model import ConflictInfo, FactInfo
 from lorekeeper.fsutil import read_regular_text, shown_path
+from lorekeeper.locations import os_login
+
+operator_name = os_login  # who acts without a Vault identity (one definition: locations.os_login)
 
 EVENT_ADDED = "fact_added"
 EVENT_APPROVED = "fact_approved"
@@ -33,13 +35,6 @@ MAX_REASON = 2000
 DEFAULT_PACK_BUDGET = 2000  # o200k tokens of `facts pack` without --budget
 DEFAULT_PROMPT_BUDGET = 600  # the FACTS block of `lorekeeper prompt` ([facts] prompt_budget)
 CONSOLIDATE_BATCH = 60  # facts per LLM consolidation call
-
-
-def operator_name() -> str:
-    try:
-        return getpass.getuser()
-    except Exception:  # noqa: BLE001 - no login name in some containers
-        return "operator"
 
 
 def iso(value: datetime | str | None) -> str:

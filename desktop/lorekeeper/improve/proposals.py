@@ -14,7 +14,6 @@ returning the proposal to pending. Both are signed `proposal_undone` events.
 from __future__ import annotations
 
 import difflib
-import getpass
 import hashlib
 import json
 import logging
@@ -30,10 +29,13 @@ from lorekeeper.audit.errors import UnsignedEntryError
 from lorekeeper.audit.log import SessionLog
 from lorekeeper.audit.rows import verify_row
 from lorekeeper.errors import InvalidInputError, LorekeeperError, NotFoundError
+from lorekeeper.locations import os_login
 from lorekeeper.skills.library import SkillLibrary
 from lorekeeper.skills.spec import SKILL_FILE, normalise_evals_text, parse_skill_md
 from lorekeeper.store.engine import Store, StoreConflictError
 from lorekeeper.store.models import BenchmarkRun, Project, Proposal, SkillGeneration, SkillVersion, utcnow
+
+operator_name = os_login  # who acts without a Vault identity (one definition: locations.os_login)
 
 log_module = logging.getLogger(__name__)
 STATUSES = ("pending", "approved", "rejected")
@@ -44,13 +46,6 @@ EVENT_APPROVED = "proposal_approved"
 EVENT_REJECTED = "proposal_rejected"
 EVENT_UNDONE = "proposal_undone"
 MAX_REASON = 2000
-
-
-def operator_name() -> str:
-    try:
-        return getpass.getuser()
-    except Exception:  # noqa: BLE001 - no login name in some containers
-        return "operator"
 
 
 def _loads(text: str, default: Any) -> Any:

@@ -28,7 +28,6 @@ a table or folder holding story ids that no purgeable covers). For each story:
 
 from __future__ import annotations
 
-import getpass
 import json
 import os
 import signal
@@ -46,6 +45,7 @@ from sqlalchemy import Select, func, select, text
 from lorekeeper.audit.log import SessionLog
 from lorekeeper.errors import InvalidInputError, LorekeeperError, NotFoundError
 from lorekeeper.jobs import Progress, drive
+from lorekeeper.locations import os_login
 from lorekeeper.locks import RWLock
 from lorekeeper.protocols import Purgeable
 from lorekeeper.store.backup import retained_copies
@@ -62,6 +62,8 @@ PG_VACUUM_NOTE = (
     "but their bytes stay in heap pages until reused, in WAL segments until recycled, and in WAL archives, "
     "base backups and replicas until their retention ends."
 )
+
+operator = os_login  # who acts without a Vault identity (one definition: locations.os_login)
 
 
 class PurgeIncompleteError(LorekeeperError):
@@ -85,13 +87,6 @@ def steps_of(p: Purgeable) -> list[tuple[str, str]]:
     if len(p.purge_artefacts) > 1:
         return [(f"{p.purge_name}#{a}", a) for a in p.purge_artefacts]
     return [(p.purge_name, artefact_of(p))]
-
-
-def operator() -> str:
-    try:
-        return getpass.getuser()
-    except Exception:  # noqa: BLE001 - no login name in some containers
-        return "operator"
 
 
 def parse_day(value: str | date | None) -> date:

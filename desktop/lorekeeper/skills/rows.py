@@ -10,7 +10,6 @@ rows) and every change's signed audit event through `emit`.
 from __future__ import annotations
 
 import builtins
-import getpass
 import hashlib
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
@@ -19,6 +18,7 @@ from sqlalchemy import func, insert, select
 from sqlalchemy.orm import Session
 
 from lorekeeper.errors import InvalidInputError, LorekeeperError
+from lorekeeper.locations import os_login
 from lorekeeper.skills.files import Limits, SkillFile
 from lorekeeper.skills.model import ForgedSkillError, SkillVersionInfo
 from lorekeeper.skills.spec import SKILL_FILE, SkillDoc
@@ -42,16 +42,11 @@ BLOBS_STORED = "lorekeeper_blobs_stored"  # session.info: blob sha256s known to 
 BLOBS_CHECKED = "lorekeeper_blobs_checked"  # session.info: blob sha256s already looked up
 PENDING_FILES = "lorekeeper_skill_files_pending"  # session.info: a bulk import's versions and their files
 
+author_name = os_login  # who acts without a Vault identity (one definition: locations.os_login)
+
 
 def sha256_text(text: str) -> str:
     return hashlib.sha256(text.encode("utf-8")).hexdigest()
-
-
-def author_name() -> str:
-    try:
-        return getpass.getuser()
-    except Exception:  # noqa: BLE001 - no login name in some containers
-        return "operator"
 
 
 class SkillRows:
