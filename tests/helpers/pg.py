@@ -167,6 +167,7 @@ def pgvector_unusable(cluster: PostgresCluster) -> str | None:
             conn.execute("CREATE INDEX ON lk_probe USING hnsw (v vector_cosine_ops)")
             conn.execute("INSERT INTO lk_probe VALUES ('[1,2,3,4,5,6,7,8]')")
             conn.execute("SELECT v <=> '[8,7,6,5,4,3,2,1]' FROM lk_probe").fetchall()
+            conn.execute("DROP TABLE lk_probe")
             conn.execute("DROP EXTENSION vector")
     except psycopg.OperationalError as exc:
         import time
