@@ -120,6 +120,27 @@ def _isolated_user_dirs(tmp_path_factory: pytest.TempPathFactory):
             os.environ[k] = v
 
 
+@pytest.fixture(autouse=True, scope="module")
+def _keyring_file_per_test_file(_isolated_user_dirs):
+    """The keyring file as it was before this test file, put back after it.
+
+    keyrings.alt's PlaintextKeyring parses its whole file on every read and write, and every
+    workspace a test makes adds its key entries: by the end of a session the file held thousands
+    of entries and reading it was one of the suite's largest costs. Entries made by one test file
+    are not needed by another (the templates keep their own key in memory)."""
+    from keyrings.alt.file import PlaintextKeyring
+
+    path = Path(PlaintextKeyring().file_path)
+    before = path.read_bytes() if path.exists() else None
+    yield
+    if before is None:
+        path.unlink(missing_ok=True)
+        return
+    tmp = path.with_name(path.name + ".restore")
+    tmp.write_bytes(before)
+    os.replace(tmp, path)
+
+
 @pytest.fixture(autouse=True)
 def _no_live_db_file_opened():
     """Issue 23: a test fails when lorekeeper code opened a database file its process is connected

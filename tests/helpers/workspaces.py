@@ -40,6 +40,10 @@ class Template:
     had_key: bool
     init_warnings: list[str] = field(default_factory=list)
     problem: str | None = None
+    #: the template's keyring entries by suffix, read once when it is built: the suite's keyring
+    #: file is put back after every test file (conftest), so a template built during one file
+    #: keeps its key here rather than in the keyring
+    key_entries: dict[str, str] = field(default_factory=dict)
 
 
 def _mentions(root: Path, needles: list[str]) -> list[str]:
@@ -75,7 +79,7 @@ def build_template(dest: Path, *, demo: bool) -> Template:
     had_key = ws.audit.key_session is not None
     init_warnings = list(ws.init_warnings)
     ws.close()
-    tpl = Template(root, demo, wid, had_key, init_warnings)
+    tpl = Template(root, demo, wid, had_key, init_warnings, key_entries=_keyring_entries(wid))
     leftovers = [p.name for p in root.glob("*.db-*")]
     if leftovers:
         tpl.problem = f"the closed template still has {leftovers} (an open connection?)"
@@ -94,15 +98,26 @@ def build_template(dest: Path, *, demo: bool) -> Template:
     return tpl
 
 
-def _copy_keyring_entries(old_id: str, new_id: str) -> None:
+def _keyring_entries(workspace_id: str) -> dict[str, str]:
     import keyring
 
     from lorekeeper.audit.providers import KEYRING_SERVICE
 
+    found = {}
     for suffix in KEYRING_SUFFIXES:
-        value = keyring.get_password(KEYRING_SERVICE, f"audit-hmac:{old_id}{suffix}")
+        value = keyring.get_password(KEYRING_SERVICE, f"audit-hmac:{workspace_id}{suffix}")
         if value is not None:
-            keyring.set_password(KEYRING_SERVICE, f"audit-hmac:{new_id}{suffix}", value)
+            found[suffix] = value
+    return found
+
+
+def _copy_keyring_entries(entries: dict[str, str], new_id: str) -> None:
+    import keyring
+
+    from lorekeeper.audit.providers import KEYRING_SERVICE
+
+    for suffix, value in entries.items():
+        keyring.set_password(KEYRING_SERVICE, f"audit-hmac:{new_id}{suffix}", value)
 
 
 _warned: set[str] = set()
@@ -128,7 +143,7 @@ def copy_workspace(tpl: Template, dest: Path) -> Any:
     text = cfg.read_text(encoding="utf-8")
     cfg.write_text(_ID_LINE.sub(lambda m: m.group(1) + new_id + m.group(3), text, count=1), encoding="utf-8")
     cfg.chmod((tpl.root / "lorekeeper.toml").stat().st_mode & 0o777)
-    _copy_keyring_entries(tpl.workspace_id, new_id)
+    _copy_keyring_entries(tpl.key_entries, new_id)
     ws = Workspace.open(dest)
     if tpl.had_key:
         ws.audit.require_key()  # init leaves the key session loaded
