@@ -257,6 +257,27 @@ def pg_url(pg_cluster: str):
         yield url
 
 
+@pytest.fixture(scope="session")
+def migrated_stores(tmp_path_factory: pytest.TempPathFactory):
+    """Empty stores at the migration head, migrated once per session (tests/helpers/stores.py)."""
+    from helpers.stores import MigratedStores
+
+    return MigratedStores(tmp_path_factory.mktemp("migrated"))
+
+
+@pytest.fixture
+def migrated_sqlite_url(tmp_path: Path, migrated_stores) -> str:
+    """A migrated, empty SQLite store of this test (`lk.db` in its tmp_path)."""
+    return migrated_stores.sqlite_url(tmp_path / "lk.db")
+
+
+@pytest.fixture
+def migrated_pg_url(pg_cluster: str, migrated_stores):
+    """A migrated, empty database in the throwaway cluster for one test (`pg_url` is empty)."""
+    with migrated_stores.pg_url(pg_cluster) as url:
+        yield url
+
+
 # --------------------------------------------------------------------------- shared by the area suites
 
 

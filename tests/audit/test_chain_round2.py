@@ -31,8 +31,8 @@ class Clock:
 
 
 @pytest.fixture
-def store(tmp_path: Path):
-    s = Store(f"sqlite:///{tmp_path / 'lk.db'}")
+def store(migrated_sqlite_url: str):
+    s = Store(migrated_sqlite_url)
     yield s
     s.close()
 

@@ -33,8 +33,8 @@ def make_log(tmp_path: Path, store: Store, signer: Signer | None = None, clock: 
 
 
 @pytest.fixture(params=["sqlite", pytest.param("postgres", marks=pytest.mark.postgres)])
-def store(request, tmp_path: Path):
-    url = f"sqlite:///{tmp_path / 'lk.db'}" if request.param == "sqlite" else request.getfixturevalue("pg_url")
+def store(request):
+    url = request.getfixturevalue("migrated_sqlite_url" if request.param == "sqlite" else "migrated_pg_url")
     s = Store(url)
     yield s
     s.close()

@@ -37,9 +37,8 @@ class Score(SignedColumns, _Base):
 
 
 @pytest.fixture(params=["sqlite", pytest.param("postgres", marks=pytest.mark.postgres)])
-def store(request, tmp_path: Path):
-    url = f"sqlite:///{tmp_path / 'rows.db'}" if request.param == "sqlite" else request.getfixturevalue("pg_url")
-    s = Store(url)
+def store(request):
+    s = Store(request.getfixturevalue("migrated_sqlite_url" if request.param == "sqlite" else "migrated_pg_url"))
     _Base.metadata.create_all(s.engine)
     yield s
     s.close()

@@ -16,12 +16,8 @@ from lorekeeper.store.models import SkillVersion
 
 
 @pytest.fixture(params=["sqlite", "postgres"])
-def store(request, tmp_path: Path):
-    if request.param == "sqlite":
-        url = f"sqlite:///{tmp_path / 'lk.db'}"
-    else:
-        url = request.getfixturevalue("pg_url")
-    s = Store(url)
+def store(request):
+    s = Store(request.getfixturevalue("migrated_sqlite_url" if request.param == "sqlite" else "migrated_pg_url"))
     yield s
     s.close()
 

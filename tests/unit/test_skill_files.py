@@ -23,9 +23,8 @@ PNG = b"\x89PNG\r\n\x1a\n\0\0\0\rIHDR" + bytes(range(256))
 
 
 @pytest.fixture(params=["sqlite", "postgres"])
-def store(request, tmp_path: Path):
-    url = f"sqlite:///{tmp_path / 'lk.db'}" if request.param == "sqlite" else request.getfixturevalue("pg_url")
-    s = Store(url)
+def store(request):
+    s = Store(request.getfixturevalue("migrated_sqlite_url" if request.param == "sqlite" else "migrated_pg_url"))
     yield s
     s.close()
 
