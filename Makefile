@@ -54,12 +54,15 @@ run: setup
 ## --no-loadscope-reorder: files are handed out longest first (LONG_FILES in tests/conftest.py).
 PYTEST_ARGS ?= -n auto --dist loadfile --no-loadscope-reorder
 test: setup
+	@test -n "$$LOREKEEPER_TEST_NO_NPM" || $(PY) tests/helpers/claude_code.py >/dev/null \
+	  || echo "make test: the Claude Code CLI is not installed; its end-to-end test will say why" >&2
 	QT_QPA_PLATFORM=offscreen $(PY) -m pytest -q $(PYTEST_ARGS) -m "not serial"
 	QT_QPA_PLATFORM=offscreen $(PY) -m pytest -q -p no:xdist -m serial
 
 ## make claude-code: install the real Claude Code CLI (npm, scripts disabled) into
 ## ~/.cache/lorekeeper-tests/claude-code ($LOREKEEPER_TEST_CACHE) for the plugin's end-to-end test;
-## `make test` installs it too when it is missing (LOREKEEPER_TEST_NO_NPM=1: skip instead).
+## `make test` installs it first when it is missing, as a set-up step like `make setup` (best effort:
+## offline, the test says why; LOREKEEPER_TEST_NO_NPM=1: skip the install and the test).
 claude-code:
 	$(PYTHON) tests/helpers/claude_code.py
 

@@ -46,6 +46,7 @@ def pytest_xdist_auto_num_workers(config: pytest.Config) -> int:
 #: last kept a worker busy while the other idled (xdist's own order, most tests first, put the
 #: one-test README walk, about a minute, at the very end).
 LONG_FILES = (
+    "agents/test_plugin_claude_code.py",
     "audit/test_team_setup_readme.py",
     "audit/test_judge_fail_closed_bytes.py",
     "store/test_races.py",
