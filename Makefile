@@ -53,11 +53,19 @@ run: setup
 ## Tests marked `serial` (a measured bound: the GUI-stall heartbeat) run afterwards, alone.
 ## --no-loadscope-reorder: files are handed out longest first (LONG_FILES in tests/conftest.py).
 PYTEST_ARGS ?= -n auto --dist loadfile --no-loadscope-reorder
+## The suite runs under eatmydata when the machine has it (Debian package eatmydata; .ci/run installs
+## it): fsync and friends become no-ops for the test processes, as the throwaway PostgreSQL cluster
+## already runs with fsync=off. Every signed write fsyncs its database, its log and its witness, and
+## the suite makes tens of thousands of them: waiting for the disk was a large part of its time. What
+## the tests check is unchanged: a killed process (kill -9) never loses the page cache, so crash
+## tests mean the same; power loss is something no test here can check. `make test EATMYDATA=` runs
+## with real fsyncs.
+EATMYDATA ?= $(shell command -v eatmydata 2>/dev/null)
 test: setup
 	@test -n "$$LOREKEEPER_TEST_NO_NPM" || $(PY) tests/helpers/claude_code.py >/dev/null \
 	  || echo "make test: the Claude Code CLI is not installed; its end-to-end test will say why" >&2
-	QT_QPA_PLATFORM=offscreen $(PY) -m pytest -q $(PYTEST_ARGS) -m "not serial"
-	QT_QPA_PLATFORM=offscreen $(PY) -m pytest -q -p no:xdist -m serial
+	QT_QPA_PLATFORM=offscreen $(EATMYDATA) $(PY) -m pytest -q $(PYTEST_ARGS) -m "not serial"
+	QT_QPA_PLATFORM=offscreen $(EATMYDATA) $(PY) -m pytest -q -p no:xdist -m serial
 
 ## make claude-code: install the real Claude Code CLI (npm, scripts disabled) into
 ## ~/.cache/lorekeeper-tests/claude-code ($LOREKEEPER_TEST_CACHE) for the plugin's end-to-end test;
