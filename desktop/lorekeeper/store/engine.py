@@ -41,6 +41,7 @@ DEFAULT_BUSY_TIMEOUT = 15.0  # seconds a writer waits for the write lock before 
 WRITE_OPTION = "lorekeeper_write"  # execution option that marks a write connection
 REVISION_TABLE = "store_revision"
 AFTER_COMMIT = "lorekeeper_after_commit"  # session.info key: callables run after the commit
+GUARDED = "lorekeeper_guarded"  # session.info key: the write guards ran before this transaction began
 #: the advisory-lock key of the store's write lock (per database: PostgreSQL scopes them so)
 ADVISORY_KEY = int.from_bytes(hashlib.sha256(b"lorekeeper.store.write").digest()[:8], "big", signed=True)
 
@@ -284,11 +285,12 @@ class Store:
         after: list[Callable[[], None]] = []
         for prepare in list(self.before_write):
             prepare()
-        if not getattr(self._local, "unguarded", 0):
-            for guard in list(self.write_guards):
-                guard()
+        guards = [] if getattr(self._local, "unguarded", 0) else list(self.write_guards)
+        for guard in guards:
+            guard()
         with self._write_lock:
             s = self._write_sessions()
+            s.info[GUARDED] = bool(guards)
             self._local.session = s
             revision = 0
             try:
@@ -352,6 +354,12 @@ class Store:
     def write_sessionmaker(self) -> sessionmaker[Session]:
         """The factory of write sessions (for session events such as the row-signing hook)."""
         return self._write_sessions
+
+    def write_guarded(self) -> bool:
+        """True inside a `write()` block of this thread whose write guards ran before it began (in a
+        workspace: the audit's `check_writable`, so the key and the chain were checked for it)."""
+        s = getattr(self._local, "session", None)
+        return bool(s is not None and s.info.get(GUARDED))
 
     def in_write(self) -> bool:
         """True inside a `write()` block of this thread (what is added now commits with it)."""
