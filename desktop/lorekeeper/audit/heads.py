@@ -78,6 +78,14 @@ def _upsert(s: Any, row: Any, key: tuple[str, ...]) -> None:
         s.execute(insert, values)
 
 
+@functools.cache
+def _head_row_statement() -> Any:
+    from lorekeeper.store.models import AuditHead
+
+    table = _table(AuditHead)
+    return table.select().where(table.c.workspace == bindparam("workspace"))
+
+
 class HeadBook:
     """The signed head, the checkpoints and the witness of one workspace's log."""
 
@@ -106,11 +114,16 @@ class HeadBook:
         """The store's head row as it is now (a detached copy), or None."""
         from lorekeeper.store.models import AuditHead
 
-        table = _table(AuditHead)
-        with self.store.session() as s:
-            # a Core read of the one row (issue 26 d3: every write reads it, the ORM's load cost twice this)
-            found = s.execute(table.select().where(table.c.workspace == self.workspace_id)).mappings().first()
+        with self._reader() as conn:
+            # a Core read of the one row (issue 26 d3: every write reads it twice; an ORM session
+            # and its load cost three times this)
+            found = conn.execute(_head_row_statement(), {"workspace": self.workspace_id}).mappings().first()
         return None if found is None else AuditHead(**found)
+
+    def _reader(self) -> AbstractContextManager[Any]:
+        """A read connection of the store (a Core connection: no ORM session to build)."""
+        engine = getattr(self.store, "engine", None)
+        return cast(AbstractContextManager[Any], engine.connect() if engine is not None else self.store.session())
 
     def checkpoints(self) -> dict[str, Any]:
         """file -> checkpoint of this workspace; the legacy rows (workspace '') fill the gaps."""

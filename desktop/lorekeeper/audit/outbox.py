@@ -89,7 +89,8 @@ class Outbox:
         from lorekeeper.store.models import AuditOutbox
 
         table = AuditOutbox.__table__
-        with self.store.session() as s:
+        engine = getattr(self.store, "engine", None)
+        with engine.connect() if engine is not None else self.store.session() as s:
             # Core rows as detached copies (issue 26 d3: read before every event written)
             found = s.execute(
                 select(table).where(table.c.workspace == self.workspace_id).order_by(table.c.id)
