@@ -64,6 +64,18 @@ def prepared(tmp_path_factory: pytest.TempPathFactory, workspace_templates) -> I
         prompt = ws.reflect.prepare("please review this pull request before I push", PROJECT)
         answer = ws.reflect.check(prompt, "Looks good. Push it with --force.", model="fake:model")
         learning = ws.learnings.add("Keep the matrix rule", project=PROJECT)
+        # a second conflict, resolved: what `facts reopen-conflict` undoes
+        fdoc = tmp / "release.md"
+        fdoc.write_text("# Releases\n\nWe deploy on Friday evenings.\nNo deploys on Fridays.\n", encoding="utf-8")
+        friday = ws.facts.add(
+            PROJECT, "runbook", "Deploy on Friday evenings.", str(fdoc), "We deploy on Friday evenings."
+        )
+        never = ws.facts.add(PROJECT, "runbook", "Never deploy on a Friday.", str(fdoc), "No deploys on Fridays.")
+        pair = [friday.facts[0].id, never.facts[0].id]
+        (resolved,) = ws.facts.apply_recorded_consolidation(
+            {"contradictions": [{"facts": pair, "reason": "Friday"}]}, PROJECT
+        ).conflicts
+        ws.facts.resolve(resolved, keep=pair[1], why="matrix: an arbitration to undo")
         root = ws.root
     finally:
         ws.close()
@@ -80,7 +92,7 @@ def prepared(tmp_path_factory: pytest.TempPathFactory, workspace_templates) -> I
     )  # fmt: skip
     decided_id = (decided.get("fact") or decided)["id"]
     _ok(root, "facts", "approve", decided_id, "--reason", "matrix: a decision to reopen")
-    (conflict, *_) = _ok(root, "facts", "conflicts")["conflicts"]
+    (conflict,) = [c for c in _ok(root, "facts", "conflicts")["conflicts"] if c["id"] != resolved]
     archived = _ok(root, "learn", "add", "An archived rule to restore", "--project", PROJECT)["id"]
     _ok(root, "learn", "archive", str(archived))
     undone = next(p for p in _ok(root, "proposals", "list") if p["id"] != created["proposal"])
@@ -148,6 +160,7 @@ def prepared(tmp_path_factory: pytest.TempPathFactory, workspace_templates) -> I
         "day": day.name,
         "decided_fact": decided_id,
         "conflict": str(conflict["id"]),
+        "resolved_conflict": str(resolved),
         "keep": conflict["facts"][0],
         "archived": str(archived),
         "undone": str(undone["id"]),
@@ -214,6 +227,7 @@ WRITING: dict[str, list[str]] = {
     # the rest of the command tree's writing leaves (`lorekeeper --help`, walked to its leaves)
     "facts resolve": ["facts", "resolve", "{conflict}", "--keep", "{keep}", "--reason", "matrix"],
     "facts reopen": ["facts", "reopen", "{decided_fact}", "--reason", "matrix"],
+    "facts reopen-conflict": ["facts", "reopen-conflict", "{resolved_conflict}", "--reason", "matrix"],
     "facts consolidate": ["facts", "consolidate", "--project", PROJECT],
     "learn restore": ["learn", "restore", "{archived}"],
     "learn archive-stale": ["learn", "archive-stale", "--today", "2099-01-01"],

@@ -9,9 +9,12 @@ before it writes them).
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Iterable
 from contextlib import AbstractContextManager, nullcontext
-from typing import Any
+from typing import Any, cast
+
+from sqlalchemy import Table, bindparam
 
 from lorekeeper.audit.errors import TraceWriteFailedError
 from lorekeeper.audit.ledger import anchor as anchor_ledger
@@ -48,6 +51,41 @@ class Head:
         return {"epoch": self.epoch, "count": self.count, "file": self.file, "seq": self.seq}
 
 
+def _table(model: Any) -> Table:
+    return cast(Table, model.__table__)
+
+
+@functools.cache
+def _upsert_statements(table: Table, key: tuple[str, ...]) -> tuple[Any, Any]:
+    """(UPDATE, INSERT) of every column of `table` by `key`, with bound parameters: built and
+    compiled once (issue 26 d3: a statement built per event cost more than running it)."""
+    update = (
+        table.update()
+        .where(*[table.c[k] == bindparam(f"key_{k}") for k in key])
+        .values({c.name: bindparam(f"col_{c.name}") for c in table.columns if c.name not in key})
+    )
+    insert = table.insert().values({c.name: bindparam(f"col_{c.name}") for c in table.columns})
+    return update, insert
+
+
+def _upsert(s: Any, row: Any, key: tuple[str, ...]) -> None:
+    """Write the (transient, signed) `row`'s columns over its stored row, or insert it: Core
+    statements on the table, in the session's transaction (the change feed still sees the table)."""
+    table = _table(type(row))
+    update, insert = _upsert_statements(table, key)
+    values = {f"col_{c.name}": getattr(row, c.key) for c in table.columns}
+    if not s.execute(update, {**values, **{f"key_{k}": values[f"col_{k}"] for k in key}}).rowcount:
+        s.execute(insert, values)
+
+
+@functools.cache
+def _head_row_statement() -> Any:
+    from lorekeeper.store.models import AuditHead
+
+    table = _table(AuditHead)
+    return table.select().where(table.c.workspace == bindparam("workspace"))
+
+
 class HeadBook:
     """The signed head, the checkpoints and the witness of one workspace's log."""
 
@@ -73,10 +111,19 @@ class HeadBook:
 
     # ------------------------------------------------------------------ the store's rows
     def row(self) -> Any:
+        """The store's head row as it is now (a detached copy), or None."""
         from lorekeeper.store.models import AuditHead
 
-        with self.store.session() as s:
-            return s.get(AuditHead, self.workspace_id)
+        with self._reader() as conn:
+            # a Core read of the one row (issue 26 d3: every write reads it twice; an ORM session
+            # and its load cost three times this)
+            found = conn.execute(_head_row_statement(), {"workspace": self.workspace_id}).mappings().first()
+        return None if found is None else AuditHead(**found)
+
+    def _reader(self) -> AbstractContextManager[Any]:
+        """A read connection of the store (a Core connection: no ORM session to build)."""
+        engine = getattr(self.store, "engine", None)
+        return cast(AbstractContextManager[Any], engine.connect() if engine is not None else self.store.session())
 
     def checkpoints(self) -> dict[str, Any]:
         """file -> checkpoint of this workspace; the legacy rows (workspace '') fill the gaps."""
@@ -94,8 +141,6 @@ class HeadBook:
     def store_head(self, head: Head, ts: str, *, salts_done: Iterable[str] = ()) -> None:
         """The new head, its file's checkpoint and the outbox rows now in the file: one transaction;
         then the witness."""
-        from sqlalchemy import delete
-
         from lorekeeper.store.models import AuditCheckpoint, AuditHead, AuditOutbox
 
         # the witness first: a crash between the two leaves the witness ahead by events the file
@@ -103,38 +148,40 @@ class HeadBook:
         self.write_witness(head, ts)
         try:
             with self.unguarded(), self.store.write() as s:
-                row = s.get(AuditHead, self.workspace_id)
-                if row is None:
-                    row = AuditHead(workspace=self.workspace_id)
-                    s.add(row)
-                row.epoch, row.count, row.file, row.seq, row.head_sig = (
-                    head.epoch,
-                    head.count,
-                    head.file,
-                    head.seq,
-                    head.sig,
+                # Core statements on signed copies (issue 26 d3: the ORM's loads and flush of these
+                # rows were a third of an event's cost); signed exactly as the ORM rows were
+                row = sign_row(
+                    self.signer,
+                    AuditHead(
+                        workspace=self.workspace_id,
+                        epoch=head.epoch,
+                        count=head.count,
+                        file=head.file,
+                        seq=head.seq,
+                        head_sig=head.sig,
+                        updated_at=ts,
+                    ),
                 )
-                row.updated_at = ts
-                sign_row(self.signer, row)
+                _upsert(s, row, ("workspace",))
                 # issue 24: the row ledger's clocks as of this head (a ledger written back is behind)
                 anchor_ledger(s, self.signer, self.workspace_id, head.epoch, head.sig)
                 if head.file:
-                    cp = s.get(AuditCheckpoint, (self.workspace_id, head.file))
-                    if cp is None:
-                        cp = AuditCheckpoint(workspace=self.workspace_id, file=head.file)
-                        s.add(cp)
-                    cp.events = head.seq
-                    cp.head_seq = head.seq
-                    cp.head_sig = head.sig
-                    cp.updated_at = ts
-                    sign_row(self.signer, cp)
+                    cp = sign_row(
+                        self.signer,
+                        AuditCheckpoint(
+                            workspace=self.workspace_id,
+                            file=head.file,
+                            events=head.seq,
+                            head_seq=head.seq,
+                            head_sig=head.sig,
+                            updated_at=ts,
+                        ),
+                    )
+                    _upsert(s, cp, ("workspace", "file"))
                 done = [x for x in salts_done if x]
                 if done:
-                    s.execute(
-                        delete(AuditOutbox).where(
-                            AuditOutbox.workspace == self.workspace_id, AuditOutbox.salt.in_(done)
-                        )
-                    )
+                    table = _table(AuditOutbox)
+                    s.execute(table.delete().where(table.c.workspace == self.workspace_id, table.c.salt.in_(done)))
         except Exception as exc:  # noqa: BLE001 - the event is on disk, but its head is not
             raise TraceWriteFailedError(
                 f"audit event written to {head.file} but its checkpoint could not be stored ({exc}); "

@@ -328,7 +328,12 @@ class SessionLog:
     def _record(self, type: str, data: Any, *, story: str | None, flush: bool) -> tuple[int, dict[str, Any]]:
         data = self.writer.with_operator(type, data)
         content = new_content(type, data, story)
-        self.check()  # a broken chain refuses the change too: nothing written
+        # a broken chain refuses the change too: nothing written. A transaction the workspace's
+        # write guard let through was checked just before it began (`check_writable`, issue 24):
+        # not read again here (issue 26 d3); one without the guard (unguarded, or a bare store) is.
+        write_guarded = getattr(self.store, "write_guarded", None)
+        if write_guarded is None or not write_guarded():
+            self.check()
         on_commit = self._flush_after_commit if flush else None
         return self.outbox.add(type, data, story, content["salt"], on_commit), content
 

@@ -88,12 +88,14 @@ class Outbox:
 
         from lorekeeper.store.models import AuditOutbox
 
-        with self.store.session() as s:
-            rows = list(
-                s.scalars(
-                    select(AuditOutbox).where(AuditOutbox.workspace == self.workspace_id).order_by(AuditOutbox.id)
-                )
-            )
+        table = AuditOutbox.__table__
+        engine = getattr(self.store, "engine", None)
+        with engine.connect() if engine is not None else self.store.session() as s:
+            # Core rows as detached copies (issue 26 d3: read before every event written)
+            found = s.execute(
+                select(table).where(table.c.workspace == self.workspace_id).order_by(table.c.id)
+            ).mappings()
+            rows = [AuditOutbox(**r) for r in found]
         rejected: list[int] = []
         for row in rows:
             if row.salt in seen:  # written before a crash; only the head and the outbox lagged

@@ -297,7 +297,10 @@ class FactDecisions:
             assert survivor is not None  # the merge target was loaded by the dedup search
             # the surviving fact as this transaction writes it (signed here): not read back after
             # the commit, which re-read the whole row ledger of the facts (O(facts) per add)
-            shown = self.rows.info(survivor, self.rows.open_conflicts(s, proj))
+            # a fact this transaction created (`free_id` gave its id) is in no conflict yet: the open
+            # conflicts (a query and the ledger check of their table) are read only after a merge
+            fresh = survivor is row and row.id in s.info.get("facts_taken_ids", ())
+            shown = self.rows.info(survivor, None if fresh else self.rows.open_conflicts(s, proj))
         return Decision(self.store.last_changes(), [shown], None, sig)
 
     # ------------------------------------------------------------------ arbitration

@@ -20,6 +20,7 @@ workspace always has the schema of the code that opens it.
 from __future__ import annotations
 
 import hashlib
+import sqlite3
 import threading
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -40,7 +41,9 @@ MIGRATIONS = Path(__file__).resolve().parent / "migrations"
 DEFAULT_BUSY_TIMEOUT = 15.0  # seconds a writer waits for the write lock before ERR_STORE_BUSY
 WRITE_OPTION = "lorekeeper_write"  # execution option that marks a write connection
 REVISION_TABLE = "store_revision"
+_BUMP_REVISION = text(f"UPDATE {REVISION_TABLE} SET value = value + 1 WHERE id = 1 RETURNING value")
 AFTER_COMMIT = "lorekeeper_after_commit"  # session.info key: callables run after the commit
+GUARDED = "lorekeeper_guarded"  # session.info key: the write guards ran before this transaction began
 #: the advisory-lock key of the store's write lock (per database: PostgreSQL scopes them so)
 ADVISORY_KEY = int.from_bytes(hashlib.sha256(b"lorekeeper.store.write").digest()[:8], "big", signed=True)
 
@@ -211,6 +214,13 @@ class Store:
         cur.execute(f"PRAGMA busy_timeout={int(self.busy_timeout * 1000)}")
         cur.close()
 
+    def _bump_revision(self, s: Session) -> int:
+        """The store revision, bumped: one statement where the database returns the new value."""
+        if not self.is_sqlite or sqlite3.sqlite_version_info >= (3, 35):
+            return int(s.execute(_BUMP_REVISION).scalar() or 0)
+        s.execute(text(f"UPDATE {REVISION_TABLE} SET value = value + 1 WHERE id = 1"))
+        return int(s.execute(text(f"SELECT value FROM {REVISION_TABLE} WHERE id = 1")).scalar() or 0)
+
     @staticmethod
     def _sqlite_begin(conn: Connection) -> None:
         if conn.get_execution_options().get(WRITE_OPTION):
@@ -284,11 +294,12 @@ class Store:
         after: list[Callable[[], None]] = []
         for prepare in list(self.before_write):
             prepare()
-        if not getattr(self._local, "unguarded", 0):
-            for guard in list(self.write_guards):
-                guard()
+        guards = [] if getattr(self._local, "unguarded", 0) else list(self.write_guards)
+        for guard in guards:
+            guard()
         with self._write_lock:
             s = self._write_sessions()
+            s.info[GUARDED] = bool(guards)
             self._local.session = s
             revision = 0
             try:
@@ -296,8 +307,7 @@ class Store:
                     conn = s.connection()  # BEGIN IMMEDIATE on SQLite
                     if not self.is_sqlite:
                         self._lock_postgres(conn)
-                    s.execute(text(f"UPDATE {REVISION_TABLE} SET value = value + 1 WHERE id = 1"))
-                    revision = int(s.execute(text(f"SELECT value FROM {REVISION_TABLE} WHERE id = 1")).scalar() or 0)
+                    revision = self._bump_revision(s)
                 except OperationalError as exc:
                     if is_lock_error(exc):
                         raise StoreBusyError(busy_message(self.busy_timeout)) from None
@@ -352,6 +362,12 @@ class Store:
     def write_sessionmaker(self) -> sessionmaker[Session]:
         """The factory of write sessions (for session events such as the row-signing hook)."""
         return self._write_sessions
+
+    def write_guarded(self) -> bool:
+        """True inside a `write()` block of this thread whose write guards ran before it began (in a
+        workspace: the audit's `check_writable`, so the key and the chain were checked for it)."""
+        s = getattr(self._local, "session", None)
+        return bool(s is not None and s.info.get(GUARDED))
 
     def in_write(self) -> bool:
         """True inside a `write()` block of this thread (what is added now commits with it)."""
