@@ -15,12 +15,13 @@ import json
 import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
-from typing import Any
-
-import pathspec
+from typing import TYPE_CHECKING, Any
 
 from lorekeeper.errors import InvalidSpecError
 from lorekeeper.text import fold
+
+if TYPE_CHECKING:
+    import pathspec
 
 TYPES: tuple[str, ...] = (
     "stack",
@@ -94,6 +95,8 @@ def normalise_scope(globs: Iterable[str]) -> list[str]:
             continue
         if "\n" in glob or "\x00" in glob:
             raise InvalidSpecError(f"invalid scope glob {glob!r}: one glob per --scope, no newline")
+        import pathspec  # with the first glob, not with every command that opens a workspace
+
         try:
             pathspec.GitIgnoreSpec.from_lines([glob])
         except Exception as exc:  # noqa: BLE001 - pathspec raises several types for a bad pattern
@@ -120,6 +123,8 @@ def posix(path: str) -> str:
 
 @functools.lru_cache(maxsize=4096)
 def _spec(glob: str) -> pathspec.GitIgnoreSpec:
+    import pathspec
+
     return pathspec.GitIgnoreSpec.from_lines([glob])
 
 
