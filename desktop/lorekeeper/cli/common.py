@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any, NoReturn, TypeVar
 
 import click
 
+from lorekeeper import agentwire
 from lorekeeper.errors import LorekeeperError
 from lorekeeper.locations import ENV_VAR, default_workspace_dir, resolve_workspace_dir
 
@@ -127,6 +128,8 @@ def emit_json(data: Any) -> None:
 
 
 def _stdout_is_tty() -> bool:
+    if agentwire.CLIENT_TTY is not None:  # a call the agent service runs: the client's stdout
+        return agentwire.CLIENT_TTY
     try:
         return bool(sys.stdout.isatty())  # what click.echo writes to
     except (AttributeError, ValueError, OSError):  # closed or replaced by a stream without isatty
