@@ -243,6 +243,13 @@ class FactInfo:
         return any(glob_matches(g, path) for g in self.scope)
 
     def to_dict(self) -> dict[str, Any]:
+        """DESIGN.md's JSON shape: a fresh dict each call whose nested lists are shared with the
+        info's own (computed once: the info is frozen and cached, issue 26 d3); serialise it, or
+        copy a list before changing it."""
+        return dict(self._as_dict)
+
+    @functools.cached_property
+    def _as_dict(self) -> dict[str, Any]:
         return {
             "id": self.id,
             "project": self.project,
