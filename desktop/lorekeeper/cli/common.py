@@ -59,7 +59,7 @@ def open_workspace(workspace_dir: Path | None) -> Workspace:
     if workspace_dir is None and ctx is not None:
         workspace_dir = (ctx.find_root().obj or {}).get("workspace_dir")
     path = resolve_workspace_dir(workspace_dir)
-    if path == default_workspace_dir() and not (path / "lorekeeper.toml").exists():
+    if not (path / "lorekeeper.toml").exists() and path == default_workspace_dir():
         ws = Workspace.init(path)
     else:
         ws = Workspace.open(path)

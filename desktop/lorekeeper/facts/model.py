@@ -235,6 +235,11 @@ class FactInfo:
         """The pack score (computed once: a pack of 10k facts sorts by it, and the infos are cached)."""
         return pack_score(self.type, self.confidence, self.corroboration)
 
+    @functools.cached_property
+    def pack_order(self) -> tuple[float, str]:
+        """The pack's sort key: best score first (rounded, so float noise never reorders), then id."""
+        return (-round(self.score, 9), self.id)
+
     @property
     def documents(self) -> tuple[str, ...]:
         return tuple(dict.fromkeys(p.document_id for p in self.provenance))
