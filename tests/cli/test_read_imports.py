@@ -2,7 +2,7 @@
 
 `lorekeeper facts list` opens the workspace, loads the key and verifies signed rows; it asks no
 model, validates no model answer, matches no scope glob, checks no text for personal data and
-migrates nothing. Each library below costs tens to hundreds of milliseconds of every such
+migrates nothing, and its store is SQLite. Each library below costs tens to hundreds of milliseconds of every such
 command when imported at the top of a module the workspace pulls in.
 """
 
@@ -21,6 +21,8 @@ NOT_FOR_A_READ = (
     "jsonschema",  # facts.extract: validates a model's answer
     "pathspec",  # facts.model: scope globs
     "lorekeeper.privacy.pii",  # memory.clarify: the PII gate of a summary
+    "regex",  # evals: user regexes, compiled when a rule is parsed
+    "sqlalchemy.dialects.postgresql",  # a SQLite store's command (a `postgresql_*` model option loaded it)
     "alembic",  # the store's migrations (an up-to-date store is checked without it)
     "anthropic",
     "mcp",
