@@ -8,7 +8,7 @@ import io
 import json
 import os
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, NoReturn, TypeVar
 
@@ -125,6 +125,17 @@ def emit_json(data: Any) -> None:
     encoder write it (issue 26: `indent` forces the pure-Python encoder, 4 s of CPU for
     `facts list --json` at 10,000 facts)."""
     click.echo(json.dumps(data, ensure_ascii=False, indent=2 if _stdout_is_tty() else None))
+
+
+def emit_json_items(key: str, items: Sequence[Any]) -> None:
+    """`emit_json({key: [item.to_dict() for item in items]})` for items that keep their own
+    `json_text` (`json.dumps(item.to_dict(), ensure_ascii=False)`, cached): on a pipe or a file the
+    texts are joined with the separators `json.dumps` uses, the same bytes without encoding them
+    again; on a terminal, indented as `emit_json` does."""
+    if _stdout_is_tty():
+        emit_json({key: [item.to_dict() for item in items]})
+        return
+    click.echo("{" + json.dumps(key, ensure_ascii=False) + ": [" + ", ".join(item.json_text for item in items) + "]}")
 
 
 def _stdout_is_tty() -> bool:

@@ -254,6 +254,13 @@ class FactInfo:
         return dict(self._as_dict)
 
     @functools.cached_property
+    def json_text(self) -> str:
+        """`json.dumps(self.to_dict(), ensure_ascii=False)`, computed once: `facts list --json` to a
+        pipe joins these texts, the very bytes `json.dumps` writes for the whole list (issue 26 d3:
+        the agent service lists 10k cached infos without encoding them again)."""
+        return json.dumps(self._as_dict, ensure_ascii=False)
+
+    @functools.cached_property
     def _as_dict(self) -> dict[str, Any]:
         return {
             "id": self.id,
