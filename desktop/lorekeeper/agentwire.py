@@ -56,6 +56,10 @@ STAMP_SECRETS = ("VAULT_TOKEN",)  # digested, never sent
 #: command there answers within its budget and exits (`lorekeeper.cli.hooks.Budget`). False where
 #: the CLI runs inside a longer-lived process: the agent service (whose client keeps the budget), tests
 HOOK_DEADLINE = False
+#: In the agent service, while it runs a call: whether the client's stdout is a terminal (the
+#: service's own is a buffer), so `--json` is indented exactly as the cold call would print it.
+#: None everywhere else: the process's own stdout decides.
+CLIENT_TTY: bool | None = None
 
 
 def disabled() -> bool:

@@ -6,12 +6,12 @@ import getpass
 import os
 from pathlib import Path
 
-from platformdirs import user_data_dir
-
 ENV_VAR = "LOREKEEPER_WORKSPACE"
 
 
 def default_workspace_dir() -> Path:
+    from platformdirs import user_data_dir  # only when no workspace was named (a few ms of every start)
+
     return Path(user_data_dir("lorekeeper", appauthor=False)) / "workspace"
 
 

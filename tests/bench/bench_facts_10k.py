@@ -9,8 +9,12 @@ seed), inserted directly through the row signer in one transaction. Then, side b
 - `ws.facts.add` in process (median of ADDS adds, a third of them near-duplicates that merge),
   against the same add at 100 facts (the growth) and one `lorekeeper facts add` process against
   `python -c pass`;
-- `ws.facts.list` and `ws.facts.pack` (in process, warm: the second call) and `facts list --json`
-  (one process), against a plain `SELECT` of the same rows (sqlite3, no verification).
+- `ws.facts.list` and `ws.facts.pack` (in process, warm: the second call), 7 rounds interleaved
+  with a plain `SELECT` of the same rows (sqlite3, no verification);
+- `facts list --json` and `facts pack` as one cold process, and warm: answered by the workspace's
+  agent service (`lorekeeper agentd`, started by the first call), CPU counted for the client and
+  for the service during the call (/proc/PID/stat), 5 rounds interleaved with the plain query as
+  one process; the warm outputs must equal the cold ones byte for byte.
 No timed assertion (machines are noisy): wall and CPU milliseconds and ratios are printed (CPU
 too: on a shared machine the wall clock mostly measures the neighbours), and the CLI list also
 against the plain query run as one process (Python, sqlite3, the rows printed as JSON).
@@ -44,10 +48,25 @@ when the machine is not saturated. What remains per add (timed per step, quiet m
 witness file's atomic write ~1 ms (file creation and rename in the kernel), the row-ledger anchor
 ~0.9 ms (12 ledger heads read and verified per event, `audit/ledger.py`), the fact's own row
 signing and ledger entry ~1 ms, the dedup search ~1.5 ms at 10k.
+
+Round 3 (issue 26 d3: "as one CLI process"; bytecode allowed, as the suite runs; load average
+4-9 on the 2 shared cores, so CPU columns). A cold process cannot get within 3x: importing
+SQLAlchemy and the models alone is ~0.45 s CPU, and a cold process verifies every row once
+(~0.6 s at 10k). The warm path can: `facts list`/`pack` join the agent service's commands; the
+verdicts of accepted rows are shared by every verifier of a process (per key), as are the fact
+infos, their dicts and JSON texts. Before (main 3e6ecff, the same machine): `facts list --json`
+1.6-1.9 s CPU cold, 14-16x the plain query process (0.11-0.13 s); no warm path. After, four runs:
+warm `facts list --json` 0.23-0.35 s CPU client + service = 1.8-2.5x the plain query process
+(2.6-3.3x in four runs before the infos cached their dicts and JSON texts), warm `facts pack`
+0.19-0.30 s = 1.6-1.7x; cold unchanged in kind (1.9-2.4 s, 11-16x, ~0.1 s less fixed start). In
+process, interleaved: list 1.9-2.0x, pack 2.1-2.3x the SELECT (the earlier 3-sample measure gave
+list 2.0-2.6x, pack 2.4-4.5x on a loaded machine, hence the interleaving).
 """
 
 from __future__ import annotations
 
+import json
+import os
 import random
 import resource
 import sqlite3
@@ -126,15 +145,40 @@ def _adds(
     return times, merged
 
 
-def _run(cmd: list[str]) -> tuple[float, float, str]:
+def _run(cmd: list[str], env: dict[str, str] | None = None) -> tuple[float, float, str]:
     """(wall ms, CPU ms of the child, stdout) of one process."""
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     t0 = time.perf_counter()
-    out = subprocess.run(cmd, capture_output=True, text=True, check=True, timeout=300)
+    out = subprocess.run(cmd, capture_output=True, text=True, check=True, timeout=300, env=env)
     wall = (time.perf_counter() - t0) * 1000
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     cpu = (after.ru_utime - before.ru_utime + after.ru_stime - before.ru_stime) * 1000
     return wall, cpu, out.stdout
+
+
+def _proc_cpu(pid: int) -> float:
+    """CPU ms (user + system) a running process has used so far, from the kernel."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) * 1000 / os.sysconf("SC_CLK_TCK")
+
+
+def _warm_service(lk: list[str], env: dict[str, str]) -> int:
+    """Start the workspace's agent service (the first warm call does) and return its pid."""
+    _run([*lk, "facts", "list", "--project", "bench", "--json"], env)  # cold; starts the service
+    off = {**env, "LOREKEEPER_AGENTD": "off"}
+    for _ in range(240):
+        info = json.loads(_run([*lk, "agentd", "status", "--json"], off)[2])
+        if info.get("running"):
+            return int(info["pid"])
+        time.sleep(0.5)
+    raise AssertionError("the agent service did not start")
+
+
+def _warm(cmd: list[str], env: dict[str, str], pid: int) -> tuple[float, float, str]:
+    """(wall ms, CPU ms of the client and of the service during the call, stdout) of a warm call."""
+    before = _proc_cpu(pid)
+    wall, cpu, out = _run(cmd, env)
+    return wall, cpu + _proc_cpu(pid) - before, out
 
 
 def _ms(fn) -> tuple[float, float]:  # type: ignore[no-untyped-def]
@@ -171,10 +215,12 @@ def test_facts_at_10k(demo_workspace: Workspace, tmp_path: Path) -> None:
         con.execute(select_sql).fetchall()
 
     plain()
-    sql_ms = _med([_ms(plain) for _ in range(5)])
     count = len(ws.facts.list("bench"))
-    list_ms = _med([_ms(lambda: ws.facts.list("bench")) for _ in range(3)])
-    pack_ms = _med([_ms(lambda: ws.facts.pack("bench")) for _ in range(3)])
+    ws.facts.pack("bench")  # warm
+    rounds: list[tuple[tuple[float, float], ...]] = [
+        (_ms(plain), _ms(lambda: ws.facts.list("bench")), _ms(lambda: ws.facts.pack("bench"))) for _ in range(7)
+    ]  # interleaved, so a neighbour's burst weighs on the baseline as on the measure
+    sql_ms, list_ms, pack_ms = (_med([r[i] for r in rounds]) for i in range(3))
     con.close()
 
     lk = [sys.executable, "-m", "lorekeeper", "--workspace", str(ws.root)]
@@ -202,19 +248,51 @@ def test_facts_at_10k(demo_workspace: Workspace, tmp_path: Path) -> None:
             "--json",
         ]
     )[:2]
+    # the warm path (issue 26 d3): the workspace's agent service answers `facts list`/`pack`; CPU is
+    # the client's plus the service's during the call (from /proc), against the plain query process
+    warm_env = {k: v for k, v in os.environ.items() if k != "LOREKEEPER_AGENTD"}
+    pid = _warm_service(lk, warm_env)
+    list_cmd = [*lk, "facts", "list", "--project", "bench", "--json"]
+    pack_cmd = [*lk, "facts", "pack", "--project", "bench"]
+    try:
+        _warm(list_cmd, warm_env, pid)  # the service's first call of each: its memo fills
+        _warm(pack_cmd, warm_env, pid)
+        warm_list, warm_pack, plain_proc, cold_pack = [], [], [], []
+        for _ in range(5):  # interleaved with the baseline
+            plain_proc.append(_run([sys.executable, "-c", probe])[:2])
+            wall, cpu, out_list = _warm(list_cmd, warm_env, pid)
+            warm_list.append((wall, cpu))
+            wall, cpu, out_pack = _warm(pack_cmd, warm_env, pid)
+            warm_pack.append((wall, cpu))
+        wall, cpu, cold_pack_out = _run(pack_cmd)
+        cold_pack.append((wall, cpu))
+        cold_out = _run(list_cmd)[2]
+    finally:
+        _run([*lk, "agentd", "stop"], {**warm_env, "LOREKEEPER_AGENTD": "off"})
+    assert out_list == cold_out and out_pack == cold_pack_out  # the warm answers are the cold ones
+    assert len(json.loads(out_list)["facts"]) >= count
+    wl, wp, pp = _med(warm_list), _med(warm_pack), _med(plain_proc)
     s50, b50 = statistics.median(small_times), statistics.median(big_times)
     sc, bc = statistics.median(small_cpu), statistics.median(big_cpu)
+
+    def met(ratio: float) -> str:
+        return f"{ratio:.1f}x {'met' if ratio <= 3 else 'NOT met'}"
+
     print(
         f"\nfacts at {N:,} ({count} listed; {merged} of {ADDS} adds merged); wall ms / CPU ms\n"
         f"  facts add in process: median {b50:.1f} / {bc:.1f} ms at {N:,} vs {s50:.1f} / {sc:.1f} ms at 100 "
         f"(growth {b50 / s50:.2f}x wall, {bc / sc:.2f}x CPU; target <= 20 ms)\n"
         f"  facts list (in process, warm) {list_ms[0]:.0f} / {list_ms[1]:.0f} ms, pack {pack_ms[0]:.0f} / "
-        f"{pack_ms[1]:.0f} ms; plain SELECT {sql_ms[0]:.0f} / {sql_ms[1]:.0f} ms (list {list_ms[0] / sql_ms[0]:.1f}x / "
-        f"{list_ms[1] / sql_ms[1]:.1f}x, pack {pack_ms[0] / sql_ms[0]:.1f}x / {pack_ms[1] / sql_ms[1]:.1f}x; "
-        "target <= 3x)\n"
-        f"  CLI: facts add {cli_add[0]:.0f} / {cli_add[1]:.0f} ms, facts list --json {cli_list[0]:.0f} / "
-        f"{cli_list[1]:.0f} ms; python -c pass {floor[0]:.0f} / {floor[1]:.0f} ms (add {cli_add[0] / floor[0]:.1f}x, "
-        f"list {cli_list[0] / floor[0]:.1f}x wall); the plain SELECT as one process {sql_proc[0]:.0f} / "
-        f"{sql_proc[1]:.0f} ms (list {cli_list[0] / sql_proc[0]:.1f}x / {cli_list[1] / sql_proc[1]:.1f}x)"
+        f"{pack_ms[1]:.0f} ms; plain SELECT {sql_ms[0]:.0f} / {sql_ms[1]:.0f} ms (CPU: list "
+        f"{met(list_ms[1] / sql_ms[1])}, pack {met(pack_ms[1] / sql_ms[1])}; target <= 3x; wall "
+        f"{list_ms[0] / sql_ms[0]:.1f}x, {pack_ms[0] / sql_ms[0]:.1f}x)\n"
+        f"  CLI cold: facts add {cli_add[0]:.0f} / {cli_add[1]:.0f} ms, facts list --json {cli_list[0]:.0f} / "
+        f"{cli_list[1]:.0f} ms, facts pack {cold_pack[0][0]:.0f} / {cold_pack[0][1]:.0f} ms; python -c pass "
+        f"{floor[0]:.0f} / {floor[1]:.0f} ms (add {cli_add[0] / floor[0]:.1f}x, list {cli_list[0] / floor[0]:.1f}x "
+        f"wall); the plain SELECT as one process {sql_proc[0]:.0f} / {sql_proc[1]:.0f} ms (list "
+        f"{cli_list[1] / sql_proc[1]:.1f}x CPU)\n"
+        f"  CLI warm (agent service; CPU = client + service): facts list --json {wl[0]:.0f} / {wl[1]:.0f} ms, "
+        f"facts pack {wp[0]:.0f} / {wp[1]:.0f} ms; the plain SELECT as one process {pp[0]:.0f} / {pp[1]:.0f} ms "
+        f"(CPU: list {met(wl[1] / pp[1])}, pack {met(wp[1] / pp[1])}; target <= 3x)"
     )
     assert count >= N

@@ -111,3 +111,34 @@ def test_emit_json_is_indented_on_a_terminal_only() -> None:
     finally:
         common._stdout_is_tty = real  # type: ignore[assignment]
     assert pretty == json.dumps(data, ensure_ascii=False, indent=2) + "\n"
+
+
+def test_facts_list_json_to_a_pipe_is_the_same_bytes_as_json_dumps_of_the_list() -> None:
+    """`facts list --json` joins each fact's cached JSON text (issue 26 d3): the output is byte for
+    byte `json.dumps({"facts": [f.to_dict() ...]}, ensure_ascii=False)`: accents, quotes, floats,
+    nulls, provenance and an empty list alike."""
+    from lorekeeper.cli.common import emit_json_items
+    from lorekeeper.facts.model import FactInfo, Provenance
+
+    facts = [
+        FactInfo(
+            id="p:convention:1",
+            project="p",
+            type="convention",
+            statement='Écrire « UTC » — "always" ✓',
+            scope=("src/**",),
+            tags=("time",),
+            confidence=0.1 + 0.2,
+            provenance=(Provenance("d1", "docs/a.md", "Rule:\ttabs\n"),),
+            conflict=3,
+        ),
+        FactInfo(id="p:stack:2", project="p", type="stack", statement="Python 3.11.", confidence=1.0),
+    ]
+    for items in (facts, []):
+
+        @click.command()
+        def cmd(items: list[FactInfo] = items) -> None:
+            emit_json_items("facts", items)
+
+        out = CliRunner().invoke(cmd).output
+        assert out == json.dumps({"facts": [f.to_dict() for f in items]}, ensure_ascii=False) + "\n"

@@ -201,3 +201,14 @@ def test_regexes_are_compiled_once_and_cached() -> None:
     for _ in range(3):
         evaluate(a, "foo bar")
     assert compile_pattern.cache_info().misses == 1
+
+
+def test_rule_flags_are_the_regex_modules_own_bits() -> None:
+    """`i`, `m` and `s` are spelled with `re`'s bits so that loading rules imports no `regex`
+    until a pattern is compiled (issue 26 d3): they must stay the `regex` module's bits."""
+    import regex
+
+    from lorekeeper.evals.regexcheck import FLAG_BITS, compile_pattern
+
+    assert {"i": int(regex.IGNORECASE), "m": int(regex.MULTILINE), "s": int(regex.DOTALL)} == FLAG_BITS
+    assert compile_pattern("^b.C$", FLAG_BITS["i"] | FLAG_BITS["m"] | FLAG_BITS["s"]).search("a\nB\nc")

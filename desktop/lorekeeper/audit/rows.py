@@ -115,6 +115,31 @@ class FilterResult:
 
 CACHE_SIZE = 200_000  # verdicts remembered per verifier (keyed by the full signed content)
 
+#: issue 26 d3: the Core rows' accepted verdicts, one memo per signing key, shared by every verifier
+#: of this process. "This content carries a valid signature of this key" depends on the content
+#: and the key alone, so the resident agent service (which opens the workspace again for each call,
+#: as the cold call does) hashes only rows it has not seen. Nothing else is shared: each verifier
+#: reads and proves the row ledger itself (a ledger tampered with in place is caught as by a cold
+#: call), and refusals stay with the verifier that made them (a key version it could not read).
+_SHARED: OrderedDict[str, dict[tuple[str, tuple[Any, ...]], bool]] = OrderedDict()
+_SHARED_LOCK = threading.Lock()
+SHARED_KEYS = 4  # signing keys whose memos are kept (a process rarely sees more than one)
+
+
+def shared_memo(signer: Signer) -> dict[tuple[str, tuple[Any, ...]], bool]:
+    """The process's memo of accepted Core rows for `signer`'s key (named by an HMAC of that key,
+    never by the key itself)."""
+    name = signer.signature({"purpose": "lorekeeper-row-verdict-memo", VERSION_FIELD: signer.version})
+    with _SHARED_LOCK:
+        cache = _SHARED.get(name)
+        if cache is None:
+            cache = _SHARED[name] = {}
+            while len(_SHARED) > SHARED_KEYS:
+                _SHARED.popitem(last=False)
+        else:
+            _SHARED.move_to_end(name)
+        return cache
+
 
 class RowVerifier:
     """Filters signed rows on read and reports the rejected ones (once per call) as a signed event.
@@ -137,7 +162,8 @@ class RowVerifier:
         self.rejected_total = 0
         self.rejected_by_table: dict[str, int] = {}
         self._cache: OrderedDict[tuple[Any, ...], bool] = OrderedDict()
-        self._memo: dict[tuple[str, tuple[Any, ...]], bool] = {}  # (table, a Core row's values) -> signed
+        self._memo = shared_memo(signer)  # (table, a Core row's values) -> True: accepted rows, per key
+        self._refused: dict[tuple[str, tuple[Any, ...]], bool] = {}  # -> False: this verifier's refusals
         self._lock = threading.Lock()
         # issue 24: with the store, versioned rows must also be the row their ledger entry names
         self.store = store
@@ -253,7 +279,7 @@ class RowVerifier:
         versioned = issubclass(model, VersionedColumns)
         view = self._view(table) if self.store is not None and versioned else None
         pk = [c.name for c in sa_inspect(model).primary_key]
-        memo = self._memo
+        memo, refused = self._memo, self._refused
         out = FilterResult(kept=[])
         if not rows:
             return out.kept
@@ -268,10 +294,13 @@ class RowVerifier:
             key = (table, values)
             ok = memo.get(key)
             if ok is None:
+                ok = refused.get(key)
+            if ok is None:
                 ok = self._verify_values(table, fields, versioned, row)
-                if len(memo) >= CACHE_SIZE:
-                    memo.clear()
-                memo[key] = ok
+                kept = memo if ok else refused
+                if len(kept) >= CACHE_SIZE:
+                    kept.clear()
+                kept[key] = ok
             if not ok:
                 out.rejected.append(row)
                 continue

@@ -90,7 +90,7 @@ SUMMARIES = {
     "mcp": "The MCP server on stdio: skills, prompt, evals, feedback, context, facts and memory tools.",
     "hooks": "Agent hooks: Claude Code's UserPromptSubmit (context) and Stop (evals, quality) hooks.",
     "plugin": "Claude Code plugin: hooks, MCP server and skills in one package a team installs from a marketplace.",
-    "agentd": "The resident agent service: hooks, route, prompt, eval and ctx read answered warm.",
+    "agentd": "The resident agent service: hooks, route, prompt, eval, ctx read, facts list and pack answered warm.",
     "ask": "Answer QUESTION from the knowledge (skills, learnings, documents, facts) with numbered citations.",
     "memory": "Living memory: research notes, clarification summaries and learnings, indexed and searched.",
     "story": "Stories: the memory injected at their start, promotion and eviction when they close.",

@@ -1,7 +1,8 @@
 """`lorekeeper agentd serve|status|stop`: the workspace's resident agent service (issue 26).
 
 The agent calls (`hooks claude-code user-prompt-submit|stop`, `route`, `prompt`, `eval`,
-`ctx read`) pay mostly for importing Lorekeeper (SQLAlchemy, the services, the tokenizer): about
+`ctx read`) and the reads of signed rows at scale (`facts list`, `facts pack`: the verdicts of rows
+already verified are remembered by content, `audit.rows.shared_memo`) pay mostly for importing Lorekeeper (SQLAlchemy, the services, the tokenizer): about
 3 s of CPU on a cold start against ~0.1 s of work. The service is a process that has paid it once:
 the thin client (`lorekeeper.entry`) sends it the call's argv, cwd, LOREKEEPER_* variables and
 stdin over a Unix socket, and it runs the very same click command in-process (click's CliRunner),
@@ -45,7 +46,7 @@ STOP_WAIT = 5.0
 
 @click.group("agentd")
 def agentd() -> None:
-    """The resident agent service: hooks, route, prompt, eval and ctx read answered warm."""
+    """The resident agent service: hooks, route, prompt, eval, ctx read, facts list and pack answered warm."""
 
 
 def _root(workspace_dir: Path | None) -> Path:
@@ -166,11 +167,13 @@ class Service:
         overrides.update(env)
         here = os.getcwd()
         os.chdir(cwd)
+        agentwire.CLIENT_TTY = color  # `color` is the client's stdout being a terminal
         try:
             result = CliRunner().invoke(
                 main, argv, input=stdin, env=overrides, catch_exceptions=True, color=color, prog_name=prog
             )
         finally:
+            agentwire.CLIENT_TTY = None
             os.chdir(here)
         exc = result.exception
         if exc is not None and not isinstance(exc, SystemExit):

@@ -8,12 +8,13 @@ import io
 import json
 import os
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, NoReturn, TypeVar
 
 import click
 
+from lorekeeper import agentwire
 from lorekeeper.errors import LorekeeperError
 from lorekeeper.locations import ENV_VAR, default_workspace_dir, resolve_workspace_dir
 
@@ -58,7 +59,7 @@ def open_workspace(workspace_dir: Path | None) -> Workspace:
     if workspace_dir is None and ctx is not None:
         workspace_dir = (ctx.find_root().obj or {}).get("workspace_dir")
     path = resolve_workspace_dir(workspace_dir)
-    if path == default_workspace_dir() and not (path / "lorekeeper.toml").exists():
+    if not (path / "lorekeeper.toml").exists() and path == default_workspace_dir():
         ws = Workspace.init(path)
     else:
         ws = Workspace.open(path)
@@ -126,7 +127,20 @@ def emit_json(data: Any) -> None:
     click.echo(json.dumps(data, ensure_ascii=False, indent=2 if _stdout_is_tty() else None))
 
 
+def emit_json_items(key: str, items: Sequence[Any]) -> None:
+    """`emit_json({key: [item.to_dict() for item in items]})` for items that keep their own
+    `json_text` (`json.dumps(item.to_dict(), ensure_ascii=False)`, cached): on a pipe or a file the
+    texts are joined with the separators `json.dumps` uses, the same bytes without encoding them
+    again; on a terminal, indented as `emit_json` does."""
+    if _stdout_is_tty():
+        emit_json({key: [item.to_dict() for item in items]})
+        return
+    click.echo("{" + json.dumps(key, ensure_ascii=False) + ": [" + ", ".join(item.json_text for item in items) + "]}")
+
+
 def _stdout_is_tty() -> bool:
+    if agentwire.CLIENT_TTY is not None:  # a call the agent service runs: the client's stdout
+        return agentwire.CLIENT_TTY
     try:
         return bool(sys.stdout.isatty())  # what click.echo writes to
     except (AttributeError, ValueError, OSError):  # closed or replaced by a stream without isatty

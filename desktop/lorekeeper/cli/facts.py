@@ -14,7 +14,15 @@ from typing import Any
 
 import click
 
-from lorekeeper.cli.common import emit_json, handle_errors, json_option, open_workspace, same_operator, workspace_option
+from lorekeeper.cli.common import (
+    emit_json,
+    emit_json_items,
+    handle_errors,
+    json_option,
+    open_workspace,
+    same_operator,
+    workspace_option,
+)
 from lorekeeper.cli.progress import current, progress_option
 from lorekeeper.facts.model import STATUSES, TYPES, FactInfo
 from lorekeeper.jobs import drive
@@ -242,7 +250,7 @@ def facts_list(
     if by is not None:
         found = [f for f in found if same_operator(f.decided_by, by)]
     if as_json:
-        emit_json({"facts": [f.to_dict() for f in found]})
+        emit_json_items("facts", found)
         return
     for f in found:
         click.echo(_line(f))

@@ -10,11 +10,14 @@ rule's own `"timeout"` field wins over both.
 from __future__ import annotations
 
 import os
+import re
 from dataclasses import dataclass
 from functools import lru_cache
 from itertools import pairwise
+from typing import TYPE_CHECKING
 
-import regex
+if TYPE_CHECKING:
+    import regex
 
 #: Seconds of matching per regex rule before the rule fails with "regex timed out after N s".
 DEFAULT_REGEX_TIMEOUT = 0.5
@@ -22,7 +25,9 @@ DEFAULT_REGEX_TIMEOUT = 0.5
 MAX_REGEX_TIMEOUT = 10.0
 TIMEOUT_ENV = "LOREKEEPER_REGEX_TIMEOUT"
 
-FLAG_BITS = {"i": regex.IGNORECASE, "m": regex.MULTILINE, "s": regex.DOTALL}
+#: the rule flags' bits: the `regex` module's are `re`'s (tests/evals hold it), so a command that
+#: never compiles a user regex does not import `regex` (issue 26 d3: a lighter start)
+FLAG_BITS = {"i": int(re.IGNORECASE), "m": int(re.MULTILINE), "s": int(re.DOTALL)}
 
 
 def default_timeout() -> float:
@@ -41,6 +46,8 @@ def default_timeout() -> float:
 @lru_cache(maxsize=4096)
 def compile_pattern(pattern: str, flags: int) -> regex.Pattern[str]:
     """Compile once per (pattern, flags) for the whole process (VERSION0: `re`-compatible)."""
+    import regex
+
     return regex.compile(pattern, flags | regex.VERSION0)
 
 

@@ -14,8 +14,6 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-import regex
-
 from lorekeeper import safejson
 from lorekeeper.errors import InvalidInputError, InvalidSpecError, UnsafeInputError
 from lorekeeper.evals.aliases import ALIASES, REFUSED
@@ -24,6 +22,7 @@ from lorekeeper.evals.regexcheck import FLAG_BITS, MAX_REGEX_TIMEOUT, compile_pa
 from lorekeeper.fsutil import MIB, read_regular_bytes, shown_path
 
 if TYPE_CHECKING:
+    import regex
     from jsonschema.protocols import Validator
 
 SEVERITIES = ("warning", "info")
@@ -242,6 +241,8 @@ def parse_rule(raw: Any, index: int, *, file: str | None = None) -> Rule:
         bits = 0
         for c in flags:
             bits |= FLAG_BITS[c]
+        import regex  # with the first regex rule, not with every command (issue 26 d3)
+
         try:
             compiled = compile_pattern(value, bits)
         except (regex.error, ValueError, OverflowError) as exc:

@@ -13,9 +13,8 @@ from __future__ import annotations
 import json
 import re
 from dataclasses import dataclass, field
-from typing import Any
-
-from jsonschema import Draft202012Validator
+from functools import cache
+from typing import TYPE_CHECKING, Any
 
 from lorekeeper.errors import LorekeeperError
 from lorekeeper.facts.model import (
@@ -48,8 +47,18 @@ ANSWER_SCHEMA: dict[str, Any] = {
     "required": ["facts"],
     "properties": {"facts": {"type": "array", "items": FACT_SCHEMA}},
 }
-_ANSWER = Draft202012Validator(ANSWER_SCHEMA)
-_FACT = Draft202012Validator(FACT_SCHEMA)
+if TYPE_CHECKING:
+    from jsonschema import Draft202012Validator
+
+
+@cache
+def validator(name: str) -> Draft202012Validator:
+    """The schema's validator, built on first use: jsonschema (about 0.1 s to import) loads when a
+    model's answer is checked, not with every command that opens a workspace."""
+    from jsonschema import Draft202012Validator
+
+    return Draft202012Validator({"answer": ANSWER_SCHEMA, "fact": FACT_SCHEMA, "consolidate": CONSOLIDATE_SCHEMA}[name])
+
 
 SYSTEM = (
     "You extract typed facts from a client's documentation for AI coding agents. You answer with "
@@ -172,7 +181,7 @@ def check_items(items: list[Any], text: str, origin: str) -> Checked:
         )
 
     for item in items:
-        errors = sorted(_FACT.iter_errors(item), key=lambda e: list(e.path))
+        errors = sorted(validator("fact").iter_errors(item), key=lambda e: list(e.path))
         if errors:
             first = errors[0]
             where = "/".join(str(p) for p in first.path) or "fact"
@@ -240,7 +249,6 @@ CONSOLIDATE_SCHEMA: dict[str, Any] = {
         },
     },
 }
-CONSOLIDATE_VALIDATOR = Draft202012Validator(CONSOLIDATE_SCHEMA)
 
 
 def consolidate_prompt(facts: list[dict[str, str]]) -> str:
@@ -271,7 +279,7 @@ def parse_consolidation(text: str) -> dict[str, Any]:
             data = None
     if not isinstance(data, dict):
         raise AnswerInvalid("the model's consolidation answer is not a JSON object")
-    errors = list(CONSOLIDATE_VALIDATOR.iter_errors(data))
+    errors = list(validator("consolidate").iter_errors(data))
     if errors:
         raise AnswerInvalid(f"the model's consolidation answer does not match its schema: {errors[0].message}")
     return data

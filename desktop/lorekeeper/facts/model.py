@@ -15,12 +15,13 @@ import json
 import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
-from typing import Any
-
-import pathspec
+from typing import TYPE_CHECKING, Any
 
 from lorekeeper.errors import InvalidSpecError
 from lorekeeper.text import fold
+
+if TYPE_CHECKING:
+    import pathspec
 
 TYPES: tuple[str, ...] = (
     "stack",
@@ -94,6 +95,8 @@ def normalise_scope(globs: Iterable[str]) -> list[str]:
             continue
         if "\n" in glob or "\x00" in glob:
             raise InvalidSpecError(f"invalid scope glob {glob!r}: one glob per --scope, no newline")
+        import pathspec  # with the first glob, not with every command that opens a workspace
+
         try:
             pathspec.GitIgnoreSpec.from_lines([glob])
         except Exception as exc:  # noqa: BLE001 - pathspec raises several types for a bad pattern
@@ -120,6 +123,8 @@ def posix(path: str) -> str:
 
 @functools.lru_cache(maxsize=4096)
 def _spec(glob: str) -> pathspec.GitIgnoreSpec:
+    import pathspec
+
     return pathspec.GitIgnoreSpec.from_lines([glob])
 
 
@@ -230,6 +235,11 @@ class FactInfo:
         """The pack score (computed once: a pack of 10k facts sorts by it, and the infos are cached)."""
         return pack_score(self.type, self.confidence, self.corroboration)
 
+    @functools.cached_property
+    def pack_order(self) -> tuple[float, str]:
+        """The pack's sort key: best score first (rounded, so float noise never reorders), then id."""
+        return (-round(self.score, 9), self.id)
+
     @property
     def documents(self) -> tuple[str, ...]:
         return tuple(dict.fromkeys(p.document_id for p in self.provenance))
@@ -238,6 +248,20 @@ class FactInfo:
         return any(glob_matches(g, path) for g in self.scope)
 
     def to_dict(self) -> dict[str, Any]:
+        """DESIGN.md's JSON shape: a fresh dict each call whose nested lists are shared with the
+        info's own (computed once: the info is frozen and cached, issue 26 d3); serialise it, or
+        copy a list before changing it."""
+        return dict(self._as_dict)
+
+    @functools.cached_property
+    def json_text(self) -> str:
+        """`json.dumps(self.to_dict(), ensure_ascii=False)`, computed once: `facts list --json` to a
+        pipe joins these texts, the very bytes `json.dumps` writes for the whole list (issue 26 d3:
+        the agent service lists 10k cached infos without encoding them again)."""
+        return json.dumps(self._as_dict, ensure_ascii=False)
+
+    @functools.cached_property
+    def _as_dict(self) -> dict[str, Any]:
         return {
             "id": self.id,
             "project": self.project,

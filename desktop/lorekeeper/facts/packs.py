@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import builtins
 import logging
+import operator
 from typing import Any
 
 from sqlalchemy import func, select
@@ -49,6 +50,9 @@ def pack_header(project: str) -> str:
     return f"## Facts for {project}\n\nRules from {project}'s documentation, sharpest first (Lorekeeper).\n"
 
 
+_pack_order = operator.attrgetter("pack_order")
+
+
 class FactPacks:
     def __init__(self, store: Store, reader: FactReader, settings: FactSettings) -> None:
         self.store = store
@@ -63,7 +67,7 @@ class FactPacks:
             {"approved"} if approved_only or not self.settings.include_candidates(proj) else {"approved", "candidate"}
         )
         facts = [f for f in self.reader.list(proj) if f.status in statuses]
-        return sorted(facts, key=lambda f: (-round(f.score, 9), f.id))
+        return sorted(facts, key=_pack_order)
 
     def pack(self, project: str, budget: int | None = None, *, approved_only: bool = False) -> Pack:
         """The static pack: the sharpest facts within `budget` o200k tokens (header included),

@@ -29,6 +29,13 @@ if TYPE_CHECKING:
     from lorekeeper.audit.log import SessionLog
 
 
+#: issue 26 d3: a verified fact row's `FactInfo`, by id and the row's whole content, shared by every
+#: `FactRows` of this process (an info is a function of the row alone), so the resident agent
+#: service, which opens the workspace again for each call, builds only the infos of changed rows
+_INFOS: dict[str, tuple[tuple[Any, ...], FactInfo]] = {}
+INFOS_SIZE = 200_000
+
+
 class FactRows:
     def __init__(
         self,
@@ -47,7 +54,7 @@ class FactRows:
         # moved workspace keeps finding them); others by their absolute path
         self.workspace_root = workspace_root.resolve() if workspace_root is not None else None
         self._verified: dict[tuple[str, str], tuple[Any, ...]] = {}  # (table, id) -> verified content
-        self._infos: dict[str, tuple[tuple[Any, ...], FactInfo]] = {}  # id -> ((sig, updated_at), info)
+        self._infos = _INFOS  # id -> (the row's values, info)
         self._plain: tuple[Any, RowVerifier] | None = None  # (log, verifier) without a session verifier
 
     def forget(self) -> None:
@@ -184,6 +191,8 @@ class FactRows:
             info = hit[1]
         else:
             info = self.info(row)
+            if len(self._infos) >= INFOS_SIZE:
+                self._infos.clear()
             self._infos[info.id] = (key, info)
         cid = conflicts.get(info.id)
         return info if info.conflict == cid else dataclasses.replace(info, conflict=cid)

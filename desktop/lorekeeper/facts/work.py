@@ -470,7 +470,7 @@ class FactWork:
                 {**c, "facts": [ident(i) for i in c.get("facts", [])]} for c in data.get("contradictions", [])
             ],
         }
-        errors = list(ex.CONSOLIDATE_VALIDATOR.iter_errors(translated))
+        errors = list(ex.validator("consolidate").iter_errors(translated))
         if errors:
             raise InvalidSpecError(f"recorded consolidation: {errors[0].message}")
         report = ConsolidateReport(project=proj, model=str(data.get("model", "recorded")))

@@ -31,7 +31,6 @@ from lorekeeper.errors import InvalidInputError, LorekeeperError, NotFoundError
 from lorekeeper.fsutil import atomic_write_text, read_regular_text
 from lorekeeper.memory.corpora import CLARIFICATION_HEADINGS
 from lorekeeper.memory.layout import MemoryLayout, check_story_id
-from lorekeeper.privacy.pii import check_text, find_pii
 from lorekeeper.privacy.retention import retention_until
 from lorekeeper.privacy.runner import SANITIZER_NAME, SECTIONS, encode_request, run_sanitizer
 from lorekeeper.store.engine import Store
@@ -191,6 +190,8 @@ class ClarificationService:
                 with contextlib.suppress(LorekeeperError):
                     log.append(EVENT_SUBPROCESS_DONE, outcome, story=sid)
         summary = {s: " ".join(result.summary.get(s, "").split())[:MAX_SECTION] for s in SECTIONS}
+        from lorekeeper.privacy.pii import check_text  # the PII gate's patterns load when a summary is checked
+
         check_text("\n".join(summary.values()))  # ERR_PII_DETECTED: the draft is dropped
         return Draft(sid, domain.strip(), project.strip(), summary, result.sanitizer)
 
@@ -203,6 +204,8 @@ class ClarificationService:
         first, then their rows and signed events in one transaction (issue 26: an import of many
         files paid a transaction each), then the markdown files once it has committed."""
         for draft, _day in drafts:
+            from lorekeeper.privacy.pii import check_text
+
             check_text("\n".join(draft.summary.values()))
         out: list[ClarificationInfo] = []
         files: list[tuple[str, str]] = []
@@ -269,6 +272,8 @@ class ClarificationService:
                 story = check_story_id(data["story"] or p.name.removesuffix("-clarifications.md"))
                 if story in known:
                     continue
+                from lorekeeper.privacy.pii import find_pii
+
                 if find_pii("\n".join(data[k] for k in SECTIONS)):
                     bad.append((p.name, "ERR_PII_DETECTED: the summary holds personal data; not imported"))
                     continue
