@@ -47,8 +47,8 @@ run: setup
 	@test -f $(DEMO)/lorekeeper.toml || $(VENV)/bin/lorekeeper init $(DEMO) --demo
 	$(VENV)/bin/lorekeeper --workspace $(DEMO)
 
-## make test: set up and run the whole suite (tests start the servers they need), one pytest-xdist
-## worker per core (at most 4, see tests/conftest.py), a test file per worker at a time.
+## make test: set up and run the whole suite (tests start the servers they need), pytest-xdist workers
+## one per core and one more (at most 4, see tests/conftest.py), a test file per worker at a time.
 ## PYTEST_ARGS overrides, e.g. `make test PYTEST_ARGS="-n0 -x"` for one process that stops early.
 ## Tests marked `serial` (a measured bound: the GUI-stall heartbeat) run afterwards, alone.
 ## --no-loadscope-reorder: files are handed out longest first (LONG_FILES in tests/conftest.py).
