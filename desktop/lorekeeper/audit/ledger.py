@@ -34,8 +34,8 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from sqlalchemy import bindparam, select
 from sqlalchemy import inspect as sa_inspect
-from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from lorekeeper.audit.errors import UnsignedEntryError
@@ -113,14 +113,50 @@ def _entries(s: Session, table: str) -> list[tuple[str, int, str]]:
 
 def anchored_clocks(s: Session, signer: Signer, workspace: str) -> dict[str, int] | None:
     """The tables' clocks as of the last anchor ({} when there is none yet); None when the anchor
-    does not verify (every table is then untrusted: fail closed)."""
-    from lorekeeper.store.models import RowAnchor
+    does not verify, is not the anchor of the store's signed head of the session log, or was
+    dropped (every table is then untrusted: fail closed)."""
+    return _anchored(s, signer, workspace, _log_head(s, workspace))
+
+
+def _anchored(s: Session, signer: Signer, workspace: str, head: tuple[int, str] | None) -> dict[str, int] | None:
+    from lorekeeper.store.models import RowAnchor, RowLedger, RowLedgerHead
 
     anchor = s.get(RowAnchor, workspace)
     if anchor is None:
-        return {}
+        # every event since migration 0017 writes the anchor with the head, and a table's first
+        # signed ledger head writes it when it is missing: a log with a head and no anchor is one
+        # from before 0017 that signed no row since (no ledger head, no entry above version 0),
+        # else the anchor was deleted
+        if head is None:
+            return {}
+        signed = s.execute(select(RowLedgerHead.tbl).limit(1)).first() is not None or (
+            s.execute(select(RowLedger.key).where(RowLedger.version > LEGACY_SIGNED).limit(1)).first() is not None
+        )
+        return None if signed else {}
     if not _head_ok(signer, anchor):
         return None
+    if head is not None and head != (int(anchor.epoch or 0), str(anchor.head_sig or "")):
+        return None  # an anchor written back with an older ledger names an older head
+    return _clocks(anchor)
+
+
+@functools.cache
+def _head_statement() -> Any:
+    from lorekeeper.store.models import AuditHead
+
+    table = AuditHead.__table__
+    return select(table.c.epoch, table.c.head_sig).where(table.c.workspace == bindparam("workspace"))
+
+
+def _log_head(s: Session, workspace: str) -> tuple[int, str] | None:
+    """(epoch, head_sig) of the store's signed head of the session log, which the chain check
+    holds against the log and its witness before every write (a compiled Core statement: this
+    runs with every event and every ledger read)."""
+    found = s.connection().execute(_head_statement(), {"workspace": workspace}).first()
+    return None if found is None else (int(found[0] or 0), str(found[1] or ""))
+
+
+def _clocks(anchor: Any) -> dict[str, int] | None:
     try:
         data = json.loads(anchor.clocks or "{}")
     except ValueError:
@@ -154,6 +190,7 @@ def record_rows(
                 anchors = anchored_clocks(s, signer, workspace)
             if anchors is None or anchors.get(table, 0) > 0:
                 raise _ledger_error(table, "its ledger head is missing while the log's anchor names it")
+            _first_anchor(s, signer, workspace)
             entries = _entries(s, table)
             head = RowLedgerHead(tbl=table, clock=max([v for _k, v, _s in entries] + [0]), count=len(entries))
             total = digest_of(prf, table, entries)
@@ -161,6 +198,12 @@ def record_rows(
         else:
             if not _head_ok(signer, head):
                 raise _ledger_error(table, "its ledger head does not verify")
+            if anchors is None:
+                anchors = anchored_clocks(s, signer, workspace)
+            if anchors is None:
+                raise _ledger_error(table, "the row ledger's anchor is not the log head's")
+            if int(head.clock or 0) < anchors.get(table, 0):  # writes must not bring it level again
+                raise _ledger_error(table, "its ledger was written back from an older state")
             if head.key_version != signer.version:  # after a rotation: check with the old key, re-key
                 entries = _entries(s, table)
                 old = _prf_key(signer, head.key_version)
@@ -203,6 +246,19 @@ def record_rows(
         _sign(signer, head)
 
 
+def _first_anchor(s: Session, signer: Signer, workspace: str) -> None:
+    """A log from before migration 0017 has a head but no anchor yet: the first signed ledger head
+    writes it, bound to that head, so an anchor missing later is one that was deleted."""
+    from lorekeeper.store.models import RowAnchor
+
+    head = _log_head(s, workspace)
+    if head is None or s.get(RowAnchor, workspace) is not None:
+        return
+    row = RowAnchor(workspace=workspace, epoch=head[0], head_sig=head[1], clocks="{}")
+    s.add(row)
+    _sign(signer, row)
+
+
 def record_keyless(s: Session, rows: Sequence[Any], deleted: Iterable[tuple[str, str]]) -> None:
     """A workspace that never had a key: its rows are legacy (version -1, unsigned) until
     `audit init-key` signs them. Refused once a table's ledger is signed (fail closed)."""
@@ -226,11 +282,16 @@ def record_keyless(s: Session, rows: Sequence[Any], deleted: Iterable[tuple[str,
 
 
 def anchor(s: Session, signer: Signer, workspace: str, epoch: int, head_sig: str) -> None:
-    """With the session log's head (same transaction): record the tables' clocks, never lower."""
+    """With the session log's new head (same transaction, before it is stored): record the tables'
+    clocks, never lower, bound to the new head (epoch, head_sig)."""
     from lorekeeper.store.models import RowAnchor, RowLedgerHead
 
     row = s.get(RowAnchor, workspace)
-    clocks = anchored_clocks(s, signer, workspace) or {}
+    prev = _log_head(s, workspace)  # called before the new head is stored: the previous head
+    found = _anchored(s, signer, workspace, prev) if prev is not None else {}
+    if found is None:  # written back, forged or dropped: left as it is, so reads stay refused
+        return
+    clocks = dict(found)
     for head in s.scalars(select(RowLedgerHead)):
         if _head_ok(signer, head):
             clocks[head.tbl] = max(clocks.get(head.tbl, 0), int(head.clock or 0))
