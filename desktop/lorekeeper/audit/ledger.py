@@ -11,8 +11,11 @@ keeps three things, all written by the commit hook in the change's own transacti
   table's ledger entries: an additive multiset hash, sum mod 2^256 of a keyed BLAKE2b of each
   entry (the key derives from the audit key, so nobody without it can compute or balance a term);
 - `row_anchors`: the tables' clocks, written with the session log's signed head each time an
-  event is appended. The head is kept by the witness outside the workspace, so writing back a
-  whole older ledger (rows, entries and head together) leaves a ledger head behind its anchor.
+  event is appended, and naming that head (epoch, head_sig). The head is kept by the witness
+  outside the workspace, so writing back a whole older ledger (rows, entries and head together)
+  leaves a ledger head behind its anchor, and writing the older anchor back too (or deleting it)
+  leaves an anchor that is not the store head's: every table is then refused on read, no write
+  lands on it (nor moves an older head level with its anchor), and no event re-binds it.
 
 On read (`RowVerifier`), a row is kept only if its signature verifies and it is the row its
 ledger entry names (same version, same signature); a table whose ledger does not verify keeps
