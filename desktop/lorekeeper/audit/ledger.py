@@ -37,8 +37,8 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from sqlalchemy import bindparam, select
 from sqlalchemy import inspect as sa_inspect
+from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from lorekeeper.audit.errors import UnsignedEntryError
@@ -145,6 +145,8 @@ def _anchored(s: Session, signer: Signer, workspace: str, head: tuple[int, str] 
 
 @functools.cache
 def _head_statement() -> Any:
+    from sqlalchemy import bindparam
+
     from lorekeeper.store.models import AuditHead
 
     table = AuditHead.__table__
@@ -165,6 +167,19 @@ def _clocks(anchor: Any) -> dict[str, int] | None:
     except ValueError:
         return None
     return {str(k): int(v) for k, v in data.items()} if isinstance(data, dict) else None
+
+
+def _first_anchor(s: Session, signer: Signer, workspace: str) -> None:
+    """A log from before migration 0017 has a head but no anchor yet: the first signed ledger head
+    writes it, bound to that head, so an anchor missing later is one that was deleted."""
+    from lorekeeper.store.models import RowAnchor
+
+    head = _log_head(s, workspace)
+    if head is None or s.get(RowAnchor, workspace) is not None:
+        return
+    row = RowAnchor(workspace=workspace, epoch=head[0], head_sig=head[1], clocks="{}")
+    s.add(row)
+    _sign(signer, row)
 
 
 # --------------------------------------------------------------------------- writing
@@ -247,19 +262,6 @@ def record_rows(
                 count -= 1
         head.clock, head.count, head.digest = clock, count, _hex(total)
         _sign(signer, head)
-
-
-def _first_anchor(s: Session, signer: Signer, workspace: str) -> None:
-    """A log from before migration 0017 has a head but no anchor yet: the first signed ledger head
-    writes it, bound to that head, so an anchor missing later is one that was deleted."""
-    from lorekeeper.store.models import RowAnchor
-
-    head = _log_head(s, workspace)
-    if head is None or s.get(RowAnchor, workspace) is not None:
-        return
-    row = RowAnchor(workspace=workspace, epoch=head[0], head_sig=head[1], clocks="{}")
-    s.add(row)
-    _sign(signer, row)
 
 
 def record_keyless(s: Session, rows: Sequence[Any], deleted: Iterable[tuple[str, str]]) -> None:
