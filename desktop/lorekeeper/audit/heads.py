@@ -162,9 +162,10 @@ class HeadBook:
                         updated_at=ts,
                     ),
                 )
-                _upsert(s, row, ("workspace",))
-                # issue 24: the row ledger's clocks as of this head (a ledger written back is behind)
+                # issue 24: the row ledger's clocks as of this head (a ledger written back is behind),
+                # before the head is stored: the anchor is checked against the previous head
                 anchor_ledger(s, self.signer, self.workspace_id, head.epoch, head.sig)
+                _upsert(s, row, ("workspace",))
                 if head.file:
                     cp = sign_row(
                         self.signer,

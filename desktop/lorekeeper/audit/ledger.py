@@ -11,8 +11,11 @@ keeps three things, all written by the commit hook in the change's own transacti
   table's ledger entries: an additive multiset hash, sum mod 2^256 of a keyed BLAKE2b of each
   entry (the key derives from the audit key, so nobody without it can compute or balance a term);
 - `row_anchors`: the tables' clocks, written with the session log's signed head each time an
-  event is appended. The head is kept by the witness outside the workspace, so writing back a
-  whole older ledger (rows, entries and head together) leaves a ledger head behind its anchor.
+  event is appended, and naming that head (epoch, head_sig). The head is kept by the witness
+  outside the workspace, so writing back a whole older ledger (rows, entries and head together)
+  leaves a ledger head behind its anchor, and writing the older anchor back too (or deleting it)
+  leaves an anchor that is not the store head's: every table is then refused on read, no write
+  lands on it (nor moves an older head level with its anchor), and no event re-binds it.
 
 On read (`RowVerifier`), a row is kept only if its signature verifies and it is the row its
 ledger entry names (same version, same signature); a table whose ledger does not verify keeps
@@ -113,19 +116,70 @@ def _entries(s: Session, table: str) -> list[tuple[str, int, str]]:
 
 def anchored_clocks(s: Session, signer: Signer, workspace: str) -> dict[str, int] | None:
     """The tables' clocks as of the last anchor ({} when there is none yet); None when the anchor
-    does not verify (every table is then untrusted: fail closed)."""
-    from lorekeeper.store.models import RowAnchor
+    does not verify, is not the anchor of the store's signed head of the session log, or was
+    dropped (every table is then untrusted: fail closed)."""
+    return _anchored(s, signer, workspace, _log_head(s, workspace))
+
+
+def _anchored(s: Session, signer: Signer, workspace: str, head: tuple[int, str] | None) -> dict[str, int] | None:
+    from lorekeeper.store.models import RowAnchor, RowLedger, RowLedgerHead
 
     anchor = s.get(RowAnchor, workspace)
     if anchor is None:
-        return {}
+        # every event since migration 0017 writes the anchor with the head, and a table's first
+        # signed ledger head writes it when it is missing: a log with a head and no anchor is one
+        # from before 0017 that signed no row since (no ledger head, no entry above version 0),
+        # else the anchor was deleted
+        if head is None:
+            return {}
+        signed = s.execute(select(RowLedgerHead.tbl).limit(1)).first() is not None or (
+            s.execute(select(RowLedger.key).where(RowLedger.version > LEGACY_SIGNED).limit(1)).first() is not None
+        )
+        return None if signed else {}
     if not _head_ok(signer, anchor):
         return None
+    if head is not None and head != (int(anchor.epoch or 0), str(anchor.head_sig or "")):
+        return None  # an anchor written back with an older ledger names an older head
+    return _clocks(anchor)
+
+
+@functools.cache
+def _head_statement() -> Any:
+    from sqlalchemy import bindparam
+
+    from lorekeeper.store.models import AuditHead
+
+    table = AuditHead.__table__
+    return select(table.c.epoch, table.c.head_sig).where(table.c.workspace == bindparam("workspace"))
+
+
+def _log_head(s: Session, workspace: str) -> tuple[int, str] | None:
+    """(epoch, head_sig) of the store's signed head of the session log, which the chain check
+    holds against the log and its witness before every write (a compiled Core statement: this
+    runs with every event and every ledger read)."""
+    found = s.connection().execute(_head_statement(), {"workspace": workspace}).first()
+    return None if found is None else (int(found[0] or 0), str(found[1] or ""))
+
+
+def _clocks(anchor: Any) -> dict[str, int] | None:
     try:
         data = json.loads(anchor.clocks or "{}")
     except ValueError:
         return None
     return {str(k): int(v) for k, v in data.items()} if isinstance(data, dict) else None
+
+
+def _first_anchor(s: Session, signer: Signer, workspace: str) -> None:
+    """A log from before migration 0017 has a head but no anchor yet: the first signed ledger head
+    writes it, bound to that head, so an anchor missing later is one that was deleted."""
+    from lorekeeper.store.models import RowAnchor
+
+    head = _log_head(s, workspace)
+    if head is None or s.get(RowAnchor, workspace) is not None:
+        return
+    row = RowAnchor(workspace=workspace, epoch=head[0], head_sig=head[1], clocks="{}")
+    s.add(row)
+    _sign(signer, row)
 
 
 # --------------------------------------------------------------------------- writing
@@ -154,6 +208,7 @@ def record_rows(
                 anchors = anchored_clocks(s, signer, workspace)
             if anchors is None or anchors.get(table, 0) > 0:
                 raise _ledger_error(table, "its ledger head is missing while the log's anchor names it")
+            _first_anchor(s, signer, workspace)
             entries = _entries(s, table)
             head = RowLedgerHead(tbl=table, clock=max([v for _k, v, _s in entries] + [0]), count=len(entries))
             total = digest_of(prf, table, entries)
@@ -161,6 +216,12 @@ def record_rows(
         else:
             if not _head_ok(signer, head):
                 raise _ledger_error(table, "its ledger head does not verify")
+            if anchors is None:
+                anchors = anchored_clocks(s, signer, workspace)
+            if anchors is None:
+                raise _ledger_error(table, "the row ledger's anchor is not the log head's")
+            if int(head.clock or 0) < anchors.get(table, 0):  # writes must not bring it level again
+                raise _ledger_error(table, "its ledger was written back from an older state")
             if head.key_version != signer.version:  # after a rotation: check with the old key, re-key
                 entries = _entries(s, table)
                 old = _prf_key(signer, head.key_version)
@@ -226,11 +287,16 @@ def record_keyless(s: Session, rows: Sequence[Any], deleted: Iterable[tuple[str,
 
 
 def anchor(s: Session, signer: Signer, workspace: str, epoch: int, head_sig: str) -> None:
-    """With the session log's head (same transaction): record the tables' clocks, never lower."""
+    """With the session log's new head (same transaction, before it is stored): record the tables'
+    clocks, never lower, bound to the new head (epoch, head_sig)."""
     from lorekeeper.store.models import RowAnchor, RowLedgerHead
 
     row = s.get(RowAnchor, workspace)
-    clocks = anchored_clocks(s, signer, workspace) or {}
+    prev = _log_head(s, workspace)  # called before the new head is stored: the previous head
+    found = _anchored(s, signer, workspace, prev) if prev is not None else {}
+    if found is None:  # written back, forged or dropped: left as it is, so reads stay refused
+        return
+    clocks = dict(found)
     for head in s.scalars(select(RowLedgerHead)):
         if _head_ok(signer, head):
             clocks[head.tbl] = max(clocks.get(head.tbl, 0), int(head.clock or 0))
