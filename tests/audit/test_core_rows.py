@@ -136,3 +136,16 @@ def test_core_rows_are_not_written_without_the_key(tmp_path: Path, monkeypatch: 
             assert verify_row(ws.audit.row_signer(), sk)
     finally:
         ws.close()
+
+
+def test_the_ledger_key_of_an_integer_key_is_the_one_migration_0017_gives():
+    import hashlib
+
+    def reference(table: str, pk: list) -> str:  # migration 0017's ledger_key
+        text_ = json.dumps([table, *pk], ensure_ascii=False, separators=(",", ":"))
+        return hashlib.sha256(text_.encode("utf-8")).hexdigest()[:40]
+
+    cases = [("skills", [1]), ("skill_versions", [2**40]), ("skills", [-3]), ("row_x", [1, 2]), ("skills", [True])]
+    cases += [("skills", ["1"]), ("learnings", ["a-b"]), ("Skills", [1]), ("skills", [1.5]), ("étoile", [1])]
+    for table, pk in cases:
+        assert ledger_key(table, pk) == reference(table, pk), (table, pk)

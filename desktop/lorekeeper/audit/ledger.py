@@ -30,6 +30,7 @@ import functools
 import hashlib
 import hmac
 import json
+import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, cast
@@ -49,15 +50,22 @@ _PRF_LABEL = b"lorekeeper/row-ledger/v1"
 
 def ledger_key(table: str, pk: Sequence[Any]) -> str:
     """The ledger's key of a row: keep in step with migration 0017's `ledger_key`."""
-    try:
-        return _cached_key(table, tuple(pk))
-    except TypeError:  # an unhashable key part: computed each time
-        return _ledger_key(table, pk)
+    key = tuple(pk)
+    if all(type(p) is int or type(p) is str for p in key):
+        return _cached_key(table, key)
+    # anything else is computed each time: the cache holds True and 1.0 as the key 1
+    return _ledger_key(table, pk)
 
 
 def _ledger_key(table: str, pk: Sequence[Any]) -> str:
-    text = json.dumps([table, *pk], ensure_ascii=False, separators=(",", ":"))
+    if pk and _PLAIN_TABLE.fullmatch(table) and all(type(p) is int for p in pk):
+        text = f'["{table}",{",".join(map(str, pk))}]'  # what json.dumps gives them (issue 26: 20,000 keys per import)
+    else:
+        text = json.dumps([table, *pk], ensure_ascii=False, separators=(",", ":"))
     return hashlib.sha256(text.encode("utf-8")).hexdigest()[:40]
+
+
+_PLAIN_TABLE = re.compile(r"[a-z0-9_]+")
 
 
 @functools.lru_cache(maxsize=262_144)

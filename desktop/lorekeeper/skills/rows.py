@@ -368,16 +368,23 @@ def flush_files(s: Session) -> None:
         return
     skills = [skill for skill, *_ in pending]
     versions = [version for _sk, version, *_ in pending]
+    # ids by each row's unique key (name and project; a new skill's only version): RETURNING in
+    # parameter order costs twice the INSERT itself
+    by_key = {(skill["name"], skill["project"]): (skill, version) for skill, version, *_ in pending}
     for i in range(0, len(pending), 1000):
-        chunk = skills[i : i + 1000]
-        got = s.execute(insert(_SKILLS).returning(_SKILLS.c.id, sort_by_parameter_order=True), chunk)
-        for skill, version, (ident,) in zip(chunk, versions[i : i + 1000], got.all(), strict=True):
+        got = s.execute(
+            insert(_SKILLS).returning(_SKILLS.c.id, _SKILLS.c.name, _SKILLS.c.project), skills[i : i + 1000]
+        )
+        for ident, name, project in got:
+            skill, version = by_key[(name, project)]
             skill["id"] = version["skill_id"] = int(ident)
+    by_skill = {version["skill_id"]: version for version in versions}
     for i in range(0, len(pending), 1000):
-        chunk = versions[i : i + 1000]
-        got = s.execute(insert(_VERSIONS).returning(_VERSIONS.c.id, sort_by_parameter_order=True), chunk)
-        for version, (ident,) in zip(chunk, got.all(), strict=True):
-            version["id"] = int(ident)
+        got = s.execute(insert(_VERSIONS).returning(_VERSIONS.c.id, _VERSIONS.c.skill_id), versions[i : i + 1000])
+        for ident, skill_id in got:
+            by_skill[skill_id]["id"] = int(ident)
+    if any("id" not in version for version in versions):  # (every row INSERTed answers with its id)
+        raise InvalidInputError("the store did not return the ids of the imported skills; nothing was imported")
     note_changes(s, "skills", [skill["name"] for skill in skills])
     prefetch_blobs(s, (f.sha256 for *_rows, files, _b in pending for f in files))
     have: set[str] = s.info[BLOBS_STORED]
