@@ -151,3 +151,21 @@ def test_set_rules_validates_whole_set(store: Store, tmp_path: Path) -> None:
     # Editing rules in a project's context makes a fork for that project.
     lib.set_rules("alpha", "shop", [])
     assert lib.get("alpha", "shop").project == "shop" and len(lib.rules("alpha").rules) == 1
+
+
+def test_an_import_leaves_the_collector_as_it_found_it(store: Store, tmp_path: Path) -> None:
+    """An import raises the young-collection threshold while it runs (issue 26: 10,000 skills ran
+    the collector 1,200 times); the process gets its own setting back, whether the import succeeds
+    or is refused."""
+    import gc
+
+    lib = SkillLibrary.wire(store, tmp_path / "out")
+    src = tmp_path / "src"
+    make_dir(src, "alpha")
+    before = gc.get_threshold()
+    assert lib.import_path(src).created == ["alpha"]
+    assert gc.get_threshold() == before
+    (src / "alpha" / "SKILL.md").write_text("---\nname: alpha\n---\n", encoding="utf-8")
+    with pytest.raises(InvalidSpecError):
+        lib.import_path(src)
+    assert gc.get_threshold() == before

@@ -33,12 +33,13 @@ import functools
 import hashlib
 import hmac
 import json
-from collections.abc import Iterable, Sequence
+import re
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, cast
 
+from sqlalchemy import Table, bindparam, delete, insert, select, update
 from sqlalchemy import inspect as sa_inspect
-from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from lorekeeper.audit.errors import UnsignedEntryError
@@ -52,15 +53,22 @@ _PRF_LABEL = b"lorekeeper/row-ledger/v1"
 
 def ledger_key(table: str, pk: Sequence[Any]) -> str:
     """The ledger's key of a row: keep in step with migration 0017's `ledger_key`."""
-    try:
-        return _cached_key(table, tuple(pk))
-    except TypeError:  # an unhashable key part: computed each time
-        return _ledger_key(table, pk)
+    key = tuple(pk)
+    if all(type(p) is int or type(p) is str for p in key):
+        return _cached_key(table, key)
+    # anything else is computed each time: the cache holds True and 1.0 as the key 1
+    return _ledger_key(table, pk)
 
 
 def _ledger_key(table: str, pk: Sequence[Any]) -> str:
-    text = json.dumps([table, *pk], ensure_ascii=False, separators=(",", ":"))
+    if pk and _PLAIN_TABLE.fullmatch(table) and all(type(p) is int for p in pk):
+        text = f'["{table}",{",".join(map(str, pk))}]'  # what json.dumps gives them (issue 26: 20,000 keys per import)
+    else:
+        text = json.dumps([table, *pk], ensure_ascii=False, separators=(",", ":"))
     return hashlib.sha256(text.encode("utf-8")).hexdigest()[:40]
+
+
+_PLAIN_TABLE = re.compile(r"[a-z0-9_]+")
 
 
 @functools.lru_cache(maxsize=262_144)
@@ -185,21 +193,48 @@ def _first_anchor(s: Session, signer: Signer, workspace: str) -> None:
 # --------------------------------------------------------------------------- writing
 
 
+def plain_key(model: Any, values: Mapping[str, Any]) -> str:
+    """`row_key` of a row given as a dict of its column values (a row written through Core)."""
+    return ledger_key(str(model.__tablename__), [values[name] for name in _pk_names(model)])
+
+
+@functools.cache
+def _pk_names(model: Any) -> tuple[str, ...]:
+    return tuple(c.name for c in model.__table__.primary_key)
+
+
 def record_rows(
-    s: Session, signer: Signer, rows: Sequence[Any], deleted: Iterable[tuple[str, str]], *, workspace: str = ""
+    s: Session,
+    signer: Signer,
+    rows: Sequence[Any],
+    deleted: Iterable[tuple[str, str]],
+    *,
+    workspace: str = "",
+    plain: Sequence[tuple[Any, dict[str, Any]]] = (),
 ) -> None:
     """In the commit hook: give `rows` their new version, sign them, update their ledger entries
-    and their tables' signed heads; drop the entries of `deleted` (table, key) rows."""
+    and their tables' signed heads; drop the entries of `deleted` (table, key) rows.
+
+    `plain`: versioned rows written through Core, as (model, column values): their values get
+    `row_version`, `key_version` and `sig` the same way (the caller writes them to their rows).
+    The ledger entries are read and written with Core statements, a few per table whatever the
+    number of rows (issue 26: an ORM object per entry, each added and flushed, cost more than the
+    10,000 skills of an import took to read)."""
     from lorekeeper.store.models import RowLedger, RowLedgerHead
 
     by_table: dict[str, list[Any]] = {}
     for row in rows:
         by_table.setdefault(str(row.__tablename__), []).append(row)
+    flat: dict[str, list[tuple[Any, dict[str, Any]]]] = {}
+    for model, values in plain:
+        flat.setdefault(str(model.__tablename__), []).append((model, values))
     gone: dict[str, set[str]] = {}
     for table, key in deleted:
         gone.setdefault(table, set()).add(key)
     anchors: dict[str, int] | None = None
-    for table in sorted(set(by_table) | set(gone)):
+    ledger = cast("Table", RowLedger.__table__)
+    touched = False
+    for table in sorted(set(by_table) | set(flat) | set(gone)):
         head = s.get(RowLedgerHead, table)
         prf = _prf_key(signer, signer.version)
         assert prf is not None
@@ -233,43 +268,87 @@ def record_rows(
         clock = int(head.clock or 0) + 1
         count = int(head.count or 0)
         todo = by_table.get(table, [])
+        values_todo = flat.get(table, [])
         keys = [row_key(r) for r in todo]
-        dropped = sorted(gone.get(table, set()) - set(keys))
-        existing: dict[str, Any] = {}
-        wanted = keys + dropped
+        plain_keys = [plain_key(m, v) for m, v in values_todo]
+        dropped = sorted(gone.get(table, set()) - set(keys) - set(plain_keys))
+        existing: dict[str, tuple[int, str]] = {}  # key -> (version, sig) as the ledger holds it now
+        wanted = sorted({*keys, *plain_keys, *dropped})
         for i in range(0, len(wanted), 500):
             chunk = wanted[i : i + 500]
-            for found in s.scalars(select(RowLedger).where(RowLedger.tbl == table, RowLedger.key.in_(chunk))):
-                existing[found.key] = found
-        for row, key in zip(todo, keys, strict=True):
-            row.row_version = clock
-            _sign(signer, row)
+            for k, v, sig in s.execute(
+                select(RowLedger.key, RowLedger.version, RowLedger.sig).where(
+                    RowLedger.tbl == table, RowLedger.key.in_(chunk)
+                )
+            ):
+                existing[str(k)] = (int(v), str(sig or ""))
+        inserts: dict[str, str] = {}  # key -> sig of a new entry (at `clock`)
+        updates: dict[str, str] = {}  # key -> sig of an entry that moves to `clock`
+        for key, sig in [
+            *((key, _signed_row(signer, row, clock)) for row, key in zip(todo, keys, strict=True)),
+            *((key, _signed_values(signer, m, v, clock)) for (m, v), key in zip(values_todo, plain_keys, strict=True)),
+        ]:
             e = existing.get(key)
             if e is None:
-                e = RowLedger(tbl=table, key=key, version=clock, sig=row.sig)
-                s.add(e)
-                existing[key] = e
                 count += 1
+                inserts[key] = sig
             else:
-                total -= _term(prf, table, key, int(e.version), str(e.sig or ""))
-                e.version, e.sig = clock, row.sig
-            total += _term(prf, table, key, clock, str(row.sig))
-        for key in dropped:
-            e = existing.get(key)
-            if e is not None:
-                total -= _term(prf, table, key, int(e.version), str(e.sig or ""))
-                s.delete(e)
-                count -= 1
+                total -= _term(prf, table, key, e[0], e[1])
+                (inserts if key in inserts else updates)[key] = sig
+            existing[key] = (clock, sig)
+            total += _term(prf, table, key, clock, sig)
+        drop = [key for key in dropped if key in existing]
+        for key in drop:
+            version, sig = existing.pop(key)
+            total -= _term(prf, table, key, version, sig)
+            count -= 1
+        for i in range(0, len(drop), 500):
+            s.execute(delete(ledger).where(ledger.c.tbl == table, ledger.c.key.in_(drop[i : i + 500])))
+        if inserts:
+            s.execute(
+                insert(ledger), [{"tbl": table, "key": k, "version": clock, "sig": v} for k, v in inserts.items()]
+            )
+        if updates:
+            s.execute(
+                update(ledger)
+                .where(ledger.c.tbl == bindparam("b_tbl"), ledger.c.key == bindparam("b_key"))
+                .values(version=bindparam("b_version"), sig=bindparam("b_sig")),
+                [{"b_tbl": table, "b_key": k, "b_version": clock, "b_sig": v} for k, v in updates.items()],
+            )
+        touched = touched or bool(inserts or updates or drop)
         head.clock, head.count, head.digest = clock, count, _hex(total)
         _sign(signer, head)
+    if touched:
+        # entries this session had loaded (a change checked against its entry) are stale now
+        for obj in list(s.identity_map.values()):
+            if isinstance(obj, RowLedger):
+                s.expire(obj)
 
 
-def record_keyless(s: Session, rows: Sequence[Any], deleted: Iterable[tuple[str, str]]) -> None:
+def _signed_row(signer: Signer, row: Any, clock: int) -> str:
+    row.row_version = clock
+    _sign(signer, row)
+    return str(row.sig)
+
+
+def _signed_values(signer: Signer, model: Any, values: dict[str, Any], clock: int) -> str:
+    from lorekeeper.audit.rows import sign_values
+
+    values["row_version"] = clock
+    sign_values(signer, model, values)
+    return str(values["sig"])
+
+
+def record_keyless(
+    s: Session, rows: Sequence[Any], deleted: Iterable[tuple[str, str]], *, plain: Iterable[tuple[str, str]] = ()
+) -> None:
     """A workspace that never had a key: its rows are legacy (version -1, unsigned) until
-    `audit init-key` signs them. Refused once a table's ledger is signed (fail closed)."""
+    `audit init-key` signs them. Refused once a table's ledger is signed (fail closed).
+    `plain`: the (table, ledger key) of rows written through Core, recorded the same way."""
     from lorekeeper.store.models import RowLedger, RowLedgerHead
 
-    tables = {str(r.__tablename__) for r in rows} | {t for t, _k in deleted}
+    written = [(str(r.__tablename__), row_key(r)) for r in rows] + list(plain)
+    tables = {t for t, _k in written} | {t for t, _k in deleted}
     for table in tables:
         if s.get(RowLedgerHead, table) is not None:
             raise _ledger_error(table, "its ledger is signed, so it is not written without the key")
@@ -277,8 +356,7 @@ def record_keyless(s: Session, rows: Sequence[Any], deleted: Iterable[tuple[str,
         e = s.get(RowLedger, (table, key))
         if e is not None:
             s.delete(e)
-    for row in rows:
-        table, key = str(row.__tablename__), row_key(row)
+    for table, key in written:
         e = s.get(RowLedger, (table, key))
         if e is None:
             s.add(RowLedger(tbl=table, key=key, version=LEGACY_UNSIGNED, sig=""))

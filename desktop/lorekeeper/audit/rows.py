@@ -26,9 +26,9 @@ from collections import OrderedDict
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, date, datetime
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar, cast
 
-from sqlalchemy import event, or_, select
+from sqlalchemy import Table, bindparam, event, or_, select, update
 from sqlalchemy import inspect as sa_inspect
 from sqlalchemy.orm import Session
 
@@ -42,12 +42,13 @@ from lorekeeper.audit.ledger import (
     ledger_key,
     legacy_unsigned_keys,
     load_view,
+    plain_key,
     record_keyless,
     record_rows,
     row_key,
 )
 from lorekeeper.audit.signer import SIG_FIELD, VERSION_FIELD, Signer, Verdict, hmac_hex
-from lorekeeper.store.signed import SignedColumns, VersionedColumns
+from lorekeeper.store.signed import SIGNED_CORE_ROWS, SignedColumns, VersionedColumns
 
 if TYPE_CHECKING:
     from lorekeeper.store.engine import Store
@@ -85,6 +86,30 @@ def row_payload(row: Any, values: Mapping[str, Any] | None = None) -> dict[str, 
         if version is not None:  # NULL: signed before row versions existed (migration 0017)
             out[ROW_VERSION_FIELD] = version
     return out
+
+
+def values_payload(model: type[SignedColumns], values: Mapping[str, Any]) -> dict[str, Any]:
+    """`row_payload` of a row given as its column values (a row written through Core): the same object."""
+    fields = model.__signed_fields__
+    if not fields:
+        raise TypeError(f"{model.__name__} has no __signed_fields__")
+    out: dict[str, Any] = {"table": getattr(model, "__tablename__", "")}
+    for name in fields:
+        value = values[name]
+        out[name] = value if type(value) in _PLAIN else _json_value(value)
+    out[VERSION_FIELD] = values.get("key_version")
+    if issubclass(model, VersionedColumns):
+        version = values.get("row_version")
+        if version is not None:
+            out[ROW_VERSION_FIELD] = version
+    return out
+
+
+def sign_values(signer: Signer, model: type[SignedColumns], values: dict[str, Any]) -> dict[str, Any]:
+    """`sign_row` for a row given as its column values: sets `key_version` and `sig` in `values`."""
+    values["key_version"] = signer.version
+    values["sig"] = signer.signature(values_payload(model, values))
+    return values
 
 
 def sign_row(signer: Signer, row: Any) -> Any:
@@ -466,6 +491,59 @@ def _verifies_before(signer: Signer, row: Any, s: Session | None = None) -> bool
     return True
 
 
+def _core_written(s: Session, obj: Any) -> bool:
+    """`obj` is a row this transaction wrote through Core (`store.signed.add_signed_rows`)."""
+    core = s.info.get(SIGNED_CORE_ROWS)
+    if not core:
+        return False
+    ident = sa_inspect(obj).identity
+    return ident is not None and (str(obj.__tablename__), tuple(ident)) in core
+
+
+def _core_rows(
+    core: Mapping[tuple[str, tuple[Any, ...]], tuple[Any, dict[str, Any]]],
+    orm_rows: Iterable[Any],
+    deleted: set[tuple[str, str]],
+) -> list[tuple[Any, dict[str, Any]]]:
+    """The Core-written rows the commit hook signs from their values: not those the transaction
+    then changed through the ORM (signed as that object) or deleted."""
+    if not core:
+        return []
+    tables = {table for table, _pk in core}
+    through_orm: set[tuple[str, tuple[Any, ...]]] = set()
+    for obj in orm_rows:
+        table = str(obj.__tablename__)
+        ident = sa_inspect(obj).identity if table in tables else None
+        if ident is not None:
+            through_orm.add((table, tuple(ident)))
+    return [
+        (model, values)
+        for (table, pk), (model, values) in core.items()
+        if (table, pk) not in through_orm and not (deleted and (table, ledger_key(table, pk)) in deleted)
+    ]
+
+
+def _write_signed_values(
+    s: Session, model: type[SignedColumns], group: Sequence[dict[str, Any]], derived: Sequence[str]
+) -> None:
+    """What the commit hook gave Core-written rows, from the values it signed: the `derived`
+    fields (`sign_prepare_values`), `key_version`, `sig` (and `row_version`); the other signed
+    fields are the values the rows were inserted with. One executemany per model."""
+    table = cast("Table", model.__table__)  # type: ignore[attr-defined]  # a mapped model (the mixin declares no table)
+    pk = [c.name for c in table.primary_key]
+    names = [*derived, "key_version", "sig"]
+    if issubclass(model, VersionedColumns):
+        names.append(ROW_VERSION_FIELD)
+    stmt = (
+        update(table)
+        .where(*(table.c[c] == bindparam(f"b_{c}") for c in pk))
+        .values({n: bindparam(f"b_{n}") for n in names})
+    )
+    params = [{f"b_{n}": values[n] for n in (*pk, *names)} for values in group]
+    for i in range(0, len(params), 1000):
+        s.execute(stmt, params[i : i + 1000])
+
+
 def install_row_signing(store: Store, signer: Callable[[], Signer], *, workspace: str | Callable[[], str] = "") -> None:
     """Sign every mixin row a write transaction of `store` adds or changes (see the module docstring).
 
@@ -484,6 +562,9 @@ def install_row_signing(store: Store, signer: Callable[[], Signer], *, workspace
             if not isinstance(obj, SignedColumns) or not obj.__signed_fields__ or obj.__signed_manually__:
                 continue
             if id(obj) in pending or not s.is_modified(obj):
+                continue
+            if _core_written(s, obj):  # written through Core by this transaction: signed as this object
+                pending[id(obj)] = obj
                 continue
             legacy = (s.info.get(ALLOW_UNSIGNED) or store.info.get(KEYLESS_LEGACY)) and not _old_values(obj).get("sig")
             if not legacy and not _verifies_before(signer(), obj, s):
@@ -504,14 +585,29 @@ def install_row_signing(store: Store, signer: Callable[[], Signer], *, workspace
     def before_commit(s: Session) -> None:
         pending: dict[int, Any] = s.info.pop(_PENDING, {})
         deleted: set[tuple[str, str]] = s.info.pop(_DELETED, set())
+        core: dict[tuple[str, tuple[Any, ...]], tuple[Any, dict[str, Any]]] = s.info.pop(SIGNED_CORE_ROWS, {})
         rows = [o for o in pending.values() if o in s and not sa_inspect(o).deleted and not sa_inspect(o).was_deleted]
-        if not rows and not deleted:
+        plain = _core_rows(core, pending.values(), deleted)
+        if not rows and not deleted and not plain:
             return
         if store.info.get(KEYLESS_LEGACY):
             with s.no_autoflush:
-                record_keyless(s, [r for r in rows if isinstance(r, VersionedColumns)], deleted)
+                keys = [(str(m.__tablename__), plain_key(m, v)) for m, v in plain if issubclass(m, VersionedColumns)]
+                record_keyless(s, [r for r in rows if isinstance(r, VersionedColumns)], deleted, plain=keys)
             return
         sign = signer()  # raises when the key is unavailable: the transaction rolls back
+        plain_by_model: dict[type[SignedColumns], list[dict[str, Any]]] = {}
+        derived: dict[type[SignedColumns], tuple[str, ...]] = {}  # the fields the model derives before signing
+        for plain_model, values in plain:
+            plain_by_model.setdefault(plain_model, []).append(values)
+        for plain_model, plain_group in plain_by_model.items():
+            derive = getattr(plain_model, "sign_prepare_values", None)
+            if derive is not None:
+                with s.no_autoflush:
+                    derived[plain_model] = tuple(derive(s, plain_group))
+            if not issubclass(plain_model, VersionedColumns):
+                for values in plain_group:
+                    sign_values(sign, plain_model, values)
         versioned = [r for r in rows if isinstance(r, VersionedColumns)]
         by_type: dict[type, list[Any]] = {}
         for row in versioned:
@@ -533,11 +629,18 @@ def install_row_signing(store: Store, signer: Callable[[], Signer], *, workspace
                 sign_row(sign, row)
         s.info[_SIGNING] = True
         try:
-            if versioned or deleted:
+            if versioned or deleted or plain:
                 with s.no_autoflush:
                     record_rows(
-                        s, sign, versioned, deleted, workspace=workspace() if callable(workspace) else workspace
+                        s,
+                        sign,
+                        versioned,
+                        deleted,
+                        workspace=workspace() if callable(workspace) else workspace,
+                        plain=[(m, v) for m, v in plain if issubclass(m, VersionedColumns)],
                     )
+            for plain_model, plain_group in plain_by_model.items():
+                _write_signed_values(s, plain_model, plain_group, derived.get(plain_model, ()))
             s.flush()
         finally:
             s.info.pop(_SIGNING, None)

@@ -12,9 +12,10 @@ from __future__ import annotations
 import builtins
 import hashlib
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from typing import Any
+from datetime import datetime
+from typing import Any, cast
 
-from sqlalchemy import func, insert, select
+from sqlalchemy import Table, func, insert, select
 from sqlalchemy.orm import Session
 
 from lorekeeper.errors import InvalidInputError, LorekeeperError
@@ -23,6 +24,7 @@ from lorekeeper.skills.files import Limits, SkillFile
 from lorekeeper.skills.model import ForgedSkillError, SkillVersionInfo
 from lorekeeper.skills.spec import SKILL_FILE, SkillDoc
 from lorekeeper.store.engine import Store
+from lorekeeper.store.feed import note as note_changes
 from lorekeeper.store.models import (
     Skill,
     SkillBlob,
@@ -32,6 +34,7 @@ from lorekeeper.store.models import (
     files_digest_in,
     utcnow,
 )
+from lorekeeper.store.signed import add_signed_rows
 
 # Called after each committed change with (event name, plain data): the signed audit chain hooks in
 # here (`lorekeeper.learnings.audit_hook`). It returns a warning when it could not sign the change
@@ -40,7 +43,10 @@ SkillEventHook = Callable[[str, dict[str, object]], str | None]
 
 BLOBS_STORED = "lorekeeper_blobs_stored"  # session.info: blob sha256s known to be in the store
 BLOBS_CHECKED = "lorekeeper_blobs_checked"  # session.info: blob sha256s already looked up
-PENDING_FILES = "lorekeeper_skill_files_pending"  # session.info: a bulk import's versions and their files
+PENDING_NEW = "lorekeeper_skills_pending"  # session.info: a bulk import's new skills (plain rows) and files
+
+_SKILLS = cast(Table, Skill.__table__)
+_VERSIONS = cast(Table, SkillVersion.__table__)
 
 author_name = os_login  # who acts without a Vault identity (one definition: locations.os_login)
 
@@ -237,9 +243,11 @@ class SkillRows:
         """A new current version inside the caller's transaction (the commit hook signs it), or the
         current one when nothing changed. `absent`: the caller read in this transaction that no
         such skill exists (no lookup; its rows go with the transaction's next flush, in one batch)."""
-        sk = None if absent else self.skill(s, doc.name, project)
         now = utcnow()
         files: Sequence[SkillFile] = doc.files if doc.files is not None else ()
+        if absent:  # a bulk import: plain rows, INSERTed at once with their files (`flush_files`)
+            return _add_new_skill(s, doc, evals, project, message, author, now, files)
+        sk = self.skill(s, doc.name, project)
         if sk is None:
             sk = Skill(name=doc.name, project=project, current_version=1, created_at=now, updated_at=now)
             s.add(sk)  # flushed with its first version below (one flush, not two)
@@ -267,13 +275,49 @@ class SkillRows:
         s.add(v)
         sk.current_version = number
         sk.updated_at = now
-        if absent:  # a bulk import: the file rows go in at once, after the versions (`flush_files`)
-            s.info.setdefault(PENDING_FILES, []).append((v, files, doc.blobs))
-        else:
-            flush_files(s)
-            s.flush()
-            store_files(s, v, files, doc.blobs)
+        flush_files(s)
+        s.flush()
+        store_files(s, v, files, doc.blobs)
         return self.version_info(sk, v, files)
+
+
+def _add_new_skill(
+    s: Session,
+    doc: SkillDoc,
+    evals: str,
+    project: str,
+    message: str,
+    author: str,
+    now: datetime,
+    files: Sequence[SkillFile],
+) -> SkillVersionInfo:
+    """A skill the caller knows to be absent, with its first version, as plain rows for `flush_files`."""
+    skill = {"name": doc.name, "project": project, "current_version": 1, "created_at": now, "updated_at": now}
+    version = {
+        "version": 1,
+        "content": doc.content,
+        "evals": evals,
+        "description": doc.description,
+        "triggers": ", ".join(doc.triggers),
+        "keywords": ", ".join(doc.keywords),
+        "message": message,
+        "author": author,
+        "created_at": now,
+        "files_digest": "",
+    }
+    s.info.setdefault(PENDING_NEW, []).append((skill, version, files, doc.blobs))
+    return SkillVersionInfo(
+        name=doc.name,
+        project=project,
+        version=1,
+        content=doc.content,
+        evals=evals,
+        message=message,
+        author=author,
+        created_at=now,
+        current=True,
+        files=tuple(files),
+    )
 
 
 def manifest(s: Session, version_id: int) -> builtins.list[SkillFile]:
@@ -313,29 +357,53 @@ def prefetch_blobs(s: Session, shas: Iterable[str]) -> None:
 
 
 def flush_files(s: Session) -> None:
-    """The file rows of the versions a bulk import added (`write_version_in(absent=True)`): the
-    versions flushed (their ids), then the new blobs and the manifests as two multi-row INSERTs
-    (issue 26: 20,000 ORM objects at 10,000 skills cost more than the import's reading)."""
-    pending: list[tuple[SkillVersion, Sequence[SkillFile], Mapping[str, bytes]]] = s.info.pop(PENDING_FILES, [])
+    """The rows of the skills a bulk import added (`write_version_in(absent=True)`): the skills,
+    their versions, the new blobs and the manifests, each as Core INSERTs of many rows; the
+    commit hook signs the skill and version rows from their values (`add_signed_rows`). Issue 26:
+    40,000 ORM objects at 10,000 skills, each flushed, then updated when signed, cost more than
+    the import's reading."""
+    pending: list[tuple[dict[str, Any], dict[str, Any], Sequence[SkillFile], Mapping[str, bytes]]]
+    pending = s.info.pop(PENDING_NEW, [])
     if not pending:
         return
-    s.flush()
-    prefetch_blobs(s, (f.sha256 for _v, files, _b in pending for f in files))
+    skills = [skill for skill, *_ in pending]
+    versions = [version for _sk, version, *_ in pending]
+    # ids by each row's unique key (name and project; a new skill's only version): RETURNING in
+    # parameter order costs twice the INSERT itself
+    by_key = {(skill["name"], skill["project"]): (skill, version) for skill, version, *_ in pending}
+    for i in range(0, len(pending), 1000):
+        got = s.execute(
+            insert(_SKILLS).returning(_SKILLS.c.id, _SKILLS.c.name, _SKILLS.c.project), skills[i : i + 1000]
+        )
+        for ident, name, project in got:
+            skill, version = by_key[(name, project)]
+            skill["id"] = version["skill_id"] = int(ident)
+    by_skill = {version["skill_id"]: version for version in versions}
+    for i in range(0, len(pending), 1000):
+        got = s.execute(insert(_VERSIONS).returning(_VERSIONS.c.id, _VERSIONS.c.skill_id), versions[i : i + 1000])
+        for ident, skill_id in got:
+            by_skill[skill_id]["id"] = int(ident)
+    if any("id" not in version for version in versions):  # (every row INSERTed answers with its id)
+        raise InvalidInputError("the store did not return the ids of the imported skills; nothing was imported")
+    note_changes(s, "skills", [skill["name"] for skill in skills])
+    prefetch_blobs(s, (f.sha256 for *_rows, files, _b in pending for f in files))
     have: set[str] = s.info[BLOBS_STORED]
     blobs: list[dict[str, Any]] = []
     rows: list[dict[str, Any]] = []
-    for v, files, data in pending:
+    for _skill, version, files, data in pending:
         for f in files:
             if f.sha256 not in have:
                 if f.sha256 not in data:
                     raise InvalidInputError(f"file content {f.sha256[:12]} is not in the store")
                 blobs.append({"sha256": f.sha256, "size": len(data[f.sha256]), "data": data[f.sha256]})
                 have.add(f.sha256)
-            rows.append({"version_id": v.id, "path": f.path, "sha256": f.sha256, "mode": f.mode})
+            rows.append({"version_id": version["id"], "path": f.path, "sha256": f.sha256, "mode": f.mode})
     for i in range(0, len(blobs), 500):
         s.execute(insert(SkillBlob), blobs[i : i + 500])
     for i in range(0, len(rows), 1000):
         s.execute(insert(SkillVersionFile), rows[i : i + 1000])
+    add_signed_rows(s, Skill, skills)
+    add_signed_rows(s, SkillVersion, versions)
 
 
 def store_files(

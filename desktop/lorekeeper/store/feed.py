@@ -15,7 +15,7 @@ from __future__ import annotations
 import json
 import threading
 from collections import deque
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING, Any
 
 from sqlalchemy import delete, event, insert, select, text
@@ -71,7 +71,7 @@ TABLE_KINDS: dict[str, str] = {
 }
 _KEY = "lorekeeper_changes"  # Session.info key of the collection
 
-__all__ = ["CHANGES_KEPT", "TABLE_KINDS", "ChangeFeed", "collect", "collected", "record"]
+__all__ = ["CHANGES_KEPT", "TABLE_KINDS", "ChangeFeed", "collect", "collected", "note", "record"]
 
 
 def _object_id(table: str, obj: Any) -> str | None:
@@ -113,6 +113,15 @@ def _on_execute(state: ORMExecuteState) -> None:
     kind = TABLE_KINDS.get(table)
     if kind is not None:
         found.setdefault(kind, set())  # a bulk statement: the kind is known, the ids are not
+
+
+def note(session: Session, table: str, ids: Iterable[object]) -> None:
+    """The ids of rows of `table` a Core statement wrote (`after_flush` sees only ORM objects)."""
+    found: dict[str, set[str]] | None = session.info.get(_KEY)
+    kind = TABLE_KINDS.get(table)
+    if found is None or kind is None:
+        return
+    found.setdefault(kind, set()).update(str(i) for i in ids)
 
 
 def install(factory: Any) -> None:

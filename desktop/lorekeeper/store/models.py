@@ -101,25 +101,40 @@ class SkillVersion(VersionedColumns, Base):
     @classmethod
     def sign_prepare_many(cls, s: Any, rows: list[SkillVersion]) -> None:
         """`sign_prepare` for every version a transaction signs: one manifest query per 500 (issue 26)."""
-        from sqlalchemy import select
-
-        manifests: dict[int, list[tuple[str, str, int]]] = {r.id: [] for r in rows}
-        ids = list(manifests)
-        for i in range(0, len(ids), 500):
-            for vid, path, sha, mode in s.execute(
-                select(
-                    SkillVersionFile.version_id, SkillVersionFile.path, SkillVersionFile.sha256, SkillVersionFile.mode
-                ).where(SkillVersionFile.version_id.in_(ids[i : i + 500]))
-            ):
-                manifests[vid].append((path, sha, mode))
+        digests = files_digests_in(s, [r.id for r in rows])
         for r in rows:
-            r.files_digest = files_digest(manifests[r.id])
+            r.files_digest = digests[r.id]
+
+    @classmethod
+    def sign_prepare_values(cls, s: Any, rows: list[dict[str, Any]]) -> tuple[str, ...]:
+        """`sign_prepare_many` for versions written through Core (their column values); returns
+        the names of the fields it set (the commit hook writes them to the rows)."""
+        digests = files_digests_in(s, [r["id"] for r in rows])
+        for r in rows:
+            r["files_digest"] = digests[r["id"]]
+        return ("files_digest",)
 
 
 def files_digest(files: Any) -> str:
     """sha256 of a files manifest: (path, sha256, mode) triples, in path order (issue 24)."""
     rows = sorted([str(p), str(h), int(m)] for p, h, m in files)
     return hashlib.sha256(json.dumps(rows, separators=(",", ":"), ensure_ascii=False).encode("utf-8")).hexdigest()
+
+
+def files_digests_in(s: Any, version_ids: list[int]) -> dict[int, str]:
+    """`files_digest_in` of many versions: one manifest query per 500."""
+    from sqlalchemy import select
+
+    manifests: dict[int, list[tuple[str, str, int]]] = {vid: [] for vid in version_ids}
+    ids = list(manifests)
+    for i in range(0, len(ids), 500):
+        for vid, path, sha, mode in s.execute(
+            select(
+                SkillVersionFile.version_id, SkillVersionFile.path, SkillVersionFile.sha256, SkillVersionFile.mode
+            ).where(SkillVersionFile.version_id.in_(ids[i : i + 500]))
+        ):
+            manifests[vid].append((path, sha, mode))
+    return {vid: files_digest(files) for vid, files in manifests.items()}
 
 
 def files_digest_in(s: Any, version_id: int) -> str:
