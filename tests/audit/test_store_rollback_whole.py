@@ -109,3 +109,23 @@ def test_a_backup_restored_over_the_rolled_back_store_signs_and_verifies_again(w
     assert r.returncode == 0, r.stdout + r.stderr
     r = _cli(root, "audit", "verify", "--json")
     assert r.returncode == 0, r.stdout + r.stderr
+
+
+def test_a_store_written_back_to_just_before_one_recorded_change_is_no_crash_either(workspace):
+    """One event after the head looks like a crash; but an outbox event's change committed with
+    its outbox row, which only the head write deletes: a store without that row lost the change."""
+    ws, root = workspace, workspace.root
+    info = ws.learnings.add(RULE)
+    ws.learnings.add("cite file:line for every finding")
+    ws.close()
+    snap = _snapshot(root, WHOLE)
+    r = _cli(root, "learn", "archive", str(info.id))  # the last event: nothing follows it
+    assert r.returncode == 0, r.stderr
+    _write_back(root, snap)
+
+    r = _prompt(root)
+    assert "evil.example" not in r.stdout, "the archived rule is served again from a rolled-back store"
+    r = _cli(root, "learn", "add", "another rule")
+    assert r.returncode != 0 and "ERR_AUDIT_CHAIN_BROKEN" in (r.stdout + r.stderr)
+    r = _prompt(root)
+    assert "evil.example" not in r.stdout

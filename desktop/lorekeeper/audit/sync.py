@@ -120,6 +120,7 @@ class ChainSync:
         committed since are lost: ERR_AUDIT_CHAIN_BROKEN, nothing rolled forward."""
         cur = Head(start.epoch, start.count, start.file, start.seq, start.sig)
         salts: set[str] = set()
+        last_salt = ""
         for name, lines in later:
             for line in lines:
                 ev, problem = parse_line(line)
@@ -147,8 +148,10 @@ class ChainSync:
                     )
                 cur = Head(cur.epoch + 1, cur.count + 1, name, int(ev["seq"]), str(ev["sig"]))
                 content = ev.get("content")
+                last_salt = ""
                 if isinstance(content, dict) and isinstance(content.get("salt"), str):
                     salts.add(content["salt"])
+                    last_salt = content["salt"]
         if witness is not None:  # compared with the head rolled forward: the witness is written first
             if witness.epoch > cur.epoch:
                 raise ChainBrokenError(
@@ -161,6 +164,23 @@ class ChainSync:
                     "the store's head checkpoint and its witness name different events at the same epoch: "
                     "nothing is appended. Run `lorekeeper audit verify`."
                 )
+        if (
+            crash_only
+            and cur.epoch == start.epoch + 1
+            and witness is not None
+            and witness.same_event(cur)
+            and self.heads.witness_outbox()
+            and not (last_salt and self.heads.in_outbox(last_salt))
+        ):
+            # the one event after the head is an outbox row's (the witness, written before the
+            # store's head, says so): a crash before the head write leaves that row in the store,
+            # since the head write deletes it; a store without it was written back from before
+            raise StoreRolledBackError(
+                f"the store's head checkpoint (epoch {start.epoch}) is one event behind the session log, and the "
+                "change that event records is not in the store (its outbox row is gone): the store was rolled "
+                "back and a committed change is lost. Nothing is written. Put back a backup with "
+                "`lorekeeper restore`, or run `lorekeeper audit verify` for details."
+            )
         behind = self.heads.witness is not None and (witness is None or witness.epoch < cur.epoch)
         if persist and (cur.epoch != head.epoch or behind):
             self.heads.store_head(cur, self.clock(), salts_done=salts)
