@@ -83,6 +83,12 @@ class ChainBrokenError(LorekeeperError):
     code = "ERR_AUDIT_CHAIN_BROKEN"
 
 
+class StoreRolledBackError(ChainBrokenError):
+    """The store's head (with its checkpoints, rows and row ledger) is several events behind the
+    session log: no crash leaves that, the store was written back from an earlier moment and the
+    changes committed since are lost. Reads of the signed tables are refused too."""
+
+
 class WorkspaceCopyError(LorekeeperError):
     """The folder is a copy of a workspace that still exists elsewhere (same `[workspace] id`):
     it would share the original's key entry and head witness, and lock the original out on its

@@ -138,14 +138,14 @@ class HeadBook:
                 out[r.file] = r  # this workspace's row, sorted last, wins over a legacy one
             return out
 
-    def store_head(self, head: Head, ts: str, *, salts_done: Iterable[str] = ()) -> None:
+    def store_head(self, head: Head, ts: str, *, salts_done: Iterable[str] = (), outbox: bool = False) -> None:
         """The new head, its file's checkpoint and the outbox rows now in the file: one transaction;
-        then the witness."""
+        then the witness. `outbox`: the head's event is an outbox row's (the witness records it)."""
         from lorekeeper.store.models import AuditCheckpoint, AuditHead, AuditOutbox
 
         # the witness first: a crash between the two leaves the witness ahead by events the file
         # holds (the next start rolls the store's head forward to it), never a head it has not seen
-        self.write_witness(head, ts)
+        self.write_witness(head, ts, outbox=outbox)
         try:
             with self.unguarded(), self.store.write() as s:
                 # Core statements on signed copies (issue 26 d3: the ORM's loads and flush of these
@@ -206,28 +206,50 @@ class HeadBook:
     def witness_name(self) -> str:
         return self.witness.name if self.witness else ""
 
-    def witness_payload(self, head: Head, ts: str) -> dict[str, Any]:
-        return self.signer.sign(
-            {
-                "kind": "audit_head",
-                "workspace": self.workspace_id,
-                "epoch": head.epoch,
-                "count": head.count,
-                "file": head.file,
-                "seq": head.seq,
-                "head_sig": head.sig,
-                "updated_at": ts,
-            }
-        )
+    def witness_payload(self, head: Head, ts: str, *, outbox: bool = False) -> dict[str, Any]:
+        payload: dict[str, Any] = {
+            "kind": "audit_head",
+            "workspace": self.workspace_id,
+            "epoch": head.epoch,
+            "count": head.count,
+            "file": head.file,
+            "seq": head.seq,
+            "head_sig": head.sig,
+            "updated_at": ts,
+        }
+        if outbox:  # the head's event is an outbox row's: its change committed before the append
+            payload["outbox"] = True
+        return self.signer.sign(payload)
 
-    def write_witness(self, head: Head, ts: str) -> None:
+    def write_witness(self, head: Head, ts: str, *, outbox: bool = False) -> None:
         """The signed head to the witness; a failure is a warning (the store's head stands)."""
         if self.witness is None:
             return
         try:
-            self.witness.write(self.witness_payload(head, ts))
+            self.witness.write(self.witness_payload(head, ts, outbox=outbox))
         except (OSError, LorekeeperError) as exc:  # the store's head stands; the next write catches up
             self.warnings.append(f"the head witness ({self.witness.name}) could not be updated: {exc}")
+
+    def witness_outbox(self) -> bool:
+        """Whether the witness's (verified) head event is an outbox row's (`store_head(outbox=True)`)."""
+        if self.witness is None:
+            return False
+        try:
+            raw = self.witness.read()
+        except (OSError, LorekeeperError):
+            return False
+        return bool(raw and raw.get("outbox") is True and self.signer.verify(raw))
+
+    def in_outbox(self, salt: str) -> bool:
+        """Whether the store's outbox still holds the row of the event with this salt."""
+        from lorekeeper.store.models import AuditOutbox
+
+        table = _table(AuditOutbox)
+        with self._reader() as conn:
+            found = conn.execute(
+                table.select().where(table.c.workspace == self.workspace_id, table.c.salt == salt).limit(1)
+            ).first()
+        return found is not None
 
     def read_witness(self) -> tuple[Head | None, str]:
         """(the witness's head, problem): (None, "") when there is no witness or it was never written."""

@@ -55,7 +55,7 @@ from typing import Any
 
 from lorekeeper.audit.breaks import MAX_ACK_REASON, acknowledged, acknowledgement, chain_state, check_ack_reason
 from lorekeeper.audit.dayfiles import SESSION_FILE_LIMIT, DayFiles
-from lorekeeper.audit.errors import ChainBrokenError, TraceWriteFailedError
+from lorekeeper.audit.errors import ChainBrokenError, StoreRolledBackError, TraceWriteFailedError
 from lorekeeper.audit.events import (
     EVENT_BREAK_ACKNOWLEDGED,
     EVENT_FORMAT,
@@ -147,6 +147,7 @@ class SessionLog:
         self.lock = RWLock(Path(locks_dir) / LOCK_NAME, timeout=lock_timeout)
         self.rotation_lock = RWLock(Path(locks_dir) / ROTATION_LOCK_NAME, timeout=lock_timeout)
         self.warnings: list[str] = []  # what recovery did or could not do (start-up replay)
+        self._behind: tuple[tuple[int, str] | None, str] | None = None  # store head -> `store_behind`
         self.day_files = DayFiles(sessions_dir)
         self.dir = self.day_files.dir
         self.heads = HeadBook(store, signer, workspace_id, witness, self.warnings)
@@ -199,6 +200,32 @@ class SessionLog:
                     self._sync(persist=False)
             except LockTimeoutError:
                 self._sync(persist=False)
+
+    def store_behind(self) -> str:
+        """Why the store's head is no crash's but an older store's (several events behind the
+        log: `StoreRolledBackError`), or "". Read again only when the store's head row changed;
+        a rollback seen without the lock (another process's append half done) is read again under
+        the shared lock, as `check` does."""
+        row = self.head_row()
+        key = None if row is None else (int(row.epoch or 0), str(row.head_sig or ""))
+        cached = self._behind
+        if cached is not None and cached[0] == key:
+            return cached[1]
+        why = ""
+        try:
+            self._sync(persist=False)
+        except StoreRolledBackError:
+            try:
+                with self.lock.shared(timeout=_SETTLE_TIMEOUT):
+                    self._sync(persist=False)
+            except StoreRolledBackError as exc:
+                why = exc.message
+            except (ChainBrokenError, LockTimeoutError):
+                pass  # another break: `check` and `verify` report it
+        except ChainBrokenError:
+            pass
+        self._behind = (key, why)
+        return why
 
     def append(self, type: str, data: Any = None, *, story: str | None = None) -> dict[str, Any]:
         """Sign, chain and durably write one event; returns it.
@@ -266,7 +293,7 @@ class SessionLog:
             start = Head.of(source) if source is not None else Head()
             how, why = "rolled_forward", ""
             try:
-                head, seen = self._sync()
+                head, seen = self.sync.sync(self.head_row(), restoring=True)
             except ChainBrokenError as exc:
                 how, why = "adopted", exc.message
                 head = self.sync.adopt(self.verifier.verify_all(use_head=False), automatic=False)

@@ -127,7 +127,9 @@ class Outbox:
                 except LockTimeoutError:
                     continue
             content = new_content(row.type, data, row.story, salt=row.salt)
-            _event, head = self.writer.write_event(head, row.type, content, row.story, row.created_at or self.clock())
+            _event, head = self.writer.write_event(
+                head, row.type, content, row.story, row.created_at or self.clock(), outbox=True
+            )
         if rejected:
             with self.heads.unguarded(), self.store.write() as s:
                 s.execute(delete(AuditOutbox).where(AuditOutbox.id.in_(rejected)))

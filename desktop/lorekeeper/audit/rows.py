@@ -181,8 +181,12 @@ class RowVerifier:
         *,
         store: Store | None = None,
         workspace: str = "",
+        behind: Callable[[], str] | None = None,
     ) -> None:
         self.signer = signer
+        # why the store is an older one than its log (`SessionLog.store_behind`): every ledgered
+        # table is refused, as with an anchor that is not the head's
+        self.behind = behind
         self.report = report
         self.rejected_total = 0
         self.rejected_by_table: dict[str, int] = {}
@@ -210,7 +214,11 @@ class RowVerifier:
         assert self.store is not None
         with self.store.session() as s:
             anchors = anchored_clocks(s, self.signer, self.workspace)
-            cache_key, view = load_view(s, self.signer, table, anchors)
+            why = self.behind() if self.behind is not None and anchors is not None else ""
+            if why:
+                cache_key, view = "", LedgerView(table, False, why)
+            else:
+                cache_key, view = load_view(s, self.signer, table, anchors)
             if cache_key:
                 with self._lock:
                     cached = self._views.get(table)

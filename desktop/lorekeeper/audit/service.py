@@ -344,6 +344,7 @@ class AuditService:
                 report=lambda data: log.record(EVENT_UNSIGNED_ENTRY, data),
                 store=self.store,
                 workspace=self.workspace_id,
+                behind=log.store_behind,
             )
         return self._verifier
 

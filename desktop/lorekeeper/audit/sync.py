@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from lorekeeper.audit.dayfiles import DayFiles, lines_after_head, read_lines, split_lines
-from lorekeeper.audit.errors import ChainBrokenError
+from lorekeeper.audit.errors import ChainBrokenError, StoreRolledBackError
 from lorekeeper.audit.events import EVENT_HEAD_ADOPTED, event_header, new_content, parse_line
 from lorekeeper.audit.heads import Head, HeadBook
 from lorekeeper.audit.reports import VerifyReport
@@ -44,11 +44,13 @@ class ChainSync:
         self.signer = signer
         self.clock = clock
 
-    def sync(self, row: Any, *, persist: bool = True) -> tuple[Head, set[str]]:
+    def sync(self, row: Any, *, persist: bool = True, restoring: bool = False) -> tuple[Head, set[str]]:
         """Under the exclusive lock: the verified head (`row`, the store's head row just read, or
         None), rolled forward over valid events a crash left after it; raises ERR_AUDIT_CHAIN_BROKEN
         when the log and its head disagree. `persist=False` only checks (no lock needed, nothing
-        written: `record` calls it inside a change's transaction)."""
+        written: `record` calls it inside a change's transaction). A stored head more than one
+        event behind the log is no crash (each event stores its head right after its append): the
+        store was rolled back, refused unless `restoring` (`lorekeeper restore` put a backup back)."""
         if row is None and self.genesis():
             head = Head()  # a new log, or its first events written before a crash stored the head
         elif row is None:
@@ -77,7 +79,7 @@ class ChainSync:
             )
         if not head.file:
             later = [(p.name, split_lines(p)) for p in self.files.files()]
-            return self.roll_forward(head, head, later, witness, persist)
+            return self.roll_forward(head, head, later, witness, persist, crash_only=row is not None and not restoring)
         path = self.files.dir / head.file
         if not path.is_file():
             raise ChainBrokenError(
@@ -91,7 +93,7 @@ class ChainSync:
                 "nothing is appended. Run `lorekeeper audit verify`."
             )
         later = [(head.file, tail)] + [(p.name, split_lines(p)) for p in self.files.files() if p.name > head.file]
-        return self.roll_forward(head, head, later, witness, persist)
+        return self.roll_forward(head, head, later, witness, persist, crash_only=not restoring)
 
     def genesis(self) -> bool:
         """No head, no per-file checkpoint and no witness count: the log starts from nothing (any
@@ -108,9 +110,17 @@ class ChainSync:
         later: list[tuple[str, list[str]]],
         witness: Head | None,
         persist: bool,
+        *,
+        crash_only: bool = False,
     ) -> tuple[Head, set[str]]:
+        """The head moved over the valid events after it. `crash_only`: the store's own head, which
+        a crash leaves at most one event behind (`EventWriter.write_event` appends the line, then
+        stores the head: the witness, then the store's row); more events after it mean the store
+        (its head and checkpoints with it) was written back from an earlier moment, and the changes
+        committed since are lost: ERR_AUDIT_CHAIN_BROKEN, nothing rolled forward."""
         cur = Head(start.epoch, start.count, start.file, start.seq, start.sig)
         salts: set[str] = set()
+        last_salt = ""
         for name, lines in later:
             for line in lines:
                 ev, problem = parse_line(line)
@@ -129,10 +139,19 @@ class ChainSync:
                         f"{name}: a signed event #{ev.get('seq')} after the head does not chain onto it: "
                         "nothing is appended. Run `lorekeeper audit verify`."
                     )
+                if crash_only and cur.epoch > start.epoch:
+                    raise StoreRolledBackError(
+                        f"the store's head checkpoint (epoch {start.epoch}, {start.file}#{start.seq}) is more than one "
+                        f"signed event behind the session log ({name}#{ev.get('seq')} follows): a crash leaves at most "
+                        "one, so the store was rolled back and changes committed since are lost. Nothing is written. "
+                        "Put back a backup with `lorekeeper restore`, or run `lorekeeper audit verify` for details."
+                    )
                 cur = Head(cur.epoch + 1, cur.count + 1, name, int(ev["seq"]), str(ev["sig"]))
                 content = ev.get("content")
+                last_salt = ""
                 if isinstance(content, dict) and isinstance(content.get("salt"), str):
                     salts.add(content["salt"])
+                    last_salt = content["salt"]
         if witness is not None:  # compared with the head rolled forward: the witness is written first
             if witness.epoch > cur.epoch:
                 raise ChainBrokenError(
@@ -145,6 +164,23 @@ class ChainSync:
                     "the store's head checkpoint and its witness name different events at the same epoch: "
                     "nothing is appended. Run `lorekeeper audit verify`."
                 )
+        if (
+            crash_only
+            and cur.epoch == start.epoch + 1
+            and witness is not None
+            and witness.same_event(cur)
+            and self.heads.witness_outbox()
+            and not (last_salt and self.heads.in_outbox(last_salt))
+        ):
+            # the one event after the head is an outbox row's (the witness, written before the
+            # store's head, says so): a crash before the head write leaves that row in the store,
+            # since the head write deletes it; a store without it was written back from before
+            raise StoreRolledBackError(
+                f"the store's head checkpoint (epoch {start.epoch}) is one event behind the session log, and the "
+                "change that event records is not in the store (its outbox row is gone): the store was rolled "
+                "back and a committed change is lost. Nothing is written. Put back a backup with "
+                "`lorekeeper restore`, or run `lorekeeper audit verify` for details."
+            )
         behind = self.heads.witness is not None and (witness is None or witness.epoch < cur.epoch)
         if persist and (cur.epoch != head.epoch or behind):
             self.heads.store_head(cur, self.clock(), salts_done=salts)

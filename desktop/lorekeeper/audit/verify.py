@@ -140,8 +140,13 @@ class ChainVerifier:
                         0,
                         "head_behind",
                         f"the store's head checkpoint (epoch {head.epoch}) is behind the log: {after} valid event(s) "
-                        f"after {head.file}#{head.seq} (an older checkpoint was written back, or a crash: the next "
-                        "write rolls it forward)",
+                        f"after {head.file}#{head.seq} "
+                        + (
+                            "(an older checkpoint was written back, or a crash: the next write rolls it forward)"
+                            if after <= 1
+                            else "(a crash leaves at most one: the store was rolled back, and the changes committed "
+                            "since are lost; put back a backup with `lorekeeper restore`)"
+                        ),
                     )
                 )
             if head.count != count and not report.issues:

@@ -53,9 +53,10 @@ class EventWriter:
         return data
 
     def write_event(
-        self, head: Head, type: str, content: dict[str, Any], story: str | None, ts: str
+        self, head: Head, type: str, content: dict[str, Any], story: str | None, ts: str, *, outbox: bool = False
     ) -> tuple[dict[str, Any], Head]:
-        """Under the exclusive lock: append after `head`, then store the new head and its witness."""
+        """Under the exclusive lock: append after `head`, then store the new head and its witness.
+        `outbox`: the event of an outbox row (its change already committed): the witness says so."""
         day = f"{ts[:10]}.jsonl"
         name = max(day, head.file) if head.file else day  # never before the head's file (clock moved back)
         path = self.files.dir / name
@@ -73,5 +74,5 @@ class EventWriter:
         event = {**signed, "content": content}
         self.files.append_line(path, canonical_text(event))
         new = Head(head.epoch + 1, head.count + 1, name, seq, signed["sig"])
-        self.heads.store_head(new, ts, salts_done=[content["salt"]])
+        self.heads.store_head(new, ts, salts_done=[content["salt"]], outbox=outbox)
         return event, new
