@@ -17,6 +17,7 @@ import sys
 import time
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -157,3 +158,31 @@ def run_cli_process(
         timeout=120,
         check=False,
     )
+
+
+def snapshot_tables(root: Path, tables: tuple[str, ...]) -> dict[str, list[dict[str, Any]]]:
+    """Every row of `tables` in the workspace's SQLite store, as a rollback attacker would keep them."""
+    import sqlite3
+
+    con = sqlite3.connect(root / "lorekeeper.db")
+    try:
+        con.row_factory = sqlite3.Row
+        return {t: [dict(r) for r in con.execute(f'SELECT * FROM "{t}"')] for t in tables}
+    finally:
+        con.close()
+
+
+def write_back_tables(root: Path, snap: dict[str, list[dict[str, Any]]]) -> None:
+    """The attacker: each table exactly as it was at the snapshot, in one transaction."""
+    import sqlite3
+
+    con = sqlite3.connect(root / "lorekeeper.db")
+    try:
+        for table, rows in snap.items():
+            con.execute(f'DELETE FROM "{table}"')
+            for r in rows:
+                cols = ", ".join(f'"{k}"' for k in r)
+                con.execute(f'INSERT INTO "{table}" ({cols}) VALUES ({", ".join("?" * len(r))})', tuple(r.values()))
+        con.commit()
+    finally:
+        con.close()
