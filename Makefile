@@ -56,7 +56,8 @@ PYTEST_ARGS ?= -n auto --dist loadfile --no-loadscope-reorder
 ## The suite runs under eatmydata when the machine has it (Debian package eatmydata; .ci/run installs
 ## it): fsync and friends become no-ops for the test processes, as the throwaway PostgreSQL cluster
 ## already runs with fsync=off. Every signed write fsyncs its database, its log and its witness, and
-## the suite makes tens of thousands of them: waiting for the disk was a large part of its time. What
+## the suite makes tens of thousands of them: on a machine whose disk is busy, waiting for it was a
+## large part of the suite's time (on a quiet machine it makes no measurable difference). What
 ## the tests check is unchanged: a killed process (kill -9) never loses the page cache, so crash
 ## tests mean the same; power loss is something no test here can check. `make test EATMYDATA=` runs
 ## with real fsyncs.
