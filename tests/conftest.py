@@ -26,6 +26,12 @@ os.environ["LOREKEEPER_LANG"] = "en"
 os.environ.setdefault("PYTHONPYCACHEPREFIX", str(Path(sys.prefix) / "pycache-tests"))
 sys.pycache_prefix = os.environ["PYTHONPYCACHEPREFIX"]
 sys.dont_write_bytecode = False
+# The agent service's stamp includes the package folder's mtime (an upgrade or an edit saved by
+# rename changes it): a process of the suite that writes bytecode beside the sources (a build, a
+# subprocess with its own cache settings) created desktop/lorekeeper/__pycache__ mid-session, moved
+# that mtime, and a running service then refused every call as another install's (test_agentd
+# failed that way in a fresh clone). Made once here, before any worker starts, it never moves it.
+(ROOT / "desktop" / "lorekeeper" / "__pycache__").mkdir(exist_ok=True)
 
 
 @pytest.hookimpl(optionalhook=True)  # known only when pytest-xdist is loaded
