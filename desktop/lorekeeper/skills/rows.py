@@ -30,8 +30,8 @@ from lorekeeper.store.models import (
     SkillBlob,
     SkillVersion,
     SkillVersionFile,
-    files_digest,
     files_digest_in,
+    files_digests_in,
     utcnow,
 )
 from lorekeeper.store.signed import add_signed_rows
@@ -135,16 +135,8 @@ class SkillRows:
         rows = [(sk, v) for sk, v in rows if id(sk) in kept_sk]
         kept_v = {id(v) for v in verifier.filter([v for _, v in rows], purpose="skills export")}
         rows = [(sk, v) for sk, v in rows if id(v) in kept_v]
-        manifests: dict[int, builtins.list[tuple[str, str, int]]] = {v.id: [] for _, v in rows}
-        ids = builtins.list(manifests)
-        for i in range(0, len(ids), 500):
-            for vid, path, sha, mode in s.execute(
-                select(
-                    SkillVersionFile.version_id, SkillVersionFile.path, SkillVersionFile.sha256, SkillVersionFile.mode
-                ).where(SkillVersionFile.version_id.in_(ids[i : i + 500]))
-            ):
-                manifests[vid].append((path, sha, mode))
-        return [(sk, v) for sk, v in rows if v.files_digest == files_digest(manifests[v.id])]
+        digests = files_digests_in(s, [v.id for _, v in rows])
+        return [(sk, v) for sk, v in rows if v.files_digest == digests[v.id]]
 
     def forged(self, only: tuple[str, str] | None = None) -> dict[tuple[str, str], builtins.list[str]]:
         """(name, project) -> what of the current version does not verify (needs the verifier)."""
